@@ -1,0 +1,296 @@
+"""What a bounded view of a LoCoMo conversation carries, and how summem's views are scored.
+
+Every memory under test ends the conversation with a view of at most ``budget_tokens`` tokens.
+For each QA item we ask whether its evidence turns are still carried by that view: verbatim
+(the turn is one of the kept messages) or by the summary (its provenance names the turn). We
+also ask whether the gold answer's text is in the view, beside its ceiling: whether it is in the
+full conversation at all (LoCoMo answers are often paraphrases, so the ceiling is well below 1).
+
+Two baselines at the same budget frame summem's numbers:
+
+- **window**: the most recent turns that fit; no summary.
+- **observations**: LoCoMo's own LLM-written observation facts stand in for a summary: the most
+  recent observations about evicted turns that fit ``summary_budget``, then recent turns in the
+  rest. Each observation is tagged with its source turns, so its provenance is exact.
+
+Views are counted with any :class:`summem.tokens.TokenCounter`, whole requests included.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from evals._text import contains_normalized, normalize_text
+from evals.locomo import CATEGORY_NAMES, Conversation, Observation, QAItem, Turn
+from summem.messages import Message, parse_message
+from summem.tokens import TokenCounter
+
+__all__ = [
+    "CarriedView",
+    "GroupScore",
+    "ItemScore",
+    "aggregate",
+    "carried_view",
+    "observation_baseline",
+    "score_items",
+    "window_baseline",
+]
+
+SUMMARY_HEADER = "Summary of the earlier conversation:"
+
+
+@dataclass(frozen=True)
+class CarriedView:
+    """One view of a conversation and the turns it carries.
+
+    Attributes:
+        messages: the view as it would be sent: the summary message first, if any, then turns.
+        verbatim: ids of the turns kept as messages.
+        summarized: ids of the turns the summary stands for, by its provenance.
+        text: the summary's text and every kept message's text, one per line.
+        tokens: the whole request under the counter used (overhead included).
+        summary_tokens: the summary message alone.
+    """
+
+    messages: tuple[dict[str, Any], ...]
+    verbatim: frozenset[str]
+    summarized: frozenset[str]
+    text: str
+    tokens: int
+    summary_tokens: int = 0
+
+    @property
+    def carried(self) -> frozenset[str]:
+        """Turns carried one way or the other."""
+        return self.verbatim | self.summarized
+
+
+@functools.lru_cache(maxsize=20_000)
+def _message(turn: Turn) -> Message:
+    """The turn's message, built once so token counts are cached across views."""
+    return parse_message(turn.to_openai())
+
+
+def _summary_message(text: str) -> Message:
+    return parse_message({"role": "system", "content": text})
+
+
+def carried_view(
+    turns: Sequence[Turn],
+    watermark: int,
+    counter: TokenCounter,
+    *,
+    summary_text: str | None = None,
+    summary_ids: Iterable[str] = (),
+) -> CarriedView:
+    """The view ``[summary]? + turns[watermark:]``: how a replay of summem is turned into scores.
+
+    Args:
+        turns: the conversation's turns, replayed in order.
+        watermark: ``k``, the number of turns the summary stands for.
+        counter: counts the view.
+        summary_text: the summary, if any (sent as one ``system`` message).
+        summary_ids: turn ids the summary carries (an extractive summary's provenance).
+    """
+    kept = turns[watermark:]
+    messages = [_message(t) for t in kept]
+    summary = _summary_message(summary_text) if summary_text else None
+    summary_tokens = counter.count_message(summary) if summary is not None else 0
+    tokens = summary_tokens + sum(counter.count_message(m) for m in messages)
+    view = ([summary] if summary is not None else []) + messages
+    return CarriedView(
+        messages=tuple(m.to_openai() for m in view),
+        verbatim=frozenset(t.dia_id for t in kept),
+        summarized=frozenset(summary_ids),
+        text="\n".join(m.text for m in view),
+        tokens=tokens + counter.request_overhead,
+        summary_tokens=summary_tokens,
+    )
+
+
+def _window_start(turns: Sequence[Turn], budget: int, counter: TokenCounter, end: int) -> int:
+    """Smallest ``k`` such that ``turns[k:end]`` fits ``budget`` tokens (messages only)."""
+    used, k = 0, end
+    while k > 0:
+        cost = counter.count_message(_message(turns[k - 1]))
+        if used + cost > budget:
+            break
+        used += cost
+        k -= 1
+    return k
+
+
+def window_baseline(
+    turns: Sequence[Turn], budget_tokens: int, counter: TokenCounter
+) -> CarriedView:
+    """The most recent turns that fit ``budget_tokens`` (request overhead included)."""
+    k = _window_start(turns, budget_tokens - counter.request_overhead, counter, len(turns))
+    return carried_view(turns, k, counter)
+
+
+def render_observations(conv: Conversation, observations: Sequence[Observation]) -> str:
+    """Observations as a summary: grouped under their session's date, oldest first."""
+    lines = [SUMMARY_HEADER]
+    session = None
+    for obs in observations:
+        if obs.session != session:
+            session = obs.session
+            lines.append(f"[{conv.session_dates.get(session, f'session {session}')}]")
+        lines.append(f"- {obs.text}")
+    return "\n".join(lines)
+
+
+def observation_baseline(
+    conv: Conversation, budget_tokens: int, summary_budget: int, counter: TokenCounter
+) -> CarriedView:
+    """LoCoMo's observations as the summary, then the most recent turns.
+
+    ``summary_budget`` tokens are set aside for the summary and the rest filled with recent
+    turns, which fixes the evicted span ``turns[:k]``. The summary is the longest run of the
+    most recent observations about evicted turns that fits ``summary_budget``; whatever it
+    leaves unused goes to older turns.
+    """
+    if not 0 <= summary_budget <= budget_tokens:
+        raise ValueError(f"need 0 <= summary_budget <= budget_tokens, got {summary_budget}")
+    turns = conv.turns
+    room = budget_tokens - counter.request_overhead
+    k = _window_start(turns, room - summary_budget, counter, len(turns))
+    position = {t.dia_id: t.index for t in turns}
+    evicted = [
+        o for o in conv.observations if o.dia_ids and max(position[d] for d in o.dia_ids) < k
+    ]
+
+    def size(n: int) -> int:
+        text = render_observations(conv, evicted[len(evicted) - n :])
+        return counter.count_message(_summary_message(text)) if n else 0
+
+    lo, hi = 0, len(evicted)  # binary search: the most observations that fit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if size(mid) <= summary_budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    chosen = evicted[len(evicted) - lo :]
+    summary_tokens = size(lo)
+    k = _window_start(turns, room - summary_tokens, counter, len(turns))
+    return carried_view(
+        turns,
+        k,
+        counter,
+        summary_text=render_observations(conv, chosen) if chosen else None,
+        summary_ids={d for o in chosen for d in o.dia_ids},
+    )
+
+
+# -- scoring ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ItemScore:
+    """One QA item against one view.
+
+    Attributes:
+        qid: the item's id.
+        category: LoCoMo's category (1-5).
+        evidence: evidence turns the item names (known turns only).
+        carried: of those, turns the view carries.
+        verbatim: of those, turns kept as messages.
+        answer_in_view: the normalised answer is in the view's text; ``None`` when there is no
+            answer to look for (adversarial items, answers empty after normalisation).
+        answer_in_full: the same check against the whole conversation: the ceiling.
+    """
+
+    qid: str
+    category: int
+    evidence: int
+    carried: int
+    verbatim: int
+    answer_in_view: bool | None
+    answer_in_full: bool | None
+
+
+def score_items(
+    conv: Conversation, view: CarriedView, *, full_text_normalized: str | None = None
+) -> list[ItemScore]:
+    """Score every QA item of ``conv`` against ``view``."""
+    full = full_text_normalized or normalize_text(conv.full_text())
+    seen = normalize_text(view.text)
+    return [_score(q, view, seen, full) for q in conv.qa]
+
+
+def _score(q: QAItem, view: CarriedView, seen: str, full: str) -> ItemScore:
+    answer = q.answer if q.category != 5 else None
+    has_answer = answer is not None and bool(normalize_text(answer))
+    return ItemScore(
+        qid=q.qid,
+        category=q.category,
+        evidence=len(q.evidence),
+        carried=sum(1 for e in q.evidence if e in view.carried),
+        verbatim=sum(1 for e in q.evidence if e in view.verbatim),
+        answer_in_view=contains_normalized(seen, answer) if has_answer and answer else None,
+        answer_in_full=contains_normalized(full, answer) if has_answer and answer else None,
+    )
+
+
+@dataclass(frozen=True)
+class GroupScore:
+    """Scores of a group of QA items: a category, or all of them.
+
+    A share is ``None`` when no item of the group has anything to measure (adversarial items
+    have no answer to look for).
+
+    Attributes:
+        items: items with at least one evidence turn (the others are left out of evidence
+            figures).
+        evidence_all: share of those items whose every evidence turn is carried.
+        evidence_verbatim: share whose every evidence turn is kept verbatim.
+        evidence_turns: mean, over items, of the share of their evidence turns carried.
+        answer_items: items with an answer to look for.
+        answer_in_view: share of those whose answer is in the view.
+        answer_ceiling: share of those whose answer is in the full conversation.
+    """
+
+    items: int
+    evidence_all: float | None
+    evidence_verbatim: float | None
+    evidence_turns: float | None
+    answer_items: int
+    answer_in_view: float | None
+    answer_ceiling: float | None
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        """The scores as a plain dict, for reports."""
+        return dict(self.__dict__)
+
+
+def _group(scores: Sequence[ItemScore]) -> GroupScore:
+    ev = [s for s in scores if s.evidence]
+    ans = [s for s in scores if s.answer_in_view is not None]
+
+    def share(values: Iterable[bool | float], n: int) -> float | None:
+        return sum(values) / n if n else None
+
+    return GroupScore(
+        items=len(ev),
+        evidence_all=share((s.carried == s.evidence for s in ev), len(ev)),
+        evidence_verbatim=share((s.verbatim == s.evidence for s in ev), len(ev)),
+        evidence_turns=share((s.carried / s.evidence for s in ev), len(ev)),
+        answer_items=len(ans),
+        answer_in_view=share((bool(s.answer_in_view) for s in ans), len(ans)),
+        answer_ceiling=share((bool(s.answer_in_full) for s in ans), len(ans)),
+    )
+
+
+def aggregate(scores: Sequence[ItemScore]) -> dict[str, GroupScore]:
+    """Scores per category (by name), then ``"all"`` and ``"all-but-adversarial"``."""
+    out = {
+        name: _group([s for s in scores if s.category == number])
+        for number, name in CATEGORY_NAMES.items()
+    }
+    out["all"] = _group(scores)
+    out["all-but-adversarial"] = _group([s for s in scores if s.category != 5])
+    return out

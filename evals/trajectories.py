@@ -1,0 +1,314 @@
+"""Planted-fact trajectories: synthetic assistant conversations whose every fact is known.
+
+Real transcripts never say which of their details matter later, so retention over them can only
+be judged by a model. Here a seeded generator writes a long support-assistant conversation (user
+requests, assistant replies, tool calls with JSON results, parallel calls, filler chatter) and
+plants distinctive facts at known turns: order codes, people's names, dates, preferences, numbers
+inside tool results. Each value occurs in exactly one message, so "is it still in the view?" is a
+string check: verbatim in a kept message, or carried by the summary (in any accepted surface
+form). The same seed gives the same conversation on every machine and Python hash seed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from evals import _pools as P
+from evals._text import normalize_text
+from evals.facts import (
+    KINDS,
+    FactKind,
+    FactRetention,
+    PlantedFact,
+    Presence,
+    fact_present,
+    fact_retention,
+    message_text,
+)
+
+__all__ = [
+    "KINDS",
+    "FactKind",
+    "FactRetention",
+    "PlantedFact",
+    "Presence",
+    "Trajectory",
+    "fact_present",
+    "fact_retention",
+    "generate_trajectory",
+    "message_text",
+]
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """A generated conversation and the facts planted in it.
+
+    Attributes:
+        seed: the generator's seed.
+        messages: chat-completions dicts; a system message first.
+        facts: the planted facts, in order.
+        turn_starts: index of the user message opening each turn, for turn-by-turn replay.
+        params: the generator's other arguments, for reports.
+    """
+
+    seed: int
+    messages: tuple[dict[str, Any], ...]
+    facts: tuple[PlantedFact, ...]
+    turn_starts: tuple[int, ...]
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def facts_before(self, message_count: int) -> list[PlantedFact]:
+        """Facts planted in the first ``message_count`` messages (those a probe may ask for)."""
+        return [f for f in self.facts if f.message_index < message_count]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of the whole trajectory."""
+        return asdict(self)
+
+
+# -- the generator -------------------------------------------------------------------------
+
+
+def generate_trajectory(
+    seed: int,
+    *,
+    turns: int = 120,
+    facts: int = 20,
+    tool_call_rate: float = 0.35,
+    parallel_rate: float = 0.3,
+    filler_sentences: tuple[int, int] = (2, 5),
+) -> Trajectory:
+    """A deterministic support-assistant conversation with ``facts`` facts planted in it.
+
+    Args:
+        seed: the only source of randomness; same seed, same trajectory.
+        turns: user turns (each a user message, the assistant's reply and any tool exchange).
+        facts: facts to plant, at most one per turn, spread over the whole conversation and
+            balanced across :data:`KINDS`.
+        tool_call_rate: share of filler turns where the assistant calls tools first.
+        parallel_rate: share of tool-calling turns with two or three parallel calls; their
+            results come back in shuffled order half of the time.
+        filler_sentences: min and max sentences in an ordinary assistant reply.
+
+    Raises:
+        ValueError: on impossible arguments (more facts than turns, rates outside [0, 1]).
+    """
+    if turns < 1 or facts < 0 or facts > turns:
+        raise ValueError(f"need 0 <= facts <= turns and turns >= 1, got {facts=} {turns=}")
+    if facts > len(P.PREFERENCES) * len(KINDS):
+        raise ValueError(f"at most {len(P.PREFERENCES) * len(KINDS)} facts are supported")
+    for name, rate in (("tool_call_rate", tool_call_rate), ("parallel_rate", parallel_rate)):
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"{name} must be within [0, 1], got {rate}")
+    lo, hi = filler_sentences
+    if not 1 <= lo <= hi:
+        raise ValueError(f"filler_sentences must be (min, max) with 1 <= min <= max, got {lo, hi}")
+    rng = random.Random(seed)
+    gen = _Generator(rng, tool_call_rate, parallel_rate, (lo, hi))
+    kinds = [KINDS[i % len(KINDS)] for i in range(facts)]
+    rng.shuffle(kinds)
+    plan = dict(zip(sorted(rng.sample(range(turns), facts)), kinds, strict=True))
+    for t in range(turns):
+        gen.turn(t, plan.get(t))
+    _check_unique(gen.messages, gen.facts)
+    return Trajectory(
+        seed=seed,
+        messages=tuple(gen.messages),
+        facts=tuple(gen.facts),
+        turn_starts=tuple(gen.turn_starts),
+        params={
+            "turns": turns,
+            "facts": facts,
+            "tool_call_rate": tool_call_rate,
+            "parallel_rate": parallel_rate,
+            "filler_sentences": [lo, hi],
+        },
+    )
+
+
+def _check_unique(messages: Sequence[dict[str, Any]], facts: Sequence[PlantedFact]) -> None:
+    """Every fact's value and aliases occur only in its own message (a bug otherwise)."""
+    texts = [f" {normalize_text(message_text(m))} " for m in messages]
+    for fact in facts:
+        if fact.value not in message_text(messages[fact.message_index]):
+            raise AssertionError(f"fact {fact.id} is not in message {fact.message_index}")
+        forms = [f" {normalize_text(form)} " for form in (fact.value, *fact.aliases)]
+        hits = [i for i, text in enumerate(texts) if any(form in text for form in forms)]
+        if hits != [fact.message_index]:
+            raise AssertionError(f"fact {fact.id} ({fact.value!r}) occurs in messages {hits}")
+
+
+class _Generator:
+    """Writes one turn at a time; all randomness comes from ``rng``."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        tool_call_rate: float,
+        parallel_rate: float,
+        filler_sentences: tuple[int, int],
+    ) -> None:
+        self.rng = rng
+        self.tool_call_rate = tool_call_rate
+        self.parallel_rate = parallel_rate
+        self.filler_sentences = filler_sentences
+        self.messages: list[dict[str, Any]] = [{"role": "system", "content": P.SYSTEM_PROMPT}]
+        self.facts: list[PlantedFact] = []
+        self.turn_starts: list[int] = []
+        self.used: set[str] = set()
+        self.preferences = list(P.PREFERENCES)
+        rng.shuffle(self.preferences)
+
+    # -- values -----------------------------------------------------------------------------
+
+    def _fresh(
+        self, make: Callable[[], tuple[str, tuple[str, ...]]]
+    ) -> tuple[str, tuple[str, ...]]:
+        """A value (and its aliases) not used before in this trajectory."""
+        while True:
+            value, aliases = make()
+            if value not in self.used:
+                self.used.add(value)
+                return value, aliases
+
+    def _code(self) -> tuple[str, tuple[str, ...]]:
+        r, letters = self.rng, P.CODE_LETTERS
+        return self._fresh(
+            lambda: (f"{r.choice(letters)}{r.choice(letters)}-{r.randint(10000, 99999)}", ())
+        )
+
+    def _name(self) -> tuple[str, tuple[str, ...]]:
+        r = self.rng
+        return self._fresh(lambda: (f"{r.choice(P.FIRST_NAMES)} {r.choice(P.LAST_NAMES)}", ()))
+
+    def _date(self) -> tuple[str, tuple[str, ...]]:
+        r = self.rng
+
+        def make() -> tuple[str, tuple[str, ...]]:
+            year, month, day = r.randint(2024, 2027), r.randint(1, 12), r.randint(1, 28)
+            name = P.MONTHS[month - 1]
+            return f"{day} {name} {year}", (
+                f"{name} {day}, {year}",
+                f"{year}-{month:02d}-{day:02d}",
+            )
+
+        return self._fresh(make)
+
+    def _number(self) -> tuple[str, tuple[str, ...]]:
+        r = self.rng
+
+        def make() -> tuple[str, tuple[str, ...]]:
+            whole, cents = r.randint(1000, 99999), r.choice([c for c in range(1, 100) if c % 10])
+            value = f"{whole}.{cents:02d}"
+            # Written into a JSON tool result as a number, it must print the same.
+            assert json.dumps(float(value)) == value
+            return value, (f"{whole:,}.{cents:02d}",) if whole >= 10000 else ()
+
+        return self._fresh(make)
+
+    # -- messages ---------------------------------------------------------------------------
+
+    def _say(self, role: str, content: str) -> int:
+        self.messages.append({"role": role, "content": P.fill(content, self.rng)})
+        return len(self.messages) - 1
+
+    def _filler_reply(self) -> str:
+        r = self.rng
+        lo, hi = self.filler_sentences
+        body = [r.choice(P.ASSISTANT_SENTENCES) for _ in range(r.randint(lo, hi) - 1)]
+        return " ".join([r.choice(P.ASSISTANT_OPENERS), *body])
+
+    def _exchange(self, first: P.Call, tool: object = None) -> list[int]:
+        """Append a tool-calling assistant message and the results; return the results' indices.
+
+        ``first`` is called, sometimes with one or two filler tools in parallel (never ``tool``
+        twice); the returned indices follow call order, whatever order the results came in.
+        """
+        r = self.rng
+        calls = [first]
+        if r.random() < self.parallel_rate:
+            others = [t for t in P.FILLER_TOOLS if t is not tool]
+            calls += [t(r) for t in r.sample(others, r.randint(1, 2))]
+            r.shuffle(calls)
+        ids = [f"call_{r.getrandbits(64):016x}" for _ in calls]
+        tool_calls = [
+            {"id": cid, "type": "function", "function": {"name": name, "arguments": json.dumps(a)}}
+            for cid, (name, a, _) in zip(ids, calls, strict=True)
+        ]
+        self.messages.append({"role": "assistant", "content": None, "tool_calls": tool_calls})
+        order = list(range(len(calls)))
+        if len(calls) > 1 and r.random() < 0.5:
+            r.shuffle(order)  # parallel results may come back in any order
+        where = [0] * len(calls)
+        for i in order:
+            result = {"role": "tool", "tool_call_id": ids[i], "content": json.dumps(calls[i][2])}
+            self.messages.append(result)
+            where[i] = len(self.messages) - 1
+        return where
+
+    # -- turns ------------------------------------------------------------------------------
+
+    def turn(self, index: int, kind: FactKind | None) -> None:
+        self.turn_starts.append(len(self.messages))
+        r = self.rng
+        if kind is not None:
+            self._plant(index, kind)
+        elif r.random() < self.tool_call_rate:
+            request, tool = r.choice(P.TOOL_REQUESTS)
+            self._say("user", request)
+            self._exchange(tool(r), tool)
+            self._say("assistant", self._filler_reply())
+        else:
+            self._say("user", r.choice(P.USER_REQUESTS))
+            self._say("assistant", self._filler_reply())
+
+    def _plant(self, index: int, kind: FactKind) -> None:
+        r = self.rng
+        reply: str | None
+        if kind == "value" or (kind == "code" and r.random() < 0.5):
+            if kind == "value":
+                value, aliases = self._number()
+                request, make_value = r.choice(P.VALUE_TOOLS)
+                call = make_value(r, float(value))
+            else:
+                value, aliases = self._code()
+                request, make_code = r.choice(P.CODE_TOOLS)
+                call = make_code(r, value)
+            self._say("user", request)
+            at = self._exchange(call)
+            where = next(i for i in at if value in self.messages[i]["content"])
+            reply = r.choice(P.AFTER_TOOL_REPLIES)
+        elif kind == "date" and r.random() < 0.4:
+            value, aliases = self._date()
+            request, template = r.choice(P.ASSISTANT_DATE_TURNS)
+            self._say("user", request)
+            where = self._say("assistant", template.replace("{v}", value))
+            reply = None
+        else:
+            if kind == "preference":
+                value, template, aliases = self.preferences.pop()
+                self.used.add(value)
+            else:
+                value, aliases = {"code": self._code, "name": self._name, "date": self._date}[
+                    kind
+                ]()
+                template = r.choice(P.USER_FACT_TEMPLATES[kind])
+            where = self._say("user", template.replace("{v}", value))
+            reply = r.choice(P.ACKNOWLEDGEMENTS)
+        if reply is not None:
+            self._say("assistant", reply)
+        fact = PlantedFact(
+            id=f"f{len(self.facts):02d}",
+            kind=kind,
+            value=value,
+            turn_index=index,
+            message_index=where,
+            role=str(self.messages[where]["role"]),
+            aliases=aliases,
+        )
+        self.facts.append(fact)

@@ -1,0 +1,179 @@
+"""What ``Memory`` and ``AsyncMemory`` share besides the flows: configuration and accessors.
+
+The two facades differ only in how they do I/O (a sync store and a worker thread, or an async
+store and a task); their configuration, the defaults, the ``to_dict()`` configuration record
+and every accessor that reads the cached view without I/O live here once.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import os
+import socket
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from summem._session import Reducer, SessionCore
+from summem.exceptions import ConfigurationError, ReductionError, StoreError, SummemError
+from summem.messages import Message
+from summem.reducers.summarization import SummarizationReducer
+from summem.reducers.truncation import TruncationReducer
+from summem.stores.base import validate_session_id
+from summem.summarizers.base import Summarizer
+
+__all__ = ["DEFAULT_TARGET_TOKENS", "DEFAULT_THRESHOLD_TOKENS", "BaseMemory", "is_async_store"]
+
+DEFAULT_THRESHOLD_TOKENS = 8000
+DEFAULT_TARGET_TOKENS = 6000
+
+
+def _default_reducer() -> SummarizationReducer:
+    return SummarizationReducer(
+        threshold_tokens=DEFAULT_THRESHOLD_TOKENS, target_tokens=DEFAULT_TARGET_TOKENS
+    )
+
+
+def _reducer_config(r: Reducer) -> dict[str, Any]:
+    cfg: dict[str, Any] = {
+        "type": "summarization" if isinstance(r, SummarizationReducer) else "truncation",
+        "unit": r.unit,
+        "threshold": r.threshold,
+        "target": r.target,
+    }
+    if isinstance(r, SummarizationReducer):
+        cfg.update(soft_threshold=r.soft_threshold, summary_max_tokens=r.summary_max_tokens)
+    return cfg
+
+
+def _reducer_from_config(cfg: object) -> Reducer:
+    """The same budget as a ``to_dict()`` recorded (with the default summarizer and counter)."""
+    if not isinstance(cfg, Mapping):
+        return _default_reducer()
+    unit = cfg.get("unit", "tokens")
+    budget: dict[str, Any] = {
+        f"threshold_{unit}": cfg.get("threshold"),
+        f"target_{unit}": cfg.get("target"),
+    }
+    if cfg.get("type") == "truncation":
+        return TruncationReducer(**budget)
+    if cfg.get("soft_threshold") is not None:
+        budget[f"soft_threshold_{unit}"] = cfg["soft_threshold"]
+    return SummarizationReducer(summary_max_tokens=cfg.get("summary_max_tokens", 512), **budget)
+
+
+def is_async_store(store: object) -> bool:
+    """True for a store whose methods are coroutines (an ``AsyncStore``)."""
+    return inspect.iscoroutinefunction(getattr(store, "load", None))
+
+
+class BaseMemory:
+    """What both facades share: configuration, the cached view, and the pure accessors."""
+
+    def __init__(
+        self,
+        session_id: str,
+        reducer: Reducer | None,
+        background: bool | None,
+        lease_ttl_seconds: float,
+    ) -> None:
+        sid = validate_session_id(session_id)
+        if not lease_ttl_seconds > 0:
+            raise ConfigurationError(f"lease_ttl_seconds must be positive, got {lease_ttl_seconds}")
+        self._core = SessionCore(sid, reducer or _default_reducer(), background=background)
+        self._lease_ttl = float(lease_ttl_seconds)
+        self._owner = f"summem:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
+        self._closed = False
+
+    @property
+    def session_id(self) -> str:
+        """The session this memory reads and writes."""
+        return self._core.session_id
+
+    @property
+    def reducer(self) -> Reducer:
+        """The budget and the summarizer."""
+        return self._core.reducer
+
+    @property
+    def background(self) -> bool:
+        """True when reductions start off the hot path at the soft threshold."""
+        return self._core.background
+
+    @property
+    def summary(self) -> Message | None:
+        """The summary in the view (with ``summary_info`` provenance), if any."""
+        return self._core.summary
+
+    @property
+    def system(self) -> Message | None:
+        """The current system message, if any."""
+        return self._core.system
+
+    @property
+    def size(self) -> int:
+        """The view's size in the budget's unit (system message and summary included)."""
+        return self._core.size
+
+    @property
+    def usage(self) -> dict[str, int]:
+        """Provider usage summed over the whole history (``meta["usage"]``, integer fields).
+
+        Kept as a running total: each summary records the usage of the history it stands
+        for, so no history is read for it (for the wrappers, which store each reply's usage).
+        """
+        return self._core.usage
+
+    @property
+    def last_error(self) -> SummemError | None:
+        """The last reduction failure, cleared by the next successful reduction."""
+        return self._core.last_error
+
+    def _config(self) -> dict[str, Any]:
+        return {
+            "reducer": _reducer_config(self._core.reducer),
+            "background": self._core.background,
+            "lease_ttl_seconds": self._lease_ttl,
+        }
+
+    @staticmethod
+    def _resume_args(
+        data: Mapping[str, Any], reducer: Reducer | None
+    ) -> tuple[str, Reducer, bool | None, float]:
+        config = data.get("config") if isinstance(data, Mapping) else None
+        config = config if isinstance(config, Mapping) else {}
+        if reducer is None:
+            reducer = _reducer_from_config(config.get("reducer"))
+            background = config.get("background")
+        else:
+            background = None
+        sid = data.get("session_id") if isinstance(data, Mapping) else None
+        ttl = float(config.get("lease_ttl_seconds", 120.0))
+        return validate_session_id(sid), reducer, background, ttl
+
+    def _recompute_reducer(self, summarizer: Summarizer | None) -> SummarizationReducer:
+        reducer = self._core.reducer
+        if not isinstance(reducer, SummarizationReducer):
+            raise ReductionError(
+                "recompute() needs a SummarizationReducer (truncation has no summary)"
+            )
+        if summarizer is not None:
+            reducer = copy.copy(reducer)
+            reducer.summarizer = summarizer
+        return reducer
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError(f"the memory of session {self.session_id!r} is closed")
+
+    def _raise_background_error(self) -> None:
+        exc = self._core.take_background_error()
+        if exc is not None and self._core.fail_on_error:
+            raise exc
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(session_id={self.session_id!r}, size={self.size}, "
+            f"watermark={self._core.watermark}, background={self.background})"
+        )

@@ -1,0 +1,392 @@
+"""What a memory does with its store and its summarizer, written once as flows.
+
+Each operation of ``Memory`` / ``AsyncMemory`` that touches the store or a model is a flow (see
+:mod:`summem._flow`): it yields :class:`StoreCall` steps and the summarizer's own steps, and
+keeps the cached view in :class:`~summem._session.SessionCore` in step with what the store
+holds. ``Memory`` drives these flows with :func:`~summem._flow.run_sync` over a
+:class:`~summem.stores.base.Store`, ``AsyncMemory`` with :func:`~summem._flow.run_async` over an
+:class:`~summem.stores.base.AsyncStore`, so the two facades cannot drift apart: a store error
+is thrown into the flow at the same point in both.
+
+Only the reduction lease stays outside the flows: a flow cannot yield from its ``finally``
+when it is closed (cancellation), and the lease must be released then too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from summem._flow import Flow
+from summem._session import Reducer, SessionCore, Trigger
+from summem._session_parts import HISTORY_USAGE_KEY, Batch, fold_flow, pack_spans, sum_usage
+from summem.exceptions import (
+    ConflictError,
+    MessageValidationError,
+    ReductionError,
+    SessionNotFoundError,
+    StoreError,
+)
+from summem.messages import Message, MessageLike
+from summem.reducers.base import ReduceResult
+from summem.reducers.summarization import SummarizationReducer
+from summem.stores.base import SessionState, decode_message, encode_message
+
+__all__ = [
+    "EXPORT_FORMAT",
+    "StoreCall",
+    "clear_flow",
+    "export_flow",
+    "extend_flow",
+    "import_flow",
+    "recompute_flow",
+    "reduction_flow",
+    "reload_flow",
+    "rollback_flow",
+]
+
+EXPORT_FORMAT = "summem.session/1"
+"""``format`` of the dict ``to_dict()`` writes."""
+
+READ_WINDOW = 500
+"""Messages read per store call when a flow walks the history (recompute, usage, export)."""
+
+
+@dataclass(frozen=True)
+class StoreCall:
+    """One store method call: ``run()`` on a sync store, ``arun()`` awaited on an async one."""
+
+    store: Any  # a Store for run(), an AsyncStore for arun(): the driver picks the matching one
+    method: str
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    def run(self) -> Any:
+        """Call the sync store."""
+        return getattr(self.store, self.method)(*self.args, **self.kwargs)
+
+    async def arun(self) -> Any:
+        """Await the async store."""
+        return await getattr(self.store, self.method)(*self.args, **self.kwargs)
+
+
+def _call(store: Any, method: str, *args: Any, **kwargs: Any) -> Flow[Any]:
+    result = yield StoreCall(store, method, args, kwargs)
+    return result
+
+
+def reload_flow(core: SessionCore, store: Any) -> Flow[None]:
+    """Read the session's state (``history[k:]`` only) into the copy.
+
+    The part of ``history[:k]`` whose usage is not known yet is read too; that only happens
+    after another worker truncated without a summary (summaries carry the usage they cover).
+    """
+    try:
+        state: SessionState | None = yield from _call(store, "load", core.session_id)
+    except SessionNotFoundError:
+        state = None
+    core.reset(state)
+    gap = core.usage_gap()
+    if gap is None:
+        return
+    epoch, start, stop = gap
+    usage: dict[str, int] = {}
+    for lo in range(start, stop, READ_WINDOW):
+        window = yield from _call(
+            store, "history", core.session_id, lo, min(stop, lo + READ_WINDOW)
+        )
+        sum_usage(window, usage)
+    core.usage_filled(epoch, start, stop, usage)
+
+
+def _commit(
+    core: SessionCore,
+    store: Any,
+    summary: Message | None,
+    watermark: int,
+    *,
+    epoch: str,
+    version: int,
+) -> Flow[int]:
+    """Commit with CAS; a failure other than a conflict leaves the copy to be read again."""
+    try:
+        new_version: int = yield from _call(
+            store,
+            "commit",
+            core.session_id,
+            summary=summary,
+            watermark=watermark,
+            expected_version=version,
+            expected_epoch=epoch,
+        )
+    except ConflictError:
+        raise
+    except Exception as exc:
+        core.stale = True  # the write may or may not have landed: read before trusting the copy
+        if isinstance(exc, StoreError):
+            raise
+        raise StoreError(f"session {core.session_id!r}: commit failed: {exc}") from exc
+    return new_version
+
+
+def extend_flow(
+    core: SessionCore, store: Any, items: MessageLike | Iterable[MessageLike], *, single: bool
+) -> Flow[list[Message]]:
+    """Validate a batch whole, then write the system message and append the rest."""
+    if core.stale:
+        yield from reload_flow(core, store)
+    try:
+        batch: Batch = core.prepare(items, single=single)
+    except MessageValidationError as exc:
+        if exc.field != "tool_call_id":
+            raise
+        yield from reload_flow(core, store)  # the call may come from another worker
+        batch = core.prepare(items, single=single)
+    if batch.system_changed:
+        yield from _call(store, "set_system", core.session_id, batch.system)
+        core.system_set(batch.system)
+    if batch.history:
+        length: int = yield from _call(store, "append", core.session_id, batch.history)
+        if not core.appended(batch, length):
+            yield from reload_flow(core, store)
+    return batch.accepted
+
+
+def reduction_flow(
+    core: SessionCore, store: Any, trigger: Trigger, *, background: bool = False
+) -> Flow[ReduceResult | None]:
+    """Plan, summarize, commit with CAS; on a conflict read again and retry once (I7).
+
+    Returns ``None`` when nothing needed reducing. A failure is recorded (back-off) and raised
+    when ``fail_on_error`` is set and the caller waits for the result; otherwise the result
+    carries it in ``error`` and the view stays unreduced. Nothing is committed on failure.
+    """
+    raise_errors = core.fail_on_error and not background
+    if core.needs_load() or core.recheck:
+        yield from reload_flow(core, store)
+    for _attempt in range(2):
+        plan = core.plan(trigger)
+        if plan is None:
+            return None
+        try:
+            folded = yield from fold_flow(core.reducer, plan, core.head_usage_after(plan))
+            version = yield from _commit(
+                core,
+                store,
+                folded.summary,
+                plan.new_watermark,
+                epoch=plan.epoch,
+                version=plan.version,
+            )
+        except ConflictError:
+            yield from reload_flow(core, store)
+            continue
+        except (ReductionError, StoreError) as exc:
+            result = core.failed(exc, background=background)
+            if raise_errors:
+                raise
+            return result
+        return core.committed(plan, folded, version)
+    if trigger == "explicit":
+        raise ConflictError(f"session {core.session_id!r} kept changing during the reduction")
+    return None
+
+
+def recompute_flow(core: SessionCore, store: Any, reducer: Reducer) -> Flow[Message | None]:
+    """Rebuild the summary of ``history[:k]`` from scratch, one bounded span per call.
+
+    The history is read in windows and folded span by span (each at most ``threshold`` in
+    size), so memory and every summarizer request stay bounded. One CAS commit at the end;
+    on a conflict the work is redone once.
+    """
+    if not isinstance(reducer, SummarizationReducer):
+        raise ReductionError("recompute() needs a SummarizationReducer (truncation has no summary)")
+    sid = core.session_id
+    for attempt in range(2):
+        if core.needs_load() or core.recheck or attempt:
+            yield from reload_flow(core, store)
+        epoch, version, k = core.epoch, core.version, core.watermark
+        if k == 0:
+            return None
+        summary: Message | None = None
+        pending: list[Message] = []
+        sizes: list[int] = []
+        pos = done = spans = 0
+        usage: dict[str, int] = {}
+        while True:
+            if pos < k:
+                window: list[Message] = yield from _call(
+                    store, "history", sid, pos, min(k, pos + READ_WINDOW)
+                )
+                if not window:
+                    raise StoreError(f"session {sid!r}: history ends before the watermark {k}")
+                pos += len(window)
+                sum_usage(window, usage)
+                pending += window
+                sizes += [reducer.size(m) for m in window]
+            final = pos >= k
+            for span in pack_spans(pending, sizes, reducer.threshold, final=final):
+                done += len(span)
+                summary, _ = yield from reducer.summarize_flow(span, summary, watermark=done)
+                spans += 1
+                del pending[: len(span)]
+                del sizes[: len(span)]
+            if final:
+                break
+        assert summary is not None and summary.summary_info is not None  # k > 0: one span
+        info = summary.summary_info
+        summary = summary.as_summary(
+            info.model_copy(
+                update={
+                    "previous_summary_id": None,
+                    "extra": {
+                        **info.extra,
+                        "recomputed": {"spans": spans, "messages": k},
+                        HISTORY_USAGE_KEY: usage,
+                    },
+                }
+            )
+        )
+        try:
+            new_version = yield from _commit(core, store, summary, k, epoch=epoch, version=version)
+        except ConflictError:
+            continue
+        core.recomputed(epoch, version, summary, new_version, usage)
+        return summary
+    raise ConflictError(f"session {sid!r} kept changing during recompute()")
+
+
+def rollback_flow(core: SessionCore, store: Any, summary_id: str | None) -> Flow[None]:
+    """Make a logged summary current (CAS; on a conflict read again and retry once)."""
+    sid = core.session_id
+    for attempt in range(2):
+        if core.needs_load() or core.recheck or attempt:
+            yield from reload_flow(core, store)
+        if not core.epoch:
+            raise SessionNotFoundError(f"no session {sid!r}")
+        try:
+            yield from _call(
+                store,
+                "rollback",
+                sid,
+                summary_id=summary_id,
+                expected_version=core.version,
+                expected_epoch=core.epoch,
+            )
+        except ConflictError:
+            if attempt:
+                raise
+            continue
+        core.stale = True
+        yield from reload_flow(core, store)
+        return
+
+
+def clear_flow(core: SessionCore, store: Any) -> Flow[None]:
+    """Empty the session; a reduction planned before fails its CAS instead of restoring it."""
+    yield from _call(store, "clear", core.session_id)
+    core.cleared()
+    core.stale = True
+    yield from reload_flow(core, store)
+
+
+def _record(message: Message | None) -> dict[str, Any] | None:
+    return None if message is None else dict(json.loads(encode_message(message)))
+
+
+def export_flow(core: SessionCore, store: Any, config: dict[str, Any]) -> Flow[dict[str, Any]]:
+    """The session as a JSON-serialisable dict (see ``Memory.to_dict``)."""
+    sid = core.session_id
+    try:
+        state: SessionState | None = yield from _call(store, "load", sid)
+    except SessionNotFoundError:
+        state = None
+    core.reset(state)
+    if state is None:
+        head: list[Message] = []
+        state = SessionState(session_id=sid)
+    else:
+        head = yield from _call(store, "history", sid, 0, state.watermark)
+        if len(head) != state.watermark:
+            raise ConflictError(f"session {sid!r} was cleared while it was being exported")
+    return {
+        "format": EXPORT_FORMAT,
+        "session_id": sid,
+        "system": _record(state.system),
+        "summary": _record(state.summary),
+        "watermark": state.watermark,
+        "history": [_record(m) for m in [*head, *state.tail]],
+        "config": config,
+    }
+
+
+@dataclass(frozen=True)
+class _Imported:
+    system: Message | None
+    summary: Message | None
+    watermark: int
+    history: list[Message]
+
+
+def _decode(record: object, sid: str, where: str) -> Message | None:
+    if record is None:
+        return None
+    return decode_message(json.dumps(record), session_id=sid, where=where)
+
+
+def parse_export(data: Mapping[str, Any], sid: str) -> _Imported:
+    """Check and decode a ``to_dict()`` dict.
+
+    Raises:
+        StoreError: a wrong format, an undecodable record, or an inconsistent watermark.
+    """
+    if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
+        raise StoreError(f"not a summem session dict (expected format {EXPORT_FORMAT!r})")
+    records = data.get("history")
+    watermark = data.get("watermark")
+    if not isinstance(records, list) or not isinstance(watermark, int):
+        raise StoreError("a session dict needs a 'history' list and an int 'watermark'")
+    history = [_decode(r, sid, f"history[{i}]") for i, r in enumerate(records)]
+    if any(m is None for m in history) or not 0 <= watermark <= len(history):
+        raise StoreError(f"session dict: watermark {watermark} does not fit its history")
+    summary = _decode(data.get("summary"), sid, "summary")
+    if summary is not None and (summary.summary_info is None or watermark == 0):
+        raise StoreError("session dict: the summary has no provenance or covers nothing")
+    return _Imported(
+        _decode(data.get("system"), sid, "system message"),
+        summary,
+        watermark,
+        [m for m in history if m is not None],
+    )
+
+
+def import_flow(core: SessionCore, store: Any, data: Mapping[str, Any]) -> Flow[None]:
+    """Write a ``to_dict()`` dict into an absent (or empty) session of the store."""
+    sid = core.session_id
+    parsed = parse_export(data, sid)
+    try:
+        state: SessionState | None = yield from _call(store, "load", sid)
+    except SessionNotFoundError:
+        state = None
+    if state is not None and (state.length or state.system or state.summary):
+        raise ConflictError(f"session {sid!r} already exists in the target store")
+    if parsed.system is not None:
+        yield from _call(store, "set_system", sid, parsed.system)
+    for start in range(0, len(parsed.history), READ_WINDOW):
+        yield from _call(store, "append", sid, parsed.history[start : start + READ_WINDOW])
+    if parsed.watermark:
+        state = yield from _call(store, "load", sid)
+        assert state is not None  # the appends above created it
+        yield from _call(
+            store,
+            "commit",
+            sid,
+            summary=parsed.summary,
+            watermark=parsed.watermark,
+            expected_version=state.version,
+            expected_epoch=state.epoch,
+        )
+    core.stale = True
+    yield from reload_flow(core, store)

@@ -1,0 +1,248 @@
+"""``AsyncMemory``: :class:`~summem.memory.Memory` for asyncio, over an async store.
+
+The same flows as ``Memory`` (see :mod:`summem._session_flows`), driven with
+:func:`~summem._flow.run_async`; background reductions run as an asyncio task instead of a
+thread, and cancelling a task never leaves a lease held or a partial reduction committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Mapping
+from types import TracebackType
+from typing import Any
+
+from summem._flow import run_async
+from summem._memory_base import BaseMemory, is_async_store
+from summem._session import Reducer, Trigger
+from summem._session_flows import (
+    clear_flow,
+    export_flow,
+    extend_flow,
+    import_flow,
+    recompute_flow,
+    reduction_flow,
+    reload_flow,
+    rollback_flow,
+)
+from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
+from summem.messages import Message, MessageLike
+from summem.reducers.base import ReduceResult
+from summem.stores.adapter import AsyncStoreAdapter
+from summem.stores.base import AsyncStore, Store
+from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
+from summem.summarizers.base import Summarizer
+
+__all__ = ["AsyncMemory"]
+
+
+class AsyncMemory(BaseMemory):
+    """A session's memory over an async store: :class:`Memory` with awaited methods.
+
+    Takes the same arguments; ``store`` may be an :class:`~summem.stores.base.AsyncStore`, a
+    sync ``Store`` (run in worker threads, in-memory ones inline) or a URL for
+    :func:`summem.stores.open_async_store`; by default a new ``AsyncInMemoryStore``. Background
+    reductions run as an asyncio task. The session is read on first use, so ``summary`` and
+    ``system`` are ``None`` until then (``await memory.refresh()`` reads it explicitly).
+    """
+
+    def __init__(
+        self,
+        session_id: str,
+        *,
+        reducer: Reducer | None = None,
+        store: AsyncStore | Store | str | None = None,
+        background: bool | None = None,
+        lease_ttl_seconds: float = 120.0,
+    ) -> None:
+        super().__init__(session_id, reducer, background, lease_ttl_seconds)
+        self._owns_store = store is None or isinstance(store, str)
+        if store is None:
+            self._store: AsyncStore = AsyncInMemoryStore()
+        elif isinstance(store, str):
+            from summem.stores import open_async_store
+
+            self._store = open_async_store(store)
+        elif is_async_store(store):
+            self._store = store  # type: ignore[assignment]  # checked by is_async_store
+        elif isinstance(store, Store):
+            self._store = AsyncStoreAdapter(store, offload=not isinstance(store, InMemoryStore))
+        else:
+            raise ConfigurationError(f"AsyncMemory needs a Store or an AsyncStore: {store!r}")
+        self._write = asyncio.Lock()
+        self._reducing = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def store(self) -> AsyncStore:
+        """The store holding the session."""
+        return self._store
+
+    async def add(self, message: MessageLike) -> Message:
+        """See :meth:`Memory.add`."""
+        return (await self._write_batch(message, single=True))[0]
+
+    async def extend(self, messages: Iterable[MessageLike]) -> list[Message]:
+        """See :meth:`Memory.extend`."""
+        return await self._write_batch(messages, single=False)
+
+    async def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
+        async with self._write:
+            self._check_open()
+            accepted = await run_async(extend_flow(self._core, self._store, items, single=single))
+        await self._after_write()
+        return accepted
+
+    async def _after_write(self) -> None:
+        task = self._task
+        busy = task is not None and not task.done()
+        action = self._core.next_action(in_flight=busy)
+        if action == "soft":
+            self._task = asyncio.get_running_loop().create_task(self._work())
+        elif action == "hard":
+            if busy and task is not None:
+                await asyncio.wait({task})  # never cancels the shared task
+                self._raise_background_error()
+                if self._core.next_action(in_flight=False) != "hard":
+                    return
+            await self._reduce("hard")
+
+    async def _work(self) -> None:
+        try:
+            await self._reduce("soft", background=True)
+        except Exception as exc:  # the task has nobody to raise to: recorded for wait()
+            err = exc if isinstance(exc, SummemError) else ReductionError(str(exc))
+            self._core.failed(err, background=True)
+
+    async def _reduce(self, trigger: Trigger, *, background: bool = False) -> ReduceResult | None:
+        sid = self.session_id
+        async with self._reducing:
+            if not await self._store.acquire_lease(sid, self._owner, self._lease_ttl):
+                if trigger == "explicit":
+                    raise LeaseHeldError(f"session {sid!r} is being reduced elsewhere")
+                self._core.lease_busy()
+                return None
+            try:
+                flow = reduction_flow(self._core, self._store, trigger, background=background)
+                return await run_async(flow)
+            except asyncio.CancelledError:
+                self._core.stale = True  # a store call may have landed after all: read again
+                raise
+            finally:
+                await self._store.release_lease(sid, self._owner)
+
+    async def reduce(self) -> ReduceResult | None:
+        """See :meth:`Memory.reduce`."""
+        self._check_open()
+        return await self._reduce("explicit")
+
+    async def clear(self) -> None:
+        """See :meth:`Memory.clear`."""
+        async with self._write:
+            self._check_open()
+            await run_async(clear_flow(self._core, self._store))
+
+    async def recompute(self, *, summarizer: Summarizer | None = None) -> Message | None:
+        """See :meth:`Memory.recompute`."""
+        self._check_open()
+        reducer = self._recompute_reducer(summarizer)
+        async with self._reducing:
+            if not await self._store.acquire_lease(self.session_id, self._owner, self._lease_ttl):
+                raise LeaseHeldError(f"session {self.session_id!r} is being reduced elsewhere")
+            try:
+                return await run_async(recompute_flow(self._core, self._store, reducer))
+            finally:
+                await self._store.release_lease(self.session_id, self._owner)
+
+    async def rollback(self, summary_id: str | None) -> None:
+        """See :meth:`Memory.rollback`."""
+        self._check_open()
+        async with self._reducing, self._write:
+            await run_async(rollback_flow(self._core, self._store, summary_id))
+
+    async def refresh(self) -> None:
+        """See :meth:`Memory.refresh`."""
+        async with self._write:
+            self._check_open()
+            self._core.stale = True
+            await run_async(reload_flow(self._core, self._store))
+
+    async def messages(self) -> list[dict[str, Any]]:
+        """See :meth:`Memory.messages`."""
+        await self._ensure_fresh()
+        return self._core.render()
+
+    async def view(self) -> list[Message]:
+        """See :meth:`Memory.view`."""
+        await self._ensure_fresh()
+        return self._core.view()
+
+    async def _ensure_fresh(self) -> None:
+        self._check_open()
+        if self._core.stale:
+            async with self._write:
+                await run_async(reload_flow(self._core, self._store))
+
+    async def history(self, start: int = 0, stop: int | None = None) -> list[Message]:
+        """See :meth:`Memory.history`."""
+        self._check_open()
+        return await self._store.history(self.session_id, start, stop)
+
+    async def summaries(self) -> list[Message]:
+        """See :meth:`Memory.summaries`."""
+        self._check_open()
+        return await self._store.summaries(self.session_id)
+
+    async def to_dict(self) -> dict[str, Any]:
+        """See :meth:`Memory.to_dict`."""
+        self._check_open()
+        return await run_async(export_flow(self._core, self._store, self._config()))
+
+    @classmethod
+    async def from_dict(
+        cls,
+        data: Mapping[str, Any],
+        *,
+        reducer: Reducer | None = None,
+        store: AsyncStore | Store | str | None = None,
+    ) -> AsyncMemory:
+        """See :meth:`Memory.from_dict`."""
+        sid, reducer, background, ttl = cls._resume_args(data, reducer)
+        memory = cls(
+            sid, reducer=reducer, store=store, background=background, lease_ttl_seconds=ttl
+        )
+        try:
+            await run_async(import_flow(memory._core, memory._store, data))
+        except BaseException:
+            await memory.close()
+            raise
+        return memory
+
+    async def wait(self) -> None:
+        """See :meth:`Memory.wait`."""
+        task = self._task
+        if task is not None:
+            await asyncio.wait({task})
+        self._raise_background_error()
+
+    async def close(self) -> None:
+        """See :meth:`Memory.close`."""
+        if self._closed:
+            return
+        task = self._task
+        if task is not None:
+            await asyncio.wait({task})
+        self._closed = True
+        if self._owns_store:
+            await self._store.close()
+
+    async def __aenter__(self) -> AsyncMemory:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()

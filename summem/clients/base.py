@@ -1,0 +1,168 @@
+"""What summem sends to a model and gets back, and the step that performs the call.
+
+Summarizers do not talk to an SDK. They build a :class:`ChatRequest` and yield a
+:class:`ChatCall`; the driver (``run_sync`` / ``run_async`` in :mod:`summem._flow`) performs it
+with ``client.complete`` or ``await client.acomplete``, retried under a
+:class:`~summem.retry.RetryPolicy`. An adapter (openai SDK, litellm, a test fake) only has to
+turn a request into a :class:`ChatResponse` and a failure into a
+:class:`~summem.exceptions.LLMError`: it never retries by itself.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol, runtime_checkable
+
+from summem.retry import RetryPolicy
+
+__all__ = [
+    "ChatCall",
+    "ChatRequest",
+    "ChatResponse",
+    "LLMClient",
+    "mask_parameters",
+    "secret_values",
+]
+
+logger = logging.getLogger("summem.clients")
+
+_SECRET_WORDS = ("key", "secret", "password", "authorization", "credential", "headers")
+
+
+def _is_secret_name(name: str) -> bool:
+    low = name.lower()
+    # "token" names a credential (api_token, azure_ad_token), "tokens" a count (max_tokens).
+    return any(word in low for word in _SECRET_WORDS) or ("token" in low and "tokens" not in low)
+
+
+def mask_parameters(parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of ``parameters`` safe to show: values of secret-looking names become ``***``."""
+    return {k: "***" if v and _is_secret_name(k) else v for k, v in parameters.items()}
+
+
+def secret_values(parameters: Mapping[str, Any]) -> list[str]:
+    """String values of secret-looking parameters (``api_key``, headers...), to scrub from text."""
+    found: list[str] = []
+    for name, value in parameters.items():
+        if isinstance(value, Mapping):
+            found.extend(secret_values(value))
+        elif isinstance(value, str) and value and _is_secret_name(name):
+            found.append(value)
+    return found
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """One chat-completions call, provider-neutral.
+
+    Attributes:
+        model: the model name as the client expects it (``"gpt-4o-mini"``,
+            ``"anthropic/claude-3-5-haiku-latest"``).
+        messages: chat-completions message dicts.
+        parameters: extra call parameters (``temperature``...), passed through as given.
+        timeout: seconds for this request; the retry layer clips it to the deadline.
+        max_output_tokens: cap on the reply's length; each adapter sends it under its
+            provider's name unless ``parameters`` already set one.
+    """
+
+    model: str
+    messages: list[dict[str, Any]]
+    parameters: dict[str, Any] = field(default_factory=dict)
+    timeout: float | None = None
+    max_output_tokens: int | None = None
+
+    def __repr__(self) -> str:
+        # Never print message bodies (conversation data) or secret-looking parameters.
+        return (
+            f"ChatRequest(model={self.model!r}, messages=<{len(self.messages)}>, "
+            f"parameters={mask_parameters(self.parameters)!r}, timeout={self.timeout!r}, "
+            f"max_output_tokens={self.max_output_tokens!r})"
+        )
+
+
+@dataclass(frozen=True)
+class ChatResponse:
+    """A model's reply, reduced to what summem checks and records.
+
+    Attributes:
+        text: the first choice's text (``""`` when there was none).
+        finish_reason: as the provider reported it (``"stop"``, ``"length"``...).
+        refusal: the model's refusal message, when it refused.
+        input_tokens: prompt tokens the provider billed.
+        output_tokens: completion tokens the provider billed.
+        model: the model that answered, as the provider named it.
+        response_id: the provider's id for the reply.
+        provider: e.g. ``"openai"``, ``"anthropic"``.
+        error: a provider error found inside a successful (HTTP 200) reply: an ``error``
+            object, no choices, or a body that is not a completion. ``None`` normally.
+    """
+
+    text: str = ""
+    finish_reason: str | None = None
+    refusal: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    model: str | None = None
+    response_id: str | None = None
+    provider: str | None = None
+    error: str | None = None
+
+
+@runtime_checkable
+class LLMClient(Protocol):
+    """Performs one chat call, without retrying; failures are :class:`LLMError`."""
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        """Perform ``request`` synchronously."""
+        ...
+
+    async def acomplete(self, request: ChatRequest) -> ChatResponse:
+        """Perform ``request`` asynchronously."""
+        ...
+
+
+class ChatCall:
+    """A flow step: one chat call through ``client``, retried under ``retry``.
+
+    Attributes:
+        attempts: calls made so far (retries included); readable after a failure too.
+    """
+
+    def __init__(
+        self, client: LLMClient, request: ChatRequest, retry: RetryPolicy | None = None
+    ) -> None:
+        self.client = client
+        self.request = request
+        self.retry = retry if retry is not None else RetryPolicy()
+        self.attempts = 0
+
+    def __repr__(self) -> str:
+        return f"ChatCall(model={self.request.model!r}, attempts={self.attempts})"
+
+    def _attempt_request(self, time_left: float | None) -> ChatRequest:
+        self.attempts += 1
+        timeout = self.request.timeout
+        if time_left is not None:
+            # A request must not outlive the deadline; a tiny floor keeps httpx from
+            # reading 0 as "no time at all" when the clock lands exactly on it.
+            time_left = max(time_left, 0.001)
+            timeout = time_left if timeout is None else min(timeout, time_left)
+        logger.debug(
+            "chat call: model=%s attempt=%d timeout=%s",
+            self.request.model,
+            self.attempts,
+            f"{timeout:.3f}s" if timeout is not None else "default",
+        )
+        return replace(self.request, timeout=timeout)
+
+    def run(self) -> ChatResponse:
+        """Perform the call synchronously, with retries."""
+        return self.retry.call(lambda left: self.client.complete(self._attempt_request(left)))
+
+    async def arun(self) -> ChatResponse:
+        """Perform the call asynchronously, with retries."""
+        return await self.retry.acall(
+            lambda left: self.client.acomplete(self._attempt_request(left))
+        )

@@ -1,0 +1,170 @@
+"""The openai SDK adapter: OpenAI, Azure OpenAI, or any OpenAI-compatible ``base_url``.
+
+Give it the ``openai.OpenAI`` / ``openai.AsyncOpenAI`` (or ``AzureOpenAI``) you already
+configured; it only calls ``chat.completions.create``. The SDK's own retries are switched off
+(``with_options(max_retries=0)``) because :class:`~summem.retry.RetryPolicy` is the only retry
+layer; SDK errors become summem errors (:mod:`summem.clients._errors`) with the API key scrubbed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import openai
+
+from summem.clients._errors import map_provider_error, redact
+from summem.clients.base import ChatRequest, ChatResponse
+from summem.exceptions import ConfigurationError, LLMError
+
+__all__ = ["OpenAIClient"]
+
+_OUTPUT_CAP_NAMES = ("max_tokens", "max_completion_tokens", "max_output_tokens")
+
+
+class OpenAIClient:
+    """:class:`~summem.clients.base.LLMClient` over the openai SDK.
+
+    Args:
+        client: used by ``complete``. With neither client, default ``openai.OpenAI()`` and
+            ``openai.AsyncOpenAI()`` (configured from ``OPENAI_*`` variables) are made on
+            first use.
+        async_client: used by ``acomplete``.
+        max_tokens_param: the name under which the output cap is sent; OpenAI's current
+            ``max_completion_tokens`` by default, ``"max_tokens"`` for older compatible servers.
+    """
+
+    def __init__(
+        self,
+        client: openai.OpenAI | None = None,
+        async_client: openai.AsyncOpenAI | None = None,
+        *,
+        max_tokens_param: str = "max_completion_tokens",
+    ) -> None:
+        if client is not None and not isinstance(client, openai.OpenAI):
+            raise ConfigurationError(
+                f"client must be an openai.OpenAI, got {type(client).__name__}"
+                + ("; pass it as async_client" if isinstance(client, openai.AsyncOpenAI) else "")
+            )
+        if async_client is not None and not isinstance(async_client, openai.AsyncOpenAI):
+            raise ConfigurationError(
+                f"async_client must be an openai.AsyncOpenAI, got {type(async_client).__name__}"
+            )
+        self._defaults = client is None and async_client is None
+        self._client = client.with_options(max_retries=0) if client is not None else None
+        self._async_client = (
+            async_client.with_options(max_retries=0) if async_client is not None else None
+        )
+        self.max_tokens_param = max_tokens_param
+        configured = client or async_client
+        azure = isinstance(configured, (openai.AzureOpenAI, openai.AsyncAzureOpenAI))
+        self.provider = "azure" if azure else "openai"
+
+    def __repr__(self) -> str:
+        base = self._client or self._async_client
+        url = str(base.base_url) if base is not None else "default"
+        return f"OpenAIClient(provider={self.provider!r}, base_url={url!r})"
+
+    # -- clients --------------------------------------------------------------------------
+
+    def _sync(self) -> openai.OpenAI:
+        if self._client is None:
+            if not self._defaults:
+                raise ConfigurationError(
+                    "this OpenAIClient has only an async client; pass client=openai.OpenAI(...) "
+                    "to call it synchronously"
+                )
+            try:
+                self._client = openai.OpenAI(max_retries=0)
+            except openai.OpenAIError as exc:
+                raise ConfigurationError(f"cannot create the default openai client: {exc}") from exc
+        return self._client
+
+    def _async(self) -> openai.AsyncOpenAI:
+        if self._async_client is None:
+            if not self._defaults:
+                raise ConfigurationError(
+                    "this OpenAIClient has only a sync client; pass "
+                    "async_client=openai.AsyncOpenAI(...) to call it asynchronously"
+                )
+            try:
+                self._async_client = openai.AsyncOpenAI(max_retries=0)
+            except openai.OpenAIError as exc:
+                raise ConfigurationError(f"cannot create the default openai client: {exc}") from exc
+        return self._async_client
+
+    # -- calls ----------------------------------------------------------------------------
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        """Perform ``request`` with the sync client (no retries)."""
+        client = self._sync()
+        try:
+            completion = client.chat.completions.create(**self._kwargs(request))
+        except openai.OpenAIError as exc:
+            raise self._error(exc, request, client.api_key) from exc
+        return self._parse(completion, request, client.api_key)
+
+    async def acomplete(self, request: ChatRequest) -> ChatResponse:
+        """Perform ``request`` with the async client (no retries)."""
+        client = self._async()
+        try:
+            completion = await client.chat.completions.create(**self._kwargs(request))
+        except openai.OpenAIError as exc:
+            raise self._error(exc, request, client.api_key) from exc
+        return self._parse(completion, request, client.api_key)
+
+    def _kwargs(self, request: ChatRequest) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"model": request.model, "messages": request.messages}
+        kwargs.update(request.parameters)
+        if request.max_output_tokens is not None and not any(
+            name in kwargs for name in _OUTPUT_CAP_NAMES
+        ):
+            kwargs[self.max_tokens_param] = request.max_output_tokens
+        if request.timeout is not None:
+            kwargs["timeout"] = request.timeout
+        return kwargs
+
+    def _error(self, exc: openai.OpenAIError, request: ChatRequest, key: str | None) -> LLMError:
+        return map_provider_error(exc, provider=self.provider, model=request.model, secrets=(key,))
+
+    def _parse(self, completion: Any, request: ChatRequest, key: str | None) -> ChatResponse:
+        if not isinstance(completion, openai.BaseModel):
+            # A 200 whose body is not JSON (an HTML error page from a proxy, say).
+            shown = redact(" ".join(str(completion).split())[:200], (key,))
+            return ChatResponse(
+                provider=self.provider, error=f"the reply is not a chat completion: {shown!r}"
+            )
+        extra: Mapping[str, Any] = completion.model_extra or {}
+        usage = getattr(completion, "usage", None)
+        common: dict[str, Any] = {
+            "provider": self.provider,
+            "model": getattr(completion, "model", None) or request.model,
+            "response_id": getattr(completion, "id", None),
+            "input_tokens": int(getattr(usage, "prompt_tokens", 0) or 0),
+            "output_tokens": int(getattr(usage, "completion_tokens", 0) or 0),
+        }
+        choices = getattr(completion, "choices", None) or []
+        if extra.get("error") is not None or not choices:
+            return ChatResponse(error=redact(_error_text(extra.get("error")), (key,)), **common)
+        choice = choices[0]
+        message = getattr(choice, "message", None)
+        return ChatResponse(
+            text=str(getattr(message, "content", None) or ""),
+            finish_reason=getattr(choice, "finish_reason", None),
+            refusal=getattr(message, "refusal", None),
+            **common,
+        )
+
+
+def _error_text(error: Any) -> str:
+    """A readable line for an ``error`` object found in a 200 body."""
+    if error is None:
+        return "the reply has no choices"
+    if isinstance(error, Mapping):
+        message = error.get("message") or error.get("type") or error
+        code = error.get("code")
+        text = f"{message} (code {code})" if code is not None else str(message)
+    else:
+        text = str(error)
+    text = " ".join(text.split())
+    return text if len(text) <= 300 else text[:297] + "..."

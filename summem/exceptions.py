@@ -1,0 +1,194 @@
+"""Every error summem raises, under one root.
+
+Catch :class:`SummemError` to handle anything summem raises; catch a subclass to handle one
+kind of failure. Errors that are also a builtin kind (``ValueError``, ``KeyError``,
+``ImportError``) subclass it too, so existing ``except`` clauses keep working. No message or
+``repr`` here ever carries an API key (invariant I6)::
+
+    SummemError
+    ├── ConfigurationError            (also ValueError) bad settings, found at construction
+    ├── MissingDependencyError        (also ImportError) an optional extra is not installed
+    ├── MessageValidationError        (also ValueError) not valid chat-completions input
+    ├── PromptError                   a prompt file is unreadable or invalid
+    ├── LLMError                      a provider call failed (.provider, .model, .status_code)
+    │   ├── LLMTransientError         408/409/429/5xx/timeouts: the only thing retried
+    │   ├── LLMRetryError             retries exhausted (.attempts, .last_exception)
+    │   └── ContextWindowExceededError  the request did not fit the model's context
+    ├── ReductionError                a reduction could not be completed
+    │   └── SummarizationError        the summarizer failed or its reply was rejected
+    │       └── InvalidSummaryError   the reply failed validation (empty, truncated, too long...)
+    └── StoreError                    a store could not read or write a session
+        ├── SessionNotFoundError      (also KeyError) no such session
+        ├── InvalidSessionIdError     (also ValueError) None, empty, or otherwise unusable id
+        ├── ConflictError             a compare-and-set lost: the session moved meanwhile
+        ├── LeaseHeldError            another worker holds the session's reduction lease
+        └── CorruptRecordError        a stored record cannot be decoded (names the session)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConfigurationError",
+    "ConflictError",
+    "ContextWindowExceededError",
+    "CorruptRecordError",
+    "InvalidSessionIdError",
+    "InvalidSummaryError",
+    "LLMError",
+    "LLMRetryError",
+    "LLMTransientError",
+    "LeaseHeldError",
+    "MessageValidationError",
+    "MissingDependencyError",
+    "PromptError",
+    "ReductionError",
+    "SessionNotFoundError",
+    "StoreError",
+    "SummarizationError",
+    "SummemError",
+]
+
+
+class SummemError(Exception):
+    """Root of every error summem raises."""
+
+
+class ConfigurationError(SummemError, ValueError):
+    """Settings that cannot work together, found when the object is built."""
+
+
+class MissingDependencyError(SummemError, ImportError):
+    """An optional dependency is missing; the message names the extra to install."""
+
+    def __init__(self, package: str, extra: str) -> None:
+        self.package = package
+        self.extra = extra
+        super().__init__(f"{package!r} is required for this feature: pip install 'summem[{extra}]'")
+
+
+class MessageValidationError(SummemError, ValueError):
+    """A message is not valid chat-completions input.
+
+    Attributes:
+        index: position of the bad message in the batch (``None`` for a single message).
+        field: the offending field, e.g. ``"tool_call_id"`` or ``"content[1].type"``.
+    """
+
+    def __init__(self, reason: str, *, index: int | None = None, field: str | None = None) -> None:
+        self.index = index
+        self.field = field
+        self.reason = reason
+        where = "message" if index is None else f"message {index}"
+        if field:
+            where += f", field {field!r}"
+        super().__init__(f"{where}: {reason}")
+
+
+class PromptError(SummemError):
+    """A prompt file cannot be loaded: bad YAML, wrong type, missing or unknown placeholder."""
+
+
+class LLMError(SummemError):
+    """A call to a model failed.
+
+    Attributes:
+        provider: e.g. ``"openai"``, ``"anthropic"``.
+        model: the model name the call used.
+        status_code: the HTTP status, when there was a response.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str | None = None,
+        model: str | None = None,
+        status_code: int | None = None,
+    ) -> None:
+        self.provider = provider
+        self.model = model
+        self.status_code = status_code
+        super().__init__(message)
+
+
+class LLMTransientError(LLMError):
+    """A failure worth retrying: 408, 409, 429, 5xx, connection errors and timeouts.
+
+    Attributes:
+        retry_after: seconds the provider asked us to wait (``Retry-After``), if it said.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str | None = None,
+        model: str | None = None,
+        status_code: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message, provider=provider, model=model, status_code=status_code)
+        self.retry_after = retry_after
+
+
+class LLMRetryError(LLMError):
+    """Retries are exhausted (attempt limit or deadline).
+
+    Attributes:
+        attempts: how many calls were made.
+        last_exception: the error of the last attempt.
+    """
+
+    def __init__(self, message: str, *, attempts: int, last_exception: BaseException) -> None:
+        last = last_exception if isinstance(last_exception, LLMError) else None
+        super().__init__(
+            message,
+            provider=last.provider if last else None,
+            model=last.model if last else None,
+            status_code=last.status_code if last else None,
+        )
+        self.attempts = attempts
+        self.last_exception = last_exception
+
+
+class ContextWindowExceededError(LLMError):
+    """The request was larger than the model's context window; never retried as is."""
+
+
+class ReductionError(SummemError):
+    """A reduction could not be completed; nothing was committed."""
+
+
+class SummarizationError(ReductionError):
+    """The summarizer failed (after its retries) or its reply was rejected."""
+
+
+class InvalidSummaryError(SummarizationError):
+    """A summary failed validation: empty, truncated, refused, too long or not smaller."""
+
+
+class StoreError(SummemError):
+    """A store could not read or write a session."""
+
+
+class SessionNotFoundError(StoreError, KeyError):
+    """No session with this id exists in the store."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; we want the plain message.
+        return str(self.args[0]) if self.args else "session not found"
+
+
+class InvalidSessionIdError(StoreError, ValueError):
+    """A session id that cannot be used: not a string, empty, too long, control characters."""
+
+
+class ConflictError(StoreError):
+    """A compare-and-set lost: the session changed since it was read; nothing was written."""
+
+
+class LeaseHeldError(StoreError):
+    """Another worker holds this session's reduction lease."""
+
+
+class CorruptRecordError(StoreError):
+    """A stored record cannot be decoded; the message names the session and the record."""

@@ -1,0 +1,300 @@
+"""``Memory``: a session's full history in a store, and a bounded view for the model.
+
+The application adds every message; the memory stores it (append-only, with a stable id) and
+keeps the view ``[system] + [summary]? + history[k:]`` within the reducer's budget. ``Memory``
+and :class:`~summem.async_memory.AsyncMemory` are thin I/O shells around
+:class:`~summem._session.SessionCore` (the cached view and the reduction policy, pure) and the
+flows of :mod:`summem._session_flows` (the store and summarizer sequences, written once):
+``Memory`` drives them with a sync store and a worker thread.
+
+A turn costs O(1) in the history's length: the new messages are validated against the cached
+view, appended, and added to a running total. Another worker's appends to the same session
+show up on this object's next ``add``/``extend`` (the store's new length gives them away) or on
+:meth:`Memory.refresh`; ``messages()`` reads only the cached view. Another worker's commit is
+noticed when this object's own commit loses its compare-and-set (then it reads the session
+again and retries once), or on ``refresh()``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping
+from types import TracebackType
+from typing import Any
+
+from summem._flow import run_sync
+from summem._memory_base import BaseMemory, is_async_store
+from summem._session import Reducer, Trigger
+from summem._session_flows import (
+    clear_flow,
+    export_flow,
+    extend_flow,
+    import_flow,
+    recompute_flow,
+    reduction_flow,
+    reload_flow,
+    rollback_flow,
+)
+from summem._worker import BackgroundWorker
+from summem.async_memory import AsyncMemory
+from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
+from summem.messages import Message, MessageLike
+from summem.reducers.base import ReduceResult
+from summem.stores.base import Store
+from summem.stores.memory import InMemoryStore
+from summem.summarizers.base import Summarizer
+
+__all__ = ["AsyncMemory", "Memory"]
+
+
+class Memory(BaseMemory):
+    """A session's memory over a sync store.
+
+    Args:
+        session_id: required; validated (``None`` or empty raises ``InvalidSessionIdError``).
+        reducer: the budget and summarizer; by default a :class:`SummarizationReducer` with
+            ``threshold_tokens=8000, target_tokens=6000`` and the offline extractive summarizer.
+        store: a :class:`~summem.stores.base.Store`, or a URL for
+            :func:`summem.stores.open_store`; by default a new ``InMemoryStore`` (nothing
+            persists: pass ``"sqlite:///summem.db"``, as the CLI does, to keep sessions).
+            A store given as an object is not closed by :meth:`close`.
+        background: reduce in a worker thread from the reducer's soft threshold on (the turn
+            does not wait); on by default when the reducer has a soft threshold.
+        lease_ttl_seconds: how long the store's reduction lease outlives a crashed worker.
+    """
+
+    def __init__(
+        self,
+        session_id: str,
+        *,
+        reducer: Reducer | None = None,
+        store: Store | str | None = None,
+        background: bool | None = None,
+        lease_ttl_seconds: float = 120.0,
+    ) -> None:
+        super().__init__(session_id, reducer, background, lease_ttl_seconds)
+        if store is None:
+            self._store: Store = InMemoryStore()
+            self._owns_store = True
+        elif isinstance(store, str):
+            from summem.stores import open_store
+
+            self._store, self._owns_store = open_store(store), True
+        elif is_async_store(store) or not isinstance(store, Store):
+            raise ConfigurationError(
+                f"Memory needs a sync Store (AsyncMemory takes async ones): {store!r}"
+            )
+        else:
+            self._store, self._owns_store = store, False
+        self._write = threading.Lock()  # one writer at a time in this object
+        self._reducing = threading.Lock()  # one reduction at a time in this object
+        self._worker = BackgroundWorker(self._work, name=f"summem-reduce:{self.session_id[:32]}")
+        try:
+            self.refresh()
+        except BaseException:
+            if self._owns_store:
+                self._store.close()
+            raise
+
+    @property
+    def store(self) -> Store:
+        """The store holding the session."""
+        return self._store
+
+    # -- writing ----------------------------------------------------------------------------
+
+    def add(self, message: MessageLike) -> Message:
+        """Store one message and return it (with its id); may reduce the view.
+
+        System and developer messages replace the system message (same content: ignored).
+        The message is stored before any reduction runs: a ``ReductionError`` raised here
+        (``fail_on_error=True``) means it was accepted but the view was not reduced.
+
+        Raises:
+            MessageValidationError: not valid, or a tool result answering no pending call.
+        """
+        return self._write_batch(message, single=True)[0]
+
+    def extend(self, messages: Iterable[MessageLike]) -> list[Message]:
+        """Store a batch, validated whole first: one bad message rejects it all."""
+        return self._write_batch(messages, single=False)
+
+    def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
+        with self._write:
+            self._check_open()
+            accepted = run_sync(extend_flow(self._core, self._store, items, single=single))
+        self._after_write()
+        return accepted
+
+    def _after_write(self) -> None:
+        core, worker = self._core, self._worker
+        busy = worker.busy
+        action = core.next_action(in_flight=busy)
+        if action == "soft":
+            worker.submit()
+        elif action == "hard":
+            if busy:
+                worker.join()
+                self._raise_background_error()
+                if core.next_action(in_flight=False) != "hard":
+                    return
+            self._reduce("hard")
+        elif core.background and core.size > core.reducer.target:
+            worker.prestart()  # so the turn that passes the soft threshold does not wait for it
+
+    def _work(self) -> None:
+        try:
+            self._reduce("soft", background=True)
+        except Exception as exc:  # the worker has nobody to raise to: recorded for wait()
+            err = exc if isinstance(exc, SummemError) else ReductionError(str(exc))
+            self._core.failed(err, background=True)
+
+    def _reduce(self, trigger: Trigger, *, background: bool = False) -> ReduceResult | None:
+        sid = self.session_id
+        with self._reducing:
+            if not self._store.acquire_lease(sid, self._owner, self._lease_ttl):
+                if trigger == "explicit":
+                    raise LeaseHeldError(f"session {sid!r} is being reduced elsewhere")
+                self._core.lease_busy()
+                return None
+            try:
+                flow = reduction_flow(self._core, self._store, trigger, background=background)
+                return run_sync(flow)
+            finally:
+                self._store.release_lease(sid, self._owner)
+
+    def reduce(self) -> ReduceResult | None:
+        """Reduce now if the view is over the target; ``None`` when there is nothing to do.
+
+        Ignores the back-off after a failure. Raises the failure when ``fail_on_error`` is
+        set; otherwise the result carries it in ``error``.
+
+        Raises:
+            LeaseHeldError: another worker is reducing this session.
+            ConflictError: the session kept changing (two lost compare-and-sets).
+        """
+        self._check_open()
+        return self._reduce("explicit")
+
+    def clear(self) -> None:
+        """Empty the session; a reduction in flight fails its CAS and changes nothing."""
+        with self._write:
+            self._check_open()
+            run_sync(clear_flow(self._core, self._store))
+
+    def recompute(self, *, summarizer: Summarizer | None = None) -> Message | None:
+        """Rebuild the summary of ``history[:k]`` from scratch, in bounded spans.
+
+        For after a prompt or model change (pass ``summarizer``), or to purge a bad summary.
+        Costs one summarizer call per ``threshold``-sized span of ``history[:k]``.
+
+        Raises:
+            LeaseHeldError: another worker is reducing this session.
+            ReductionError: the summarizer failed (nothing is committed).
+        """
+        self._check_open()
+        reducer = self._recompute_reducer(summarizer)
+        with self._reducing:
+            if not self._store.acquire_lease(self.session_id, self._owner, self._lease_ttl):
+                raise LeaseHeldError(f"session {self.session_id!r} is being reduced elsewhere")
+            try:
+                return run_sync(recompute_flow(self._core, self._store, reducer))
+            finally:
+                self._store.release_lease(self.session_id, self._owner)
+
+    def rollback(self, summary_id: str | None) -> None:
+        """Make a logged summary current again (``None``: no summary, watermark 0)."""
+        self._check_open()
+        with self._reducing, self._write:
+            run_sync(rollback_flow(self._core, self._store, summary_id))
+
+    def refresh(self) -> None:
+        """Read the session again (``history[k:]`` only): other workers' writes appear."""
+        with self._write:
+            self._check_open()
+            self._core.stale = True
+            run_sync(reload_flow(self._core, self._store))
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def messages(self) -> list[dict[str, Any]]:
+        """The view as chat-completions dicts, ready for ``chat.completions.create``."""
+        self._ensure_fresh()
+        return self._core.render()
+
+    def view(self) -> list[Message]:
+        """The view as messages (the summary carries its ``summary_info``)."""
+        self._ensure_fresh()
+        return self._core.view()
+
+    def _ensure_fresh(self) -> None:
+        self._check_open()
+        if self._core.stale:
+            with self._write:
+                run_sync(reload_flow(self._core, self._store))
+
+    def history(self, start: int = 0, stop: int | None = None) -> list[Message]:
+        """``history[start:stop]`` from the store (all of it by default)."""
+        self._check_open()
+        return self._store.history(self.session_id, start, stop)
+
+    def summaries(self) -> list[Message]:
+        """Every summary committed to the session, oldest first (for ``rollback``)."""
+        self._check_open()
+        return self._store.summaries(self.session_id)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The session as a JSON-serialisable dict, for :meth:`from_dict` elsewhere."""
+        self._check_open()
+        return run_sync(export_flow(self._core, self._store, self._config()))
+
+    @classmethod
+    def from_dict(
+        cls,
+        data: Mapping[str, Any],
+        *,
+        reducer: Reducer | None = None,
+        store: Store | str | None = None,
+    ) -> Memory:
+        """Resume a :meth:`to_dict` session in ``store`` (where it must not exist yet).
+
+        Without ``reducer``, a reducer with the recorded budget is built (default summarizer
+        and token counter). The summary log is not carried over: only the current summary.
+        """
+        sid, reducer, background, ttl = cls._resume_args(data, reducer)
+        memory = cls(
+            sid, reducer=reducer, store=store, background=background, lease_ttl_seconds=ttl
+        )
+        try:
+            run_sync(import_flow(memory._core, memory._store, data))
+        except BaseException:
+            memory.close()
+            raise
+        return memory
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def wait(self) -> None:
+        """Join the background reduction in flight; raise its failure (``fail_on_error``)."""
+        self._worker.join()
+        self._raise_background_error()
+
+    def close(self) -> None:
+        """Join the background reduction, then close the store if this memory opened it."""
+        if self._closed:
+            return
+        self._worker.stop()
+        self._closed = True
+        if self._owns_store:
+            self._store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,392 @@
+"""Summarization prompts as versioned YAML data files, validated once when they are loaded.
+
+Prompts are data, not code strings: ``prompts/<name>.yaml`` at the repository root, shipped in
+the wheel as ``summem/_prompts/``. A prompt file is read with ``yaml.safe_load`` under a size
+cap, validated by a pydantic model that forbids unknown keys, and its ``{placeholder}`` fields
+are checked at load: an unknown or missing placeholder is a :class:`~summem.exceptions.PromptError`
+naming the file and the key, never a surprise at the first reduction.
+
+Rendering is single-pass and does not use ``str.format`` or a template engine: the template is
+split into literal text and placeholders when it is loaded, and rendering only concatenates.
+Substituted values are never scanned again, so conversation text such as ``{x}``,
+``{{ 7*7 }}`` or ``{% if %}`` reaches the model verbatim. Values are also passed through
+:func:`neutralize_delimiters`, so a message cannot close the ``<transcript>`` block it sits in.
+
+A prompt file looks like this::
+
+    name: summarize
+    version: "1"
+    description: Rolling summary of the evicted turns.
+    parameters: {temperature: 0}
+    messages:
+      - role: system
+        content: "Keep it under {max_tokens} tokens."
+      - role: user
+        content: |
+          <previous_summary>{previous_summary}</previous_summary>
+          <transcript>{transcript}</transcript>
+
+Write ``{{`` and ``}}`` for literal braces in a prompt file.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+from pydantic import ValidationError
+
+from summem._prompt_file import ParameterValue, PromptFile, PromptMessage
+from summem.exceptions import PromptError
+
+if TYPE_CHECKING:  # importlib.resources.abc is 3.11+
+    from importlib.abc import Traversable
+
+__all__ = [
+    "DEFAULT_DELIMITERS",
+    "KNOWN_PLACEHOLDERS",
+    "MAX_PROMPT_BYTES",
+    "REQUIRED_PLACEHOLDERS",
+    "ParameterValue",
+    "PromptFile",
+    "PromptMessage",
+    "PromptTemplate",
+    "available_prompts",
+    "load_prompt",
+    "neutralize_delimiters",
+    "parse_prompt",
+]
+
+MAX_PROMPT_BYTES = 64 * 1024
+"""Largest prompt file accepted; a prompt is a few KiB, anything bigger is a mistake."""
+
+KNOWN_PLACEHOLDERS: frozenset[str] = frozenset(
+    ("previous_summary", "transcript", "max_tokens", "focus", "must_keep")
+)
+REQUIRED_PLACEHOLDERS: frozenset[str] = frozenset(("previous_summary", "transcript", "max_tokens"))
+
+DEFAULT_DELIMITERS: tuple[str, ...] = (
+    "<transcript>",
+    "</transcript>",
+    "<previous_summary>",
+    "</previous_summary>",
+)
+"""The block delimiters of the shipped prompts; conversation text can never contain them."""
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_TOKEN_RE = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
+_IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_TAG_RE = re.compile(r"</?([A-Za-z_][\w-]*)>")
+
+_Segment = str | tuple[str]
+"""Literal text, or a one-tuple holding a placeholder name."""
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    """A validated prompt, ready to render.
+
+    Attributes:
+        name: the prompt's name.
+        version: the prompt's version.
+        hash: first 16 hex digits of the SHA-256 of the file's bytes.
+        parameters: model parameters from the file.
+        description: what the prompt is for.
+        source: where it was loaded from (a path, or ``<string>``).
+        placeholders: the placeholder names the prompt uses.
+        delimiters: the block tags the prompt uses (``<transcript>``...); rendering neutralizes
+            them inside every substituted value.
+    """
+
+    name: str
+    version: str
+    hash: str
+    parameters: dict[str, ParameterValue]
+    description: str
+    source: str
+    placeholders: frozenset[str]
+    delimiters: tuple[str, ...]
+    _messages: tuple[tuple[str, tuple[_Segment, ...]], ...] = field(repr=False)
+
+    @property
+    def ref(self) -> str:
+        """``name@version``, as recorded in a summary's provenance."""
+        return f"{self.name}@{self.version}"
+
+    def render(
+        self,
+        *,
+        previous_summary: str | None,
+        transcript: str,
+        max_tokens: int,
+        focus: str | None = None,
+        must_keep: Sequence[str] = (),
+    ) -> list[dict[str, str]]:
+        """Fill the placeholders and return the chat messages to send.
+
+        Values are inserted verbatim (after delimiter neutralization) and never re-scanned.
+
+        Args:
+            previous_summary: the summary being replaced; ``None`` for the first one.
+            transcript: the evicted span, rendered by
+                :func:`summem.summarizers.render.render_transcript`.
+            max_tokens: the summary's token budget.
+            focus: what matters most, if the application said.
+            must_keep: items the summary must carry verbatim.
+        """
+        if isinstance(must_keep, str):
+            raise TypeError("must_keep must be a sequence of strings, not a str")
+        neutral = functools.partial(neutralize_delimiters, delimiters=self.delimiters)
+        values = {
+            "previous_summary": neutral(previous_summary)
+            if previous_summary and previous_summary.strip()
+            else "(none yet: this is the first summary)",
+            "transcript": neutral(transcript),
+            "max_tokens": str(int(max_tokens)),
+            "focus": neutral(focus) if focus and focus.strip() else "(none)",
+            "must_keep": "\n".join(f"- {neutral(item)}" for item in must_keep)
+            if must_keep
+            else "(none)",
+        }
+        return [
+            {
+                "role": role,
+                "content": "".join(s if isinstance(s, str) else values[s[0]] for s in segments),
+            }
+            for role, segments in self._messages
+        ]
+
+
+# -- loading ----------------------------------------------------------------------------------
+
+
+def load_prompt(name_or_path: str | Path = "summarize") -> PromptTemplate:
+    """Load and validate a prompt.
+
+    Args:
+        name_or_path: a bare name (``"summarize"``) for a prompt shipped with summem, or the
+            path of a YAML file (a :class:`~pathlib.Path`, or a string with a ``/`` or ending
+            in ``.yaml``/``.yml``).
+
+    Raises:
+        PromptError: the prompt cannot be found, read or validated; names the file and key.
+    """
+    if isinstance(name_or_path, Path) or _looks_like_path(name_or_path):
+        path = Path(name_or_path).expanduser()
+        data = _read_capped(path)
+        return parse_prompt(data, source=str(path))
+    name = name_or_path
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        raise PromptError(f"invalid prompt name {name!r}; use a bare name or a path")
+    for directory in _prompt_dirs():
+        entry = directory / f"{name}.yaml"
+        if entry.is_file():
+            data = entry.read_bytes()
+            if len(data) > MAX_PROMPT_BYTES:
+                raise PromptError(f"prompt file {str(entry)!r}: larger than {MAX_PROMPT_BYTES}")
+            return parse_prompt(data, source=str(entry))
+    known = ", ".join(available_prompts()) or "none"
+    raise PromptError(f"no shipped prompt named {name!r}; available: {known}")
+
+
+def available_prompts() -> list[str]:
+    """Names of the prompts shipped with summem, sorted."""
+    names: set[str] = set()
+    for directory in _prompt_dirs():
+        names.update(
+            e.name[: -len(".yaml")]
+            for e in directory.iterdir()
+            if e.name.endswith(".yaml") and e.is_file()
+        )
+    return sorted(names)
+
+
+def parse_prompt(data: str | bytes, *, source: str = "<string>") -> PromptTemplate:
+    """Validate prompt text (YAML) and build its template.
+
+    Args:
+        data: the file's content.
+        source: named in error messages and kept on the template.
+
+    Raises:
+        PromptError: naming ``source`` and the offending key.
+    """
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    where = f"prompt file {source!r}"
+    if len(raw) > MAX_PROMPT_BYTES:
+        raise PromptError(f"{where}: larger than {MAX_PROMPT_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PromptError(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        loaded = yaml.safe_load(text)
+    except yaml.constructor.ConstructorError as exc:
+        # e.g. ``!!python/object/apply:os.system``: safe_load refuses it; nothing ran.
+        raise PromptError(f"{where}: unsupported YAML tag{_mark(exc)}: {exc.problem}") from None
+    except yaml.YAMLError as exc:
+        raise PromptError(f"{where}: invalid YAML{_mark(exc)}: {_problem(exc)}") from None
+    if loaded is None:
+        raise PromptError(f"{where}: the file is empty")
+    if not isinstance(loaded, dict):
+        raise PromptError(
+            f"{where}: key '<root>': expected a mapping with name, version and messages, "
+            f"got {type(loaded).__name__}"
+        )
+    try:
+        spec = PromptFile.model_validate(loaded)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"key {_loc(err['loc'])!r}: {_hint(err['loc'], err['msg'])}" for err in exc.errors()
+        )
+        raise PromptError(f"{where}: {problems}") from None
+
+    messages: list[tuple[str, tuple[_Segment, ...]]] = []
+    used: set[str] = set()
+    tags: set[str] = set()
+    for i, msg in enumerate(spec.messages):
+        segments = _compile(msg.content, where=where, key=f"messages[{i}].content")
+        used.update(s[0] for s in segments if not isinstance(s, str))
+        tags.update(m.group(0) for m in _TAG_RE.finditer(msg.content))
+        messages.append((msg.role, segments))
+    missing = sorted(REQUIRED_PLACEHOLDERS - used)
+    if missing:
+        listed = ", ".join("{" + m + "}" for m in missing)
+        raise PromptError(f"{where}: key 'messages': missing required placeholders {listed}")
+    return PromptTemplate(
+        name=spec.name,
+        version=spec.version,
+        hash=hashlib.sha256(raw).hexdigest()[:16],
+        parameters=dict(spec.parameters),
+        description=spec.description,
+        source=source,
+        placeholders=frozenset(used),
+        delimiters=tuple(sorted(set(DEFAULT_DELIMITERS) | tags)),
+        _messages=tuple(messages),
+    )
+
+
+def _compile(content: str, *, where: str, key: str) -> tuple[_Segment, ...]:
+    """Split ``content`` into literal text and placeholders, checking every brace."""
+    segments: list[_Segment] = []
+    literal: list[str] = []
+    pos = 0
+    for m in _TOKEN_RE.finditer(content):
+        literal.append(content[pos : m.start()])
+        pos = m.end()
+        token = m.group(0)
+        if token in ("{{", "}}"):
+            literal.append(token[0])
+            continue
+        inner = m.group(1)
+        if inner is None or not _IDENT_RE.match(inner.strip()):
+            raise PromptError(
+                f"{where}: key {key!r}: stray {token!r} at character {m.start()}; "
+                "write {{ or }} for a literal brace"
+            )
+        if inner.strip() not in KNOWN_PLACEHOLDERS:
+            known = ", ".join("{" + k + "}" for k in sorted(KNOWN_PLACEHOLDERS))
+            raise PromptError(f"{where}: key {key!r}: unknown placeholder {token}; known: {known}")
+        segments.append("".join(literal))
+        literal = []
+        segments.append((inner.strip(),))
+    literal.append(content[pos:])
+    segments.append("".join(literal))
+    return tuple(s for s in segments if s != "")
+
+
+def neutralize_delimiters(text: str, delimiters: Sequence[str] = DEFAULT_DELIMITERS) -> str:
+    r"""Make ``text`` unable to open or close a prompt block.
+
+    A tag delimiter such as ``</transcript>`` gets a backslash after its ``<``
+    (``<\/transcript>``, ``<\transcript>``), matched case-insensitively and with stray spaces
+    (``< /Transcript >``), so the model still reads what was written but the block is not
+    closed. Any other delimiter gets a zero-width space (U+200B) after its first character.
+    The operation is idempotent.
+    """
+    if not text:
+        return text
+    return _delimiter_pattern(tuple(delimiters)).sub(_neutral_sub, text)
+
+
+def _neutral_sub(m: re.Match[str]) -> str:
+    token = m.group(0)
+    if token == "<":
+        return "<\\"
+    return token[0] + "\u200b" + token[1:]
+
+
+@functools.lru_cache(maxsize=32)
+def _delimiter_pattern(delimiters: tuple[str, ...]) -> re.Pattern[str]:
+    names: list[str] = []
+    literals: list[str] = []
+    for d in delimiters:
+        m = _TAG_RE.fullmatch(d)
+        if m:
+            names.append(re.escape(m.group(1)))
+        elif d:
+            literals.append(re.escape(d))
+    parts: list[str] = []
+    if names:
+        alts = "|".join(sorted(set(names), key=len, reverse=True))
+        parts.append(rf"<(?=\s*/?\s*(?:{alts})(?![\w-]))")
+    parts.extend(sorted(set(literals), key=len, reverse=True))
+    if not parts:
+        return re.compile(r"(?!x)x")  # matches nothing
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+def _looks_like_path(value: str) -> bool:
+    return "/" in value or "\\" in value or value.endswith((".yaml", ".yml"))
+
+
+def _read_capped(path: Path) -> bytes:
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(MAX_PROMPT_BYTES + 1)
+    except OSError as exc:
+        raise PromptError(f"prompt file {str(path)!r}: cannot be read ({exc.strerror})") from None
+    if len(data) > MAX_PROMPT_BYTES:
+        raise PromptError(f"prompt file {str(path)!r}: larger than {MAX_PROMPT_BYTES} bytes")
+    return data
+
+
+def _prompt_dirs() -> list[Traversable]:
+    """Where shipped prompts live: the wheel's ``summem/_prompts``, else the source tree."""
+    dirs: list[Traversable] = []
+    packaged = resources.files("summem") / "_prompts"
+    if packaged.is_dir():
+        dirs.append(packaged)
+    source_tree = Path(__file__).resolve().parent.parent / "prompts"
+    if source_tree.is_dir():
+        dirs.append(source_tree)
+    return dirs
+
+
+def _loc(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "<root>"
+
+
+def _hint(loc: tuple[int | str, ...], msg: str) -> str:
+    if loc[:1] == ("version",) and "string" in msg:
+        return msg + ' (quote it: version: "1.0")'
+    return msg
+
+
+def _mark(exc: Any) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    return f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+
+
+def _problem(exc: yaml.YAMLError) -> str:
+    return str(getattr(exc, "problem", None) or exc).strip()

@@ -1,0 +1,293 @@
+"""Summarization: evict the oldest turns and fold them into one rolling summary.
+
+When the view passes the threshold, the reducer plans the smallest cut that brings it under the
+target (room for the summary included), hands the evicted span and the previous summary to a
+summarizer, validates the reply, and puts one summary message right after the system message.
+The previous summary is replaced, never treated as conversation. The summary carries summem's
+marker and provenance (covered ids, summarizer, prompt, tokens), which never reach a provider.
+On failure nothing changes: the input comes back with the error reported, or the error is
+raised (``fail_on_error=True``). An error text never becomes a summary.
+
+The work is written once as a flow (see ``summem._flow``); ``reduce`` and ``areduce`` drive it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from summem._flow import Flow, run_async, run_sync
+from summem.exceptions import ConfigurationError, ReductionError, SummarizationError
+from summem.messages import Message, MessageLike, Role, SummaryInfo
+from summem.reducers.base import (
+    DEFAULT_SUMMARY_PREFIX,
+    BudgetReducer,
+    ReduceResult,
+    SummaryPlacement,
+)
+from summem.summarizers.base import (
+    Summarizer,
+    SummaryOutput,
+    SummaryRequest,
+    as_flow,
+    validate_summary,
+)
+from summem.tokens import TokenCounter, TokenCounterFn
+
+__all__ = ["SummarizationReducer"]
+
+logger = logging.getLogger("summem")
+
+_SUMMARY_ROLES = ("user", "system", "developer", "assistant")
+
+
+class SummarizationReducer(BudgetReducer):
+    """Threshold-and-target reduction with a rolling summary.
+
+    Args:
+        summarizer: writes the summary; the offline :class:`ExtractiveSummarizer` by default.
+        threshold_tokens: reduce when the view passes this many tokens...
+        target_tokens: ...down to this many (room for the summary included).
+        threshold_messages: the same budget in messages (every view message counts one).
+        target_messages: see ``threshold_messages``.
+        soft_threshold_tokens: where ``Memory`` starts a background reduction (below the
+            threshold; the turn never waits for it).
+        soft_threshold_messages: the same in messages.
+        summary_max_tokens: the summary's budget; longer replies are rejected.
+        token_counter: a counter or a callable; the model's tokenizer by default.
+        model: the model the view is sent to, to pick its tokenizer.
+        keep_last_user_turns: never evict the last N user messages.
+        cut_before_user: only cut right before a user message.
+        summary_role: the summary message's role; ``"user"`` is accepted after the system
+            message by OpenAI, Anthropic and Gemini alike.
+        summary_placement: ``"after_system"`` (own message) or ``"system_suffix"``.
+        summary_prefix: text before the summary, telling the model what it is.
+        focus: optional instruction for the summarizer.
+        must_keep: items the summary must carry.
+        fail_on_error: raise on a failed reduction (True) or return the input unchanged with
+            the error in ``ReduceResult.error`` (False).
+    """
+
+    def __init__(
+        self,
+        summarizer: Summarizer | None = None,
+        *,
+        threshold_tokens: int | None = None,
+        target_tokens: int | None = None,
+        threshold_messages: int | None = None,
+        target_messages: int | None = None,
+        soft_threshold_tokens: int | None = None,
+        soft_threshold_messages: int | None = None,
+        summary_max_tokens: int = 512,
+        token_counter: TokenCounter | TokenCounterFn | None = None,
+        model: str | None = None,
+        keep_last_user_turns: int = 0,
+        cut_before_user: bool = False,
+        summary_role: Role = "user",
+        summary_placement: SummaryPlacement = "after_system",
+        summary_prefix: str = DEFAULT_SUMMARY_PREFIX,
+        focus: str | None = None,
+        must_keep: Sequence[str] = (),
+        fail_on_error: bool = True,
+    ) -> None:
+        super().__init__(
+            threshold_tokens=threshold_tokens,
+            target_tokens=target_tokens,
+            threshold_messages=threshold_messages,
+            target_messages=target_messages,
+            token_counter=token_counter,
+            model=model,
+            keep_last_user_turns=keep_last_user_turns,
+            cut_before_user=cut_before_user,
+        )
+        if summarizer is None:
+            from summem.summarizers.extractive import ExtractiveSummarizer
+
+            summarizer = ExtractiveSummarizer()
+        if not callable(getattr(summarizer, "summarize", None)):
+            raise ConfigurationError(
+                f"summarizer must have a summarize(request) method, got {summarizer!r}"
+            )
+        if not isinstance(summary_max_tokens, int) or summary_max_tokens <= 0:
+            raise ConfigurationError(
+                f"summary_max_tokens must be a positive int, got {summary_max_tokens!r}"
+            )
+        if self.unit == "tokens" and summary_max_tokens >= self.target:
+            raise ConfigurationError(
+                f"summary_max_tokens ({summary_max_tokens}) must be smaller than "
+                f"target_tokens ({self.target})"
+            )
+        if summary_role not in _SUMMARY_ROLES:
+            raise ConfigurationError(
+                f"summary_role must be one of {_SUMMARY_ROLES}, got {summary_role!r}"
+            )
+        if summary_placement not in ("after_system", "system_suffix"):
+            raise ConfigurationError(
+                "summary_placement must be 'after_system' or 'system_suffix', "
+                f"got {summary_placement!r}"
+            )
+        soft = soft_threshold_tokens if self.unit == "tokens" else soft_threshold_messages
+        other_soft = soft_threshold_messages if self.unit == "tokens" else soft_threshold_tokens
+        if other_soft is not None:
+            raise ConfigurationError("the soft threshold must use the same unit as the budget")
+        if soft is not None and not (self.target < soft < self.threshold):
+            raise ConfigurationError(
+                f"soft_threshold_{self.unit} ({soft}) must lie between target_{self.unit} "
+                f"({self.target}) and threshold_{self.unit} ({self.threshold})"
+            )
+        self.summarizer = summarizer
+        self.soft_threshold = soft
+        self.summary_max_tokens = summary_max_tokens
+        self.summary_role: Role = summary_role
+        self.summary_placement: SummaryPlacement = summary_placement
+        self.summary_prefix = summary_prefix
+        self.focus = focus
+        self.must_keep = tuple(must_keep)
+        self.fail_on_error = fail_on_error
+        self._reserve: int | None = None
+
+    @property
+    def summarizer_name(self) -> str:
+        """The summarizer's name, for provenance."""
+        return str(getattr(self.summarizer, "name", type(self.summarizer).__name__))
+
+    def summary_reserve(self) -> int:
+        """Room for the new summary: its budget plus prefix and message overhead."""
+        if self._reserve is None:
+            self._reserve = (
+                self.summary_max_tokens + self.token_counter.count_text(self.summary_prefix) + 8
+                if self.unit == "tokens"
+                else 1
+            )
+        return self._reserve
+
+    # -- the flow -------------------------------------------------------------------------
+
+    def summary_text(self, summary: Message | None) -> str | None:
+        """The summary's own text, without the prefix."""
+        if summary is None:
+            return None
+        text = summary.text
+        return text[len(self.summary_prefix) :] if text.startswith(self.summary_prefix) else text
+
+    def summarize_flow(
+        self, evicted: Sequence[Message], previous: Message | None, *, watermark: int
+    ) -> Flow[tuple[Message, SummaryOutput]]:
+        """Summarize ``evicted`` with ``previous``; return the validated summary message.
+
+        Raises:
+            SummarizationError: the summarizer failed or its reply failed validation.
+        """
+        previous_text = self.summary_text(previous)
+        counter = self.token_counter
+        replaced = sum(counter.count_message(m) for m in evicted)
+        if previous_text:
+            replaced += counter.count_text(previous_text)
+        request = SummaryRequest(
+            messages=tuple(evicted),
+            previous_summary=previous_text,
+            # A summary must be smaller than what it replaces; a short span gets a short budget.
+            max_tokens=max(1, min(self.summary_max_tokens, replaced - 1)),
+            token_counter=self.token_counter,
+            focus=self.focus,
+            must_keep=self.must_keep,
+            previous_info=previous.summary_info if previous is not None else None,
+        )
+        name = self.summarizer_name
+        try:
+            output = yield from as_flow(self.summarizer.summarize(request), name)
+            validate_summary(output, request)
+        except ReductionError:
+            raise
+        except Exception as exc:
+            raise SummarizationError(f"summarizer {name!r} failed: {exc}") from exc
+        message = Message.from_openai(
+            {"role": self.summary_role, "content": self.summary_prefix + output.text.strip()}
+        )
+        info = SummaryInfo(
+            covered_ids=tuple(m.id for m in evicted),
+            previous_summary_id=previous.id if previous is not None else None,
+            watermark=watermark,
+            summarizer=output.summarizer,
+            model=output.model,
+            prompt=output.prompt,
+            prompt_hash=output.prompt_hash,
+            tokens=self.token_counter.count_message(message),
+            extra=_extra(output),
+        )
+        return message.as_summary(info), output
+
+    def reduce_flow(self, messages: Iterable[MessageLike]) -> Flow[ReduceResult]:
+        """The reduction of a list of messages, as a flow."""
+        parts = self._parts(messages, self.summary_prefix)
+        conversation = parts.conversation
+        sizes = [self.size(m) for m in conversation]
+        head = self.head_size(parts.system, parts.summary)
+        before = head + sum(sizes)
+        unchanged = [m for m in (parts.system, parts.summary) if m is not None] + conversation
+        cut = self.plan_cut(parts.system, conversation, sizes) if before > self.threshold else 0
+        if cut == 0:
+            return self._result(unchanged, parts.summary, before, before)
+        previous = parts.summary
+        covered = previous.summary_info.watermark if previous and previous.summary_info else 0
+        try:
+            summary, output = yield from self.summarize_flow(
+                conversation[:cut], previous, watermark=covered + cut
+            )
+        except ReductionError as exc:
+            if self.fail_on_error:
+                raise
+            logger.warning("reduction failed, view left unchanged: %s", exc)
+            return self._result(unchanged, parts.summary, before, before, error=exc)
+        view = [m for m in (parts.system, summary) if m is not None] + conversation[cut:]
+        after = self.head_size(parts.system, summary) + sum(sizes[cut:])
+        return ReduceResult(
+            view=view,
+            summary=summary,
+            evicted=conversation[:cut],
+            reduced=True,
+            tokens_before=before,
+            tokens_after=after,
+            summarizer_calls=output.calls,
+            summarizer_input_tokens=output.input_tokens,
+            placement=self.summary_placement,
+        )
+
+    def _result(
+        self,
+        view: list[Message],
+        summary: Message | None,
+        before: int,
+        after: int,
+        *,
+        error: ReductionError | None = None,
+    ) -> ReduceResult:
+        return ReduceResult(
+            view=view,
+            summary=summary,
+            tokens_before=before,
+            tokens_after=after,
+            error=error,
+            placement=self.summary_placement,
+        )
+
+    def reduce(self, messages: Iterable[MessageLike]) -> ReduceResult:
+        """Reduce ``messages`` if the view passes the threshold; the input is not changed."""
+        return run_sync(self.reduce_flow(messages))
+
+    async def areduce(self, messages: Iterable[MessageLike]) -> ReduceResult:
+        """Async :meth:`reduce` (the summarizer's calls are awaited)."""
+        return await run_async(self.reduce_flow(messages))
+
+
+def _extra(output: SummaryOutput) -> dict[str, Any]:
+    extra = dict(output.extra)
+    usage = {
+        "calls": output.calls,
+        "input_tokens": output.input_tokens,
+        "output_tokens": output.output_tokens,
+        "finish_reason": output.finish_reason,
+    }
+    extra["usage"] = usage
+    return extra

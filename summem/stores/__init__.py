@@ -1,0 +1,126 @@
+"""Stores keep sessions; ``open_store(url)`` picks one by the URL's scheme.
+
+Backends are found through the entry-point group ``summem.stores`` (name = URL scheme), the
+same path third-party plugins use; the built-ins are registered there as ``memory``, ``sqlite``
+and ``redis``. When the entry points are not installed (running from a source tree) the
+built-in table below answers instead. A plugin's entry point names a class with a
+``from_url(url)`` classmethod returning a :class:`Store` (or any callable ``url -> Store``),
+and optionally ``async_from_url(url)`` returning an :class:`AsyncStore` for
+:func:`open_async_store`.
+
+Examples::
+
+    open_store("memory://")
+    open_store("sqlite:///summem.db")            # relative to the working directory
+    open_store("sqlite:////var/lib/app/summem.db")  # absolute
+    open_store("redis://localhost:6379/0")
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+from typing import Any
+
+from summem.exceptions import ConfigurationError
+from summem.stores.adapter import AsyncStoreAdapter
+from summem.stores.base import AsyncStore, SessionState, Store, validate_session_id
+from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
+from summem.stores.redis import AsyncRedisStore, RedisStore
+from summem.stores.sqlite import AsyncSQLiteStore, SQLiteStore
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "AsyncInMemoryStore",
+    "AsyncRedisStore",
+    "AsyncSQLiteStore",
+    "AsyncStore",
+    "AsyncStoreAdapter",
+    "InMemoryStore",
+    "RedisStore",
+    "SQLiteStore",
+    "SessionState",
+    "Store",
+    "available_schemes",
+    "open_async_store",
+    "open_store",
+    "validate_session_id",
+]
+
+ENTRY_POINT_GROUP = "summem.stores"
+
+_BUILTIN: dict[str, str] = {
+    "memory": "summem.stores.memory:InMemoryStore",
+    "sqlite": "summem.stores.sqlite:SQLiteStore",
+    "redis": "summem.stores.redis:RedisStore",
+    "rediss": "summem.stores.redis:RedisStore",
+    "unix": "summem.stores.redis:RedisStore",
+}
+
+
+def _registered() -> dict[str, Any]:
+    """Scheme -> entry point (or built-in ``module:attr`` spec), entry points first."""
+    found: dict[str, Any] = dict(_BUILTIN)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found[ep.name.lower()] = ep
+    return found
+
+
+def available_schemes() -> list[str]:
+    """Every URL scheme a store is registered for, sorted."""
+    return sorted(_registered())
+
+
+def _resolve(url: str) -> Any:
+    if not isinstance(url, str) or "://" not in url:
+        raise ConfigurationError(
+            f"a store URL looks like 'scheme://...', got {url!r}; known schemes: "
+            f"{', '.join(available_schemes())}"
+        )
+    scheme = url.partition("://")[0].lower()
+    registered = _registered()
+    target = registered.get(scheme)
+    if target is None:
+        raise ConfigurationError(
+            f"no store for URL scheme {scheme!r}; known schemes: {', '.join(sorted(registered))}"
+        )
+    if isinstance(target, str):
+        module, _, attr = target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+    try:
+        return target.load()
+    except ImportError:
+        raise  # MissingDependencyError is an ImportError: keep its install hint
+    except Exception as exc:
+        raise ConfigurationError(f"store plugin for {scheme!r} failed to load: {exc}") from exc
+
+
+def open_store(url: str) -> Store:
+    """Open the store a URL names, e.g. ``sqlite:///summem.db``.
+
+    Raises:
+        ConfigurationError: unknown scheme (the message lists the known ones) or a bad URL.
+        MissingDependencyError: the backend needs an extra that is not installed.
+    """
+    backend = _resolve(url)
+    store = getattr(backend, "from_url", backend)(url)
+    if not isinstance(store, Store):
+        raise ConfigurationError(f"the store registered for {url!r} is not a summem Store")
+    return store
+
+
+def open_async_store(url: str) -> AsyncStore:
+    """Open the async twin of the store a URL names, e.g. ``redis://localhost:6379/0``.
+
+    Raises:
+        ConfigurationError: unknown scheme, a bad URL, or a backend without an async twin.
+        MissingDependencyError: the backend needs an extra that is not installed.
+    """
+    backend = _resolve(url)
+    factory = getattr(backend, "async_from_url", None)
+    if factory is None:
+        raise ConfigurationError(f"the store registered for {url!r} has no async variant")
+    store = factory(url)
+    if not isinstance(store, AsyncStore):
+        raise ConfigurationError(f"the store registered for {url!r} is not a summem AsyncStore")
+    return store

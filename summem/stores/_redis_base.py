@@ -1,0 +1,310 @@
+"""What both Redis stores share: key layout, script arguments and reply parsing.
+
+Each store operation is built here as an :class:`Op` (which script, which keys, which
+arguments, and how to read the reply), with no I/O. :class:`~summem.stores.redis.RedisStore`
+runs it with ``redis`` and :class:`~summem.stores.redis.AsyncRedisStore` awaits it with
+``redis.asyncio``, so the two can never drift apart. The ``redis`` package itself is imported
+only when a store is built (:func:`import_redis`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Generic, NamedTuple, TypeVar
+
+from summem.exceptions import (
+    ConfigurationError,
+    ConflictError,
+    CorruptRecordError,
+    MissingDependencyError,
+    SessionNotFoundError,
+    StoreError,
+)
+from summem.messages import Message
+from summem.stores.base import (
+    SessionState,
+    check_lease_args,
+    decode_message,
+    encode_message,
+    new_epoch,
+    validate_session_id,
+)
+
+__all__ = ["Op", "RedisBase", "import_redis"]
+
+T = TypeVar("T")
+
+
+def import_redis() -> Any:
+    """The ``redis`` package (with ``redis.asyncio``), or the install hint."""
+    try:
+        import redis
+        import redis.asyncio
+    except ImportError as exc:
+        raise MissingDependencyError("redis", "redis") from exc
+    return redis
+
+
+class _Keys(NamedTuple):
+    meta: str
+    msgs: str
+    sums: str
+    lease: str
+
+
+@dataclass(frozen=True)
+class Op(Generic[T]):
+    """One script call and how to read its reply."""
+
+    name: str
+    script: str
+    keys: list[str]
+    args: list[str | int]
+    parse: Callable[[Any], T]
+
+
+def _s(value: Any) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(_s(value))
+    except (TypeError, ValueError):
+        return None
+
+
+class RedisBase:
+    """Key building, script arguments and reply parsing shared by both Redis stores."""
+
+    def __init__(self, prefix: str, redis_module: Any) -> None:
+        if not isinstance(prefix, str) or not prefix or "{" in prefix or "}" in prefix:
+            raise ConfigurationError(
+                f"Redis key prefix must be a non-empty string without braces, got {prefix!r}"
+            )
+        self._prefix = prefix
+        self._redis_error: type[Exception] = redis_module.exceptions.RedisError
+
+    @property
+    def prefix(self) -> str:
+        """The key prefix this store writes under."""
+        return self._prefix
+
+    def _keys(self, name: str) -> _Keys:
+        tag = base64.urlsafe_b64encode(name.encode("utf-8")).decode("ascii").rstrip("=")
+        base = f"{self._prefix}:{{{tag}}}:"
+        return _Keys(base + "meta", base + "msgs", base + "sums", base + "lease")
+
+    def _scan_pattern(self) -> str:
+        escaped = "".join("\\" + c if c in "*?[]\\" else c for c in self._prefix)
+        return escaped + ":{*}:meta"
+
+    def _names(self, keys: Iterable[Any]) -> list[str]:
+        head, tail = len(self._prefix) + 2, len("}:meta")
+        names = set()
+        for raw in keys:
+            key = _s(raw)
+            tag = key[head:-tail]
+            try:
+                name = base64.urlsafe_b64decode(tag + "=" * (-len(tag) % 4)).decode("utf-8")
+            except (binascii.Error, ValueError):
+                continue
+            if name and self._keys(name).meta == key:  # only keys this store would write
+                names.add(name)
+        return sorted(names)
+
+    @contextmanager
+    def _errors(self, name: str | None) -> Iterator[None]:
+        try:
+            yield
+        except self._redis_error as exc:
+            where = f"session {name!r}" if name is not None else f"Redis store {self._prefix!r}"
+            if "WRONGTYPE" in str(exc):
+                raise CorruptRecordError(f"{where}: a stored key has the wrong type") from exc
+            raise StoreError(f"{where}: Redis error: {exc}") from exc
+
+    # -- operations -----------------------------------------------------------------------
+
+    def _op_load(self, session_id: str) -> Op[SessionState]:
+        name = validate_session_id(session_id)
+        k = self._keys(name)
+
+        def parse(raw: Any) -> SessionState:
+            if raw is None:
+                raise SessionNotFoundError(f"no session {name!r}")
+            flat, bodies, length = raw
+            meta = {_s(flat[i]): flat[i + 1] for i in range(0, len(flat) - 1, 2)}
+            version, watermark = _int(meta.get("version")), _int(meta.get("watermark"))
+            if "epoch" not in meta or version is None or watermark is None:
+                raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
+            if not 0 <= watermark <= length:
+                raise CorruptRecordError(f"session {name!r}: stored watermark is invalid")
+            return SessionState(
+                session_id=name,
+                system=self._decode_opt(meta.get("system"), name, "system message"),
+                summary=self._decode_opt(meta.get("summary"), name, "summary"),
+                watermark=watermark,
+                length=length,
+                version=version,
+                epoch=_s(meta["epoch"]),
+                tail=self._decode_range(bodies, name, watermark),
+            )
+
+        return Op(name, "load", [k.meta, k.msgs], [], parse)
+
+    def _op_exists(self, session_id: str) -> Op[bool]:
+        name = validate_session_id(session_id)
+        return Op(name, "exists", [self._keys(name).meta], [], lambda raw: bool(raw))
+
+    def _op_history(self, session_id: str, start: int, stop: int | None) -> Op[list[Message]]:
+        name = validate_session_id(session_id)
+        args: list[str | int] = [int(start), "" if stop is None else int(stop)]
+        return Op(
+            name,
+            "history",
+            [self._keys(name).msgs],
+            args,
+            lambda raw: self._decode_range(raw[1], name, int(raw[0])),
+        )
+
+    def _op_append(self, session_id: str, messages: Sequence[Message]) -> Op[int]:
+        name = validate_session_id(session_id)
+        k = self._keys(name)
+        args: list[str | int] = [new_epoch(), *(encode_message(m) for m in messages)]
+        return Op(name, "append", [k.meta, k.msgs, k.sums], args, int)
+
+    def _op_set_system(self, session_id: str, message: Message | None) -> Op[None]:
+        name = validate_session_id(session_id)
+        k = self._keys(name)
+        body = "" if message is None else encode_message(message)
+        return Op(name, "set_system", [k.meta, k.msgs, k.sums], [new_epoch(), body], _none)
+
+    def _op_commit(
+        self,
+        session_id: str,
+        summary: Message | None,
+        watermark: int,
+        expected_version: int,
+        expected_epoch: str,
+    ) -> Op[int]:
+        name = validate_session_id(session_id)
+        k = self._keys(name)
+        body = log = ""
+        if summary is not None:
+            body = encode_message(summary)
+            entry = {"id": summary.id, "w": int(watermark), "m": body}
+            log = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+        args: list[str | int] = [expected_epoch, expected_version, int(watermark), body, log]
+
+        def parse(raw: Any) -> int:
+            return _cas_result(name, raw, watermark)
+
+        return Op(name, "commit", [k.meta, k.msgs, k.sums], args, parse)
+
+    def _op_summaries(self, session_id: str) -> Op[list[Message]]:
+        name = validate_session_id(session_id)
+
+        def parse(raw: Any) -> list[Message]:
+            out = []
+            for entry in raw:
+                try:
+                    body = json.loads(entry)["m"]
+                except (ValueError, TypeError, KeyError) as exc:
+                    raise CorruptRecordError(
+                        f"session {name!r}: stored summary log entry cannot be decoded"
+                    ) from exc
+                out.append(decode_message(body, session_id=name, where="summary log entry"))
+            return out
+
+        return Op(name, "summaries", [self._keys(name).sums], [], parse)
+
+    def _op_rollback(
+        self,
+        session_id: str,
+        summary_id: str | None,
+        expected_version: int,
+        expected_epoch: str | None,
+    ) -> Op[int]:
+        name = validate_session_id(session_id)
+        k = self._keys(name)
+        args: list[str | int] = [
+            expected_epoch or "",
+            expected_version,
+            "0" if summary_id is None else "1",
+            summary_id or "",
+        ]
+
+        def parse(raw: Any) -> int:
+            return _cas_result(name, raw, None, summary_id)
+
+        return Op(name, "rollback", [k.meta, k.msgs, k.sums], args, parse)
+
+    def _op_clear(self, session_id: str) -> Op[None]:
+        name = validate_session_id(session_id)
+        k = self._keys(name)
+
+        def parse(raw: Any) -> None:
+            if int(raw) < 0:
+                raise CorruptRecordError(f"session {name!r}: stored version is invalid")
+
+        return Op(name, "clear", [k.meta, k.msgs, k.sums], [], parse)
+
+    def _op_delete(self, session_id: str) -> Op[bool]:
+        name = validate_session_id(session_id)
+        return Op(name, "delete", list(self._keys(name)), [], lambda raw: bool(raw))
+
+    def _op_acquire(self, session_id: str, owner: str, ttl_seconds: float) -> Op[bool]:
+        name = validate_session_id(session_id)
+        check_lease_args(owner, ttl_seconds)
+        ttl_ms = max(1, math.ceil(ttl_seconds * 1000))
+        args: list[str | int] = [owner, ttl_ms]
+        return Op(name, "acquire_lease", [self._keys(name).lease], args, lambda r: bool(r))
+
+    def _op_release(self, session_id: str, owner: str) -> Op[None]:
+        name = validate_session_id(session_id)
+        return Op(name, "release_lease", [self._keys(name).lease], [owner], _none)
+
+    @staticmethod
+    def _decode_opt(body: Any, name: str, where: str) -> Message | None:
+        return None if body is None else decode_message(body, session_id=name, where=where)
+
+    @staticmethod
+    def _decode_range(bodies: Sequence[Any], name: str, start: int) -> list[Message]:
+        return [
+            decode_message(b, session_id=name, where=f"message at position {start + i}")
+            for i, b in enumerate(bodies)
+        ]
+
+
+def _none(raw: Any) -> None:
+    return None
+
+
+def _cas_result(name: str, raw: Any, watermark: int | None, summary_id: str | None = None) -> int:
+    status = _s(raw[0])
+    detail: Any = raw[1] if len(raw) > 1 else None
+    if status == "ok":
+        return int(detail)
+    if status == "missing":
+        raise ConflictError(f"session {name!r} no longer exists")
+    if status == "epoch":
+        raise ConflictError(f"session {name!r} was deleted and created again")
+    if status == "version":
+        raise ConflictError(f"session {name!r} moved: version is {detail}")
+    if status == "backwards":
+        raise ConflictError(
+            f"session {name!r}: watermark {watermark} would move backwards (it is {detail})"
+        )
+    if status == "past_end":
+        raise ConflictError(
+            f"session {name!r}: watermark {watermark} is past the history's end ({detail})"
+        )
+    if status == "unknown":
+        raise StoreError(f"session {name!r}: no logged summary with id {summary_id!r}")
+    raise CorruptRecordError(f"session {name!r}: stored session record is invalid")

@@ -1,0 +1,184 @@
+"""The Lua scripts behind the Redis stores, kept apart from the Python that calls them.
+
+Every operation that reads or writes more than one value runs as one script, so it is atomic
+on the server: an append cannot interleave with another, a commit checks (epoch, version,
+watermark) and writes in one step, and a load reads the metadata and ``history[k:]`` as one
+snapshot. Redis does not roll a script back when a command in it fails, so each script checks
+everything it can before its first write. All keys of one call belong to one session, so they
+share a hash slot (see ``_RedisBase._keys``) and the scripts run unchanged on Redis Cluster.
+
+Key layout (``KEYS``): 1 ``meta`` hash (epoch, version, watermark, system, summary), 2 ``msgs``
+list (encoded messages, position = index), 3 ``sums`` list (the summary log, JSON entries
+``{"id", "w", "m"}``), 4 ``lease`` string (the owner token, with a TTL).
+"""
+
+from __future__ import annotations
+
+__all__ = ["SCRIPTS"]
+
+# Creates the session when its meta hash is missing (ARGV[1] is a fresh epoch); stale lists
+# are dropped so a new session can never inherit old messages.
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('DEL', KEYS[2], KEYS[3])
+  redis.call('HSET', KEYS[1], 'epoch', ARGV[1], 'version', 0, 'watermark', 0)
+end
+"""
+
+# Compare-and-set prelude: ARGV[1] expected epoch ('' = any), ARGV[2] expected version.
+# Leaves `version` and `wm` (numbers) in scope.
+_CAS = """
+local cur = redis.call('HMGET', KEYS[1], 'epoch', 'version', 'watermark')
+if not cur[1] then
+  if redis.call('EXISTS', KEYS[1]) == 1 then return {'corrupt'} end
+  return {'missing'}
+end
+local version, wm = tonumber(cur[2]), tonumber(cur[3])
+if not version or not wm then return {'corrupt'} end
+if ARGV[1] ~= '' and cur[1] ~= ARGV[1] then return {'epoch'} end
+if version ~= tonumber(ARGV[2]) then return {'version', version} end
+"""
+
+_LOAD = """
+local meta = redis.call('HGETALL', KEYS[1])
+if #meta == 0 then return false end
+local k = nil
+for i = 1, #meta, 2 do
+  if meta[i] == 'watermark' then k = tonumber(meta[i + 1]) end
+end
+if not k or k < 0 or k ~= math.floor(k) then return {meta, {}, -1} end
+return {meta, redis.call('LRANGE', KEYS[2], k, -1), redis.call('LLEN', KEYS[2])}
+"""
+
+# ARGV[1] start, ARGV[2] stop ('' = end), Python slice semantics. Returns {start, messages}.
+_HISTORY = """
+local n = redis.call('LLEN', KEYS[1])
+local lo, hi = tonumber(ARGV[1]), n
+if ARGV[2] ~= '' then hi = tonumber(ARGV[2]) end
+if lo < 0 then lo = math.max(0, n + lo) else lo = math.min(lo, n) end
+if hi < 0 then hi = math.max(0, n + hi) else hi = math.min(hi, n) end
+if hi <= lo then return {lo, {}} end
+return {lo, redis.call('LRANGE', KEYS[1], lo, hi - 1)}
+"""
+
+# ARGV[1] epoch for a new session, ARGV[2..] encoded messages. Returns the new length.
+_APPEND = (
+    """
+if #ARGV == 1 then return redis.call('LLEN', KEYS[2]) end
+"""
+    + _CREATE
+    + """
+local n = 0
+for i = 2, #ARGV, 1000 do
+  n = redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+return n
+"""
+)
+
+# ARGV[1] epoch for a new session, ARGV[2] the encoded system message ('' = remove).
+_SET_SYSTEM = (
+    """
+if ARGV[2] == '' then
+  redis.call('HDEL', KEYS[1], 'system')
+  return 0
+end
+"""
+    + _CREATE
+    + """
+redis.call('HSET', KEYS[1], 'system', ARGV[2])
+return 1
+"""
+)
+
+# ARGV[3] watermark, ARGV[4] encoded summary ('' = none), ARGV[5] log entry ('' = none).
+_COMMIT = (
+    _CAS
+    + """
+local w = tonumber(ARGV[3])
+if w < wm then return {'backwards', wm} end
+local n = redis.call('LLEN', KEYS[2])
+if w > n then return {'past_end', n} end
+if ARGV[5] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[5]) end
+if ARGV[4] == '' then
+  redis.call('HDEL', KEYS[1], 'summary')
+else
+  redis.call('HSET', KEYS[1], 'summary', ARGV[4])
+end
+redis.call('HSET', KEYS[1], 'watermark', ARGV[3])
+return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
+"""
+)
+
+# ARGV[3] '1' to restore the summary whose id is ARGV[4], '0' for no summary.
+_ROLLBACK = (
+    _CAS
+    + """
+if ARGV[3] == '0' then
+  redis.call('HDEL', KEYS[1], 'summary')
+  redis.call('HSET', KEYS[1], 'watermark', 0)
+  return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
+end
+local log = redis.call('LRANGE', KEYS[3], 0, -1)
+for i = #log, 1, -1 do
+  local ok, e = pcall(cjson.decode, log[i])
+  if not ok or type(e) ~= 'table' then return {'corrupt'} end
+  if e['id'] == ARGV[4] then
+    local w = tonumber(e['w'])
+    if not w or type(e['m']) ~= 'string' or w < 0 or w > redis.call('LLEN', KEYS[2]) then
+      return {'corrupt'}
+    end
+    redis.call('HSET', KEYS[1], 'summary', e['m'], 'watermark', w)
+    return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
+  end
+end
+return {'unknown'}
+"""
+)
+
+_CLEAR = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if not tonumber(redis.call('HGET', KEYS[1], 'version')) then return -1 end
+redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('HDEL', KEYS[1], 'summary', 'system')
+redis.call('HSET', KEYS[1], 'watermark', 0)
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+return 1
+"""
+
+_DELETE = """
+local existed = redis.call('EXISTS', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+return existed
+"""
+
+# ARGV[1] owner, ARGV[2] TTL in milliseconds.
+_ACQUIRE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+SCRIPTS: dict[str, str] = {
+    "load": _LOAD,
+    "exists": "return redis.call('EXISTS', KEYS[1])",
+    "history": _HISTORY,
+    "append": _APPEND,
+    "set_system": _SET_SYSTEM,
+    "commit": _COMMIT,
+    "summaries": "return redis.call('LRANGE', KEYS[1], 0, -1)",
+    "rollback": _ROLLBACK,
+    "clear": _CLEAR,
+    "delete": _DELETE,
+    "acquire_lease": _ACQUIRE,
+    "release_lease": _RELEASE,
+}
+"""Script name -> Lua source; each store registers them all on its client."""

@@ -1,0 +1,113 @@
+"""The SQLite store's schema and every statement it runs, in one place.
+
+Kept apart from :mod:`summem.stores.sqlite` so the SQL can be read (and checked: a test runs
+``EXPLAIN QUERY PLAN`` on every statement in :class:`Q` to make sure none scans a table)
+without the connection and transaction handling around it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+__all__ = ["MIGRATIONS", "Q", "open_wal"]
+
+
+def open_wal(conn: sqlite3.Connection, *, deadline: float) -> int:
+    """Put the file in WAL mode and return its schema version, waiting out other openers.
+
+    Switching a fresh file to WAL needs an exclusive lock, and SQLite reports ``database is
+    locked`` at once (without calling the busy handler) when another process is doing the same:
+    two processes opening a new database together would fail. So retry, with a short backoff,
+    until ``deadline`` (the store's ``timeout``).
+    """
+    delay = 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return int(conn.execute("PRAGMA user_version").fetchone()[0])
+        except sqlite3.OperationalError as exc:
+            text = str(exc)
+            if ("locked" not in text and "busy" not in text) or time.monotonic() >= deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.1)
+
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (  # 1: initial schema. Sessions get an integer key so messages do not repeat long ids.
+        """CREATE TABLE sessions (
+            sid INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            epoch TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 0,
+            length INTEGER NOT NULL DEFAULT 0,
+            watermark INTEGER NOT NULL DEFAULT 0,
+            system TEXT,
+            summary TEXT,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL)""",
+        """CREATE TABLE messages (
+            sid INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            msg_id TEXT NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (sid, position))""",
+        """CREATE TABLE summaries (
+            seq INTEGER PRIMARY KEY,
+            sid INTEGER NOT NULL,
+            summary_id TEXT NOT NULL,
+            watermark INTEGER NOT NULL,
+            body TEXT NOT NULL,
+            created_at REAL NOT NULL)""",
+        "CREATE INDEX summaries_by_session ON summaries (sid, summary_id)",
+        """CREATE TABLE leases (
+            name TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            expires_at REAL NOT NULL)""",
+    ),
+)
+"""Schema migrations, applied in order; migration ``i`` brings ``user_version`` to ``i + 1``."""
+
+
+class Q:
+    """Every statement the store runs (a test checks that each one uses an index)."""
+
+    META = (
+        "SELECT sid, epoch, version, length, watermark, system, summary "
+        "FROM sessions WHERE name = ?"
+    )
+    EXISTS = "SELECT sid FROM sessions WHERE name = ?"
+    CREATE = "INSERT INTO sessions (name, epoch, created_at, updated_at) VALUES (?, ?, ?, ?)"
+    RANGE = (
+        "SELECT position, body FROM messages "
+        "WHERE sid = ? AND position >= ? AND position < ? ORDER BY position"
+    )
+    INSERT_MESSAGE = "INSERT INTO messages (sid, position, msg_id, body) VALUES (?, ?, ?, ?)"
+    SET_LENGTH = "UPDATE sessions SET length = ?, updated_at = ? WHERE sid = ?"
+    SET_SYSTEM = "UPDATE sessions SET system = ?, updated_at = ? WHERE sid = ?"
+    SET_SUMMARY = (
+        "UPDATE sessions SET summary = ?, watermark = ?, version = version + 1, updated_at = ? "
+        "WHERE sid = ?"
+    )
+    LOG_SUMMARY = (
+        "INSERT INTO summaries (sid, summary_id, watermark, body, created_at) "
+        "VALUES (?, ?, ?, ?, ?)"
+    )
+    SUMMARIES = "SELECT body FROM summaries WHERE sid = ? ORDER BY seq"
+    FIND_SUMMARY = (
+        "SELECT watermark, body FROM summaries WHERE sid = ? AND summary_id = ? "
+        "ORDER BY seq DESC LIMIT 1"
+    )
+    CLEAR = (
+        "UPDATE sessions SET system = NULL, summary = NULL, watermark = 0, length = 0, "
+        "version = version + 1, updated_at = ? WHERE sid = ?"
+    )
+    DELETE_MESSAGES = "DELETE FROM messages WHERE sid = ?"
+    DELETE_SUMMARIES = "DELETE FROM summaries WHERE sid = ?"
+    DELETE_SESSION = "DELETE FROM sessions WHERE sid = ?"
+    NAMES = "SELECT name FROM sessions"
+    LEASE = "SELECT owner, expires_at FROM leases WHERE name = ?"
+    PUT_LEASE = "INSERT OR REPLACE INTO leases (name, owner, expires_at) VALUES (?, ?, ?)"
+    RELEASE_LEASE = "DELETE FROM leases WHERE name = ? AND owner = ?"
+    DELETE_LEASE = "DELETE FROM leases WHERE name = ?"

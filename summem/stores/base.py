@@ -1,0 +1,362 @@
+"""The store contract: what every backend keeps, and the shared (de)serialisation.
+
+A store keeps, per session: the full append-only history (each message with its stable id),
+the current system message, the current summary with its provenance, the watermark ``k`` (how
+many history messages the summary stands for), a version, an epoch, and the log of every
+summary ever committed (for rollback). A reduction commits summary + watermark + version
+together, with a compare-and-set on (epoch, version), or not at all.
+
+``version`` changes on every commit, rollback and clear, never on append: messages appended
+while a summarizer runs do not invalidate its result. ``epoch`` is fixed when a session is
+created, so a reduction planned before a delete can never commit into a new session that reuses
+the id.
+
+Backends implement :class:`Store` (sync) or :class:`AsyncStore` (async) with the same method
+names; keys, SQL and serialisation live here and in each backend's shared base.
+
+A store is a persistence layer, not a policy: it does not decide when to reduce, it only makes
+sure that appends are atomic (positions contiguous, nothing lost or duplicated), that a commit
+lands only on the session state it was planned against, and that one session's keys never touch
+another's. Backends are found by URL through :func:`summem.stores.open_store`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from summem.exceptions import ConfigurationError, CorruptRecordError, InvalidSessionIdError
+from summem.messages import Message, SummaryInfo
+
+__all__ = [
+    "MAX_SESSION_ID_LENGTH",
+    "AsyncStore",
+    "ClosingStore",
+    "SessionState",
+    "Store",
+    "check_lease_args",
+    "decode_message",
+    "encode_message",
+    "new_epoch",
+    "slice_bounds",
+    "validate_session_id",
+]
+
+MAX_SESSION_ID_LENGTH = 1024
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def validate_session_id(session_id: object) -> str:
+    """Return ``session_id`` if usable, else raise :class:`InvalidSessionIdError`.
+
+    Any non-empty string without control characters, up to 1024 characters, is accepted
+    (unicode included, as long as it encodes to UTF-8); stores must keep ids such as ``a`` and
+    ``a:messages`` apart.
+    """
+    if not isinstance(session_id, str):
+        raise InvalidSessionIdError(
+            f"session id must be a non-empty string, got {type(session_id).__name__}"
+        )
+    if not session_id or not session_id.strip():
+        raise InvalidSessionIdError("session id must be a non-empty string")
+    if len(session_id) > MAX_SESSION_ID_LENGTH:
+        raise InvalidSessionIdError(
+            f"session id is {len(session_id)} characters; the limit is {MAX_SESSION_ID_LENGTH}"
+        )
+    if _CONTROL.search(session_id):
+        raise InvalidSessionIdError("session id must not contain control characters")
+    try:
+        session_id.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidSessionIdError("session id must be valid unicode (no surrogates)") from None
+    return session_id
+
+
+@dataclass
+class SessionState:
+    """A snapshot of one session as the store holds it.
+
+    Attributes:
+        session_id: the session.
+        system: the current system message, if any.
+        summary: the current summary message (``summary.summary_info`` set), if any.
+        watermark: ``k``; the summary stands for ``history[:k]``.
+        length: how many messages history holds.
+        version: changes on every commit, rollback and clear.
+        epoch: fixed at the session's creation.
+        tail: ``history[k:]``, what the view shows after the summary. Only this part of the
+            history is read: a long, reduced session loads in O(tail), not O(history).
+    """
+
+    session_id: str
+    system: Message | None = None
+    summary: Message | None = None
+    watermark: int = 0
+    length: int = 0
+    version: int = 0
+    epoch: str = ""
+    tail: list[Message] = field(default_factory=list)
+
+    def view(self) -> list[Message]:
+        """``[system] + [summary]? + history[k:]``."""
+        head = [m for m in (self.system, self.summary) if m is not None]
+        return head + list(self.tail)
+
+
+class ClosingStore:
+    """Makes a sync store a context manager that calls its ``close()`` on exit."""
+
+    def close(self) -> None:
+        """Release connections (overridden by each store)."""
+
+    def __enter__(self: _S) -> _S:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+_S = TypeVar("_S", bound=ClosingStore)
+
+
+@runtime_checkable
+class Store(Protocol):
+    """A synchronous store. Every method validates ``session_id`` first."""
+
+    def load(self, session_id: str) -> SessionState:
+        """The session's state with ``tail = history[k:]``, read as one consistent snapshot.
+
+        Raises:
+            SessionNotFoundError: no such session.
+            CorruptRecordError: a stored record cannot be decoded.
+        """
+
+    def exists(self, session_id: str) -> bool:
+        """True if the session exists."""
+
+    def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
+        """``history[start:stop]`` with Python slice semantics; empty for an unknown session."""
+
+    def append(self, session_id: str, messages: Sequence[Message]) -> int:
+        """Append atomically (all or none), creating the session if needed.
+
+        Costs O(len(messages)), not O(history). Concurrent appends (threads, processes,
+        clients) never interleave inside a batch, and positions stay contiguous. The version
+        does not change. An empty batch changes nothing (and creates nothing).
+
+        Returns:
+            The history length after the append.
+        """
+
+    def set_system(self, session_id: str, message: Message | None) -> None:
+        """Replace (or remove) the system message, creating the session if needed.
+
+        Removing (``None``) never creates a session. The version does not change.
+        """
+
+    def commit(
+        self,
+        session_id: str,
+        *,
+        summary: Message | None,
+        watermark: int,
+        expected_version: int,
+        expected_epoch: str,
+    ) -> int:
+        """Commit summary + watermark, bumping the version, iff (epoch, version) still match.
+
+        The summary is also appended to the session's summary log. ``summary=None`` moves the
+        watermark with no summary (plain truncation); the current summary is then dropped and
+        nothing is logged. ``watermark`` may equal the current one (a re-summary) but never be
+        smaller, and never exceed the history length. On any error nothing is written.
+
+        Returns:
+            The new version.
+
+        Raises:
+            ConflictError: the session moved (version or epoch differ, it was deleted, or the
+                watermark would move backwards or past the history's end).
+        """
+
+    def summaries(self, session_id: str) -> list[Message]:
+        """Every summary committed to this session, oldest first."""
+
+    def rollback(
+        self,
+        session_id: str,
+        *,
+        summary_id: str | None,
+        expected_version: int,
+        expected_epoch: str | None = None,
+    ) -> int:
+        """Make a logged summary current (``None``: no summary, watermark 0); bumps the version.
+
+        The watermark becomes the one that summary was committed with (it may move backwards:
+        that is the point). The log itself is kept. When a summary id was committed more
+        than once, the latest entry wins.
+
+        Returns:
+            The new version.
+
+        Raises:
+            ConflictError: the version (or ``expected_epoch``, when given) differs, or the
+                session does not exist.
+            StoreError: ``summary_id`` is not in the session's log (nothing is written).
+        """
+
+    def clear(self, session_id: str) -> None:
+        """Empty the session (history, summaries, system) and bump its version.
+
+        The session keeps existing with the same epoch, so a reduction planned before the
+        clear fails its compare-and-set instead of bringing the old history back. Clearing an
+        unknown session does nothing.
+        """
+
+    def delete(self, session_id: str) -> bool:
+        """Remove the session entirely (its lease too); True if it existed."""
+
+    def list_sessions(self) -> list[str]:
+        """Every session id, sorted."""
+
+    def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
+        """Take the session's reduction lease for ``owner`` (re-entrant for the same owner).
+
+        The lease expires ``ttl_seconds`` after the last successful acquire, so a crashed
+        worker cannot block a session forever. It does not need the session to exist.
+
+        Returns:
+            True if ``owner`` now holds the lease, False if another owner does.
+
+        Raises:
+            ConfigurationError: empty owner or non-positive TTL.
+        """
+
+    def release_lease(self, session_id: str, owner: str) -> None:
+        """Release the lease if ``owner`` holds it."""
+
+    def close(self) -> None:
+        """Release connections."""
+
+
+@runtime_checkable
+class AsyncStore(Protocol):
+    """The async twin of :class:`Store`: same methods, awaited."""
+
+    async def load(self, session_id: str) -> SessionState:
+        """See :meth:`Store.load`."""
+
+    async def exists(self, session_id: str) -> bool:
+        """See :meth:`Store.exists`."""
+
+    async def history(
+        self, session_id: str, start: int = 0, stop: int | None = None
+    ) -> list[Message]:
+        """See :meth:`Store.history`."""
+
+    async def append(self, session_id: str, messages: Sequence[Message]) -> int:
+        """See :meth:`Store.append`."""
+
+    async def set_system(self, session_id: str, message: Message | None) -> None:
+        """See :meth:`Store.set_system`."""
+
+    async def commit(
+        self,
+        session_id: str,
+        *,
+        summary: Message | None,
+        watermark: int,
+        expected_version: int,
+        expected_epoch: str,
+    ) -> int:
+        """See :meth:`Store.commit`."""
+
+    async def summaries(self, session_id: str) -> list[Message]:
+        """See :meth:`Store.summaries`."""
+
+    async def rollback(
+        self,
+        session_id: str,
+        *,
+        summary_id: str | None,
+        expected_version: int,
+        expected_epoch: str | None = None,
+    ) -> int:
+        """See :meth:`Store.rollback`."""
+
+    async def clear(self, session_id: str) -> None:
+        """See :meth:`Store.clear`."""
+
+    async def delete(self, session_id: str) -> bool:
+        """See :meth:`Store.delete`."""
+
+    async def list_sessions(self) -> list[str]:
+        """See :meth:`Store.list_sessions`."""
+
+    async def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
+        """See :meth:`Store.acquire_lease`."""
+
+    async def release_lease(self, session_id: str, owner: str) -> None:
+        """See :meth:`Store.release_lease`."""
+
+    async def close(self) -> None:
+        """See :meth:`Store.close`."""
+
+
+def new_epoch() -> str:
+    """A fresh epoch token for a session being created."""
+    return uuid.uuid4().hex
+
+
+def slice_bounds(start: int, stop: int | None, length: int) -> tuple[int, int]:
+    """``history[start:stop]`` as non-negative ``[lo, hi)`` bounds (``lo <= hi``)."""
+    lo, hi, _ = slice(start, stop).indices(length)
+    return lo, max(lo, hi)
+
+
+def check_lease_args(owner: str, ttl_seconds: float) -> None:
+    """Reject an empty owner or a non-positive TTL.
+
+    Raises:
+        ConfigurationError: naming the bad argument.
+    """
+    if not isinstance(owner, str) or not owner:
+        raise ConfigurationError("lease owner must be a non-empty string")
+    if not ttl_seconds > 0:
+        raise ConfigurationError(f"lease ttl_seconds must be positive, got {ttl_seconds!r}")
+
+
+def encode_message(message: Message) -> str:
+    """One message as a JSON record: id, the chat-completions dict, summary provenance, meta."""
+    record: dict[str, Any] = {"id": message.id, "m": message.to_openai()}
+    if message.summary_info is not None:
+        record["s"] = message.summary_info.model_dump(mode="json")
+    if message.meta:
+        record["x"] = message.meta
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def decode_message(raw: str | bytes, *, session_id: str, where: str = "message") -> Message:
+    """Inverse of :func:`encode_message`.
+
+    Raises:
+        CorruptRecordError: naming the session and the record.
+    """
+    try:
+        record = json.loads(raw)
+        msg = Message.from_openai(record["m"], id=str(record["id"]))
+        info = record.get("s")
+        if info is not None:
+            msg = msg.as_summary(SummaryInfo.model_validate(info))
+        meta = record.get("x")
+        if meta:
+            msg = msg.with_meta(**meta)
+    except Exception as exc:
+        raise CorruptRecordError(
+            f"session {session_id!r}: stored {where} cannot be decoded ({type(exc).__name__}: "
+            f"{str(exc)[:200]})"
+        ) from exc
+    return msg

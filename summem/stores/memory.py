@@ -1,0 +1,257 @@
+"""In-process stores: the reference implementation of the store contract, and the test double.
+
+:class:`InMemoryStore` keeps every session in a dict behind one lock, so it is safe to share
+between threads; nothing survives the process. Messages are kept as the (frozen) objects the
+caller appended, so their token caches survive between turns. :class:`AsyncInMemoryStore` is
+the same store behind :class:`~summem.stores.adapter.AsyncStoreAdapter`: every operation is a
+few dict and list updates, so it runs inline in the event loop without blocking it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from summem.exceptions import ConfigurationError, ConflictError, SessionNotFoundError, StoreError
+from summem.messages import Message
+from summem.stores.adapter import AsyncStoreAdapter
+from summem.stores.base import (
+    ClosingStore,
+    SessionState,
+    check_lease_args,
+    new_epoch,
+    validate_session_id,
+)
+
+__all__ = ["AsyncInMemoryStore", "InMemoryStore"]
+
+
+@dataclass
+class _Session:
+    epoch: str = field(default_factory=new_epoch)
+    version: int = 0
+    watermark: int = 0
+    system: Message | None = None
+    summary: Message | None = None
+    history: list[Message] = field(default_factory=list)
+    log: list[tuple[Message, int]] = field(default_factory=list)
+
+
+class InMemoryStore(ClosingStore):
+    """A thread-safe store in process memory; nothing is persisted."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sessions: dict[str, _Session] = {}
+        self._leases: dict[str, tuple[str, float]] = {}
+
+    @classmethod
+    def from_url(cls, url: str) -> InMemoryStore:
+        """Build from ``memory://`` (used by :func:`summem.stores.open_store`)."""
+        _check_url(url)
+        return cls()
+
+    @classmethod
+    def async_from_url(cls, url: str) -> AsyncInMemoryStore:
+        """Build the async twin from ``memory://``."""
+        _check_url(url)
+        return AsyncInMemoryStore()
+
+    def load(self, session_id: str) -> SessionState:
+        """See :meth:`summem.stores.base.Store.load`."""
+        validate_session_id(session_id)
+        with self._lock:
+            s = self._sessions.get(session_id)
+            if s is None:
+                raise SessionNotFoundError(f"no session {session_id!r}")
+            return SessionState(
+                session_id=session_id,
+                system=s.system,
+                summary=s.summary,
+                watermark=s.watermark,
+                length=len(s.history),
+                version=s.version,
+                epoch=s.epoch,
+                tail=s.history[s.watermark :],
+            )
+
+    def exists(self, session_id: str) -> bool:
+        """See :meth:`summem.stores.base.Store.exists`."""
+        validate_session_id(session_id)
+        with self._lock:
+            return session_id in self._sessions
+
+    def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
+        """See :meth:`summem.stores.base.Store.history`."""
+        validate_session_id(session_id)
+        with self._lock:
+            s = self._sessions.get(session_id)
+            return [] if s is None else s.history[start:stop]
+
+    def append(self, session_id: str, messages: Sequence[Message]) -> int:
+        """See :meth:`summem.stores.base.Store.append`."""
+        validate_session_id(session_id)
+        batch = list(messages)
+        with self._lock:
+            s = self._sessions.get(session_id)
+            if s is None:
+                if not batch:
+                    return 0
+                s = self._sessions[session_id] = _Session()
+            s.history.extend(batch)
+            return len(s.history)
+
+    def set_system(self, session_id: str, message: Message | None) -> None:
+        """See :meth:`summem.stores.base.Store.set_system`."""
+        validate_session_id(session_id)
+        with self._lock:
+            s = self._sessions.get(session_id)
+            if s is None:
+                if message is None:
+                    return
+                s = self._sessions[session_id] = _Session()
+            s.system = message
+
+    def commit(
+        self,
+        session_id: str,
+        *,
+        summary: Message | None,
+        watermark: int,
+        expected_version: int,
+        expected_epoch: str,
+    ) -> int:
+        """See :meth:`summem.stores.base.Store.commit`."""
+        validate_session_id(session_id)
+        with self._lock:
+            s = self._checked(session_id, expected_version, expected_epoch)
+            if watermark < s.watermark:
+                raise ConflictError(
+                    f"session {session_id!r}: watermark {watermark} would move backwards "
+                    f"(it is {s.watermark})"
+                )
+            if watermark > len(s.history):
+                raise ConflictError(
+                    f"session {session_id!r}: watermark {watermark} is past the history's end "
+                    f"({len(s.history)})"
+                )
+            if summary is not None:
+                s.log.append((summary, watermark))
+            s.summary = summary
+            s.watermark = watermark
+            s.version += 1
+            return s.version
+
+    def summaries(self, session_id: str) -> list[Message]:
+        """See :meth:`summem.stores.base.Store.summaries`."""
+        validate_session_id(session_id)
+        with self._lock:
+            s = self._sessions.get(session_id)
+            return [] if s is None else [m for m, _ in s.log]
+
+    def rollback(
+        self,
+        session_id: str,
+        *,
+        summary_id: str | None,
+        expected_version: int,
+        expected_epoch: str | None = None,
+    ) -> int:
+        """See :meth:`summem.stores.base.Store.rollback`."""
+        validate_session_id(session_id)
+        with self._lock:
+            s = self._checked(session_id, expected_version, expected_epoch)
+            if summary_id is None:
+                target: tuple[Message | None, int] = (None, 0)
+            else:
+                found = [entry for entry in s.log if entry[0].id == summary_id]
+                if not found:
+                    raise StoreError(
+                        f"session {session_id!r}: no logged summary with id {summary_id!r}"
+                    )
+                target = found[-1]
+            s.summary, s.watermark = target
+            s.version += 1
+            return s.version
+
+    def clear(self, session_id: str) -> None:
+        """See :meth:`summem.stores.base.Store.clear`."""
+        validate_session_id(session_id)
+        with self._lock:
+            s = self._sessions.get(session_id)
+            if s is None:
+                return
+            s.history, s.log = [], []
+            s.system = s.summary = None
+            s.watermark = 0
+            s.version += 1
+
+    def delete(self, session_id: str) -> bool:
+        """See :meth:`summem.stores.base.Store.delete`."""
+        validate_session_id(session_id)
+        with self._lock:
+            self._leases.pop(session_id, None)
+            return self._sessions.pop(session_id, None) is not None
+
+    def list_sessions(self) -> list[str]:
+        """See :meth:`summem.stores.base.Store.list_sessions`."""
+        with self._lock:
+            return sorted(self._sessions)
+
+    def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
+        """See :meth:`summem.stores.base.Store.acquire_lease`."""
+        validate_session_id(session_id)
+        check_lease_args(owner, ttl_seconds)
+        now = time.monotonic()
+        with self._lock:
+            held = self._leases.get(session_id)
+            if held is not None and held[0] != owner and held[1] > now:
+                return False
+            self._leases[session_id] = (owner, now + ttl_seconds)
+            return True
+
+    def release_lease(self, session_id: str, owner: str) -> None:
+        """See :meth:`summem.stores.base.Store.release_lease`."""
+        validate_session_id(session_id)
+        with self._lock:
+            held = self._leases.get(session_id)
+            if held is not None and held[0] == owner:
+                del self._leases[session_id]
+
+    def close(self) -> None:
+        """Nothing to release; the data stays until the store is garbage-collected."""
+
+    def _checked(self, session_id: str, version: int, epoch: str | None) -> _Session:
+        s = self._sessions.get(session_id)
+        if s is None:
+            raise ConflictError(f"session {session_id!r} no longer exists")
+        if epoch is not None and s.epoch != epoch:
+            raise ConflictError(f"session {session_id!r} was deleted and created again")
+        if s.version != version:
+            raise ConflictError(
+                f"session {session_id!r} moved: version is {s.version}, expected {version}"
+            )
+        return s
+
+
+def _check_url(url: str) -> None:
+    if url.rstrip("/") not in ("memory:", "memory:/"):
+        raise ConfigurationError(f"a memory store URL is just 'memory://', got {url!r}")
+
+
+class AsyncInMemoryStore(AsyncStoreAdapter):
+    """The async twin of :class:`InMemoryStore`: same semantics, run inline (nothing blocks).
+
+    Args:
+        store: share this sync store's sessions; a new one by default.
+    """
+
+    def __init__(self, store: InMemoryStore | None = None) -> None:
+        super().__init__(store if store is not None else InMemoryStore(), offload=False)
+
+    @classmethod
+    def from_url(cls, url: str) -> AsyncInMemoryStore:
+        """Build from ``memory://``."""
+        return InMemoryStore.async_from_url(url)

@@ -1,0 +1,449 @@
+"""The embedded default store: one SQLite file, safe to share between threads and processes.
+
+Stdlib ``sqlite3`` only. The file runs in WAL mode, so readers never block the writer; every
+write is one ``BEGIN IMMEDIATE`` transaction, so several processes appending to and committing
+on the same session serialise on SQLite's own lock (``busy_timeout`` makes them wait instead of
+failing) and see each other's work. Each thread gets its own connection; writers of this
+process also queue on a lock, so they do not spin in SQLite's busy handler.
+
+Every query is an index lookup or range scan: ``append`` costs O(batch) and ``load`` reads only
+``history[k:]``, whatever the history's length. The schema evolves through :data:`MIGRATIONS`
+(in :mod:`summem.stores._sqlite_schema`), tracked by ``PRAGMA user_version``.
+:class:`AsyncSQLiteStore` runs the same code in worker threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import threading
+import time
+import weakref
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from summem.exceptions import (
+    ConfigurationError,
+    ConflictError,
+    CorruptRecordError,
+    SessionNotFoundError,
+    StoreError,
+)
+from summem.messages import Message
+from summem.stores._sqlite_schema import MIGRATIONS, Q, open_wal
+from summem.stores.adapter import AsyncStoreAdapter
+from summem.stores.base import (
+    ClosingStore,
+    SessionState,
+    check_lease_args,
+    decode_message,
+    encode_message,
+    new_epoch,
+    slice_bounds,
+    validate_session_id,
+)
+
+__all__ = ["MIGRATIONS", "AsyncSQLiteStore", "SQLiteStore"]
+
+
+@dataclass(frozen=True)
+class _Meta:
+    sid: int
+    epoch: str
+    version: int
+    length: int
+    watermark: int
+    system: str | None
+    summary: str | None
+
+
+class _Holder:
+    """Owns one thread's connection and closes it when the thread (and its locals) go away."""
+
+    __slots__ = ("__weakref__", "conn")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
+class SQLiteStore(ClosingStore):
+    """A store in one SQLite file (created if missing; its directory must exist).
+
+    Args:
+        path: the database file.
+        timeout: seconds to wait for another writer (``busy_timeout``) before failing.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
+        self._path = os.fspath(path)
+        if not self._path or self._path == ":memory:" or self._path.startswith("file:"):
+            raise ConfigurationError(
+                f"SQLiteStore needs a file path, got {self._path!r}; use InMemoryStore "
+                "('memory://') for a store that is not persisted"
+            )
+        self._timeout = timeout
+        self._local = threading.local()
+        self._holders: weakref.WeakSet[_Holder] = weakref.WeakSet()
+        self._holders_lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._closed = False
+        self._migrate()
+
+    @classmethod
+    def from_url(cls, url: str) -> SQLiteStore:
+        """Build from ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``."""
+        return cls(_path_from_url(url))
+
+    @classmethod
+    def async_from_url(cls, url: str) -> AsyncSQLiteStore:
+        """Build the async twin from the same URL forms as :meth:`from_url`."""
+        return AsyncSQLiteStore(_path_from_url(url))
+
+    @property
+    def path(self) -> str:
+        """The database file."""
+        return self._path
+
+    def __repr__(self) -> str:
+        return f"SQLiteStore({self._path!r})"
+
+    # -- the contract ---------------------------------------------------------------------
+
+    def load(self, session_id: str) -> SessionState:
+        """See :meth:`summem.stores.base.Store.load`."""
+        name = validate_session_id(session_id)
+        with self._tx(name) as conn:
+            meta = self._meta(conn, name)
+            if meta is None:
+                raise SessionNotFoundError(f"no session {name!r}")
+            tail = self._range(conn, name, meta, meta.watermark, meta.length)
+        return SessionState(
+            session_id=name,
+            system=_decode(meta.system, name, "system message"),
+            summary=_decode(meta.summary, name, "summary"),
+            watermark=meta.watermark,
+            length=meta.length,
+            version=meta.version,
+            epoch=meta.epoch,
+            tail=tail,
+        )
+
+    def exists(self, session_id: str) -> bool:
+        """See :meth:`summem.stores.base.Store.exists`."""
+        name = validate_session_id(session_id)
+        with self._tx(name) as conn:
+            return conn.execute(Q.EXISTS, (name,)).fetchone() is not None
+
+    def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
+        """See :meth:`summem.stores.base.Store.history`."""
+        name = validate_session_id(session_id)
+        with self._tx(name) as conn:
+            meta = self._meta(conn, name)
+            if meta is None:
+                return []
+            return self._range(conn, name, meta, *slice_bounds(start, stop, meta.length))
+
+    def append(self, session_id: str, messages: Sequence[Message]) -> int:
+        """See :meth:`summem.stores.base.Store.append`."""
+        name = validate_session_id(session_id)
+        batch = [(m.id, encode_message(m)) for m in messages]
+        with self._tx(name, write=bool(batch)) as conn:
+            meta = self._meta(conn, name)
+            if not batch:
+                return 0 if meta is None else meta.length
+            meta = meta or self._create(conn, name)
+            n = meta.length
+            conn.executemany(
+                Q.INSERT_MESSAGE,
+                [(meta.sid, n + i, mid, body) for i, (mid, body) in enumerate(batch)],
+            )
+            conn.execute(Q.SET_LENGTH, (n + len(batch), time.time(), meta.sid))
+            return n + len(batch)
+
+    def set_system(self, session_id: str, message: Message | None) -> None:
+        """See :meth:`summem.stores.base.Store.set_system`."""
+        name = validate_session_id(session_id)
+        body = None if message is None else encode_message(message)
+        with self._tx(name, write=True) as conn:
+            meta = self._meta(conn, name)
+            if meta is None and body is None:
+                return
+            meta = meta or self._create(conn, name)
+            conn.execute(Q.SET_SYSTEM, (body, time.time(), meta.sid))
+
+    def commit(
+        self,
+        session_id: str,
+        *,
+        summary: Message | None,
+        watermark: int,
+        expected_version: int,
+        expected_epoch: str,
+    ) -> int:
+        """See :meth:`summem.stores.base.Store.commit`."""
+        name = validate_session_id(session_id)
+        body = None if summary is None else encode_message(summary)
+        with self._tx(name, write=True) as conn:
+            meta = self._checked(conn, name, expected_version, expected_epoch)
+            if watermark < meta.watermark:
+                raise ConflictError(
+                    f"session {name!r}: watermark {watermark} would move backwards "
+                    f"(it is {meta.watermark})"
+                )
+            if watermark > meta.length:
+                raise ConflictError(
+                    f"session {name!r}: watermark {watermark} is past the history's end "
+                    f"({meta.length})"
+                )
+            now = time.time()
+            conn.execute(Q.SET_SUMMARY, (body, watermark, now, meta.sid))
+            if summary is not None and body is not None:
+                self._log_summary(conn, meta.sid, summary.id, watermark, body, now)
+            return meta.version + 1
+
+    def summaries(self, session_id: str) -> list[Message]:
+        """See :meth:`summem.stores.base.Store.summaries`."""
+        name = validate_session_id(session_id)
+        with self._tx(name) as conn:
+            meta = self._meta(conn, name)
+            rows = [] if meta is None else conn.execute(Q.SUMMARIES, (meta.sid,)).fetchall()
+        return [
+            decode_message(body, session_id=name, where="summary log entry") for (body,) in rows
+        ]
+
+    def rollback(
+        self,
+        session_id: str,
+        *,
+        summary_id: str | None,
+        expected_version: int,
+        expected_epoch: str | None = None,
+    ) -> int:
+        """See :meth:`summem.stores.base.Store.rollback`."""
+        name = validate_session_id(session_id)
+        with self._tx(name, write=True) as conn:
+            meta = self._checked(conn, name, expected_version, expected_epoch)
+            body: str | None = None
+            watermark = 0
+            if summary_id is not None:
+                row = conn.execute(Q.FIND_SUMMARY, (meta.sid, summary_id)).fetchone()
+                if row is None:
+                    raise StoreError(f"session {name!r}: no logged summary with id {summary_id!r}")
+                watermark, body = row
+                if not isinstance(watermark, int) or not 0 <= watermark <= meta.length:
+                    raise CorruptRecordError(
+                        f"session {name!r}: summary log entry {summary_id!r} has an invalid "
+                        "watermark"
+                    )
+            conn.execute(Q.SET_SUMMARY, (body, watermark, time.time(), meta.sid))
+            return meta.version + 1
+
+    def clear(self, session_id: str) -> None:
+        """See :meth:`summem.stores.base.Store.clear`."""
+        name = validate_session_id(session_id)
+        with self._tx(name, write=True) as conn:
+            meta = self._meta(conn, name)
+            if meta is not None:
+                conn.execute(Q.DELETE_MESSAGES, (meta.sid,))
+                conn.execute(Q.DELETE_SUMMARIES, (meta.sid,))
+                conn.execute(Q.CLEAR, (time.time(), meta.sid))
+
+    def delete(self, session_id: str) -> bool:
+        """See :meth:`summem.stores.base.Store.delete`."""
+        name = validate_session_id(session_id)
+        with self._tx(name, write=True) as conn:
+            conn.execute(Q.DELETE_LEASE, (name,))
+            row = conn.execute(Q.EXISTS, (name,)).fetchone()
+            if row is None:
+                return False
+            for stmt in (Q.DELETE_MESSAGES, Q.DELETE_SUMMARIES, Q.DELETE_SESSION):
+                conn.execute(stmt, (row[0],))
+            return True
+
+    def list_sessions(self) -> list[str]:
+        """See :meth:`summem.stores.base.Store.list_sessions`."""
+        with self._tx(None) as conn:
+            return sorted(name for (name,) in conn.execute(Q.NAMES))
+
+    def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
+        """See :meth:`summem.stores.base.Store.acquire_lease`."""
+        name = validate_session_id(session_id)
+        check_lease_args(owner, ttl_seconds)
+        with self._tx(name, write=True) as conn:
+            now = time.time()
+            held = conn.execute(Q.LEASE, (name,)).fetchone()
+            if held is not None and held[0] != owner and held[1] > now:
+                return False
+            conn.execute(Q.PUT_LEASE, (name, owner, now + ttl_seconds))
+            return True
+
+    def release_lease(self, session_id: str, owner: str) -> None:
+        """See :meth:`summem.stores.base.Store.release_lease`."""
+        name = validate_session_id(session_id)
+        with self._tx(name, write=True) as conn:
+            conn.execute(Q.RELEASE_LEASE, (name, owner))
+
+    def close(self) -> None:
+        """Close every thread's connection; the store cannot be used afterwards."""
+        self._closed = True
+        with self._holders_lock:
+            holders = list(self._holders)
+        for holder in holders:
+            with contextlib.suppress(sqlite3.Error):
+                holder.conn.close()
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._closed:
+            raise StoreError(f"{self!r} is closed")
+        holder: _Holder | None = getattr(self._local, "holder", None)
+        if holder is None:
+            try:
+                conn = sqlite3.connect(
+                    self._path,
+                    timeout=self._timeout,
+                    isolation_level=None,  # transactions are explicit: BEGIN [IMMEDIATE]
+                    check_same_thread=False,  # only so close() may close it from any thread
+                )
+                conn.execute(f"PRAGMA busy_timeout = {int(self._timeout * 1000)}")
+                conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable enough, no fsync
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot open SQLite database {self._path!r}: {exc}") from exc
+            holder = self._local.holder = _Holder(conn)
+            with self._holders_lock:
+                self._holders.add(holder)
+        return holder.conn
+
+    @contextlib.contextmanager
+    def _tx(self, name: str | None, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+        """One transaction: a consistent snapshot to read, or the database's write lock."""
+        conn = self._conn()
+        with self._write_lock if write else contextlib.nullcontext():
+            try:
+                if conn.in_transaction:  # left open by a failed ROLLBACK: start clean
+                    conn.execute("ROLLBACK")
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            except sqlite3.Error as exc:
+                raise self._error(name, exc) from exc
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise self._error(name, exc) from exc
+                raise
+
+    def _error(self, name: str | None, exc: sqlite3.Error) -> StoreError:
+        where = f"session {name!r}" if name is not None else repr(self)
+        return StoreError(f"{where}: SQLite error: {exc}")
+
+    def _migrate(self) -> None:
+        conn = self._conn()
+        try:
+            current = open_wal(conn, deadline=time.monotonic() + self._timeout)
+        except sqlite3.Error as exc:
+            raise self._error(None, exc) from exc
+        if current == len(MIGRATIONS):
+            return
+        with self._tx(None, write=True) as c:
+            current = c.execute("PRAGMA user_version").fetchone()[0]  # another process?
+            if current > len(MIGRATIONS):
+                raise StoreError(
+                    f"{self._path!r} has schema version {current}, newer than this summem "
+                    f"knows ({len(MIGRATIONS)}); upgrade summem"
+                )
+            for statements in MIGRATIONS[current:]:
+                for statement in statements:
+                    c.execute(statement)
+            c.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+
+    def _meta(self, conn: sqlite3.Connection, name: str) -> _Meta | None:
+        row = conn.execute(Q.META, (name,)).fetchone()
+        if row is None:
+            return None
+        sid, epoch, version, length, watermark, system, summary = row
+        ints_ok = all(isinstance(v, int) for v in (sid, version, length, watermark))
+        if not (ints_ok and isinstance(epoch, str) and 0 <= watermark <= length) or not all(
+            v is None or isinstance(v, str) for v in (system, summary)
+        ):
+            raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
+        return _Meta(sid, epoch, version, length, watermark, system, summary)
+
+    def _create(self, conn: sqlite3.Connection, name: str) -> _Meta:
+        now = time.time()
+        epoch = new_epoch()
+        cur = conn.execute(Q.CREATE, (name, epoch, now, now))
+        assert cur.lastrowid is not None
+        return _Meta(cur.lastrowid, epoch, 0, 0, 0, None, None)
+
+    def _checked(
+        self, conn: sqlite3.Connection, name: str, version: int, epoch: str | None
+    ) -> _Meta:
+        meta = self._meta(conn, name)
+        if meta is None:
+            raise ConflictError(f"session {name!r} no longer exists")
+        if epoch is not None and meta.epoch != epoch:
+            raise ConflictError(f"session {name!r} was deleted and created again")
+        if meta.version != version:
+            raise ConflictError(
+                f"session {name!r} moved: version is {meta.version}, expected {version}"
+            )
+        return meta
+
+    def _range(
+        self, conn: sqlite3.Connection, name: str, meta: _Meta, lo: int, hi: int
+    ) -> list[Message]:
+        rows = conn.execute(Q.RANGE, (meta.sid, lo, hi)).fetchall()
+        if [pos for pos, _ in rows] != list(range(lo, hi)):
+            raise CorruptRecordError(
+                f"session {name!r}: history positions {lo}..{hi - 1} are missing or out of order"
+            )
+        return [
+            decode_message(body, session_id=name, where=f"message at position {pos}")
+            for pos, body in rows
+        ]
+
+    def _log_summary(
+        self, conn: sqlite3.Connection, sid: int, summary_id: str, wm: int, body: str, now: float
+    ) -> None:
+        conn.execute(Q.LOG_SUMMARY, (sid, summary_id, wm, body, now))
+
+
+def _decode(body: Any, name: str, where: str) -> Message | None:
+    return None if body is None else decode_message(body, session_id=name, where=where)
+
+
+def _path_from_url(url: str) -> str:
+    scheme, sep, rest = url.partition("://")
+    if scheme.lower() != "sqlite" or not sep or not rest.startswith("/") or len(rest) < 2:
+        raise ConfigurationError(
+            f"bad SQLite URL {url!r}: use sqlite:///relative/path.db or sqlite:////absolute/path.db"
+        )
+    return rest[1:]
+
+
+class AsyncSQLiteStore(AsyncStoreAdapter):
+    """The async twin of :class:`SQLiteStore`: the same code, run in worker threads.
+
+    Opening the file (and migrating it) happens in the constructor, synchronously.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
+        super().__init__(SQLiteStore(path, timeout=timeout), offload=True)
+
+    @classmethod
+    def from_url(cls, url: str) -> AsyncSQLiteStore:
+        """Build from ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``."""
+        return SQLiteStore.async_from_url(url)
+
+    def __repr__(self) -> str:
+        return f"Async{self.sync_store!r}"

@@ -1,0 +1,131 @@
+"""The summarizer protocol: what the reducer gives a summarizer and what it gets back.
+
+A summarizer turns the evicted span (plus the previous summary) into new summary text. Its
+``summarize`` returns a :data:`~summem._flow.Flow` so one implementation serves sync and async
+callers: a pure summarizer returns ``done(output)``; an LLM summarizer yields requests. A plain
+function returning a ``str`` or :class:`SummaryOutput` is accepted too (see ``as_flow``).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, cast, runtime_checkable
+
+from summem._flow import Flow, done
+from summem.exceptions import InvalidSummaryError
+from summem.messages import Message
+from summem.tokens import TokenCounter
+
+__all__ = ["Summarizer", "SummaryOutput", "SummaryRequest", "as_flow", "validate_summary"]
+
+
+@dataclass(frozen=True)
+class SummaryRequest:
+    """Everything a summarizer may use.
+
+    Attributes:
+        messages: the span being evicted, ``history[k:k']``, in order. Never empty.
+        previous_summary: text of the summary being replaced; to integrate, not to treat as
+            conversation.
+        max_tokens: the summary's token budget (``summary_max_tokens``).
+        token_counter: the reducer's counter, to measure against ``max_tokens``.
+        focus: optional instruction of what matters most.
+        must_keep: items the summary must carry verbatim.
+        previous_info: the provenance of the previous summary (its ``extra`` may carry state).
+    """
+
+    messages: Sequence[Message]
+    previous_summary: str | None
+    max_tokens: int
+    token_counter: TokenCounter
+    focus: str | None = None
+    must_keep: Sequence[str] = ()
+    previous_info: Any = None
+
+
+@dataclass(frozen=True)
+class SummaryOutput:
+    """A summarizer's reply, before the reducer validates and commits it.
+
+    Attributes:
+        text: the new summary, standing for the previous summary and the span.
+        summarizer: identifies who wrote it, e.g. ``"extractive"`` or ``"llm:gpt-4o-mini"``.
+        model: the model, for LLM summaries.
+        prompt: ``name@version`` of the prompt used.
+        prompt_hash: hash of the prompt's content.
+        finish_reason: as the provider reported it.
+        calls: LLM calls made (retries included).
+        input_tokens: tokens sent to the model, summed over calls.
+        output_tokens: tokens received.
+        extra: summarizer-specific provenance, stored with the summary.
+    """
+
+    text: str
+    summarizer: str
+    model: str | None = None
+    prompt: str | None = None
+    prompt_hash: str | None = None
+    finish_reason: str | None = None
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Summarizer(Protocol):
+    """Anything that can summarize a span."""
+
+    @property
+    def name(self) -> str:
+        """Identifies the summarizer in provenance, e.g. ``"extractive"``."""
+
+    def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
+        """A flow that returns the new summary."""
+
+
+def as_flow(result: Any, name: str) -> Flow[SummaryOutput]:
+    """Accept a flow, a :class:`SummaryOutput` or a plain ``str`` from a summarizer."""
+    if inspect.isgenerator(result):
+        return cast("Flow[SummaryOutput]", result)
+    if isinstance(result, SummaryOutput):
+        return done(result)
+    if isinstance(result, str):
+        return done(SummaryOutput(text=result, summarizer=name))
+    raise TypeError(
+        f"summarizer {name!r} returned {type(result).__name__}; "
+        "expected a flow, a SummaryOutput or a str"
+    )
+
+
+def validate_summary(output: SummaryOutput, request: SummaryRequest, *, slack: float = 0.1) -> int:
+    """Check a summary before anything commits it; return its size in tokens.
+
+    A summary must be non-empty, within ``max_tokens`` (plus ``slack`` as a fraction, at least
+    16 tokens), and smaller than what it replaces (the previous summary plus the span).
+
+    Raises:
+        InvalidSummaryError: naming the check that failed and the summarizer.
+    """
+    text = output.text
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidSummaryError(f"summarizer {output.summarizer!r} returned an empty summary")
+    counter = request.token_counter
+    tokens = counter.count_text(text)
+    limit = request.max_tokens + max(16, int(request.max_tokens * slack))
+    if tokens > limit:
+        raise InvalidSummaryError(
+            f"summarizer {output.summarizer!r} returned {tokens} tokens; "
+            f"summary_max_tokens is {request.max_tokens} (with slack {limit})"
+        )
+    replaced = sum(counter.count_message(m) for m in request.messages)
+    if request.previous_summary:
+        replaced += counter.count_text(request.previous_summary)
+    if tokens >= replaced:
+        raise InvalidSummaryError(
+            f"summarizer {output.summarizer!r} returned {tokens} tokens, not smaller than the "
+            f"{replaced} tokens it replaces"
+        )
+    return tokens

@@ -1,0 +1,322 @@
+"""The LLM summarizer: a prompt, a model (litellm or the openai SDK), retries, and checks.
+
+:meth:`LLMSummarizer.summarize` is one sans-I/O flow for both worlds: it renders the span and
+the prompt, yields a :class:`~summem.clients.base.ChatCall` (the driver performs it, sync or
+async, under the :class:`~summem.retry.RetryPolicy`), and checks the reply *before* returning
+it: an empty, truncated (``length``), filtered or refused reply, or a provider error inside a
+200, is an :class:`~summem.exceptions.InvalidSummaryError`, never a summary (invariant I4).
+
+A span too large for one call (over ``max_chunk_tokens``, over the model's known input limit,
+or refused with a context-window error) is halved at message boundaries and summarized in
+rounds, each folding its chunk into the previous round's summary. Rounds are bounded by
+``max_rounds`` (invariant I7): when the span cannot fit in that many, the flow fails with a
+:class:`~summem.exceptions.SummarizationError` before spending calls it cannot finish with.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from summem._flow import Flow
+from summem.clients._errors import redact
+from summem.clients.base import ChatCall, ChatRequest, ChatResponse, LLMClient
+from summem.exceptions import (
+    ConfigurationError,
+    ContextWindowExceededError,
+    InvalidSummaryError,
+    LLMError,
+    SummarizationError,
+)
+from summem.messages import Message
+from summem.prompts import PromptTemplate, load_prompt
+from summem.retry import RetryPolicy
+from summem.summarizers._chunking import span_tokens, split_in_half, split_to_budget
+from summem.summarizers.base import SummaryOutput, SummaryRequest
+from summem.summarizers.render import render_transcript
+
+if TYPE_CHECKING:
+    import openai
+
+__all__ = ["LLMSummarizer"]
+
+logger = logging.getLogger("summem.summarizers.llm")
+
+_CLIENT_KWARGS = frozenset(
+    ("api_key", "api_base", "base_url", "api_version", "organization", "custom_llm_provider")
+)
+"""Connection settings that belong to the litellm client rather than to each request."""
+_OUTPUT_CAP_NAMES = ("max_tokens", "max_completion_tokens", "max_output_tokens")
+
+
+class LLMSummarizer:
+    """Summarizes with a chat model.
+
+    Args:
+        model: the model name: a litellm name (``"gpt-4o-mini"``,
+            ``"anthropic/claude-3-5-haiku-latest"``) or, with an openai client, the name that
+            endpoint expects (an Azure deployment, say).
+        client: an ``openai.OpenAI`` / ``openai.AsyncOpenAI`` (Azure or any ``base_url``), or
+            any :class:`~summem.clients.base.LLMClient`. Without one, litellm is used.
+        async_client: the ``openai.AsyncOpenAI`` to pair with a sync ``client``.
+        prompt: a shipped prompt's name, a YAML file's path, or a loaded template.
+        retry: the retry policy; ``RetryPolicy()`` by default.
+        temperature: overrides the prompt's temperature.
+        tool_result_max_chars: cap on each tool result in the transcript.
+        max_chunk_tokens: the largest span (by the request's token counter) sent in one call.
+        max_rounds: most summarization calls for one span (retries of a call not counted;
+            each call retries at most ``retry.max_attempts`` times).
+        **model_kwargs: sent with every call (``top_p``, ``reasoning_effort``...);
+            ``timeout`` is the per-request timeout; with litellm, connection settings
+            (``api_key``, ``api_base``, ``api_version``...) configure its client.
+    """
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        client: openai.OpenAI | openai.AsyncOpenAI | LLMClient | None = None,
+        async_client: openai.AsyncOpenAI | None = None,
+        prompt: str | Path | PromptTemplate = "summarize",
+        retry: RetryPolicy | None = None,
+        temperature: float | None = None,
+        tool_result_max_chars: int = 2000,
+        max_chunk_tokens: int | None = None,
+        max_rounds: int = 8,
+        **model_kwargs: Any,
+    ) -> None:
+        if not model or not isinstance(model, str):
+            raise ConfigurationError("LLMSummarizer needs a model name, e.g. 'gpt-4o-mini'")
+        if max_rounds < 1:
+            raise ConfigurationError(f"max_rounds must be at least 1, got {max_rounds}")
+        if max_chunk_tokens is not None and max_chunk_tokens < 1:
+            raise ConfigurationError(f"max_chunk_tokens must be positive, got {max_chunk_tokens}")
+        if tool_result_max_chars < 0:
+            raise ConfigurationError("tool_result_max_chars must not be negative")
+        self.model = model
+        self.prompt = prompt if isinstance(prompt, PromptTemplate) else load_prompt(prompt)
+        self.retry = retry if retry is not None else RetryPolicy()
+        self.temperature = temperature
+        self.tool_result_max_chars = tool_result_max_chars
+        self.max_chunk_tokens = max_chunk_tokens
+        self.max_rounds = max_rounds
+        timeout = model_kwargs.pop("timeout", None)
+        self.timeout: float | None = float(timeout) if timeout is not None else None
+        self.client, self.parameters = _resolve_client(client, async_client, model_kwargs)
+        self._input_limit: int | None = None
+        self._input_limit_known = False
+
+    @property
+    def name(self) -> str:
+        """``llm:<model>``, recorded in each summary's provenance."""
+        return f"llm:{self.model}"
+
+    def __repr__(self) -> str:
+        return (
+            f"LLMSummarizer(model={self.model!r}, prompt={self.prompt.ref!r}, "
+            f"client={self.client!r})"
+        )
+
+    # -- the flow -------------------------------------------------------------------------
+
+    def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
+        """One flow for sync and async callers: yields chat calls, returns the summary.
+
+        Raises:
+            InvalidSummaryError: a reply was empty, truncated, refused or an error.
+            SummarizationError: the calls failed (after retries; the cause is chained), or
+                the span does not fit in ``max_rounds`` calls.
+        """
+        counter = request.token_counter
+        messages = list(request.messages)
+        budget = self._span_budget(request)
+        pending = split_to_budget(messages, counter, budget) if budget else [messages]
+        summary = request.previous_summary
+        rounds = calls = input_tokens = output_tokens = 0
+        response = ChatResponse()
+        while pending:
+            needed = rounds + len(pending)
+            if needed > self.max_rounds:
+                raise SummarizationError(
+                    f"summarizer {self.name!r}: the span ({len(messages)} messages, "
+                    f"{span_tokens(messages, counter)} tokens) needs at least {needed} calls "
+                    f"to fit the model; max_rounds is {self.max_rounds}"
+                )
+            chunk = pending.pop(0)
+            step = ChatCall(self.client, self._chat_request(chunk, summary, request), self.retry)
+            rounds += 1
+            logger.debug(
+                "summarizing round %d: %d messages, %d tokens, model=%s",
+                rounds,
+                len(chunk),
+                span_tokens(chunk, counter),
+                self.model,
+            )
+            try:
+                response = yield step
+            except ContextWindowExceededError as exc:
+                calls += step.attempts
+                halves = split_in_half(chunk, counter)
+                if halves is None:
+                    raise self._failure(
+                        exc, calls, "a single message does not fit the model's context window"
+                    ) from exc
+                logger.info("context window exceeded; splitting %d messages in two", len(chunk))
+                pending[0:0] = halves
+                continue
+            except LLMError as exc:
+                calls += step.attempts
+                raise self._failure(exc, calls) from exc
+            calls += step.attempts
+            input_tokens += response.input_tokens
+            output_tokens += response.output_tokens
+            summary = self._accept(response)
+        return SummaryOutput(
+            text=summary or "",
+            summarizer=self.name,
+            model=self.model,
+            prompt=self.prompt.ref,
+            prompt_hash=self.prompt.hash,
+            finish_reason=response.finish_reason,
+            calls=calls,
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            extra={"rounds": rounds},
+        )
+
+    # -- pure parts -----------------------------------------------------------------------
+
+    def _parameters(self) -> dict[str, Any]:
+        params: dict[str, Any] = dict(self.prompt.parameters)
+        params.update(self.parameters)
+        if self.temperature is not None:
+            params["temperature"] = self.temperature
+        return params
+
+    def _output_cap(self, request: SummaryRequest) -> int | None:
+        """Room for the reply: twice the summary budget (reasoning models think in it too)."""
+        if any(name in self._parameters() for name in _OUTPUT_CAP_NAMES):
+            return None
+        return max(2 * request.max_tokens, request.max_tokens + 256)
+
+    def _chat_request(
+        self, chunk: list[Message], summary: str | None, request: SummaryRequest
+    ) -> ChatRequest:
+        transcript = render_transcript(
+            chunk,
+            tool_result_max_chars=self.tool_result_max_chars,
+            delimiters=self.prompt.delimiters,
+        )
+        messages = self.prompt.render(
+            previous_summary=summary,
+            transcript=transcript,
+            max_tokens=request.max_tokens,
+            focus=request.focus,
+            must_keep=request.must_keep,
+        )
+        return ChatRequest(
+            model=self.model,
+            messages=[dict(m) for m in messages],
+            parameters=self._parameters(),
+            timeout=self.timeout,
+            max_output_tokens=self._output_cap(request),
+        )
+
+    def _known_input_limit(self) -> int | None:
+        if not self._input_limit_known:
+            lookup = getattr(self.client, "max_input_tokens", None)
+            limit = lookup(self.model) if callable(lookup) else None
+            self._input_limit = limit if isinstance(limit, int) and limit > 0 else None
+            self._input_limit_known = True
+        return self._input_limit
+
+    def _span_budget(self, request: SummaryRequest) -> int | None:
+        """Largest span for one call: ``max_chunk_tokens`` and what the model's limit leaves.
+
+        The model's room is estimated with the request's counter: its input limit minus the
+        prompt, the (previous or next) summary and the reply's cap.
+        """
+        budgets = [self.max_chunk_tokens] if self.max_chunk_tokens else []
+        limit = self._known_input_limit()
+        if limit:
+            counter = request.token_counter
+            bare = self.prompt.render(previous_summary=None, transcript="", max_tokens=1)
+            prompt_tokens = sum(counter.count_text(m["content"]) + 4 for m in bare)
+            previous = counter.count_text(request.previous_summary or "")
+            overhead = prompt_tokens + max(previous, request.max_tokens)
+            overhead += self._output_cap(request) or request.max_tokens
+            budgets.append(max(1, limit - overhead))
+        return min(budgets) if budgets else None
+
+    def _accept(self, response: ChatResponse) -> str:
+        """The reply's text, or an :class:`InvalidSummaryError` saying why it is unusable."""
+        where = f"summarizer {self.name!r}"
+        provider = response.provider or "the provider"
+        if response.error is not None:
+            raise InvalidSummaryError(
+                f"{where}: {provider} returned an error inside a successful reply: "
+                f"{redact(response.error)}"
+            )
+        if response.refusal or response.finish_reason == "content_filter":
+            detail = f": {redact(response.refusal)[:200]}" if response.refusal else ""
+            raise InvalidSummaryError(
+                f"{where}: the model refused or its reply was filtered "
+                f"(finish_reason={response.finish_reason!r}){detail}"
+            )
+        if response.finish_reason == "length":
+            raise InvalidSummaryError(
+                f"{where}: the reply was cut off at the output limit (finish_reason='length'); "
+                "a truncated summary is never used"
+            )
+        text = response.text.strip()
+        if not text:
+            raise InvalidSummaryError(f"{where}: the model returned an empty summary")
+        return text
+
+    def _failure(self, exc: LLMError, calls: int, reason: str | None = None) -> SummarizationError:
+        status = exc.status_code if exc.status_code is not None else "n/a"
+        why = f" ({reason})" if reason else ""
+        return SummarizationError(
+            redact(
+                f"summarizer {self.name!r} failed{why}: provider={exc.provider or 'unknown'} "
+                f"model={self.model} status={status} attempts={calls}: {exc}"
+            )
+        )
+
+
+def _resolve_client(
+    client: Any, async_client: Any, model_kwargs: dict[str, Any]
+) -> tuple[LLMClient, dict[str, Any]]:
+    """The adapter to use and the parameters left for each request."""
+    if client is None and async_client is None:
+        from summem.clients.litellm import LiteLLMClient
+
+        connection = {k: v for k, v in model_kwargs.items() if k in _CLIENT_KWARGS}
+        params = {k: v for k, v in model_kwargs.items() if k not in _CLIENT_KWARGS}
+        return LiteLLMClient(**connection), params
+    import openai
+
+    is_openai = isinstance(client, (openai.OpenAI, openai.AsyncOpenAI))
+    if client is not None and not is_openai:
+        if not isinstance(client, LLMClient):
+            raise ConfigurationError(
+                f"client must be an openai client or an LLMClient, got {type(client).__name__}"
+            )
+        if async_client is not None:
+            raise ConfigurationError("async_client only pairs with an openai.OpenAI client")
+        return client, dict(model_kwargs)
+    misplaced = sorted(set(model_kwargs) & _CLIENT_KWARGS)
+    if misplaced:
+        raise ConfigurationError(
+            f"{', '.join(misplaced)}: configure these on the openai client you pass"
+        )
+    from summem.clients.openai import OpenAIClient
+
+    if isinstance(client, openai.AsyncOpenAI):
+        if async_client is not None:
+            raise ConfigurationError(
+                "pass the sync client as client= and the async one as async_client="
+            )
+        return OpenAIClient(async_client=client), dict(model_kwargs)
+    return OpenAIClient(client, async_client), dict(model_kwargs)

@@ -1,0 +1,142 @@
+"""LiteLLMClient against real litellm (OpenAI and Anthropic paths), intercepted by respx."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from summem.clients.base import ChatRequest, LLMClient
+from summem.clients.litellm import LiteLLMClient
+from summem.exceptions import (
+    ConfigurationError,
+    ContextWindowExceededError,
+    LLMError,
+    LLMTransientError,
+)
+from tests.llm_mocks import (
+    ANTHROPIC_MODEL,
+    OPENAI_MODEL,
+    SENTINEL_KEY,
+    anthropic_error,
+    anthropic_message,
+    openai_completion,
+    request_json,
+    request_timeout,
+)
+
+pytestmark = pytest.mark.usefixtures("litellm_httpx")
+
+
+def chat(model: str, **kwargs) -> ChatRequest:
+    return ChatRequest(model=model, messages=[{"role": "user", "content": "hello"}], **kwargs)
+
+
+async def call(client: LiteLLMClient, request: ChatRequest, mode: str):
+    return client.complete(request) if mode == "sync" else await client.acomplete(request)
+
+
+async def test_respx_intercepts_litellm_openai_path(mocked_openai_chat, mode):
+    mocked_openai_chat.respond(200, json=openai_completion("via litellm"))
+    client = LiteLLMClient(api_key=SENTINEL_KEY)
+    assert isinstance(client, LLMClient)
+    response = await call(client, chat(OPENAI_MODEL, timeout=5.0, max_output_tokens=99), mode)
+    assert mocked_openai_chat.call_count == 1
+    assert (response.text, response.finish_reason, response.provider) == (
+        "via litellm",
+        "stop",
+        "openai",
+    )
+    assert (response.input_tokens, response.output_tokens) == (120, 12)
+    assert request_json(mocked_openai_chat.calls.last)["max_tokens"] == 99
+    assert request_timeout(mocked_openai_chat.calls.last) == 5.0
+
+
+async def test_respx_intercepts_litellm_anthropic_path(mocked_anthropic_messages, mode):
+    mocked_anthropic_messages.respond(200, json=anthropic_message("via anthropic"))
+    response = await call(LiteLLMClient(api_key=SENTINEL_KEY), chat(ANTHROPIC_MODEL), mode)
+    assert mocked_anthropic_messages.call_count == 1
+    sent = mocked_anthropic_messages.calls.last.request
+    assert sent.headers["x-api-key"] == SENTINEL_KEY  # litellm built a real Anthropic request
+    assert request_json(mocked_anthropic_messages.calls.last)["model"] == "claude-haiku-4-5"
+    assert (response.text, response.finish_reason, response.provider) == (
+        "via anthropic",
+        "stop",
+        "anthropic",
+    )
+
+
+@pytest.mark.parametrize("status", [429, 500, 503])
+async def test_litellm_retries_are_off(mocked_openai_chat, mode, status):
+    mocked_openai_chat.respond(status, json={"error": {"message": "busy"}})
+    with pytest.raises(LLMTransientError):
+        await call(LiteLLMClient(api_key=SENTINEL_KEY), chat(OPENAI_MODEL), mode)
+    assert mocked_openai_chat.call_count == 1
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "headers", "expected", "retry_after"),
+    [
+        (
+            429,
+            anthropic_error("rate_limit_error", "slow"),
+            {"retry-after": "3"},
+            LLMTransientError,
+            3.0,
+        ),
+        (529, anthropic_error("overloaded_error", "Overloaded"), None, LLMTransientError, None),
+        (
+            400,
+            anthropic_error("invalid_request_error", "prompt is too long: 210000 tokens > 200000"),
+            None,
+            ContextWindowExceededError,
+            None,
+        ),
+        (401, anthropic_error("authentication_error", "invalid x-api-key"), None, LLMError, None),
+        (404, anthropic_error("not_found_error", "model: nope"), None, LLMError, None),
+    ],
+)
+async def test_anthropic_errors_are_mapped(
+    mocked_anthropic_messages, mode, status, body, headers, expected, retry_after
+):
+    mocked_anthropic_messages.respond(status, json=body, headers=headers)
+    with pytest.raises(LLMError) as info:
+        await call(LiteLLMClient(api_key=SENTINEL_KEY), chat(ANTHROPIC_MODEL), mode)
+    assert type(info.value) is expected
+    assert info.value.provider == "anthropic"
+    assert getattr(info.value, "retry_after", None) == retry_after
+    assert mocked_anthropic_messages.call_count == 1
+
+
+async def test_timeouts_are_transient(mocked_anthropic_messages, mode):
+    mocked_anthropic_messages.side_effect = httpx.ReadTimeout("slow")
+    with pytest.raises(LLMTransientError, match="timed out"):
+        await call(LiteLLMClient(api_key=SENTINEL_KEY), chat(ANTHROPIC_MODEL), mode)
+
+
+async def test_anthropic_stop_reasons(mocked_anthropic_messages):
+    client = LiteLLMClient(api_key=SENTINEL_KEY)
+    mocked_anthropic_messages.respond(200, json=anthropic_message("cut", "max_tokens"))
+    assert client.complete(chat(ANTHROPIC_MODEL)).finish_reason == "length"
+    mocked_anthropic_messages.respond(200, json=anthropic_message(None, "refusal"))
+    refused = client.complete(chat(ANTHROPIC_MODEL))
+    assert refused.finish_reason == "content_filter" and refused.text == ""
+
+
+def test_litellm_retry_settings_are_refused():
+    with pytest.raises(ConfigurationError):
+        LiteLLMClient(num_retries=3)
+    with pytest.raises(ConfigurationError):
+        LiteLLMClient(max_retries=2)
+    LiteLLMClient(num_retries=0, max_retries=0)
+
+
+def test_repr_masks_credentials():
+    text = repr(LiteLLMClient(api_key=SENTINEL_KEY, api_base="https://proxy.example"))
+    assert SENTINEL_KEY not in text
+    assert "https://proxy.example" in text
+
+
+def test_max_input_tokens_from_the_model_map():
+    client = LiteLLMClient()
+    assert client.max_input_tokens("gpt-4o-mini") == 128000
+    assert client.max_input_tokens("no-such-provider/no-such-model") is None

@@ -1,0 +1,72 @@
+"""Shared fixtures: no network, a clean environment, offline tokenizers.
+
+The network guard refuses every socket connection that is not to this machine (Redis and
+PostgreSQL run on 127.0.0.1), so an HTTP request that respx did not intercept fails the test
+instead of reaching a provider.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+# LLM HTTP fixtures (respx routes, a fake clock, backends) for the client and summarizer tests.
+pytest_plugins = ["tests.llm_mocks"]
+
+_LOCAL_HOSTS = {"127.0.0.1", "::1", "localhost", "0.0.0.0"}
+_real_connect = socket.socket.connect
+_real_connect_ex = socket.socket.connect_ex
+_real_getaddrinfo = socket.getaddrinfo
+
+
+class NetworkBlockedError(RuntimeError):
+    """A test tried to reach the network without a respx mock."""
+
+
+def _host_of(address: Any) -> str | None:
+    if isinstance(address, tuple) and address:
+        return str(address[0])
+    return None  # unix sockets are local
+
+
+def _guarded_connect(self: socket.socket, address: Any) -> Any:
+    host = _host_of(address)
+    if host is not None and host not in _LOCAL_HOSTS:
+        raise NetworkBlockedError(f"unmocked network access to {address!r} in a test")
+    return _real_connect(self, address)
+
+
+def _guarded_connect_ex(self: socket.socket, address: Any) -> Any:
+    host = _host_of(address)
+    if host is not None and host not in _LOCAL_HOSTS:
+        raise NetworkBlockedError(f"unmocked network access to {address!r} in a test")
+    return _real_connect_ex(self, address)
+
+
+def _guarded_getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+    if host is not None and str(host) not in _LOCAL_HOSTS and not str(host).startswith("127."):
+        raise NetworkBlockedError(f"unmocked DNS lookup of {host!r} in a test")
+    return _real_getaddrinfo(host, *args, **kwargs)
+
+
+@pytest.fixture(autouse=True)
+def _no_network(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("live"):
+        return
+    monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", _guarded_connect_ex)
+    monkeypatch.setattr(socket, "getaddrinfo", _guarded_getaddrinfo)
+
+
+@pytest.fixture(autouse=True)
+def _clean_environ(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name in list(os.environ):
+        if name.startswith(("OPENAI_", "SUMMEM_", "ANTHROPIC_", "GEMINI_", "AZURE_OPENAI")):
+            monkeypatch.delenv(name)
+    yield

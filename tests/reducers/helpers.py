@@ -1,0 +1,31 @@
+"""Builders for reducer tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def u(text: str, **kw: Any) -> dict[str, Any]:
+    return {"role": "user", "content": text, **kw}
+
+
+def a(text: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": text}
+
+
+def call(*ids: str) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": i, "type": "function", "function": {"name": "f", "arguments": "{}"}} for i in ids
+        ],
+    }
+
+
+def res(call_id: str, text: str = "ok") -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": call_id, "content": text}
+
+
+def sys(text: str = "You are helpful.") -> dict[str, Any]:
+    return {"role": "system", "content": text}

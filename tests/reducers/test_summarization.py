@@ -1,0 +1,171 @@
+import copy
+
+import pytest
+
+from summem import ConfigurationError, ReductionError, SummarizationError
+from summem.messages import parse_messages
+from summem.reducers.summarization import SummarizationReducer
+from tests.fakes import FakeSummarizer, StepSummarizer, WordCounter, failing, words
+from tests.reducers.helpers import a, call, res, sys, u
+
+
+def reducer(summarizer=None, **kw):
+    kw.setdefault("threshold_tokens", 100)
+    kw.setdefault("target_tokens", 60)
+    kw.setdefault("summary_max_tokens", 10)
+    return SummarizationReducer(summarizer or FakeSummarizer(), token_counter=WordCounter(), **kw)
+
+
+def convo(n: int) -> list[dict[str, object]]:
+    return [sys()] + [
+        u(words(7, f"t{i}_")) if i % 2 == 0 else a(words(7, f"t{i}_")) for i in range(n)
+    ]
+
+
+def test_below_threshold_nothing_happens() -> None:
+    fake = FakeSummarizer()
+    result = reducer(fake).reduce(convo(5))
+    assert not result.reduced and fake.requests == []
+    assert len(result.view) == 6
+
+
+def test_reduces_to_target_with_one_summary_after_system() -> None:
+    fake = FakeSummarizer(reply="the gist")
+    msgs = convo(12)  # 3 + 12 * 10 = 123 tokens
+    original = copy.deepcopy(msgs)
+    result = reducer(fake).reduce(msgs)
+    assert msgs == original
+    assert result.reduced and result.tokens_after <= 60 < 100 < result.tokens_before
+    out = result.messages()
+    assert out[0] == sys()
+    assert out[1] == {"role": "user", "content": "Summary of the earlier conversation:\nthe gist"}
+    info = result.view[1].summary_info
+    assert info is not None and info.summarizer == "fake" and info.watermark == len(result.evicted)
+    assert info.covered_ids == tuple(m.id for m in result.evicted)
+    assert fake.seen == result.evicted
+    assert result.view[2:] == [m for m in result.view[2:]]
+
+
+def test_previous_summary_is_replaced_not_treated_as_conversation() -> None:
+    fake = FakeSummarizer()
+    r = reducer(fake)
+    first = r.reduce(convo(12))
+    view = list(first.view) + parse_messages([u(words(60, "late"))])
+    second = r.reduce(view)
+    assert second.reduced
+    assert fake.requests[1].previous_summary == "S1"
+    assert all(not m.is_summary for m in fake.requests[1].messages)
+    assert sum(m.is_summary for m in second.view) == 1
+    info = second.summary.summary_info if second.summary else None
+    assert first.summary is not None
+    assert info is not None and info.previous_summary_id == first.summary.id
+    assert info.watermark == len(first.evicted) + len(second.evicted)
+
+
+def test_summary_recognised_from_plain_dicts_by_its_prefix() -> None:
+    fake = FakeSummarizer()
+    r = reducer(fake)
+    first = r.reduce(convo(12)).messages()
+    r.reduce([*first, u(words(60, "more"))])
+    assert fake.requests[1].previous_summary == "S1"
+
+
+@pytest.mark.parametrize("fail_on_error", [True, False])
+def test_failure_changes_nothing(fail_on_error: bool) -> None:
+    r = reducer(failing(), fail_on_error=fail_on_error)
+    msgs = convo(12)
+    if fail_on_error:
+        with pytest.raises(SummarizationError, match="boom"):
+            r.reduce(msgs)
+        return
+    result = r.reduce(msgs)
+    assert not result.reduced and isinstance(result.error, ReductionError)
+    assert result.messages() == msgs
+    assert all("boom" not in m.text for m in result.view)
+
+
+def test_unexpected_summarizer_exception_is_wrapped() -> None:
+    r = reducer(failing(RuntimeError("bug")))
+    with pytest.raises(SummarizationError, match="bug") as info:
+        r.reduce(convo(12))
+    assert isinstance(info.value.__cause__, RuntimeError)
+
+
+@pytest.mark.parametrize("reply", ["", "   ", words(50, "long")])
+def test_invalid_summary_is_never_committed(reply: str) -> None:
+    r = reducer(FakeSummarizer(reply=reply), fail_on_error=False)
+    result = r.reduce(convo(12))
+    assert not result.reduced and result.error is not None
+    assert result.messages() == convo(12) or len(result.view) == 13
+
+
+def test_tool_group_is_not_split_at_the_cut() -> None:
+    msgs = [
+        sys(),
+        u(words(20)),
+        call("c1", "c2"),
+        res("c2", words(30)),
+        res("c1", words(30)),
+        u("q"),
+    ]
+    result = reducer(threshold_tokens=80, target_tokens=40).reduce(msgs)
+    roles = [m["role"] for m in result.messages()]
+    assert roles[:2] == ["system", "user"]
+    if "tool" in roles:
+        assert "assistant" in roles[: roles.index("tool")]
+
+
+async def test_sync_and_async_give_the_same_view() -> None:
+    stepper = StepSummarizer()
+    r = reducer(stepper)
+    sync = r.reduce(convo(12))
+    asyn = await r.areduce(convo(12))
+    assert sync.messages() == asyn.messages()
+    assert stepper.step.ran == ["sync", "async"]
+    assert sync.summarizer_calls == 1
+
+
+def test_system_message_rules() -> None:
+    msgs = [sys("A"), u("hi"), sys("A"), a("yo"), sys("B"), u("q")]
+    out = reducer().reduce(msgs).messages()
+    assert out[0] == sys("B")
+    assert [m["role"] for m in out].count("system") == 1
+
+
+def test_message_budget() -> None:
+    fake = FakeSummarizer()
+    r = SummarizationReducer(
+        fake, threshold_messages=10, target_messages=6, token_counter=WordCounter()
+    )
+    result = r.reduce(convo(12))
+    assert result.reduced and len(result.view) <= 6
+
+
+def test_summary_role_and_placement() -> None:
+    r = reducer(
+        FakeSummarizer(reply="gist"), summary_role="system", summary_placement="system_suffix"
+    )
+    out = r.reduce(convo(12)).messages()
+    assert out[0]["role"] == "system" and out[0]["content"].endswith("gist")
+    assert out[1]["role"] != "system"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "needle"),
+    [
+        ({"summary_max_tokens": 60}, "summary_max_tokens"),
+        ({"summary_max_tokens": 0}, "positive"),
+        ({"summary_role": "tool"}, "summary_role"),
+        ({"summary_placement": "end"}, "summary_placement"),
+        ({"soft_threshold_tokens": 50}, "soft_threshold_tokens"),
+        ({"soft_threshold_messages": 50}, "same unit"),
+    ],
+)
+def test_bad_configuration(kwargs, needle) -> None:
+    with pytest.raises(ConfigurationError, match=needle):
+        reducer(**kwargs)
+
+
+def test_summarizer_without_summarize_is_rejected() -> None:
+    with pytest.raises(ConfigurationError, match="summarize"):
+        SummarizationReducer(object(), threshold_tokens=100)  # type: ignore[arg-type]

@@ -1,0 +1,50 @@
+"""Fixtures for the store tests: one per family of backends (see backends.py)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from summem.stores.base import Store
+from tests.stores.backends import (
+    BACKEND_PARAMS,
+    MULTIPROCESS_PARAMS,
+    PERSISTENT_PARAMS,
+    Backend,
+    require_redis,
+)
+
+
+def _backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    kind, mode = request.param
+    if kind == "redis":
+        require_redis()
+    b = Backend(kind, mode, tmp_path, prefix=f"summem-test-{uuid.uuid4().hex}")
+    yield b
+    b.close()
+
+
+@pytest.fixture(params=BACKEND_PARAMS)
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """Every backend, sync and async."""
+    yield from _backend(request, tmp_path)
+
+
+@pytest.fixture
+def store(backend: Backend) -> Store:
+    return backend.make()
+
+
+@pytest.fixture(params=PERSISTENT_PARAMS)
+def persistent(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """Backends whose records can be corrupted and whose writes can fail (not memory)."""
+    yield from _backend(request, tmp_path)
+
+
+@pytest.fixture(params=MULTIPROCESS_PARAMS)
+def multiprocess(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """Backends shared between processes (the children open the sync store)."""
+    yield from _backend(request, tmp_path)

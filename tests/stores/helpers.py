@@ -1,0 +1,71 @@
+"""Small helpers shared by the store tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from summem.messages import Message, SummaryInfo, assistant, user
+from summem.stores.base import Store
+
+# Ids that must stay apart: prefixes of key suffixes, braces (Redis hash tags), glob
+# characters, unicode (composed and not), and the longest allowed.
+IDS = [
+    "a",
+    "a:messages",
+    "a:meta",
+    "a}",
+    "{a}",
+    "a}:msgs",
+    "x:{y}:z",
+    "日本語 🙂",
+    "é",
+    "e\u0301",
+    "A",
+    "a" * 1024,
+    "a" * 1023 + "b",
+    "  spaced  ",
+    "a*?[x]\\",
+]
+
+
+def snap(m: Message | None) -> Any:
+    return None if m is None else (m.id, m.to_openai(), m.summary_info)
+
+
+def state_of(store: Store, sid: str) -> Any:
+    st = store.load(sid)
+    return (
+        st.version,
+        st.epoch,
+        st.watermark,
+        st.length,
+        snap(st.system),
+        snap(st.summary),
+        [snap(m) for m in st.tail],
+        [snap(m) for m in store.summaries(sid)],
+        [m.id for m in store.history(sid)],
+    )
+
+
+def summary_msg(text: str, watermark: int, **info: Any) -> Message:
+    return assistant(text).as_summary(SummaryInfo(watermark=watermark, **info))
+
+
+def reduce_to(store: Store, sid: str, watermark: int, text: str = "s") -> Message:
+    """Commit a summary up to ``watermark`` on the session as it is now."""
+    st = store.load(sid)
+    summary = summary_msg(text, watermark)
+    store.commit(
+        sid,
+        summary=summary,
+        watermark=watermark,
+        expected_version=st.version,
+        expected_epoch=st.epoch,
+    )
+    return summary
+
+
+def fill(store: Store, sid: str, n: int) -> list[Message]:
+    batch = [user(f"{sid}#{i}") for i in range(n)]
+    store.append(sid, batch)
+    return batch

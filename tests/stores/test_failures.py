@@ -1,0 +1,86 @@
+"""Corrupt records and failed writes, on the backends that persist (SQLite and Redis).
+
+A record that cannot be decoded raises CorruptRecordError naming the session and leaves other
+sessions working; a write that fails midway leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import pytest
+
+from summem.exceptions import CorruptRecordError, StoreError
+from summem.stores import SQLiteStore
+from tests.stores.backends import Backend
+from tests.stores.helpers import fill, reduce_to, state_of
+
+
+def test_corrupt_message_names_the_session_and_spares_others(persistent: Backend) -> None:
+    store = persistent.make()
+    fill(store, "bad", 3)
+    fill(store, "good", 3)
+    persistent.corrupt_message("bad", 1)
+    for call in (lambda: store.load("bad"), lambda: store.history("bad")):
+        with pytest.raises(CorruptRecordError, match="'bad'"):
+            call()
+    assert [m.text for m in store.load("good").tail] == ["good#0", "good#1", "good#2"]
+    fill(store, "good", 1)
+    assert store.load("good").length == 4
+
+
+def test_corrupt_session_record(persistent: Backend) -> None:
+    store = persistent.make()
+    fill(store, "bad", 2)
+    fill(store, "good", 2)
+    persistent.corrupt_meta("bad")
+    with pytest.raises(CorruptRecordError, match="'bad'"):
+        store.load("bad")
+    with pytest.raises(StoreError):
+        store.commit("bad", summary=None, watermark=1, expected_version=0, expected_epoch="")
+    assert store.load("good").length == 2
+    assert store.delete("bad")  # the way out
+    assert not store.exists("bad") and store.exists("good")
+
+
+def test_load_reads_only_the_tail(persistent: Backend) -> None:
+    store = persistent.make()
+    fill(store, "big", 6)
+    reduce_to(store, "big", 4, "s")
+    persistent.corrupt_message("big", 1)  # inside the summarized part
+    assert [m.text for m in store.load("big").tail] == ["big#4", "big#5"]
+    with pytest.raises(CorruptRecordError, match="position 1"):
+        store.history("big")
+
+
+def test_failed_commit_writes_nothing_and_the_session_stays_usable(
+    persistent: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = persistent.make()
+    fill(store, "f", 5)
+    st = store.load("f")
+    before = state_of(store, "f")
+    if persistent.kind == "sqlite":
+
+        def boom(*args: Any) -> None:  # after the session row was updated
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr(SQLiteStore, "_log_summary", boom)
+    else:
+        import redis
+
+        raw = persistent.raw(store)
+
+        def lost(*args: Any, **kwargs: Any) -> Any:
+            raise redis.exceptions.ConnectionError("connection reset by peer")
+
+        monkeypatch.setitem(raw._scripts, "commit", lost)
+    with pytest.raises(StoreError, match="'f'"):
+        reduce_to(store, "f", 3, "s")
+    assert state_of(store, "f") == before
+    monkeypatch.undo()
+    reduce_to(store, "f", 3, "s")
+    fill(store, "f", 1)
+    st = store.load("f")
+    assert (st.watermark, st.version, st.length) == (3, 1, 6)

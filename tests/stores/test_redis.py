@@ -1,0 +1,86 @@
+"""Redis specifics: key layout and cluster slots (no server needed), clients, errors."""
+
+from __future__ import annotations
+
+import sys
+import uuid
+
+import pytest
+from redis.crc import key_slot
+
+from summem.exceptions import ConfigurationError, MissingDependencyError, StoreError
+from summem.messages import user
+from summem.stores import AsyncRedisStore, RedisStore
+from tests.stores.backends import REDIS_URL, require_redis
+from tests.stores.helpers import IDS
+
+
+def unconnected(prefix: str = "summem") -> RedisStore:
+    return RedisStore(REDIS_URL, prefix=prefix)  # the client connects on first use only
+
+
+def test_keys_of_a_session_share_one_cluster_slot_and_never_collide() -> None:
+    store = unconnected()
+    seen: set[str] = set()
+    for sid in IDS:
+        keys = store._keys(sid)
+        tags = {k[k.index("{") + 1 : k.index("}")] for k in keys}
+        assert len(tags) == 1
+        tag = tags.pop()
+        assert tag and not set(tag) & set("{}:*?[]\\")
+        assert len({key_slot(k.encode()) for k in keys}) == 1
+        assert not seen & set(keys)
+        seen |= set(keys)
+    assert store._names(store._keys(sid).meta for sid in IDS) == sorted(IDS)
+    store.close()
+
+
+def test_scan_pattern_and_names_ignore_foreign_keys() -> None:
+    store = unconnected("app*1")
+    assert store._scan_pattern() == "app\\*1:{*}:meta"
+    foreign = ["app*1:{!!!}:meta", "app*1:{" + "YQ" + "x}:meta"]
+    assert store._names([store._keys("ok").meta, *foreign]) == ["ok"]
+    store.close()
+
+
+@pytest.mark.parametrize("prefix", ["", "a{b", "a}b"])
+def test_prefix_is_validated(prefix: str) -> None:
+    with pytest.raises(ConfigurationError, match="prefix"):
+        RedisStore(REDIS_URL, prefix=prefix)
+
+
+def test_missing_redis_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "redis", None)
+    for cls in (RedisStore, AsyncRedisStore):
+        with pytest.raises(MissingDependencyError, match=r"summem\[redis\]") as info:
+            cls(REDIS_URL)
+        assert isinstance(info.value, ImportError)
+
+
+def test_unreachable_server_is_a_store_error() -> None:
+    store = RedisStore("redis://127.0.0.1:1/0")
+    with pytest.raises(StoreError, match=r"'a'.*Redis error"):
+        store.load("a")
+    with pytest.raises(StoreError, match="Redis error"):
+        store.list_sessions()
+    store.close()
+
+
+@pytest.mark.redis
+def test_a_given_client_is_used_as_is_and_left_open() -> None:
+    require_redis()
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    prefix = f"summem-test-{uuid.uuid4().hex}"
+    store = RedisStore(client, prefix=prefix)
+    try:
+        store.append("ü:1", [user("hello")])
+        assert [m.text for m in store.load("ü:1").tail] == ["hello"]
+        assert store.list_sessions() == ["ü:1"]
+        store.close()
+        assert client.ping()
+    finally:
+        for key in client.scan_iter(match=f"{prefix}:*"):
+            client.delete(key)
+        client.close()

@@ -1,0 +1,237 @@
+"""The same scenarios through Memory and AsyncMemory: same results, same rules, same failures.
+
+A sync ``Memory`` is wrapped in :class:`Awaited` so one async scenario body drives both facades
+(its methods run inline, so a blocking call blocks the loop, exactly as it blocks a sync caller).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from summem.exceptions import MessageValidationError, SummarizationError
+from summem.memory import AsyncMemory, Memory
+from summem.reducers.truncation import TruncationReducer
+from summem.stores.adapter import AsyncStoreAdapter
+from summem.stores.base import Store
+from summem.stores.memory import InMemoryStore
+from tests.fakes import FakeSummarizer, failing, words
+from tests.memory_fakes import (
+    GatedSummarizer,
+    call,
+    check_session,
+    res,
+    small_reducer,
+    sys,
+    turn,
+    u,
+)
+
+KINDS = ["sync", "async"]
+
+
+class Awaited:
+    """A sync Memory behind AsyncMemory's awaited API (test-only)."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.inner = memory
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if not inspect.ismethod(attr):
+            return attr
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            return attr(*args, **kwargs)
+
+        return call
+
+
+def make(kind: str, session_id: str = "s", **kw: Any) -> Any:
+    kw.setdefault("reducer", small_reducer())
+    return Awaited(Memory(session_id, **kw)) if kind == "sync" else AsyncMemory(session_id, **kw)
+
+
+async def from_dict(kind: str, data: dict[str, Any], **kw: Any) -> Any:
+    if kind == "sync":
+        return Awaited(Memory.from_dict(data, **kw))
+    return await AsyncMemory.from_dict(data, **kw)
+
+
+def sync_store(memory: Any) -> Store:
+    store = memory.store
+    return store.sync_store if isinstance(store, AsyncStoreAdapter) else store
+
+
+async def until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.001)
+
+
+@pytest.fixture(params=KINDS)
+def kind(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+# -- scenarios --------------------------------------------------------------------------------
+
+
+async def test_rules_system_tools_and_batches(kind: str) -> None:
+    memory = make(kind)
+    first = await memory.add(sys("Be brief."))
+    assert (await memory.add(sys("Be brief."))).id == first.id
+    with pytest.raises(MessageValidationError, match="'ghost'"):
+        await memory.add(res("ghost"))
+    with pytest.raises(MessageValidationError) as info:
+        await memory.extend([u("a"), call("c"), {"role": "tool", "content": "x"}])
+    assert info.value.index == 2
+    await memory.extend([u("q"), call("c1", "c2"), res("c2"), res("c1")])
+    assert [m["role"] for m in await memory.messages()] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "tool",
+    ]
+    assert len(await memory.history()) == 4
+    await memory.close()
+
+
+async def test_reduction_keeps_the_view_within_budget_and_consistent(kind: str) -> None:
+    memory = make(kind)
+    await memory.add(sys())
+    for i in range(10):
+        await memory.extend(turn(i))
+        assert memory.size <= 100
+    assert memory.summary is not None
+    check_session(sync_store(memory), "s", await memory.view())
+    result = await memory.reduce()
+    assert result is not None and result.tokens_after <= 60
+    await memory.close()
+
+
+async def test_round_trip_and_resume(kind: str) -> None:
+    memory = make(kind, reducer=small_reducer(FakeSummarizer(reply="same")))
+    for i in range(8):
+        await memory.extend(turn(i))
+    data = json.loads(json.dumps(await memory.to_dict()))
+    resumed = await from_dict(kind, data, reducer=small_reducer(FakeSummarizer(reply="same")))
+    assert await resumed.messages() == await memory.messages()
+    assert resumed.summary.summary_info == memory.summary.summary_info
+    for m in (memory, resumed):
+        await m.extend(turn(99))
+    assert await resumed.messages() == await memory.messages()
+
+
+async def test_recompute_rollback_and_usage(kind: str) -> None:
+    memory = make(kind)
+    for i in range(16):
+        await memory.extend(turn(i))
+    k = memory.summary.summary_info.watermark
+    new = await memory.recompute(summarizer=FakeSummarizer(reply="again"))
+    assert new.summary_info.watermark == k and memory.summary.id == new.id
+    logged = await memory.summaries()
+    await memory.rollback(logged[0].id)
+    assert memory.summary.id == logged[0].id
+    check_session(sync_store(memory), "s", await memory.view())
+    await memory.clear()
+    assert await memory.history() == [] and memory.summary is None and memory.usage == {}
+
+
+async def test_failures_back_off_and_commit_nothing(kind: str) -> None:
+    summarizer = failing()
+    memory = make(kind, reducer=small_reducer(summarizer, fail_on_error=False))
+    for i in range(13):
+        await memory.add(u(words(7, f"m{i}")))
+    assert len(summarizer.requests) == 1 and memory.summary is None
+    assert isinstance(memory.last_error, SummarizationError)
+    strict = make(kind, "t", reducer=small_reducer(failing()))
+    with pytest.raises(SummarizationError):
+        for i in range(11):
+            await strict.add(u(words(7, f"m{i}")))
+    assert len(await strict.history()) == 11 and await strict.summaries() == []
+
+
+async def test_background_reduction_lets_the_turns_go_on(kind: str) -> None:
+    summarizer = GatedSummarizer()
+    memory = make(kind, reducer=small_reducer(summarizer, soft_threshold_tokens=80))
+    assert memory.background
+    for i in range(9):
+        await memory.add(u(words(7, f"m{i}")))  # 90 > 80: a reduction starts off the turn
+    await until(summarizer.gate.started.is_set)
+    during = await memory.add(u(words(7, "during")))  # 100: not past the threshold, no wait
+    assert memory.summary is None and memory.size == 100
+    threading.Timer(0.2, summarizer.gate.release.set).start()
+    started = time.monotonic()
+    late = await memory.add(u(words(7, "late")))  # 110: the turn joins the reduction
+    assert time.monotonic() - started >= 0.15
+    await memory.wait()
+    assert memory.summary is not None and memory.size <= 100
+    assert len(summarizer.requests) == 1
+    ids = [m.id for m in await memory.view()]
+    assert during.id in ids and late.id in ids
+    assert [m.id for m in await memory.history()][-2:] == [during.id, late.id]
+    check_session(sync_store(memory), "s", await memory.view())
+    await memory.close()
+
+
+async def test_clear_racing_a_reduction_does_not_bring_the_session_back(kind: str) -> None:
+    summarizer = GatedSummarizer()
+    memory = make(kind, reducer=small_reducer(summarizer, soft_threshold_tokens=80))
+    for i in range(9):
+        await memory.add(u(words(7, f"m{i}")))
+    await until(summarizer.gate.started.is_set)
+    await memory.clear()
+    summarizer.gate.release.set()
+    await memory.wait()
+    store = sync_store(memory)
+    assert store.history("s") == [] and store.summaries("s") == []
+    assert store.load("s").summary is None and store.load("s").watermark == 0
+    assert await memory.messages() == [] and memory.summary is None
+    await memory.add(u("fresh start"))
+    assert [m["content"] for m in await memory.messages()] == ["fresh start"]
+
+
+async def test_both_facades_produce_the_same_transcript() -> None:
+    async def play(memory: Any) -> list[Any]:
+        out: list[Any] = []
+        await memory.add(sys("rules"))
+        for i in range(12):
+            await memory.extend(turn(i))
+            out.append(await memory.messages())
+        await memory.add(call("open"))
+        out.append([m.text for m in await memory.history()])
+        return out
+
+    sync_out = await play(make("sync", reducer=small_reducer(FakeSummarizer(reply="s"))))
+    async_out = await play(make("async", reducer=small_reducer(FakeSummarizer(reply="s"))))
+    assert sync_out == async_out
+
+
+async def test_truncation_through_both(kind: str) -> None:
+    memory = make(kind, reducer=TruncationReducer(threshold_messages=5, target_messages=3))
+    for i in range(9):
+        await memory.add(u(f"m{i}"))
+    assert [m["content"] for m in await memory.messages()] == ["m6", "m7", "m8"]
+    check_session(sync_store(memory), "s", await memory.view())
+
+
+async def test_async_memory_wraps_a_sync_store_and_shares_it() -> None:
+    shared = InMemoryStore()
+    one = AsyncMemory("s", reducer=small_reducer(), store=shared)
+    await one.add(u("async"))
+    two = Memory("s", reducer=small_reducer(), store=shared)
+    two.add(u("sync"))
+    await one.refresh()
+    assert [m["content"] for m in await one.messages()] == ["async", "sync"]
+    await one.close()
+    assert shared.history("s")  # a store given as an object is not closed

@@ -1,0 +1,389 @@
+"""Memory under crashes, cancellation, concurrent writers and random interleavings (I1-I4)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+from summem._worker import BackgroundWorker
+from summem.exceptions import MessageValidationError
+from summem.memory import AsyncMemory, Memory
+from summem.stores.base import Store
+from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
+from summem.stores.sqlite import SQLiteStore
+from tests.fakes import FakeSummarizer, words
+from tests.memory_fakes import (
+    GatedSummarizer,
+    a,
+    call,
+    check_session,
+    res,
+    small_reducer,
+    u,
+)
+from tests.stores.backends import REDIS_URL, require_redis
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CRASHING_CHILD = """
+import os, sys
+from summem.memory import Memory
+from summem.stores.sqlite import SQLiteStore
+from summem.summarizers.base import SummaryOutput
+from summem._flow import done
+from tests.fakes import WordCounter, words
+from tests.memory_fakes import small_reducer, u
+
+where = sys.argv[2]
+
+class Crashing:
+    name = "crashing"
+    def summarize(self, request):
+        if where == "summarizer":
+            os._exit(17)  # killed while the model answers
+        return done(SummaryOutput(text="never committed", summarizer=self.name))
+
+store = SQLiteStore(sys.argv[1])
+if where == "commit":
+    def commit(*args, **kwargs):
+        os._exit(17)  # killed between the summarizer's reply and the commit
+    store.commit = commit
+memory = Memory("s", reducer=small_reducer(Crashing()), store=store, lease_ttl_seconds=0.3)
+for i in range(12):
+    memory.add(u(words(7, f"m{i}")))
+raise SystemExit("the reduction never ran")
+"""
+
+
+@pytest.mark.parametrize("where", ["summarizer", "commit"])
+def test_a_crash_before_the_commit_loses_nothing_and_the_work_is_redone_once(
+    tmp_path: Path, where: str
+) -> None:
+    db = tmp_path / "crash.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(CRASHING_CHILD), str(db), where],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 17, proc.stderr
+    store = SQLiteStore(db)
+    state = store.load("s")
+    assert state.length == 11 and state.watermark == 0 and state.summary is None
+    assert [m.text for m in store.history("s")] == [words(7, f"m{i}") for i in range(11)]
+    time.sleep(0.35)  # the dead worker's lease expires
+    summarizer = FakeSummarizer()
+    memory = Memory("s", reducer=small_reducer(summarizer), store=store)
+    assert [m.id for m in memory.view()] == [m.id for m in store.history("s")]  # old view
+    memory.add(u("after restart"))
+    assert len(summarizer.requests) == 1  # the lost reduction, redone once
+    assert memory.summary is not None and memory.size <= 100
+    check_session(store, "s", memory.view())
+
+
+async def test_cancelling_a_turn_during_the_summarizer_commits_nothing_and_frees_the_lease() -> (
+    None
+):
+    store = AsyncInMemoryStore()
+    summarizer = GatedSummarizer()
+    memory = AsyncMemory("s", reducer=small_reducer(summarizer), store=store)
+    for i in range(10):
+        await memory.add(u(words(7, f"m{i}")))
+    task = asyncio.create_task(memory.add(u(words(7, "over"))))
+    while not summarizer.gate.started.is_set():
+        await asyncio.sleep(0.001)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    raw = store.sync_store
+    state = raw.load("s")
+    assert state.summary is None and state.version == 0 and state.length == 11
+    assert raw.acquire_lease("s", "someone-else", 1.0), "the lease is still held"
+    raw.release_lease("s", "someone-else")
+    summarizer.gate.release.set()
+    await memory.add(u("next"))
+    assert memory.summary is not None
+    check_session(raw, "s", await memory.view())
+
+
+async def test_cancelling_the_background_task_commits_nothing_and_frees_the_lease() -> None:
+    store = AsyncInMemoryStore()
+    summarizer = GatedSummarizer()
+    memory = AsyncMemory(
+        "s", reducer=small_reducer(summarizer, soft_threshold_tokens=80), store=store
+    )
+    for i in range(9):
+        await memory.add(u(words(7, f"m{i}")))
+    while not summarizer.gate.started.is_set():
+        await asyncio.sleep(0.001)
+    assert memory._task is not None
+    memory._task.cancel()
+    await memory.wait()
+    raw = store.sync_store
+    assert raw.load("s").summary is None and raw.acquire_lease("s", "other", 1.0)
+    raw.release_lease("s", "other")
+    summarizer.gate.release.set()
+    await memory.add(u(words(7, "later")))
+    await memory.wait()
+    assert memory.summary is not None
+    check_session(raw, "s", await memory.view())
+
+
+def test_threads_writing_through_two_memories_lose_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "threads.db"
+    errors: list[BaseException] = []
+
+    def writer(tag: str) -> None:
+        try:
+            memory = Memory("s", reducer=small_reducer(), store=SQLiteStore(db))
+            for i in range(40):
+                memory.add(u(f"{tag} {i} " + words(6)))
+            memory.close()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(t,)) for t in ("A", "B")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    store = SQLiteStore(db)
+    texts = [m.text.split()[:2] for m in store.history("s")]
+    for tag in ("A", "B"):
+        assert [int(n) for t, n in texts if t == tag] == list(range(40))
+    check_session(store, "s")
+
+
+def test_background_memory_over_sqlite_with_a_second_worker(tmp_path: Path) -> None:
+    db = tmp_path / "bg.db"
+    reducer = small_reducer(soft_threshold_tokens=80)
+    one = Memory("s", reducer=reducer, store=SQLiteStore(db))
+    two = Memory("s", reducer=small_reducer(soft_threshold_tokens=80), store=SQLiteStore(db))
+    for i in range(30):
+        (one if i % 2 else two).add(u(words(7, f"m{i}")))
+    one.wait()
+    two.wait()
+    one.refresh()
+    store = SQLiteStore(db)
+    assert len(store.history("s")) == 30
+    check_session(store, "s", one.view())
+
+
+def test_the_background_worker_is_reused_and_exits_when_idle() -> None:
+    runs: list[str] = []
+    worker = BackgroundWorker(
+        lambda: runs.append(threading.current_thread().name), name="w", idle_seconds=0.05
+    )
+    worker.prestart()
+    assert worker.submit()
+    worker.join()
+    assert worker.submit()
+    worker.join()
+    assert runs == ["w", "w"] and not worker.busy
+    time.sleep(0.2)
+    assert worker._thread is None  # exited when idle; started again on demand
+    assert worker.submit()
+    worker.join()
+    worker.stop()
+    assert not worker.submit() and len(runs) == 3
+
+
+async def test_async_memory_over_sqlite_url(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'a.db'}"
+    async with AsyncMemory("s", reducer=small_reducer(soft_threshold_tokens=80), store=url) as m:
+        for i in range(25):
+            await m.add(u(words(7, f"m{i}")))
+        await m.wait()
+        assert m.summary is not None
+        view = await m.view()
+    store = SQLiteStore(tmp_path / "a.db")
+    check_session(store, "s", view)
+    assert len(store.history("s")) == 25
+
+
+# -- random interleavings -----------------------------------------------------------------------
+
+
+class MemoryMachine(RuleBasedStateMachine):
+    """Random adds (tool groups included), reductions, clears and reloads on one store."""
+
+    kind = "memory"
+    background = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tmp = tempfile.TemporaryDirectory()
+        self.sid = f"hyp-{uuid.uuid4().hex[:8]}"
+        self.store = self._make_store()
+        self.expected: list[str] = []
+        self.pending: list[str] = []
+        self.watermark = 0
+        self.view_current = True
+        self.n = 0
+        self.memory = self._memory()
+
+    def _make_store(self) -> Store:
+        if self.kind == "sqlite":
+            return SQLiteStore(Path(self.tmp.name) / "hyp.db")
+        if self.kind == "redis":
+            from summem.stores.redis import RedisStore
+
+            return RedisStore(REDIS_URL, prefix=f"summem-hyp-{uuid.uuid4().hex}")
+        return InMemoryStore()
+
+    def _memory(self) -> Memory:
+        soft = {"soft_threshold_tokens": 80} if self.background else {}
+        reducer = small_reducer(FakeSummarizer(), **soft)
+        return Memory(self.sid, reducer=reducer, store=self.store)
+
+    def _accepted(self, messages: list[Any]) -> None:
+        self.expected.extend(m.id for m in messages if not m.is_system)
+        self.view_current = True
+
+    @initialize()
+    def start(self) -> None:
+        self.memory.add({"role": "system", "content": "sys"})
+
+    @rule(n_words=st.integers(1, 25))
+    def add_user(self, n_words: int) -> None:
+        self._accepted([self.memory.add(u(words(n_words, f"u{self.n}")))])
+        self.n += 1
+
+    @rule(k=st.integers(1, 3), n_words=st.integers(0, 10))
+    def add_call(self, k: int, n_words: int) -> None:
+        ids = [f"c{self.n}-{j}" for j in range(k)]
+        self.n += 1
+        msg = call(*ids)
+        if n_words:
+            msg["content"] = words(n_words)
+        self._accepted([self.memory.add(msg)])
+        self.pending.extend(ids)
+
+    @precondition(lambda self: bool(self.pending))
+    @rule(data=st.data())
+    def answer(self, data: st.DataObject) -> None:
+        call_id = data.draw(st.sampled_from(self.pending))
+        self._accepted([self.memory.add(res(call_id, words(5)))])
+        self.pending.remove(call_id)
+
+    @rule(n=st.integers(1, 3))
+    def add_group_batch(self, n: int) -> None:
+        batch: list[Any] = []
+        for _ in range(n):
+            cid = f"b{self.n}"
+            self.n += 1
+            batch += [u(words(6)), call(cid), res(cid, words(12)), a(words(9))]
+        self._accepted(self.memory.extend(batch))
+
+    @rule()
+    def bad_batch_changes_nothing(self) -> None:
+        with pytest.raises(MessageValidationError):
+            self.memory.extend([u("lost"), res("no-such-call")])
+
+    @rule()
+    def reduce(self) -> None:
+        self.memory.reduce()
+
+    @rule()
+    def clear(self) -> None:
+        self.memory.clear()
+        self.expected, self.pending, self.watermark = [], [], 0
+        self.view_current = True
+
+    @rule()
+    def reload(self) -> None:
+        self.memory.close()
+        self.memory = self._memory()
+        self.view_current = True
+
+    @rule()
+    def other_worker_appends(self) -> None:
+        other = self._memory()
+        self.expected.append(other.add(u(words(4, "other"))).id)
+        other.close()
+        self.view_current = False  # this memory sees it on its next write or refresh
+
+    @invariant()
+    def history_complete_view_consistent_tools_paired(self) -> None:
+        self.memory.wait()  # background mode: let the reduction in flight land first
+        assert [m.id for m in self.store.history(self.sid)] == self.expected  # I1
+        check_session(self.store, self.sid, self.memory.view() if self.view_current else None)
+        if self.store.exists(self.sid):
+            k = self.store.load(self.sid).watermark
+            assert k >= self.watermark  # I2: the watermark never moves back
+            self.watermark = k
+
+    def teardown(self) -> None:
+        self.memory.close()
+        if self.kind == "redis":
+            self.store.delete(self.sid)
+        self.store.close()
+        self.tmp.cleanup()
+
+
+FAST = settings(
+    max_examples=20,
+    stateful_step_count=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+class SQLiteMemoryMachine(MemoryMachine):
+    kind = "sqlite"
+
+
+class RedisMemoryMachine(MemoryMachine):
+    kind = "redis"
+
+
+class BackgroundSQLiteMemoryMachine(MemoryMachine):
+    kind = "sqlite"
+    background = True
+
+
+TestMemoryMachineInMemory = MemoryMachine.TestCase
+TestMemoryMachineInMemory.settings = FAST
+TestMemoryMachineSQLite = SQLiteMemoryMachine.TestCase
+TestMemoryMachineSQLite.settings = FAST
+TestMemoryMachineSQLiteBackground = BackgroundSQLiteMemoryMachine.TestCase
+TestMemoryMachineSQLiteBackground.settings = FAST
+for _case in (
+    TestMemoryMachineInMemory,
+    TestMemoryMachineSQLite,
+    TestMemoryMachineSQLiteBackground,
+):
+    _case.pytestmark = [pytest.mark.slow]  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+@pytest.mark.redis
+def test_memory_machine_on_redis() -> None:
+    require_redis()
+    from hypothesis.stateful import run_state_machine_as_test
+
+    run_state_machine_as_test(RedisMemoryMachine, settings=FAST)

@@ -1,0 +1,109 @@
+import copy
+from typing import Any
+
+import pytest
+
+from summem import MessageValidationError
+from summem.messages import Message, SummaryInfo, assistant, parse_message, parse_messages, tool
+
+CALL = {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+
+ROUND_TRIP: list[dict[str, Any]] = [
+    {"role": "system", "content": "be brief"},
+    {"role": "developer", "content": "use tools"},
+    {"role": "user", "content": "hi", "name": "ann"},
+    {
+        "role": "user",
+        "content": [
+            {"type": "text", "text": "look"},
+            {"type": "image_url", "image_url": {"url": "https://x/y.png", "detail": "low"}},
+            {"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}},
+            {"type": "file", "file": {"file_id": "file-1"}},
+        ],
+    },
+    {"role": "assistant", "content": None, "tool_calls": [CALL]},
+    {"role": "tool", "content": '{"ok": true}', "tool_call_id": "call_1"},
+    {"role": "assistant", "content": "done", "refusal": None, "audio": None},
+    {"role": "user", "content": "x", "cache_control": {"type": "ephemeral"}},
+]
+
+
+@pytest.mark.parametrize("data", ROUND_TRIP, ids=lambda d: d["role"])
+def test_round_trip_is_identical(data) -> None:
+    original = copy.deepcopy(data)
+    msg = parse_message(data)
+    assert msg.to_openai() == original
+    assert data == original  # input untouched
+    out = msg.to_openai()
+    out["content"] = "mutated"
+    assert msg.to_openai() == original  # output is a copy
+
+
+def test_content_null_beside_tool_calls_is_kept() -> None:
+    out = parse_message(ROUND_TRIP[4]).to_openai()
+    assert "content" in out and out["content"] is None
+
+
+def test_ids_are_stable_and_unique() -> None:
+    a, b = parse_messages([{"role": "user", "content": "x"}] * 2)
+    assert a.id != b.id
+    assert a.id == a.id
+    assert Message.from_openai({"role": "user", "content": "x"}, id="m1").id == "m1"
+    assert Message.from_openai(a) is a
+
+
+@pytest.mark.parametrize(
+    ("bad", "field"),
+    [
+        ({"role": "robot", "content": "x"}, "role"),
+        ({"content": "x"}, "role"),
+        ({"role": "tool", "content": "x"}, "tool_call_id"),
+        ({"role": "user", "content": 5}, "content"),
+        ({"role": "user", "content": None}, "content"),
+        ({"role": "user", "content": ["text"]}, "content[0]"),
+        ({"role": "user", "content": [{"text": "no type"}]}, "content[0].type"),
+        ({"role": "user", "content": [{"type": "text"}]}, "content[0].text"),
+        ({"role": "user", "content": [{"type": "image_url", "image_url": {}}]}, None),
+        ({"role": "user", "content": "x", "tool_calls": [CALL]}, "tool_calls"),
+        ({"role": "assistant", "tool_calls": [{"type": "function"}]}, "tool_calls[0].id"),
+        ({"role": "assistant", "tool_calls": [CALL, CALL]}, "tool_calls[1].id"),
+        ({"role": "user", "content": "x", "name": 3}, "name"),
+        (
+            {
+                "role": "assistant",
+                "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": {"a": 1}}}],
+            },
+            "tool_calls[0].function.arguments",
+        ),
+    ],
+)
+def test_bad_messages_name_index_and_field(bad, field) -> None:
+    batch = [{"role": "user", "content": "fine"}, bad]
+    with pytest.raises(MessageValidationError) as info:
+        parse_messages(batch)
+    assert info.value.index == 1
+    assert "message 1" in str(info.value)
+    if field is not None:
+        assert info.value.field == field
+
+
+def test_not_a_mapping() -> None:
+    with pytest.raises(MessageValidationError, match="message 0: expected a mapping"):
+        parse_messages(["hello"])  # type: ignore[list-item]
+    with pytest.raises(MessageValidationError, match="list of messages"):
+        parse_messages({"role": "user", "content": "x"})  # type: ignore[dict-item]
+
+
+def test_summary_marker_never_reaches_the_provider() -> None:
+    msg = parse_message({"role": "user", "content": "S"}).as_summary(SummaryInfo(watermark=4))
+    assert msg.is_summary and msg.summary_info is not None
+    assert msg.to_openai() == {"role": "user", "content": "S"}
+    assert msg.with_id("other").summary_info == msg.summary_info
+
+
+def test_helpers_and_text() -> None:
+    call = assistant(tool_calls=[CALL])
+    assert call.tool_call_ids == ("call_1",)
+    assert tool("r", tool_call_id="call_1").tool_call_id == "call_1"
+    assert parse_message(ROUND_TRIP[3]).text == "look"
+    assert "tool_calls=1" in repr(call)
