@@ -343,15 +343,16 @@ def test_invalid_ids_are_rejected(store: Store, bad: Any) -> None:
 
 
 def test_lease_is_exclusive_reentrant_and_expires(store: Store) -> None:
-    assert store.acquire_lease("L", "w1", 0.3)
-    assert store.acquire_lease("L", "w1", 0.3)  # re-entrant, extends
-    assert not store.acquire_lease("L", "w2", 5)
+    assert store.acquire_lease("L", "w1", 0.2)
+    assert store.acquire_lease("L", "w1", 30)  # re-entrant, extends
+    time.sleep(0.3)
+    assert not store.acquire_lease("L", "w2", 5)  # still held: the second call extended it
     store.release_lease("L", "w2")  # not the owner: no effect
     assert not store.acquire_lease("L", "w2", 5)
     store.release_lease("L", "w1")
-    assert store.acquire_lease("L", "w2", 0.15)
-    assert not store.acquire_lease("L", "w1", 5)
-    time.sleep(0.3)
+    assert store.acquire_lease("L", "w2", 0.5)
+    assert not store.acquire_lease("L", "w1", 5)  # (a stall past 0.5 s here would flake)
+    time.sleep(0.6)
     assert store.acquire_lease("L", "w1", 5)  # w2's lease expired
     assert not store.exists("L")  # a lease does not create a session
     with pytest.raises(ConfigurationError):
