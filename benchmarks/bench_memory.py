@@ -314,13 +314,15 @@ def part2(turns: int, slow_ms: float) -> None:
         )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python benchmarks/bench_memory.py", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--latency-turns", type=int, default=800)
     parser.add_argument("--slow-ms", type=float, default=300.0)
     parser.add_argument("--skip-latency", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     part1([int(s) for s in args.sizes.split(",")])
     if not args.skip_latency:
         part2(args.latency_turns, args.slow_ms)

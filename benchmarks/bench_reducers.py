@@ -56,10 +56,12 @@ def replay(reducer: object, raw: list[dict]) -> tuple[float, int]:
     return (time.perf_counter() - start) / len(msgs), reductions
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python benchmarks/bench_reducers.py", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--sizes", default="1000,5000,20000")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     resolve_counter(model="gpt-4o").count_text("warm up")
     print(

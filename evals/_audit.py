@@ -2,20 +2,34 @@
 
 Kept apart from :mod:`evals.replay` so each check reads as the invariant it enforces (see
 DESIGN.md): I2, the view is ``[system] + [summary] + history[k:]`` and each evicted message is
-summarized exactly once; I3, tool-call groups are never split; and the budget, kept whenever a
-cut was possible. Each returns the problems it found, described; empty when the invariant held.
+summarized exactly once; I3, tool-call groups are never split; the budget, kept whenever a
+cut was possible; and the summary's provenance, which evidence retention trusts: a summary line
+that names its source messages must be made of their words. Each returns the problems it found,
+described; empty when the invariant held.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from summem.messages import Message
 from summem.reducers._cut import boundaries, choose_cut
 from summem.reducers.base import split_view
 from summem.reducers.summarization import SummarizationReducer
 
-__all__ = ["budget_problems", "call_problems", "span_problems", "view_problems"]
+__all__ = [
+    "budget_problems",
+    "call_problems",
+    "provenance_problems",
+    "span_problems",
+    "view_problems",
+]
+
+PROVENANCE_MIN_SUPPORT = 0.5
+"""Share of a summary line's words its cited messages must hold (measured: at least 0.75)."""
+_WORD = re.compile(r"[a-z0-9]+")
 
 
 def call_problems(view: Sequence[Message], msg: Message) -> list[str]:
@@ -94,3 +108,60 @@ def budget_problems(view: Sequence[Message], size: int, reducer: SummarizationRe
         options=reducer.cut_options,
     )
     return [f"view of {size} over the threshold {reducer.threshold}"] if cut > 0 else []
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if len(w) > 1 or w.isdigit()}
+
+
+def _source_words(msg: Message) -> set[str]:
+    """What a summary line may draw on: the text, the speaker, tool calls and extras."""
+    data = msg.to_openai()
+    parts: list[Any] = [msg.text, msg.name or ""]
+    for call in data.get("tool_calls") or ():
+        function = call.get("function") or {}
+        parts += [function.get("name", ""), function.get("arguments", "")]
+    parts += [v for k, v in data.items() if k not in {"role", "content", "tool_calls"}]
+    return _words(" ".join(str(p) for p in parts))
+
+
+def provenance_problems(summary: Message, body: str, sources: Mapping[str, Message]) -> list[str]:
+    """Each summary line that names source messages must be mostly their words.
+
+    Evidence retention counts a turn as carried by the summary when the summary's provenance
+    names it, so a summarizer that misattributed its lines would inflate that figure. Here a
+    line whose content words are less than :data:`PROVENANCE_MIN_SUPPORT` in the messages it
+    cites is a violation (an LLM summary records no provenance and is not checked).
+
+    Args:
+        summary: the committed summary (its ``extra["provenance"]``, if any, is checked).
+        body: the summary's text without the reducer's prefix, one line per entry.
+        sources: messages by id (the history so far).
+    """
+    info = summary.summary_info
+    entries = info.extra.get("provenance") if info is not None else None
+    if not isinstance(entries, list):
+        return []
+    lines = body.splitlines()
+    problems: list[str] = []
+    for entry in entries:
+        if not isinstance(entry, Mapping):
+            continue
+        ids = [i for i in entry.get("ids") or () if isinstance(i, str)]
+        number = entry.get("line")
+        if not ids or not isinstance(number, int):
+            continue
+        if not 0 <= number < len(lines) or any(i not in sources for i in ids):
+            problems.append(f"summary line {number} names a line or message that does not exist")
+            continue
+        words = _words(lines[number])
+        if not words:
+            continue
+        cited = set().union(*(_source_words(sources[i]) for i in ids))
+        support = len(words & cited) / len(words)
+        if support < PROVENANCE_MIN_SUPPORT:
+            problems.append(
+                f"summary line {number} cites {ids[:3]} but only {support:.0%} of its words "
+                "come from them (misattributed provenance)"
+            )
+    return problems

@@ -363,4 +363,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from evals._cli import run_cli
+
+    raise SystemExit(run_cli(main))

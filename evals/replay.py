@@ -11,7 +11,8 @@ does on each turn, and records:
   the full context, and the turns that had to wait on the summarizer;
 - violations of the engine's invariants, checked as it goes: each evicted message summarized
   exactly once and in order (I2), tool-call groups whole (I3), the view within the threshold
-  whenever a cut was possible, the watermark never moving back.
+  whenever a cut was possible, the watermark never moving back, and every summary line that
+  names its source messages made of their words (the provenance evidence retention trusts).
 
 Background summarization is simulated deterministically: from ``soft_threshold_tokens`` on, a
 reduction of the view at that moment is started and committed ``latency_messages`` appended
@@ -30,7 +31,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evals._audit import budget_problems, call_problems, span_problems, view_problems
+from evals._audit import (
+    budget_problems,
+    call_problems,
+    provenance_problems,
+    span_problems,
+    view_problems,
+)
 from summem.messages import Message, parse_message
 from summem.reducers.base import ReduceResult
 from summem.reducers.summarization import SummarizationReducer
@@ -218,6 +225,7 @@ class _Replay:
         self.on_cycle = on_cycle
         self.latency = latency
         self.history: list[Message] = []
+        self.by_id: dict[str, Message] = {}
         self.conversation: list[Message] = []  # history without system messages
         self.view: list[Message] = []
         self.summary: Message | None = None
@@ -239,6 +247,7 @@ class _Replay:
             self.full_prompt += self._full_size()
         self._fail(call_problems(self.view, msg))
         self.history.append(msg)
+        self.by_id[msg.id] = msg
         if msg.is_system:
             self.system = msg
         else:
@@ -309,6 +318,8 @@ class _Replay:
             )
         )
         self.covered.update(info.covered_ids)
+        body = summary.text.removeprefix(self.reducer.summary_prefix)
+        self._fail(provenance_problems(summary, body, self.by_id))
         self.view = [*result.view, *appended]
         self.summary, self.watermark = summary, max(k, k_before)
         cycle = Cycle(

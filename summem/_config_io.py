@@ -280,6 +280,12 @@ def check_consistency(config: Any) -> None:
             raise config_issue(where, f"{step!r} is listed twice")
         if TRUNCATE in seen:
             raise config_issue(where, f"nothing after {TRUNCATE!r} ever runs (it cannot fail)")
+        if config.model is None and step != TRUNCATE:
+            raise config_issue(
+                where,
+                f"{step!r} would only run if the extractive summarizer failed: with no model set, "
+                f"it is the main summarizer; set model, or list only {TRUNCATE!r} here",
+            )
         seen.add(step)
     if isinstance(config.api_key_env, dict):
         models = set(config.llm_models())

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from summem._session import Reducer, SessionCore
+from summem._session_export import SessionDict, parse_session_dict
 from summem.exceptions import ConfigurationError, ReductionError, StoreError, SummemError
 from summem.messages import Message
 from summem.reducers.summarization import SummarizationReducer
@@ -140,17 +141,27 @@ class BaseMemory:
     @staticmethod
     def _resume_args(
         data: Mapping[str, Any], reducer: Reducer | None
-    ) -> tuple[str, Reducer, bool | None, float]:
-        config = data.get("config") if isinstance(data, Mapping) else None
-        config = config if isinstance(config, Mapping) else {}
-        if reducer is None:
+    ) -> tuple[SessionDict, Reducer, bool | None, float]:
+        """Check a whole ``to_dict()`` dict (records and config) before anything is opened.
+
+        Raises:
+            StoreError: naming what is wrong in the dict.
+        """
+        session = parse_session_dict(data)
+        config = session.config
+        ttl = config.get("lease_ttl_seconds", 120.0)
+        if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not ttl > 0:
+            raise StoreError(f"session dict: config 'lease_ttl_seconds' is invalid: {ttl!r}")
+        if reducer is not None:
+            return session, reducer, None, float(ttl)
+        background = config.get("background")
+        if background is not None and not isinstance(background, bool):
+            raise StoreError(f"session dict: config 'background' is invalid: {background!r}")
+        try:
             reducer = _reducer_from_config(config.get("reducer"))
-            background = config.get("background")
-        else:
-            background = None
-        sid = data.get("session_id") if isinstance(data, Mapping) else None
-        ttl = float(config.get("lease_ttl_seconds", 120.0))
-        return validate_session_id(sid), reducer, background, ttl
+        except (SummemError, TypeError, ValueError) as exc:
+            raise StoreError(f"session dict: config 'reducer' is unusable: {exc}") from exc
+        return session, reducer, background, float(ttl)
 
     def _recompute_reducer(self, summarizer: Summarizer | None) -> SummarizationReducer:
         reducer = self._core.reducer

@@ -14,8 +14,7 @@ when it is closed (cancellation), and the lease must be released then too.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,26 +31,20 @@ from summem.exceptions import (
 from summem.messages import Message, MessageLike
 from summem.reducers.base import ReduceResult
 from summem.reducers.summarization import SummarizationReducer
-from summem.stores.base import SessionState, decode_message, encode_message
+from summem.stores.base import SessionState
 
 __all__ = [
-    "EXPORT_FORMAT",
     "StoreCall",
     "clear_flow",
-    "export_flow",
     "extend_flow",
-    "import_flow",
     "recompute_flow",
     "reduction_flow",
     "reload_flow",
     "rollback_flow",
 ]
 
-EXPORT_FORMAT = "summem.session/1"
-"""``format`` of the dict ``to_dict()`` writes."""
-
 READ_WINDOW = 500
-"""Messages read per store call when a flow walks the history (recompute, usage, export)."""
+"""Messages read per store call when a flow walks the history (recompute, usage)."""
 
 
 @dataclass(frozen=True)
@@ -288,105 +281,5 @@ def clear_flow(core: SessionCore, store: Any) -> Flow[None]:
     """Empty the session; a reduction planned before fails its CAS instead of restoring it."""
     yield from _call(store, "clear", core.session_id)
     core.cleared()
-    core.stale = True
-    yield from reload_flow(core, store)
-
-
-def _record(message: Message | None) -> dict[str, Any] | None:
-    return None if message is None else dict(json.loads(encode_message(message)))
-
-
-def export_flow(core: SessionCore, store: Any, config: dict[str, Any]) -> Flow[dict[str, Any]]:
-    """The session as a JSON-serialisable dict (see ``Memory.to_dict``)."""
-    sid = core.session_id
-    try:
-        state: SessionState | None = yield from _call(store, "load", sid)
-    except SessionNotFoundError:
-        state = None
-    core.reset(state)
-    if state is None:
-        head: list[Message] = []
-        state = SessionState(session_id=sid)
-    else:
-        head = yield from _call(store, "history", sid, 0, state.watermark)
-        if len(head) != state.watermark:
-            raise ConflictError(f"session {sid!r} was cleared while it was being exported")
-    return {
-        "format": EXPORT_FORMAT,
-        "session_id": sid,
-        "system": _record(state.system),
-        "summary": _record(state.summary),
-        "watermark": state.watermark,
-        "history": [_record(m) for m in [*head, *state.tail]],
-        "config": config,
-    }
-
-
-@dataclass(frozen=True)
-class _Imported:
-    system: Message | None
-    summary: Message | None
-    watermark: int
-    history: list[Message]
-
-
-def _decode(record: object, sid: str, where: str) -> Message | None:
-    if record is None:
-        return None
-    return decode_message(json.dumps(record), session_id=sid, where=where)
-
-
-def parse_export(data: Mapping[str, Any], sid: str) -> _Imported:
-    """Check and decode a ``to_dict()`` dict.
-
-    Raises:
-        StoreError: a wrong format, an undecodable record, or an inconsistent watermark.
-    """
-    if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
-        raise StoreError(f"not a summem session dict (expected format {EXPORT_FORMAT!r})")
-    records = data.get("history")
-    watermark = data.get("watermark")
-    if not isinstance(records, list) or not isinstance(watermark, int):
-        raise StoreError("a session dict needs a 'history' list and an int 'watermark'")
-    history = [_decode(r, sid, f"history[{i}]") for i, r in enumerate(records)]
-    if any(m is None for m in history) or not 0 <= watermark <= len(history):
-        raise StoreError(f"session dict: watermark {watermark} does not fit its history")
-    summary = _decode(data.get("summary"), sid, "summary")
-    if summary is not None and (summary.summary_info is None or watermark == 0):
-        raise StoreError("session dict: the summary has no provenance or covers nothing")
-    return _Imported(
-        _decode(data.get("system"), sid, "system message"),
-        summary,
-        watermark,
-        [m for m in history if m is not None],
-    )
-
-
-def import_flow(core: SessionCore, store: Any, data: Mapping[str, Any]) -> Flow[None]:
-    """Write a ``to_dict()`` dict into an absent (or empty) session of the store."""
-    sid = core.session_id
-    parsed = parse_export(data, sid)
-    try:
-        state: SessionState | None = yield from _call(store, "load", sid)
-    except SessionNotFoundError:
-        state = None
-    if state is not None and (state.length or state.system or state.summary):
-        raise ConflictError(f"session {sid!r} already exists in the target store")
-    if parsed.system is not None:
-        yield from _call(store, "set_system", sid, parsed.system)
-    for start in range(0, len(parsed.history), READ_WINDOW):
-        yield from _call(store, "append", sid, parsed.history[start : start + READ_WINDOW])
-    if parsed.watermark:
-        state = yield from _call(store, "load", sid)
-        assert state is not None  # the appends above created it
-        yield from _call(
-            store,
-            "commit",
-            sid,
-            summary=parsed.summary,
-            watermark=parsed.watermark,
-            expected_version=state.version,
-            expected_epoch=state.epoch,
-        )
     core.stale = True
     yield from reload_flow(core, store)

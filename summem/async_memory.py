@@ -8,6 +8,7 @@ thread, and cancelling a task never leaves a lease held or a partial reduction c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterable, Mapping
 from types import TracebackType
 from typing import Any
@@ -15,11 +16,10 @@ from typing import Any
 from summem._flow import run_async
 from summem._memory_base import BaseMemory, is_async_store
 from summem._session import Reducer, Trigger
+from summem._session_export import export_flow, import_flow
 from summem._session_flows import (
     clear_flow,
-    export_flow,
     extend_flow,
-    import_flow,
     recompute_flow,
     reduction_flow,
     reload_flow,
@@ -114,10 +114,32 @@ class AsyncMemory(BaseMemory):
             err = exc if isinstance(exc, SummemError) else ReductionError(str(exc))
             self._core.failed(err, background=True)
 
+    async def _take_lease(self) -> bool:
+        """Acquire the reduction lease; if cancelled meanwhile, give it back, then stay cancelled.
+
+        The store may grant the lease after the caller stopped waiting (a worker thread still
+        running, a command already sent): the answer is awaited and the lease released, so a
+        cancellation never leaves it held until its TTL runs out.
+        """
+        acquire = asyncio.ensure_future(
+            self._store.acquire_lease(self.session_id, self._owner, self._lease_ttl)
+        )
+        try:
+            return await asyncio.shield(acquire)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                if await acquire:
+                    await self._give_lease_back()
+            raise
+
+    async def _give_lease_back(self) -> None:
+        # shielded: a cancellation arriving now must not stop the release half way
+        await asyncio.shield(self._store.release_lease(self.session_id, self._owner))
+
     async def _reduce(self, trigger: Trigger, *, background: bool = False) -> ReduceResult | None:
         sid = self.session_id
         async with self._reducing:
-            if not await self._store.acquire_lease(sid, self._owner, self._lease_ttl):
+            if not await self._take_lease():
                 if trigger == "explicit":
                     raise LeaseHeldError(f"session {sid!r} is being reduced elsewhere")
                 self._core.lease_busy()
@@ -129,7 +151,7 @@ class AsyncMemory(BaseMemory):
                 self._core.stale = True  # a store call may have landed after all: read again
                 raise
             finally:
-                await self._store.release_lease(sid, self._owner)
+                await self._give_lease_back()
 
     async def reduce(self) -> ReduceResult | None:
         """See :meth:`Memory.reduce`."""
@@ -147,12 +169,15 @@ class AsyncMemory(BaseMemory):
         self._check_open()
         reducer = self._recompute_reducer(summarizer)
         async with self._reducing:
-            if not await self._store.acquire_lease(self.session_id, self._owner, self._lease_ttl):
+            if not await self._take_lease():
                 raise LeaseHeldError(f"session {self.session_id!r} is being reduced elsewhere")
             try:
                 return await run_async(recompute_flow(self._core, self._store, reducer))
+            except asyncio.CancelledError:
+                self._core.stale = True  # the commit may have landed after all: read again
+                raise
             finally:
-                await self._store.release_lease(self.session_id, self._owner)
+                await self._give_lease_back()
 
     async def rollback(self, summary_id: str | None) -> None:
         """See :meth:`Memory.rollback`."""
@@ -207,12 +232,16 @@ class AsyncMemory(BaseMemory):
         store: AsyncStore | Store | str | None = None,
     ) -> AsyncMemory:
         """See :meth:`Memory.from_dict`."""
-        sid, reducer, background, ttl = cls._resume_args(data, reducer)
+        session, reducer, background, ttl = cls._resume_args(data, reducer)
         memory = cls(
-            sid, reducer=reducer, store=store, background=background, lease_ttl_seconds=ttl
+            session.session_id,
+            reducer=reducer,
+            store=store,
+            background=background,
+            lease_ttl_seconds=ttl,
         )
         try:
-            await run_async(import_flow(memory._core, memory._store, data))
+            await run_async(import_flow(memory._core, memory._store, session))
         except BaseException:
             await memory.close()
             raise

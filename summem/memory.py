@@ -25,11 +25,10 @@ from typing import Any
 from summem._flow import run_sync
 from summem._memory_base import BaseMemory, is_async_store
 from summem._session import Reducer, Trigger
+from summem._session_export import export_flow, import_flow
 from summem._session_flows import (
     clear_flow,
-    export_flow,
     extend_flow,
-    import_flow,
     recompute_flow,
     reduction_flow,
     reload_flow,
@@ -258,15 +257,26 @@ class Memory(BaseMemory):
     ) -> Memory:
         """Resume a :meth:`to_dict` session in ``store`` (where it must not exist yet).
 
-        Without ``reducer``, a reducer with the recorded budget is built (default summarizer
-        and token counter). The summary log is not carried over: only the current summary.
+        The whole dict is checked first; the session is then written with one atomic
+        :meth:`~summem.stores.base.Store.create`: it appears whole or not at all, and of two
+        processes resuming the same dict at once exactly one succeeds. Without ``reducer``, a
+        reducer with the recorded budget is built (default summarizer and token counter).
+        The summary log is not carried over: only the current summary.
+
+        Raises:
+            StoreError: the dict is not a valid session dict (nothing was written).
+            ConflictError: the session already exists in ``store`` (it is left untouched).
         """
-        sid, reducer, background, ttl = cls._resume_args(data, reducer)
+        session, reducer, background, ttl = cls._resume_args(data, reducer)
         memory = cls(
-            sid, reducer=reducer, store=store, background=background, lease_ttl_seconds=ttl
+            session.session_id,
+            reducer=reducer,
+            store=store,
+            background=background,
+            lease_ttl_seconds=ttl,
         )
         try:
-            run_sync(import_flow(memory._core, memory._store, data))
+            run_sync(import_flow(memory._core, memory._store, session))
         except BaseException:
             memory.close()
             raise

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from summem._message_checks import check_message
 from summem.exceptions import MessageValidationError
 
 __all__ = [
@@ -35,17 +36,6 @@ __all__ = [
 ]
 
 Role = Literal["system", "developer", "user", "assistant", "tool"]
-ROLES: frozenset[str] = frozenset(("system", "developer", "user", "assistant", "tool"))
-
-# Required keys (and their types) for the content part types summem knows. Unknown part types
-# are kept as they are, so a provider's new part type does not break summem.
-_PART_FIELDS: dict[str, tuple[str, type]] = {
-    "text": ("text", str),
-    "image_url": ("image_url", dict),
-    "input_audio": ("input_audio", dict),
-    "file": ("file", dict),
-    "refusal": ("refusal", str),
-}
 
 
 def new_message_id() -> str:
@@ -119,14 +109,17 @@ class Message(BaseModel):
                 f"expected a mapping (a chat-completions dict), got {type(data).__name__}",
                 index=index,
             )
-        _check_semantics(data, index)
+        check_message(data, index)
         try:
             msg = cls.model_validate(copy_json(data))
         except ValidationError as exc:
             err = exc.errors()[0]
             field = ".".join(str(p) for p in err["loc"][:2]) or None
             raise MessageValidationError(err["msg"], index=index, field=field) from None
-        object.__setattr__(msg, "__pydantic_private__", _private(id or new_message_id()))
+        private = _private(id or new_message_id())
+        if not _in_dump_order(data):
+            private["_keys"] = tuple(data)  # to_openai gives the keys back in this order
+        object.__setattr__(msg, "__pydantic_private__", private)
         return msg
 
     def _priv(self) -> dict[str, Any]:
@@ -144,6 +137,7 @@ class Message(BaseModel):
             "_summary": mine["_summary"],
             "_token_cache": dict(mine["_token_cache"]),
             "_meta": dict(mine["_meta"]),
+            "_keys": mine["_keys"],
         }
         state.update(private)
         object.__setattr__(clone, "__pydantic_private__", state)
@@ -199,8 +193,12 @@ class Message(BaseModel):
     # -- views ----------------------------------------------------------------------------
 
     def to_openai(self) -> dict[str, Any]:
-        """The chat-completions dict, exactly as given (extras included), as a fresh copy."""
-        return copy_json(self.model_dump(exclude_unset=True))  # type: ignore[no-any-return]
+        """The chat-completions dict, exactly as given (extras and key order), as a fresh copy."""
+        data: dict[str, Any] = copy_json(self.model_dump(exclude_unset=True))
+        keys = (self.__pydantic_private__ or self._priv())["_keys"]
+        if keys is not None and data.keys() == set(keys):
+            data = {k: data[k] for k in keys}
+        return data
 
     @property
     def text(self) -> str:
@@ -257,113 +255,25 @@ def copy_json(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+_FIELD_ORDER: dict[str, int] = {name: i for i, name in enumerate(Message.model_fields)}
+
+
+def _in_dump_order(data: Mapping[str, Any]) -> bool:
+    """True when ``model_dump`` gives ``data``'s keys back in the same order.
+
+    It lists the declared fields in declaration order, then the extras in input order.
+    """
+    last = 0
+    for key in data:
+        position = _FIELD_ORDER.get(key, len(_FIELD_ORDER))
+        if position < last:
+            return False
+        last = position
+    return True
+
+
 def _private(id: str) -> dict[str, Any]:
-    return {"_id": id, "_summary": None, "_token_cache": {}, "_meta": {}}
-
-
-def _check_semantics(data: Mapping[str, Any], index: int | None) -> None:
-    """Checks pydantic's types cannot express; each error names the field."""
-    role = data.get("role")
-    if "role" not in data:
-        raise MessageValidationError("missing required field", index=index, field="role")
-    if not isinstance(role, str) or role not in ROLES:
-        raise MessageValidationError(
-            f"unknown role {role!r}; expected one of {sorted(ROLES)}", index=index, field="role"
-        )
-    content = data.get("content")
-    if content is not None and not isinstance(content, (str, list)):
-        raise MessageValidationError(
-            f"must be a string, a list of content parts or null, got {type(content).__name__}",
-            index=index,
-            field="content",
-        )
-    if content is None and role in ("system", "developer", "user", "tool"):
-        raise MessageValidationError(f"required for role {role!r}", index=index, field="content")
-    if isinstance(content, list):
-        for i, part in enumerate(content):
-            _check_part(part, index, i)
-    if role == "tool":
-        tcid = data.get("tool_call_id")
-        if not isinstance(tcid, str) or not tcid:
-            raise MessageValidationError(
-                "required (a non-empty string) for role 'tool'", index=index, field="tool_call_id"
-            )
-    elif data.get("tool_call_id") is not None:
-        raise MessageValidationError(
-            f"only allowed on role 'tool', not {role!r}", index=index, field="tool_call_id"
-        )
-    calls = data.get("tool_calls")
-    if calls is not None:
-        if role != "assistant":
-            raise MessageValidationError(
-                f"only allowed on role 'assistant', not {role!r}", index=index, field="tool_calls"
-            )
-        if not isinstance(calls, list):
-            raise MessageValidationError("must be a list", index=index, field="tool_calls")
-        seen: set[str] = set()
-        for i, call in enumerate(calls):
-            where = f"tool_calls[{i}]"
-            if not isinstance(call, Mapping):
-                raise MessageValidationError("must be a mapping", index=index, field=where)
-            cid = call.get("id")
-            if not isinstance(cid, str) or not cid:
-                raise MessageValidationError(
-                    "must be a non-empty string", index=index, field=f"{where}.id"
-                )
-            if cid in seen:
-                raise MessageValidationError(
-                    f"duplicate tool call id {cid!r}", index=index, field=f"{where}.id"
-                )
-            seen.add(cid)
-            fn = call.get("function")
-            if call.get("type", "function") == "function":
-                if not isinstance(fn, Mapping) or not isinstance(fn.get("name"), str):
-                    raise MessageValidationError(
-                        "must be a mapping with a string 'name'",
-                        index=index,
-                        field=f"{where}.function",
-                    )
-                args = fn.get("arguments", "")
-                if not isinstance(args, str):
-                    raise MessageValidationError(
-                        f"must be a JSON string, got {type(args).__name__}",
-                        index=index,
-                        field=f"{where}.function.arguments",
-                    )
-    name = data.get("name")
-    if name is not None and not isinstance(name, str):
-        raise MessageValidationError(
-            f"must be a string, got {type(name).__name__}", index=index, field="name"
-        )
-
-
-def _check_part(part: object, index: int | None, i: int) -> None:
-    where = f"content[{i}]"
-    if not isinstance(part, Mapping):
-        raise MessageValidationError(
-            f"a content part must be a mapping, got {type(part).__name__}",
-            index=index,
-            field=where,
-        )
-    ptype = part.get("type")
-    if not isinstance(ptype, str):
-        raise MessageValidationError(
-            "a content part needs a string 'type'", index=index, field=f"{where}.type"
-        )
-    spec = _PART_FIELDS.get(ptype)
-    if spec is None:
-        return
-    key, kind = spec
-    if not isinstance(part.get(key), kind):
-        raise MessageValidationError(
-            f"a {ptype!r} part needs {key!r} as a {kind.__name__}",
-            index=index,
-            field=f"{where}.{key}",
-        )
-    if ptype == "image_url" and not isinstance(part[key].get("url"), str):
-        raise MessageValidationError(
-            "an image part needs a string 'url'", index=index, field=f"{where}.image_url.url"
-        )
+    return {"_id": id, "_summary": None, "_token_cache": {}, "_meta": {}, "_keys": None}
 
 
 def parse_message(item: MessageLike, *, index: int | None = None) -> Message:

@@ -1,7 +1,7 @@
 """Summarization prompts as versioned YAML data files, validated once when they are loaded.
 
 Prompts are data, not code strings: ``prompts/<name>.yaml`` at the repository root, shipped in
-the wheel as ``summem/_prompts/``. A prompt file is read with ``yaml.safe_load`` under a size
+the wheel as ``summem/_prompts/``. A prompt file is read with yaml's safe loader under a size
 cap, validated by a pydantic model that forbids unknown keys, and its ``{placeholder}`` fields
 are checked at load: an unknown or missing placeholder is a :class:`~summem.exceptions.PromptError`
 naming the file and the key, never a surprise at the first reduction.
@@ -227,7 +227,9 @@ def parse_prompt(data: str | bytes, *, source: str = "<string>") -> PromptTempla
     except UnicodeDecodeError as exc:
         raise PromptError(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     try:
-        loaded = yaml.safe_load(text)
+        loaded = yaml.load(text, Loader=_UniqueKeySafeLoader)  # safe_load, duplicates refused
+    except _DuplicateKeyError as exc:
+        raise PromptError(f"{where}: {exc}") from None
     except yaml.constructor.ConstructorError as exc:
         # e.g. ``!!python/object/apply:os.system``: safe_load refuses it; nothing ran.
         raise PromptError(f"{where}: unsupported YAML tag{_mark(exc)}: {exc.problem}") from None
@@ -271,6 +273,30 @@ def parse_prompt(data: str | bytes, *, source: str = "<string>") -> PromptTempla
         delimiters=tuple(sorted(set(DEFAULT_DELIMITERS) | tags)),
         _messages=tuple(messages),
     )
+
+
+class _DuplicateKeyError(Exception):
+    pass
+
+
+class _UniqueKeySafeLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` (no Python tags) that refuses a key given twice in one mapping.
+
+    Plain ``safe_load`` keeps the last value silently, so a second ``messages:`` would drop
+    the first without a word.
+    """
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, (str, int, float, bool)) and key in seen:
+                mark = key_node.start_mark
+                raise _DuplicateKeyError(
+                    f"key {key!r} appears twice (line {mark.line + 1}, column {mark.column + 1})"
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
 
 
 def _compile(content: str, *, where: str, key: str) -> tuple[_Segment, ...]:

@@ -5,271 +5,263 @@
 
 The application then passes only the *new* messages; summem records them, sends the whole view
 (system message, rolling summary, recent turns), records the reply (tool calls included, and
-the provider's usage in the reply's ``meta``) and reduces when due. Streaming works: the reply
-is recorded once the stream has been read to its end. New messages are recorded before the
-call: if the call fails they stay in the session (they were said), and calling again with
+the provider's usage in the reply's ``meta``) and reduces when due. A system message passed
+again with the same content is ignored; with new content it replaces the old one.
+
+Streaming works: the reply is recorded once the stream has been read to its end; a stream
+abandoned midway records nothing (see :mod:`summem._wrappers_stream`). New messages are
+recorded before the call: if the call fails they stay in the session (they were said), the
+provider's exception reaches the application unchanged, and calling again with
 ``messages=[]`` resends the view.
 
-The request and reply handling is pure and shared; the sync and async shells only differ in
-whether they await the memory and the client.
+The wrapped client is typed as the client it wraps, so editors and type checkers see the SDK's
+own signatures. Through memory go ``chat.completions.create``, ``.parse`` and ``.stream``
+(also after ``with_options(...)``); everything else is the wrapped client's own.
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from typing import Any, Protocol, cast
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from summem._wrappers_stream import (
+    AsyncRecordingEventStreamManager,
+    AsyncRecordingStream,
+    RecordingEventStreamManager,
+    RecordingStream,
+    StreamAccumulator,
+    reply_message,
+    usage_of,
+)
 from summem.exceptions import ConfigurationError
 
-__all__ = ["MemoryClient", "wrap_completion", "wrap_openai"]
+if TYPE_CHECKING:
+    from summem.async_memory import AsyncMemory
+    from summem.memory import Memory
+    from summem.messages import Message
 
+__all__ = ["MemoryClient", "StreamAccumulator", "reply_message", "wrap_completion", "wrap_openai"]
 
-class _SyncMemory(Protocol):
-    def extend(self, messages: Any) -> Any: ...
-    def add(self, message: Any) -> Any: ...
-    def messages(self) -> list[dict[str, Any]]: ...
+ClientT = TypeVar("ClientT")
+FnT = TypeVar("FnT", bound=Callable[..., Any])
 
-
-class _AsyncMemory(Protocol):
-    async def extend(self, messages: Any) -> Any: ...
-    async def add(self, message: Any) -> Any: ...
-    async def messages(self) -> list[dict[str, Any]]: ...
+_STREAM_HELPER = "stream"  # the SDK's ``chat.completions.stream(...)``: a manager of events
 
 
 # -- pure helpers shared by every shell -------------------------------------------------------
 
 
-def _new_messages(kwargs: dict[str, Any]) -> list[Any]:
-    new = kwargs.get("messages", [])
+def _messages_position(fn: Callable[..., Any]) -> int | None:
+    """Where ``messages`` sits among ``fn``'s positional parameters (litellm: second)."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    for i, param in enumerate(params):
+        if param.kind not in positional:
+            return None
+        if param.name == "messages":
+            return i
+    return None
+
+
+def _split(
+    args: tuple[Any, ...], kwargs: dict[str, Any], position: int | None
+) -> tuple[list[Any], Callable[[list[dict[str, Any]]], tuple[tuple[Any, ...], dict[str, Any]]]]:
+    """The new messages, and how to put the view in their place (positional or keyword)."""
+    positional = position is not None and len(args) > position
+    new = args[position] if positional and position is not None else kwargs.get("messages", [])
     if not isinstance(new, (list, tuple)):
         raise ConfigurationError("messages must be a list of the new chat-completions messages")
-    return list(new)
+
+    def with_view(view: list[dict[str, Any]]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        if positional and position is not None:
+            return (*args[:position], view, *args[position + 1 :]), kwargs
+        return args, {**kwargs, "messages": view}
+
+    return list(new), with_view
 
 
-def _get(obj: Any, name: str) -> Any:
-    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+def _as_dict(message: Any) -> Any:
+    """An SDK message object (``response.choices[0].message``) as a chat-completions dict."""
+    if isinstance(message, dict) or not hasattr(message, "model_dump"):
+        return message
+    dumped = message.model_dump(exclude_none=True)
+    return {k: v for k, v in dumped.items() if v != []}  # e.g. ``annotations: []``
 
 
-def _usage(obj: Any) -> dict[str, Any] | None:
-    usage = _get(obj, "usage")
-    if usage is None:
-        return None
-    if hasattr(usage, "model_dump"):
-        usage = usage.model_dump(exclude_none=True)
-    if not isinstance(usage, dict):
-        return None
-    keep = ("prompt_tokens", "completion_tokens", "total_tokens")
-    return {k: int(usage[k]) for k in keep if isinstance(usage.get(k), int)}
+def _call_keys(message: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return [
+        (
+            c.get("id"),
+            (c.get("function") or {}).get("name"),
+            (c.get("function") or {}).get("arguments"),
+        )
+        for c in message.get("tool_calls") or []
+        if isinstance(c, dict)
+    ]
 
 
-def _call_dict(call: Any) -> dict[str, Any]:
-    fn = _get(call, "function")
-    return {
-        "id": str(_get(call, "id")),
-        "type": _get(call, "type") or "function",
-        "function": {"name": str(_get(fn, "name")), "arguments": _get(fn, "arguments") or ""},
-    }
+class _Replies:
+    """Drops the reply summem recorded if the application passes it back as a new message.
 
-
-def reply_message(response: Any) -> dict[str, Any] | None:
-    """The assistant message of a (non-streamed) completion, as a chat-completions dict."""
-    choices = _get(response, "choices") or []
-    if not choices:
-        return None
-    msg = _get(choices[0], "message")
-    out: dict[str, Any] = {"role": "assistant", "content": _get(msg, "content")}
-    calls = _get(msg, "tool_calls")
-    if calls:
-        out["tool_calls"] = [_call_dict(c) for c in calls]
-    refusal = _get(msg, "refusal")
-    if refusal:
-        out["refusal"] = refusal
-    if out["content"] is None and not calls and not refusal:
-        out["content"] = ""
-    return out
-
-
-class StreamAccumulator:
-    """Rebuilds the assistant message from streamed chunks (content and tool-call deltas)."""
+    The openai tool-calling recipe appends ``response.choices[0].message`` before the tool
+    results; the wrapper has already recorded that reply, so it is not recorded twice.
+    """
 
     def __init__(self) -> None:
-        self.content: list[str] = []
-        self.calls: dict[int, dict[str, Any]] = {}
-        self.usage: dict[str, Any] | None = None
-        self.refusal: list[str] = []
+        self.last: dict[str, Any] | None = None
 
-    def feed(self, chunk: Any) -> None:
-        """Take one chunk into account."""
-        usage = _usage(chunk)
-        if usage:
-            self.usage = usage
-        for choice in _get(chunk, "choices") or []:
-            if (_get(choice, "index") or 0) != 0:
-                continue
-            delta = _get(choice, "delta")
-            if delta is None:
-                continue
-            text = _get(delta, "content")
-            if text:
-                self.content.append(text)
-            refusal = _get(delta, "refusal")
-            if refusal:
-                self.refusal.append(refusal)
-            for call in _get(delta, "tool_calls") or []:
-                slot = self.calls.setdefault(
-                    _get(call, "index") or 0,
-                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
-                )
-                if _get(call, "id"):
-                    slot["id"] = _get(call, "id")
-                fn = _get(call, "function")
-                if fn is not None:
-                    slot["function"]["name"] += _get(fn, "name") or ""
-                    slot["function"]["arguments"] += _get(fn, "arguments") or ""
-
-    def message(self) -> dict[str, Any]:
-        """The assistant message the stream carried."""
-        out: dict[str, Any] = {"role": "assistant", "content": "".join(self.content) or None}
-        if self.calls:
-            out["tool_calls"] = [self.calls[i] for i in sorted(self.calls)]
-        if self.refusal:
-            out["refusal"] = "".join(self.refusal)
-        if out["content"] is None and not self.calls and not self.refusal:
-            out["content"] = ""
-        return out
+    def new(self, messages: list[Any]) -> list[Any]:
+        items = [_as_dict(m) for m in messages]
+        last, self.last = self.last, None
+        first = items[0] if items else None
+        if (
+            last is not None
+            and isinstance(first, dict)
+            and first.get("role") == "assistant"
+            and (first.get("content") or None) == (last.get("content") or None)
+            and _call_keys(first) == _call_keys(last)
+        ):
+            return items[1:]
+        return items
 
 
-def _with_usage(message: dict[str, Any], usage: dict[str, Any] | None) -> Any:
+def _with_usage(message: dict[str, Any], usage: dict[str, Any] | None) -> Message:
     from summem.messages import Message
 
     msg = Message.from_openai(message)
     return msg.with_meta(usage=usage) if usage else msg
 
 
-# -- sync shells ----------------------------------------------------------------------------
+# -- the sync and async shells ------------------------------------------------------------------
 
 
-class _RecordingStream:
-    """Passes a sync stream through and records the reply when it is exhausted."""
+def _sync_call(
+    fn: Callable[..., Any], memory: Memory, *, helper: bool = False, replies: _Replies | None = None
+) -> Any:
+    position = _messages_position(fn)
+    replies = replies or _Replies()
 
-    def __init__(self, stream: Any, memory: _SyncMemory) -> None:
-        self._stream = stream
-        self._memory = memory
-        self._acc = StreamAccumulator()
-        self._recorded = False
-
-    def __iter__(self) -> Iterator[Any]:
-        for chunk in self._stream:
-            self._acc.feed(chunk)
-            yield chunk
-        if not self._recorded:
-            self._recorded = True
-            self._memory.add(_with_usage(self._acc.message(), self._acc.usage))
-
-    def __enter__(self) -> _RecordingStream:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Close the underlying stream."""
-        close = getattr(self._stream, "close", None)
-        if callable(close):
-            close()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
-
-
-class _AsyncRecordingStream:
-    """Passes an async stream through and records the reply when it is exhausted."""
-
-    def __init__(self, stream: Any, memory: _AsyncMemory) -> None:
-        self._stream = stream
-        self._memory = memory
-        self._acc = StreamAccumulator()
-        self._recorded = False
-
-    async def __aiter__(self) -> AsyncIterator[Any]:
-        async for chunk in self._stream:
-            self._acc.feed(chunk)
-            yield chunk
-        if not self._recorded:
-            self._recorded = True
-            await self._memory.add(_with_usage(self._acc.message(), self._acc.usage))
-
-    async def __aenter__(self) -> _AsyncRecordingStream:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    async def close(self) -> None:
-        """Close the underlying stream."""
-        close = getattr(self._stream, "close", None)
-        if callable(close):
-            result = close()
-            if inspect.isawaitable(result):
-                await result
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
-
-
-def _record_sync(memory: _SyncMemory, response: Any, stream: bool) -> Any:
-    if stream:
-        return _RecordingStream(response, memory)
-    reply = reply_message(response)
-    if reply is not None:
-        memory.add(_with_usage(reply, _usage(response)))
-    return response
-
-
-async def _record_async(memory: _AsyncMemory, response: Any, stream: bool) -> Any:
-    if stream:
-        return _AsyncRecordingStream(response, memory)
-    reply = reply_message(response)
-    if reply is not None:
-        await memory.add(_with_usage(reply, _usage(response)))
-    return response
-
-
-def wrap_completion(fn: Callable[..., Any], memory: Any) -> Callable[..., Any]:
-    """Wrap a completion function: ``litellm.completion`` + ``Memory``, or the async pair.
-
-    Any function taking ``messages=`` and returning a chat completion works (an async one
-    with ``AsyncMemory``).
-    """
-    if _is_coroutine_function(fn):
-        amem = cast(_AsyncMemory, memory)
-
-        async def acall(*args: Any, **kwargs: Any) -> Any:
-            await amem.extend(_new_messages(kwargs))
-            kwargs["messages"] = await amem.messages()
-            response = await cast(Callable[..., Awaitable[Any]], fn)(*args, **kwargs)
-            return await _record_async(amem, response, bool(kwargs.get("stream")))
-
-        return acall
-    smem = cast(_SyncMemory, memory)
+    def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
+        memory.add(_with_usage(message, usage))
+        replies.last = message
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        smem.extend(_new_messages(kwargs))
-        kwargs["messages"] = smem.messages()
+        new, with_view = _split(args, kwargs, position)
+        memory.extend(replies.new(new))
+        args, kwargs = with_view(memory.messages())
         response = fn(*args, **kwargs)
-        return _record_sync(smem, response, bool(kwargs.get("stream")))
+        if helper:
+            return RecordingEventStreamManager(response, record)
+        if kwargs.get("stream"):
+            return RecordingStream(response, record)
+        reply = reply_message(response)
+        if reply is not None:
+            record(reply, usage_of(response))
+        return response
 
     return call
+
+
+def _async_call(
+    fn: Callable[..., Awaitable[Any]],
+    memory: AsyncMemory,
+    *,
+    helper: bool = False,
+    replies: _Replies | None = None,
+) -> Any:
+    position = _messages_position(fn)
+    replies = replies or _Replies()
+
+    async def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
+        await memory.add(_with_usage(message, usage))
+        replies.last = message
+
+    async def acall(*args: Any, **kwargs: Any) -> Any:
+        new, with_view = _split(args, kwargs, position)
+        await memory.extend(replies.new(new))
+        args, kwargs = with_view(await memory.messages())
+        response = await fn(*args, **kwargs)
+        if kwargs.get("stream"):
+            return AsyncRecordingStream(response, record)
+        reply = reply_message(response)
+        if reply is not None:
+            await record(reply, usage_of(response))
+        return response
+
+    if not helper:
+        return acall
+
+    def open_stream(*args: Any, **kwargs: Any) -> AsyncRecordingEventStreamManager:
+        # ``AsyncCompletions.stream`` is a plain method returning an async context manager;
+        # the memory is only touched once it is entered.
+        lazy = _LazyManager(fn, args, kwargs, memory, replies)
+        return AsyncRecordingEventStreamManager(lazy, record)
+
+    return open_stream
+
+
+class _LazyManager:
+    """``async with``: record the new messages, then open the SDK's stream over the view."""
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        memory: Any,
+        replies: _Replies,
+    ) -> None:
+        self._fn, self._args, self._kwargs, self._memory = fn, args, kwargs, memory
+        self._replies = replies
+        self._manager: Any = None
+
+    async def __aenter__(self) -> Any:
+        new, with_view = _split(self._args, self._kwargs, _messages_position(self._fn))
+        await self._memory.extend(self._replies.new(new))
+        args, kwargs = with_view(await self._memory.messages())
+        self._manager = self._fn(*args, **kwargs)
+        return await self._manager.__aenter__()
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._manager.__aexit__(*exc)
+
+
+def wrap_completion(fn: FnT, memory: Memory | AsyncMemory) -> FnT:
+    """Wrap a completion function: ``litellm.completion`` + ``Memory``, or the async pair.
+
+    Any function taking ``messages`` (by keyword, or in its parameter's position) and
+    returning a chat completion works (an async one with ``AsyncMemory``). The result keeps
+    ``fn``'s signature for type checkers.
+
+    Raises:
+        ConfigurationError: an async function with a sync memory, or the other way round.
+    """
+    is_async = _is_coroutine_function(fn)
+    _check_pair(is_async, memory, fn_name=getattr(fn, "__name__", type(fn).__name__))
+    if is_async:
+        return cast(FnT, _async_call(fn, cast("AsyncMemory", memory)))
+    return cast(FnT, _sync_call(fn, cast("Memory", memory)))
 
 
 class _Completions:
     def __init__(self, completions: Any, memory: Any, is_async: bool) -> None:
         self._completions = completions
-        self.create = wrap_completion(
-            _as_coroutine_function(completions.create) if is_async else completions.create,
-            memory,
-        )
+        replies = _Replies()  # shared: a reply from create() passed back to parse() is known
+        for name in ("create", "parse", _STREAM_HELPER):
+            method = getattr(completions, name, None)
+            if method is None:
+                continue
+            helper = name == _STREAM_HELPER
+            if is_async:
+                coroutine = method if helper else _as_coroutine_function(method)
+                wrapped = _async_call(coroutine, memory, helper=helper, replies=replies)
+            else:
+                wrapped = _sync_call(method, memory, helper=helper, replies=replies)
+            setattr(self, name, wrapped)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._completions, name)
@@ -285,9 +277,11 @@ class _Chat:
 
 
 class MemoryClient:
-    """An openai client whose ``chat.completions.create`` goes through a memory.
+    """An openai client whose chat completions go through a memory.
 
-    Everything else (``models``, ``embeddings``, ``with_options``...) is the wrapped client's.
+    ``chat.completions.create``, ``.parse`` and ``.stream`` send the view and record the reply;
+    ``with_options(...)`` and ``copy(...)`` return a client wrapped around the same memory;
+    everything else (``models``, ``embeddings``, ``api_key``...) is the wrapped client's.
     """
 
     def __init__(self, client: Any, memory: Any) -> None:
@@ -295,24 +289,43 @@ class MemoryClient:
         self.memory = memory
         self.chat = _Chat(client.chat, memory, _is_async_client(client))
 
+    def with_options(self, *args: Any, **kwargs: Any) -> MemoryClient:
+        """The wrapped client's ``with_options``, still around this memory."""
+        return MemoryClient(self._client.with_options(*args, **kwargs), self.memory)
+
+    def copy(self, *args: Any, **kwargs: Any) -> MemoryClient:
+        """The wrapped client's ``copy``, still around this memory."""
+        return MemoryClient(self._client.copy(*args, **kwargs), self.memory)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._client, name)
 
+    def __repr__(self) -> str:
+        return f"MemoryClient({type(self._client).__name__}, session={self._session()!r})"
 
-def wrap_openai(client: Any, memory: Any) -> MemoryClient:
+    def _session(self) -> Any:
+        return getattr(self.memory, "session_id", None)
+
+
+def wrap_openai(client: ClientT, memory: Memory | AsyncMemory) -> ClientT:
     """Put ``memory`` around an openai client: ``OpenAI`` + ``Memory``, or the async pair.
+
+    The result is a :class:`MemoryClient`, typed as ``client``'s own class so that editors and
+    type checkers keep the SDK's signatures.
 
     Raises:
         ConfigurationError: an async client with a sync memory, or the other way round.
     """
-    is_async = _is_async_client(client)
-    memory_is_async = _is_coroutine_function(getattr(memory, "add", None))
-    if is_async != memory_is_async:
+    _check_pair(_is_async_client(client), memory, fn_name=type(client).__name__)
+    return cast(ClientT, MemoryClient(client, memory))
+
+
+def _check_pair(is_async: bool, memory: Any, *, fn_name: str) -> None:
+    if is_async != _is_coroutine_function(getattr(memory, "add", None)):
         raise ConfigurationError(
-            "wrap_openai needs OpenAI with Memory, or AsyncOpenAI with AsyncMemory; got "
-            f"{type(client).__name__} with {type(memory).__name__}"
+            "a sync client needs a Memory and an async one an AsyncMemory (OpenAI with Memory, "
+            f"AsyncOpenAI with AsyncMemory); got {fn_name} with {type(memory).__name__}"
         )
-    return MemoryClient(client, memory)
 
 
 def _is_coroutine_function(fn: Any) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -11,8 +12,9 @@ import textwrap
 import threading
 import time
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -28,9 +30,10 @@ from hypothesis.stateful import (
 from summem._worker import BackgroundWorker
 from summem.exceptions import MessageValidationError
 from summem.memory import AsyncMemory, Memory
-from summem.stores.base import Store
+from summem.stores.adapter import AsyncStoreAdapter
+from summem.stores.base import AsyncStore, Store
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
-from summem.stores.sqlite import SQLiteStore
+from summem.stores.sqlite import AsyncSQLiteStore, SQLiteStore
 from tests.fakes import FakeSummarizer, words
 from tests.memory_fakes import (
     GatedSummarizer,
@@ -41,14 +44,15 @@ from tests.memory_fakes import (
     small_reducer,
     u,
 )
+from tests.stores._workers import open_spec
 from tests.stores.backends import REDIS_URL, require_redis
 
 ROOT = Path(__file__).resolve().parents[1]
 
 CRASHING_CHILD = """
-import os, sys
+import json, os, sys
 from summem.memory import Memory
-from summem.stores.sqlite import SQLiteStore
+from tests.stores._workers import open_spec
 from summem.summarizers.base import SummaryOutput
 from summem._flow import done
 from tests.fakes import WordCounter, words
@@ -63,7 +67,7 @@ class Crashing:
             os._exit(17)  # killed while the model answers
         return done(SummaryOutput(text="never committed", summarizer=self.name))
 
-store = SQLiteStore(sys.argv[1])
+store = open_spec(tuple(json.loads(sys.argv[1])))
 if where == "commit":
     def commit(*args, **kwargs):
         os._exit(17)  # killed between the summarizer's reply and the commit
@@ -76,13 +80,27 @@ raise SystemExit("the reduction never ran")
 
 
 @pytest.mark.parametrize("where", ["summarizer", "commit"])
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
 def test_a_crash_before_the_commit_loses_nothing_and_the_work_is_redone_once(
-    tmp_path: Path, where: str
+    tmp_path: Path, where: str, kind: str
 ) -> None:
-    db = tmp_path / "crash.db"
+    if kind == "sqlite":
+        spec: tuple[str, ...] = ("sqlite", str(tmp_path / "crash.db"))
+    else:
+        require_redis()
+        spec = ("redis", REDIS_URL, f"summem-test-{uuid.uuid4().hex}")
+    store = open_spec(spec)
+    try:
+        crash_and_restart(spec, where, store)
+    finally:
+        store.delete("s")
+        store.close()
+
+
+def crash_and_restart(spec: tuple[str, ...], where: str, store: Store) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(CRASHING_CHILD), str(db), where],
+        [sys.executable, "-c", textwrap.dedent(CRASHING_CHILD), json.dumps(spec), where],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -90,7 +108,6 @@ def test_a_crash_before_the_commit_loses_nothing_and_the_work_is_redone_once(
         timeout=60,
     )
     assert proc.returncode == 17, proc.stderr
-    store = SQLiteStore(db)
     state = store.load("s")
     assert state.length == 11 and state.watermark == 0 and state.summary is None
     assert [m.text for m in store.history("s")] == [words(7, f"m{i}") for i in range(11)]
@@ -104,10 +121,33 @@ def test_a_crash_before_the_commit_loses_nothing_and_the_work_is_redone_once(
     check_session(store, "s", memory.view())
 
 
-async def test_cancelling_a_turn_during_the_summarizer_commits_nothing_and_frees_the_lease() -> (
-    None
-):
-    store = AsyncInMemoryStore()
+@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+async def async_stores(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[tuple[AsyncStore, Store]]:
+    """An async store, and a sync store on the same data to check it with."""
+    raw: Store
+    if request.param == "memory":
+        store: AsyncStore = AsyncInMemoryStore()
+        raw = store.sync_store  # type: ignore[attr-defined]
+    elif request.param == "sqlite":
+        store, raw = AsyncSQLiteStore(tmp_path / "c.db"), SQLiteStore(tmp_path / "c.db")
+    else:
+        require_redis()
+        from summem.stores.redis import AsyncRedisStore, RedisStore
+
+        prefix = f"summem-test-{uuid.uuid4().hex}"
+        store, raw = AsyncRedisStore(REDIS_URL, prefix=prefix), RedisStore(REDIS_URL, prefix=prefix)
+    yield store, raw
+    raw.delete("s")
+    await store.close()
+    raw.close()
+
+
+async def test_cancelling_a_turn_during_the_summarizer_commits_nothing_and_frees_the_lease(
+    async_stores: tuple[AsyncStore, Store],
+) -> None:
+    store, raw = async_stores
     summarizer = GatedSummarizer()
     memory = AsyncMemory("s", reducer=small_reducer(summarizer), store=store)
     for i in range(10):
@@ -118,7 +158,6 @@ async def test_cancelling_a_turn_during_the_summarizer_commits_nothing_and_frees
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    raw = store.sync_store
     state = raw.load("s")
     assert state.summary is None and state.version == 0 and state.length == 11
     assert raw.acquire_lease("s", "someone-else", 1.0), "the lease is still held"
@@ -129,8 +168,10 @@ async def test_cancelling_a_turn_during_the_summarizer_commits_nothing_and_frees
     check_session(raw, "s", await memory.view())
 
 
-async def test_cancelling_the_background_task_commits_nothing_and_frees_the_lease() -> None:
-    store = AsyncInMemoryStore()
+async def test_cancelling_the_background_task_commits_nothing_and_frees_the_lease(
+    async_stores: tuple[AsyncStore, Store],
+) -> None:
+    store, raw = async_stores
     summarizer = GatedSummarizer()
     memory = AsyncMemory(
         "s", reducer=small_reducer(summarizer, soft_threshold_tokens=80), store=store
@@ -142,7 +183,6 @@ async def test_cancelling_the_background_task_commits_nothing_and_frees_the_leas
     assert memory._task is not None
     memory._task.cancel()
     await memory.wait()
-    raw = store.sync_store
     assert raw.load("s").summary is None and raw.acquire_lease("s", "other", 1.0)
     raw.release_lease("s", "other")
     summarizer.gate.release.set()
@@ -150,6 +190,46 @@ async def test_cancelling_the_background_task_commits_nothing_and_frees_the_leas
     await memory.wait()
     assert memory.summary is not None
     check_session(raw, "s", await memory.view())
+
+
+class SlowLeaseStore(InMemoryStore):
+    """Grants the lease, then answers only once ``answer`` is set (a slow store round trip)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked, self.answer, self.answered = (threading.Event() for _ in range(3))
+
+    def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
+        granted = super().acquire_lease(session_id, owner, ttl_seconds)
+        self.asked.set()
+        assert self.answer.wait(timeout=20), "never answered"
+        self.answered.set()
+        return granted
+
+
+@pytest.mark.parametrize("what", ["reduce", "recompute"])
+async def test_cancelling_while_the_lease_is_being_taken_leaves_no_lease(what: str) -> None:
+    raw = SlowLeaseStore()
+    raw.answer.set()
+    memory = AsyncMemory("s", reducer=small_reducer(), store=AsyncStoreAdapter(raw, offload=True))
+    for i in range(12):
+        await memory.add(u(words(7, f"m{i}")))
+    assert memory.summary is not None
+    raw.answer.clear()
+    raw.asked.clear()
+    task = asyncio.create_task(memory.reduce() if what == "reduce" else memory.recompute())
+    for _ in range(20_000):  # until the store granted the lease; its answer is on the way
+        if raw.asked.is_set():
+            break
+        await asyncio.sleep(0.001)
+    task.cancel()
+    raw.answer.set()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert raw.answered.wait(timeout=20)
+    await asyncio.sleep(0)
+    assert raw.acquire_lease("s", "someone-else", 1.0), "the cancelled call kept the lease"
+    await memory.close()
 
 
 def test_threads_writing_through_two_memories_lose_nothing(tmp_path: Path) -> None:
@@ -347,6 +427,47 @@ class MemoryMachine(RuleBasedStateMachine):
         self.tmp.cleanup()
 
 
+class LoopMemory:
+    """An AsyncMemory driven from sync rule code on a private event loop (test-only)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, memory: AsyncMemory) -> None:
+        self.loop, self.inner = loop, memory
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.inner, name)
+        return lambda *args, **kw: self.loop.run_until_complete(method(*args, **kw))
+
+
+class AsyncMemoryMachine(MemoryMachine):
+    """The same rules through AsyncMemory over the async twin of each store."""
+
+    def _make_store(self) -> Store:
+        self.loop = asyncio.new_event_loop()
+        store = super()._make_store()
+        if isinstance(store, InMemoryStore):
+            self.async_store: AsyncStore = AsyncInMemoryStore(store)
+        elif isinstance(store, SQLiteStore):
+            self.async_store = AsyncSQLiteStore(store.path)
+        else:
+            from summem.stores.redis import AsyncRedisStore
+
+            self.async_store = AsyncRedisStore(REDIS_URL, prefix=store._prefix)  # type: ignore[attr-defined]
+        return store
+
+    def _memory(self) -> Memory:
+        soft = {"soft_threshold_tokens": 80} if self.background else {}
+        memory = AsyncMemory(
+            self.sid, reducer=small_reducer(FakeSummarizer(), **soft), store=self.async_store
+        )
+        return cast(Memory, LoopMemory(self.loop, memory))
+
+    def teardown(self) -> None:
+        super().teardown()  # closes the memory (on the loop) and the sync store
+        self.loop.run_until_complete(self.async_store.close())
+        self.loop.run_until_complete(self.loop.shutdown_default_executor())
+        self.loop.close()
+
+
 FAST = settings(
     max_examples=20,
     stateful_step_count=25,
@@ -368,16 +489,36 @@ class BackgroundSQLiteMemoryMachine(MemoryMachine):
     background = True
 
 
+class AsyncInMemoryMachine(AsyncMemoryMachine):
+    kind = "memory"
+
+
+class AsyncBackgroundSQLiteMachine(AsyncMemoryMachine):
+    kind = "sqlite"
+    background = True
+
+
+class AsyncBackgroundRedisMachine(AsyncMemoryMachine):
+    kind = "redis"
+    background = True
+
+
 TestMemoryMachineInMemory = MemoryMachine.TestCase
 TestMemoryMachineInMemory.settings = FAST
 TestMemoryMachineSQLite = SQLiteMemoryMachine.TestCase
 TestMemoryMachineSQLite.settings = FAST
 TestMemoryMachineSQLiteBackground = BackgroundSQLiteMemoryMachine.TestCase
 TestMemoryMachineSQLiteBackground.settings = FAST
+TestAsyncMemoryMachineInMemory = AsyncInMemoryMachine.TestCase
+TestAsyncMemoryMachineInMemory.settings = FAST
+TestAsyncMemoryMachineSQLiteBackground = AsyncBackgroundSQLiteMachine.TestCase
+TestAsyncMemoryMachineSQLiteBackground.settings = FAST
 for _case in (
     TestMemoryMachineInMemory,
     TestMemoryMachineSQLite,
     TestMemoryMachineSQLiteBackground,
+    TestAsyncMemoryMachineInMemory,
+    TestAsyncMemoryMachineSQLiteBackground,
 ):
     _case.pytestmark = [pytest.mark.slow]  # type: ignore[attr-defined]
 
@@ -389,3 +530,12 @@ def test_memory_machine_on_redis() -> None:
     from hypothesis.stateful import run_state_machine_as_test
 
     run_state_machine_as_test(RedisMemoryMachine, settings=FAST)
+
+
+@pytest.mark.slow
+@pytest.mark.redis
+def test_async_background_memory_machine_on_redis() -> None:
+    require_redis()
+    from hypothesis.stateful import run_state_machine_as_test
+
+    run_state_machine_as_test(AsyncBackgroundRedisMachine, settings=FAST)

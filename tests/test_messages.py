@@ -1,4 +1,5 @@
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -6,7 +7,11 @@ import pytest
 from summem import MessageValidationError
 from summem.messages import Message, SummaryInfo, assistant, parse_message, parse_messages, tool
 
-CALL = {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+CALL: dict[str, Any] = {
+    "id": "call_1",
+    "type": "function",
+    "function": {"name": "lookup", "arguments": "{}"},
+}
 
 ROUND_TRIP: list[dict[str, Any]] = [
     {"role": "system", "content": "be brief"},
@@ -25,6 +30,26 @@ ROUND_TRIP: list[dict[str, Any]] = [
     {"role": "tool", "content": '{"ok": true}', "tool_call_id": "call_1"},
     {"role": "assistant", "content": "done", "refusal": None, "audio": None},
     {"role": "user", "content": "x", "cache_control": {"type": "ephemeral"}},
+    {  # provider extras inside parts and tool calls, and unknown part types, are kept too
+        "role": "user",
+        "content": [
+            {"type": "text", "text": "t", "cache_control": {"type": "ephemeral"}},
+            {
+                "type": "image_url",
+                "image_url": {"url": "data:image/png;base64,iVBORw0KGgo=", "detail": "high"},
+                "vendor": 1,
+            },
+            {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "mp3"}},
+            {"type": "file", "file": {"file_data": "data:application/pdf;base64,JVBE"}},
+            {"type": "future_part", "payload": {"a": [1, None]}},
+        ],
+    },
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [{**CALL, "index": 0, "function": {**CALL["function"], "strict": True}}],
+        "reasoning_content": "thought",
+    },
 ]
 
 
@@ -37,6 +62,22 @@ def test_round_trip_is_identical(data) -> None:
     out = msg.to_openai()
     out["content"] = "mutated"
     assert msg.to_openai() == original  # output is a copy
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        *ROUND_TRIP,
+        # OpenAI's documented order for a tool result, and extras before known fields.
+        {"role": "tool", "tool_call_id": "call_1", "content": "42"},
+        {"cache_control": {"type": "ephemeral"}, "content": "x", "role": "user", "name": "b"},
+    ],
+    ids=lambda d: d["role"],
+)
+def test_round_trip_keeps_the_key_order(data) -> None:
+    msg = parse_message(data)
+    assert json.dumps(msg.to_openai()) == json.dumps(data)
+    assert json.dumps(msg.with_meta(seen=True).to_openai()) == json.dumps(data)
 
 
 def test_content_null_beside_tool_calls_is_kept() -> None:
@@ -63,7 +104,17 @@ def test_ids_are_stable_and_unique() -> None:
         ({"role": "user", "content": ["text"]}, "content[0]"),
         ({"role": "user", "content": [{"text": "no type"}]}, "content[0].type"),
         ({"role": "user", "content": [{"type": "text"}]}, "content[0].text"),
-        ({"role": "user", "content": [{"type": "image_url", "image_url": {}}]}, None),
+        (
+            {"role": "user", "content": [{"type": "image_url", "image_url": {}}]},
+            "content[0].image_url.url",
+        ),
+        (
+            {"role": "user", "content": [{"type": "input_audio", "input_audio": "AAAA"}]},
+            "content[0].input_audio",
+        ),
+        ({"role": "user", "content": [{"type": "file", "file": "f"}]}, "content[0].file"),
+        ({"role": "tool", "content": "x", "tool_call_id": 5}, "tool_call_id"),
+        ({"role": "user", "content": "x", "tool_call_id": "c"}, "tool_call_id"),
         ({"role": "user", "content": "x", "tool_calls": [CALL]}, "tool_calls"),
         ({"role": "assistant", "tool_calls": [{"type": "function"}]}, "tool_calls[0].id"),
         ({"role": "assistant", "tool_calls": [CALL, CALL]}, "tool_calls[1].id"),
@@ -83,8 +134,8 @@ def test_bad_messages_name_index_and_field(bad, field) -> None:
         parse_messages(batch)
     assert info.value.index == 1
     assert "message 1" in str(info.value)
-    if field is not None:
-        assert info.value.field == field
+    assert info.value.field == field
+    assert f"field {field!r}" in str(info.value)
 
 
 def test_not_a_mapping() -> None:

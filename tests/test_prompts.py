@@ -197,6 +197,16 @@ BAD_CASES = [
         "!!python/object/apply:os.system ['echo pwned']\n", ["unsupported YAML tag"], id="py-tag"
     ),
     pytest.param(b"name: \xff\xfe\n", ["not UTF-8"], id="not-utf8"),
+    pytest.param(
+        GOOD + "messages:\n  - role: user\n    content: x\n",
+        ["'messages'", "appears twice"],
+        id="duplicate-key",
+    ),
+    pytest.param(
+        GOOD.replace("temperature: 0.2", "temperature: 0.2\n  temperature: 1"),
+        ["'temperature'", "appears twice"],
+        id="duplicate-nested-key",
+    ),
 ]
 
 

@@ -100,12 +100,14 @@ def choose_cut(
     # follows an unanswered call), so this also keeps every cut before a pending call.
     limit = bounds.starts[-1]
     if options.keep_last_user_turns > 0:
+        # The N-th user message from the end, or the first one when there are fewer than N:
+        # with fewer user turns than N, every one of them is among "the last N".
         seen = 0
         for i in range(n - 1, -1, -1):
             if messages[i].role == "user":
                 seen += 1
+                limit = min(limit, i)
                 if seen == options.keep_last_user_turns:
-                    limit = min(limit, i)
                     break
     remaining = sum(sizes)
     best = 0

@@ -63,7 +63,10 @@ class ReduceResult:
         """The view as chat-completions dicts, ready for ``chat.completions.create``."""
         system = self.view[0] if self.view and self.view[0].is_system else None
         rest = self.view[1:] if system is not None else self.view
-        summary = rest[0] if rest and rest[0].is_summary else None
+        # The summary carries summem's marker, or was recognised in plain dicts (by its prefix).
+        first = rest[0] if rest else None
+        is_summary = first is not None and (first.is_summary or first is self.summary)
+        summary = first if is_summary else None
         tail = rest[1:] if summary is not None else rest
         return render_view(system, summary, tail, placement=self.placement)
 
@@ -75,6 +78,8 @@ class ViewParts:
     system: Message | None
     summary: Message | None
     conversation: list[Message]
+    placement: SummaryPlacement = "after_system"
+    """Where the input had its summary: its own message, or appended to the system message."""
 
 
 def apply_system(current: Message | None, new: Message) -> Message:
@@ -91,26 +96,46 @@ def split_view(
 
     The system rules apply in order: a later system (or developer) message with different
     content replaces the earlier one; the result is kept first. The previous summary is the
-    message carrying summem's summary marker, or, for plain dicts that lost the marker, a
-    message right after the system message whose text starts with ``summary_prefix``.
+    message carrying summem's summary marker or, for plain dicts that lost the marker, the
+    first message before the conversation whose text starts with ``summary_prefix``, whatever
+    its role (a ``system`` summary is not a new system prompt). A summary rendered with
+    ``placement="system_suffix"`` is split off the system message it was appended to, so the
+    next reduction replaces it instead of keeping it inside the system prompt.
     """
     system: Message | None = None
     summary: Message | None = None
     conversation: list[Message] = []
+    placement: SummaryPlacement = "after_system"
     for msg in messages:
-        if msg.is_system and not msg.is_summary:
-            system = apply_system(system, msg)
-        elif msg.is_summary or (
-            summary is None
-            and not conversation
+        before_conversation = summary is None and not conversation
+        if msg.is_summary or (
+            before_conversation
             and msg.role != "tool"
             and summary_prefix
             and msg.text.startswith(summary_prefix)
         ):
             summary = msg
+        elif msg.is_system:
+            suffix = _summary_suffix(msg, summary_prefix) if before_conversation else None
+            if suffix is not None:
+                msg, summary = suffix
+                placement = "system_suffix"
+            system = apply_system(system, msg)
         else:
             conversation.append(msg)
-    return ViewParts(system, summary, conversation)
+    return ViewParts(system, summary, conversation, placement)
+
+
+def _summary_suffix(message: Message, prefix: str) -> tuple[Message, Message] | None:
+    """``(system, summary)`` when ``message`` is a system message with a summary appended."""
+    if not prefix or not isinstance(message.content, str):
+        return None
+    at = message.content.find("\n\n" + prefix)
+    if at < 0:
+        return None
+    system = Message.from_openai({**message.to_openai(), "content": message.content[:at]})
+    summary = Message.from_openai({"role": message.role, "content": message.content[at + 2 :]})
+    return system, summary
 
 
 def render_view(

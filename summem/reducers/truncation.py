@@ -43,6 +43,7 @@ class TruncationReducer(BudgetReducer):
             reduced=cut > 0,
             tokens_before=before,
             tokens_after=head + sum(sizes[cut:]),
+            placement=parts.placement,  # a summary kept inside the system message stays there
         )
 
     async def areduce(self, messages: Iterable[MessageLike]) -> ReduceResult:

@@ -13,6 +13,7 @@ import base64
 import binascii
 import json
 import math
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from summem.exceptions import (
     StoreError,
 )
 from summem.messages import Message
+from summem.stores._new_session import prepare_new_session
 from summem.stores.base import (
     SessionState,
     check_lease_args,
@@ -36,7 +38,7 @@ from summem.stores.base import (
     validate_session_id,
 )
 
-__all__ = ["Op", "RedisBase", "import_redis"]
+__all__ = ["CreateOps", "Op", "RedisBase", "import_redis"]
 
 T = TypeVar("T")
 
@@ -80,8 +82,37 @@ def _int(value: Any) -> int | None:
         return None
 
 
+class CreateOps(NamedTuple):
+    """A whole-session create: stage the history in chunks, create, or discard the staging."""
+
+    stage: list[Op[int]]
+    create: Op[int]
+    discard: Op[None]
+
+
+def _chunks(bodies: list[str], max_bytes: int, max_messages: int) -> list[list[str]]:
+    """``bodies`` cut into runs of at most ``max_bytes`` (UTF-8) and ``max_messages``."""
+    chunks: list[list[str]] = [[]]
+    size = 0
+    for body in bodies:
+        n = len(body.encode("utf-8"))
+        if chunks[-1] and (size + n > max_bytes or len(chunks[-1]) >= max_messages):
+            chunks.append([])
+            size = 0
+        chunks[-1].append(body)
+        size += n
+    return chunks
+
+
 class RedisBase:
     """Key building, script arguments and reply parsing shared by both Redis stores."""
+
+    create_chunk_bytes = 8 << 20
+    """Most bytes of history one ``create`` call sends; a longer history is staged first."""
+    create_chunk_messages = 20_000
+    """Most messages one ``create`` call sends."""
+    create_stage_ttl_seconds = 600.0
+    """How long a staged history outlives its last chunk (a crashed create's leftovers)."""
 
     def __init__(self, prefix: str, redis_module: Any) -> None:
         if not isinstance(prefix, str) or not prefix or "{" in prefix or "}" in prefix:
@@ -206,6 +237,46 @@ class RedisBase:
             return _cas_result(name, raw, watermark)
 
         return Op(name, "commit", [k.meta, k.msgs, k.sums], args, parse)
+
+    def _ops_create(
+        self,
+        session_id: str,
+        history: Sequence[Message],
+        system: Message | None,
+        summary: Message | None,
+        watermark: int,
+    ) -> CreateOps:
+        name = validate_session_id(session_id)
+        new = prepare_new_session(name, history, system, summary, watermark)
+        k = self._keys(name)
+        stage_key = f"{k.meta.removesuffix('meta')}import:{uuid.uuid4().hex}"
+        *staged, inline = _chunks(new.bodies, self.create_chunk_bytes, self.create_chunk_messages)
+        ttl_ms = max(1, math.ceil(self.create_stage_ttl_seconds * 1000))
+
+        def parse(raw: Any) -> int:
+            status = _s(raw[0])
+            if status == "exists":
+                raise ConflictError(f"session {name!r} already exists")
+            if status == "staging":
+                raise StoreError(
+                    f"session {name!r}: the staged history was lost before the create "
+                    f"(expired after {self.create_stage_ttl_seconds}s?); nothing was written"
+                )
+            return int(raw[1])
+
+        stage_ops = [Op(name, "stage", [stage_key, k.meta], [ttl_ms, *c], parse) for c in staged]
+        args: list[str | int] = [
+            new_epoch(),
+            new.watermark,
+            new.system_body or "",
+            new.summary_body or "",
+            new.log_entry() or "",
+            sum(len(c) for c in staged),
+            *inline,
+        ]
+        final = Op(name, "create", [k.meta, k.msgs, k.sums, stage_key], args, parse)
+        discard = Op(name, "discard", [stage_key], [], _none)
+        return CreateOps(stage_ops, final, discard)
 
     def _op_summaries(self, session_id: str) -> Op[list[Message]]:
         name = validate_session_id(session_id)

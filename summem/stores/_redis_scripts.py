@@ -9,7 +9,9 @@ share a hash slot (see ``_RedisBase._keys``) and the scripts run unchanged on Re
 
 Key layout (``KEYS``): 1 ``meta`` hash (epoch, version, watermark, system, summary), 2 ``msgs``
 list (encoded messages, position = index), 3 ``sums`` list (the summary log, JSON entries
-``{"id", "w", "m"}``), 4 ``lease`` string (the owner token, with a TTL).
+``{"id", "w", "m"}``), 4 ``lease`` string (the owner token, with a TTL). A create whose history
+is too long for one call first stages it in a private list ``...:import:<token>`` of the same
+slot (with a TTL, so a crashed creator leaves nothing for long), renamed into place at the end.
 """
 
 from __future__ import annotations
@@ -136,6 +138,48 @@ return {'unknown'}
 """
 )
 
+# Staging a long history for a create: KEYS[1] the staging list (private to one create, in the
+# session's hash slot), KEYS[2] the session's meta. ARGV[1] the staging TTL in milliseconds,
+# ARGV[2..] encoded messages. Fails early when the session exists.
+_STAGE = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return {'exists'} end
+local n = 0
+for i = 2, #ARGV, 1000 do
+  n = redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return {'ok', n}
+"""
+
+# Creating a whole session. KEYS: meta, msgs, sums, the staging list. ARGV[1] epoch, ARGV[2]
+# watermark, ARGV[3] system ('' = none), ARGV[4] summary ('' = none), ARGV[5] its log entry,
+# ARGV[6] how many messages were staged, ARGV[7..] the rest of the history. Everything is
+# checked before the first write; the staged list becomes the history by RENAME.
+_CREATE_WHOLE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('DEL', KEYS[4])
+  return {'exists'}
+end
+local staged = tonumber(ARGV[6])
+if staged > 0 and redis.call('LLEN', KEYS[4]) ~= staged then
+  local found = redis.call('LLEN', KEYS[4])
+  redis.call('DEL', KEYS[4])
+  return {'staging', found}
+end
+redis.call('DEL', KEYS[2], KEYS[3])
+if staged > 0 then redis.call('RENAME', KEYS[4], KEYS[2]) end
+for i = 7, #ARGV, 1000 do
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+redis.call('HSET', KEYS[1], 'epoch', ARGV[1], 'version', 0, 'watermark', ARGV[2])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'system', ARGV[3]) end
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[1], 'summary', ARGV[4])
+  redis.call('RPUSH', KEYS[3], ARGV[5])
+end
+return {'ok', redis.call('LLEN', KEYS[2])}
+"""
+
 _CLEAR = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if not tonumber(redis.call('HGET', KEYS[1], 'version')) then return -1 end
@@ -174,6 +218,9 @@ SCRIPTS: dict[str, str] = {
     "append": _APPEND,
     "set_system": _SET_SYSTEM,
     "commit": _COMMIT,
+    "stage": _STAGE,
+    "create": _CREATE_WHOLE,
+    "discard": "return redis.call('DEL', KEYS[1])",
     "summaries": "return redis.call('LRANGE', KEYS[1], 0, -1)",
     "rollback": _ROLLBACK,
     "clear": _CLEAR,

@@ -79,6 +79,10 @@ class Q:
     )
     EXISTS = "SELECT sid FROM sessions WHERE name = ?"
     CREATE = "INSERT INTO sessions (name, epoch, created_at, updated_at) VALUES (?, ?, ?, ?)"
+    CREATE_WHOLE = (
+        "INSERT INTO sessions (name, epoch, length, watermark, system, summary, created_at, "
+        "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    )
     RANGE = (
         "SELECT position, body FROM messages "
         "WHERE sid = ? AND position >= ? AND position < ? ORDER BY position"

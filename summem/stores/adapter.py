@@ -98,6 +98,25 @@ class AsyncStoreAdapter:
             expected_epoch=expected_epoch,
         )
 
+    async def create(
+        self,
+        session_id: str,
+        *,
+        history: Sequence[Message],
+        system: Message | None = None,
+        summary: Message | None = None,
+        watermark: int = 0,
+    ) -> None:
+        """See :meth:`summem.stores.base.Store.create`."""
+        await self._run(
+            self._store.create,
+            session_id,
+            history=history,
+            system=system,
+            summary=summary,
+            watermark=watermark,
+        )
+
     async def summaries(self, session_id: str) -> list[Message]:
         """See :meth:`summem.stores.base.Store.summaries`."""
         return await self._run(self._store.summaries, session_id)

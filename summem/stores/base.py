@@ -9,7 +9,8 @@ together, with a compare-and-set on (epoch, version), or not at all.
 ``version`` changes on every commit, rollback and clear, never on append: messages appended
 while a summarizer runs do not invalidate its result. ``epoch`` is fixed when a session is
 created, so a reduction planned before a delete can never commit into a new session that reuses
-the id.
+the id. A session resumed from elsewhere is written whole by ``create``, atomically, into an
+id that must not exist yet.
 
 Backends implement :class:`Store` (sync) or :class:`AsyncStore` (async) with the same method
 names; keys, SQL and serialisation live here and in each backend's shared base.
@@ -182,6 +183,28 @@ class Store(Protocol):
                 watermark would move backwards or past the history's end).
         """
 
+    def create(
+        self,
+        session_id: str,
+        *,
+        history: Sequence[Message],
+        system: Message | None = None,
+        summary: Message | None = None,
+        watermark: int = 0,
+    ) -> None:
+        """Create the session whole, in one atomic write (resuming a session elsewhere).
+
+        History (ids kept), system message, summary (logged, as a commit would) and watermark
+        land together or not at all; the new session has a fresh epoch and version 0. The
+        input is checked and encoded before anything is written. Concurrent creates of one id:
+        exactly one wins.
+
+        Raises:
+            ConflictError: the session already exists (it is left untouched).
+            StoreError: bad input (naming the record at fault), or the write failed; either
+                way no session is left behind.
+        """
+
     def summaries(self, session_id: str) -> list[Message]:
         """Every summary committed to this session, oldest first."""
 
@@ -273,6 +296,17 @@ class AsyncStore(Protocol):
         expected_epoch: str,
     ) -> int:
         """See :meth:`Store.commit`."""
+
+    async def create(
+        self,
+        session_id: str,
+        *,
+        history: Sequence[Message],
+        system: Message | None = None,
+        summary: Message | None = None,
+        watermark: int = 0,
+    ) -> None:
+        """See :meth:`Store.create`."""
 
     async def summaries(self, session_id: str) -> list[Message]:
         """See :meth:`Store.summaries`."""

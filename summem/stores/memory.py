@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from summem.exceptions import ConfigurationError, ConflictError, SessionNotFoundError, StoreError
 from summem.messages import Message
+from summem.stores._new_session import prepare_new_session
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
     ClosingStore,
@@ -143,6 +144,29 @@ class InMemoryStore(ClosingStore):
             s.watermark = watermark
             s.version += 1
             return s.version
+
+    def create(
+        self,
+        session_id: str,
+        *,
+        history: Sequence[Message],
+        system: Message | None = None,
+        summary: Message | None = None,
+        watermark: int = 0,
+    ) -> None:
+        """See :meth:`summem.stores.base.Store.create`."""
+        name = validate_session_id(session_id)
+        new = prepare_new_session(name, history, system, summary, watermark)
+        with self._lock:
+            if name in self._sessions:
+                raise ConflictError(f"session {name!r} already exists")
+            self._sessions[name] = _Session(
+                watermark=new.watermark,
+                system=new.system,
+                summary=new.summary,
+                history=new.history,
+                log=[] if new.summary is None else [(new.summary, new.watermark)],
+            )
 
     def summaries(self, session_id: str) -> list[Message]:
         """See :meth:`summem.stores.base.Store.summaries`."""

@@ -6,7 +6,10 @@ session, so multi-key scripts work on a cluster), and the encoding keeps ids suc
 ``a:msgs`` or ``x}y`` from ever colliding. Every operation is one Lua script (see
 :mod:`summem.stores._redis_scripts`), so appends are atomic and commits compare-and-set on the
 server. The reduction lease is ``SET NX PX`` with an owner token, released by a script that
-checks the owner.
+checks the owner. ``create`` writes a whole session in one script too; a history longer than
+:attr:`~summem.stores._redis_base.RedisBase.create_chunk_bytes` is first staged in chunks under
+a private key of the session's slot, then renamed into place by that script (see
+:mod:`summem.stores._redis_scripts`), so no reader ever sees part of it.
 
 Keys, scripts and parsing are written once in :mod:`summem.stores._redis_base`, as
 operations (script, keys, arguments, parser); :class:`RedisStore` and :class:`AsyncRedisStore`
@@ -16,6 +19,7 @@ without it.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
@@ -107,6 +111,27 @@ class RedisStore(RedisBase, ClosingStore):
         """See :meth:`summem.stores.base.Store.commit`."""
         op = self._op_commit(session_id, summary, watermark, expected_version, expected_epoch)
         return self._run(op)
+
+    def create(
+        self,
+        session_id: str,
+        *,
+        history: Sequence[Message],
+        system: Message | None = None,
+        summary: Message | None = None,
+        watermark: int = 0,
+    ) -> None:
+        """See :meth:`summem.stores.base.Store.create` (one script; long histories staged)."""
+        ops = self._ops_create(session_id, history, system, summary, watermark)
+        try:
+            for op in ops.stage:
+                self._run(op)
+            self._run(ops.create)
+        except BaseException:
+            if ops.stage:
+                with contextlib.suppress(Exception):
+                    self._run(ops.discard)
+            raise
 
     def summaries(self, session_id: str) -> list[Message]:
         """See :meth:`summem.stores.base.Store.summaries`."""
@@ -230,6 +255,27 @@ class AsyncRedisStore(RedisBase):
         """See :meth:`summem.stores.base.Store.commit`."""
         op = self._op_commit(session_id, summary, watermark, expected_version, expected_epoch)
         return await self._run(op)
+
+    async def create(
+        self,
+        session_id: str,
+        *,
+        history: Sequence[Message],
+        system: Message | None = None,
+        summary: Message | None = None,
+        watermark: int = 0,
+    ) -> None:
+        """See :meth:`summem.stores.base.Store.create` (one script; long histories staged)."""
+        ops = self._ops_create(session_id, history, system, summary, watermark)
+        try:
+            for op in ops.stage:
+                await self._run(op)
+            await self._run(ops.create)
+        except BaseException:
+            if ops.stage:
+                with contextlib.suppress(Exception):
+                    await self._run(ops.discard)
+            raise
 
     async def summaries(self, session_id: str) -> list[Message]:
         """See :meth:`summem.stores.base.Store.summaries`."""

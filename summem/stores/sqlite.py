@@ -4,25 +4,25 @@ Stdlib ``sqlite3`` only. The file runs in WAL mode, so readers never block the w
 write is one ``BEGIN IMMEDIATE`` transaction, so several processes appending to and committing
 on the same session serialise on SQLite's own lock (``busy_timeout`` makes them wait instead of
 failing) and see each other's work. Each thread gets its own connection; writers of this
-process also queue on a lock, so they do not spin in SQLite's busy handler.
+process also queue on a lock, so they do not spin in SQLite's busy handler. Connections,
+transactions and opening the file live in :mod:`summem.stores._sqlite_file`; this module is
+the store's operations.
 
 Every query is an index lookup or range scan: ``append`` costs O(batch) and ``load`` reads only
 ``history[k:]``, whatever the history's length. The schema evolves through :data:`MIGRATIONS`
 (in :mod:`summem.stores._sqlite_schema`), tracked by ``PRAGMA user_version``.
-:class:`AsyncSQLiteStore` runs the same code in worker threads.
+:class:`AsyncSQLiteStore` runs the same code in worker threads, and opens the file in one
+too (never on the event loop).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sqlite3
-import threading
 import time
-import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from summem.exceptions import (
     ConfigurationError,
@@ -32,7 +32,10 @@ from summem.exceptions import (
     StoreError,
 )
 from summem.messages import Message
-from summem.stores._sqlite_schema import MIGRATIONS, Q, open_wal
+from summem.stores._new_session import prepare_new_session
+from summem.stores._sqlite_create import insert_session
+from summem.stores._sqlite_file import SQLiteFile, path_from_url
+from summem.stores._sqlite_schema import MIGRATIONS, Q
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
     ClosingStore,
@@ -59,19 +62,6 @@ class _Meta:
     summary: str | None
 
 
-class _Holder:
-    """Owns one thread's connection and closes it when the thread (and its locals) go away."""
-
-    __slots__ = ("__weakref__", "conn")
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self.conn.close()
-
-
 class SQLiteStore(ClosingStore):
     """A store in one SQLite file (created if missing; its directory must exist).
 
@@ -81,29 +71,34 @@ class SQLiteStore(ClosingStore):
     """
 
     def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
+        self._setup(path, timeout)
+        self._file.open()
+
+    def _setup(self, path: str | os.PathLike[str], timeout: float) -> None:
         self._path = os.fspath(path)
         if not self._path or self._path == ":memory:" or self._path.startswith("file:"):
             raise ConfigurationError(
                 f"SQLiteStore needs a file path, got {self._path!r}; use InMemoryStore "
                 "('memory://') for a store that is not persisted"
             )
-        self._timeout = timeout
-        self._local = threading.local()
-        self._holders: weakref.WeakSet[_Holder] = weakref.WeakSet()
-        self._holders_lock = threading.Lock()
-        self._write_lock = threading.Lock()
-        self._closed = False
-        self._migrate()
+        self._file = SQLiteFile(self._path, timeout=timeout, label=repr(self))
+
+    @classmethod
+    def _unopened(cls, path: str | os.PathLike[str], *, timeout: float) -> SQLiteStore:
+        """A store that opens (and migrates) its file on first use, not now."""
+        store = cls.__new__(cls)
+        store._setup(path, timeout)
+        return store
 
     @classmethod
     def from_url(cls, url: str) -> SQLiteStore:
         """Build from ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``."""
-        return cls(_path_from_url(url))
+        return cls(path_from_url(url))
 
     @classmethod
     def async_from_url(cls, url: str) -> AsyncSQLiteStore:
         """Build the async twin from the same URL forms as :meth:`from_url`."""
-        return AsyncSQLiteStore(_path_from_url(url))
+        return AsyncSQLiteStore(path_from_url(url))
 
     @property
     def path(self) -> str:
@@ -118,7 +113,7 @@ class SQLiteStore(ClosingStore):
     def load(self, session_id: str) -> SessionState:
         """See :meth:`summem.stores.base.Store.load`."""
         name = validate_session_id(session_id)
-        with self._tx(name) as conn:
+        with self._file.tx(name) as conn:
             meta = self._meta(conn, name)
             if meta is None:
                 raise SessionNotFoundError(f"no session {name!r}")
@@ -137,13 +132,13 @@ class SQLiteStore(ClosingStore):
     def exists(self, session_id: str) -> bool:
         """See :meth:`summem.stores.base.Store.exists`."""
         name = validate_session_id(session_id)
-        with self._tx(name) as conn:
+        with self._file.tx(name) as conn:
             return conn.execute(Q.EXISTS, (name,)).fetchone() is not None
 
     def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
         """See :meth:`summem.stores.base.Store.history`."""
         name = validate_session_id(session_id)
-        with self._tx(name) as conn:
+        with self._file.tx(name) as conn:
             meta = self._meta(conn, name)
             if meta is None:
                 return []
@@ -153,7 +148,7 @@ class SQLiteStore(ClosingStore):
         """See :meth:`summem.stores.base.Store.append`."""
         name = validate_session_id(session_id)
         batch = [(m.id, encode_message(m)) for m in messages]
-        with self._tx(name, write=bool(batch)) as conn:
+        with self._file.tx(name, write=bool(batch)) as conn:
             meta = self._meta(conn, name)
             if not batch:
                 return 0 if meta is None else meta.length
@@ -170,7 +165,7 @@ class SQLiteStore(ClosingStore):
         """See :meth:`summem.stores.base.Store.set_system`."""
         name = validate_session_id(session_id)
         body = None if message is None else encode_message(message)
-        with self._tx(name, write=True) as conn:
+        with self._file.tx(name, write=True) as conn:
             meta = self._meta(conn, name)
             if meta is None and body is None:
                 return
@@ -189,7 +184,7 @@ class SQLiteStore(ClosingStore):
         """See :meth:`summem.stores.base.Store.commit`."""
         name = validate_session_id(session_id)
         body = None if summary is None else encode_message(summary)
-        with self._tx(name, write=True) as conn:
+        with self._file.tx(name, write=True) as conn:
             meta = self._checked(conn, name, expected_version, expected_epoch)
             if watermark < meta.watermark:
                 raise ConflictError(
@@ -207,10 +202,25 @@ class SQLiteStore(ClosingStore):
                 self._log_summary(conn, meta.sid, summary.id, watermark, body, now)
             return meta.version + 1
 
+    def create(
+        self,
+        session_id: str,
+        *,
+        history: Sequence[Message],
+        system: Message | None = None,
+        summary: Message | None = None,
+        watermark: int = 0,
+    ) -> None:
+        """See :meth:`summem.stores.base.Store.create` (one ``BEGIN IMMEDIATE`` transaction)."""
+        name = validate_session_id(session_id)
+        new = prepare_new_session(name, history, system, summary, watermark)
+        with self._file.tx(name, write=True) as conn:
+            insert_session(conn, name, new)
+
     def summaries(self, session_id: str) -> list[Message]:
         """See :meth:`summem.stores.base.Store.summaries`."""
         name = validate_session_id(session_id)
-        with self._tx(name) as conn:
+        with self._file.tx(name) as conn:
             meta = self._meta(conn, name)
             rows = [] if meta is None else conn.execute(Q.SUMMARIES, (meta.sid,)).fetchall()
         return [
@@ -227,7 +237,7 @@ class SQLiteStore(ClosingStore):
     ) -> int:
         """See :meth:`summem.stores.base.Store.rollback`."""
         name = validate_session_id(session_id)
-        with self._tx(name, write=True) as conn:
+        with self._file.tx(name, write=True) as conn:
             meta = self._checked(conn, name, expected_version, expected_epoch)
             body: str | None = None
             watermark = 0
@@ -247,7 +257,7 @@ class SQLiteStore(ClosingStore):
     def clear(self, session_id: str) -> None:
         """See :meth:`summem.stores.base.Store.clear`."""
         name = validate_session_id(session_id)
-        with self._tx(name, write=True) as conn:
+        with self._file.tx(name, write=True) as conn:
             meta = self._meta(conn, name)
             if meta is not None:
                 conn.execute(Q.DELETE_MESSAGES, (meta.sid,))
@@ -257,7 +267,7 @@ class SQLiteStore(ClosingStore):
     def delete(self, session_id: str) -> bool:
         """See :meth:`summem.stores.base.Store.delete`."""
         name = validate_session_id(session_id)
-        with self._tx(name, write=True) as conn:
+        with self._file.tx(name, write=True) as conn:
             conn.execute(Q.DELETE_LEASE, (name,))
             row = conn.execute(Q.EXISTS, (name,)).fetchone()
             if row is None:
@@ -268,14 +278,14 @@ class SQLiteStore(ClosingStore):
 
     def list_sessions(self) -> list[str]:
         """See :meth:`summem.stores.base.Store.list_sessions`."""
-        with self._tx(None) as conn:
+        with self._file.tx(None) as conn:
             return sorted(name for (name,) in conn.execute(Q.NAMES))
 
     def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
         """See :meth:`summem.stores.base.Store.acquire_lease`."""
         name = validate_session_id(session_id)
         check_lease_args(owner, ttl_seconds)
-        with self._tx(name, write=True) as conn:
+        with self._file.tx(name, write=True) as conn:
             now = time.time()
             held = conn.execute(Q.LEASE, (name,)).fetchone()
             if held is not None and held[0] != owner and held[1] > now:
@@ -286,85 +296,14 @@ class SQLiteStore(ClosingStore):
     def release_lease(self, session_id: str, owner: str) -> None:
         """See :meth:`summem.stores.base.Store.release_lease`."""
         name = validate_session_id(session_id)
-        with self._tx(name, write=True) as conn:
+        with self._file.tx(name, write=True) as conn:
             conn.execute(Q.RELEASE_LEASE, (name, owner))
 
     def close(self) -> None:
         """Close every thread's connection; the store cannot be used afterwards."""
-        self._closed = True
-        with self._holders_lock:
-            holders = list(self._holders)
-        for holder in holders:
-            with contextlib.suppress(sqlite3.Error):
-                holder.conn.close()
+        self._file.close()
 
     # -- internals ------------------------------------------------------------------------
-
-    def _conn(self) -> sqlite3.Connection:
-        if self._closed:
-            raise StoreError(f"{self!r} is closed")
-        holder: _Holder | None = getattr(self._local, "holder", None)
-        if holder is None:
-            try:
-                conn = sqlite3.connect(
-                    self._path,
-                    timeout=self._timeout,
-                    isolation_level=None,  # transactions are explicit: BEGIN [IMMEDIATE]
-                    check_same_thread=False,  # only so close() may close it from any thread
-                )
-                conn.execute(f"PRAGMA busy_timeout = {int(self._timeout * 1000)}")
-                conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable enough, no fsync
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot open SQLite database {self._path!r}: {exc}") from exc
-            holder = self._local.holder = _Holder(conn)
-            with self._holders_lock:
-                self._holders.add(holder)
-        return holder.conn
-
-    @contextlib.contextmanager
-    def _tx(self, name: str | None, *, write: bool = False) -> Iterator[sqlite3.Connection]:
-        """One transaction: a consistent snapshot to read, or the database's write lock."""
-        conn = self._conn()
-        with self._write_lock if write else contextlib.nullcontext():
-            try:
-                if conn.in_transaction:  # left open by a failed ROLLBACK: start clean
-                    conn.execute("ROLLBACK")
-                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-            except sqlite3.Error as exc:
-                raise self._error(name, exc) from exc
-            try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException as exc:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.Error):
-                    raise self._error(name, exc) from exc
-                raise
-
-    def _error(self, name: str | None, exc: sqlite3.Error) -> StoreError:
-        where = f"session {name!r}" if name is not None else repr(self)
-        return StoreError(f"{where}: SQLite error: {exc}")
-
-    def _migrate(self) -> None:
-        conn = self._conn()
-        try:
-            current = open_wal(conn, deadline=time.monotonic() + self._timeout)
-        except sqlite3.Error as exc:
-            raise self._error(None, exc) from exc
-        if current == len(MIGRATIONS):
-            return
-        with self._tx(None, write=True) as c:
-            current = c.execute("PRAGMA user_version").fetchone()[0]  # another process?
-            if current > len(MIGRATIONS):
-                raise StoreError(
-                    f"{self._path!r} has schema version {current}, newer than this summem "
-                    f"knows ({len(MIGRATIONS)}); upgrade summem"
-                )
-            for statements in MIGRATIONS[current:]:
-                for statement in statements:
-                    c.execute(statement)
-            c.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
 
     def _meta(self, conn: sqlite3.Connection, name: str) -> _Meta | None:
         row = conn.execute(Q.META, (name,)).fetchone()
@@ -422,28 +361,41 @@ def _decode(body: Any, name: str, where: str) -> Message | None:
     return None if body is None else decode_message(body, session_id=name, where=where)
 
 
-def _path_from_url(url: str) -> str:
-    scheme, sep, rest = url.partition("://")
-    if scheme.lower() != "sqlite" or not sep or not rest.startswith("/") or len(rest) < 2:
-        raise ConfigurationError(
-            f"bad SQLite URL {url!r}: use sqlite:///relative/path.db or sqlite:////absolute/path.db"
-        )
-    return rest[1:]
+_AS = TypeVar("_AS", bound="AsyncSQLiteStore")
 
 
 class AsyncSQLiteStore(AsyncStoreAdapter):
     """The async twin of :class:`SQLiteStore`: the same code, run in worker threads.
 
-    Opening the file (and migrating it) happens in the constructor, synchronously.
+    Building one does no I/O, so it may be done on a running event loop: the file is opened
+    (switched to WAL, migrated) in a worker thread by :meth:`open`, by ``async with``, or else
+    by the first call. An unusable file therefore raises there, not in the constructor.
+
+    Args:
+        path: the database file (created if missing; its directory must exist).
+        timeout: seconds to wait for another writer (``busy_timeout``) before failing.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
-        super().__init__(SQLiteStore(path, timeout=timeout), offload=True)
+        self._sqlite = SQLiteStore._unopened(path, timeout=timeout)
+        super().__init__(self._sqlite, offload=True)
 
     @classmethod
     def from_url(cls, url: str) -> AsyncSQLiteStore:
         """Build from ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``."""
         return SQLiteStore.async_from_url(url)
+
+    async def open(self) -> None:
+        """Open and migrate the file now, in a worker thread (then a no-op).
+
+        Raises:
+            StoreError: the file cannot be opened, stays locked, or has a newer schema.
+        """
+        await self._run(self._sqlite._file.open)
+
+    async def __aenter__(self: _AS) -> _AS:
+        await self.open()
+        return self
 
     def __repr__(self) -> str:
         return f"Async{self.sync_store!r}"

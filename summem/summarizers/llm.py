@@ -15,7 +15,9 @@ rounds, each folding its chunk into the previous round's summary. Rounds are bou
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,7 +63,8 @@ class LLMSummarizer:
             any :class:`~summem.clients.base.LLMClient`. Without one, litellm is used.
         async_client: the ``openai.AsyncOpenAI`` to pair with a sync ``client``.
         prompt: a shipped prompt's name, a YAML file's path, or a loaded template.
-        retry: the retry policy; ``RetryPolicy()`` by default.
+        retry: the retry policy; ``RetryPolicy()`` by default. Its ``deadline_seconds``
+            bounds the whole summarization of a span, every round included, not each call.
         temperature: overrides the prompt's temperature.
         tool_result_max_chars: cap on each tool result in the transcript.
         max_chunk_tokens: the largest span (by the request's token counter) sent in one call.
@@ -125,8 +128,9 @@ class LLMSummarizer:
 
         Raises:
             InvalidSummaryError: a reply was empty, truncated, refused or an error.
-            SummarizationError: the calls failed (after retries; the cause is chained), or
-                the span does not fit in ``max_rounds`` calls.
+            SummarizationError: the calls failed (after retries; the cause is chained), the
+                span does not fit in ``max_rounds`` calls, or the retry policy's deadline
+                passed before the last round.
         """
         counter = request.token_counter
         messages = list(request.messages)
@@ -134,6 +138,7 @@ class LLMSummarizer:
         pending = split_to_budget(messages, counter, budget) if budget else [messages]
         summary = request.previous_summary
         rounds = calls = input_tokens = output_tokens = 0
+        started: float | None = None
         response = ChatResponse()
         while pending:
             needed = rounds + len(pending)
@@ -143,8 +148,9 @@ class LLMSummarizer:
                     f"{span_tokens(messages, counter)} tokens) needs at least {needed} calls "
                     f"to fit the model; max_rounds is {self.max_rounds}"
                 )
+            policy, started = self._round_policy(started, rounds, calls)
             chunk = pending.pop(0)
-            step = ChatCall(self.client, self._chat_request(chunk, summary, request), self.retry)
+            step = ChatCall(self.client, self._chat_request(chunk, summary, request), policy)
             rounds += 1
             logger.debug(
                 "summarizing round %d: %d messages, %d tokens, model=%s",
@@ -186,6 +192,29 @@ class LLMSummarizer:
         )
 
     # -- pure parts -----------------------------------------------------------------------
+
+    def _round_policy(
+        self, started: float | None, rounds: int, calls: int
+    ) -> tuple[RetryPolicy, float | None]:
+        """The retry policy for the next round: the deadline is shared by every round.
+
+        Returns the policy (its deadline cut to the time left) and when the first round began.
+
+        Raises:
+            SummarizationError: the deadline has passed; no further call is made.
+        """
+        deadline = self.retry.deadline_seconds
+        if deadline is None:
+            return self.retry, started
+        now = (self.retry.clock or time.monotonic)()
+        started = now if started is None else started
+        left = deadline - (now - started)
+        if left <= 0:
+            raise SummarizationError(
+                f"summarizer {self.name!r}: deadline of {deadline:g}s reached after {rounds} "
+                f"round(s) and {calls} call(s); the span is not summarized"
+            )
+        return dataclasses.replace(self.retry, deadline_seconds=left), started
 
     def _parameters(self) -> dict[str, Any]:
         params: dict[str, Any] = dict(self.prompt.parameters)

@@ -89,3 +89,17 @@ def test_plot_pareto_writes_a_png(tmp_path: Path) -> None:
         title="retention vs cost",
     )
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_progress_bar_draws_on_stderr_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    from evals._progress import progress_bar
+
+    with progress_bar(3, "settings", enabled=True) as advance:
+        for _ in range(3):
+            advance(1)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "settings" in captured.err and "3/3" in captured.err
+    with progress_bar(3, "quiet", enabled=False) as advance:
+        advance(3)
+    assert capsys.readouterr().err == ""

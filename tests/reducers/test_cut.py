@@ -59,6 +59,16 @@ def test_keep_last_user_turns() -> None:
     assert choose_cut(msgs, sizes, fixed=0, target=10, options=opts) == 2
 
 
+def test_keep_last_user_turns_with_fewer_user_turns_keeps_them_all() -> None:
+    # Three turns asked for, two exist: both stay; only what precedes the first one may go.
+    msgs = parse_messages([a("0"), a("0b"), u("1"), a("1"), u("2"), a("2")])
+    sizes = [10] * 6
+    opts = CutOptions(keep_last_user_turns=3)
+    assert choose_cut(msgs, sizes, fixed=0, target=10, options=opts) == 2
+    no_user = parse_messages([a("0"), a("1"), a("2")])
+    assert choose_cut(no_user, [10] * 3, fixed=0, target=10, options=opts) == 2
+
+
 def test_cut_before_user() -> None:
     msgs = parse_messages([u("1"), a("1"), a("1b"), u("2"), a("2")])
     sizes = [10] * 5

@@ -124,7 +124,7 @@ def _valid_cuts(tail: list[Message], opts: Options) -> list[int]:
                 if not answered or max(answered) >= i:
                     ok = False
         n_keep = opts.keep_last_user_turns
-        if n_keep and len(last_users) >= n_keep and i > last_users[-n_keep]:
+        if n_keep and last_users and i > last_users[-min(n_keep, len(last_users))]:
             ok = False
         if opts.cut_before_user and tail[i].role != "user":
             ok = False

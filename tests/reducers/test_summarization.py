@@ -50,7 +50,7 @@ def test_previous_summary_is_replaced_not_treated_as_conversation() -> None:
     fake = FakeSummarizer()
     r = reducer(fake)
     first = r.reduce(convo(12))
-    view = list(first.view) + parse_messages([u(words(60, "late"))])
+    view = list(first.view) + parse_messages([u(words(80, "late"))])
     second = r.reduce(view)
     assert second.reduced
     assert fake.requests[1].previous_summary == "S1"
@@ -66,7 +66,7 @@ def test_summary_recognised_from_plain_dicts_by_its_prefix() -> None:
     fake = FakeSummarizer()
     r = reducer(fake)
     first = r.reduce(convo(12)).messages()
-    r.reduce([*first, u(words(60, "more"))])
+    r.reduce([*first, u(words(80, "more"))])
     assert fake.requests[1].previous_summary == "S1"
 
 
@@ -148,6 +148,55 @@ def test_summary_role_and_placement() -> None:
     out = r.reduce(convo(12)).messages()
     assert out[0]["role"] == "system" and out[0]["content"].endswith("gist")
     assert out[1]["role"] != "system"
+
+
+@pytest.mark.parametrize(
+    ("role", "placement"),
+    [
+        ("user", "after_system"),
+        ("assistant", "after_system"),
+        ("system", "after_system"),
+        ("developer", "after_system"),
+        ("user", "system_suffix"),
+    ],
+)
+def test_plain_dict_round_trips_keep_the_system_prompt_and_one_summary(role, placement) -> None:
+    # The pure-function loop: reduce, send result.messages(), append, reduce again.
+    fake = FakeSummarizer()
+    r = reducer(fake, summary_role=role, summary_placement=placement)
+    view = convo(12)
+    for turn in range(3):
+        view = r.reduce([*view, u(words(80, f"more{turn}_"))]).messages()
+    assert len(fake.requests) == 3
+    # Each summary integrated the previous one instead of leaving it behind.
+    assert [q.previous_summary for q in fake.requests] == [None, "S1", "S2"]
+    assert view[0]["role"] == "system"
+    summary_text = "Summary of the earlier conversation:\nS3"
+    if placement == "system_suffix":
+        assert view[0]["content"] == sys()["content"] + "\n\n" + summary_text
+        assert all(m["role"] != "system" for m in view[1:])
+    else:
+        assert view[0] == sys()
+        assert view[1] == {"role": role, "content": summary_text}
+        assert all("Summary of" not in str(m["content"]) for m in view[2:])
+
+
+@pytest.mark.parametrize("placement", ["after_system", "system_suffix"])
+def test_a_view_below_the_threshold_comes_back_identical(placement) -> None:
+    r = reducer(summary_placement=placement)
+    view = r.reduce(convo(12)).messages()
+    assert r.reduce(view).messages() == view
+
+
+def test_summary_alone_in_the_system_slot_is_recognised() -> None:
+    # system_suffix without a system prompt: the summary is the whole system message.
+    fake = FakeSummarizer()
+    r = reducer(fake, summary_placement="system_suffix")
+    first = r.reduce(convo(12)[1:]).messages()
+    assert first[0] == {"role": "system", "content": "Summary of the earlier conversation:\nS1"}
+    second = r.reduce([*first, u(words(80, "more"))]).messages()
+    assert fake.requests[1].previous_summary == "S1"
+    assert second[0] == {"role": "system", "content": "Summary of the earlier conversation:\nS2"}
 
 
 @pytest.mark.parametrize(

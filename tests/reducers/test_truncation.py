@@ -60,3 +60,17 @@ def test_bad_budgets(kwargs, needle) -> None:
 
 def test_target_defaults_to_three_quarters() -> None:
     assert TruncationReducer(threshold_messages=100).target == 75
+
+
+def test_a_summary_inside_the_system_message_is_kept_there() -> None:
+    # A view rendered with summary_placement="system_suffix", truncated further.
+    text = "You are helpful.\n\nSummary of the earlier conversation:\nS"
+    head = {"role": "system", "content": text}
+    r = TruncationReducer(threshold_messages=5, target_messages=4)
+    result = r.reduce([head, u("1"), a("1"), u("2"), a("2"), u("3")])
+    assert result.reduced
+    assert result.summary is not None and result.summary.text.endswith("\nS")
+    out = result.messages()
+    assert out[0] == head
+    assert [m["role"] for m in out].count("system") == 1
+    assert [m["content"] for m in out[1:]] == ["2", "3"]

@@ -79,3 +79,19 @@ def process_main(
         raise
     finally:
         store.close()
+
+
+def create_main(spec: tuple[str, ...], session_id: str, tag: str, barrier: Any, queue: Any) -> None:
+    """Entry point of a spawned creator: create ``session_id`` whole and report the outcome."""
+    history = [user(f"{tag}:{i}") for i in range(300)]
+    summary = assistant(f"summary by {tag}").as_summary(SummaryInfo(watermark=100))
+    store = open_spec(spec)
+    try:
+        barrier.wait(timeout=30)
+        store.create(session_id, history=history, summary=summary, watermark=100)
+        outcome = "won"
+    except BaseException as exc:
+        outcome = type(exc).__name__
+    finally:
+        store.close()
+    queue.put({"tag": tag, "outcome": outcome})

@@ -13,6 +13,7 @@ from tests.stores.backends import (
     BACKEND_PARAMS,
     MULTIPROCESS_PARAMS,
     PERSISTENT_PARAMS,
+    REDIS_PARAMS,
     Backend,
     require_redis,
 )
@@ -47,4 +48,10 @@ def persistent(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backe
 @pytest.fixture(params=MULTIPROCESS_PARAMS)
 def multiprocess(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
     """Backends shared between processes (the children open the sync store)."""
+    yield from _backend(request, tmp_path)
+
+
+@pytest.fixture(params=REDIS_PARAMS)
+def redis_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """Redis only, sync and async (for what only Redis does, e.g. staging a long create)."""
     yield from _backend(request, tmp_path)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import uuid
 from pathlib import Path
 
 import pytest
 
+from summem.exceptions import StoreError
 from summem.messages import user
 from summem.stores import AsyncInMemoryStore, AsyncRedisStore, AsyncSQLiteStore
+from summem.stores._sqlite_file import SQLiteFile
 from summem.stores.base import AsyncStore
 from tests.stores.backends import REDIS_URL, require_redis
 
@@ -42,3 +45,39 @@ async def test_concurrent_tasks_in_one_loop(kind: str, tmp_path: Path) -> None:
             assert await store.list_sessions() == ["s"]
         finally:
             await store.delete("s")
+
+
+async def test_async_sqlite_store_opens_its_file_once_off_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened_in: list[int] = []
+    migrate = SQLiteFile._migrate
+
+    def spy(self: SQLiteFile) -> None:
+        opened_in.append(threading.get_ident())
+        migrate(self)
+
+    monkeypatch.setattr(SQLiteFile, "_migrate", spy)
+    path = tmp_path / "lazy.db"
+    store = AsyncSQLiteStore(path)
+    assert opened_in == [] and not path.exists()  # building it did no I/O
+    assert await asyncio.gather(*(store.exists("s") for _ in range(6))) == [False] * 6
+    assert len(opened_in) == 1 and opened_in[0] != threading.get_ident()
+    await store.append("s", [user("x")])
+    assert [m.text for m in (await store.load("s")).tail] == ["x"]
+    await store.close()
+    async with AsyncSQLiteStore(path) as again:  # async with opens it, in a worker thread
+        assert len(opened_in) == 2 and opened_in[1] != threading.get_ident()
+        assert await again.list_sessions() == ["s"]
+
+
+async def test_async_sqlite_store_reports_a_bad_file_on_open_and_on_first_use(
+    tmp_path: Path,
+) -> None:
+    store = AsyncSQLiteStore(tmp_path / "missing-dir" / "a.db")  # no error yet: no I/O
+    with pytest.raises(StoreError, match=r"cannot open|unable to open"):
+        async with store:
+            pass
+    with pytest.raises(StoreError, match=r"cannot open|unable to open"):
+        await store.load("s")
+    await store.close()

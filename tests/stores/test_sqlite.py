@@ -96,7 +96,7 @@ def test_thread_connections_close_with_their_threads(tmp_path: Path) -> None:
     for t in threads:
         t.join()
     gc.collect()
-    assert len(store._holders) == 1  # only the main thread's connection is left
+    assert store._file.connections == 1  # only the main thread's connection is left
     assert store.load("a").length == 6
     store.close()
 

@@ -132,6 +132,48 @@ async def test_a_span_needing_more_rounds_than_allowed_fails_before_any_call(mod
     assert client.calls == []
 
 
+class SlowClient(FakeLLMClient):
+    """Each call takes ``seconds`` on ``clock`` and records the timeout it was given."""
+
+    def __init__(self, clock: FakeClock, seconds: float) -> None:
+        super().__init__()
+        self.clock, self.seconds = clock, seconds
+
+    def _next(self, request):
+        self.clock.advance(self.seconds)
+        return super()._next(request)
+
+
+async def test_the_deadline_bounds_every_round_together(mode):
+    clock = FakeClock()
+    client = SlowClient(clock, 4.0).enqueue("S1", "S2", "S3", "S4")
+    s = LLMSummarizer(
+        "fake-model",
+        client=client,
+        retry=clock.policy(deadline_seconds=10.0),
+        max_chunk_tokens=13,  # one message a round: 4 rounds of 4s each
+    )
+    with pytest.raises(SummarizationError, match=r"deadline of 10s reached after 3 round") as info:
+        await drive(s.summarize(request(n=4)), mode)
+    assert len(client.calls) == 3
+    # Each call may only use what is left of the one deadline: 10s, then 6s, then 2s.
+    assert [c.timeout for c in client.calls] == pytest.approx([10.0, 6.0, 2.0])
+    assert "fake-model" in str(info.value)
+
+
+async def test_without_a_deadline_every_round_runs(mode):
+    clock = FakeClock()
+    client = SlowClient(clock, 40.0).enqueue("S1", "S2", "S3", "S4")
+    s = LLMSummarizer(
+        "fake-model",
+        client=client,
+        retry=clock.policy(deadline_seconds=None),
+        max_chunk_tokens=13,
+    )
+    out = await drive(s.summarize(request(n=4)), mode)
+    assert out.text == "S4" and len(client.calls) == 4
+
+
 def test_a_known_input_limit_splits_the_span_before_calling():
     req = request(n=6, size=100)  # 6 messages of 103 tokens
     client = FakeLLMClient(input_limit=1200).enqueue(*[f"S{i}" for i in range(6)])

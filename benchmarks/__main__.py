@@ -1,0 +1,77 @@
+"""Run every benchmark with one command: the reducers' per-turn cost, then Memory's.
+
+Run from the repository root::
+
+    python -m benchmarks            # full sizes: reducers 1k/5k/20k, Memory 1k/10k/100k (minutes)
+    python -m benchmarks --quick    # small sizes, shorter latency run (well under a minute)
+    python -m benchmarks --only reducers      # or --only memory
+
+Each benchmark prints what it measured on this machine; nothing is compared with stored
+numbers. ``python benchmarks/bench_reducers.py --help`` and ``python benchmarks/bench_memory.py
+--help`` list their own options, for runs this entry point does not cover.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+FULL: dict[str, list[str]] = {
+    "reducers": ["--sizes", "1000,5000,20000"],
+    "memory": ["--sizes", "1000,10000,100000"],
+}
+QUICK: dict[str, list[str]] = {
+    "reducers": ["--sizes", "1000,5000"],
+    "memory": ["--sizes", "1000,5000", "--latency-turns", "300"],
+}
+
+
+def _runner(name: str) -> Callable[[list[str]], None]:
+    if name == "reducers":
+        from benchmarks import bench_reducers
+
+        return bench_reducers.main
+    from benchmarks import bench_memory
+
+    return bench_memory.main
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description="Run summem's benchmarks (reducers, then Memory) and print what they measure.",
+    )
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    parser.add_argument(
+        "--only", choices=sorted(FULL), action="append", help="run one benchmark (repeatable)"
+    )
+    parser.add_argument(
+        "--sizes", help="override the message counts of every benchmark run, e.g. 500,2000"
+    )
+    parser.add_argument(
+        "--skip-latency", action="store_true", help="skip Memory's reduction-latency part"
+    )
+    args = parser.parse_args(argv)
+    plan = QUICK if args.quick else FULL
+    for name in args.only or list(FULL):
+        extra = list(plan[name])
+        if args.sizes:
+            extra[extra.index("--sizes") + 1] = args.sizes
+        if args.skip_latency and name == "memory":
+            extra.append("--skip-latency")
+        print(f"== {name}: python benchmarks/bench_{name}.py {' '.join(extra)}", flush=True)
+        start = time.perf_counter()
+        _runner(name)(extra)
+        print(f"== {name}: {time.perf_counter() - start:.1f} s\n", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,134 @@
+"""What a chat-completions dict must pass to become a :class:`~summem.messages.Message`.
+
+pydantic's types say what each field holds; these checks say what OpenAI requires beyond
+that (a ``tool`` message needs its ``tool_call_id``, tool calls only on ``assistant``, a part
+of a known type needs its payload...). Each error names the message's index in its batch and
+the field at fault, e.g. ``message 3, field 'content[1].image_url.url'``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from summem.exceptions import MessageValidationError
+
+__all__ = ["ROLES", "check_message", "check_part"]
+
+ROLES: frozenset[str] = frozenset(("system", "developer", "user", "assistant", "tool"))
+
+# Required keys (and their types) for the content part types summem knows. Unknown part types
+# are kept as they are, so a provider's new part type does not break summem.
+_PART_FIELDS: dict[str, tuple[str, type]] = {
+    "text": ("text", str),
+    "image_url": ("image_url", dict),
+    "input_audio": ("input_audio", dict),
+    "file": ("file", dict),
+    "refusal": ("refusal", str),
+}
+
+
+def check_message(data: Mapping[str, Any], index: int | None) -> None:
+    """Checks pydantic's types cannot express; each error names the field."""
+    role = data.get("role")
+    if "role" not in data:
+        raise MessageValidationError("missing required field", index=index, field="role")
+    if not isinstance(role, str) or role not in ROLES:
+        raise MessageValidationError(
+            f"unknown role {role!r}; expected one of {sorted(ROLES)}", index=index, field="role"
+        )
+    content = data.get("content")
+    if content is not None and not isinstance(content, (str, list)):
+        raise MessageValidationError(
+            f"must be a string, a list of content parts or null, got {type(content).__name__}",
+            index=index,
+            field="content",
+        )
+    if content is None and role in ("system", "developer", "user", "tool"):
+        raise MessageValidationError(f"required for role {role!r}", index=index, field="content")
+    if isinstance(content, list):
+        for i, part in enumerate(content):
+            check_part(part, index, i)
+    if role == "tool":
+        tcid = data.get("tool_call_id")
+        if not isinstance(tcid, str) or not tcid:
+            raise MessageValidationError(
+                "required (a non-empty string) for role 'tool'", index=index, field="tool_call_id"
+            )
+    elif data.get("tool_call_id") is not None:
+        raise MessageValidationError(
+            f"only allowed on role 'tool', not {role!r}", index=index, field="tool_call_id"
+        )
+    calls = data.get("tool_calls")
+    if calls is not None:
+        if role != "assistant":
+            raise MessageValidationError(
+                f"only allowed on role 'assistant', not {role!r}", index=index, field="tool_calls"
+            )
+        if not isinstance(calls, list):
+            raise MessageValidationError("must be a list", index=index, field="tool_calls")
+        seen: set[str] = set()
+        for i, call in enumerate(calls):
+            where = f"tool_calls[{i}]"
+            if not isinstance(call, Mapping):
+                raise MessageValidationError("must be a mapping", index=index, field=where)
+            cid = call.get("id")
+            if not isinstance(cid, str) or not cid:
+                raise MessageValidationError(
+                    "must be a non-empty string", index=index, field=f"{where}.id"
+                )
+            if cid in seen:
+                raise MessageValidationError(
+                    f"duplicate tool call id {cid!r}", index=index, field=f"{where}.id"
+                )
+            seen.add(cid)
+            fn = call.get("function")
+            if call.get("type", "function") == "function":
+                if not isinstance(fn, Mapping) or not isinstance(fn.get("name"), str):
+                    raise MessageValidationError(
+                        "must be a mapping with a string 'name'",
+                        index=index,
+                        field=f"{where}.function",
+                    )
+                args = fn.get("arguments", "")
+                if not isinstance(args, str):
+                    raise MessageValidationError(
+                        f"must be a JSON string, got {type(args).__name__}",
+                        index=index,
+                        field=f"{where}.function.arguments",
+                    )
+    name = data.get("name")
+    if name is not None and not isinstance(name, str):
+        raise MessageValidationError(
+            f"must be a string, got {type(name).__name__}", index=index, field="name"
+        )
+
+
+def check_part(part: object, index: int | None, i: int) -> None:
+    """Check content part ``i`` of message ``index``: a mapping with a type and its payload."""
+    where = f"content[{i}]"
+    if not isinstance(part, Mapping):
+        raise MessageValidationError(
+            f"a content part must be a mapping, got {type(part).__name__}",
+            index=index,
+            field=where,
+        )
+    ptype = part.get("type")
+    if not isinstance(ptype, str):
+        raise MessageValidationError(
+            "a content part needs a string 'type'", index=index, field=f"{where}.type"
+        )
+    spec = _PART_FIELDS.get(ptype)
+    if spec is None:
+        return
+    key, kind = spec
+    if not isinstance(part.get(key), kind):
+        raise MessageValidationError(
+            f"a {ptype!r} part needs {key!r} as a {kind.__name__}",
+            index=index,
+            field=f"{where}.{key}",
+        )
+    if ptype == "image_url" and not isinstance(part[key].get("url"), str):
+        raise MessageValidationError(
+            "an image part needs a string 'url'", index=index, field=f"{where}.image_url.url"
+        )

@@ -1,0 +1,179 @@
+"""Connections and transactions for the SQLite store: the part that is about the file, not SQL.
+
+:class:`SQLiteFile` owns one connection per thread (closed when its thread goes away, or all
+at once by :meth:`SQLiteFile.close`), runs every unit of work as one transaction (``BEGIN`` for
+a consistent snapshot, ``BEGIN IMMEDIATE`` for the write lock), turns ``sqlite3`` errors into
+:class:`~summem.exceptions.StoreError` naming the session, and opens the file once: WAL mode
+and the schema migrations of :mod:`summem.stores._sqlite_schema`. Opening happens on the first
+transaction unless :meth:`SQLiteFile.open` is called first (``SQLiteStore`` does, in its
+constructor; ``AsyncSQLiteStore`` leaves it to the first call, which runs in a worker thread).
+
+Several processes may open and migrate the same file at once: the switch to WAL is retried
+(see :func:`~summem.stores._sqlite_schema.open_wal`) and the migration runs under the write
+lock, re-reading the schema version there, so exactly one process applies each migration.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+import time
+import weakref
+from collections.abc import Iterator
+
+from summem.exceptions import ConfigurationError, StoreError
+from summem.stores._sqlite_schema import MIGRATIONS, open_wal
+
+__all__ = ["SQLiteFile", "path_from_url"]
+
+
+class _Holder:
+    """Owns one thread's connection and closes it when the thread (and its locals) go away."""
+
+    __slots__ = ("__weakref__", "conn")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
+class SQLiteFile:
+    """One SQLite database file, shared by every thread of a store.
+
+    Args:
+        path: the database file (its directory must exist).
+        timeout: seconds to wait for another writer (``busy_timeout``) before failing.
+        label: how errors name the file's owner, e.g. ``SQLiteStore('app.db')``.
+    """
+
+    def __init__(self, path: str, *, timeout: float, label: str) -> None:
+        self.path = path
+        self.timeout = timeout
+        self.label = label
+        self._local = threading.local()
+        self._holders: weakref.WeakSet[_Holder] = weakref.WeakSet()
+        self._holders_lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._open_lock = threading.Lock()
+        self._opened = False
+        self._closed = False
+
+    @property
+    def connections(self) -> int:
+        """How many thread connections are open (for tests and diagnostics)."""
+        return len(self._holders)
+
+    def open(self) -> None:
+        """Put the file in WAL mode and migrate its schema, once (a no-op afterwards).
+
+        Raises:
+            StoreError: the file cannot be opened, stays locked past the timeout, or has a
+                schema newer than this summem knows.
+        """
+        if self._opened:
+            return
+        with self._open_lock:
+            if not self._opened:
+                self._migrate()
+                self._opened = True
+
+    @contextlib.contextmanager
+    def tx(self, name: str | None, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+        """One transaction: a consistent snapshot to read, or the database's write lock.
+
+        ``name`` is the session the work is for (errors name it), ``None`` for the whole file.
+        """
+        if not self._opened:
+            self.open()
+        with self._transaction(name, write=write) as conn:
+            yield conn
+
+    def close(self) -> None:
+        """Close every thread's connection; the file cannot be used afterwards."""
+        self._closed = True
+        with self._holders_lock:
+            holders = list(self._holders)
+        for holder in holders:
+            with contextlib.suppress(sqlite3.Error):
+                holder.conn.close()
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._closed:
+            raise StoreError(f"{self.label} is closed")
+        holder: _Holder | None = getattr(self._local, "holder", None)
+        if holder is None:
+            try:
+                conn = sqlite3.connect(
+                    self.path,
+                    timeout=self.timeout,
+                    isolation_level=None,  # transactions are explicit: BEGIN [IMMEDIATE]
+                    check_same_thread=False,  # only so close() may close it from any thread
+                )
+                conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+                conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable enough, no fsync
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot open SQLite database {self.path!r}: {exc}") from exc
+            holder = self._local.holder = _Holder(conn)
+            with self._holders_lock:
+                self._holders.add(holder)
+        return holder.conn
+
+    @contextlib.contextmanager
+    def _transaction(self, name: str | None, *, write: bool) -> Iterator[sqlite3.Connection]:
+        conn = self._conn()
+        with self._write_lock if write else contextlib.nullcontext():
+            try:
+                if conn.in_transaction:  # left open by a failed ROLLBACK: start clean
+                    conn.execute("ROLLBACK")
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            except sqlite3.Error as exc:
+                raise self._error(name, exc) from exc
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise self._error(name, exc) from exc
+                raise
+
+    def _error(self, name: str | None, exc: sqlite3.Error) -> StoreError:
+        where = f"session {name!r}" if name is not None else self.label
+        return StoreError(f"{where}: SQLite error: {exc}")
+
+    def _migrate(self) -> None:
+        conn = self._conn()
+        try:
+            current = open_wal(conn, deadline=time.monotonic() + self.timeout)
+        except sqlite3.Error as exc:
+            raise self._error(None, exc) from exc
+        if current == len(MIGRATIONS):
+            return
+        with self._transaction(None, write=True) as c:
+            current = c.execute("PRAGMA user_version").fetchone()[0]  # another process?
+            if current > len(MIGRATIONS):
+                raise StoreError(
+                    f"{self.path!r} has schema version {current}, newer than this summem "
+                    f"knows ({len(MIGRATIONS)}); upgrade summem"
+                )
+            for statements in MIGRATIONS[current:]:
+                for statement in statements:
+                    c.execute(statement)
+            c.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+
+
+def path_from_url(url: str) -> str:
+    """The file path in ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``."""
+    scheme, sep, rest = url.partition("://")
+    if scheme.lower() != "sqlite" or not sep or not rest.startswith("/") or len(rest) < 2:
+        raise ConfigurationError(
+            f"bad SQLite URL {url!r}: use sqlite:///relative/path.db or sqlite:////absolute/path.db"
+        )
+    return rest[1:]

@@ -1,0 +1,22 @@
+"""`python -m benchmarks` runs both benchmarks; a tiny run proves the entry point works."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.__main__ import main
+
+
+def test_one_command_runs_both_benchmarks(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--quick", "--sizes", "300", "--skip-latency"]) == 0
+    out = capsys.readouterr().out
+    assert "== reducers: python benchmarks/bench_reducers.py --sizes 300" in out
+    assert "== memory: python benchmarks/bench_memory.py --sizes 300 --latency-turns 300" in out
+    assert "summarization" in out and "sqlite" in out
+    assert "Part 2" not in out  # --skip-latency reached bench_memory
+
+
+def test_only_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--only", "reducers", "--sizes", "200"]) == 0
+    out = capsys.readouterr().out
+    assert "== reducers" in out and "== memory" not in out
