@@ -114,6 +114,10 @@ async def test_reduction_keeps_the_view_within_budget_and_consistent(kind: str) 
         assert memory.size <= 100
     assert memory.summary is not None
     check_session(sync_store(memory), "s", await memory.view())
+    i = 10
+    while memory.size <= 60:  # above the target, so an explicit reduce has work to do
+        await memory.extend(turn(i))
+        i += 1
     result = await memory.reduce()
     assert result is not None and result.tokens_after <= 60
     await memory.close()

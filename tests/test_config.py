@@ -177,8 +177,14 @@ def test_non_utf8_file(tmp_path: Path) -> None:
         ("fallback: extractive\n", "summem.yaml: fallback: must be a list"),
         ("fallback: [extractive, 3]\n", "fallback[1]: Input should be a valid string"),
         ("fallback: [' ']\n", "fallback[0]: must be a model name, 'extractive' or 'truncate'"),
-        ("model: m\nfallback: [extractive, extractive]\n", "fallback[1]: 'extractive' is listed twice"),
-        ("model: m\nfallback: [truncate, extractive]\n", "fallback[1]: nothing after 'truncate' ever runs"),
+        (
+            "model: m\nfallback: [extractive, extractive]\n",
+            "fallback[1]: 'extractive' is listed twice",
+        ),
+        (
+            "model: m\nfallback: [truncate, extractive]\n",
+            "fallback[1]: nothing after 'truncate' ever runs",
+        ),
         ("model: m\nfallback: [m]\n", "fallback[0]: 'm' is already the main model"),
         ("fallback: [extractive]\n", "fallback[0]: 'extractive' would only run if the"),
         ("fallback: [truncate, gpt-4o]\n", "fallback[1]: nothing after 'truncate'"),

@@ -31,6 +31,7 @@ from summem.summarizers.base import (
     SummaryOutput,
     SummaryRequest,
     as_flow,
+    summary_limit,
     validate_summary,
 )
 from summem.tokens import TokenCounter, TokenCounterFn
@@ -153,10 +154,16 @@ class SummarizationReducer(BudgetReducer):
         return str(getattr(self.summarizer, "name", type(self.summarizer).__name__))
 
     def summary_reserve(self) -> int:
-        """Room for the new summary: its budget plus prefix and message overhead."""
+        """Room for the new summary: the most validation accepts, plus prefix and overhead.
+
+        Reserving the accepted limit (not just ``summary_max_tokens``) keeps the view within
+        the target even when the summary uses its slack.
+        """
         if self._reserve is None:
             self._reserve = (
-                self.summary_max_tokens + self.token_counter.count_text(self.summary_prefix) + 8
+                summary_limit(self.summary_max_tokens)
+                + self.token_counter.count_text(self.summary_prefix)
+                + 8
                 if self.unit == "tokens"
                 else 1
             )

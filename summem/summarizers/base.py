@@ -18,7 +18,15 @@ from summem.exceptions import InvalidSummaryError
 from summem.messages import Message
 from summem.tokens import TokenCounter
 
-__all__ = ["Summarizer", "SummaryOutput", "SummaryRequest", "as_flow", "validate_summary"]
+__all__ = [
+    "SUMMARY_SLACK",
+    "Summarizer",
+    "SummaryOutput",
+    "SummaryRequest",
+    "as_flow",
+    "summary_limit",
+    "validate_summary",
+]
 
 
 @dataclass(frozen=True)
@@ -100,7 +108,19 @@ def as_flow(result: Any, name: str) -> Flow[SummaryOutput]:
     )
 
 
-def validate_summary(output: SummaryOutput, request: SummaryRequest, *, slack: float = 0.1) -> int:
+SUMMARY_SLACK = 0.1
+"""How far past ``max_tokens`` a summary may run (as a share, at least 16 tokens): a model's own
+tokenizer and the counter used here may disagree a little."""
+
+
+def summary_limit(max_tokens: int, *, slack: float = SUMMARY_SLACK) -> int:
+    """The most tokens a summary asked for ``max_tokens`` may have and still be accepted."""
+    return max_tokens + max(16, int(max_tokens * slack))
+
+
+def validate_summary(
+    output: SummaryOutput, request: SummaryRequest, *, slack: float = SUMMARY_SLACK
+) -> int:
     """Check a summary before anything commits it; return its size in tokens.
 
     A summary must be non-empty, within ``max_tokens`` (plus ``slack`` as a fraction, at least
@@ -114,7 +134,7 @@ def validate_summary(output: SummaryOutput, request: SummaryRequest, *, slack: f
         raise InvalidSummaryError(f"summarizer {output.summarizer!r} returned an empty summary")
     counter = request.token_counter
     tokens = counter.count_text(text)
-    limit = request.max_tokens + max(16, int(request.max_tokens * slack))
+    limit = summary_limit(request.max_tokens, slack=slack)
     if tokens > limit:
         raise InvalidSummaryError(
             f"summarizer {output.summarizer!r} returned {tokens} tokens; "

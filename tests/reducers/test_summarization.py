@@ -5,6 +5,7 @@ import pytest
 from summem import ConfigurationError, ReductionError, SummarizationError
 from summem.messages import parse_messages
 from summem.reducers.summarization import SummarizationReducer
+from summem.summarizers.base import summary_limit
 from tests.fakes import FakeSummarizer, StepSummarizer, WordCounter, failing, words
 from tests.reducers.helpers import a, call, res, sys, u
 
@@ -218,3 +219,15 @@ def test_bad_configuration(kwargs, needle) -> None:
 def test_summarizer_without_summarize_is_rejected() -> None:
     with pytest.raises(ConfigurationError, match="summarize"):
         SummarizationReducer(object(), threshold_tokens=100)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("target", [60, 61, 75, 90])
+def test_a_summary_using_all_its_slack_still_leaves_the_view_within_target(target: int) -> None:
+    # Validation accepts summary_max_tokens plus slack (here 10 + 16 words); the cut must
+    # leave room for that much, not just summary_max_tokens, or the view ends over target.
+    limit = summary_limit(10)
+    fake = FakeSummarizer(reply=words(limit, "s"))
+    result = reducer(fake, target_tokens=target).reduce(convo(12))
+    assert result.reduced and result.summary is not None
+    assert WordCounter().count_text(result.summary.text) > 10 + 10  # the slack was used
+    assert result.tokens_after <= target
