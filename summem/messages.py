@@ -13,7 +13,7 @@ import copy
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -24,12 +24,14 @@ __all__ = [
     "Message",
     "MessageLike",
     "Role",
+    "SDKMessage",
     "SummaryInfo",
     "assistant",
     "copy_json",
     "new_message_id",
     "parse_message",
     "parse_messages",
+    "sdk_message_dict",
     "system",
     "tool",
     "user",
@@ -90,9 +92,9 @@ class Message(BaseModel):
 
     @classmethod
     def from_openai(
-        cls, data: Message | Mapping[str, Any], *, id: str | None = None, index: int | None = None
+        cls, data: MessageLike, *, id: str | None = None, index: int | None = None
     ) -> Message:
-        """Validate one chat-completions dict.
+        """Validate one chat-completions dict (or an openai SDK message object).
 
         Args:
             data: the message dict; it is copied, never kept or changed.
@@ -104,6 +106,7 @@ class Message(BaseModel):
         """
         if isinstance(data, Message):
             return data if id is None or id == data.id else data.with_id(id)
+        data = sdk_message_dict(data)
         if not isinstance(data, Mapping):
             raise MessageValidationError(
                 f"expected a mapping (a chat-completions dict), got {type(data).__name__}",
@@ -234,7 +237,15 @@ class Message(BaseModel):
     __str__ = __repr__
 
 
-MessageLike = Message | Mapping[str, Any]
+class SDKMessage(Protocol):
+    """An openai SDK message object, such as ``response.choices[0].message`` (pydantic)."""
+
+    def model_dump(self, *, exclude_none: bool = ...) -> dict[str, Any]:
+        """The message as a dict."""
+        ...
+
+
+MessageLike = Message | Mapping[str, Any] | SDKMessage
 
 
 _SCALARS = (str, int, float, bool, type(None))
@@ -276,8 +287,26 @@ def _private(id: str) -> dict[str, Any]:
     return {"_id": id, "_summary": None, "_token_cache": {}, "_meta": {}, "_keys": None}
 
 
+def sdk_message_dict(message: Any) -> Any:
+    """An SDK message object (``response.choices[0].message``) as a chat-completions dict.
+
+    Anything else comes back as it is. ``None`` fields and empty lists (``annotations: []``)
+    are left out, as the provider would not send them in a dict either.
+    """
+    dump = None if isinstance(message, Mapping) else getattr(message, "model_dump", None)
+    if not callable(dump):
+        return message
+    dumped = dump(exclude_none=True)
+    if not isinstance(dumped, dict):
+        return message
+    out = {k: v for k, v in dumped.items() if v != []}
+    if "content" not in out and hasattr(message, "content"):
+        out["content"] = None  # beside tool calls, as the API returned it
+    return out
+
+
 def parse_message(item: MessageLike, *, index: int | None = None) -> Message:
-    """Validate one message (a dict or a :class:`Message`)."""
+    """Validate one message (a dict, an openai SDK message object or a :class:`Message`)."""
     return Message.from_openai(item, index=index)
 
 

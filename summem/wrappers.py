@@ -35,6 +35,7 @@ from summem._wrappers_stream import (
     usage_of,
 )
 from summem.exceptions import ConfigurationError
+from summem.messages import sdk_message_dict
 
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory
@@ -84,14 +85,6 @@ def _split(
     return list(new), with_view
 
 
-def _as_dict(message: Any) -> Any:
-    """An SDK message object (``response.choices[0].message``) as a chat-completions dict."""
-    if isinstance(message, dict) or not hasattr(message, "model_dump"):
-        return message
-    dumped = message.model_dump(exclude_none=True)
-    return {k: v for k, v in dumped.items() if v != []}  # e.g. ``annotations: []``
-
-
 def _call_keys(message: dict[str, Any]) -> list[tuple[Any, ...]]:
     return [
         (
@@ -115,7 +108,7 @@ class _Replies:
         self.last: dict[str, Any] | None = None
 
     def new(self, messages: list[Any]) -> list[Any]:
-        items = [_as_dict(m) for m in messages]
+        items = [sdk_message_dict(m) for m in messages]
         last, self.last = self.last, None
         first = items[0] if items else None
         if (

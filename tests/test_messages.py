@@ -1,6 +1,6 @@
 import copy
 import json
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -158,3 +158,25 @@ def test_helpers_and_text() -> None:
     assert tool("r", tool_call_id="call_1").tool_call_id == "call_1"
     assert parse_message(ROUND_TRIP[3]).text == "look"
     assert "tool_calls=1" in repr(call)
+
+
+def test_an_openai_sdk_message_object_is_accepted_as_its_dict() -> None:
+    from openai.types.chat import ChatCompletionMessage
+
+    from summem.memory import Memory
+
+    reply = ChatCompletionMessage.model_validate(
+        {"role": "assistant", "content": None, "tool_calls": [CALL], "annotations": []}
+    )
+    assert parse_message(reply).to_openai() == {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [CALL],
+    }
+    memory = Memory("s")
+    memory.add({"role": "user", "content": "look it up"})
+    memory.add(reply)  # what the openai tool-calling recipe passes back
+    memory.add({"role": "tool", "tool_call_id": "call_1", "content": "{}"})
+    assert [m["role"] for m in memory.messages()] == ["user", "assistant", "tool"]
+    with pytest.raises(MessageValidationError, match="message 1: expected a mapping"):
+        parse_messages([reply, cast(Any, object())])
