@@ -4,7 +4,9 @@ When the evicted span does not fit the model (its known input limit, a configure
 ``max_chunk_tokens``, or a context-window error from the provider), the LLM summarizer
 summarizes it in rounds, each round folding one chunk into the previous round's summary. These
 pure helpers decide the chunks: a span is halved by tokens, preferring a cut that keeps an
-assistant's tool calls together with their results, and never inside a message.
+assistant's tool calls together with their results, and never inside a message. A single
+message still too large is clipped (its head kept, the rest marked as elided) rather than
+failing the reduction: the cap halves each time the model rejects it, so it never loops.
 """
 
 from __future__ import annotations
@@ -12,9 +14,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from summem.messages import Message
+from summem.summarizers.render import content_text
 from summem.tokens import TokenCounter
 
-__all__ = ["span_tokens", "split_in_half", "split_to_budget"]
+__all__ = [
+    "MIN_CLIP_CHARS",
+    "clip_for",
+    "halve_clip",
+    "span_tokens",
+    "split_in_half",
+    "split_to_budget",
+]
 
 
 def span_tokens(messages: Sequence[Message], counter: TokenCounter) -> int:
@@ -61,3 +71,28 @@ def split_to_budget(
             stack.append(halves[1])
             stack.append(halves[0])
     return chunks
+
+
+MIN_CLIP_CHARS = 200
+"""Below this, clipping a message further would leave nothing worth summarizing."""
+
+
+def clip_for(chunk: Sequence[Message], counter: TokenCounter, budget: int | None) -> int | None:
+    """A character cap for a chunk that is one message over ``budget`` tokens, else ``None``.
+
+    The cap keeps the message's head in proportion to how far over the budget it is.
+    """
+    if budget is None or len(chunk) != 1:
+        return None
+    tokens = counter.count_message(chunk[0])
+    if tokens <= budget:
+        return None
+    length = len(content_text(chunk[0]))
+    return max(MIN_CLIP_CHARS, length * budget // tokens) if length > MIN_CLIP_CHARS else None
+
+
+def halve_clip(message: Message, clip: int | None) -> int | None:
+    """The next, halved cap for a message the model still rejects; ``None`` when spent."""
+    current = len(content_text(message)) if clip is None else clip
+    smaller = current // 2
+    return smaller if smaller >= MIN_CLIP_CHARS else None

@@ -34,7 +34,13 @@ from summem.exceptions import (
 from summem.messages import Message
 from summem.prompts import PromptTemplate, load_prompt
 from summem.retry import RetryPolicy
-from summem.summarizers._chunking import span_tokens, split_in_half, split_to_budget
+from summem.summarizers._chunking import (
+    clip_for,
+    halve_clip,
+    span_tokens,
+    split_in_half,
+    split_to_budget,
+)
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.render import render_transcript
 
@@ -135,11 +141,13 @@ class LLMSummarizer:
         counter = request.token_counter
         messages = list(request.messages)
         budget = self._span_budget(request)
-        pending = split_to_budget(messages, counter, budget) if budget else [messages]
+        chunks = split_to_budget(messages, counter, budget) if budget else [messages]
+        pending = [(chunk, clip_for(chunk, counter, budget)) for chunk in chunks]
         summary = request.previous_summary
         rounds = calls = input_tokens = output_tokens = 0
         started: float | None = None
         response = ChatResponse()
+        clipped: set[str] = set()
         while pending:
             needed = rounds + len(pending)
             if needed > self.max_rounds:
@@ -149,8 +157,11 @@ class LLMSummarizer:
                     f"to fit the model; max_rounds is {self.max_rounds}"
                 )
             policy, started = self._round_policy(started, rounds, calls)
-            chunk = pending.pop(0)
-            step = ChatCall(self.client, self._chat_request(chunk, summary, request), policy)
+            chunk, clip = pending.pop(0)
+            if clip is not None:
+                clipped.add(chunk[0].id)
+            chat = self._chat_request(chunk, summary, request, clip=clip)
+            step = ChatCall(self.client, chat, policy)
             rounds += 1
             logger.debug(
                 "summarizing round %d: %d messages, %d tokens, model=%s",
@@ -164,12 +175,17 @@ class LLMSummarizer:
             except ContextWindowExceededError as exc:
                 calls += step.attempts
                 halves = split_in_half(chunk, counter)
-                if halves is None:
+                if halves is not None:
+                    logger.info("context window exceeded; splitting %d messages", len(chunk))
+                    pending[0:0] = [(half, None) for half in halves]
+                    continue
+                smaller = halve_clip(chunk[0], clip)
+                if smaller is None:
                     raise self._failure(
                         exc, calls, "a single message does not fit the model's context window"
                     ) from exc
-                logger.info("context window exceeded; splitting %d messages in two", len(chunk))
-                pending[0:0] = halves
+                logger.info("context window exceeded; clipping one message to %d chars", smaller)
+                pending.insert(0, (chunk, smaller))
                 continue
             except LLMError as exc:
                 calls += step.attempts
@@ -188,7 +204,7 @@ class LLMSummarizer:
             calls=calls,
             input_tokens=input_tokens,
             output_tokens=output_tokens,
-            extra={"rounds": rounds},
+            extra={"rounds": rounds, "clipped_messages": len(clipped)},
         )
 
     # -- pure parts -----------------------------------------------------------------------
@@ -230,12 +246,18 @@ class LLMSummarizer:
         return max(2 * request.max_tokens, request.max_tokens + 256)
 
     def _chat_request(
-        self, chunk: list[Message], summary: str | None, request: SummaryRequest
+        self,
+        chunk: list[Message],
+        summary: str | None,
+        request: SummaryRequest,
+        *,
+        clip: int | None = None,
     ) -> ChatRequest:
         transcript = render_transcript(
             chunk,
             tool_result_max_chars=self.tool_result_max_chars,
             delimiters=self.prompt.delimiters,
+            message_max_chars=-1 if clip is None else clip,
         )
         messages = self.prompt.render(
             previous_summary=summary,

@@ -61,6 +61,7 @@ def render_transcript(
     *,
     tool_result_max_chars: int = 2000,
     delimiters: Sequence[str] = DEFAULT_DELIMITERS,
+    message_max_chars: int = -1,
 ) -> str:
     """Render ``messages`` as one labelled block per message, blocks separated by a blank line.
 
@@ -68,6 +69,8 @@ def render_transcript(
         messages: the span, in order.
         tool_result_max_chars: cap on each tool result and each call's arguments; the rest is
             replaced by ``... [N more characters elided]``.
+        message_max_chars: cap on any message's text (-1: none), for a single message too
+            large for the summarizer's context.
         delimiters: the prompt's block delimiters (``PromptTemplate.delimiters``); any
             occurrence inside the conversation is neutralized.
 
@@ -78,11 +81,10 @@ def render_transcript(
     blocks: list[str] = []
     for message in messages:
         body: list[str] = []
+        text = elide(content_text(message), message_max_chars)
         if message.role == "tool":
-            text = content_text(message)
             body.append(elide(text, tool_result_max_chars))
         else:
-            text = content_text(message)
             if text:
                 body.append(text)
             for call in _calls_of(message):

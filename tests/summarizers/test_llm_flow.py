@@ -238,3 +238,41 @@ def test_import_summem_does_not_import_litellm():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+def one_huge_message(n_words: int = 3000) -> SummaryRequest:
+    return SummaryRequest(
+        messages=[user("HEAD " + words(n_words - 2) + " TAIL")],
+        previous_summary=None,
+        max_tokens=50,
+        token_counter=WordCounter(),
+    )
+
+
+def test_a_single_message_over_the_chunk_budget_is_clipped_not_failed():
+    client = FakeLLMClient().enqueue("S")
+    out = run_sync(fake_summarizer(client, max_chunk_tokens=300).summarize(one_huge_message()))
+    assert out.text == "S" and out.extra["clipped_messages"] == 1 and len(client.calls) == 1
+    transcript = client.calls[0].messages[-1]["content"]
+    assert "HEAD" in transcript and "TAIL" not in transcript
+    assert "more characters elided]" in transcript
+    assert len(transcript.split()) < 600  # about the 300-token budget, not 3000 words
+
+
+def test_context_errors_on_a_single_message_clip_it_further_until_it_fits():
+    too_big = ContextWindowExceededError("too big", provider="fake", model="fake-model")
+    client = FakeLLMClient().enqueue(too_big, too_big, "S")
+    out = run_sync(fake_summarizer(client).summarize(one_huge_message()))
+    assert out.text == "S" and out.extra["clipped_messages"] == 1
+    sizes = [len(c.messages[-1]["content"]) for c in client.calls]
+    assert sizes[0] > sizes[1] > sizes[2]  # whole, then half, then a quarter
+    assert sizes[2] < sizes[0] / 3
+
+
+def test_clipping_a_message_the_model_always_refuses_ends():
+    too_big = ContextWindowExceededError("too big", provider="fake", model="fake-model")
+    client = FakeLLMClient().enqueue(*[too_big] * 50)
+    with pytest.raises(SummarizationError, match="single message does not fit"):
+        run_sync(fake_summarizer(client, max_rounds=50).summarize(one_huge_message()))
+    # halving from ~20k characters down to the 200-character floor: a handful of calls
+    assert 3 <= len(client.calls) <= 10
