@@ -18,7 +18,7 @@ from typing import Any
 
 from summem._flow import Flow
 from summem._session import SessionCore
-from summem._session_flows import StoreCall, reload_flow
+from summem._session_flows import reload_flow, store_call
 from summem.exceptions import ConflictError, SessionNotFoundError, StoreError
 from summem.messages import Message
 from summem.stores.base import (
@@ -34,11 +34,6 @@ EXPORT_FORMAT = "summem.session/1"
 """``format`` of the dict ``to_dict()`` writes."""
 
 
-def _call(store: Any, method: str, *args: Any, **kwargs: Any) -> Flow[Any]:
-    result = yield StoreCall(store, method, args, kwargs)
-    return result
-
-
 def _record(message: Message | None) -> dict[str, Any] | None:
     return None if message is None else dict(json.loads(encode_message(message)))
 
@@ -47,7 +42,7 @@ def export_flow(core: SessionCore, store: Any, config: dict[str, Any]) -> Flow[d
     """The session as a JSON-serialisable dict (see ``Memory.to_dict``)."""
     sid = core.session_id
     try:
-        state: SessionState | None = yield from _call(store, "load", sid)
+        state: SessionState | None = yield from store_call(store, "load", sid)
     except SessionNotFoundError:
         state = None
     core.reset(state)
@@ -55,7 +50,7 @@ def export_flow(core: SessionCore, store: Any, config: dict[str, Any]) -> Flow[d
         head: list[Message] = []
         state = SessionState(session_id=sid)
     else:
-        head = yield from _call(store, "history", sid, 0, state.watermark)
+        head = yield from store_call(store, "history", sid, 0, state.watermark)
         if len(head) != state.watermark:
             raise ConflictError(f"session {sid!r} was cleared while it was being exported")
     return {
@@ -135,7 +130,7 @@ def import_flow(core: SessionCore, store: Any, session: SessionDict) -> Flow[Non
     Raises:
         ConflictError: the session already exists in the store (it is left untouched).
     """
-    yield from _call(
+    yield from store_call(
         store,
         "create",
         core.session_id,

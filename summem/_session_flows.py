@@ -41,6 +41,7 @@ __all__ = [
     "reduction_flow",
     "reload_flow",
     "rollback_flow",
+    "store_call",
 ]
 
 READ_WINDOW = 500
@@ -65,7 +66,8 @@ class StoreCall:
         return await getattr(self.store, self.method)(*self.args, **self.kwargs)
 
 
-def _call(store: Any, method: str, *args: Any, **kwargs: Any) -> Flow[Any]:
+def store_call(store: Any, method: str, *args: Any, **kwargs: Any) -> Flow[Any]:
+    """One store method call, made by whichever driver runs the flow (sync or async)."""
     result = yield StoreCall(store, method, args, kwargs)
     return result
 
@@ -77,7 +79,7 @@ def reload_flow(core: SessionCore, store: Any) -> Flow[None]:
     after another worker truncated without a summary (summaries carry the usage they cover).
     """
     try:
-        state: SessionState | None = yield from _call(store, "load", core.session_id)
+        state: SessionState | None = yield from store_call(store, "load", core.session_id)
     except SessionNotFoundError:
         state = None
     core.reset(state)
@@ -87,7 +89,7 @@ def reload_flow(core: SessionCore, store: Any) -> Flow[None]:
     epoch, start, stop = gap
     usage: dict[str, int] = {}
     for lo in range(start, stop, READ_WINDOW):
-        window = yield from _call(
+        window = yield from store_call(
             store, "history", core.session_id, lo, min(stop, lo + READ_WINDOW)
         )
         sum_usage(window, usage)
@@ -105,7 +107,7 @@ def _commit(
 ) -> Flow[int]:
     """Commit with CAS; a failure other than a conflict leaves the copy to be read again."""
     try:
-        new_version: int = yield from _call(
+        new_version: int = yield from store_call(
             store,
             "commit",
             core.session_id,
@@ -138,10 +140,10 @@ def extend_flow(
         yield from reload_flow(core, store)  # the call may come from another worker
         batch = core.prepare(items, single=single)
     if batch.system_changed:
-        yield from _call(store, "set_system", core.session_id, batch.system)
+        yield from store_call(store, "set_system", core.session_id, batch.system)
         core.system_set(batch.system)
     if batch.history:
-        length: int = yield from _call(store, "append", core.session_id, batch.history)
+        length: int = yield from store_call(store, "append", core.session_id, batch.history)
         if not core.appended(batch, length):
             yield from reload_flow(core, store)
     return batch.accepted
@@ -210,7 +212,7 @@ def recompute_flow(core: SessionCore, store: Any, reducer: Reducer) -> Flow[Mess
         usage: dict[str, int] = {}
         while True:
             if pos < k:
-                window: list[Message] = yield from _call(
+                window: list[Message] = yield from store_call(
                     store, "history", sid, pos, min(k, pos + READ_WINDOW)
                 )
                 if not window:
@@ -260,7 +262,7 @@ def rollback_flow(core: SessionCore, store: Any, summary_id: str | None) -> Flow
         if not core.epoch:
             raise SessionNotFoundError(f"no session {sid!r}")
         try:
-            yield from _call(
+            yield from store_call(
                 store,
                 "rollback",
                 sid,
@@ -279,7 +281,7 @@ def rollback_flow(core: SessionCore, store: Any, summary_id: str | None) -> Flow
 
 def clear_flow(core: SessionCore, store: Any) -> Flow[None]:
     """Empty the session; a reduction planned before fails its CAS instead of restoring it."""
-    yield from _call(store, "clear", core.session_id)
+    yield from store_call(store, "clear", core.session_id)
     core.cleared()
     core.stale = True
     yield from reload_flow(core, store)

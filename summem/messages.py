@@ -106,7 +106,8 @@ class Message(BaseModel):
         """
         if isinstance(data, Message):
             return data if id is None or id == data.id else data.with_id(id)
-        data = sdk_message_dict(data)
+        if not isinstance(data, Mapping):
+            data = sdk_message_dict(data)
         if not isinstance(data, Mapping):
             raise MessageValidationError(
                 f"expected a mapping (a chat-completions dict), got {type(data).__name__}",
