@@ -45,7 +45,7 @@ from summem.stores.base import Store
 from summem.stores.memory import InMemoryStore
 from summem.stores.sqlite import SQLiteStore
 from summem.summarizers.base import SummaryOutput, SummaryRequest
-from summem.tokens import TokenCounter, resolve_counter
+from summem.tokens.base import TokenCounter, resolve_counter
 
 WINDOW = 1000
 WORDS = [

@@ -25,7 +25,7 @@ from summem.messages import Message, parse_messages
 from summem.reducers.summarization import SummarizationReducer
 from summem.reducers.truncation import TruncationReducer
 from summem.summarizers.base import SummaryOutput, SummaryRequest
-from summem.tokens import resolve_counter
+from summem.tokens.base import resolve_counter
 
 
 class InstantSummarizer:

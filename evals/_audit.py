@@ -14,10 +14,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from summem.conversation import boundaries
 from summem.messages import Message
-from summem.reducers._cut import boundaries, choose_cut
-from summem.reducers.base import split_view
+from summem.reducers.cut import choose_cut
 from summem.reducers.summarization import SummarizationReducer
+from summem.reducers.view import split_view
 
 __all__ = [
     "budget_problems",

@@ -21,7 +21,7 @@ from summem.exceptions import ConfigurationError
 from summem.messages import Message
 from summem.reducers.summarization import SummarizationReducer
 from summem.summarizers.base import Summarizer
-from summem.tokens import TokenCounter
+from summem.tokens.base import TokenCounter
 
 __all__ = [
     "KEY_ENV_VARS",
@@ -149,7 +149,7 @@ def build_summarizer(
         ConfigurationError: an unknown spec, or an LLM summarizer without a client.
     """
     if spec == "extractive":
-        from summem.summarizers.extractive import ExtractiveSummarizer
+        from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 
         return ExtractiveSummarizer()
     if spec.startswith("llm:") and len(spec) > 4:

@@ -34,7 +34,7 @@ from evals.locomo_engine import run_engine
 from evals.replay import efficiency
 from evals.report import report_metadata, write_json_report
 from evals.trajectories_run import probe_rows, run_trajectories
-from summem.tokens import resolve_counter
+from summem.tokens.base import resolve_counter
 
 __all__ = [
     "BASELINE_PATH",

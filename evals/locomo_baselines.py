@@ -13,7 +13,7 @@ Two baselines at the same budget frame summem's numbers:
   recent observations about evicted turns that fit ``summary_budget``, then recent turns in the
   rest. Each observation is tagged with its source turns, so its provenance is exact.
 
-Views are counted with any :class:`summem.tokens.TokenCounter`, whole requests included.
+Views are counted with any :class:`summem.tokens.base.TokenCounter`, whole requests included.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 from evals._text import contains_normalized, normalize_text
 from evals.locomo import CATEGORY_NAMES, Conversation, Observation, QAItem, Turn
 from summem.messages import Message, parse_message
-from summem.tokens import TokenCounter
+from summem.tokens.base import TokenCounter
 
 __all__ = [
     "CarriedView",

@@ -22,7 +22,7 @@ from evals.locomo_baselines import CarriedView, ItemScore, score_items
 from evals.replay import ReplayTrace, replay
 from summem.clients.base import LLMClient
 from summem.reducers.summarization import SummarizationReducer
-from summem.tokens import TokenCounter
+from summem.tokens.base import TokenCounter
 
 __all__ = ["EngineRun", "engine_view", "run_engine", "view_stats"]
 

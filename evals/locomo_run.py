@@ -49,7 +49,7 @@ from evals.qa import answer_and_judge, judge_accuracy, prompt_refs
 from evals.replay import efficiency
 from evals.report import markdown_table, plot_pareto, report_metadata, write_json_report
 from summem.clients.base import LLMClient
-from summem.tokens import TokenCounter, resolve_counter
+from summem.tokens.base import TokenCounter, resolve_counter
 
 __all__ = ["baseline_rows", "main", "method_rows", "score_views"]
 

@@ -127,8 +127,7 @@ class RecordingClient:
 
     def max_input_tokens(self, model: str) -> int | None:
         """The inner client's input limit for ``model``, recorded for the replay."""
-        lookup = getattr(self.inner, "max_input_tokens", None)
-        limit = lookup(model) if callable(lookup) else None
+        limit = self.inner.max_input_tokens(model)
         value = limit if isinstance(limit, int) else None
         self._write({"meta": {"max_input_tokens": {model: value}}})
         return value

@@ -32,7 +32,7 @@ __all__ = [
 
 def report_metadata(**extra: Any) -> dict[str, Any]:
     """What every report records about the run that made it, plus ``extra``."""
-    from summem import __version__
+    from summem._version import __version__
 
     return {
         "summem_version": __version__,

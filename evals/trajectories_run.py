@@ -32,7 +32,7 @@ from evals.report import markdown_table, report_metadata, write_json_report
 from evals.trajectories import KINDS, Trajectory, fact_retention, generate_trajectory
 from summem.clients.base import LLMClient
 from summem.reducers.summarization import SummarizationReducer
-from summem.tokens import TokenCounter, resolve_counter
+from summem.tokens.base import TokenCounter, resolve_counter
 
 __all__ = ["DEFAULT_CONFIG", "Probe", "main", "probe_rows", "run_trajectories"]
 

@@ -1,60 +1,67 @@
-"""summem: a summarizing memory engine for long-running LLM assistants."""
+"""summem: a summarizing memory engine for long-running LLM assistants.
 
+Everything public is importable from here. Names are loaded on first use, so ``import summem``
+stays light: the stores, the summarizers, the CLI and the SDKs they use load only when asked.
+"""
+
+from __future__ import annotations
+
+import importlib
 from typing import TYPE_CHECKING, Any
 
-from summem.clients.base import ChatRequest, ChatResponse, LLMClient
-from summem.clients.litellm import LiteLLMClient
-from summem.config import SummemConfig, load_config
-from summem.exceptions import (
-    ConfigurationError,
-    ConflictError,
-    ContextWindowExceededError,
-    CorruptRecordError,
-    InvalidSessionIdError,
-    InvalidSummaryError,
-    LeaseHeldError,
-    LLMError,
-    LLMRetryError,
-    LLMTransientError,
-    MessageValidationError,
-    MissingDependencyError,
-    PromptError,
-    ReductionError,
-    SessionNotFoundError,
-    StoreError,
-    SummarizationError,
-    SummemError,
-)
-from summem.memory import AsyncMemory, Memory
-from summem.messages import Message, SummaryInfo, assistant, system, tool, user
-from summem.prompts import PromptTemplate, load_prompt
-from summem.reducers.base import ReduceResult
-from summem.reducers.summarization import SummarizationReducer
-from summem.reducers.truncation import TruncationReducer
-from summem.retry import RetryPolicy
-from summem.stores import (
-    AsyncInMemoryStore,
-    AsyncRedisStore,
-    AsyncSQLiteStore,
-    AsyncStore,
-    InMemoryStore,
-    RedisStore,
-    SQLiteStore,
-    Store,
-    open_async_store,
-    open_store,
-)
-from summem.summarizers.base import Summarizer, SummaryOutput, SummaryRequest
-from summem.summarizers.chain import FallbackSummarizer, TruncatingSummarizer
-from summem.summarizers.extractive import ExtractiveSummarizer
-from summem.summarizers.llm import LLMSummarizer
-from summem.tokens import ApproxCounter, TokenCounter, resolve_counter
-from summem.wrappers import wrap_completion, wrap_openai
+from summem._version import __version__
 
 if TYPE_CHECKING:
+    from summem.async_memory import AsyncMemory
+    from summem.clients.base import ChatRequest, ChatResponse, LLMClient
+    from summem.clients.litellm import LiteLLMClient
     from summem.clients.openai import OpenAIClient
-
-__version__ = "0.1.0"
+    from summem.config import SummemConfig, load_config
+    from summem.exceptions import (
+        ConfigurationError,
+        ConflictError,
+        ContextWindowExceededError,
+        CorruptRecordError,
+        InvalidSessionIdError,
+        InvalidSummaryError,
+        LeaseHeldError,
+        LLMError,
+        LLMRetryError,
+        LLMTransientError,
+        MessageValidationError,
+        MissingDependencyError,
+        PromptError,
+        ReductionError,
+        SessionNotFoundError,
+        StoreError,
+        SummarizationError,
+        SummemError,
+    )
+    from summem.memory import Memory
+    from summem.messages import Message, SummaryInfo, assistant, system, tool, user
+    from summem.prompts import PromptTemplate, load_prompt
+    from summem.reducers.base import ReduceResult
+    from summem.reducers.summarization import SummarizationReducer
+    from summem.reducers.truncation import TruncationReducer
+    from summem.retry import RetryPolicy
+    from summem.stores import (
+        AsyncInMemoryStore,
+        AsyncRedisStore,
+        AsyncSQLiteStore,
+        AsyncStore,
+        InMemoryStore,
+        RedisStore,
+        SQLiteStore,
+        Store,
+        open_async_store,
+        open_store,
+    )
+    from summem.summarizers.base import Summarizer, SummaryOutput, SummaryRequest
+    from summem.summarizers.chain import FallbackSummarizer, TruncatingSummarizer
+    from summem.summarizers.extractive import ExtractiveSummarizer
+    from summem.summarizers.llm import LLMSummarizer
+    from summem.tokens import ApproxCounter, TokenCounter, resolve_counter
+    from summem.wrappers import wrap_completion, wrap_openai
 
 __all__ = [
     "ApproxCounter",
@@ -121,11 +128,80 @@ __all__ = [
     "wrap_openai",
 ]
 
+_WHERE: dict[str, str] = {
+    "ApproxCounter": "summem.tokens",
+    "AsyncInMemoryStore": "summem.stores",
+    "AsyncMemory": "summem.async_memory",
+    "AsyncRedisStore": "summem.stores",
+    "AsyncSQLiteStore": "summem.stores",
+    "AsyncStore": "summem.stores",
+    "ChatRequest": "summem.clients.base",
+    "ChatResponse": "summem.clients.base",
+    "ConfigurationError": "summem.exceptions",
+    "ConflictError": "summem.exceptions",
+    "ContextWindowExceededError": "summem.exceptions",
+    "CorruptRecordError": "summem.exceptions",
+    "ExtractiveSummarizer": "summem.summarizers.extractive",
+    "FallbackSummarizer": "summem.summarizers.chain",
+    "InMemoryStore": "summem.stores",
+    "InvalidSessionIdError": "summem.exceptions",
+    "InvalidSummaryError": "summem.exceptions",
+    "LLMClient": "summem.clients.base",
+    "LLMError": "summem.exceptions",
+    "LLMRetryError": "summem.exceptions",
+    "LLMSummarizer": "summem.summarizers.llm",
+    "LLMTransientError": "summem.exceptions",
+    "LeaseHeldError": "summem.exceptions",
+    "LiteLLMClient": "summem.clients.litellm",
+    "Memory": "summem.memory",
+    "Message": "summem.messages",
+    "MessageValidationError": "summem.exceptions",
+    "MissingDependencyError": "summem.exceptions",
+    "OpenAIClient": "summem.clients.openai",
+    "PromptError": "summem.exceptions",
+    "PromptTemplate": "summem.prompts",
+    "RedisStore": "summem.stores",
+    "ReduceResult": "summem.reducers.base",
+    "ReductionError": "summem.exceptions",
+    "RetryPolicy": "summem.retry",
+    "SQLiteStore": "summem.stores",
+    "SessionNotFoundError": "summem.exceptions",
+    "Store": "summem.stores",
+    "StoreError": "summem.exceptions",
+    "SummarizationError": "summem.exceptions",
+    "SummarizationReducer": "summem.reducers.summarization",
+    "Summarizer": "summem.summarizers.base",
+    "SummaryInfo": "summem.messages",
+    "SummaryOutput": "summem.summarizers.base",
+    "SummaryRequest": "summem.summarizers.base",
+    "SummemConfig": "summem.config",
+    "SummemError": "summem.exceptions",
+    "TokenCounter": "summem.tokens",
+    "TruncatingSummarizer": "summem.summarizers.chain",
+    "TruncationReducer": "summem.reducers.truncation",
+    "assistant": "summem.messages",
+    "load_config": "summem.config",
+    "load_prompt": "summem.prompts",
+    "open_async_store": "summem.stores",
+    "open_store": "summem.stores",
+    "resolve_counter": "summem.tokens",
+    "system": "summem.messages",
+    "tool": "summem.messages",
+    "user": "summem.messages",
+    "wrap_completion": "summem.wrappers",
+    "wrap_openai": "summem.wrappers",
+}
+"""Where each public name lives (loaded by :func:`__getattr__` on first use)."""
+
 
 def __getattr__(name: str) -> Any:
-    # OpenAIClient imports the openai SDK (half a second); load it only when asked for.
-    if name == "OpenAIClient":
-        from summem.clients.openai import OpenAIClient
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'summem' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
 
-        return OpenAIClient
-    raise AttributeError(f"module 'summem' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,6 +1,6 @@
 """``python -m summem`` runs the CLI."""
 
-from summem.cli import main
+from summem.cli.app import main
 
 if __name__ == "__main__":
     main()

@@ -1,6 +1,6 @@
 """``AsyncMemory``: :class:`~summem.memory.Memory` for asyncio, over an async store.
 
-The same flows as ``Memory`` (see :mod:`summem._session_flows`), driven with
+The same flows as ``Memory`` (see :mod:`summem.session.flows`), driven with
 :func:`~summem._flow.run_async`; background reductions run as an asyncio task instead of a
 thread, and cancelling a task never leaves a lease held or a partial reduction committed.
 """
@@ -14,10 +14,13 @@ from types import TracebackType
 from typing import Any
 
 from summem._flow import run_async
-from summem._memory_base import BaseMemory, is_async_store
-from summem._session import Reducer, Trigger
-from summem._session_export import export_flow, import_flow
-from summem._session_flows import (
+from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
+from summem.messages import Message, MessageLike
+from summem.reducers.base import Reducer, ReduceResult
+from summem.session.core import Trigger
+from summem.session.export import export_flow, import_flow
+from summem.session.facade import BaseMemory, is_async_store
+from summem.session.flows import (
     clear_flow,
     extend_flow,
     recompute_flow,
@@ -25,9 +28,7 @@ from summem._session_flows import (
     reload_flow,
     rollback_flow,
 )
-from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
-from summem.messages import Message, MessageLike
-from summem.reducers.base import ReduceResult
+from summem.session.steps import AsyncStoreSteps
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import AsyncStore, Store
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
@@ -69,6 +70,7 @@ class AsyncMemory(BaseMemory):
             self._store = AsyncStoreAdapter(store, offload=not isinstance(store, InMemoryStore))
         else:
             raise ConfigurationError(f"AsyncMemory needs a Store or an AsyncStore: {store!r}")
+        self._steps = AsyncStoreSteps(self._store)
         self._write = asyncio.Lock()
         self._reducing = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -89,7 +91,7 @@ class AsyncMemory(BaseMemory):
     async def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
         async with self._write:
             self._check_open()
-            accepted = await run_async(extend_flow(self._core, self._store, items, single=single))
+            accepted = await run_async(extend_flow(self._core, self._steps, items, single=single))
         await self._after_write()
         return accepted
 
@@ -145,7 +147,7 @@ class AsyncMemory(BaseMemory):
                 self._core.lease_busy()
                 return None
             try:
-                flow = reduction_flow(self._core, self._store, trigger, background=background)
+                flow = reduction_flow(self._core, self._steps, trigger, background=background)
                 return await run_async(flow)
             except asyncio.CancelledError:
                 self._core.stale = True  # a store call may have landed after all: read again
@@ -162,7 +164,7 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.clear`."""
         async with self._write:
             self._check_open()
-            await run_async(clear_flow(self._core, self._store))
+            await run_async(clear_flow(self._core, self._steps))
 
     async def recompute(self, *, summarizer: Summarizer | None = None) -> Message | None:
         """See :meth:`Memory.recompute`."""
@@ -172,7 +174,7 @@ class AsyncMemory(BaseMemory):
             if not await self._take_lease():
                 raise LeaseHeldError(f"session {self.session_id!r} is being reduced elsewhere")
             try:
-                return await run_async(recompute_flow(self._core, self._store, reducer))
+                return await run_async(recompute_flow(self._core, self._steps, reducer))
             except asyncio.CancelledError:
                 self._core.stale = True  # the commit may have landed after all: read again
                 raise
@@ -183,14 +185,14 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.rollback`."""
         self._check_open()
         async with self._reducing, self._write:
-            await run_async(rollback_flow(self._core, self._store, summary_id))
+            await run_async(rollback_flow(self._core, self._steps, summary_id))
 
     async def refresh(self) -> None:
         """See :meth:`Memory.refresh`."""
         async with self._write:
             self._check_open()
             self._core.stale = True
-            await run_async(reload_flow(self._core, self._store))
+            await run_async(reload_flow(self._core, self._steps))
 
     async def messages(self) -> list[dict[str, Any]]:
         """See :meth:`Memory.messages`."""
@@ -206,7 +208,7 @@ class AsyncMemory(BaseMemory):
         self._check_open()
         if self._core.stale:
             async with self._write:
-                await run_async(reload_flow(self._core, self._store))
+                await run_async(reload_flow(self._core, self._steps))
 
     async def history(self, start: int = 0, stop: int | None = None) -> list[Message]:
         """See :meth:`Memory.history`."""
@@ -221,7 +223,7 @@ class AsyncMemory(BaseMemory):
     async def to_dict(self) -> dict[str, Any]:
         """See :meth:`Memory.to_dict`."""
         self._check_open()
-        return await run_async(export_flow(self._core, self._store, self._config()))
+        return await run_async(export_flow(self._core, self._steps, self._config()))
 
     @classmethod
     async def from_dict(
@@ -241,7 +243,7 @@ class AsyncMemory(BaseMemory):
             lease_ttl_seconds=ttl,
         )
         try:
-            await run_async(import_flow(memory._core, memory._store, session))
+            await run_async(import_flow(memory._core, memory._steps, session))
         except BaseException:
             await memory.close()
             raise

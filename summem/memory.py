@@ -3,8 +3,8 @@
 The application adds every message; the memory stores it (append-only, with a stable id) and
 keeps the view ``[system] + [summary]? + history[k:]`` within the reducer's budget. ``Memory``
 and :class:`~summem.async_memory.AsyncMemory` are thin I/O shells around
-:class:`~summem._session.SessionCore` (the cached view and the reduction policy, pure) and the
-flows of :mod:`summem._session_flows` (the store and summarizer sequences, written once):
+:class:`~summem.session.core.SessionCore` (the cached view and the reduction policy, pure) and the
+flows of :mod:`summem.session.flows` (the store and summarizer sequences, written once):
 ``Memory`` drives them with a sync store and a worker thread.
 
 A turn costs O(1) in the history's length: the new messages are validated against the cached
@@ -23,10 +23,13 @@ from types import TracebackType
 from typing import Any
 
 from summem._flow import run_sync
-from summem._memory_base import BaseMemory, is_async_store
-from summem._session import Reducer, Trigger
-from summem._session_export import export_flow, import_flow
-from summem._session_flows import (
+from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
+from summem.messages import Message, MessageLike
+from summem.reducers.base import Reducer, ReduceResult
+from summem.session.core import Trigger
+from summem.session.export import export_flow, import_flow
+from summem.session.facade import BaseMemory, is_async_store
+from summem.session.flows import (
     clear_flow,
     extend_flow,
     recompute_flow,
@@ -34,16 +37,13 @@ from summem._session_flows import (
     reload_flow,
     rollback_flow,
 )
-from summem._worker import BackgroundWorker
-from summem.async_memory import AsyncMemory
-from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
-from summem.messages import Message, MessageLike
-from summem.reducers.base import ReduceResult
+from summem.session.steps import SyncStoreSteps
+from summem.session.worker import BackgroundWorker
 from summem.stores.base import Store
 from summem.stores.memory import InMemoryStore
 from summem.summarizers.base import Summarizer
 
-__all__ = ["AsyncMemory", "Memory"]
+__all__ = ["Memory"]
 
 
 class Memory(BaseMemory):
@@ -85,6 +85,7 @@ class Memory(BaseMemory):
             )
         else:
             self._store, self._owns_store = store, False
+        self._steps = SyncStoreSteps(self._store)
         self._write = threading.Lock()  # one writer at a time in this object
         self._reducing = threading.Lock()  # one reduction at a time in this object
         self._worker = BackgroundWorker(self._work, name=f"summem-reduce:{self.session_id[:32]}")
@@ -121,7 +122,7 @@ class Memory(BaseMemory):
     def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
         with self._write:
             self._check_open()
-            accepted = run_sync(extend_flow(self._core, self._store, items, single=single))
+            accepted = run_sync(extend_flow(self._core, self._steps, items, single=single))
         self._after_write()
         return accepted
 
@@ -157,7 +158,7 @@ class Memory(BaseMemory):
                 self._core.lease_busy()
                 return None
             try:
-                flow = reduction_flow(self._core, self._store, trigger, background=background)
+                flow = reduction_flow(self._core, self._steps, trigger, background=background)
                 return run_sync(flow)
             finally:
                 self._store.release_lease(sid, self._owner)
@@ -179,7 +180,7 @@ class Memory(BaseMemory):
         """Empty the session; a reduction in flight fails its CAS and changes nothing."""
         with self._write:
             self._check_open()
-            run_sync(clear_flow(self._core, self._store))
+            run_sync(clear_flow(self._core, self._steps))
 
     def recompute(self, *, summarizer: Summarizer | None = None) -> Message | None:
         """Rebuild the summary of ``history[:k]`` from scratch, in bounded spans.
@@ -197,7 +198,7 @@ class Memory(BaseMemory):
             if not self._store.acquire_lease(self.session_id, self._owner, self._lease_ttl):
                 raise LeaseHeldError(f"session {self.session_id!r} is being reduced elsewhere")
             try:
-                return run_sync(recompute_flow(self._core, self._store, reducer))
+                return run_sync(recompute_flow(self._core, self._steps, reducer))
             finally:
                 self._store.release_lease(self.session_id, self._owner)
 
@@ -205,14 +206,14 @@ class Memory(BaseMemory):
         """Make a logged summary current again (``None``: no summary, watermark 0)."""
         self._check_open()
         with self._reducing, self._write:
-            run_sync(rollback_flow(self._core, self._store, summary_id))
+            run_sync(rollback_flow(self._core, self._steps, summary_id))
 
     def refresh(self) -> None:
         """Read the session again (``history[k:]`` only): other workers' writes appear."""
         with self._write:
             self._check_open()
             self._core.stale = True
-            run_sync(reload_flow(self._core, self._store))
+            run_sync(reload_flow(self._core, self._steps))
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -230,7 +231,7 @@ class Memory(BaseMemory):
         self._check_open()
         if self._core.stale:
             with self._write:
-                run_sync(reload_flow(self._core, self._store))
+                run_sync(reload_flow(self._core, self._steps))
 
     def history(self, start: int = 0, stop: int | None = None) -> list[Message]:
         """``history[start:stop]`` from the store (all of it by default)."""
@@ -245,7 +246,7 @@ class Memory(BaseMemory):
     def to_dict(self) -> dict[str, Any]:
         """The session as a JSON-serialisable dict, for :meth:`from_dict` elsewhere."""
         self._check_open()
-        return run_sync(export_flow(self._core, self._store, self._config()))
+        return run_sync(export_flow(self._core, self._steps, self._config()))
 
     @classmethod
     def from_dict(
@@ -276,7 +277,7 @@ class Memory(BaseMemory):
             lease_ttl_seconds=ttl,
         )
         try:
-            run_sync(import_flow(memory._core, memory._store, session))
+            run_sync(import_flow(memory._core, memory._steps, session))
         except BaseException:
             memory.close()
             raise

@@ -17,7 +17,7 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 # LLM HTTP fixtures (respx routes, a fake clock, backends) for the client and summarizer tests.
-pytest_plugins = ["tests.llm_mocks"]
+pytest_plugins = ["tests.fakes.fixtures"]
 
 _LOCAL_HOSTS = {"127.0.0.1", "::1", "localhost", "0.0.0.0"}
 _real_connect = socket.socket.connect

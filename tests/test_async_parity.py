@@ -16,23 +16,17 @@ from typing import Any
 
 import pytest
 
+from summem.async_memory import AsyncMemory
 from summem.exceptions import MessageValidationError, SummarizationError
-from summem.memory import AsyncMemory, Memory
+from summem.memory import Memory
 from summem.reducers.truncation import TruncationReducer
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import Store
 from summem.stores.memory import InMemoryStore
-from tests.fakes import FakeSummarizer, failing, words
-from tests.memory_fakes import (
-    GatedSummarizer,
-    call,
-    check_session,
-    res,
-    small_reducer,
-    sys,
-    turn,
-    u,
-)
+from tests.fakes.counters import words
+from tests.fakes.memory import check_session, small_reducer
+from tests.fakes.messages import call, res, sys, turn, u
+from tests.fakes.summarizers import FakeSummarizer, GatedSummarizer, failing
 
 KINDS = ["sync", "async"]
 

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from summem.config import SummemConfig, load_config
+from summem.config.model import SummemConfig, load_config
+from summem.conversation import boundaries
 from summem.messages import Message, parse_messages
-from summem.reducers._cut import boundaries
 from summem.stores.memory import InMemoryStore
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

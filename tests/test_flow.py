@@ -1,7 +1,7 @@
 import pytest
 
 from summem._flow import run_async, run_sync
-from tests.fakes import EchoStep
+from tests.fakes.summarizers import EchoStep
 
 
 def _flow(step: EchoStep):

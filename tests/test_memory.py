@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-import summem._session as session_mod
-from summem._session import MAX_SPANS_PER_REDUCTION
+import summem.session.core as session_mod
+from summem.async_memory import AsyncMemory
 from summem.exceptions import (
     ConfigurationError,
     InvalidSessionIdError,
@@ -19,14 +19,17 @@ from summem.exceptions import (
     StoreError,
     SummarizationError,
 )
-from summem.memory import AsyncMemory, Memory
+from summem.memory import Memory
 from summem.messages import Message, user
 from summem.reducers.summarization import SummarizationReducer
 from summem.reducers.truncation import TruncationReducer
+from summem.session.core import MAX_SPANS_PER_REDUCTION
 from summem.stores.memory import InMemoryStore
 from summem.stores.sqlite import SQLiteStore
-from tests.fakes import FakeSummarizer, WordCounter, failing, words
-from tests.memory_fakes import a, call, check_session, res, small_reducer, sys, turn, u
+from tests.fakes.counters import WordCounter, words
+from tests.fakes.memory import check_session, small_reducer
+from tests.fakes.messages import a, call, res, sys, turn, u
+from tests.fakes.summarizers import FakeSummarizer, failing
 
 # -- construction -----------------------------------------------------------------------------
 

@@ -27,23 +27,18 @@ from hypothesis.stateful import (
     rule,
 )
 
-from summem._worker import BackgroundWorker
+from summem.async_memory import AsyncMemory
 from summem.exceptions import MessageValidationError
-from summem.memory import AsyncMemory, Memory
+from summem.memory import Memory
+from summem.session.worker import BackgroundWorker
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import AsyncStore, Store
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
 from summem.stores.sqlite import AsyncSQLiteStore, SQLiteStore
-from tests.fakes import FakeSummarizer, words
-from tests.memory_fakes import (
-    GatedSummarizer,
-    a,
-    call,
-    check_session,
-    res,
-    small_reducer,
-    u,
-)
+from tests.fakes.counters import words
+from tests.fakes.memory import check_session, small_reducer
+from tests.fakes.messages import a, call, res, u
+from tests.fakes.summarizers import FakeSummarizer, GatedSummarizer
 from tests.stores._workers import open_spec
 from tests.stores.backends import REDIS_URL, require_redis
 
@@ -55,8 +50,9 @@ from summem.memory import Memory
 from tests.stores._workers import open_spec
 from summem.summarizers.base import SummaryOutput
 from summem._flow import done
-from tests.fakes import WordCounter, words
-from tests.memory_fakes import small_reducer, u
+from tests.fakes.counters import WordCounter, words
+from tests.fakes.memory import small_reducer
+from tests.fakes.messages import u
 
 where = sys.argv[2]
 

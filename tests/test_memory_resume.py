@@ -19,14 +19,16 @@ from typing import Any
 
 import pytest
 
+from summem.async_memory import AsyncMemory
 from summem.exceptions import ConflictError, StoreError
-from summem.memory import AsyncMemory, Memory
+from summem.memory import Memory
 from summem.messages import Message
 from summem.stores import AsyncSQLiteStore, InMemoryStore, SQLiteStore
 from summem.stores._sqlite_schema import Q
 from summem.stores.base import Store
-from tests.fakes import FakeSummarizer
-from tests.memory_fakes import call, small_reducer, sys, turn, u
+from tests.fakes.memory import small_reducer
+from tests.fakes.messages import call, sys, turn, u
+from tests.fakes.summarizers import FakeSummarizer
 from tests.stores.helpers import state_of
 
 

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from summem.reducers.summarization import SummarizationReducer
-from summem.summarizers.extractive import ExtractiveSummarizer
-from tests.fakes import WordCounter
-from tests.provider_mocks import Captured, mock_providers
+from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
+from tests.fakes.counters import WordCounter
+from tests.fakes.providers import Captured, mock_providers
 from tests.provider_rules import all_strings, check_anthropic, check_gemini, check_openai
 
 OPENAI = "gpt-4o-mini"

@@ -14,7 +14,7 @@ from summem.exceptions import (
     LLMTransientError,
 )
 from summem.retry import RetryPolicy
-from tests.llm_mocks import FakeClock
+from tests.fakes.llm import FakeClock
 
 
 @pytest.fixture

@@ -11,10 +11,10 @@ turn a request into a :class:`ChatResponse` and a failure into a
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
+from summem._secrets import mask_parameters
 from summem.retry import RetryPolicy
 
 __all__ = [
@@ -23,34 +23,9 @@ __all__ = [
     "ChatResponse",
     "LLMClient",
     "mask_parameters",
-    "secret_values",
 ]
 
 logger = logging.getLogger("summem.clients")
-
-_SECRET_WORDS = ("key", "secret", "password", "authorization", "credential", "headers")
-
-
-def _is_secret_name(name: str) -> bool:
-    low = name.lower()
-    # "token" names a credential (api_token, azure_ad_token), "tokens" a count (max_tokens).
-    return any(word in low for word in _SECRET_WORDS) or ("token" in low and "tokens" not in low)
-
-
-def mask_parameters(parameters: Mapping[str, Any]) -> dict[str, Any]:
-    """A copy of ``parameters`` safe to show: values of secret-looking names become ``***``."""
-    return {k: "***" if v and _is_secret_name(k) else v for k, v in parameters.items()}
-
-
-def secret_values(parameters: Mapping[str, Any]) -> list[str]:
-    """String values of secret-looking parameters (``api_key``, headers...), to scrub from text."""
-    found: list[str] = []
-    for name, value in parameters.items():
-        if isinstance(value, Mapping):
-            found.extend(secret_values(value))
-        elif isinstance(value, str) and value and _is_secret_name(name):
-            found.append(value)
-    return found
 
 
 @dataclass(frozen=True)
@@ -120,6 +95,10 @@ class LLMClient(Protocol):
 
     async def acomplete(self, request: ChatRequest) -> ChatResponse:
         """Perform ``request`` asynchronously."""
+        ...
+
+    def max_input_tokens(self, model: str) -> int | None:
+        """The model's input limit in tokens, or ``None`` when unknown (never raises)."""
         ...
 
 

@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from summem.clients._errors import map_provider_error
-from summem.clients.base import ChatRequest, ChatResponse, mask_parameters, secret_values
+from summem._secrets import mask_parameters, secret_values
+from summem.clients.base import ChatRequest, ChatResponse
+from summem.clients.errors import map_provider_error
 from summem.exceptions import ConfigurationError, LLMError
 
 if TYPE_CHECKING:

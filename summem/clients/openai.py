@@ -3,7 +3,7 @@
 Give it the ``openai.OpenAI`` / ``openai.AsyncOpenAI`` (or ``AzureOpenAI``) you already
 configured; it only calls ``chat.completions.create``. The SDK's own retries are switched off
 (``with_options(max_retries=0)``) because :class:`~summem.retry.RetryPolicy` is the only retry
-layer; SDK errors become summem errors (:mod:`summem.clients._errors`) with the API key scrubbed.
+layer; SDK errors become summem errors (:mod:`summem.clients.errors`) with the API key scrubbed.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from typing import Any
 
 import openai
 
-from summem.clients._errors import map_provider_error, redact
+from summem._secrets import redact
 from summem.clients.base import ChatRequest, ChatResponse
+from summem.clients.errors import map_provider_error
 from summem.exceptions import ConfigurationError, LLMError
 
 __all__ = ["OpenAIClient"]
@@ -32,6 +33,7 @@ class OpenAIClient:
         async_client: used by ``acomplete``.
         max_tokens_param: the name under which the output cap is sent; OpenAI's current
             ``max_completion_tokens`` by default, ``"max_tokens"`` for older compatible servers.
+        max_input_tokens: the model's input limit, when known (spans sent to it stay within).
     """
 
     def __init__(
@@ -40,6 +42,7 @@ class OpenAIClient:
         async_client: openai.AsyncOpenAI | None = None,
         *,
         max_tokens_param: str = "max_completion_tokens",
+        max_input_tokens: int | None = None,
     ) -> None:
         if client is not None and not isinstance(client, openai.OpenAI):
             raise ConfigurationError(
@@ -56,9 +59,18 @@ class OpenAIClient:
             async_client.with_options(max_retries=0) if async_client is not None else None
         )
         self.max_tokens_param = max_tokens_param
+        self._max_input_tokens = max_input_tokens
         configured = client or async_client
         azure = isinstance(configured, (openai.AzureOpenAI, openai.AsyncAzureOpenAI))
         self.provider = "azure" if azure else "openai"
+
+    def max_input_tokens(self, model: str) -> int | None:
+        """The input limit given at construction (``max_input_tokens``), or ``None``.
+
+        The openai SDK has no model map; without a limit, spans are bounded by
+        ``max_chunk_tokens`` and context-window errors alone.
+        """
+        return self._max_input_tokens
 
     def __repr__(self) -> str:
         base = self._client or self._async_client

@@ -1,35 +1,183 @@
-"""What reducers share: the budget, the view's parts, the result object.
+"""What a reducer is: the protocols ``Memory`` runs any reducer through, and the shared parts.
 
 A reducer takes a list of chat-completions messages (dicts or :class:`~summem.messages.Message`)
 and returns a :class:`ReduceResult`; the input is never mutated. The view it produces is always
 ``[system] + [summary]? + kept``. Budgets are in tokens (counted with the model's tokenizer,
 system message and summary included) or in messages (every message in the view counts one).
+
+``Memory`` needs less than a whole reduction from a reducer: the size of each message in the
+budget's unit, the threshold that triggers a reduction and the target it goes down to, and how
+many leading messages to evict (:class:`Reducer`). A reducer that also writes a summary of what
+it evicts is a :class:`SummarizingReducer`. Any object with these members works, so users can
+bring their own; :class:`BudgetReducer` is the base the built-in reducers share.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from summem.exceptions import ConfigurationError, SummemError
 from summem.messages import Message, MessageLike, parse_messages
-from summem.reducers._cut import CutOptions, choose_cut
-from summem.tokens import TokenCounter, TokenCounterFn, resolve_counter
+from summem.reducers.cut import CutOptions, choose_cut
+from summem.reducers.view import SummaryPlacement, ViewParts, render_view, split_view
+from summem.tokens.base import TokenCounter, TokenCounterFn, resolve_counter
+
+if TYPE_CHECKING:
+    from summem._flow import Flow
+    from summem.summarizers.base import Summarizer, SummaryOutput
 
 __all__ = [
-    "DEFAULT_SUMMARY_PREFIX",
+    "DEFAULT_THRESHOLD",
     "BudgetReducer",
     "ReduceResult",
-    "SummaryPlacement",
-    "ViewParts",
-    "apply_system",
-    "render_view",
-    "split_view",
+    "Reducer",
+    "SummarizingReducer",
+    "budget_problem",
+    "check_budget",
+    "default_target",
 ]
 
-SummaryPlacement = Literal["after_system", "system_suffix"]
-DEFAULT_SUMMARY_PREFIX = "Summary of the earlier conversation:\n"
+
+@runtime_checkable
+class Reducer(Protocol):
+    """What ``Memory`` needs from any reducer: a budget, sizes, and where to cut.
+
+    ``Memory`` reduces when the view's size passes ``threshold`` and evicts the leading
+    messages :meth:`plan_cut` names, moving the watermark; a reducer that is not a
+    :class:`SummarizingReducer` leaves no summary in their place (plain truncation).
+    """
+
+    @property
+    def unit(self) -> str:
+        """The budget's unit, e.g. ``"tokens"`` or ``"messages"`` (for records and errors)."""
+        ...
+
+    @property
+    def threshold(self) -> int:
+        """Reduce when the view's size passes this."""
+        ...
+
+    @property
+    def target(self) -> int:
+        """Reduce down to this (smaller than ``threshold``)."""
+        ...
+
+    def size(self, message: Message) -> int:
+        """A message's size in the budget's unit (cheap: called once per message)."""
+        ...
+
+    def head_size(self, system: Message | None, summary: Message | None) -> int:
+        """The size of what precedes the conversation (system message, summary, overhead)."""
+        ...
+
+    def plan_cut(
+        self, system: Message | None, tail: Sequence[Message], sizes: Sequence[int]
+    ) -> int:
+        """How many leading messages of ``tail`` to evict (0: none); never splits a group."""
+        ...
+
+
+@runtime_checkable
+class SummarizingReducer(Reducer, Protocol):
+    """A :class:`Reducer` that folds what it evicts into a rolling summary."""
+
+    @property
+    def soft_threshold(self) -> int | None:
+        """Where a background reduction starts (between target and threshold), if anywhere."""
+        ...
+
+    @property
+    def summary_placement(self) -> SummaryPlacement:
+        """Where the summary goes in the rendered view."""
+        ...
+
+    @property
+    def fail_on_error(self) -> bool:
+        """Raise a failed reduction (True), or keep the view unreduced and report it."""
+        ...
+
+    def summarize_flow(
+        self, evicted: Sequence[Message], previous: Message | None, *, watermark: int
+    ) -> Flow[tuple[Message, SummaryOutput]]:
+        """The validated summary of ``previous`` plus ``evicted`` (``history[:watermark]``)."""
+        ...
+
+    def with_summarizer(self, summarizer: Summarizer) -> SummarizingReducer:
+        """A copy of this reducer that summarizes with ``summarizer`` (for ``recompute``)."""
+        ...
+
+
+DEFAULT_THRESHOLD: dict[str, int] = {"tokens": 8000, "messages": 40}
+"""The threshold when none is configured, by unit."""
+
+
+def default_target(threshold: int) -> int:
+    """The target when only a threshold is given: three quarters of it (hysteresis)."""
+    return max(1, threshold * 3 // 4)
+
+
+def budget_problem(
+    *,
+    unit: str,
+    threshold: int,
+    target: int,
+    soft_threshold: int | None = None,
+    summary_max_tokens: int | None = None,
+    name: Callable[[str], str],
+) -> tuple[str, str] | None:
+    """The first rule a budget breaks, as ``(setting, what is wrong)``; ``None`` if it is sound.
+
+    The rules, shared by the reducers and ``summem.yaml``: the target is below the threshold,
+    a soft threshold lies between them, and (in tokens) the summary is smaller than the target.
+    ``name`` gives each setting's name as the caller spells it (``target_tokens`` or
+    ``budget.target``), for the message.
+    """
+    if target >= threshold:
+        return "target", f"must be smaller than {name('threshold')} ({threshold})"
+    if soft_threshold is not None and not target < soft_threshold < threshold:
+        return "soft_threshold", (
+            f"must lie between {name('target')} ({target}) and {name('threshold')} ({threshold})"
+        )
+    if unit == "tokens" and summary_max_tokens is not None and summary_max_tokens >= target:
+        return "summary_max_tokens", f"must be smaller than {name('target')} ({target})"
+    return None
+
+
+def check_budget(
+    unit: str,
+    threshold: int,
+    target: int,
+    *,
+    soft_threshold: int | None = None,
+    summary_max_tokens: int | None = None,
+) -> None:
+    """Raise the first rule a reducer's budget breaks (see :func:`budget_problem`).
+
+    Raises:
+        ConfigurationError: naming the setting and its value, e.g. ``target_tokens (9)``.
+    """
+
+    def name(setting: str) -> str:
+        return setting if setting == "summary_max_tokens" else f"{setting}_{unit}"
+
+    values = {
+        "target": target,
+        "soft_threshold": soft_threshold,
+        "summary_max_tokens": summary_max_tokens,
+    }
+    problem = budget_problem(
+        unit=unit,
+        threshold=threshold,
+        target=target,
+        soft_threshold=soft_threshold,
+        summary_max_tokens=summary_max_tokens,
+        name=name,
+    )
+    if problem is not None:
+        setting, what = problem
+        raise ConfigurationError(f"{name(setting)} ({values[setting]}) {what}")
 
 
 @dataclass(frozen=True)
@@ -69,101 +217,6 @@ class ReduceResult:
         summary = first if is_summary else None
         tail = rest[1:] if summary is not None else rest
         return render_view(system, summary, tail, placement=self.placement)
-
-
-@dataclass
-class ViewParts:
-    """A view taken apart: system message, previous summary, conversation."""
-
-    system: Message | None
-    summary: Message | None
-    conversation: list[Message]
-    placement: SummaryPlacement = "after_system"
-    """Where the input had its summary: its own message, or appended to the system message."""
-
-
-def apply_system(current: Message | None, new: Message) -> Message:
-    """The system message after adding ``new``: same content keeps ``current``, else ``new``."""
-    if current is not None and current.same_content(new):
-        return current
-    return new
-
-
-def split_view(
-    messages: Sequence[Message], *, summary_prefix: str = DEFAULT_SUMMARY_PREFIX
-) -> ViewParts:
-    """Separate system message, previous summary and conversation.
-
-    The system rules apply in order: a later system (or developer) message with different
-    content replaces the earlier one; the result is kept first. The previous summary is the
-    message carrying summem's summary marker or, for plain dicts that lost the marker, the
-    first message before the conversation whose text starts with ``summary_prefix``, whatever
-    its role (a ``system`` summary is not a new system prompt). A summary rendered with
-    ``placement="system_suffix"`` is split off the system message it was appended to, so the
-    next reduction replaces it instead of keeping it inside the system prompt.
-    """
-    system: Message | None = None
-    summary: Message | None = None
-    conversation: list[Message] = []
-    placement: SummaryPlacement = "after_system"
-    for msg in messages:
-        before_conversation = summary is None and not conversation
-        if msg.is_summary or (
-            before_conversation
-            and msg.role != "tool"
-            and summary_prefix
-            and msg.text.startswith(summary_prefix)
-        ):
-            summary = msg
-        elif msg.is_system:
-            suffix = _summary_suffix(msg, summary_prefix) if before_conversation else None
-            if suffix is not None:
-                msg, summary = suffix
-                placement = "system_suffix"
-            system = apply_system(system, msg)
-        else:
-            conversation.append(msg)
-    return ViewParts(system, summary, conversation, placement)
-
-
-def _summary_suffix(message: Message, prefix: str) -> tuple[Message, Message] | None:
-    """``(system, summary)`` when ``message`` is a system message with a summary appended."""
-    if not prefix or not isinstance(message.content, str):
-        return None
-    at = message.content.find("\n\n" + prefix)
-    if at < 0:
-        return None
-    system = Message.from_openai({**message.to_openai(), "content": message.content[:at]})
-    summary = Message.from_openai({"role": message.role, "content": message.content[at + 2 :]})
-    return system, summary
-
-
-def render_view(
-    system: Message | None,
-    summary: Message | None,
-    tail: Iterable[Message],
-    *,
-    placement: SummaryPlacement = "after_system",
-) -> list[dict[str, Any]]:
-    """The provider-ready dicts for ``[system] + [summary]? + tail``.
-
-    With ``placement="system_suffix"`` the summary is appended to the system message's text
-    (one system message; useful for providers that want the conversation to start with the
-    user) instead of standing as its own message after it.
-    """
-    out: list[dict[str, Any]] = []
-    if placement == "system_suffix" and summary is not None:
-        base = system.to_openai() if system is not None else {"role": "system", "content": ""}
-        text = system.text if system is not None else ""
-        base["content"] = (text + "\n\n" if text else "") + summary.text
-        out.append(base)
-    else:
-        if system is not None:
-            out.append(system.to_openai())
-        if summary is not None:
-            out.append(summary.to_openai())
-    out.extend(m.to_openai() for m in tail)
-    return out
 
 
 class _MessageCounter:
@@ -222,13 +275,10 @@ class BudgetReducer:
         if not isinstance(threshold, int) or threshold <= 0:
             raise ConfigurationError(f"threshold_{unit} must be a positive int, got {threshold!r}")
         if target is None:
-            target = max(1, threshold * 3 // 4)
+            target = default_target(threshold)
         if not isinstance(target, int) or target <= 0:
             raise ConfigurationError(f"target_{unit} must be a positive int, got {target!r}")
-        if target >= threshold:
-            raise ConfigurationError(
-                f"target_{unit} ({target}) must be smaller than threshold_{unit} ({threshold})"
-            )
+        check_budget(unit, threshold, target)
         if keep_last_user_turns < 0:
             raise ConfigurationError("keep_last_user_turns must be >= 0")
         self.unit = unit
@@ -240,6 +290,18 @@ class BudgetReducer:
         self.cut_options = CutOptions(
             keep_last_user_turns=keep_last_user_turns, cut_before_user=cut_before_user
         )
+
+    kind = "budget"
+    """The reducer's kind in a session record (``to_dict()``)."""
+
+    def record(self) -> dict[str, Any]:
+        """The budget as a JSON-serialisable record (rebuilt by ``reducer_from_record``)."""
+        return {
+            "type": self.kind,
+            "unit": self.unit,
+            "threshold": self.threshold,
+            "target": self.target,
+        }
 
     # -- sizes ----------------------------------------------------------------------------
 

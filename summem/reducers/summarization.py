@@ -13,6 +13,7 @@ The work is written once as a flow (see ``summem._flow``); ``reduce`` and ``ared
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -20,12 +21,8 @@ from typing import Any
 from summem._flow import Flow, run_async, run_sync
 from summem.exceptions import ConfigurationError, ReductionError, SummarizationError
 from summem.messages import Message, MessageLike, Role, SummaryInfo
-from summem.reducers.base import (
-    DEFAULT_SUMMARY_PREFIX,
-    BudgetReducer,
-    ReduceResult,
-    SummaryPlacement,
-)
+from summem.reducers.base import BudgetReducer, ReduceResult, check_budget
+from summem.reducers.view import DEFAULT_SUMMARY_PREFIX, SummaryPlacement
 from summem.summarizers.base import (
     Summarizer,
     SummaryOutput,
@@ -34,13 +31,16 @@ from summem.summarizers.base import (
     summary_limit,
     validate_summary,
 )
-from summem.tokens import TokenCounter, TokenCounterFn
+from summem.tokens.base import TokenCounter, TokenCounterFn
 
-__all__ = ["SummarizationReducer"]
+__all__ = ["DEFAULT_SUMMARY_MAX_TOKENS", "SummarizationReducer"]
 
 logger = logging.getLogger("summem")
 
 _SUMMARY_ROLES = ("user", "system", "developer", "assistant")
+
+DEFAULT_SUMMARY_MAX_TOKENS = 512
+"""The summary's budget when none is given."""
 
 
 class SummarizationReducer(BudgetReducer):
@@ -80,7 +80,7 @@ class SummarizationReducer(BudgetReducer):
         target_messages: int | None = None,
         soft_threshold_tokens: int | None = None,
         soft_threshold_messages: int | None = None,
-        summary_max_tokens: int = 512,
+        summary_max_tokens: int = DEFAULT_SUMMARY_MAX_TOKENS,
         token_counter: TokenCounter | TokenCounterFn | None = None,
         model: str | None = None,
         keep_last_user_turns: int = 0,
@@ -103,7 +103,7 @@ class SummarizationReducer(BudgetReducer):
             cut_before_user=cut_before_user,
         )
         if summarizer is None:
-            from summem.summarizers.extractive import ExtractiveSummarizer
+            from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 
             summarizer = ExtractiveSummarizer()
         if not callable(getattr(summarizer, "summarize", None)):
@@ -113,11 +113,6 @@ class SummarizationReducer(BudgetReducer):
         if not isinstance(summary_max_tokens, int) or summary_max_tokens <= 0:
             raise ConfigurationError(
                 f"summary_max_tokens must be a positive int, got {summary_max_tokens!r}"
-            )
-        if self.unit == "tokens" and summary_max_tokens >= self.target:
-            raise ConfigurationError(
-                f"summary_max_tokens ({summary_max_tokens}) must be smaller than "
-                f"target_tokens ({self.target})"
             )
         if summary_role not in _SUMMARY_ROLES:
             raise ConfigurationError(
@@ -132,11 +127,13 @@ class SummarizationReducer(BudgetReducer):
         other_soft = soft_threshold_messages if self.unit == "tokens" else soft_threshold_tokens
         if other_soft is not None:
             raise ConfigurationError("the soft threshold must use the same unit as the budget")
-        if soft is not None and not (self.target < soft < self.threshold):
-            raise ConfigurationError(
-                f"soft_threshold_{self.unit} ({soft}) must lie between target_{self.unit} "
-                f"({self.target}) and threshold_{self.unit} ({self.threshold})"
-            )
+        check_budget(
+            self.unit,
+            self.threshold,
+            self.target,
+            soft_threshold=soft,
+            summary_max_tokens=summary_max_tokens,
+        )
         self.summarizer = summarizer
         self.soft_threshold = soft
         self.summary_max_tokens = summary_max_tokens
@@ -147,6 +144,22 @@ class SummarizationReducer(BudgetReducer):
         self.must_keep = tuple(must_keep)
         self.fail_on_error = fail_on_error
         self._reserve: int | None = None
+
+    kind = "summarization"
+
+    def record(self) -> dict[str, Any]:
+        """The budget as a record, with the soft threshold and the summary's budget."""
+        return {
+            **super().record(),
+            "soft_threshold": self.soft_threshold,
+            "summary_max_tokens": self.summary_max_tokens,
+        }
+
+    def with_summarizer(self, summarizer: Summarizer) -> SummarizationReducer:
+        """A copy of this reducer that summarizes with ``summarizer`` (for ``recompute``)."""
+        clone = copy.copy(self)
+        clone.summarizer = summarizer
+        return clone
 
     @property
     def summarizer_name(self) -> str:

@@ -10,14 +10,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from summem.messages import MessageLike
-from summem.reducers._cut import choose_cut
-from summem.reducers.base import DEFAULT_SUMMARY_PREFIX, BudgetReducer, ReduceResult
+from summem.reducers.base import BudgetReducer, ReduceResult
+from summem.reducers.cut import choose_cut
+from summem.reducers.view import DEFAULT_SUMMARY_PREFIX
 
 __all__ = ["TruncationReducer"]
 
 
 class TruncationReducer(BudgetReducer):
     """Keep the system message, any previous summary as it is, and the newest turns."""
+
+    kind = "truncation"
 
     def summary_reserve(self) -> int:
         """Truncation writes no summary, so it reserves no room for one."""

@@ -28,6 +28,7 @@ from summem.stores.base import AsyncStore, SessionState, Store, validate_session
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
 from summem.stores.redis import AsyncRedisStore, RedisStore
 from summem.stores.sqlite import AsyncSQLiteStore, SQLiteStore
+from summem.stores.url import parse_store_url
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -72,12 +73,12 @@ def available_schemes() -> list[str]:
 
 
 def _resolve(url: str) -> Any:
-    if not isinstance(url, str) or "://" not in url:
+    try:
+        scheme = parse_store_url(url).scheme
+    except ConfigurationError as exc:
         raise ConfigurationError(
-            f"a store URL looks like 'scheme://...', got {url!r}; known schemes: "
-            f"{', '.join(available_schemes())}"
-        )
-    scheme = url.partition("://")[0].lower()
+            f"{exc}; known schemes: {', '.join(available_schemes())}"
+        ) from None
     registered = _registered()
     target = registered.get(scheme)
     if target is None:

@@ -22,10 +22,10 @@ import time
 import weakref
 from collections.abc import Iterator
 
-from summem.exceptions import ConfigurationError, StoreError
+from summem.exceptions import StoreError
 from summem.stores._sqlite_schema import MIGRATIONS, open_wal
 
-__all__ = ["SQLiteFile", "path_from_url"]
+__all__ = ["SQLiteFile"]
 
 
 class _Holder:
@@ -167,13 +167,3 @@ class SQLiteFile:
                 for statement in statements:
                     c.execute(statement)
             c.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
-
-
-def path_from_url(url: str) -> str:
-    """The file path in ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``."""
-    scheme, sep, rest = url.partition("://")
-    if scheme.lower() != "sqlite" or not sep or not rest.startswith("/") or len(rest) < 2:
-        raise ConfigurationError(
-            f"bad SQLite URL {url!r}: use sqlite:///relative/path.db or sqlite:////absolute/path.db"
-        )
-    return rest[1:]

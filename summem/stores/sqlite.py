@@ -34,7 +34,7 @@ from summem.exceptions import (
 from summem.messages import Message
 from summem.stores._new_session import prepare_new_session
 from summem.stores._sqlite_create import insert_session
-from summem.stores._sqlite_file import SQLiteFile, path_from_url
+from summem.stores._sqlite_file import SQLiteFile
 from summem.stores._sqlite_schema import MIGRATIONS, Q
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
@@ -47,6 +47,7 @@ from summem.stores.base import (
     slice_bounds,
     validate_session_id,
 )
+from summem.stores.url import sqlite_file
 
 __all__ = ["MIGRATIONS", "AsyncSQLiteStore", "SQLiteStore"]
 
@@ -93,12 +94,12 @@ class SQLiteStore(ClosingStore):
     @classmethod
     def from_url(cls, url: str) -> SQLiteStore:
         """Build from ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``."""
-        return cls(path_from_url(url))
+        return cls(sqlite_file(url))
 
     @classmethod
     def async_from_url(cls, url: str) -> AsyncSQLiteStore:
         """Build the async twin from the same URL forms as :meth:`from_url`."""
-        return AsyncSQLiteStore(path_from_url(url))
+        return AsyncSQLiteStore(sqlite_file(url))
 
     @property
     def path(self) -> str:

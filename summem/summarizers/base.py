@@ -16,7 +16,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 from summem._flow import Flow, done
 from summem.exceptions import InvalidSummaryError
 from summem.messages import Message
-from summem.tokens import TokenCounter
+from summem.tokens.base import TokenCounter
 
 __all__ = [
     "SUMMARY_SLACK",

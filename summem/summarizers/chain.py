@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from summem._flow import Flow, done
+from summem._secrets import redact
 from summem.exceptions import ConfigurationError, SummarizationError, SummemError
-from summem.summarizers._clip import clip_to_tokens
 from summem.summarizers.base import (
     Summarizer,
     SummaryOutput,
@@ -32,14 +32,10 @@ from summem.summarizers.base import (
     as_flow,
     validate_summary,
 )
+from summem.summarizers.clip import clip_to_tokens
 
 __all__ = ["FallbackSummarizer", "TruncatingSummarizer"]
 
-_SECRET_RE = re.compile(
-    r"\b(?:sk|rk|pk)-[A-Za-z0-9_-]{8,}"
-    r"|(?i:\b(?:api[_-]?key|x-api-key|access[_-]?token|auth[_-]?token|token|authorization)"
-    r"[\"']?\s*[:=]\s*[\"']?(?:bearer\s+)?|\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}"
-)
 _ERROR_CHARS = 300
 
 
@@ -218,5 +214,5 @@ class TruncatingSummarizer:
 
 def _redact(message: str) -> str:
     """An error message safe to log: anything shaped like a key is masked, length capped."""
-    cleaned = _SECRET_RE.sub("[redacted]", message)
+    cleaned = redact(message)
     return cleaned if len(cleaned) <= _ERROR_CHARS else cleaned[: _ERROR_CHARS - 3] + "..."

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from summem._flow import Flow
-from summem.clients._errors import redact
+from summem._secrets import redact
 from summem.clients.base import ChatCall, ChatRequest, ChatResponse, LLMClient
 from summem.exceptions import (
     ConfigurationError,
@@ -34,14 +34,14 @@ from summem.exceptions import (
 from summem.messages import Message
 from summem.prompts import PromptTemplate, load_prompt
 from summem.retry import RetryPolicy
-from summem.summarizers._chunking import (
+from summem.summarizers.base import SummaryOutput, SummaryRequest
+from summem.summarizers.chunking import (
     clip_for,
     halve_clip,
     span_tokens,
     split_in_half,
     split_to_budget,
 )
-from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.render import render_transcript
 
 if TYPE_CHECKING:
@@ -276,8 +276,7 @@ class LLMSummarizer:
 
     def _known_input_limit(self) -> int | None:
         if not self._input_limit_known:
-            lookup = getattr(self.client, "max_input_tokens", None)
-            limit = lookup(self.model) if callable(lookup) else None
+            limit = self.client.max_input_tokens(self.model)
             self._input_limit = limit if isinstance(limit, int) and limit > 0 else None
             self._input_limit_known = True
         return self._input_limit

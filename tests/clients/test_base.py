@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from summem._flow import Step
-from summem.clients.base import ChatCall, ChatRequest, ChatResponse, mask_parameters, secret_values
+from summem._secrets import mask_parameters, secret_values
+from summem.clients.base import ChatCall, ChatRequest, ChatResponse
 from summem.exceptions import LLMError, LLMRetryError, LLMTransientError
-from tests.llm_mocks import FakeClock, FakeLLMClient
+from tests.fakes.llm import FakeClock, FakeLLMClient
 
 
 def chat(**kwargs) -> ChatRequest:

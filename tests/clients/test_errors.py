@@ -9,7 +9,8 @@ import httpx
 import openai
 import pytest
 
-from summem.clients._errors import map_provider_error, parse_retry_after, redact
+from summem._secrets import redact
+from summem.clients.errors import map_provider_error, parse_retry_after
 from summem.exceptions import ContextWindowExceededError, LLMError, LLMTransientError
 
 REQ = httpx.Request("POST", "https://api.openai.com/v1/chat/completions")

@@ -13,10 +13,10 @@ from summem.exceptions import (
     LLMError,
     LLMTransientError,
 )
-from tests.llm_mocks import (
+from tests.fakes.providers import SENTINEL_KEY
+from tests.fakes.replies import (
     ANTHROPIC_MODEL,
     OPENAI_MODEL,
-    SENTINEL_KEY,
     anthropic_error,
     anthropic_message,
     openai_completion,

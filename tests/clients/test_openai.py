@@ -14,9 +14,9 @@ from summem.exceptions import (
     LLMError,
     LLMTransientError,
 )
-from tests.llm_mocks import (
+from tests.fakes.providers import SENTINEL_KEY
+from tests.fakes.replies import (
     OPENAI_URL,
-    SENTINEL_KEY,
     openai_completion,
     openai_error,
     request_json,

@@ -28,8 +28,8 @@ from evals.engine import EngineConfig, open_client
 from evals.recording import RecordingClient
 from evals.trajectories_run import build_report, run_trajectories
 from summem.clients.base import LLMClient
-from summem.tokens import resolve_counter
-from tests.evals.fakes import ScriptedLLM
+from summem.tokens.base import resolve_counter
+from tests.fakes.llm import ScriptedLLM
 
 HERE = Path(__file__).with_name("recordings")
 RECORDING = HERE / "trajectory-llm.jsonl"

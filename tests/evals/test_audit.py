@@ -9,7 +9,7 @@ from evals.engine import EngineConfig, build_reducer
 from evals.replay import replay
 from evals.trajectories import generate_trajectory
 from summem.messages import Message, SummaryInfo, parse_message
-from summem.tokens import resolve_counter
+from summem.tokens.base import resolve_counter
 
 
 def sources() -> dict[str, Message]:

@@ -8,9 +8,9 @@ from evals.engine import EngineConfig, build_summarizer, open_client, provenance
 from evals.recording import RecordingClient, ReplayingClient
 from summem.exceptions import ConfigurationError
 from summem.messages import Message, SummaryInfo
-from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 from summem.summarizers.llm import LLMSummarizer
-from tests.evals.fakes import ScriptedLLM
+from tests.fakes.llm import ScriptedLLM
 
 
 @pytest.mark.parametrize(

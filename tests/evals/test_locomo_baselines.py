@@ -12,7 +12,7 @@ from evals.locomo_baselines import (
     window_baseline,
 )
 from summem.messages import Message
-from summem.tokens import ApproxCounter, TokenCounter
+from summem.tokens.base import ApproxCounter, TokenCounter
 
 
 class WordCounter:

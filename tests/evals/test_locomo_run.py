@@ -8,7 +8,7 @@ import pytest
 
 import evals.engine
 from evals.locomo_run import main
-from tests.evals.fakes import ScriptedLLM
+from tests.fakes.llm import ScriptedLLM
 
 
 def run(locomo_path: Path, out: Path, *extra: str) -> dict[str, Any]:

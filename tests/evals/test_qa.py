@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from evals.locomo import Conversation, QAItem, Turn
 from evals.qa import answer_and_judge, judge_accuracy, parse_label, prompt_refs, render_memory
-from tests.evals.fakes import ScriptedLLM
+from tests.fakes.llm import ScriptedLLM
 
 
 def conversation() -> Conversation:

@@ -11,8 +11,8 @@ from evals.replay import replay
 from evals.trajectories import generate_trajectory
 from summem.clients.base import ChatRequest, ChatResponse
 from summem.exceptions import ContextWindowExceededError, LLMError, LLMTransientError
-from summem.tokens import resolve_counter
-from tests.evals.fakes import ScriptedLLM
+from summem.tokens.base import resolve_counter
+from tests.fakes.llm import ScriptedLLM
 
 
 def request(text: str = "hello", **params: object) -> ChatRequest:
@@ -33,6 +33,9 @@ class Failing:
 
     async def acomplete(self, request: ChatRequest) -> ChatResponse:
         raise self.exc
+
+    def max_input_tokens(self, model: str) -> int | None:
+        return None
 
 
 def test_key_ignores_timeout_and_secret_values_but_not_content() -> None:

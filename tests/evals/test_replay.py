@@ -11,8 +11,8 @@ from evals.trajectories import generate_trajectory
 from summem.messages import MessageLike
 from summem.reducers.base import ReduceResult
 from summem.reducers.summarization import SummarizationReducer
-from summem.summarizers.extractive import ExtractiveSummarizer
-from summem.tokens import resolve_counter
+from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
+from summem.tokens.base import resolve_counter
 
 COUNTER = resolve_counter(model="gpt-4o")
 MESSAGES = generate_trajectory(11, turns=120, facts=10).messages

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from evals.sweep import grid, main, run_setting
-from tests.evals.fakes import ScriptedLLM
+from tests.fakes.llm import ScriptedLLM
 
 
 def test_grid_skips_impossible_settings_and_applies_prompts_to_llms_only() -> None:

@@ -7,8 +7,8 @@ import pytest
 
 from evals.engine import EngineConfig
 from evals.trajectories_run import main, probe_rows, run_trajectories
-from summem.tokens import resolve_counter
-from tests.evals.fakes import ScriptedLLM
+from summem.tokens.base import resolve_counter
+from tests.fakes.llm import ScriptedLLM
 
 COUNTER = resolve_counter(model="gpt-4o")
 

@@ -1,6 +1,7 @@
+from summem.conversation import boundaries, split_groups
 from summem.messages import parse_messages
-from summem.reducers._cut import CutOptions, boundaries, choose_cut, split_groups
-from tests.reducers.helpers import a, call, res, u
+from summem.reducers.cut import CutOptions, choose_cut
+from tests.fakes.messages import a, call, res, u
 
 
 def test_groups_keep_parallel_calls_with_results_in_any_order() -> None:

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from summem.messages import Message, parse_message
 from summem.reducers.summarization import SummarizationReducer
 from summem.reducers.truncation import TruncationReducer
-from tests.fakes import FakeSummarizer, WordCounter, words
+from tests.fakes.counters import WordCounter, words
+from tests.fakes.summarizers import FakeSummarizer
 
 SETTINGS = settings(
     max_examples=500,

@@ -6,8 +6,9 @@ from summem import ConfigurationError, ReductionError, SummarizationError
 from summem.messages import parse_messages
 from summem.reducers.summarization import SummarizationReducer
 from summem.summarizers.base import summary_limit
-from tests.fakes import FakeSummarizer, StepSummarizer, WordCounter, failing, words
-from tests.reducers.helpers import a, call, res, sys, u
+from tests.fakes.counters import WordCounter, words
+from tests.fakes.messages import a, call, res, sys, u
+from tests.fakes.summarizers import FakeSummarizer, StepSummarizer, failing
 
 
 def reducer(summarizer=None, **kw):

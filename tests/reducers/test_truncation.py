@@ -4,7 +4,7 @@ import pytest
 
 from summem import ConfigurationError
 from summem.reducers.truncation import TruncationReducer
-from tests.reducers.helpers import a, call, res, sys, u
+from tests.fakes.messages import a, call, res, sys, u
 
 
 def test_message_window_with_hysteresis() -> None:

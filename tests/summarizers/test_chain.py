@@ -17,8 +17,8 @@ from summem.exceptions import (
 from summem.messages import Message
 from summem.summarizers.base import Summarizer, SummaryOutput, SummaryRequest
 from summem.summarizers.chain import FallbackSummarizer, TruncatingSummarizer
-from summem.summarizers.extractive import ExtractiveSummarizer
-from summem.tokens import ApproxCounter
+from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
+from summem.tokens.base import ApproxCounter
 
 
 def span(n: int = 6) -> list[Message]:
@@ -170,7 +170,7 @@ def test_all_fail_lists_each_error_chains_the_last_and_hides_keys() -> None:
         run_sync(FallbackSummarizer([a, b, c]).summarize(request()))
     message = str(info.value)
     assert "all 3 summarizers failed" in message
-    assert "a: SummarizationError: Incorrect API key provided: [redacted]" in message
+    assert "a: SummarizationError: Incorrect API key provided: [REDACTED]" in message
     assert "b: InvalidSummaryError:" in message
     assert "c: LLMTransientError: HTTP 429 rate limited" in message
     assert "sk-proj" not in message

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from summem.messages import assistant, tool, user
-from summem.summarizers._chunking import span_tokens, split_in_half, split_to_budget
-from tests.fakes import WordCounter, words
+from summem.summarizers.chunking import span_tokens, split_in_half, split_to_budget
+from tests.fakes.counters import WordCounter, words
 
 
 def test_a_single_message_cannot_be_split():

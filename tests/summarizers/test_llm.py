@@ -22,15 +22,10 @@ from summem.exceptions import (
 )
 from summem.messages import Message, assistant, tool, user
 from summem.summarizers.base import SummaryOutput, SummaryRequest
-from tests.fakes import WordCounter
-from tests.llm_mocks import (
-    SENTINEL_KEY,
-    Backend,
-    FakeClock,
-    drive,
-    request_json,
-    request_timeout,
-)
+from tests.fakes.counters import WordCounter
+from tests.fakes.llm import FakeClock
+from tests.fakes.providers import SENTINEL_KEY, Backend, drive
+from tests.fakes.replies import request_json, request_timeout
 
 
 def span(n: int = 4) -> list[Message]:
@@ -182,7 +177,8 @@ async def test_filtered_or_refused_reply_is_rejected(backend, route, mode, clock
 
 
 async def test_openai_refusal_field_is_rejected(router, mode, clock):
-    from tests.llm_mocks import BACKENDS, openai_completion
+    from tests.fakes.providers import BACKENDS
+    from tests.fakes.replies import openai_completion
 
     sdk = BACKENDS[0]
     router.post(sdk.url).respond(200, json=openai_completion(None, refusal="I must decline."))
@@ -206,7 +202,8 @@ async def test_provider_error_inside_a_200_is_never_a_summary(backend, route, mo
 
 
 async def test_openai_200_without_choices_is_rejected(router, mode, clock):
-    from tests.llm_mocks import BACKENDS, openai_completion
+    from tests.fakes.providers import BACKENDS
+    from tests.fakes.replies import openai_completion
 
     sdk = BACKENDS[0]
     body = openai_completion() | {"choices": []}

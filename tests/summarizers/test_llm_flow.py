@@ -23,8 +23,9 @@ from summem.messages import user
 from summem.prompts import load_prompt
 from summem.summarizers.base import Summarizer, SummaryRequest
 from summem.summarizers.llm import LLMSummarizer
-from tests.fakes import WordCounter, words
-from tests.llm_mocks import FakeClock, FakeLLMClient, drive
+from tests.fakes.counters import WordCounter, words
+from tests.fakes.llm import FakeClock, FakeLLMClient
+from tests.fakes.providers import drive
 
 
 def request(n: int = 4, size: int = 10, previous: str | None = None) -> SummaryRequest:

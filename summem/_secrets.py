@@ -1,0 +1,121 @@
+"""Secrets: the one place that decides what is one, and how it is kept out of text (I6).
+
+Every module that might show a key asks here: exceptions and log lines (:func:`redact`), the
+parameters of a request shown in a repr (:func:`mask_parameters`), the values to scrub from a
+provider's error (:func:`secret_values`), config files that must not hold keys
+(:func:`is_secret_name`, :func:`looks_like_key`), URLs echoed to the user (:func:`mask_url`),
+and the environment's own keys in CLI output (:func:`environment_secrets`).
+
+Two markers: a value shown in place of a whole secret is ``***``; a secret found inside free
+text is replaced by ``[REDACTED]``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = [
+    "MASK",
+    "REDACTED",
+    "environment_secrets",
+    "is_secret_name",
+    "looks_like_key",
+    "mask_parameters",
+    "mask_url",
+    "redact",
+    "secret_values",
+]
+
+MASK = "***"
+"""Shown instead of a whole secret value (a parameter, a URL's password)."""
+REDACTED = "[REDACTED]"
+"""Put in place of a secret found inside text."""
+
+_SECRET_WORDS = frozenset(
+    (
+        "key",
+        "apikey",
+        "secret",
+        "password",
+        "passwd",
+        "authorization",
+        "auth",
+        "credential",
+        "credentials",
+        "token",
+        "headers",
+    )
+)
+_WORD_SPLIT = re.compile(r"[^a-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+# Key shapes providers use: sk-..., sk-proj-..., sk-ant-..., rk-/pk-, Stripe-style sk_live_,
+# Google AIza..., xai-, Groq gsk_, Hugging Face hf_, Replicate r8_, Perplexity pplx-, GitHub
+# ghp_/github_pat_, GitLab glpat-.
+_KEY_PREFIX = (
+    r"(?:sk|rk|pk)-|sk_live_|sk_test_|rk_live_|AIza|xai-|gsk_|hf_|r8_|pplx-|ghp_|github_pat_|glpat-"
+)
+_TEXT_PATTERNS = (
+    re.compile(rf"\b(?:{_KEY_PREFIX})[A-Za-z0-9_\-]{{6,}}"),
+    re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=\-]{6,}"),
+    re.compile(
+        r"(?i)\b((?:api[_-]?key|x-api-key|access[_-]?token|auth[_-]?token|token|authorization|password)"
+        r"[\"']?\s*[:=]\s*[\"']?(?:bearer\s+)?)[^\s\"',}]{4,}"
+    ),
+)
+_WHOLE_KEY = re.compile(rf"^(?:{_KEY_PREFIX})[A-Za-z0-9_\-]{{16,}}$")
+_URL_PASSWORD = re.compile(r"(://[^:/@\s]*:)[^@/\s]+@")
+
+
+def is_secret_name(name: str) -> bool:
+    """True when a parameter, setting or environment variable of this name holds a secret.
+
+    ``api_key``, ``OPENAI_API_KEY``, ``azure_ad_token``, ``extra_headers``, ``password``...;
+    ``max_tokens`` is a count, not a credential.
+    """
+    words = _WORD_SPLIT.split(_CAMEL.sub("_", name).lower())
+    return any(word in _SECRET_WORDS for word in words)
+
+
+def looks_like_key(value: str) -> bool:
+    """True when ``value`` as a whole is shaped like a provider's API key."""
+    return bool(_WHOLE_KEY.match(value.strip()))
+
+
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """``text`` with every known secret and every key-shaped token replaced by ``[REDACTED]``."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, REDACTED)
+    for pattern in _TEXT_PATTERNS:
+        text = pattern.sub(lambda m: (m.group(1) if m.groups() else "") + REDACTED, text)
+    return text
+
+
+def mask_parameters(parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of ``parameters`` safe to show: values of secret-looking names become ``***``."""
+    return {k: MASK if v and is_secret_name(k) else v for k, v in parameters.items()}
+
+
+def secret_values(parameters: Mapping[str, Any]) -> list[str]:
+    """String values of secret-looking parameters (``api_key``, headers...), to scrub from text."""
+    found: list[str] = []
+    for name, value in parameters.items():
+        if isinstance(value, Mapping):
+            found.extend(secret_values(value))
+        elif isinstance(value, str) and value and is_secret_name(name):
+            found.append(value)
+    return found
+
+
+def mask_url(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (a URL may be echoed; a secret never)."""
+    return _URL_PASSWORD.sub(rf"\1{MASK}@", url)
+
+
+def environment_secrets() -> list[str]:
+    """The values of the environment's secret-named variables (``*_API_KEY``, ``*_TOKEN``...)."""
+    return [v for k, v in os.environ.items() if len(v) >= 8 and is_secret_name(k)]

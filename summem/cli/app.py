@@ -1,0 +1,312 @@
+"""The ``summem`` command: replay a transcript, inspect sessions, chat with a model.
+
+A thin click layer over the public API (``summem.yaml``, :class:`~summem.memory.Memory`, the
+stores, the wrappers), so that what the CLI shows is what an application gets. Start-up stays
+fast: this module imports click and summem's light core only; rich, the stores, tokenizers and
+litellm are imported by the command that needs them (litellm only when a model is named).
+
+Every :class:`~summem.exceptions.SummemError` becomes one ``Error: ...`` line on stderr and a
+non-zero exit (2 for bad input or settings, 1 for failures while running), never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from summem._version import __version__
+from summem.cli.common import (
+    EXIT_USAGE,
+    CliError,
+    console,
+    display_url,
+    exit_code_for,
+    load_settings,
+    open_existing_store,
+)
+from summem.exceptions import SessionNotFoundError, SummemError
+
+if TYPE_CHECKING:
+    from summem.stores.base import Store
+
+__all__ = ["cli", "main"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Group(click.Group):
+    """A group whose commands report summem's errors as one line, not a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except SummemError as exc:
+            raise CliError(str(exc), exit_code=exit_code_for(exc)) from None
+        except OSError as exc:  # a file the command writes: permissions, a full disk
+            raise CliError(f"{exc.filename or 'I/O'}: {exc.strerror or exc}") from None
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="summem")
+def cli() -> None:
+    """summem: a summarizing memory for long-running LLM assistants.
+
+    Settings come from summem.yaml (--config, $SUMMEM_CONFIG or ./summem.yaml); without one,
+    summaries are written offline by the extractive summarizer and sessions are kept in
+    ./summem.db.
+    """
+
+
+def _config_option(fn: F) -> F:
+    return click.option(
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False),
+        help="summem.yaml to use (default: $SUMMEM_CONFIG, else ./summem.yaml if present).",
+    )(fn)
+
+
+def _store_option(fn: F) -> F:
+    return click.option("--store", help="Store URL (default: the config's, sqlite:///summem.db).")(
+        fn
+    )
+
+
+# -- replay ----------------------------------------------------------------------------------
+
+
+@cli.command(short_help="Replay a transcript and show what was kept, summarized and saved.")
+@click.argument("transcript", type=click.Path(path_type=Path))
+@_config_option
+@click.option(
+    "--threshold-tokens", type=click.IntRange(min=1), help="Reduce when the view passes N tokens."
+)
+@click.option("--target-tokens", type=click.IntRange(min=1), help="...down to N tokens.")
+@click.option(
+    "--summary-max-tokens", type=click.IntRange(min=1), help="The summary's budget in tokens."
+)
+@click.option("--model", help="Summarizing model (a litellm name); none: offline extractive.")
+@click.option("--store", help="Store URL (default: DIR/summem.db with --out, else the config's).")
+@click.option("--session", help="Session id (default: replay-<file name>).")
+@click.option("--overwrite", is_flag=True, help="Replace the session if the store has it.")
+@click.option("--conversation", help="LoCoMo files: which conversation (index or sample id).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write view.json and summaries.jsonl (and summem.db) into this directory.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document, no table.")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+def replay(
+    transcript: Path,
+    config_path: str | None,
+    threshold_tokens: int | None,
+    target_tokens: int | None,
+    summary_max_tokens: int | None,
+    model: str | None,
+    store: str | None,
+    session: str | None,
+    overwrite: bool,
+    conversation: str | None,
+    out: Path | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Replay TRANSCRIPT through a memory and show what was kept, summarized and saved.
+
+    TRANSCRIPT is OpenAI-format JSON (a list, or {"messages": [...]}), JSONL (one message per
+    line), or LoCoMo's locomo10.json (detected; pick one with --conversation).
+    """
+    from summem.cli.replay import is_default_store, run_replay
+    from summem.cli.transcript import read_transcript
+
+    data = read_transcript(transcript, conversation=conversation)
+    options: dict[str, Any] = {
+        "model": model,
+        "threshold_tokens": threshold_tokens,
+        "target_tokens": target_tokens,
+        "summary_max_tokens": summary_max_tokens,
+    }
+    config = load_settings(config_path, store=store, **options)
+    owned = False  # the store is our own file under --out: replaying again replaces the session
+    if store is None and out is not None and is_default_store(config):
+        out.mkdir(parents=True, exist_ok=True)
+        url = f"sqlite:///{(out / 'summem.db').resolve()}"
+        config, owned = load_settings(config_path, store=url, **options), True
+    run_replay(
+        data,
+        config,
+        session=session or f"replay-{data.name}",
+        overwrite=overwrite or owned,
+        out=out,
+        as_json=as_json,
+        quiet=quiet,
+    )
+
+
+# -- sessions --------------------------------------------------------------------------------
+
+
+@cli.group(cls=_Group)
+def sessions() -> None:
+    """List, show, export and delete the sessions in a store."""
+
+
+def _open(config_path: str | None, store: str | None) -> tuple[str, Store | None]:
+    config = load_settings(config_path, store=store)
+    return display_url(config.store), open_existing_store(config)
+
+
+def _require(store: Store | None, session: str, url: str) -> Store:
+    if store is None or not store.exists(session):
+        raise SessionNotFoundError(f"no session {session!r} in {url}")
+    return store
+
+
+@sessions.command("list")
+@_store_option
+@_config_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def list_sessions(store: str | None, config_path: str | None, as_json: bool) -> None:
+    """List the sessions with their sizes."""
+    from summem.cli.sessions import session_rows
+
+    url, opened = _open(config_path, store)
+    rows: list[dict[str, Any]] = []
+    if opened is not None:
+        try:
+            rows = session_rows(opened)
+        finally:
+            opened.close()
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        from summem.cli.render import print_sessions
+
+        print_sessions(console(), rows, url)
+
+
+@sessions.command(short_help="Show a session's system message, summary and view.")
+@click.argument("session")
+@_store_option
+@_config_option
+def show(session: str, store: str | None, config_path: str | None) -> None:
+    """Show SESSION: its system message, its summary (with provenance) and its view."""
+    from summem.cli.render import print_session
+
+    url, opened = _open(config_path, store)
+    found = _require(opened, session, url)
+    try:
+        state = found.load(session)
+    finally:
+        found.close()
+    print_session(
+        console(),
+        session,
+        system=state.system,
+        summary=state.summary,
+        view=state.view(),
+        length=state.length,
+    )
+
+
+@sessions.command(short_help="Export a session's full history with ids.")
+@click.argument("session")
+@_store_option
+@_config_option
+@click.option("--format", "fmt", type=click.Choice(["json", "jsonl"]), default="json")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="File.")
+def export(
+    session: str, store: str | None, config_path: str | None, fmt: str, output: Path | None
+) -> None:
+    """Export SESSION's full history with ids (to stdout, or --output FILE).
+
+    The messages (system message first) are {"id": ..., "message": {...}} items, so an export
+    replays with `summem replay` keeping its ids.
+    """
+    from summem.cli.sessions import export_text
+
+    url, opened = _open(config_path, store)
+    found = _require(opened, session, url)
+    try:
+        text = export_text(found, session, fmt)
+    finally:
+        found.close()
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+@sessions.command(short_help="Delete a session (asks first).")
+@click.argument("session")
+@_store_option
+@_config_option
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+def delete(session: str, store: str | None, config_path: str | None, yes: bool) -> None:
+    """Delete SESSION (its history, summaries and system message) from the store."""
+    url, opened = _open(config_path, store)
+    found = _require(opened, session, url)
+    try:
+        length = found.load(session).length
+        if not yes:
+            click.confirm(f"Delete session {session!r} ({length} messages) from {url}?", abort=True)
+        found.delete(session)
+    finally:
+        found.close()
+    click.echo(f"deleted session {session!r} ({length} messages) from {url}")
+
+
+# -- chat and eval ---------------------------------------------------------------------------
+
+
+@cli.command(short_help="Chat with a model through a persistent memory.")
+@click.option("--model", help="The chat model (a litellm name; default: the config's model).")
+@click.option("--session", required=True, help="Session id; the same id resumes the session.")
+@click.option("--system", "system_prompt", help="Set the session's system message.")
+@_store_option
+@_config_option
+def chat(
+    model: str | None,
+    session: str,
+    system_prompt: str | None,
+    store: str | None,
+    config_path: str | None,
+) -> None:
+    """Chat with a model through a persistent memory (/summary, /history, /exit)."""
+    from summem.cli.chat import run_chat
+    from summem.stores.base import validate_session_id
+
+    validate_session_id(session)
+    config = load_settings(config_path, store=store)
+    chat_model = model or config.model
+    if not chat_model:
+        raise CliError(
+            "give a model: --model gpt-4o-mini (or model: in summem.yaml)", exit_code=EXIT_USAGE
+        )
+    run_chat(config, model=chat_model, session=session, system=system_prompt, out=console())
+
+
+@cli.command(name="eval", short_help="How to run the evals.")
+def eval_() -> None:
+    """How to run the evals (they live in the source tree's evals/ package)."""
+    click.echo(
+        "The evals run from a summem source checkout (they are not installed):\n"
+        "  python -m evals.trajectories_run --seeds 5 --out out/trajectories\n"
+        "  python -m evals.locomo_run PATH/locomo10.json --out out/locomo\n"
+        "Both run offline by default; see each module's --help. LoCoMo is CC BY-NC 4.0:\n"
+        "download it yourself, its path is an argument."
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the CLI (the ``summem`` console script and ``python -m summem``)."""
+    cli.main(args=list(argv) if argv is not None else None, prog_name="summem")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,157 @@
+"""``summem chat``: talk to a model through a persistent memory, from the terminal.
+
+The loop is the two-line integration an application would write: a
+:class:`~summem.memory.Memory` over the configured store and
+``wrap_completion(litellm.completion, memory)``. Each line typed is a new user message; the
+wrapper records it, sends the view (system message, rolling summary, recent turns) and records
+the reply. ``/summary``, ``/history`` and ``/exit`` inspect or leave; the session stays in the
+store, so ``summem chat`` with the same ``--session`` picks up where it stopped.
+
+The API key is checked before anything is sent: a missing key is one line naming the variable
+to set, with no network attempt. A failed call (rate limit, provider down) is reported and the
+loop goes on; the user's message stays in the session, as the wrapper documents.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from summem.cli.common import (
+    EXIT_USAGE,
+    CliError,
+    display_url,
+    import_litellm,
+    missing_key_vars,
+    scrub,
+)
+from summem.cli.render import escape, print_history, provenance_line
+from summem.exceptions import SummemError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from summem.config.model import SummemConfig
+    from summem.memory import Memory
+
+__all__ = ["COMMANDS", "run_chat"]
+
+COMMANDS = {
+    "/summary": "show the rolling summary and its provenance",
+    "/history": "show the full history (every message, with ids)",
+    "/help": "show these commands",
+    "/exit": "leave (the session stays in the store)",
+}
+
+
+def _api_key(config: SummemConfig, model: str) -> str | None:
+    missing = missing_key_vars(config, model)
+    if missing:
+        raise CliError(
+            f"no API key for {model}: set {' or '.join(missing)} in the environment",
+            exit_code=EXIT_USAGE,
+        )
+    spec = config.api_key_env
+    var = spec.get(model) if isinstance(spec, dict) else spec
+    if var is None:
+        return None  # litellm reads the provider's own variable
+    return os.environ.get(var)
+
+
+def _open_memory(config: SummemConfig, model: str, session: str) -> Memory:
+    from summem.memory import Memory
+    from summem.tokens.base import resolve_counter
+
+    reducer = config.build_reducer(token_counter=resolve_counter(model=model))
+    return Memory(session, reducer=reducer, store=config.build_store())
+
+
+def _summarizer_text(config: SummemConfig) -> str:
+    if config.model:
+        return f"summaries by {config.model}"
+    return "summaries by the offline extractive summarizer (no model in the config)"
+
+
+def run_chat(
+    config: SummemConfig, *, model: str, session: str, system: str | None, out: Console
+) -> None:
+    """The interactive loop; returns on ``/exit`` or end of input.
+
+    Raises:
+        CliError: no API key for ``model`` (exit code 2).
+    """
+    api_key = _api_key(config, model)
+    from summem.wrappers.openai import wrap_completion
+
+    litellm = import_litellm()
+    memory = _open_memory(config, model, session)
+    try:
+        if system:
+            memory.add({"role": "system", "content": system})
+        send = wrap_completion(litellm.completion, memory)
+        kwargs: dict[str, Any] = {"model": model}
+        if api_key is not None:
+            kwargs["api_key"] = api_key
+        length = len(memory.history())
+        out.print(
+            f"chat with {escape(model)}, session {escape(session)} in "
+            f"{escape(display_url(config.store))} ({length} messages so far); "
+            f"{escape(_summarizer_text(config))}. Commands: {', '.join(COMMANDS)}."
+        )
+        _loop(memory, send, kwargs, out)
+        out.print(f"session {escape(session)} saved ({len(memory.history())} messages).")
+    finally:
+        memory.close()
+
+
+def _loop(memory: Memory, send: Any, kwargs: dict[str, Any], out: Console) -> None:
+    while True:
+        try:
+            line = click.prompt("you", prompt_suffix="> ", default="", show_default=False)
+        except (click.Abort, EOFError):
+            out.print()
+            return
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("/"):
+            if not _command(line.split()[0].lower(), memory, out):
+                return
+            continue
+        try:
+            response = send(messages=[{"role": "user", "content": line}], **kwargs)
+        except SummemError as exc:  # the reply was recorded; the reduction after it failed
+            out.print(f"[red]summem:[/red] {escape(scrub(str(exc)))}")
+            continue
+        except Exception as exc:  # any provider failure: report it, keep the session
+            first = (str(exc).strip().splitlines() or [""])[0][:300]
+            out.print(f"[red]{type(exc).__name__}:[/red] {escape(scrub(first))}")
+            continue
+        reply = response.choices[0].message
+        text = reply.content or ""
+        if not text and getattr(reply, "tool_calls", None):
+            text = "(the model asked for a tool; summem chat runs no tools)"
+        out.print(f"[bold]{escape(kwargs['model'])}>[/bold] {escape(text)}")
+
+
+def _command(name: str, memory: Memory, out: Console) -> bool:
+    """Run a ``/command``; False to leave the loop."""
+    if name in ("/exit", "/quit"):
+        return False
+    if name == "/summary":
+        summary = memory.summary
+        if summary is None:
+            out.print("no summary yet: the view has not passed the threshold.")
+        else:
+            out.print(escape(summary.text))
+            out.print(f"[dim]{escape(provenance_line(summary))}[/dim]")
+    elif name == "/history":
+        print_history(out, memory.history(), title=f"history of {memory.session_id}")
+    elif name == "/help":
+        for cmd, what in COMMANDS.items():
+            out.print(f"{cmd:<10} {what}")
+    else:
+        out.print(f"unknown command {escape(name)}; commands: {', '.join(COMMANDS)}")
+    return True

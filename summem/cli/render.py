@@ -1,0 +1,198 @@
+"""How the CLI shows things: the replay's tables, a session's summary and view, a history.
+
+Kept apart from the commands so that they stay a thin layer over the public API, and so that
+rich is imported only when something is actually printed (never for ``--help``). Every piece of
+conversation text goes through :func:`escape`: a transcript's ``[bold]`` is text, not markup.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from summem.cli.replay import ReplayResult
+    from summem.messages import Message
+
+__all__ = [
+    "escape",
+    "message_line",
+    "print_history",
+    "print_replay",
+    "print_session",
+    "print_sessions",
+    "provenance_line",
+]
+
+
+def escape(text: str) -> str:
+    """``text`` with rich markup neutralised."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def message_line(message: Message, *, width: int = 160) -> str:
+    """One message as plain text on one line: its text, or its tool calls, shortened."""
+    parts: list[str] = []
+    if message.text:
+        parts.append(message.text)
+    elif message.content is not None and not isinstance(message.content, str):
+        parts.append(" ".join(f"[{p.get('type', 'part')}]" for p in message.content))
+    for call in message.tool_calls or ():
+        fn = call.get("function") or {}
+        parts.append(f"-> {fn.get('name', '?')}({fn.get('arguments', '')})")
+    if message.role == "tool":
+        parts.insert(0, f"({message.tool_call_id})")
+    text = " ".join(" ".join(parts).split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def provenance_line(summary: Message) -> str:
+    """Where a summary comes from: what it covers, who wrote it, with what, when."""
+    info = summary.summary_info
+    if info is None:
+        return "no provenance recorded"
+    bits = [
+        f"covers history[:{info.watermark}] ({len(info.covered_ids)} new in this summary)",
+        f"summarizer {info.summarizer}" + (f" ({info.model})" if info.model else ""),
+    ]
+    if info.prompt:
+        bits.append(f"prompt {info.prompt}")
+    bits.append(f"{info.tokens} tokens")
+    bits.append(f"created {info.created_at.isoformat(timespec='seconds')}")
+    return ", ".join(bits)
+
+
+def _money(value: float) -> str:
+    return f"${value:.4f}" if value < 1 else f"${value:,.2f}"
+
+
+def print_replay(
+    console: Console,
+    result: ReplayResult,
+    *,
+    prices: tuple[float, float] | None,
+    model: str | None,
+) -> None:
+    """The reductions table, then the totals."""
+    from rich.table import Table
+
+    unit = result.unit
+    table = Table(title=f"Reductions (sizes in {unit})", title_justify="left")
+    table.add_column("at message", justify="right")
+    table.add_column("before -> after", justify="right")
+    table.add_column("evicted", justify="right")
+    table.add_column("summary tokens", justify="right")
+    table.add_column("summarizer")
+    table.add_column("calls", justify="right")
+    for r in result.reductions:
+        table.add_row(
+            str(r.turn),
+            f"{r.size_before:,} -> {r.size_after:,}",
+            str(r.evicted),
+            f"{r.summary_tokens:,}",
+            escape(r.summarizer),
+            str(r.calls),
+        )
+    if result.reductions:
+        console.print(table)
+    else:
+        console.print("No reduction: the view never passed the threshold.")
+    totals = Table(title="Totals", title_justify="left", show_header=False)
+    totals.add_column(style="bold")
+    totals.add_column(justify="right")
+    saved = result.full_context_tokens - result.prompt_tokens
+    share = (
+        f" ({saved / result.full_context_tokens:.0%} saved)" if result.full_context_tokens else ""
+    )
+    rows = [
+        ("messages", f"{result.messages:,}"),
+        ("model calls (assistant turns)", f"{result.model_calls:,}"),
+        ("reductions", f"{len(result.reductions):,}"),
+        ("summarizer calls", f"{result.summarizer_calls:,}"),
+        ("summarizer input tokens", f"{result.summarizer_input_tokens:,}"),
+        ("prompt tokens sent", f"{result.prompt_tokens:,}"),
+        ("... with the full context", f"{result.full_context_tokens:,}{share}"),
+        ("final view / full history", f"{result.view_tokens:,} / {result.history_tokens:,} tokens"),
+        ("compression", f"{result.compression:.1f}x" if result.compression else "n/a"),
+        ("estimated cost, summem vs full", _cost_text(result, prices, model)),
+    ]
+    for key, value in rows:
+        totals.add_row(key, value)
+    console.print(totals)
+
+
+def _cost_text(result: ReplayResult, prices: tuple[float, float] | None, model: str | None) -> str:
+    cost = result.cost(prices)
+    if model is None:
+        return "n/a (offline)"
+    if cost is None:
+        return f"n/a (no price known for {escape(model)})"
+    return (
+        f"{_money(cost['with_summem'])} vs {_money(cost['full_context'])} "
+        f"(at {escape(model)} prices)"
+    )
+
+
+def print_sessions(console: Console, rows: list[dict[str, Any]], where: str) -> None:
+    """The ``sessions list`` table."""
+    from rich.table import Table
+
+    if not rows:
+        console.print(f"No sessions in {escape(where)}.")
+        return
+    table = Table(title=f"Sessions in {escape(where)}", title_justify="left")
+    for name in ("session", "messages", "summarized", "in view", "summaries"):
+        table.add_column(name, justify="left" if name == "session" else "right")
+    for row in rows:
+        table.add_row(
+            escape(row["session"]),
+            str(row["messages"]),
+            str(row["summarized"]),
+            str(row["in_view"]),
+            str(row["summaries"]),
+        )
+    console.print(table)
+
+
+def print_session(
+    console: Console,
+    session: str,
+    *,
+    system: Message | None,
+    summary: Message | None,
+    view: list[Message],
+    length: int,
+) -> None:
+    """``sessions show``: the system message, the summary with provenance, the view."""
+    from rich.panel import Panel
+
+    console.print(f"[bold]session[/bold] {escape(session)}: {length} messages in history")
+    console.print(
+        Panel(escape(system.text) if system else "(none)", title="system", title_align="left")
+    )
+    if summary is not None:
+        console.print(Panel(escape(summary.text), title="summary", title_align="left"))
+        console.print(f"[dim]{escape(provenance_line(summary))}[/dim]")
+    else:
+        console.print("summary: none yet (nothing has been evicted)")
+    print_history(console, view, title="view (what the model is sent)")
+
+
+def print_history(console: Console, messages: list[Message], *, title: str) -> None:
+    """Messages as a table: position, role, text (tool calls inline), shortened.
+
+    Ids are left to ``sessions export``: they would take a third of the width.
+    """
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("role")
+    table.add_column("content", overflow="fold")
+    for i, message in enumerate(messages):
+        role = "summary" if message.is_summary else message.role
+        table.add_row(str(i), role, escape(message_line(message)))
+    console.print(table)

@@ -1,0 +1,396 @@
+"""``summem replay``: a transcript through a real ``Memory``, one message at a time, measured.
+
+Replaying is how a user sees what a configuration would do before trusting it with live
+sessions: each message is added to a :class:`~summem.memory.Memory` built from the settings,
+exactly as an application would add it, and every reduction is recorded (where it happened,
+the view's size before and after, how many messages it evicted, the summary's size, which
+summarizer wrote it and how many calls that took). Each assistant message marks a model call:
+the view just before it is what the model would have been sent, which gives the cumulative
+prompt tokens against sending the full history every time.
+
+Reductions run in the foreground (``background=False``), so the replay is deterministic.
+The session stays in the store for ``summem sessions show``, and the final view and every
+summary (with provenance) are written as ``view.json`` and ``summaries.jsonl``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from summem._version import __version__
+from summem.cli.common import (
+    EXIT_USAGE,
+    CliError,
+    console,
+    display_url,
+    missing_key_vars,
+    model_prices,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from summem.cli.transcript import Transcript
+    from summem.config.model import SummemConfig
+    from summem.memory import Memory
+    from summem.messages import Message
+    from summem.reducers.summarization import SummarizationReducer
+    from summem.summarizers.base import Summarizer
+
+__all__ = [
+    "Reduction",
+    "ReplayResult",
+    "is_default_store",
+    "replay",
+    "run_replay",
+    "write_outputs",
+]
+
+LONG_TRANSCRIPT = 200
+"""Messages from which a progress bar is shown (shorter replays finish before it helps)."""
+
+
+@dataclass
+class Reduction:
+    """One reduction, as the table shows it.
+
+    Attributes:
+        turn: the transcript index of the message whose addition triggered it.
+        size_before: the view's size once that message was in, before reducing.
+        size_after: the view's size after reducing.
+        evicted: how many history messages the new summary took over.
+        summary_tokens: the summary message's tokens.
+        summarizer: who wrote it (with the model, for an LLM).
+        calls: LLM calls the summarizer made (0 offline).
+        input_tokens: tokens the summarizer sent to its model.
+        output_tokens: tokens the summarizer's model wrote.
+        summary_id: the summary message's id (for ``summaries.jsonl``).
+    """
+
+    turn: int
+    size_before: int
+    size_after: int
+    evicted: int
+    summary_tokens: int
+    summarizer: str
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    summary_id: str
+
+
+@dataclass
+class ReplayResult:
+    """What a replay measured.
+
+    Attributes:
+        unit: the budget's unit (``tokens`` or ``messages``) for the reduction sizes.
+        messages: how many messages were replayed.
+        model_calls: assistant messages, each one a call to the model.
+        prompt_tokens: the view's tokens summed over the model calls.
+        full_context_tokens: the whole history's tokens summed over the same calls.
+        history_tokens: the whole history's tokens at the end.
+        view_tokens: the final view's tokens.
+        reductions: every reduction, in order.
+    """
+
+    unit: str
+    messages: int = 0
+    model_calls: int = 0
+    prompt_tokens: int = 0
+    full_context_tokens: int = 0
+    history_tokens: int = 0
+    view_tokens: int = 0
+    reductions: list[Reduction] = field(default_factory=list)
+
+    @property
+    def summarizer_calls(self) -> int:
+        """LLM calls made by the summarizer, over all reductions."""
+        return sum(r.calls for r in self.reductions)
+
+    @property
+    def summarizer_input_tokens(self) -> int:
+        """Tokens the summarizer sent to its model, over all reductions."""
+        return sum(r.input_tokens for r in self.reductions)
+
+    @property
+    def summarizer_output_tokens(self) -> int:
+        """Tokens the summarizer's model wrote, over all reductions."""
+        return sum(r.output_tokens for r in self.reductions)
+
+    @property
+    def compression(self) -> float | None:
+        """How many times smaller the final view is than the full history."""
+        return self.history_tokens / self.view_tokens if self.view_tokens else None
+
+    def cost(self, prices: tuple[float, float] | None) -> dict[str, float] | None:
+        """Estimated input cost in USD, with summem and with the full context every call.
+
+        Output tokens of the conversation are the same either way and left out; the
+        summarizer's own calls are charged to summem.
+        """
+        if prices is None:
+            return None
+        price_in, price_out = prices
+        with_summem = (
+            self.prompt_tokens + self.summarizer_input_tokens
+        ) * price_in + self.summarizer_output_tokens * price_out
+        return {"with_summem": with_summem, "full_context": self.full_context_tokens * price_in}
+
+    def totals(self, prices: tuple[float, float] | None) -> dict[str, Any]:
+        """The totals as a JSON-ready dict."""
+        return {
+            "messages": self.messages,
+            "model_calls": self.model_calls,
+            "reductions": len(self.reductions),
+            "summarizer_calls": self.summarizer_calls,
+            "summarizer_input_tokens": self.summarizer_input_tokens,
+            "summarizer_output_tokens": self.summarizer_output_tokens,
+            "prompt_tokens": self.prompt_tokens,
+            "full_context_prompt_tokens": self.full_context_tokens,
+            "history_tokens": self.history_tokens,
+            "final_view_tokens": self.view_tokens,
+            "compression": round(self.compression, 3) if self.compression else None,
+            "estimated_cost_usd": self.cost(prices),
+        }
+
+    def reductions_json(self) -> list[dict[str, Any]]:
+        """Every reduction as a JSON-ready dict."""
+        return [asdict(r) for r in self.reductions]
+
+
+def _reduction(turn: int, before: int, after: int, summary: Message) -> Reduction:
+    info = summary.summary_info
+    assert info is not None  # a summary in a memory's view always carries its provenance
+    found = info.extra.get("usage")
+    usage: dict[str, Any] = found if isinstance(found, dict) else {}
+    author = info.summarizer if not info.model or info.model in info.summarizer else None
+    return Reduction(
+        turn=turn,
+        size_before=before,
+        size_after=after,
+        evicted=len(info.covered_ids),
+        summary_tokens=info.tokens,
+        summarizer=author or f"{info.summarizer} ({info.model})",
+        calls=int(usage.get("calls") or 0),
+        input_tokens=int(usage.get("input_tokens") or 0),
+        output_tokens=int(usage.get("output_tokens") or 0),
+        summary_id=summary.id,
+    )
+
+
+def replay(
+    memory: Memory,
+    reducer: SummarizationReducer,
+    messages: list[Message],
+    *,
+    step: Callable[[], None] | None = None,
+) -> ReplayResult:
+    """Add ``messages`` to ``memory`` one by one and measure every reduction.
+
+    Args:
+        memory: an empty session, with ``background=False``.
+        reducer: the memory's reducer (its sizes and token counter).
+        messages: validated messages, in order.
+        step: called after each message (a progress bar).
+    """
+    counter = reducer.token_counter
+    result = ReplayResult(unit=reducer.unit)
+    history = 0  # tokens of every non-system message so far
+    system_tokens = 0
+    for turn, message in enumerate(messages):
+        if message.role == "assistant":
+            result.model_calls += 1
+            result.prompt_tokens += _view_tokens(reducer, memory)
+            result.full_context_tokens += counter.request_overhead + system_tokens + history
+        size, old_system, old_summary = memory.size, memory.system, memory.summary
+        added = memory.add(message)
+        if added.is_system:
+            system_tokens = counter.count_message(added)
+            before = size + reducer.size(added) - (reducer.size(old_system) if old_system else 0)
+        else:
+            history += counter.count_message(added)
+            before = size + reducer.size(added)
+        summary = memory.summary
+        if summary is not None and (old_summary is None or summary.id != old_summary.id):
+            result.reductions.append(_reduction(turn, before, memory.size, summary))
+        if step is not None:
+            step()
+    result.messages = len(messages)
+    result.history_tokens = counter.request_overhead + system_tokens + history
+    result.view_tokens = _view_tokens(reducer, memory)
+    return result
+
+
+def _view_tokens(reducer: SummarizationReducer, memory: Memory) -> int:
+    if reducer.unit == "tokens":
+        return memory.size  # the running total, never recounted
+    counter = reducer.token_counter  # a message budget: count the (bounded) view's tokens
+    return counter.request_overhead + sum(counter.count_message(m) for m in memory.view())
+
+
+def write_outputs(memory: Memory, result: ReplayResult, out: Path) -> dict[str, str]:
+    """Write ``view.json`` (the final view, ready to send) and ``summaries.jsonl``.
+
+    Each ``summaries.jsonl`` line is one summary committed during the replay, oldest first:
+    its id, the transcript index that triggered it, the message as sent, and its provenance
+    (covered ids, previous summary, watermark, summarizer, model, prompt, tokens, time).
+
+    Returns:
+        ``{"view": path, "summaries": path}``.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    view_path, summaries_path = out / "view.json", out / "summaries.jsonl"
+    view_path.write_text(
+        json.dumps(memory.messages(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+    )
+    turns = {r.summary_id: r.turn for r in result.reductions}
+    with summaries_path.open("w", encoding="utf-8") as fh:
+        for summary in memory.summaries():
+            info = summary.summary_info
+            record = {
+                "id": summary.id,
+                "turn": turns.get(summary.id),
+                "message": summary.to_openai(),
+                "provenance": info.model_dump(mode="json") if info is not None else None,
+            }
+            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return {"view": str(view_path), "summaries": str(summaries_path)}
+
+
+# -- the command ------------------------------------------------------------------------------
+
+
+def is_default_store(config: SummemConfig) -> bool:
+    """True when the store is the default one (not chosen in the file or on the line)."""
+    from summem.config.model import DEFAULT_STORE
+
+    return config.store == DEFAULT_STORE
+
+
+def _summarizer(config: SummemConfig) -> tuple[Summarizer | None, str | None]:
+    """The summarizer to replace the configured one with (``None``: keep it), and why."""
+    if config.model is None:
+        return None, "no model configured: using the offline extractive summarizer"
+    missing = missing_key_vars(config, config.model)
+    if not missing:
+        return None, None
+    from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
+
+    return ExtractiveSummarizer(), (
+        f"no API key for {config.model} ({' or '.join(missing)} not set): "
+        "using the offline extractive summarizer"
+    )
+
+
+def run_replay(
+    data: Transcript,
+    config: SummemConfig,
+    *,
+    session: str,
+    overwrite: bool,
+    out: Path | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Replay ``data`` into ``session`` of the configured store, then report.
+
+    Raises:
+        CliError: the session exists and ``overwrite`` is off (exit code 2).
+    """
+    from summem.memory import Memory
+
+    summarizer, why = _summarizer(config)
+    notes = [*data.notes, *([why] if why else [])]
+    reducer = config.build_reducer(summarizer=summarizer)
+    store = config.build_store()
+    url = display_url(config.store)
+    err = console(stderr=True)
+    try:
+        if store.exists(session):
+            if not overwrite:
+                raise CliError(
+                    f"session {session!r} already exists in {url}: pass --overwrite to replace "
+                    "it, or choose another --session",
+                    exit_code=EXIT_USAGE,
+                )
+            store.delete(session)
+        if not quiet:
+            for note in notes:
+                err.print(note)
+        show = not (quiet or as_json) and len(data.messages) >= LONG_TRANSCRIPT
+        with Memory(session, reducer=reducer, store=store, background=False) as memory:
+            result = _with_progress(
+                err,
+                lambda step: replay(memory, reducer, data.messages, step=step),
+                total=len(data.messages) if show else 0,
+            )
+            files = write_outputs(memory, result, out) if out is not None else None
+    finally:
+        store.close()
+    prices = model_prices(config.model) if config.model else None
+    if as_json:
+        doc = {
+            "summem_version": __version__,
+            "input": {"path": str(data.path), "format": data.format, "messages": result.messages},
+            "session": session,
+            "store": url,
+            "config": config.source,
+            "model": config.model,
+            "summarizer": reducer.summarizer_name,
+            "budget": {
+                "unit": reducer.unit,
+                "threshold": reducer.threshold,
+                "target": reducer.target,
+                "summary_max_tokens": reducer.summary_max_tokens,
+            },
+            "notes": notes,
+            "reductions": result.reductions_json(),
+            "totals": result.totals(prices),
+            "files": files,
+        }
+        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+    elif not quiet:
+        _report(console(), result, prices, config, session, files)
+
+
+def _report(
+    std: Console,
+    result: ReplayResult,
+    prices: tuple[float, float] | None,
+    config: SummemConfig,
+    session: str,
+    files: dict[str, str] | None,
+) -> None:
+    from summem.cli.render import escape, print_replay
+
+    print_replay(std, result, prices=prices, model=config.model)
+    if files is not None:
+        std.print(f"wrote {escape(files['view'])} and {escape(files['summaries'])}")
+    url = display_url(config.store)
+    if url.startswith("memory://"):
+        std.print("store memory:// keeps nothing: the session ended with the replay")
+    else:
+        std.print(f"session {escape(session)} saved in {escape(url)}; to inspect it:")
+        std.print(
+            f"  summem sessions show {escape(session)} --store '{escape(url)}'", soft_wrap=True
+        )
+
+
+def _with_progress(
+    err: Console, work: Callable[[Callable[[], None] | None], ReplayResult], *, total: int
+) -> ReplayResult:
+    """``work(step)`` with a progress bar on a terminal (``total=0``: never)."""
+    if not (total and err.is_terminal):
+        return work(None)
+    from rich.progress import Progress
+
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task("replaying", total=total)
+        return work(lambda: progress.advance(task))

@@ -1,0 +1,358 @@
+"""``summem.yaml``: one validated file that drives the Python API, the wrappers and the CLI.
+
+A deployment tunes summem in one place: which model summarizes (none means the offline
+extractive summarizer), the budget, how the summary appears in the view, the prompt, the
+store, the retries and the fallback chain. :func:`load_config` finds and validates the file;
+the ``build_*`` methods turn it into the objects the rest of summem takes::
+
+    config = load_config()                      # ./summem.yaml, else the defaults
+    memory = config.build_memory("user-42")     # Memory(reducer=..., store=...)
+
+Every problem is a :class:`~summem.exceptions.ConfigurationError` naming the file and the key
+path, e.g. ``summem.yaml: budget.target: must be smaller than budget.threshold (8000)``.
+
+**Secrets never live in the file.** A key such as ``api_key``, ``token`` or ``password``, or a
+value shaped like a provider key, is rejected; ``api_key_env`` names the environment variable
+that holds the key, read when the summarizer is built. A store URL may carry a password only
+as ``${VARIABLE}``, expanded from the environment when the store is opened. The file is read
+with a size cap and parsed with a safe YAML loader (duplicate keys are errors).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import (
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from summem.config.io import (
+    EXTRACTIVE,
+    TRUNCATE,
+    api_key_from_env,
+    check_consistency,
+    check_env_names,
+    check_store_url,
+    format_errors,
+    open_with_env,
+    read_capped,
+    read_yaml,
+    reject_secrets,
+)
+from summem.config.sections import BudgetConfig, RetriesConfig, Section, SummaryConfig
+from summem.exceptions import ConfigurationError, PromptError
+from summem.stores.base import validate_session_id
+
+if TYPE_CHECKING:
+    from summem.async_memory import AsyncMemory
+    from summem.memory import Memory
+    from summem.prompts import PromptTemplate
+    from summem.reducers.summarization import SummarizationReducer
+    from summem.stores.base import AsyncStore, Store
+    from summem.summarizers.base import Summarizer
+    from summem.tokens.base import TokenCounter, TokenCounterFn
+
+__all__ = [
+    "CONFIG_ENV",
+    "DEFAULT_CONFIG_FILE",
+    "DEFAULT_STORE",
+    "BudgetConfig",
+    "RetriesConfig",
+    "SummaryConfig",
+    "SummemConfig",
+    "load_config",
+    "parse_config",
+]
+
+logger = logging.getLogger("summem.config")
+
+DEFAULT_CONFIG_FILE = "summem.yaml"
+DEFAULT_STORE = "sqlite:///summem.db"
+CONFIG_ENV = "SUMMEM_CONFIG"
+"""Environment variable naming the config file when no path is given."""
+
+
+class SummemConfig(Section):
+    """The contents of ``summem.yaml``; every key is optional.
+
+    Build it with :func:`load_config` or :func:`parse_config` (which raise
+    :class:`~summem.exceptions.ConfigurationError`); ``SummemConfig()`` is the defaults.
+    """
+
+    model: str | None = None
+    """The summarizing model (a litellm name). ``None``: the offline extractive summarizer."""
+    budget: BudgetConfig = Field(default_factory=BudgetConfig)
+    summary: SummaryConfig = Field(default_factory=SummaryConfig)
+    prompt: str = "summarize"
+    """A shipped prompt's name or a YAML file's path (relative to the config file)."""
+    store: str = DEFAULT_STORE
+    """A store URL; ``${VARIABLE}`` is expanded from the environment when it is opened."""
+    retries: RetriesConfig = Field(default_factory=RetriesConfig)
+    fallback: tuple[str, ...] = Field(default=(), strict=False)  # YAML gives a list
+    """Tried in order when the model fails: model names, ``extractive``, ``truncate``."""
+    api_key_env: str | dict[str, str] | None = None
+    """Environment variable holding the API key: one name for every model, or per model."""
+
+    _source: str = PrivateAttr(default="<defaults>")
+    _base_dir: Path | None = PrivateAttr(default=None)
+
+    # -- checks ---------------------------------------------------------------------------
+
+    @field_validator("model", "prompt")
+    @classmethod
+    def _not_blank(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("store")
+    @classmethod
+    def _store_url(cls, value: str) -> str:
+        check_store_url(value)
+        return value
+
+    @field_validator("api_key_env", mode="before")
+    @classmethod
+    def _env_names_only(cls, value: Any) -> Any:
+        check_env_names(value)
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> SummemConfig:
+        check_consistency(self)
+        return self
+
+    # -- loading --------------------------------------------------------------------------
+
+    @classmethod
+    def from_dict(
+        cls, data: Any, *, source: str = "<dict>", base_dir: Path | None = None
+    ) -> SummemConfig:
+        """Validate parsed YAML (``None`` is the defaults).
+
+        Raises:
+            ConfigurationError: naming ``source`` and the key path.
+        """
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            raise ConfigurationError(f"{source}: expected a mapping of settings at the top level")
+        reject_secrets(data, source)
+        try:
+            config = cls.model_validate(data)
+        except ValidationError as exc:
+            raise ConfigurationError(format_errors(exc, source, _ALLOWED_KEYS)) from None
+        config._source = source
+        config._base_dir = base_dir
+        config.prompt_template()  # fail now, not at the first reduction
+        return config
+
+    @property
+    def source(self) -> str:
+        """Where the settings came from: the file's path, ``<defaults>`` or ``<dict>``."""
+        return self._source
+
+    def llm_models(self) -> list[str]:
+        """Every model the summarizer may call: the model, then fallback models."""
+        head = [self.model] if self.model else []
+        return head + [s for s in self.fallback if s not in (EXTRACTIVE, TRUNCATE)]
+
+    def prompt_source(self) -> str | Path:
+        """The prompt's name, or its path resolved against the config file's directory."""
+        prompt = self.prompt
+        if not ("/" in prompt or "\\" in prompt or prompt.endswith((".yaml", ".yml"))):
+            return prompt  # a shipped prompt's name (as load_prompt tells them apart)
+        path = Path(prompt).expanduser()
+        return path if path.is_absolute() or self._base_dir is None else self._base_dir / path
+
+    def prompt_template(self) -> PromptTemplate:
+        """The loaded prompt.
+
+        Raises:
+            ConfigurationError: the prompt cannot be loaded.
+        """
+        from summem.prompts import load_prompt
+
+        try:
+            return load_prompt(self.prompt_source())
+        except PromptError as exc:
+            raise ConfigurationError(f"{self._source}: prompt: {exc}") from exc
+
+    def describe(self) -> list[str]:
+        """What these settings do, one line each (for the CLI and logs; never a secret)."""
+        b = self.budget
+        soft = f", background from {b.soft_threshold}" if b.soft_threshold else ""
+        chain = " > ".join(self.fallback)
+        summarizer = (
+            f"LLM {self.model} (prompt {self.prompt})"
+            if self.model
+            else "extractive, offline (no model configured)"
+        )
+        return [
+            f"config: {self._source}",
+            f"summarizer: {summarizer}" + (f", falling back to {chain}" if chain else ""),
+            f"budget: reduce past {b.threshold} {b.unit} down to {b.effective_target}{soft}",
+            f"summary: {self.summary.role} message, {self.summary.placement}",
+            f"store: {self.store}",
+        ]
+
+    # -- factories ------------------------------------------------------------------------
+
+    def build_summarizer(self) -> Summarizer:
+        """The summarizer: the model (or the extractive one), wrapped in the fallback chain.
+
+        Raises:
+            ConfigurationError: an ``api_key_env`` variable is not set.
+        """
+        from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
+
+        if self.model is None:
+            logger.info(
+                "%s: no model configured; summaries are written offline by the extractive "
+                "summarizer",
+                self._source,
+            )
+        primary = self._step(self.model) if self.model else ExtractiveSummarizer()
+        if not self.fallback:
+            return primary
+        from summem.summarizers.chain import FallbackSummarizer
+
+        return FallbackSummarizer([primary, *(self._step(s) for s in self.fallback)])
+
+    def _step(self, name: str) -> Summarizer:
+        if name == EXTRACTIVE:
+            from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
+
+            return ExtractiveSummarizer()
+        if name == TRUNCATE:
+            from summem.summarizers.chain import TruncatingSummarizer
+
+            return TruncatingSummarizer()
+        from summem.summarizers.llm import LLMSummarizer
+
+        key = api_key_from_env(self.api_key_env, name, self._source)
+        extra: dict[str, Any] = {"api_key": key} if key is not None else {}
+        return LLMSummarizer(
+            name, prompt=self.prompt_template(), retry=self.retries.policy(), **extra
+        )
+
+    def build_reducer(
+        self,
+        *,
+        summarizer: Summarizer | None = None,
+        token_counter: TokenCounter | TokenCounterFn | None = None,
+    ) -> SummarizationReducer:
+        """The :class:`SummarizationReducer` for the budget and summary settings.
+
+        Args:
+            summarizer: replaces :meth:`build_summarizer`'s.
+            token_counter: replaces the model's tokenizer (``gpt-4o``'s without a model).
+        """
+        from summem.reducers.summarization import SummarizationReducer
+
+        b = self.budget
+        tokens = b.unit == "tokens"
+        try:
+            return SummarizationReducer(
+                summarizer if summarizer is not None else self.build_summarizer(),
+                threshold_tokens=b.threshold if tokens else None,
+                target_tokens=b.target if tokens else None,
+                soft_threshold_tokens=b.soft_threshold if tokens else None,
+                threshold_messages=None if tokens else b.threshold,
+                target_messages=None if tokens else b.target,
+                soft_threshold_messages=None if tokens else b.soft_threshold,
+                summary_max_tokens=b.summary_max_tokens,
+                token_counter=token_counter,
+                model=self.model,
+                keep_last_user_turns=b.keep_last_user_turns,
+                cut_before_user=b.cut_before_user,
+                summary_role=self.summary.role,
+                summary_placement=self.summary.placement,
+                summary_prefix=self.summary.prefix,
+            )
+        except ConfigurationError as exc:
+            raise ConfigurationError(f"{self._source}: {exc}") from exc
+
+    def build_store(self) -> Store:
+        """The store the ``store`` URL names (``${VARIABLE}`` expanded)."""
+        from summem.stores import open_store
+
+        return open_with_env(open_store, self.store, self._source)  # type: ignore[no-any-return]
+
+    def build_async_store(self) -> AsyncStore:
+        """The async twin of :meth:`build_store`."""
+        from summem.stores import open_async_store
+
+        return open_with_env(open_async_store, self.store, self._source)  # type: ignore[no-any-return]
+
+    def build_memory(self, session_id: str, *, store: Store | None = None) -> Memory:
+        """A :class:`~summem.memory.Memory` with this reducer, over ``store`` if given.
+
+        Without ``store`` the memory opens the configured one and closes it on ``close()``;
+        many sessions in one process should share one store: ``store=config.build_store()``.
+        """
+        from summem.memory import Memory
+
+        return self._memory(Memory, session_id, store)  # type: ignore[no-any-return]
+
+    def build_async_memory(
+        self, session_id: str, *, store: AsyncStore | Store | None = None
+    ) -> AsyncMemory:
+        """The :class:`~summem.async_memory.AsyncMemory` twin of :meth:`build_memory`."""
+        from summem.async_memory import AsyncMemory
+
+        return self._memory(AsyncMemory, session_id, store)  # type: ignore[no-any-return]
+
+    def _memory(self, cls: Any, session_id: str, store: Any) -> Any:
+        validate_session_id(session_id)  # so that errors below are about the store
+        reducer = self.build_reducer()
+        if store is not None:
+            return cls(session_id, reducer=reducer, store=store)
+        return open_with_env(
+            lambda url: cls(session_id, reducer=reducer, store=url), self.store, self._source
+        )
+
+
+_ALLOWED_KEYS: dict[tuple[str, ...], list[str]] = {
+    (): sorted(SummemConfig.model_fields),
+    ("budget",): list(BudgetConfig.model_fields),
+    ("summary",): list(SummaryConfig.model_fields),
+    ("retries",): list(RetriesConfig.model_fields),
+}
+
+
+def parse_config(
+    text: str | bytes, *, source: str = "<string>", base_dir: Path | None = None
+) -> SummemConfig:
+    """Validate the text of a ``summem.yaml``.
+
+    Raises:
+        ConfigurationError: naming ``source`` and the key path.
+    """
+    return SummemConfig.from_dict(read_yaml(text, source), source=source, base_dir=base_dir)
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> SummemConfig:
+    """Load ``path``; else ``$SUMMEM_CONFIG``; else ``./summem.yaml`` if present; else defaults.
+
+    Relative paths in the file (the prompt) are resolved against the file's directory.
+
+    Raises:
+        ConfigurationError: the file is missing (when named), too large, not YAML, or invalid.
+    """
+    if path is None:
+        path = os.environ.get(CONFIG_ENV) or None
+        if path is None:
+            if not Path(DEFAULT_CONFIG_FILE).is_file():
+                return SummemConfig()
+            path = DEFAULT_CONFIG_FILE
+    file = Path(path)
+    source = os.fspath(path)
+    return parse_config(read_capped(file, source), source=source, base_dir=file.parent)

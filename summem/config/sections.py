@@ -1,0 +1,87 @@
+"""The sections of ``summem.yaml``: ``budget:``, ``summary:`` and ``retries:``.
+
+Split from :mod:`summem.config.model` (the whole file, loading and the factories), which re-exports
+them. Each section is a frozen, strict pydantic model that refuses unknown keys; checks that
+span sections live in :func:`summem.config.io.check_consistency`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    NonNegativeFloat,
+    NonNegativeInt,
+    PositiveFloat,
+    PositiveInt,
+    model_validator,
+)
+
+from summem.reducers.base import DEFAULT_THRESHOLD, default_target
+from summem.reducers.summarization import DEFAULT_SUMMARY_MAX_TOKENS
+from summem.reducers.view import DEFAULT_SUMMARY_PREFIX
+from summem.retry import RetryPolicy
+
+__all__ = ["BudgetConfig", "RetriesConfig", "Section", "SummaryConfig"]
+
+_RETRY = RetryPolicy()
+
+
+class Section(BaseModel):
+    """A part of ``summem.yaml``: strict types, unknown keys refused, immutable."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class BudgetConfig(Section):
+    """When to reduce and how far (``budget:``)."""
+
+    unit: Literal["tokens", "messages"] = "tokens"
+    threshold: PositiveInt = DEFAULT_THRESHOLD["tokens"]
+    """Reduce when the view passes this; 8000 tokens or 40 messages by default."""
+    target: PositiveInt | None = None
+    """Reduce down to this; three quarters of the threshold when omitted."""
+    soft_threshold: PositiveInt | None = None
+    """Start a background reduction here (between target and threshold)."""
+    summary_max_tokens: PositiveInt = DEFAULT_SUMMARY_MAX_TOKENS
+    keep_last_user_turns: NonNegativeInt = 0
+    cut_before_user: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _threshold_for_unit(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "threshold" not in data:
+            unit = data.get("unit", "tokens")
+            if unit in DEFAULT_THRESHOLD:
+                return {**data, "threshold": DEFAULT_THRESHOLD[unit]}
+        return data
+
+    @property
+    def effective_target(self) -> int:
+        """``target``, or three quarters of the threshold."""
+        return self.target if self.target is not None else default_target(self.threshold)
+
+
+class SummaryConfig(Section):
+    """How the summary appears in the view (``summary:``)."""
+
+    role: Literal["user", "system", "developer", "assistant"] = "user"
+    """``user`` is accepted right after the system message by OpenAI, Anthropic and Gemini."""
+    placement: Literal["after_system", "system_suffix"] = "after_system"
+    prefix: str = DEFAULT_SUMMARY_PREFIX
+
+
+class RetriesConfig(Section):
+    """How LLM calls are retried (``retries:``); see :class:`~summem.retry.RetryPolicy`."""
+
+    max_attempts: PositiveInt = _RETRY.max_attempts
+    initial_backoff: NonNegativeFloat = _RETRY.initial_backoff
+    max_backoff: NonNegativeFloat = _RETRY.max_backoff
+    retry_after_cap: NonNegativeFloat = _RETRY.retry_after_cap
+    deadline_seconds: PositiveFloat | None = _RETRY.deadline_seconds
+
+    def policy(self) -> RetryPolicy:
+        """The :class:`~summem.retry.RetryPolicy` these settings describe."""
+        return RetryPolicy(**self.model_dump())

@@ -1,0 +1,174 @@
+"""The rules of a conversation that every layer above shares: groups, tool calls, system messages.
+
+A **group** is the unit that is never split: one message, or an assistant message with
+``tool_calls`` together with every tool result answering it (parallel calls, results in any
+order; anything between the call and its last result belongs to the group too). A call whose
+results have not all arrived is **pending**: no cut may fall at or after it.
+
+There is one system message at a time (``system`` and ``developer`` alike): adding one with the
+same content keeps the current one, one with different content replaces it. A batch of new
+messages is checked against a session with :func:`check_batch`: the system rules applied in
+order, every tool result answering a pending call, no call id pending twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from summem.exceptions import MessageValidationError
+from summem.messages import Message, new_message_id
+
+__all__ = [
+    "Batch",
+    "Boundaries",
+    "apply_system",
+    "boundaries",
+    "check_batch",
+    "split_groups",
+    "track_calls",
+]
+
+
+@dataclass(frozen=True)
+class Boundaries:
+    """Where groups start in a sequence of messages.
+
+    Attributes:
+        starts: index of the first message of each group, ascending; ``starts[0] == 0`` when
+            the sequence is non-empty.
+        pending_from: index of the earliest unanswered tool call's group, or ``None``.
+        orphans: indices of tool results answering no earlier call in the sequence.
+    """
+
+    starts: tuple[int, ...]
+    pending_from: int | None
+    orphans: tuple[int, ...]
+
+
+def boundaries(messages: Sequence[Message]) -> Boundaries:
+    """Find the group starts of ``messages`` in one pass."""
+    starts: list[int] = []
+    orphans: list[int] = []
+    open_calls: set[str] = set()
+    group_start = 0
+    for i, msg in enumerate(messages):
+        if not open_calls:
+            starts.append(i)
+            group_start = i
+        if msg.tool_calls:
+            open_calls.update(msg.tool_call_ids)
+        elif msg.role == "tool":
+            call_id = msg.tool_call_id or ""
+            if call_id in open_calls:
+                open_calls.discard(call_id)
+            else:
+                orphans.append(i)
+    return Boundaries(tuple(starts), group_start if open_calls else None, tuple(orphans))
+
+
+def split_groups(messages: Sequence[Message]) -> list[list[Message]]:
+    """``messages`` cut into groups, in order."""
+    starts = boundaries(messages).starts
+    ends = [*starts[1:], len(messages)]
+    return [list(messages[s:e]) for s, e in zip(starts, ends, strict=True)]
+
+
+def apply_system(current: Message | None, new: Message) -> Message:
+    """The system message after adding ``new``: same content keeps ``current``, else ``new``."""
+    if current is not None and current.same_content(new):
+        return current
+    return new
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A validated batch, ready to store.
+
+    Attributes:
+        accepted: every input message as stored, in input order (system messages included).
+        history: the messages to append (no system messages).
+        sizes: their sizes in the budget's unit.
+        system: the system message after the batch.
+        system_changed: True when ``system`` must be written to the store.
+    """
+
+    accepted: list[Message]
+    history: list[Message]
+    sizes: list[int]
+    system: Message | None
+    system_changed: bool
+
+
+def check_batch(
+    msgs: Sequence[Message],
+    system: Message | None,
+    pending: dict[str, None],
+    known: set[str] | frozenset[str],
+    *,
+    size: Callable[[Message], int],
+    single: bool,
+) -> Batch:
+    """Apply the system rules and check tool pairing for a parsed batch, in order.
+
+    ``pending`` holds the session's unanswered tool call ids (it is updated in place);
+    ``known`` the ids already in the view: a message carrying one of them (the same object
+    added twice) gets a new id, so history never holds an id twice. ``size`` measures each
+    message to append, in the budget's unit.
+
+    Raises:
+        MessageValidationError: a summary message, a tool result answering no pending call
+            (naming its ``tool_call_id``), or a tool call id already pending.
+    """
+    current = system
+    seen: set[str] = set()
+    accepted: list[Message] = []
+    history: list[Message] = []
+    for i, msg in enumerate(msgs):
+        index = None if single else i
+        if msg.is_summary:
+            raise MessageValidationError(
+                "a summary written by summem cannot be added back; add conversation "
+                "messages (history()), not the view",
+                index=index,
+            )
+        if msg.is_system:
+            system = apply_system(system, msg)
+            accepted.append(system)
+            continue
+        if msg.id in known or msg.id in seen:
+            msg = msg.with_id(new_message_id())
+        if msg.role == "tool":
+            call_id = msg.tool_call_id or ""
+            if call_id not in pending:
+                raise MessageValidationError(
+                    f"tool result answers no pending tool call in this session: "
+                    f"tool_call_id {call_id!r} is unknown or already answered",
+                    index=index,
+                    field="tool_call_id",
+                )
+            del pending[call_id]
+        for call_id in msg.tool_call_ids:
+            if call_id in pending:
+                raise MessageValidationError(
+                    f"tool call id {call_id!r} is already pending in this session",
+                    index=index,
+                    field="tool_calls",
+                )
+            pending[call_id] = None
+        seen.add(msg.id)
+        history.append(msg)
+        accepted.append(msg)
+    changed = system is not None and (current is None or not system.same_content(current))
+    if system is not None and current is not None and not changed:
+        system = current  # same content as stored: keep the stored message (and its id)
+        accepted = [current if m.is_system else m for m in accepted]
+    return Batch(accepted, history, [size(m) for m in history], system, changed)
+
+
+def track_calls(pending: dict[str, None], msg: Message) -> None:
+    """Update ``pending`` (unanswered tool call ids) with one message added after them."""
+    if msg.role == "tool":
+        pending.pop(msg.tool_call_id or "", None)
+    for call_id in msg.tool_call_ids:
+        pending[call_id] = None

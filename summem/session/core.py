@@ -1,0 +1,378 @@
+"""The bookkeeping ``Memory`` and ``AsyncMemory`` share: a cached view and the reduction policy.
+
+A memory must not re-read its session for every turn, so :class:`SessionCore` keeps a copy of
+what the view needs: the system message, the summary, the watermark ``k``, ``history[k:]`` (the
+tail) with each message's size, and the running total. A turn validates the new messages
+against this copy (system rules, tool pairing), appends them to the store, and extends the copy
+when the store's new length is the expected one; any other length means another writer
+appended too, and the tail is read again (O(tail), never O(history)).
+
+Everything here is pure and thread-safe (one internal lock; nothing here does I/O), so the sync
+and async facades, their background workers and the flows in :mod:`summem.session.flows` can
+all call it. The policy lives here too: when to reduce (threshold, soft threshold, back-off
+after a failure, lease contention), how far (the reducer's cut, split into bounded spans), and
+how a committed reduction is applied to a copy that may have grown meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterable
+from typing import Any, Literal, cast
+
+from summem.conversation import Batch, check_batch, track_calls
+from summem.exceptions import ConfigurationError, SummemError
+from summem.messages import Message, MessageLike, parse_message, parse_messages
+from summem.reducers.base import Reducer, ReduceResult, SummarizingReducer
+from summem.reducers.view import SummaryPlacement, render_view
+from summem.session.plan import Plan, PlanResult, pack_spans
+from summem.session.render import RenderCache
+from summem.session.usage import UsageLedger, sum_usage
+from summem.stores.base import SessionState
+
+__all__ = ["MAX_SPANS_PER_REDUCTION", "SessionCore", "Trigger"]
+
+logger = logging.getLogger("summem")
+
+Trigger = Literal["soft", "hard", "explicit"]
+
+MAX_SPANS_PER_REDUCTION = 4
+"""Summarizer calls one automatic reduction may make (each over at most one span), so a turn
+after a rollback or a budget change never folds the whole history at once (I7)."""
+
+LEASE_RETRY_SECONDS = 1.0
+"""After another worker was found holding the lease, automatic reductions wait this long."""
+
+
+class SessionCore:
+    """The cached view of one session and the reduction policy; pure and thread-safe.
+
+    Args:
+        session_id: the (validated) session id.
+        reducer: the budget and the summarizer.
+        background: start reductions off the hot path at the soft threshold; ``None`` turns
+            it on when the reducer has a soft threshold.
+    """
+
+    def __init__(self, session_id: str, reducer: Reducer, *, background: bool | None) -> None:
+        if not isinstance(reducer, Reducer):
+            raise ConfigurationError(
+                "reducer must implement summem.reducers.base.Reducer (unit, threshold, target, "
+                f"size, head_size, plan_cut), got {reducer!r}"
+            )
+        summarizing = reducer if isinstance(reducer, SummarizingReducer) else None
+        soft = summarizing.soft_threshold if summarizing is not None else None
+        if background is None:
+            background = soft is not None
+        if background and soft is None:
+            raise ConfigurationError(
+                "background reduction needs a summarizing reducer with a soft threshold "
+                "(soft_threshold_tokens or soft_threshold_messages)"
+            )
+        self.session_id = session_id
+        self.reducer = reducer
+        self.summarizing = summarizing
+        """The reducer, when it writes summaries (``None``: plain truncation)."""
+        self.soft_threshold = soft
+        self.background = background
+        self.fail_on_error = summarizing.fail_on_error if summarizing is not None else True
+        self.placement: SummaryPlacement = (
+            summarizing.summary_placement if summarizing is not None else "after_system"
+        )
+        self._lock = threading.RLock()
+        self.stale = True
+        """The copy must be read again before use (not loaded yet, or a write went wrong)."""
+        self.recheck = False
+        """Another worker may have committed: read again before planning a reduction."""
+        self._backoff: int | None = None
+        self._lease_retry_at = 0.0
+        self._background_error: SummemError | None = None
+        self.last_error: SummemError | None = None
+        """The last reduction failure (cleared by a successful reduction)."""
+        self.ledger = UsageLedger()
+        self._set(None)
+
+    # -- the cached copy ------------------------------------------------------------------
+
+    def _set(self, state: SessionState | None) -> None:
+        r = self.reducer
+        self.epoch = state.epoch if state else ""
+        self.version = state.version if state else 0
+        self.watermark = state.watermark if state else 0
+        self.length = state.length if state else 0
+        self.system = state.system if state else None
+        self.summary = state.summary if state else None
+        self.tail: list[Message] = list(state.tail) if state else []
+        self.sizes = [r.size(m) for m in self.tail]
+        self.total = sum(self.sizes)
+        self.head = r.head_size(self.system, self.summary)
+        self.tail_ids = {m.id for m in self.tail}
+        self.renders = RenderCache()
+        self.open_calls: dict[str, None] = {}
+        for m in self.tail:
+            track_calls(self.open_calls, m)
+        self.ledger.loaded(self.epoch, self.watermark, self.summary, self.tail)
+
+    def reset(self, state: SessionState | None) -> None:
+        """Replace the copy with a snapshot read from the store, unless the copy is newer.
+
+        Snapshots are compared by (epoch, version, length): a snapshot read before one of our
+        own appends or commits landed in the copy is ignored, so a slow reader never takes the
+        copy backwards.
+        """
+        with self._lock:
+            self.recheck = False
+            if not self._newer(state):
+                return
+            self._set(state)
+            self.stale = False
+
+    def _newer(self, state: SessionState | None) -> bool:
+        if self.stale:
+            return True
+        if state is None:  # gone: trust it unless our own appends created the session since
+            return bool(self.epoch) or self.length == 0
+        if state.epoch != self.epoch:
+            return True
+        return state.version > self.version or (
+            state.version == self.version and state.length >= self.length
+        )
+
+    def needs_load(self) -> bool:
+        """True when the copy must be read before a reduction (stale, or epoch unknown)."""
+        return self.stale or (self.length > 0 and not self.epoch)
+
+    @property
+    def size(self) -> int:
+        """The view's size in the budget's unit."""
+        return self.head + self.total
+
+    def view(self) -> list[Message]:
+        """``[system] + [summary]? + history[k:]``."""
+        with self._lock:
+            head = [m for m in (self.system, self.summary) if m is not None]
+            return head + self.tail
+
+    def render(self) -> list[dict[str, Any]]:
+        """The view as chat-completions dicts."""
+        with self._lock:
+            system, summary, tail = self.system, self.summary, list(self.tail)
+        if self.placement == "system_suffix" and summary is not None:
+            out = render_view(system, summary, (), placement=self.placement)
+        else:
+            out = [self.renders.render(m) for m in (system, summary) if m is not None]
+        out.extend(self.renders.render(m) for m in tail)
+        return out
+
+    # -- accepting messages -----------------------------------------------------------------
+
+    def prepare(self, items: MessageLike | Iterable[MessageLike], *, single: bool) -> Batch:
+        """Validate a batch whole against the session (nothing is stored yet).
+
+        Raises:
+            MessageValidationError: a bad message, a summary message, or a tool result that
+                answers no pending tool call (naming its ``tool_call_id``).
+        """
+        msgs = (
+            [parse_message(cast("MessageLike", items))]
+            if single
+            else parse_messages(cast("Iterable[MessageLike]", items))
+        )
+        with self._lock:
+            system, pending = self.system, dict(self.open_calls)
+        return check_batch(
+            msgs, system, pending, self.tail_ids, size=self.reducer.size, single=single
+        )
+
+    def system_set(self, system: Message | None) -> None:
+        """Record a system message written to the store."""
+        with self._lock:
+            self.system = system
+            self.head = self.reducer.head_size(system, self.summary)
+
+    def appended(self, batch: Batch, new_length: int) -> bool:
+        """Extend the copy after an append; False when another writer appended too.
+
+        The store's new length tells: it must be our length plus the batch. Otherwise the copy
+        is marked stale and the caller reads the tail again.
+        """
+        with self._lock:
+            if self.stale or new_length != self.length + len(batch.history):
+                self.stale = True
+                return False
+            self.tail.extend(batch.history)
+            self.sizes.extend(batch.sizes)
+            grown = sum(batch.sizes)
+            self.total += grown
+            self.length = new_length
+            for msg in batch.history:
+                self.tail_ids.add(msg.id)
+                track_calls(self.open_calls, msg)
+            sum_usage(batch.history, self.ledger.tail)
+            if self._backoff is not None:
+                self._backoff -= grown
+                if self._backoff <= 0:
+                    self._backoff = None
+            return True
+
+    # -- when to reduce ---------------------------------------------------------------------
+
+    def next_action(self, *, in_flight: bool) -> Trigger | None:
+        """What the turn must do: ``"hard"`` (block), ``"soft"`` (start in background), nothing.
+
+        Past the threshold the turn blocks: it joins a reduction in flight, or runs one,
+        unless a failure's back-off or another worker's lease says to wait. Past the soft
+        threshold (background mode) a reduction starts off the hot path.
+        """
+        with self._lock:
+            size = self.size
+            if size > self.reducer.threshold:
+                return "hard" if in_flight or self._may_start() else None
+            soft = self.soft_threshold
+            if self.background and soft is not None and size > soft and not in_flight:
+                return "soft" if self._may_start() else None
+            return None
+
+    def _may_start(self) -> bool:
+        return self._backoff is None and time.monotonic() >= self._lease_retry_at
+
+    def lease_busy(self) -> None:
+        """Another worker holds the lease: wait a little, and read again before planning."""
+        with self._lock:
+            self._lease_retry_at = time.monotonic() + LEASE_RETRY_SECONDS
+            self.recheck = True
+
+    def plan(self, trigger: Trigger) -> Plan | None:
+        """The reduction to run now, or ``None`` when the view is within the trigger's limit."""
+        r = self.reducer
+        with self._lock:
+            size = self.size
+            if trigger == "explicit":
+                limit = r.target
+            elif trigger == "soft" and self.soft_threshold is not None:
+                limit = self.soft_threshold
+            else:
+                limit = r.threshold
+            if size <= limit:
+                return None
+            tail, sizes = list(self.tail), list(self.sizes)
+            snapshot = (self.epoch, self.version, self.watermark, self.summary)
+            system = self.system
+        cut = r.plan_cut(system, tail, sizes)
+        if cut == 0:
+            return None
+        spans = pack_spans(tail[:cut], sizes[:cut], r.threshold, final=True)
+        if self.summarizing is not None:
+            spans = spans[:MAX_SPANS_PER_REDUCTION]
+            cut = sum(len(s) for s in spans)
+        epoch, version, watermark, previous = snapshot
+        return Plan(epoch, version, watermark, tail[:cut], spans, previous, size)
+
+    def head_usage_after(self, plan: Plan) -> dict[str, int] | None:
+        """The usage ``history[:k']`` will have once the plan commits (``None``: unknown)."""
+        with self._lock:
+            return self.ledger.head_after(plan.epoch, plan.watermark, plan.evicted)
+
+    # -- after a commit or a failure --------------------------------------------------------
+
+    def committed(self, plan: Plan, outcome: PlanResult, version: int) -> ReduceResult:
+        """Apply a committed reduction to the copy (which may have grown meanwhile)."""
+        with self._lock:
+            cut = len(plan.evicted)
+            same = (self.epoch, self.version, self.watermark) == (
+                plan.epoch,
+                plan.version,
+                plan.watermark,
+            )
+            if same and cut <= len(self.tail) and self.tail[cut - 1].id == plan.evicted[-1].id:
+                self.total -= sum(self.sizes[:cut])
+                del self.tail[:cut]
+                del self.sizes[:cut]
+                self.tail_ids.difference_update(m.id for m in plan.evicted)
+                self.renders.forget([*plan.evicted, self.summary])
+                self.summary = outcome.summary
+                self.head = self.reducer.head_size(self.system, self.summary)
+                self.ledger.moved(plan.epoch, plan.watermark, plan.new_watermark, plan.evicted)
+                self.watermark = plan.new_watermark
+                self.version = version
+            elif (self.epoch, self.version) == (plan.epoch, plan.version):
+                self.stale = True  # the copy cannot be patched: read it again
+            self._backoff = None
+            self.last_error = None
+            return ReduceResult(
+                view=self.view(),
+                summary=outcome.summary,
+                evicted=list(plan.evicted),
+                reduced=True,
+                tokens_before=plan.size_before,
+                tokens_after=self.size,
+                summarizer_calls=outcome.calls,
+                summarizer_input_tokens=outcome.input_tokens,
+                placement=self.placement,
+            )
+
+    def recomputed(
+        self, epoch: str, version: int, summary: Message, new_version: int, usage: dict[str, int]
+    ) -> None:
+        """Apply a committed recompute (same watermark, new summary, head usage re-summed)."""
+        with self._lock:
+            if (self.epoch, self.version) == (epoch, version):
+                self.ledger.filled(epoch, 0, self.watermark, usage)
+                self.summary = summary
+                self.head = self.reducer.head_size(self.system, summary)
+                self.version = new_version
+            else:
+                self.stale = True
+
+    def failed(self, exc: SummemError, *, background: bool) -> ReduceResult:
+        """Record a failed reduction: back off for ``threshold - target`` of growth."""
+        logger.warning(
+            "session %r: reduction failed, view left unreduced: %s", self.session_id, exc
+        )
+        with self._lock:
+            self._backoff = self.reducer.threshold - self.reducer.target
+            self.last_error = exc
+            if background:
+                self._background_error = exc
+            return ReduceResult(
+                view=self.view(),
+                summary=self.summary,
+                tokens_before=self.size,
+                tokens_after=self.size,
+                error=exc,
+                placement=self.placement,
+            )
+
+    def take_background_error(self) -> SummemError | None:
+        """The failure of a background reduction nobody has seen yet (then forgotten)."""
+        with self._lock:
+            exc, self._background_error = self._background_error, None
+            return exc
+
+    def cleared(self) -> None:
+        """Forget the failure state after ``clear()``."""
+        with self._lock:
+            self._backoff = None
+            self._background_error = None
+            self.last_error = None
+
+    # -- usage ------------------------------------------------------------------------------
+
+    @property
+    def usage(self) -> dict[str, int]:
+        """Provider usage summed over the whole history (``meta["usage"]``, integer fields)."""
+        with self._lock:
+            return self.ledger.total()
+
+    def usage_gap(self) -> tuple[str, int, int] | None:
+        """(epoch, start, stop): the history range to read before :attr:`usage` is exact."""
+        with self._lock:
+            gap = self.ledger.gap(self.epoch, self.watermark)
+            return None if gap is None else (self.epoch, *gap)
+
+    def usage_filled(self, epoch: str, start: int, stop: int, usage: dict[str, int]) -> None:
+        """Usage summed over ``history[start:stop]`` was read."""
+        with self._lock:
+            self.ledger.filled(epoch, start, stop, usage)

@@ -1,0 +1,144 @@
+"""``to_dict()`` / ``from_dict()``: a session as a JSON-serialisable dict, and back.
+
+:func:`export_flow` reads the whole session (``history[:k]`` as well as the view). Resuming is
+two steps so that a bad dict can never leave anything behind: :func:`parse_session_dict`
+checks all of it (format, session id, every record, the watermark, the recorded config) with
+no I/O, and :func:`import_flow` then writes the session with one ``Store.create`` call, which
+every backend makes atomic: the session appears whole or not at all, an existing session is
+never touched (``ConflictError``), and of two processes resuming the same dict at once exactly
+one wins. Both facades (``Memory`` and ``AsyncMemory``) drive these flows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from summem._flow import Flow
+from summem.exceptions import ConflictError, SessionNotFoundError, StoreError
+from summem.messages import Message
+from summem.session.core import SessionCore
+from summem.session.flows import reload_flow
+from summem.session.steps import StoreSteps
+from summem.stores.base import (
+    SessionState,
+    decode_message,
+    encode_message,
+    validate_session_id,
+)
+
+__all__ = ["EXPORT_FORMAT", "SessionDict", "export_flow", "import_flow", "parse_session_dict"]
+
+EXPORT_FORMAT = "summem.session/1"
+"""``format`` of the dict ``to_dict()`` writes."""
+
+
+def _record(message: Message | None) -> dict[str, Any] | None:
+    return None if message is None else dict(json.loads(encode_message(message)))
+
+
+def export_flow(
+    core: SessionCore, store: StoreSteps, config: dict[str, Any]
+) -> Flow[dict[str, Any]]:
+    """The session as a JSON-serialisable dict (see ``Memory.to_dict``)."""
+    sid = core.session_id
+    try:
+        state: SessionState | None = yield from store.load(sid)
+    except SessionNotFoundError:
+        state = None
+    core.reset(state)
+    if state is None:
+        head: list[Message] = []
+        state = SessionState(session_id=sid)
+    else:
+        head = yield from store.history(sid, 0, state.watermark)
+        if len(head) != state.watermark:
+            raise ConflictError(f"session {sid!r} was cleared while it was being exported")
+    return {
+        "format": EXPORT_FORMAT,
+        "session_id": sid,
+        "system": _record(state.system),
+        "summary": _record(state.summary),
+        "watermark": state.watermark,
+        "history": [_record(m) for m in [*head, *state.tail]],
+        "config": config,
+    }
+
+
+@dataclass(frozen=True)
+class SessionDict:
+    """A ``to_dict()`` dict, checked and decoded, ready for ``Store.create``."""
+
+    session_id: str
+    system: Message | None
+    summary: Message | None
+    watermark: int
+    history: list[Message]
+    config: Mapping[str, Any]
+
+
+def _decode(record: object, where: str) -> Message:
+    try:
+        if not isinstance(record, Mapping):
+            raise TypeError(f"expected a record dict, got {type(record).__name__}")
+        return decode_message(json.dumps(record), session_id="", where=where)
+    except Exception as exc:
+        cause = exc.__cause__ if isinstance(exc, StoreError) and exc.__cause__ else exc
+        raise StoreError(
+            f"session dict: {where} is not a valid message record "
+            f"({type(cause).__name__}: {str(cause)[:200]})"
+        ) from exc
+
+
+def parse_session_dict(data: object) -> SessionDict:
+    """Check and decode a whole ``to_dict()`` dict, with no I/O.
+
+    Raises:
+        StoreError: naming what is wrong: the format, a record (by its place in the dict),
+            the watermark, the summary or the config.
+        InvalidSessionIdError: the recorded session id is unusable.
+    """
+    if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
+        raise StoreError(f"not a summem session dict (expected format {EXPORT_FORMAT!r})")
+    sid = validate_session_id(data.get("session_id"))
+    records, watermark = data.get("history"), data.get("watermark")
+    if not isinstance(records, list):
+        raise StoreError("session dict: 'history' must be a list of message records")
+    if isinstance(watermark, bool) or not isinstance(watermark, int):
+        raise StoreError(f"session dict: 'watermark' must be an int, got {watermark!r}")
+    history = [_decode(r, f"history[{i}]") for i, r in enumerate(records)]
+    if not 0 <= watermark <= len(history):
+        raise StoreError(
+            f"session dict: watermark {watermark} does not fit its history of {len(history)}"
+        )
+    system = None if data.get("system") is None else _decode(data["system"], "'system'")
+    if system is not None and not system.is_system:
+        raise StoreError(f"session dict: 'system' is a {system.role!r} message")
+    summary = None if data.get("summary") is None else _decode(data["summary"], "'summary'")
+    if summary is not None and (summary.summary_info is None or watermark == 0):
+        raise StoreError("session dict: the summary has no provenance or covers nothing")
+    config = data.get("config")
+    if config is None:
+        config = {}
+    if not isinstance(config, Mapping):
+        raise StoreError(f"session dict: 'config' must be a mapping, got {type(config).__name__}")
+    return SessionDict(sid, system, summary, watermark, history, config)
+
+
+def import_flow(core: SessionCore, store: StoreSteps, session: SessionDict) -> Flow[None]:
+    """Create the checked session in the store in one atomic write, then read it back.
+
+    Raises:
+        ConflictError: the session already exists in the store (it is left untouched).
+    """
+    yield from store.create(
+        core.session_id,
+        history=session.history,
+        system=session.system,
+        summary=session.summary,
+        watermark=session.watermark,
+    )
+    core.stale = True
+    yield from reload_flow(core, store)

@@ -1,0 +1,150 @@
+"""What ``Memory`` and ``AsyncMemory`` share besides the flows: configuration and accessors.
+
+The two facades differ only in how they do I/O (a sync store and a worker thread, or an async
+store and a task); their configuration, the defaults, the ``to_dict()`` configuration record
+and every accessor that reads the cached view without I/O live here once.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import socket
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from summem.exceptions import ConfigurationError, ReductionError, StoreError, SummemError
+from summem.messages import Message
+from summem.reducers.base import Reducer, SummarizingReducer
+from summem.reducers.records import default_reducer, reducer_from_record, reducer_record
+from summem.session.core import SessionCore
+from summem.session.export import SessionDict, parse_session_dict
+from summem.stores.base import validate_session_id
+from summem.summarizers.base import Summarizer
+
+__all__ = ["BaseMemory", "is_async_store"]
+
+
+def is_async_store(store: object) -> bool:
+    """True for a store whose methods are coroutines (an ``AsyncStore``)."""
+    return inspect.iscoroutinefunction(getattr(store, "load", None))
+
+
+class BaseMemory:
+    """What both facades share: configuration, the cached view, and the pure accessors."""
+
+    def __init__(
+        self,
+        session_id: str,
+        reducer: Reducer | None,
+        background: bool | None,
+        lease_ttl_seconds: float,
+    ) -> None:
+        sid = validate_session_id(session_id)
+        if not lease_ttl_seconds > 0:
+            raise ConfigurationError(f"lease_ttl_seconds must be positive, got {lease_ttl_seconds}")
+        self._core = SessionCore(sid, reducer or default_reducer(), background=background)
+        self._lease_ttl = float(lease_ttl_seconds)
+        self._owner = f"summem:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
+        self._closed = False
+
+    @property
+    def session_id(self) -> str:
+        """The session this memory reads and writes."""
+        return self._core.session_id
+
+    @property
+    def reducer(self) -> Reducer:
+        """The budget and the summarizer."""
+        return self._core.reducer
+
+    @property
+    def background(self) -> bool:
+        """True when reductions start off the hot path at the soft threshold."""
+        return self._core.background
+
+    @property
+    def summary(self) -> Message | None:
+        """The summary in the view (with ``summary_info`` provenance), if any."""
+        return self._core.summary
+
+    @property
+    def system(self) -> Message | None:
+        """The current system message, if any."""
+        return self._core.system
+
+    @property
+    def size(self) -> int:
+        """The view's size in the budget's unit (system message and summary included)."""
+        return self._core.size
+
+    @property
+    def usage(self) -> dict[str, int]:
+        """Provider usage summed over the whole history (``meta["usage"]``, integer fields).
+
+        Kept as a running total: each summary records the usage of the history it stands
+        for, so no history is read for it (for the wrappers, which store each reply's usage).
+        """
+        return self._core.usage
+
+    @property
+    def last_error(self) -> SummemError | None:
+        """The last reduction failure, cleared by the next successful reduction."""
+        return self._core.last_error
+
+    def _config(self) -> dict[str, Any]:
+        return {
+            "reducer": reducer_record(self._core.reducer),
+            "background": self._core.background,
+            "lease_ttl_seconds": self._lease_ttl,
+        }
+
+    @staticmethod
+    def _resume_args(
+        data: Mapping[str, Any], reducer: Reducer | None
+    ) -> tuple[SessionDict, Reducer, bool | None, float]:
+        """Check a whole ``to_dict()`` dict (records and config) before anything is opened.
+
+        Raises:
+            StoreError: naming what is wrong in the dict.
+        """
+        session = parse_session_dict(data)
+        config = session.config
+        ttl = config.get("lease_ttl_seconds", 120.0)
+        if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not ttl > 0:
+            raise StoreError(f"session dict: config 'lease_ttl_seconds' is invalid: {ttl!r}")
+        if reducer is not None:
+            return session, reducer, None, float(ttl)
+        background = config.get("background")
+        if background is not None and not isinstance(background, bool):
+            raise StoreError(f"session dict: config 'background' is invalid: {background!r}")
+        try:
+            reducer = reducer_from_record(config.get("reducer"))
+        except (SummemError, TypeError, ValueError) as exc:
+            raise StoreError(f"session dict: config 'reducer' is unusable: {exc}") from exc
+        return session, reducer, background, float(ttl)
+
+    def _recompute_reducer(self, summarizer: Summarizer | None) -> SummarizingReducer:
+        reducer = self._core.summarizing
+        if reducer is None:
+            raise ReductionError(
+                "recompute() needs a summarizing reducer, such as a SummarizationReducer "
+                "(truncation has no summary)"
+            )
+        return reducer if summarizer is None else reducer.with_summarizer(summarizer)
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError(f"the memory of session {self.session_id!r} is closed")
+
+    def _raise_background_error(self) -> None:
+        exc = self._core.take_background_error()
+        if exc is not None and self._core.fail_on_error:
+            raise exc
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(session_id={self.session_id!r}, size={self.size}, "
+            f"watermark={self._core.watermark}, background={self.background})"
+        )

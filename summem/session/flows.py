@@ -1,0 +1,261 @@
+"""What a memory does with its store and its summarizer, written once as flows.
+
+Each operation of ``Memory`` / ``AsyncMemory`` that touches the store or a model is a flow (see
+:mod:`summem._flow`): it yields the store's steps (from a
+:class:`~summem.session.steps.StoreSteps`) and the summarizer's own steps, and keeps the cached
+view in :class:`~summem.session.core.SessionCore` in step with what the store holds. ``Memory``
+drives these flows with :func:`~summem._flow.run_sync` over a sync store, ``AsyncMemory`` with
+:func:`~summem._flow.run_async` over an async one, so the two facades cannot drift apart: a
+store error is thrown into the flow at the same point in both.
+
+Only the reduction lease stays outside the flows: a flow cannot yield from its ``finally``
+when it is closed (cancellation), and the lease must be released then too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from summem._flow import Flow
+from summem.conversation import Batch
+from summem.exceptions import (
+    ConflictError,
+    MessageValidationError,
+    ReductionError,
+    SessionNotFoundError,
+    StoreError,
+)
+from summem.messages import Message, MessageLike
+from summem.reducers.base import ReduceResult, SummarizingReducer
+from summem.session.core import SessionCore, Trigger
+from summem.session.plan import pack_spans, summarize_plan_flow
+from summem.session.steps import StoreSteps
+from summem.session.usage import HISTORY_USAGE_KEY, sum_usage
+from summem.stores.base import SessionState
+
+__all__ = [
+    "clear_flow",
+    "extend_flow",
+    "recompute_flow",
+    "reduction_flow",
+    "reload_flow",
+    "rollback_flow",
+]
+
+READ_WINDOW = 500
+"""Messages read per store call when a flow walks the history (recompute, usage)."""
+
+
+def reload_flow(core: SessionCore, store: StoreSteps) -> Flow[None]:
+    """Read the session's state (``history[k:]`` only) into the copy.
+
+    The part of ``history[:k]`` whose usage is not known yet is read too; that only happens
+    after another worker truncated without a summary (summaries carry the usage they cover).
+    """
+    try:
+        state: SessionState | None = yield from store.load(core.session_id)
+    except SessionNotFoundError:
+        state = None
+    core.reset(state)
+    gap = core.usage_gap()
+    if gap is None:
+        return
+    epoch, start, stop = gap
+    usage: dict[str, int] = {}
+    for lo in range(start, stop, READ_WINDOW):
+        window = yield from store.history(core.session_id, lo, min(stop, lo + READ_WINDOW))
+        sum_usage(window, usage)
+    core.usage_filled(epoch, start, stop, usage)
+
+
+def _commit(
+    core: SessionCore,
+    store: StoreSteps,
+    summary: Message | None,
+    watermark: int,
+    *,
+    epoch: str,
+    version: int,
+) -> Flow[int]:
+    """Commit with CAS; a failure other than a conflict leaves the copy to be read again."""
+    try:
+        new_version: int = yield from store.commit(
+            core.session_id,
+            summary=summary,
+            watermark=watermark,
+            expected_version=version,
+            expected_epoch=epoch,
+        )
+    except ConflictError:
+        raise
+    except Exception as exc:
+        core.stale = True  # the write may or may not have landed: read before trusting the copy
+        if isinstance(exc, StoreError):
+            raise
+        raise StoreError(f"session {core.session_id!r}: commit failed: {exc}") from exc
+    return new_version
+
+
+def extend_flow(
+    core: SessionCore,
+    store: StoreSteps,
+    items: MessageLike | Iterable[MessageLike],
+    *,
+    single: bool,
+) -> Flow[list[Message]]:
+    """Validate a batch whole, then write the system message and append the rest."""
+    if core.stale:
+        yield from reload_flow(core, store)
+    try:
+        batch: Batch = core.prepare(items, single=single)
+    except MessageValidationError as exc:
+        if exc.field != "tool_call_id":
+            raise
+        yield from reload_flow(core, store)  # the call may come from another worker
+        batch = core.prepare(items, single=single)
+    if batch.system_changed:
+        yield from store.set_system(core.session_id, batch.system)
+        core.system_set(batch.system)
+    if batch.history:
+        length: int = yield from store.append(core.session_id, batch.history)
+        if not core.appended(batch, length):
+            yield from reload_flow(core, store)
+    return batch.accepted
+
+
+def reduction_flow(
+    core: SessionCore, store: StoreSteps, trigger: Trigger, *, background: bool = False
+) -> Flow[ReduceResult | None]:
+    """Plan, summarize, commit with CAS; on a conflict read again and retry once (I7).
+
+    Returns ``None`` when nothing needed reducing. A failure is recorded (back-off) and raised
+    when ``fail_on_error`` is set and the caller waits for the result; otherwise the result
+    carries it in ``error`` and the view stays unreduced. Nothing is committed on failure.
+    """
+    raise_errors = core.fail_on_error and not background
+    if core.needs_load() or core.recheck:
+        yield from reload_flow(core, store)
+    for _attempt in range(2):
+        plan = core.plan(trigger)
+        if plan is None:
+            return None
+        try:
+            outcome = yield from summarize_plan_flow(
+                core.summarizing, plan, core.head_usage_after(plan)
+            )
+            version = yield from _commit(
+                core,
+                store,
+                outcome.summary,
+                plan.new_watermark,
+                epoch=plan.epoch,
+                version=plan.version,
+            )
+        except ConflictError:
+            yield from reload_flow(core, store)
+            continue
+        except (ReductionError, StoreError) as exc:
+            result = core.failed(exc, background=background)
+            if raise_errors:
+                raise
+            return result
+        return core.committed(plan, outcome, version)
+    if trigger == "explicit":
+        raise ConflictError(f"session {core.session_id!r} kept changing during the reduction")
+    return None
+
+
+def recompute_flow(
+    core: SessionCore, store: StoreSteps, reducer: SummarizingReducer
+) -> Flow[Message | None]:
+    """Rebuild the summary of ``history[:k]`` from scratch, one bounded span per call.
+
+    The history is read in windows and folded span by span (each at most ``threshold`` in
+    size), so memory and every summarizer request stay bounded. One CAS commit at the end;
+    on a conflict the work is redone once.
+    """
+    sid = core.session_id
+    for attempt in range(2):
+        if core.needs_load() or core.recheck or attempt:
+            yield from reload_flow(core, store)
+        epoch, version, k = core.epoch, core.version, core.watermark
+        if k == 0:
+            return None
+        summary: Message | None = None
+        pending: list[Message] = []
+        sizes: list[int] = []
+        pos = done = spans = 0
+        usage: dict[str, int] = {}
+        while True:
+            if pos < k:
+                window: list[Message] = yield from store.history(
+                    sid, pos, min(k, pos + READ_WINDOW)
+                )
+                if not window:
+                    raise StoreError(f"session {sid!r}: history ends before the watermark {k}")
+                pos += len(window)
+                sum_usage(window, usage)
+                pending += window
+                sizes += [reducer.size(m) for m in window]
+            final = pos >= k
+            for span in pack_spans(pending, sizes, reducer.threshold, final=final):
+                done += len(span)
+                summary, _ = yield from reducer.summarize_flow(span, summary, watermark=done)
+                spans += 1
+                del pending[: len(span)]
+                del sizes[: len(span)]
+            if final:
+                break
+        assert summary is not None and summary.summary_info is not None  # k > 0: one span
+        info = summary.summary_info
+        summary = summary.as_summary(
+            info.model_copy(
+                update={
+                    "previous_summary_id": None,
+                    "extra": {
+                        **info.extra,
+                        "recomputed": {"spans": spans, "messages": k},
+                        HISTORY_USAGE_KEY: usage,
+                    },
+                }
+            )
+        )
+        try:
+            new_version = yield from _commit(core, store, summary, k, epoch=epoch, version=version)
+        except ConflictError:
+            continue
+        core.recomputed(epoch, version, summary, new_version, usage)
+        return summary
+    raise ConflictError(f"session {sid!r} kept changing during recompute()")
+
+
+def rollback_flow(core: SessionCore, store: StoreSteps, summary_id: str | None) -> Flow[None]:
+    """Make a logged summary current (CAS; on a conflict read again and retry once)."""
+    sid = core.session_id
+    for attempt in range(2):
+        if core.needs_load() or core.recheck or attempt:
+            yield from reload_flow(core, store)
+        if not core.epoch:
+            raise SessionNotFoundError(f"no session {sid!r}")
+        try:
+            yield from store.rollback(
+                sid,
+                summary_id=summary_id,
+                expected_version=core.version,
+                expected_epoch=core.epoch,
+            )
+        except ConflictError:
+            if attempt:
+                raise
+            continue
+        core.stale = True
+        yield from reload_flow(core, store)
+        return
+
+
+def clear_flow(core: SessionCore, store: StoreSteps) -> Flow[None]:
+    """Empty the session; a reduction planned before fails its CAS instead of restoring it."""
+    yield from store.clear(core.session_id)
+    core.cleared()
+    core.stale = True
+    yield from reload_flow(core, store)

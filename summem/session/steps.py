@@ -1,0 +1,245 @@
+"""The store's operations as flow steps, typed against the store protocols.
+
+A flow (see :mod:`summem._flow`) does not hold a store: it asks a :class:`StoreSteps` for the
+step of each operation (``yield from steps.load(sid)``) and the facade's driver performs it.
+``Memory`` gives its flows :class:`SyncStoreSteps` over a :class:`~summem.stores.base.Store`,
+``AsyncMemory`` :class:`AsyncStoreSteps` over an :class:`~summem.stores.base.AsyncStore`; each
+method is type-checked against its protocol, so a wrong call fails type-checking, not at run
+time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from summem._flow import Flow
+from summem.messages import Message
+from summem.stores.base import AsyncStore, SessionState, Store
+
+__all__ = ["AsyncStoreSteps", "StoreSteps", "SyncStoreSteps"]
+
+T = TypeVar("T")
+
+
+class StoreSteps(Protocol):
+    """The store operations the session flows use, each as a flow of one step."""
+
+    def load(self, session_id: str) -> Flow[SessionState]:
+        """See :meth:`Store.load <summem.stores.base.Store.load>`."""
+        ...
+
+    def history(self, session_id: str, start: int, stop: int | None) -> Flow[list[Message]]:
+        """See :meth:`Store.history <summem.stores.base.Store.history>`."""
+        ...
+
+    def append(self, session_id: str, messages: Sequence[Message]) -> Flow[int]:
+        """See :meth:`Store.append <summem.stores.base.Store.append>`."""
+        ...
+
+    def set_system(self, session_id: str, message: Message | None) -> Flow[None]:
+        """See :meth:`Store.set_system <summem.stores.base.Store.set_system>`."""
+        ...
+
+    def commit(
+        self,
+        session_id: str,
+        *,
+        summary: Message | None,
+        watermark: int,
+        expected_version: int,
+        expected_epoch: str,
+    ) -> Flow[int]:
+        """See :meth:`Store.commit <summem.stores.base.Store.commit>`."""
+        ...
+
+    def create(
+        self,
+        session_id: str,
+        *,
+        history: Sequence[Message],
+        system: Message | None,
+        summary: Message | None,
+        watermark: int,
+    ) -> Flow[None]:
+        """See :meth:`Store.create <summem.stores.base.Store.create>`."""
+        ...
+
+    def rollback(
+        self, session_id: str, *, summary_id: str | None, expected_version: int, expected_epoch: str
+    ) -> Flow[int]:
+        """See :meth:`Store.rollback <summem.stores.base.Store.rollback>`."""
+        ...
+
+    def clear(self, session_id: str) -> Flow[None]:
+        """See :meth:`Store.clear <summem.stores.base.Store.clear>`."""
+        ...
+
+
+@dataclass(frozen=True)
+class _SyncCall(Generic[T]):
+    fn: Callable[[], T]
+
+    def run(self) -> T:
+        return self.fn()
+
+    async def arun(self) -> T:
+        raise TypeError("a sync store's step cannot run on the async driver")
+
+
+@dataclass(frozen=True)
+class _AsyncCall(Generic[T]):
+    fn: Callable[[], Awaitable[T]]
+
+    def run(self) -> T:
+        raise TypeError("an async store's step cannot run on the sync driver")
+
+    async def arun(self) -> T:
+        return await self.fn()
+
+
+def _sync(fn: Callable[[], T]) -> Flow[T]:
+    result: T = yield _SyncCall(fn)
+    return result
+
+
+def _async(fn: Callable[[], Awaitable[T]]) -> Flow[T]:
+    result: T = yield _AsyncCall(fn)
+    return result
+
+
+class SyncStoreSteps:
+    """:class:`StoreSteps` over a sync store (run by :func:`~summem._flow.run_sync`)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def load(self, session_id: str) -> Flow[SessionState]:  # noqa: D102 - see StoreSteps
+        return _sync(lambda: self.store.load(session_id))
+
+    def history(self, session_id: str, start: int, stop: int | None) -> Flow[list[Message]]:  # noqa: D102
+        return _sync(lambda: self.store.history(session_id, start, stop))
+
+    def append(self, session_id: str, messages: Sequence[Message]) -> Flow[int]:  # noqa: D102
+        return _sync(lambda: self.store.append(session_id, messages))
+
+    def set_system(self, session_id: str, message: Message | None) -> Flow[None]:  # noqa: D102
+        return _sync(lambda: self.store.set_system(session_id, message))
+
+    def commit(  # noqa: D102
+        self,
+        session_id: str,
+        *,
+        summary: Message | None,
+        watermark: int,
+        expected_version: int,
+        expected_epoch: str,
+    ) -> Flow[int]:
+        return _sync(
+            lambda: self.store.commit(
+                session_id,
+                summary=summary,
+                watermark=watermark,
+                expected_version=expected_version,
+                expected_epoch=expected_epoch,
+            )
+        )
+
+    def create(  # noqa: D102
+        self,
+        session_id: str,
+        *,
+        history: Sequence[Message],
+        system: Message | None,
+        summary: Message | None,
+        watermark: int,
+    ) -> Flow[None]:
+        return _sync(
+            lambda: self.store.create(
+                session_id, history=history, system=system, summary=summary, watermark=watermark
+            )
+        )
+
+    def rollback(  # noqa: D102
+        self, session_id: str, *, summary_id: str | None, expected_version: int, expected_epoch: str
+    ) -> Flow[int]:
+        return _sync(
+            lambda: self.store.rollback(
+                session_id,
+                summary_id=summary_id,
+                expected_version=expected_version,
+                expected_epoch=expected_epoch,
+            )
+        )
+
+    def clear(self, session_id: str) -> Flow[None]:  # noqa: D102
+        return _sync(lambda: self.store.clear(session_id))
+
+
+class AsyncStoreSteps:
+    """:class:`StoreSteps` over an async store (run by :func:`~summem._flow.run_async`)."""
+
+    def __init__(self, store: AsyncStore) -> None:
+        self.store = store
+
+    def load(self, session_id: str) -> Flow[SessionState]:  # noqa: D102 - see StoreSteps
+        return _async(lambda: self.store.load(session_id))
+
+    def history(self, session_id: str, start: int, stop: int | None) -> Flow[list[Message]]:  # noqa: D102
+        return _async(lambda: self.store.history(session_id, start, stop))
+
+    def append(self, session_id: str, messages: Sequence[Message]) -> Flow[int]:  # noqa: D102
+        return _async(lambda: self.store.append(session_id, messages))
+
+    def set_system(self, session_id: str, message: Message | None) -> Flow[None]:  # noqa: D102
+        return _async(lambda: self.store.set_system(session_id, message))
+
+    def commit(  # noqa: D102
+        self,
+        session_id: str,
+        *,
+        summary: Message | None,
+        watermark: int,
+        expected_version: int,
+        expected_epoch: str,
+    ) -> Flow[int]:
+        return _async(
+            lambda: self.store.commit(
+                session_id,
+                summary=summary,
+                watermark=watermark,
+                expected_version=expected_version,
+                expected_epoch=expected_epoch,
+            )
+        )
+
+    def create(  # noqa: D102
+        self,
+        session_id: str,
+        *,
+        history: Sequence[Message],
+        system: Message | None,
+        summary: Message | None,
+        watermark: int,
+    ) -> Flow[None]:
+        return _async(
+            lambda: self.store.create(
+                session_id, history=history, system=system, summary=summary, watermark=watermark
+            )
+        )
+
+    def rollback(  # noqa: D102
+        self, session_id: str, *, summary_id: str | None, expected_version: int, expected_epoch: str
+    ) -> Flow[int]:
+        return _async(
+            lambda: self.store.rollback(
+                session_id,
+                summary_id=summary_id,
+                expected_version=expected_version,
+                expected_epoch=expected_epoch,
+            )
+        )
+
+    def clear(self, session_id: str) -> Flow[None]:  # noqa: D102
+        return _async(lambda: self.store.clear(session_id))

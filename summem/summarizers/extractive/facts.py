@@ -1,0 +1,304 @@
+"""Candidate facts for the extractive summarizer: sentence splitting, compaction, scoring.
+
+Kept apart from the summarizer itself (which selects facts under the budget) so each
+stays small. Everything here is a pure function of text, linear in its input, and
+deterministic: the same conversation always yields the same facts with the same scores.
+
+A sentence's score estimates how much an assistant would miss it later. It is the sum of a
+small base that grows with the sentence's content words and of cheap signals of information
+an assistant cannot reconstruct: identifiers and contact details, numbers (more for precise
+ones, ``48213.57``, than for small counts), dates and times (more for absolute ones), names,
+first-person statements (``I went...``, ``my sister lives...``, ``we're moving...``),
+decisions, preferences and open tasks. A question is worth a fraction of the same statement,
+and nothing when it asks without telling (``"What made you pick it?"``); greetings, thanks,
+praise and other chat filler score 0 and are never kept. The speaker's role weighs the result.
+The weights are in ``_W``; the word lists in :mod:`summem.summarizers.extractive.lexicon`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+
+from summem.summarizers.extractive import lexicon as lex
+
+__all__ = [
+    "ROLE_WEIGHT",
+    "compact_sentence",
+    "content_words",
+    "digit_words",
+    "score_sentence",
+    "split_sentences",
+    "tokenize",
+]
+
+ROLE_WEIGHT: dict[str, float] = {
+    "user": 1.2,
+    "assistant": 0.85,
+    "tool": 1.0,
+    "system": 0.6,
+    "developer": 0.6,
+    "summary": 1.0,
+}
+"""What the user says is worth a little more than what the assistant says about it."""
+
+_W: dict[str, float] = {
+    "base": 0.25,
+    "per_word": 0.18,
+    "code": 3.0,
+    "date": 2.0,
+    "when": 2.25,
+    "time": 0.75,
+    "contact": 2.0,
+    "name": 1.1,
+    "full_name": 2.5,
+    "names_cap": 3.0,
+    "self": 0.8,
+    "event": 0.8,
+    "decision": 1.5,
+    "preference": 3.0,
+    "personal": 1.5,
+    "self_opening": 0.75,
+    "task": 1.5,
+    "need": 0.5,
+    "user_question": 0.55,
+    "question": 0.35,
+}
+"""Signal weights of :func:`score_sentence`: ``base + per_word * content words + signals``
+(``per_word`` counts at most 10 words); a question keeps ``user_question`` (from the user) or
+``question`` (from anyone else) of its score."""
+
+_ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "St", "Jr", "Sr", "vs", "e.g", "i.e")
+_SENTENCE_END_RE = re.compile(
+    r"(?<=[.!?])"
+    + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in (*_ABBREVIATIONS, "approx"))
+    + r"[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+|\s+[-\u2013\u2014]\s+(?=[A-Za-z])"
+)
+_CLAUSE_RE = re.compile(r"(?<=[;:])\s+|(?<=,)\s+(?=(?:and|but|so|which|while)\b)")
+_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'.@+-]*[a-z0-9]|[a-z0-9]")
+_SPACE_RE = re.compile(r"\s+")
+
+
+_DIGIT_RE = re.compile(r"\d")
+_NUMBER_RE = re.compile(r"\d[\d,.:]*\d|\d")
+_CODE_RE = re.compile(
+    r"\b(?:[A-Z]{1,6}-?\d[\w-]*|\d+[A-Z]{1,4}\d*|[A-Z0-9]{2,}-[A-Z0-9-]*\d[A-Z0-9-]*)\b"
+)
+_CONTACT_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+|\w+://\S+|\+\d[\d ().-]{7,}\d")
+_NUMERIC_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\b(?:19|20)\d{2}\b")
+_TIME_RE = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2} ?(?:am|pm)\b", re.IGNORECASE)
+_NAME_RE = re.compile(r"(?<=[\w,;] )[A-Z][a-z]{1,}(?:[ -][A-Z][a-z]+)*|\b[A-Z]{2,6}s?\b\+?")
+_NOT_NAMES = frozenset(("I", "I'm", "I'll", "I've", "I'd", "OK", "Ok", "AM", "PM", "TV", "OMG"))
+
+_LEAD_RE = re.compile(r"([A-Za-z][\w']*)((?:\s*[,!.:;\u2014\u2013-])*)\s+")
+_HI_THERE_RE = re.compile(r"^(?:hi|hello|hey) there\b[\s,!.]*", re.IGNORECASE)
+_TRAIL_VOCATIVE_RE = re.compile(r",\s+([A-Z][a-z]+)(\s*[.!?]*)$")
+
+
+def split_sentences(text: str, max_chars: int = 280) -> Iterator[str]:
+    """Sentences of ``text``, whitespace collapsed; long ones split at clauses, then clipped."""
+    for raw in _SENTENCE_END_RE.split(text):
+        sentence = _SPACE_RE.sub(" ", raw).strip()
+        if not sentence:
+            continue
+        if len(sentence) <= max_chars:
+            yield sentence
+            continue
+        chunk = ""
+        for clause in _CLAUSE_RE.split(sentence):
+            if chunk and len(chunk) + 1 + len(clause) > max_chars:
+                yield _clip(chunk, max_chars)
+                chunk = clause
+            else:
+                chunk = f"{chunk} {clause}" if chunk else clause
+        if chunk:
+            yield _clip(chunk, max_chars)
+
+
+def compact_sentence(sentence: str, speakers: frozenset[str] = frozenset()) -> str:
+    """``sentence`` without the interjections and forms of address that open or close it.
+
+    ``"Wow, Mel, I went to a support group yesterday, Caroline!"`` becomes ``"I went to a
+    support group yesterday!"``. Only words that carry nothing are removed: interjections
+    (``oh``, ``yeah``, ``thanks``...) and the names of the conversation's ``speakers`` used to
+    address them; the rest is kept as written.
+    """
+    rest = _HI_THERE_RE.sub("", sentence, count=1) if sentence[:1] in "hH" else sentence
+    for _ in range(8):
+        m = _LEAD_RE.match(rest)
+        if m is None:
+            break
+        word, punct = m.group(1).lower(), m.group(2)
+        filler = word in lex.INTERJECTIONS and (punct or word in lex.LOOSE_INTERJECTIONS)
+        if filler or (punct and m.group(1)[0].isupper() and _is_speaker(word, speakers)):
+            rest = rest[m.end() :]
+        else:
+            break
+    m = _TRAIL_VOCATIVE_RE.search(rest)
+    if m is not None and _is_speaker(m.group(1).lower(), speakers):
+        rest = rest[: m.start()] + (m.group(2).strip() or ".")
+    if rest is not sentence and rest[:1].islower():
+        rest = rest[0].upper() + rest[1:]
+    return rest
+
+
+def _is_speaker(word: str, speakers: frozenset[str]) -> bool:
+    return len(word) >= 3 and any(s.startswith(word) for s in speakers)
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercased words of ``text`` (apostrophes, dots and dashes kept inside words)."""
+    return _WORD_RE.findall(text.lower().replace("\u2019", "'"))
+
+
+def score_sentence(
+    sentence: str,
+    role: str,
+    focus: frozenset[str] = frozenset(),
+    *,
+    words: list[str] | None = None,
+    speakers: frozenset[str] = frozenset(),
+) -> float:
+    """How much an assistant would miss ``sentence`` later; 0 for greetings and filler.
+
+    Args:
+        sentence: one sentence.
+        role: the speaker's role (see ``ROLE_WEIGHT``).
+        focus: content words of the application's focus; matching sentences get a bonus.
+        words: ``tokenize(sentence)``, when the caller already has it.
+        speakers: lowercased names of the conversation's speakers: addressing someone
+            ("Thanks, Mel!") does not make a sentence worth keeping.
+    """
+    if words is None:
+        words = tokenize(sentence)
+    if not words:
+        return 0.0
+    has_digit = _DIGIT_RE.search(sentence) is not None
+    empty = lex.EMPTY_WORDS
+    content = [w for w in words if w not in empty and w not in speakers]
+    if not has_digit and not content:
+        return 0.0
+    wordset = set(words)
+    bigrams = {f"{a} {b}" for a, b in itertools.pairwise(words)}
+    signal = 0.0
+    explicit_date = False
+    if has_digit:
+        if _CODE_RE.search(sentence):
+            signal += _W["code"]
+        signal += _number_signal(sentence)
+        explicit_date = bool(
+            _NUMERIC_DATE_RE.search(sentence.lower())
+            or not lex.MONTH_WORDS_WITH_DIGIT.isdisjoint(wordset)
+        )
+    explicit_date = explicit_date or not lex.MONTH_WORDS.isdisjoint(wordset)
+    if explicit_date:
+        signal += _W["date"]
+    elif not lex.WHEN_WORDS.isdisjoint(wordset) or not lex.WHEN_BIGRAMS.isdisjoint(bigrams):
+        signal += _W["when"]
+    elif has_digit and _TIME_RE.search(sentence):
+        signal += _W["time"]  # a time of day, with no day to anchor it
+    if ("@" in sentence or "://" in sentence or "+" in sentence) and _CONTACT_RE.search(sentence):
+        signal += _W["contact"]
+    names = [
+        n
+        for n in _NAME_RE.findall(sentence)
+        if n not in _NOT_NAMES and not any(s.startswith(n.lower()) for s in speakers)
+    ]
+    if names:
+        full, single = _W["full_name"], _W["name"]
+        signal += min(_W["names_cap"], sum(full if " " in n else single for n in names))
+    if not lex.DECISION_WORDS.isdisjoint(wordset) or not lex.DECISION_BIGRAMS.isdisjoint(bigrams):
+        signal += _W["decision"]
+    if _preference(words, wordset, bigrams):
+        signal += _W["preference"]
+    if not lex.TASK_WORDS.isdisjoint(wordset):
+        signal += _W["task"]
+    question = sentence.endswith("?")
+    if question and signal == 0.0:
+        return 0.0  # a bare question: "What made you pick it?"
+    # Softer signals: a sentence about the speaker, or about something that happened.
+    if len(content) >= 2:
+        if not lex.FIRST_PERSON.isdisjoint(wordset):
+            signal += _W["self"]
+        if _is_event(content, wordset, bigrams):
+            signal += _W["event"]
+    if not lex.PERSONAL_BIGRAMS.isdisjoint(bigrams):
+        signal += _W["personal"]
+    elif content and (words[0] == "i'm" or " ".join(words[:2]) in lex.SELF_OPENINGS):
+        signal += _W["self_opening"]
+    if not lex.TASK_BIGRAMS.isdisjoint(bigrams):
+        signal += _W["need"]
+    if signal == 0.0 and len(content) <= 2:
+        return 0.0  # "Great, thanks a lot!", "Love that painting!": no signal, no content
+    score = _W["base"] + _W["per_word"] * min(len(content), 10) + signal
+    if question:  # asking is not knowing
+        score *= _W["user_question"] if role == "user" else _W["question"]
+    if focus:
+        hits = len(wordset & focus)
+        score += 1.5 * min(1.0, hits / max(1, min(3, len(focus))))
+    return score * ROLE_WEIGHT.get(role, 1.0)
+
+
+def _number_signal(sentence: str) -> float:
+    """Precise numbers (``48213.57``, ``£120``) say more than small counts (``3``).
+
+    Times of day (``09:00``) count as times, not numbers.
+    """
+    best = 0.0
+    count = 0
+    for number in _NUMBER_RE.findall(sentence):
+        if ":" in number:
+            continue
+        digits = sum(c.isdigit() for c in number)
+        if digits >= 3 or "." in number or "," in number:
+            value = 1.4 + 0.15 * min(digits, 8)
+        else:
+            value = 1.0 if digits == 2 else 0.6
+        best = max(best, value)
+        count += 1
+    return best + min(0.6, 0.3 * (count - 1)) if count else 0.0
+
+
+def _preference(words: list[str], wordset: set[str], bigrams: set[str]) -> bool:
+    """A stated preference; not the polite "if you prefer" or "if you like"."""
+    if not lex.PREFERENCE_BIGRAMS.isdisjoint(bigrams):
+        return True
+    if lex.PREFERENCE_WORDS.isdisjoint(wordset):
+        return False
+    return any(
+        w in lex.PREFERENCE_WORDS and (i == 0 or words[i - 1] not in lex.SECOND_PERSON)
+        for i, w in enumerate(words)
+    )
+
+
+def _is_event(content: list[str], wordset: set[str], bigrams: set[str]) -> bool:
+    """Something that happened or is planned: a past tense or a plan."""
+    if not lex.PLAN_WORDS.isdisjoint(wordset) or not lex.PLAN_BIGRAMS.isdisjoint(bigrams):
+        return True
+    if not lex.IRREGULAR_PAST.isdisjoint(wordset):
+        return True
+    return any(w.endswith("ed") and len(w) >= 5 and w not in lex.NOT_EVENTS for w in content)
+
+
+def content_words(text: str = "", *, words: list[str] | None = None) -> frozenset[str]:
+    """Words of ``text`` (or the given tokens) without stopwords, for near-duplicate detection."""
+    if words is None:
+        words = tokenize(text)
+    stop = lex.STOPWORDS
+    kept = {w for w in words if w not in stop and (len(w) > 1 or w.isdigit())}
+    return frozenset(kept or words)
+
+
+def digit_words(words: frozenset[str]) -> frozenset[str]:
+    """The words carrying a digit: two facts that differ in one are never duplicates."""
+    return frozenset(w for w in words if _DIGIT_RE.search(w))
+
+
+def _clip(text: str, max_chars: int) -> str:
+    if len(text) <= max_chars:
+        return text
+    cut = text.rfind(" ", 0, max_chars - 1)
+    if cut < max_chars // 2:
+        cut = max_chars - 1
+    return text[:cut].rstrip(" ,;:") + "\u2026"

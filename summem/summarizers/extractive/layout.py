@@ -1,0 +1,128 @@
+"""The extractive summary's text layout: fact lines grouped under date headers, and back.
+
+A summary is read by a model and, on the next reduction, parsed back by the extractive
+summarizer, so the layout is both compact and unambiguous::
+
+    - user: My order AX-4471 hasn't arrived yet.
+    [8 May 2023]
+    - Caroline: I went to a support group yesterday.
+    - tool: lookup_order(order_id=AX-4471) -> status=in transit; eta=2023-05-10
+
+A ``[date]`` line dates every fact line below it, up to the next header; facts of no known date
+come first, without one. A date is written once per group rather than once per line, which
+matters when a conversation comes in dated sessions: a 10-token date on each of 50 lines would
+take half of a 1,000-token summary.
+
+Dates come from the message (:func:`summem.summarizers.render.message_timestamp`) or, when it
+has none, from a bracketed date or time opening its text (``"[1:56 pm on 8 May, 2023] Hey!"``:
+a transcript's session stamp is when it was said, not what was said). Only the day is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from summem.summarizers.extractive.facts import split_sentences
+
+__all__ = [
+    "FACT_LINE_RE",
+    "HEADER_RE",
+    "day_of",
+    "header",
+    "leading_stamp",
+    "looks_like_date",
+    "summary_lines",
+]
+
+FACT_LINE_RE = re.compile(r"^- (?:\[(?P<date>[^\]]{1,40})\] )?(?:(?P<speaker>[^:\[\]]{1,70}): )?")
+"""Prefix of one fact line: ``- speaker: body``; ``- [date] speaker: body`` in the format before
+date headers, still read."""
+HEADER_RE = re.compile(r"^\[(?P<date>[^\[\]]{1,40})\]$")
+"""A date header line."""
+
+_MONTHS = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_DAY_PATTERNS = (
+    re.compile(r"\b\d{4}-\d{2}-\d{2}\b"),
+    re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTHS},? \d{{4}}\b", re.IGNORECASE),
+    re.compile(rf"\b{_MONTHS} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}\b", re.IGNORECASE),
+    re.compile(r"\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b"),
+)
+_DATEISH_RE = re.compile(
+    rf"\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}:\d{{2}}|\d{{1,2}}[/.]\d{{1,2}}[/.]\d{{2,4}}"
+    rf"|\b{_MONTHS}\b|\b\d{{1,2}} ?[ap]\.?m\b",
+    re.IGNORECASE,
+)
+_STAMP_RE = re.compile(r"^\s*\[(?P<stamp>[^\[\]\n]{4,48})\]\s*")
+_SPACE_RE = re.compile(r"\s+")
+_LIST_MARK_RE = re.compile(r"^(?:[*\u2022+-]|\d{1,3}[.)])\s+")
+
+
+def looks_like_date(text: str) -> bool:
+    """True when ``text`` has a digit and reads as a date or a time of day."""
+    return any(c.isdigit() for c in text) and _DATEISH_RE.search(text) is not None
+
+
+def leading_stamp(text: str) -> tuple[str | None, str]:
+    """Split a bracketed date or time opening ``text`` from the rest: ``(stamp, rest)``."""
+    m = _STAMP_RE.match(text)
+    if m is None or not looks_like_date(m.group("stamp")):
+        return None, text
+    return _SPACE_RE.sub(" ", m.group("stamp")).strip(), text[m.end() :]
+
+
+def day_of(stamp: str) -> str:
+    """The day of a timestamp as written (``"8 May 2023"``, ``"2023-05-08"``), else all of it."""
+    for pattern in _DAY_PATTERNS:
+        m = pattern.search(stamp)
+        if m:
+            return m.group(0).replace(",", "")
+    return _SPACE_RE.sub(" ", stamp).strip().replace("[", "(").replace("]", ")")[:40]
+
+
+def header(day: str) -> str:
+    """The header line of a date group."""
+    return f"[{day}]"
+
+
+def summary_lines(text: str, max_chars: int = 280) -> Iterator[tuple[int, str | None, str, str]]:
+    """Facts of a previous summary: ``(line index, date, fact line, body)``.
+
+    Fact lines (any line starting with ``- ``) are kept verbatim, whatever their length, so a
+    fact survives round after round unchanged; an inline ``[date]`` (the older format) becomes
+    the fact's date and leaves the line. A ``[date]`` header dates the lines below it. Other
+    text (a summary written by an LLM) is split into sentences, each becoming a ``- sentence``
+    line; headings are dropped.
+    """
+    day: str | None = None
+    for index, raw in enumerate(text.split("\n")):
+        line = _SPACE_RE.sub(" ", raw).strip()
+        if not line:
+            continue
+        head = HEADER_RE.match(line)
+        if head is not None and looks_like_date(head.group("date")):
+            day = head.group("date")
+            continue
+        if line.startswith("- "):
+            m = FACT_LINE_RE.match(line)
+            own = m.group("date") if m else None
+            if own is not None and looks_like_date(own):
+                line = "- " + line[line.index("] ") + 2 :]
+                m = FACT_LINE_RE.match(line)
+            else:
+                own = None
+            body = line[m.end() :] if m else line[2:]
+            yield index, own or day, line, body
+            continue
+        stripped = _LIST_MARK_RE.sub("", line).strip()
+        if (
+            not stripped
+            or line.startswith(("#", "["))
+            or (stripped.endswith(":") and len(stripped) < 60)
+        ):
+            continue
+        for sentence in split_sentences(stripped, max_chars):
+            yield index, day, f"- {sentence}", sentence

@@ -1,0 +1,225 @@
+"""Choosing the extractive summary's facts under a token budget, and writing them out.
+
+:class:`Selection` is the knapsack of the extractive summarizer: candidates come in
+pools (must-keep items, the previous summary's facts, the new span's facts), each pool ranked
+best first, and :meth:`Selection.fill` takes them greedily up to a limit, merging any
+near-duplicate into the fact already kept. A fact's cost is its line's tokens, plus its date
+header's when it opens a new date group. Per-line costs only estimate the joined text's, so
+:meth:`Selection.finish` measures the real text, spends what the estimates left over, and drops
+the weakest facts if they overshot; the result never exceeds the budget.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from summem.summarizers.extractive.facts import digit_words
+from summem.summarizers.extractive.layout import header
+from summem.tokens.base import TokenCounter
+
+__all__ = ["Fact", "Selection", "make_fact", "rank"]
+
+_NEAR_DUPLICATE = 0.8
+_TOP_UP_PASSES = 2
+
+
+@dataclass(eq=False)
+class Fact:
+    """One candidate line of the summary."""
+
+    line: str
+    """``- speaker: body``, without its date."""
+    day: str | None
+    """The date group it belongs to, if its date is known."""
+    priority: float
+    ids: list[str]
+    order: tuple[int, int, int]
+    """(0 must-keep | 1 previous summary | 2 new span, position, sentence)."""
+    words: frozenset[str]
+    digits: frozenset[str]
+    cost: int | None = None
+    state: int = 0
+    """0 candidate, 1 selected, 2 merged into another fact or rejected."""
+    pass_no: int = field(default=0, repr=False)
+    probes: list[str] | None = field(default=None, repr=False)
+
+    def merge_ids(self, ids: Sequence[str]) -> None:
+        """Add ``ids`` to the fact's provenance (each once)."""
+        for i in ids:
+            if i not in self.ids:
+                self.ids.append(i)
+
+
+def make_fact(
+    line: str,
+    day: str | None,
+    priority: float,
+    ids: list[str],
+    order: tuple[int, int, int],
+    words: frozenset[str],
+) -> Fact:
+    """A candidate fact; ``words`` decide what it repeats (its digits must all be known)."""
+    return Fact(line, day, priority, ids, order, words, digit_words(words))
+
+
+def rank(fact: Fact) -> tuple[float, int, int, int]:
+    """Best first; ties go to the most recent fact, then to a stable position."""
+    return (-fact.priority, -fact.order[0], -fact.order[1], fact.order[2])
+
+
+def _weakness(fact: Fact) -> tuple[bool, float, int, int]:
+    """Smallest first: not must-keep, lowest priority, oldest."""
+    return (fact.order[0] == 0, fact.priority, fact.order[0], fact.order[1])
+
+
+class _DedupIndex:
+    """Inverted index over the kept facts' words; finds the kept fact a candidate repeats.
+
+    A near-duplicate must hold at least ``_NEAR_DUPLICATE`` of the candidate's ``n`` words, so
+    it holds at least one of ANY ``n - ceil(0.8 n) + 1`` of them: only those postings are
+    probed (prefix filtering), which keeps the check cheap when common words appear in many
+    facts. Every match is found whichever words are probed, and the earliest kept match wins,
+    so the result never depends on set iteration order (or ``PYTHONHASHSEED``).
+    """
+
+    def __init__(self) -> None:
+        self._postings: dict[str, list[Fact]] = {}
+        self._seq: dict[int, int] = {}
+
+    def find(self, fact: Fact) -> Fact | None:
+        n = len(fact.words)
+        if not n:
+            return None
+        if fact.probes is None:  # any k words will do; the rarest so far are the cheapest
+            k = n - math.ceil(_NEAR_DUPLICATE * n) + 1
+            postings = self._postings
+            fact.probes = sorted(fact.words, key=lambda w: (len(postings.get(w, ())), w))[:k]
+        best: Fact | None = None
+        for w in fact.probes:
+            for kept in self._postings.get(w, ()):
+                if kept.state != 1 or not fact.digits <= kept.digits:
+                    continue  # not kept, or the candidate has a new number or code
+                if best is not None and self._seq[id(kept)] >= self._seq[id(best)]:
+                    continue
+                common = len(fact.words & kept.words)
+                if common == n or common / (n + len(kept.words) - common) >= _NEAR_DUPLICATE:
+                    best = kept
+        return best
+
+    def add(self, fact: Fact) -> None:
+        self._seq.setdefault(id(fact), len(self._seq))
+        for w in fact.words:
+            self._postings.setdefault(w, []).append(fact)
+
+
+class Selection:
+    """The facts chosen so far, their estimated cost, and the date groups they open."""
+
+    def __init__(self, counter: TokenCounter, budget: int) -> None:
+        self.counter = counter
+        self.budget = budget
+        self.used = 0
+        self._index = _DedupIndex()
+        self._groups: dict[str, int] = {}
+        self._header_cost: dict[str, int] = {}
+
+    def _opening_cost(self, day: str | None) -> int:
+        if day is None or self._groups.get(day):
+            return 0
+        cost = self._header_cost.get(day)
+        if cost is None:
+            cost = self._header_cost[day] = self.counter.count_text(header(day) + "\n")
+        return cost
+
+    def fill(self, pool: Sequence[Fact], limit: int, pass_no: int = 0) -> None:
+        """Take facts of ``pool`` in order while the estimated total stays within ``limit``."""
+        for fact in pool:
+            room = limit - self.used
+            if room < 1:
+                return
+            if fact.state or (fact.cost is not None and fact.cost > room):
+                continue
+            dup = self._index.find(fact)
+            if dup is not None:
+                dup.merge_ids(fact.ids)
+                fact.state = 2
+                continue
+            if fact.cost is None:
+                fact.cost = self.counter.count_text(fact.line + "\n")
+            cost = fact.cost + self._opening_cost(fact.day)
+            if cost <= room:
+                fact.state, fact.pass_no = 1, pass_no
+                self.used += cost
+                self._index.add(fact)
+                if fact.day is not None:
+                    self._groups[fact.day] = self._groups.get(fact.day, 0) + 1
+
+    def take_one(self, pool: Sequence[Fact], limit: int) -> None:
+        """Take the first fact of ``pool`` that fits, unless one is taken already."""
+        if any(f.state == 1 for f in pool):
+            return
+        for fact in pool:
+            if fact.state == 0:
+                self.fill([fact], limit)
+                if fact.state:
+                    return
+
+    def finish(self, everything: list[Fact]) -> list[Fact]:
+        """Fit the real text to the budget; return the kept facts in the order written."""
+        count = self.counter.count_text
+        text = _text(everything)
+        exact = count(text) if text else 0
+        pool = sorted(everything, key=rank)
+        # The per-line estimates are conservative for most tokenizers; spend what they left.
+        for pass_no in range(1, _TOP_UP_PASSES + 1):
+            if exact >= self.budget or not text:
+                break
+            self.used = 0
+            self.fill(pool, self.budget - exact, pass_no)
+            if not self.used:
+                break
+            candidate = _text(everything)
+            size = count(candidate)
+            if size > self.budget:
+                for fact in everything:
+                    if fact.pass_no == pass_no and fact.state == 1:
+                        fact.state = 0  # undo this pass; it did not fit after all
+                break
+            text, exact = candidate, size
+        while exact > self.budget:  # an estimate was optimistic: drop the weakest fact
+            weakest = min((f for f in everything if f.state == 1), key=_weakness, default=None)
+            if weakest is None:
+                break
+            weakest.state = 2
+            text = _text(everything)
+            exact = count(text) if text else 0
+        return _ordered(f for f in everything if f.state == 1)
+
+    @staticmethod
+    def render(kept: Sequence[Fact]) -> tuple[list[str], list[dict[str, Any]]]:
+        """The summary's lines and each fact line's provenance entry."""
+        lines: list[str] = []
+        entries: list[dict[str, Any]] = []
+        day: str | None = None
+        for fact in _ordered(kept):
+            if fact.day is not None and fact.day != day:
+                lines.append(header(fact.day))
+            day = fact.day if fact.day is not None else day
+            entry: dict[str, Any] = {"line": len(lines), "ids": list(fact.ids)}
+            if fact.order[0] != 0:
+                entry["score"] = round(fact.priority, 4)
+            entries.append(entry)
+            lines.append(fact.line)
+        return lines, entries
+
+
+def _ordered(facts: Any) -> list[Fact]:
+    """Facts as written: undated first, then in conversation order (old facts first)."""
+    return sorted(facts, key=lambda f: (f.day is not None, f.order))
+
+
+def _text(facts: list[Fact]) -> str:
+    return "\n".join(Selection.render([f for f in facts if f.state == 1])[0])

@@ -1,0 +1,339 @@
+"""A deterministic, offline summarizer: keep the sentences and values an assistant needs later.
+
+The embedded default when no model is configured and the last real step of a fallback chain
+(before plain truncation). It calls no model and touches no network, and it is linear in the
+span: a few milliseconds for 200 chat messages.
+
+How it works:
+
+1. Every message is split into sentences (and at dashes between clauses), each stripped of
+   the interjections and forms of address around it and scored by ``_facts.score_sentence``
+   (identifiers, numbers, dates, names, first-person events and plans, decisions,
+   preferences, open tasks). Greetings, thanks, praise, other filler and bare questions score
+   0 and are dropped. A message's best sentence stands for it; its other sentences count for
+   less unless they bring a number of their own. A bracketed date opening a message
+   (``"[1:56 pm on 8 May, 2023] Hey!"``) is its timestamp, not its content; a message with
+   no timestamp of its own is dated like the one before it. A tool result becomes one compact
+   fact with the call that produced it, identifying fields first, arguments not repeated:
+   ``create_refund(order_id=BW-1) -> refund_id=RF-2; status=approved; expected_by=
+   2025-03-21`` (see :mod:`summem.summarizers.extractive.tool_facts`).
+2. Exact repeats are merged; near-duplicates (same words, no new number or code) are merged
+   into the fact already kept, adding their message ids to its provenance.
+3. Facts compete for ``request.max_tokens`` by score per length. **Carry-over rule:** facts
+   of the previous summary may first take up to ``carry_share`` (default half) of the
+   budget, best first; the new span's best facts then take up to ``new_share`` (default a
+   tenth) of it, and at least its best fact that fits; the rest of the budget goes to the
+   best remaining facts, old or new. So a long run of reductions keeps the strongest facts
+   of every period, not the latest ones: new filler cannot evict old strong facts, old facts
+   cannot starve the new span, and under pressure the weakest facts go first, whatever
+   their age. ``must_keep`` items come first, always.
+4. The kept facts are written one per line, in conversation order (old facts first), under
+   date headers (see :mod:`summem.summarizers.extractive.layout`)::
+
+       [8 May 2023]
+       - Caroline: I went to a support group yesterday.
+       - tool: lookup_order(order_id=A17) -> status=shipped
+
+   The next round parses the lines back into facts verbatim, with their dates, so a fact
+   survives unchanged until it is outscored; its score is kept in the provenance, so old and
+   new facts compete on the same scale.
+
+The result never exceeds the budget under the request's own counter: the final text is
+measured with ``count_text`` and the weakest facts are dropped until it fits.
+
+Provenance: ``SummaryOutput.extra["provenance"]`` is a list of
+``{"line": i, "ids": [...], "score": s}``, the message ids each fact line came from (header
+lines have no entry); lines carried over keep the ids the previous summary recorded (read from
+``request.previous_info.extra``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from summem._flow import Flow, done
+from summem.exceptions import ConfigurationError
+from summem.summarizers.base import SummaryOutput, SummaryRequest
+from summem.summarizers.clip import clip_to_tokens
+from summem.summarizers.extractive.facts import (
+    compact_sentence,
+    content_words,
+    score_sentence,
+    split_sentences,
+    tokenize,
+)
+from summem.summarizers.extractive.layout import day_of, leading_stamp, summary_lines
+from summem.summarizers.extractive.selection import Fact, Selection, make_fact, rank
+from summem.summarizers.extractive.tool_facts import call_arguments, compact_call, tool_body
+from summem.summarizers.render import content_text, format_call, message_timestamp, tool_names
+
+__all__ = ["FORMAT", "ExtractiveSummarizer"]
+
+FORMAT = "summem.extractive/2"
+"""Recorded in ``extra["format"]``: the layout described in :mod:`.layout`."""
+
+_SPACE_RE = re.compile(r"\s+")
+_SPEAKER_RE = re.compile(r"[\s:\[\]]+")
+_TOOL_BASE = 0.5
+"""A tool result is a fact by construction: it starts above a plain sentence."""
+_TOOL_CAP = 6.0
+"""At most this much from a tool result's signals: a JSON payload is full of numbers and
+codes, and a long one must not outrank every sentence of the conversation."""
+_ARGS_WEIGHT = 0.5
+"""What a call's arguments count for beside its result (what the assistant already knew)."""
+_SAME_MESSAGE = 0.75
+"""Weight left to a message's other sentences once its best one stands for it."""
+_LINE_CHARS = 120.0
+"""A line this long counts its score once more against itself (see :func:`_density`)."""
+
+
+class ExtractiveSummarizer:
+    """Keeps the facts of the span (and of the previous summary) that fit the budget.
+
+    Args:
+        name: recorded as the summary's author.
+        carry_share: share of the budget the previous summary's best facts may take before
+            new facts compete for it (0 to 1).
+        new_share: share of the budget the new span's best facts may take next (0 to 1);
+            above 0, the new span keeps at least its best fact that fits. The rest of the
+            budget goes to the best facts left, old or new.
+        max_line_chars: longest sentence kept; longer ones are split at clauses, then clipped.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str = "extractive",
+        carry_share: float = 0.5,
+        new_share: float = 0.1,
+        max_line_chars: int = 280,
+    ) -> None:
+        for label, share in (("carry_share", carry_share), ("new_share", new_share)):
+            if not 0.0 <= share <= 1.0:
+                raise ConfigurationError(f"{label} must be between 0 and 1, got {share}")
+        if max_line_chars < 40:
+            raise ConfigurationError(f"max_line_chars must be at least 40, got {max_line_chars}")
+        self._name = name
+        self.carry_share = carry_share
+        self.new_share = new_share
+        self.max_line_chars = max_line_chars
+
+    @property
+    def name(self) -> str:
+        """Identifies the summarizer in provenance."""
+        return self._name
+
+    def __repr__(self) -> str:
+        return (
+            f"ExtractiveSummarizer(name={self._name!r}, carry_share={self.carry_share}, "
+            f"new_share={self.new_share})"
+        )
+
+    def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
+        """A flow with no I/O that returns the extractive summary."""
+        return done(self._build(request))
+
+    # -- building -------------------------------------------------------------------------
+
+    def _build(self, request: SummaryRequest) -> SummaryOutput:
+        focus = content_words(request.focus) if request.focus else frozenset()
+        must = [
+            make_fact(f"- {_one_line(item)}", None, 1e9, [], (0, i, 0), content_words(item))
+            for i, item in enumerate(request.must_keep)
+            if item.strip()
+        ]
+        old = self._previous_facts(request, focus)
+        last_day = max(old, key=lambda f: f.order).day if old else None
+        new = self._new_facts(request, focus, last_day)
+        budget = request.max_tokens
+        selection = Selection(request.token_counter, budget)
+        selection.fill(must, budget)
+        old.sort(key=rank)
+        new.sort(key=rank)
+        free = budget - selection.used
+        selection.fill(old, selection.used + int(free * self.carry_share))
+        selection.fill(new, selection.used + int(free * self.new_share))
+        if self.new_share:
+            selection.take_one(new, budget)  # the new span's best fact, however small the share
+        selection.fill(sorted(old + new, key=rank), budget)
+        kept = selection.finish(must + old + new)
+        if not kept:
+            kept = self._last_resort(request, must + old + new)
+        lines, entries = selection.render(kept)
+        return SummaryOutput(
+            text="\n".join(lines),
+            summarizer=self._name,
+            extra={"format": FORMAT, "provenance": entries, "candidates": len(old) + len(new)},
+        )
+
+    def _last_resort(self, request: SummaryRequest, facts: list[Fact]) -> list[Fact]:
+        """Nothing fit whole: clip the best fact (undated), or note the span held no facts."""
+        ranked = sorted(facts, key=rank)
+        if ranked:
+            best = ranked[0]
+        else:
+            n = len(request.messages)
+            best = make_fact(
+                f"- {n} message{'s' if n != 1 else ''} with no lasting facts "
+                "(greetings, thanks, small talk).",
+                None,
+                0.0,
+                [m.id for m in request.messages],
+                (2, 0, 0),
+                frozenset(),
+            )
+        line = clip_to_tokens(best.line, request.max_tokens, request.token_counter)
+        if not line.strip("- \u2026"):
+            return []
+        best.line, best.day = line, None
+        return [best]
+
+    def _previous_facts(self, request: SummaryRequest, focus: frozenset[str]) -> list[Fact]:
+        text = request.previous_summary
+        if not text or not text.strip():
+            return []
+        origin = _previous_provenance(request.previous_info)
+        facts: list[Fact] = []
+        for sub, (index, day, line, body) in enumerate(summary_lines(text, self.max_line_chars)):
+            ids, stored = origin.get(index, ([], None))
+            if stored is None:
+                score = score_sentence(body, "summary", focus)
+                if score <= 0:
+                    continue
+                stored = _density(score, line)
+            facts.append(make_fact(line, day, stored, list(ids), (1, index, sub), _words(line)))
+        return facts
+
+    def _new_facts(
+        self, request: SummaryRequest, focus: frozenset[str], day: str | None
+    ) -> list[Fact]:
+        messages = request.messages
+        names = tool_names(messages)
+        speakers = frozenset(m.name.lower() for m in messages if m.name)
+        pending: dict[str, tuple[str, dict[str, str], str, int, str | None]] = {}
+        by_key: dict[str, Fact] = {}
+        facts: list[Fact] = []
+
+        def add(
+            line: str, day: str | None, score: float, ids: list[str], order: Any, words: list[str]
+        ) -> None:
+            key = " ".join(words)  # the speaker's and the sentence's words: case and
+            seen = by_key.get(key)  # punctuation aside, the same thing said again
+            if seen is not None:  # an exact repeat: one line, both sources, a little weight
+                seen.merge_ids(ids)
+                seen.priority += 0.25
+                return
+            what = content_words(words=words)
+            fact = make_fact(line, day, _density(score, line), ids, order, what)
+            by_key[key] = fact
+            facts.append(fact)
+
+        for pos, message in enumerate(messages):
+            text = content_text(message)
+            lead, rest = leading_stamp(text)
+            stamp = message_timestamp(message) or lead
+            text = rest if lead else text
+            if stamp:
+                day = day_of(stamp)
+            if message.role == "tool":
+                call_id = message.tool_call_id or ""
+                call = pending.pop(call_id, None)
+                head = call[0] if call else names.get(call_id, "tool")
+                body = _one_line(tool_body(head, call[1] if call else {}, text))
+                ids = [call[2], message.id] if call else [message.id]
+                words = tokenize(body)
+                score = _TOOL_BASE + min(_tool_score(body), _TOOL_CAP)
+                add(f"- tool: {body}", day, score, ids, (2, pos, 0), ["tool", *words])
+                continue
+            role = "summary" if message.is_summary else message.role
+            speaker = _speaker(message.name or role)
+            label, who = f"- {speaker}: ", tokenize(speaker)
+            sentences = split_sentences(text, self.max_line_chars)
+            first = len(facts)
+            for sub, raw in enumerate(sentences, start=1):
+                sentence = compact_sentence(raw, speakers)
+                words = tokenize(sentence)
+                score = score_sentence(sentence, role, focus, words=words, speakers=speakers)
+                if score > 0:
+                    add(label + sentence, day, score, [message.id], (2, pos, sub), who + words)
+            _second_sentences(facts[first:])
+            for tool_call in message.tool_calls or ():
+                head, args = _call_head(tool_call)
+                pending[str(tool_call.get("id"))] = (head, args, message.id, pos, day)
+        for head, _args, message_id, pos, when in pending.values():  # calls with no result here
+            body = f"called {head}"
+            score = _TOOL_BASE + score_sentence(head, "assistant") / 2
+            line = f"- assistant: {body}"
+            add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
+        return facts
+
+
+def _tool_score(body: str) -> float:
+    """A result says what is new; the call's arguments, mostly known already, count for less."""
+    head, _, result = body.partition(" -> ")
+    return score_sentence(result, "tool") + _ARGS_WEIGHT * score_sentence(head, "tool")
+
+
+def _second_sentences(facts: list[Fact]) -> None:
+    """A message's best sentence stands for it; its others must say more to be kept.
+
+    A sentence that brings a number or code of its own (a date, an amount) is not discounted.
+    """
+    if len(facts) > 1:
+        best = max(facts, key=lambda f: f.priority)
+        for fact in facts:
+            if fact is not best and fact.digits <= best.digits:
+                fact.priority *= _SAME_MESSAGE
+
+
+def _call_head(tool_call: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
+    """A call as shown in a fact, and its arguments (empty when they are not an object)."""
+    fn = tool_call.get("function")
+    if isinstance(fn, Mapping):
+        args = call_arguments(fn.get("arguments", ""))
+        if args is not None:
+            return compact_call(_one_line(str(fn.get("name", "?")))[:64], args), args
+    return _one_line(format_call(tool_call, max_chars=200)), {}
+
+
+def _density(score: float, line: str) -> float:
+    """Score per length, mildly: a long line must say more to earn its tokens."""
+    return score / (1.0 + len(line) / _LINE_CHARS)
+
+
+def _words(line: str) -> frozenset[str]:
+    """What a fact is, for near-duplicate detection: its speaker and words, not its date."""
+    return content_words(line[2:])
+
+
+def _one_line(text: str) -> str:
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+def _speaker(value: str) -> str:
+    return _SPEAKER_RE.sub(" ", value).strip()[:40] or "unknown"
+
+
+def _previous_provenance(info: Any) -> dict[int, tuple[list[str], float | None]]:
+    """``line -> (ids, score)`` recorded by the previous extractive summary, if any."""
+    extra = getattr(info, "extra", None)
+    if isinstance(info, Mapping):
+        extra = info.get("extra", info)
+    if not isinstance(extra, Mapping):
+        return {}
+    entries = extra.get("provenance")
+    out: dict[int, tuple[list[str], float | None]] = {}
+    if not isinstance(entries, list):
+        return out
+    for entry in entries:
+        if not isinstance(entry, Mapping):
+            continue
+        line, ids, score = entry.get("line"), entry.get("ids"), entry.get("score")
+        if isinstance(line, int) and isinstance(ids, list):
+            known = None
+            if isinstance(score, (int, float)) and not isinstance(score, bool) and score > 0:
+                known = float(score)
+            out[line] = (list(dict.fromkeys(i for i in ids if isinstance(i, str))), known)
+    return out

@@ -1,0 +1,298 @@
+"""What the wrappers read from a provider's reply: the assistant message, its usage, streams.
+
+Split from :mod:`summem.wrappers.openai` (the two-line entry points) so that module stays about how
+a call goes through a memory. Here: turning a completion (an openai or litellm object, or a
+dict) into the chat-completions message to record, rebuilding that message from streamed
+chunks, and the stream proxies that record it once the stream has been read to its end.
+
+A stream abandoned midway (not read to its end, closed early, or failing) records nothing: a
+half-written reply may end inside a tool call's arguments, and a tool call that will never get
+its result would stay pending in the view for good. The user's message, recorded before the
+call, stays; an application that shows partial replies can ``memory.add`` one itself.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any
+
+__all__ = [
+    "AsyncRecordingEventStreamManager",
+    "AsyncRecordingStream",
+    "RecordingEventStreamManager",
+    "RecordingStream",
+    "StreamAccumulator",
+    "reply_message",
+    "usage_of",
+]
+
+Record = Callable[[dict[str, Any], "dict[str, Any] | None"], Any]
+"""Records one assistant message with the provider's usage (sync)."""
+AsyncRecord = Callable[[dict[str, Any], "dict[str, Any] | None"], Awaitable[Any]]
+"""Records one assistant message with the provider's usage (async)."""
+
+
+def _get(obj: Any, name: str) -> Any:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+def usage_of(obj: Any) -> dict[str, Any] | None:
+    """The token counts a completion or a chunk reports, or ``None``."""
+    usage = _get(obj, "usage")
+    if usage is None:
+        return None
+    if hasattr(usage, "model_dump"):
+        usage = usage.model_dump(exclude_none=True)
+    if not isinstance(usage, dict):
+        return None
+    keep = ("prompt_tokens", "completion_tokens", "total_tokens")
+    return {k: int(usage[k]) for k in keep if isinstance(usage.get(k), int)}
+
+
+def _call_dict(call: Any) -> dict[str, Any]:
+    fn = _get(call, "function")
+    return {
+        "id": str(_get(call, "id")),
+        "type": _get(call, "type") or "function",
+        "function": {"name": str(_get(fn, "name")), "arguments": _get(fn, "arguments") or ""},
+    }
+
+
+def reply_message(response: Any) -> dict[str, Any] | None:
+    """The assistant message of a (non-streamed) completion, as a chat-completions dict."""
+    choices = _get(response, "choices") or []
+    if not choices:
+        return None
+    msg = _get(choices[0], "message")
+    out: dict[str, Any] = {"role": "assistant", "content": _get(msg, "content")}
+    calls = _get(msg, "tool_calls")
+    if calls:
+        out["tool_calls"] = [_call_dict(c) for c in calls]
+    refusal = _get(msg, "refusal")
+    if refusal:
+        out["refusal"] = refusal
+    if out["content"] is None and not calls and not refusal:
+        out["content"] = ""
+    return out
+
+
+class StreamAccumulator:
+    """Rebuilds the assistant message from streamed chunks (content and tool-call deltas)."""
+
+    def __init__(self) -> None:
+        self.content: list[str] = []
+        self.calls: dict[int, dict[str, Any]] = {}
+        self.usage: dict[str, Any] | None = None
+        self.refusal: list[str] = []
+
+    def feed(self, chunk: Any) -> None:
+        """Take one chunk into account."""
+        usage = usage_of(chunk)
+        if usage:
+            self.usage = usage
+        for choice in _get(chunk, "choices") or []:
+            if (_get(choice, "index") or 0) != 0:
+                continue
+            delta = _get(choice, "delta")
+            if delta is None:
+                continue
+            text = _get(delta, "content")
+            if text:
+                self.content.append(text)
+            refusal = _get(delta, "refusal")
+            if refusal:
+                self.refusal.append(refusal)
+            for call in _get(delta, "tool_calls") or []:
+                slot = self.calls.setdefault(
+                    _get(call, "index") or 0,
+                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
+                )
+                if _get(call, "id"):
+                    slot["id"] = _get(call, "id")
+                fn = _get(call, "function")
+                if fn is not None:
+                    slot["function"]["name"] += _get(fn, "name") or ""
+                    slot["function"]["arguments"] += _get(fn, "arguments") or ""
+
+    def message(self) -> dict[str, Any]:
+        """The assistant message the stream carried."""
+        out: dict[str, Any] = {"role": "assistant", "content": "".join(self.content) or None}
+        if self.calls:
+            out["tool_calls"] = [self.calls[i] for i in sorted(self.calls)]
+        if self.refusal:
+            out["refusal"] = "".join(self.refusal)
+        if out["content"] is None and not self.calls and not self.refusal:
+            out["content"] = ""
+        return out
+
+
+class _Proxy:
+    """Everything not defined here is the wrapped object's (``response``, ``close``...)."""
+
+    _inner: Any
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+# -- chunk streams: ``create(stream=True)``, ``litellm.completion(stream=True)`` -------------
+
+
+class RecordingStream(_Proxy):
+    """A sync chunk stream, passed through; the reply is recorded when it is exhausted."""
+
+    def __init__(self, stream: Any, record: Record) -> None:
+        self._inner = stream
+        self._record = record
+        self._acc = StreamAccumulator()
+        self._iter: Iterator[Any] | None = None
+        self._done = False
+
+    def __iter__(self) -> RecordingStream:
+        return self
+
+    def __next__(self) -> Any:
+        if self._iter is None:
+            self._iter = iter(self._inner)
+        try:
+            chunk = next(self._iter)
+        except StopIteration:
+            if not self._done:
+                self._done = True
+                self._record(self._acc.message(), self._acc.usage)
+            raise
+        self._feed(chunk)
+        return chunk
+
+    def _feed(self, chunk: Any) -> None:
+        self._acc.feed(chunk)
+
+    def __enter__(self) -> RecordingStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the underlying stream (an unfinished reply is not recorded)."""
+        close = getattr(self._inner, "close", None)
+        if callable(close):
+            close()
+
+
+class AsyncRecordingStream(_Proxy):
+    """An async chunk stream, passed through; the reply is recorded when it is exhausted."""
+
+    def __init__(self, stream: Any, record: AsyncRecord) -> None:
+        self._inner = stream
+        self._record = record
+        self._acc = StreamAccumulator()
+        self._iter: AsyncIterator[Any] | None = None
+        self._done = False
+
+    def __aiter__(self) -> AsyncRecordingStream:
+        return self
+
+    async def __anext__(self) -> Any:
+        if self._iter is None:
+            self._iter = self._inner.__aiter__()
+        try:
+            chunk = await self._iter.__anext__()
+        except StopAsyncIteration:
+            if not self._done:
+                self._done = True
+                await self._record(self._acc.message(), self._acc.usage)
+            raise
+        self._feed(chunk)
+        return chunk
+
+    def _feed(self, chunk: Any) -> None:
+        self._acc.feed(chunk)
+
+    async def __aenter__(self) -> AsyncRecordingStream:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the underlying stream (an unfinished reply is not recorded)."""
+        close = getattr(self._inner, "close", None)
+        if callable(close):
+            result = close()
+            if inspect.isawaitable(result):
+                await result
+
+
+# -- event streams: the openai SDK's ``chat.completions.stream(...)`` helper ----------------
+
+
+class _RecordingEventStream(RecordingStream):
+    """The helper's events, passed through; the reply is rebuilt from their ``chunk`` events.
+
+    Not from ``get_final_completion()``: it raises on a ``length`` finish, where iterating
+    the native stream does not.
+    """
+
+    def _feed(self, event: Any) -> None:
+        if _get(event, "type") == "chunk":
+            self._acc.feed(_get(event, "chunk"))
+
+    def until_done(self) -> _RecordingEventStream:
+        """Read the stream to its end (which records the reply)."""
+        for _ in self:
+            pass
+        return self
+
+    def get_final_completion(self) -> Any:
+        """The SDK's final completion, once the stream is read (and the reply recorded)."""
+        self.until_done()
+        return self._inner.get_final_completion()
+
+
+class RecordingEventStreamManager(_Proxy):
+    """``with client.chat.completions.stream(...) as stream``: records the final reply."""
+
+    def __init__(self, manager: Any, record: Record) -> None:
+        self._inner = manager
+        self._record = record
+
+    def __enter__(self) -> Any:
+        return _RecordingEventStream(self._inner.__enter__(), self._record)
+
+    def __exit__(self, *exc: Any) -> Any:
+        return self._inner.__exit__(*exc)
+
+
+class _AsyncRecordingEventStream(AsyncRecordingStream):
+    """The async twin of :class:`_RecordingEventStream`."""
+
+    def _feed(self, event: Any) -> None:
+        if _get(event, "type") == "chunk":
+            self._acc.feed(_get(event, "chunk"))
+
+    async def until_done(self) -> _AsyncRecordingEventStream:
+        """Read the stream to its end (which records the reply)."""
+        async for _ in self:
+            pass
+        return self
+
+    async def get_final_completion(self) -> Any:
+        """The SDK's final completion, once the stream is read (and the reply recorded)."""
+        await self.until_done()
+        return await self._inner.get_final_completion()
+
+
+class AsyncRecordingEventStreamManager(_Proxy):
+    """``async with client.chat.completions.stream(...)``: records the final reply."""
+
+    def __init__(self, manager: Any, record: AsyncRecord) -> None:
+        self._inner = manager
+        self._record = record
+
+    async def __aenter__(self) -> Any:
+        return _AsyncRecordingEventStream(await self._inner.__aenter__(), self._record)
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)

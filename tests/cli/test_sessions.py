@@ -1,0 +1,139 @@
+"""``summem sessions list|show|export|delete`` against SQLite files in tmp_path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from summem.stores.sqlite import SQLiteStore
+from tests.cli.test_app import SMALL, one_error_line, run, transcript, write_json
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    """A store holding one replayed session, ``s1``, with several summaries."""
+    source = write_json(tmp_path / "chat.json", transcript())
+    store = f"sqlite:///{tmp_path / 'sessions.db'}"
+    assert run("replay", source, *SMALL, "--store", store, "--session", "s1", "-q").exit_code == 0
+    return store
+
+
+def db(url: str) -> SQLiteStore:
+    return SQLiteStore(url[len("sqlite:///") :])
+
+
+def test_list(url: str) -> None:
+    table = run("sessions", "list", "--store", url)
+    assert table.exit_code == 0
+    assert "s1" in table.stdout
+    rows = json.loads(run("sessions", "list", "--store", url, "--json").stdout)
+    with db(url) as store:
+        state = store.load("s1")
+        assert rows == [
+            {
+                "session": "s1",
+                "messages": state.length,
+                "summarized": state.watermark,
+                "in_view": len(state.tail),
+                "summaries": len(store.summaries("s1")),
+            }
+        ]
+    assert rows[0]["summarized"] > 0
+
+
+def test_inspecting_a_missing_sqlite_file_does_not_create_it(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'none.db'}"
+    assert "No sessions" in run("sessions", "list", "--store", url).stdout
+    shown = run("sessions", "show", "s1", "--store", url)
+    assert shown.exit_code == 1
+    assert "no session 's1'" in one_error_line(shown)
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_show_prints_system_summary_with_provenance_and_view(url: str) -> None:
+    result = run("sessions", "show", "s1", "--store", url)
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "You are a helpful support agent." in out
+    assert "Summary of the earlier conversation" in out
+    with db(url) as store:
+        state = store.load("s1")
+    assert state.summary is not None and state.summary.summary_info is not None
+    assert f"covers history[:{state.watermark}]" in out
+    assert "summarizer extractive" in out and "created 20" in out
+    assert "view (what the model is sent)" in out
+    assert "Question 29" in out  # the newest turn is in the view
+
+
+def test_show_unknown_session_is_exit_code_1(url: str) -> None:
+    result = run("sessions", "show", "nope", "--store", url)
+    assert result.exit_code == 1
+    assert "no session 'nope'" in one_error_line(result)
+
+
+def test_export_json_has_every_message_with_its_id(url: str) -> None:
+    result = run("sessions", "export", "s1", "--store", url)
+    assert result.exit_code == 0
+    doc = json.loads(result.stdout)
+    with db(url) as store:
+        history = store.history("s1")
+        state = store.load("s1")
+        summaries = store.summaries("s1")
+    assert doc["messages"][0]["message"]["role"] == "system"
+    assert [m["id"] for m in doc["messages"][1:]] == [m.id for m in history]
+    assert [m["message"] for m in doc["messages"][1:]] == [m.to_openai() for m in history]
+    assert doc["watermark"] == state.watermark
+    assert doc["summary"]["provenance"]["watermark"] == state.watermark
+    assert len(doc["summaries"]) == len(summaries)
+
+
+def test_export_jsonl_to_a_file_replays_with_the_same_ids(url: str, tmp_path: Path) -> None:
+    path = tmp_path / "s1.jsonl"
+    assert (
+        run("sessions", "export", "s1", "--store", url, "--format", "jsonl", "-o", path).exit_code
+        == 0
+    )
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    with db(url) as store:
+        ids = [m.id for m in store.history("s1")]
+    assert [line["id"] for line in lines[1:]] == ids
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    replayed = run("replay", path, *SMALL, "--store", other, "--session", "copy", "-q")
+    assert replayed.exit_code == 0, replayed.output
+    with db(other) as store:
+        assert [m.id for m in store.history("copy")] == ids
+
+
+def test_delete_asks_first(url: str) -> None:
+    declined: Result = run("sessions", "delete", "s1", "--store", url, input="n\n")
+    assert declined.exit_code == 1
+    assert "Delete session 's1'" in declined.output
+    with db(url) as store:
+        assert store.exists("s1")
+    accepted = run("sessions", "delete", "s1", "--store", url, input="y\n")
+    assert accepted.exit_code == 0
+    assert "deleted session 's1'" in accepted.stdout
+    with db(url) as store:
+        assert not store.exists("s1")
+
+
+def test_delete_yes_does_not_ask(url: str) -> None:
+    result = run("sessions", "delete", "s1", "--store", url, "--yes")
+    assert result.exit_code == 0
+    assert "Delete session" not in result.output
+    assert run("sessions", "delete", "s1", "--store", url, "--yes").exit_code == 1
+
+
+def test_store_from_the_config_file(url: str, tmp_path: Path) -> None:
+    config = tmp_path / "summem.yaml"
+    config.write_text(f'store: "{url}"\n')
+    assert "s1" in run("sessions", "list", "--config", config).stdout
+
+
+def test_a_bad_store_url_is_one_line(tmp_path: Path) -> None:
+    result = run("sessions", "list", "--store", "nosuch://x")
+    assert result.exit_code == 2
+    assert "nosuch" in one_error_line(result)

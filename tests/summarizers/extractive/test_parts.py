@@ -1,0 +1,207 @@
+"""The extractive summarizer's pure parts: scoring, compaction, layout, tool facts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from summem.summarizers.extractive.facts import compact_sentence, content_words, score_sentence
+from summem.summarizers.extractive.layout import (
+    day_of,
+    leading_stamp,
+    looks_like_date,
+    summary_lines,
+)
+from summem.summarizers.extractive.tool_facts import (
+    call_arguments,
+    compact_call,
+    flatten_json,
+    tool_body,
+)
+
+SPEAKERS = frozenset(("caroline", "melanie"))
+
+# -- scoring ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Hey Mel!",
+        "Good to see you!",
+        "Thanks, that's so sweet of you.",
+        "Wow, that's amazing!",
+        "Congrats, I'm so proud of you!",
+        "What made you pick it?",  # a bare question
+        "How have you been?",
+        "Great, let's sort that out.",
+        "Is there anything else I can help with?",
+    ],
+)
+def test_filler_and_bare_questions_score_nothing(sentence: str) -> None:
+    assert score_sentence(sentence, "user", speakers=SPEAKERS) == 0.0
+
+
+def test_signals_order_sentences_as_an_assistant_would_need_them() -> None:
+    def score(sentence: str) -> float:
+        return score_sentence(sentence, "user", speakers=SPEAKERS)
+
+    code = score("My order AX-4471 has not arrived.")
+    event = score("I went to a support group yesterday.")
+    chatter = score("The colours really blend nicely in the painting.")
+    assert code > chatter > 0
+    assert event > chatter
+    # a precise number says more than a small count
+    assert score("The balance is 48213.57 now.") > score("The balance is 3 now.")
+    # a calendar date says more than a time of day alone
+    assert score("The parcel comes on 14 March.") > score("The parcel comes at 09:00.")
+    # a full name says more than one capitalised word
+    assert score("Talk to Lorcan Hadjipetrou about it.") > score("Talk to Lorcan about it.")
+    # asking is worth less than saying, and a question with a date is not bare
+    asked = score("Can you book the table for 7:30 pm on June 14?")
+    assert 0 < asked < score("The table is booked for 7:30 pm on June 14.")
+    # the speakers' own names are not facts
+    assert score("Caroline went there.") < score("Lorcan went there.")
+
+
+def test_polite_conditionals_are_not_preferences() -> None:
+    assert score_sentence("I prefer aisle seats.", "user") > score_sentence(
+        "You can pick aisle seats if you prefer.", "user"
+    )
+
+
+def test_the_role_weighs_the_score() -> None:
+    sentence = "My order AX-4471 has not arrived."
+    assert score_sentence(sentence, "user") > score_sentence(sentence, "assistant")
+
+
+def test_single_digits_tell_facts_apart() -> None:
+    assert content_words("I have 2 kids") != content_words("I have 3 kids")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "compact"),
+    [
+        ("Yeah, I painted that lake sunrise last year!", "I painted that lake sunrise last year!"),
+        ("Hey Caroline, I ran a race.", "I ran a race."),
+        ("Wow, Mel, my kids loved it!", "My kids loved it!"),
+        ("Hi there, I need help with an order.", "I need help with an order."),
+        ("I adopted a puppy, Melanie!", "I adopted a puppy!"),
+        ("So I'm carving out some me-time each day.", "I'm carving out some me-time each day."),
+        ("Great that you're here.", "Great that you're here."),  # no pause: not an interjection
+        ("Melanie lives in Berlin.", "Melanie lives in Berlin."),  # a subject, not an address
+        ("Car trouble again, sadly.", "Car trouble again, sadly."),  # "Car" is not "Caroline"
+    ],
+)
+def test_compaction_drops_interjections_and_forms_of_address(sentence: str, compact: str) -> None:
+    assert compact_sentence(sentence, SPEAKERS) == compact
+
+
+# -- timestamps and layout -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "stamp", "rest"),
+    [
+        ("[1:56 pm on 8 May, 2023] Hey Mel!", "1:56 pm on 8 May, 2023", "Hey Mel!"),
+        ("[2024-03-01 09:30]   Order shipped.", "2024-03-01 09:30", "Order shipped."),
+        ("[10/04/2024] Done.", "10/04/2024", "Done."),
+        ("[urgent] Call me.", None, "[urgent] Call me."),
+        ("[shares an image: a photo] Nice.", None, "[shares an image: a photo] Nice."),
+        ("Order shipped [2024-03-01].", None, "Order shipped [2024-03-01]."),
+    ],
+)
+def test_a_leading_bracketed_date_is_a_stamp(text: str, stamp: str | None, rest: str) -> None:
+    assert leading_stamp(text) == (stamp, rest)
+
+
+@pytest.mark.parametrize(
+    ("stamp", "day"),
+    [
+        ("1:56 pm on 8 May, 2023", "8 May 2023"),
+        ("2023-05-08 13:56", "2023-05-08"),
+        ("May 8th, 2023 at noon", "May 8th 2023"),
+        ("10/04/2024", "10/04/2024"),
+        ("9:30 am", "9:30 am"),  # no day in it: kept whole
+    ],
+)
+def test_only_the_day_of_a_stamp_is_kept(stamp: str, day: str) -> None:
+    assert day_of(stamp) == day
+
+
+def test_looks_like_date() -> None:
+    assert looks_like_date("8 May 2023") and looks_like_date("12:30")
+    assert not looks_like_date("May") and not looks_like_date("item 42")
+
+
+def test_summary_lines_read_headers_old_inline_dates_and_prose() -> None:
+    text = "\n".join(
+        [
+            "- user: undated fact",
+            "[8 May 2023]",
+            "- Caroline: first",
+            "- [2023-01-01] Bob: inline date wins",
+            "- Melanie: second",
+            "[not a date]",
+            "## Notes",
+            "Prose from a model. Two sentences.",
+        ]
+    )
+    assert list(summary_lines(text)) == [
+        (0, None, "- user: undated fact", "undated fact"),
+        (2, "8 May 2023", "- Caroline: first", "first"),
+        (3, "2023-01-01", "- Bob: inline date wins", "inline date wins"),
+        (4, "8 May 2023", "- Melanie: second", "second"),
+        (7, "8 May 2023", "- Prose from a model.", "Prose from a model."),
+        (7, "8 May 2023", "- Two sentences.", "Two sentences."),
+    ]
+
+
+# -- tool facts ------------------------------------------------------------------------------
+
+
+def test_compact_call_shows_identifying_arguments_first_and_unquoted() -> None:
+    args = call_arguments(
+        json.dumps(
+            {
+                "note": "a long free-text note that nobody will need again later on",
+                "order_id": "BW-1",
+                "city": "São Paulo, BR",
+                "n": 2,
+                "gift": False,
+            }
+        )
+    )
+    assert args is not None
+    assert (
+        compact_call("ship", args)
+        == 'ship(order_id=BW-1, city="São Paulo, BR", n=2, gift=false, ...)'
+    )
+    assert call_arguments("not json") is None
+    assert call_arguments("") == {}
+
+
+def test_tool_body_does_not_repeat_the_call() -> None:
+    args = {"order_id": "A17", "store": "downtown"}
+    result = json.dumps({"order_id": "A17", "store": "downtown", "units": 4})
+    assert tool_body("check(order_id=A17)", args, result) == "check(order_id=A17) -> units=4"
+    same = json.dumps({"order_id": "A17"})
+    assert tool_body("check(order_id=A17)", args, same) == "check(order_id=A17) -> done"
+    assert tool_body("check()", {}, "{}") == "check() -> (empty result)"
+    assert tool_body("check()", {}, "  Found 3   hotels. ") == "check() -> Found 3 hotels."
+    assert tool_body("check()", {}, "42") == "check() -> 42"
+
+
+def test_flatten_json_keeps_identifying_keys_when_there_are_too_many() -> None:
+    value = {f"extra_{i}": i for i in range(20)} | {"status": "ok", "order_id": "A17"}
+    pairs = flatten_json(value)
+    assert len(pairs) == 12
+    assert ("status", "ok") in pairs and ("order_id", "A17") in pairs
+    nested = {"items": [{"sku": "B-1"}, {"sku": "B-2"}, {"sku": "B-3"}, {"sku": "B-4"}]}
+    assert flatten_json(nested) == [
+        ("items[0].sku", "B-1"),
+        ("items[1].sku", "B-2"),
+        ("items[2].sku", "B-3"),
+        ("items.count", "4"),
+    ]

@@ -1,0 +1,256 @@
+"""The two-line wrappers, against the real openai and litellm clients mocked at the transport."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import openai
+import pytest
+import respx
+
+from summem import ConfigurationError
+from summem.async_memory import AsyncMemory
+from summem.memory import Memory
+from summem.reducers.summarization import SummarizationReducer
+from summem.wrappers.openai import StreamAccumulator, wrap_completion, wrap_openai
+from tests.fakes.counters import WordCounter
+from tests.fakes.replies import OPENAI_URL, chunk, openai_completion, sse
+from tests.fakes.summarizers import FakeSummarizer
+
+URL = OPENAI_URL
+
+
+def completion(content: str | None = "hello", tool_calls: list[dict[str, Any]] | None = None):
+    return openai_completion(content, tool_calls=tool_calls, usage=(11, 2))
+
+
+def bodies(route: respx.Route) -> list[dict[str, Any]]:
+    return [json.loads(call.request.content) for call in route.calls]
+
+
+def small_memory(cls=Memory, **kw):
+    reducer = SummarizationReducer(
+        FakeSummarizer(reply="earlier: greetings"),
+        threshold_tokens=60,
+        target_tokens=40,
+        summary_max_tokens=8,
+        token_counter=WordCounter(),
+    )
+    return cls("wrapped", reducer=reducer, **kw)
+
+
+@respx.mock
+def test_openai_sync_sends_the_view_and_records_the_reply() -> None:
+    route = respx.post(URL).mock(return_value=httpx.Response(200, json=completion("hi there")))
+    memory = small_memory()
+    client = wrap_openai(openai.OpenAI(api_key="sk-test"), memory)
+    client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=[{"role": "system", "content": "be kind"}, {"role": "user", "content": "hi"}],
+    )
+    client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": "again"}]
+    )
+    sent = bodies(route)[1]["messages"]
+    assert sent == [
+        {"role": "system", "content": "be kind"},
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "hi there"},
+        {"role": "user", "content": "again"},
+    ]
+    history = memory.history()
+    assert [m.role for m in history] == ["user", "assistant", "user", "assistant"]
+    assert history[1].meta["usage"]["total_tokens"] == 13
+    assert memory.usage["total_tokens"] == 26
+
+
+@respx.mock
+def test_tool_calls_are_recorded_and_paired() -> None:
+    call = {"id": "call_9", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    route = respx.post(URL).mock(
+        side_effect=[
+            httpx.Response(200, json=completion(None, [call])),
+            httpx.Response(200, json=completion("done")),
+        ]
+    )
+    memory = small_memory()
+    client = wrap_openai(openai.OpenAI(api_key="sk-test"), memory)
+    client.chat.completions.create(model="m", messages=[{"role": "user", "content": "go"}])
+    client.chat.completions.create(
+        model="m", messages=[{"role": "tool", "tool_call_id": "call_9", "content": "42"}]
+    )
+    sent = bodies(route)[1]["messages"]
+    assert sent[-2]["tool_calls"][0]["id"] == "call_9"
+    assert sent[-1] == {"role": "tool", "tool_call_id": "call_9", "content": "42"}
+
+
+@respx.mock
+def test_streaming_records_the_reply_once_the_stream_ends() -> None:
+    tool_delta = {
+        "tool_calls": [
+            {"index": 0, "id": "call_1", "type": "function", "function": {"name": "lookup"}}
+        ]
+    }
+    args_delta = {"tool_calls": [{"index": 0, "function": {"arguments": '{"q": 1}'}}]}
+    chunks = [
+        chunk({"role": "assistant", "content": "Let me "}),
+        chunk({"content": "check."}),
+        chunk(tool_delta),
+        chunk(args_delta, finish="tool_calls"),
+        chunk({}, usage={"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8}),
+    ]
+    respx.post(URL).mock(
+        return_value=httpx.Response(
+            200, content=sse(chunks), headers={"content-type": "text/event-stream"}
+        )
+    )
+    memory = small_memory()
+    client = wrap_openai(openai.OpenAI(api_key="sk-test"), memory)
+    stream = client.chat.completions.create(
+        model="m", messages=[{"role": "user", "content": "q"}], stream=True
+    )
+    assert len(memory.history()) == 1  # not recorded before the stream is read
+    received = list(stream)
+    assert len(received) == 5
+    reply = memory.history()[-1]
+    assert reply.to_openai() == {
+        "role": "assistant",
+        "content": "Let me check.",
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "lookup", "arguments": '{"q": 1}'},
+            }
+        ],
+    }
+    assert reply.meta["usage"]["total_tokens"] == 8
+
+
+@respx.mock
+async def test_async_openai_with_async_memory() -> None:
+    route = respx.post(URL).mock(return_value=httpx.Response(200, json=completion("async hi")))
+    memory = small_memory(AsyncMemory)
+    client = wrap_openai(openai.AsyncOpenAI(api_key="sk-test"), memory)
+    await client.chat.completions.create(model="m", messages=[{"role": "user", "content": "a"}])
+    await client.chat.completions.create(model="m", messages=[{"role": "user", "content": "b"}])
+    assert [m["content"] for m in bodies(route)[1]["messages"]] == ["a", "async hi", "b"]
+    assert len(await memory.history()) == 4
+
+
+@respx.mock
+def test_long_conversation_is_reduced_before_sending() -> None:
+    route = respx.post(URL).mock(return_value=httpx.Response(200, json=completion("ok " * 5)))
+    memory = small_memory()
+    client = wrap_openai(openai.OpenAI(api_key="sk-test"), memory)
+    for i in range(12):
+        client.chat.completions.create(
+            model="m", messages=[{"role": "user", "content": f"turn {i} " + "word " * 6}]
+        )
+    last = bodies(route)[-1]["messages"]
+    assert last[0]["content"].startswith("Summary of the earlier conversation:")
+    assert len(memory.history()) == 24
+    assert len(last) < 24
+
+
+def test_mismatched_client_and_memory() -> None:
+    with pytest.raises(ConfigurationError, match="AsyncOpenAI with AsyncMemory"):
+        wrap_openai(openai.AsyncOpenAI(api_key="sk-test"), small_memory())
+
+
+@respx.mock
+def test_litellm_completion_sync_and_records() -> None:
+    import litellm
+
+    route = respx.post(URL).mock(return_value=httpx.Response(200, json=completion("from litellm")))
+    memory = small_memory()
+    completion_fn = wrap_completion(litellm.completion, memory)
+    completion_fn(model="gpt-4o-mini", messages=[{"role": "user", "content": "x"}], api_key="sk-t")
+    assert route.called
+    assert memory.history()[-1].text == "from litellm"
+
+
+@respx.mock
+async def test_litellm_acompletion_async() -> None:
+    import litellm
+
+    litellm.disable_aiohttp_transport = True  # route async calls through httpx, so respx sees them
+    route = respx.post(URL).mock(return_value=httpx.Response(200, json=completion("async ll")))
+    memory = small_memory(AsyncMemory)
+    acompletion = wrap_completion(litellm.acompletion, memory)
+    await acompletion(model="gpt-4o-mini", messages=[{"role": "user", "content": "y"}], api_key="k")
+    assert route.called
+    assert (await memory.history())[-1].text == "async ll"
+
+
+def test_accumulator_ignores_other_choices() -> None:
+    acc = StreamAccumulator()
+    acc.feed({"choices": [{"index": 1, "delta": {"content": "no"}}]})
+    acc.feed({"choices": [{"index": 0, "delta": {"content": "yes"}}]})
+    assert acc.message() == {"role": "assistant", "content": "yes"}
+
+
+def _stream_chunks() -> bytes:
+    return sse(
+        [
+            chunk({"role": "assistant", "content": "str"}),
+            chunk({"content": "eamed"}, finish="stop"),
+            chunk({}, usage={"prompt_tokens": 4, "completion_tokens": 2, "total_tokens": 6}),
+        ]
+    )
+
+
+@respx.mock
+async def test_async_openai_streaming_records_once_read() -> None:
+    respx.post(URL).mock(
+        return_value=httpx.Response(
+            200, content=_stream_chunks(), headers={"content-type": "text/event-stream"}
+        )
+    )
+    memory = small_memory(AsyncMemory)
+    client = wrap_openai(openai.AsyncOpenAI(api_key="sk-test"), memory)
+    stream = await client.chat.completions.create(
+        model="m", messages=[{"role": "user", "content": "q"}], stream=True
+    )
+    assert len(await memory.history()) == 1
+    texts = [c.choices[0].delta.content async for c in stream if c.choices]
+    assert "".join(t for t in texts if t) == "streamed"
+    reply = (await memory.history())[-1]
+    assert reply.text == "streamed" and reply.meta["usage"]["total_tokens"] == 6
+
+
+@respx.mock
+def test_litellm_streaming_records_the_reply() -> None:
+    import litellm
+
+    respx.post(URL).mock(
+        return_value=httpx.Response(
+            200, content=_stream_chunks(), headers={"content-type": "text/event-stream"}
+        )
+    )
+    memory = small_memory()
+    completion_fn = wrap_completion(litellm.completion, memory)
+    stream = completion_fn(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": "q"}], stream=True, api_key="k"
+    )
+    text = "".join(c.choices[0].delta.content or "" for c in stream if c.choices)
+    assert text == "streamed"
+    assert memory.history()[-1].text == "streamed"
+
+
+@respx.mock
+def test_litellm_with_tools_works() -> None:
+    import litellm
+
+    call = {"id": "call_t", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    route = respx.post(URL).mock(return_value=httpx.Response(200, json=completion(None, [call])))
+    memory = small_memory()
+    completion_fn = wrap_completion(litellm.completion, memory)
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]
+    completion_fn(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": "x"}], tools=tools, api_key="k"
+    )
+    assert json.loads(route.calls[0].request.content)["tools"][0]["function"]["name"] == "f"
+    assert memory.history()[-1].tool_call_ids == ("call_t",)
