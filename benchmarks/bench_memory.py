@@ -37,14 +37,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from summem._flow import Flow, done
 from summem.memory import Memory
 from summem.messages import Message
 from summem.reducers.summarization import SummarizationReducer
 from summem.stores.base import Store
 from summem.stores.memory import InMemoryStore
 from summem.stores.sqlite import SQLiteStore
-from summem.summarizers.base import SummaryOutput, SummaryRequest
+from summem.summarizers.base import Flow, SummaryOutput, SummaryRequest, done
 from summem.tokens.base import TokenCounter, resolve_counter
 
 WINDOW = 1000

@@ -20,11 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from benchmarks.conversation import conversation
-from summem._flow import done
 from summem.messages import Message, parse_messages
 from summem.reducers.summarization import SummarizationReducer
 from summem.reducers.truncation import TruncationReducer
-from summem.summarizers.base import SummaryOutput, SummaryRequest
+from summem.summarizers.base import SummaryOutput, SummaryRequest, done
 from summem.tokens.base import resolve_counter
 
 

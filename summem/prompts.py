@@ -38,12 +38,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Literal
 
-import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
-from summem._prompt_file import ParameterValue, PromptFile, PromptMessage
+from summem._yaml import MAX_YAML_BYTES, YAMLFileError, parse_yaml, read_capped
 from summem.exceptions import PromptError
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+
@@ -64,7 +63,7 @@ __all__ = [
     "parse_prompt",
 ]
 
-MAX_PROMPT_BYTES = 64 * 1024
+MAX_PROMPT_BYTES = MAX_YAML_BYTES
 """Largest prompt file accepted; a prompt is a few KiB, anything bigger is a mistake."""
 
 KNOWN_PLACEHOLDERS: frozenset[str] = frozenset(
@@ -79,6 +78,66 @@ DEFAULT_DELIMITERS: tuple[str, ...] = (
     "</previous_summary>",
 )
 """The block delimiters of the shipped prompts; conversation text can never contain them."""
+
+# -- the file's schema: unknown keys are errors, types are strict -------------------------------
+
+_RESERVED_PARAMETERS = frozenset(
+    ("messages", "model", "stream", "tools", "n", "api_key", "api_base", "base_url")
+)
+ParameterValue = str | int | float | bool | None
+"""A model parameter's value: prompts set simple values only."""
+
+
+def _check_scalar(value: object) -> object:
+    if value is not None and not isinstance(value, (str, int, float, bool)):
+        raise ValueError(f"must be a string, number, boolean or null, not {type(value).__name__}")
+    return value
+
+
+_Parameter = Annotated[ParameterValue, BeforeValidator(_check_scalar)]
+
+
+class PromptMessage(BaseModel):
+    """One chat message of a prompt; ``content`` may hold placeholders."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    role: Literal["system", "developer", "user", "assistant"]
+    content: str = Field(min_length=1)
+
+
+class PromptFile(BaseModel):
+    """The schema of a prompt file; unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    name: str = Field(min_length=1)
+    """Identifies the prompt in provenance, e.g. ``"summarize"``."""
+    version: str = Field(min_length=1)
+    """Bumped whenever the wording changes, so summaries record which prompt wrote them."""
+    description: str = ""
+    parameters: dict[str, _Parameter] = Field(default_factory=dict)
+    """Model parameters sent with the prompt (``temperature``, ``max_tokens``...)."""
+    messages: list[PromptMessage] = Field(min_length=1)
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _int_version(cls, value: object) -> object:
+        # ``version: 1`` is the natural way to write it; a float (``1.10``) would lose digits.
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        return value
+
+    @field_validator("parameters")
+    @classmethod
+    def _no_reserved(cls, value: dict[str, ParameterValue]) -> dict[str, ParameterValue]:
+        bad = sorted(set(value) & _RESERVED_PARAMETERS)
+        if bad:
+            raise ValueError(f"reserved names cannot be set by a prompt: {', '.join(bad)}")
+        return value
+
+
+# -- templates ------------------------------------------------------------------------------
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _TOKEN_RE = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
@@ -188,10 +247,7 @@ def load_prompt(name_or_path: str | Path = "summarize") -> PromptTemplate:
     for directory in _prompt_dirs():
         entry = directory / f"{name}.yaml"
         if entry.is_file():
-            data = entry.read_bytes()
-            if len(data) > MAX_PROMPT_BYTES:
-                raise PromptError(f"prompt file {str(entry)!r}: larger than {MAX_PROMPT_BYTES}")
-            return parse_prompt(data, source=str(entry))
+            return parse_prompt(entry.read_bytes(), source=str(entry))
     known = ", ".join(available_prompts()) or "none"
     raise PromptError(f"no shipped prompt named {name!r}; available: {known}")
 
@@ -220,21 +276,10 @@ def parse_prompt(data: str | bytes, *, source: str = "<string>") -> PromptTempla
     """
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     where = f"prompt file {source!r}"
-    if len(raw) > MAX_PROMPT_BYTES:
-        raise PromptError(f"{where}: larger than {MAX_PROMPT_BYTES} bytes")
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise PromptError(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    try:
-        loaded = yaml.load(text, Loader=_UniqueKeySafeLoader)  # safe_load, duplicates refused
-    except _DuplicateKeyError as exc:
+        loaded = parse_yaml(raw, limit=MAX_PROMPT_BYTES)
+    except YAMLFileError as exc:
         raise PromptError(f"{where}: {exc}") from None
-    except yaml.constructor.ConstructorError as exc:
-        # e.g. ``!!python/object/apply:os.system``: safe_load refuses it; nothing ran.
-        raise PromptError(f"{where}: unsupported YAML tag{_mark(exc)}: {exc.problem}") from None
-    except yaml.YAMLError as exc:
-        raise PromptError(f"{where}: invalid YAML{_mark(exc)}: {_problem(exc)}") from None
     if loaded is None:
         raise PromptError(f"{where}: the file is empty")
     if not isinstance(loaded, dict):
@@ -273,30 +318,6 @@ def parse_prompt(data: str | bytes, *, source: str = "<string>") -> PromptTempla
         delimiters=tuple(sorted(set(DEFAULT_DELIMITERS) | tags)),
         _messages=tuple(messages),
     )
-
-
-class _DuplicateKeyError(Exception):
-    pass
-
-
-class _UniqueKeySafeLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` (no Python tags) that refuses a key given twice in one mapping.
-
-    Plain ``safe_load`` keeps the last value silently, so a second ``messages:`` would drop
-    the first without a word.
-    """
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, (str, int, float, bool)) and key in seen:
-                mark = key_node.start_mark
-                raise _DuplicateKeyError(
-                    f"key {key!r} appears twice (line {mark.line + 1}, column {mark.column + 1})"
-                )
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
 
 
 def _compile(content: str, *, where: str, key: str) -> tuple[_Segment, ...]:
@@ -375,13 +396,11 @@ def _looks_like_path(value: str) -> bool:
 
 def _read_capped(path: Path) -> bytes:
     try:
-        with path.open("rb") as fh:
-            data = fh.read(MAX_PROMPT_BYTES + 1)
+        return read_capped(path, MAX_PROMPT_BYTES)
     except OSError as exc:
         raise PromptError(f"prompt file {str(path)!r}: cannot be read ({exc.strerror})") from None
-    if len(data) > MAX_PROMPT_BYTES:
-        raise PromptError(f"prompt file {str(path)!r}: larger than {MAX_PROMPT_BYTES} bytes")
-    return data
+    except YAMLFileError as exc:
+        raise PromptError(f"prompt file {str(path)!r}: {exc}") from None
 
 
 def _prompt_dirs() -> list[Traversable]:
@@ -407,12 +426,3 @@ def _hint(loc: tuple[int | str, ...], msg: str) -> str:
     if loc[:1] == ("version",) and "string" in msg:
         return msg + ' (quote it: version: "1.0")'
     return msg
-
-
-def _mark(exc: Any) -> str:
-    mark = getattr(exc, "problem_mark", None)
-    return f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-
-
-def _problem(exc: yaml.YAMLError) -> str:
-    return str(getattr(exc, "problem", None) or exc).strip()

@@ -24,7 +24,7 @@ from summem.exceptions import ConflictError, StoreError
 from summem.memory import Memory
 from summem.messages import Message
 from summem.stores import AsyncSQLiteStore, InMemoryStore, SQLiteStore
-from summem.stores._sqlite_schema import Q
+from summem.stores._sqlite_schema import SQL
 from summem.stores.base import Store
 from tests.fakes.memory import small_reducer
 from tests.fakes.messages import call, sys, turn, u
@@ -68,7 +68,7 @@ def reducer() -> Any:
 
 def broken_log(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make SQLite's summary-log insert fail: it runs after the history has been written."""
-    monkeypatch.setattr(Q, "LOG_SUMMARY", "INSERT INTO no_such_table VALUES (?, ?, ?, ?, ?)")
+    monkeypatch.setattr(SQL, "LOG_SUMMARY", "INSERT INTO no_such_table VALUES (?, ?, ?, ?, ?)")
 
 
 def test_a_write_failing_midway_leaves_nothing_and_a_retry_succeeds(

@@ -199,12 +199,12 @@ BAD_CASES = [
     pytest.param(b"name: \xff\xfe\n", ["not UTF-8"], id="not-utf8"),
     pytest.param(
         GOOD + "messages:\n  - role: user\n    content: x\n",
-        ["'messages'", "appears twice"],
+        ["'messages'", "duplicate key"],
         id="duplicate-key",
     ),
     pytest.param(
         GOOD.replace("temperature: 0.2", "temperature: 0.2\n  temperature: 1"),
-        ["'temperature'", "appears twice"],
+        ["'temperature'", "duplicate key"],
         id="duplicate-nested-key",
     ),
 ]

@@ -137,15 +137,24 @@ def replay(
         out.mkdir(parents=True, exist_ok=True)
         url = f"sqlite:///{(out / 'summem.db').resolve()}"
         config, owned = load_settings(config_path, store=url, **options), True
-    run_replay(
+    name = session or f"replay-{data.name}"
+    run = run_replay(
         data,
         config,
-        session=session or f"replay-{data.name}",
+        session=name,
         overwrite=overwrite or owned,
         out=out,
-        as_json=as_json,
         quiet=quiet,
+        progress=not as_json,
     )
+    if as_json:
+        click.echo(json.dumps(run.document, indent=2, ensure_ascii=False))
+    elif not quiet:
+        from summem.cli.render import print_replay_run
+
+        print_replay_run(
+            console(), run, model=config.model, session=name, url=display_url(config.store)
+        )
 
 
 # -- sessions --------------------------------------------------------------------------------

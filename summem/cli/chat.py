@@ -83,7 +83,7 @@ def run_chat(
         CliError: no API key for ``model`` (exit code 2).
     """
     api_key = _api_key(config, model)
-    from summem.wrappers.openai import wrap_completion
+    from summem.wrappers.litellm import wrap_completion
 
     litellm = import_litellm()
     memory = _open_memory(config, model, session)

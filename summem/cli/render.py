@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from summem.cli.replay import ReplayResult
+    from summem.cli.replay import ReplayResult, ReplayRun
     from summem.messages import Message
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "message_line",
     "print_history",
     "print_replay",
+    "print_replay_run",
     "print_session",
     "print_sessions",
     "provenance_line",
@@ -196,3 +197,19 @@ def print_history(console: Console, messages: list[Message], *, title: str) -> N
         role = "summary" if message.is_summary else message.role
         table.add_row(str(i), role, escape(message_line(message)))
     console.print(table)
+
+
+def print_replay_run(
+    console: Console, run: ReplayRun, *, model: str | None, session: str, url: str
+) -> None:
+    """The replay's report: the table and totals, the files written, where the session is."""
+    print_replay(console, run.result, prices=run.prices, model=model)
+    if run.files is not None:
+        console.print(f"wrote {escape(run.files['view'])} and {escape(run.files['summaries'])}")
+    if url.startswith("memory://"):
+        console.print("store memory:// keeps nothing: the session ended with the replay")
+    else:
+        console.print(f"session {escape(session)} saved in {escape(url)}; to inspect it:")
+        console.print(
+            f"  summem sessions show {escape(session)} --store '{escape(url)}'", soft_wrap=True
+        )

@@ -21,8 +21,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import click
-
 from summem._version import __version__
 from summem.cli.common import (
     EXIT_USAGE,
@@ -46,6 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Reduction",
     "ReplayResult",
+    "ReplayRun",
     "is_default_store",
     "replay",
     "run_replay",
@@ -289,6 +288,23 @@ def _summarizer(config: SummemConfig) -> tuple[Summarizer | None, str | None]:
     )
 
 
+@dataclass
+class ReplayRun:
+    """A finished ``summem replay``: what happened, and what to report.
+
+    Attributes:
+        result: the reductions and totals.
+        document: the ``--json`` report.
+        files: the files written (``--out``), if any.
+        prices: the model's (input, output) USD per token, when known.
+    """
+
+    result: ReplayResult
+    document: dict[str, Any]
+    files: dict[str, str] | None
+    prices: tuple[float, float] | None
+
+
 def run_replay(
     data: Transcript,
     config: SummemConfig,
@@ -296,10 +312,13 @@ def run_replay(
     session: str,
     overwrite: bool,
     out: Path | None,
-    as_json: bool,
     quiet: bool,
-) -> None:
-    """Replay ``data`` into ``session`` of the configured store, then report.
+    progress: bool,
+) -> ReplayRun:
+    """Replay ``data`` into ``session`` of the configured store.
+
+    Notes (e.g. "no API key: summarizing offline") and a progress bar (``progress``) go to
+    stderr unless ``quiet``; the report is the caller's to print.
 
     Raises:
         CliError: the session exists and ``overwrite`` is off (exit code 2).
@@ -324,7 +343,7 @@ def run_replay(
         if not quiet:
             for note in notes:
                 err.print(note)
-        show = not (quiet or as_json) and len(data.messages) >= LONG_TRANSCRIPT
+        show = progress and not quiet and len(data.messages) >= LONG_TRANSCRIPT
         with Memory(session, reducer=reducer, store=store, background=False) as memory:
             result = _with_progress(
                 err,
@@ -335,52 +354,26 @@ def run_replay(
     finally:
         store.close()
     prices = model_prices(config.model) if config.model else None
-    if as_json:
-        doc = {
-            "summem_version": __version__,
-            "input": {"path": str(data.path), "format": data.format, "messages": result.messages},
-            "session": session,
-            "store": url,
-            "config": config.source,
-            "model": config.model,
-            "summarizer": reducer.summarizer_name,
-            "budget": {
-                "unit": reducer.unit,
-                "threshold": reducer.threshold,
-                "target": reducer.target,
-                "summary_max_tokens": reducer.summary_max_tokens,
-            },
-            "notes": notes,
-            "reductions": result.reductions_json(),
-            "totals": result.totals(prices),
-            "files": files,
-        }
-        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
-    elif not quiet:
-        _report(console(), result, prices, config, session, files)
-
-
-def _report(
-    std: Console,
-    result: ReplayResult,
-    prices: tuple[float, float] | None,
-    config: SummemConfig,
-    session: str,
-    files: dict[str, str] | None,
-) -> None:
-    from summem.cli.render import escape, print_replay
-
-    print_replay(std, result, prices=prices, model=config.model)
-    if files is not None:
-        std.print(f"wrote {escape(files['view'])} and {escape(files['summaries'])}")
-    url = display_url(config.store)
-    if url.startswith("memory://"):
-        std.print("store memory:// keeps nothing: the session ended with the replay")
-    else:
-        std.print(f"session {escape(session)} saved in {escape(url)}; to inspect it:")
-        std.print(
-            f"  summem sessions show {escape(session)} --store '{escape(url)}'", soft_wrap=True
-        )
+    document = {
+        "summem_version": __version__,
+        "input": {"path": str(data.path), "format": data.format, "messages": result.messages},
+        "session": session,
+        "store": url,
+        "config": config.source,
+        "model": config.model,
+        "summarizer": reducer.summarizer_name,
+        "budget": {
+            "unit": reducer.unit,
+            "threshold": reducer.threshold,
+            "target": reducer.target,
+            "summary_max_tokens": reducer.summary_max_tokens,
+        },
+        "notes": notes,
+        "reductions": result.reductions_json(),
+        "totals": result.totals(prices),
+        "files": files,
+    }
+    return ReplayRun(result, document, files, prices)
 
 
 def _with_progress(

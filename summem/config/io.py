@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-import yaml
 from pydantic import ValidationError
 from pydantic_core import PydanticCustomError
 
 from summem._secrets import MASK, is_secret_name, looks_like_key
+from summem._yaml import MAX_YAML_BYTES, YAMLFileError, parse_yaml
+from summem._yaml import read_capped as _read_capped
 from summem.exceptions import ConfigurationError, MissingDependencyError, SummemError
 from summem.reducers.base import budget_problem
 
@@ -40,7 +41,7 @@ __all__ = [
     "reject_secrets",
 ]
 
-MAX_CONFIG_BYTES = 64 * 1024
+MAX_CONFIG_BYTES = MAX_YAML_BYTES
 EXTRACTIVE = "extractive"
 TRUNCATE = "truncate"
 _ISSUE = "summem_config"
@@ -60,60 +61,21 @@ _NO_SECRETS = (
 def read_capped(path: Path, source: str) -> bytes:
     """The file's bytes, refusing anything larger than :data:`MAX_CONFIG_BYTES`."""
     try:
-        with path.open("rb") as fh:
-            data = fh.read(MAX_CONFIG_BYTES + 1)
+        return _read_capped(path, MAX_CONFIG_BYTES)
     except FileNotFoundError:
         raise ConfigurationError(f"{source}: no such file") from None
     except OSError as exc:
         raise ConfigurationError(f"{source}: cannot be read ({exc.strerror})") from None
-    if len(data) > MAX_CONFIG_BYTES:
-        raise ConfigurationError(f"{source}: larger than {MAX_CONFIG_BYTES} bytes")
-    return data
-
-
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that refuses duplicate keys instead of keeping the last one."""
-
-
-def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    loader.flatten_mapping(node)
-    seen: set[Any] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node)
-        try:
-            duplicate = key in seen
-        except TypeError:  # unhashable key: construct_mapping reports it
-            continue
-        if duplicate:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r}", key_node.start_mark
-            )
-        seen.add(key)
-    return loader.construct_mapping(node)
-
-
-_UniqueKeyLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-    _construct_mapping,
-)
+    except YAMLFileError as exc:
+        raise ConfigurationError(f"{source}: {exc}") from None
 
 
 def read_yaml(text: str | bytes, source: str) -> Any:
-    """Parse YAML safely (no tags, no duplicate keys), with the size cap."""
-    raw = text.encode() if isinstance(text, str) else text
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigurationError(f"{source}: larger than {MAX_CONFIG_BYTES} bytes")
+    """Parse the file safely (see :mod:`summem._yaml`), naming ``source`` in errors."""
     try:
-        decoded = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigurationError(f"{source}: not UTF-8 text") from None
-    try:
-        return yaml.load(decoded, Loader=_UniqueKeyLoader)  # a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
-        problem = str(getattr(exc, "problem", None) or exc).strip()
-        raise ConfigurationError(f"{source}: {where}{problem}") from None
+        return parse_yaml(text, limit=MAX_CONFIG_BYTES)
+    except YAMLFileError as exc:
+        raise ConfigurationError(f"{source}: {exc}") from None
 
 
 # -- secrets --------------------------------------------------------------------------------

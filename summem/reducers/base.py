@@ -189,8 +189,8 @@ class ReduceResult:
         summary: the summary in the view (new, or the previous one kept), if any.
         evicted: the messages this call moved out of the view, in order.
         reduced: True when something was evicted.
-        tokens_before: size of the input view (in the budget's unit).
-        tokens_after: size of the output view (in the budget's unit).
+        size_before: size of the input view, in the budget's unit (tokens or messages).
+        size_after: size of the output view, in the budget's unit.
         summarizer_calls: LLM calls the summarizer made (0 for offline summarizers).
         summarizer_input_tokens: tokens the summarizer sent to its model.
         error: the failure, when the summarizer failed and ``fail_on_error=False``.
@@ -200,12 +200,22 @@ class ReduceResult:
     summary: Message | None = None
     evicted: list[Message] = field(default_factory=list)
     reduced: bool = False
-    tokens_before: int = 0
-    tokens_after: int = 0
+    size_before: int = 0
+    size_after: int = 0
     summarizer_calls: int = 0
     summarizer_input_tokens: int = 0
     error: SummemError | None = None
     placement: SummaryPlacement = "after_system"
+
+    @property
+    def tokens_before(self) -> int:
+        """Alias of :attr:`size_before` (kept for compatibility; in the budget's unit)."""
+        return self.size_before
+
+    @property
+    def tokens_after(self) -> int:
+        """Alias of :attr:`size_after` (kept for compatibility; in the budget's unit)."""
+        return self.size_after
 
     def messages(self) -> list[dict[str, Any]]:
         """The view as chat-completions dicts, ready for ``chat.completions.create``."""

@@ -267,8 +267,8 @@ class SummarizationReducer(BudgetReducer):
             summary=summary,
             evicted=conversation[:cut],
             reduced=True,
-            tokens_before=before,
-            tokens_after=after,
+            size_before=before,
+            size_after=after,
             summarizer_calls=output.calls,
             summarizer_input_tokens=output.input_tokens,
             placement=self.summary_placement,
@@ -286,8 +286,8 @@ class SummarizationReducer(BudgetReducer):
         return ReduceResult(
             view=view,
             summary=summary,
-            tokens_before=before,
-            tokens_after=after,
+            size_before=before,
+            size_after=after,
             error=error,
             placement=self.summary_placement,
         )

@@ -44,8 +44,8 @@ class TruncationReducer(BudgetReducer):
             summary=parts.summary,
             evicted=parts.conversation[:cut],
             reduced=cut > 0,
-            tokens_before=before,
-            tokens_after=head + sum(sizes[cut:]),
+            size_before=before,
+            size_after=head + sum(sizes[cut:]),
             placement=parts.placement,  # a summary kept inside the system message stays there
         )
 

@@ -306,8 +306,8 @@ class SessionCore:
                 summary=outcome.summary,
                 evicted=list(plan.evicted),
                 reduced=True,
-                tokens_before=plan.size_before,
-                tokens_after=self.size,
+                size_before=plan.size_before,
+                size_after=self.size,
                 summarizer_calls=outcome.calls,
                 summarizer_input_tokens=outcome.input_tokens,
                 placement=self.placement,
@@ -339,8 +339,8 @@ class SessionCore:
             return ReduceResult(
                 view=self.view(),
                 summary=self.summary,
-                tokens_before=self.size,
-                tokens_after=self.size,
+                size_before=self.size,
+                size_after=self.size,
                 error=exc,
                 placement=self.placement,
             )

@@ -71,13 +71,13 @@ class Op(Generic[T]):
     parse: Callable[[Any], T]
 
 
-def _s(value: Any) -> str:
+def _text(value: Any) -> str:
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
 
 def _int(value: Any) -> int | None:
     try:
-        return int(_s(value))
+        return int(_text(value))
     except (TypeError, ValueError):
         return None
 
@@ -140,7 +140,7 @@ class RedisBase:
         head, tail = len(self._prefix) + 2, len("}:meta")
         names = set()
         for raw in keys:
-            key = _s(raw)
+            key = _text(raw)
             tag = key[head:-tail]
             try:
                 name = base64.urlsafe_b64decode(tag + "=" * (-len(tag) % 4)).decode("utf-8")
@@ -170,7 +170,7 @@ class RedisBase:
             if raw is None:
                 raise SessionNotFoundError(f"no session {name!r}")
             flat, bodies, length = raw
-            meta = {_s(flat[i]): flat[i + 1] for i in range(0, len(flat) - 1, 2)}
+            meta = {_text(flat[i]): flat[i + 1] for i in range(0, len(flat) - 1, 2)}
             version, watermark = _int(meta.get("version")), _int(meta.get("watermark"))
             if "epoch" not in meta or version is None or watermark is None:
                 raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
@@ -183,7 +183,7 @@ class RedisBase:
                 watermark=watermark,
                 length=length,
                 version=version,
-                epoch=_s(meta["epoch"]),
+                epoch=_text(meta["epoch"]),
                 tail=self._decode_range(bodies, name, watermark),
             )
 
@@ -254,7 +254,7 @@ class RedisBase:
         ttl_ms = max(1, math.ceil(self.create_stage_ttl_seconds * 1000))
 
         def parse(raw: Any) -> int:
-            status = _s(raw[0])
+            status = _text(raw[0])
             if status == "exists":
                 raise ConflictError(f"session {name!r} already exists")
             if status == "staging":
@@ -358,7 +358,7 @@ def _none(raw: Any) -> None:
 
 
 def _cas_result(name: str, raw: Any, watermark: int | None, summary_id: str | None = None) -> int:
-    status = _s(raw[0])
+    status = _text(raw[0])
     detail: Any = raw[1] if len(raw) > 1 else None
     if status == "ok":
         return int(detail)

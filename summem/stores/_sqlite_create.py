@@ -14,7 +14,7 @@ import time
 
 from summem.exceptions import ConflictError
 from summem.stores._new_session import NewSession
-from summem.stores._sqlite_schema import Q
+from summem.stores._sqlite_schema import SQL
 from summem.stores.base import new_epoch
 
 __all__ = ["insert_session"]
@@ -26,17 +26,17 @@ def insert_session(conn: sqlite3.Connection, name: str, new: NewSession) -> None
     Raises:
         ConflictError: the session exists (nothing is written).
     """
-    if conn.execute(Q.EXISTS, (name,)).fetchone() is not None:
+    if conn.execute(SQL.EXISTS, (name,)).fetchone() is not None:
         raise ConflictError(f"session {name!r} already exists")
     now, wm = time.time(), new.watermark
     row = (name, new_epoch(), len(new.bodies), wm, new.system_body, new.summary_body, now, now)
-    sid = conn.execute(Q.CREATE_WHOLE, row).lastrowid
+    sid = conn.execute(SQL.CREATE_WHOLE, row).lastrowid
     conn.executemany(
-        Q.INSERT_MESSAGE,
+        SQL.INSERT_MESSAGE,
         (
             (sid, i, m.id, body)
             for i, (m, body) in enumerate(zip(new.history, new.bodies, strict=True))
         ),
     )
     if new.summary is not None:
-        conn.execute(Q.LOG_SUMMARY, (sid, new.summary.id, wm, new.summary_body, now))
+        conn.execute(SQL.LOG_SUMMARY, (sid, new.summary.id, wm, new.summary_body, now))

@@ -1,7 +1,7 @@
 """The SQLite store's schema and every statement it runs, in one place.
 
 Kept apart from :mod:`summem.stores.sqlite` so the SQL can be read (and checked: a test runs
-``EXPLAIN QUERY PLAN`` on every statement in :class:`Q` to make sure none scans a table)
+``EXPLAIN QUERY PLAN`` on every statement in :class:`SQL` to make sure none scans a table)
 without the connection and transaction handling around it.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-__all__ = ["MIGRATIONS", "Q", "open_wal"]
+__all__ = ["MIGRATIONS", "SQL", "open_wal"]
 
 
 def open_wal(conn: sqlite3.Connection, *, deadline: float) -> int:
@@ -70,7 +70,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 """Schema migrations, applied in order; migration ``i`` brings ``user_version`` to ``i + 1``."""
 
 
-class Q:
+class SQL:
     """Every statement the store runs (a test checks that each one uses an index)."""
 
     META = (

@@ -35,7 +35,7 @@ from summem.messages import Message
 from summem.stores._new_session import prepare_new_session
 from summem.stores._sqlite_create import insert_session
 from summem.stores._sqlite_file import SQLiteFile
-from summem.stores._sqlite_schema import MIGRATIONS, Q
+from summem.stores._sqlite_schema import MIGRATIONS, SQL
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
     ClosingStore,
@@ -134,7 +134,7 @@ class SQLiteStore(ClosingStore):
         """See :meth:`summem.stores.base.Store.exists`."""
         name = validate_session_id(session_id)
         with self._file.tx(name) as conn:
-            return conn.execute(Q.EXISTS, (name,)).fetchone() is not None
+            return conn.execute(SQL.EXISTS, (name,)).fetchone() is not None
 
     def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
         """See :meth:`summem.stores.base.Store.history`."""
@@ -156,10 +156,10 @@ class SQLiteStore(ClosingStore):
             meta = meta or self._create(conn, name)
             n = meta.length
             conn.executemany(
-                Q.INSERT_MESSAGE,
+                SQL.INSERT_MESSAGE,
                 [(meta.sid, n + i, mid, body) for i, (mid, body) in enumerate(batch)],
             )
-            conn.execute(Q.SET_LENGTH, (n + len(batch), time.time(), meta.sid))
+            conn.execute(SQL.SET_LENGTH, (n + len(batch), time.time(), meta.sid))
             return n + len(batch)
 
     def set_system(self, session_id: str, message: Message | None) -> None:
@@ -171,7 +171,7 @@ class SQLiteStore(ClosingStore):
             if meta is None and body is None:
                 return
             meta = meta or self._create(conn, name)
-            conn.execute(Q.SET_SYSTEM, (body, time.time(), meta.sid))
+            conn.execute(SQL.SET_SYSTEM, (body, time.time(), meta.sid))
 
     def commit(
         self,
@@ -198,7 +198,7 @@ class SQLiteStore(ClosingStore):
                     f"({meta.length})"
                 )
             now = time.time()
-            conn.execute(Q.SET_SUMMARY, (body, watermark, now, meta.sid))
+            conn.execute(SQL.SET_SUMMARY, (body, watermark, now, meta.sid))
             if summary is not None and body is not None:
                 self._log_summary(conn, meta.sid, summary.id, watermark, body, now)
             return meta.version + 1
@@ -223,7 +223,7 @@ class SQLiteStore(ClosingStore):
         name = validate_session_id(session_id)
         with self._file.tx(name) as conn:
             meta = self._meta(conn, name)
-            rows = [] if meta is None else conn.execute(Q.SUMMARIES, (meta.sid,)).fetchall()
+            rows = [] if meta is None else conn.execute(SQL.SUMMARIES, (meta.sid,)).fetchall()
         return [
             decode_message(body, session_id=name, where="summary log entry") for (body,) in rows
         ]
@@ -243,7 +243,7 @@ class SQLiteStore(ClosingStore):
             body: str | None = None
             watermark = 0
             if summary_id is not None:
-                row = conn.execute(Q.FIND_SUMMARY, (meta.sid, summary_id)).fetchone()
+                row = conn.execute(SQL.FIND_SUMMARY, (meta.sid, summary_id)).fetchone()
                 if row is None:
                     raise StoreError(f"session {name!r}: no logged summary with id {summary_id!r}")
                 watermark, body = row
@@ -252,7 +252,7 @@ class SQLiteStore(ClosingStore):
                         f"session {name!r}: summary log entry {summary_id!r} has an invalid "
                         "watermark"
                     )
-            conn.execute(Q.SET_SUMMARY, (body, watermark, time.time(), meta.sid))
+            conn.execute(SQL.SET_SUMMARY, (body, watermark, time.time(), meta.sid))
             return meta.version + 1
 
     def clear(self, session_id: str) -> None:
@@ -261,26 +261,26 @@ class SQLiteStore(ClosingStore):
         with self._file.tx(name, write=True) as conn:
             meta = self._meta(conn, name)
             if meta is not None:
-                conn.execute(Q.DELETE_MESSAGES, (meta.sid,))
-                conn.execute(Q.DELETE_SUMMARIES, (meta.sid,))
-                conn.execute(Q.CLEAR, (time.time(), meta.sid))
+                conn.execute(SQL.DELETE_MESSAGES, (meta.sid,))
+                conn.execute(SQL.DELETE_SUMMARIES, (meta.sid,))
+                conn.execute(SQL.CLEAR, (time.time(), meta.sid))
 
     def delete(self, session_id: str) -> bool:
         """See :meth:`summem.stores.base.Store.delete`."""
         name = validate_session_id(session_id)
         with self._file.tx(name, write=True) as conn:
-            conn.execute(Q.DELETE_LEASE, (name,))
-            row = conn.execute(Q.EXISTS, (name,)).fetchone()
+            conn.execute(SQL.DELETE_LEASE, (name,))
+            row = conn.execute(SQL.EXISTS, (name,)).fetchone()
             if row is None:
                 return False
-            for stmt in (Q.DELETE_MESSAGES, Q.DELETE_SUMMARIES, Q.DELETE_SESSION):
+            for stmt in (SQL.DELETE_MESSAGES, SQL.DELETE_SUMMARIES, SQL.DELETE_SESSION):
                 conn.execute(stmt, (row[0],))
             return True
 
     def list_sessions(self) -> list[str]:
         """See :meth:`summem.stores.base.Store.list_sessions`."""
         with self._file.tx(None) as conn:
-            return sorted(name for (name,) in conn.execute(Q.NAMES))
+            return sorted(name for (name,) in conn.execute(SQL.NAMES))
 
     def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
         """See :meth:`summem.stores.base.Store.acquire_lease`."""
@@ -288,17 +288,17 @@ class SQLiteStore(ClosingStore):
         check_lease_args(owner, ttl_seconds)
         with self._file.tx(name, write=True) as conn:
             now = time.time()
-            held = conn.execute(Q.LEASE, (name,)).fetchone()
+            held = conn.execute(SQL.LEASE, (name,)).fetchone()
             if held is not None and held[0] != owner and held[1] > now:
                 return False
-            conn.execute(Q.PUT_LEASE, (name, owner, now + ttl_seconds))
+            conn.execute(SQL.PUT_LEASE, (name, owner, now + ttl_seconds))
             return True
 
     def release_lease(self, session_id: str, owner: str) -> None:
         """See :meth:`summem.stores.base.Store.release_lease`."""
         name = validate_session_id(session_id)
         with self._file.tx(name, write=True) as conn:
-            conn.execute(Q.RELEASE_LEASE, (name, owner))
+            conn.execute(SQL.RELEASE_LEASE, (name, owner))
 
     def close(self) -> None:
         """Close every thread's connection; the store cannot be used afterwards."""
@@ -307,7 +307,7 @@ class SQLiteStore(ClosingStore):
     # -- internals ------------------------------------------------------------------------
 
     def _meta(self, conn: sqlite3.Connection, name: str) -> _Meta | None:
-        row = conn.execute(Q.META, (name,)).fetchone()
+        row = conn.execute(SQL.META, (name,)).fetchone()
         if row is None:
             return None
         sid, epoch, version, length, watermark, system, summary = row
@@ -321,7 +321,7 @@ class SQLiteStore(ClosingStore):
     def _create(self, conn: sqlite3.Connection, name: str) -> _Meta:
         now = time.time()
         epoch = new_epoch()
-        cur = conn.execute(Q.CREATE, (name, epoch, now, now))
+        cur = conn.execute(SQL.CREATE, (name, epoch, now, now))
         assert cur.lastrowid is not None
         return _Meta(cur.lastrowid, epoch, 0, 0, 0, None, None)
 
@@ -342,7 +342,7 @@ class SQLiteStore(ClosingStore):
     def _range(
         self, conn: sqlite3.Connection, name: str, meta: _Meta, lo: int, hi: int
     ) -> list[Message]:
-        rows = conn.execute(Q.RANGE, (meta.sid, lo, hi)).fetchall()
+        rows = conn.execute(SQL.RANGE, (meta.sid, lo, hi)).fetchall()
         if [pos for pos, _ in rows] != list(range(lo, hi)):
             raise CorruptRecordError(
                 f"session {name!r}: history positions {lo}..{hi - 1} are missing or out of order"
@@ -355,7 +355,7 @@ class SQLiteStore(ClosingStore):
     def _log_summary(
         self, conn: sqlite3.Connection, sid: int, summary_id: str, wm: int, body: str, now: float
     ) -> None:
-        conn.execute(Q.LOG_SUMMARY, (sid, summary_id, wm, body, now))
+        conn.execute(SQL.LOG_SUMMARY, (sid, summary_id, wm, body, now))
 
 
 def _decode(body: Any, name: str, where: str) -> Message | None:

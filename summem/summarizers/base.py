@@ -20,10 +20,12 @@ from summem.tokens.base import TokenCounter
 
 __all__ = [
     "SUMMARY_SLACK",
+    "Flow",
     "Summarizer",
     "SummaryOutput",
     "SummaryRequest",
     "as_flow",
+    "done",
     "summary_limit",
     "validate_summary",
 ]

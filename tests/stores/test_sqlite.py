@@ -12,11 +12,11 @@ import pytest
 from summem.exceptions import ConfigurationError, CorruptRecordError, StoreError
 from summem.messages import user
 from summem.stores import SQLiteStore
-from summem.stores._sqlite_schema import MIGRATIONS, Q
+from summem.stores._sqlite_schema import MIGRATIONS, SQL
 
 
 def statements() -> dict[str, str]:
-    return {k: v for k, v in vars(Q).items() if k.isupper()}
+    return {k: v for k, v in vars(SQL).items() if k.isupper()}
 
 
 def test_every_statement_uses_an_index(tmp_path: Path) -> None:
@@ -30,7 +30,7 @@ def test_every_statement_uses_an_index(tmp_path: Path) -> None:
             assert [s.split(" USING")[0] for s in scans] == ["SCAN sessions"]
         else:
             assert scans == [], (name, plan)
-    range_plan = conn.execute("EXPLAIN QUERY PLAN " + Q.RANGE, [1, 2, 3]).fetchall()
+    range_plan = conn.execute("EXPLAIN QUERY PLAN " + SQL.RANGE, [1, 2, 3]).fetchall()
     assert "position>? AND position<?" in str(range_plan).replace("=", "")
     conn.close()
 

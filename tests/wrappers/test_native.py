@@ -17,7 +17,7 @@ from typing_extensions import assert_type
 from summem import ConfigurationError
 from summem.async_memory import AsyncMemory
 from summem.memory import Memory
-from summem.wrappers.openai import wrap_completion, wrap_openai
+from summem.wrappers import wrap_completion, wrap_openai
 from tests.fakes.replies import OPENAI_URL as URL
 from tests.fakes.replies import chunk, sse
 from tests.wrappers.test_wrappers import bodies, completion, small_memory

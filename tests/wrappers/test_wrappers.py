@@ -14,7 +14,8 @@ from summem import ConfigurationError
 from summem.async_memory import AsyncMemory
 from summem.memory import Memory
 from summem.reducers.summarization import SummarizationReducer
-from summem.wrappers.openai import StreamAccumulator, wrap_completion, wrap_openai
+from summem.wrappers import wrap_completion, wrap_openai
+from summem.wrappers.stream import StreamAccumulator
 from tests.fakes.counters import WordCounter
 from tests.fakes.replies import OPENAI_URL, chunk, openai_completion, sse
 from tests.fakes.summarizers import FakeSummarizer

@@ -1,0 +1,61 @@
+"""Groups, the system rules and batch checks: the conversation rules every layer shares."""
+
+from __future__ import annotations
+
+import pytest
+
+from summem.conversation import apply_system, boundaries, check_batch, split_groups, track_calls
+from summem.exceptions import MessageValidationError
+from summem.messages import Message, parse_messages
+from tests.fakes.messages import a, call, res, sys, u
+
+
+def msgs(*items: dict[str, object]) -> list[Message]:
+    return parse_messages(items)
+
+
+def test_groups_keep_a_call_with_all_its_results() -> None:
+    history = msgs(u("q"), call("x", "y"), res("y"), res("x"), a("done"), call("z"))
+    b = boundaries(history)
+    assert b.starts == (0, 1, 4, 5) and b.pending_from == 5 and b.orphans == ()
+    assert [len(g) for g in split_groups(history)] == [1, 3, 1, 1]
+    assert boundaries(msgs(res("nobody"))).orphans == (0,)
+
+
+def test_system_rules() -> None:
+    first, same, other = msgs(sys("be kind"), sys("be kind"), sys("be brief"))
+    assert apply_system(None, first) is first
+    assert apply_system(first, same) is first
+    assert apply_system(first, other) is other
+
+
+def test_check_batch_applies_the_rules_in_order() -> None:
+    pending: dict[str, None] = {}
+    batch = check_batch(
+        msgs(sys("s"), u("q"), call("c1"), res("c1"), a("ok")),
+        None,
+        pending,
+        frozenset(),
+        size=lambda m: 1,
+        single=False,
+    )
+    assert batch.system_changed and batch.system is not None
+    assert [m.role for m in batch.history] == ["user", "assistant", "tool", "assistant"]
+    assert batch.sizes == [1, 1, 1, 1] and pending == {}
+
+
+def test_check_batch_refuses_orphans_and_duplicate_pending_ids() -> None:
+    with pytest.raises(MessageValidationError, match="'c9'") as info:
+        check_batch(msgs(res("c9")), None, {}, frozenset(), size=lambda m: 1, single=False)
+    assert info.value.index == 0 and info.value.field == "tool_call_id"
+    with pytest.raises(MessageValidationError, match="already pending"):
+        check_batch(
+            msgs(call("c1")), None, {"c1": None}, frozenset(), size=lambda m: 1, single=True
+        )
+
+
+def test_track_calls() -> None:
+    pending: dict[str, None] = {}
+    for m in msgs(call("a", "b"), res("a")):
+        track_calls(pending, m)
+    assert pending == {"b": None}
