@@ -14,7 +14,6 @@ loop goes on; the user's message stays in the session, as the wrapper documents.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -53,11 +52,7 @@ def _api_key(config: SummemConfig, model: str) -> str | None:
             f"no API key for {model}: set {' or '.join(missing)} in the environment",
             exit_code=EXIT_USAGE,
         )
-    spec = config.api_key_env
-    var = spec.get(model) if isinstance(spec, dict) else spec
-    if var is None:
-        return None  # litellm reads the provider's own variable
-    return os.environ.get(var)
+    return config.api_key(model)  # None: litellm reads the provider's own variable
 
 
 def _open_memory(config: SummemConfig, model: str, session: str) -> Memory:

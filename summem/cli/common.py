@@ -191,8 +191,7 @@ def missing_key_vars(config: SummemConfig, model: str) -> list[str]:
     ``api_key_env`` in the config wins; otherwise litellm says what the provider reads.
     Only credentials count: an unset ``*_API_BASE`` has a default (e.g. a local Ollama).
     """
-    spec = config.api_key_env
-    var = spec.get(model) if isinstance(spec, dict) else spec
+    var = config.api_key_variable(model)
     if var is not None:
         return [] if os.environ.get(var) else [var]
     try:

@@ -35,6 +35,7 @@ __all__ = [
     "config_issue",
     "expand_env",
     "format_errors",
+    "key_variable",
     "open_with_env",
     "read_capped",
     "read_yaml",
@@ -166,13 +167,18 @@ def open_with_env(opener: Any, url: str, source: str) -> Any:
         raise error from exc
 
 
+def key_variable(spec: str | Mapping[str, str] | None, model: str) -> str | None:
+    """The environment variable ``api_key_env`` names for ``model`` (``None``: it names none)."""
+    return spec.get(model) if isinstance(spec, Mapping) else spec
+
+
 def api_key_from_env(spec: str | Mapping[str, str] | None, model: str, source: str) -> str | None:
     """The key for ``model`` from the variable ``api_key_env`` names; ``None`` if it names none.
 
     Raises:
         ConfigurationError: the variable is named but not set.
     """
-    var = spec.get(model) if isinstance(spec, Mapping) else spec
+    var = key_variable(spec, model)
     if var is None:
         return None  # litellm reads the provider's usual variable (OPENAI_API_KEY...)
     value = os.environ.get(var)

@@ -41,6 +41,7 @@ from summem.config.io import (
     check_env_names,
     check_store_url,
     format_errors,
+    key_variable,
     open_with_env,
     read_capped,
     read_yaml,
@@ -237,11 +238,23 @@ class SummemConfig(Section):
             return TruncatingSummarizer()
         from summem.summarizers.llm import LLMSummarizer
 
-        key = api_key_from_env(self.api_key_env, name, self._source)
+        key = self.api_key(name)
         extra: dict[str, Any] = {"api_key": key} if key is not None else {}
         return LLMSummarizer(
             name, prompt=self.prompt_template(), retry=self.retries.policy(), **extra
         )
+
+    def api_key_variable(self, model: str) -> str | None:
+        """The environment variable ``api_key_env`` names for ``model``, if any."""
+        return key_variable(self.api_key_env, model)
+
+    def api_key(self, model: str) -> str | None:
+        """The key for ``model`` from that variable (``None``: the provider's own variable).
+
+        Raises:
+            ConfigurationError: ``api_key_env`` names a variable that is not set.
+        """
+        return api_key_from_env(self.api_key_env, model, self._source)
 
     def build_reducer(
         self,
