@@ -24,10 +24,12 @@ from summem.session.flows import (
     clear_flow,
     extend_flow,
     recompute_flow,
+    record_flow,
     reduction_flow,
     reload_flow,
     rollback_flow,
 )
+from summem.session.recorded import Mode
 from summem.session.steps import AsyncStoreSteps
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import AsyncStore, Store
@@ -87,6 +89,18 @@ class AsyncMemory(BaseMemory):
     async def extend(self, messages: Iterable[MessageLike]) -> list[Message]:
         """See :meth:`Memory.extend`."""
         return await self._write_batch(messages, single=False)
+
+    async def record(
+        self, messages: Iterable[MessageLike], *, mode: Mode = "auto"
+    ) -> list[Message]:
+        """See :meth:`Memory.record`."""
+        items = self._record_items(messages, mode)
+        async with self._write:
+            self._check_open()
+            flow = record_flow(self._core, self._steps, self._recorded, items, mode=mode)
+            accepted = await run_async(flow)
+        await self._after_write()
+        return accepted
 
     async def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
         async with self._write:
@@ -210,8 +224,12 @@ class AsyncMemory(BaseMemory):
             async with self._write:
                 await run_async(reload_flow(self._core, self._steps))
 
-    async def history(self, start: int = 0, stop: int | None = None) -> list[Message]:
+    async def history(self, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
         """See :meth:`Memory.history`."""
+        return [m.to_openai() for m in await self.history_messages(start, stop)]
+
+    async def history_messages(self, start: int = 0, stop: int | None = None) -> list[Message]:
+        """See :meth:`Memory.history_messages`."""
         self._check_open()
         return await self._store.history(self.session_id, start, stop)
 

@@ -9,6 +9,7 @@ kind of failure. Errors that are also a builtin kind (``ValueError``, ``KeyError
     ├── ConfigurationError            (also ValueError) bad settings, found at construction
     ├── MissingDependencyError        (also ImportError) an optional extra is not installed
     ├── MessageValidationError        (also ValueError) not valid chat-completions input
+    │   └── HistoryMismatchError      a resent message list differs from what is recorded
     ├── PromptError                   a prompt file is unreadable or invalid
     ├── LLMError                      a provider call failed (.provider, .model, .status_code)
     │   ├── LLMTransientError         408/409/429/5xx/timeouts: the only thing retried
@@ -32,6 +33,7 @@ __all__ = [
     "ConflictError",
     "ContextWindowExceededError",
     "CorruptRecordError",
+    "HistoryMismatchError",
     "InvalidSessionIdError",
     "InvalidSummaryError",
     "LLMError",
@@ -82,6 +84,16 @@ class MessageValidationError(SummemError, ValueError):
         if field:
             where += f", field {field!r}"
         super().__init__(f"{where}: {reason}")
+
+
+class HistoryMismatchError(MessageValidationError):
+    """A message list passed again (the whole conversation each call) differs from history.
+
+    The list started like the recorded conversation, so it was taken for a resend, but the
+    message at ``index`` (its position in the list passed) differs from the recorded one: the
+    caller edited or dropped an earlier turn. Nothing was recorded. Pass ``mode="new"`` to record
+    every message passed as new.
+    """
 
 
 class PromptError(SummemError):

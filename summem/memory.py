@@ -33,10 +33,12 @@ from summem.session.flows import (
     clear_flow,
     extend_flow,
     recompute_flow,
+    record_flow,
     reduction_flow,
     reload_flow,
     rollback_flow,
 )
+from summem.session.recorded import Mode
 from summem.session.steps import SyncStoreSteps
 from summem.session.worker import BackgroundWorker
 from summem.stores.base import Store
@@ -118,6 +120,29 @@ class Memory(BaseMemory):
     def extend(self, messages: Iterable[MessageLike]) -> list[Message]:
         """Store a batch, validated whole first: one bad message rejects it all."""
         return self._write_batch(messages, single=False)
+
+    def record(self, messages: Iterable[MessageLike], *, mode: Mode = "auto") -> list[Message]:
+        """Store what ``messages`` adds to the conversation; return the messages stored.
+
+        For applications that pass the whole conversation every time (or echo back the view
+        :meth:`messages` gave them, or the reply they got): the part of the list that repeats
+        the end of what is recorded is recognised by content and skipped; system messages
+        follow the system rules; summem's own summary is dropped. With ``mode="new"`` every
+        message is stored; with ``mode="full"`` the list must repeat the recorded conversation.
+
+        Raises:
+            HistoryMismatchError: the list repeats the recorded conversation, then differs from
+                it (an earlier turn was edited or dropped): nothing is stored; the error names
+                the position in the list.
+            MessageValidationError: a message is not valid (nothing is stored).
+        """
+        items = self._record_items(messages, mode)
+        with self._write:
+            self._check_open()
+            flow = record_flow(self._core, self._steps, self._recorded, items, mode=mode)
+            accepted = run_sync(flow)
+        self._after_write()
+        return accepted
 
     def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
         with self._write:
@@ -233,8 +258,16 @@ class Memory(BaseMemory):
             with self._write:
                 run_sync(reload_flow(self._core, self._steps))
 
-    def history(self, start: int = 0, stop: int | None = None) -> list[Message]:
-        """``history[start:stop]`` from the store (all of it by default)."""
+    def history(self, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
+        """``history[start:stop]`` from the store (all of it by default), as chat dicts.
+
+        Every message ever added, in order, as the chat-completions dicts :meth:`messages`
+        gives (ids and summem's metadata are on :meth:`history_messages`).
+        """
+        return [m.to_openai() for m in self.history_messages(start, stop)]
+
+    def history_messages(self, start: int = 0, stop: int | None = None) -> list[Message]:
+        """``history[start:stop]`` as :class:`~summem.messages.Message` objects (ids, meta)."""
         self._check_open()
         return self._store.history(self.session_id, start, stop)
 

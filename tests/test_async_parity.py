@@ -96,7 +96,7 @@ async def test_rules_system_tools_and_batches(kind: str) -> None:
         "tool",
         "tool",
     ]
-    assert len(await memory.history()) == 4
+    assert len(await memory.history_messages()) == 4
     await memory.close()
 
 
@@ -142,7 +142,7 @@ async def test_recompute_rollback_and_usage(kind: str) -> None:
     assert memory.summary.id == logged[0].id
     check_session(sync_store(memory), "s", await memory.view())
     await memory.clear()
-    assert await memory.history() == [] and memory.summary is None and memory.usage == {}
+    assert await memory.history_messages() == [] and memory.summary is None and memory.usage == {}
 
 
 async def test_failures_back_off_and_commit_nothing(kind: str) -> None:
@@ -156,7 +156,7 @@ async def test_failures_back_off_and_commit_nothing(kind: str) -> None:
     with pytest.raises(SummarizationError):
         for i in range(11):
             await strict.add(u(words(7, f"m{i}")))
-    assert len(await strict.history()) == 11 and await strict.summaries() == []
+    assert len(await strict.history_messages()) == 11 and await strict.summaries() == []
 
 
 async def test_background_reduction_lets_the_turns_go_on(kind: str) -> None:
@@ -177,7 +177,7 @@ async def test_background_reduction_lets_the_turns_go_on(kind: str) -> None:
     assert len(summarizer.requests) == 1
     ids = [m.id for m in await memory.view()]
     assert during.id in ids and late.id in ids
-    assert [m.id for m in await memory.history()][-2:] == [during.id, late.id]
+    assert [m.id for m in await memory.history_messages()][-2:] == [during.id, late.id]
     check_session(sync_store(memory), "s", await memory.view())
     await memory.close()
 
@@ -207,7 +207,7 @@ async def test_both_facades_produce_the_same_transcript() -> None:
             await memory.extend(turn(i))
             out.append(await memory.messages())
         await memory.add(call("open"))
-        out.append([m.text for m in await memory.history()])
+        out.append([m.text for m in await memory.history_messages()])
         return out
 
     sync_out = await play(make("sync", reducer=small_reducer(FakeSummarizer(reply="s"))))

@@ -156,7 +156,7 @@ def memory_view(config: SummemConfig, transcript: list[dict[str, Any]]) -> list[
     memory = config.build_memory("example", store=InMemoryStore())
     for message in transcript:
         memory.add(message)
-    assert len(memory.history()) == len(transcript) - 1  # the system message is kept apart
+    assert len(memory.history_messages()) == len(transcript) - 1  # the system message is kept apart
     view = memory.messages()
     memory.close()
     return view

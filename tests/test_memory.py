@@ -53,7 +53,7 @@ def test_store_url_opens_a_store_and_close_closes_it(tmp_path: Path) -> None:
     with Memory("s", reducer=small_reducer(), store=url) as memory:
         memory.add(u("hello"))
     with Memory("s", reducer=small_reducer(), store=url) as again:
-        assert [m.text for m in again.history()] == ["hello"]
+        assert [m.text for m in again.history_messages()] == ["hello"]
 
 
 def test_background_needs_a_soft_threshold() -> None:
@@ -79,7 +79,7 @@ def test_system_rules_one_at_a_time_first_same_content_ignored() -> None:
     memory.add(u("hi"))
     again = memory.add(sys("Be brief."))
     assert again.id == first.id  # same content: the stored one stays
-    assert memory.history() and all(not m.is_system for m in memory.history())
+    assert memory.history_messages() and all(not m.is_system for m in memory.history_messages())
     assert memory.messages()[0] == {"role": "system", "content": "Be brief."}
     memory.add({"role": "developer", "content": "Be verbose."})
     assert memory.messages()[:2] == [
@@ -107,7 +107,7 @@ def test_tool_result_answering_no_call_is_rejected_naming_it() -> None:
     memory.extend([call("c1"), res("c1")])
     with pytest.raises(MessageValidationError, match="already answered"):
         memory.add(res("c1"))
-    assert len(memory.history()) == 2
+    assert len(memory.history_messages()) == 2
 
 
 def test_parallel_calls_answered_in_any_order_across_adds() -> None:
@@ -115,7 +115,7 @@ def test_parallel_calls_answered_in_any_order_across_adds() -> None:
     memory.add(call("x", "y"))
     memory.add(res("y"))
     memory.add(res("x"))
-    assert [m.role for m in memory.history()] == ["assistant", "tool", "tool"]
+    assert [m.role for m in memory.history_messages()] == ["assistant", "tool", "tool"]
     with pytest.raises(MessageValidationError, match="already pending"):
         memory.extend([call("z"), call("z")])
 
@@ -129,7 +129,7 @@ def test_a_batch_is_validated_whole_and_rejected_whole() -> None:
     with pytest.raises(MessageValidationError) as info:
         memory.extend([u("a"), call("c"), res("c"), res("other")])
     assert info.value.index == 3 and info.value.field == "tool_call_id"
-    assert [m.text for m in memory.history()] == ["kept"]
+    assert [m.text for m in memory.history_messages()] == ["kept"]
     assert memory.system is None
 
 
@@ -168,11 +168,14 @@ def test_reduction_at_threshold_brings_the_view_within_target() -> None:
         assert memory.size <= 100
     assert summarizer.requests, "never reduced"
     assert memory.summary is not None and memory.summary.summary_info is not None
-    assert memory.summary.summary_info.watermark == len(memory.history()) - len(memory.view()) + 2
+    assert (
+        memory.summary.summary_info.watermark
+        == len(memory.history_messages()) - len(memory.view()) + 2
+    )
     check_session(memory.store, "s", memory.view())
     # every evicted message went to the summarizer exactly once, in order
     k = memory.summary.summary_info.watermark
-    assert [m.id for m in summarizer.seen] == [m.id for m in memory.history()[:k]]
+    assert [m.id for m in summarizer.seen] == [m.id for m in memory.history_messages()[:k]]
 
 
 def test_hysteresis_one_summarizer_call_per_threshold_minus_target() -> None:
@@ -227,7 +230,7 @@ def test_failing_summarizer_raises_after_storing_the_message() -> None:
         for i in range(12):
             memory.add(u(words(7, f"m{i}")))
     assert memory.summary is None and memory.summaries() == []
-    assert len(memory.history()) == len(memory.view())
+    assert len(memory.history_messages()) == len(memory.view())
     assert isinstance(memory.last_error, SummarizationError)
 
 
@@ -376,7 +379,7 @@ def test_to_dict_from_dict_resumes_identically(tmp_path: Path) -> None:
         store=f"sqlite:///{tmp_path / 'r.db'}",
     )
     assert resumed.messages() == memory.messages()
-    assert [m.id for m in resumed.history()] == [m.id for m in memory.history()]
+    assert [m.id for m in resumed.history_messages()] == [m.id for m in memory.history_messages()]
     assert resumed.summary is not None and memory.summary is not None
     assert resumed.summary.id == memory.summary.id
     assert resumed.summary.summary_info == memory.summary.summary_info
@@ -412,7 +415,7 @@ def test_recompute_rebuilds_from_history_in_bounded_spans() -> None:
     new = memory.recompute(summarizer=fresh)
     assert new is not None and new.summary_info is not None
     assert new.summary_info.watermark == k and memory.summary is new
-    assert [m.id for m in fresh.seen] == [m.id for m in memory.history()[:k]]
+    assert [m.id for m in fresh.seen] == [m.id for m in memory.history_messages()[:k]]
     assert len(fresh.requests) > 1
     assert all(
         sum(WordCounter().count_message(m) for m in r.messages) <= 100 for r in fresh.requests
@@ -437,7 +440,7 @@ def test_rollback_to_a_logged_summary_and_to_none() -> None:
     assert memory.summary is not None and memory.summary.id == first.id
     check_session(memory.store, "s", memory.view())
     memory.rollback(None)
-    assert memory.summary is None and len(memory.view()) == len(memory.history())
+    assert memory.summary is None and len(memory.view()) == len(memory.history_messages())
     summarizer = memory.reducer.summarizer
     assert isinstance(summarizer, FakeSummarizer)
     before = len(summarizer.requests)

@@ -82,7 +82,7 @@ def test_a_write_failing_midway_leaves_nothing_and_a_retry_succeeds(
     assert store.list_sessions() == [] and store.history("s") == []
     monkeypatch.undo()
     resumed = Memory.from_dict(data, reducer=reducer(), store=store)
-    assert [m.id for m in resumed.history()] == [r["id"] for r in data["history"]]
+    assert [m.id for m in resumed.history_messages()] == [r["id"] for r in data["history"]]
     assert resumed.summary is not None and resumed.summary.id == data["summary"]["id"]
     check_resumed(store, data, resumed.view())
 
@@ -98,7 +98,7 @@ async def test_async_a_write_failing_midway_leaves_nothing(
     assert await store.list_sessions() == []
     monkeypatch.undo()
     resumed = await AsyncMemory.from_dict(data, reducer=reducer(), store=store)
-    assert [m.id for m in await resumed.history()] == [r["id"] for r in data["history"]]
+    assert [m.id for m in await resumed.history_messages()] == [r["id"] for r in data["history"]]
     await store.close()
 
 
@@ -171,7 +171,7 @@ async def test_async_concurrent_resumes_exactly_one_wins(tmp_path: Path) -> None
     )
     won = [o for o in outcomes if isinstance(o, AsyncMemory)]
     assert len(won) == 1 and all(isinstance(o, ConflictError) for o in outcomes if o not in won)
-    assert [m.id for m in await won[0].history()] == [r["id"] for r in data["history"]]
+    assert [m.id for m in await won[0].history_messages()] == [r["id"] for r in data["history"]]
     for s in stores:
         await s.close()
 

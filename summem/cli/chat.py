@@ -89,14 +89,14 @@ def run_chat(
         kwargs: dict[str, Any] = {"model": model}
         if api_key is not None:
             kwargs["api_key"] = api_key
-        length = len(memory.history())
+        length = len(memory.history_messages())
         out.print(
             f"chat with {escape(model)}, session {escape(session)} in "
             f"{escape(display_url(config.store))} ({length} messages so far); "
             f"{escape(_summarizer_text(config))}. Commands: {', '.join(COMMANDS)}."
         )
         _loop(memory, send, kwargs, out)
-        out.print(f"session {escape(session)} saved ({len(memory.history())} messages).")
+        out.print(f"session {escape(session)} saved ({len(memory.history_messages())} messages).")
     finally:
         memory.close()
 
@@ -143,7 +143,7 @@ def _command(name: str, memory: Memory, out: Console) -> bool:
             out.print(escape(summary.text))
             out.print(f"[dim]{escape(provenance_line(summary))}[/dim]")
     elif name == "/history":
-        print_history(out, memory.history(), title=f"history of {memory.session_id}")
+        print_history(out, memory.history_messages(), title=f"history of {memory.session_id}")
     elif name == "/help":
         for cmd, what in COMMANDS.items():
             out.print(f"{cmd:<10} {what}")

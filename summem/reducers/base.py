@@ -94,6 +94,11 @@ class SummarizingReducer(Reducer, Protocol):
         ...
 
     @property
+    def summary_prefix(self) -> str:
+        """The text the summary message starts with (how a summary is told from a turn)."""
+        ...
+
+    @property
     def fail_on_error(self) -> bool:
         """Raise a failed reduction (True), or keep the view unreduced and report it."""
         ...

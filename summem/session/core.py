@@ -26,7 +26,7 @@ from summem.conversation import Batch, check_batch, track_calls
 from summem.exceptions import ConfigurationError, SummemError
 from summem.messages import Message, MessageLike, parse_message, parse_messages
 from summem.reducers.base import Reducer, ReduceResult, SummarizingReducer
-from summem.reducers.view import SummaryPlacement, render_view
+from summem.reducers.view import DEFAULT_SUMMARY_PREFIX, SummaryPlacement, render_view
 from summem.session.plan import Plan, PlanResult, pack_spans
 from summem.session.render import RenderCache
 from summem.session.usage import UsageLedger, sum_usage
@@ -80,6 +80,9 @@ class SessionCore:
         self.fail_on_error = summarizing.fail_on_error if summarizing is not None else True
         self.placement: SummaryPlacement = (
             summarizing.summary_placement if summarizing is not None else "after_system"
+        )
+        self.summary_prefix = (
+            summarizing.summary_prefix if summarizing is not None else DEFAULT_SUMMARY_PREFIX
         )
         self._lock = threading.RLock()
         self.stale = True
@@ -154,6 +157,11 @@ class SessionCore:
         with self._lock:
             head = [m for m in (self.system, self.summary) if m is not None]
             return head + self.tail
+
+    def view_tail(self) -> list[Message]:
+        """``history[k:]``: the conversation part of the view."""
+        with self._lock:
+            return list(self.tail)
 
     def render(self) -> list[dict[str, Any]]:
         """The view as chat-completions dicts."""

@@ -11,17 +11,25 @@ import inspect
 import os
 import socket
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from summem.exceptions import ConfigurationError, ReductionError, StoreError, SummemError
-from summem.messages import Message
-from summem.reducers.base import Reducer, SummarizingReducer
+from summem.exceptions import (
+    ConfigurationError,
+    MessageValidationError,
+    ReductionError,
+    StoreError,
+    SummemError,
+)
+from summem.messages import Message, MessageLike
+from summem.reducers.base import BudgetReducer, Reducer, SummarizingReducer
 from summem.reducers.records import default_reducer, reducer_from_record, reducer_record
 from summem.session.core import SessionCore
 from summem.session.export import SessionDict, parse_session_dict
+from summem.session.recorded import Mode, RecordedIndex
 from summem.stores.base import validate_session_id
 from summem.summarizers.base import Summarizer
+from summem.tokens.base import ApproxCounter
 
 __all__ = ["BaseMemory", "is_async_store"]
 
@@ -48,6 +56,7 @@ class BaseMemory:
         self._lease_ttl = float(lease_ttl_seconds)
         self._owner = f"summem:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._closed = False
+        self._recorded = RecordedIndex()
 
     @property
     def session_id(self) -> str:
@@ -133,6 +142,35 @@ class BaseMemory:
                 "(truncation has no summary)"
             )
         return reducer if summarizer is None else reducer.with_summarizer(summarizer)
+
+    def estimate_usage(self, view: list[Message], reply: dict[str, Any]) -> dict[str, Any]:
+        """Usage for a reply whose provider reported none (a stream without a usage chunk).
+
+        Counted with the reducer's tokenizer (an approximate one for a custom reducer): the
+        view that was sent, and the reply. Marked ``estimated`` so totals can tell; the
+        ``estimated_tokens`` field sums into ``memory.usage`` beside the reported counts.
+        """
+        reducer = self._core.reducer
+        counter = reducer.token_counter if isinstance(reducer, BudgetReducer) else ApproxCounter()
+        prompt = counter.request_overhead + sum(counter.count_message(m) for m in view)
+        completion = counter.count_message(Message.from_openai(reply))
+        return {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "total_tokens": prompt + completion,
+            "estimated_tokens": prompt + completion,
+            "estimated": True,
+        }
+
+    @staticmethod
+    def _record_items(messages: Iterable[MessageLike], mode: Mode) -> list[MessageLike]:
+        if mode not in ("auto", "new", "full"):
+            raise ConfigurationError(f"mode must be 'auto', 'new' or 'full', got {mode!r}")
+        if isinstance(messages, (str, bytes, Mapping)):
+            raise MessageValidationError(
+                f"expected a list of messages, got {type(messages).__name__}"
+            )
+        return list(messages)
 
     def _check_open(self) -> None:
         if self._closed:

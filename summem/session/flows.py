@@ -14,7 +14,8 @@ when it is closed (cancellation), and the lease must be released then too.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from summem._flow import Flow
 from summem.conversation import Batch
@@ -29,6 +30,7 @@ from summem.messages import Message, MessageLike
 from summem.reducers.base import ReduceResult, SummarizingReducer
 from summem.session.core import SessionCore, Trigger
 from summem.session.plan import pack_spans, summarize_plan_flow
+from summem.session.recorded import Mode, Recorded, RecordedIndex, new_messages
 from summem.session.steps import StoreSteps
 from summem.session.usage import HISTORY_USAGE_KEY, sum_usage
 from summem.stores.base import SessionState
@@ -37,6 +39,7 @@ __all__ = [
     "clear_flow",
     "extend_flow",
     "recompute_flow",
+    "record_flow",
     "reduction_flow",
     "reload_flow",
     "rollback_flow",
@@ -121,6 +124,60 @@ def extend_flow(
         if not core.appended(batch, length):
             yield from reload_flow(core, store)
     return batch.accepted
+
+
+def record_flow(
+    core: SessionCore,
+    store: StoreSteps,
+    index: RecordedIndex,
+    items: Sequence[Any],
+    *,
+    mode: Mode,
+) -> Flow[list[Message]]:
+    """Record the messages of ``items`` that are not recorded yet (see ``Memory.record``).
+
+    The tail of the cached view answers most calls; the whole history is read into ``index``
+    only when the list may repeat more than the tail, once, and then kept up to date.
+    """
+    if core.stale:
+        yield from reload_flow(core, store)
+    recorded = _recorded(core, index)
+    new, need_history = new_messages(items, recorded, mode=mode, summary_prefix=core.summary_prefix)
+    if need_history:
+        yield from _read_index(core, store, index)
+        recorded = _recorded(core, index)
+        new, _ = new_messages(items, recorded, mode=mode, summary_prefix=core.summary_prefix)
+    if not new:
+        return []
+    current = _index_current(core, index)
+    accepted = yield from extend_flow(core, store, new, single=False)
+    if current:
+        appended = [m for m in accepted if not m.is_system]
+        index.extend(appended)
+        if not _index_current(core, index):
+            index.complete = False  # another writer appended too: read again when needed
+    return accepted
+
+
+def _index_current(core: SessionCore, index: RecordedIndex) -> bool:
+    tail = core.view_tail()
+    return index.matches(core.epoch, core.length, tail[-1].id if tail else None)
+
+
+def _recorded(core: SessionCore, index: RecordedIndex) -> Recorded:
+    if _index_current(core, index):
+        return Recorded(index.fps, index.positions, 0)
+    return Recorded.of_tail(core.view_tail(), core.watermark)
+
+
+def _read_index(core: SessionCore, store: StoreSteps, index: RecordedIndex) -> Flow[None]:
+    """Read the fingerprints of the whole history into ``index``."""
+    index.reset(core.epoch)
+    stop = core.length
+    for lo in range(0, stop, READ_WINDOW):
+        window = yield from store.history(core.session_id, lo, min(stop, lo + READ_WINDOW))
+        index.extend(window)
+    index.complete = len(index.fps) == stop
 
 
 def reduction_flow(

@@ -9,29 +9,39 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from summem.wrappers.turn import async_call, check_pair, is_coroutine_function, sync_call
+from summem.wrappers.turn import (
+    TurnOptions,
+    async_call,
+    check_pair,
+    is_coroutine_function,
+    sync_call,
+)
 
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory
     from summem.memory import Memory
+    from summem.session.recorded import Mode
 
 __all__ = ["wrap_completion"]
 
 FnT = TypeVar("FnT", bound=Callable[..., Any])
 
 
-def wrap_completion(fn: FnT, memory: Memory | AsyncMemory) -> FnT:
+def wrap_completion(fn: FnT, memory: Memory | AsyncMemory, *, mode: Mode = "auto") -> FnT:
     """Wrap a completion function: ``litellm.completion`` + ``Memory``, or the async pair.
 
     Any function taking ``messages`` (by keyword, or in its parameter's position) and
     returning a chat completion works (an async one with ``AsyncMemory``). The result keeps
-    ``fn``'s signature for type checkers.
+    ``fn``'s signature for type checkers. ``mode`` is as for
+    :func:`~summem.wrappers.openai.wrap_openai`: both habits (only the new messages, or the whole
+    conversation each call) work by default.
 
     Raises:
         ConfigurationError: an async function with a sync memory, or the other way round.
     """
     is_async = is_coroutine_function(fn)
     check_pair(is_async, memory, fn_name=getattr(fn, "__name__", type(fn).__name__))
+    options = TurnOptions(mode=mode)
     if is_async:
-        return cast(FnT, async_call(fn, cast("AsyncMemory", memory)))
-    return cast(FnT, sync_call(fn, cast("Memory", memory)))
+        return cast(FnT, async_call(fn, cast("AsyncMemory", memory), options))
+    return cast(FnT, sync_call(fn, cast("Memory", memory), options))

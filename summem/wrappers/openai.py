@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from summem.wrappers.turn import (
-    Replies,
+    TurnOptions,
     as_coroutine_function,
     async_call,
     check_pair,
@@ -35,6 +35,7 @@ from summem.wrappers.turn import (
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory
     from summem.memory import Memory
+    from summem.session.recorded import Mode
 
 __all__ = ["MemoryClient", "wrap_openai"]
 
@@ -44,9 +45,8 @@ _STREAM_HELPER = "stream"  # the SDK's ``chat.completions.stream(...)``: a manag
 
 
 class _Completions:
-    def __init__(self, completions: Any, memory: Any, is_async: bool) -> None:
+    def __init__(self, completions: Any, memory: Any, is_async: bool, options: TurnOptions) -> None:
         self._completions = completions
-        replies = Replies()  # shared: a reply from create() passed back to parse() is known
         for name in ("create", "parse", _STREAM_HELPER):
             method = getattr(completions, name, None)
             if method is None:
@@ -54,9 +54,9 @@ class _Completions:
             helper = name == _STREAM_HELPER
             if is_async:
                 coroutine = method if helper else as_coroutine_function(method)
-                wrapped = async_call(coroutine, memory, helper=helper, replies=replies)
+                wrapped = async_call(coroutine, memory, options, helper=helper)
             else:
-                wrapped = sync_call(method, memory, helper=helper, replies=replies)
+                wrapped = sync_call(method, memory, options, helper=helper)
             setattr(self, name, wrapped)
 
     def __getattr__(self, name: str) -> Any:
@@ -64,9 +64,9 @@ class _Completions:
 
 
 class _Chat:
-    def __init__(self, chat: Any, memory: Any, is_async: bool) -> None:
+    def __init__(self, chat: Any, memory: Any, is_async: bool, options: TurnOptions) -> None:
         self._chat = chat
-        self.completions = _Completions(chat.completions, memory, is_async)
+        self.completions = _Completions(chat.completions, memory, is_async, options)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._chat, name)
@@ -80,18 +80,19 @@ class MemoryClient:
     everything else (``models``, ``embeddings``, ``api_key``...) is the wrapped client's.
     """
 
-    def __init__(self, client: Any, memory: Any) -> None:
+    def __init__(self, client: Any, memory: Any, options: TurnOptions | None = None) -> None:
         self._client = client
         self.memory = memory
-        self.chat = _Chat(client.chat, memory, _is_async_client(client))
+        self._options = options or TurnOptions()
+        self.chat = _Chat(client.chat, memory, _is_async_client(client), self._options)
 
     def with_options(self, *args: Any, **kwargs: Any) -> MemoryClient:
         """The wrapped client's ``with_options``, still around this memory."""
-        return MemoryClient(self._client.with_options(*args, **kwargs), self.memory)
+        return MemoryClient(self._client.with_options(*args, **kwargs), self.memory, self._options)
 
     def copy(self, *args: Any, **kwargs: Any) -> MemoryClient:
         """The wrapped client's ``copy``, still around this memory."""
-        return MemoryClient(self._client.copy(*args, **kwargs), self.memory)
+        return MemoryClient(self._client.copy(*args, **kwargs), self.memory, self._options)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._client, name)
@@ -103,17 +104,24 @@ class MemoryClient:
         return getattr(self.memory, "session_id", None)
 
 
-def wrap_openai(client: ClientT, memory: Memory | AsyncMemory) -> ClientT:
+def wrap_openai(client: ClientT, memory: Memory | AsyncMemory, *, mode: Mode = "auto") -> ClientT:
     """Put ``memory`` around an openai client: ``OpenAI`` + ``Memory``, or the async pair.
 
     The result is a :class:`MemoryClient`, typed as ``client``'s own class so that editors and
     type checkers keep the SDK's signatures.
 
+    Args:
+        client: an ``openai.OpenAI`` or ``openai.AsyncOpenAI`` (or Azure's) client.
+        memory: a ``Memory`` for a sync client, an ``AsyncMemory`` for an async one.
+        mode: how the ``messages`` passed are read: ``"auto"`` takes both habits (only the new
+            messages, or the whole conversation each time); ``"new"`` records every message
+            passed; ``"full"`` requires the whole conversation (see ``Memory.record``).
+
     Raises:
         ConfigurationError: an async client with a sync memory, or the other way round.
     """
     check_pair(_is_async_client(client), memory, fn_name=type(client).__name__)
-    return cast(ClientT, MemoryClient(client, memory))
+    return cast(ClientT, MemoryClient(client, memory, TurnOptions(mode=mode)))
 
 
 def _is_async_client(client: Any) -> bool:

@@ -5,10 +5,12 @@ a call goes through a memory. Here: turning a completion (an openai or litellm o
 dict) into the chat-completions message to record, rebuilding that message from streamed
 chunks, and the stream proxies that record it once the stream has been read to its end.
 
-A stream abandoned midway (not read to its end, closed early, or failing) records nothing: a
-half-written reply may end inside a tool call's arguments, and a tool call that will never get
-its result would stay pending in the view for good. The user's message, recorded before the
-call, stays; an application that shows partial replies can ``memory.add`` one itself.
+A stream abandoned midway (not read to its end, closed early, or failing) records nothing, and
+neither does one that ends without a ``finish_reason`` (a connection dropped before the end, or
+a stream with no chunk at all): a half-written reply may end inside a tool call's arguments, and
+a tool call that will never get its result would stay pending in the view for good. The
+user's message, recorded before the call, stays; an application that shows partial replies can
+``memory.add`` one itself.
 """
 
 from __future__ import annotations
@@ -85,6 +87,8 @@ class StreamAccumulator:
         self.calls: dict[int, dict[str, Any]] = {}
         self.usage: dict[str, Any] | None = None
         self.refusal: list[str] = []
+        self.finish_reason: str | None = None
+        """Set by the chunk that ends the reply; a stream cut short never sets it."""
 
     def feed(self, chunk: Any) -> None:
         """Take one chunk into account."""
@@ -94,6 +98,9 @@ class StreamAccumulator:
         for choice in _get(chunk, "choices") or []:
             if (_get(choice, "index") or 0) != 0:
                 continue
+            finish = _get(choice, "finish_reason")
+            if finish:
+                self.finish_reason = str(finish)
             delta = _get(choice, "delta")
             if delta is None:
                 continue
@@ -160,7 +167,8 @@ class RecordingStream(_Proxy):
         except StopIteration:
             if not self._done:
                 self._done = True
-                self._record(self._acc.message(), self._acc.usage)
+                if self._acc.finish_reason is not None:  # else: cut short, not a reply
+                    self._record(self._acc.message(), self._acc.usage)
             raise
         self._feed(chunk)
         return chunk
@@ -202,7 +210,8 @@ class AsyncRecordingStream(_Proxy):
         except StopAsyncIteration:
             if not self._done:
                 self._done = True
-                await self._record(self._acc.message(), self._acc.usage)
+                if self._acc.finish_reason is not None:  # else: cut short, not a reply
+                    await self._record(self._acc.message(), self._acc.usage)
             raise
         self._feed(chunk)
         return chunk

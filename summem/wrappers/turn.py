@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError
-from summem.messages import sdk_message_dict
+from summem.session.recorded import Mode
 from summem.wrappers.stream import (
+    AsyncRecord,
     AsyncRecordingEventStreamManager,
     AsyncRecordingStream,
     RecordingEventStreamManager,
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
     from summem.messages import Message
 
 __all__ = [
-    "Replies",
+    "TurnOptions",
     "as_coroutine_function",
     "async_call",
     "check_pair",
@@ -73,45 +75,22 @@ def _split(
     return list(new), with_view
 
 
-def _call_keys(message: dict[str, Any]) -> list[tuple[Any, ...]]:
-    return [
-        (
-            c.get("id"),
-            (c.get("function") or {}).get("name"),
-            (c.get("function") or {}).get("arguments"),
-        )
-        for c in message.get("tool_calls") or []
-        if isinstance(c, dict)
-    ]
+@dataclass(frozen=True)
+class TurnOptions:
+    """How a wrapped call reads its messages and renders the view.
 
-
-class Replies:
-    """Drops the reply summem recorded if the application passes it back as a new message.
-
-    The openai tool-calling recipe appends ``response.choices[0].message`` before the tool
-    results; the wrapper has already recorded that reply, so it is not recorded twice.
+    Attributes:
+        mode: how the list passed is read (see :meth:`summem.memory.Memory.record`).
     """
 
-    def __init__(self) -> None:
-        self.last: dict[str, Any] | None = None
+    mode: Mode = "auto"
 
-    def new(self, messages: list[Any]) -> list[Any]:
-        """``messages`` without a leading copy of the reply recorded last."""
-        items = [sdk_message_dict(m) for m in messages]
-        last, self.last = self.last, None
-        first = items[0] if items else None
-        if (
-            last is not None
-            and isinstance(first, dict)
-            and first.get("role") == "assistant"
-            and (first.get("content") or None) == (last.get("content") or None)
-            and _call_keys(first) == _call_keys(last)
-        ):
-            return items[1:]
-        return items
+    def __post_init__(self) -> None:
+        if self.mode not in ("auto", "new", "full"):
+            raise ConfigurationError(f"mode must be 'auto', 'new' or 'full', got {self.mode!r}")
 
 
-def _with_usage(message: dict[str, Any], usage: dict[str, Any] | None) -> Message:
+def _reply(message: dict[str, Any], usage: dict[str, Any] | None) -> Message:
     from summem.messages import Message
 
     msg = Message.from_openai(message)
@@ -119,20 +98,20 @@ def _with_usage(message: dict[str, Any], usage: dict[str, Any] | None) -> Messag
 
 
 def sync_call(
-    fn: Callable[..., Any], memory: Memory, *, helper: bool = False, replies: Replies | None = None
+    fn: Callable[..., Any], memory: Memory, options: TurnOptions, *, helper: bool = False
 ) -> Any:
     """``fn`` as one turn of ``memory`` (``helper``: ``fn`` returns a stream manager)."""
     position = _messages_position(fn)
-    replies = replies or Replies()
-
-    def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
-        memory.add(_with_usage(message, usage))
-        replies.last = message
 
     def call(*args: Any, **kwargs: Any) -> Any:
         new, with_view = _split(args, kwargs, position)
-        memory.extend(replies.new(new))
+        memory.record(new, mode=options.mode)
+        view = memory.view()
         args, kwargs = with_view(memory.messages())
+
+        def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
+            memory.add(_reply(message, usage or memory.estimate_usage(view, message)))
+
         response = fn(*args, **kwargs)
         if helper:
             return RecordingEventStreamManager(response, record)
@@ -149,22 +128,28 @@ def sync_call(
 def async_call(
     fn: Callable[..., Awaitable[Any]],
     memory: AsyncMemory,
+    options: TurnOptions,
     *,
     helper: bool = False,
-    replies: Replies | None = None,
 ) -> Any:
     """The async twin of :func:`sync_call`."""
     position = _messages_position(fn)
-    replies = replies or Replies()
 
-    async def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
-        await memory.add(_with_usage(message, usage))
-        replies.last = message
+    async def prepare(
+        args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
+        new, with_view = _split(args, kwargs, position)
+        await memory.record(new, mode=options.mode)
+        view = await memory.view()
+        args, kwargs = with_view(await memory.messages())
+
+        async def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
+            await memory.add(_reply(message, usage or memory.estimate_usage(view, message)))
+
+        return args, kwargs, record
 
     async def acall(*args: Any, **kwargs: Any) -> Any:
-        new, with_view = _split(args, kwargs, position)
-        await memory.extend(replies.new(new))
-        args, kwargs = with_view(await memory.messages())
+        args, kwargs, record = await prepare(args, kwargs)
         response = await fn(*args, **kwargs)
         if kwargs.get("stream"):
             return AsyncRecordingStream(response, record)
@@ -176,11 +161,10 @@ def async_call(
     if not helper:
         return acall
 
-    def open_stream(*args: Any, **kwargs: Any) -> AsyncRecordingEventStreamManager:
+    def open_stream(*args: Any, **kwargs: Any) -> _LazyManager:
         # ``AsyncCompletions.stream`` is a plain method returning an async context manager;
         # the memory is only touched once it is entered.
-        lazy = _LazyManager(fn, args, kwargs, memory, replies)
-        return AsyncRecordingEventStreamManager(lazy, record)
+        return _LazyManager(fn, args, kwargs, prepare)
 
     return open_stream
 
@@ -193,18 +177,14 @@ class _LazyManager:
         fn: Callable[..., Any],
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
-        memory: Any,
-        replies: Replies,
+        prepare: Callable[..., Awaitable[tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]]],
     ) -> None:
-        self._fn, self._args, self._kwargs, self._memory = fn, args, kwargs, memory
-        self._replies = replies
+        self._fn, self._args, self._kwargs, self._prepare = fn, args, kwargs, prepare
         self._manager: Any = None
 
     async def __aenter__(self) -> Any:
-        new, with_view = _split(self._args, self._kwargs, _messages_position(self._fn))
-        await self._memory.extend(self._replies.new(new))
-        args, kwargs = with_view(await self._memory.messages())
-        self._manager = self._fn(*args, **kwargs)
+        args, kwargs, record = await self._prepare(self._args, self._kwargs)
+        self._manager = AsyncRecordingEventStreamManager(self._fn(*args, **kwargs), record)
         return await self._manager.__aenter__()
 
     async def __aexit__(self, *exc: Any) -> Any:

@@ -421,7 +421,7 @@ def test_build_memory_runs_offline_with_the_configured_budget() -> None:
     memory.reduce()
     view = memory.messages()
     assert len(view) <= 6 and view[0]["content"] == "Be brief."
-    assert memory.summary is not None and len(memory.history()) == 8
+    assert memory.summary is not None and len(memory.history_messages()) == 8
     memory.close()
 
 

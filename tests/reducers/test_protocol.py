@@ -67,7 +67,7 @@ def test_a_custom_reducer_works_through_memory() -> None:
         "question 9",
     ]
     assert view[0]["role"] == "system" and memory.summary is None
-    assert len(memory.history()) == 40  # nothing lost
+    assert len(memory.history_messages()) == 40  # nothing lost
     check_session(memory.store, "custom", memory.view())
     with pytest.raises(ReductionError, match="summarizing reducer"):
         memory.recompute()
@@ -79,7 +79,7 @@ async def test_a_custom_reducer_works_through_async_memory() -> None:
         await memory.add(message)
     view = await memory.messages()
     assert [m["content"] for m in view if m["role"] == "user"] == ["question 4", "question 5"]
-    assert len(await memory.history()) == 24
+    assert len(await memory.history_messages()) == 24
     await memory.close()
 
 

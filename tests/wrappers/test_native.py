@@ -39,7 +39,7 @@ def reply_chunks(text: str = "streamed") -> list[dict[str, Any]]:
 
 
 def texts(memory: Memory) -> list[tuple[str, str]]:
-    return [(m.role, m.text) for m in memory.history()]
+    return [(m.role, m.text) for m in memory.history_messages()]
 
 
 # -- failures and the system message ---------------------------------------------------------
@@ -120,7 +120,7 @@ async def test_async_stream_supports_anext_and_records_once() -> None:
     rest = [c async for c in stream]
     assert first.choices[0].delta.content == "stre" and len(rest) == 2
     assert [c async for c in stream] == []  # exhausted: nothing more, nothing recorded twice
-    history = await memory.history()
+    history = await memory.history_messages()
     assert [m.text for m in history] == ["q", "streamed"]
     assert history[-1].meta["usage"]["total_tokens"] == 6
 
@@ -138,7 +138,7 @@ async def test_litellm_acompletion_streaming_records_the_reply() -> None:
     )
     text = "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
     assert text == "streamed"
-    assert (await memory.history())[-1].text == "streamed"
+    assert (await memory.history_messages())[-1].text == "streamed"
 
 
 # -- the SDK's other entry points ------------------------------------------------------------
@@ -154,7 +154,7 @@ def test_litellm_messages_given_by_position() -> None:
     completion_fn = wrap_completion(litellm.completion, memory)
     completion_fn("gpt-4o-mini", [{"role": "user", "content": "now"}], api_key="k")
     assert [m["content"] for m in bodies(route)[0]["messages"]] == ["earlier", "now"]
-    assert memory.history()[-1].text == "pos"
+    assert memory.history_messages()[-1].text == "pos"
 
 
 @respx.mock
@@ -169,7 +169,7 @@ def test_with_options_and_copy_keep_the_memory() -> None:
         model="m", messages=[{"role": "user", "content": "b"}]
     )
     assert [m["content"] for m in bodies(route)[1]["messages"]] == ["a", "ok", "b"]
-    assert len(memory.history()) == 4
+    assert len(memory.history_messages()) == 4
 
 
 @respx.mock
@@ -181,7 +181,7 @@ def test_parse_goes_through_the_memory() -> None:
     parsed = client.chat.completions.parse(model="m", messages=[{"role": "user", "content": "n"}])
     assert parsed.choices[0].message.content == '{"n": 1}'
     assert [m["content"] for m in bodies(route)[0]["messages"]] == ["earlier", "n"]
-    assert memory.history()[-1].text == '{"n": 1}'
+    assert memory.history_messages()[-1].text == '{"n": 1}'
 
 
 @respx.mock
@@ -198,7 +198,7 @@ def test_the_stream_helper_records_the_reply() -> None:
     assert "content.delta" in kinds and final.choices[0].message.content == "streamed"
     assert [m["content"] for m in bodies(route)[0]["messages"]] == ["earlier", "q"]
     assert texts(memory)[-1] == ("assistant", "streamed")
-    assert len(memory.history()) == 3  # recorded once, not again by get_final_completion
+    assert len(memory.history_messages()) == 3  # recorded once, not again by get_final_completion
 
 
 @respx.mock
@@ -211,7 +211,7 @@ async def test_the_async_stream_helper_records_the_reply() -> None:
     ) as stream:
         final = await stream.get_final_completion()  # reads the stream to its end
     assert final.choices[0].message.content == "streamed"
-    history = await memory.history()
+    history = await memory.history_messages()
     assert [m.text for m in history] == ["q", "streamed"]
     assert history[-1].meta["usage"]["total_tokens"] == 6
 
@@ -268,6 +268,6 @@ def test_the_reply_passed_back_with_the_tool_results_is_not_recorded_twice() -> 
             {"role": "tool", "tool_call_id": "call_9", "content": "42"},
         ],
     )
-    assert [m.role for m in memory.history()] == ["user", "assistant", "tool", "assistant"]
+    assert [m.role for m in memory.history_messages()] == ["user", "assistant", "tool", "assistant"]
     sent = bodies(route)[1]["messages"]
     assert [m["role"] for m in sent] == ["user", "assistant", "tool"]

@@ -61,7 +61,7 @@ def test_openai_sync_sends_the_view_and_records_the_reply() -> None:
         {"role": "assistant", "content": "hi there"},
         {"role": "user", "content": "again"},
     ]
-    history = memory.history()
+    history = memory.history_messages()
     assert [m.role for m in history] == ["user", "assistant", "user", "assistant"]
     assert history[1].meta["usage"]["total_tokens"] == 13
     assert memory.usage["total_tokens"] == 26
@@ -112,10 +112,10 @@ def test_streaming_records_the_reply_once_the_stream_ends() -> None:
     stream = client.chat.completions.create(
         model="m", messages=[{"role": "user", "content": "q"}], stream=True
     )
-    assert len(memory.history()) == 1  # not recorded before the stream is read
+    assert len(memory.history_messages()) == 1  # not recorded before the stream is read
     received = list(stream)
     assert len(received) == 5
-    reply = memory.history()[-1]
+    reply = memory.history_messages()[-1]
     assert reply.to_openai() == {
         "role": "assistant",
         "content": "Let me check.",
@@ -138,7 +138,7 @@ async def test_async_openai_with_async_memory() -> None:
     await client.chat.completions.create(model="m", messages=[{"role": "user", "content": "a"}])
     await client.chat.completions.create(model="m", messages=[{"role": "user", "content": "b"}])
     assert [m["content"] for m in bodies(route)[1]["messages"]] == ["a", "async hi", "b"]
-    assert len(await memory.history()) == 4
+    assert len(await memory.history_messages()) == 4
 
 
 @respx.mock
@@ -152,7 +152,7 @@ def test_long_conversation_is_reduced_before_sending() -> None:
         )
     last = bodies(route)[-1]["messages"]
     assert last[0]["content"].startswith("Summary of the earlier conversation:")
-    assert len(memory.history()) == 24
+    assert len(memory.history_messages()) == 24
     assert len(last) < 24
 
 
@@ -170,7 +170,7 @@ def test_litellm_completion_sync_and_records() -> None:
     completion_fn = wrap_completion(litellm.completion, memory)
     completion_fn(model="gpt-4o-mini", messages=[{"role": "user", "content": "x"}], api_key="sk-t")
     assert route.called
-    assert memory.history()[-1].text == "from litellm"
+    assert memory.history_messages()[-1].text == "from litellm"
 
 
 @respx.mock
@@ -183,7 +183,7 @@ async def test_litellm_acompletion_async() -> None:
     acompletion = wrap_completion(litellm.acompletion, memory)
     await acompletion(model="gpt-4o-mini", messages=[{"role": "user", "content": "y"}], api_key="k")
     assert route.called
-    assert (await memory.history())[-1].text == "async ll"
+    assert (await memory.history_messages())[-1].text == "async ll"
 
 
 def test_accumulator_ignores_other_choices() -> None:
@@ -215,10 +215,10 @@ async def test_async_openai_streaming_records_once_read() -> None:
     stream = await client.chat.completions.create(
         model="m", messages=[{"role": "user", "content": "q"}], stream=True
     )
-    assert len(await memory.history()) == 1
+    assert len(await memory.history_messages()) == 1
     texts = [c.choices[0].delta.content async for c in stream if c.choices]
     assert "".join(t for t in texts if t) == "streamed"
-    reply = (await memory.history())[-1]
+    reply = (await memory.history_messages())[-1]
     assert reply.text == "streamed" and reply.meta["usage"]["total_tokens"] == 6
 
 
@@ -238,7 +238,7 @@ def test_litellm_streaming_records_the_reply() -> None:
     )
     text = "".join(c.choices[0].delta.content or "" for c in stream if c.choices)
     assert text == "streamed"
-    assert memory.history()[-1].text == "streamed"
+    assert memory.history_messages()[-1].text == "streamed"
 
 
 @respx.mock
@@ -254,4 +254,4 @@ def test_litellm_with_tools_works() -> None:
         model="gpt-4o-mini", messages=[{"role": "user", "content": "x"}], tools=tools, api_key="k"
     )
     assert json.loads(route.calls[0].request.content)["tools"][0]["function"]["name"] == "f"
-    assert memory.history()[-1].tool_call_ids == ("call_t",)
+    assert memory.history_messages()[-1].tool_call_ids == ("call_t",)

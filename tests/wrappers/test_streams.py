@@ -1,0 +1,96 @@
+"""Streams are recorded only when they really finished; usage is counted even without a chunk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import openai
+import respx
+
+from summem.async_memory import AsyncMemory
+from summem.memory import Memory
+from tests.fakes.replies import OPENAI_URL, chunk, sse
+from tests.wrappers.test_wrappers import small_memory
+
+USER = {"role": "user", "content": "tell me"}
+
+
+def event_stream(body: bytes) -> httpx.Response:
+    return httpx.Response(200, content=body, headers={"content-type": "text/event-stream"})
+
+
+def read_all(stream: object) -> str:
+    text = ""
+    for part in stream:  # type: ignore[attr-defined]
+        if part.choices:
+            text += part.choices[0].delta.content or ""
+    return text
+
+
+@respx.mock
+def test_an_empty_stream_records_no_reply() -> None:
+    respx.post(OPENAI_URL).mock(return_value=event_stream(b"data: [DONE]\n\n"))
+    memory = small_memory()
+    client = wrap(memory)
+    read_all(client.chat.completions.create(model="m", messages=[USER], stream=True))
+    assert [m.role for m in memory.history_messages()] == ["user"]
+
+
+@respx.mock
+def test_a_stream_cut_before_its_finish_records_no_reply() -> None:
+    body = sse([chunk({"role": "assistant", "content": "half a sent"})]).replace(
+        b"data: [DONE]\n\n", b""
+    )
+    respx.post(OPENAI_URL).mock(return_value=event_stream(body))
+    memory = small_memory()
+    client = wrap(memory)
+    assert read_all(client.chat.completions.create(model="m", messages=[USER], stream=True))
+    assert [m.role for m in memory.history_messages()] == ["user"]
+
+
+@respx.mock
+def test_a_stream_without_a_usage_chunk_gets_an_estimate_marked_as_such() -> None:
+    body = sse([chunk({"role": "assistant", "content": "a full reply"}), chunk({}, finish="stop")])
+    respx.post(OPENAI_URL).mock(return_value=event_stream(body))
+    memory = small_memory()
+    client = wrap(memory)
+    read_all(client.chat.completions.create(model="m", messages=[USER], stream=True))
+    reply = memory.history_messages()[-1]
+    usage = reply.meta["usage"]
+    assert usage["estimated"] is True
+    assert usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
+    assert usage["total_tokens"] == usage["prompt_tokens"] + usage["completion_tokens"]
+    assert memory.usage["estimated_tokens"] == usage["total_tokens"]
+
+
+@respx.mock
+async def test_async_streams_follow_the_same_rules() -> None:
+    cut = sse([chunk({"role": "assistant", "content": "partial"})]).replace(
+        b"data: [DONE]\n\n", b""
+    )
+    whole = sse([chunk({"role": "assistant", "content": "whole"}), chunk({}, finish="stop")])
+    respx.post(OPENAI_URL).mock(side_effect=[event_stream(cut), event_stream(whole)])
+    memory = small_memory(AsyncMemory)
+    client = wrap_async(memory)
+    async for _ in await client.chat.completions.create(model="m", messages=[USER], stream=True):
+        pass
+    assert [m.role for m in await memory.history_messages()] == ["user"]
+    async for _ in await client.chat.completions.create(model="m", messages=[], stream=True):
+        pass
+    history = await memory.history_messages()
+    assert [m.text for m in history] == ["tell me", "whole"]
+    assert history[-1].meta["usage"]["estimated"] is True
+    await memory.close()
+
+
+def wrap(memory: Memory) -> Any:
+    from summem import wrap_openai
+
+    return wrap_openai(openai.OpenAI(api_key="sk-test", max_retries=0), memory)
+
+
+def wrap_async(memory: AsyncMemory) -> Any:
+    from summem import wrap_openai
+
+    return wrap_openai(openai.AsyncOpenAI(api_key="sk-test", max_retries=0), memory)
