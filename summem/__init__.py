@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from summem.messages import Message, SummaryInfo, assistant, system, tool, user
     from summem.prompts import PromptTemplate, load_prompt
     from summem.reducers.base import ReduceResult
+    from summem.reducers.style import ViewStyle
     from summem.reducers.summarization import SummarizationReducer
     from summem.reducers.truncation import TruncationReducer
     from summem.retry import RetryPolicy
@@ -116,6 +117,7 @@ __all__ = [
     "TokenCounter",
     "TruncatingSummarizer",
     "TruncationReducer",
+    "ViewStyle",
     "__version__",
     "assistant",
     "load_config",
@@ -182,6 +184,7 @@ _WHERE: dict[str, str] = {
     "TokenCounter": "summem.tokens",
     "TruncatingSummarizer": "summem.summarizers.chain",
     "TruncationReducer": "summem.reducers.truncation",
+    "ViewStyle": "summem.reducers.style",
     "assistant": "summem.messages",
     "load_config": "summem.config",
     "load_prompt": "summem.prompts",

@@ -17,6 +17,7 @@ from summem._flow import run_async
 from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
 from summem.messages import Message, MessageLike
 from summem.reducers.base import Reducer, ReduceResult
+from summem.reducers.style import ViewStyle
 from summem.session.core import Trigger
 from summem.session.export import export_flow, import_flow
 from summem.session.facade import BaseMemory, is_async_store
@@ -57,8 +58,9 @@ class AsyncMemory(BaseMemory):
         store: AsyncStore | Store | str | None = None,
         background: bool | None = None,
         lease_ttl_seconds: float = 120.0,
+        style: ViewStyle | None = None,
     ) -> None:
-        super().__init__(session_id, reducer, background, lease_ttl_seconds)
+        super().__init__(session_id, reducer, background, lease_ttl_seconds, style)
         self._owns_store = store is None or isinstance(store, str)
         if store is None:
             self._store: AsyncStore = AsyncInMemoryStore()
@@ -208,10 +210,10 @@ class AsyncMemory(BaseMemory):
             self._core.stale = True
             await run_async(reload_flow(self._core, self._steps))
 
-    async def messages(self) -> list[dict[str, Any]]:
+    async def messages(self, *, style: ViewStyle | None = None) -> list[dict[str, Any]]:
         """See :meth:`Memory.messages`."""
         await self._ensure_fresh()
-        return self._core.render()
+        return self._render(style)
 
     async def view(self) -> list[Message]:
         """See :meth:`Memory.view`."""

@@ -26,6 +26,7 @@ from summem._flow import run_sync
 from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
 from summem.messages import Message, MessageLike
 from summem.reducers.base import Reducer, ReduceResult
+from summem.reducers.style import ViewStyle
 from summem.session.core import Trigger
 from summem.session.export import export_flow, import_flow
 from summem.session.facade import BaseMemory, is_async_store
@@ -62,6 +63,8 @@ class Memory(BaseMemory):
         background: reduce in a worker thread from the reducer's soft threshold on (the turn
             does not wait); on by default when the reducer has a soft threshold.
         lease_ttl_seconds: how long the store's reduction lease outlives a crashed worker.
+        style: how :meth:`messages` renders the view by default, for servers and chat
+            templates that accept less than OpenAI (see :class:`~summem.ViewStyle`).
     """
 
     def __init__(
@@ -72,8 +75,9 @@ class Memory(BaseMemory):
         store: Store | str | None = None,
         background: bool | None = None,
         lease_ttl_seconds: float = 120.0,
+        style: ViewStyle | None = None,
     ) -> None:
-        super().__init__(session_id, reducer, background, lease_ttl_seconds)
+        super().__init__(session_id, reducer, background, lease_ttl_seconds, style)
         if store is None:
             self._store: Store = InMemoryStore()
             self._owns_store = True
@@ -242,10 +246,16 @@ class Memory(BaseMemory):
 
     # -- reading ----------------------------------------------------------------------------
 
-    def messages(self) -> list[dict[str, Any]]:
-        """The view as chat-completions dicts, ready for ``chat.completions.create``."""
+    def messages(self, *, style: ViewStyle | None = None) -> list[dict[str, Any]]:
+        """The view as chat-completions dicts, ready for ``chat.completions.create``.
+
+        Args:
+            style: how to render it for a provider or chat template (strict alternation, no
+                ``null`` content...); the memory's ``style`` by default. The stored messages
+                never change.
+        """
         self._ensure_fresh()
-        return self._core.render()
+        return self._render(style)
 
     def view(self) -> list[Message]:
         """The view as messages (the summary carries its ``summary_info``)."""

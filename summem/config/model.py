@@ -47,7 +47,13 @@ from summem.config.io import (
     read_yaml,
     reject_secrets,
 )
-from summem.config.sections import BudgetConfig, RetriesConfig, Section, SummaryConfig
+from summem.config.sections import (
+    BudgetConfig,
+    RetriesConfig,
+    Section,
+    SummaryConfig,
+    ViewConfig,
+)
 from summem.exceptions import ConfigurationError, PromptError
 from summem.stores.base import validate_session_id
 
@@ -91,6 +97,7 @@ class SummemConfig(Section):
     """The summarizing model (a litellm name). ``None``: the offline extractive summarizer."""
     budget: BudgetConfig = Field(default_factory=BudgetConfig)
     summary: SummaryConfig = Field(default_factory=SummaryConfig)
+    view: ViewConfig = Field(default_factory=ViewConfig)
     prompt: str = "summarize"
     """A shipped prompt's name or a YAML file's path (relative to the config file)."""
     store: str = DEFAULT_STORE
@@ -326,10 +333,13 @@ class SummemConfig(Section):
     def _memory(self, cls: Any, session_id: str, store: Any) -> Any:
         validate_session_id(session_id)  # so that errors below are about the store
         reducer = self.build_reducer()
+        style = self.view.build()
         if store is not None:
-            return cls(session_id, reducer=reducer, store=store)
+            return cls(session_id, reducer=reducer, store=store, style=style)
         return open_with_env(
-            lambda url: cls(session_id, reducer=reducer, store=url), self.store, self._source
+            lambda url: cls(session_id, reducer=reducer, store=url, style=style),
+            self.store,
+            self._source,
         )
 
 
@@ -337,6 +347,7 @@ _ALLOWED_KEYS: dict[tuple[str, ...], list[str]] = {
     (): sorted(SummemConfig.model_fields),
     ("budget",): list(BudgetConfig.model_fields),
     ("summary",): list(SummaryConfig.model_fields),
+    ("view",): list(ViewConfig.model_fields),
     ("retries",): list(RetriesConfig.model_fields),
 }
 

@@ -7,6 +7,7 @@ span sections live in :func:`summem.config.io.check_consistency`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Literal
 
 from pydantic import (
@@ -20,11 +21,12 @@ from pydantic import (
 )
 
 from summem.reducers.base import DEFAULT_THRESHOLD, default_target
+from summem.reducers.style import ViewStyle
 from summem.reducers.summarization import DEFAULT_SUMMARY_MAX_TOKENS
 from summem.reducers.view import DEFAULT_SUMMARY_PREFIX
 from summem.retry import RetryPolicy
 
-__all__ = ["BudgetConfig", "RetriesConfig", "Section", "SummaryConfig"]
+__all__ = ["BudgetConfig", "RetriesConfig", "Section", "SummaryConfig", "ViewConfig"]
 
 _RETRY = RetryPolicy()
 
@@ -69,8 +71,31 @@ class SummaryConfig(Section):
 
     role: Literal["user", "system", "developer", "assistant"] = "user"
     """``user`` is accepted right after the system message by OpenAI, Anthropic and Gemini."""
-    placement: Literal["after_system", "system_suffix"] = "after_system"
+    placement: Literal["after_system", "system_suffix", "first_user"] = "after_system"
     prefix: str = DEFAULT_SUMMARY_PREFIX
+
+
+class ViewConfig(Section):
+    """How the view is rendered for the model's server or chat template (``view:``).
+
+    ``style`` picks a preset (``compat`` for llama.cpp-like servers, ``strict`` for chat
+    templates that require alternation); the switches below override it one by one. See
+    :class:`~summem.reducers.style.ViewStyle`.
+    """
+
+    style: Literal["plain", "compat", "strict"] = "plain"
+    alternating: bool | None = None
+    tools_as_text: bool | None = None
+    empty_null_content: bool | None = None
+    text_content: bool | None = None
+    developer_as_system: bool | None = None
+
+    def build(self) -> ViewStyle | None:
+        """The :class:`ViewStyle` these settings describe (``None``: render as stored)."""
+        base = {"plain": ViewStyle(), "compat": ViewStyle.compat(), "strict": ViewStyle.strict()}
+        switches = {k: v for k, v in self.model_dump().items() if k != "style" and v is not None}
+        style = replace(base[self.style], **switches)
+        return None if style.is_plain else style
 
 
 class RetriesConfig(Section):

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 from summem.exceptions import ConfigurationError, SummemError
 from summem.messages import Message, MessageLike, parse_messages
 from summem.reducers.cut import CutOptions, choose_cut
+from summem.reducers.style import ViewStyle, apply_style
 from summem.reducers.view import SummaryPlacement, ViewParts, render_view, split_view
 from summem.tokens.base import TokenCounter, TokenCounterFn, resolve_counter
 
@@ -222,8 +223,12 @@ class ReduceResult:
         """Alias of :attr:`size_after` (kept for compatibility; in the budget's unit)."""
         return self.size_after
 
-    def messages(self) -> list[dict[str, Any]]:
-        """The view as chat-completions dicts, ready for ``chat.completions.create``."""
+    def messages(self, style: ViewStyle | None = None) -> list[dict[str, Any]]:
+        """The view as chat-completions dicts, ready for ``chat.completions.create``.
+
+        Args:
+            style: render for a provider or chat template (see :class:`ViewStyle`).
+        """
         system = self.view[0] if self.view and self.view[0].is_system else None
         rest = self.view[1:] if system is not None else self.view
         # The summary carries summem's marker, or was recognised in plain dicts (by its prefix).
@@ -231,7 +236,8 @@ class ReduceResult:
         is_summary = first is not None and (first.is_summary or first is self.summary)
         summary = first if is_summary else None
         tail = rest[1:] if summary is not None else rest
-        return render_view(system, summary, tail, placement=self.placement)
+        rendered = render_view(system, summary, tail, placement=self.placement)
+        return apply_style(rendered, style) if style is not None else rendered
 
 
 class _MessageCounter:

@@ -22,7 +22,7 @@ from summem._flow import Flow, run_async, run_sync
 from summem.exceptions import ConfigurationError, ReductionError, SummarizationError
 from summem.messages import Message, MessageLike, Role, SummaryInfo
 from summem.reducers.base import BudgetReducer, ReduceResult, check_budget
-from summem.reducers.view import DEFAULT_SUMMARY_PREFIX, SummaryPlacement
+from summem.reducers.view import DEFAULT_SUMMARY_PREFIX, PLACEMENTS, SummaryPlacement
 from summem.summarizers.base import (
     Summarizer,
     SummaryOutput,
@@ -62,7 +62,8 @@ class SummarizationReducer(BudgetReducer):
         cut_before_user: only cut right before a user message.
         summary_role: the summary message's role; ``"user"`` is accepted after the system
             message by OpenAI, Anthropic and Gemini alike.
-        summary_placement: ``"after_system"`` (own message) or ``"system_suffix"``.
+        summary_placement: ``"after_system"`` (own message), ``"system_suffix"`` (appended to
+            the system message) or ``"first_user"`` (merged into the first user message).
         summary_prefix: text before the summary, telling the model what it is.
         focus: optional instruction for the summarizer.
         must_keep: items the summary must carry.
@@ -118,9 +119,9 @@ class SummarizationReducer(BudgetReducer):
             raise ConfigurationError(
                 f"summary_role must be one of {_SUMMARY_ROLES}, got {summary_role!r}"
             )
-        if summary_placement not in ("after_system", "system_suffix"):
+        if summary_placement not in PLACEMENTS:
             raise ConfigurationError(
-                "summary_placement must be 'after_system' or 'system_suffix', "
+                f"summary_placement must be one of {', '.join(map(repr, PLACEMENTS))}, "
                 f"got {summary_placement!r}"
             )
         soft = soft_threshold_tokens if self.unit == "tokens" else soft_threshold_messages

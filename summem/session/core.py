@@ -26,7 +26,13 @@ from summem.conversation import Batch, check_batch, track_calls
 from summem.exceptions import ConfigurationError, SummemError
 from summem.messages import Message, MessageLike, parse_message, parse_messages
 from summem.reducers.base import Reducer, ReduceResult, SummarizingReducer
-from summem.reducers.view import DEFAULT_SUMMARY_PREFIX, SummaryPlacement, render_view
+from summem.reducers.style import ViewStyle, apply_style
+from summem.reducers.view import (
+    DEFAULT_SUMMARY_PREFIX,
+    SummaryPlacement,
+    merge_into_first_user,
+    render_view,
+)
 from summem.session.plan import Plan, PlanResult, pack_spans
 from summem.session.render import RenderCache
 from summem.session.usage import UsageLedger, sum_usage
@@ -163,15 +169,23 @@ class SessionCore:
         with self._lock:
             return list(self.tail)
 
-    def render(self) -> list[dict[str, Any]]:
-        """The view as chat-completions dicts."""
+    def render(self, style: ViewStyle | None = None) -> list[dict[str, Any]]:
+        """The view as chat-completions dicts (fresh copies), in ``style`` if given."""
         with self._lock:
             system, summary, tail = self.system, self.summary, list(self.tail)
-        if self.placement == "system_suffix" and summary is not None:
-            out = render_view(system, summary, (), placement=self.placement)
+        placement = self.placement if summary is not None else "after_system"
+        if placement == "system_suffix":
+            out = render_view(system, summary, (), placement=placement)
+        elif placement == "first_user":
+            out = [self.renders.render(system)] if system is not None else []
         else:
             out = [self.renders.render(m) for m in (system, summary) if m is not None]
+        start = len(out)
         out.extend(self.renders.render(m) for m in tail)
+        if placement == "first_user" and summary is not None:
+            out[start:] = merge_into_first_user(summary.text, out[start:])
+        if style is not None and not style.is_plain:
+            out = apply_style(out, style)
         return out
 
     # -- accepting messages -----------------------------------------------------------------

@@ -24,6 +24,7 @@ from summem.exceptions import (
 from summem.messages import Message, MessageLike
 from summem.reducers.base import BudgetReducer, Reducer, SummarizingReducer
 from summem.reducers.records import default_reducer, reducer_from_record, reducer_record
+from summem.reducers.style import ViewStyle
 from summem.session.core import SessionCore
 from summem.session.export import SessionDict, parse_session_dict
 from summem.session.recorded import Mode, RecordedIndex
@@ -48,8 +49,12 @@ class BaseMemory:
         reducer: Reducer | None,
         background: bool | None,
         lease_ttl_seconds: float,
+        style: ViewStyle | None = None,
     ) -> None:
         sid = validate_session_id(session_id)
+        if style is not None and not isinstance(style, ViewStyle):
+            raise ConfigurationError(f"style must be a summem ViewStyle, got {style!r}")
+        self._style = style
         if not lease_ttl_seconds > 0:
             raise ConfigurationError(f"lease_ttl_seconds must be positive, got {lease_ttl_seconds}")
         self._core = SessionCore(sid, reducer or default_reducer(), background=background)
@@ -171,6 +176,16 @@ class BaseMemory:
                 f"expected a list of messages, got {type(messages).__name__}"
             )
         return list(messages)
+
+    @property
+    def style(self) -> ViewStyle | None:
+        """How :meth:`messages` renders the view by default (``None``: as stored)."""
+        return self._style
+
+    def _render(self, style: ViewStyle | None) -> list[dict[str, Any]]:
+        if style is not None and not isinstance(style, ViewStyle):
+            raise ConfigurationError(f"style must be a summem ViewStyle, got {style!r}")
+        return self._core.render(style if style is not None else self._style)
 
     def _check_open(self) -> None:
         if self._closed:

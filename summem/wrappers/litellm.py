@@ -20,6 +20,7 @@ from summem.wrappers.turn import (
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory
     from summem.memory import Memory
+    from summem.reducers.style import ViewStyle
     from summem.session.recorded import Mode
 
 __all__ = ["wrap_completion"]
@@ -27,7 +28,13 @@ __all__ = ["wrap_completion"]
 FnT = TypeVar("FnT", bound=Callable[..., Any])
 
 
-def wrap_completion(fn: FnT, memory: Memory | AsyncMemory, *, mode: Mode = "auto") -> FnT:
+def wrap_completion(
+    fn: FnT,
+    memory: Memory | AsyncMemory,
+    *,
+    mode: Mode = "auto",
+    style: ViewStyle | None = None,
+) -> FnT:
     """Wrap a completion function: ``litellm.completion`` + ``Memory``, or the async pair.
 
     Any function taking ``messages`` (by keyword, or in its parameter's position) and
@@ -41,7 +48,7 @@ def wrap_completion(fn: FnT, memory: Memory | AsyncMemory, *, mode: Mode = "auto
     """
     is_async = is_coroutine_function(fn)
     check_pair(is_async, memory, fn_name=getattr(fn, "__name__", type(fn).__name__))
-    options = TurnOptions(mode=mode)
+    options = TurnOptions(mode=mode, style=style)
     if is_async:
         return cast(FnT, async_call(fn, cast("AsyncMemory", memory), options))
     return cast(FnT, sync_call(fn, cast("Memory", memory), options))

@@ -35,6 +35,7 @@ from summem.wrappers.turn import (
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory
     from summem.memory import Memory
+    from summem.reducers.style import ViewStyle
     from summem.session.recorded import Mode
 
 __all__ = ["MemoryClient", "wrap_openai"]
@@ -104,7 +105,13 @@ class MemoryClient:
         return getattr(self.memory, "session_id", None)
 
 
-def wrap_openai(client: ClientT, memory: Memory | AsyncMemory, *, mode: Mode = "auto") -> ClientT:
+def wrap_openai(
+    client: ClientT,
+    memory: Memory | AsyncMemory,
+    *,
+    mode: Mode = "auto",
+    style: ViewStyle | None = None,
+) -> ClientT:
     """Put ``memory`` around an openai client: ``OpenAI`` + ``Memory``, or the async pair.
 
     The result is a :class:`MemoryClient`, typed as ``client``'s own class so that editors and
@@ -116,12 +123,15 @@ def wrap_openai(client: ClientT, memory: Memory | AsyncMemory, *, mode: Mode = "
         mode: how the ``messages`` passed are read: ``"auto"`` takes both habits (only the new
             messages, or the whole conversation each time); ``"new"`` records every message
             passed; ``"full"`` requires the whole conversation (see ``Memory.record``).
+        style: how the view is rendered for the server (e.g. ``ViewStyle.compat()`` for
+            llama.cpp, ``ViewStyle.strict()`` for chat templates that need alternation); the
+            memory's own style by default.
 
     Raises:
         ConfigurationError: an async client with a sync memory, or the other way round.
     """
     check_pair(_is_async_client(client), memory, fn_name=type(client).__name__)
-    return cast(ClientT, MemoryClient(client, memory, TurnOptions(mode=mode)))
+    return cast(ClientT, MemoryClient(client, memory, TurnOptions(mode=mode, style=style)))
 
 
 def _is_async_client(client: Any) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError
+from summem.reducers.style import ViewStyle
 from summem.session.recorded import Mode
 from summem.wrappers.stream import (
     AsyncRecord,
@@ -81,9 +82,11 @@ class TurnOptions:
 
     Attributes:
         mode: how the list passed is read (see :meth:`summem.memory.Memory.record`).
+        style: how the view is rendered for the provider (the memory's own by default).
     """
 
     mode: Mode = "auto"
+    style: ViewStyle | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in ("auto", "new", "full"):
@@ -107,7 +110,7 @@ def sync_call(
         new, with_view = _split(args, kwargs, position)
         memory.record(new, mode=options.mode)
         view = memory.view()
-        args, kwargs = with_view(memory.messages())
+        args, kwargs = with_view(memory.messages(style=options.style))
 
         def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
             memory.add(_reply(message, usage or memory.estimate_usage(view, message)))
@@ -141,7 +144,7 @@ def async_call(
         new, with_view = _split(args, kwargs, position)
         await memory.record(new, mode=options.mode)
         view = await memory.view()
-        args, kwargs = with_view(await memory.messages())
+        args, kwargs = with_view(await memory.messages(style=options.style))
 
         async def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
             await memory.add(_reply(message, usage or memory.estimate_usage(view, message)))

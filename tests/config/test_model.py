@@ -439,3 +439,21 @@ async def test_build_async_memory() -> None:
     await memory.reduce()
     assert len(await memory.messages()) <= 6
     await memory.close()
+
+
+def test_the_view_section_builds_the_style(tmp_path: Path) -> None:
+    from summem import ViewStyle
+
+    assert SummemConfig().view.build() is None
+    config = load_config(write(tmp_path, "view:\n  style: strict\n  tools_as_text: false\n"))
+    assert config.view.build() == ViewStyle(
+        alternating=True, empty_null_content=True, text_content=True, developer_as_system=True
+    )
+    from summem.stores.memory import InMemoryStore
+
+    memory = config.build_memory("v", store=InMemoryStore())
+    try:
+        assert memory.style == config.view.build()
+    finally:
+        memory.close()
+    assert "view.styel: unknown key" in error_of("view:\n  styel: strict\n")
