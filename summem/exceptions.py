@@ -172,7 +172,16 @@ class ReductionError(SummemError):
 
 
 class SummarizationError(ReductionError):
-    """The summarizer failed (after its retries) or its reply was rejected."""
+    """The summarizer failed (after its retries) or its reply was rejected.
+
+    Attributes:
+        usage: what the failed attempt spent, summed over its calls: ``calls``,
+            ``input_tokens``, ``output_tokens`` (empty when nothing was called).
+    """
+
+    def __init__(self, message: str, *, usage: dict[str, int] | None = None) -> None:
+        super().__init__(message)
+        self.usage: dict[str, int] = dict(usage or {})
 
 
 class InvalidSummaryError(SummarizationError):

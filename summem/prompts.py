@@ -179,6 +179,16 @@ class PromptTemplate:
         """``name@version``, as recorded in a summary's provenance."""
         return f"{self.name}@{self.version}"
 
+    @property
+    def instructions(self) -> str:
+        """The prompt's own words (every message, placeholders left out).
+
+        A reply that mostly repeats them is the model echoing its instructions, not a summary.
+        """
+        return "\n".join(
+            "".join(s for s in segments if isinstance(s, str)) for _, segments in self._messages
+        )
+
     def render(
         self,
         *,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 from summem._secrets import mask_parameters
+from summem.clients.streaming import StreamedReply
 from summem.retry import RetryPolicy
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "ChatRequest",
     "ChatResponse",
     "LLMClient",
+    "OutputCapAware",
     "mask_parameters",
 ]
 
@@ -40,6 +42,9 @@ class ChatRequest:
         timeout: seconds for this request; the retry layer clips it to the deadline.
         max_output_tokens: cap on the reply's length; each adapter sends it under its
             provider's name unless ``parameters`` already set one.
+        stream: read the reply as a stream (see :mod:`summem.clients.streaming`).
+        stop_after_tokens: with ``stream``, cut the reply once it passes this many tokens
+            (counted approximately), whatever the server does with the cap it was sent.
     """
 
     model: str
@@ -47,6 +52,8 @@ class ChatRequest:
     parameters: dict[str, Any] = field(default_factory=dict)
     timeout: float | None = None
     max_output_tokens: int | None = None
+    stream: bool = False
+    stop_after_tokens: int | None = None
 
     def __repr__(self) -> str:
         # Never print message bodies (conversation data) or secret-looking parameters.
@@ -72,6 +79,8 @@ class ChatResponse:
         provider: e.g. ``"openai"``, ``"anthropic"``.
         error: a provider error found inside a successful (HTTP 200) reply: an ``error``
             object, no choices, or a body that is not a completion. ``None`` normally.
+        usage_reported: False when the provider reported no token counts (a stream without
+            a usage chunk): ``input_tokens``/``output_tokens`` are then 0, to be estimated.
     """
 
     text: str = ""
@@ -83,6 +92,26 @@ class ChatResponse:
     response_id: str | None = None
     provider: str | None = None
     error: str | None = None
+    usage_reported: bool = True
+
+    @classmethod
+    def from_stream(cls, reply: StreamedReply, *, provider: str | None, model: str) -> ChatResponse:
+        """The response a streamed reply amounts to (an error if it never finished)."""
+        error = None
+        if reply.finish_reason is None:
+            error = "the stream ended before the reply finished (no finish_reason)"
+        return cls(
+            text=reply.text,
+            finish_reason=reply.finish_reason,
+            refusal=reply.refusal,
+            input_tokens=reply.input_tokens,
+            output_tokens=reply.output_tokens,
+            model=reply.model or model,
+            response_id=reply.response_id,
+            provider=provider,
+            error=error,
+            usage_reported=reply.usage_reported,
+        )
 
 
 @runtime_checkable
@@ -99,6 +128,15 @@ class LLMClient(Protocol):
 
     def max_input_tokens(self, model: str) -> int | None:
         """The model's input limit in tokens, or ``None`` when unknown (never raises)."""
+        ...
+
+
+@runtime_checkable
+class OutputCapAware(Protocol):
+    """A client that knows whether its endpoint stops at the output cap it is sent."""
+
+    def honours_output_cap(self) -> bool:
+        """False for endpoints that may run past the cap (OpenAI-compatible servers)."""
         ...
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from summem._secrets import mask_parameters, secret_values
 from summem.clients.base import ChatRequest, ChatResponse
 from summem.clients.errors import map_provider_error
+from summem.clients.streaming import StreamedReply, aread_stream, read_stream
 from summem.exceptions import ConfigurationError, LLMError
 
 if TYPE_CHECKING:
@@ -46,9 +47,11 @@ class LiteLLMClient:
             ``custom_llm_provider``...); a request's own parameters win over them.
             ``num_retries`` / ``max_retries`` other than 0 are refused: retries belong to
             :class:`~summem.retry.RetryPolicy`.
+        max_tokens_param: the name the output cap is sent under; ``max_tokens`` by default
+            (litellm maps it to each provider's own name).
     """
 
-    def __init__(self, **default_kwargs: Any) -> None:
+    def __init__(self, *, max_tokens_param: str | None = None, **default_kwargs: Any) -> None:
         for name in _RETRY_KWARGS:
             if default_kwargs.get(name) not in (None, 0):
                 raise ConfigurationError(
@@ -57,6 +60,7 @@ class LiteLLMClient:
                 )
             default_kwargs.pop(name, None)
         self._defaults = default_kwargs
+        self.max_tokens_param = max_tokens_param or "max_tokens"
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v!r}" for k, v in mask_parameters(self._defaults).items())
@@ -82,6 +86,9 @@ class LiteLLMClient:
         kwargs = self._kwargs(request)
         try:
             response = litellm.completion(**kwargs)
+            if request.stream:
+                reply = read_stream(response, request.stop_after_tokens)
+                return self._streamed(reply, request)
         except openai.OpenAIError as exc:
             raise self._error(exc, kwargs) from exc
         return self._parse(response, request)
@@ -94,6 +101,9 @@ class LiteLLMClient:
         kwargs = self._kwargs(request)
         try:
             response = await litellm.acompletion(**kwargs)
+            if request.stream:
+                reply = await aread_stream(response, request.stop_after_tokens)
+                return self._streamed(reply, request)
         except openai.OpenAIError as exc:
             raise self._error(exc, kwargs) from exc
         return self._parse(response, request)
@@ -105,12 +115,29 @@ class LiteLLMClient:
         if request.max_output_tokens is not None and not any(
             name in kwargs for name in _OUTPUT_CAP_NAMES
         ):
-            kwargs["max_tokens"] = request.max_output_tokens
+            kwargs[self.max_tokens_param] = request.max_output_tokens
         if request.timeout is not None:
             kwargs["timeout"] = request.timeout
         kwargs["num_retries"] = 0
         kwargs["max_retries"] = 0
+        if request.stream:
+            kwargs["stream"] = True
+            kwargs.setdefault("stream_options", {"include_usage": True})
         return kwargs
+
+    def honours_output_cap(self) -> bool:
+        """True for the providers litellm reaches itself; not for a custom ``api_base``."""
+        return self.base_url is None
+
+    @property
+    def base_url(self) -> str | None:
+        """The endpoint set for every call (``api_base`` / ``base_url``), if any."""
+        url = self._defaults.get("api_base") or self._defaults.get("base_url")
+        return str(url) if url else None
+
+    def _streamed(self, reply: StreamedReply, request: ChatRequest) -> ChatResponse:
+        provider = self._provider(request.model)
+        return ChatResponse.from_stream(reply, provider=provider, model=request.model)
 
     def _error(self, exc: openai.OpenAIError, kwargs: Mapping[str, Any]) -> LLMError:
         model = str(kwargs["model"])

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 import openai
 
 from summem._secrets import redact
 from summem.clients.base import ChatRequest, ChatResponse
 from summem.clients.errors import map_provider_error
+from summem.clients.streaming import aread_stream, read_stream
 from summem.exceptions import ConfigurationError, LLMError
 
 __all__ = ["OpenAIClient"]
@@ -31,8 +33,9 @@ class OpenAIClient:
             ``openai.AsyncOpenAI()`` (configured from ``OPENAI_*`` variables) are made on
             first use.
         async_client: used by ``acomplete``.
-        max_tokens_param: the name under which the output cap is sent; OpenAI's current
-            ``max_completion_tokens`` by default, ``"max_tokens"`` for older compatible servers.
+        max_tokens_param: the name under which the output cap is sent. By default OpenAI's
+            and Azure's ``max_completion_tokens``, and ``max_tokens`` for any other base URL
+            (OpenAI-compatible servers such as llama.cpp's ignore the newer name).
         max_input_tokens: the model's input limit, when known (spans sent to it stay within).
     """
 
@@ -41,7 +44,7 @@ class OpenAIClient:
         client: openai.OpenAI | None = None,
         async_client: openai.AsyncOpenAI | None = None,
         *,
-        max_tokens_param: str = "max_completion_tokens",
+        max_tokens_param: str | None = None,
         max_input_tokens: int | None = None,
     ) -> None:
         if client is not None and not isinstance(client, openai.OpenAI):
@@ -58,9 +61,13 @@ class OpenAIClient:
         self._async_client = (
             async_client.with_options(max_retries=0) if async_client is not None else None
         )
-        self.max_tokens_param = max_tokens_param
-        self._max_input_tokens = max_input_tokens
         configured = client or async_client
+        self.official = configured is None or _is_openai_host(configured)
+        """True for OpenAI's and Azure's own endpoints (they honour the output cap)."""
+        self.max_tokens_param = max_tokens_param or (
+            "max_completion_tokens" if self.official else "max_tokens"
+        )
+        self._max_input_tokens = max_input_tokens
         azure = isinstance(configured, (openai.AzureOpenAI, openai.AsyncAzureOpenAI))
         self.provider = "azure" if azure else "openai"
 
@@ -71,6 +78,10 @@ class OpenAIClient:
         ``max_chunk_tokens`` and context-window errors alone.
         """
         return self._max_input_tokens
+
+    def honours_output_cap(self) -> bool:
+        """True for OpenAI's and Azure's own endpoints; compatible servers may run past it."""
+        return self.official
 
     def __repr__(self) -> str:
         base = self._client or self._async_client
@@ -112,6 +123,9 @@ class OpenAIClient:
         client = self._sync()
         try:
             completion = client.chat.completions.create(**self._kwargs(request))
+            if request.stream:
+                reply = read_stream(completion, request.stop_after_tokens)
+                return ChatResponse.from_stream(reply, provider=self.provider, model=request.model)
         except openai.OpenAIError as exc:
             raise self._error(exc, request, client.api_key) from exc
         return self._parse(completion, request, client.api_key)
@@ -121,6 +135,9 @@ class OpenAIClient:
         client = self._async()
         try:
             completion = await client.chat.completions.create(**self._kwargs(request))
+            if request.stream:
+                reply = await aread_stream(completion, request.stop_after_tokens)
+                return ChatResponse.from_stream(reply, provider=self.provider, model=request.model)
         except openai.OpenAIError as exc:
             raise self._error(exc, request, client.api_key) from exc
         return self._parse(completion, request, client.api_key)
@@ -134,6 +151,9 @@ class OpenAIClient:
             kwargs[self.max_tokens_param] = request.max_output_tokens
         if request.timeout is not None:
             kwargs["timeout"] = request.timeout
+        if request.stream:
+            kwargs["stream"] = True
+            kwargs.setdefault("stream_options", {"include_usage": True})
         return kwargs
 
     def _error(self, exc: openai.OpenAIError, request: ChatRequest, key: str | None) -> LLMError:
@@ -166,6 +186,14 @@ class OpenAIClient:
             refusal=getattr(message, "refusal", None),
             **common,
         )
+
+
+def _is_openai_host(client: Any) -> bool:
+    """True when ``client`` talks to OpenAI's API or to Azure OpenAI."""
+    if isinstance(client, (openai.AzureOpenAI, openai.AsyncAzureOpenAI)):
+        return True
+    host = (urlsplit(str(getattr(client, "base_url", ""))).hostname or "").lower()
+    return host == "api.openai.com" or host.endswith(".openai.azure.com")
 
 
 def _error_text(error: Any) -> str:

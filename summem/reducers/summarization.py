@@ -28,6 +28,7 @@ from summem.summarizers.base import (
     SummaryOutput,
     SummaryRequest,
     as_flow,
+    spent_by,
     summary_limit,
     validate_summary,
 )
@@ -218,11 +219,15 @@ class SummarizationReducer(BudgetReducer):
         name = self.summarizer_name
         try:
             output = yield from as_flow(self.summarizer.summarize(request), name)
-            validate_summary(output, request)
         except ReductionError:
             raise
         except Exception as exc:
             raise SummarizationError(f"summarizer {name!r} failed: {exc}") from exc
+        try:
+            validate_summary(output, request)
+        except SummarizationError as exc:
+            exc.usage = spent_by(output)  # the rejected summary's calls were spent all the same
+            raise
         message = Message.from_openai(
             {"role": self.summary_role, "content": self.summary_prefix + output.text.strip()}
         )

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import Any, Literal, cast
 
 from summem.conversation import Batch, check_batch, track_calls
-from summem.exceptions import ConfigurationError, SummemError
+from summem.exceptions import ConfigurationError, SummarizationError, SummemError
 from summem.messages import Message, MessageLike, parse_message, parse_messages
 from summem.reducers.base import Reducer, ReduceResult, SummarizingReducer
 from summem.reducers.style import ViewStyle, apply_style
@@ -91,6 +91,8 @@ class SessionCore:
             summarizing.summary_prefix if summarizing is not None else DEFAULT_SUMMARY_PREFIX
         )
         self._lock = threading.RLock()
+        self.lock = self._lock
+        """The core's lock, for readers outside it."""
         self.stale = True
         """The copy must be read again before use (not loaded yet, or a write went wrong)."""
         self.recheck = False
@@ -101,6 +103,8 @@ class SessionCore:
         self.last_error: SummemError | None = None
         """The last reduction failure (cleared by a successful reduction)."""
         self.ledger = UsageLedger()
+        self.summarizer_spent: dict[str, int] = {}
+        """What this memory's summarizer calls cost, accepted or rejected (this process)."""
         self._set(None)
 
     # -- the cached copy ------------------------------------------------------------------
@@ -323,6 +327,13 @@ class SessionCore:
                 self.stale = True  # the copy cannot be patched: read it again
             self._backoff = None
             self.last_error = None
+            self._spend(
+                {
+                    "calls": outcome.calls,
+                    "input_tokens": outcome.input_tokens,
+                    "output_tokens": outcome.output_tokens,
+                }
+            )
             return ReduceResult(
                 view=self.view(),
                 summary=outcome.summary,
@@ -356,6 +367,8 @@ class SessionCore:
         with self._lock:
             self._backoff = self.reducer.threshold - self.reducer.target
             self.last_error = exc
+            if isinstance(exc, SummarizationError):
+                self._spend(exc.usage, rejected=True)
             if background:
                 self._background_error = exc
             return ReduceResult(
@@ -366,6 +379,15 @@ class SessionCore:
                 error=exc,
                 placement=self.placement,
             )
+
+    def _spend(self, usage: dict[str, int], *, rejected: bool = False) -> None:
+        """Add one reduction's summarizer usage to the running totals (lock held)."""
+        spent = self.summarizer_spent
+        for key, value in usage.items():
+            if value:
+                spent[key] = spent.get(key, 0) + int(value)
+                if rejected:
+                    spent[f"rejected_{key}"] = spent.get(f"rejected_{key}", 0) + int(value)
 
     def take_background_error(self) -> SummemError | None:
         """The failure of a background reduction nobody has seen yet (then forgotten)."""

@@ -103,6 +103,18 @@ class BaseMemory:
         return self._core.usage
 
     @property
+    def summarizer_usage(self) -> dict[str, int]:
+        """What the summarizer's calls cost since this memory was opened, rejected ones too.
+
+        ``calls``, ``input_tokens``, ``output_tokens``, and the same with a ``rejected_``
+        prefix for reductions whose summary was refused or whose calls failed (their tokens
+        were billed all the same). Each committed summary also records its own usage in
+        ``summary_info.extra["usage"]``.
+        """
+        with self._core.lock:
+            return dict(self._core.summarizer_spent)
+
+    @property
     def last_error(self) -> SummemError | None:
         """The last reduction failure, cleared by the next successful reduction."""
         return self._core.last_error

@@ -13,9 +13,11 @@ from typing import Any
 
 from summem._flow import Flow
 from summem.conversation import boundaries
+from summem.exceptions import SummarizationError
 from summem.messages import Message
 from summem.reducers.base import SummarizingReducer
 from summem.session.usage import HISTORY_USAGE_KEY
+from summem.summarizers.base import spent_by
 
 __all__ = ["Plan", "PlanResult", "pack_spans", "summarize_plan_flow"]
 
@@ -55,6 +57,7 @@ class PlanResult:
     summary: Message | None
     calls: int = 0
     input_tokens: int = 0
+    output_tokens: int = 0
 
 
 def pack_spans(
@@ -99,16 +102,21 @@ def summarize_plan_flow(
         return PlanResult(None)
     previous, watermark = plan.previous, plan.watermark
     summary: Message | None = None
-    calls = tokens = 0
+    spent = {"calls": 0, "input_tokens": 0, "output_tokens": 0}
     for span in plan.spans:
         watermark += len(span)
-        summary, output = yield from reducer.summarize_flow(span, previous, watermark=watermark)
-        calls += output.calls
-        tokens += output.input_tokens
+        try:
+            summary, output = yield from reducer.summarize_flow(span, previous, watermark=watermark)
+        except SummarizationError as exc:  # the spans summarized before were spent too
+            exc.usage = {k: v + int(exc.usage.get(k, 0)) for k, v in spent.items()}
+            raise
+        for key, value in spent_by(output).items():
+            spent[key] += value
         previous = summary
+    calls, tokens, out_tokens = spent["calls"], spent["input_tokens"], spent["output_tokens"]
     info = summary.summary_info if summary is not None else None
     if summary is None or info is None:  # pragma: no cover - summarize_flow sets both
-        return PlanResult(summary, calls, tokens)
+        return PlanResult(summary, calls, tokens, out_tokens)
     update: dict[str, Any] = {}
     if len(plan.spans) > 1:
         update["covered_ids"] = tuple(m.id for m in plan.evicted)
@@ -117,4 +125,4 @@ def summarize_plan_flow(
         update["extra"] = {**info.extra, HISTORY_USAGE_KEY: head_usage}
     if update:
         summary = summary.as_summary(info.model_copy(update=update))
-    return PlanResult(summary, calls, tokens)
+    return PlanResult(summary, calls, tokens, out_tokens)

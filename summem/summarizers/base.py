@@ -9,6 +9,7 @@ function returning a ``str`` or :class:`SummaryOutput` is accepted too (see ``as
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast, runtime_checkable
@@ -19,6 +20,8 @@ from summem.messages import Message
 from summem.tokens.base import TokenCounter
 
 __all__ = [
+    "ECHO_SHARE",
+    "ECHO_SHINGLE",
     "SUMMARY_SLACK",
     "Flow",
     "Summarizer",
@@ -26,6 +29,8 @@ __all__ = [
     "SummaryRequest",
     "as_flow",
     "done",
+    "echo_share",
+    "spent_by",
     "summary_limit",
     "validate_summary",
 ]
@@ -94,6 +99,38 @@ class Summarizer(Protocol):
 
     def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
         """A flow that returns the new summary."""
+
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+ECHO_SHINGLE = 4
+"""Words per shingle when comparing a reply with the prompt's instructions."""
+ECHO_SHARE = 0.5
+"""A reply whose shingles are at least this share of the instructions' is an echo."""
+
+
+def echo_share(text: str, instructions: str, *, n: int = ECHO_SHINGLE) -> float:
+    """How much of ``text`` repeats ``instructions``: the share of its word ``n``-grams found there.
+
+    A summary shares a few phrases with any prompt at most; a model that answers with its
+    rules ("1. Integrate the previous summary...", "Write ONE updated summary") shares most.
+    Texts shorter than ``n`` words give 0.
+    """
+    words = [w.lower() for w in _WORD.findall(text)]
+    if len(words) < n:
+        return 0.0
+    source = [w.lower() for w in _WORD.findall(instructions)]
+    known = {tuple(source[i : i + n]) for i in range(len(source) - n + 1)}
+    shingles = [tuple(words[i : i + n]) for i in range(len(words) - n + 1)]
+    return sum(s in known for s in shingles) / len(shingles)
+
+
+def spent_by(output: SummaryOutput) -> dict[str, int]:
+    """What producing ``output`` cost: ``calls``, ``input_tokens``, ``output_tokens``."""
+    return {
+        "calls": output.calls,
+        "input_tokens": output.input_tokens,
+        "output_tokens": output.output_tokens,
+    }
 
 
 def as_flow(result: Any, name: str) -> Flow[SummaryOutput]:

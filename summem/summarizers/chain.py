@@ -30,6 +30,7 @@ from summem.summarizers.base import (
     SummaryOutput,
     SummaryRequest,
     as_flow,
+    spent_by,
     validate_summary,
 )
 from summem.summarizers.clip import clip_to_tokens
@@ -113,6 +114,7 @@ class FallbackSummarizer:
         errors: list[str] = []
         failed: list[str] = []
         last: SummemError | None = None
+        spent = {"calls": 0, "input_tokens": 0, "output_tokens": 0}
         final = len(self._steps) - 1
         for i, step in enumerate(self._steps):
             if i != final and self.is_open(i):
@@ -122,10 +124,17 @@ class FallbackSummarizer:
                 )
                 failed.append(step.name)
                 continue
+            output = None
             try:
                 output = yield from as_flow(step.summarize(request), step.name)
                 validate_summary(output, request)
             except SummemError as exc:
+                if output is not None:
+                    used = spent_by(output)
+                else:
+                    used = exc.usage if isinstance(exc, SummarizationError) else {}
+                for key in spent:
+                    spent[key] += int(used.get(key, 0))
                 self._record(i, ok=False)
                 errors.append(f"{step.name}: {type(exc).__name__}: {_redact(str(exc))}")
                 failed.append(step.name)
@@ -135,11 +144,14 @@ class FallbackSummarizer:
             if failed:
                 output = replace(
                     output,
+                    calls=output.calls + spent["calls"],
+                    input_tokens=output.input_tokens + spent["input_tokens"],
+                    output_tokens=output.output_tokens + spent["output_tokens"],
                     extra={**output.extra, "fallback": {"used": step.name, "failed": failed}},
                 )
             return output
         raise SummarizationError(
-            f"all {len(self._steps)} summarizers failed: " + "; ".join(errors)
+            f"all {len(self._steps)} summarizers failed: " + "; ".join(errors), usage=spent
         ) from last
 
     def _is_open(self, breaker: _Breaker, now: float) -> bool:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from summem._flow import Flow
 from summem._secrets import redact
-from summem.clients.base import ChatCall, ChatRequest, ChatResponse, LLMClient
+from summem.clients.base import ChatCall, ChatRequest, ChatResponse, LLMClient, OutputCapAware
 from summem.exceptions import (
     ConfigurationError,
     ContextWindowExceededError,
@@ -34,7 +34,7 @@ from summem.exceptions import (
 from summem.messages import Message
 from summem.prompts import PromptTemplate, load_prompt
 from summem.retry import RetryPolicy
-from summem.summarizers.base import SummaryOutput, SummaryRequest
+from summem.summarizers.base import ECHO_SHARE, SummaryOutput, SummaryRequest, echo_share
 from summem.summarizers.chunking import (
     clip_for,
     halve_clip,
@@ -43,6 +43,7 @@ from summem.summarizers.chunking import (
     split_to_budget,
 )
 from summem.summarizers.render import render_transcript
+from summem.tokens.base import TokenCounter
 
 if TYPE_CHECKING:
     import openai
@@ -76,6 +77,12 @@ class LLMSummarizer:
         max_chunk_tokens: the largest span (by the request's token counter) sent in one call.
         max_rounds: most summarization calls for one span (retries of a call not counted;
             each call retries at most ``retry.max_attempts`` times).
+        stream: read each reply as a stream and cut it once it passes the output cap, so that
+            a server ignoring the cap cannot run on. By default on for every endpoint but
+            OpenAI's, Azure's and the hosted providers litellm reaches without an ``api_base``
+            (they honour the cap).
+        max_tokens_param: the name the output cap is sent under (``max_tokens``,
+            ``max_completion_tokens``...); by default the one the endpoint honours.
         **model_kwargs: sent with every call (``top_p``, ``reasoning_effort``...);
             ``timeout`` is the per-request timeout; with litellm, connection settings
             (``api_key``, ``api_base``, ``api_version``...) configure its client.
@@ -93,6 +100,8 @@ class LLMSummarizer:
         tool_result_max_chars: int = 2000,
         max_chunk_tokens: int | None = None,
         max_rounds: int = 8,
+        stream: bool | None = None,
+        max_tokens_param: str | None = None,
         **model_kwargs: Any,
     ) -> None:
         if not model or not isinstance(model, str):
@@ -112,7 +121,15 @@ class LLMSummarizer:
         self.max_rounds = max_rounds
         timeout = model_kwargs.pop("timeout", None)
         self.timeout: float | None = float(timeout) if timeout is not None else None
-        self.client, self.parameters = _resolve_client(client, async_client, model_kwargs)
+        if max_tokens_param is not None and max_tokens_param not in _OUTPUT_CAP_NAMES:
+            raise ConfigurationError(
+                f"max_tokens_param must be one of {', '.join(_OUTPUT_CAP_NAMES)}, "
+                f"got {max_tokens_param!r}"
+            )
+        self.client, self.parameters = _resolve_client(
+            client, async_client, model_kwargs, max_tokens_param
+        )
+        self.stream = stream if stream is not None else not _honours_output_cap(self.client)
         self._input_limit: int | None = None
         self._input_limit_known = False
 
@@ -145,6 +162,11 @@ class LLMSummarizer:
         pending = [(chunk, clip_for(chunk, counter, budget)) for chunk in chunks]
         summary = request.previous_summary
         rounds = calls = input_tokens = output_tokens = 0
+        estimated = False
+
+        def spent() -> dict[str, int]:
+            return {"calls": calls, "input_tokens": input_tokens, "output_tokens": output_tokens}
+
         started: float | None = None
         response = ChatResponse()
         clipped: set[str] = set()
@@ -182,18 +204,27 @@ class LLMSummarizer:
                 smaller = halve_clip(chunk[0], clip)
                 if smaller is None:
                     raise self._failure(
-                        exc, calls, "a single message does not fit the model's context window"
+                        exc,
+                        calls,
+                        "a single message does not fit the model's context window",
+                        usage=spent(),
                     ) from exc
                 logger.info("context window exceeded; clipping one message to %d chars", smaller)
                 pending.insert(0, (chunk, smaller))
                 continue
             except LLMError as exc:
                 calls += step.attempts
-                raise self._failure(exc, calls) from exc
+                raise self._failure(exc, calls, usage=spent()) from exc
             calls += step.attempts
-            input_tokens += response.input_tokens
-            output_tokens += response.output_tokens
-            summary = self._accept(response)
+            spent_in, spent_out = self._usage_of(response, chat, counter)
+            estimated = estimated or not response.usage_reported
+            input_tokens += spent_in
+            output_tokens += spent_out
+            try:
+                summary = self._accept(response)
+            except InvalidSummaryError as exc:
+                exc.usage = spent()
+                raise
         return SummaryOutput(
             text=summary or "",
             summarizer=self.name,
@@ -204,7 +235,11 @@ class LLMSummarizer:
             calls=calls,
             input_tokens=input_tokens,
             output_tokens=output_tokens,
-            extra={"rounds": rounds, "clipped_messages": len(clipped)},
+            extra={
+                "rounds": rounds,
+                "clipped_messages": len(clipped),
+                **({"usage_estimated": True} if estimated else {}),
+            },
         )
 
     # -- pure parts -----------------------------------------------------------------------
@@ -266,12 +301,15 @@ class LLMSummarizer:
             focus=request.focus,
             must_keep=request.must_keep,
         )
+        cap = self._output_cap(request)
         return ChatRequest(
             model=self.model,
             messages=[dict(m) for m in messages],
             parameters=self._parameters(),
             timeout=self.timeout,
-            max_output_tokens=self._output_cap(request),
+            max_output_tokens=cap,
+            stream=self.stream,
+            stop_after_tokens=cap if cap is not None else 2 * request.max_tokens + 256,
         )
 
     def _known_input_limit(self) -> int | None:
@@ -322,21 +360,54 @@ class LLMSummarizer:
         text = response.text.strip()
         if not text:
             raise InvalidSummaryError(f"{where}: the model returned an empty summary")
+        share = echo_share(text, self.prompt.instructions)
+        if share >= ECHO_SHARE:
+            raise InvalidSummaryError(
+                f"{where}: the reply repeats the prompt's instructions ({share:.0%} of its "
+                "phrases are the prompt's own), not a summary"
+            )
         return text
 
-    def _failure(self, exc: LLMError, calls: int, reason: str | None = None) -> SummarizationError:
+    def _failure(
+        self,
+        exc: LLMError,
+        calls: int,
+        reason: str | None = None,
+        *,
+        usage: dict[str, int] | None = None,
+    ) -> SummarizationError:
         status = exc.status_code if exc.status_code is not None else "n/a"
         why = f" ({reason})" if reason else ""
         return SummarizationError(
             redact(
                 f"summarizer {self.name!r} failed{why}: provider={exc.provider or 'unknown'} "
                 f"model={self.model} status={status} attempts={calls}: {exc}"
-            )
+            ),
+            usage=usage,
         )
+
+    @staticmethod
+    def _usage_of(
+        response: ChatResponse, chat: ChatRequest, counter: TokenCounter
+    ) -> tuple[int, int]:
+        """(input, output) tokens of one call: as reported, or estimated when not reported."""
+        if response.usage_reported:
+            return response.input_tokens, response.output_tokens
+        sent = sum(counter.count_text(str(m.get("content") or "")) + 4 for m in chat.messages)
+        return sent, counter.count_text(response.text)
+
+
+def _honours_output_cap(client: LLMClient) -> bool:
+    """True for endpoints known to stop at the cap they are sent (no need to stream).
+
+    A client of the user's own decides how it calls its model: it is trusted unless it says
+    otherwise (:class:`~summem.clients.base.OutputCapAware`).
+    """
+    return client.honours_output_cap() if isinstance(client, OutputCapAware) else True
 
 
 def _resolve_client(
-    client: Any, async_client: Any, model_kwargs: dict[str, Any]
+    client: Any, async_client: Any, model_kwargs: dict[str, Any], max_tokens_param: str | None
 ) -> tuple[LLMClient, dict[str, Any]]:
     """The adapter to use and the parameters left for each request."""
     if client is None and async_client is None:
@@ -344,6 +415,8 @@ def _resolve_client(
 
         connection = {k: v for k, v in model_kwargs.items() if k in _CLIENT_KWARGS}
         params = {k: v for k, v in model_kwargs.items() if k not in _CLIENT_KWARGS}
+        if max_tokens_param is not None:
+            connection["max_tokens_param"] = max_tokens_param
         return LiteLLMClient(**connection), params
     import openai
 
@@ -368,5 +441,7 @@ def _resolve_client(
             raise ConfigurationError(
                 "pass the sync client as client= and the async one as async_client="
             )
-        return OpenAIClient(async_client=client), dict(model_kwargs)
-    return OpenAIClient(client, async_client), dict(model_kwargs)
+        return OpenAIClient(async_client=client, max_tokens_param=max_tokens_param), dict(
+            model_kwargs
+        )
+    return OpenAIClient(client, async_client, max_tokens_param=max_tokens_param), dict(model_kwargs)

@@ -1,0 +1,129 @@
+"""The wrappers against a real model on llama.cpp's server: both habits, streams, tools."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from summem import Memory, SummarizationReducer, ViewStyle, wrap_completion, wrap_openai
+from summem.async_memory import AsyncMemory
+from tests.fakes.memory import check_session
+
+pytestmark = pytest.mark.live_local
+
+SYSTEM = {"role": "system", "content": "You are a helpful assistant. Answer in one sentence."}
+
+
+def small_memory(cls: Any = Memory, **kw: Any) -> Any:
+    reducer = SummarizationReducer(threshold_tokens=260, target_tokens=160, summary_max_tokens=60)
+    return cls("live", reducer=reducer, **kw)
+
+
+def test_resending_the_whole_list_with_reductions(openai_client: Any, live_model: str) -> None:
+    memory = small_memory()
+    client: Any = wrap_openai(openai_client, memory)
+    messages: list[Any] = [SYSTEM]
+    for i in range(12):
+        messages.append({"role": "user", "content": f"Question {i}: name a colour and a number."})
+        response = client.chat.completions.create(
+            model=live_model, messages=messages, max_tokens=40
+        )
+        messages.append(response.choices[0].message)
+    history = memory.history_messages()
+    assert [m.role for m in history] == ["user", "assistant"] * 12  # nothing twice
+    assert memory.summary is not None  # the view was reduced while the list kept growing
+    check_session(memory.store, "live", memory.view())
+    assert memory.usage["total_tokens"] > 0
+
+
+def test_streaming_records_the_reply_with_estimated_usage(
+    openai_client: Any, live_model: str
+) -> None:
+    memory = small_memory()
+    client: Any = wrap_openai(openai_client, memory)
+    text = ""
+    stream = client.chat.completions.create(
+        model=live_model,
+        messages=[SYSTEM, {"role": "user", "content": "Say hello."}],
+        max_tokens=30,
+        stream=True,
+    )
+    for chunk in stream:
+        if chunk.choices:
+            text += chunk.choices[0].delta.content or ""
+    reply = memory.history_messages()[-1]
+    assert reply.role == "assistant" and reply.text == text and text
+    usage = reply.meta["usage"]  # llama.cpp sends no usage chunk: estimated, and marked so
+    assert usage.get("estimated") is True or usage["total_tokens"] > 0
+
+
+def test_a_tool_call_turn_is_accepted_with_the_compat_style(
+    openai_client: Any, live_model: str
+) -> None:
+    memory = small_memory(style=ViewStyle.compat())
+    client: Any = wrap_openai(openai_client, memory)
+    call = {"id": "call_1", "type": "function", "function": {"name": "weather", "arguments": "{}"}}
+    memory.extend(
+        [
+            SYSTEM,
+            {"role": "user", "content": "What is the weather in Bergen?"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "Rain, 12 degrees."},
+        ]
+    )
+    response = client.chat.completions.create(model=live_model, messages=[], max_tokens=40)
+    assert response.choices[0].message.content
+    assert memory.history_messages()[1].content is None  # stored as given: lossless
+
+
+def test_the_server_rejects_null_content_without_the_style(
+    openai_client: Any, live_model: str
+) -> None:
+    import openai
+
+    call = {"id": "call_1", "type": "function", "function": {"name": "weather", "arguments": "{}"}}
+    with pytest.raises(openai.APIStatusError):
+        openai_client.chat.completions.create(
+            model=live_model,
+            messages=[
+                {"role": "user", "content": "Weather?"},
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "call_1", "content": "Rain."},
+            ],
+            max_tokens=10,
+        )
+
+
+def test_litellm_completion_through_api_base(live_base_url: str, live_model: str) -> None:
+    import litellm
+
+    memory = small_memory()
+    completion = wrap_completion(litellm.completion, memory)
+    messages: list[Any] = [SYSTEM]
+    for i in range(3):
+        messages.append({"role": "user", "content": f"Give me word number {i}."})
+        response = completion(
+            model=f"openai/{live_model}",
+            messages=messages,
+            api_base=live_base_url,
+            api_key="sk-no-key-needed",
+            max_tokens=20,
+            timeout=120,
+        )
+        messages.append(response.choices[0].message)
+    assert [m.role for m in memory.history_messages()] == ["user", "assistant"] * 3
+
+
+async def test_async_client_with_async_memory(async_openai_client: Any, live_model: str) -> None:
+    memory = small_memory(AsyncMemory)
+    client: Any = wrap_openai(async_openai_client, memory)
+    for i in range(3):
+        await client.chat.completions.create(
+            model=live_model,
+            messages=[{"role": "user", "content": f"Count to {i + 1}."}],
+            max_tokens=20,
+        )
+    history = await memory.history_messages()
+    assert [m.role for m in history] == ["user", "assistant"] * 3
+    await memory.close()
