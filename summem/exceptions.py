@@ -13,6 +13,7 @@ kind of failure. Errors that are also a builtin kind (``ValueError``, ``KeyError
     ├── PromptError                   a prompt file is unreadable or invalid
     ├── LLMError                      a provider call failed (.provider, .model, .status_code)
     │   ├── LLMTransientError         408/409/429/5xx/timeouts: the only thing retried
+    │   ├── LLMAuthenticationError    a missing, invalid or refused API key: never retried
     │   ├── LLMRetryError             retries exhausted (.attempts, .last_exception)
     │   └── ContextWindowExceededError  the request did not fit the model's context
     ├── ReductionError                a reduction could not be completed
@@ -36,6 +37,7 @@ __all__ = [
     "HistoryMismatchError",
     "InvalidSessionIdError",
     "InvalidSummaryError",
+    "LLMAuthenticationError",
     "LLMError",
     "LLMRetryError",
     "LLMTransientError",
@@ -141,6 +143,10 @@ class LLMTransientError(LLMError):
     ) -> None:
         super().__init__(message, provider=provider, model=model, status_code=status_code)
         self.retry_after = retry_after
+
+
+class LLMAuthenticationError(LLMError):
+    """The provider refused the credentials, or none were given: never retried."""
 
 
 class LLMRetryError(LLMError):

@@ -178,11 +178,9 @@ def open_existing_store(config: SummemConfig) -> Store | None:
 
 def import_litellm() -> Any:
     """litellm, imported quietly: no cost-map download, no debug banners."""
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no download of the map
-    import litellm
+    from summem.clients.litellm import import_litellm as quiet_import
 
-    litellm.suppress_debug_info = True  # no "Provider List: ..." banners on stdout
-    return litellm
+    return quiet_import()
 
 
 def missing_key_vars(config: SummemConfig, model: str) -> list[str]:

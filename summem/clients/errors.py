@@ -27,7 +27,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from summem._secrets import redact
-from summem.exceptions import ContextWindowExceededError, LLMError, LLMTransientError
+from summem.exceptions import (
+    ContextWindowExceededError,
+    LLMAuthenticationError,
+    LLMError,
+    LLMTransientError,
+)
 
 __all__ = ["map_provider_error", "parse_retry_after"]
 
@@ -42,6 +47,29 @@ _CONTEXT_MARKERS = (
     "too many tokens",
 )
 _TRANSIENT_STATUS = frozenset((408, 409, 429))
+_AUTH_MARKERS = (
+    "missing credentials",
+    "api_key client option must be set",
+    "no api key",
+    "api key not found",
+    "incorrect api key",
+    "invalid api key",
+    "invalid x-api-key",
+    "invalid_api_key",
+)
+_KEY_VARIABLES = {
+    "openai": "OPENAI_API_KEY",
+    "azure": "AZURE_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "gemini": "GEMINI_API_KEY",
+    "mistral": "MISTRAL_API_KEY",
+    "groq": "GROQ_API_KEY",
+    "cohere": "COHERE_API_KEY",
+    "deepseek": "DEEPSEEK_API_KEY",
+    "xai": "XAI_API_KEY",
+    "openrouter": "OPENROUTER_API_KEY",
+    "together_ai": "TOGETHERAI_API_KEY",
+}
 
 
 def parse_retry_after(
@@ -124,6 +152,19 @@ def _code(exc: BaseException) -> str:
     return str(code or "")
 
 
+def _is_auth_error(exc: BaseException, status: int | None, detail: str) -> bool:
+    """A refused or missing key, whatever status litellm wrapped it in (it uses 500 too)."""
+    if any(
+        cls.__name__ in ("AuthenticationError", "PermissionDeniedError")
+        for cls in type(exc).__mro__
+    ):
+        return True
+    if status in (401, 403):
+        return True
+    low = detail.lower()
+    return any(marker in low for marker in _AUTH_MARKERS)
+
+
 def _is_context_error(exc: BaseException, status: int | None, detail: str) -> bool:
     if any(cls.__name__ == "ContextWindowExceededError" for cls in type(exc).__mro__):
         return True
@@ -166,6 +207,16 @@ def map_provider_error(
     if isinstance(exc, openai.APIConnectionError):
         return LLMTransientError(
             f"{where}: connection failed: {detail}", provider=provider, model=model
+        )
+    if _is_auth_error(exc, status, detail):
+        variable = _KEY_VARIABLES.get(provider)
+        hint = f"set {variable}, or pass api_key" if variable else "check the API key"
+        return LLMAuthenticationError(
+            f"{where}: authentication failed ({'HTTP ' + str(status) if status else 'no key'}; "
+            f"not retried; {hint}): {detail}",
+            provider=provider,
+            model=model,
+            status_code=status,
         )
     if _is_context_error(exc, status, detail):
         return ContextWindowExceededError(

@@ -15,6 +15,8 @@ not change that global for you.
 from __future__ import annotations
 
 import importlib
+import logging
+import os
 from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -35,8 +37,22 @@ _RETRY_KWARGS = ("num_retries", "max_retries")
 
 
 def import_litellm() -> ModuleType:
-    """Import litellm (slow: seconds) the first time it is needed."""
-    return importlib.import_module("litellm")
+    """litellm, imported the first time it is needed (it takes seconds), quiet and offline.
+
+    Library use must not touch the network beyond the model call and must print nothing:
+    litellm's bundled model map is used instead of downloading one, its debug banners ("Give
+    Feedback / Get Help", "Provider List") are off, and its loggers only pass warnings on.
+    """
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    litellm = importlib.import_module("litellm")
+    if not getattr(litellm, "_summem_quiet", False):
+        setattr(litellm, "suppress_debug_info", True)  # noqa: B010 - not in its stubs
+        for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm"):
+            logger = logging.getLogger(name)
+            if logger.level < logging.WARNING:
+                logger.setLevel(logging.WARNING)
+        setattr(litellm, "_summem_quiet", True)  # noqa: B010 - our own marker
+    return litellm
 
 
 class LiteLLMClient:

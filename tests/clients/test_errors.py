@@ -11,7 +11,12 @@ import pytest
 
 from summem._secrets import redact
 from summem.clients.errors import map_provider_error, parse_retry_after
-from summem.exceptions import ContextWindowExceededError, LLMError, LLMTransientError
+from summem.exceptions import (
+    ContextWindowExceededError,
+    LLMAuthenticationError,
+    LLMError,
+    LLMTransientError,
+)
 
 REQ = httpx.Request("POST", "https://api.openai.com/v1/chat/completions")
 
@@ -69,9 +74,26 @@ def test_transient_statuses(status):
 @pytest.mark.parametrize("status", [400, 401, 403, 404, 422])
 def test_client_errors_are_not_transient(status):
     err = map_provider_error(status_error(status), provider="openai", model="m")
-    assert type(err) is LLMError
+    expected = LLMAuthenticationError if status in (401, 403) else LLMError
+    assert type(err) is expected
     assert err.status_code == status
     assert "not retried" in str(err)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "OpenAIException - Missing credentials. Please pass an `api_key`",
+        "The api_key client option must be set either by passing api_key to the client",
+        "Incorrect API key provided: sk-abc***",
+    ],
+)
+def test_a_missing_or_refused_key_is_an_auth_error_whatever_the_status(text):
+    err = map_provider_error(
+        status_error(500, {"error": {"message": text}}), provider="openai", model="m"
+    )
+    assert type(err) is LLMAuthenticationError
+    assert "OPENAI_API_KEY" in str(err) and "not retried" in str(err)
 
 
 def test_exhausted_quota_is_not_retried():

@@ -10,6 +10,7 @@ from summem.clients.litellm import LiteLLMClient
 from summem.exceptions import (
     ConfigurationError,
     ContextWindowExceededError,
+    LLMAuthenticationError,
     LLMError,
     LLMTransientError,
 )
@@ -91,7 +92,13 @@ async def test_litellm_retries_are_off(mocked_openai_chat, mode, status):
             ContextWindowExceededError,
             None,
         ),
-        (401, anthropic_error("authentication_error", "invalid x-api-key"), None, LLMError, None),
+        (
+            401,
+            anthropic_error("authentication_error", "invalid x-api-key"),
+            None,
+            LLMAuthenticationError,
+            None,
+        ),
         (404, anthropic_error("not_found_error", "model: nope"), None, LLMError, None),
     ],
 )
@@ -140,3 +147,46 @@ def test_max_input_tokens_from_the_model_map():
     client = LiteLLMClient()
     assert client.max_input_tokens("gpt-4o-mini") == 128000
     assert client.max_input_tokens("no-such-provider/no-such-model") is None
+
+
+def test_library_use_prints_nothing_and_fails_a_missing_key_at_once(tmp_path) -> None:
+    """A fresh process: no banner on stdout/stderr, no retries, an auth error, no download."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import os
+        for name in list(os.environ):
+            if name.startswith(("OPENAI", "LITELLM")):
+                del os.environ[name]
+        import socket
+        def refuse(*args, **kwargs):
+            raise OSError("network access in a test")
+        socket.socket.connect = refuse  # the cost map must not be downloaded
+        from summem import LLMSummarizer, RetryPolicy
+        from summem.exceptions import LLMAuthenticationError, SummarizationError
+        from summem.messages import parse_messages
+        from summem.summarizers.base import SummaryRequest
+        from summem.tokens import ApproxCounter
+        from summem._flow import run_sync
+        summarizer = LLMSummarizer("gpt-4o-mini", retry=RetryPolicy(max_attempts=4))
+        request = SummaryRequest(
+            messages=parse_messages([{"role": "user", "content": "hello there friend"}] * 4),
+            previous_summary=None, max_tokens=20, token_counter=ApproxCounter(),
+        )
+        try:
+            run_sync(summarizer.summarize(request))
+        except SummarizationError as exc:
+            assert isinstance(exc.__cause__, LLMAuthenticationError), repr(exc.__cause__)
+            assert "attempts=1" in str(exc), str(exc)
+            raise SystemExit(0)
+        raise SystemExit(1)
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout == "" and "Give Feedback" not in out.stderr and "LiteLLM" not in out.stderr
