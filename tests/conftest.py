@@ -65,8 +65,12 @@ def _no_network(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
 
 
 @pytest.fixture(autouse=True)
-def _clean_environ(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _clean_environ(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
     for name in list(os.environ):
         if name.startswith(("OPENAI_", "SUMMEM_", "ANTHROPIC_", "GEMINI_", "AZURE_OPENAI")):
             monkeypatch.delenv(name)
+    # the default store lives in the user's data folder: never the real one in a test
+    monkeypatch.setenv("SUMMEM_DATA_DIR", str(tmp_path_factory.mktemp("summem-data")))
     yield

@@ -21,5 +21,9 @@ def test_dns_lookup_is_refused() -> None:
 
 def test_environment_is_clean(monkeypatch: pytest.MonkeyPatch) -> None:
     import os
+    import tempfile
 
-    assert not [k for k in os.environ if k.startswith(("OPENAI_", "SUMMEM_"))]
+    assert not [k for k in os.environ if k.startswith("OPENAI_")]
+    # the only summem variable is the one the suite sets: a temporary data folder
+    assert [k for k in os.environ if k.startswith("SUMMEM_")] == ["SUMMEM_DATA_DIR"]
+    assert os.environ["SUMMEM_DATA_DIR"].startswith(tempfile.gettempdir())

@@ -277,17 +277,32 @@ def delete(session: str, store: str | None, config_path: str | None, yes: bool) 
 @click.option("--model", help="The chat model (a litellm name; default: the config's model).")
 @click.option("--session", required=True, help="Session id; the same id resumes the session.")
 @click.option("--system", "system_prompt", help="Set the session's system message.")
+@click.option(
+    "--base-url",
+    help="An OpenAI-compatible server (llama.cpp, vLLM, Ollama...): needs no API key.",
+)
+@click.option("--max-tokens", type=click.IntRange(min=1), help="Cap on each reply's tokens.")
+@click.option(
+    "--temperature", type=click.FloatRange(min=0.0, max=2.0), help="Sampling temperature."
+)
 @_store_option
 @_config_option
 def chat(
     model: str | None,
     session: str,
     system_prompt: str | None,
+    base_url: str | None,
+    max_tokens: int | None,
+    temperature: float | None,
     store: str | None,
     config_path: str | None,
 ) -> None:
-    """Chat with a model through a persistent memory (/summary, /history, /exit)."""
-    from summem.cli.chat import run_chat
+    """Chat with a model through a persistent memory (/summary, /history, /exit).
+
+    Lines come from the terminal or from standard input (one message per line); the exit
+    status is 1 when the last turn failed.
+    """
+    from summem.cli.chat import ChatOptions, run_chat
     from summem.stores.base import validate_session_id
 
     validate_session_id(session)
@@ -297,7 +312,16 @@ def chat(
         raise CliError(
             "give a model: --model gpt-4o-mini (or model: in summem.yaml)", exit_code=EXIT_USAGE
         )
-    run_chat(config, model=chat_model, session=session, system=system_prompt, out=console())
+    options = ChatOptions(
+        model=chat_model,
+        session=session,
+        system=system_prompt,
+        base_url=base_url,
+        max_tokens=max_tokens,
+        temperature=temperature,
+    )
+    if not run_chat(config, options, out=console()):
+        raise CliError("the last turn failed (see above); the session is saved")
 
 
 @cli.command(name="eval", short_help="How to run the evals.")

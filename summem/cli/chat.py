@@ -14,6 +14,7 @@ loop goes on; the user's message stays in the session, as the wrapper documents.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from summem.config.model import SummemConfig
     from summem.memory import Memory
 
-__all__ = ["COMMANDS", "run_chat"]
+__all__ = ["COMMANDS", "ChatOptions", "run_chat"]
 
 COMMANDS = {
     "/summary": "show the rolling summary and its provenance",
@@ -45,14 +46,54 @@ COMMANDS = {
 }
 
 
-def _api_key(config: SummemConfig, model: str) -> str | None:
-    missing = missing_key_vars(config, model)
+@dataclass(frozen=True)
+class ChatOptions:
+    """What ``summem chat`` was asked for.
+
+    Attributes:
+        model: the chat model (a litellm name; with ``base_url`` the server's model name).
+        session: the session id.
+        system: a system message to set, if any.
+        base_url: an OpenAI-compatible server; its model goes through litellm as
+            ``openai/<model>`` and needs no key.
+        max_tokens: cap on each reply.
+        temperature: sampling temperature.
+    """
+
+    model: str
+    session: str
+    system: str | None = None
+    base_url: str | None = None
+    max_tokens: int | None = None
+    temperature: float | None = None
+
+    def call_kwargs(self, api_key: str | None) -> dict[str, Any]:
+        """The keyword arguments of every ``litellm.completion`` call."""
+        model = self.model
+        kwargs: dict[str, Any] = {}
+        if self.base_url is not None:
+            model = model if "/" in model else f"openai/{model}"
+            kwargs["api_base"] = self.base_url
+            kwargs["api_key"] = api_key or "not-needed"  # a local server checks no key
+        elif api_key is not None:
+            kwargs["api_key"] = api_key
+        kwargs["model"] = model
+        if self.max_tokens is not None:
+            kwargs["max_tokens"] = self.max_tokens
+        if self.temperature is not None:
+            kwargs["temperature"] = self.temperature
+        return kwargs
+
+
+def _api_key(config: SummemConfig, options: ChatOptions) -> str | None:
+    missing = missing_key_vars(config, options.model, base_url=options.base_url)
     if missing:
         raise CliError(
-            f"no API key for {model}: set {' or '.join(missing)} in the environment",
+            f"no API key for {options.model}: set {' or '.join(missing)} in the environment "
+            "(or point --base-url at a server of your own)",
             exit_code=EXIT_USAGE,
         )
-    return config.api_key(model)  # None: litellm reads the provider's own variable
+    return config.api_key(options.model)  # None: litellm reads the provider's own variable
 
 
 def _open_memory(config: SummemConfig, model: str, session: str) -> Memory:
@@ -69,61 +110,68 @@ def _summarizer_text(config: SummemConfig) -> str:
     return "summaries by the offline extractive summarizer (no model in the config)"
 
 
-def run_chat(
-    config: SummemConfig, *, model: str, session: str, system: str | None, out: Console
-) -> None:
+def run_chat(config: SummemConfig, options: ChatOptions, *, out: Console) -> bool:
     """The interactive loop; returns on ``/exit`` or end of input.
 
+    Returns:
+        False when the last turn failed.
+
     Raises:
-        CliError: no API key for ``model`` (exit code 2).
+        CliError: no API key for the model (exit code 2).
     """
-    api_key = _api_key(config, model)
+    api_key = _api_key(config, options)
     from summem.wrappers.litellm import wrap_completion
 
     litellm = import_litellm()
-    memory = _open_memory(config, model, session)
+    memory = _open_memory(config, options.model, options.session)
     try:
-        if system:
-            memory.add({"role": "system", "content": system})
+        if options.system:
+            memory.add({"role": "system", "content": options.system})
         send = wrap_completion(litellm.completion, memory)
-        kwargs: dict[str, Any] = {"model": model}
-        if api_key is not None:
-            kwargs["api_key"] = api_key
+        kwargs = options.call_kwargs(api_key)
         length = len(memory.history_messages())
+        where = f" at {escape(options.base_url)}" if options.base_url else ""
         out.print(
-            f"chat with {escape(model)}, session {escape(session)} in "
+            f"chat with {escape(options.model)}{where}, session {escape(options.session)} in "
             f"{escape(display_url(config.store))} ({length} messages so far); "
             f"{escape(_summarizer_text(config))}. Commands: {', '.join(COMMANDS)}."
         )
-        _loop(memory, send, kwargs, out)
-        out.print(f"session {escape(session)} saved ({len(memory.history_messages())} messages).")
+        ok = _loop(memory, send, kwargs, out)
+        count = len(memory.history_messages())
+        out.print(f"session {escape(options.session)} saved ({count} messages).")
+        return ok
     finally:
         memory.close()
 
 
-def _loop(memory: Memory, send: Any, kwargs: dict[str, Any], out: Console) -> None:
+def _loop(memory: Memory, send: Any, kwargs: dict[str, Any], out: Console) -> bool:
+    """Read lines until ``/exit`` or the end; False when the last turn failed."""
+    ok = True
     while True:
         try:
             line = click.prompt("you", prompt_suffix="> ", default="", show_default=False)
         except (click.Abort, EOFError):
             out.print()
-            return
+            return ok
         line = line.strip()
         if not line:
             continue
         if line.startswith("/"):
             if not _command(line.split()[0].lower(), memory, out):
-                return
+                return ok
             continue
         try:
             response = send(messages=[{"role": "user", "content": line}], **kwargs)
         except SummemError as exc:  # the reply was recorded; the reduction after it failed
             out.print(f"[red]summem:[/red] {escape(scrub(str(exc)))}")
+            ok = True
             continue
         except Exception as exc:  # any provider failure: report it, keep the session
             first = (str(exc).strip().splitlines() or [""])[0][:300]
             out.print(f"[red]{type(exc).__name__}:[/red] {escape(scrub(first))}")
+            ok = False
             continue
+        ok = True
         reply = response.choices[0].message
         text = reply.content or ""
         if not text and getattr(reply, "tool_calls", None):
@@ -136,12 +184,22 @@ def _command(name: str, memory: Memory, out: Console) -> bool:
     if name in ("/exit", "/quit"):
         return False
     if name == "/summary":
-        summary = memory.summary
-        if summary is None:
-            out.print("no summary yet: the view has not passed the threshold.")
-        else:
+        summary, error = memory.summary, memory.last_error
+        if summary is not None:
             out.print(escape(summary.text))
             out.print(f"[dim]{escape(provenance_line(summary))}[/dim]")
+        elif error is None:
+            reducer = memory.reducer
+            out.print(
+                f"no summary yet: the view ({memory.size} {reducer.unit}) has not passed the "
+                f"threshold ({reducer.threshold})."
+            )
+        if error is not None:
+            out.print(
+                f"[red]the last reduction failed[/red] ({type(error).__name__}: "
+                f"{escape(scrub(str(error))[:300])}); the view stays unreduced and the "
+                "reduction is tried again as the conversation grows."
+            )
     elif name == "/history":
         print_history(out, memory.history_messages(), title=f"history of {memory.session_id}")
     elif name == "/help":

@@ -183,13 +183,22 @@ def import_litellm() -> Any:
     return quiet_import()
 
 
-def missing_key_vars(config: SummemConfig, model: str) -> list[str]:
+def missing_key_vars(config: SummemConfig, model: str, *, base_url: str | None = None) -> list[str]:
     """The environment variables ``model`` needs that are not set (none needed: ``[]``).
 
-    ``api_key_env`` in the config wins; otherwise litellm says what the provider reads.
-    Only credentials count: an unset ``*_API_BASE`` has a default (e.g. a local Ollama).
+    ``api_key_env`` in the config wins; then the common providers' own variables (known
+    without importing litellm, which takes seconds); otherwise litellm says what the provider
+    reads. Only credentials count: an unset ``*_API_BASE`` has a default (e.g. a local
+    Ollama). A server of one's own (``base_url``) needs no key.
     """
     var = config.api_key_variable(model)
+    if var is not None:
+        return [] if os.environ.get(var) else [var]
+    if base_url is not None:
+        return []
+    from summem.clients.keys import key_variable
+
+    var = key_variable(model)
     if var is not None:
         return [] if os.environ.get(var) else [var]
     try:

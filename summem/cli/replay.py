@@ -268,9 +268,9 @@ def write_outputs(memory: Memory, result: ReplayResult, out: Path) -> dict[str, 
 
 def is_default_store(config: SummemConfig) -> bool:
     """True when the store is the default one (not chosen in the file or on the line)."""
-    from summem.config.model import DEFAULT_STORE
+    from summem.stores.url import default_store_url
 
-    return config.store == DEFAULT_STORE
+    return config.store == default_store_url()
 
 
 def _summarizer(config: SummemConfig) -> tuple[Summarizer | None, str | None]:

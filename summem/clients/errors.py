@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from summem._secrets import redact
+from summem.clients.keys import KEY_VARIABLES
 from summem.exceptions import (
     ContextWindowExceededError,
     LLMAuthenticationError,
@@ -57,19 +58,6 @@ _AUTH_MARKERS = (
     "invalid x-api-key",
     "invalid_api_key",
 )
-_KEY_VARIABLES = {
-    "openai": "OPENAI_API_KEY",
-    "azure": "AZURE_API_KEY",
-    "anthropic": "ANTHROPIC_API_KEY",
-    "gemini": "GEMINI_API_KEY",
-    "mistral": "MISTRAL_API_KEY",
-    "groq": "GROQ_API_KEY",
-    "cohere": "COHERE_API_KEY",
-    "deepseek": "DEEPSEEK_API_KEY",
-    "xai": "XAI_API_KEY",
-    "openrouter": "OPENROUTER_API_KEY",
-    "together_ai": "TOGETHERAI_API_KEY",
-}
 
 
 def parse_retry_after(
@@ -209,7 +197,7 @@ def map_provider_error(
             f"{where}: connection failed: {detail}", provider=provider, model=model
         )
     if _is_auth_error(exc, status, detail):
-        variable = _KEY_VARIABLES.get(provider)
+        variable = KEY_VARIABLES.get(provider)
         hint = f"set {variable}, or pass api_key" if variable else "check the API key"
         return LLMAuthenticationError(
             f"{where}: authentication failed ({'HTTP ' + str(status) if status else 'no key'}; "

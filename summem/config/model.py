@@ -56,6 +56,7 @@ from summem.config.sections import (
 )
 from summem.exceptions import ConfigurationError, PromptError
 from summem.stores.base import validate_session_id
+from summem.stores.url import data_dir, default_store_url
 
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory
@@ -82,6 +83,8 @@ logger = logging.getLogger("summem.config")
 
 DEFAULT_CONFIG_FILE = "summem.yaml"
 DEFAULT_STORE = "sqlite:///summem.db"
+"""Where sessions were kept before the default moved to the user's data folder (for users
+who want the old place back: ``store: sqlite:///summem.db``); see ``default_store_url()``."""
 CONFIG_ENV = "SUMMEM_CONFIG"
 """Environment variable naming the config file when no path is given."""
 
@@ -100,7 +103,7 @@ class SummemConfig(Section):
     view: ViewConfig = Field(default_factory=ViewConfig)
     prompt: str = "summarize"
     """A shipped prompt's name or a YAML file's path (relative to the config file)."""
-    store: str = DEFAULT_STORE
+    store: str = Field(default_factory=default_store_url)
     """A store URL; ``${VARIABLE}`` is expanded from the environment when it is opened."""
     retries: RetriesConfig = Field(default_factory=RetriesConfig)
     fallback: tuple[str, ...] = Field(default=(), strict=False)  # YAML gives a list
@@ -301,15 +304,24 @@ class SummemConfig(Section):
             raise ConfigurationError(f"{self._source}: {exc}") from exc
 
     def build_store(self) -> Store:
-        """The store the ``store`` URL names (``${VARIABLE}`` expanded)."""
+        """The store the ``store`` URL names (``${VARIABLE}`` expanded).
+
+        The default store's folder (the user's data folder) is created when first needed.
+        """
         from summem.stores import open_store
 
+        self._prepare_default_store()
         return open_with_env(open_store, self.store, self._source)  # type: ignore[no-any-return]
+
+    def _prepare_default_store(self) -> None:
+        if self.store == default_store_url():
+            data_dir().mkdir(parents=True, exist_ok=True)
 
     def build_async_store(self) -> AsyncStore:
         """The async twin of :meth:`build_store`."""
         from summem.stores import open_async_store
 
+        self._prepare_default_store()
         return open_with_env(open_async_store, self.store, self._source)  # type: ignore[no-any-return]
 
     def build_memory(self, session_id: str, *, store: Store | None = None) -> Memory:
@@ -332,6 +344,7 @@ class SummemConfig(Section):
 
     def _memory(self, cls: Any, session_id: str, store: Any) -> Any:
         validate_session_id(session_id)  # so that errors below are about the store
+        self._prepare_default_store()
         reducer = self.build_reducer()
         style = self.view.build()
         if store is not None:

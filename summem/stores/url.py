@@ -7,11 +7,23 @@ all three read URLs through :func:`parse_store_url` and :func:`sqlite_file`.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from summem.exceptions import ConfigurationError
 
-__all__ = ["StoreURL", "parse_store_url", "sqlite_file"]
+__all__ = [
+    "DATA_DIR_ENV",
+    "StoreURL",
+    "data_dir",
+    "default_store_url",
+    "parse_store_url",
+    "sqlite_file",
+]
+
+DATA_DIR_ENV = "SUMMEM_DATA_DIR"
+"""Environment variable naming the folder of the default SQLite store."""
 
 _SQLITE_FORMS = "use sqlite:///relative/path.db or sqlite:////absolute/path.db"
 
@@ -29,6 +41,26 @@ class StoreURL:
     url: str
     scheme: str
     rest: str
+
+
+def data_dir() -> Path:
+    """Where the default store lives: ``$SUMMEM_DATA_DIR``, else the user's data folder.
+
+    The platform's own place (``~/.local/share/summem`` on Linux, ``~/Library/Application
+    Support/summem`` on macOS, ``%LOCALAPPDATA%/summem`` on Windows), so that programs run from
+    different folders share one store on purpose, and unrelated ones never by accident.
+    """
+    configured = os.environ.get(DATA_DIR_ENV)
+    if configured:
+        return Path(configured).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("summem", appauthor=False))
+
+
+def default_store_url() -> str:
+    """The default store: a SQLite file in :func:`data_dir` (created when first opened)."""
+    return f"sqlite:///{(data_dir() / 'summem.db').resolve()}"
 
 
 def parse_store_url(url: object) -> StoreURL:

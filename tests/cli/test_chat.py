@@ -171,3 +171,87 @@ def test_long_chats_are_summarized_with_provenance(
     last = bodies(openai_route)[-1]["messages"]
     assert last[0]["content"].startswith("Summary of the earlier conversation")
     assert len(last) < 2 * len(lines)
+
+
+def test_a_missing_key_is_reported_without_importing_litellm(tmp_path: Path) -> None:
+    """The check is instant: the common providers' variables are known without litellm."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, os\n"
+        "os.environ.pop('OPENAI_API_KEY', None)\n"
+        "from summem.cli.app import main\n"
+        "try:\n"
+        f"    main(['chat', '--model', 'gpt-4o-mini', '--session', 's', '--store', "
+        f"'sqlite:///{tmp_path / 'k.db'}'])\n"
+        "except SystemExit as exc:\n"
+        "    print('EXIT', exc.code, 'litellm' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "EXIT 2 False" in out.stdout, out.stdout + out.stderr
+    assert "OPENAI_API_KEY" in out.stderr
+
+
+def test_base_url_needs_no_key_and_sends_the_options(tmp_path: Path) -> None:
+    local = "http://127.0.0.1:9/v1"
+    with respx.mock() as router:
+        route = router.post(local + "/chat/completions").mock(
+            return_value=httpx.Response(200, json=completion("local reply"))
+        )
+        result = chat(
+            tmp_path,
+            "--base-url",
+            local,
+            "--max-tokens",
+            "33",
+            "--temperature",
+            "0.2",
+            input="hi\n/exit\n",
+        )
+    assert result.exit_code == 0, result.output
+    assert (
+        "gpt-4o-mini> local reply" in result.stdout and "at http://127.0.0.1:9/v1" in result.stdout
+    )
+    body = json.loads(route.calls[0].request.content)
+    assert body["max_tokens"] == 33 and body["temperature"] == 0.2
+    assert body["model"] == "gpt-4o-mini"
+
+
+def test_the_exit_status_is_1_when_the_last_turn_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with respx.mock() as router:
+        router.post(URL).mock(
+            side_effect=[
+                httpx.Response(200, json=completion("fine")),
+                httpx.Response(400, json={"error": {"message": "bad request"}}),
+            ]
+        )
+        result = chat(tmp_path, input="one\ntwo\n")
+    assert result.exit_code == 1, result.output
+    assert "the last turn failed" in one_error_line(result)
+    assert [m["content"] for m in history(tmp_path)] == ["one", "fine", "two"]
+
+
+def test_summary_reports_a_failed_reduction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    config = tmp_path / "summem.yaml"
+    config.write_text(
+        "model: gpt-4o-mini\nbudget:\n  threshold: 200\n  target: 120\n  summary_max_tokens: 40\n"
+    )
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if "<transcript>" in request.content.decode():  # the summarizer's call
+            return httpx.Response(400, json={"error": {"message": "model overloaded"}})
+        return httpx.Response(200, json=completion("noted"))
+
+    with respx.mock() as router:
+        router.post(URL).mock(side_effect=answer)
+        lines = [f"message {i} with plenty of words to fill the budget quickly" for i in range(12)]
+        result = chat(tmp_path, "--config", config, input="\n".join([*lines, "/summary"]) + "\n")
+    assert "no summary yet" not in result.stdout
+    assert "the last reduction failed" in result.stdout and "SummarizationError" in result.stdout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from summem.reducers.summarization import SummarizationReducer
 from summem.retry import RetryPolicy
 from summem.stores.memory import InMemoryStore
 from summem.stores.sqlite import SQLiteStore
+from summem.stores.url import default_store_url
 from summem.summarizers.chain import FallbackSummarizer, TruncatingSummarizer
 from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 from summem.summarizers.llm import LLMSummarizer
@@ -51,7 +53,9 @@ def test_defaults_without_a_file_are_offline(
     monkeypatch.chdir(tmp_path)
     config = load_config()
     assert config == SummemConfig() and config.source == "<defaults>"
-    assert config.model is None and config.store == "sqlite:///summem.db"
+    # not a summem.db in whatever folder the program runs from: the user's data folder
+    assert config.model is None and config.store == default_store_url()
+    assert config.store.startswith(f"sqlite:///{os.environ['SUMMEM_DATA_DIR']}")
     assert config.budget.threshold == 8000 and config.budget.effective_target == 6000
     with caplog.at_level(logging.INFO, logger="summem.config"):
         assert isinstance(config.build_summarizer(), ExtractiveSummarizer)
@@ -395,12 +399,16 @@ def test_budget_target_defaults_to_three_quarters() -> None:
     assert (reducer.threshold, reducer.target) == (4000, 3000)
 
 
-def test_build_store_default_is_sqlite_in_the_working_directory(
+def test_build_store_default_is_sqlite_in_the_users_data_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    assert isinstance(SummemConfig().build_store(), SQLiteStore)
-    assert (tmp_path / "summem.db").exists()
+    monkeypatch.setenv("SUMMEM_DATA_DIR", str(tmp_path / "data" / "summem"))
+    store = SummemConfig().build_store()
+    assert isinstance(store, SQLiteStore)
+    store.close()
+    assert (tmp_path / "data" / "summem" / "summem.db").exists()  # its folder made on demand
+    assert not (tmp_path / "summem.db").exists()  # nothing in the working folder
     assert isinstance(parse_config("store: 'memory://'\n").build_store(), InMemoryStore)
 
 

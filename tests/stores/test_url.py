@@ -25,3 +25,14 @@ def test_sqlite_file() -> None:
     for bad in ("sqlite://x.db", "sqlite:///", "redis://h/0"):
         with pytest.raises(ConfigurationError, match="sqlite:///relative"):
             sqlite_file(bad)
+
+
+def test_the_default_store_is_in_the_users_data_folder(monkeypatch, tmp_path) -> None:
+    from summem.stores.url import data_dir, default_store_url
+
+    monkeypatch.setenv("SUMMEM_DATA_DIR", str(tmp_path / "here"))
+    assert default_store_url() == f"sqlite:///{tmp_path / 'here' / 'summem.db'}"
+    monkeypatch.delenv("SUMMEM_DATA_DIR")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.chdir(tmp_path)
+    assert data_dir() == tmp_path / "xdg" / "summem"  # platformdirs, not the working folder
