@@ -27,8 +27,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+from summem.formats.locomo import Turn, normalize_evidence, read_conversation, sanitize_name
 from summem.messages import Message
 
 __all__ = [
@@ -55,87 +56,12 @@ CATEGORY_NAMES: dict[int, str] = {
 """LoCoMo's categories, numbered as in its own evaluation code."""
 
 _CANONICAL = re.compile(r"D[1-9]\d*:[1-9]\d*")
-_EVIDENCE = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)")
-_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
-_SESSION_KEY = re.compile(r"session_(\d+)")
-
-
-def normalize_evidence(raw: Iterable[str] | str) -> list[str]:
-    """Canonical ``"D<session>:<turn>"`` ids from LoCoMo's evidence strings, in order, once each.
-
-    Handles every malformation in the release: several ids in one string (``"D8:6; D9:17"``,
-    ``"D9:1 D4:4 D4:6"``, ``"D26:14, D26:34"``), a stray colon (``"D:11:26"``), zero-padded
-    numbers (``"D30:05"``); a string with no id (``"D"``) yields nothing.
-    """
-    items = [raw] if isinstance(raw, str) else list(raw)
-    out: list[str] = []
-    for item in items:
-        for session, turn in _EVIDENCE.findall(str(item)):
-            dia_id = f"D{int(session)}:{int(turn)}"
-            if dia_id not in out:
-                out.append(dia_id)
-    return out
 
 
 def dia_id_of(message_id: str) -> str | None:
     """The turn id inside a message id made by :meth:`Conversation.message_id`, else ``None``."""
     _, sep, tail = message_id.rpartition("/")
     return tail if sep and _CANONICAL.fullmatch(tail) else None
-
-
-def sanitize_name(speaker: str) -> str:
-    """A speaker as an OpenAI ``name`` (letters, digits, ``_`` and ``-``; at most 64)."""
-    return _NAME_UNSAFE.sub("_", speaker.strip()).strip("_")[:64] or "speaker"
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One utterance.
-
-    Attributes:
-        dia_id: LoCoMo's id, ``"D<session>:<turn>"``.
-        speaker: who said it.
-        role: ``user`` for ``speaker_a``, ``assistant`` for ``speaker_b``.
-        text: what was said.
-        session: the session number (1-based).
-        date_time: the session's date, as written in the data (``"1:56 pm on 8 May, 2023"``).
-        index: position in the whole conversation (0-based).
-        caption: the caption of an image shared with the turn, if any.
-        first_in_session: True for a session's first turn (its message carries the date).
-    """
-
-    dia_id: str
-    speaker: str
-    role: Literal["user", "assistant"]
-    text: str
-    session: int
-    date_time: str
-    index: int
-    caption: str | None = None
-    first_in_session: bool = False
-
-    @property
-    def content(self) -> str:
-        """The message text: date prefix (first turn of a session), text, image caption."""
-        text = self.text
-        if self.caption:
-            text = f"{text} [shares an image: {self.caption}]"
-        if self.first_in_session:
-            text = f"[{self.date_time}] {text}"
-        return text
-
-    def to_openai(self, *, timestamp_key: str | None = None) -> dict[str, Any]:
-        """The turn as a chat-completions message.
-
-        Args:
-            timestamp_key: also put the session date under this key (a provider extra, e.g.
-                ``"timestamp"``, which summem's extractive summarizer reads to date its facts).
-                Off by default: a provider may refuse keys it does not know.
-        """
-        message = {"role": self.role, "content": self.content, "name": sanitize_name(self.speaker)}
-        if timestamp_key:
-            message[timestamp_key] = self.date_time
-        return message
 
 
 @dataclass(frozen=True)
@@ -275,29 +201,8 @@ def load_locomo(path: str | Path, *, audit_path: str | Path | None = None) -> li
 def _conversation(
     index: int, raw: Mapping[str, Any], corrections: Mapping[str, AuditCorrection]
 ) -> Conversation:
-    conv = raw["conversation"]
-    speaker_a, speaker_b = str(conv["speaker_a"]), str(conv["speaker_b"])
-    sessions = sorted(
-        int(m.group(1)) for key in conv if (m := _SESSION_KEY.fullmatch(key)) and conv[key]
-    )
-    dates = {s: str(conv.get(f"session_{s}_date_time", "")) for s in sessions}
-    turns: list[Turn] = []
-    for s in sessions:
-        for j, t in enumerate(conv[f"session_{s}"]):
-            caption = t.get("blip_caption")
-            turns.append(
-                Turn(
-                    dia_id=(normalize_evidence(str(t["dia_id"])) or [str(t["dia_id"])])[0],
-                    speaker=str(t["speaker"]),
-                    role="assistant" if t["speaker"] == speaker_b else "user",
-                    text=str(t["text"]),
-                    session=s,
-                    date_time=dates[s],
-                    index=len(turns),
-                    caption=str(caption) if caption else None,
-                    first_in_session=j == 0,
-                )
-            )
+    read = read_conversation(raw, index)
+    turns, dates = read.turns, read.session_dates
     known = {t.dia_id for t in turns}
     qa = tuple(
         _qa_item(f"locomo_{index}_qa{i}", q, known, corrections) for i, q in enumerate(raw["qa"])
@@ -315,9 +220,9 @@ def _conversation(
     return Conversation(
         sample_id=str(raw.get("sample_id", f"conv-{index}")),
         index=index,
-        speaker_a=speaker_a,
-        speaker_b=speaker_b,
-        turns=tuple(turns),
+        speaker_a=read.speaker_a,
+        speaker_b=read.speaker_b,
+        turns=turns,
         session_dates=dates,
         qa=qa,
         observations=tuple(observations),

@@ -100,7 +100,17 @@ def print_replay(
     if result.reductions:
         console.print(table)
     else:
-        console.print("No reduction: the view never passed the threshold.")
+        unit = result.unit
+        how = (
+            f"--threshold-tokens {max(1, result.peak_size * 2 // 3)}"
+            if unit == "tokens"
+            else "a smaller budget.threshold in the config"
+        )
+        console.print(
+            f"No reduction: the view peaked at {result.peak_size:,} {unit}, under the threshold "
+            f"({result.threshold:,} {unit}). To see reductions on this transcript, lower it: "
+            f"{how} (or --config examples/summem.yaml)."
+        )
     totals = Table(title="Totals", title_justify="left", show_header=False)
     totals.add_column(style="bold")
     totals.add_column(justify="right")

@@ -96,10 +96,14 @@ class ReplayResult:
         full_context_tokens: the whole history's tokens summed over the same calls.
         history_tokens: the whole history's tokens at the end.
         view_tokens: the final view's tokens.
+        peak_size: the largest the view got, in the budget's unit.
+        threshold: the budget's threshold, in its unit.
         reductions: every reduction, in order.
     """
 
     unit: str
+    threshold: int = 0
+    peak_size: int = 0
     messages: int = 0
     model_calls: int = 0
     prompt_tokens: int = 0
@@ -200,7 +204,7 @@ def replay(
         step: called after each message (a progress bar).
     """
     counter = reducer.token_counter
-    result = ReplayResult(unit=reducer.unit)
+    result = ReplayResult(unit=reducer.unit, threshold=reducer.threshold)
     history = 0  # tokens of every non-system message so far
     system_tokens = 0
     for turn, message in enumerate(messages):
@@ -216,6 +220,7 @@ def replay(
         else:
             history += counter.count_message(added)
             before = size + reducer.size(added)
+        result.peak_size = max(result.peak_size, before)
         summary = memory.summary
         if summary is not None and (old_summary is None or summary.id != old_summary.id):
             result.reductions.append(_reduction(turn, before, memory.size, summary))

@@ -5,8 +5,8 @@ A transcript is one of:
 - a JSON list of chat-completions messages, or ``{"messages": [...]}``;
 - JSONL, one message per line;
 - LoCoMo's ``locomo10.json`` (a list of samples with ``conversation`` and ``qa``), read with
-  ``evals.locomo`` so that the turns become messages exactly as the evals see them. The dataset
-  is CC BY-NC 4.0 and never bundled: its path is the argument.
+  :mod:`summem.formats.locomo`, the reader the evals use too, so the turns become the same
+  messages. The dataset is CC BY-NC 4.0 and never bundled: its path is the argument.
 
 Items may also be ``{"id": ..., "message": {...}, "meta": {...}}``, the shape that
 ``summem sessions export`` writes, so an exported session replays with its ids. The whole
@@ -17,7 +17,6 @@ message's index and field.
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from typing import Any
 
 from summem.cli.common import EXIT_USAGE, CliError
 from summem.exceptions import MessageValidationError
+from summem.formats.locomo import is_locomo
 from summem.messages import Message
 
 __all__ = ["MAX_TRANSCRIPT_BYTES", "Transcript", "read_transcript"]
@@ -79,7 +79,7 @@ def read_transcript(path: Path, *, conversation: str | None = None) -> Transcrip
     if not text.strip():
         raise _fail(f"{path}: the file is empty")
     data, fmt = _parse(path, text)
-    if _is_locomo(data):
+    if is_locomo(data):
         return _locomo(path, data, conversation)
     if conversation is not None:
         raise _fail(f"{path}: --conversation applies to LoCoMo files only")
@@ -152,28 +152,13 @@ def _validated(path: Path, items: Sequence[Any]) -> list[Message]:
 # -- LoCoMo ----------------------------------------------------------------------------------
 
 
-def _is_locomo(data: Any) -> bool:
-    return (
-        isinstance(data, list)
-        and bool(data)
-        and isinstance(data[0], dict)
-        and "conversation" in data[0]
-        and "qa" in data[0]
-    )
-
-
 def _locomo(path: Path, data: list[Any], choice: str | None) -> Transcript:
+    from summem.formats.locomo import read_conversation
+
     try:
-        locomo = importlib.import_module("evals.locomo")
-    except ImportError:
-        raise _fail(
-            f"{path}: this is LoCoMo data; reading it needs the evals package of a summem "
-            "source checkout (run from the repository root)"
-        ) from None
-    try:
-        conversations = locomo.load_locomo(path)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise _fail(f"{path}: not a LoCoMo file LoCoMo's loader can read: {exc!r}") from None
+        conversations = [read_conversation(raw, i) for i, raw in enumerate(data)]
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise _fail(f"{path}: looks like LoCoMo but cannot be read as it: {exc!r}") from None
     index = _pick(path, conversations, choice)
     conv = conversations[index]
     notes = []

@@ -348,3 +348,13 @@ def test_progress_bar_only_on_a_terminal() -> None:
     pipe = Console(file=StringIO(), force_terminal=False)
     assert _with_progress(pipe, work, total=3).messages == 0
     assert _with_progress(tty, work, total=0).messages == 0
+
+
+def test_a_replay_without_reductions_says_how_to_see_some(tmp_path: Path) -> None:
+    result = run("replay", EXAMPLE, "--store", "memory://")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "No reduction: the view peaked at 5,906 tokens, under the threshold (8,000" in text
+    assert "--threshold-tokens 3937" in text
+    again = run("replay", EXAMPLE, "--store", "memory://", "--threshold-tokens", "3937")
+    assert "No reduction" not in again.stdout and "Reductions" in again.stdout

@@ -1,0 +1,1 @@
+"""Conversations in other shapes, read into summem's chat messages."""
