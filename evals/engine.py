@@ -10,6 +10,7 @@ replayed from a recording with no key and no network.
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -26,6 +27,7 @@ from summem.tokens.base import TokenCounter
 __all__ = [
     "KEY_ENV_VARS",
     "EngineConfig",
+    "add_llm_arguments",
     "build_reducer",
     "build_summarizer",
     "has_provider_key",
@@ -60,6 +62,7 @@ class EngineConfig:
         soft_threshold_tokens: start reductions in the background from here (simulated; see
             :mod:`evals.replay`).
         latency_messages: messages appended while a background reduction runs.
+        max_tokens: the output cap of every LLM call (by default the summarizer's own).
     """
 
     threshold_tokens: int
@@ -69,6 +72,7 @@ class EngineConfig:
     prompt: str | None = None
     soft_threshold_tokens: int | None = None
     latency_messages: int = 1
+    max_tokens: int | None = None
 
     def __post_init__(self) -> None:
         if not 0 < self.summary_max_tokens < self.target_tokens < self.threshold_tokens:
@@ -98,8 +102,11 @@ class EngineConfig:
         return label
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings as a JSON-ready dict."""
-        return asdict(self)
+        """The settings as a JSON-ready dict (``max_tokens`` only when set, as reports had it)."""
+        data = asdict(self)
+        if data["max_tokens"] is None:
+            del data["max_tokens"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> EngineConfig:
@@ -112,12 +119,32 @@ def has_provider_key() -> bool:
     return any(os.environ.get(name) for name in KEY_ENV_VARS)
 
 
-def open_client(*, record: str | Path | None = None, replay: str | Path | None = None) -> LLMClient:
+def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every eval with LLM calls takes: live, recorded, replayed, or local."""
+    parser.add_argument("--record", type=Path, help="record every LLM reply to this JSONL")
+    parser.add_argument("--replay", type=Path, help="replay LLM replies from this JSONL")
+    parser.add_argument(
+        "--base-url",
+        help="an OpenAI-compatible server (llama.cpp, vLLM, Ollama...): no API key needed",
+    )
+    parser.add_argument(
+        "--max-tokens", type=int, help="output cap of every LLM call (default: per call)"
+    )
+
+
+def open_client(
+    *,
+    record: str | Path | None = None,
+    replay: str | Path | None = None,
+    base_url: str | None = None,
+) -> LLMClient:
     """The client LLM steps of an eval call through.
 
     Args:
         record: append every reply to this JSONL recording (live runs).
         replay: serve replies from this recording instead: offline, no key needed.
+        base_url: an OpenAI-compatible server of one's own (no key needed); the model names
+            in ``llm:MODEL`` are the server's.
 
     Raises:
         ConfigurationError: both given, or a live run with no provider key in the environment.
@@ -128,11 +155,23 @@ def open_client(*, record: str | Path | None = None, replay: str | Path | None =
         raise ConfigurationError("--record and --replay exclude each other")
     if replay is not None:
         return ReplayingClient(replay)
+    if base_url is not None:
+        import openai
+
+        from summem.clients.openai import OpenAIClient
+
+        key = os.environ.get("OPENAI_API_KEY") or "not-needed"  # a local server checks none
+        local: LLMClient = OpenAIClient(
+            openai.OpenAI(base_url=base_url, api_key=key),
+            openai.AsyncOpenAI(base_url=base_url, api_key=key),
+        )
+        return RecordingClient(local, record) if record is not None else local
     if not has_provider_key():
         raise ConfigurationError(
             "a live LLM eval needs a provider key (one of "
             + ", ".join(KEY_ENV_VARS)
-            + "); to run offline, pass a recording with --replay FILE"
+            + "); to run offline, pass a recording with --replay FILE, or point --base-url "
+            "at a server of your own"
         )
     from summem.clients.litellm import LiteLLMClient
 
@@ -141,7 +180,11 @@ def open_client(*, record: str | Path | None = None, replay: str | Path | None =
 
 
 def build_summarizer(
-    spec: str, *, prompt: str | None = None, client: LLMClient | None = None
+    spec: str,
+    *,
+    prompt: str | None = None,
+    client: LLMClient | None = None,
+    max_tokens: int | None = None,
 ) -> Summarizer:
     """The summarizer named by ``spec``: ``"extractive"`` or ``"llm:MODEL"``.
 
@@ -157,22 +200,30 @@ def build_summarizer(
             raise ConfigurationError(f"{spec} needs a client (live, recorded or replayed)")
         from summem.summarizers.llm import LLMSummarizer
 
-        return LLMSummarizer(spec[4:], client=client, prompt=prompt or "summarize")
+        extra: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens is not None else {}
+        return LLMSummarizer(spec[4:], client=client, prompt=prompt or "summarize", **extra)
     raise ConfigurationError(f"summarizer must be 'extractive' or 'llm:MODEL', got {spec!r}")
 
 
 def build_reducer(
     config: EngineConfig, *, counter: TokenCounter, client: LLMClient | None = None
 ) -> SummarizationReducer:
-    """A reducer with ``config``'s budget, counting with ``counter``; errors are raised."""
+    """A reducer with ``config``'s budget, counting with ``counter``.
+
+    The extractive summarizer's errors are raised (they are bugs); an LLM summary that is
+    rejected, or an LLM call that fails, leaves the view unreduced and is counted, as a memory
+    with ``fail_on_error=False`` would do: one weak reply does not end the eval.
+    """
     return SummarizationReducer(
-        build_summarizer(config.summarizer, prompt=config.prompt, client=client),
+        build_summarizer(
+            config.summarizer, prompt=config.prompt, client=client, max_tokens=config.max_tokens
+        ),
         threshold_tokens=config.threshold_tokens,
         target_tokens=config.target_tokens,
         soft_threshold_tokens=config.soft_threshold_tokens,
         summary_max_tokens=config.summary_max_tokens,
         token_counter=counter,
-        fail_on_error=True,
+        fail_on_error=not config.is_llm,
     )
 
 

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evals.engine import EngineConfig, open_client
+from evals.engine import EngineConfig, add_llm_arguments, open_client
 from evals.locomo import CATEGORY_NAMES, Conversation, load_locomo
 from evals.locomo_baselines import (
     CarriedView,
@@ -164,6 +164,7 @@ def _judged(
             answer_model=args.answer_model,
             judge_model=args.judge_model,
             limit=args.qa_limit,
+            max_tokens=args.max_tokens or 256,
         )
     ]
     return judge_accuracy(judgements)
@@ -201,6 +202,7 @@ def run_methods(
                 summarizer=method,
                 prompt=args.prompt,
                 soft_threshold_tokens=args.soft_threshold,
+                max_tokens=args.max_tokens,
             )
             run = run_engine(
                 conversations,
@@ -294,8 +296,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--answer-model", default="gpt-4o-mini")
     parser.add_argument("--judge-model", default="gpt-4o-mini")
     parser.add_argument("--qa-limit", type=int, help="questions per conversation, at most")
-    parser.add_argument("--record", type=Path, help="record every LLM reply to this JSONL")
-    parser.add_argument("--replay", type=Path, help="replay LLM replies from this JSONL")
+    add_llm_arguments(parser)
     parser.add_argument("--out", type=Path, default=Path("out/locomo"))
     parser.add_argument("--no-progress", action="store_true")
     return parser.parse_args(argv)
@@ -306,7 +307,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     budgets = args.budget or [4000]
     methods = args.summarizer or list(DEFAULT_METHODS)
     needs_llm = args.qa or any(m.startswith("llm:") for m in methods)
-    client = open_client(record=args.record, replay=args.replay) if needs_llm else None
+    client = (
+        open_client(record=args.record, replay=args.replay, base_url=args.base_url)
+        if needs_llm
+        else None
+    )
     counter = resolve_counter(model=args.model)
     conversations = load_locomo(args.dataset, audit_path=args.audit)[: args.conversations]
     rows: list[dict[str, Any]] = []

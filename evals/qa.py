@@ -104,12 +104,18 @@ def render_memory(view: Sequence[Message | Mapping[str, Any]]) -> str:
     return "\n".join(blocks)
 
 
-def _ask(client: LLMClient, model: str, messages: list[dict[str, str]], prompt: _Prompt) -> str:
+def _ask(
+    client: LLMClient,
+    model: str,
+    messages: list[dict[str, str]],
+    prompt: _Prompt,
+    max_tokens: int = 256,
+) -> str:
     request = ChatRequest(
         model=model,
         messages=[dict(m) for m in messages],
         parameters=dict(prompt.parameters),
-        max_output_tokens=256,
+        max_output_tokens=max_tokens,
     )
     return ChatCall(client, request, RetryPolicy()).run().text.strip()
 
@@ -136,6 +142,7 @@ def answer_and_judge(
     answer_model: str,
     judge_model: str,
     limit: int | None = None,
+    max_tokens: int = 256,
 ) -> list[Judgement]:
     """Answer every judged question of ``conv`` from ``view``; grade each reply.
 
@@ -146,6 +153,7 @@ def answer_and_judge(
         answer_model: answers the questions.
         judge_model: grades the answers.
         limit: ask at most this many questions (the first ones), to bound a live run's cost.
+        max_tokens: the output cap of each answer and verdict.
     """
     memory = render_memory(view)
     answer, judge = _prompt("answer"), _prompt("judge")
@@ -153,13 +161,18 @@ def answer_and_judge(
     out: list[Judgement] = []
     for q in items[:limit] if limit is not None else items:
         reply = _ask(
-            client, answer_model, answer.render(memory=memory, question=q.question), answer
+            client,
+            answer_model,
+            answer.render(memory=memory, question=q.question),
+            answer,
+            max_tokens,
         )
         verdict = _ask(
             client,
             judge_model,
             judge.render(question=q.question, gold=str(q.answer), answer=reply),
             judge,
+            max_tokens,
         )
         out.append(Judgement(q.qid, q.category, reply, parse_label(verdict)))
     return out

@@ -30,7 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from summem import exceptions as errors
-from summem.clients.base import ChatRequest, ChatResponse, LLMClient, mask_parameters
+from summem.clients.base import (
+    ChatRequest,
+    ChatResponse,
+    LLMClient,
+    OutputCapAware,
+    mask_parameters,
+)
 
 __all__ = ["RecordingClient", "ReplayMissError", "ReplayingClient", "request_key"]
 
@@ -124,6 +130,10 @@ class RecordingClient:
             raise
         self._write({**self._entry(request), "response": dataclasses.asdict(response)})
         return response
+
+    def honours_output_cap(self) -> bool:
+        """The inner client's answer (so a compatible server's replies are still cut)."""
+        return self.inner.honours_output_cap() if isinstance(self.inner, OutputCapAware) else True
 
     def max_input_tokens(self, model: str) -> int | None:
         """The inner client's input limit for ``model``, recorded for the replay."""

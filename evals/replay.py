@@ -38,6 +38,7 @@ from evals._audit import (
     span_problems,
     view_problems,
 )
+from summem.exceptions import LLMError, ReductionError
 from summem.messages import Message, parse_message
 from summem.reducers.base import ReduceResult
 from summem.reducers.summarization import SummarizationReducer
@@ -116,6 +117,8 @@ class ReplayTrace:
         waited_turns: turns that waited on the summarizer.
         violations: invariant violations, described; empty when all held.
         seconds: wall time of the replay.
+        failed_reductions: reductions whose summary was rejected or whose calls failed (the
+            view stays unreduced, as a memory with ``fail_on_error=False`` keeps it).
     """
 
     history: tuple[Message, ...]
@@ -132,6 +135,7 @@ class ReplayTrace:
     waited_turns: int
     violations: tuple[str, ...] = field(default=())
     seconds: float = 0.0
+    failed_reductions: int = 0
 
 
 def efficiency(traces: Sequence[ReplayTrace]) -> dict[str, float]:
@@ -169,6 +173,7 @@ def efficiency(traces: Sequence[ReplayTrace]) -> dict[str, float]:
         "waited_turns": sum(t.waited_turns for t in traces),
         "waited_share": sum(t.waited_turns for t in traces) / points,
         "violations": sum(len(t.violations) for t in traces),
+        "failed_reductions": sum(t.failed_reductions for t in traces),
         "seconds": sum(t.seconds for t in traces),
     }
 
@@ -234,6 +239,8 @@ class _Replay:
         self.cycles: list[Cycle] = []
         self.violations: list[str] = []
         self.in_flight: _InFlight | None = None
+        self.failed = 0
+        self.unreduced = False  # the last reduction failed and nothing reduced the view since
         self.max_view = self.prompt_points = self.prompt_tokens = 0
         self.full_prompt = self.history_tokens = self.waited = 0
         self.system: Message | None = None
@@ -295,9 +302,16 @@ class _Replay:
         background: bool,
         appended: Sequence[Message] = (),
     ) -> None:
+        if result.error is not None:
+            cause = result.error.__cause__
+            if cause is not None and not isinstance(cause, (LLMError, ReductionError)):
+                raise result.error  # not the model's doing (a recording miss, a bug): stop
+            self.failed += 1
+            self.unreduced = True
         if result.error is not None or not result.reduced:
             self.view = [*result.view, *appended]
             return
+        self.unreduced = False
         summary = result.summary
         info = summary.summary_info if summary is not None else None
         if summary is None or info is None:
@@ -371,7 +385,8 @@ class _Replay:
 
     def _check_budget(self) -> None:
         self.max_view = max(self.max_view, self._tokens(self.view))
-        self._fail(budget_problems(self.view, self._size(self.view), self.reducer))
+        if not self.unreduced:  # over the budget after a failed reduction is the failure's
+            self._fail(budget_problems(self.view, self._size(self.view), self.reducer))
 
     def trace(self, seconds: float) -> ReplayTrace:
         if len(self.covered) != self.watermark:
@@ -391,6 +406,7 @@ class _Replay:
             waited_turns=self.waited,
             violations=tuple(self.violations),
             seconds=seconds,
+            failed_reductions=self.failed,
         )
 
 

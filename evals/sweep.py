@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from evals._progress import progress_bar
-from evals.engine import EngineConfig, open_client
+from evals.engine import EngineConfig, add_llm_arguments, open_client
 from evals.locomo import Conversation, load_locomo
 from evals.locomo_baselines import aggregate
 from evals.locomo_engine import run_engine, view_stats
@@ -186,8 +186,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--trajectory-seeds", type=int, default=3)
     parser.add_argument("--model", default="gpt-4o", help="tokenizer to count with")
     parser.add_argument("--jobs", type=int, default=2, help="processes for offline settings")
-    parser.add_argument("--record", type=Path, help="record every LLM reply to this JSONL")
-    parser.add_argument("--replay", type=Path, help="replay LLM replies from this JSONL")
+    add_llm_arguments(parser)
     parser.add_argument("--no-progress", action="store_true")
     return parser.parse_args(argv)
 
@@ -214,7 +213,11 @@ def run_sweep(args: argparse.Namespace, configs: Sequence[EngineConfig]) -> list
     }
     offline = [c for c in configs if not c.is_llm]
     live = [c for c in configs if c.is_llm]
-    client = open_client(record=args.record, replay=args.replay) if live else None
+    client = (
+        open_client(record=args.record, replay=args.replay, base_url=args.base_url)
+        if live
+        else None
+    )
     rows: list[dict[str, Any]] = []
     show = False if args.no_progress else None
     with progress_bar(len(configs), "sweep", enabled=show) as advance:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from evals._progress import progress_bar
-from evals.engine import EngineConfig, build_reducer, open_client
+from evals.engine import EngineConfig, add_llm_arguments, build_reducer, open_client
 from evals.replay import ReplayState, ReplayTrace, efficiency, replay
 from evals.report import markdown_table, report_metadata, write_json_report
 from evals.trajectories import KINDS, Trajectory, fact_retention, generate_trajectory
@@ -244,8 +244,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--summarizer", default="extractive", help="extractive | llm:MODEL")
     parser.add_argument("--prompt", help="prompt name or YAML file (LLM summarizers)")
     parser.add_argument("--model", default="gpt-4o", help="tokenizer to count with")
-    parser.add_argument("--record", type=Path, help="record every LLM reply to this JSONL")
-    parser.add_argument("--replay", type=Path, help="replay LLM replies from this JSONL")
+    add_llm_arguments(parser)
     parser.add_argument("--out", type=Path, default=Path("out/trajectories"))
     parser.add_argument("--no-progress", action="store_true")
     return parser.parse_args(argv)
@@ -260,8 +259,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         summarizer=args.summarizer,
         prompt=args.prompt,
         soft_threshold_tokens=args.soft_threshold,
+        max_tokens=args.max_tokens,
     )
-    client = open_client(record=args.record, replay=args.replay) if config.is_llm else None
+    client = (
+        open_client(record=args.record, replay=args.replay, base_url=args.base_url)
+        if config.is_llm
+        else None
+    )
     counter = resolve_counter(model=args.model)
     seeds = list(range(args.seeds))
     probes, traces = run_trajectories(
