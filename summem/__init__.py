@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         SummarizationError,
         SummemError,
     )
+    from summem.logs import install_log_redaction
     from summem.memory import Memory
     from summem.messages import Message, SummaryInfo, assistant, system, tool, user
     from summem.prompts import PromptTemplate, load_prompt
@@ -122,6 +123,7 @@ __all__ = [
     "ViewStyle",
     "__version__",
     "assistant",
+    "install_log_redaction",
     "load_config",
     "load_prompt",
     "open_async_store",
@@ -189,6 +191,7 @@ _WHERE: dict[str, str] = {
     "TruncationReducer": "summem.reducers.truncation",
     "ViewStyle": "summem.reducers.style",
     "assistant": "summem.messages",
+    "install_log_redaction": "summem.logs",
     "load_config": "summem.config",
     "load_prompt": "summem.prompts",
     "open_async_store": "summem.stores",

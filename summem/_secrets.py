@@ -7,7 +7,9 @@ provider's error (:func:`secret_values`), config files that must not hold keys
 and the environment's own keys in CLI output (:func:`environment_secrets`).
 
 Two markers: a value shown in place of a whole secret is ``***``; a secret found inside free
-text is replaced by ``[REDACTED]``.
+text is replaced by ``[REDACTED]``. Personal data that an error may quote (card numbers, e-mail
+addresses, phone numbers) is masked by :func:`redact_pii`, for errors, logs and, when an
+application asks, the transcript a summarizer reads.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ __all__ = [
     "mask_parameters",
     "mask_url",
     "redact",
+    "redact_pii",
     "secret_values",
 ]
 
@@ -119,3 +122,43 @@ def mask_url(url: str) -> str:
 def environment_secrets() -> list[str]:
     """The values of the environment's secret-named variables (``*_API_KEY``, ``*_TOKEN``...)."""
     return [v for k, v in os.environ.items() if len(v) >= 8 and is_secret_name(k)]
+
+
+_EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
+_CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
+_PHONE = re.compile(r"(?<![\w+])\+?\d{1,3}?[ .-]?\(?\d{2,4}\)?(?:[ .-]?\d{2,4}){2,4}(?!\w)")
+
+
+def _luhn(digits: str) -> bool:
+    total, double = 0, False
+    for ch in reversed(digits):
+        n = int(ch)
+        if double:
+            n = n * 2 - 9 if n > 4 else n * 2
+        total += n
+        double = not double
+    return total % 10 == 0
+
+
+def _card(match: re.Match[str]) -> str:
+    digits = re.sub(r"\D", "", match.group(0))
+    return "[card]" if 13 <= len(digits) <= 19 and _luhn(digits) else match.group(0)
+
+
+_DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}")
+
+
+def _phone(match: re.Match[str]) -> str:
+    found = match.group(0)
+    digits = re.sub(r"\D", "", found)
+    if _DATE.fullmatch(found.strip()):
+        return found
+    international = found.lstrip().startswith("+")
+    return "[phone]" if (9 if not international else 8) <= len(digits) <= 15 else found
+
+
+def redact_pii(text: str) -> str:
+    """``text`` with card numbers (Luhn-valid), e-mail addresses and phone numbers masked."""
+    text = _EMAIL.sub("[email]", text)
+    text = _CARD.sub(_card, text)
+    return _PHONE.sub(_phone, text)

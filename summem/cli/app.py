@@ -338,6 +338,9 @@ def eval_() -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the CLI (the ``summem`` console script and ``python -m summem``)."""
+    from summem.logs import install_log_redaction
+
+    install_log_redaction()  # third-party DEBUG logs (httpcore, litellm) may print keys
     cli.main(args=list(argv) if argv is not None else None, prog_name="summem")
 
 

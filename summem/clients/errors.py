@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from summem._secrets import redact
+from summem._secrets import redact, redact_pii
 from summem.clients.keys import KEY_VARIABLES
 from summem.exceptions import (
     ContextWindowExceededError,
@@ -37,7 +37,7 @@ from summem.exceptions import (
 
 __all__ = ["map_provider_error", "parse_retry_after"]
 
-_MAX_DETAIL = 400
+_MAX_DETAIL = 200
 _CONTEXT_MARKERS = (
     "context_length_exceeded",
     "maximum context length",
@@ -186,7 +186,7 @@ def map_provider_error(
     provider = str(getattr(exc, "llm_provider", None) or provider or "unknown")
     raw_status = getattr(exc, "status_code", None)
     status = raw_status if isinstance(raw_status, int) else None
-    detail = redact(_detail(exc), known)
+    detail = redact_pii(redact(_detail(exc), known))
     where = f"{provider} model {model!r}"
     if isinstance(exc, openai.APITimeoutError):
         return LLMTransientError(

@@ -19,7 +19,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from summem._flow import Flow, run_async, run_sync
-from summem.exceptions import ConfigurationError, ReductionError, SummarizationError
+from summem.exceptions import (
+    ConfigurationError,
+    InvalidSummaryError,
+    ReductionError,
+    SummarizationError,
+    SummemError,
+)
 from summem.messages import Message, MessageLike, Role, SummaryInfo
 from summem.reducers.base import BudgetReducer, ReduceResult, check_budget
 from summem.reducers.view import DEFAULT_SUMMARY_PREFIX, PLACEMENTS, SummaryPlacement
@@ -32,6 +38,9 @@ from summem.summarizers.base import (
     summary_limit,
     validate_summary,
 )
+from summem.summarizers.chain import VETTED
+from summem.summarizers.checks import foreign_links
+from summem.summarizers.hooks import Redactor, ValidatorLike, redact_messages, run_validator
 from summem.tokens.base import TokenCounter, TokenCounterFn
 
 __all__ = ["DEFAULT_SUMMARY_MAX_TOKENS", "SummarizationReducer"]
@@ -70,6 +79,12 @@ class SummarizationReducer(BudgetReducer):
         must_keep: items the summary must carry.
         fail_on_error: raise on a failed reduction (True) or return the input unchanged with
             the error in ``ReduceResult.error`` (False).
+        validators: the application's checks, run on every summary before it is committed
+            (see :mod:`summem.summarizers.hooks`); any veto rejects it.
+        redactor: rewrites the evicted messages' text before any summarizer reads it (e.g.
+            :func:`~summem.summarizers.hooks.redact_pii`); the history is never changed.
+        allow_foreign_links: accept markdown images, and links to URLs the summarized
+            messages never mentioned (refused by default: rendered, they can leak data).
     """
 
     def __init__(
@@ -93,6 +108,9 @@ class SummarizationReducer(BudgetReducer):
         focus: str | None = None,
         must_keep: Sequence[str] = (),
         fail_on_error: bool = True,
+        validators: Sequence[ValidatorLike] = (),
+        redactor: Redactor | None = None,
+        allow_foreign_links: bool = False,
     ) -> None:
         super().__init__(
             threshold_tokens=threshold_tokens,
@@ -145,6 +163,9 @@ class SummarizationReducer(BudgetReducer):
         self.focus = focus
         self.must_keep = tuple(must_keep)
         self.fail_on_error = fail_on_error
+        self.validators = tuple(validators)
+        self.redactor = redactor
+        self.allow_foreign_links = allow_foreign_links
         self._reserve: int | None = None
 
     kind = "summarization"
@@ -207,7 +228,7 @@ class SummarizationReducer(BudgetReducer):
         if previous_text:
             replaced += counter.count_text(previous_text)
         request = SummaryRequest(
-            messages=tuple(evicted),
+            messages=redact_messages(evicted, self.redactor) if self.redactor else tuple(evicted),
             previous_summary=previous_text,
             # A summary must be smaller than what it replaces; a short span gets a short budget.
             max_tokens=max(1, min(self.summary_max_tokens, replaced - 1)),
@@ -215,6 +236,7 @@ class SummarizationReducer(BudgetReducer):
             focus=self.focus,
             must_keep=self.must_keep,
             previous_info=previous.summary_info if previous is not None else None,
+            checks=self._vet,
         )
         name = self.summarizer_name
         try:
@@ -225,6 +247,8 @@ class SummarizationReducer(BudgetReducer):
             raise SummarizationError(f"summarizer {name!r} failed: {exc}") from exc
         try:
             validate_summary(output, request)
+            if not output.extra.get(VETTED):
+                yield from self._vet(output, request)
         except SummarizationError as exc:
             exc.usage = spent_by(output)  # the rejected summary's calls were spent all the same
             raise
@@ -243,6 +267,36 @@ class SummarizationReducer(BudgetReducer):
             extra=_extra(output),
         )
         return message.as_summary(info), output
+
+    def _vet(self, output: SummaryOutput, request: SummaryRequest) -> Flow[None]:
+        """The link check, then the application's validators; a veto rejects the summary."""
+        where = f"summarizer {output.summarizer!r}"
+        if not self.allow_foreign_links:
+            sources = [m.text for m in request.messages] + [request.previous_summary or ""]
+            sources += [str(c) for m in request.messages for c in m.tool_calls or ()]
+            links = foreign_links(output.text, sources)
+            if links:
+                raise InvalidSummaryError(
+                    f"{where}: rejected, it holds markdown images or links to URLs the "
+                    f"conversation never mentioned ({'; '.join(links[:3])})"
+                )
+        for validator in self.validators:
+            try:
+                verdict = yield from run_validator(validator, output.text, request)
+            except SummarizationError:
+                raise
+            except Exception as exc:
+                # our own errors explain themselves; an application's may quote content
+                why = (
+                    f"{type(exc).__name__}: {exc}"
+                    if isinstance(exc, SummemError)
+                    else (type(exc).__name__)
+                )
+                raise InvalidSummaryError(
+                    f"{where}: the validator {validator!r} failed: {why}"
+                ) from exc
+            if verdict:
+                raise InvalidSummaryError(f"{where}: rejected by a validator: {verdict[:200]}")
 
     def reduce_flow(self, messages: Iterable[MessageLike]) -> Flow[ReduceResult]:
         """The reduction of a list of messages, as a flow."""
@@ -308,7 +362,7 @@ class SummarizationReducer(BudgetReducer):
 
 
 def _extra(output: SummaryOutput) -> dict[str, Any]:
-    extra = dict(output.extra)
+    extra = {k: v for k, v in output.extra.items() if k != VETTED}
     usage = {
         "calls": output.calls,
         "input_tokens": output.input_tokens,

@@ -243,6 +243,7 @@ def recompute_flow(
         sizes: list[int] = []
         pos = done = spans = 0
         usage: dict[str, int] = {}
+        covered: list[str] = []  # every message the new summary stands for: history[:k]
         while True:
             if pos < k:
                 window: list[Message] = yield from store.history(
@@ -251,6 +252,7 @@ def recompute_flow(
                 if not window:
                     raise StoreError(f"session {sid!r}: history ends before the watermark {k}")
                 pos += len(window)
+                covered.extend(m.id for m in window)
                 sum_usage(window, usage)
                 pending += window
                 sizes += [reducer.size(m) for m in window]
@@ -268,6 +270,7 @@ def recompute_flow(
         summary = summary.as_summary(
             info.model_copy(
                 update={
+                    "covered_ids": tuple(covered),
                     "previous_summary_id": None,
                     "extra": {
                         **info.extra,

@@ -9,19 +9,17 @@ function returning a ``str`` or :class:`SummaryOutput` is accepted too (see ``as
 from __future__ import annotations
 
 import inspect
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast, runtime_checkable
 
 from summem._flow import Flow, done
 from summem.exceptions import InvalidSummaryError
 from summem.messages import Message
+from summem.summarizers.checks import error_shape
 from summem.tokens.base import TokenCounter
 
 __all__ = [
-    "ECHO_SHARE",
-    "ECHO_SHINGLE",
     "SUMMARY_SLACK",
     "Flow",
     "Summarizer",
@@ -29,7 +27,6 @@ __all__ = [
     "SummaryRequest",
     "as_flow",
     "done",
-    "echo_share",
     "spent_by",
     "summary_limit",
     "validate_summary",
@@ -49,6 +46,9 @@ class SummaryRequest:
         focus: optional instruction of what matters most.
         must_keep: items the summary must carry verbatim.
         previous_info: the provenance of the previous summary (its ``extra`` may carry state).
+        checks: the reducer's own checks of a finished summary (links, the application's
+            validators), for summarizers that pick among candidates (a fallback chain) to
+            run on each candidate; they raise to reject it.
     """
 
     messages: Sequence[Message]
@@ -58,6 +58,7 @@ class SummaryRequest:
     focus: str | None = None
     must_keep: Sequence[str] = ()
     previous_info: Any = None
+    checks: Callable[[SummaryOutput, SummaryRequest], Flow[None]] | None = None
 
 
 @dataclass(frozen=True)
@@ -101,29 +102,6 @@ class Summarizer(Protocol):
         """A flow that returns the new summary."""
 
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-ECHO_SHINGLE = 4
-"""Words per shingle when comparing a reply with the prompt's instructions."""
-ECHO_SHARE = 0.5
-"""A reply whose shingles are at least this share of the instructions' is an echo."""
-
-
-def echo_share(text: str, instructions: str, *, n: int = ECHO_SHINGLE) -> float:
-    """How much of ``text`` repeats ``instructions``: the share of its word ``n``-grams found there.
-
-    A summary shares a few phrases with any prompt at most; a model that answers with its
-    rules ("1. Integrate the previous summary...", "Write ONE updated summary") shares most.
-    Texts shorter than ``n`` words give 0.
-    """
-    words = [w.lower() for w in _WORD.findall(text)]
-    if len(words) < n:
-        return 0.0
-    source = [w.lower() for w in _WORD.findall(instructions)]
-    known = {tuple(source[i : i + n]) for i in range(len(source) - n + 1)}
-    shingles = [tuple(words[i : i + n]) for i in range(len(words) - n + 1)]
-    return sum(s in known for s in shingles) / len(shingles)
-
-
 def spent_by(output: SummaryOutput) -> dict[str, int]:
     """What producing ``output`` cost: ``calls``, ``input_tokens``, ``output_tokens``."""
     return {
@@ -162,8 +140,10 @@ def validate_summary(
 ) -> int:
     """Check a summary before anything commits it; return its size in tokens.
 
-    A summary must be non-empty, within ``max_tokens`` (plus ``slack`` as a fraction, at least
-    16 tokens), and smaller than what it replaces (the previous summary plus the span).
+    A summary must be non-empty, not an error or a refusal (see
+    :func:`~summem.summarizers.checks.error_shape`), within ``max_tokens`` (plus ``slack`` as a
+    fraction, at least 16 tokens), and smaller than what it replaces (the previous summary plus
+    the span).
 
     Raises:
         InvalidSummaryError: naming the check that failed and the summarizer.
@@ -171,6 +151,9 @@ def validate_summary(
     text = output.text
     if not isinstance(text, str) or not text.strip():
         raise InvalidSummaryError(f"summarizer {output.summarizer!r} returned an empty summary")
+    shape = error_shape(text)
+    if shape is not None:
+        raise InvalidSummaryError(f"summarizer {output.summarizer!r}: rejected, {shape}")
     counter = request.token_counter
     tokens = counter.count_text(text)
     limit = summary_limit(request.max_tokens, slack=slack)

@@ -35,7 +35,10 @@ from summem.summarizers.base import (
 )
 from summem.summarizers.clip import clip_to_tokens
 
-__all__ = ["FallbackSummarizer", "TruncatingSummarizer"]
+__all__ = ["VETTED", "FallbackSummarizer", "TruncatingSummarizer"]
+
+VETTED = "vetted"
+"""``extra`` key set when the chain already ran the request's ``checks`` on its summary."""
 
 _ERROR_CHARS = 300
 
@@ -128,6 +131,8 @@ class FallbackSummarizer:
             try:
                 output = yield from as_flow(step.summarize(request), step.name)
                 validate_summary(output, request)
+                if request.checks is not None:
+                    yield from request.checks(output, request)
             except SummemError as exc:
                 if output is not None:
                     used = spent_by(output)
@@ -141,6 +146,8 @@ class FallbackSummarizer:
                 last = exc
                 continue
             self._record(i, ok=True)
+            if request.checks is not None:
+                output = replace(output, extra={**output.extra, VETTED: True})
             if failed:
                 output = replace(
                     output,

@@ -34,7 +34,8 @@ from summem.exceptions import (
 from summem.messages import Message
 from summem.prompts import PromptTemplate, load_prompt
 from summem.retry import RetryPolicy
-from summem.summarizers.base import ECHO_SHARE, SummaryOutput, SummaryRequest, echo_share
+from summem.summarizers.base import SummaryOutput, SummaryRequest
+from summem.summarizers.checks import ECHO_SHARE, echo_share
 from summem.summarizers.chunking import (
     clip_for,
     halve_clip,
@@ -74,6 +75,8 @@ class LLMSummarizer:
             bounds the whole summarization of a span, every round included, not each call.
         temperature: overrides the prompt's temperature.
         tool_result_max_chars: cap on each tool result in the transcript.
+        message_max_chars: cap on any one message's share of the transcript (its middle is
+            elided, with a note), so a huge message never reaches the model whole.
         max_chunk_tokens: the largest span (by the request's token counter) sent in one call.
         max_rounds: most summarization calls for one span (retries of a call not counted;
             each call retries at most ``retry.max_attempts`` times).
@@ -98,6 +101,7 @@ class LLMSummarizer:
         retry: RetryPolicy | None = None,
         temperature: float | None = None,
         tool_result_max_chars: int = 2000,
+        message_max_chars: int = 16_000,
         max_chunk_tokens: int | None = None,
         max_rounds: int = 8,
         stream: bool | None = None,
@@ -112,6 +116,9 @@ class LLMSummarizer:
             raise ConfigurationError(f"max_chunk_tokens must be positive, got {max_chunk_tokens}")
         if tool_result_max_chars < 0:
             raise ConfigurationError("tool_result_max_chars must not be negative")
+        if message_max_chars < 1:
+            raise ConfigurationError("message_max_chars must be positive")
+        self.message_max_chars = message_max_chars
         self.model = model
         self.prompt = prompt if isinstance(prompt, PromptTemplate) else load_prompt(prompt)
         self.retry = retry if retry is not None else RetryPolicy()
@@ -292,7 +299,9 @@ class LLMSummarizer:
             chunk,
             tool_result_max_chars=self.tool_result_max_chars,
             delimiters=self.prompt.delimiters,
-            message_max_chars=-1 if clip is None else clip,
+            message_max_chars=self.message_max_chars
+            if clip is None
+            else min(clip, self.message_max_chars),
         )
         messages = self.prompt.render(
             previous_summary=summary,

@@ -91,6 +91,7 @@ def test_the_cli_loads_only_itself(entry: str) -> None:
         "summem.cli.app",
         "summem.cli.common",
         "summem.__main__",
+        "summem.logs",
     }
     assert loaded <= allowed, sorted(loaded - allowed)
     if entry != "import":

@@ -43,7 +43,10 @@ def check_session(store: Store, session_id: str, view: list[Message] | None = No
         log = {s.id: s for s in store.summaries(session_id)}
         prev = log.get(info.previous_summary_id or "")
         start = prev.summary_info.watermark if prev and prev.summary_info else 0
-        if "recomputed" not in info.extra:
+        if "recomputed" in info.extra:  # rebuilt from scratch: it stands for all of history[:k]
+            assert list(info.covered_ids) == ids[:k], "recomputed summary not from history[:k]"
+            assert info.previous_summary_id is None
+        else:
             assert list(info.covered_ids) == ids[start:k], "summary not made from history[:k]"
     check_pairing(state.tail)
     if view is not None:

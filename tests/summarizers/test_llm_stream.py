@@ -14,8 +14,9 @@ from summem import InvalidSummaryError, LLMSummarizer, Memory, SummarizationRedu
 from summem._flow import run_async, run_sync
 from summem.exceptions import SummarizationError
 from summem.messages import parse_messages
-from summem.summarizers.base import SummaryRequest, echo_share
+from summem.summarizers.base import SummaryRequest
 from summem.summarizers.chain import FallbackSummarizer
+from summem.summarizers.checks import echo_share
 from summem.summarizers.extractive import ExtractiveSummarizer
 from tests.fakes.counters import WordCounter
 from tests.fakes.replies import chunk, openai_completion, sse

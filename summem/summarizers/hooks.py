@@ -1,0 +1,109 @@
+"""The application's say over summaries: vet one before it is committed, redact before summarizing.
+
+A **validator** sees the summary a summarizer wrote (and the request it answered) and may veto
+it: it returns ``None`` to accept, or a reason (a string) to reject; nothing is committed on a
+reject, as with summem's own checks. It may be a plain function, or an object with
+``validate`` and/or an ``async def avalidate`` (for a moderation API, say): the sync driver
+calls ``validate``, the async one ``avalidate`` when there is one.
+
+A **redactor** rewrites the text of the evicted messages before any summarizer reads them (to
+mask PII, say): the stored history is never changed, only what the summarizer is given.
+:func:`redact_pii` is a built-in one for card numbers (Luhn-checked), e-mail addresses and
+phone numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from summem._flow import Flow
+from summem._secrets import redact_pii
+from summem.exceptions import ConfigurationError
+from summem.messages import Message
+
+__all__ = [
+    "AsyncSummaryValidator",
+    "Redactor",
+    "SummaryValidator",
+    "ValidatorLike",
+    "redact_messages",
+    "redact_pii",
+    "run_validator",
+]
+
+
+@runtime_checkable
+class SummaryValidator(Protocol):
+    """Vets a summary: ``None`` accepts it, a string is the reason it is rejected."""
+
+    def validate(self, summary: str, request: Any) -> str | None:
+        """Check ``summary`` (the text, without summem's prefix) against ``request``."""
+        ...
+
+
+@runtime_checkable
+class AsyncSummaryValidator(Protocol):
+    """A validator that awaits (a moderation service...); used by the async driver."""
+
+    async def avalidate(self, summary: str, request: Any) -> str | None:
+        """See :meth:`SummaryValidator.validate`."""
+        ...
+
+
+ValidatorLike = SummaryValidator | AsyncSummaryValidator | Callable[[str, Any], "str | None"]
+Redactor = Callable[[str], str]
+"""Rewrites a message's text before a summarizer reads it."""
+
+
+@dataclass(frozen=True)
+class _ValidatorStep:
+    """One validator call, as a flow step: ``run`` for the sync driver, ``arun`` for async."""
+
+    validator: ValidatorLike
+    summary: str
+    request: Any
+
+    def run(self) -> str | None:
+        if isinstance(self.validator, SummaryValidator):
+            return self.validator.validate(self.summary, self.request)
+        if isinstance(self.validator, AsyncSummaryValidator):
+            raise ConfigurationError(
+                f"validator {self.validator!r} is async only (avalidate): use AsyncMemory or "
+                "areduce(), or give it a validate() method"
+            )
+        return self.validator(self.summary, self.request)
+
+    async def arun(self) -> str | None:
+        if isinstance(self.validator, AsyncSummaryValidator):
+            verdict: Awaitable[str | None] = self.validator.avalidate(self.summary, self.request)
+            return await verdict
+        return self.run()
+
+
+def run_validator(validator: ValidatorLike, summary: str, request: Any) -> Flow[str | None]:
+    """The validator's verdict, from whichever driver runs the flow."""
+    verdict: str | None = yield _ValidatorStep(validator, summary, request)
+    return verdict
+
+
+def redact_messages(messages: Sequence[Message], redactor: Redactor) -> tuple[Message, ...]:
+    """Copies of ``messages`` (same ids) whose text went through ``redactor``."""
+    out: list[Message] = []
+    for msg in messages:
+        data = msg.to_openai()
+        content = data.get("content")
+        if isinstance(content, str):
+            data["content"] = redactor(content)
+        elif isinstance(content, list):
+            data["content"] = [
+                {**p, "text": redactor(str(p["text"]))} if p.get("type") == "text" else p
+                for p in content
+            ]
+        for call in data.get("tool_calls") or []:
+            fn = call.get("function")
+            if isinstance(fn, dict) and isinstance(fn.get("arguments"), str):
+                fn["arguments"] = redactor(fn["arguments"])
+        out.append(Message.from_openai(data, id=msg.id))
+    return tuple(out)

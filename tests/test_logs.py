@@ -1,0 +1,61 @@
+"""Keys never reach a log line, a third party's included; errors carry no personal data."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from summem.logs import RedactingFilter, install_log_redaction, redact_record
+
+KEY = "sk-proj-abcdefghijklmnopqrstuvwx"
+
+
+def record(msg: str, *args: object) -> logging.LogRecord:
+    return logging.LogRecord("httpcore.http11", logging.DEBUG, __file__, 1, msg, args, None)
+
+
+def test_a_record_is_redacted_with_its_arguments(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MY_SERVICE_TOKEN", "plain-token-value-123")
+    rec = redact_record(record("send headers %s", [(b"authorization", f"Bearer {KEY}")]))
+    assert KEY not in rec.getMessage() and "[REDACTED]" in rec.getMessage()
+    rec = redact_record(record("token=%s", "plain-token-value-123"))
+    assert "plain-token-value-123" not in rec.getMessage()
+    untouched = record("count %d", 3)
+    assert redact_record(untouched).getMessage() == "count 3"
+
+
+def test_the_filter_and_the_installed_factory_redact_every_logger(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    handler_filter = RedactingFilter()
+    rec = record("api_key=%s", KEY)
+    assert handler_filter.filter(rec) and KEY not in rec.getMessage()
+    previous = logging.getLogRecordFactory()
+    try:
+        install_log_redaction()
+        install_log_redaction()  # idempotent
+        with caplog.at_level(logging.DEBUG, logger="LiteLLM"):
+            logging.getLogger("LiteLLM").debug(
+                "POST with headers {'Authorization': 'Bearer %s'}", KEY
+            )
+        assert caplog.records and KEY not in caplog.text
+    finally:
+        logging.setLogRecordFactory(previous)
+        import summem.logs
+
+        summem.logs._installed = False
+
+
+def test_a_provider_error_quoting_the_request_carries_no_card_or_prompt_at_length() -> None:
+    import httpx
+    import openai
+
+    from summem.clients.errors import map_provider_error
+
+    quoted = "Invalid 'messages[2].content': 'my card is 4111 1111 1111 1111 " + "x" * 500 + "'"
+    response = httpx.Response(400, request=httpx.Request("POST", "https://api.openai.com/v1/x"))
+    exc = openai.BadRequestError(quoted, response=response, body={"message": quoted})
+    err = map_provider_error(exc, provider="openai", model="m")
+    assert "4111 1111 1111 1111" not in str(err)
+    assert len(str(err)) < 400
