@@ -13,7 +13,7 @@ from typing import Any
 
 from summem.exceptions import MessageValidationError
 
-__all__ = ["ROLES", "check_message", "check_part"]
+__all__ = ["MAX_DEPTH", "ROLES", "check_message", "check_part", "check_values"]
 
 ROLES: frozenset[str] = frozenset(("system", "developer", "user", "assistant", "tool"))
 
@@ -28,8 +28,68 @@ _PART_FIELDS: dict[str, tuple[str, type]] = {
 }
 
 
+MAX_DEPTH = 64
+"""Deepest nesting of lists and mappings a message may have (a message is a few levels deep)."""
+
+
+def check_values(data: Mapping[str, Any], index: int | None) -> None:
+    """Every value is storable as strict JSON, the same on every store.
+
+    No text with lone surrogates (they cannot be encoded as UTF-8: SQLite and Redis would fail
+    where the memory store would not), no ``NaN`` or infinite number (not JSON), no key that is
+    not a string, no nesting deeper than :data:`MAX_DEPTH` (a recursion bomb), and only JSON
+    types. Walks iteratively: a hostile message cannot exhaust the stack here.
+
+    Raises:
+        MessageValidationError: naming the field, e.g. ``content[0].text``.
+    """
+    stack: list[tuple[Any, str, int]] = [(v, str(k), 1) for k, v in data.items()]
+    for key in data:
+        if not isinstance(key, str):
+            raise MessageValidationError(f"keys must be strings, got {key!r}", index=index)
+    while stack:
+        value, where, depth = stack.pop()
+        kind = type(value)
+        if isinstance(value, str):
+            if not value.isascii():
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise MessageValidationError(
+                        "text is not valid Unicode (a lone surrogate): it cannot be stored",
+                        index=index,
+                        field=where,
+                    ) from None
+        elif isinstance(value, float):
+            if value != value or value in (float("inf"), float("-inf")):
+                raise MessageValidationError(
+                    f"{value!r} is not a JSON number", index=index, field=where
+                )
+        elif value is None or kind is bool or isinstance(value, int):
+            continue
+        elif isinstance(value, (Mapping, list, tuple)):
+            if depth >= MAX_DEPTH:
+                raise MessageValidationError(
+                    f"nested deeper than {MAX_DEPTH} levels", index=index, field=where
+                )
+            if isinstance(value, Mapping):
+                for k, v in value.items():
+                    if not isinstance(k, str):
+                        raise MessageValidationError(
+                            f"keys must be strings, got {k!r}", index=index, field=where
+                        )
+                    stack.append((v, f"{where}.{k}", depth + 1))
+            else:
+                stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value))
+        else:
+            raise MessageValidationError(
+                f"{type(value).__name__} is not a JSON value", index=index, field=where
+            )
+
+
 def check_message(data: Mapping[str, Any], index: int | None) -> None:
     """Checks pydantic's types cannot express; each error names the field."""
+    check_values(data, index)
     role = data.get("role")
     if "role" not in data:
         raise MessageValidationError("missing required field", index=index, field="role")

@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from summem._message_checks import check_message
+from summem._message_checks import check_message, check_values
 from summem.exceptions import MessageValidationError
 
 __all__ = [
@@ -156,7 +156,12 @@ class Message(BaseModel):
         return self._clone(_summary=info)
 
     def with_meta(self, **values: Any) -> Message:
-        """A copy (same id) with ``values`` merged into :attr:`meta`."""
+        """A copy (same id) with ``values`` merged into :attr:`meta`.
+
+        Raises:
+            MessageValidationError: a value is not strict JSON (see ``check_values``).
+        """
+        check_values({"meta": values}, None)
         return self._clone(_meta={**self._priv()["_meta"], **values})
 
     # -- summem metadata ------------------------------------------------------------------

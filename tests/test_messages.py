@@ -180,3 +180,48 @@ def test_an_openai_sdk_message_object_is_accepted_as_its_dict() -> None:
     assert [m["role"] for m in memory.messages()] == ["user", "assistant", "tool"]
     with pytest.raises(MessageValidationError, match="message 1: expected a mapping"):
         parse_messages([reply, cast(Any, object())])
+
+
+HOSTILE = [
+    ({"role": "user", "content": "lone \ud800 surrogate"}, "content", "surrogate"),
+    (
+        {"role": "user", "content": [{"type": "text", "text": "ok \udfff"}]},
+        "content[0].text",
+        "surrogate",
+    ),
+    ({"role": "user", "content": "x", "extra": float("nan")}, "extra", "not a JSON number"),
+    ({"role": "user", "content": "x", "extra": float("inf")}, "extra", "not a JSON number"),
+    ({"role": "user", "content": "x", "extra": {1: "a"}}, "extra", "keys must be strings"),
+    ({"role": "user", "content": "x", "extra": b"bytes"}, "extra", "not a JSON value"),
+]
+
+
+@pytest.mark.parametrize(("data", "field", "reason"), HOSTILE)
+def test_values_that_cannot_be_stored_as_json_are_refused_at_add(
+    data: dict[str, Any], field: str, reason: str
+) -> None:
+    from summem import Memory, MessageValidationError
+
+    memory = Memory("hostile")
+    with pytest.raises(MessageValidationError, match=reason) as info:
+        memory.add(data)
+    assert info.value.field == field
+    assert memory.history() == []
+
+
+def test_deep_nesting_is_refused_without_a_recursion_error() -> None:
+    from summem import Memory, MessageValidationError
+
+    deep: Any = "leaf"
+    for _ in range(3000):
+        deep = [deep]
+    with pytest.raises(MessageValidationError, match="nested deeper"):
+        Memory("deep").add({"role": "user", "content": "x", "extra": deep})
+
+
+def test_meta_must_be_json_too() -> None:
+    from summem import MessageValidationError
+    from summem.messages import user
+
+    with pytest.raises(MessageValidationError, match="not a JSON number"):
+        user("x").with_meta(usage={"total": float("nan")})

@@ -370,7 +370,7 @@ def encode_message(message: Message) -> str:
         record["s"] = message.summary_info.model_dump(mode="json")
     if message.meta:
         record["x"] = message.meta
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def decode_message(raw: str | bytes, *, session_id: str, where: str = "message") -> Message:

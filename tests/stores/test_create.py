@@ -120,7 +120,9 @@ def _failing_after(messages: list[Message], n: int) -> Iterator[Message]:
 
 
 def _bad_inputs(history: list[Message]) -> list[tuple[dict[str, Any], str]]:
-    unencodable = [*history[:3], user("x").with_meta(handle=object()), *history[3:]]
+    # with_meta refuses a value that is not JSON; a store must still refuse one it is handed
+    bad = user("x")._clone(_meta={"handle": object()})
+    unencodable = [*history[:3], bad, *history[3:]]
     return [
         ({"history": unencodable}, r"history\[3\] cannot be stored"),
         ({"history": [*history[:2], {"role": "user"}]}, r"history\[2\] is a dict"),
@@ -129,7 +131,7 @@ def _bad_inputs(history: list[Message]) -> list[tuple[dict[str, Any], str]]:
         ({"history": history, "watermark": -1}, "does not fit"),
         ({"history": history, "watermark": True}, "must be an int"),
         ({"history": history, "watermark": 2, "summary": assistant("s")}, "provenance"),
-        ({"history": history, "system": user("s").with_meta(x={1})}, "system message"),
+        ({"history": history, "system": user("s")._clone(_meta={"x": {1}})}, "system message"),
     ]
 
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from summem.exceptions import MessageValidationError
 from summem.messages import Message, assistant, parse_message, tool, user
 from summem.summarizers.render import (
     content_text,
@@ -195,9 +196,10 @@ def test_odd_timestamps() -> None:
     from datetime import datetime, timezone
 
     when = datetime(2024, 1, 2, 3, 4, tzinfo=timezone.utc)
-    assert message_timestamp(parse_message({"role": "user", "content": "a", "time": when})) == (
-        "2024-01-02 03:04+00:00"
-    )
+    with pytest.raises(MessageValidationError, match="datetime is not a JSON value"):
+        parse_message({"role": "user", "content": "a", "time": when})  # not storable as JSON
+    iso = when.isoformat()
+    assert message_timestamp(parse_message({"role": "user", "content": "a", "time": iso})) == iso
     huge = parse_message({"role": "user", "content": "a", "timestamp": 1e300})
     assert message_timestamp(huge) is None
     flag = parse_message({"role": "user", "content": "a", "timestamp": True, "date": " 5 May "})
