@@ -241,3 +241,62 @@ def test_the_resumed_session_carries_its_summary_in_the_log() -> None:
     resumed.rollback(data["summary"]["id"])  # the imported summary can be rolled back to
     assert resumed.summary is not None and resumed.summary.id == data["summary"]["id"]
     assert resumed.store.load("s").watermark == data["watermark"]
+
+
+def _tampered() -> list[Any]:
+    def dup_id(d: dict[str, Any]) -> None:
+        d["history"][3]["id"] = d["history"][2]["id"]
+
+    def dup_record(d: dict[str, Any]) -> None:
+        d["history"].insert(4, copy.deepcopy(d["history"][4]))
+
+    def orphan(d: dict[str, Any]) -> None:
+        d["history"].insert(
+            len(d["history"]) - 1,
+            {"id": "m_orphan", "m": {"role": "tool", "tool_call_id": "nobody", "content": "x"}},
+        )
+
+    def result_before_call(d: dict[str, Any]) -> None:
+        h = d["history"]
+        call_at = next(i for i, r in enumerate(h) if r["m"].get("tool_calls"))
+        h[call_at], h[call_at + 1] = h[call_at + 1], h[call_at]
+
+    def split_group(d: dict[str, Any]) -> None:
+        calls = [
+            i for i, r in enumerate(d["history"][: d["watermark"]]) if r["m"].get("tool_calls")
+        ]
+        d["watermark"] = calls[-1] + 1  # right after a call, before its result
+        d["summary"]["s"]["watermark"] = d["watermark"]
+
+    def system_inside(d: dict[str, Any]) -> None:
+        d["history"].insert(2, {"id": "m_sys", "m": {"role": "system", "content": "sneaky"}})
+
+    def summary_inside(d: dict[str, Any]) -> None:
+        d["history"].insert(2, {**copy.deepcopy(d["summary"]), "id": "m_sum"})
+
+    def other_watermark(d: dict[str, Any]) -> None:
+        d["summary"]["s"]["watermark"] = d["watermark"] - 4
+
+    return [
+        pytest.param(dup_id, "repeats the id", id="duplicate-id"),
+        pytest.param(dup_record, "repeats the id", id="duplicate-record"),
+        pytest.param(orphan, "answering no earlier call", id="orphan-result"),
+        pytest.param(result_before_call, "answering no earlier call", id="result-before-call"),
+        pytest.param(split_group, "splits a tool call", id="group-split-by-watermark"),
+        pytest.param(system_inside, "system message goes in 'system'", id="system-in-history"),
+        pytest.param(summary_inside, "is a summary", id="summary-in-history"),
+        pytest.param(other_watermark, "but the watermark is", id="summary-watermark-differs"),
+    ]
+
+
+@pytest.mark.parametrize(("tamper", "reason"), _tampered())
+def test_a_tampered_dict_is_refused_whole_and_names_the_record(
+    tamper: Callable[[dict[str, Any]], None], reason: str
+) -> None:
+    data = exported()
+    assert data["summary"] is not None and data["watermark"] > 4
+    tamper(data)
+    store = InMemoryStore()
+    with pytest.raises(StoreError, match=reason):
+        Memory.from_dict(data, store=store)
+    assert store.list_sessions() == []  # nothing written

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from summem._flow import Flow
+from summem.conversation import boundaries
 from summem.exceptions import ConflictError, SessionNotFoundError, StoreError
 from summem.messages import Message
 from summem.session.core import SessionCore
@@ -119,12 +120,74 @@ def parse_session_dict(data: object) -> SessionDict:
     summary = None if data.get("summary") is None else _decode(data["summary"], "'summary'")
     if summary is not None and (summary.summary_info is None or watermark == 0):
         raise StoreError("session dict: the summary has no provenance or covers nothing")
+    _check_invariants(history, system, summary, watermark)
     config = data.get("config")
     if config is None:
         config = {}
     if not isinstance(config, Mapping):
         raise StoreError(f"session dict: 'config' must be a mapping, got {type(config).__name__}")
     return SessionDict(sid, system, summary, watermark, history, config)
+
+
+def _check_invariants(
+    history: list[Message], system: Message | None, summary: Message | None, watermark: int
+) -> None:
+    """What I1-I3 require of a session, checked before anything is written.
+
+    Raises:
+        StoreError: naming the record at fault (``history[i]``).
+    """
+    seen: dict[str, int] = {}
+    for i, message in enumerate(history):
+        if message.id in seen:
+            raise StoreError(
+                f"session dict: history[{i}] repeats the id of history[{seen[message.id]}] "
+                f"({message.id!r}): a message is in history once"
+            )
+        seen[message.id] = i
+        if message.is_system:
+            raise StoreError(
+                f"session dict: history[{i}] is a {message.role} message; the system message "
+                "goes in 'system'"
+            )
+        if message.is_summary:
+            raise StoreError(f"session dict: history[{i}] is a summary; it goes in 'summary'")
+    for name, extra in (("system", system), ("summary", summary)):
+        if extra is not None and extra.id in seen:
+            raise StoreError(
+                f"session dict: the {name} message has the id of history[{seen[extra.id]}]"
+            )
+    bounds = boundaries(history)
+    if bounds.orphans:
+        i = bounds.orphans[0]
+        raise StoreError(
+            f"session dict: history[{i}] is a tool result answering no earlier call "
+            f"({history[i].tool_call_id!r})"
+        )
+    if watermark not in (*bounds.starts, len(history)):
+        raise StoreError(
+            f"session dict: the watermark {watermark} splits a tool call from its results "
+            "(it must fall between groups)"
+        )
+    if bounds.pending_from is not None and bounds.pending_from < watermark:
+        raise StoreError(
+            f"session dict: the watermark {watermark} is past the pending tool call at "
+            f"history[{bounds.pending_from}]"
+        )
+    info = summary.summary_info if summary is not None else None
+    if info is not None:
+        if info.watermark != watermark:
+            raise StoreError(
+                f"session dict: the summary stands for history[:{info.watermark}] but the "
+                f"watermark is {watermark}"
+            )
+        head = {m.id for m in history[:watermark]}
+        stray = [i for i in info.covered_ids if i not in head]
+        if stray:
+            raise StoreError(
+                f"session dict: the summary covers {stray[0]!r}, which is not in "
+                f"history[:{watermark}]"
+            )
 
 
 def import_flow(core: SessionCore, store: StoreSteps, session: SessionDict) -> Flow[None]:
