@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         ReductionError,
         SessionNotFoundError,
         StoreError,
+        StoreOutcomeUnknownError,
         SummarizationError,
         SummemError,
     )
@@ -109,6 +110,7 @@ __all__ = [
     "SessionNotFoundError",
     "Store",
     "StoreError",
+    "StoreOutcomeUnknownError",
     "SummarizationError",
     "SummarizationReducer",
     "Summarizer",
@@ -137,6 +139,7 @@ __all__ = [
 ]
 
 _WHERE: dict[str, str] = {
+    "StoreOutcomeUnknownError": "summem.exceptions",
     "ApproxCounter": "summem.tokens",
     "AsyncInMemoryStore": "summem.stores",
     "AsyncMemory": "summem.async_memory",

@@ -13,11 +13,11 @@ order, every tool result answering a pending call, no call id pending twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from summem.exceptions import MessageValidationError
-from summem.messages import Message, new_message_id
+from summem.messages import Message
 
 __all__ = [
     "Batch",
@@ -104,7 +104,7 @@ def check_batch(
     msgs: Sequence[Message],
     system: Message | None,
     pending: dict[str, None],
-    known: set[str] | frozenset[str],
+    known: Mapping[str, Message],
     *,
     size: Callable[[Message], int],
     single: bool,
@@ -112,16 +112,18 @@ def check_batch(
     """Apply the system rules and check tool pairing for a parsed batch, in order.
 
     ``pending`` holds the session's unanswered tool call ids (it is updated in place);
-    ``known`` the ids already in the view: a message carrying one of them (the same object
-    added twice) gets a new id, so history never holds an id twice. ``size`` measures each
-    message to append, in the budget's unit.
+    ``known`` the messages in the view, by id. Adding is idempotent by id: a message whose id
+    is in ``known`` (or earlier in the batch) is not stored again, and ``accepted`` holds the
+    stored one in its place (a retry after an error of unknown outcome stores nothing twice).
+    ``size`` measures each message to append, in the budget's unit.
 
     Raises:
         MessageValidationError: a summary message, a tool result answering no pending call
-            (naming its ``tool_call_id``), or a tool call id already pending.
+            (naming its ``tool_call_id``), a tool call id already pending, or an id already
+            stored for a message with different content.
     """
     current = system
-    seen: set[str] = set()
+    seen: dict[str, Message] = {}
     accepted: list[Message] = []
     history: list[Message] = []
     for i, msg in enumerate(msgs):
@@ -136,8 +138,17 @@ def check_batch(
             system = apply_system(system, msg)
             accepted.append(system)
             continue
-        if msg.id in known or msg.id in seen:
-            msg = msg.with_id(new_message_id())
+        same = known.get(msg.id) or seen.get(msg.id)
+        if same is not None:
+            if not same.same_content(msg):
+                raise MessageValidationError(
+                    f"id {msg.id!r} is already stored for a different message; "
+                    "leave the id out to store this one as new",
+                    index=index,
+                    field="id",
+                )
+            accepted.append(same)  # already stored (or earlier in this batch): a no-op
+            continue
         if msg.role == "tool":
             call_id = msg.tool_call_id or ""
             if call_id not in pending:
@@ -156,7 +167,7 @@ def check_batch(
                     field="tool_calls",
                 )
             pending[call_id] = None
-        seen.add(msg.id)
+        seen[msg.id] = msg
         history.append(msg)
         accepted.append(msg)
     changed = system is not None and (current is None or not system.same_content(current))

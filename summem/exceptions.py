@@ -23,11 +23,15 @@ kind of failure. Errors that are also a builtin kind (``ValueError``, ``KeyError
         ├── SessionNotFoundError      (also KeyError) no such session
         ├── InvalidSessionIdError     (also ValueError) None, empty, or otherwise unusable id
         ├── ConflictError             a compare-and-set lost: the session moved meanwhile
+        ├── StoreOutcomeUnknownError  a write may or may not have landed (a reply was lost)
         ├── LeaseHeldError            another worker holds the session's reduction lease
         └── CorruptRecordError        a stored record cannot be decoded (names the session)
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
 
 __all__ = [
     "ConfigurationError",
@@ -48,6 +52,7 @@ __all__ = [
     "ReductionError",
     "SessionNotFoundError",
     "StoreError",
+    "StoreOutcomeUnknownError",
     "SummarizationError",
     "SummemError",
 ]
@@ -211,6 +216,27 @@ class InvalidSessionIdError(StoreError, ValueError):
 
 class ConflictError(StoreError):
     """A compare-and-set lost: the session changed since it was read; nothing was written."""
+
+
+class StoreOutcomeUnknownError(StoreError):
+    """A write may or may not have been applied: its outcome is unknown.
+
+    The store's reply was lost (a dropped connection, a timeout after the command was sent)
+    or the commit itself failed. Reading the session tells what happened. Appends are
+    idempotent by message id on every store, so adding the same messages again is safe:
+    ``Memory.add`` and ``Memory.extend`` put the messages they tried to store, with their ids,
+    in ``messages``; pass them again (``memory.extend(error.messages)``) and nothing is stored
+    twice.
+
+    Attributes:
+        operation: the store operation, e.g. ``"append"`` or ``"commit"``.
+        messages: the messages whose append is in doubt, with their ids (may be empty).
+    """
+
+    def __init__(self, message: str, *, operation: str, messages: Sequence[Any] = ()) -> None:
+        super().__init__(message)
+        self.operation = operation
+        self.messages: list[Any] = list(messages)  # summem.messages.Message (no import here)
 
 
 class LeaseHeldError(StoreError):

@@ -35,7 +35,7 @@ def test_check_batch_applies_the_rules_in_order() -> None:
         msgs(sys("s"), u("q"), call("c1"), res("c1"), a("ok")),
         None,
         pending,
-        frozenset(),
+        {},
         size=lambda m: 1,
         single=False,
     )
@@ -46,12 +46,37 @@ def test_check_batch_applies_the_rules_in_order() -> None:
 
 def test_check_batch_refuses_orphans_and_duplicate_pending_ids() -> None:
     with pytest.raises(MessageValidationError, match="'c9'") as info:
-        check_batch(msgs(res("c9")), None, {}, frozenset(), size=lambda m: 1, single=False)
+        check_batch(msgs(res("c9")), None, {}, {}, size=lambda m: 1, single=False)
     assert info.value.index == 0 and info.value.field == "tool_call_id"
     with pytest.raises(MessageValidationError, match="already pending"):
-        check_batch(
-            msgs(call("c1")), None, {"c1": None}, frozenset(), size=lambda m: 1, single=True
-        )
+        check_batch(msgs(call("c1")), None, {"c1": None}, {}, size=lambda m: 1, single=True)
+
+
+def test_check_batch_is_idempotent_by_id() -> None:
+    stored = msgs(u("q"), call("c1"))
+    known = {m.id: m for m in stored}
+    again = [m.with_meta(note="resent") for m in stored]  # meta is not content
+    pending: dict[str, None] = {"c1": None}
+    batch = check_batch([*again, *msgs(res("c1"))], None, pending, known, size=len_, single=False)
+    assert batch.accepted[:2] == stored  # the stored messages, not the resent ones
+    assert [m.role for m in batch.history] == ["tool"] and pending == {}
+    first = msgs(u("twice"))[0]
+    batch = check_batch([first, first], None, {}, {}, size=len_, single=False)
+    assert batch.history == [first] and batch.accepted == [first, first]
+
+
+def test_check_batch_refuses_an_id_stored_for_other_content() -> None:
+    stored = msgs(u("q"))[0]
+    other = msgs(u("not q"))[0].with_id(stored.id)
+    with pytest.raises(MessageValidationError, match="already stored") as info:
+        check_batch([other], None, {}, {stored.id: stored}, size=len_, single=False)
+    assert info.value.field == "id" and info.value.index == 0
+    with pytest.raises(MessageValidationError, match="already stored"):
+        check_batch([stored, other], None, {}, {}, size=len_, single=False)
+
+
+def len_(m: object) -> int:
+    return 1
 
 
 def test_track_calls() -> None:

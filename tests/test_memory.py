@@ -133,7 +133,7 @@ def test_a_batch_is_validated_whole_and_rejected_whole() -> None:
     assert memory.system is None
 
 
-def test_summary_messages_cannot_be_added_back_and_duplicates_get_new_ids() -> None:
+def test_summary_messages_cannot_be_added_back_and_adding_an_id_again_is_a_no_op() -> None:
     memory = Memory("s", reducer=small_reducer())
     for i in range(8):
         memory.extend(turn(i))
@@ -142,7 +142,14 @@ def test_summary_messages_cannot_be_added_back_and_duplicates_get_new_ids() -> N
         memory.add(memory.summary)
     msg = user("twice")
     first, second = memory.add(msg), memory.add(msg)
-    assert first.id == msg.id and second.id != msg.id
+    assert first is second and memory.history_messages()[-1] is first
+    assert memory.history_messages().count(msg) == 1
+    evicted = memory.history_messages()[0]  # summarized away: the store skips it
+    length = len(memory.history_messages())
+    assert memory.add(evicted).id == evicted.id
+    assert len(memory.history_messages()) == length
+    with pytest.raises(MessageValidationError, match="already stored"):
+        memory.add(user("other").with_id(msg.id))
     check_session(memory.store, "s", memory.view())
 
 

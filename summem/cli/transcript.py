@@ -143,7 +143,7 @@ def _validated(path: Path, items: Sequence[Any]) -> list[Message]:
         messages = [_item(item, i) for i, item in enumerate(items)]
         # The checks a memory makes on add (tool pairing, summaries refused), on the whole
         # transcript first: a bad message at the end must not leave half a session behind.
-        check_batch(messages, None, {}, frozenset(), size=lambda _m: 0, single=False)
+        check_batch(messages, None, {}, {}, size=lambda _m: 0, single=False)
     except MessageValidationError as exc:
         raise _fail(f"{path}: {exc}") from None
     return messages

@@ -121,7 +121,7 @@ class SessionCore:
         self.sizes = [r.size(m) for m in self.tail]
         self.total = sum(self.sizes)
         self.head = r.head_size(self.system, self.summary)
-        self.tail_ids = {m.id for m in self.tail}
+        self.tail_ids = {m.id: m for m in self.tail}
         self.renders = RenderCache()
         self.open_calls: dict[str, None] = {}
         for m in self.tail:
@@ -234,7 +234,7 @@ class SessionCore:
             self.total += grown
             self.length = new_length
             for msg in batch.history:
-                self.tail_ids.add(msg.id)
+                self.tail_ids[msg.id] = msg
                 track_calls(self.open_calls, msg)
             sum_usage(batch.history, self.ledger.tail)
             if self._backoff is not None:
@@ -316,7 +316,8 @@ class SessionCore:
                 self.total -= sum(self.sizes[:cut])
                 del self.tail[:cut]
                 del self.sizes[:cut]
-                self.tail_ids.difference_update(m.id for m in plan.evicted)
+                for m in plan.evicted:
+                    self.tail_ids.pop(m.id, None)
                 self.renders.forget([*plan.evicted, self.summary])
                 self.summary = outcome.summary
                 self.head = self.reducer.head_size(self.system, self.summary)

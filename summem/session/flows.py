@@ -25,6 +25,7 @@ from summem.exceptions import (
     ReductionError,
     SessionNotFoundError,
     StoreError,
+    StoreOutcomeUnknownError,
 )
 from summem.messages import Message, MessageLike
 from summem.reducers.base import ReduceResult, SummarizingReducer
@@ -116,14 +117,38 @@ def extend_flow(
             raise
         yield from reload_flow(core, store)  # the call may come from another worker
         batch = core.prepare(items, single=single)
+    sid = core.session_id
     if batch.system_changed:
-        yield from store.set_system(core.session_id, batch.system)
+        try:
+            yield from store.set_system(sid, batch.system)
+        except StoreOutcomeUnknownError:
+            core.stale = True
+            yield from store.set_system(sid, batch.system)  # replacing it again is harmless
         core.system_set(batch.system)
     if batch.history:
-        length: int = yield from store.append(core.session_id, batch.history)
+        try:
+            length: int = yield from store.append(sid, batch.history)
+        except StoreOutcomeUnknownError:
+            core.stale = True  # the copy may lack what landed: read it before trusting it
+            length = yield from _append_again(core, store, batch.history)
         if not core.appended(batch, length):
             yield from reload_flow(core, store)
     return batch.accepted
+
+
+def _append_again(core: SessionCore, store: StoreSteps, messages: list[Message]) -> Flow[int]:
+    """Settle an append of unknown outcome by appending again: stores skip ids they hold."""
+    try:
+        length: int = yield from store.append(core.session_id, messages)
+    except StoreError as exc:
+        raise StoreOutcomeUnknownError(
+            f"session {core.session_id!r}: cannot tell whether {len(messages)} message(s) "
+            f"were stored ({exc}); adding them again is safe, as appends are idempotent by "
+            "id: memory.extend(error.messages) stores each at most once",
+            operation="append",
+            messages=messages,
+        ) from exc
+    return length
 
 
 def record_flow(

@@ -26,6 +26,7 @@ from summem.exceptions import (
     MissingDependencyError,
     SessionNotFoundError,
     StoreError,
+    StoreOutcomeUnknownError,
 )
 from summem.messages import Message
 from summem.stores._new_session import prepare_new_session
@@ -53,11 +54,30 @@ def import_redis() -> Any:
     return redis
 
 
+WRITES = frozenset(
+    {
+        "append",
+        "set_system",
+        "commit",
+        "stage",
+        "create",
+        "discard",
+        "rollback",
+        "clear",
+        "delete",
+        "acquire_lease",
+        "release_lease",
+    }
+)
+"""The scripts that write: a lost reply leaves their outcome unknown."""
+
+
 class _Keys(NamedTuple):
     meta: str
     msgs: str
     sums: str
     lease: str
+    ids: str
 
 
 @dataclass(frozen=True)
@@ -121,6 +141,11 @@ class RedisBase:
             )
         self._prefix = prefix
         self._redis_error: type[Exception] = redis_module.exceptions.RedisError
+        errors = redis_module.exceptions
+        self._lost_reply: tuple[type[Exception], ...] = (
+            errors.ConnectionError,
+            errors.TimeoutError,
+        )
 
     @property
     def prefix(self) -> str:
@@ -130,7 +155,7 @@ class RedisBase:
     def _keys(self, name: str) -> _Keys:
         tag = base64.urlsafe_b64encode(name.encode("utf-8")).decode("ascii").rstrip("=")
         base = f"{self._prefix}:{{{tag}}}:"
-        return _Keys(base + "meta", base + "msgs", base + "sums", base + "lease")
+        return _Keys(base + "meta", base + "msgs", base + "sums", base + "lease", base + "ids")
 
     def _scan_pattern(self) -> str:
         escaped = "".join("\\" + c if c in "*?[]\\" else c for c in self._prefix)
@@ -151,13 +176,22 @@ class RedisBase:
         return sorted(names)
 
     @contextmanager
-    def _errors(self, name: str | None) -> Iterator[None]:
+    def _errors(self, name: str | None, script: str | None = None) -> Iterator[None]:
+        """Redis errors as summem's; a write whose reply was lost has an unknown outcome."""
         try:
             yield
         except self._redis_error as exc:
             where = f"session {name!r}" if name is not None else f"Redis store {self._prefix!r}"
             if "WRONGTYPE" in str(exc):
                 raise CorruptRecordError(f"{where}: a stored key has the wrong type") from exc
+            if script in WRITES and isinstance(exc, self._lost_reply):
+                # the command may have run before the connection dropped or the timeout hit
+                # (and redis-py may have sent it again): only reading the session tells
+                raise StoreOutcomeUnknownError(
+                    f"{where}: Redis error during {script} ({exc}); it may or may not have "
+                    "been applied: read the session to know",
+                    operation=script,
+                ) from exc
             raise StoreError(f"{where}: Redis error: {exc}") from exc
 
     # -- operations -----------------------------------------------------------------------
@@ -207,14 +241,20 @@ class RedisBase:
     def _op_append(self, session_id: str, messages: Sequence[Message]) -> Op[int]:
         name = validate_session_id(session_id)
         k = self._keys(name)
-        args: list[str | int] = [new_epoch(), *(encode_message(m) for m in messages)]
-        return Op(name, "append", [k.meta, k.msgs, k.sums], args, int)
+        args: list[str | int] = [
+            new_epoch(),
+            len(messages),
+            *(m.id for m in messages),
+            *(encode_message(m) for m in messages),
+        ]
+        return Op(name, "append", [k.meta, k.msgs, k.sums, k.ids], args, int)
 
     def _op_set_system(self, session_id: str, message: Message | None) -> Op[None]:
         name = validate_session_id(session_id)
         k = self._keys(name)
         body = "" if message is None else encode_message(message)
-        return Op(name, "set_system", [k.meta, k.msgs, k.sums], [new_epoch(), body], _none)
+        keys = [k.meta, k.msgs, k.sums, k.ids]
+        return Op(name, "set_system", keys, [new_epoch(), body], _none)
 
     def _op_commit(
         self,
@@ -274,7 +314,7 @@ class RedisBase:
             sum(len(c) for c in staged),
             *inline,
         ]
-        final = Op(name, "create", [k.meta, k.msgs, k.sums, stage_key], args, parse)
+        final = Op(name, "create", [k.meta, k.msgs, k.sums, stage_key, k.ids], args, parse)
         discard = Op(name, "discard", [stage_key], [], _none)
         return CreateOps(stage_ops, final, discard)
 
@@ -324,7 +364,7 @@ class RedisBase:
             if int(raw) < 0:
                 raise CorruptRecordError(f"session {name!r}: stored version is invalid")
 
-        return Op(name, "clear", [k.meta, k.msgs, k.sums], [], parse)
+        return Op(name, "clear", [k.meta, k.msgs, k.sums, k.ids], [], parse)
 
     def _op_delete(self, session_id: str) -> Op[bool]:
         name = validate_session_id(session_id)

@@ -9,7 +9,11 @@ share a hash slot (see ``_RedisBase._keys``) and the scripts run unchanged on Re
 
 Key layout (``KEYS``): 1 ``meta`` hash (epoch, version, watermark, system, summary), 2 ``msgs``
 list (encoded messages, position = index), 3 ``sums`` list (the summary log, JSON entries
-``{"id", "w", "m"}``), 4 ``lease`` string (the owner token, with a TTL). A create whose history
+``{"id", "w", "m"}``), 4 ``lease`` string (the owner token, with a TTL), 5 ``ids`` hash (message
+id -> position, so appends are idempotent by id; ``meta.indexed`` says how many positions it
+covers, and an append first indexes any the hash lacks, e.g. in a session written before it
+existed or by a whole-session create). Scripts take the keys they use, in the order their
+comments give. A create whose history
 is too long for one call first stages it in a private list ``...:import:<token>`` of the same
 slot (with a TTL, so a crashed creator leaves nothing for long), renamed into place at the end.
 """
@@ -20,10 +24,11 @@ __all__ = ["SCRIPTS"]
 
 # Creates the session when its meta hash is missing (ARGV[1] is a fresh epoch); stale lists
 # are dropped so a new session can never inherit old messages.
+# KEYS: meta, msgs, sums, ids.
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then
-  redis.call('DEL', KEYS[2], KEYS[3])
-  redis.call('HSET', KEYS[1], 'epoch', ARGV[1], 'version', 0, 'watermark', 0)
+  redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+  redis.call('HSET', KEYS[1], 'epoch', ARGV[1], 'version', 0, 'watermark', 0, 'indexed', 0)
 end
 """
 
@@ -63,22 +68,55 @@ if hi <= lo then return {lo, {}} end
 return {lo, redis.call('LRANGE', KEYS[1], lo, hi - 1)}
 """
 
-# ARGV[1] epoch for a new session, ARGV[2..] encoded messages. Returns the new length.
+# KEYS: meta, msgs, sums, ids. ARGV[1] epoch for a new session, ARGV[2] the batch size m,
+# ARGV[3 .. m+2] the message ids, ARGV[m+3 .. 2m+2] the encoded messages. A message whose id
+# is stored (or repeats one earlier in the batch) is skipped. Returns the new length.
 _APPEND = (
     """
-if #ARGV == 1 then return redis.call('LLEN', KEYS[2]) end
+local m = tonumber(ARGV[2])
+if m == 0 then return redis.call('LLEN', KEYS[2]) end
 """
     + _CREATE
     + """
-local n = 0
-for i = 2, #ARGV, 1000 do
-  n = redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+local n = redis.call('LLEN', KEYS[2])
+local done = tonumber(redis.call('HGET', KEYS[1], 'indexed')) or 0
+if done > n or done < 0 then
+  redis.call('DEL', KEYS[4])
+  done = 0
 end
-return n
+while done < n do
+  local hi = math.min(done + 499, n - 1)
+  local bodies = redis.call('LRANGE', KEYS[2], done, hi)
+  for j = 1, #bodies do
+    local ok, e = pcall(cjson.decode, bodies[j])
+    if ok and type(e) == 'table' and type(e['id']) == 'string' then
+      redis.call('HSETNX', KEYS[4], e['id'], done + j - 1)
+    end
+  end
+  done = hi + 1
+end
+local fresh, ids, seen = {}, {}, {}
+for i = 1, m do
+  local id = ARGV[2 + i]
+  if not seen[id] and redis.call('HEXISTS', KEYS[4], id) == 0 then
+    seen[id] = true
+    ids[#ids + 1] = id
+    fresh[#fresh + 1] = ARGV[2 + m + i]
+  end
+end
+for i = 1, #fresh, 1000 do
+  redis.call('RPUSH', KEYS[2], unpack(fresh, i, math.min(i + 999, #fresh)))
+end
+for i = 1, #ids do
+  redis.call('HSET', KEYS[4], ids[i], n + i - 1)
+end
+redis.call('HSET', KEYS[1], 'indexed', n + #fresh)
+return n + #fresh
 """
 )
 
-# ARGV[1] epoch for a new session, ARGV[2] the encoded system message ('' = remove).
+# KEYS: meta, msgs, sums, ids. ARGV[1] epoch for a new session, ARGV[2] the encoded system
+# message ('' = remove).
 _SET_SYSTEM = (
     """
 if ARGV[2] == '' then
@@ -151,7 +189,8 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return {'ok', n}
 """
 
-# Creating a whole session. KEYS: meta, msgs, sums, the staging list. ARGV[1] epoch, ARGV[2]
+# Creating a whole session. KEYS: meta, msgs, sums, the staging list, ids (emptied: the next
+# append indexes the history). ARGV[1] epoch, ARGV[2]
 # watermark, ARGV[3] system ('' = none), ARGV[4] summary ('' = none), ARGV[5] its log entry,
 # ARGV[6] how many messages were staged, ARGV[7..] the rest of the history. Everything is
 # checked before the first write; the staged list becomes the history by RENAME.
@@ -166,12 +205,12 @@ if staged > 0 and redis.call('LLEN', KEYS[4]) ~= staged then
   redis.call('DEL', KEYS[4])
   return {'staging', found}
 end
-redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[5])
 if staged > 0 then redis.call('RENAME', KEYS[4], KEYS[2]) end
 for i = 7, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 999, #ARGV)))
 end
-redis.call('HSET', KEYS[1], 'epoch', ARGV[1], 'version', 0, 'watermark', ARGV[2])
+redis.call('HSET', KEYS[1], 'epoch', ARGV[1], 'version', 0, 'watermark', ARGV[2], 'indexed', 0)
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'system', ARGV[3]) end
 if ARGV[4] ~= '' then
   redis.call('HSET', KEYS[1], 'summary', ARGV[4])
@@ -180,19 +219,20 @@ end
 return {'ok', redis.call('LLEN', KEYS[2])}
 """
 
+# KEYS: meta, msgs, sums, ids.
 _CLEAR = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if not tonumber(redis.call('HGET', KEYS[1], 'version')) then return -1 end
-redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 redis.call('HDEL', KEYS[1], 'summary', 'system')
-redis.call('HSET', KEYS[1], 'watermark', 0)
+redis.call('HSET', KEYS[1], 'watermark', 0, 'indexed', 0)
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 return 1
 """
 
 _DELETE = """
 local existed = redis.call('EXISTS', KEYS[1])
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', unpack(KEYS))
 return existed
 """
 

@@ -22,7 +22,7 @@ import time
 import weakref
 from collections.abc import Iterator
 
-from summem.exceptions import StoreError
+from summem.exceptions import StoreError, StoreOutcomeUnknownError
 from summem.stores._sqlite_schema import MIGRATIONS, open_wal
 
 __all__ = ["SQLiteFile"]
@@ -82,10 +82,12 @@ class SQLiteFile:
                 self._opened = True
 
     @contextlib.contextmanager
-    def tx(self, name: str | None, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+    def tx(self, name: str | None, *, write: str | None = None) -> Iterator[sqlite3.Connection]:
         """One transaction: a consistent snapshot to read, or the database's write lock.
 
-        ``name`` is the session the work is for (errors name it), ``None`` for the whole file.
+        ``name`` is the session the work is for (errors name it), ``None`` for the whole file;
+        ``write`` names the write operation (``None`` to read). A write whose ``COMMIT`` fails
+        raises :class:`StoreOutcomeUnknownError`: SQLite does not always say whether it landed.
         """
         if not self._opened:
             self.open()
@@ -125,7 +127,7 @@ class SQLiteFile:
         return holder.conn
 
     @contextlib.contextmanager
-    def _transaction(self, name: str | None, *, write: bool) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, name: str | None, *, write: str | None) -> Iterator[sqlite3.Connection]:
         conn = self._conn()
         with self._write_lock if write else contextlib.nullcontext():
             try:
@@ -136,13 +138,27 @@ class SQLiteFile:
                 raise self._error(name, exc) from exc
             try:
                 yield conn
-                conn.execute("COMMIT")
             except BaseException as exc:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.Error):
                     raise self._error(name, exc) from exc
                 raise
+            try:
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                if not isinstance(exc, sqlite3.Error):
+                    raise
+                if not write:
+                    raise self._error(name, exc) from exc
+                where = f"session {name!r}" if name is not None else self.label
+                raise StoreOutcomeUnknownError(
+                    f"{where}: SQLite failed to commit the {write} ({exc}); it may or may not "
+                    "have been applied: read the session to know",
+                    operation=write,
+                ) from exc
 
     def _error(self, name: str | None, exc: sqlite3.Error) -> StoreError:
         where = f"session {name!r}" if name is not None else self.label
@@ -156,7 +172,7 @@ class SQLiteFile:
             raise self._error(None, exc) from exc
         if current == len(MIGRATIONS):
             return
-        with self._transaction(None, write=True) as c:
+        with self._transaction(None, write="migration") as c:
             current = c.execute("PRAGMA user_version").fetchone()[0]  # another process?
             if current > len(MIGRATIONS):
                 raise StoreError(

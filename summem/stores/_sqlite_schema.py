@@ -66,6 +66,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             owner TEXT NOT NULL,
             expires_at REAL NOT NULL)""",
     ),
+    (  # 2: appends are idempotent by message id, looked up through this index.
+        "CREATE INDEX messages_by_id ON messages (sid, msg_id)",
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings ``user_version`` to ``i + 1``."""
 
@@ -87,6 +90,7 @@ class SQL:
         "SELECT position, body FROM messages "
         "WHERE sid = ? AND position >= ? AND position < ? ORDER BY position"
     )
+    HAS_MESSAGE = "SELECT 1 FROM messages WHERE sid = ? AND msg_id = ?"
     INSERT_MESSAGE = "INSERT INTO messages (sid, position, msg_id, body) VALUES (?, ?, ?, ?)"
     SET_LENGTH = "UPDATE sessions SET length = ?, updated_at = ? WHERE sid = ?"
     SET_SYSTEM = "UPDATE sessions SET system = ?, updated_at = ? WHERE sid = ?"

@@ -149,6 +149,13 @@ class Store(Protocol):
         clients) never interleave inside a batch, and positions stay contiguous. The version
         does not change. An empty batch changes nothing (and creates nothing).
 
+        Idempotent by message id: a message whose id the session already holds (or that
+        repeats an id earlier in the batch) is skipped, so appending a batch again after an
+        error that left its outcome unknown stores nothing twice.
+
+        Raises:
+            StoreOutcomeUnknownError: the append may or may not have landed (a lost reply).
+
         Returns:
             The history length after the append.
         """

@@ -38,6 +38,7 @@ class _Session:
     system: Message | None = None
     summary: Message | None = None
     history: list[Message] = field(default_factory=list)
+    ids: set[str] = field(default_factory=set)
     log: list[tuple[Message, int]] = field(default_factory=list)
 
 
@@ -102,7 +103,10 @@ class InMemoryStore(ClosingStore):
                 if not batch:
                     return 0
                 s = self._sessions[session_id] = _Session()
-            s.history.extend(batch)
+            for msg in batch:
+                if msg.id not in s.ids:
+                    s.ids.add(msg.id)
+                    s.history.append(msg)
             return len(s.history)
 
     def set_system(self, session_id: str, message: Message | None) -> None:
@@ -166,6 +170,7 @@ class InMemoryStore(ClosingStore):
                 system=new.system,
                 summary=new.summary,
                 history=new.history,
+                ids={m.id for m in new.history},
                 log=[] if new.summary is None else [(new.summary, new.watermark)],
             )
 
@@ -209,6 +214,7 @@ class InMemoryStore(ClosingStore):
             if s is None:
                 return
             s.history, s.log = [], []
+            s.ids = set()
             s.system = s.summary = None
             s.watermark = 0
             s.version += 1

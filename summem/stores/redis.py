@@ -75,7 +75,7 @@ class RedisStore(RedisBase, ClosingStore):
         return f"RedisStore(prefix={self._prefix!r})"
 
     def _run(self, op: Op[T]) -> T:
-        with self._errors(op.name):
+        with self._errors(op.name, op.script):
             raw = self._scripts[op.script](keys=op.keys, args=op.args)
         return op.parse(raw)
 
@@ -217,7 +217,7 @@ class AsyncRedisStore(RedisBase):
         await self.close()
 
     async def _run(self, op: Op[T]) -> T:
-        with self._errors(op.name):
+        with self._errors(op.name, op.script):
             raw = await self._scripts[op.script](keys=op.keys, args=op.args)
         return op.parse(raw)
 

@@ -149,24 +149,30 @@ class SQLiteStore(ClosingStore):
         """See :meth:`summem.stores.base.Store.append`."""
         name = validate_session_id(session_id)
         batch = [(m.id, encode_message(m)) for m in messages]
-        with self._file.tx(name, write=bool(batch)) as conn:
+        with self._file.tx(name, write="append" if batch else None) as conn:
             meta = self._meta(conn, name)
             if not batch:
                 return 0 if meta is None else meta.length
             meta = meta or self._create(conn, name)
             n = meta.length
-            conn.executemany(
-                SQL.INSERT_MESSAGE,
-                [(meta.sid, n + i, mid, body) for i, (mid, body) in enumerate(batch)],
-            )
-            conn.execute(SQL.SET_LENGTH, (n + len(batch), time.time(), meta.sid))
-            return n + len(batch)
+            seen: set[str] = set()
+            rows: list[tuple[int, int, str, str]] = []
+            for mid, body in batch:
+                if mid in seen or conn.execute(SQL.HAS_MESSAGE, (meta.sid, mid)).fetchone():
+                    continue  # idempotent by id: already stored
+                seen.add(mid)
+                rows.append((meta.sid, n + len(rows), mid, body))
+            if not rows:
+                return n
+            conn.executemany(SQL.INSERT_MESSAGE, rows)
+            conn.execute(SQL.SET_LENGTH, (n + len(rows), time.time(), meta.sid))
+            return n + len(rows)
 
     def set_system(self, session_id: str, message: Message | None) -> None:
         """See :meth:`summem.stores.base.Store.set_system`."""
         name = validate_session_id(session_id)
         body = None if message is None else encode_message(message)
-        with self._file.tx(name, write=True) as conn:
+        with self._file.tx(name, write="set_system") as conn:
             meta = self._meta(conn, name)
             if meta is None and body is None:
                 return
@@ -185,7 +191,7 @@ class SQLiteStore(ClosingStore):
         """See :meth:`summem.stores.base.Store.commit`."""
         name = validate_session_id(session_id)
         body = None if summary is None else encode_message(summary)
-        with self._file.tx(name, write=True) as conn:
+        with self._file.tx(name, write="commit") as conn:
             meta = self._checked(conn, name, expected_version, expected_epoch)
             if watermark < meta.watermark:
                 raise ConflictError(
@@ -215,7 +221,7 @@ class SQLiteStore(ClosingStore):
         """See :meth:`summem.stores.base.Store.create` (one ``BEGIN IMMEDIATE`` transaction)."""
         name = validate_session_id(session_id)
         new = prepare_new_session(name, history, system, summary, watermark)
-        with self._file.tx(name, write=True) as conn:
+        with self._file.tx(name, write="create") as conn:
             insert_session(conn, name, new)
 
     def summaries(self, session_id: str) -> list[Message]:
@@ -238,7 +244,7 @@ class SQLiteStore(ClosingStore):
     ) -> int:
         """See :meth:`summem.stores.base.Store.rollback`."""
         name = validate_session_id(session_id)
-        with self._file.tx(name, write=True) as conn:
+        with self._file.tx(name, write="rollback") as conn:
             meta = self._checked(conn, name, expected_version, expected_epoch)
             body: str | None = None
             watermark = 0
@@ -258,7 +264,7 @@ class SQLiteStore(ClosingStore):
     def clear(self, session_id: str) -> None:
         """See :meth:`summem.stores.base.Store.clear`."""
         name = validate_session_id(session_id)
-        with self._file.tx(name, write=True) as conn:
+        with self._file.tx(name, write="clear") as conn:
             meta = self._meta(conn, name)
             if meta is not None:
                 conn.execute(SQL.DELETE_MESSAGES, (meta.sid,))
@@ -268,7 +274,7 @@ class SQLiteStore(ClosingStore):
     def delete(self, session_id: str) -> bool:
         """See :meth:`summem.stores.base.Store.delete`."""
         name = validate_session_id(session_id)
-        with self._file.tx(name, write=True) as conn:
+        with self._file.tx(name, write="delete") as conn:
             conn.execute(SQL.DELETE_LEASE, (name,))
             row = conn.execute(SQL.EXISTS, (name,)).fetchone()
             if row is None:
@@ -286,7 +292,7 @@ class SQLiteStore(ClosingStore):
         """See :meth:`summem.stores.base.Store.acquire_lease`."""
         name = validate_session_id(session_id)
         check_lease_args(owner, ttl_seconds)
-        with self._file.tx(name, write=True) as conn:
+        with self._file.tx(name, write="acquire_lease") as conn:
             now = time.time()
             held = conn.execute(SQL.LEASE, (name,)).fetchone()
             if held is not None and held[0] != owner and held[1] > now:
@@ -297,7 +303,7 @@ class SQLiteStore(ClosingStore):
     def release_lease(self, session_id: str, owner: str) -> None:
         """See :meth:`summem.stores.base.Store.release_lease`."""
         name = validate_session_id(session_id)
-        with self._file.tx(name, write=True) as conn:
+        with self._file.tx(name, write="release_lease") as conn:
             conn.execute(SQL.RELEASE_LEASE, (name, owner))
 
     def close(self) -> None:

@@ -203,4 +203,5 @@ BACKEND_PARAMS = [
 ]
 PERSISTENT_PARAMS = [p for p in BACKEND_PARAMS if p.values[0][0] != "memory"]  # type: ignore[index]
 MULTIPROCESS_PARAMS = [p for p in PERSISTENT_PARAMS if p.values[0][1] == "sync"]  # type: ignore[index]
+SYNC_PARAMS = [p for p in BACKEND_PARAMS if p.values[0][1] == "sync"]  # type: ignore[index]
 REDIS_PARAMS = [p for p in PERSISTENT_PARAMS if p.values[0][0] == "redis"]  # type: ignore[index]

@@ -14,6 +14,7 @@ from tests.stores.backends import (
     MULTIPROCESS_PARAMS,
     PERSISTENT_PARAMS,
     REDIS_PARAMS,
+    SYNC_PARAMS,
     Backend,
     require_redis,
 )
@@ -54,4 +55,10 @@ def multiprocess(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Bac
 @pytest.fixture(params=REDIS_PARAMS)
 def redis_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
     """Redis only, sync and async (for what only Redis does, e.g. staging a long create)."""
+    yield from _backend(request, tmp_path)
+
+
+@pytest.fixture(params=SYNC_PARAMS)
+def sync_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """Every backend, sync only (for what Memory and AsyncMemory share as one flow)."""
     yield from _backend(request, tmp_path)

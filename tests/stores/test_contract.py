@@ -168,6 +168,25 @@ def test_appends_during_a_reduction_do_not_conflict(store: Store) -> None:
     assert [m.id for m in st.tail[-2:]] == [m.id for m in late]
 
 
+def test_appends_are_idempotent_by_message_id(store: Store) -> None:
+    first = [user(f"m{i}") for i in range(4)]
+    assert store.append("s", first) == 4
+    assert store.append("s", first) == 4  # again, whole: a no-op
+    later = [user("m4"), user("m5")]
+    assert store.append("s", [first[1], later[0], later[0], first[3], later[1]]) == 6
+    assert [m.id for m in store.history("s")] == [m.id for m in first + later]
+    reduce_to(store, "s", 5)  # ids behind the watermark still count
+    assert store.append("s", first) == 6
+    st = store.load("s")
+    assert (st.length, st.watermark, [m.text for m in st.tail]) == (6, 5, ["m5"])
+    assert store.append("t", first) == 4  # ids are per session
+    store.clear("s")
+    assert store.append("s", first[:2]) == 2  # a cleared session holds no ids
+    store.create("u", history=first + later, watermark=2)
+    assert store.append("u", [*later, user("m6")]) == 7  # a created history is indexed too
+    assert [m.text for m in store.history("u")] == [f"m{i}" for i in range(7)]
+
+
 def test_commit_may_keep_the_watermark_and_may_drop_the_summary(store: Store) -> None:
     fill(store, "t", 5)
     st = store.load("t")

@@ -6,10 +6,16 @@ import gc
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from summem.exceptions import ConfigurationError, CorruptRecordError, StoreError
+from summem.exceptions import (
+    ConfigurationError,
+    CorruptRecordError,
+    StoreError,
+    StoreOutcomeUnknownError,
+)
 from summem.messages import user
 from summem.stores import SQLiteStore
 from summem.stores._sqlite_schema import MIGRATIONS, SQL
@@ -45,6 +51,67 @@ def test_schema_is_migrated_once_and_data_persists(tmp_path: Path) -> None:
     conn.close()
     with SQLiteStore(path) as again:
         assert [m.text for m in again.history("a")] == ["hello"]
+
+
+def test_a_file_from_before_the_id_index_is_migrated_and_appends_stay_idempotent(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+    first = [user("a"), user("b")]
+    with SQLiteStore(path) as store:
+        store.append("s", first)
+    conn = sqlite3.connect(path)  # as summem wrote it before schema version 2
+    conn.execute("DROP INDEX messages_by_id")
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    with SQLiteStore(path) as store:
+        assert store.append("s", [*first, user("c")]) == 3
+        assert [m.text for m in store.history("s")] == ["a", "b", "c"]
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 2
+    indexes = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
+    assert ("messages_by_id",) in indexes
+    conn.close()
+
+
+class _CommitFails:
+    """A connection whose COMMIT lands, then reports an I/O error (the reply lost)."""
+
+    def __init__(self, conn: sqlite3.Connection, *, lands: bool) -> None:
+        self._conn, self._lands = conn, lands
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT":
+            self._conn.execute("COMMIT" if self._lands else "ROLLBACK")
+            raise sqlite3.OperationalError("disk I/O error")
+        return self._conn.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+
+@pytest.mark.parametrize("lands", [True, False])
+def test_a_failed_commit_is_an_unknown_outcome_and_appending_again_is_safe(
+    tmp_path: Path, lands: bool
+) -> None:
+    store = SQLiteStore(tmp_path / "s.db")
+    store.append("s", [user("a")])
+    holder = store._file._local.holder
+    real, holder.conn = holder.conn, _CommitFails(holder.conn, lands=lands)
+    batch = [user("b"), user("c")]
+    with pytest.raises(StoreOutcomeUnknownError, match="may or may not") as info:
+        store.append("s", batch)
+    assert info.value.operation == "append"
+    holder.conn = real
+    assert store.append("s", batch) == 3
+    assert [m.text for m in store.history("s")] == ["a", "b", "c"]
+    holder.conn = _CommitFails(real, lands=False)
+    with pytest.raises(StoreError, match="'s'") as read:
+        store.load("s")  # a read's failed COMMIT is a plain error: nothing was written
+    assert not isinstance(read.value, StoreOutcomeUnknownError)
+    holder.conn = real
+    store.close()
 
 
 def test_newer_schema_is_refused(tmp_path: Path) -> None:
