@@ -168,10 +168,16 @@ async def test_background_reduction_lets_the_turns_go_on(kind: str) -> None:
     await until(summarizer.gate.started.is_set)
     during = await memory.add(u(words(7, "during")))  # 100: not past the threshold, no wait
     assert memory.summary is None and memory.size == 100
-    threading.Timer(0.2, summarizer.gate.release.set).start()
-    started = time.monotonic()
+    released: list[bool] = []
+
+    def release() -> None:  # from another thread: the turn below blocks a sync Memory's loop
+        time.sleep(0.2)
+        released.append(True)
+        summarizer.gate.release.set()
+
+    threading.Thread(target=release).start()
     late = await memory.add(u(words(7, "late")))  # 110: the turn joins the reduction
-    assert time.monotonic() - started >= 0.15
+    assert released, "the turn past the threshold returned before the reduction finished"
     await memory.wait()
     assert memory.summary is not None and memory.size <= 100
     assert len(summarizer.requests) == 1

@@ -1,4 +1,4 @@
-"""`python -m benchmarks` runs both benchmarks; a tiny run proves the entry point works."""
+"""`python -m benchmarks` runs every benchmark; a tiny run proves the entry point works."""
 
 from __future__ import annotations
 
@@ -7,13 +7,15 @@ import pytest
 from benchmarks.__main__ import main
 
 
-def test_one_command_runs_both_benchmarks(capsys: pytest.CaptureFixture[str]) -> None:
+def test_one_command_runs_every_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--quick", "--sizes", "300", "--skip-latency"]) == 0
     out = capsys.readouterr().out
     assert "== reducers: python benchmarks/bench_reducers.py --sizes 300" in out
     assert "== memory: python benchmarks/bench_memory.py --sizes 300 --latency-turns 300" in out
     assert "summarization" in out and "sqlite" in out
     assert "Part 2" not in out  # --skip-latency reached bench_memory
+    assert "== extractive: python benchmarks/bench_extractive.py --sizes 300 --repeat 1" in out
+    assert "summarize (us/msg)" in out
 
 
 def test_only_one(capsys: pytest.CaptureFixture[str]) -> None:
