@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     from summem.summarizers.base import Summarizer, SummaryOutput, SummaryRequest
     from summem.summarizers.chain import FallbackSummarizer, TruncatingSummarizer
     from summem.summarizers.extractive import ExtractiveSummarizer
+    from summem.summarizers.hooks import redact_pii
     from summem.summarizers.llm import LLMSummarizer
     from summem.tokens import ApproxCounter, TokenCounter, resolve_counter
     from summem.wrappers import wrap_completion, wrap_openai
@@ -130,6 +131,7 @@ __all__ = [
     "load_prompt",
     "open_async_store",
     "open_store",
+    "redact_pii",
     "resolve_counter",
     "system",
     "tool",
@@ -139,7 +141,6 @@ __all__ = [
 ]
 
 _WHERE: dict[str, str] = {
-    "StoreOutcomeUnknownError": "summem.exceptions",
     "ApproxCounter": "summem.tokens",
     "AsyncInMemoryStore": "summem.stores",
     "AsyncMemory": "summem.async_memory",
@@ -181,6 +182,7 @@ _WHERE: dict[str, str] = {
     "SessionNotFoundError": "summem.exceptions",
     "Store": "summem.stores",
     "StoreError": "summem.exceptions",
+    "StoreOutcomeUnknownError": "summem.exceptions",
     "SummarizationError": "summem.exceptions",
     "SummarizationReducer": "summem.reducers.summarization",
     "Summarizer": "summem.summarizers.base",
@@ -199,6 +201,7 @@ _WHERE: dict[str, str] = {
     "load_prompt": "summem.prompts",
     "open_async_store": "summem.stores",
     "open_store": "summem.stores",
+    "redact_pii": "summem.summarizers.hooks",
     "resolve_counter": "summem.tokens",
     "system": "summem.messages",
     "tool": "summem.messages",

@@ -59,8 +59,21 @@ def test_readme_python_blocks_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
 def test_readme_commands_exist() -> None:
     text = README.read_text()
     root = README.parent
-    for script in re.findall(r"\./(scripts/\w+)", text):
+    for script in re.findall(r"\./(scripts/[\w-]+)", text):
         assert (root / script).exists(), script
     ci = (root / ".ci" / "run").read_text()
     assert "bash scripts/test" in ci  # CI runs the README's test command
     assert "pytest" in (root / "scripts" / "test").read_text()
+
+
+@pytest.mark.parametrize("name", ["real-servers.md", "reliability.md"])
+def test_the_notes_python_blocks_run(
+    name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = (README.parent / "docs-notes" / name).read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert blocks
+    namespace: dict[str, object] = {}
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"{name} block {i}", "exec"), namespace)
