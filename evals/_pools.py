@@ -370,3 +370,68 @@ ASSISTANT_DATE_TURNS: tuple[tuple[str, str], ...] = (
         "Yes, the next waxing workshop is on {v} at the {store} store, and I've signed you up.",
     ),
 )
+
+
+# -- realistic filler: ordinary chatter dense with numbers, codes, dates and names -------------
+# Each slot is filled with a fresh value (never a planted fact's), so a summarizer cannot tell
+# planted facts from filler by the mere presence of a number, a code, a date or a name.
+
+REALISTIC_USER = _lines(
+    """
+My neighbour {name} bought the {product} in {month} and paid about {num} for it.
+I still have the old receipt, number {code}, somewhere in a drawer.
+We did a {num2} km hike with {name} on {date} and my feet were fine.
+My last order {code} took {num2} days, which was ok I guess.
+The forecast says {num2} degrees on {date}, so maybe I'll wait.
+{name} from work said the {store} store closes at {time} on weekdays.
+I saw a video where {name} tested it at minus {num2} degrees.
+My brother is {num2} and wants the same one, but he's not sure about the brand.
+"""
+)
+REALISTIC_ASSISTANT = _lines(
+    """
+Batch {code} of the {product} was restocked on {date}.
+The {product} weighs about {num} grams in its {num2}-litre version.
+Our {store} store had {num2} units on {date}, according to the last count.
+Reviewer {name} gave the {product} {num2} out of 10 after a {num2}-day test.
+The warranty line, {code}, is open until {time} on weekdays.
+A similar order, {code}, shipped in {num2} days last month.
+"""
+)
+
+# -- corrections: a value stated, then replaced --------------------------------------------------
+# (first statement, correction): the same subject, a new value. ``{item}`` is filled once per
+# pair; ``{v}`` is the value.
+
+CORRECTIONS: tuple[tuple[str, str], ...] = (
+    (
+        "My budget for the {item} is {v} pounds.",
+        "Actually, my budget for the {item} is now {v} pounds.",
+    ),
+    (
+        "Please deliver the {item} to unit {v} of my building.",
+        "Sorry, wrong unit earlier: the {item} should go to unit {v}.",
+    ),
+    (
+        "We need {v} of the {item} for the group trip.",
+        "Update: we now need {v} of the {item} for the group.",
+    ),
+    (
+        "My loyalty number for the {item} warranty is {v}.",
+        "I made a mistake, my loyalty number for the {item} warranty is {v}.",
+    ),
+    (
+        "The {item} should arrive before room {v} is free.",
+        "Change of plan: the {item} should arrive before room {v} is free.",
+    ),
+)
+CORRECTION_ITEMS = (
+    "tent",
+    "sleeping bags",
+    "stove",
+    "kayak",
+    "boots",
+    "backpacks",
+    "headlamps",
+    "trekking poles",
+)

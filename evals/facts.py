@@ -17,6 +17,7 @@ from evals._text import contains_normalized, normalize_text
 from summem.messages import Message
 
 __all__ = [
+    "ALL_KINDS",
     "KINDS",
     "FactKind",
     "FactRetention",
@@ -27,8 +28,10 @@ __all__ = [
     "message_text",
 ]
 
-FactKind = Literal["code", "name", "date", "preference", "value"]
+FactKind = Literal["code", "name", "date", "preference", "value", "correction"]
 KINDS: tuple[FactKind, ...] = ("code", "name", "date", "preference", "value")
+"""The kinds planted by turns of their own; ``"correction"`` facts come in pairs of turns."""
+ALL_KINDS: tuple[FactKind, ...] = (*KINDS, "correction")
 Presence = Literal["verbatim", "summary", False]
 
 
@@ -44,6 +47,8 @@ class PlantedFact:
         message_index: index in :attr:`Trajectory.messages` of the message holding it.
         role: the role of that message (``user``, ``assistant`` or ``tool``).
         aliases: other surface forms a summary may use for it (``"March 14, 2025"``).
+        stale: for a correction, the value it replaced (stated once, earlier).
+        stale_index: index of the message that stated ``stale``.
     """
 
     id: str
@@ -53,6 +58,8 @@ class PlantedFact:
     message_index: int
     role: str
     aliases: tuple[str, ...] = ()
+    stale: str | None = None
+    stale_index: int | None = None
 
 
 def message_text(message: Message | Mapping[str, Any]) -> str:
@@ -140,7 +147,7 @@ def fact_retention(
 ) -> FactRetention:
     """Check every fact in ``facts`` against one view (see :func:`fact_present`)."""
     verbatim = summary = 0
-    by_kind: dict[str, list[int]] = {k: [0, 0] for k in KINDS}
+    by_kind: dict[str, list[int]] = {k: [0, 0] for k in ALL_KINDS}
     missing: list[str] = []
     for fact in facts:
         found = fact_present(fact, view_messages, summary_text)

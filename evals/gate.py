@@ -6,10 +6,13 @@
 Two measurements, a few seconds each, with the offline extractive summarizer:
 
 - **trajectories**: 3 planted-fact trajectories of 200 turns at 2000/1500/400 tokens; facts
-  carried after 1, 3 and 10 cycles and at the end, summary recall, and the engine's cost;
-- **locomo**: the first 2 LoCoMo conversations at 4000/3000/1000 tokens; evidence retention
-  (all items, all but adversarial, temporal: the groups large enough to gate on) and answer
-  containment, and the engine's cost. Skipped when
+  carried after 1, 3 and 10 cycles and at the end, summary recall, and the engine's cost; then
+  the ``realistic`` and ``corrections`` families (see :mod:`evals.trajectories_run`) after 10
+  cycles and at the end: facts carried, corrected values present, stale values gone or
+  followed by their correction;
+- **locomo**: the first 2 LoCoMo conversations at 4000/3000/1000 tokens; answer in view (all
+  items and per speaker side), evidence retention (cited: all items, all but adversarial,
+  temporal; whole turns; answer-bearing parts), and the engine's cost. Skipped when
   the dataset is absent, or when it is another version of the file than the baseline's.
 
 A retention figure fails when it falls more than ``retention_abs`` below the baseline; a cost
@@ -33,7 +36,7 @@ from evals.locomo_baselines import aggregate
 from evals.locomo_engine import run_engine
 from evals.replay import efficiency
 from evals.report import report_metadata, write_json_report
-from evals.trajectories_run import probe_rows, run_trajectories
+from evals.trajectories_run import FAMILIES, probe_rows, run_trajectories
 from summem.tokens.base import resolve_counter
 
 __all__ = [
@@ -66,8 +69,12 @@ def _cost(traces: Sequence[Any]) -> tuple[dict[str, float], list[str]]:
     return {k: round(eff[k], 4) for k in COST_KEYS}, violations
 
 
+GATED_FAMILIES = ("realistic", "corrections")
+"""Trajectory families gated beside the plain one, at cycle 10 and at the end."""
+
+
 def measure_trajectories(*, seeds: int = 3, turns: int = 200) -> dict[str, Any]:
-    """The trajectory half of the gate."""
+    """The trajectory half of the gate: the plain family, then the gated families."""
     counter = resolve_counter(model=_MODEL)
     probes, traces = run_trajectories(
         TRAJECTORY_CONFIG, seeds=range(seeds), turns=turns, counter=counter, progress=False
@@ -79,7 +86,30 @@ def measure_trajectories(*, seeds: int = 3, turns: int = 200) -> dict[str, Any]:
             retention[f"{name}_retention"] = round(row["retention"], 4)
         if row["summary_recall"] is not None:
             retention[f"{name}_summary_recall"] = round(row["summary_recall"], 4)
-    cost, violations = _cost(traces)
+    for family_name in GATED_FAMILIES:
+        family = FAMILIES[family_name]
+        fprobes, ftraces = run_trajectories(
+            TRAJECTORY_CONFIG,
+            seeds=range(seeds),
+            turns=family.turns,
+            facts=family.facts,
+            counter=counter,
+            progress=False,
+            filler=family.filler,
+            corrections=family.corrections,
+        )
+        traces = [*traces, *ftraces]
+        for row in probe_rows(fprobes, seeds, cycles=(10,)):
+            name = f"{family_name}_{row['probe'].replace(' ', '_')}"
+            retention[f"{name}_retention"] = round(row["retention"] or 0.0, 4)
+            if "correction" in row and row["correction"] is not None:
+                retention[f"{name}_correction_new_value"] = round(row["correction"], 4)
+                # gated as a retention figure: the share of stale values NOT left unmarked
+                retention[f"{name}_stale_marked_or_gone"] = round(
+                    1.0 - (row.get("stale unmarked") or 0.0), 4
+                )
+    cost, violations = _cost(traces[:seeds])
+    violations = [v for t in traces for v in t.violations]
     return {
         "config": TRAJECTORY_CONFIG.to_dict(),
         "seeds": seeds,
@@ -102,9 +132,15 @@ def measure_locomo(path: str | Path, *, conversations: int = 2) -> dict[str, Any
         for name, g in groups.items()
         if name in GATED_GROUPS and g.evidence_all is not None
     }
-    answer = groups["all"].answer_in_view
-    if answer is not None:
-        retention["answer_in_view"] = round(answer, 4)
+    for name in ("all", "user side", "assistant side"):
+        answer = groups[name].answer_in_view
+        if answer is not None:
+            key = "answer_in_view" if name == "all" else f"answer_in_view_{name.split()[0]}"
+            retention[key] = round(answer, 4)
+    for kind in ("evidence_whole", "evidence_answer"):
+        value = getattr(groups["all"], kind)
+        if value is not None:
+            retention[kind] = round(value, 4)
     cost, violations = _cost(run.traces)
     return {
         "config": LOCOMO_CONFIG.to_dict(),

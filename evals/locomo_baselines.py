@@ -40,6 +40,7 @@ __all__ = [
 ]
 
 SUMMARY_HEADER = "Summary of the earlier conversation:"
+SIDES = ("user", "assistant")
 
 
 @dataclass(frozen=True)
@@ -202,6 +203,13 @@ class ItemScore:
         answer_in_view: the normalised answer is in the view's text; ``None`` when there is no
             answer to look for (adversarial items, answers empty after normalisation).
         answer_in_full: the same check against the whole conversation: the ceiling.
+        whole: of the evidence turns, those whose whole text the view still holds (kept
+            verbatim, or copied whole into the summary).
+        answer_kept: of the evidence turns, those kept verbatim, or carried by the summary
+            with their answer-bearing part: the answer is in the view when the turn holds
+            it; a turn that does not hold the answer literally counts only when whole.
+        side: ``"user"`` or ``"assistant"`` when every evidence turn comes from the speaker
+            mapped to that role, ``None`` when from both (or no evidence).
     """
 
     qid: str
@@ -211,6 +219,9 @@ class ItemScore:
     verbatim: int
     answer_in_view: bool | None
     answer_in_full: bool | None
+    whole: int = 0
+    answer_kept: int = 0
+    side: str | None = None
 
 
 def score_items(
@@ -219,20 +230,44 @@ def score_items(
     """Score every QA item of ``conv`` against ``view``."""
     full = full_text_normalized or normalize_text(conv.full_text())
     seen = normalize_text(view.text)
-    return [_score(q, view, seen, full) for q in conv.qa]
+    turns = {t.dia_id: t for t in conv.turns}
+    return [_score(q, view, seen, full, turns) for q in conv.qa]
 
 
-def _score(q: QAItem, view: CarriedView, seen: str, full: str) -> ItemScore:
+@functools.lru_cache(maxsize=50_000)
+def _turn_text(turn: Turn) -> str:
+    return normalize_text(turn.text)
+
+
+def _score(q: QAItem, view: CarriedView, seen: str, full: str, turns: dict[str, Turn]) -> ItemScore:
     answer = q.answer if q.category != 5 else None
     has_answer = answer is not None and bool(normalize_text(answer))
+    in_view = contains_normalized(seen, answer) if has_answer and answer else None
+    whole = answer_kept = 0
+    sides = set()
+    for e in q.evidence:
+        turn = turns.get(e)
+        if turn is None:
+            continue
+        sides.add(turn.role)
+        text = _turn_text(turn)
+        is_whole = e in view.verbatim or (bool(text) and f" {text} " in f" {seen} ")
+        whole += is_whole
+        if is_whole:
+            answer_kept += 1
+        elif e in view.summarized and answer and contains_normalized(text, answer):
+            answer_kept += bool(in_view)  # the turn's answer-bearing part survived
     return ItemScore(
         qid=q.qid,
         category=q.category,
         evidence=len(q.evidence),
         carried=sum(1 for e in q.evidence if e in view.carried),
         verbatim=sum(1 for e in q.evidence if e in view.verbatim),
-        answer_in_view=contains_normalized(seen, answer) if has_answer and answer else None,
+        answer_in_view=in_view,
         answer_in_full=contains_normalized(full, answer) if has_answer and answer else None,
+        whole=whole,
+        answer_kept=answer_kept,
+        side=next(iter(sides)) if len(sides) == 1 else None,
     )
 
 
@@ -246,7 +281,11 @@ class GroupScore:
     Attributes:
         items: items with at least one evidence turn (the others are left out of evidence
             figures).
-        evidence_all: share of those items whose every evidence turn is carried.
+        evidence_all: share of those items whose every evidence turn is cited: kept verbatim
+            or named by the summary's provenance (a cited turn may have lost its answer).
+        evidence_whole: share whose every evidence turn the view holds whole.
+        evidence_answer: share whose every evidence turn is kept with its answer-bearing part
+            (see :attr:`ItemScore.answer_kept`).
         evidence_verbatim: share whose every evidence turn is kept verbatim.
         evidence_turns: mean, over items, of the share of their evidence turns carried.
         answer_items: items with an answer to look for.
@@ -256,6 +295,8 @@ class GroupScore:
 
     items: int
     evidence_all: float | None
+    evidence_whole: float | None
+    evidence_answer: float | None
     evidence_verbatim: float | None
     evidence_turns: float | None
     answer_items: int
@@ -277,6 +318,8 @@ def _group(scores: Sequence[ItemScore]) -> GroupScore:
     return GroupScore(
         items=len(ev),
         evidence_all=share((s.carried == s.evidence for s in ev), len(ev)),
+        evidence_whole=share((s.whole == s.evidence for s in ev), len(ev)),
+        evidence_answer=share((s.answer_kept == s.evidence for s in ev), len(ev)),
         evidence_verbatim=share((s.verbatim == s.evidence for s in ev), len(ev)),
         evidence_turns=share((s.carried / s.evidence for s in ev), len(ev)),
         answer_items=len(ans),
@@ -286,11 +329,17 @@ def _group(scores: Sequence[ItemScore]) -> GroupScore:
 
 
 def aggregate(scores: Sequence[ItemScore]) -> dict[str, GroupScore]:
-    """Scores per category (by name), then ``"all"`` and ``"all-but-adversarial"``."""
+    """Scores per category (by name), ``"all"``, ``"all-but-adversarial"``, and per speaker.
+
+    ``"user side"`` and ``"assistant side"`` hold the items whose evidence all comes from the
+    speaker mapped to that role (LoCoMo's two speakers are both people).
+    """
     out = {
         name: _group([s for s in scores if s.category == number])
         for number, name in CATEGORY_NAMES.items()
     }
     out["all"] = _group(scores)
     out["all-but-adversarial"] = _group([s for s in scores if s.category != 5])
+    for side in SIDES:
+        out[f"{side} side"] = _group([s for s in scores if s.side == side])
     return out

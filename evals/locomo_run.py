@@ -45,6 +45,7 @@ from evals.locomo_baselines import (
     window_baseline,
 )
 from evals.locomo_engine import run_engine, view_stats
+from evals.locomo_more_baselines import observations_even, session_summaries, tfidf_baseline
 from evals.qa import answer_and_judge, judge_accuracy, prompt_refs
 from evals.replay import efficiency
 from evals.report import markdown_table, plot_pareto, report_metadata, write_json_report
@@ -53,8 +54,17 @@ from summem.tokens.base import TokenCounter, resolve_counter
 
 __all__ = ["baseline_rows", "main", "method_rows", "score_views"]
 
-DEFAULT_METHODS = ("extractive", "observations", "window")
+DEFAULT_METHODS = (
+    "extractive",
+    "observations",
+    "observations-even",
+    "session-summaries",
+    "tfidf",
+    "window",
+)
+BASELINES = ("window", "observations", "observations-even", "session-summaries", "tfidf", "full")
 GROUPS = (*CATEGORY_NAMES.values(), "all")
+SIDES = ("user side", "assistant side")
 EFFICIENCY_COLUMNS = (
     "cycles",
     "compression_ratio",
@@ -111,13 +121,17 @@ def baseline_views(
     summary_budget: int,
     counter: TokenCounter,
 ) -> list[CarriedView]:
-    """The final views of a baseline: ``window``, ``observations`` or ``full``."""
+    """The final views of a baseline (one of :data:`BASELINES`)."""
     if method == "window":
         return [window_baseline(c.turns, budget_tokens, counter) for c in conversations]
-    if method == "observations":
-        return [
-            observation_baseline(c, budget_tokens, summary_budget, counter) for c in conversations
-        ]
+    build = {
+        "observations": observation_baseline,
+        "observations-even": observations_even,
+        "session-summaries": session_summaries,
+        "tfidf": tfidf_baseline,
+    }.get(method)
+    if build is not None:
+        return [build(c, budget_tokens, summary_budget, counter) for c in conversations]
     if method == "full":
         return [carried_view(c.turns, 0, counter) for c in conversations]
     raise ValueError(f"unknown baseline {method!r}")
@@ -134,7 +148,7 @@ def baseline_rows(
     if not 0 <= summary_budget < budget_tokens:
         raise ValueError(f"need 0 <= summary_budget < budget_tokens, got {summary_budget}")
     rows: list[dict[str, Any]] = []
-    for method in ("window", "observations"):
+    for method in ("window", "observations", "observations-even", "session-summaries", "tfidf"):
         views = baseline_views(
             conversations,
             method,
@@ -183,22 +197,23 @@ def run_methods(
     costs: list[dict[str, Any]] = []
     violations: list[str] = []
     target = args.target or budget * 3 // 4
+    summary_budget = args.summary_budget or budget // 4
     for method in args.summarizer or DEFAULT_METHODS:
         extra: dict[str, Any] = {}
-        if method in ("window", "observations", "full"):
+        if method in BASELINES:
             views = baseline_views(
                 conversations,
                 method,
                 budget_tokens=budget,
-                summary_budget=args.summary_budget,
+                summary_budget=summary_budget,
                 counter=counter,
             )
-            extra["provenance"] = method != "window"
+            extra["provenance"] = method not in ("window", "session-summaries")
         else:
             config = EngineConfig(
                 threshold_tokens=budget,
                 target_tokens=target,
-                summary_max_tokens=args.summary_budget,
+                summary_max_tokens=summary_budget,
                 summarizer=method,
                 prompt=args.prompt,
                 soft_threshold_tokens=args.soft_threshold,
@@ -226,22 +241,29 @@ def run_methods(
             conversations,
             views,
             budget_tokens=budget,
-            summary_budget=args.summary_budget,
+            summary_budget=summary_budget,
             extra=extra,
         )
     return rows, costs, violations
 
 
-def evidence_table(rows: Sequence[dict[str, Any]]) -> str:
-    """Methods as rows: evidence retention per category, answer containment, ceiling."""
-    table: list[dict[str, Any]] = []
+def _keyed(rows: Sequence[dict[str, Any]]) -> list[tuple[tuple[str, int], dict[str, Any]]]:
+    out = []
     for key in dict.fromkeys((r["method"], r["budget_tokens"]) for r in rows):
-        by_group = {r["group"]: r for r in rows if (r["method"], r["budget_tokens"]) == key}
+        out.append((key, {r["group"]: r for r in rows if (r["method"], r["budget_tokens"]) == key}))
+    return out
+
+
+def answer_table(rows: Sequence[dict[str, Any]]) -> str:
+    """The headline: answer in view per category and per speaker side, beside the ceiling."""
+    table: list[dict[str, Any]] = []
+    for (method, budget), by_group in _keyed(rows):
         overall = by_group["all"]
-        row: dict[str, Any] = {"method": key[0], "budget": key[1]}
+        row: dict[str, Any] = {"method": method, "budget": budget}
+        row["summary budget"] = overall["summary_budget"]
         row["view tokens"] = overall["view_tokens_mean"]
-        row.update({g: by_group[g]["evidence_all"] for g in GROUPS})
-        row["answer in view"] = overall["answer_in_view"]
+        row.update({g: by_group[g]["answer_in_view"] for g in GROUPS if g != "adversarial"})
+        row.update({s: by_group[s]["answer_in_view"] for s in SIDES if s in by_group})
         row["ceiling"] = overall["answer_ceiling"]
         if "judge_all" in overall:
             row.update({f"judge {g}": overall.get(f"judge_{g}") for g in (*GROUPS[:4], "all")})
@@ -249,10 +271,30 @@ def evidence_table(rows: Sequence[dict[str, Any]]) -> str:
     return markdown_table(table, floatfmt=".3f")
 
 
+def evidence_table(rows: Sequence[dict[str, Any]]) -> str:
+    """Evidence retention counted three ways, overall and per speaker side."""
+    table: list[dict[str, Any]] = []
+    for (method, budget), by_group in _keyed(rows):
+        overall = by_group["all"]
+        row: dict[str, Any] = {"method": method, "budget": budget}
+        row["whole turns"] = overall["evidence_whole"]
+        row["answer-bearing part"] = overall["evidence_answer"]
+        row["cited (may have lost the answer)"] = overall["evidence_all"]
+        row["verbatim"] = overall["evidence_verbatim"]
+        row.update({f"answer-bearing, {s}": by_group[s]["evidence_answer"] for s in SIDES})
+        table.append(row)
+    return markdown_table(table, floatfmt=".3f")
+
+
 def render_markdown(rows: Sequence[dict[str, Any]], costs: Sequence[dict[str, Any]]) -> str:
-    """The report: evidence retention table, then the engine runs' cost table."""
+    """The report: answer in view, evidence retention, then the engine runs' cost table."""
     parts = [
-        "Evidence retention (share of QA items whose every evidence turn the view carries):\n",
+        "Answer in view (share of QA items whose normalised gold answer the final view holds, "
+        "summary included; adversarial items have none):\n",
+        answer_table(rows),
+        "\nEvidence retention (share of QA items whose every evidence turn the view keeps: "
+        "whole; with its answer-bearing part; or only cited by a summary line, which may have "
+        "lost the answer):\n",
         evidence_table(rows),
     ]
     if costs:
@@ -281,7 +323,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--audit", type=Path, help="locomo-audit's audit-errors.json")
     parser.add_argument("--budget", type=int, action="append", help="view budget (tokens)")
     parser.add_argument("--target", type=int, help="engine target (default 3/4 of the budget)")
-    parser.add_argument("--summary-budget", type=int, default=1000)
+    parser.add_argument(
+        "--summary-budget", type=int, help="summary tokens (default: a quarter of the budget)"
+    )
     parser.add_argument("--soft-threshold", type=int, help="background reductions from here")
     parser.add_argument(
         "--summarizer",
@@ -336,9 +380,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.qa
         else None,
         evidence_rule=(
-            "carried = kept verbatim, or named by the summary's provenance (extractive, "
-            "observations); LLM summaries have no provenance and are judged by answer "
-            "containment and the LLM judge"
+            "headline: answer in view (normalised gold answer in the final view). Evidence: "
+            "whole = every evidence turn's text in the view; answer-bearing = kept verbatim, or "
+            "carried by the summary with the answer still in the view (a turn that does not "
+            "hold the answer literally counts only whole); cited = kept verbatim or named by "
+            "the summary's provenance (extractive, observations, tfidf), which may have lost "
+            "the answer"
         ),
     )
     out: Path = args.out
@@ -356,10 +403,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         plot_pareto(
             overall,
             x="view_tokens_mean",
-            y="evidence_all",
+            y="answer_in_view",
             label="point",
             path=out / "locomo.png",
-            title="LoCoMo evidence retention vs view size",
+            title="LoCoMo answer in view vs view size",
         )
     sys.stdout.write(text)
     for line in violations[:20]:

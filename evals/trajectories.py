@@ -82,6 +82,8 @@ def generate_trajectory(
     tool_call_rate: float = 0.35,
     parallel_rate: float = 0.3,
     filler_sentences: tuple[int, int] = (2, 5),
+    filler: str = "plain",
+    corrections: int = 0,
 ) -> Trajectory:
     """A deterministic support-assistant conversation with ``facts`` facts planted in it.
 
@@ -94,12 +96,22 @@ def generate_trajectory(
         parallel_rate: share of tool-calling turns with two or three parallel calls; their
             results come back in shuffled order half of the time.
         filler_sentences: min and max sentences in an ordinary assistant reply.
+        filler: ``"plain"``, or ``"realistic"``: ordinary turns also carry numbers, codes,
+            dates, times and names (fresh values, never a planted fact's), as real chatter does.
+        corrections: facts stated, then corrected some turns later with a new value (kind
+            ``"correction"``: the fact is the new value; ``stale`` is the old one). They take
+            two turns each, apart from the ``facts`` turns.
 
     Raises:
         ValueError: on impossible arguments (more facts than turns, rates outside [0, 1]).
     """
-    if turns < 1 or facts < 0 or facts > turns:
-        raise ValueError(f"need 0 <= facts <= turns and turns >= 1, got {facts=} {turns=}")
+    if turns < 1 or facts < 0 or corrections < 0 or facts + 2 * corrections > turns:
+        raise ValueError(
+            f"need 0 <= facts + 2 * corrections <= turns and turns >= 1, got "
+            f"{facts=} {corrections=} {turns=}"
+        )
+    if filler not in ("plain", "realistic"):
+        raise ValueError(f"filler must be 'plain' or 'realistic', got {filler!r}")
     if facts > len(P.PREFERENCES) * len(KINDS):
         raise ValueError(f"at most {len(P.PREFERENCES) * len(KINDS)} facts are supported")
     for name, rate in (("tool_call_rate", tool_call_rate), ("parallel_rate", parallel_rate)):
@@ -108,14 +120,34 @@ def generate_trajectory(
     lo, hi = filler_sentences
     if not 1 <= lo <= hi:
         raise ValueError(f"filler_sentences must be (min, max) with 1 <= min <= max, got {lo, hi}")
-    rng = random.Random(seed)
-    gen = _Generator(rng, tool_call_rate, parallel_rate, (lo, hi))
-    kinds = [KINDS[i % len(KINDS)] for i in range(facts)]
-    rng.shuffle(kinds)
-    plan = dict(zip(sorted(rng.sample(range(turns), facts)), kinds, strict=True))
-    for t in range(turns):
-        gen.turn(t, plan.get(t))
-    _check_unique(gen.messages, gen.facts)
+    for attempt in range(50):
+        # A realistic filler number may, rarely, repeat a planted value somewhere else: then
+        # the same seed is drawn again from a derived generator (still deterministic).
+        rng = random.Random(seed if attempt == 0 else f"{seed}/{attempt}")
+        gen = _Generator(
+            rng, tool_call_rate, parallel_rate, (lo, hi), realistic=filler == "realistic"
+        )
+        kinds = [KINDS[i % len(KINDS)] for i in range(facts)]
+        rng.shuffle(kinds)
+        plan: dict[int, Any] = dict(
+            zip(sorted(rng.sample(range(turns), facts)), kinds, strict=True)
+        )
+        if corrections:
+            free = [t for t in range(turns) if t not in plan]
+            pairs = rng.sample(free, 2 * corrections)
+            for i in range(corrections):  # a statement, then its correction later
+                first, then = sorted(pairs[2 * i : 2 * i + 2])
+                plan[first], plan[then] = ("state", i), ("correct", i)
+        for t in range(turns):
+            gen.turn(t, plan.get(t))
+        try:
+            _check_unique(gen.messages, gen.facts)
+            break
+        except _Collision:
+            if filler == "plain" and not corrections:
+                raise  # the original family never collides: a bug, not bad luck
+    else:  # pragma: no cover - fifty unlucky draws in a row
+        raise AssertionError(f"seed {seed}: planted values keep colliding with filler")
     return Trajectory(
         seed=seed,
         messages=tuple(gen.messages),
@@ -124,6 +156,8 @@ def generate_trajectory(
         params={
             "turns": turns,
             "facts": facts,
+            "filler": filler,
+            "corrections": corrections,
             "tool_call_rate": tool_call_rate,
             "parallel_rate": parallel_rate,
             "filler_sentences": [lo, hi],
@@ -131,8 +165,15 @@ def generate_trajectory(
     )
 
 
+class _Collision(AssertionError):
+    """A planted value also occurs in another message."""
+
+
 def _check_unique(messages: Sequence[dict[str, Any]], facts: Sequence[PlantedFact]) -> None:
-    """Every fact's value and aliases occur only in its own message (a bug otherwise)."""
+    """Every fact's value and aliases occur only in its own message (a bug otherwise).
+
+    A correction's stale value occurs only in the message that first stated it.
+    """
     texts = [f" {normalize_text(message_text(m))} " for m in messages]
     for fact in facts:
         if fact.value not in message_text(messages[fact.message_index]):
@@ -140,7 +181,12 @@ def _check_unique(messages: Sequence[dict[str, Any]], facts: Sequence[PlantedFac
         forms = [f" {normalize_text(form)} " for form in (fact.value, *fact.aliases)]
         hits = [i for i, text in enumerate(texts) if any(form in text for form in forms)]
         if hits != [fact.message_index]:
-            raise AssertionError(f"fact {fact.id} ({fact.value!r}) occurs in messages {hits}")
+            raise _Collision(f"fact {fact.id} ({fact.value!r}) occurs in messages {hits}")
+        if fact.stale is not None:
+            stale = f" {normalize_text(fact.stale)} "
+            hits = [i for i, text in enumerate(texts) if stale in text]
+            if hits != [fact.stale_index]:
+                raise _Collision(f"fact {fact.id} stale {fact.stale!r} occurs in {hits}")
 
 
 class _Generator:
@@ -152,8 +198,12 @@ class _Generator:
         tool_call_rate: float,
         parallel_rate: float,
         filler_sentences: tuple[int, int],
+        *,
+        realistic: bool = False,
     ) -> None:
         self.rng = rng
+        self.realistic = realistic
+        self.corrections: dict[int, tuple[str, str, str, int]] = {}
         self.tool_call_rate = tool_call_rate
         self.parallel_rate = parallel_rate
         self.filler_sentences = filler_sentences
@@ -213,14 +263,44 @@ class _Generator:
 
     # -- messages ---------------------------------------------------------------------------
 
+    def _count(self) -> tuple[str, tuple[str, ...]]:
+        r = self.rng
+        return self._fresh(
+            lambda: (str(r.choice((r.randint(120, 1899), r.randint(2101, 9999)))), ())
+        )
+
+    def _noise(self, template: str) -> str:
+        """``template`` with its realistic slots filled with fresh values."""
+        r = self.rng
+        makers: dict[str, Callable[[], str]] = {
+            "{name}": lambda: self._name()[0],
+            "{code}": lambda: self._code()[0],
+            "{date}": lambda: self._date()[0],
+            "{num}": lambda: self._count()[0],
+            "{num2}": lambda: str(r.randint(2, 60)),
+            "{month}": lambda: r.choice(P.MONTHS),
+            "{time}": lambda: f"{r.randint(7, 21)}:{r.choice((0, 15, 30, 45)):02d}",
+        }
+        for slot, make in makers.items():
+            while slot in template:
+                template = template.replace(slot, make(), 1)
+        return template
+
     def _say(self, role: str, content: str) -> int:
         self.messages.append({"role": role, "content": P.fill(content, self.rng)})
         return len(self.messages) - 1
+
+    def _filler_request(self, request: str) -> str:
+        if self.realistic and self.rng.random() < 0.6:
+            return f"{request} {self._noise(self.rng.choice(P.REALISTIC_USER))}"
+        return request
 
     def _filler_reply(self) -> str:
         r = self.rng
         lo, hi = self.filler_sentences
         body = [r.choice(P.ASSISTANT_SENTENCES) for _ in range(r.randint(lo, hi) - 1)]
+        if self.realistic:
+            body += [self._noise(r.choice(P.REALISTIC_ASSISTANT)) for _ in range(r.randint(1, 2))]
         return " ".join([r.choice(P.ASSISTANT_OPENERS), *body])
 
     def _exchange(self, first: P.Call, tool: object = None) -> list[int]:
@@ -253,19 +333,49 @@ class _Generator:
 
     # -- turns ------------------------------------------------------------------------------
 
-    def turn(self, index: int, kind: FactKind | None) -> None:
+    def turn(self, index: int, kind: Any) -> None:
         self.turn_starts.append(len(self.messages))
         r = self.rng
-        if kind is not None:
+        if isinstance(kind, tuple):
+            self._correction(index, *kind)
+        elif kind is not None:
             self._plant(index, kind)
         elif r.random() < self.tool_call_rate:
             request, tool = r.choice(P.TOOL_REQUESTS)
-            self._say("user", request)
+            self._say("user", self._filler_request(P.fill(request, r)))
             self._exchange(tool(r), tool)
             self._say("assistant", self._filler_reply())
         else:
-            self._say("user", r.choice(P.USER_REQUESTS))
+            self._say("user", self._filler_request(P.fill(r.choice(P.USER_REQUESTS), r)))
             self._say("assistant", self._filler_reply())
+
+    def _correction(self, index: int, step: str, pair: int) -> None:
+        """State a value (``"state"``), or replace it (``"correct"``): a correction fact."""
+        r = self.rng
+        if step == "state":
+            first, then = r.choice(P.CORRECTIONS)
+            item = P.CORRECTION_ITEMS[pair % len(P.CORRECTION_ITEMS)]
+            value = self._count()[0]
+            at = self._say("user", first.replace("{item}", item).replace("{v}", value))
+            self.corrections[pair] = (then.replace("{item}", item), value, item, at)
+            self._say("assistant", r.choice(P.ACKNOWLEDGEMENTS))
+            return
+        template, stale, _item, stale_at = self.corrections[pair]
+        value = self._count()[0]
+        where = self._say("user", template.replace("{v}", value))
+        self._say("assistant", r.choice(P.ACKNOWLEDGEMENTS))
+        self.facts.append(
+            PlantedFact(
+                id=f"f{len(self.facts):02d}",
+                kind="correction",
+                value=value,
+                turn_index=index,
+                message_index=where,
+                role="user",
+                stale=stale,
+                stale_index=stale_at,
+            )
+        )
 
     def _plant(self, index: int, kind: FactKind) -> None:
         r = self.rng

@@ -21,16 +21,25 @@ import functools
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from evals._progress import progress_bar
+from evals._text import normalize_text
 from evals.engine import EngineConfig, add_llm_arguments, build_reducer, open_client
+from evals.facts import ALL_KINDS
 from evals.replay import ReplayState, ReplayTrace, efficiency, replay
 from evals.report import markdown_table, report_metadata, write_json_report
-from evals.trajectories import KINDS, Trajectory, fact_retention, generate_trajectory
+from evals.trajectories import (
+    KINDS,
+    Trajectory,
+    fact_retention,
+    generate_trajectory,
+    message_text,
+)
 from summem.clients.base import LLMClient
+from summem.messages import Message
 from summem.reducers.summarization import SummarizationReducer
 from summem.tokens.base import TokenCounter, resolve_counter
 
@@ -54,6 +63,12 @@ class Probe:
         evicted: facts whose message has left the view.
         recalled: evicted facts the summary carries.
         by_kind: ``kind -> (kept, facts)``.
+        by_role: ``role of the message that stated it -> (kept, facts)``.
+        corrected: correction facts asked about (their new value must be in the view).
+        stale: of those, facts whose stale value is still in the view.
+        stale_unmarked: of those, facts whose stale value is in the view with nothing after
+            it saying otherwise: the new value does not follow it in reading order (summary
+            first, then the kept messages), so a reader takes the stale value for current.
     """
 
     seed: int
@@ -64,6 +79,10 @@ class Probe:
     evicted: int
     recalled: int
     by_kind: dict[str, tuple[int, int]]
+    by_role: dict[str, tuple[int, int]] = field(default_factory=dict)
+    corrected: int = 0
+    stale: int = 0
+    stale_unmarked: int = 0
 
 
 def _collect(
@@ -89,6 +108,19 @@ def _probe(
     in_view = {m.id for m in view}
     evicted = [f for f in facts if history[f.message_index].id not in in_view]
     lost = set(result.missing)
+    by_role: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for f in facts:
+        by_role[f.role][1] += 1
+        by_role[f.role][0] += f.id not in lost
+    reading = " ".join(normalize_text(message_text(m)) for m in _reading_order(view))
+    corrected = [f for f in facts if f.stale is not None]
+    stale = unmarked = 0
+    for f in corrected:
+        at = f" {reading} ".find(f" {normalize_text(f.stale or '')} ")
+        if at < 0:
+            continue
+        stale += 1
+        unmarked += f" {normalize_text(f.value)} " not in f" {reading} "[at:]
     return Probe(
         seed=traj.seed,
         cycle=cycle,
@@ -98,7 +130,16 @@ def _probe(
         evicted=len(evicted),
         recalled=sum(1 for f in evicted if f.id not in lost),
         by_kind=result.by_kind,
+        by_role={k: (v[0], v[1]) for k, v in by_role.items()},
+        corrected=len(corrected),
+        stale=stale,
+        stale_unmarked=unmarked,
     )
+
+
+def _reading_order(view: Sequence[Message]) -> list[Message]:
+    """The view as a model reads it: the summary (wherever it is placed) first."""
+    return sorted(view, key=lambda m: not m.is_summary)
 
 
 def run_trajectories(
@@ -110,13 +151,17 @@ def run_trajectories(
     counter: TokenCounter,
     client: LLMClient | None = None,
     progress: bool | None = None,
+    filler: str = "plain",
+    corrections: int = 0,
 ) -> tuple[list[Probe], list[ReplayTrace]]:
     """Replay one trajectory per seed; probe after every cycle and at the end."""
     probes: list[Probe] = []
     traces: list[ReplayTrace] = []
     with progress_bar(len(seeds), f"trajectories {config.label}", enabled=progress) as advance:
         for seed in seeds:
-            traj = generate_trajectory(seed, turns=turns, facts=facts)
+            traj = generate_trajectory(
+                seed, turns=turns, facts=facts, filler=filler, corrections=corrections
+            )
             reducer = build_reducer(config, counter=counter, client=client)
             on_cycle = functools.partial(_collect, probes, traj, reducer)
             trace = replay(
@@ -155,9 +200,22 @@ def probe_rows(
             for kind, (kept, n) in p.by_kind.items():
                 by_kind[kind][0] += kept
                 by_kind[kind][1] += n
-        for kind in KINDS:
+        for kind in ALL_KINDS:
             kept, n = by_kind.get(kind, (0, 0))
-            row[kind] = _share(kept, n)
+            if kind in KINDS or n:
+                row[kind] = _share(kept, n)
+        corrected = sum(p.corrected for p in chosen)
+        if corrected:
+            row["stale"] = _share(sum(p.stale for p in chosen), corrected)
+            row["stale unmarked"] = _share(sum(p.stale_unmarked for p in chosen), corrected)
+        by_role: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for p in chosen:
+            for role, (kept, n) in p.by_role.items():
+                by_role[role][0] += kept
+                by_role[role][1] += n
+        for role in ("user", "assistant", "tool"):
+            kept, n = by_role.get(role, (0, 0))
+            row[f"from {role}"] = _share(kept, n)
         rows.append(row)
     return rows
 
@@ -228,15 +286,68 @@ def render_markdown(report: dict[str, Any]) -> str:
     """The report's two tables: retention per probe, and the engine's cost."""
     probes = markdown_table(report["probes"])
     eff = markdown_table([{k: report["efficiency"][k] for k in EFFICIENCY_COLUMNS}])
-    return f"### Planted facts: {report['meta']['label']}\n\n{probes}\n{eff}"
+    family = report["meta"].get("family")
+    title = f"{report['meta']['label']}" + (f", family {family}" if family else "")
+    return f"### Planted facts: {title}\n\n{probes}\n{eff}"
+
+
+@dataclass(frozen=True)
+class Family:
+    """A kind of trajectory: how long, what filler, how many facts and corrections."""
+
+    name: str
+    turns: int
+    facts: int
+    filler: str = "plain"
+    corrections: int = 0
+    about: str = ""
+
+
+FAMILIES: dict[str, Family] = {
+    f.name: f
+    for f in (
+        Family("plain", 200, 20, about="the original: plain filler, facts never updated"),
+        Family(
+            "realistic",
+            200,
+            20,
+            "realistic",
+            about="filler dense with numbers, codes, dates, times and names",
+        ),
+        Family(
+            "corrections",
+            200,
+            10,
+            "plain",
+            10,
+            about="10 values stated, then corrected later; the stale value must go",
+        ),
+        Family(
+            "long",
+            1000,
+            40,
+            "realistic",
+            10,
+            about="1,000 turns (about 100 reduction cycles), realistic filler, corrections",
+        ),
+    )
+}
+"""The families :func:`main` runs (``--family``, repeatable; default all)."""
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     d = DEFAULT_CONFIG
     parser = argparse.ArgumentParser(prog="python -m evals.trajectories_run", description=__doc__)
     parser.add_argument("--seeds", type=int, default=5, help="trajectories (seeds 0..N-1)")
-    parser.add_argument("--turns", type=int, default=200)
-    parser.add_argument("--facts", type=int, default=20)
+    parser.add_argument(
+        "--family",
+        action="append",
+        choices=sorted(FAMILIES),
+        help="kind of trajectory (repeatable; default: all). "
+        + "; ".join(f"{f.name}: {f.about}" for f in FAMILIES.values()),
+    )
+    parser.add_argument("--turns", type=int, help="override the family's turns")
+    parser.add_argument("--facts", type=int, help="override the family's planted facts")
     parser.add_argument("--threshold", type=int, default=d.threshold_tokens)
     parser.add_argument("--target", type=int, default=d.target_tokens)
     parser.add_argument("--summary-budget", type=int, default=d.summary_max_tokens)
@@ -268,23 +379,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     counter = resolve_counter(model=args.model)
     seeds = list(range(args.seeds))
-    probes, traces = run_trajectories(
-        config,
-        seeds=seeds,
-        turns=args.turns,
-        facts=args.facts,
-        counter=counter,
-        client=client,
-        progress=False if args.no_progress else None,
-    )
-    report = build_report(
-        config, probes, traces, seeds=seeds, turns=args.turns, facts=args.facts, counter=counter
-    )
-    write_json_report(args.out / "trajectories.json", report)
-    text = render_markdown(report)
+    reports: dict[str, Any] = {}
+    texts: list[str] = []
+    for name in args.family or list(FAMILIES):
+        family = FAMILIES[name]
+        turns = args.turns or family.turns
+        facts = family.facts if args.facts is None else args.facts
+        probes, traces = run_trajectories(
+            config,
+            seeds=seeds,
+            turns=turns,
+            facts=facts,
+            counter=counter,
+            client=client,
+            progress=False if args.no_progress else None,
+            filler=family.filler,
+            corrections=family.corrections,
+        )
+        report = build_report(
+            config, probes, traces, seeds=seeds, turns=turns, facts=facts, counter=counter
+        )
+        report["meta"].update(
+            family=name, filler=family.filler, corrections=family.corrections, about=family.about
+        )
+        reports[name] = report
+        texts.append(render_markdown(report))
+    write_json_report(args.out / "trajectories.json", {"families": reports})
+    text = "\n".join(texts)
     (args.out / "trajectories.md").write_text(text, encoding="utf-8")
     sys.stdout.write(text)
-    return 1 if report["violations"] else 0
+    return 1 if any(r["violations"] for r in reports.values()) else 0
 
 
 if __name__ == "__main__":

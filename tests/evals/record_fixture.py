@@ -38,6 +38,7 @@ MODEL = "gpt-4o-mini"
 SEEDS, TURNS = 1, 120
 REPLAY_ARGS = [
     "--seeds", str(SEEDS), "--turns", str(TURNS), "--summarizer", f"llm:{MODEL}",
+    "--family", "plain",
 ]  # fmt: skip
 """``python -m evals.trajectories_run`` arguments the recording answers (plus ``--replay``)."""
 COMPARED = ("probes", "curve")
@@ -46,6 +47,7 @@ COMPARED = ("probes", "curve")
 
 def comparable(report: dict[str, Any]) -> dict[str, Any]:
     """What a replay must reproduce exactly: probes, curve and efficiency (no timings)."""
+    report = report.get("families", {}).get("plain", report)  # the command's report, or one
     eff = {k: v for k, v in report["efficiency"].items() if k != "seconds"}
     return {
         **{k: report[k] for k in COMPARED},

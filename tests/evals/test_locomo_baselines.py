@@ -201,3 +201,84 @@ def test_baselines_on_locomo_at_4k_tokens(locomo: list[Conversation]) -> None:
         obs_share = results["observations"][group].evidence_all
         assert window_share is not None and obs_share is not None
         assert obs_share > window_share
+
+
+# -- evidence counted three ways, and per speaker side --------------------------------------
+
+
+def test_a_cited_turn_whose_answer_was_lost_is_not_retained() -> None:
+    # the summary cites D1:1 (Rex's turn) but kept only "Ann has a dog": the answer is gone
+    lost = carried_view(
+        TURNS, 3, WordCounter(), summary_text="Ann has a dog.", summary_ids=["D1:1"]
+    )
+    kept = carried_view(
+        TURNS, 3, WordCounter(), summary_text="Ann has a dog, Rex.", summary_ids=["D1:1"]
+    )
+    whole = carried_view(
+        TURNS, 3, WordCounter(), summary_text="- Ann: I adopted a dog named Rex", summary_ids=[]
+    )
+    q1 = {
+        v: {s.qid: s for s in score_items(CONV, view)}["q1"]
+        for v, view in (("lost", lost), ("kept", kept), ("whole", whole))
+    }
+    assert (q1["lost"].carried, q1["lost"].answer_kept, q1["lost"].whole) == (1, 0, 0)
+    assert (q1["kept"].carried, q1["kept"].answer_kept, q1["kept"].whole) == (1, 1, 0)
+    assert (q1["whole"].carried, q1["whole"].answer_kept, q1["whole"].whole) == (0, 1, 1)
+    groups = aggregate(score_items(CONV, lost))
+    assert groups["all"].evidence_all == pytest.approx(3 / 4)  # cited: q1, q2, q4
+    assert groups["all"].evidence_answer == pytest.approx(2 / 4)  # q1 lost its answer
+    assert groups["all"].evidence_whole == pytest.approx(2 / 4)
+
+
+def test_items_are_grouped_by_the_side_their_evidence_comes_from() -> None:
+    scores = {s.qid: s for s in score_items(CONV, window_baseline(TURNS, 100, WordCounter()))}
+    assert (scores["q1"].side, scores["q2"].side, scores["q3"].side) == (
+        "user",
+        "assistant",
+        None,  # Ann's D1:3 and Bob's D2:3
+    )
+    groups = aggregate(list(scores.values()))
+    assert groups["user side"].answer_items == 1 and groups["assistant side"].answer_items == 1
+
+
+# -- more baselines -----------------------------------------------------------------------
+
+
+def test_even_sampling_spreads_over_the_span() -> None:
+    from evals.locomo_more_baselines import even_sample
+
+    assert even_sample(10, 3) == [0, 4, 9]
+    assert even_sample(10, 1) == [9] and even_sample(3, 5) == [0, 1, 2]
+    assert even_sample(0, 2) == [] and even_sample(5, 0) == []
+
+
+def test_the_more_baselines_fit_the_budget_and_cite_only_what_they_carry() -> None:
+    from evals.locomo_more_baselines import observations_even, session_summaries, tfidf_baseline
+
+    conv = Conversation(
+        sample_id="tiny",
+        index=0,
+        speaker_a="Ann",
+        speaker_b="Bob",
+        turns=TURNS,
+        session_dates=CONV.session_dates,
+        qa=CONV.qa,
+        observations=CONV.observations,
+        session_summaries={1: "Ann adopted Rex and lives in Oslo.", 2: "Bob paints."},
+    )
+    counter = WordCounter()
+    for build in (observations_even, session_summaries, tfidf_baseline):
+        for budget, summary in ((12, 8), (24, 20), (40, 20)):
+            view = build(conv, budget, summary, counter)
+            assert view.tokens <= budget, (build.__name__, budget)
+            assert view.summary_tokens <= summary
+            assert view.summarized <= {t.dia_id for t in TURNS}
+            # the summary's own room first; turns then fill what it left, newest first
+            assert view.verbatim == {t.dia_id for t in TURNS[len(TURNS) - len(view.verbatim) :]}
+    sessions = session_summaries(conv, 24, 20, counter)
+    assert sessions.summarized == frozenset()  # no provenance: judged by its text only
+    assert "Ann adopted Rex" in sessions.text
+    tfidf = tfidf_baseline(conv, 24, 20, counter)
+    assert tfidf.summarized and all(
+        t.text in tfidf.text for t in TURNS if t.dia_id in tfidf.summarized
+    )

@@ -29,7 +29,14 @@ def test_engine_beside_the_baselines(
     assert report["meta"]["dataset_sha256"].startswith("79fa87e9")
     assert report["meta"]["counter"] == "tiktoken:o200k_base"
     rows = {(r["method"], r["group"]): r for r in report["rows"]}
-    assert {m for m, _ in rows} == {"extractive", "observations", "window"}
+    assert {m for m, _ in rows} == {
+        "extractive",
+        "observations",
+        "observations-even",
+        "session-summaries",
+        "tfidf",
+        "window",
+    }
     ext, window = rows[("extractive", "all")], rows[("window", "all")]
     assert ext["provenance"] is True and window["provenance"] is False
     assert ext["config"] == "extractive 4000/3000/1000"
@@ -40,7 +47,8 @@ def test_engine_beside_the_baselines(
     (cost,) = report["costs"]
     assert cost["cycles"] > 10 and cost["violations"] == 0 and cost["waited_share"] > 0
     table = (tmp_path / "locomo.md").read_text()
-    assert "| method | budget | view tokens | multi-hop |" in table
+    assert "| method | budget | summary budget | view tokens | multi-hop |" in table
+    assert "| method | budget | whole turns | answer-bearing part |" in table
     assert "| extractive | 4000 |" in table and "compression_ratio" in table
     assert capsys.readouterr().out == table
 

@@ -212,3 +212,42 @@ def test_a_full_view_keeps_every_fact_and_an_empty_one_none() -> None:
     t = generate_trajectory(21, turns=60, facts=15)
     assert fact_retention(t.facts, t.messages, None).verbatim == 15
     assert fact_retention(t.facts, t.messages[:1], None).kept == 0
+
+
+# -- families: realistic filler and corrections -------------------------------------------
+
+
+def test_realistic_filler_is_dense_with_values_and_never_repeats_a_fact() -> None:
+    import re
+
+    plain = generate_trajectory(3, turns=80, facts=10)
+    real = generate_trajectory(3, turns=80, facts=10, filler="realistic")
+    assert real == generate_trajectory(3, turns=80, facts=10, filler="realistic")
+    digits = re.compile(r"\d")
+
+    def with_values(t: Trajectory) -> int:
+        planted = {f.message_index for f in t.facts}
+        return sum(
+            1
+            for i, m in enumerate(t.messages)
+            if i not in planted and m["role"] != "tool" and digits.search(str(m.get("content")))
+        )
+
+    assert with_values(real) > 2 * with_values(plain)
+    assert plain == generate_trajectory(3, turns=80, facts=10, filler="plain", corrections=0)
+
+
+def test_corrections_state_a_value_then_replace_it_later() -> None:
+    traj = generate_trajectory(5, turns=100, facts=10, corrections=6, filler="realistic")
+    corrections = [f for f in traj.facts if f.kind == "correction"]
+    assert len(corrections) == 6 and len(traj.facts) == 16
+    for fact in corrections:
+        assert fact.stale is not None and fact.stale_index is not None
+        assert fact.stale_index < fact.message_index
+        assert fact.stale in traj.messages[fact.stale_index]["content"]
+        assert fact.value in traj.messages[fact.message_index]["content"]
+        assert fact.stale != fact.value
+    with pytest.raises(ValueError, match="corrections"):
+        generate_trajectory(1, turns=10, facts=5, corrections=3)
+    with pytest.raises(ValueError, match="filler"):
+        generate_trajectory(1, turns=10, facts=2, filler="noisy")

@@ -34,14 +34,15 @@ __all__ = [
 ]
 
 ROLE_WEIGHT: dict[str, float] = {
-    "user": 1.2,
-    "assistant": 0.85,
+    "user": 1.0,
+    "assistant": 1.0,
     "tool": 1.0,
     "system": 0.6,
     "developer": 0.6,
     "summary": 1.0,
 }
-"""What the user says is worth a little more than what the assistant says about it."""
+"""Both sides of a conversation weigh the same (a fixed bias would starve one speaker, e.g.
+the person mapped to ``assistant`` in a dialogue between two people); instructions less."""
 
 _W: dict[str, float] = {
     "base": 0.25,
@@ -61,6 +62,7 @@ _W: dict[str, float] = {
     "personal": 1.5,
     "self_opening": 0.75,
     "task": 1.5,
+    "correction": 1.5,
     "need": 0.5,
     "user_question": 0.55,
     "question": 0.35,
@@ -214,6 +216,8 @@ def score_sentence(
         signal += _W["preference"]
     if not lex.TASK_WORDS.isdisjoint(wordset):
         signal += _W["task"]
+    if has_digit and not lex.CORRECTION_WORDS.isdisjoint(wordset):
+        signal += _W["correction"]  # a value corrected or updated: what is true now
     question = sentence.endswith("?")
     if question and signal == 0.0:
         return 0.0  # a bare question: "What made you pick it?"

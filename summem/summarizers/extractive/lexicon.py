@@ -162,3 +162,38 @@ INTERJECTIONS = _wordset(
 LOOSE_INTERJECTIONS = _wordset("oh ohh wow whoa yeah yea hey hi hello well so haha lol omg")
 EMPTY_WORDS = FILLER_WORDS | STOPWORDS
 """Words that carry no content of their own."""
+
+CORRECTION_WORDS = frozenset(
+    (
+        "actually",
+        "now",
+        "instead",
+        "changed",
+        "change",
+        "changing",
+        "correction",
+        "corrected",
+        "correct",
+        "update",
+        "updated",
+        "updating",
+        "rather",
+        "revised",
+        "moved",
+        "rescheduled",
+        "switched",
+        "increased",
+        "decreased",
+        "raised",
+        "lowered",
+        "mistake",
+        "wrong",
+        "anymore",
+        "longer",
+        "sorry",
+        "oops",
+        "scratch",
+        "mind",
+    )
+)
+"""Words by which a statement says it replaces an earlier one."""

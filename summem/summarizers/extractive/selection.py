@@ -45,6 +45,10 @@ class Fact:
     """0 candidate, 1 selected, 2 merged into another fact or rejected."""
     pass_no: int = field(default=0, repr=False)
     probes: list[str] | None = field(default=None, repr=False)
+    supersedes: list[str] = field(default_factory=list, repr=False)
+    recorded: float | None = field(default=None, repr=False)
+    """The score to record in provenance when ``priority`` was discounted for this round."""
+    """Ids of the messages whose statements this fact replaced (see :mod:`.supersede`)."""
 
     def merge_ids(self, ids: Sequence[str]) -> None:
         """Add ``ids`` to the fact's provenance (each once)."""
@@ -210,7 +214,10 @@ class Selection:
             day = fact.day if fact.day is not None else day
             entry: dict[str, Any] = {"line": len(lines), "ids": list(fact.ids)}
             if fact.order[0] != 0:
-                entry["score"] = round(fact.priority, 4)
+                score = fact.priority if fact.recorded is None else fact.recorded
+                entry["score"] = round(score, 4)
+            if fact.supersedes:
+                entry["supersedes"] = list(fact.supersedes)
             entries.append(entry)
             lines.append(fact.line)
         return lines, entries

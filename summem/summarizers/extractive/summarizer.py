@@ -65,7 +65,9 @@ from summem.summarizers.extractive.facts import (
     tokenize,
 )
 from summem.summarizers.extractive.layout import day_of, leading_stamp, summary_lines
+from summem.summarizers.extractive.lexicon import MONTH_WORDS as MONTHS
 from summem.summarizers.extractive.selection import Fact, Selection, make_fact, rank
+from summem.summarizers.extractive.supersede import supersede
 from summem.summarizers.extractive.tool_facts import call_arguments, compact_call, tool_body
 from summem.summarizers.render import content_text, format_call, message_timestamp, tool_names
 
@@ -85,6 +87,9 @@ _ARGS_WEIGHT = 0.5
 """What a call's arguments count for beside its result (what the assistant already knew)."""
 _SAME_MESSAGE = 0.75
 """Weight left to a message's other sentences once its best one stands for it."""
+_TEMPLATE_MIN = 3
+"""A frame shared by this many candidates is a template (see :func:`_discount_templates`)."""
+_VALUE_WORD_RE = re.compile(r"\d")
 _LINE_CHARS = 120.0
 """A line this long counts its score once more against itself (see :func:`_density`)."""
 
@@ -97,8 +102,10 @@ class ExtractiveSummarizer:
         carry_share: share of the budget the previous summary's best facts may take before
             new facts compete for it (0 to 1).
         new_share: share of the budget the new span's best facts may take next (0 to 1);
-            above 0, the new span keeps at least its best fact that fits. The rest of the
-            budget goes to the best facts left, old or new.
+            above 0, the new span keeps at least its best fact that fits.
+        speaker_share: share of the room left that the speakers' best facts claim next, in
+            equal parts (0 to 1), so a talkative side cannot crowd out a quiet one. The rest
+            of the budget goes to the best facts left, old or new, whoever said them.
         max_line_chars: longest sentence kept; longer ones are split at clauses, then clipped.
     """
 
@@ -108,9 +115,11 @@ class ExtractiveSummarizer:
         name: str = "extractive",
         carry_share: float = 0.5,
         new_share: float = 0.1,
+        speaker_share: float = 0.5,
         max_line_chars: int = 280,
     ) -> None:
-        for label, share in (("carry_share", carry_share), ("new_share", new_share)):
+        shares = (("carry_share", carry_share), ("new_share", new_share))
+        for label, share in (*shares, ("speaker_share", speaker_share)):
             if not 0.0 <= share <= 1.0:
                 raise ConfigurationError(f"{label} must be between 0 and 1, got {share}")
         if max_line_chars < 40:
@@ -118,6 +127,7 @@ class ExtractiveSummarizer:
         self._name = name
         self.carry_share = carry_share
         self.new_share = new_share
+        self.speaker_share = speaker_share
         self.max_line_chars = max_line_chars
 
     @property
@@ -147,6 +157,8 @@ class ExtractiveSummarizer:
         old = self._previous_facts(request, focus)
         last_day = max(old, key=lambda f: f.order).day if old else None
         new = self._new_facts(request, focus, last_day)
+        superseded = supersede(old + new)  # a later statement of the same thing replaces it
+        _discount_templates(old + new)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)
@@ -157,6 +169,7 @@ class ExtractiveSummarizer:
         selection.fill(new, selection.used + int(free * self.new_share))
         if self.new_share:
             selection.take_one(new, budget)  # the new span's best fact, however small the share
+        self._balance_speakers(selection, old + new, budget)
         selection.fill(sorted(old + new, key=rank), budget)
         kept = selection.finish(must + old + new)
         if not kept:
@@ -165,12 +178,35 @@ class ExtractiveSummarizer:
         return SummaryOutput(
             text="\n".join(lines),
             summarizer=self._name,
-            extra={"format": FORMAT, "provenance": entries, "candidates": len(old) + len(new)},
+            extra={
+                "format": FORMAT,
+                "provenance": entries,
+                "candidates": len(old) + len(new),
+                "superseded": superseded,
+            },
         )
+
+    def _balance_speakers(self, selection: Selection, facts: list[Fact], budget: int) -> None:
+        """Each speaker's best facts first claim an equal part of ``speaker_share`` of the room.
+
+        No speaker is weighed above another; instead, the more talkative side (an assistant
+        explaining at length, or one person of two telling more stories) cannot crowd the
+        other out: with two speakers, each may first take a quarter of what is left.
+        """
+        if not self.speaker_share:
+            return
+        pools: dict[str, list[Fact]] = {}
+        for fact in sorted(facts, key=rank):  # tool results are a voice of their own here
+            pools.setdefault(fact.line[2:].partition(": ")[0], []).append(fact)
+        if len(pools) < 2:
+            return
+        room = int((budget - selection.used) * self.speaker_share / len(pools))
+        for pool in pools.values():
+            selection.fill(pool, selection.used + room)
 
     def _last_resort(self, request: SummaryRequest, facts: list[Fact]) -> list[Fact]:
         """Nothing fit whole: clip the best fact (undated), or note the span held no facts."""
-        ranked = sorted(facts, key=rank)
+        ranked = sorted((f for f in facts if f.state != 2), key=rank)  # not superseded
         if ranked:
             best = ranked[0]
         else:
@@ -223,7 +259,7 @@ class ExtractiveSummarizer:
             seen = by_key.get(key)  # punctuation aside, the same thing said again
             if seen is not None:  # an exact repeat: one line, both sources, a little weight
                 seen.merge_ids(ids)
-                seen.priority += 0.25
+                seen.priority += 0.0
                 return
             what = content_words(words=words)
             fact = make_fact(line, day, _density(score, line), ids, order, what)
@@ -268,6 +304,30 @@ class ExtractiveSummarizer:
             line = f"- assistant: {body}"
             add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
         return facts
+
+
+def _discount_templates(facts: list[Fact]) -> None:
+    """A sentence a speaker repeats with only its values changed is boilerplate: discount it.
+
+    "Batch LV-25119 was restocked on 21 October 2027", then the same with another batch and
+    date, over and over: templated output, each instance worth little once it is the third.
+    A fact's frame is its speaker and the first and last two words that are not values; a
+    frame shared by ``n >= 3`` candidates divides each one's priority by ``n / 2``.
+    """
+    frames: dict[tuple[str, ...], list[Fact]] = {}
+    for fact in facts:
+        if fact.order[0] == 0 or fact.state == 2:
+            continue
+        speaker, _, body = fact.line[2:].partition(": ")
+        words = [w for w in tokenize(body) if not _VALUE_WORD_RE.search(w) and w not in MONTHS]
+        if len(words) < 4:
+            continue
+        frames.setdefault((speaker, *words[:2], *words[-2:]), []).append(fact)
+    for group in frames.values():
+        if len(group) >= _TEMPLATE_MIN:
+            for fact in group:
+                fact.recorded = fact.priority  # the next round discounts afresh, not again
+                fact.priority *= 2 / len(group)
 
 
 def _tool_score(body: str) -> float:

@@ -71,9 +71,10 @@ def test_polite_conditionals_are_not_preferences() -> None:
     )
 
 
-def test_the_role_weighs_the_score() -> None:
+def test_both_speakers_weigh_the_same_and_instructions_less() -> None:
     sentence = "My order AX-4471 has not arrived."
-    assert score_sentence(sentence, "user") > score_sentence(sentence, "assistant")
+    assert score_sentence(sentence, "user") == score_sentence(sentence, "assistant")
+    assert score_sentence(sentence, "system") < score_sentence(sentence, "user")
 
 
 def test_single_digits_tell_facts_apart() -> None:

@@ -517,10 +517,20 @@ def test_prose_summary_from_an_llm_is_split_into_fact_lines() -> None:
     assert not any("Summary" in line for line in lines)
 
 
+ITEMS = ("tent", "stove", "kayak", "lamp", "boots", "jacket", "rope", "map", "pack", "mug")
+COLOURS = ("red", "blue", "green", "black", "white", "grey")
+
+
 def test_new_facts_cannot_push_out_every_old_fact() -> None:
-    prev = "\n".join(f"- user: Old fact number {i} about order OLD-{i}." for i in range(10))
+    # distinct sentences (a frame repeated over and over would be discounted as a template)
+    prev = "\n".join(f"- user: The {ITEMS[i]} on order OLD-{i} was confirmed." for i in range(10))
     new = [
-        msg(f"n{i}", "user", f"New order NEW-{i} costs {i}.99 dollars on May {i + 1}.")
+        msg(
+            f"n{i}",
+            "user",
+            f"{COLOURS[i % 6].title()} {ITEMS[i // 6]} NEW-{i} costs {i}.99 {ITEMS[i % 10]} "
+            f"dollars on May {i % 28 + 1}.",
+        )
         for i in range(60)
     ]
     counter = ApproxCounter()

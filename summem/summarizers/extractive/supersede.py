@@ -1,0 +1,124 @@
+"""Superseded facts: a later statement of the same thing with a new value replaces the older.
+
+"My budget for the new sofa is 1879 pounds", later "actually my budget is now 2300": a memory
+that keeps both, or only the first, answers wrongly. Before selection, the extractive
+summarizer walks its candidates in conversation order (the previous summary's first) and drops
+each fact that a later one from the same speaker restates with a different value; the later
+fact records the ids of what it replaced (provenance ``"supersedes"``) and ranks at least as
+high as it did, so a correction is never lost where the stale value would have been kept.
+
+A later fact replaces an earlier one when it says it corrects or updates something
+(``actually``, ``now``, ``instead``, ``changed``, ``moved to``...) and, values aside, repeats
+most of the earlier one's words. Without such a word nothing is replaced: "Room 12 is booked"
+and "Room 14 is booked", or a run of 5 miles one day and of 7 the next, are two facts.
+
+A value is a number, an amount, a date or a time: words with digits and no letters, and month
+names. Identifiers (``BW-58214-K``) are not values but subjects: two facts naming different
+identifiers are about different things and never replace each other (order BW-1 shipped, order
+BW-2 delayed). Tool results are left alone: each is an observation of its own call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from summem.summarizers.extractive.facts import tokenize
+from summem.summarizers.extractive.lexicon import (
+    CORRECTION_WORDS,
+    MONTH_WORDS,
+    MONTH_WORDS_WITH_DIGIT,
+    STOPWORDS,
+)
+from summem.summarizers.extractive.selection import Fact
+
+__all__ = ["CORRECTION_WORDS", "supersede"]
+
+
+_MIN_SHARED = 0.5
+"""Share of the shorter fact's subject words a correction must repeat."""
+_VALUE_RE = re.compile(r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m)?$")
+
+
+@dataclass(frozen=True)
+class _Slot:
+    speaker: str
+    subject: frozenset[str]
+    ids: frozenset[str]
+    values: frozenset[str]
+    correcting: bool
+
+
+def supersede(facts: Sequence[Fact]) -> int:
+    """Drop (``state = 2``) every fact a later one replaces; return how many were dropped.
+
+    ``facts`` are the candidates of one summary: previous-summary facts and the new span's.
+    The later fact's ``supersedes`` gets the ids of what it replaced (and of what that had
+    replaced). Must-keep items and tool results are never dropped nor used to drop.
+    """
+    dropped = 0
+    candidates = [(f, _slot(f)) for f in sorted(facts, key=lambda f: f.order[:2])]
+    df: dict[str, int] = {}
+    for _f, maybe in candidates:
+        for word in maybe.subject if maybe is not None else ():
+            df[word] = df.get(word, 0) + 1
+    slots: list[tuple[Fact, _Slot]] = []
+    for fact, slot in candidates:
+        if slot is None:
+            continue
+        for older, old_slot in slots:
+            if older.state == 2 or not _replaces(slot, old_slot, df):
+                continue
+            older.state = 2
+            dropped += 1
+            fact.priority = max(fact.priority, older.priority)  # it inherits what it replaced
+            for i in (*older.ids, *older.supersedes):
+                if i not in fact.supersedes:
+                    fact.supersedes.append(i)
+        slots.append((fact, slot))
+    return dropped
+
+
+def _slot(fact: Fact) -> _Slot | None:
+    if fact.order[0] == 0 or fact.state:
+        return None
+    speaker, sep, body = fact.line[2:].partition(": ")
+    if not sep or speaker == "tool":
+        return None
+    words = tokenize(body)
+    numbers = {w for w in words if _VALUE_RE.match(w)}
+    months = {w for w in words if w in MONTH_WORDS}
+    if not numbers:  # "I may go", "the march": a month word alone is not a date
+        months -= MONTH_WORDS_WITH_DIGIT
+    values = frozenset(numbers | months)
+    if not values:
+        return None
+    ids = frozenset(w for w in words if any(c.isdigit() for c in w) and w not in values)
+    subject = frozenset(
+        w
+        for w in words
+        if w not in values and w not in ids and w not in STOPWORDS and w not in CORRECTION_WORDS
+    )
+    correcting = not CORRECTION_WORDS.isdisjoint(words)
+    return _Slot(speaker, subject, ids, values, correcting)
+
+
+def _replaces(new: _Slot, old: _Slot, df: dict[str, int]) -> bool:
+    """Whether ``new`` restates ``old`` with a new value (see the module docstring).
+
+    Besides sharing most words, the new fact's most specific words (those fewest candidates
+    use) must all be in the old one: "my budget for the tent is now 8882 pounds" shares
+    "budget" and "pounds" with "my budget for the headlamps is 6354 pounds", but not "tent".
+    When in doubt nothing is replaced: a stale fact followed by its correction misleads less
+    than a fact lost to another one's correction.
+    """
+    if new.speaker != old.speaker or new.ids != old.ids or new.values <= old.values:
+        return False
+    if not new.correcting or not new.subject or not old.subject:
+        return False
+    shared = len(new.subject & old.subject)
+    if shared < 1 or shared < _MIN_SHARED * min(len(new.subject), len(old.subject)):
+        return False
+    rarest = min(df.get(w, 0) for w in new.subject)
+    return all(w in old.subject for w in new.subject if df.get(w, 0) == rarest)
