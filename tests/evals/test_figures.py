@@ -24,8 +24,8 @@ def test_it_runs_every_family_and_the_three_budgets(
 
         return run
 
-    monkeypatch.setattr(figures.trajectories_run, "main", fake("trajectories"))
-    monkeypatch.setattr(figures.locomo_run, "main", fake("locomo"))
+    monkeypatch.setattr("evals.trajectories_run.main", fake("trajectories"))
+    monkeypatch.setattr("evals.locomo_run.main", fake("locomo"))
     assert figures.main([str(tmp_path), "--out", str(tmp_path / "out")]) == 0
     (_, traj), (_, locomo) = calls
     assert "--family" not in traj and traj[:2] == ["--seeds", "5"]  # every family
