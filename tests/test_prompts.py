@@ -61,7 +61,7 @@ def render_default(t: PromptTemplate, **kw: object) -> list[dict[str, str]]:
 # -- shipped prompts -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["summarize", "summarize-brief"])
+@pytest.mark.parametrize("name", ["summarize", "summarize-brief", "summarize-structured"])
 def test_shipped_prompts_load_and_render(name: str) -> None:
     t = load_prompt(name)
     assert t.name == name
@@ -89,7 +89,7 @@ def test_shipped_prompts_load_and_render(name: str) -> None:
 
 def test_default_is_summarize_and_names_are_listed() -> None:
     assert load_prompt().ref == "summarize@1"
-    assert {"summarize", "summarize-brief"} <= set(available_prompts())
+    assert {"summarize", "summarize-brief", "summarize-structured"} <= set(available_prompts())
 
 
 def test_unknown_shipped_name_lists_available() -> None:
