@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from summem.memory import Memory
     from summem.messages import Message, SummaryInfo, assistant, system, tool, user
     from summem.prompts import PromptTemplate, load_prompt
+    from summem.recall import RecallHit, RecallTool
     from summem.reducers.base import ReduceResult
     from summem.reducers.style import ViewStyle
     from summem.reducers.summarization import SummarizationReducer
@@ -103,6 +104,8 @@ __all__ = [
     "OpenAIClient",
     "PromptError",
     "PromptTemplate",
+    "RecallHit",
+    "RecallTool",
     "RedisStore",
     "ReduceResult",
     "ReductionError",
@@ -174,6 +177,8 @@ _WHERE: dict[str, str] = {
     "OpenAIClient": "summem.clients.openai",
     "PromptError": "summem.exceptions",
     "PromptTemplate": "summem.prompts",
+    "RecallHit": "summem.recall",
+    "RecallTool": "summem.recall",
     "RedisStore": "summem.stores",
     "ReduceResult": "summem.reducers.base",
     "ReductionError": "summem.exceptions",

@@ -16,6 +16,8 @@ from typing import Any
 from summem._flow import run_async
 from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
 from summem.messages import Message, MessageLike
+from summem.recall.index import RecallHit
+from summem.recall.tool import RecallTool
 from summem.reducers.base import Reducer, ReduceResult
 from summem.reducers.style import ViewStyle
 from summem.session.core import Trigger
@@ -30,6 +32,7 @@ from summem.session.flows import (
     reload_flow,
     rollback_flow,
 )
+from summem.session.recall import recall_flow
 from summem.session.recorded import Mode
 from summem.session.steps import AsyncStoreSteps
 from summem.stores.adapter import AsyncStoreAdapter
@@ -77,6 +80,7 @@ class AsyncMemory(BaseMemory):
         self._steps = AsyncStoreSteps(self._store)
         self._write = asyncio.Lock()
         self._reducing = asyncio.Lock()
+        self._recall_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -234,6 +238,28 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.history_messages`."""
         self._check_open()
         return await self._store.history(self.session_id, start, stop)
+
+    async def recall(
+        self,
+        query: str | None = None,
+        *,
+        id: str | None = None,
+        k: int = 5,
+        evicted_only: bool = True,
+        max_tokens: int = 2000,
+    ) -> list[RecallHit]:
+        """See :meth:`Memory.recall`."""
+        args = self._recall_args(query, id, k, max_tokens)
+        async with self._recall_lock:
+            self._check_open()
+            flow = recall_flow(
+                self._core, self._steps, self._recall_index, evicted_only=evicted_only, **args
+            )
+            return await run_async(flow)
+
+    def recall_tool(self, *, k: int = 5, max_tokens: int = 2000) -> RecallTool:
+        """See :meth:`Memory.recall_tool` (answer calls with ``await tool.acall(arguments)``)."""
+        return RecallTool(self, k=k, max_tokens=max_tokens)
 
     async def summaries(self) -> list[Message]:
         """See :meth:`Memory.summaries`."""

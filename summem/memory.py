@@ -25,6 +25,8 @@ from typing import Any
 from summem._flow import run_sync
 from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
 from summem.messages import Message, MessageLike
+from summem.recall.index import RecallHit
+from summem.recall.tool import RecallTool
 from summem.reducers.base import Reducer, ReduceResult
 from summem.reducers.style import ViewStyle
 from summem.session.core import Trigger
@@ -39,6 +41,7 @@ from summem.session.flows import (
     reload_flow,
     rollback_flow,
 )
+from summem.session.recall import recall_flow
 from summem.session.recorded import Mode
 from summem.session.steps import SyncStoreSteps
 from summem.session.worker import BackgroundWorker
@@ -94,6 +97,7 @@ class Memory(BaseMemory):
         self._steps = SyncStoreSteps(self._store)
         self._write = threading.Lock()  # one writer at a time in this object
         self._reducing = threading.Lock()  # one reduction at a time in this object
+        self._recall_lock = threading.Lock()  # the recall index, one user at a time
         self._worker = BackgroundWorker(self._work, name=f"summem-reduce:{self.session_id[:32]}")
         try:
             self.refresh()
@@ -280,6 +284,36 @@ class Memory(BaseMemory):
         """``history[start:stop]`` as :class:`~summem.messages.Message` objects (ids, meta)."""
         self._check_open()
         return self._store.history(self.session_id, start, stop)
+
+    def recall(
+        self,
+        query: str | None = None,
+        *,
+        id: str | None = None,
+        k: int = 5,
+        evicted_only: bool = True,
+        max_tokens: int = 2000,
+    ) -> list[RecallHit]:
+        """Search the session's history for ``query``; or fetch the message ``id``.
+
+        Keyword ranking (BM25) over every message (its text, tool calls and results), by
+        default only those the view no longer carries (``evicted_only=False``: all). Returns
+        the original messages, best first, each with its tool group (a call with its results),
+        as :class:`~summem.recall.RecallHit` (``message``, ``position`` in history, ``score``),
+        stopping before ``max_tokens``. The index is kept in this object and extended with
+        what was added since its last use; a first recall reads the history once.
+        """
+        args = self._recall_args(query, id, k, max_tokens)
+        with self._recall_lock:
+            self._check_open()
+            flow = recall_flow(
+                self._core, self._steps, self._recall_index, evicted_only=evicted_only, **args
+            )
+            return run_sync(flow)
+
+    def recall_tool(self, *, k: int = 5, max_tokens: int = 2000) -> RecallTool:
+        """Recall as a tool a model can call: ``tool.schema`` and ``tool(arguments)``."""
+        return RecallTool(self, k=k, max_tokens=max_tokens)
 
     def summaries(self) -> list[Message]:
         """Every summary committed to the session, oldest first (for ``rollback``)."""

@@ -22,6 +22,7 @@ from summem.exceptions import (
     SummemError,
 )
 from summem.messages import Message, MessageLike
+from summem.recall.index import RecallIndex
 from summem.reducers.base import BudgetReducer, Reducer, SummarizingReducer
 from summem.reducers.records import default_reducer, reducer_from_record, reducer_record
 from summem.reducers.style import ViewStyle
@@ -62,6 +63,7 @@ class BaseMemory:
         self._owner = f"summem:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._closed = False
         self._recorded = RecordedIndex()
+        self._recall_index = RecallIndex()
 
     @property
     def session_id(self) -> str:
@@ -177,6 +179,29 @@ class BaseMemory:
             "total_tokens": prompt + completion,
             "estimated_tokens": prompt + completion,
             "estimated": True,
+        }
+
+    def _recall_args(
+        self, query: str | None, message_id: str | None, k: int, max_tokens: int
+    ) -> dict[str, Any]:
+        """Check a recall's arguments; the keyword arguments of ``recall_flow``."""
+        if (query is None) == (message_id is None):
+            raise ConfigurationError("recall takes a query or an id=..., exactly one of them")
+        if query is not None and (not isinstance(query, str) or not query.strip()):
+            raise ConfigurationError(f"recall's query must be a non-empty string, got {query!r}")
+        if message_id is not None and not isinstance(message_id, str):
+            raise ConfigurationError(f"recall's id must be a string, got {message_id!r}")
+        for name, value in (("k", k), ("max_tokens", max_tokens)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigurationError(f"recall's {name} must be a positive integer: {value!r}")
+        reducer = self._core.reducer
+        counter = reducer.token_counter if isinstance(reducer, BudgetReducer) else ApproxCounter()
+        return {
+            "query": query,
+            "message_id": message_id,
+            "k": k,
+            "max_tokens": max_tokens,
+            "counter": counter,
         }
 
     @staticmethod

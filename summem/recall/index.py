@@ -1,0 +1,152 @@
+"""A keyword index over a session's history: BM25 ranking, built and extended incrementally.
+
+Each message is one document: its text, its tool calls (names and arguments) and its tool
+result, lower-cased and split into words; an identifier such as ``BW-58214-K`` is indexed
+whole and by its parts, so either finds it. Stopwords are left out. The index is kept in
+process, per :class:`~summem.memory.Memory`, and extended with what was appended since it was
+last used; it is read from the store once (in windows), never scanned again, and works the
+same on every store.
+
+Ranking is Okapi BM25 (k1 = 1.2, b = 0.75). Ties go to the most recent message.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from summem.messages import Message
+from summem.summarizers.extractive.lexicon import STOPWORDS
+from summem.summarizers.render import content_text, format_call
+
+__all__ = ["RecallHit", "RecallIndex", "terms"]
+
+_K1 = 1.2
+_B = 0.75
+_WORD_RE = re.compile(r"[a-z0-9][a-z0-9_.@+-]*[a-z0-9]|[a-z0-9]")
+_PART_RE = re.compile(r"[a-z0-9]+")
+
+
+def terms(text: str) -> list[str]:
+    """The index terms of ``text``: words (identifiers whole and by parts), no stopwords."""
+    out: list[str] = []
+    for word in _WORD_RE.findall(text.lower()):
+        parts = _PART_RE.findall(word)
+        if len(parts) > 1:
+            out.append(word)
+        out.extend(p for p in parts if p not in STOPWORDS)
+    return out
+
+
+def message_terms(message: Message) -> list[str]:
+    """What a message says, as index terms: text, tool calls and tool results."""
+    texts = [content_text(message)]
+    texts += [format_call(call, max_chars=2000) for call in message.tool_calls or ()]
+    if message.name:
+        texts.append(message.name)
+    return terms("\n".join(texts))
+
+
+@dataclass(frozen=True)
+class RecallHit:
+    """One message found: the message as stored, its position in history, its score."""
+
+    message: Message
+    position: int
+    score: float
+
+
+@dataclass
+class RecallIndex:
+    """BM25 over messages appended in order; ``epoch`` names the session it was built from."""
+
+    epoch: str | None = None
+    messages: list[Message] = field(default_factory=list)
+    _lengths: list[int] = field(default_factory=list)
+    _postings: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    _by_id: dict[str, int] = field(default_factory=dict)
+    _total: int = 0
+
+    @property
+    def length(self) -> int:
+        """How many messages of history are indexed (positions ``0 .. length - 1``)."""
+        return len(self.messages)
+
+    def reset(self, epoch: str | None) -> None:
+        """Forget everything (the session was cleared, deleted or replaced)."""
+        self.epoch = epoch
+        self.messages, self._lengths, self._postings, self._by_id = [], [], {}, {}
+        self._total = 0
+
+    def extend(self, messages: Iterable[Message]) -> None:
+        """Index the messages that follow the last one indexed."""
+        for message in messages:
+            doc = len(self.messages)
+            words = message_terms(message)
+            counts: dict[str, int] = {}
+            for w in words:
+                counts[w] = counts.get(w, 0) + 1
+            for w, n in counts.items():
+                self._postings.setdefault(w, []).append((doc, n))
+            self.messages.append(message)
+            self._lengths.append(len(words))
+            self._by_id.setdefault(message.id, doc)
+            self._total += len(words)
+
+    def position_of(self, message_id: str) -> int | None:
+        """The position of the message with this id, if indexed."""
+        return self._by_id.get(message_id)
+
+    def search(self, query: str, *, k: int, below: int | None = None) -> list[RecallHit]:
+        """The ``k`` best messages for ``query`` (positions below ``below`` only, if given)."""
+        words = dict.fromkeys(terms(query))
+        n = len(self.messages) if below is None else min(below, len(self.messages))
+        if not words or n <= 0 or k <= 0:
+            return []
+        avg = (self._total / len(self.messages)) or 1.0
+        scores: dict[int, float] = {}
+        for w in words:
+            postings = self._postings.get(w)
+            if not postings:
+                continue
+            df = sum(1 for doc, _ in postings if doc < n)
+            if not df:
+                continue
+            idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+            for doc, tf in postings:
+                if doc >= n:
+                    break  # postings are in position order
+                norm = tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * self._lengths[doc] / avg))
+                scores[doc] = scores.get(doc, 0.0) + idf * norm
+        best = sorted(scores.items(), key=lambda item: (-item[1], -item[0]))[:k]
+        return [RecallHit(self.messages[doc], doc, round(score, 4)) for doc, score in best]
+
+    def around(self, positions: Sequence[int]) -> list[int]:
+        """``positions`` with their tool groups, in position order.
+
+        A call comes with all its results, a result with its call and the call's other
+        results: a group is never split, as in the view.
+        """
+        wanted = set(positions)
+        for pos in positions:
+            start = pos
+            msg = self.messages[pos]
+            if msg.role == "tool" and msg.tool_call_id:
+                for back in range(pos - 1, max(-1, pos - 64), -1):
+                    if msg.tool_call_id in self.messages[back].tool_call_ids:
+                        start = back
+                        break
+            ids = set(self.messages[start].tool_call_ids)
+            if not ids:
+                continue
+            wanted.add(start)
+            for fwd in range(start + 1, min(len(self.messages), start + 1 + 64)):
+                other = self.messages[fwd]
+                if other.role == "tool" and other.tool_call_id in ids:
+                    wanted.add(fwd)
+                    ids.discard(other.tool_call_id)
+                if not ids:
+                    break
+        return sorted(wanted)

@@ -1,0 +1,121 @@
+"""Recall as a tool a model can call: an OpenAI tool schema and its handler.
+
+    tool = memory.recall_tool()
+    client.chat.completions.create(..., tools=[tool.schema])
+    # when the reply calls it:
+    content = tool(call.function.arguments)         # AsyncMemory: await tool.acall(...)
+    memory.add({"role": "tool", "tool_call_id": call.id, "content": content})
+
+The handler takes the call's JSON arguments (``query``, or ``message_id`` to fetch one message
+the summary points to) and returns JSON: the original messages, best first, with their ids,
+positions in the conversation and timestamps, capped in tokens. A bad call gets a JSON error the
+model can read, never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from summem.recall.index import RecallHit
+from summem.summarizers.render import message_timestamp
+
+__all__ = ["RECALL_TOOL_NAME", "RecallTool", "hits_json"]
+
+RECALL_TOOL_NAME = "recall_conversation"
+
+_DESCRIPTION = (
+    "Search the earlier conversation, which is no longer shown in full (only summarized), and "
+    "get the original messages back, word for word. Use it for exact values the summary "
+    "lacks: numbers, codes, names, dates, file paths, what a tool returned. Pass a few "
+    "keywords as `query`, or a `message_id` to fetch one message."
+)
+
+
+def hits_json(hits: list[RecallHit]) -> str:
+    """The hits as the tool's JSON reply."""
+    results = []
+    for hit in hits:
+        data: dict[str, Any] = {"id": hit.message.id, "position": hit.position}
+        data.update(hit.message.to_openai())
+        when = message_timestamp(hit.message)
+        if when:
+            data["timestamp"] = when
+        results.append(data)
+    if not results:
+        return json.dumps({"results": [], "note": "nothing in the earlier conversation matches"})
+    return json.dumps({"results": results}, ensure_ascii=False)
+
+
+class RecallTool:
+    """The recall tool of one memory: ``schema`` for the request, a call for each use."""
+
+    name = RECALL_TOOL_NAME
+
+    def __init__(self, memory: Any, *, k: int = 5, max_tokens: int = 2000) -> None:
+        self._memory = memory
+        self.k = k
+        self.max_tokens = max_tokens
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        """The tool, as chat completions' ``tools=[...]`` takes it."""
+        return {
+            "type": "function",
+            "function": {
+                "name": RECALL_TOOL_NAME,
+                "description": _DESCRIPTION,
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "query": {
+                            "type": "string",
+                            "description": "keywords to look for, e.g. an order number or a name",
+                        },
+                        "message_id": {
+                            "type": "string",
+                            "description": "the id of one message to fetch",
+                        },
+                    },
+                    "additionalProperties": False,
+                },
+            },
+        }
+
+    def _arguments(self, arguments: str | Mapping[str, Any]) -> dict[str, Any] | str:
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments or "{}")
+            except ValueError:
+                return "arguments are not valid JSON"
+        if not isinstance(arguments, Mapping):
+            return "arguments must be a JSON object"
+        query, message_id = arguments.get("query"), arguments.get("message_id")
+        if query is not None and not isinstance(query, str):
+            return "query must be a string"
+        if message_id is not None and not isinstance(message_id, str):
+            return "message_id must be a string"
+        if not (query or "").strip() and not message_id:
+            return "pass a query (a few keywords) or a message_id"
+        return {"query": query if not message_id else None, "id": message_id or None}
+
+    def __call__(self, arguments: str | Mapping[str, Any]) -> str:
+        """Answer one call (sync :class:`~summem.memory.Memory`)."""
+        args = self._arguments(arguments)
+        if isinstance(args, str):
+            return json.dumps({"error": args})
+        hits = self._memory.recall(
+            args["query"], id=args["id"], k=self.k, max_tokens=self.max_tokens
+        )
+        return hits_json(hits)
+
+    async def acall(self, arguments: str | Mapping[str, Any]) -> str:
+        """Answer one call (:class:`~summem.async_memory.AsyncMemory`)."""
+        args = self._arguments(arguments)
+        if isinstance(args, str):
+            return json.dumps({"error": args})
+        hits = await self._memory.recall(
+            args["query"], id=args["id"], k=self.k, max_tokens=self.max_tokens
+        )
+        return hits_json(hits)

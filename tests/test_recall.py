@@ -1,0 +1,161 @@
+"""Recall: BM25 over the full history, through Memory and AsyncMemory, and as a tool."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from summem import AsyncMemory, Memory
+from summem.exceptions import ConfigurationError
+from summem.messages import parse_messages
+from summem.recall.index import RecallIndex, terms
+from tests.fakes.memory import small_reducer
+from tests.fakes.messages import call, res, turn, u
+
+
+def test_terms_keep_identifiers_whole_and_by_part() -> None:
+    assert terms("Order BW-58214-K, the refund!") == [
+        "order",
+        "bw-58214-k",
+        "bw",
+        "58214",
+        "k",
+        "refund",
+    ]
+
+
+def test_bm25_ranks_rare_words_first_and_breaks_ties_by_recency() -> None:
+    index = RecallIndex()
+    index.extend(
+        parse_messages(
+            [
+                {"role": "user", "content": "the parcel is late"},
+                {"role": "user", "content": "my parcel BW-1 is late again, parcel parcel"},
+                {"role": "assistant", "content": "I will check the parcel"},
+                {"role": "user", "content": "the parcel is late"},
+            ]
+        )
+    )
+    hits = index.search("BW-1 parcel", k=3)
+    assert hits[0].position == 1  # the only one with the rare identifier
+    assert [h.position for h in index.search("late", k=3)][:1] == [3]  # same text: newest
+    assert index.search("late", k=5, below=2)[0].position in (0, 1)
+    assert index.search("nothing here", k=3) == [] and index.search("the", k=3) == []
+
+
+def test_a_tool_result_comes_with_its_call_and_a_call_with_its_results() -> None:
+    index = RecallIndex()
+    index.extend(parse_messages([u("hi"), call("c1", "c2"), res("c1", "AX-1"), res("c2", "ok")]))
+    assert index.around([2]) == [1, 2, 3] and index.around([1]) == [1, 2, 3]
+    assert index.around([0]) == [0]
+
+
+def filled(memory: Memory) -> None:
+    memory.add(u("My order number is BW-58214-K and it arrived damaged."))
+    for i in range(12):
+        memory.extend(turn(i))
+    memory.extend([call("c1"), res("c1", '{"refund_id": "RF-2231", "amount": 89.5}')])
+    for i in range(12, 24):
+        memory.extend(turn(i))
+
+
+def test_recall_finds_what_the_view_lost_exactly_as_it_was() -> None:
+    memory = Memory("s", reducer=small_reducer())
+    filled(memory)
+    first = memory.history_messages()[0]
+    assert first.id not in {m.id for m in memory.view()}  # summarized away
+    (hit,) = memory.recall("BW-58214-K", k=1)
+    assert hit.message == first and hit.position == 0 and hit.score > 0
+    tool_hits = memory.recall("RF-2231")
+    assert [h.message.role for h in tool_hits[:2]] == ["assistant", "tool"]  # the whole group
+    assert memory.recall(id=first.id)[0].message == first
+    assert memory.recall(id="m_unknown") == []
+    # the view's own messages are found only when asked for
+    last = memory.history_messages()[-1]
+    word = last.text.split()[-1]
+    assert all(h.message.id != last.id for h in memory.recall(word, k=50))
+    assert any(h.message.id == last.id for h in memory.recall(word, k=50, evicted_only=False))
+
+
+def test_the_index_follows_the_session_and_is_read_once() -> None:
+    memory = Memory("s", reducer=small_reducer())
+    filled(memory)
+    memory.recall("BW-58214-K")
+    reads: list[tuple[int, int | None]] = []
+    history = memory.store.history
+
+    def counting(session_id: str, start: int = 0, stop: int | None = None) -> list:  # type: ignore[type-arg]
+        reads.append((start, stop))
+        return history(session_id, start, stop)
+
+    memory.store.history = counting  # type: ignore[method-assign]
+    for i in range(24, 40):
+        memory.extend(turn(i))
+    memory.recall("BW-58214-K")
+    assert reads and all(start >= 50 for start, _ in reads)  # only what was added since
+    memory.store.history = history  # type: ignore[method-assign]
+    memory.clear()
+    assert memory.recall("BW-58214-K") == []  # cleared: the index starts again
+    memory.add(u("A new start with order ZZ-1."))
+    assert memory.recall("ZZ-1", evicted_only=False)[0].message.text.startswith("A new start")
+
+
+def test_results_stop_before_the_token_cap_but_the_first_is_whole() -> None:
+    memory = Memory("s", reducer=small_reducer())
+    filled(memory)
+    many = memory.recall("result", k=20)
+    capped = memory.recall("result", k=20, max_tokens=20)
+    assert len(many) >= 10 and 0 < len(capped) < len(many) and capped == many[: len(capped)]
+    assert len(memory.recall("result", k=20, max_tokens=1)) >= 2  # the first group, whole
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"query": "a", "id": "b"},
+        {"query": "  "},
+        {"query": "a", "k": 0},
+        {"query": "a", "max_tokens": -1},
+    ],
+)
+def test_bad_arguments_name_the_problem(kwargs: dict) -> None:  # type: ignore[type-arg]
+    memory = Memory("s")
+    query = kwargs.pop("query", None)
+    with pytest.raises(ConfigurationError, match="recall"):
+        memory.recall(query, **kwargs)
+
+
+def test_the_tool_answers_in_json_and_never_raises() -> None:
+    memory = Memory("s", reducer=small_reducer())
+    filled(memory)
+    tool = memory.recall_tool(k=2)
+    schema = tool.schema
+    assert schema["function"]["name"] == "recall_conversation"
+    assert set(schema["function"]["parameters"]["properties"]) == {"query", "message_id"}
+    found = json.loads(tool('{"query": "BW-58214-K"}'))["results"]
+    assert found[0]["content"].startswith("My order number is BW-58214-K")
+    assert found[0]["position"] == 0 and found[0]["id"].startswith("m_")
+    assert json.loads(tool({"query": "unknownword"}))["results"] == []
+    for bad in ("{", "[1]", '{"query": 3}', "{}", '{"message_id": 7}'):
+        assert "error" in json.loads(tool(bad)), bad
+
+
+def test_async_memory_recalls_the_same() -> None:
+    async def run() -> None:
+        memory = AsyncMemory("s", reducer=small_reducer())
+        await memory.add(u("My order number is BW-58214-K and it arrived damaged."))
+        for i in range(12):
+            await memory.extend(turn(i))
+        (hit,) = await memory.recall("BW-58214-K", k=1)
+        assert hit.position == 0
+        tool = memory.recall_tool()
+        assert (
+            json.loads(await tool.acall('{"query": "BW-58214-K"}'))["results"][0]["position"] == 0
+        )
+        assert "error" in json.loads(await tool.acall("{}"))
+        await memory.close()
+
+    asyncio.run(run())
