@@ -159,3 +159,72 @@ def test_async_memory_recalls_the_same() -> None:
         await memory.close()
 
     asyncio.run(run())
+
+
+# -- what was dropped ---------------------------------------------------------------------
+
+
+def test_each_reduction_records_what_no_summary_line_comes_from() -> None:
+    from summem.recall import RecallTool
+    from summem.reducers.summarization import RECALL_NOTE
+    from summem.summarizers.extractive import ExtractiveSummarizer
+
+    memory = Memory("s", reducer=small_reducer(ExtractiveSummarizer()))
+    assert memory.uncovered_ids is None  # no summary yet
+    filled(memory)
+    summary = memory.summary
+    assert summary is not None and summary.summary_info is not None
+    info = summary.summary_info
+    uncovered = memory.uncovered_ids
+    assert uncovered is not None and set(uncovered) <= set(info.covered_ids)
+    cited = {i for e in info.extra["provenance"] for i in e["ids"]}
+    assert set(uncovered) == set(info.covered_ids) - cited
+    assert uncovered, "a 10-token summary of a long span drops something"
+    dropped = memory.recall(id=uncovered[0])
+    assert dropped and dropped[0].message.id == uncovered[0]  # dropped, yet within reach
+    assert RecallTool.name in RECALL_NOTE
+
+
+def test_the_recall_note_ends_the_summary_and_is_never_summarized_again() -> None:
+    from summem import SummarizationReducer
+    from summem.exceptions import ConfigurationError
+    from summem.reducers.summarization import RECALL_NOTE
+    from summem.summarizers.extractive import ExtractiveSummarizer
+    from tests.fakes.counters import WordCounter
+
+    def reducer(summary_max_tokens: int) -> SummarizationReducer:
+        return SummarizationReducer(
+            ExtractiveSummarizer(),
+            token_counter=WordCounter(),
+            threshold_tokens=100,
+            target_tokens=60,
+            summary_max_tokens=summary_max_tokens,
+            recall_note=True,
+        )
+
+    with pytest.raises(ConfigurationError, match="recall_note"):
+        reducer(20)  # the note alone would take most of it
+    memory = Memory("s", reducer=reducer(40))
+    filled(memory)
+    text = memory.summary.text if memory.summary else ""
+    assert text.endswith(RECALL_NOTE) and text.count(RECALL_NOTE) == 1  # after several rounds
+    assert memory.size <= 100
+
+
+def test_an_llm_summary_records_no_uncovered_ids() -> None:
+    from tests.fakes.summarizers import FakeSummarizer
+
+    memory = Memory("s", reducer=small_reducer(FakeSummarizer(reply="short")))
+    filled(memory)
+    assert memory.summary is not None and memory.uncovered_ids is None
+
+
+def test_sessions_show_says_how_many_messages_no_line_cites() -> None:
+    from summem.cli.render import provenance_line
+    from summem.messages import SummaryInfo, assistant
+
+    info = SummaryInfo(covered_ids=("a", "b", "c"), watermark=3, extra={"uncovered_ids": ["b"]})
+    line = provenance_line(assistant("s").as_summary(info))
+    assert "1 of the 3 new messages cited by no line (recall finds them)" in line
+    plain = provenance_line(assistant("s").as_summary(SummaryInfo(covered_ids=("a",), watermark=1)))
+    assert "cited by no line" not in plain

@@ -61,6 +61,12 @@ def provenance_line(summary: Message) -> str:
     ]
     if info.prompt:
         bits.append(f"prompt {info.prompt}")
+    uncovered = info.extra.get("uncovered_ids")
+    if isinstance(uncovered, list):
+        bits.append(
+            f"{len(uncovered)} of the {len(info.covered_ids)} new messages cited by no line "
+            "(recall finds them)"
+        )
     bits.append(f"{info.tokens} tokens")
     bits.append(f"created {info.created_at.isoformat(timespec='seconds')}")
     return ", ".join(bits)

@@ -43,7 +43,17 @@ from summem.summarizers.checks import foreign_links
 from summem.summarizers.hooks import Redactor, ValidatorLike, redact_messages, run_validator
 from summem.tokens.base import TokenCounter, TokenCounterFn
 
-__all__ = ["DEFAULT_SUMMARY_MAX_TOKENS", "SummarizationReducer"]
+RECALL_NOTE = (
+    "(Details of the earlier conversation not kept here can be searched with the "
+    "recall_conversation tool.)"
+)
+"""The line ``recall_note=True`` ends each summary with."""
+
+__all__ = [
+    "DEFAULT_SUMMARY_MAX_TOKENS",
+    "RECALL_NOTE",
+    "SummarizationReducer",
+]
 
 logger = logging.getLogger("summem")
 
@@ -85,6 +95,12 @@ class SummarizationReducer(BudgetReducer):
             :func:`~summem.summarizers.hooks.redact_pii`); the history is never changed.
         allow_foreign_links: accept markdown images, and links to URLs the summarized
             messages never mentioned (refused by default: rendered, they can leak data).
+        recall_note: end the summary with a line saying that older details it leaves out can
+            be searched with the recall tool (see ``Memory.recall_tool``).
+
+    What was dropped: when the summarizer records provenance (the extractive one does), the
+    summary's ``summary_info.extra["uncovered_ids"]`` lists the evicted messages no summary line
+    comes from (``Memory.recall`` still finds them); without provenance it is absent.
     """
 
     def __init__(
@@ -111,6 +127,7 @@ class SummarizationReducer(BudgetReducer):
         validators: Sequence[ValidatorLike] = (),
         redactor: Redactor | None = None,
         allow_foreign_links: bool = False,
+        recall_note: bool = False,
     ) -> None:
         super().__init__(
             threshold_tokens=threshold_tokens,
@@ -166,6 +183,14 @@ class SummarizationReducer(BudgetReducer):
         self.validators = tuple(validators)
         self.redactor = redactor
         self.allow_foreign_links = allow_foreign_links
+        self.recall_note = recall_note
+        if recall_note:
+            note = self.token_counter.count_text("\n" + RECALL_NOTE)
+            if note * 2 > self.summary_max_tokens:
+                raise ConfigurationError(
+                    f"recall_note takes {note} tokens, more than half of summary_max_tokens "
+                    f"({self.summary_max_tokens}): raise the budget or leave the note out"
+                )
         self._reserve: int | None = None
 
     kind = "summarization"
@@ -223,7 +248,10 @@ class SummarizationReducer(BudgetReducer):
             SummarizationError: the summarizer failed or its reply failed validation.
         """
         previous_text = self.summary_text(previous)
+        if previous_text and previous_text.endswith(RECALL_NOTE):
+            previous_text = previous_text[: -len(RECALL_NOTE)].rstrip()
         counter = self.token_counter
+        note = counter.count_text("\n" + RECALL_NOTE) if self.recall_note else 0
         replaced = sum(counter.count_message(m) for m in evicted)
         if previous_text:
             replaced += counter.count_text(previous_text)
@@ -231,7 +259,7 @@ class SummarizationReducer(BudgetReducer):
             messages=redact_messages(evicted, self.redactor) if self.redactor else tuple(evicted),
             previous_summary=previous_text,
             # A summary must be smaller than what it replaces; a short span gets a short budget.
-            max_tokens=max(1, min(self.summary_max_tokens, replaced - 1)),
+            max_tokens=max(1, min(self.summary_max_tokens, replaced - 1) - note),
             token_counter=self.token_counter,
             focus=self.focus,
             must_keep=self.must_keep,
@@ -252,8 +280,11 @@ class SummarizationReducer(BudgetReducer):
         except SummarizationError as exc:
             exc.usage = spent_by(output)  # the rejected summary's calls were spent all the same
             raise
+        text = output.text.strip()
+        if self.recall_note:
+            text += "\n" + RECALL_NOTE
         message = Message.from_openai(
-            {"role": self.summary_role, "content": self.summary_prefix + output.text.strip()}
+            {"role": self.summary_role, "content": self.summary_prefix + text}
         )
         info = SummaryInfo(
             covered_ids=tuple(m.id for m in evicted),
@@ -264,7 +295,7 @@ class SummarizationReducer(BudgetReducer):
             prompt=output.prompt,
             prompt_hash=output.prompt_hash,
             tokens=self.token_counter.count_message(message),
-            extra=_extra(output),
+            extra=_extra(output, evicted),
         )
         return message.as_summary(info), output
 
@@ -361,8 +392,12 @@ class SummarizationReducer(BudgetReducer):
         return await run_async(self.reduce_flow(messages))
 
 
-def _extra(output: SummaryOutput) -> dict[str, Any]:
+def _extra(output: SummaryOutput, evicted: Sequence[Message]) -> dict[str, Any]:
     extra = {k: v for k, v in output.extra.items() if k != VETTED}
+    provenance = extra.get("provenance")
+    if isinstance(provenance, list):  # what no summary line comes from: dropped, recallable
+        cited = {i for e in provenance if isinstance(e, dict) for i in e.get("ids") or ()}
+        extra["uncovered_ids"] = [m.id for m in evicted if m.id not in cited]
     usage = {
         "calls": output.calls,
         "input_tokens": output.input_tokens,

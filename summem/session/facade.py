@@ -105,6 +105,18 @@ class BaseMemory:
         return self._core.usage
 
     @property
+    def uncovered_ids(self) -> list[str] | None:
+        """Ids of the messages the latest reduction evicted that no summary line comes from.
+
+        What that summary dropped (``recall`` still finds them); ``None`` when there is no
+        summary or its summarizer records no provenance (an LLM's).
+        """
+        summary = self._core.summary
+        info = summary.summary_info if summary is not None else None
+        ids = info.extra.get("uncovered_ids") if info is not None else None
+        return list(ids) if isinstance(ids, list) else None
+
+    @property
     def summarizer_usage(self) -> dict[str, int]:
         """What the summarizer's calls cost since this memory was opened, rejected ones too.
 
