@@ -220,11 +220,11 @@ def test_an_llm_summary_records_no_uncovered_ids() -> None:
 
 
 def test_sessions_show_says_how_many_messages_no_line_cites() -> None:
-    from summem.cli.render import provenance_line
+    from summem.cli.render import dropped_line
     from summem.messages import SummaryInfo, assistant
 
     info = SummaryInfo(covered_ids=("a", "b", "c"), watermark=3, extra={"uncovered_ids": ["b"]})
-    line = provenance_line(assistant("s").as_summary(info))
-    assert "1 of the 3 new messages cited by no line (recall finds them)" in line
-    plain = provenance_line(assistant("s").as_summary(SummaryInfo(covered_ids=("a",), watermark=1)))
-    assert "cited by no line" not in plain
+    line = dropped_line(assistant("s").as_summary(info))
+    assert line == "1 of the 3 new messages cited by no line (recall finds them)"
+    plain = assistant("s").as_summary(SummaryInfo(covered_ids=("a",), watermark=1))
+    assert dropped_line(plain) is None

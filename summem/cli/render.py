@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from summem.messages import Message
 
 __all__ = [
+    "dropped_line",
     "escape",
     "message_line",
     "print_history",
@@ -61,15 +62,21 @@ def provenance_line(summary: Message) -> str:
     ]
     if info.prompt:
         bits.append(f"prompt {info.prompt}")
-    uncovered = info.extra.get("uncovered_ids")
-    if isinstance(uncovered, list):
-        bits.append(
-            f"{len(uncovered)} of the {len(info.covered_ids)} new messages cited by no line "
-            "(recall finds them)"
-        )
     bits.append(f"{info.tokens} tokens")
     bits.append(f"created {info.created_at.isoformat(timespec='seconds')}")
     return ", ".join(bits)
+
+
+def dropped_line(summary: Message) -> str | None:
+    """What the summary dropped, when its summarizer records provenance (else ``None``)."""
+    info = summary.summary_info
+    uncovered = info.extra.get("uncovered_ids") if info is not None else None
+    if info is None or not isinstance(uncovered, list):
+        return None
+    return (
+        f"{len(uncovered)} of the {len(info.covered_ids)} new messages cited by no line "
+        "(recall finds them)"
+    )
 
 
 def _money(value: float) -> str:
@@ -193,6 +200,9 @@ def print_session(
     if summary is not None:
         console.print(Panel(escape(summary.text), title="summary", title_align="left"))
         console.print(f"[dim]{escape(provenance_line(summary))}[/dim]")
+        dropped = dropped_line(summary)
+        if dropped:
+            console.print(f"[dim]{escape(dropped)}[/dim]")
     else:
         console.print("summary: none yet (nothing has been evicted)")
     print_history(console, view, title="view (what the model is sent)")

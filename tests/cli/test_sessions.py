@@ -64,6 +64,7 @@ def test_show_prints_system_summary_with_provenance_and_view(url: str) -> None:
     assert state.summary is not None and state.summary.summary_info is not None
     assert f"covers history[:{state.watermark}]" in out
     assert "summarizer extractive" in out and "created 20" in out
+    assert "new messages cited by no line (recall finds them)" in out
     assert "view (what the model is sent)" in out
     assert "Question 29" in out  # the newest turn is in the view
 
