@@ -34,12 +34,13 @@ def wrap_completion(
     *,
     mode: Mode = "auto",
     style: ViewStyle | None = None,
+    recall: bool = False,
 ) -> FnT:
     """Wrap a completion function: ``litellm.completion`` + ``Memory``, or the async pair.
 
     Any function taking ``messages`` (by keyword, or in its parameter's position) and
     returning a chat completion works (an async one with ``AsyncMemory``). The result keeps
-    ``fn``'s signature for type checkers. ``mode`` is as for
+    ``fn``'s signature for type checkers. ``mode``, ``style`` and ``recall`` are as for
     :func:`~summem.wrappers.openai.wrap_openai`: both habits (only the new messages, or the whole
     conversation each call) work by default.
 
@@ -48,7 +49,7 @@ def wrap_completion(
     """
     is_async = is_coroutine_function(fn)
     check_pair(is_async, memory, fn_name=getattr(fn, "__name__", type(fn).__name__))
-    options = TurnOptions(mode=mode, style=style)
+    options = TurnOptions(mode=mode, style=style, recall=recall)
     if is_async:
         return cast(FnT, async_call(fn, cast("AsyncMemory", memory), options))
     return cast(FnT, sync_call(fn, cast("Memory", memory), options))

@@ -111,6 +111,7 @@ def wrap_openai(
     *,
     mode: Mode = "auto",
     style: ViewStyle | None = None,
+    recall: bool = False,
 ) -> ClientT:
     """Put ``memory`` around an openai client: ``OpenAI`` + ``Memory``, or the async pair.
 
@@ -126,12 +127,20 @@ def wrap_openai(
         style: how the view is rendered for the server (e.g. ``ViewStyle.compat()`` for
             llama.cpp, ``ViewStyle.strict()`` for chat templates that need alternation); the
             memory's own style by default.
+        recall: offer the model the recall tool (``memory.recall_tool()``) on every request
+            that is not streamed, and answer its calls from the history without returning
+            to the application: the call and its results are recorded, the model is asked
+            again (at most 3 rounds, the last with ``tool_choice="none"``), and the final
+            response is returned. A reply that also calls the application's own tools is
+            returned as it is, with the recall calls already answered.
 
     Raises:
         ConfigurationError: an async client with a sync memory, or the other way round.
     """
     check_pair(_is_async_client(client), memory, fn_name=type(client).__name__)
-    return cast(ClientT, MemoryClient(client, memory, TurnOptions(mode=mode, style=style)))
+    return cast(
+        ClientT, MemoryClient(client, memory, TurnOptions(mode=mode, style=style, recall=recall))
+    )
 
 
 def _is_async_client(client: Any) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError
+from summem.recall.tool import RECALL_TOOL_NAME
 from summem.reducers.style import ViewStyle
 from summem.session.recorded import Mode
 from summem.wrappers.stream import (
@@ -87,10 +88,34 @@ class TurnOptions:
 
     mode: Mode = "auto"
     style: ViewStyle | None = None
+    recall: bool = False
+    recall_rounds: int = 3
 
     def __post_init__(self) -> None:
         if self.mode not in ("auto", "new", "full"):
             raise ConfigurationError(f"mode must be 'auto', 'new' or 'full', got {self.mode!r}")
+        if not isinstance(self.recall_rounds, int) or self.recall_rounds < 1:
+            raise ConfigurationError(f"recall_rounds must be at least 1: {self.recall_rounds!r}")
+
+
+def _with_recall_tool(
+    kwargs: dict[str, Any], schema: dict[str, Any], *, last_round: bool
+) -> dict[str, Any]:
+    """``kwargs`` offering the recall tool; on the last round, asking for no more tool calls."""
+    tools = list(kwargs.get("tools") or [])
+    if not any((t.get("function") or {}).get("name") == RECALL_TOOL_NAME for t in tools):
+        tools.append(schema)
+    out = {**kwargs, "tools": tools}
+    if last_round and "tool_choice" not in kwargs:
+        out["tool_choice"] = "none"
+    return out
+
+
+def _recall_calls(reply: dict[str, Any]) -> tuple[list[dict[str, Any]], bool]:
+    """The reply's calls to the recall tool, and whether it made no other calls."""
+    calls = reply.get("tool_calls") or []
+    ours = [c for c in calls if (c.get("function") or {}).get("name") == RECALL_TOOL_NAME]
+    return ours, len(ours) == len(calls)
 
 
 def _reply(message: dict[str, Any], usage: dict[str, Any] | None) -> Message:
@@ -109,20 +134,34 @@ def sync_call(
     def call(*args: Any, **kwargs: Any) -> Any:
         new, with_view = _split(args, kwargs, position)
         memory.record(new, mode=options.mode)
-        view = memory.view()
-        args, kwargs = with_view(memory.messages(style=options.style))
+        recall = options.recall and not helper and not kwargs.get("stream")
+        tool = memory.recall_tool() if recall else None
+        for round_no in range(1, options.recall_rounds + 2):
+            view = memory.view()
+            call_args, call_kwargs = with_view(memory.messages(style=options.style))
+            if tool is not None:
+                last = round_no > options.recall_rounds
+                call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
 
-        def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
-            memory.add(_reply(message, usage or memory.estimate_usage(view, message)))
+            def record(
+                message: dict[str, Any], usage: dict[str, Any] | None, view: Any = view
+            ) -> None:
+                memory.add(_reply(message, usage or memory.estimate_usage(view, message)))
 
-        response = fn(*args, **kwargs)
-        if helper:
-            return RecordingEventStreamManager(response, record)
-        if kwargs.get("stream"):
-            return RecordingStream(response, record)
-        reply = reply_message(response)
-        if reply is not None:
-            record(reply, usage_of(response))
+            response = fn(*call_args, **call_kwargs)
+            if helper:
+                return RecordingEventStreamManager(response, record)
+            if call_kwargs.get("stream"):
+                return RecordingStream(response, record)
+            reply = reply_message(response)
+            if reply is not None:
+                record(reply, usage_of(response))
+            ours, only = _recall_calls(reply or {}) if tool is not None else ([], False)
+            for c in ours:  # answered here, from history: the application never sees them
+                answer = tool((c.get("function") or {}).get("arguments") or "{}")  # type: ignore[misc]
+                memory.add({"role": "tool", "tool_call_id": c.get("id"), "content": answer})
+            if not ours or not only:
+                return response
         return response
 
     return call
@@ -138,11 +177,9 @@ def async_call(
     """The async twin of :func:`sync_call`."""
     position = _messages_position(fn)
 
-    async def prepare(
-        args: tuple[Any, ...], kwargs: dict[str, Any]
+    async def with_view_now(
+        with_view: Callable[[list[dict[str, Any]]], tuple[tuple[Any, ...], dict[str, Any]]],
     ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
-        new, with_view = _split(args, kwargs, position)
-        await memory.record(new, mode=options.mode)
         view = await memory.view()
         args, kwargs = with_view(await memory.messages(style=options.style))
 
@@ -151,14 +188,35 @@ def async_call(
 
         return args, kwargs, record
 
+    async def prepare(
+        args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
+        new, with_view = _split(args, kwargs, position)
+        await memory.record(new, mode=options.mode)
+        return await with_view_now(with_view)
+
     async def acall(*args: Any, **kwargs: Any) -> Any:
-        args, kwargs, record = await prepare(args, kwargs)
-        response = await fn(*args, **kwargs)
-        if kwargs.get("stream"):
-            return AsyncRecordingStream(response, record)
-        reply = reply_message(response)
-        if reply is not None:
-            await record(reply, usage_of(response))
+        recall = options.recall and not kwargs.get("stream")
+        tool = memory.recall_tool() if recall else None
+        new, with_view = _split(args, kwargs, position)
+        await memory.record(new, mode=options.mode)
+        for round_no in range(1, options.recall_rounds + 2):
+            call_args, call_kwargs, record = await with_view_now(with_view)
+            if tool is not None:
+                last = round_no > options.recall_rounds
+                call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
+            response = await fn(*call_args, **call_kwargs)
+            if call_kwargs.get("stream"):
+                return AsyncRecordingStream(response, record)
+            reply = reply_message(response)
+            if reply is not None:
+                await record(reply, usage_of(response))
+            ours, only = _recall_calls(reply or {}) if tool is not None else ([], False)
+            for c in ours:
+                answer = await tool.acall((c.get("function") or {}).get("arguments") or "{}")  # type: ignore[union-attr]
+                await memory.add({"role": "tool", "tool_call_id": c.get("id"), "content": answer})
+            if not ours or not only:
+                return response
         return response
 
     if not helper:
