@@ -8,6 +8,8 @@ shipped here: CC BY-NC). Runs, offline, with the extractive summarizer and gpt-4
 - the planted-fact trajectories, every family, 5 seeds (``trajectories.md``);
 - LoCoMo at 2,000 / 4,000 / 8,000 tokens with summary budgets of a quarter, summem beside
   every baseline (``locomo.md``);
+- recall over the evicted LoCoMo history at 4,000 tokens, the question as the query
+  (``locomo-recall.md``);
 
 and prints both tables. Each is what ``python -m evals.trajectories_run`` and
 ``python -m evals.locomo_run`` print with the same arguments.
@@ -20,7 +22,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from evals import locomo_run, trajectories_run
+from evals import locomo_recall, locomo_run, trajectories_run
 
 __all__ = ["main"]
 
@@ -45,6 +47,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for budget in (2000, 4000, 8000):
         locomo += ["--budget", str(budget)]
     codes.append(locomo_run.main(locomo))
+    sys.stdout.write("\n")
+    recall = [str(dataset), "--budget", "4000", "--out", str(args.out), "--no-progress"]
+    if audit.is_file():
+        recall += ["--audit", str(audit)]
+    codes.append(locomo_recall.main(recall))
     return max(codes)
 
 

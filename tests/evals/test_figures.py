@@ -26,8 +26,10 @@ def test_it_runs_every_family_and_the_three_budgets(
 
     monkeypatch.setattr("evals.trajectories_run.main", fake("trajectories"))
     monkeypatch.setattr("evals.locomo_run.main", fake("locomo"))
+    monkeypatch.setattr("evals.locomo_recall.main", fake("recall"))
     assert figures.main([str(tmp_path), "--out", str(tmp_path / "out")]) == 0
-    (_, traj), (_, locomo) = calls
+    (_, traj), (_, locomo), (_, recall) = calls
+    assert recall[:3] == [str(tmp_path / "locomo10.json"), "--budget", "4000"]
     assert "--family" not in traj and traj[:2] == ["--seeds", "5"]  # every family
     assert locomo[0] == str(tmp_path / "locomo10.json")
     assert "--audit" in locomo
