@@ -19,7 +19,7 @@ Views are counted with any :class:`summem.tokens.base.TokenCounter`, whole reque
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,7 @@ __all__ = [
     "ItemScore",
     "aggregate",
     "carried_view",
+    "fit_summary",
     "observation_baseline",
     "score_items",
     "window_baseline",
@@ -154,37 +155,63 @@ def observation_baseline(
     most recent observations about evicted turns that fits ``summary_budget``; whatever it
     leaves unused goes to older turns.
     """
+    position = {t.dia_id: t.index for t in conv.turns}
+
+    def candidates(k: int) -> list[object]:
+        return [
+            o for o in conv.observations if o.dia_ids and max(position[d] for d in o.dia_ids) < k
+        ]
+
+    k, chosen, text = fit_summary(
+        conv,
+        budget_tokens,
+        summary_budget,
+        counter,
+        candidates,
+        lambda items: render_observations(conv, items),  # type: ignore[arg-type]
+        lambda pool, n: pool[len(pool) - n :],
+    )
+    ids = {d for o in chosen for d in o.dia_ids}  # type: ignore[attr-defined]
+    return carried_view(conv.turns, k, counter, summary_text=text, summary_ids=ids)
+
+
+def fit_summary(
+    conv: Conversation,
+    budget_tokens: int,
+    summary_budget: int,
+    counter: TokenCounter,
+    candidates: Callable[[int], Sequence[object]],
+    render: Callable[[Sequence[object]], str],
+    pick: Callable[[Sequence[object], int], Sequence[object]],
+) -> tuple[int, Sequence[object], str | None]:
+    """Set ``summary_budget`` aside, fill the rest with recent turns, pick the summary.
+
+    ``candidates(k)`` are the items about ``turns[:k]``; ``pick(pool, n)`` chooses ``n`` of
+    them and ``render`` writes them as the summary. The most items that fit are chosen (a
+    binary search); whatever the summary leaves unused goes to older turns. Returns the
+    evicted span ``k``, the items chosen and the summary's text (``None`` when empty).
+    """
     if not 0 <= summary_budget <= budget_tokens:
         raise ValueError(f"need 0 <= summary_budget <= budget_tokens, got {summary_budget}")
     turns = conv.turns
     room = budget_tokens - counter.request_overhead
     k = _window_start(turns, room - summary_budget, counter, len(turns))
-    position = {t.dia_id: t.index for t in turns}
-    evicted = [
-        o for o in conv.observations if o.dia_ids and max(position[d] for d in o.dia_ids) < k
-    ]
+    pool = candidates(k)
 
     def size(n: int) -> int:
-        text = render_observations(conv, evicted[len(evicted) - n :])
-        return counter.count_message(_summary_message(text)) if n else 0
+        return counter.count_message(_summary_message(render(pick(pool, n)))) if n else 0
 
-    lo, hi = 0, len(evicted)  # binary search: the most observations that fit
+    lo, hi = 0, len(pool)  # binary search: the most items that fit
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if size(mid) <= summary_budget:
             lo = mid
         else:
             hi = mid - 1
-    chosen = evicted[len(evicted) - lo :]
-    summary_tokens = size(lo)
-    k = _window_start(turns, room - summary_tokens, counter, len(turns))
-    return carried_view(
-        turns,
-        k,
-        counter,
-        summary_text=render_observations(conv, chosen) if chosen else None,
-        summary_ids={d for o in chosen for d in o.dia_ids},
-    )
+    chosen = pick(pool, lo)
+    used = size(lo)
+    k = _window_start(turns, room - used, counter, len(turns))
+    return k, chosen, render(chosen) if chosen else None
 
 
 # -- scoring ---------------------------------------------------------------------------------

@@ -20,16 +20,15 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import cast
 
 from evals.locomo import Conversation, Turn
 from evals.locomo_baselines import (
     SUMMARY_HEADER,
     CarriedView,
-    _summary_message,
-    _window_start,
     carried_view,
+    fit_summary,
     render_observations,
 )
 from summem.tokens.base import TokenCounter
@@ -51,39 +50,6 @@ def even_sample(n_items: int, n: int) -> list[int]:
     return sorted({round(i * (n_items - 1) / (n - 1)) for i in range(n)})
 
 
-def _fit(
-    conv: Conversation,
-    budget_tokens: int,
-    summary_budget: int,
-    counter: TokenCounter,
-    candidates: Callable[[int], Sequence[object]],
-    render: Callable[[Sequence[object]], str],
-    pick: Callable[[Sequence[object], int], Sequence[object]],
-) -> tuple[int, Sequence[object], str | None]:
-    """The evicted span ``k``, the items chosen for the summary, and its text."""
-    if not 0 <= summary_budget <= budget_tokens:
-        raise ValueError(f"need 0 <= summary_budget <= budget_tokens, got {summary_budget}")
-    turns = conv.turns
-    room = budget_tokens - counter.request_overhead
-    k = _window_start(turns, room - summary_budget, counter, len(turns))
-    pool = candidates(k)
-
-    def size(n: int) -> int:
-        return counter.count_message(_summary_message(render(pick(pool, n)))) if n else 0
-
-    lo, hi = 0, len(pool)  # binary search: the most items that fit
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if size(mid) <= summary_budget:
-            lo = mid
-        else:
-            hi = mid - 1
-    chosen = pick(pool, lo)
-    used = size(lo)
-    k = _window_start(turns, room - used, counter, len(turns))
-    return k, chosen, render(chosen) if chosen else None
-
-
 def observations_even(
     conv: Conversation, budget_tokens: int, summary_budget: int, counter: TokenCounter
 ) -> CarriedView:
@@ -98,7 +64,7 @@ def observations_even(
     def pick(pool: Sequence[object], n: int) -> list[object]:
         return [pool[i] for i in even_sample(len(pool), n)]
 
-    k, chosen, text = _fit(
+    k, chosen, text = fit_summary(
         conv,
         budget_tokens,
         summary_budget,
@@ -136,7 +102,7 @@ def session_summaries(
     def pick(pool: Sequence[object], n: int) -> list[object]:
         return [pool[i] for i in even_sample(len(pool), n)]
 
-    k, _chosen, summary = _fit(
+    k, _chosen, summary = fit_summary(
         conv, budget_tokens, summary_budget, counter, candidates, render, pick
     )
     return carried_view(conv.turns, k, counter, summary_text=summary)
@@ -174,6 +140,8 @@ def tfidf_baseline(
         lines += [f"- {s[4].speaker}: {s[3]}" for s in items]  # type: ignore[index]
         return "\n".join(lines)
 
-    k, chosen, text = _fit(conv, budget_tokens, summary_budget, counter, candidates, render, pick)
+    k, chosen, text = fit_summary(
+        conv, budget_tokens, summary_budget, counter, candidates, render, pick
+    )
     ids = {s[4].dia_id for s in chosen}  # type: ignore[index]
     return carried_view(conv.turns, k, counter, summary_text=text, summary_ids=ids)
