@@ -140,7 +140,7 @@ def validate_summary(
 ) -> int:
     """Check a summary before anything commits it; return its size in tokens.
 
-    A summary must be non-empty, not an error or a refusal (see
+    A summary must be non-empty, valid Unicode, not an error or a refusal (see
     :func:`~summem.summarizers.checks.error_shape`), within ``max_tokens`` (plus ``slack`` as a
     fraction, at least 16 tokens), and smaller than what it replaces (the previous summary plus
     the span).
@@ -151,6 +151,14 @@ def validate_summary(
     text = output.text
     if not isinstance(text, str) or not text.strip():
         raise InvalidSummaryError(f"summarizer {output.summarizer!r} returned an empty summary")
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: no store could keep it
+            raise InvalidSummaryError(
+                f"summarizer {output.summarizer!r} returned text that is not valid Unicode "
+                "(a lone surrogate)"
+            ) from None
     shape = error_shape(text)
     if shape is not None:
         raise InvalidSummaryError(f"summarizer {output.summarizer!r}: rejected, {shape}")
