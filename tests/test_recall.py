@@ -228,3 +228,16 @@ def test_sessions_show_says_how_many_messages_no_line_cites() -> None:
     assert line == "1 of the 3 new messages cited by no line (recall finds them)"
     plain = assistant("s").as_summary(SummaryInfo(covered_ids=("a",), watermark=1))
     assert dropped_line(plain) is None
+
+
+def test_the_tool_never_hands_the_model_more_than_its_budget() -> None:
+    memory = Memory("s", reducer=small_reducer())
+    huge = "BW-58214-K " + "x" * 2_000_000
+    memory.add(u(huge))
+    for i in range(12):
+        memory.extend(turn(i))
+    reply = memory.recall_tool(max_tokens=500)('{"query": "BW-58214-K"}')
+    assert len(reply) < 500 * 4 + 1000
+    content = json.loads(reply)["results"][0]["content"]
+    assert content.startswith("BW-58214-K") and "clipped: " in content
+    assert memory.recall("BW-58214-K")[0].message.text == huge  # recall() itself is exact

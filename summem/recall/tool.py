@@ -33,12 +33,43 @@ _DESCRIPTION = (
 )
 
 
-def hits_json(hits: list[RecallHit]) -> str:
-    """The hits as the tool's JSON reply."""
+_CHARS_PER_TOKEN = 4
+"""How many characters of a result one token of the tool's budget pays for (a safe average)."""
+
+
+def _clip(value: Any, room: int) -> tuple[Any, int]:
+    """``value`` (a message's content) within ``room`` characters, and what it used."""
+    if isinstance(value, str):
+        if len(value) <= room:
+            return value, len(value)
+        cut = max(0, room)
+        return f"{value[:cut]}... [clipped: {len(value) - cut} more characters]", cut
+    if isinstance(value, list):
+        out, used = [], 0
+        for part in value:
+            if isinstance(part, dict) and isinstance(part.get("text"), str):
+                text, n = _clip(part["text"], room - used)
+                part = {**part, "text": text}
+                used += n
+            out.append(part)
+        return out, used
+    return value, 0
+
+
+def hits_json(hits: list[RecallHit], *, max_tokens: int | None = None) -> str:
+    """The hits as the tool's JSON reply, their text within ``max_tokens`` (about) in all.
+
+    A single huge message (a 10 MB tool result) is clipped, saying how much was left out:
+    the reply never carries more than the budget into the model's next request.
+    """
+    room = None if max_tokens is None else max_tokens * _CHARS_PER_TOKEN
     results = []
     for hit in hits:
         data: dict[str, Any] = {"id": hit.message.id, "position": hit.position}
         data.update(hit.message.to_openai())
+        if room is not None:
+            data["content"], used = _clip(data.get("content"), room)
+            room = max(0, room - used)
         when = message_timestamp(hit.message)
         if when:
             data["timestamp"] = when
@@ -108,7 +139,7 @@ class RecallTool:
         hits = self._memory.recall(
             args["query"], id=args["id"], k=self.k, max_tokens=self.max_tokens
         )
-        return hits_json(hits)
+        return hits_json(hits, max_tokens=self.max_tokens)
 
     async def acall(self, arguments: str | Mapping[str, Any]) -> str:
         """Answer one call (:class:`~summem.async_memory.AsyncMemory`)."""
@@ -118,4 +149,4 @@ class RecallTool:
         hits = await self._memory.recall(
             args["query"], id=args["id"], k=self.k, max_tokens=self.max_tokens
         )
-        return hits_json(hits)
+        return hits_json(hits, max_tokens=self.max_tokens)
