@@ -134,6 +134,8 @@ class PostgresStore(_Pooled, ClosingStore):
 
     def _drive(self, op: Op[T]) -> T:
         for attempt in range(2):
+            if attempt:  # a pooled connection had died (server restart?): drop all dead ones
+                self._pool.check()
             try:
                 conn = self._pool.getconn()
             except Exception as exc:
@@ -331,6 +333,8 @@ class AsyncPostgresStore(_Pooled):
 
     async def _drive(self, op: Op[T]) -> T:
         for attempt in range(2):
+            if attempt:  # a pooled connection had died (server restart?): drop all dead ones
+                await self._pool.check()
             try:
                 conn = await self._pool.getconn()
             except Exception as exc:
