@@ -2,10 +2,10 @@
 
 Backends are found through the entry-point group ``summem.stores`` (name = URL scheme), the
 same path third-party plugins use; the built-ins are registered there as ``memory``, ``sqlite``,
-``redis`` and ``postgresql`` (``postgres``). When the entry points are not installed (running from a source tree) the
-built-in table below answers instead. A plugin's entry point names a class with a
-``from_url(url)`` classmethod returning a :class:`Store` (or any callable ``url -> Store``),
-and optionally ``async_from_url(url)`` returning an :class:`AsyncStore` for
+``redis`` and ``postgresql`` (``postgres``). When the entry points are not installed (running
+from a source tree) the built-in table below answers instead. A plugin's entry point names a
+class with a ``from_url(url)`` classmethod returning a :class:`Store` (or any callable
+``url -> Store``), and optionally ``async_from_url(url)`` returning an :class:`AsyncStore` for
 :func:`open_async_store`.
 
 Examples::

@@ -170,7 +170,9 @@ class PgBase:
     # -- errors ---------------------------------------------------------------------------
 
     def _where(self, op: Op[Any]) -> str:
-        return f"session {op.name!r}" if op.name is not None else f"PostgreSQL store {self.schema!r}"
+        return (
+            f"session {op.name!r}" if op.name is not None else f"PostgreSQL store {self.schema!r}"
+        )
 
     def _error(self, op: Op[Any], exc: Exception) -> StoreError:
         """A failure before COMMIT: the server rolled the transaction back."""
@@ -363,8 +365,7 @@ class PgBase:
             meta = yield from self._meta(name, lock=False)
             rows = [] if meta is None else (yield Query(self._sql.SUMMARIES, (meta.sid,)))
             return [
-                decode_message(body, session_id=name, where="summary log entry")
-                for (body,) in rows
+                decode_message(body, session_id=name, where="summary log entry") for (body,) in rows
             ]
 
         return Op(name, None, steps, snapshot=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from typing import ClassVar
 
 from psycopg import sql
 
@@ -101,7 +102,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 
 
 def _render(template: str, schema: str) -> bytes:
-    return sql.SQL(template).format(schema=sql.Identifier(schema)).as_bytes(None)  # type: ignore[arg-type]
+    return sql.SQL(template).format(schema=sql.Identifier(schema)).as_bytes(None)
 
 
 _META = "sid, epoch, version, length, watermark, system, summary"
@@ -110,7 +111,7 @@ _META = "sid, epoch, version, length, watermark, system, summary"
 class SQL:
     """Every statement the store runs, rendered for one schema (placeholders are ``%s``)."""
 
-    _TEMPLATES: dict[str, str] = {
+    _TEMPLATES: ClassVar[dict[str, str]] = {
         # -- migrations
         "ADVISORY_LOCK": "SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
         "CREATE_SCHEMA": "CREATE SCHEMA IF NOT EXISTS {schema}",

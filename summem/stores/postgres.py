@@ -68,8 +68,11 @@ class _Pooled(PgBase):
 
     def _stale(self, conn: Any, exc: BaseException, first: bool, attempt: int) -> bool:
         """A pooled connection that had died before this call: safe to retry on a new one."""
-        return first and attempt == 0 and isinstance(exc, self._psycopg.OperationalError) and (
-            conn.broken or conn.closed
+        return (
+            first
+            and attempt == 0
+            and isinstance(exc, self._psycopg.OperationalError)
+            and (conn.broken or conn.closed)
         )
 
 

@@ -30,9 +30,9 @@ import pytest
 
 from summem.stores import (
     AsyncInMemoryStore,
+    AsyncPostgresStore,
     AsyncRedisStore,
     AsyncSQLiteStore,
-    AsyncPostgresStore,
     InMemoryStore,
     PostgresStore,
     RedisStore,
@@ -141,7 +141,7 @@ def pg_execute(query: str, *params: Any, schema: str) -> int:
     from psycopg import sql
 
     with psycopg.connect(postgres_url(), autocommit=True) as conn:
-        statement = sql.SQL(query).format(schema=sql.Identifier(schema))  # type: ignore[arg-type]
+        statement = sql.SQL(query).format(schema=sql.Identifier(schema))
         return conn.execute(statement, params).rowcount
 
 

@@ -57,7 +57,7 @@ def _rows(query: str, *params: Any) -> list[tuple[Any, ...]]:
     import psycopg
 
     with psycopg.connect(postgres_url(), autocommit=True) as conn:
-        return conn.execute(query, params).fetchall()  # type: ignore[arg-type]
+        return conn.execute(query, params).fetchall()
 
 
 # -- URLs and settings ------------------------------------------------------------------------
