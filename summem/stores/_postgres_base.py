@@ -267,7 +267,9 @@ class PgBase:
             if meta is None or not batch:
                 return 0 if meta is None else meta.length
             keys = [name_key(mid) for mid, _ in batch]
-            held = {row[0] for row in (yield Query(q.HELD_IDS, (meta.sid, keys)))}
+            held: set[str] = set()
+            if meta.length:  # an empty session holds no ids
+                held = {row[0] for row in (yield Query(q.HELD_IDS, (meta.sid, keys)))}
             positions: list[int] = []
             id_keys: list[bytes] = []
             ids: list[str] = []
@@ -282,9 +284,9 @@ class PgBase:
                 bodies.append(body)
             if not ids:
                 return meta.length
-            yield Query(q.INSERT_MESSAGES, (meta.sid, positions, id_keys, ids, bodies))
-            yield Query(q.SET_LENGTH, (meta.length + len(ids), meta.sid))
-            return meta.length + len(ids)
+            n = meta.length + len(ids)
+            yield Query(q.APPEND, (meta.sid, positions, id_keys, ids, bodies, n, meta.sid))
+            return n
 
         return Op(name, "append" if batch else None, steps)
 

@@ -141,7 +141,6 @@ class SQL:
             "RETURNING sid"
         ),
         "NAMES": "SELECT name FROM {schema}.sessions",
-        "SET_LENGTH": "UPDATE {schema}.sessions SET length = %s, updated_at = now() WHERE sid = %s",
         "SET_SYSTEM": "UPDATE {schema}.sessions SET system = %s, updated_at = now() WHERE sid = %s",
         "SET_SUMMARY": (
             "UPDATE {schema}.sessions SET summary = %s, watermark = %s, version = version + 1, "
@@ -163,6 +162,11 @@ class SQL:
         "INSERT_MESSAGES": (
             "INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body) "
             "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[])"
+        ),
+        "APPEND": (  # the messages and the new length, in one round trip
+            "WITH added AS (INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body) "
+            "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[])) "
+            "UPDATE {schema}.sessions SET length = %s, updated_at = now() WHERE sid = %s"
         ),
         "DELETE_MESSAGES": "DELETE FROM {schema}.messages WHERE sid = %s",
         # -- the summary log
@@ -200,7 +204,6 @@ class SQL:
     CREATE: bytes
     CREATE_WHOLE: bytes
     NAMES: bytes
-    SET_LENGTH: bytes
     SET_SYSTEM: bytes
     SET_SUMMARY: bytes
     CLEAR: bytes
@@ -208,6 +211,7 @@ class SQL:
     RANGE: bytes
     HELD_IDS: bytes
     INSERT_MESSAGES: bytes
+    APPEND: bytes
     DELETE_MESSAGES: bytes
     LOG_SUMMARY: bytes
     SUMMARIES: bytes
