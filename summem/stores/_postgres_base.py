@@ -38,11 +38,20 @@ from summem.stores.base import (
     validate_session_id,
 )
 
-__all__ = ["Op", "PgBase", "PgOptions", "Query", "import_psycopg", "parse_postgres_url"]
+__all__ = [
+    "Batch",
+    "Op",
+    "PgBase",
+    "PgOptions",
+    "Query",
+    "Stage",
+    "batch",
+    "import_psycopg",
+    "parse_postgres_url",
+]
 
 T = TypeVar("T")
 Rows = list[tuple[Any, ...]]
-Steps = Generator["Query", Rows, T]
 
 
 def import_psycopg() -> Any:
@@ -128,6 +137,26 @@ class Query:
 
 
 @dataclass(frozen=True)
+class Batch:
+    """Statements sent together (one round trip, in pipeline mode); their rows come back.
+
+    A ``final`` batch is sent with the COMMIT, and its rows arrive once the transaction is
+    over: nothing may be decided from them but the operation's return value.
+    """
+
+    queries: tuple[Query, ...]
+    final: bool = False
+
+
+def batch(*queries: Query, final: bool = False) -> Batch:
+    """A :class:`Batch` of ``queries``."""
+    return Batch(queries, final)
+
+
+Steps = Generator[Batch, list[Rows], T]
+
+
+@dataclass(frozen=True)
 class Op(Generic[T]):
     """One store operation: a transaction's statements, written as a generator.
 
@@ -142,6 +171,14 @@ class Op(Generic[T]):
     write: str | None
     steps: Callable[[], Steps[T]]
     snapshot: bool = False
+
+
+class Stage:
+    """How far a running operation got, which decides what a failure means."""
+
+    FIRST = "first"  # the first batch: nothing ran yet if the connection was dead
+    BODY = "body"  # later batches: the server rolls back if the connection goes
+    FINAL = "final"  # the COMMIT was (being) sent: a lost connection leaves it unknown
 
 
 @dataclass(frozen=True)
@@ -161,6 +198,7 @@ class PgBase:
     def __init__(self, schema: str) -> None:
         self._sql = SQL(schema)
         self._psycopg = import_psycopg()
+        self._pipelined = bool(self._psycopg.Pipeline.is_supported())
 
     @property
     def schema(self) -> str:
@@ -170,23 +208,29 @@ class PgBase:
     # -- errors ---------------------------------------------------------------------------
 
     def _where(self, op: Op[Any]) -> str:
-        return (
-            f"session {op.name!r}" if op.name is not None else f"PostgreSQL store {self.schema!r}"
-        )
+        if op.name is not None:
+            return f"session {op.name!r}"
+        return f"PostgreSQL store {self.schema!r}"
 
-    def _error(self, op: Op[Any], exc: Exception) -> StoreError:
-        """A failure before COMMIT: the server rolled the transaction back."""
-        return StoreError(f"{self._where(op)}: PostgreSQL error: {_text(exc)}")
-
-    def _commit_error(self, op: Op[Any], exc: Exception, broken: bool) -> StoreError:
-        """A failed COMMIT: if the connection went, nobody knows whether it landed."""
-        if op.write and (broken or isinstance(exc, self._psycopg.OperationalError)):
+    def _failure(self, op: Op[Any], exc: Exception, stage: str, broken: bool) -> StoreError:
+        """What a ``psycopg`` error at ``stage`` means for the caller."""
+        lost = broken or isinstance(exc, self._psycopg.OperationalError)
+        if stage == Stage.FINAL and op.write and lost:
             return StoreOutcomeUnknownError(
                 f"{self._where(op)}: the connection failed while committing the {op.write} "
                 f"({_text(exc)}); it may or may not have been applied: read the session to know",
                 operation=op.write,
             )
-        return self._error(op, exc)
+        return StoreError(f"{self._where(op)}: PostgreSQL error: {_text(exc)}")
+
+    def _retry(self, op: Op[Any], stage: str, broken: bool, attempt: int) -> bool:
+        """A connection lost on the first try, where trying again is safe: retry once.
+
+        That is a read, or a write whose COMMIT was not sent yet (the server rolls back an
+        open transaction when its connection goes, so nothing was applied). A connection that
+        died in the pool (a server restart, an idle timeout) fails this way.
+        """
+        return attempt == 0 and broken and (not op.write or stage == Stage.FIRST)
 
     def _unreachable(self, op: Op[Any], exc: Exception) -> StoreError:
         return StoreError(f"{self._where(op)}: cannot get a PostgreSQL connection: {_text(exc)}")
@@ -197,20 +241,21 @@ class PgBase:
         q, latest = self._sql, len(self._sql.migrations)
 
         def steps() -> Steps[int]:
-            rows = yield Query(q.VERSION_TABLE, (q.schema,))
+            (rows,) = yield batch(Query(q.VERSION_TABLE, (q.schema,)))
             if rows[0][0] is not None:
-                current = _version(q.schema, (yield Query(q.VERSION)), latest)
-                if current == latest:
-                    return current
-            yield Query(q.ADVISORY_LOCK, (LOCK_CLASS, q.schema))  # one migrator at a time
-            yield Query(q.CREATE_SCHEMA)
-            yield Query(q.CREATE_VERSION)
-            current = _version(q.schema, (yield Query(q.VERSION)), latest)  # another worker?
-            for statements in q.migrations[current:]:
-                for statement in statements:
-                    yield Query(statement)
+                (rows,) = yield batch(Query(q.VERSION))
+                if _version(q.schema, rows, latest) == latest:
+                    return latest
+            (_, _, _, rows) = yield batch(
+                Query(q.ADVISORY_LOCK, (LOCK_CLASS, q.schema)),  # one migrator at a time
+                Query(q.CREATE_SCHEMA),
+                Query(q.CREATE_VERSION),
+                Query(q.VERSION),  # what another worker may have done meanwhile
+            )
+            current = _version(q.schema, rows, latest)
             if current != latest:
-                yield Query(q.SET_VERSION, (latest,))
+                todo = [Query(s) for statements in q.migrations[current:] for s in statements]
+                yield batch(*todo, Query(q.SET_VERSION, (latest,)), final=True)
             return latest
 
         return Op(None, "migration", steps)
@@ -219,12 +264,15 @@ class PgBase:
 
     def _op_load(self, session_id: str) -> Op[SessionState]:
         name = validate_session_id(session_id)
+        q, key = self._sql, name_key(name)
 
         def steps() -> Steps[SessionState]:
-            meta = yield from self._meta(name, lock=False)
+            meta_rows, tail_rows = yield batch(
+                Query(q.META, (key, name)), Query(q.TAIL, (key, name)), final=True
+            )
+            meta = _meta(name, meta_rows)
             if meta is None:
                 raise SessionNotFoundError(f"no session {name!r}")
-            tail = yield from self._range(name, meta, meta.watermark, meta.length)
             return SessionState(
                 session_id=name,
                 system=_decode(meta.system, name, "system message"),
@@ -233,7 +281,7 @@ class PgBase:
                 length=meta.length,
                 version=meta.version,
                 epoch=meta.epoch,
-                tail=tail,
+                tail=_messages(name, tail_rows, meta.watermark, meta.length),
             )
 
         return Op(name, None, steps, snapshot=True)
@@ -242,62 +290,76 @@ class PgBase:
         name = validate_session_id(session_id)
 
         def steps() -> Steps[bool]:
-            return bool((yield Query(self._sql.EXISTS, (name_key(name), name))))
+            (rows,) = yield batch(Query(self._sql.EXISTS, (name_key(name), name)), final=True)
+            return bool(rows)
 
         return Op(name, None, steps)
 
     def _op_history(self, session_id: str, start: int, stop: int | None) -> Op[list[Message]]:
         name = validate_session_id(session_id)
+        q = self._sql
 
         def steps() -> Steps[list[Message]]:
-            meta = yield from self._meta(name, lock=False)
+            (rows,) = yield batch(Query(q.META, (name_key(name), name)))
+            meta = _meta(name, rows)
             if meta is None:
                 return []
-            return (yield from self._range(name, meta, *slice_bounds(start, stop, meta.length)))
+            lo, hi = slice_bounds(start, stop, meta.length)
+            (rows,) = yield batch(Query(q.RANGE, (meta.sid, lo, hi)), final=True)
+            return _messages(name, rows, lo, hi)
 
         return Op(name, None, steps, snapshot=True)
 
     def _op_append(self, session_id: str, messages: Sequence[Message]) -> Op[int]:
         name = validate_session_id(session_id)
-        batch = [(m.id, encode_message(m)) for m in messages]
-        q = self._sql
+        pending = [(m.id, encode_message(m)) for m in messages]
+        q, key = self._sql, name_key(name)
+        keys = [name_key(mid) for mid, _ in pending]
 
         def steps() -> Steps[int]:
-            meta = yield from self._meta(name, lock=bool(batch), create=bool(batch))
-            if meta is None or not batch:
+            if not pending:
+                (rows,) = yield batch(Query(q.META, (key, name)), final=True)
+                meta = _meta(name, rows)
                 return 0 if meta is None else meta.length
-            keys = [name_key(mid) for mid, _ in batch]
-            held: set[str] = set()
-            if meta.length:  # an empty session holds no ids
-                held = {row[0] for row in (yield Query(q.HELD_IDS, (meta.sid, keys)))}
+            meta_rows, held_rows = yield batch(
+                Query(q.LOCK_META, (key, name)), Query(q.HELD_IDS, (key, name, keys))
+            )
+            meta = _meta(name, meta_rows)
+            if meta is None:
+                meta = yield from self._create(name)
+            held = {row[0] for row in held_rows}
             positions: list[int] = []
             id_keys: list[bytes] = []
             ids: list[str] = []
             bodies: list[str] = []
-            for (mid, body), key in zip(batch, keys, strict=True):
+            for (mid, body), id_key in zip(pending, keys, strict=True):
                 if mid in held:
                     continue  # idempotent by id: stored already, or earlier in this batch
                 held.add(mid)
                 positions.append(meta.length + len(ids))
-                id_keys.append(key)
+                id_keys.append(id_key)
                 ids.append(mid)
                 bodies.append(body)
-            if not ids:
-                return meta.length
             n = meta.length + len(ids)
-            yield Query(q.APPEND, (meta.sid, positions, id_keys, ids, bodies, n, meta.sid))
+            if ids:
+                params = (meta.sid, positions, id_keys, ids, bodies, n, meta.sid)
+                yield batch(Query(q.APPEND, params), final=True)
             return n
 
-        return Op(name, "append" if batch else None, steps)
+        return Op(name, "append" if pending else None, steps)
 
     def _op_set_system(self, session_id: str, message: Message | None) -> Op[None]:
         name = validate_session_id(session_id)
         body = None if message is None else encode_message(message)
+        q = self._sql
 
         def steps() -> Steps[None]:
-            meta = yield from self._meta(name, lock=True, create=body is not None)
+            (rows,) = yield batch(Query(q.LOCK_META, (name_key(name), name)))
+            meta = _meta(name, rows)
+            if meta is None and body is not None:
+                meta = yield from self._create(name)
             if meta is not None:
-                yield Query(self._sql.SET_SYSTEM, (body, meta.sid))
+                yield batch(Query(q.SET_SYSTEM, (body, meta.sid)), final=True)
 
         return Op(name, "set_system", steps)
 
@@ -314,7 +376,8 @@ class PgBase:
         q = self._sql
 
         def steps() -> Steps[int]:
-            meta = yield from self._checked(name, expected_version, expected_epoch)
+            (rows,) = yield batch(Query(q.LOCK_META, (name_key(name), name)))
+            meta = _checked(name, rows, expected_version, expected_epoch)
             if watermark < meta.watermark:
                 raise ConflictError(
                     f"session {name!r}: watermark {watermark} would move backwards "
@@ -325,9 +388,10 @@ class PgBase:
                     f"session {name!r}: watermark {watermark} is past the history's end "
                     f"({meta.length})"
                 )
-            yield Query(q.SET_SUMMARY, (body, watermark, meta.sid))
+            writes = [Query(q.SET_SUMMARY, (body, watermark, meta.sid))]
             if summary is not None:
-                yield Query(q.LOG_SUMMARY, (meta.sid, summary.id, watermark, body))
+                writes.append(Query(q.LOG_SUMMARY, (meta.sid, summary.id, watermark, body)))
+            yield batch(*writes, final=True)
             return meta.version + 1
 
         return Op(name, "commit", steps)
@@ -343,20 +407,24 @@ class PgBase:
         name = validate_session_id(session_id)
         new = prepare_new_session(name, history, system, summary, watermark)
         q = self._sql
+        ids = [m.id for m in new.history]
+        keys = [name_key(i) for i in ids]
 
         def steps() -> Steps[None]:
             row = (name_key(name), name, new_epoch(), len(new.bodies), new.watermark)
-            rows = yield Query(q.CREATE_WHOLE, (*row, new.system_body, new.summary_body))
+            (rows,) = yield batch(Query(q.CREATE_WHOLE, (*row, new.system_body, new.summary_body)))
             if not rows:
                 raise ConflictError(f"session {name!r} already exists")
             sid = rows[0][0]
-            if new.history:
-                ids = [m.id for m in new.history]
-                keys = [name_key(i) for i in ids]
+            writes = []
+            if ids:
                 positions = list(range(len(ids)))
-                yield Query(q.INSERT_MESSAGES, (sid, positions, keys, ids, new.bodies))
+                writes.append(Query(q.INSERT_MESSAGES, (sid, positions, keys, ids, new.bodies)))
             if new.summary is not None:
-                yield Query(q.LOG_SUMMARY, (sid, new.summary.id, new.watermark, new.summary_body))
+                params = (sid, new.summary.id, new.watermark, new.summary_body)
+                writes.append(Query(q.LOG_SUMMARY, params))
+            if writes:
+                yield batch(*writes, final=True)
 
         return Op(name, "create", steps)
 
@@ -364,13 +432,12 @@ class PgBase:
         name = validate_session_id(session_id)
 
         def steps() -> Steps[list[Message]]:
-            meta = yield from self._meta(name, lock=False)
-            rows = [] if meta is None else (yield Query(self._sql.SUMMARIES, (meta.sid,)))
+            (rows,) = yield batch(Query(self._sql.SUMMARIES, (name_key(name), name)), final=True)
             return [
                 decode_message(body, session_id=name, where="summary log entry") for (body,) in rows
             ]
 
-        return Op(name, None, steps, snapshot=True)
+        return Op(name, None, steps)
 
     def _op_rollback(
         self,
@@ -380,23 +447,26 @@ class PgBase:
         expected_epoch: str | None,
     ) -> Op[int]:
         name = validate_session_id(session_id)
-        q = self._sql
+        q, key = self._sql, name_key(name)
 
         def steps() -> Steps[int]:
-            meta = yield from self._checked(name, expected_version, expected_epoch)
+            queries = [Query(q.LOCK_META, (key, name))]
+            if summary_id is not None:
+                queries.append(Query(q.FIND_SUMMARY, (key, name, summary_id)))
+            rows = yield batch(*queries)
+            meta = _checked(name, rows[0], expected_version, expected_epoch)
             body: str | None = None
             watermark = 0
             if summary_id is not None:
-                rows = yield Query(q.FIND_SUMMARY, (meta.sid, summary_id))
-                if not rows:
+                if not rows[1]:
                     raise StoreError(f"session {name!r}: no logged summary with id {summary_id!r}")
-                watermark, body = rows[0]
+                watermark, body = rows[1][0]
                 if not 0 <= watermark <= meta.length:
                     raise CorruptRecordError(
                         f"session {name!r}: summary log entry {summary_id!r} has an invalid "
                         "watermark"
                     )
-            yield Query(q.SET_SUMMARY, (body, watermark, meta.sid))
+            yield batch(Query(q.SET_SUMMARY, (body, watermark, meta.sid)), final=True)
             return meta.version + 1
 
         return Op(name, "rollback", steps)
@@ -406,31 +476,30 @@ class PgBase:
         q = self._sql
 
         def steps() -> Steps[None]:
-            meta = yield from self._meta(name, lock=True)
+            (rows,) = yield batch(Query(q.LOCK_META, (name_key(name), name)))
+            meta = _meta(name, rows)
             if meta is not None:
-                for statement in (q.DELETE_MESSAGES, q.DELETE_SUMMARIES, q.CLEAR):
-                    yield Query(statement, (meta.sid,))
+                stmts = (q.DELETE_MESSAGES, q.DELETE_SUMMARIES, q.CLEAR)
+                yield batch(*(Query(s, (meta.sid,)) for s in stmts), final=True)
 
         return Op(name, "clear", steps)
 
     def _op_delete(self, session_id: str) -> Op[bool]:
         name = validate_session_id(session_id)
-        q = self._sql
+        q, key = self._sql, name_key(name)
 
         def steps() -> Steps[bool]:
-            key = name_key(name)
-            yield Query(q.DELETE_LEASE, (key,))
-            rows = yield Query(q.EXISTS, (key, name))
-            if not rows:
-                return False
-            yield Query(q.DELETE_SESSION, (rows[0][0],))  # messages and summaries cascade
-            return True
+            _, rows = yield batch(
+                Query(q.DELETE_LEASE, (key,)), Query(q.DELETE_SESSION, (key, name)), final=True
+            )
+            return bool(rows)
 
         return Op(name, "delete", steps)
 
     def _op_list(self) -> Op[list[str]]:
         def steps() -> Steps[list[str]]:
-            return sorted(row[0] for row in (yield Query(self._sql.NAMES)))
+            (rows,) = yield batch(Query(self._sql.NAMES), final=True)
+            return sorted(row[0] for row in rows)
 
         return Op(None, None, steps)
 
@@ -440,58 +509,63 @@ class PgBase:
         params = (name_key(name), owner, float(ttl_seconds))
 
         def steps() -> Steps[bool]:
-            return bool((yield Query(self._sql.ACQUIRE_LEASE, params)))
+            (rows,) = yield batch(Query(self._sql.ACQUIRE_LEASE, params), final=True)
+            return bool(rows)
 
         return Op(name, "acquire_lease", steps)
 
     def _op_release(self, session_id: str, owner: str) -> Op[None]:
         name = validate_session_id(session_id)
+        params = (name_key(name), owner)
 
         def steps() -> Steps[None]:
-            yield Query(self._sql.RELEASE_LEASE, (name_key(name), owner))
+            yield batch(Query(self._sql.RELEASE_LEASE, params), final=True)
 
         return Op(name, "release_lease", steps)
 
-    # -- shared steps ---------------------------------------------------------------------
-
-    def _meta(self, name: str, *, lock: bool, create: bool = False) -> Steps[_Meta | None]:
-        q = self._sql
-        key = name_key(name)
-        rows = yield Query(q.LOCK_META if lock else q.META, (key, name))
-        if not rows and create:
-            yield Query(q.CREATE, (key, name, new_epoch()))
-            rows = yield Query(q.LOCK_META, (key, name))
-            if not rows:
-                raise StoreError(f"session {name!r}: its key is taken by another session id")
-        if not rows:
-            return None
-        sid, epoch, version, length, watermark, system, summary = rows[0]
-        if not 0 <= watermark <= length:
-            raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
-        return _Meta(sid, epoch, version, length, watermark, system, summary)
-
-    def _checked(self, name: str, version: int, epoch: str | None) -> Steps[_Meta]:
-        meta = yield from self._meta(name, lock=True)
+    def _create(self, name: str) -> Steps[_Meta]:
+        """Create the session row (unless a concurrent writer just did) and lock it."""
+        q, key = self._sql, name_key(name)
+        _, rows = yield batch(
+            Query(q.CREATE, (key, name, new_epoch())), Query(q.LOCK_META, (key, name))
+        )
+        meta = _meta(name, rows)
         if meta is None:
-            raise ConflictError(f"session {name!r} no longer exists")
-        if epoch is not None and meta.epoch != epoch:
-            raise ConflictError(f"session {name!r} was deleted and created again")
-        if meta.version != version:
-            raise ConflictError(
-                f"session {name!r} moved: version is {meta.version}, expected {version}"
-            )
+            raise StoreError(f"session {name!r}: its key is taken by another session id")
         return meta
 
-    def _range(self, name: str, meta: _Meta, lo: int, hi: int) -> Steps[list[Message]]:
-        rows = yield Query(self._sql.RANGE, (meta.sid, lo, hi))
-        if [pos for pos, _ in rows] != list(range(lo, hi)):
-            raise CorruptRecordError(
-                f"session {name!r}: history positions {lo}..{hi - 1} are missing or out of order"
-            )
-        return [
-            decode_message(body, session_id=name, where=f"message at position {pos}")
-            for pos, body in rows
-        ]
+
+def _meta(name: str, rows: Rows) -> _Meta | None:
+    if not rows:
+        return None
+    sid, epoch, version, length, watermark, system, summary = rows[0]
+    if not 0 <= watermark <= length:
+        raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
+    return _Meta(sid, epoch, version, length, watermark, system, summary)
+
+
+def _checked(name: str, rows: Rows, version: int, epoch: str | None) -> _Meta:
+    meta = _meta(name, rows)
+    if meta is None:
+        raise ConflictError(f"session {name!r} no longer exists")
+    if epoch is not None and meta.epoch != epoch:
+        raise ConflictError(f"session {name!r} was deleted and created again")
+    if meta.version != version:
+        raise ConflictError(
+            f"session {name!r} moved: version is {meta.version}, expected {version}"
+        )
+    return meta
+
+
+def _messages(name: str, rows: Rows, lo: int, hi: int) -> list[Message]:
+    if [pos for pos, _ in rows] != list(range(lo, hi)):
+        raise CorruptRecordError(
+            f"session {name!r}: history positions {lo}..{hi - 1} are missing or out of order"
+        )
+    return [
+        decode_message(body, session_id=name, where=f"message at position {pos}")
+        for pos, body in rows
+    ]
 
 
 def _version(schema: str, rows: Rows, latest: int) -> int:

@@ -150,14 +150,22 @@ class SQL:
             "UPDATE {schema}.sessions SET system = NULL, summary = NULL, watermark = 0, "
             "length = 0, version = version + 1, updated_at = now() WHERE sid = %s"
         ),
-        "DELETE_SESSION": "DELETE FROM {schema}.sessions WHERE sid = %s",
+        "DELETE_SESSION": (  # messages and summaries go with it (ON DELETE CASCADE)
+            "DELETE FROM {schema}.sessions WHERE key = %s AND name = %s RETURNING sid"
+        ),
         # -- messages
         "RANGE": (
             "SELECT position, body FROM {schema}.messages "
             "WHERE sid = %s AND position >= %s AND position < %s ORDER BY position"
         ),
-        "HELD_IDS": (
-            "SELECT msg_id FROM {schema}.messages WHERE sid = %s AND id_key = ANY(%s::bytea[])"
+        "TAIL": (  # history[watermark:length], in the same snapshot as META
+            "SELECT m.position, m.body FROM {schema}.messages m "
+            "JOIN {schema}.sessions s ON m.sid = s.sid WHERE s.key = %s AND s.name = %s "
+            "AND m.position >= s.watermark AND m.position < s.length ORDER BY m.position"
+        ),
+        "HELD_IDS": (  # sent right after LOCK_META: it sees what the lock's last holder wrote
+            "SELECT m.msg_id FROM {schema}.messages m JOIN {schema}.sessions s ON m.sid = s.sid "
+            "WHERE s.key = %s AND s.name = %s AND m.id_key = ANY(%s::bytea[])"
         ),
         "INSERT_MESSAGES": (
             "INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body) "
@@ -174,10 +182,14 @@ class SQL:
             "INSERT INTO {schema}.summaries (sid, summary_id, watermark, body) "
             "VALUES (%s, %s, %s, %s)"
         ),
-        "SUMMARIES": "SELECT body FROM {schema}.summaries WHERE sid = %s ORDER BY seq",
+        "SUMMARIES": (
+            "SELECT su.body FROM {schema}.summaries su JOIN {schema}.sessions s "
+            "ON su.sid = s.sid WHERE s.key = %s AND s.name = %s ORDER BY su.seq"
+        ),
         "FIND_SUMMARY": (
-            "SELECT watermark, body FROM {schema}.summaries WHERE sid = %s AND summary_id = %s "
-            "ORDER BY seq DESC LIMIT 1"
+            "SELECT su.watermark, su.body FROM {schema}.summaries su JOIN {schema}.sessions s "
+            "ON su.sid = s.sid WHERE s.key = %s AND s.name = %s AND su.summary_id = %s "
+            "ORDER BY su.seq DESC LIMIT 1"
         ),
         "DELETE_SUMMARIES": "DELETE FROM {schema}.summaries WHERE sid = %s",
         # -- leases (the server's clock decides expiry: workers' clocks may disagree)
@@ -209,6 +221,7 @@ class SQL:
     CLEAR: bytes
     DELETE_SESSION: bytes
     RANGE: bytes
+    TAIL: bytes
     HELD_IDS: bytes
     INSERT_MESSAGES: bytes
     APPEND: bytes

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any, TypeVar
 
 from summem.messages import Message
@@ -34,6 +34,7 @@ from summem.stores._postgres_base import (
     Op,
     PgBase,
     PgOptions,
+    Stage,
     check_pool,
     parse_postgres_url,
 )
@@ -65,15 +66,6 @@ class _Pooled(PgBase):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(schema={self.schema!r})"  # never the conninfo
-
-    def _stale(self, conn: Any, exc: BaseException, first: bool, attempt: int) -> bool:
-        """A pooled connection that had died before this call: safe to retry on a new one."""
-        return (
-            first
-            and attempt == 0
-            and isinstance(exc, self._psycopg.OperationalError)
-            and (conn.broken or conn.closed)
-        )
 
 
 class PostgresStore(_Pooled, ClosingStore):
@@ -143,38 +135,49 @@ class PostgresStore(_Pooled, ClosingStore):
                 conn = self._pool.getconn()
             except Exception as exc:
                 raise self._unreachable(op, exc) from exc
-            first = True
+            stage = [Stage.FIRST]
             try:
                 conn.isolation_level = self._isolation(op)
-                gen = op.steps()
-                try:
-                    query = next(gen)
-                    while True:
-                        cur = conn.execute(query.sql, query.params)
-                        first = False
-                        query = gen.send(cur.fetchall() if cur.description is not None else [])
-                except StopIteration as stop:
-                    result: T = stop.value
-                except BaseException as exc:
-                    with contextlib.suppress(Exception):
-                        conn.rollback()
-                    if isinstance(exc, self._psycopg.Error):
-                        if self._stale(conn, exc, first, attempt):
-                            continue
-                        raise self._error(op, exc) from exc
-                    raise
-                try:
-                    conn.commit()
-                except BaseException as exc:
-                    with contextlib.suppress(Exception):
-                        conn.rollback()
-                    if isinstance(exc, self._psycopg.Error):
-                        raise self._commit_error(op, exc, conn.broken) from exc
-                    raise
-                return result
+                return self._steps(conn, op, stage)
+            except self._psycopg.Error as exc:
+                with contextlib.suppress(Exception):
+                    conn.rollback()
+                if self._retry(op, stage[0], conn.broken, attempt):
+                    continue
+                raise self._failure(op, exc, stage[0], conn.broken) from exc
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    conn.rollback()
+                raise
             finally:
                 self._give_back(conn)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _steps(self, conn: Any, op: Op[T], stage: list[str]) -> T:
+        """Run ``op``'s batches on ``conn`` (pipelined: one round trip each) and commit."""
+        gen = op.steps()
+        with conn.pipeline() if self._pipelined else contextlib.nullcontext() as pipe:
+            try:
+                step = next(gen)
+                while True:
+                    cursors = [conn.execute(q.sql, q.params) for q in step.queries]
+                    if step.final:
+                        stage[0] = Stage.FINAL
+                        conn.commit()  # sent with the batch
+                    elif pipe is not None:
+                        pipe.sync()
+                    rows = [c.fetchall() if c.description is not None else [] for c in cursors]
+                    if not step.final:
+                        stage[0] = Stage.BODY
+                    step = gen.send(rows)
+                    if stage[0] == Stage.FINAL:
+                        raise AssertionError("a final batch must be the operation's last")
+            except StopIteration as stop:
+                result: T = stop.value
+            if stage[0] != Stage.FINAL:
+                stage[0] = Stage.FINAL
+                conn.commit()
+        return result
 
     def _isolation(self, op: Op[Any]) -> Any:
         return self._psycopg.IsolationLevel.REPEATABLE_READ if op.snapshot else None
@@ -342,43 +345,55 @@ class AsyncPostgresStore(_Pooled):
                 conn = await self._pool.getconn()
             except Exception as exc:
                 raise self._unreachable(op, exc) from exc
-            first = True
+            stage = [Stage.FIRST]
             try:
                 level = self._psycopg.IsolationLevel.REPEATABLE_READ if op.snapshot else None
                 if conn.isolation_level != level:
                     await conn.set_isolation_level(level)
-                gen = op.steps()
-                try:
-                    query = next(gen)
-                    while True:
-                        cur = await conn.execute(query.sql, query.params)
-                        first = False
-                        rows = await cur.fetchall() if cur.description is not None else []
-                        query = gen.send(rows)
-                except StopIteration as stop:
-                    result: T = stop.value
-                except BaseException as exc:
-                    with contextlib.suppress(Exception):
-                        await conn.rollback()
-                    if isinstance(exc, self._psycopg.Error):
-                        if self._stale(conn, exc, first, attempt):
-                            continue
-                        raise self._error(op, exc) from exc
-                    raise
-                try:
-                    await conn.commit()
-                except BaseException as exc:
-                    with contextlib.suppress(Exception):
-                        await conn.rollback()
-                    if isinstance(exc, self._psycopg.Error):
-                        raise self._commit_error(op, exc, conn.broken) from exc
-                    raise
-                return result
+                return await self._steps(conn, op, stage)
+            except self._psycopg.Error as exc:
+                with contextlib.suppress(Exception):
+                    await conn.rollback()
+                if self._retry(op, stage[0], conn.broken, attempt):
+                    continue
+                raise self._failure(op, exc, stage[0], conn.broken) from exc
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await conn.rollback()
+                raise
             finally:
                 if not conn.closed and conn.info.transaction_status != self._idle:
                     await conn.close()  # cancelled mid-transaction: do not reuse
                 await self._pool.putconn(conn)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _steps(self, conn: Any, op: Op[T], stage: list[str]) -> T:
+        """Run ``op``'s batches on ``conn`` (pipelined: one round trip each) and commit."""
+        gen = op.steps()
+        async with conn.pipeline() if self._pipelined else _no_pipeline() as pipe:
+            try:
+                step = next(gen)
+                while True:
+                    cursors = [await conn.execute(q.sql, q.params) for q in step.queries]
+                    if step.final:
+                        stage[0] = Stage.FINAL
+                        await conn.commit()  # sent with the batch
+                    elif pipe is not None:
+                        await pipe.sync()
+                    rows = [
+                        await c.fetchall() if c.description is not None else [] for c in cursors
+                    ]
+                    if not step.final:
+                        stage[0] = Stage.BODY
+                    step = gen.send(rows)
+                    if stage[0] == Stage.FINAL:
+                        raise AssertionError("a final batch must be the operation's last")
+            except StopIteration as stop:
+                result: T = stop.value
+            if stage[0] != Stage.FINAL:
+                stage[0] = Stage.FINAL
+                await conn.commit()
+        return result
 
     async def load(self, session_id: str) -> SessionState:
         """See :meth:`summem.stores.base.Store.load`."""
@@ -466,6 +481,11 @@ class AsyncPostgresStore(_Pooled):
     async def close(self) -> None:
         """Close the pool and its connections."""
         await self._pool.close()
+
+
+@contextlib.asynccontextmanager
+async def _no_pipeline() -> AsyncIterator[None]:
+    yield None
 
 
 def _conninfo(options: PgOptions) -> str:

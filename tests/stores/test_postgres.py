@@ -280,22 +280,78 @@ def test_a_connection_that_died_in_the_pool_is_replaced(postgres_backend: Backen
     assert store.load("s").length == 3
 
 
-def test_a_connection_lost_inside_a_transaction_writes_nothing(
+KILL = b"SELECT pg_terminate_backend(pg_backend_pid())"
+
+
+def counted_kill(backend: Backend, *casts: str) -> tuple[bytes, Any]:
+    """A statement that ends its own connection (counting how often it ran) and takes
+    parameters of ``casts``; and a function returning the count so far."""
+    from psycopg import sql
+
+    pg_execute("CREATE SEQUENCE {schema}.kills", schema=backend.prefix)
+    seq = sql.Identifier(backend.prefix).as_string() + ".kills"
+    params = "".join(f", %s::{c}" for c in casts)
+    statement = f"SELECT nextval('{seq}'), pg_terminate_backend(pg_backend_pid()){params}"
+
+    def count() -> int:
+        rows = _rows(f"SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM {seq}")
+        return int(rows[0][0])
+
+    return statement.encode(), count
+
+
+def test_a_connection_lost_before_the_commit_is_sent_writes_nothing_and_says_so(
+    postgres_backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = postgres_backend.make()
+    raw = postgres_backend.raw(store)
+    fill(store, "other", 1)
+    # an append to a new session creates its row in a second round trip: the connection
+    # dies there, inside the transaction, long before its COMMIT
+    kill, kills = counted_kill(postgres_backend, "bytea", "text", "text")
+    monkeypatch.setattr(raw._sql, "CREATE", kill)
+    with pytest.raises(StoreError, match="'n': PostgreSQL error") as info:
+        store.append("n", [user("x")])
+    assert not isinstance(info.value, StoreOutcomeUnknownError)  # no COMMIT was sent
+    assert kills() == 1  # past the first round trip: not retried
+    monkeypatch.undo()
+    assert not store.exists("n") and store.list_sessions() == ["other"]
+    assert store.append("n", [user("x")]) == 1
+
+
+def test_a_connection_lost_with_the_commit_is_an_unknown_outcome(
     postgres_backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = postgres_backend.make()
     raw = postgres_backend.raw(store)
     fill(store, "s", 5)
     before = state_of(store, "s")
-    # the summary row goes in after the session row was updated: the connection dies there
-    monkeypatch.setattr(raw._sql, "LOG_SUMMARY", b"SELECT pg_terminate_backend(pg_backend_pid())")
-    with pytest.raises(StoreError, match="'s'") as info:
+    # the summary log entry goes with the COMMIT in the last round trip: the connection dies
+    # after the session row was updated, and the client cannot tell whether COMMIT ran
+    killing = KILL + b", %s::bigint, %s::text, %s::bigint, %s::text"
+    monkeypatch.setattr(raw._sql, "LOG_SUMMARY", killing)
+    with pytest.raises(StoreOutcomeUnknownError, match=r"'s'.*may or may not") as info:
         reduce_to(store, "s", 3, "s")
-    assert not isinstance(info.value, StoreOutcomeUnknownError)  # no COMMIT was sent
+    assert info.value.operation == "commit"
     monkeypatch.undo()
-    assert state_of(store, "s") == before
+    assert state_of(store, "s") == before  # reading tells: it did not land
     reduce_to(store, "s", 3, "s")
     assert store.load("s").watermark == 3
+
+
+def test_a_read_whose_connection_is_lost_is_retried_once(
+    postgres_backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = postgres_backend.make()
+    raw = postgres_backend.raw(store)
+    fill(store, "s", 2)
+    kill, kills = counted_kill(postgres_backend, "bytea", "text")
+    monkeypatch.setattr(raw._sql, "EXISTS", kill)
+    with pytest.raises(StoreError, match="'s': PostgreSQL error"):
+        store.exists("s")
+    assert kills() == 2  # tried on a second connection, then it gave up
+    monkeypatch.undo()
+    assert store.exists("s")
 
 
 @pytest.mark.parametrize("lands", [True, False])
