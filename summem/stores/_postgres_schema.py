@@ -21,8 +21,6 @@ import hashlib
 import re
 from typing import ClassVar
 
-from psycopg import sql
-
 from summem.exceptions import ConfigurationError
 
 __all__ = ["LOCK_CLASS", "MIGRATIONS", "SQL", "check_schema_name", "name_key"]
@@ -102,6 +100,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 
 
 def _render(template: str, schema: str) -> bytes:
+    from psycopg import sql  # only when a store is built: summem imports without psycopg
+
     return sql.SQL(template).format(schema=sql.Identifier(schema)).as_bytes(None)
 
 
