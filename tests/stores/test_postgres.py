@@ -460,3 +460,17 @@ def test_a_lease_expires_on_the_servers_clock(postgres_backend: Backend) -> None
     assert store.acquire_lease("s", "b", 30)
     with pytest.raises(ConflictError):
         store.commit("missing", summary=None, watermark=0, expected_version=0, expected_epoch="")
+
+
+def test_without_pipeline_mode_every_operation_works_the_same(postgres_backend: Backend) -> None:
+    store = postgres_backend.make()
+    postgres_backend.raw(store)._pipelined = False  # libpq older than 14: one statement a trip
+    old = fill(store, "s", 6)
+    assert store.append("s", [*old[4:], user("new")]) == 7  # ids it holds are skipped
+    reduce_to(store, "s", 4, "s1")
+    st = store.load("s")
+    assert (st.watermark, st.version, [m.text for m in st.tail]) == (4, 1, ["s#4", "s#5", "new"])
+    assert [m.text for m in store.history("s", -2)] == ["s#5", "new"]
+    assert store.rollback("s", summary_id=None, expected_version=1) == 2
+    assert store.acquire_lease("s", "a", 5) and not store.acquire_lease("s", "b", 5)
+    assert store.list_sessions() == ["s"] and store.delete("s") and not store.exists("s")
