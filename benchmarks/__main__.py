@@ -34,7 +34,7 @@ QUICK: dict[str, list[str]] = {
     "reducers": ["--sizes", "1000,5000"],
     "memory": ["--sizes", "1000,5000", "--latency-turns", "300"],
     "extractive": ["--sizes", "200,800", "--repeat", "1"],
-    "stores": ["--sizes", "1000,5000", "--seconds", "2"],
+    "stores": ["--sizes", "1000,5000", "--turns", "200", "--calls", "100", "--seconds", "1"],
 }
 
 
@@ -70,7 +70,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--sizes", help="override the message counts of every benchmark run, e.g. 500,2000"
     )
     parser.add_argument(
-        "--skip-latency", action="store_true", help="skip Memory's reduction-latency part"
+        "--skip-latency",
+        action="store_true",
+        help="skip Memory's reduction-latency part and the stores' throughput part",
     )
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
@@ -80,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             extra[extra.index("--sizes") + 1] = args.sizes
         if args.skip_latency and name == "memory":
             extra.append("--skip-latency")
+        if args.skip_latency and name == "stores":
+            extra.append("--skip-throughput")
         print(f"== {name}: python benchmarks/bench_{name}.py {' '.join(extra)}", flush=True)
         start = time.perf_counter()
         _runner(name)(extra)

@@ -11,19 +11,19 @@ default ``redis://127.0.0.1:6379/0``, under a throwaway key prefix) and ``postgr
 a throwaway schema dropped at the end). A store whose server is unreachable is skipped, with
 the reason printed.
 
-Part 1, per turn at history N: a session of N messages (the gpt-4o tokenizer, the tool-call
+Stores 1, per turn at history N: a session of N messages (the gpt-4o tokenizer, the tool-call
 conversation of bench_memory.py) is written whole with ``create``, reduced up to its last
-200 messages, then the next 1000 turns go through ``Memory.add`` + ``messages()`` with an
-instant summarizer (threshold 8000 / target 6000 tokens): the mean (slowest 1% dropped) and
-median in microseconds. Flat means the cost does not grow with N.
+200 messages, then the next 1000 turns (``--turns``) go through ``Memory.add`` +
+``messages()`` with an instant summarizer (threshold 8000 / target 6000 tokens): the mean
+(slowest 1% dropped) and median in microseconds. Flat means the cost does not grow with N.
 
-Part 2, latency of the store calls themselves on a session of 1000 messages: ``append`` of one
+Stores 2, latency of the store calls themselves on a session of 1000 messages: ``append`` of one
 message, ``load``, and a reduction's ``commit`` (summary + watermark + CAS), p50 and p99 over
-500 calls each, in microseconds.
+500 calls each (``--calls``), in microseconds.
 
-Part 3, throughput: 4 processes x 2 threads, each thread on its own session, each turn a
-``Memory.add`` (reductions included) for 5 seconds; turns per second in total. Not run for
-``memory`` (a process's memory is not shared).
+Stores 3, throughput: 4 processes x 2 threads, each thread on its own session, each turn a
+``Memory.add`` (reductions included) for 5 seconds (``--seconds``); turns per second in
+total. Not run for ``memory`` (a process's memory is not shared).
 """
 
 from __future__ import annotations
@@ -138,8 +138,8 @@ def preload(store: Store, sid: str, msgs: list[dict[str, Any]]) -> None:
     store.create(sid, history=history, summary=summary if k else None, watermark=k)
 
 
-def per_turn(spec: Spec, n: int) -> tuple[float, float]:
-    msgs = conversation(n + WINDOW)
+def per_turn(spec: Spec, n: int, turns: int) -> tuple[float, float]:
+    msgs = conversation(n + turns)
     store = open_spec(spec)
     preload(store, "bench", msgs[:n])
     memory = Memory("bench", reducer=reducer(), store=store)
@@ -159,7 +159,7 @@ def pct(xs: list[int], q: float) -> float:
     return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))] / 1000
 
 
-def calls(spec: Spec, repeat: int = 500) -> dict[str, tuple[float, float]]:
+def calls(spec: Spec, repeat: int) -> dict[str, tuple[float, float]]:
     store = open_spec(spec)
     preload(store, "lat", conversation(1000))
     timed: dict[str, list[int]] = {"append": [], "load": [], "commit": []}
@@ -247,6 +247,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--stores", default=",".join(STORES))
+    parser.add_argument("--turns", type=int, default=WINDOW, help="timed turns per size")
+    parser.add_argument("--calls", type=int, default=500, help="timed calls of each kind")
     parser.add_argument("--seconds", type=float, default=5.0, help="throughput run length")
     parser.add_argument("--skip-throughput", action="store_true")
     args = parser.parse_args(argv)
@@ -261,8 +263,8 @@ def main(argv: list[str] | None = None) -> None:
     reducer()  # load the tokenizer before anything is timed
 
     section(
-        "Part 1: Memory.add + messages() per turn at history N (1000 turns), microseconds"
-        "\n  mean (slowest 1% dropped) / median"
+        f"Stores 1: Memory.add + messages() per turn at history N ({args.turns} turns), "
+        "microseconds\n  mean (slowest 1% dropped) / median"
     )
     print(f"{'store':9}" + "".join(f"{n:>18}" for n in sizes) + f"{'ratio':>8}")
 
@@ -270,18 +272,21 @@ def main(argv: list[str] | None = None) -> None:
         row = []
         for n in sizes:
             with place(kind) as spec:
-                row.append(per_turn(spec, n))
+                row.append(per_turn(spec, n, args.turns))
         cells = "".join(f"{m:>10.0f} / {p:>5.0f}" for m, p in row)
         print(f"{kind:9}{cells}{row[-1][0] / row[0][0]:>8.2f}", flush=True)
 
     each(kinds, part1)
 
-    section("Part 2: store calls on a 1000-message session, p50 / p99 microseconds (500 each)")
+    section(
+        f"Stores 2: store calls on a 1000-message session, p50 / p99 microseconds "
+        f"({args.calls} each)"
+    )
     print(f"{'store':9}{'append':>18}{'load':>18}{'commit':>18}")
 
     def part2(kind: str) -> None:
         with place(kind) as spec:
-            r = calls(spec)
+            r = calls(spec, args.calls)
         cells = "".join(f"{r[k][0]:>10.0f} / {r[k][1]:>5.0f}" for k in ("append", "load", "commit"))
         print(f"{kind:9}{cells}", flush=True)
 
@@ -289,8 +294,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.skip_throughput:
         return
     section(
-        f"Part 3: throughput, 4 processes x 2 threads on separate sessions, Memory.add turns/s "
-        f"({args.seconds:.0f} s)"
+        f"Stores 3: throughput, 4 processes x 2 threads on separate sessions, Memory.add "
+        f"turns/s ({args.seconds:g} s)"
     )
 
     def part3(kind: str) -> None:
