@@ -27,7 +27,7 @@ from summem.exceptions import (
 )
 from summem.messages import Message
 from summem.stores._new_session import prepare_new_session
-from summem.stores._postgres_schema import LOCK_CLASS, SQL, name_key
+from summem.stores._postgres_schema import LOCK_CLASS, SQL, check_schema_name, name_key
 from summem.stores.base import (
     SessionState,
     check_lease_args,
@@ -165,12 +165,23 @@ class Op(Generic[T]):
         write: the operation's name if it writes (a lost COMMIT is then an unknown outcome).
         steps: makes the generator (called again if the operation is retried).
         snapshot: read in one ``REPEATABLE READ`` snapshot (reads of several statements).
+        bulk: sends megabytes (a long create or append): one statement per round trip, as
+            psycopg's pipeline mode can stall on a query that large.
     """
 
     name: str | None
     write: str | None
     steps: Callable[[], Steps[T]]
     snapshot: bool = False
+    bulk: bool = False
+
+
+BULK_BYTES = 1 << 20
+"""Above this many bytes of message bodies, an operation is not pipelined."""
+
+
+def _bulk(bodies: Sequence[str]) -> bool:
+    return sum(len(b) for b in bodies) > BULK_BYTES // 4  # up to 4 bytes a character
 
 
 class Stage:
@@ -196,8 +207,9 @@ class PgBase:
     """Every PostgreSQL store operation, shared by the sync and async stores."""
 
     def __init__(self, schema: str) -> None:
-        self._sql = SQL(schema)
+        check_schema_name(schema)  # a bad setting is named first, psycopg or not
         self._psycopg = import_psycopg()
+        self._sql = SQL(schema)
         self._pipelined = bool(self._psycopg.Pipeline.is_supported())
 
     @property
@@ -346,7 +358,8 @@ class PgBase:
                 yield batch(Query(q.APPEND, params), final=True)
             return n
 
-        return Op(name, "append" if pending else None, steps)
+        bulk = _bulk([body for _, body in pending])
+        return Op(name, "append" if pending else None, steps, bulk=bulk)
 
     def _op_set_system(self, session_id: str, message: Message | None) -> Op[None]:
         name = validate_session_id(session_id)
@@ -426,7 +439,7 @@ class PgBase:
             if writes:
                 yield batch(*writes, final=True)
 
-        return Op(name, "create", steps)
+        return Op(name, "create", steps, bulk=_bulk(new.bodies))
 
     def _op_summaries(self, session_id: str) -> Op[list[Message]]:
         name = validate_session_id(session_id)

@@ -156,7 +156,9 @@ class PostgresStore(_Pooled, ClosingStore):
     def _steps(self, conn: Any, op: Op[T], stage: list[str]) -> T:
         """Run ``op``'s batches on ``conn`` (pipelined: one round trip each) and commit."""
         gen = op.steps()
-        with conn.pipeline() if self._pipelined else contextlib.nullcontext() as pipe:
+        with (
+            conn.pipeline() if self._pipelined and not op.bulk else contextlib.nullcontext() as pipe
+        ):
             try:
                 step = next(gen)
                 while True:
@@ -370,7 +372,7 @@ class AsyncPostgresStore(_Pooled):
     async def _steps(self, conn: Any, op: Op[T], stage: list[str]) -> T:
         """Run ``op``'s batches on ``conn`` (pipelined: one round trip each) and commit."""
         gen = op.steps()
-        async with conn.pipeline() if self._pipelined else _no_pipeline() as pipe:
+        async with conn.pipeline() if self._pipelined and not op.bulk else _no_pipeline() as pipe:
             try:
                 step = next(gen)
                 while True:

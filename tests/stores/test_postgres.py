@@ -40,7 +40,7 @@ from summem.stores import (
 from summem.stores._postgres_base import parse_postgres_url
 from summem.stores._postgres_schema import MIGRATIONS, check_schema_name
 from tests.stores.backends import Backend, pg_execute, postgres_url, require_postgres
-from tests.stores.helpers import fill, reduce_to, state_of
+from tests.stores.helpers import fill, reduce_to, state_of, summary_msg
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.postgres
@@ -474,3 +474,14 @@ def test_without_pipeline_mode_every_operation_works_the_same(postgres_backend: 
     assert store.rollback("s", summary_id=None, expected_version=1) == 2
     assert store.acquire_lease("s", "a", 5) and not store.acquire_lease("s", "b", 5)
     assert store.list_sessions() == ["s"] and store.delete("s") and not store.exists("s")
+
+
+def test_megabytes_in_one_create_or_append_go_through(postgres_backend: Backend) -> None:
+    """A query of several MB stalls in psycopg's pipeline mode: bulk writes are sent plainly."""
+    store = postgres_backend.make()
+    history = [user(f"message {i} " + "x" * 400) for i in range(6000)]  # about 2.7 MB
+    store.create("big", history=history, summary=summary_msg("s", 5000), watermark=5000)
+    assert store.append("bulk", history) == 6000
+    assert store.append("bulk", history) == 6000  # all held: nothing added
+    assert [m.id for m in store.history("big")] == [m.id for m in history]
+    assert store.load("bulk").length == 6000 and len(store.load("big").tail) == 1000
