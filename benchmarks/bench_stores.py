@@ -8,8 +8,10 @@ Run from the repository root::
 Stores: ``memory``, ``sqlite`` (a file in a temporary folder), ``redis`` (``$REDIS_URL``,
 default ``redis://127.0.0.1:6379/0``, under a throwaway key prefix) and ``postgres``
 (``$SUMMEM_BENCH_POSTGRES_URL``, default ``postgresql://postgres@127.0.0.1:5432/postgres``, in
-a throwaway schema dropped at the end). A store whose server is unreachable is skipped, with
-the reason printed.
+a throwaway schema dropped at the end); ``postgres-nosync`` is the same with
+``synchronous_commit=off`` in the URL (``?options=-c%20synchronous_commit%3Doff``): a COMMIT
+does not wait for its WAL to reach the disk, as SQLite's ``synchronous=NORMAL`` does not. A
+store whose server is unreachable is skipped, with the reason printed.
 
 Stores 1, per turn at history N: a session of N messages (the gpt-4o tokenizer, the tool-call
 conversation of bench_memory.py) is written whole with ``create``, reduced up to its last
@@ -49,7 +51,7 @@ from benchmarks.bench_memory import InstantSummarizer, conversation, trimmed_mea
 from summem.memory import Memory
 from summem.messages import Message, SummaryInfo, assistant, user
 from summem.reducers.summarization import SummarizationReducer
-from summem.stores import InMemoryStore, PostgresStore, RedisStore, SQLiteStore
+from summem.stores import InMemoryStore, RedisStore, SQLiteStore, open_store
 from summem.stores.base import Store
 
 WINDOW = 1000
@@ -57,7 +59,8 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 POSTGRES_URL = os.environ.get(
     "SUMMEM_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
 )
-STORES = ("memory", "sqlite", "redis", "postgres")
+STORES = ("memory", "sqlite", "redis", "postgres", "postgres-nosync")
+NOSYNC = "options=-c%20synchronous_commit%3Doff"  # COMMIT does not wait for the WAL's fsync
 
 Spec = tuple[str, str]  # (kind, where): a picklable way to open the same store elsewhere
 
@@ -70,7 +73,10 @@ def open_spec(spec: Spec) -> Store:
         return SQLiteStore(where)
     if kind == "redis":
         return RedisStore(REDIS_URL, prefix=where)
-    return PostgresStore(POSTGRES_URL, schema=where, max_size=4)
+    url = POSTGRES_URL
+    if kind == "postgres-nosync":
+        url += ("&" if "?" in url else "?") + NOSYNC
+    return open_store(f"{url}{'&' if '?' in url else '?'}schema={where}&pool_max_size=4")
 
 
 @contextmanager
@@ -92,7 +98,7 @@ def place(kind: str) -> Iterator[Spec]:
             for i in range(0, len(keys), 1000):
                 client.delete(*keys[i : i + 1000])
             client.close()
-        elif kind == "postgres":
+        elif kind.startswith("postgres"):
             import psycopg
             from psycopg import sql
 
@@ -110,7 +116,7 @@ def problem(kind: str) -> str | None:
             client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1)
             client.ping()
             client.close()
-        elif kind == "postgres":
+        elif kind.startswith("postgres"):
             import psycopg
 
             with psycopg.connect(POSTGRES_URL, connect_timeout=2) as conn:
@@ -266,7 +272,7 @@ def main(argv: list[str] | None = None) -> None:
         f"Stores 1: Memory.add + messages() per turn at history N ({args.turns} turns), "
         "microseconds\n  mean (slowest 1% dropped) / median"
     )
-    print(f"{'store':9}" + "".join(f"{n:>18}" for n in sizes) + f"{'ratio':>8}")
+    print(f"{'store':16}" + "".join(f"{n:>18}" for n in sizes) + f"{'ratio':>8}")
 
     def part1(kind: str) -> None:
         row = []
@@ -274,7 +280,7 @@ def main(argv: list[str] | None = None) -> None:
             with place(kind) as spec:
                 row.append(per_turn(spec, n, args.turns))
         cells = "".join(f"{m:>10.0f} / {p:>5.0f}" for m, p in row)
-        print(f"{kind:9}{cells}{row[-1][0] / row[0][0]:>8.2f}", flush=True)
+        print(f"{kind:16}{cells}{row[-1][0] / row[0][0]:>8.2f}", flush=True)
 
     each(kinds, part1)
 
@@ -282,13 +288,13 @@ def main(argv: list[str] | None = None) -> None:
         f"Stores 2: store calls on a 1000-message session, p50 / p99 microseconds "
         f"({args.calls} each)"
     )
-    print(f"{'store':9}{'append':>18}{'load':>18}{'commit':>18}")
+    print(f"{'store':16}{'append':>18}{'load':>18}{'commit':>18}")
 
     def part2(kind: str) -> None:
         with place(kind) as spec:
             r = calls(spec, args.calls)
         cells = "".join(f"{r[k][0]:>10.0f} / {r[k][1]:>5.0f}" for k in ("append", "load", "commit"))
-        print(f"{kind:9}{cells}", flush=True)
+        print(f"{kind:16}{cells}", flush=True)
 
     each(kinds, part2)
     if args.skip_throughput:
@@ -300,11 +306,11 @@ def main(argv: list[str] | None = None) -> None:
 
     def part3(kind: str) -> None:
         if kind == "memory":
-            print(f"{kind:9}{'n/a (not shared between processes)':>40}")
+            print(f"{kind:16}{'n/a (not shared between processes)':>40}")
             return
         with place(kind) as spec:
             rate = throughput(spec, seconds=args.seconds)
-        print(f"{kind:9}{rate:>12.0f}", flush=True)
+        print(f"{kind:16}{rate:>12.0f}", flush=True)
 
     each(kinds, part3)
 

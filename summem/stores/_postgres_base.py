@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from summem.exceptions import (
     ConfigurationError,
@@ -102,7 +102,8 @@ def parse_postgres_url(url: str) -> PgOptions:
             ours[key] = value
         else:
             rest.append((key, value))
-    conninfo = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(rest), ""))
+    query = urlencode(rest, quote_via=quote)  # %20, not "+": libpq does not read "+" as a space
+    conninfo = urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
     options = PgOptions(conninfo=conninfo, schema=ours.get("schema", "summem"))
     try:
         min_size = int(ours.get("pool_min_size", options.min_size))

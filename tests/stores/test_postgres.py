@@ -72,6 +72,8 @@ def test_url_parameters_of_summem_are_taken_out_and_the_rest_goes_to_libpq() -> 
     assert o.conninfo == "postgresql://app:s3cret@db:5433/prod?sslmode=disable&application_name=x"
     assert (o.schema, o.min_size, o.max_size, o.timeout) == ("tenant_1", 0, 3, 2.5)
     assert parse_postgres_url("postgres://h/db").schema == "summem"
+    spaced = parse_postgres_url("postgresql://h/db?options=-c%20synchronous_commit%3Doff")
+    assert spaced.conninfo == "postgresql://h/db?options=-c%20synchronous_commit%3Doff"
     with pytest.raises(ConfigurationError, match="postgresql://user@host"):
         parse_postgres_url("mysql://h/db")
     with pytest.raises(ConfigurationError, match="bad pool setting"):
@@ -124,6 +126,14 @@ def test_open_store_by_url_with_a_schema_and_no_password_in_reprs(schema: str) -
         assert password not in repr(store)
         fill(store, "s", 2)
         assert _rows("SELECT nspname FROM pg_namespace WHERE nspname = %s", schema) == [(schema,)]
+    finally:
+        store.close()
+    libpq = "options=-c%20statement_timeout%3D12345&application_name=summem-url-test"
+    store = open_store(f"{url}?{libpq}&schema={schema}")  # libpq's parameters reach libpq
+    try:
+        with store._pool.connection() as conn:  # type: ignore[attr-defined]
+            assert conn.execute("SHOW statement_timeout").fetchone() == ("12345ms",)
+            assert conn.execute("SHOW application_name").fetchone() == ("summem-url-test",)
     finally:
         store.close()
     async_store = open_async_store(f"{url}?schema={schema}")
