@@ -17,58 +17,30 @@ good), while a lease must outlive the call that takes it and expire by itself.
 
 Tables live in one schema (``summem`` by default, ``?schema=`` in the URL), created and
 migrated on first use under an advisory lock (see :mod:`summem.stores._postgres_schema`).
-Operations and SQL are written once in :mod:`summem.stores._postgres_base`; the two classes
-here only run them, on ``ConnectionPool`` and ``AsyncConnectionPool``.
+Operations are written once (:mod:`summem.stores._postgres_ops`, SQL in
+:mod:`summem.stores._postgres_schema`) and run by :mod:`summem.stores._postgres_run` on
+``ConnectionPool`` or ``AsyncConnectionPool``; the two classes here are their public faces.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from summem.messages import Message
-from summem.stores._postgres_base import (
-    Op,
-    PgBase,
-    PgOptions,
-    Stage,
-    check_pool,
-    parse_postgres_url,
-)
+from summem.stores._postgres_base import Op
+from summem.stores._postgres_run import AsyncRunner, SyncRunner
 from summem.stores.base import ClosingStore, SessionState
+from summem.stores.url import PostgresSettings, postgres_settings
 
 __all__ = ["AsyncPostgresStore", "PostgresStore"]
 
 T = TypeVar("T")
 
 
-class _Pooled(PgBase):
-    """Settings and the pool's construction arguments, shared by both stores."""
-
-    def __init__(
-        self, conninfo: str, *, schema: str, min_size: int, max_size: int, timeout: float
-    ) -> None:
-        super().__init__(schema)
-        check_pool(min_size, max_size, timeout)
-        self._pool_args: dict[str, Any] = {
-            "conninfo": conninfo,
-            "min_size": min_size,
-            "max_size": max_size,
-            "timeout": timeout,
-            "open": False,
-            "name": f"summem-{self.schema}",
-        }
-        self._migrated = False
-        self._idle = self._psycopg.pq.TransactionStatus.IDLE
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(schema={self.schema!r})"  # never the conninfo
-
-
-class PostgresStore(_Pooled, ClosingStore):
+class PostgresStore(SyncRunner, ClosingStore):
     """A store in a PostgreSQL database, shared by every worker that opens it.
 
     Args:
@@ -107,13 +79,13 @@ class PostgresStore(_Pooled, ClosingStore):
     @classmethod
     def from_url(cls, url: str) -> PostgresStore:
         """Build from ``postgresql://user@host:5432/db?schema=summem`` (see open_store)."""
-        o = parse_postgres_url(url)
+        o = postgres_settings(url)
         return cls(_conninfo(o), schema=o.schema, **_sizes(o))
 
     @classmethod
     def async_from_url(cls, url: str) -> AsyncPostgresStore:
         """Build the async twin from the same URL (it connects on first use)."""
-        o = parse_postgres_url(url)
+        o = postgres_settings(url)
         return AsyncPostgresStore(_conninfo(o), schema=o.schema, **_sizes(o))
 
     def open(self) -> None:
@@ -126,68 +98,6 @@ class PostgresStore(_Pooled, ClosingStore):
 
     def _run(self, op: Op[T]) -> T:
         return self._drive(op)
-
-    def _drive(self, op: Op[T]) -> T:
-        for attempt in range(2):
-            if attempt:  # a pooled connection had died (server restart?): drop all dead ones
-                self._pool.check()
-            try:
-                conn = self._pool.getconn()
-            except Exception as exc:
-                raise self._unreachable(op, exc) from exc
-            stage = [Stage.FIRST]
-            try:
-                conn.isolation_level = self._isolation(op)
-                return self._steps(conn, op, stage)
-            except self._psycopg.Error as exc:
-                with contextlib.suppress(Exception):
-                    conn.rollback()
-                if self._retry(op, stage[0], conn.broken, attempt):
-                    continue
-                raise self._failure(op, exc, stage[0], conn.broken) from exc
-            except BaseException:
-                with contextlib.suppress(Exception):
-                    conn.rollback()
-                raise
-            finally:
-                self._give_back(conn)
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    def _steps(self, conn: Any, op: Op[T], stage: list[str]) -> T:
-        """Run ``op``'s batches on ``conn`` (pipelined: one round trip each) and commit."""
-        gen = op.steps()
-        with (
-            conn.pipeline() if self._pipelined and not op.bulk else contextlib.nullcontext() as pipe
-        ):
-            try:
-                step = next(gen)
-                while True:
-                    cursors = [conn.execute(q.sql, q.params) for q in step.queries]
-                    if step.final:
-                        stage[0] = Stage.FINAL
-                        conn.commit()  # sent with the batch
-                    elif pipe is not None:
-                        pipe.sync()
-                    rows = [c.fetchall() if c.description is not None else [] for c in cursors]
-                    if not step.final:
-                        stage[0] = Stage.BODY
-                    step = gen.send(rows)
-                    if stage[0] == Stage.FINAL:
-                        raise AssertionError("a final batch must be the operation's last")
-            except StopIteration as stop:
-                result: T = stop.value
-            if stage[0] != Stage.FINAL:
-                stage[0] = Stage.FINAL
-                conn.commit()
-        return result
-
-    def _isolation(self, op: Op[Any]) -> Any:
-        return self._psycopg.IsolationLevel.REPEATABLE_READ if op.snapshot else None
-
-    def _give_back(self, conn: Any) -> None:
-        if not conn.closed and conn.info.transaction_status != self._idle:  # do not reuse
-            conn.close()
-        self._pool.putconn(conn)
 
     def load(self, session_id: str) -> SessionState:
         """See :meth:`summem.stores.base.Store.load`."""
@@ -275,7 +185,7 @@ class PostgresStore(_Pooled, ClosingStore):
         self._pool.close()
 
 
-class AsyncPostgresStore(_Pooled):
+class AsyncPostgresStore(AsyncRunner):
     """The async twin of :class:`PostgresStore`, on ``AsyncConnectionPool``.
 
     Building one does no I/O (it may be done on a running loop): the pool is opened and the
@@ -338,64 +248,6 @@ class AsyncPostgresStore(_Pooled):
         if not self._migrated:
             await self.open()
         return await self._drive(op)
-
-    async def _drive(self, op: Op[T]) -> T:
-        for attempt in range(2):
-            if attempt:  # a pooled connection had died (server restart?): drop all dead ones
-                await self._pool.check()
-            try:
-                conn = await self._pool.getconn()
-            except Exception as exc:
-                raise self._unreachable(op, exc) from exc
-            stage = [Stage.FIRST]
-            try:
-                level = self._psycopg.IsolationLevel.REPEATABLE_READ if op.snapshot else None
-                if conn.isolation_level != level:
-                    await conn.set_isolation_level(level)
-                return await self._steps(conn, op, stage)
-            except self._psycopg.Error as exc:
-                with contextlib.suppress(Exception):
-                    await conn.rollback()
-                if self._retry(op, stage[0], conn.broken, attempt):
-                    continue
-                raise self._failure(op, exc, stage[0], conn.broken) from exc
-            except BaseException:
-                with contextlib.suppress(Exception):
-                    await conn.rollback()
-                raise
-            finally:
-                if not conn.closed and conn.info.transaction_status != self._idle:
-                    await conn.close()  # cancelled mid-transaction: do not reuse
-                await self._pool.putconn(conn)
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    async def _steps(self, conn: Any, op: Op[T], stage: list[str]) -> T:
-        """Run ``op``'s batches on ``conn`` (pipelined: one round trip each) and commit."""
-        gen = op.steps()
-        async with conn.pipeline() if self._pipelined and not op.bulk else _no_pipeline() as pipe:
-            try:
-                step = next(gen)
-                while True:
-                    cursors = [await conn.execute(q.sql, q.params) for q in step.queries]
-                    if step.final:
-                        stage[0] = Stage.FINAL
-                        await conn.commit()  # sent with the batch
-                    elif pipe is not None:
-                        await pipe.sync()
-                    rows = [
-                        await c.fetchall() if c.description is not None else [] for c in cursors
-                    ]
-                    if not step.final:
-                        stage[0] = Stage.BODY
-                    step = gen.send(rows)
-                    if stage[0] == Stage.FINAL:
-                        raise AssertionError("a final batch must be the operation's last")
-            except StopIteration as stop:
-                result: T = stop.value
-            if stage[0] != Stage.FINAL:
-                stage[0] = Stage.FINAL
-                await conn.commit()
-        return result
 
     async def load(self, session_id: str) -> SessionState:
         """See :meth:`summem.stores.base.Store.load`."""
@@ -485,16 +337,11 @@ class AsyncPostgresStore(_Pooled):
         await self._pool.close()
 
 
-@contextlib.asynccontextmanager
-async def _no_pipeline() -> AsyncIterator[None]:
-    yield None
-
-
-def _conninfo(options: PgOptions) -> str:
+def _conninfo(options: PostgresSettings) -> str:
     return options.conninfo
 
 
-def _sizes(options: PgOptions) -> dict[str, Any]:
+def _sizes(options: PostgresSettings) -> dict[str, Any]:
     return {
         "min_size": options.min_size,
         "max_size": options.max_size,

@@ -37,8 +37,8 @@ from summem.stores import (
     open_async_store,
     open_store,
 )
-from summem.stores._postgres_base import parse_postgres_url
 from summem.stores._postgres_schema import MIGRATIONS, check_schema_name
+from summem.stores.url import postgres_settings
 from tests.stores.backends import Backend, pg_execute, postgres_url, require_postgres
 from tests.stores.helpers import fill, reduce_to, state_of, summary_msg
 
@@ -65,21 +65,21 @@ def _rows(query: str, *params: Any) -> list[tuple[Any, ...]]:
 
 
 def test_url_parameters_of_summem_are_taken_out_and_the_rest_goes_to_libpq() -> None:
-    o = parse_postgres_url(
+    o = postgres_settings(
         "postgresql://app:s3cret@db:5433/prod?schema=tenant_1&sslmode=disable&pool_max_size=3"
         "&pool_min_size=0&pool_timeout=2.5&application_name=x"
     )
     assert o.conninfo == "postgresql://app:s3cret@db:5433/prod?sslmode=disable&application_name=x"
     assert (o.schema, o.min_size, o.max_size, o.timeout) == ("tenant_1", 0, 3, 2.5)
-    assert parse_postgres_url("postgres://h/db").schema == "summem"
-    spaced = parse_postgres_url("postgresql://h/db?options=-c%20synchronous_commit%3Doff")
+    assert postgres_settings("postgres://h/db").schema == "summem"
+    spaced = postgres_settings("postgresql://h/db?options=-c%20synchronous_commit%3Doff")
     assert spaced.conninfo == "postgresql://h/db?options=-c%20synchronous_commit%3Doff"
     with pytest.raises(ConfigurationError, match="postgresql://user@host"):
-        parse_postgres_url("mysql://h/db")
+        postgres_settings("mysql://h/db")
     with pytest.raises(ConfigurationError, match="bad pool setting"):
-        parse_postgres_url("postgresql://h/db?pool_max_size=many")
+        postgres_settings("postgresql://h/db?pool_max_size=many")
     with pytest.raises(ConfigurationError, match="'schema' twice"):
-        parse_postgres_url("postgresql://h/db?schema=a&schema=b")
+        postgres_settings("postgresql://h/db?schema=a&schema=b")
 
 
 @pytest.mark.parametrize(
