@@ -1,6 +1,6 @@
 """What both PostgreSQL stores share: the shape of an operation, errors, and row parsing.
 
-An operation is a generator that yields :class:`Batch` es of :class:`Query` objects and
+An operation is a generator that yields batches (:class:`Batch`) of :class:`Query` objects and
 receives their rows (no I/O); the operations themselves are in
 :mod:`summem.stores._postgres_ops` and the code that runs them, on ``psycopg`` connections
 sync or async, in :mod:`summem.stores._postgres_run`. ``psycopg`` itself is imported only when
@@ -123,6 +123,8 @@ class Stage:
 
 @dataclass(frozen=True)
 class Meta:
+    """A session's row: its key, epoch, version, length, watermark and current records."""
+
     sid: int
     epoch: str
     version: int
