@@ -81,7 +81,7 @@ def _postgres_problem() -> str | None:
         with psycopg.connect(POSTGRES_ADMIN_URL, connect_timeout=3) as conn:
             conn.execute("SELECT 1")
     except Exception as exc:
-        return f"{type(exc).__name__}: {str(exc).strip()}"
+        return f"{type(exc).__name__}: {' '.join(str(exc).split())}"  # libpq's is multi-line
     return None
 
 
