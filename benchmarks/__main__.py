@@ -1,11 +1,11 @@
 """Run every benchmark with one command: the reducers' per-turn cost, Memory's, the extractive
-summarizer's.
+summarizer's, and the stores side by side (memory, SQLite, Redis, PostgreSQL).
 
 Run from the repository root::
 
     python -m benchmarks            # full sizes: reducers 1k/5k/20k, Memory 1k/10k/100k (minutes)
     python -m benchmarks --quick    # small sizes, shorter latency run (well under a minute)
-    python -m benchmarks --only reducers      # or --only memory, --only extractive
+    python -m benchmarks --only reducers      # or --only memory, extractive, stores
 
 Each benchmark prints what it measured on this machine; nothing is compared with stored
 numbers. ``python benchmarks/bench_reducers.py --help`` and ``python benchmarks/bench_memory.py
@@ -28,11 +28,13 @@ FULL: dict[str, list[str]] = {
     "reducers": ["--sizes", "1000,5000,20000"],
     "memory": ["--sizes", "1000,10000,100000"],
     "extractive": ["--sizes", "200,800,3200"],
+    "stores": ["--sizes", "1000,10000,100000"],
 }
 QUICK: dict[str, list[str]] = {
     "reducers": ["--sizes", "1000,5000"],
     "memory": ["--sizes", "1000,5000", "--latency-turns", "300"],
     "extractive": ["--sizes", "200,800", "--repeat", "1"],
+    "stores": ["--sizes", "1000,5000", "--turns", "200", "--calls", "100", "--seconds", "1"],
 }
 
 
@@ -45,6 +47,10 @@ def _runner(name: str) -> Callable[[list[str]], None]:
         from benchmarks import bench_extractive
 
         return bench_extractive.main
+    if name == "stores":
+        from benchmarks import bench_stores
+
+        return bench_stores.main
     from benchmarks import bench_memory
 
     return bench_memory.main
@@ -53,8 +59,8 @@ def _runner(name: str) -> Callable[[list[str]], None]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
-        description="Run summem's benchmarks (reducers, Memory, extractive summarizer) and print "
-        "what they measure.",
+        description="Run summem's benchmarks (reducers, Memory, extractive summarizer, stores) "
+        "and print what they measure.",
     )
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     parser.add_argument(
@@ -64,7 +70,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--sizes", help="override the message counts of every benchmark run, e.g. 500,2000"
     )
     parser.add_argument(
-        "--skip-latency", action="store_true", help="skip Memory's reduction-latency part"
+        "--skip-latency",
+        action="store_true",
+        help="skip Memory's reduction-latency part and the stores' throughput part",
     )
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
@@ -74,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             extra[extra.index("--sizes") + 1] = args.sizes
         if args.skip_latency and name == "memory":
             extra.append("--skip-latency")
+        if args.skip_latency and name == "stores":
+            extra.append("--skip-throughput")
         print(f"== {name}: python benchmarks/bench_{name}.py {' '.join(extra)}", flush=True)
         start = time.perf_counter()
         _runner(name)(extra)

@@ -74,3 +74,14 @@ def _clean_environ(
     # the default store lives in the user's data folder: never the real one in a test
     monkeypatch.setenv("SUMMEM_DATA_DIR", str(tmp_path_factory.mktemp("summem-data")))
     yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _drop_postgres_test_database() -> Iterator[None]:
+    """Drop the throwaway PostgreSQL database of this run, if a test created one."""
+    yield
+    import sys
+
+    backends = sys.modules.get("tests.stores.backends")
+    if backends is not None:
+        backends.drop_postgres_databases()

@@ -40,7 +40,7 @@ from tests.fakes.memory import check_session, small_reducer
 from tests.fakes.messages import a, call, res, u
 from tests.fakes.summarizers import FakeSummarizer, GatedSummarizer
 from tests.stores._workers import open_spec
-from tests.stores.backends import REDIS_URL, require_redis
+from tests.stores.backends import REDIS_URL, postgres_url, require_postgres, require_redis
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -76,12 +76,21 @@ raise SystemExit("the reduction never ran")
 
 
 @pytest.mark.parametrize("where", ["summarizer", "commit"])
-@pytest.mark.parametrize("kind", ["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "sqlite",
+        pytest.param("redis", marks=pytest.mark.redis),
+        pytest.param("postgres", marks=pytest.mark.postgres),
+    ],
+)
 def test_a_crash_before_the_commit_loses_nothing_and_the_work_is_redone_once(
     tmp_path: Path, where: str, kind: str
 ) -> None:
     if kind == "sqlite":
         spec: tuple[str, ...] = ("sqlite", str(tmp_path / "crash.db"))
+    elif kind == "postgres":
+        spec = ("postgres", postgres_url(), f"summem-test-{uuid.uuid4().hex}")
     else:
         require_redis()
         spec = ("redis", REDIS_URL, f"summem-test-{uuid.uuid4().hex}")
@@ -117,7 +126,14 @@ def crash_and_restart(spec: tuple[str, ...], where: str, store: Store) -> None:
     check_session(store, "s", memory.view())
 
 
-@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+@pytest.fixture(
+    params=[
+        "memory",
+        "sqlite",
+        pytest.param("redis", marks=pytest.mark.redis),
+        pytest.param("postgres", marks=pytest.mark.postgres),
+    ]
+)
 async def async_stores(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> AsyncIterator[tuple[AsyncStore, Store]]:
@@ -128,6 +144,11 @@ async def async_stores(
         raw = store.sync_store  # type: ignore[attr-defined]
     elif request.param == "sqlite":
         store, raw = AsyncSQLiteStore(tmp_path / "c.db"), SQLiteStore(tmp_path / "c.db")
+    elif request.param == "postgres":
+        from summem.stores.postgres import AsyncPostgresStore, PostgresStore
+
+        url, schema = postgres_url(), f"summem-test-{uuid.uuid4().hex}"
+        store, raw = AsyncPostgresStore(url, schema=schema), PostgresStore(url, schema=schema)
     else:
         require_redis()
         from summem.stores.redis import AsyncRedisStore, RedisStore
@@ -331,6 +352,10 @@ class MemoryMachine(RuleBasedStateMachine):
             from summem.stores.redis import RedisStore
 
             return RedisStore(REDIS_URL, prefix=f"summem-hyp-{uuid.uuid4().hex}")
+        if self.kind == "postgres":
+            from summem.stores.postgres import PostgresStore
+
+            return PostgresStore(postgres_url(), schema=f"summem-hyp-{uuid.uuid4().hex}")
         return InMemoryStore()
 
     def _memory(self) -> Memory:
@@ -417,7 +442,7 @@ class MemoryMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         self.memory.close()
-        if self.kind == "redis":
+        if self.kind in ("redis", "postgres"):
             self.store.delete(self.sid)
         self.store.close()
         self.tmp.cleanup()
@@ -444,6 +469,11 @@ class AsyncMemoryMachine(MemoryMachine):
             self.async_store: AsyncStore = AsyncInMemoryStore(store)
         elif isinstance(store, SQLiteStore):
             self.async_store = AsyncSQLiteStore(store.path)
+        elif self.kind == "postgres":
+            from summem.stores.postgres import AsyncPostgresStore
+
+            schema = store.schema  # type: ignore[attr-defined]
+            self.async_store = AsyncPostgresStore(postgres_url(), schema=schema)
         else:
             from summem.stores.redis import AsyncRedisStore
 
@@ -482,6 +512,15 @@ class RedisMemoryMachine(MemoryMachine):
 
 class BackgroundSQLiteMemoryMachine(MemoryMachine):
     kind = "sqlite"
+    background = True
+
+
+class PostgresMemoryMachine(MemoryMachine):
+    kind = "postgres"
+
+
+class AsyncBackgroundPostgresMachine(AsyncMemoryMachine):
+    kind = "postgres"
     background = True
 
 
@@ -535,3 +574,21 @@ def test_async_background_memory_machine_on_redis() -> None:
     from hypothesis.stateful import run_state_machine_as_test
 
     run_state_machine_as_test(AsyncBackgroundRedisMachine, settings=FAST)
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_memory_machine_on_postgres() -> None:
+    require_postgres()
+    from hypothesis.stateful import run_state_machine_as_test
+
+    run_state_machine_as_test(PostgresMemoryMachine, settings=FAST)
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_async_background_memory_machine_on_postgres() -> None:
+    require_postgres()
+    from hypothesis.stateful import run_state_machine_as_test
+
+    run_state_machine_as_test(AsyncBackgroundPostgresMachine, settings=FAST)

@@ -1,11 +1,11 @@
 """Stores keep sessions; ``open_store(url)`` picks one by the URL's scheme.
 
 Backends are found through the entry-point group ``summem.stores`` (name = URL scheme), the
-same path third-party plugins use; the built-ins are registered there as ``memory``, ``sqlite``
-and ``redis``. When the entry points are not installed (running from a source tree) the
-built-in table below answers instead. A plugin's entry point names a class with a
-``from_url(url)`` classmethod returning a :class:`Store` (or any callable ``url -> Store``),
-and optionally ``async_from_url(url)`` returning an :class:`AsyncStore` for
+same path third-party plugins use; the built-ins are registered there as ``memory``, ``sqlite``,
+``redis`` and ``postgresql`` (``postgres``). When the entry points are not installed (running
+from a source tree) the built-in table below answers instead. A plugin's entry point names a
+class with a ``from_url(url)`` classmethod returning a :class:`Store` (or any callable
+``url -> Store``), and optionally ``async_from_url(url)`` returning an :class:`AsyncStore` for
 :func:`open_async_store`.
 
 Examples::
@@ -14,6 +14,7 @@ Examples::
     open_store("sqlite:///summem.db")            # relative to the working directory
     open_store("sqlite:////var/lib/app/summem.db")  # absolute
     open_store("redis://localhost:6379/0")
+    open_store("postgresql://app@db.internal:5432/app?schema=summem")
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from summem.exceptions import ConfigurationError
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import AsyncStore, SessionState, Store, validate_session_id
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
+from summem.stores.postgres import AsyncPostgresStore, PostgresStore
 from summem.stores.redis import AsyncRedisStore, RedisStore
 from summem.stores.sqlite import AsyncSQLiteStore, SQLiteStore
 from summem.stores.url import parse_store_url
@@ -33,11 +35,13 @@ from summem.stores.url import parse_store_url
 __all__ = [
     "ENTRY_POINT_GROUP",
     "AsyncInMemoryStore",
+    "AsyncPostgresStore",
     "AsyncRedisStore",
     "AsyncSQLiteStore",
     "AsyncStore",
     "AsyncStoreAdapter",
     "InMemoryStore",
+    "PostgresStore",
     "RedisStore",
     "SQLiteStore",
     "SessionState",
@@ -53,6 +57,8 @@ ENTRY_POINT_GROUP = "summem.stores"
 _BUILTIN: dict[str, str] = {
     "memory": "summem.stores.memory:InMemoryStore",
     "sqlite": "summem.stores.sqlite:SQLiteStore",
+    "postgresql": "summem.stores.postgres:PostgresStore",
+    "postgres": "summem.stores.postgres:PostgresStore",
     "redis": "summem.stores.redis:RedisStore",
     "rediss": "summem.stores.redis:RedisStore",
     "unix": "summem.stores.redis:RedisStore",

@@ -2,7 +2,8 @@
 
 :func:`summem.stores.open_store` picks a backend by the scheme, the config checks a URL before
 anything is opened, and the CLI needs to know whether a SQLite file exists before it opens it:
-all three read URLs through :func:`parse_store_url` and :func:`sqlite_file`.
+all three read URLs through :func:`parse_store_url` and :func:`sqlite_file`
+(:func:`postgres_settings` for ``postgresql://``).
 """
 
 from __future__ import annotations
@@ -10,15 +11,18 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from summem.exceptions import ConfigurationError
 
 __all__ = [
     "DATA_DIR_ENV",
+    "PostgresSettings",
     "StoreURL",
     "data_dir",
     "default_store_url",
     "parse_store_url",
+    "postgres_settings",
     "sqlite_file",
 ]
 
@@ -88,3 +92,54 @@ def sqlite_file(url: str | StoreURL) -> str:
     if parsed.scheme != "sqlite" or not rest.startswith("/") or len(rest) < 2:
         raise ConfigurationError(f"bad SQLite URL {parsed.url!r}: {_SQLITE_FORMS}")
     return rest[1:]
+
+
+@dataclass(frozen=True)
+class PostgresSettings:
+    """How to connect: the libpq connection string and summem's own settings."""
+
+    conninfo: str
+    schema: str = "summem"
+    min_size: int = 1
+    max_size: int = 10
+    timeout: float = 30.0
+
+
+_OWN = {"schema", "pool_min_size", "pool_max_size", "pool_timeout"}
+
+
+def postgres_settings(url: str | StoreURL) -> PostgresSettings:
+    """``postgresql://user@host:5432/db?schema=summem&pool_max_size=10`` taken apart.
+
+    ``schema``, ``pool_min_size``, ``pool_max_size`` and ``pool_timeout`` (seconds) are
+    summem's; every other query parameter (``sslmode``, ``connect_timeout``...) goes to libpq.
+
+    Raises:
+        ConfigurationError: not a ``postgresql://`` / ``postgres://`` URL, or a bad setting.
+    """
+    parsed = url if isinstance(url, StoreURL) else parse_store_url(url)
+    parts = urlsplit(parsed.url)
+    if parts.scheme.lower() not in ("postgresql", "postgres"):
+        raise ConfigurationError(
+            f"bad PostgreSQL URL: use postgresql://user@host:5432/dbname, got scheme "
+            f"{parts.scheme!r}"
+        )
+    ours: dict[str, str] = {}
+    rest: list[tuple[str, str]] = []
+    for key, value in parse_qsl(parts.query, keep_blank_values=True):
+        if key in _OWN:
+            if key in ours:
+                raise ConfigurationError(f"PostgreSQL URL sets {key!r} twice")
+            ours[key] = value
+        else:
+            rest.append((key, value))
+    query = urlencode(rest, quote_via=quote)  # %20, not "+": libpq does not read "+" as a space
+    conninfo = urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
+    options = PostgresSettings(conninfo=conninfo, schema=ours.get("schema", "summem"))
+    try:
+        min_size = int(ours.get("pool_min_size", options.min_size))
+        max_size = int(ours.get("pool_max_size", options.max_size))
+        timeout = float(ours.get("pool_timeout", options.timeout))
+    except ValueError as exc:
+        raise ConfigurationError(f"PostgreSQL URL: bad pool setting ({exc})") from None
+    return PostgresSettings(conninfo, options.schema, min_size, max_size, timeout)

@@ -41,7 +41,7 @@ def test_help_and_version_import_nothing_heavy(args: list[str]) -> None:
         f"    main({args!r})\n"
         "except SystemExit:\n"
         "    pass\n"
-        "heavy = ('litellm', 'openai', 'tiktoken', 'matplotlib', 'rich', 'redis')\n"
+        "heavy = ('litellm', 'openai', 'tiktoken', 'matplotlib', 'rich', 'redis', 'psycopg')\n"
         "print('LOADED', [m for m in heavy if m in sys.modules])\n"
     )
     out = subprocess.run(

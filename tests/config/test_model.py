@@ -167,7 +167,7 @@ def test_non_utf8_file(tmp_path: Path) -> None:
         ("model: 4\n", "summem.yaml: model: Input should be a valid string"),
         ("prompt: no-such-prompt\n", "summem.yaml: prompt: no shipped prompt named"),
         ("prompt: missing/p.yaml\n", "summem.yaml: prompt: prompt file"),
-        ("store: postgres://db/x\n", "store: unknown scheme 'postgres'; available: memory"),
+        ("store: mongodb://db/x\n", "store: unknown scheme 'mongodb'; available: memory"),
         ("store: summem.db\n", "store: must be a store URL such as sqlite:///summem.db"),
         ("store: 'redis://:${lower}@h:6379/0'\n", "store: environment references are written"),
         ("retries: {max_attempts: 0}\n", "retries.max_attempts: Input should be greater than 0"),

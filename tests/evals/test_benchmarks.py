@@ -16,6 +16,8 @@ def test_one_command_runs_every_benchmark(capsys: pytest.CaptureFixture[str]) ->
     assert "Part 2" not in out  # --skip-latency reached bench_memory
     assert "== extractive: python benchmarks/bench_extractive.py --sizes 300 --repeat 1" in out
     assert "summarize (us/msg)" in out
+    assert "== stores: python benchmarks/bench_stores.py --sizes 300 --turns 200" in out
+    assert "Stores 2" in out and "Stores 3" not in out  # --skip-latency skips the throughput
 
 
 def test_only_one(capsys: pytest.CaptureFixture[str]) -> None:

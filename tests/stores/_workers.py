@@ -12,14 +12,17 @@ from typing import Any
 
 from summem.exceptions import ConflictError
 from summem.messages import SummaryInfo, assistant, user
-from summem.stores import RedisStore, SQLiteStore
+from summem.stores import PostgresStore, RedisStore, SQLiteStore
 from summem.stores.base import Store
 
 
 def open_spec(spec: tuple[str, ...]) -> Store:
-    """A store from a picklable description: ("sqlite", path) or ("redis", url, prefix)."""
+    """A store from a picklable description: ("sqlite", path), ("redis", url, prefix) or
+    ("postgres", url, schema)."""
     if spec[0] == "sqlite":
         return SQLiteStore(spec[1])
+    if spec[0] == "postgres":
+        return PostgresStore(spec[1], schema=spec[2])
     if spec[0] == "redis":
         return RedisStore(spec[1], prefix=spec[2])
     raise ValueError(spec)

@@ -13,9 +13,11 @@ from tests.stores.backends import (
     BACKEND_PARAMS,
     MULTIPROCESS_PARAMS,
     PERSISTENT_PARAMS,
+    POSTGRES_PARAMS,
     REDIS_PARAMS,
     SYNC_PARAMS,
     Backend,
+    require_postgres,
     require_redis,
 )
 
@@ -24,6 +26,8 @@ def _backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend
     kind, mode = request.param
     if kind == "redis":
         require_redis()
+    if kind == "postgres":
+        require_postgres()
     b = Backend(kind, mode, tmp_path, prefix=f"summem-test-{uuid.uuid4().hex}")
     yield b
     b.close()
@@ -61,4 +65,10 @@ def redis_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Ba
 @pytest.fixture(params=SYNC_PARAMS)
 def sync_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
     """Every backend, sync only (for what Memory and AsyncMemory share as one flow)."""
+    yield from _backend(request, tmp_path)
+
+
+@pytest.fixture(params=POSTGRES_PARAMS)
+def postgres_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """PostgreSQL only, sync and async (schemas, migrations, lost connections)."""
     yield from _backend(request, tmp_path)

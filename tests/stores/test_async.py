@@ -11,10 +11,15 @@ import pytest
 
 from summem.exceptions import StoreError
 from summem.messages import user
-from summem.stores import AsyncInMemoryStore, AsyncRedisStore, AsyncSQLiteStore
+from summem.stores import (
+    AsyncInMemoryStore,
+    AsyncPostgresStore,
+    AsyncRedisStore,
+    AsyncSQLiteStore,
+)
 from summem.stores._sqlite_file import SQLiteFile
 from summem.stores.base import AsyncStore
-from tests.stores.backends import REDIS_URL, require_redis
+from tests.stores.backends import REDIS_URL, postgres_url, require_redis
 
 
 def make(kind: str, tmp_path: Path) -> AsyncStore:
@@ -22,12 +27,20 @@ def make(kind: str, tmp_path: Path) -> AsyncStore:
         return AsyncInMemoryStore()
     if kind == "sqlite":
         return AsyncSQLiteStore(tmp_path / "a.db")
+    if kind == "postgres":
+        return AsyncPostgresStore(postgres_url(), schema=f"summem-test-{uuid.uuid4().hex}")
     require_redis()
     return AsyncRedisStore(REDIS_URL, prefix=f"summem-test-{uuid.uuid4().hex}")
 
 
 @pytest.mark.parametrize(
-    "kind", ["memory", "sqlite", pytest.param("redis", marks=pytest.mark.redis)]
+    "kind",
+    [
+        "memory",
+        "sqlite",
+        pytest.param("redis", marks=pytest.mark.redis),
+        pytest.param("postgres", marks=pytest.mark.postgres),
+    ],
 )
 async def test_concurrent_tasks_in_one_loop(kind: str, tmp_path: Path) -> None:
     store = make(kind, tmp_path)

@@ -1,4 +1,4 @@
-"""Corrupt records and failed writes, on the backends that persist (SQLite and Redis).
+"""Corrupt records and failed writes, on the backends that persist (SQLite, Redis, PostgreSQL).
 
 A record that cannot be decoded raises CorruptRecordError naming the session and leaves other
 sessions working; a write that fails midway leaves nothing behind.
@@ -68,6 +68,9 @@ def test_failed_commit_writes_nothing_and_the_session_stays_usable(
             raise sqlite3.OperationalError("disk I/O error")
 
         monkeypatch.setattr(SQLiteStore, "_log_summary", boom)
+    elif persistent.kind == "postgres":  # after the session row was updated
+        raw = persistent.raw(store)
+        monkeypatch.setattr(raw._sql, "LOG_SUMMARY", b"INSERT INTO no_such_table VALUES (%s)")
     else:
         import redis
 

@@ -76,8 +76,8 @@ async def test_async_builtin_schemes(tmp_path: Path) -> None:
 
 
 def test_unknown_scheme_names_it_and_the_known_ones() -> None:
-    with pytest.raises(ConfigurationError, match=r"'postgres'.*memory.*redis.*sqlite"):
-        open_store("postgres://localhost/db")
+    with pytest.raises(ConfigurationError, match=r"'mongodb'.*memory.*postgresql.*redis.*sqlite"):
+        open_store("mongodb://localhost/db")
     with pytest.raises(ConfigurationError, match="scheme://"):
         open_store("summem.db")
     with pytest.raises(ConfigurationError, match="memory://"):

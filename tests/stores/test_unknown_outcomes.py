@@ -25,16 +25,18 @@ from summem.memory import Memory
 from summem.messages import Message
 from summem.stores import (
     AsyncInMemoryStore,
+    AsyncPostgresStore,
     AsyncRedisStore,
     AsyncSQLiteStore,
     InMemoryStore,
+    PostgresStore,
     RedisStore,
     SQLiteStore,
 )
 from tests.fakes.counters import words
 from tests.fakes.memory import check_session, small_reducer
 from tests.fakes.messages import call, res
-from tests.stores.backends import REDIS_URL, Backend
+from tests.stores.backends import REDIS_URL, Backend, postgres_url
 
 FAULTS = ("landed", "lost", "down")
 
@@ -96,6 +98,9 @@ def new_store(backend: Backend) -> Any:
     if backend.kind == "sqlite":
         cls: Any = SQLiteStore if backend.mode == "sync" else AsyncSQLiteStore
         return cls(backend.db_path)
+    if backend.kind == "postgres":
+        cls = PostgresStore if backend.mode == "sync" else AsyncPostgresStore
+        return cls(postgres_url(), schema=backend.prefix)
     cls = RedisStore if backend.mode == "sync" else AsyncRedisStore
     return cls(REDIS_URL, prefix=backend.prefix)
 

@@ -1,0 +1,231 @@
+"""What both PostgreSQL stores share: the shape of an operation, errors, and row parsing.
+
+An operation is a generator that yields batches (:class:`Batch`) of :class:`Query` objects and
+receives their rows (no I/O); the operations themselves are in
+:mod:`summem.stores._postgres_ops` and the code that runs them, on ``psycopg`` connections
+sync or async, in :mod:`summem.stores._postgres_run`. ``psycopg`` itself is imported only when
+a store is built (:func:`import_psycopg`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from summem.exceptions import (
+    ConflictError,
+    CorruptRecordError,
+    MissingDependencyError,
+    StoreError,
+    StoreOutcomeUnknownError,
+)
+from summem.messages import Message
+from summem.stores._postgres_schema import SQL, check_schema_name
+from summem.stores.base import decode_message
+
+__all__ = [
+    "Batch",
+    "Meta",
+    "Op",
+    "PgBase",
+    "Query",
+    "Rows",
+    "Stage",
+    "Steps",
+    "batch",
+    "checked",
+    "decode_opt",
+    "import_psycopg",
+    "is_bulk",
+    "messages_at",
+    "parse_meta",
+    "schema_version",
+]
+
+T = TypeVar("T")
+Rows = list[tuple[Any, ...]]
+
+
+def import_psycopg() -> Any:
+    """The ``psycopg`` package (and ``psycopg_pool``), or the install hint."""
+    try:
+        import psycopg
+        import psycopg_pool  # noqa: F401
+    except ImportError as exc:
+        raise MissingDependencyError("psycopg", "postgres") from exc
+    return psycopg
+
+
+@dataclass(frozen=True)
+class Query:
+    """One statement and its parameters."""
+
+    sql: bytes
+    params: tuple[Any, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Statements sent together (one round trip, in pipeline mode); their rows come back.
+
+    A ``final`` batch is sent with the COMMIT, and its rows arrive once the transaction is
+    over: nothing may be decided from them but the operation's return value.
+    """
+
+    queries: tuple[Query, ...]
+    final: bool = False
+
+
+def batch(*queries: Query, final: bool = False) -> Batch:
+    """A :class:`Batch` of ``queries``."""
+    return Batch(queries, final)
+
+
+Steps = Generator[Batch, list[Rows], T]
+
+
+@dataclass(frozen=True)
+class Op(Generic[T]):
+    """One store operation: a transaction's statements, written as a generator.
+
+    Attributes:
+        name: the session (errors name it), ``None`` for the whole store.
+        write: the operation's name if it writes (a lost COMMIT is then an unknown outcome).
+        steps: makes the generator (called again if the operation is retried).
+        snapshot: read in one ``REPEATABLE READ`` snapshot (reads of several statements).
+        bulk: sends megabytes (a long create or append): one statement per round trip, as
+            psycopg's pipeline mode can stall on a query that large.
+    """
+
+    name: str | None
+    write: str | None
+    steps: Callable[[], Steps[T]]
+    snapshot: bool = False
+    bulk: bool = False
+
+
+BULK_BYTES = 1 << 20
+"""Above this many bytes of message bodies, an operation is not pipelined."""
+
+
+def is_bulk(bodies: Sequence[str]) -> bool:
+    return sum(len(b) for b in bodies) > BULK_BYTES // 4  # up to 4 bytes a character
+
+
+class Stage:
+    """How far a running operation got, which decides what a failure means."""
+
+    FIRST = "first"  # the first batch: nothing ran yet if the connection was dead
+    BODY = "body"  # later batches: the server rolls back if the connection goes
+    FINAL = "final"  # the COMMIT was (being) sent: a lost connection leaves it unknown
+
+
+@dataclass(frozen=True)
+class Meta:
+    """A session's row: its key, epoch, version, length, watermark and current records."""
+
+    sid: int
+    epoch: str
+    version: int
+    length: int
+    watermark: int
+    system: str | None
+    summary: str | None
+
+
+class PgBase:
+    """Every PostgreSQL store operation, shared by the sync and async stores."""
+
+    def __init__(self, schema: str) -> None:
+        check_schema_name(schema)  # a bad setting is named first, psycopg or not
+        self._psycopg = import_psycopg()
+        self._sql = SQL(schema)
+        self._pipelined = bool(self._psycopg.Pipeline.is_supported())
+
+    @property
+    def schema(self) -> str:
+        """The PostgreSQL schema this store's tables live in."""
+        return self._sql.schema
+
+    # -- errors ---------------------------------------------------------------------------
+
+    def _where(self, op: Op[Any]) -> str:
+        if op.name is not None:
+            return f"session {op.name!r}"
+        return f"PostgreSQL store {self.schema!r}"
+
+    def _failure(self, op: Op[Any], exc: Exception, stage: str, broken: bool) -> StoreError:
+        """What a ``psycopg`` error at ``stage`` means for the caller."""
+        lost = broken or isinstance(exc, self._psycopg.OperationalError)
+        if stage == Stage.FINAL and op.write and lost:
+            return StoreOutcomeUnknownError(
+                f"{self._where(op)}: the connection failed while committing the {op.write} "
+                f"({_text(exc)}); it may or may not have been applied: read the session to know",
+                operation=op.write,
+            )
+        return StoreError(f"{self._where(op)}: PostgreSQL error: {_text(exc)}")
+
+    def _retry(self, op: Op[Any], stage: str, broken: bool, attempt: int) -> bool:
+        """A connection lost on the first try, where trying again is safe: retry once.
+
+        That is a read, or a write whose COMMIT was not sent yet (the server rolls back an
+        open transaction when its connection goes, so nothing was applied). A connection that
+        died in the pool (a server restart, an idle timeout) fails this way.
+        """
+        return attempt == 0 and broken and (not op.write or stage == Stage.FIRST)
+
+    def _unreachable(self, op: Op[Any], exc: Exception) -> StoreError:
+        return StoreError(f"{self._where(op)}: cannot get a PostgreSQL connection: {_text(exc)}")
+
+
+def parse_meta(name: str, rows: Rows) -> Meta | None:
+    if not rows:
+        return None
+    sid, epoch, version, length, watermark, system, summary = rows[0]
+    if not 0 <= watermark <= length:
+        raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
+    return Meta(sid, epoch, version, length, watermark, system, summary)
+
+
+def checked(name: str, rows: Rows, version: int, epoch: str | None) -> Meta:
+    meta = parse_meta(name, rows)
+    if meta is None:
+        raise ConflictError(f"session {name!r} no longer exists")
+    if epoch is not None and meta.epoch != epoch:
+        raise ConflictError(f"session {name!r} was deleted and created again")
+    if meta.version != version:
+        raise ConflictError(
+            f"session {name!r} moved: version is {meta.version}, expected {version}"
+        )
+    return meta
+
+
+def messages_at(name: str, rows: Rows, lo: int, hi: int) -> list[Message]:
+    if [pos for pos, _ in rows] != list(range(lo, hi)):
+        raise CorruptRecordError(
+            f"session {name!r}: history positions {lo}..{hi - 1} are missing or out of order"
+        )
+    return [
+        decode_message(body, session_id=name, where=f"message at position {pos}")
+        for pos, body in rows
+    ]
+
+
+def schema_version(schema: str, rows: Rows, latest: int) -> int:
+    current = int(rows[0][0]) if rows else 0
+    if current > latest:
+        raise StoreError(
+            f"PostgreSQL schema {schema!r} has summem schema version {current}, newer than "
+            f"this summem knows ({latest}); upgrade summem"
+        )
+    return current
+
+
+def decode_opt(body: str | None, name: str, where: str) -> Message | None:
+    return None if body is None else decode_message(body, session_id=name, where=where)
+
+
+def _text(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"[:300]

@@ -1,0 +1,347 @@
+"""Every PostgreSQL store operation, written once for the sync and the async store.
+
+Each ``_op_*`` method checks its arguments, encodes what it writes, and returns an
+:class:`~summem.stores._postgres_base.Op`: a generator of statement batches, run in one
+transaction. Writes lock the session row (``SELECT ... FOR UPDATE``) in their first batch and
+read what they change after it, which serialises appends and commits on one session across
+connections, processes and machines while other sessions go on; their last batch goes with the
+COMMIT (see :class:`~summem.stores._postgres_base.Batch`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from summem.exceptions import ConflictError, CorruptRecordError, SessionNotFoundError, StoreError
+from summem.messages import Message
+from summem.stores._new_session import prepare_new_session
+from summem.stores._postgres_base import (
+    Meta,
+    Op,
+    PgBase,
+    Query,
+    Steps,
+    batch,
+    checked,
+    decode_opt,
+    is_bulk,
+    messages_at,
+    parse_meta,
+    schema_version,
+)
+from summem.stores._postgres_schema import LOCK_CLASS, name_key
+from summem.stores.base import (
+    SessionState,
+    check_lease_args,
+    decode_message,
+    encode_message,
+    new_epoch,
+    slice_bounds,
+    validate_session_id,
+)
+
+__all__ = ["PgOps"]
+
+
+class PgOps(PgBase):
+    """The store's operations, as :class:`~summem.stores._postgres_base.Op` values."""
+
+    # -- schema ---------------------------------------------------------------------------
+
+    def _op_migrate(self) -> Op[int]:
+        q, latest = self._sql, len(self._sql.migrations)
+
+        def steps() -> Steps[int]:
+            (rows,) = yield batch(Query(q.VERSION_TABLE, (q.schema,)))
+            if rows[0][0] is not None:
+                (rows,) = yield batch(Query(q.VERSION))
+                if schema_version(q.schema, rows, latest) == latest:
+                    return latest
+            (_, _, _, rows) = yield batch(
+                Query(q.ADVISORY_LOCK, (LOCK_CLASS, q.schema)),  # one migrator at a time
+                Query(q.CREATE_SCHEMA),
+                Query(q.CREATE_VERSION),
+                Query(q.VERSION),  # what another worker may have done meanwhile
+            )
+            current = schema_version(q.schema, rows, latest)
+            if current != latest:
+                todo = [Query(s) for statements in q.migrations[current:] for s in statements]
+                yield batch(*todo, Query(q.SET_VERSION, (latest,)), final=True)
+            return latest
+
+        return Op(None, "migration", steps)
+
+    # -- operations -----------------------------------------------------------------------
+
+    def _op_load(self, session_id: str) -> Op[SessionState]:
+        name = validate_session_id(session_id)
+        q, key = self._sql, name_key(name)
+
+        def steps() -> Steps[SessionState]:
+            meta_rows, tail_rows = yield batch(
+                Query(q.META, (key, name)), Query(q.TAIL, (key, name)), final=True
+            )
+            meta = parse_meta(name, meta_rows)
+            if meta is None:
+                raise SessionNotFoundError(f"no session {name!r}")
+            return SessionState(
+                session_id=name,
+                system=decode_opt(meta.system, name, "system message"),
+                summary=decode_opt(meta.summary, name, "summary"),
+                watermark=meta.watermark,
+                length=meta.length,
+                version=meta.version,
+                epoch=meta.epoch,
+                tail=messages_at(name, tail_rows, meta.watermark, meta.length),
+            )
+
+        return Op(name, None, steps, snapshot=True)
+
+    def _op_exists(self, session_id: str) -> Op[bool]:
+        name = validate_session_id(session_id)
+
+        def steps() -> Steps[bool]:
+            (rows,) = yield batch(Query(self._sql.EXISTS, (name_key(name), name)), final=True)
+            return bool(rows)
+
+        return Op(name, None, steps)
+
+    def _op_history(self, session_id: str, start: int, stop: int | None) -> Op[list[Message]]:
+        name = validate_session_id(session_id)
+        q = self._sql
+
+        def steps() -> Steps[list[Message]]:
+            (rows,) = yield batch(Query(q.META, (name_key(name), name)))
+            meta = parse_meta(name, rows)
+            if meta is None:
+                return []
+            lo, hi = slice_bounds(start, stop, meta.length)
+            (rows,) = yield batch(Query(q.RANGE, (meta.sid, lo, hi)), final=True)
+            return messages_at(name, rows, lo, hi)
+
+        return Op(name, None, steps, snapshot=True)
+
+    def _op_append(self, session_id: str, messages: Sequence[Message]) -> Op[int]:
+        name = validate_session_id(session_id)
+        pending = [(m.id, encode_message(m)) for m in messages]
+        q, key = self._sql, name_key(name)
+        keys = [name_key(mid) for mid, _ in pending]
+
+        def steps() -> Steps[int]:
+            if not pending:
+                (rows,) = yield batch(Query(q.META, (key, name)), final=True)
+                meta = parse_meta(name, rows)
+                return 0 if meta is None else meta.length
+            meta_rows, held_rows = yield batch(
+                Query(q.LOCK_META, (key, name)), Query(q.HELD_IDS, (key, name, keys))
+            )
+            meta = parse_meta(name, meta_rows)
+            if meta is None:
+                meta = yield from self._create(name)
+            held = {row[0] for row in held_rows}
+            positions: list[int] = []
+            id_keys: list[bytes] = []
+            ids: list[str] = []
+            bodies: list[str] = []
+            for (mid, body), id_key in zip(pending, keys, strict=True):
+                if mid in held:
+                    continue  # idempotent by id: stored already, or earlier in this batch
+                held.add(mid)
+                positions.append(meta.length + len(ids))
+                id_keys.append(id_key)
+                ids.append(mid)
+                bodies.append(body)
+            n = meta.length + len(ids)
+            if ids:
+                params = (meta.sid, positions, id_keys, ids, bodies, n, meta.sid)
+                yield batch(Query(q.APPEND, params), final=True)
+            return n
+
+        bulk = is_bulk([body for _, body in pending])
+        return Op(name, "append" if pending else None, steps, bulk=bulk)
+
+    def _op_set_system(self, session_id: str, message: Message | None) -> Op[None]:
+        name = validate_session_id(session_id)
+        body = None if message is None else encode_message(message)
+        q = self._sql
+
+        def steps() -> Steps[None]:
+            (rows,) = yield batch(Query(q.LOCK_META, (name_key(name), name)))
+            meta = parse_meta(name, rows)
+            if meta is None and body is not None:
+                meta = yield from self._create(name)
+            if meta is not None:
+                yield batch(Query(q.SET_SYSTEM, (body, meta.sid)), final=True)
+
+        return Op(name, "set_system", steps)
+
+    def _op_commit(
+        self,
+        session_id: str,
+        summary: Message | None,
+        watermark: int,
+        expected_version: int,
+        expected_epoch: str,
+    ) -> Op[int]:
+        name = validate_session_id(session_id)
+        body = None if summary is None else encode_message(summary)
+        q = self._sql
+
+        def steps() -> Steps[int]:
+            (rows,) = yield batch(Query(q.LOCK_META, (name_key(name), name)))
+            meta = checked(name, rows, expected_version, expected_epoch)
+            if watermark < meta.watermark:
+                raise ConflictError(
+                    f"session {name!r}: watermark {watermark} would move backwards "
+                    f"(it is {meta.watermark})"
+                )
+            if watermark > meta.length:
+                raise ConflictError(
+                    f"session {name!r}: watermark {watermark} is past the history's end "
+                    f"({meta.length})"
+                )
+            writes = [Query(q.SET_SUMMARY, (body, watermark, meta.sid))]
+            if summary is not None:
+                writes.append(Query(q.LOG_SUMMARY, (meta.sid, summary.id, watermark, body)))
+            yield batch(*writes, final=True)
+            return meta.version + 1
+
+        return Op(name, "commit", steps)
+
+    def _op_create(
+        self,
+        session_id: str,
+        history: Sequence[Message],
+        system: Message | None,
+        summary: Message | None,
+        watermark: int,
+    ) -> Op[None]:
+        name = validate_session_id(session_id)
+        new = prepare_new_session(name, history, system, summary, watermark)
+        q = self._sql
+        ids = [m.id for m in new.history]
+        keys = [name_key(i) for i in ids]
+
+        def steps() -> Steps[None]:
+            row = (name_key(name), name, new_epoch(), len(new.bodies), new.watermark)
+            (rows,) = yield batch(Query(q.CREATE_WHOLE, (*row, new.system_body, new.summary_body)))
+            if not rows:
+                raise ConflictError(f"session {name!r} already exists")
+            sid = rows[0][0]
+            writes = []
+            if ids:
+                positions = list(range(len(ids)))
+                writes.append(Query(q.INSERT_MESSAGES, (sid, positions, keys, ids, new.bodies)))
+            if new.summary is not None:
+                params = (sid, new.summary.id, new.watermark, new.summary_body)
+                writes.append(Query(q.LOG_SUMMARY, params))
+            if writes:
+                yield batch(*writes, final=True)
+
+        return Op(name, "create", steps, bulk=is_bulk(new.bodies))
+
+    def _op_summaries(self, session_id: str) -> Op[list[Message]]:
+        name = validate_session_id(session_id)
+
+        def steps() -> Steps[list[Message]]:
+            (rows,) = yield batch(Query(self._sql.SUMMARIES, (name_key(name), name)), final=True)
+            return [
+                decode_message(body, session_id=name, where="summary log entry") for (body,) in rows
+            ]
+
+        return Op(name, None, steps)
+
+    def _op_rollback(
+        self,
+        session_id: str,
+        summary_id: str | None,
+        expected_version: int,
+        expected_epoch: str | None,
+    ) -> Op[int]:
+        name = validate_session_id(session_id)
+        q, key = self._sql, name_key(name)
+
+        def steps() -> Steps[int]:
+            queries = [Query(q.LOCK_META, (key, name))]
+            if summary_id is not None:
+                queries.append(Query(q.FIND_SUMMARY, (key, name, summary_id)))
+            rows = yield batch(*queries)
+            meta = checked(name, rows[0], expected_version, expected_epoch)
+            body: str | None = None
+            watermark = 0
+            if summary_id is not None:
+                if not rows[1]:
+                    raise StoreError(f"session {name!r}: no logged summary with id {summary_id!r}")
+                watermark, body = rows[1][0]
+                if not 0 <= watermark <= meta.length:
+                    raise CorruptRecordError(
+                        f"session {name!r}: summary log entry {summary_id!r} has an invalid "
+                        "watermark"
+                    )
+            yield batch(Query(q.SET_SUMMARY, (body, watermark, meta.sid)), final=True)
+            return meta.version + 1
+
+        return Op(name, "rollback", steps)
+
+    def _op_clear(self, session_id: str) -> Op[None]:
+        name = validate_session_id(session_id)
+        q = self._sql
+
+        def steps() -> Steps[None]:
+            (rows,) = yield batch(Query(q.LOCK_META, (name_key(name), name)))
+            meta = parse_meta(name, rows)
+            if meta is not None:
+                stmts = (q.DELETE_MESSAGES, q.DELETE_SUMMARIES, q.CLEAR)
+                yield batch(*(Query(s, (meta.sid,)) for s in stmts), final=True)
+
+        return Op(name, "clear", steps)
+
+    def _op_delete(self, session_id: str) -> Op[bool]:
+        name = validate_session_id(session_id)
+        q, key = self._sql, name_key(name)
+
+        def steps() -> Steps[bool]:
+            _, rows = yield batch(
+                Query(q.DELETE_LEASE, (key,)), Query(q.DELETE_SESSION, (key, name)), final=True
+            )
+            return bool(rows)
+
+        return Op(name, "delete", steps)
+
+    def _op_list(self) -> Op[list[str]]:
+        def steps() -> Steps[list[str]]:
+            (rows,) = yield batch(Query(self._sql.NAMES), final=True)
+            return sorted(row[0] for row in rows)
+
+        return Op(None, None, steps)
+
+    def _op_acquire(self, session_id: str, owner: str, ttl_seconds: float) -> Op[bool]:
+        name = validate_session_id(session_id)
+        check_lease_args(owner, ttl_seconds)
+        params = (name_key(name), owner, float(ttl_seconds))
+
+        def steps() -> Steps[bool]:
+            (rows,) = yield batch(Query(self._sql.ACQUIRE_LEASE, params), final=True)
+            return bool(rows)
+
+        return Op(name, "acquire_lease", steps)
+
+    def _op_release(self, session_id: str, owner: str) -> Op[None]:
+        name = validate_session_id(session_id)
+        params = (name_key(name), owner)
+
+        def steps() -> Steps[None]:
+            yield batch(Query(self._sql.RELEASE_LEASE, params), final=True)
+
+        return Op(name, "release_lease", steps)
+
+    def _create(self, name: str) -> Steps[Meta]:
+        """Create the session row (unless a concurrent writer just did) and lock it."""
+        q, key = self._sql, name_key(name)
+        _, rows = yield batch(
+            Query(q.CREATE, (key, name, new_epoch())), Query(q.LOCK_META, (key, name))
+        )
+        meta = parse_meta(name, rows)
+        if meta is None:
+            raise StoreError(f"session {name!r}: its key is taken by another session id")
+        return meta

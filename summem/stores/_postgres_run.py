@@ -1,0 +1,198 @@
+"""Running PostgreSQL operations on pooled connections, sync and async.
+
+Each operation (:mod:`summem.stores._postgres_ops`) is one transaction: its batches are sent
+in pipeline mode (one round trip each; the last one with the COMMIT), and what a failure means
+depends on how far it got (:class:`~summem.stores._postgres_base.Stage`): before the COMMIT the
+server rolled everything back, with it the outcome is unknown. A connection that died in the
+pool is replaced and the operation retried once, when that is safe. :class:`SyncRunner` and
+:class:`AsyncRunner` are the same loop, on ``ConnectionPool`` and ``AsyncConnectionPool``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any, TypeVar
+
+from summem.exceptions import ConfigurationError
+from summem.stores._postgres_base import Op, Stage
+from summem.stores._postgres_ops import PgOps
+
+__all__ = ["AsyncRunner", "Pooled", "SyncRunner", "check_pool"]
+
+T = TypeVar("T")
+
+
+def check_pool(min_size: int, max_size: int, timeout: float) -> None:
+    """Reject pool sizes and timeouts that cannot work.
+
+    Raises:
+        ConfigurationError: naming the bad setting.
+    """
+    if not 0 <= min_size <= max_size or max_size < 1:
+        raise ConfigurationError(
+            f"PostgreSQL pool sizes must satisfy 0 <= min_size <= max_size and max_size >= 1, "
+            f"got min_size={min_size}, max_size={max_size}"
+        )
+    if not timeout > 0:
+        raise ConfigurationError(f"PostgreSQL pool timeout must be positive, got {timeout!r}")
+
+
+class Pooled(PgOps):
+    """Settings and the pool's construction arguments, shared by both stores."""
+
+    def __init__(
+        self, conninfo: str, *, schema: str, min_size: int, max_size: int, timeout: float
+    ) -> None:
+        super().__init__(schema)
+        check_pool(min_size, max_size, timeout)
+        self._pool_args: dict[str, Any] = {
+            "conninfo": conninfo,
+            "min_size": min_size,
+            "max_size": max_size,
+            "timeout": timeout,
+            "open": False,
+            "name": f"summem-{self.schema}",
+        }
+        self._migrated = False
+        self._idle = self._psycopg.pq.TransactionStatus.IDLE
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(schema={self.schema!r})"  # never the conninfo
+
+
+class SyncRunner(Pooled):
+    """Runs operations on a ``psycopg_pool.ConnectionPool`` (``self._pool``)."""
+
+    _pool: Any
+
+    def _drive(self, op: Op[T]) -> T:
+        for attempt in range(2):
+            if attempt:  # a pooled connection had died (server restart?): drop all dead ones
+                self._pool.check()
+            try:
+                conn = self._pool.getconn()
+            except Exception as exc:
+                raise self._unreachable(op, exc) from exc
+            stage = [Stage.FIRST]
+            try:
+                conn.isolation_level = self._isolation(op)
+                return self._steps(conn, op, stage)
+            except self._psycopg.Error as exc:
+                with contextlib.suppress(Exception):
+                    conn.rollback()
+                if self._retry(op, stage[0], conn.broken, attempt):
+                    continue
+                raise self._failure(op, exc, stage[0], conn.broken) from exc
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    conn.rollback()
+                raise
+            finally:
+                self._give_back(conn)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _steps(self, conn: Any, op: Op[T], stage: list[str]) -> T:
+        """Run ``op``'s batches on ``conn`` (pipelined: one round trip each) and commit."""
+        gen = op.steps()
+        with (
+            conn.pipeline() if self._pipelined and not op.bulk else contextlib.nullcontext() as pipe
+        ):
+            try:
+                step = next(gen)
+                while True:
+                    cursors = [conn.execute(q.sql, q.params) for q in step.queries]
+                    if step.final:
+                        stage[0] = Stage.FINAL
+                        conn.commit()  # sent with the batch
+                    elif pipe is not None:
+                        pipe.sync()
+                    rows = [c.fetchall() if c.description is not None else [] for c in cursors]
+                    if not step.final:
+                        stage[0] = Stage.BODY
+                    step = gen.send(rows)
+                    if stage[0] == Stage.FINAL:
+                        raise AssertionError("a final batch must be the operation's last")
+            except StopIteration as stop:
+                result: T = stop.value
+            if stage[0] != Stage.FINAL:
+                stage[0] = Stage.FINAL
+                conn.commit()
+        return result
+
+    def _isolation(self, op: Op[Any]) -> Any:
+        return self._psycopg.IsolationLevel.REPEATABLE_READ if op.snapshot else None
+
+    def _give_back(self, conn: Any) -> None:
+        if not conn.closed and conn.info.transaction_status != self._idle:  # do not reuse
+            conn.close()
+        self._pool.putconn(conn)
+
+
+class AsyncRunner(Pooled):
+    """Runs operations on a ``psycopg_pool.AsyncConnectionPool`` (``self._pool``)."""
+
+    _pool: Any
+
+    async def _drive(self, op: Op[T]) -> T:
+        for attempt in range(2):
+            if attempt:  # a pooled connection had died (server restart?): drop all dead ones
+                await self._pool.check()
+            try:
+                conn = await self._pool.getconn()
+            except Exception as exc:
+                raise self._unreachable(op, exc) from exc
+            stage = [Stage.FIRST]
+            try:
+                level = self._psycopg.IsolationLevel.REPEATABLE_READ if op.snapshot else None
+                if conn.isolation_level != level:
+                    await conn.set_isolation_level(level)
+                return await self._steps(conn, op, stage)
+            except self._psycopg.Error as exc:
+                with contextlib.suppress(Exception):
+                    await conn.rollback()
+                if self._retry(op, stage[0], conn.broken, attempt):
+                    continue
+                raise self._failure(op, exc, stage[0], conn.broken) from exc
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await conn.rollback()
+                raise
+            finally:
+                if not conn.closed and conn.info.transaction_status != self._idle:
+                    await conn.close()  # cancelled mid-transaction: do not reuse
+                await self._pool.putconn(conn)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _steps(self, conn: Any, op: Op[T], stage: list[str]) -> T:
+        """Run ``op``'s batches on ``conn`` (pipelined: one round trip each) and commit."""
+        gen = op.steps()
+        async with conn.pipeline() if self._pipelined and not op.bulk else _no_pipeline() as pipe:
+            try:
+                step = next(gen)
+                while True:
+                    cursors = [await conn.execute(q.sql, q.params) for q in step.queries]
+                    if step.final:
+                        stage[0] = Stage.FINAL
+                        await conn.commit()  # sent with the batch
+                    elif pipe is not None:
+                        await pipe.sync()
+                    rows = [
+                        await c.fetchall() if c.description is not None else [] for c in cursors
+                    ]
+                    if not step.final:
+                        stage[0] = Stage.BODY
+                    step = gen.send(rows)
+                    if stage[0] == Stage.FINAL:
+                        raise AssertionError("a final batch must be the operation's last")
+            except StopIteration as stop:
+                result: T = stop.value
+            if stage[0] != Stage.FINAL:
+                stage[0] = Stage.FINAL
+                await conn.commit()
+        return result
+
+
+@contextlib.asynccontextmanager
+async def _no_pipeline() -> AsyncIterator[None]:
+    yield None

@@ -1,0 +1,243 @@
+"""The PostgreSQL store's schema, its migrations and every statement it runs, in one place.
+
+Every table lives in one PostgreSQL schema the store is given (``summem`` by default), so
+several applications or tenants can share a database without meeting. The schema's name only
+ever reaches SQL as a quoted :class:`psycopg.sql.Identifier`, rendered once per store; session
+ids, message ids and every other value are bound parameters, never text in a statement.
+
+Rows are found by a key, not by the id itself: ``key`` is the SHA-256 of the session id (and
+``id_key`` that of a message id), so ids of any length (a session id may be 1024 characters,
+up to 4 KB of UTF-8; a message id is unbounded) fit a unique B-tree index, whose entries are
+limited to about 2.7 KB. Lookups also compare the id itself, so a hash collision could only
+make a write fail, never reach another session's rows.
+
+Migrations are applied by :func:`migration_steps` under ``pg_advisory_xact_lock`` in one
+transaction, re-reading the version table there, so workers starting together migrate once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import ClassVar
+
+from summem.exceptions import ConfigurationError
+
+__all__ = ["LOCK_CLASS", "MIGRATIONS", "SQL", "check_schema_name", "name_key"]
+
+LOCK_CLASS = 0x53554D4D  # "SUMM": the advisory lock class of migrations (two-key form)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def check_schema_name(schema: object) -> str:
+    """Return ``schema`` if PostgreSQL can use it as a schema name, else raise.
+
+    Raises:
+        ConfigurationError: naming what is wrong (empty, too long, control characters,
+            or PostgreSQL's reserved ``pg_`` prefix).
+    """
+    if not isinstance(schema, str) or not schema:
+        raise ConfigurationError(f"PostgreSQL schema must be a non-empty string, got {schema!r}")
+    if len(schema.encode("utf-8", "surrogatepass")) > 63:
+        raise ConfigurationError(
+            f"PostgreSQL schema {schema!r} is longer than 63 bytes (PostgreSQL would cut it)"
+        )
+    if _CONTROL.search(schema):
+        raise ConfigurationError(f"PostgreSQL schema {schema!r} contains control characters")
+    if schema.lower().startswith("pg_"):
+        raise ConfigurationError(
+            f"PostgreSQL schema {schema!r}: names starting with 'pg_' are reserved"
+        )
+    try:
+        schema.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ConfigurationError("PostgreSQL schema must be valid unicode") from None
+    return schema
+
+
+def name_key(value: str) -> bytes:
+    """The indexed key of a session or message id: its SHA-256 (ids may be long)."""
+    return hashlib.sha256(value.encode("utf-8")).digest()
+
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (  # 1: initial schema
+        """CREATE TABLE {schema}.sessions (
+            sid bigserial PRIMARY KEY,
+            key bytea NOT NULL UNIQUE,
+            name text NOT NULL,
+            epoch text NOT NULL,
+            version bigint NOT NULL DEFAULT 0,
+            length bigint NOT NULL DEFAULT 0,
+            watermark bigint NOT NULL DEFAULT 0,
+            system text,
+            summary text,
+            created_at timestamptz NOT NULL DEFAULT now(),
+            updated_at timestamptz NOT NULL DEFAULT now())""",
+        """CREATE TABLE {schema}.messages (
+            sid bigint NOT NULL REFERENCES {schema}.sessions (sid) ON DELETE CASCADE,
+            position bigint NOT NULL,
+            id_key bytea NOT NULL,
+            msg_id text NOT NULL,
+            body text NOT NULL,
+            PRIMARY KEY (sid, position),
+            UNIQUE (sid, id_key))""",
+        """CREATE TABLE {schema}.summaries (
+            seq bigserial PRIMARY KEY,
+            sid bigint NOT NULL REFERENCES {schema}.sessions (sid) ON DELETE CASCADE,
+            summary_id text NOT NULL,
+            watermark bigint NOT NULL,
+            body text NOT NULL,
+            created_at timestamptz NOT NULL DEFAULT now())""",
+        "CREATE INDEX summaries_by_session ON {schema}.summaries (sid, seq)",
+        """CREATE TABLE {schema}.leases (
+            key bytea PRIMARY KEY,
+            owner text NOT NULL,
+            expires_at timestamptz NOT NULL)""",
+    ),
+)
+"""Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
+
+
+def _render(template: str, schema: str) -> bytes:
+    from psycopg import sql  # only when a store is built: summem imports without psycopg
+
+    return sql.SQL(template).format(schema=sql.Identifier(schema)).as_bytes(None)
+
+
+_META = "sid, epoch, version, length, watermark, system, summary"
+
+
+class SQL:
+    """Every statement the store runs, rendered for one schema (placeholders are ``%s``)."""
+
+    _TEMPLATES: ClassVar[dict[str, str]] = {
+        # -- migrations
+        "ADVISORY_LOCK": "SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+        "CREATE_SCHEMA": "CREATE SCHEMA IF NOT EXISTS {schema}",
+        "CREATE_VERSION": (
+            "CREATE TABLE IF NOT EXISTS {schema}.summem_schema_version ("
+            "one boolean PRIMARY KEY DEFAULT true CHECK (one), version integer NOT NULL)"
+        ),
+        "VERSION_TABLE": "SELECT to_regclass(quote_ident(%s) || '.summem_schema_version')",
+        "VERSION": "SELECT version FROM {schema}.summem_schema_version",
+        "SET_VERSION": (
+            "INSERT INTO {schema}.summem_schema_version (one, version) VALUES (true, %s) "
+            "ON CONFLICT (one) DO UPDATE SET version = EXCLUDED.version"
+        ),
+        # -- sessions
+        "META": f"SELECT {_META} FROM {{schema}}.sessions WHERE key = %s AND name = %s",
+        "LOCK_META": (
+            f"SELECT {_META} FROM {{schema}}.sessions WHERE key = %s AND name = %s FOR UPDATE"
+        ),
+        "EXISTS": "SELECT sid FROM {schema}.sessions WHERE key = %s AND name = %s",
+        "CREATE": (
+            "INSERT INTO {schema}.sessions (key, name, epoch) VALUES (%s, %s, %s) "
+            "ON CONFLICT (key) DO NOTHING"
+        ),
+        "CREATE_WHOLE": (
+            "INSERT INTO {schema}.sessions (key, name, epoch, length, watermark, system, "
+            "summary) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (key) DO NOTHING "
+            "RETURNING sid"
+        ),
+        "NAMES": "SELECT name FROM {schema}.sessions",
+        "SET_SYSTEM": "UPDATE {schema}.sessions SET system = %s, updated_at = now() WHERE sid = %s",
+        "SET_SUMMARY": (
+            "UPDATE {schema}.sessions SET summary = %s, watermark = %s, version = version + 1, "
+            "updated_at = now() WHERE sid = %s"
+        ),
+        "CLEAR": (
+            "UPDATE {schema}.sessions SET system = NULL, summary = NULL, watermark = 0, "
+            "length = 0, version = version + 1, updated_at = now() WHERE sid = %s"
+        ),
+        "DELETE_SESSION": (  # messages and summaries go with it (ON DELETE CASCADE)
+            "DELETE FROM {schema}.sessions WHERE key = %s AND name = %s RETURNING sid"
+        ),
+        # -- messages
+        "RANGE": (
+            "SELECT position, body FROM {schema}.messages "
+            "WHERE sid = %s AND position >= %s AND position < %s ORDER BY position"
+        ),
+        "TAIL": (  # history[watermark:length], in the same snapshot as META
+            "SELECT m.position, m.body FROM {schema}.messages m "
+            "JOIN {schema}.sessions s ON m.sid = s.sid WHERE s.key = %s AND s.name = %s "
+            "AND m.position >= s.watermark AND m.position < s.length ORDER BY m.position"
+        ),
+        "HELD_IDS": (  # sent right after LOCK_META: it sees what the lock's last holder wrote
+            "SELECT m.msg_id FROM {schema}.messages m JOIN {schema}.sessions s ON m.sid = s.sid "
+            "WHERE s.key = %s AND s.name = %s AND m.id_key = ANY(%s::bytea[])"
+        ),
+        "INSERT_MESSAGES": (
+            "INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body) "
+            "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[])"
+        ),
+        "APPEND": (  # the messages and the new length, in one round trip
+            "WITH added AS (INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body) "
+            "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[])) "
+            "UPDATE {schema}.sessions SET length = %s, updated_at = now() WHERE sid = %s"
+        ),
+        "DELETE_MESSAGES": "DELETE FROM {schema}.messages WHERE sid = %s",
+        # -- the summary log
+        "LOG_SUMMARY": (
+            "INSERT INTO {schema}.summaries (sid, summary_id, watermark, body) "
+            "VALUES (%s, %s, %s, %s)"
+        ),
+        "SUMMARIES": (
+            "SELECT su.body FROM {schema}.summaries su JOIN {schema}.sessions s "
+            "ON su.sid = s.sid WHERE s.key = %s AND s.name = %s ORDER BY su.seq"
+        ),
+        "FIND_SUMMARY": (
+            "SELECT su.watermark, su.body FROM {schema}.summaries su JOIN {schema}.sessions s "
+            "ON su.sid = s.sid WHERE s.key = %s AND s.name = %s AND su.summary_id = %s "
+            "ORDER BY su.seq DESC LIMIT 1"
+        ),
+        "DELETE_SUMMARIES": "DELETE FROM {schema}.summaries WHERE sid = %s",
+        # -- leases (the server's clock decides expiry: workers' clocks may disagree)
+        "ACQUIRE_LEASE": (
+            "INSERT INTO {schema}.leases AS l (key, owner, expires_at) "
+            "VALUES (%s, %s, clock_timestamp() + make_interval(secs => %s)) "
+            "ON CONFLICT (key) DO UPDATE SET owner = EXCLUDED.owner, "
+            "expires_at = EXCLUDED.expires_at "
+            "WHERE l.owner = EXCLUDED.owner OR l.expires_at <= clock_timestamp() RETURNING 1"
+        ),
+        "RELEASE_LEASE": "DELETE FROM {schema}.leases WHERE key = %s AND owner = %s",
+        "DELETE_LEASE": "DELETE FROM {schema}.leases WHERE key = %s",
+    }
+
+    ADVISORY_LOCK: bytes
+    CREATE_SCHEMA: bytes
+    CREATE_VERSION: bytes
+    VERSION_TABLE: bytes
+    VERSION: bytes
+    SET_VERSION: bytes
+    META: bytes
+    LOCK_META: bytes
+    EXISTS: bytes
+    CREATE: bytes
+    CREATE_WHOLE: bytes
+    NAMES: bytes
+    SET_SYSTEM: bytes
+    SET_SUMMARY: bytes
+    CLEAR: bytes
+    DELETE_SESSION: bytes
+    RANGE: bytes
+    TAIL: bytes
+    HELD_IDS: bytes
+    INSERT_MESSAGES: bytes
+    APPEND: bytes
+    DELETE_MESSAGES: bytes
+    LOG_SUMMARY: bytes
+    SUMMARIES: bytes
+    FIND_SUMMARY: bytes
+    DELETE_SUMMARIES: bytes
+    ACQUIRE_LEASE: bytes
+    RELEASE_LEASE: bytes
+    DELETE_LEASE: bytes
+
+    def __init__(self, schema: str) -> None:
+        self.schema = check_schema_name(schema)
+        for attr, template in self._TEMPLATES.items():
+            setattr(self, attr, _render(template, schema))
+        self.migrations: tuple[tuple[bytes, ...], ...] = tuple(
+            tuple(_render(s, schema) for s in statements) for statements in MIGRATIONS
+        )
