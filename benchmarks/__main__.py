@@ -1,11 +1,11 @@
 """Run every benchmark with one command: the reducers' per-turn cost, Memory's, the extractive
-summarizer's.
+summarizer's, and the hot path's figures as ratios to references measured in the same run.
 
 Run from the repository root::
 
     python -m benchmarks            # full sizes: reducers 1k/5k/20k, Memory 1k/10k/100k (minutes)
     python -m benchmarks --quick    # small sizes, shorter latency run (well under a minute)
-    python -m benchmarks --only reducers      # or --only memory, --only extractive
+    python -m benchmarks --only reducers      # or --only memory, extractive, hotpath
 
 Each benchmark prints what it measured on this machine; nothing is compared with stored
 numbers. ``python benchmarks/bench_reducers.py --help`` and ``python benchmarks/bench_memory.py
@@ -28,11 +28,13 @@ FULL: dict[str, list[str]] = {
     "reducers": ["--sizes", "1000,5000,20000"],
     "memory": ["--sizes", "1000,10000,100000"],
     "extractive": ["--sizes", "200,800,3200"],
+    "hotpath": ["--sizes", "1000,20000", "--latency-turns", "200"],
 }
 QUICK: dict[str, list[str]] = {
     "reducers": ["--sizes", "1000,5000"],
     "memory": ["--sizes", "1000,5000", "--latency-turns", "300"],
     "extractive": ["--sizes", "200,800", "--repeat", "1"],
+    "hotpath": ["--sizes", "1000,5000", "--latency-turns", "60"],
 }
 
 
@@ -41,6 +43,10 @@ def _runner(name: str) -> Callable[[list[str]], None]:
         from benchmarks import bench_reducers
 
         return bench_reducers.main
+    if name == "hotpath":
+        from benchmarks import bench_hotpath
+
+        return bench_hotpath.main
     if name == "extractive":
         from benchmarks import bench_extractive
 
@@ -53,7 +59,8 @@ def _runner(name: str) -> Callable[[list[str]], None]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
-        description="Run summem's benchmarks (reducers, Memory, extractive summarizer) and print "
+        description="Run summem's benchmarks (reducers, Memory, extractive summarizer, hot path) "
+        "and print "
         "what they measure.",
     )
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
@@ -72,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         extra = list(plan[name])
         if args.sizes:
             extra[extra.index("--sizes") + 1] = args.sizes
-        if args.skip_latency and name == "memory":
+        if args.skip_latency and name in ("memory", "hotpath"):
             extra.append("--skip-latency")
         print(f"== {name}: python benchmarks/bench_{name}.py {' '.join(extra)}", flush=True)
         start = time.perf_counter()

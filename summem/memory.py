@@ -249,6 +249,11 @@ class Memory(BaseMemory):
     def messages(self, *, style: ViewStyle | None = None) -> list[dict[str, Any]]:
         """The view as chat-completions dicts, ready for ``chat.completions.create``.
 
+        The list is a fresh one, the caller's to change; the dicts in it are shared between
+        calls and read-only (changing one raises ``TypeError``; ``copy.deepcopy`` gives
+        mutable copies): a turn costs no copy of the view. ``json.dumps``, the openai SDK and
+        litellm take them as they are.
+
         Args:
             style: how to render it for a provider or chat template (strict alternation, no
                 ``null`` content...); the memory's ``style`` by default. The stored messages

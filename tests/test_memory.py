@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -154,11 +155,22 @@ def test_summary_messages_cannot_be_added_back_and_adding_an_id_again_is_a_no_op
 
 
 def test_messages_returns_fresh_copies() -> None:
+    """Callers cannot corrupt the memory through what messages() gives back: the list is a
+    fresh one of their own, the dicts in it are shared read-only ones (changes raise)."""
     memory = Memory("s", reducer=small_reducer())
     memory.add(call("c"))
     out = memory.messages()
-    out[0]["tool_calls"][0]["id"] = "changed"
+    with pytest.raises(TypeError, match="read-only"):
+        out[0]["tool_calls"][0]["id"] = "changed"
+    with pytest.raises(TypeError, match="read-only"):
+        out[0]["content"] = "changed"
+    copied = copy.deepcopy(out)
+    copied[0]["tool_calls"][0]["id"] = "changed"
+    out.append({"role": "user", "content": "the caller's own turn"})
+    out.clear()
     assert memory.messages()[0]["tool_calls"][0]["id"] == "c"
+    assert len(memory.messages()) == 1
+    assert memory.messages() is not memory.messages()
 
 
 # -- reduction --------------------------------------------------------------------------------

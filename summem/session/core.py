@@ -34,6 +34,7 @@ from summem.reducers.view import (
     render_view,
 )
 from summem.session.plan import Plan, PlanResult, pack_spans
+from summem.session.readonly import freeze
 from summem.session.render import RenderCache
 from summem.session.usage import UsageLedger, sum_usage
 from summem.stores.base import SessionState
@@ -123,6 +124,7 @@ class SessionCore:
         self.head = r.head_size(self.system, self.summary)
         self.tail_ids = {m.id: m for m in self.tail}
         self.renders = RenderCache()
+        self._rendered: list[dict[str, Any]] = []  # the rendered tail, a prefix of self.tail
         self.open_calls: dict[str, None] = {}
         for m in self.tail:
             track_calls(self.open_calls, m)
@@ -174,20 +176,32 @@ class SessionCore:
             return list(self.tail)
 
     def render(self, style: ViewStyle | None = None) -> list[dict[str, Any]]:
-        """The view as chat-completions dicts (fresh copies), in ``style`` if given."""
+        """The view as chat-completions dicts in a fresh list, in ``style`` if given.
+
+        The dicts are read-only and shared between calls (see
+        :mod:`summem.session.readonly`); only the messages new since the last call are
+        rendered, so a call costs a list of references, not a copy of the view.
+        """
         with self._lock:
-            system, summary, tail = self.system, self.summary, list(self.tail)
+            system, summary = self.system, self.summary
+            rendered = self._rendered
+            if len(rendered) < len(self.tail):
+                render = self.renders.render
+                rendered.extend(render(m) for m in self.tail[len(rendered) :])
+            tail = list(rendered)
         placement = self.placement if summary is not None else "after_system"
+        out: list[dict[str, Any]]
         if placement == "system_suffix":
-            out = render_view(system, summary, (), placement=placement)
+            out = [freeze(d) for d in render_view(system, summary, (), placement=placement)]
         elif placement == "first_user":
             out = [self.renders.render(system)] if system is not None else []
         else:
             out = [self.renders.render(m) for m in (system, summary) if m is not None]
-        start = len(out)
-        out.extend(self.renders.render(m) for m in tail)
         if placement == "first_user" and summary is not None:
-            out[start:] = merge_into_first_user(summary.text, out[start:])
+            out += [freeze(d) for d in merge_into_first_user(summary.text, tail[:1])]
+            out += tail[1:]
+        else:
+            out += tail
         if style is not None and not style.is_plain:
             out = apply_style(out, style)
         return out
@@ -315,6 +329,7 @@ class SessionCore:
             if same and cut <= len(self.tail) and self.tail[cut - 1].id == plan.evicted[-1].id:
                 self.total -= sum(self.sizes[:cut])
                 del self.tail[:cut]
+                del self._rendered[:cut]
                 del self.sizes[:cut]
                 for m in plan.evicted:
                     self.tail_ids.pop(m.id, None)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError
 from summem.reducers.style import ViewStyle
+from summem.session.readonly import thaw
 from summem.session.recorded import Mode
 from summem.wrappers.stream import (
     AsyncRecord,
@@ -110,7 +111,8 @@ def sync_call(
         new, with_view = _split(args, kwargs, position)
         memory.record(new, mode=options.mode)
         view = memory.view()
-        args, kwargs = with_view(memory.messages(style=options.style))
+        # plain copies: the provider's SDK may change what it is given (the view is read-only)
+        args, kwargs = with_view(thaw(memory.messages(style=options.style)))
 
         def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
             memory.add(_reply(message, usage or memory.estimate_usage(view, message)))
@@ -144,7 +146,7 @@ def async_call(
         new, with_view = _split(args, kwargs, position)
         await memory.record(new, mode=options.mode)
         view = await memory.view()
-        args, kwargs = with_view(await memory.messages(style=options.style))
+        args, kwargs = with_view(thaw(await memory.messages(style=options.style)))
 
         async def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
             await memory.add(_reply(message, usage or memory.estimate_usage(view, message)))
