@@ -222,6 +222,8 @@ def heavy_turns(turns: int, seed: int = 11) -> list[list[dict[str, Any]]]:
 
 
 def latencies(background: bool, turns: int, slow_s: float) -> dict[str, Any]:
+    """One run; turns are classed by what they did (from the summarizer's start times and the
+    view's size before them), never by how long they took."""
     summarizer = SlowSummarizer(slow_s)
     reducer = SummarizationReducer(
         summarizer,
@@ -230,13 +232,18 @@ def latencies(background: bool, turns: int, slow_s: float) -> dict[str, Any]:
         soft_threshold_tokens=12000 if background else None,
         model="gpt-4o",
     )
+    limit = reducer.hard_limit if background else reducer.threshold
     memory = Memory("lat", reducer=reducer, background=background)
     spans: list[tuple[int, int]] = []
-    for batch in heavy_turns(turns):
+    blocked: set[int] = set()  # turns whose messages took the view past the limit
+    for i, batch in enumerate(heavy_turns(turns)):
+        before = memory.size
         t0 = CLOCK()
         memory.extend(batch)
         memory.messages()
         spans.append((t0, CLOCK()))
+        if before + sum(reducer.size(m) for m in memory.view()[-len(batch) :]) > limit:
+            blocked.add(i)
     memory.wait()
     memory.close()
     starts = [t0 for t0, _ in spans]
@@ -245,10 +252,14 @@ def latencies(background: bool, turns: int, slow_s: float) -> dict[str, Any]:
         i = bisect.bisect_right(starts, s) - 1
         if i >= 0:
             marked.add(i)
-    at = [spans[i][1] - spans[i][0] for i in sorted(marked)]
     every = [b - a for a, b in spans]
-    slow = [d for d in every if d > 50_000_000]  # turns that waited for a summarizer
-    return {"at": at, "all": every, "calls": len(summarizer.starts), "waited": len(slow)}
+    return {
+        "at": [every[i] for i in sorted(marked - blocked)],
+        "blocked": [every[i] for i in sorted(blocked)],
+        "all": every,
+        "calls": len(summarizer.starts),
+        "limit": limit,
+    }
 
 
 def pct(xs: list[int], q: float) -> float:
@@ -260,8 +271,11 @@ def pct(xs: list[int], q: float) -> float:
 
 def part2(turns: int, slow_ms: float) -> None:
     print(
-        f"\nPart 2: add + messages() latency at reduction turns, tool batches of a few thousand\n"
-        f"tokens, no gap between turns, summarizer {slow_ms:.0f} ms, {turns} turns; milliseconds"
+        f"\nPart 2: add + messages() latency, tool batches of a few thousand tokens, no gap\n"
+        f"between turns, summarizer {slow_ms:.0f} ms, {turns} turns, threshold 16000 / target\n"
+        "10000 (soft 12000 in background mode); milliseconds. Reduction turns: a reduction\n"
+        "started during them; limit turns: their messages took the view past the limit that\n"
+        "blocks (the threshold in blocking mode, the hard limit in background mode)"
     )
     runs: list[tuple[str, Callable[[], dict[str, Any]]]] = [
         ("blocking", lambda: latencies(False, turns, slow_ms / 1000)),
@@ -272,12 +286,16 @@ def part2(turns: int, slow_ms: float) -> None:
         r = run()
         calls[name] = r["calls"]
         print(
-            f"{name:10} reduction turns {len(r['at']):3}  p50 {pct(r['at'], 0.5):8.2f}  "
-            f"p99 {pct(r['at'], 0.99):8.2f}   turns that waited {r['waited']:3}  "
-            f"all turns p99 {pct(r['all'], 0.99):8.2f}  summarizer calls {r['calls']}"
+            f"{name:10} limit {r['limit']:>6}  reduction turns {len(r['at']):3} p50 "
+            f"{pct(r['at'], 0.5):7.2f} p99 {pct(r['at'], 0.99):7.2f}   limit turns "
+            f"{len(r['blocked']):3} p50 {pct(r['blocked'], 0.5):7.2f} max "
+            f"{pct(r['blocked'], 1.0):7.2f}   summarizer calls {r['calls']}"
         )
     ratio = calls["background"] / max(1, calls["blocking"])
-    print(f"background/blocking summarizer calls: {ratio:.2f} (goal <= 1.1); p99 goal <= 5 ms")
+    print(
+        f"background/blocking summarizer calls: {ratio:.2f} (goal <= 1.1); background p99 at "
+        "reduction turns: goal <= 5 ms"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -165,7 +165,10 @@ class Memory(BaseMemory):
             if busy:
                 worker.join()
                 self._raise_background_error()
-                if core.next_action(in_flight=False) != "hard":
+                action = core.next_action(in_flight=False)
+                if action == "soft":  # the reduction landed under the hard limit
+                    worker.submit()
+                if action != "hard":
                     return
             self._reduce("hard")
         elif core.background and core.size > core.reducer.target:
