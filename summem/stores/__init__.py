@@ -19,16 +19,40 @@ Examples::
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points
-from typing import Any
+from importlib.metadata import entry_points  # pydantic imports it anyway
+from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError
-from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import AsyncStore, SessionState, Store, validate_session_id
-from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
-from summem.stores.redis import AsyncRedisStore, RedisStore
-from summem.stores.sqlite import AsyncSQLiteStore, SQLiteStore
 from summem.stores.url import parse_store_url
+
+if TYPE_CHECKING:
+    from summem.stores.adapter import AsyncStoreAdapter
+    from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
+    from summem.stores.redis import AsyncRedisStore, RedisStore
+    from summem.stores.sqlite import AsyncSQLiteStore, SQLiteStore
+
+# The backends load on first use: ``summem.stores.base`` (which every memory needs) must not
+# pull in asyncio, sqlite3 and the Redis scripts with it.
+_LAZY: dict[str, str] = {
+    "AsyncStoreAdapter": "summem.stores.adapter",
+    "AsyncInMemoryStore": "summem.stores.memory",
+    "InMemoryStore": "summem.stores.memory",
+    "AsyncRedisStore": "summem.stores.redis",
+    "RedisStore": "summem.stores.redis",
+    "AsyncSQLiteStore": "summem.stores.sqlite",
+    "SQLiteStore": "summem.stores.sqlite",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ENTRY_POINT_GROUP",
