@@ -81,6 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             extra[extra.index("--sizes") + 1] = args.sizes
         if args.skip_latency and name in ("memory", "hotpath"):
             extra.append("--skip-latency")
+            if name == "hotpath":
+                extra.append("--skip-process")  # the import and RSS runs: fresh interpreters
         print(f"== {name}: python benchmarks/bench_{name}.py {' '.join(extra)}", flush=True)
         start = time.perf_counter()
         _runner(name)(extra)

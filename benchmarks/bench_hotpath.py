@@ -20,7 +20,8 @@ reference (the median over the same messages, timed the same way):
   Semantic Kernel's reducer (2.0-2.1 us in the issue, so its goal of <= 3x SK is <= 6.2 us).
 
 It also reports the 20k/1k scaling of the exact-token turn (goal <= 1.1) and counts views over
-the budget after each turn (goal: zero).
+the budget after each turn (goal: zero). Part 0 reports the import time (goal <= 150 ms) and
+the peak RSS of the largest run next to the harness's own.
 
 Part 2 measures background mode at reduction turns: a workload whose tool batches hold a few
 thousand tokens (one turn = ``extend`` of the user message, the assistant's parallel calls with
@@ -38,7 +39,9 @@ import json
 import math
 import os
 import random
+import resource
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -54,6 +57,7 @@ from summem import ApproxCounter, Memory, SummarizationReducer
 from summem.summarizers.base import Flow, SummaryOutput, SummaryRequest, done
 from summem.tokens.openai import load_encoding
 
+ROOT = Path(__file__).resolve().parents[1]
 WINDOW = 1000
 SCALE = 8
 """Part 1's message size: ``conversation(n, scale=8)``, about 260 tokens a message."""
@@ -186,6 +190,58 @@ def part1(sizes: list[int]) -> None:
         print(f"exact-token turn scaling {hi}/{lo}: {exact[hi] / exact[lo]:.2f} (goal <= 1.1)")
 
 
+_IMPORTS = {
+    "import summem": "import summem",
+    "from summem import Memory, SummarizationReducer": (
+        "from summem import Memory, SummarizationReducer"
+    ),
+}
+
+
+def _child_cpu_ms(code: str, runs: int) -> float:
+    """Least CPU time (user + system) of ``python -c code`` over ``runs`` runs, in ms."""
+    best = float("inf")
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        best = min(best, used * 1000)
+    return best
+
+
+_RSS_CHILD = """
+import resource, sys
+sys.path.insert(0, {root!r})
+from benchmarks.conversation import conversation
+from benchmarks import bench_hotpath as b
+from summem.tokens.openai import load_encoding
+msgs = conversation({n}, scale=b.SCALE)
+load_encoding("o200k_base")
+if {run}:
+    b.replay("exact", msgs)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def _peak_rss_mb(n: int, run: bool) -> float:
+    code = _RSS_CHILD.format(root=str(ROOT), n=n, run=run)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True)
+    return int(out.stdout.split()[-1]) / 1024  # ru_maxrss is in KiB on Linux
+
+
+def part0(rss_n: int, runs: int = 5) -> None:
+    print("Part 0: import time (least CPU time of a fresh interpreter, interpreter excluded)")
+    bare = _child_cpu_ms("pass", runs)
+    for label, code in _IMPORTS.items():
+        print(f"  {label:50} {_child_cpu_ms(code, runs) - bare:6.0f} ms (goal <= 150 ms)")
+    harness, total = _peak_rss_mb(rss_n, False), _peak_rss_mb(rss_n, True)
+    print(
+        f"peak RSS, {rss_n}-message exact-token run: {total:.0f} MB; the harness alone "
+        f"(conversation, tokenizer) {harness:.0f} MB; summem's share {total - harness:.0f} MB\n"
+    )
+
+
 def heavy_turns(turns: int, seed: int = 11) -> list[list[dict[str, Any]]]:
     """Turns of a tool-using assistant; every second turn a batch of a few thousand tokens."""
     rng = random.Random(seed)
@@ -306,8 +362,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency-turns", type=int, default=200)
     parser.add_argument("--slow-ms", type=float, default=300.0)
     parser.add_argument("--skip-latency", action="store_true")
+    parser.add_argument("--skip-process", action="store_true", help="skip import time and RSS")
     args = parser.parse_args(argv)
-    part1([int(s) for s in args.sizes.split(",")])
+    sizes = [int(s) for s in args.sizes.split(",")]
+    if not args.skip_process:
+        part0(max(sizes))
+    part1(sizes)
     if not args.skip_latency:
         part2(args.latency_turns, args.slow_ms)
 
