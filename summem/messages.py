@@ -204,7 +204,7 @@ class Message(BaseModel):
 
     def to_openai(self) -> dict[str, Any]:
         """The chat-completions dict, exactly as given (extras and key order), as a fresh copy."""
-        data: dict[str, Any] = copy_json(self.model_dump(exclude_unset=True))
+        data: dict[str, Any] = self.model_dump(exclude_unset=True)  # fresh all the way down
         keys = (self.__pydantic_private__ or self._priv())["_keys"]
         if keys is not None and data.keys() == set(keys):
             data = {k: data[k] for k in keys}
