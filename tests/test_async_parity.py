@@ -239,6 +239,18 @@ async def test_background_reductions_fold_one_span_then_commit(kind: str) -> Non
     check_session(sync_store(memory), "s", await memory.view())
 
 
+async def test_a_batch_far_past_the_hard_limit_folds_at_most_four_spans_a_turn(kind: str) -> None:
+    summarizer = FakeSummarizer(reply="s")
+    reducer = small_reducer(summarizer, soft_threshold_tokens=80, hard_limit_tokens=150)
+    memory = make(kind, reducer=reducer)
+    await memory.extend([u(words(7, f"m{i}")) for i in range(80)])  # 800: 4 spans of 100
+    assert len(summarizer.requests) == 4 and memory.size > 150  # bounded work (I7)
+    await memory.add(u(words(7, "next")))  # the next turn folds more
+    assert len(summarizer.requests) == 8 and memory.size < 800 - 400
+    await memory.wait()
+    check_session(sync_store(memory), "s", await memory.view())
+
+
 async def test_a_batch_past_the_hard_limit_is_reduced_before_the_turn_returns(kind: str) -> None:
     summarizer = FakeSummarizer(reply="s")
     reducer = small_reducer(summarizer, soft_threshold_tokens=80, hard_limit_tokens=150)

@@ -486,6 +486,35 @@ def test_unknown_part_types_count_text_and_estimate_binary(o200k: TiktokenCounte
     assert tokens == expected
 
 
+def test_odd_parts_and_calls_count_like_their_texts(o200k: TiktokenCounter) -> None:
+    base = o200k.count_message(Message.from_openai({"role": "assistant", "content": []}))
+    refusal = Message.from_openai(
+        {"role": "assistant", "content": [{"type": "refusal", "refusal": "no way"}]}
+    )
+    assert o200k.count_message(refusal) == base + o200k.count_text("no way")
+    legacy = Message.from_openai(
+        {"role": "assistant", "content": "ok", "function_call": "not a mapping"}
+    )
+    ok = o200k.count_message(Message.from_openai({"role": "assistant", "content": "ok"}))
+    assert o200k.count_message(legacy) == ok + TOOL_CALL_TOKENS
+    no_args = Message.from_openai(
+        {"role": "assistant", "content": "ok", "function_call": {"name": "f", "arguments": None}}
+    )
+    assert o200k.count_message(no_args) == ok + TOOL_CALL_TOKENS + o200k.count_text("f")
+    dict_args = Message.from_openai(
+        {"role": "assistant", "content": "ok", "function_call": {"name": "f", "arguments": {}}}
+    )
+    expected = ok + TOOL_CALL_TOKENS + o200k.count_text("f") + o200k.count_text("{}")
+    assert o200k.count_message(dict_args) == expected
+
+
+def test_another_tiktoken_layout_keeps_its_own_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_openai_tokens, "_ENCODINGS", {})
+    monkeypatch.delattr(tiktoken.registry, "_lock")
+    encoding = load_encoding("cl100k_base")
+    assert encoding.name == "cl100k_base"
+
+
 def test_string_extras_and_legacy_function_call_are_counted(o200k: TiktokenCounter) -> None:
     base = o200k.count_message(Message.from_openai({"role": "assistant", "content": "ok"}))
     with_refusal = Message.from_openai({"role": "assistant", "content": "ok", "refusal": "no way"})
