@@ -292,6 +292,7 @@ def latencies(background: bool, turns: int, slow_s: float) -> dict[str, Any]:
     memory = Memory("lat", reducer=reducer, background=background)
     spans: list[tuple[int, int]] = []
     blocked: set[int] = set()  # turns whose messages took the view past the limit
+    over = 0  # views over the limit after a turn
     for i, batch in enumerate(heavy_turns(turns)):
         before = memory.size
         t0 = CLOCK()
@@ -300,6 +301,7 @@ def latencies(background: bool, turns: int, slow_s: float) -> dict[str, Any]:
         spans.append((t0, CLOCK()))
         if before + sum(reducer.size(m) for m in memory.view()[-len(batch) :]) > limit:
             blocked.add(i)
+        over += memory.size > limit
     memory.wait()
     memory.close()
     starts = [t0 for t0, _ in spans]
@@ -316,6 +318,7 @@ def latencies(background: bool, turns: int, slow_s: float) -> dict[str, Any]:
         "all": every,
         "calls": len(summarizer.starts),
         "limit": limit,
+        "over": over,
     }
 
 
@@ -348,7 +351,7 @@ def part2(turns: int, slow_ms: float) -> None:
             f"{len(r['blocked']):3} p50 {pct(r['blocked'], 0.5):7.2f} max "
             f"{pct(r['blocked'], 1.0):7.2f}   summarizer calls {r['calls']}\n"
             f"{'':10} the other turns (the reference): p50 {pct(r['plain'], 0.5):7.2f} p99 "
-            f"{pct(r['plain'], 0.99):7.2f}"
+            f"{pct(r['plain'], 0.99):7.2f}; views over the limit after a turn: {r['over']}"
         )
     ratio = calls["background"] / max(1, calls["blocking"])
     print(
