@@ -12,7 +12,8 @@ same objects are handed out on every call, in a fresh ``list``:
 
 Both types subclass ``dict`` and ``list``: ``json.dumps``, the openai SDK, pydantic and
 ``isinstance(m, dict)`` checks accept them as they are, and pickling or copying them gives
-plain dicts and lists.
+plain dicts and lists. Serialisers that accept only the exact types (``yaml.safe_dump``) need
+a copy first.
 """
 
 from __future__ import annotations
