@@ -60,8 +60,10 @@ class Memory(BaseMemory):
             :func:`summem.stores.open_store`; by default a new ``InMemoryStore`` (nothing
             persists: pass ``"sqlite:///summem.db"``, as the CLI does, to keep sessions).
             A store given as an object is not closed by :meth:`close`.
-        background: reduce in a worker thread from the reducer's soft threshold on (the turn
-            does not wait); on by default when the reducer has a soft threshold.
+        background: reduce in a worker thread from the reducer's soft threshold on; no turn
+            waits for it below the reducer's ``hard_limit`` (the view may run over the
+            threshold meanwhile; see ``docs-notes/background.md``). On by default when the
+            reducer has a soft threshold.
         lease_ttl_seconds: how long the store's reduction lease outlives a crashed worker.
         style: how :meth:`messages` renders the view by default, for servers and chat
             templates that accept less than OpenAI (see :class:`~summem.ViewStyle`).
