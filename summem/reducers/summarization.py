@@ -30,6 +30,7 @@ from summem.messages import Message, MessageLike, Role, SummaryInfo
 from summem.reducers.base import BudgetReducer, ReduceResult, check_budget
 from summem.reducers.view import DEFAULT_SUMMARY_PREFIX, PLACEMENTS, SummaryPlacement
 from summem.summarizers.base import (
+    VETTED,
     Summarizer,
     SummaryOutput,
     SummaryRequest,
@@ -38,7 +39,6 @@ from summem.summarizers.base import (
     summary_limit,
     validate_summary,
 )
-from summem.summarizers.chain import VETTED
 from summem.summarizers.checks import foreign_links
 from summem.summarizers.hooks import Redactor, ValidatorLike, redact_messages, run_validator
 from summem.tokens.base import TokenCounter, TokenCounterFn

@@ -19,7 +19,6 @@ Examples::
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points  # pydantic imports it anyway
 from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError
@@ -81,6 +80,13 @@ _BUILTIN: dict[str, str] = {
     "rediss": "summem.stores.redis:RedisStore",
     "unix": "summem.stores.redis:RedisStore",
 }
+
+
+def entry_points(*, group: str) -> Any:
+    """``importlib.metadata.entry_points(group=...)``, imported on first use (it is slow)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
 
 
 def _registered() -> dict[str, Any]:
