@@ -1,11 +1,12 @@
 """Run every benchmark with one command: the reducers' per-turn cost, Memory's, the extractive
-summarizer's, and the stores side by side (memory, SQLite, Redis, PostgreSQL).
+summarizer's, the stores side by side (memory, SQLite, Redis, PostgreSQL), and the hot path's
+figures as ratios to references measured in the same run.
 
 Run from the repository root::
 
     python -m benchmarks            # full sizes: reducers 1k/5k/20k, Memory 1k/10k/100k (minutes)
     python -m benchmarks --quick    # small sizes, shorter latency run (well under a minute)
-    python -m benchmarks --only reducers      # or --only memory, extractive, stores
+    python -m benchmarks --only reducers      # or --only memory, extractive, stores, hotpath
 
 Each benchmark prints what it measured on this machine; nothing is compared with stored
 numbers. ``python benchmarks/bench_reducers.py --help`` and ``python benchmarks/bench_memory.py
@@ -29,12 +30,14 @@ FULL: dict[str, list[str]] = {
     "memory": ["--sizes", "1000,10000,100000"],
     "extractive": ["--sizes", "200,800,3200"],
     "stores": ["--sizes", "1000,10000,100000"],
+    "hotpath": ["--sizes", "1000,20000", "--latency-turns", "200"],
 }
 QUICK: dict[str, list[str]] = {
     "reducers": ["--sizes", "1000,5000"],
     "memory": ["--sizes", "1000,5000", "--latency-turns", "300"],
     "extractive": ["--sizes", "200,800", "--repeat", "1"],
     "stores": ["--sizes", "1000,5000", "--turns", "200", "--calls", "100", "--seconds", "1"],
+    "hotpath": ["--sizes", "1000,5000", "--latency-turns", "60"],
 }
 
 
@@ -43,6 +46,10 @@ def _runner(name: str) -> Callable[[list[str]], None]:
         from benchmarks import bench_reducers
 
         return bench_reducers.main
+    if name == "hotpath":
+        from benchmarks import bench_hotpath
+
+        return bench_hotpath.main
     if name == "extractive":
         from benchmarks import bench_extractive
 
@@ -59,8 +66,8 @@ def _runner(name: str) -> Callable[[list[str]], None]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
-        description="Run summem's benchmarks (reducers, Memory, extractive summarizer, stores) "
-        "and print what they measure.",
+        description="Run summem's benchmarks (reducers, Memory, extractive summarizer, stores, "
+        "hot path) and print what they measure.",
     )
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     parser.add_argument(
@@ -80,8 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         extra = list(plan[name])
         if args.sizes:
             extra[extra.index("--sizes") + 1] = args.sizes
-        if args.skip_latency and name == "memory":
+        if args.skip_latency and name in ("memory", "hotpath"):
             extra.append("--skip-latency")
+            if name == "hotpath":
+                extra.append("--skip-process")  # the import and RSS runs: fresh interpreters
         if args.skip_latency and name == "stores":
             extra.append("--skip-throughput")
         print(f"== {name}: python benchmarks/bench_{name}.py {' '.join(extra)}", flush=True)

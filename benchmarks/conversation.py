@@ -55,14 +55,18 @@ def _sentence(rng: random.Random, n: int) -> str:
     return " ".join(rng.choice(_WORDS) for _ in range(n)).capitalize() + "."
 
 
-def conversation(n_messages: int, *, seed: int = 7) -> list[dict[str, Any]]:
-    """``n_messages`` chat-completions dicts (a system message first)."""
+def conversation(n_messages: int, *, seed: int = 7, scale: int = 1) -> list[dict[str, Any]]:
+    """``n_messages`` chat-completions dicts (a system message first).
+
+    ``scale`` multiplies the length of every text and gives each tool result that many
+    sentences of notes (``scale=1``: short messages, about 25 tokens on average).
+    """
     rng = random.Random(seed)
     out: list[dict[str, Any]] = [{"role": "system", "content": "You are a support assistant."}]
     turn = 0
     while len(out) < n_messages:
         turn += 1
-        out.append({"role": "user", "content": _sentence(rng, rng.randint(6, 40))})
+        out.append({"role": "user", "content": _sentence(rng, scale * rng.randint(6, 40))})
         if turn % 4 == 0:
             n_calls = 2 if turn % 8 == 0 else 1
             ids = [f"call_{turn}_{i}" for i in range(n_calls)]
@@ -84,9 +88,15 @@ def conversation(n_messages: int, *, seed: int = 7) -> list[dict[str, Any]]:
                 }
             )
             for i, cid in reversed(list(enumerate(ids))):
-                result = {"order_id": f"A{turn}{i}", "status": rng.choice(_WORDS), "eta_days": i}
+                result: dict[str, Any] = {
+                    "order_id": f"A{turn}{i}",
+                    "status": rng.choice(_WORDS),
+                    "eta_days": i,
+                }
+                if scale > 1:
+                    result["notes"] = [_sentence(rng, rng.randint(5, 30)) for _ in range(scale)]
                 out.append({"role": "tool", "tool_call_id": cid, "content": json.dumps(result)})
-        out.append({"role": "assistant", "content": _sentence(rng, rng.randint(10, 80))})
+        out.append({"role": "assistant", "content": _sentence(rng, scale * rng.randint(10, 80))})
     return out[:n_messages] if _complete(out[:n_messages]) else out
 
 

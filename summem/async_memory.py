@@ -125,7 +125,10 @@ class AsyncMemory(BaseMemory):
             if busy and task is not None:
                 await asyncio.wait({task})  # never cancels the shared task
                 self._raise_background_error()
-                if self._core.next_action(in_flight=False) != "hard":
+                action = self._core.next_action(in_flight=False)
+                if action == "soft":  # the reduction landed under the hard limit
+                    self._task = asyncio.get_running_loop().create_task(self._work())
+                if action != "hard":
                     return
             await self._reduce("hard")
 

@@ -170,10 +170,13 @@ def check_batch(
         seen[msg.id] = msg
         history.append(msg)
         accepted.append(msg)
-    changed = system is not None and (current is None or not system.same_content(current))
-    if system is not None and current is not None and not changed:
-        system = current  # same content as stored: keep the stored message (and its id)
-        accepted = [current if m.is_system else m for m in accepted]
+    changed = False
+    if system is not current and system is not None:  # the batch held a system message
+        if current is not None and system.same_content(current):
+            system = current  # same content as stored: keep the stored message (and its id)
+            accepted = [current if m.is_system else m for m in accepted]
+        else:
+            changed = True
     return Batch(accepted, history, [size(m) for m in history], system, changed)
 
 

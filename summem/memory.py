@@ -63,8 +63,10 @@ class Memory(BaseMemory):
             :func:`summem.stores.open_store`; by default a new ``InMemoryStore`` (nothing
             persists: pass ``"sqlite:///summem.db"``, as the CLI does, to keep sessions).
             A store given as an object is not closed by :meth:`close`.
-        background: reduce in a worker thread from the reducer's soft threshold on (the turn
-            does not wait); on by default when the reducer has a soft threshold.
+        background: reduce in a worker thread from the reducer's soft threshold on; no turn
+            waits for it below the reducer's ``hard_limit`` (the view may run over the
+            threshold meanwhile; see ``docs-notes/background.md``). On by default when the
+            reducer has a soft threshold.
         lease_ttl_seconds: how long the store's reduction lease outlives a crashed worker.
         style: how :meth:`messages` renders the view by default, for servers and chat
             templates that accept less than OpenAI (see :class:`~summem.ViewStyle`).
@@ -169,7 +171,10 @@ class Memory(BaseMemory):
             if busy:
                 worker.join()
                 self._raise_background_error()
-                if core.next_action(in_flight=False) != "hard":
+                action = core.next_action(in_flight=False)
+                if action == "soft":  # the reduction landed under the hard limit
+                    worker.submit()
+                if action != "hard":
                     return
             self._reduce("hard")
         elif core.background and core.size > core.reducer.target:
@@ -252,6 +257,11 @@ class Memory(BaseMemory):
 
     def messages(self, *, style: ViewStyle | None = None) -> list[dict[str, Any]]:
         """The view as chat-completions dicts, ready for ``chat.completions.create``.
+
+        The list is a fresh one, the caller's to change; the dicts in it are shared between
+        calls and read-only (changing one raises ``TypeError``; ``copy.deepcopy`` gives
+        mutable copies): a turn costs no copy of the view. ``json.dumps``, the openai SDK and
+        litellm take them as they are.
 
         Args:
             style: how to render it for a provider or chat template (strict alternation, no

@@ -48,7 +48,8 @@ def new_message_id() -> str:
 class SummaryInfo(BaseModel):
     """Provenance of a summary message; summem metadata, never sent to a provider."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # built on first use, not at import (``import summem`` stays light)
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     covered_ids: tuple[str, ...] = ()
     """Ids of the messages this reduction folded in (the span ``history[k:k']``)."""
@@ -76,7 +77,7 @@ class Message(BaseModel):
     with :meth:`to_openai`; the round trip is lossless, provider extras included.
     """
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="allow", defer_build=True)
 
     role: Role
     content: str | list[dict[str, Any]] | None = None
@@ -203,7 +204,7 @@ class Message(BaseModel):
 
     def to_openai(self) -> dict[str, Any]:
         """The chat-completions dict, exactly as given (extras and key order), as a fresh copy."""
-        data: dict[str, Any] = copy_json(self.model_dump(exclude_unset=True))
+        data: dict[str, Any] = self.model_dump(exclude_unset=True)  # fresh all the way down
         keys = (self.__pydantic_private__ or self._priv())["_keys"]
         if keys is not None and data.keys() == set(keys):
             data = {k: data[k] for k in keys}

@@ -160,14 +160,20 @@ async def test_failures_back_off_and_commit_nothing(kind: str) -> None:
 
 
 async def test_background_reduction_lets_the_turns_go_on(kind: str) -> None:
+    """Below the hard limit no turn waits, not even past the threshold; past it, the turn
+    joins the reduction in flight (the gate is released only once that turn is waiting)."""
     summarizer = GatedSummarizer()
-    memory = make(kind, reducer=small_reducer(summarizer, soft_threshold_tokens=80))
+    reducer = small_reducer(summarizer, soft_threshold_tokens=80, hard_limit_tokens=110)
+    memory = make(kind, reducer=reducer)
     assert memory.background
     for i in range(9):
         await memory.add(u(words(7, f"m{i}")))  # 90 > 80: a reduction starts off the turn
     await until(summarizer.gate.started.is_set)
     during = await memory.add(u(words(7, "during")))  # 100: not past the threshold, no wait
     assert memory.summary is None and memory.size == 100
+    over = await memory.add(u(words(7, "over")))  # 110: past the threshold, still no wait
+    assert memory.summary is None and memory.size == 110
+    assert not summarizer.gate.release.is_set()  # so neither turn waited for the summary
     released: list[bool] = []
 
     def release() -> None:  # from another thread: the turn below blocks a sync Memory's loop
@@ -176,16 +182,84 @@ async def test_background_reduction_lets_the_turns_go_on(kind: str) -> None:
         summarizer.gate.release.set()
 
     threading.Thread(target=release).start()
-    late = await memory.add(u(words(7, "late")))  # 110: the turn joins the reduction
-    assert released, "the turn past the threshold returned before the reduction finished"
+    late = await memory.add(u(words(7, "late")))  # 120: past the hard limit, the turn joins
+    assert released, "the turn past the hard limit returned before the reduction finished"
     await memory.wait()
     assert memory.summary is not None and memory.size <= 100
     assert len(summarizer.requests) == 1
     ids = [m.id for m in await memory.view()]
-    assert during.id in ids and late.id in ids
-    assert [m.id for m in await memory.history_messages()][-2:] == [during.id, late.id]
+    assert during.id in ids and over.id in ids and late.id in ids
+    assert [m.id for m in await memory.history_messages()][-3:] == [during.id, over.id, late.id]
     check_session(sync_store(memory), "s", await memory.view())
     await memory.close()
+
+
+async def test_a_reduction_landing_over_the_soft_threshold_is_followed_by_another(
+    kind: str,
+) -> None:
+    """The turn that waited at the hard limit starts the next background reduction when the
+    view is still over the soft threshold; neither waits below the hard limit."""
+    summarizer = GatedSummarizer()
+    reducer = small_reducer(summarizer, soft_threshold_tokens=80, hard_limit_tokens=120)
+    memory = make(kind, reducer=reducer)
+    for i in range(9):
+        await memory.add(u(words(7, f"m{i}")))  # 90: a reduction of 90 starts off the turn
+    await until(summarizer.gate.started.is_set)
+
+    def release() -> None:  # from another thread: the turn below blocks a sync Memory's loop
+        time.sleep(0.2)
+        summarizer.gate.release.set()
+
+    threading.Thread(target=release).start()
+    await memory.extend([u(words(7, f"b{i}")) for i in range(5)])  # 140 > 120: waits
+    # the reduction planned at 90 kept 2 of 9: 11 (summary) + 20 + 50 = 81 > 80 when it lands
+    assert memory.summary is not None and len(summarizer.requests) >= 1
+    await memory.wait()
+    assert len(summarizer.requests) == 2  # the second started at the turn's end
+    assert memory.size <= 80
+    check_session(sync_store(memory), "s", await memory.view())
+    await memory.close()
+
+
+async def test_background_reductions_fold_one_span_then_commit(kind: str) -> None:
+    """A background reduction makes one summarizer call and commits it; the view drops as
+    soon as that summary lands (a view far over the target takes several, one a turn)."""
+    summarizer = FakeSummarizer(reply="s")
+    reducer = small_reducer(summarizer, soft_threshold_tokens=80, hard_limit_tokens=400)
+    memory = make(kind, reducer=reducer)
+    await memory.extend([u(words(7, f"m{i}")) for i in range(30)])  # 300: spans of <= 100
+    await memory.wait()
+    assert len(summarizer.requests) == 1 and memory.size > 100
+    calls = []
+    for i in range(4):
+        await memory.add(u(words(7, f"n{i}")))
+        await memory.wait()
+        calls.append(len(summarizer.requests))
+    assert calls == sorted(calls) and calls[-1] > 2 and memory.size <= 100
+    check_session(sync_store(memory), "s", await memory.view())
+
+
+async def test_a_batch_far_past_the_hard_limit_folds_at_most_four_spans_a_turn(kind: str) -> None:
+    summarizer = FakeSummarizer(reply="s")
+    reducer = small_reducer(summarizer, soft_threshold_tokens=80, hard_limit_tokens=150)
+    memory = make(kind, reducer=reducer)
+    await memory.extend([u(words(7, f"m{i}")) for i in range(80)])  # 800: 4 spans of 100
+    assert len(summarizer.requests) == 4 and memory.size > 150  # bounded work (I7)
+    await memory.add(u(words(7, "next")))  # the next turn folds more
+    assert len(summarizer.requests) == 8 and memory.size < 800 - 400
+    await memory.wait()
+    check_session(sync_store(memory), "s", await memory.view())
+
+
+async def test_a_batch_past_the_hard_limit_is_reduced_before_the_turn_returns(kind: str) -> None:
+    summarizer = FakeSummarizer(reply="s")
+    reducer = small_reducer(summarizer, soft_threshold_tokens=80, hard_limit_tokens=150)
+    memory = make(kind, reducer=reducer)
+    await memory.extend([u(words(7, f"m{i}")) for i in range(30)])  # 300 > 150: blocks
+    assert memory.size <= 150 - (100 - 60)  # room left under the hard limit
+    assert 1 <= len(summarizer.requests) <= 4
+    await memory.wait()
+    check_session(sync_store(memory), "s", await memory.view())
 
 
 async def test_clear_racing_a_reduction_does_not_bring_the_session_back(kind: str) -> None:

@@ -84,3 +84,12 @@ def test_track_calls() -> None:
     for m in msgs(call("a", "b"), res("a")):
         track_calls(pending, m)
     assert pending == {"b": None}
+
+
+def test_a_batch_ending_on_the_stored_system_content_keeps_the_stored_message() -> None:
+    current, other, same = msgs(sys("be kind"), sys("be brief"), sys("be kind"))
+    batch = check_batch(
+        [other, same, *msgs(u("q"))], current, {}, {}, size=lambda m: 1, single=False
+    )
+    assert batch.system is current and not batch.system_changed
+    assert batch.accepted[:2] == [current, current]

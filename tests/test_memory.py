@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from summem.messages import Message, user
 from summem.reducers.summarization import SummarizationReducer
 from summem.reducers.truncation import TruncationReducer
 from summem.session.core import MAX_SPANS_PER_REDUCTION
+from summem.session.readonly import ReadOnlyDict
 from summem.stores.memory import InMemoryStore
 from summem.stores.sqlite import SQLiteStore
 from tests.fakes.counters import WordCounter, words
@@ -154,11 +156,39 @@ def test_summary_messages_cannot_be_added_back_and_adding_an_id_again_is_a_no_op
 
 
 def test_messages_returns_fresh_copies() -> None:
+    """Callers cannot corrupt the memory through what messages() gives back: the list is a
+    fresh one of their own, the dicts in it are shared read-only ones (changes raise)."""
     memory = Memory("s", reducer=small_reducer())
     memory.add(call("c"))
     out = memory.messages()
-    out[0]["tool_calls"][0]["id"] = "changed"
+    with pytest.raises(TypeError, match="read-only"):
+        out[0]["tool_calls"][0]["id"] = "changed"
+    with pytest.raises(TypeError, match="read-only"):
+        out[0]["content"] = "changed"
+    copied = copy.deepcopy(out)
+    copied[0]["tool_calls"][0]["id"] = "changed"
+    out.append({"role": "user", "content": "the caller's own turn"})
+    out.clear()
     assert memory.messages()[0]["tool_calls"][0]["id"] == "c"
+    assert len(memory.messages()) == 1
+    assert memory.messages() is not memory.messages()
+
+
+@pytest.mark.parametrize("placement", ["after_system", "system_suffix", "first_user"])
+def test_every_placement_renders_read_only_dicts_once(placement: str) -> None:
+    memory = Memory("s", reducer=small_reducer(summary_placement=placement))
+    memory.add(sys("rules"))
+    for i in range(12):
+        memory.extend(turn(i))
+    assert memory.summary is not None
+    first, second = memory.messages(), memory.messages()
+    assert first == second and first is not second
+    assert all(isinstance(m, ReadOnlyDict) for m in first)
+    assert first[-1] is second[-1]  # rendered once, shared
+    texts = json.dumps(first)
+    assert memory.summary.text.split("\n")[-1] in texts
+    with pytest.raises(TypeError):
+        first[0]["content"] = "x"
 
 
 # -- reduction --------------------------------------------------------------------------------

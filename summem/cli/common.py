@@ -133,8 +133,8 @@ def load_settings(
     budget = dict(data["budget"])
     if threshold_tokens is not None or target_tokens is not None:
         if budget["unit"] != "tokens" or threshold_tokens is not None:
-            # A new threshold (or unit) makes the file's target and soft threshold stale.
-            budget.update(unit="tokens", target=None, soft_threshold=None)
+            # A new threshold (or unit) makes the file's other budget settings stale.
+            budget.update(unit="tokens", target=None, soft_threshold=None, hard_limit=None)
         if threshold_tokens is not None:
             budget["threshold"] = threshold_tokens
         if target_tokens is not None:

@@ -225,6 +225,11 @@ def check_consistency(config: Any) -> None:
     if problem is not None:
         setting, what = problem
         raise config_issue(f"budget.{setting}", what)
+    if b.hard_limit is not None and b.hard_limit < b.threshold:
+        raise config_issue(
+            "budget.hard_limit",
+            f"must be at least the threshold ({b.threshold}), got {b.hard_limit}",
+        )
     r = config.retries
     if r.max_backoff < r.initial_backoff:
         raise config_issue(

@@ -200,6 +200,8 @@ class SummemConfig(Section):
         """What these settings do, one line each (for the CLI and logs; never a secret)."""
         b = self.budget
         soft = f", background from {b.soft_threshold}" if b.soft_threshold else ""
+        if b.soft_threshold and b.hard_limit:
+            soft += f" (turns wait past {b.hard_limit})"
         chain = " > ".join(self.fallback)
         summarizer = (
             f"LLM {self.model} (prompt {self.prompt})"
@@ -291,6 +293,8 @@ class SummemConfig(Section):
                 threshold_messages=None if tokens else b.threshold,
                 target_messages=None if tokens else b.target,
                 soft_threshold_messages=None if tokens else b.soft_threshold,
+                hard_limit_tokens=b.hard_limit if tokens else None,
+                hard_limit_messages=None if tokens else b.hard_limit,
                 summary_max_tokens=b.summary_max_tokens,
                 token_counter=token_counter,
                 model=self.model,

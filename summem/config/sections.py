@@ -47,6 +47,9 @@ class BudgetConfig(Section):
     """Reduce down to this; three quarters of the threshold when omitted."""
     soft_threshold: PositiveInt | None = None
     """Start a background reduction here (between target and threshold)."""
+    hard_limit: PositiveInt | None = None
+    """Background mode: turns wait only past this; the model's window less the reply's
+    reserve by default (see ``SummarizationReducer(hard_limit_tokens=...)``)."""
     summary_max_tokens: PositiveInt = DEFAULT_SUMMARY_MAX_TOKENS
     keep_last_user_turns: NonNegativeInt = 0
     cut_before_user: bool = False

@@ -60,6 +60,8 @@ def reducer_from_record(record: object) -> Reducer:
         return TruncationReducer(**budget)
     if record.get("soft_threshold") is not None:
         budget[f"soft_threshold_{unit}"] = record["soft_threshold"]
+    if record.get("hard_limit") is not None:
+        budget[f"hard_limit_{unit}"] = record["hard_limit"]
     return SummarizationReducer(
         summary_max_tokens=record.get("summary_max_tokens", DEFAULT_SUMMARY_MAX_TOKENS), **budget
     )

@@ -30,6 +30,7 @@ from summem.messages import Message, MessageLike, Role, SummaryInfo
 from summem.reducers.base import BudgetReducer, ReduceResult, check_budget
 from summem.reducers.view import DEFAULT_SUMMARY_PREFIX, PLACEMENTS, SummaryPlacement
 from summem.summarizers.base import (
+    VETTED,
     Summarizer,
     SummaryOutput,
     SummaryRequest,
@@ -38,7 +39,6 @@ from summem.summarizers.base import (
     summary_limit,
     validate_summary,
 )
-from summem.summarizers.chain import VETTED
 from summem.summarizers.checks import foreign_links
 from summem.summarizers.hooks import Redactor, ValidatorLike, redact_messages, run_validator
 from summem.tokens.base import TokenCounter, TokenCounterFn
@@ -75,6 +75,12 @@ class SummarizationReducer(BudgetReducer):
         soft_threshold_tokens: where ``Memory`` starts a background reduction (below the
             threshold; the turn never waits for it).
         soft_threshold_messages: the same in messages.
+        hard_limit_tokens: in background mode, the size past which a turn waits for the
+            reduction in flight (or runs one): below it, the view may run over the threshold
+            while a summary is being written. By default the model's context window less the
+            reply's reserve (litellm's bundled model info), or twice the threshold for a model
+            it does not know; never below the threshold.
+        hard_limit_messages: the same in messages (twice the threshold by default).
         summary_max_tokens: the summary's budget; longer replies are rejected.
         token_counter: a counter or a callable; the model's tokenizer by default.
         model: the model the view is sent to, to pick its tokenizer.
@@ -113,6 +119,8 @@ class SummarizationReducer(BudgetReducer):
         target_messages: int | None = None,
         soft_threshold_tokens: int | None = None,
         soft_threshold_messages: int | None = None,
+        hard_limit_tokens: int | None = None,
+        hard_limit_messages: int | None = None,
         summary_max_tokens: int = DEFAULT_SUMMARY_MAX_TOKENS,
         token_counter: TokenCounter | TokenCounterFn | None = None,
         model: str | None = None,
@@ -171,6 +179,17 @@ class SummarizationReducer(BudgetReducer):
             soft_threshold=soft,
             summary_max_tokens=summary_max_tokens,
         )
+        hard = hard_limit_tokens if self.unit == "tokens" else hard_limit_messages
+        other_hard = hard_limit_messages if self.unit == "tokens" else hard_limit_tokens
+        if other_hard is not None:
+            raise ConfigurationError("the hard limit must use the same unit as the budget")
+        if hard is not None and (not isinstance(hard, int) or hard < self.threshold):
+            raise ConfigurationError(
+                f"hard_limit_{self.unit} must be an int >= threshold_{self.unit} "
+                f"({self.threshold}), got {hard!r}"
+            )
+        self._hard_limit = hard
+        self._hard_limit_given = hard is not None
         self.summarizer = summarizer
         self.soft_threshold = soft
         self.summary_max_tokens = summary_max_tokens
@@ -195,13 +214,28 @@ class SummarizationReducer(BudgetReducer):
 
     kind = "summarization"
 
+    @property
+    def hard_limit(self) -> int:
+        """Where a turn waits in background mode (see ``hard_limit_tokens``)."""
+        if self._hard_limit is None:
+            if self.unit == "tokens":
+                from summem.tokens.windows import default_hard_limit
+
+                self._hard_limit = default_hard_limit(self._model, self.threshold)
+            else:
+                self._hard_limit = 2 * self.threshold
+        return self._hard_limit
+
     def record(self) -> dict[str, Any]:
         """The budget as a record, with the soft threshold and the summary's budget."""
-        return {
+        record = {
             **super().record(),
             "soft_threshold": self.soft_threshold,
             "summary_max_tokens": self.summary_max_tokens,
         }
+        if self._hard_limit_given:
+            record["hard_limit"] = self._hard_limit
+        return record
 
     def with_summarizer(self, summarizer: Summarizer) -> SummarizationReducer:
         """A copy of this reducer that summarizes with ``summarizer`` (for ``recompute``)."""

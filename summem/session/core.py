@@ -34,6 +34,7 @@ from summem.reducers.view import (
     render_view,
 )
 from summem.session.plan import Plan, PlanResult, pack_spans
+from summem.session.readonly import freeze
 from summem.session.render import RenderCache
 from summem.session.usage import UsageLedger, sum_usage
 from summem.stores.base import SessionState
@@ -83,6 +84,10 @@ class SessionCore:
         """The reducer, when it writes summaries (``None``: plain truncation)."""
         self.soft_threshold = soft
         self.background = background
+        self.hard_limit = reducer.threshold
+        """Past this size a turn waits: the threshold, or in background mode the hard limit."""
+        if background and summarizing is not None:
+            self.hard_limit = max(reducer.threshold, getattr(summarizing, "hard_limit", 0))
         self.fail_on_error = summarizing.fail_on_error if summarizing is not None else True
         self.placement: SummaryPlacement = (
             summarizing.summary_placement if summarizing is not None else "after_system"
@@ -123,6 +128,7 @@ class SessionCore:
         self.head = r.head_size(self.system, self.summary)
         self.tail_ids = {m.id: m for m in self.tail}
         self.renders = RenderCache()
+        self._rendered: list[dict[str, Any]] = []  # the rendered tail, a prefix of self.tail
         self.open_calls: dict[str, None] = {}
         for m in self.tail:
             track_calls(self.open_calls, m)
@@ -174,20 +180,32 @@ class SessionCore:
             return list(self.tail)
 
     def render(self, style: ViewStyle | None = None) -> list[dict[str, Any]]:
-        """The view as chat-completions dicts (fresh copies), in ``style`` if given."""
+        """The view as chat-completions dicts in a fresh list, in ``style`` if given.
+
+        The dicts are read-only and shared between calls (see
+        :mod:`summem.session.readonly`); only the messages new since the last call are
+        rendered, so a call costs a list of references, not a copy of the view.
+        """
         with self._lock:
-            system, summary, tail = self.system, self.summary, list(self.tail)
+            system, summary = self.system, self.summary
+            rendered = self._rendered
+            if len(rendered) < len(self.tail):
+                render = self.renders.render
+                rendered.extend(render(m) for m in self.tail[len(rendered) :])
+            tail = list(rendered)
         placement = self.placement if summary is not None else "after_system"
+        out: list[dict[str, Any]]
         if placement == "system_suffix":
-            out = render_view(system, summary, (), placement=placement)
+            out = [freeze(d) for d in render_view(system, summary, (), placement=placement)]
         elif placement == "first_user":
             out = [self.renders.render(system)] if system is not None else []
         else:
             out = [self.renders.render(m) for m in (system, summary) if m is not None]
-        start = len(out)
-        out.extend(self.renders.render(m) for m in tail)
         if placement == "first_user" and summary is not None:
-            out[start:] = merge_into_first_user(summary.text, out[start:])
+            out += [freeze(d) for d in merge_into_first_user(summary.text, tail[:1])]
+            out += tail[1:]
+        else:
+            out += tail
         if style is not None and not style.is_plain:
             out = apply_style(out, style)
         return out
@@ -248,13 +266,15 @@ class SessionCore:
     def next_action(self, *, in_flight: bool) -> Trigger | None:
         """What the turn must do: ``"hard"`` (block), ``"soft"`` (start in background), nothing.
 
-        Past the threshold the turn blocks: it joins a reduction in flight, or runs one,
-        unless a failure's back-off or another worker's lease says to wait. Past the soft
-        threshold (background mode) a reduction starts off the hot path.
+        Blocking mode: past the threshold the turn blocks (runs a reduction). Background
+        mode: past the soft threshold a reduction starts off the hot path; the view may then
+        run over the threshold while it is in flight, and only past the hard limit does the
+        turn block (joins the reduction in flight, or runs one). Either way a failure's
+        back-off or another worker's lease may say to wait instead.
         """
         with self._lock:
             size = self.size
-            if size > self.reducer.threshold:
+            if size > self.hard_limit:
                 return "hard" if in_flight or self._may_start() else None
             soft = self.soft_threshold
             if self.background and soft is not None and size > soft and not in_flight:
@@ -291,10 +311,35 @@ class SessionCore:
             return None
         spans = pack_spans(tail[:cut], sizes[:cut], r.threshold, final=True)
         if self.summarizing is not None:
-            spans = spans[:MAX_SPANS_PER_REDUCTION]
+            keep = MAX_SPANS_PER_REDUCTION
+            if self.background and trigger != "explicit":
+                keep = self._spans_to_commit(spans, sizes, size, trigger)
+            spans = spans[:keep]
             cut = sum(len(s) for s in spans)
         epoch, version, watermark, previous = snapshot
         return Plan(epoch, version, watermark, tail[:cut], spans, previous, size)
+
+    def _spans_to_commit(
+        self, spans: list[list[Message]], sizes: list[int], size: int, trigger: Trigger
+    ) -> int:
+        """How many spans a background-mode reduction folds before it commits.
+
+        One (one summarizer call): the view drops as soon as that summary lands, and a turn
+        at the hard limit waits for one call, not four; the next turn starts the next
+        reduction if the view is still over the soft threshold. A turn blocked at the hard
+        limit folds as many as it takes to leave room under it (at most
+        :data:`MAX_SPANS_PER_REDUCTION`).
+        """
+        if trigger != "hard":
+            return 1
+        room = self.hard_limit - (self.reducer.threshold - self.reducer.target)
+        evicted, done = 0, 0
+        for keep, span in enumerate(spans[:MAX_SPANS_PER_REDUCTION], start=1):
+            evicted += sum(sizes[done : done + len(span)])
+            done += len(span)
+            if size - evicted <= room:
+                return keep
+        return MAX_SPANS_PER_REDUCTION
 
     def head_usage_after(self, plan: Plan) -> dict[str, int] | None:
         """The usage ``history[:k']`` will have once the plan commits (``None``: unknown)."""
@@ -315,6 +360,7 @@ class SessionCore:
             if same and cut <= len(self.tail) and self.tail[cut - 1].id == plan.evicted[-1].id:
                 self.total -= sum(self.sizes[:cut])
                 del self.tail[:cut]
+                del self._rendered[:cut]
                 del self.sizes[:cut]
                 for m in plan.evicted:
                     self.tail_ids.pop(m.id, None)

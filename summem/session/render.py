@@ -1,33 +1,36 @@
-"""The view rendered as chat-completions dicts, each message rendered once."""
+"""The view rendered as chat-completions dicts, each message rendered once and shared.
+
+See :mod:`summem.session.readonly` for what callers of ``messages()`` may change.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from summem.messages import Message, copy_json
+from summem.messages import Message
+from summem.session.readonly import ReadOnlyDict, freeze
 
 __all__ = ["RenderCache"]
 
 
 class RenderCache:
-    """Each message rendered once (``to_openai()``), then copied cheaply on every read.
+    """Each message rendered once (``to_openai()``, made read-only), then shared on every read.
 
-    ``messages()`` runs every turn; rendering a pydantic model each time costs several times
-    more than copying plain dicts. Copies keep callers from changing the cached view.
+    ``messages()`` runs every turn; rendering a pydantic model, or even copying the dicts,
+    each time would cost O(view) per turn. The dicts are read-only, so callers cannot change
+    the cached view through them.
     """
 
     def __init__(self) -> None:
-        self._cache: dict[str, tuple[Message, dict[str, Any]]] = {}
+        self._cache: dict[str, tuple[Message, ReadOnlyDict]] = {}
 
-    def render(self, msg: Message) -> dict[str, Any]:
-        """``msg.to_openai()``, as a fresh copy."""
+    def render(self, msg: Message) -> ReadOnlyDict:
+        """``msg.to_openai()``, read-only and shared."""
         cached = self._cache.get(msg.id)
         if cached is None or cached[0] is not msg:
-            cached = (msg, msg.to_openai())
+            cached = (msg, freeze(msg.to_openai()))
             self._cache[msg.id] = cached
-        fresh: dict[str, Any] = copy_json(cached[1])
-        return fresh
+        return cached[1]
 
     def forget(self, msgs: Iterable[Message | None]) -> None:
         """Drop messages that left the view."""

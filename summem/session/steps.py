@@ -11,7 +11,6 @@ time.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from summem._flow import Flow
@@ -77,9 +76,11 @@ class StoreSteps(Protocol):
         ...
 
 
-@dataclass(frozen=True)
 class _SyncCall(Generic[T]):
-    fn: Callable[[], T]
+    __slots__ = ("fn",)  # one per store call on the hot path: a plain class is cheapest
+
+    def __init__(self, fn: Callable[[], T]) -> None:
+        self.fn = fn
 
     def run(self) -> T:
         return self.fn()
@@ -88,9 +89,11 @@ class _SyncCall(Generic[T]):
         raise TypeError("a sync store's step cannot run on the async driver")
 
 
-@dataclass(frozen=True)
 class _AsyncCall(Generic[T]):
-    fn: Callable[[], Awaitable[T]]
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[], Awaitable[T]]) -> None:
+        self.fn = fn
 
     def run(self) -> T:
         raise TypeError("an async store's step cannot run on the sync driver")

@@ -20,17 +20,42 @@ Examples::
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError
-from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import AsyncStore, SessionState, Store, validate_session_id
-from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
-from summem.stores.postgres import AsyncPostgresStore, PostgresStore
-from summem.stores.redis import AsyncRedisStore, RedisStore
-from summem.stores.sqlite import AsyncSQLiteStore, SQLiteStore
 from summem.stores.url import parse_store_url
+
+if TYPE_CHECKING:
+    from summem.stores.adapter import AsyncStoreAdapter
+    from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
+    from summem.stores.postgres import AsyncPostgresStore, PostgresStore
+    from summem.stores.redis import AsyncRedisStore, RedisStore
+    from summem.stores.sqlite import AsyncSQLiteStore, SQLiteStore
+
+# The backends load on first use: ``summem.stores.base`` (which every memory needs) must not
+# pull in asyncio, sqlite3 and the Redis scripts with it.
+_LAZY: dict[str, str] = {
+    "AsyncStoreAdapter": "summem.stores.adapter",
+    "AsyncInMemoryStore": "summem.stores.memory",
+    "InMemoryStore": "summem.stores.memory",
+    "AsyncPostgresStore": "summem.stores.postgres",
+    "PostgresStore": "summem.stores.postgres",
+    "AsyncRedisStore": "summem.stores.redis",
+    "RedisStore": "summem.stores.redis",
+    "AsyncSQLiteStore": "summem.stores.sqlite",
+    "SQLiteStore": "summem.stores.sqlite",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -63,6 +88,13 @@ _BUILTIN: dict[str, str] = {
     "rediss": "summem.stores.redis:RedisStore",
     "unix": "summem.stores.redis:RedisStore",
 }
+
+
+def entry_points(*, group: str) -> Any:
+    """``importlib.metadata.entry_points(group=...)``, imported on first use (it is slow)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
 
 
 def _registered() -> dict[str, Any]:

@@ -8,7 +8,6 @@ can never drift from the sync one. Third-party sync stores can be wrapped the sa
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import ParamSpec, TypeVar
@@ -43,6 +42,8 @@ class AsyncStoreAdapter:
 
     async def _run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         if self._offload:
+            import asyncio  # loaded by now (a coroutine is running); not at import: it is slow
+
             return await asyncio.to_thread(fn, *args, **kwargs)
         return fn(*args, **kwargs)
 

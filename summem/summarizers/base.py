@@ -21,6 +21,7 @@ from summem.tokens.base import TokenCounter
 
 __all__ = [
     "SUMMARY_SLACK",
+    "VETTED",
     "Flow",
     "Summarizer",
     "SummaryOutput",
@@ -31,6 +32,9 @@ __all__ = [
     "summary_limit",
     "validate_summary",
 ]
+
+VETTED = "vetted"
+"""``extra`` key set when a chain already ran the request's ``checks`` on its summary."""
 
 
 @dataclass(frozen=True)

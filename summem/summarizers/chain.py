@@ -26,6 +26,7 @@ from summem._flow import Flow, done
 from summem._secrets import redact
 from summem.exceptions import ConfigurationError, SummarizationError, SummemError
 from summem.summarizers.base import (
+    VETTED,
     Summarizer,
     SummaryOutput,
     SummaryRequest,
@@ -37,8 +38,6 @@ from summem.summarizers.clip import clip_to_tokens
 
 __all__ = ["VETTED", "FallbackSummarizer", "TruncatingSummarizer"]
 
-VETTED = "vetted"
-"""``extra`` key set when the chain already ran the request's ``checks`` on its summary."""
 
 _ERROR_CHARS = 300
 

@@ -6,7 +6,10 @@ tiktoken encoding and OpenAI's published message overhead (the cookbook's
 (a core dependency) ships the tiktoken BPE files, named as tiktoken's cache names them (the sha1
 of the download URL); tiktoken's own cache directories are searched as well. litellm is located
 with ``importlib.util.find_spec``, never imported (that takes seconds). Each encoding is loaded
-once per process (about 0.3 s for ``o200k_base``) and shared between threads.
+once per process (about 0.3 s for ``o200k_base``), shared between threads, and shared with
+tiktoken itself (``tiktoken.get_encoding`` returns the same object), so its ~30 MB of ranks
+exist once. A message's texts are tokenized in one call (see
+:meth:`TiktokenCounter.count_message`).
 
 This module is private: :func:`summem.tokens.base.resolve_counter` picks it for OpenAI model names.
 """
@@ -21,7 +24,7 @@ import re
 import tempfile
 import threading
 import types
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -133,9 +136,30 @@ def load_encoding(name: str) -> tiktoken.Encoding:
         with _LOCK:
             encoding = _ENCODINGS.get(name)
             if encoding is None:
-                encoding = _build_encoding(name)
+                encoding = _shared_encoding(name)
                 _ENCODINGS[name] = encoding
     return encoding
+
+
+def _shared_encoding(name: str) -> tiktoken.Encoding:
+    """Tiktoken's own Encoding for ``name`` when it has one, else ours, shared with tiktoken.
+
+    An encoding's ranks take about 30 MB: ``tiktoken.get_encoding`` (litellm and others call
+    it) and summem must not each build a copy. One tiktoken already built is reused; one
+    built here (offline) is put in tiktoken's registry, where ``get_encoding`` finds it.
+    """
+    import tiktoken.registry as registry
+
+    lock = getattr(registry, "_lock", None)
+    shared: dict[str, tiktoken.Encoding] | None = getattr(registry, "ENCODINGS", None)
+    if lock is None or not isinstance(shared, dict):  # another tiktoken layout: keep ours
+        return _build_encoding(name)
+    found = shared.get(name)
+    if found is not None:
+        return found
+    built = _build_encoding(name)
+    with lock:
+        return shared.setdefault(name, built)
 
 
 def _build_encoding(name: str) -> tiktoken.Encoding:
@@ -241,6 +265,9 @@ class TiktokenCounter:
                     "or count with summem.tokens.base.ApproxCounter"
                 )
         self.encoding: Encoder = load_encoding(encoding) if isinstance(encoding, str) else encoding
+        self._encode_ordinary = self.encoding.encode_ordinary
+        self._encode_joined = _joined_encoder(self.encoding)
+        self._constants: dict[str, int] = {}
         legacy = _is_legacy_0301(model)
         self.tokens_per_message = 4 if legacy else 3
         self.tokens_per_name = -1 if legacy else 1
@@ -251,41 +278,73 @@ class TiktokenCounter:
 
     def count_text(self, text: str) -> int:
         """Tokens of ``text`` (``<|endoftext|>`` and the like count as plain text)."""
-        return len(self.encoding.encode_ordinary(text)) if text else 0
+        return len(self._encode_ordinary(text)) if text else 0
 
     def count_message(self, message: Message) -> int:
-        """Tokens ``message`` adds to a request, counted once and cached on the message."""
+        """Tokens ``message`` adds to a request, counted once and cached on the message.
+
+        Every text of the message (content, tool call arguments, its ``tool_call_id``...) is
+        tokenized in one call; the role and the function names come from small caches.
+        """
         cached = message.token_cache.get(self.key)
         if cached is not None:
             return cached
-        n = self.tokens_per_message + self.count_text(message.role)
-        n += self._content_tokens(message.content)
+        texts: list[str] = []
+        n = self.tokens_per_message + self._constant(message.role)
+        content = message.content
+        if isinstance(content, str):
+            texts.append(content)
+        elif content is not None:
+            n += self._parts_tokens(content, texts)
         if message.name:
-            n += self.count_text(message.name) + self.tokens_per_name
+            n += self._constant(message.name) + self.tokens_per_name
         for call in message.tool_calls or ():
-            n += self._call_tokens(call.get("function"))
+            n += self._call_tokens(call.get("function"), texts)
         if message.tool_call_id:
-            n += self.count_text(message.tool_call_id)
+            texts.append(message.tool_call_id)
         for key, value in (message.model_extra or {}).items():
             if key == "function_call":  # the legacy single call
-                n += self._call_tokens(value)
+                n += self._call_tokens(value, texts)
             elif isinstance(value, str):  # e.g. refusal; other provider extras are not text
-                n += self.count_text(value)
+                texts.append(value)
+        n += self._count_all(texts)
         message.token_cache[self.key] = n
         return n
 
-    def _content_tokens(self, content: str | list[dict[str, Any]] | None) -> int:
-        if content is None:
-            return 0
-        if isinstance(content, str):
-            return self.count_text(content)
+    def _count_all(self, texts: list[str]) -> int:
+        """The tokens of every text, summed, in one call to the tokenizer.
+
+        The texts are joined with a special token the tokenizer treats as a hard boundary
+        (tiktoken encodes the text between special tokens piece by piece, as if alone), so the
+        sum is exact; it falls back to one call per text when a text holds the separator
+        itself or the encoder is not tiktoken's.
+        """
+        if len(texts) <= 1:
+            return self.count_text(texts[0]) if texts else 0
+        if self._encode_joined is not None:
+            joined = _SEPARATOR.join(texts)
+            if joined.count(_SEPARATOR) == len(texts) - 1:
+                return len(self._encode_joined(joined)) - (len(texts) - 1)
+        return sum(self.count_text(t) for t in texts)
+
+    def _constant(self, text: str) -> int:
+        """Tokens of a short text that recurs (a role, a name), from a bounded cache."""
+        n = self._constants.get(text)
+        if n is None:
+            n = self.count_text(text)
+            if len(self._constants) < _MAX_CONSTANTS:
+                self._constants[text] = n
+        return n
+
+    def _parts_tokens(self, content: list[dict[str, Any]], texts: list[str]) -> int:
+        """Media estimates of a content list; its texts are added to ``texts``."""
         n = 0
         for part in content:
             kind = part.get("type")
             if kind == "text":
-                n += self.count_text(str(part.get("text", "")))
+                texts.append(str(part.get("text", "")))
             elif kind == "refusal":
-                n += self.count_text(str(part.get("refusal", "")))
+                texts.append(str(part.get("refusal", "")))
             elif kind == "image_url":
                 n += image_url_tokens(part.get("image_url") or {})
             elif kind == "input_audio":
@@ -296,13 +355,14 @@ class TiktokenCounter:
                 n += self._unknown_part_tokens(part)
         return n
 
-    def _call_tokens(self, function: object) -> int:
+    def _call_tokens(self, function: object, texts: list[str]) -> int:
         if not isinstance(function, Mapping):
             return TOOL_CALL_TOKENS
         name, arguments = function.get("name"), function.get("arguments")
         if not isinstance(arguments, str):
             arguments = "" if arguments is None else str(arguments)
-        return TOOL_CALL_TOKENS + self.count_text(str(name or "")) + self.count_text(arguments)
+        texts.append(arguments)
+        return TOOL_CALL_TOKENS + self._constant(str(name or ""))
 
     def _unknown_part_tokens(self, part: Mapping[str, Any]) -> int:
         """A part type summem does not know: its text is tokenized, binary data estimated."""
@@ -313,6 +373,25 @@ class TiktokenCounter:
             else:
                 n += self.count_text(value)
         return n
+
+
+_SEPARATOR = "<|endoftext|>"
+_MAX_CONSTANTS = 4096  # roles and function names: a few dozen in practice
+
+
+def _joined_encoder(encoding: Encoder) -> Callable[[str], list[int]] | None:
+    """``encode`` treating only :data:`_SEPARATOR` as special, if the encoder has it."""
+    encode = getattr(encoding, "encode", None)
+    specials = getattr(encoding, "special_tokens_set", ())
+    if not callable(encode) or _SEPARATOR not in specials:
+        return None
+    allowed = frozenset((_SEPARATOR,))
+
+    def encode_joined(text: str) -> list[int]:
+        tokens: list[int] = encode(text, allowed_special=allowed, disallowed_special=())
+        return tokens
+
+    return encode_joined
 
 
 def _strings(value: object) -> Iterator[str]:

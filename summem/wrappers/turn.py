@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from summem.exceptions import ConfigurationError
 from summem.recall.tool import RECALL_TOOL_NAME
 from summem.reducers.style import ViewStyle
+from summem.session.readonly import thaw
 from summem.session.recorded import Mode
 from summem.wrappers.stream import (
     AsyncRecord,
@@ -138,7 +139,9 @@ def sync_call(
         tool = memory.recall_tool() if recall else None
         for round_no in range(1, options.recall_rounds + 2):
             view = memory.view()
-            call_args, call_kwargs = with_view(memory.messages(style=options.style))
+            # plain copies: the provider's SDK may change what it is given (the view
+            # is read-only)
+            call_args, call_kwargs = with_view(thaw(memory.messages(style=options.style)))
             if tool is not None:
                 last = round_no > options.recall_rounds
                 call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
@@ -181,7 +184,7 @@ def async_call(
         with_view: Callable[[list[dict[str, Any]]], tuple[tuple[Any, ...], dict[str, Any]]],
     ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
         view = await memory.view()
-        args, kwargs = with_view(await memory.messages(style=options.style))
+        args, kwargs = with_view(thaw(await memory.messages(style=options.style)))
 
         async def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
             await memory.add(_reply(message, usage or memory.estimate_usage(view, message)))

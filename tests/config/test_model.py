@@ -158,6 +158,10 @@ def test_non_utf8_file(tmp_path: Path) -> None:
             "budget: {target: 500}\n",
             "budget.summary_max_tokens: must be smaller than budget.target (500)",
         ),
+        (
+            "budget: {soft_threshold: 7000, hard_limit: 7999}\n",
+            "budget.hard_limit: must be at least the threshold (8000), got 7999",
+        ),
         ("budget: {keep_last_user_turns: -1}\n", "budget.keep_last_user_turns: Input should be"),
         ("budget: {cut_before_user: maybe}\n", "budget.cut_before_user: Input should be a valid"),
         ("summary: {role: tool}\n", "summary.role: Input should be 'user', 'system'"),
@@ -380,13 +384,16 @@ def test_llm_summarizer_gets_the_prompt_and_retries(tmp_path: Path) -> None:
 def test_build_reducer_maps_every_setting(unit: str) -> None:
     config = parse_config(
         f"budget: {{unit: {unit}, threshold: 3000, target: 2000, soft_threshold: 2500,"
-        " summary_max_tokens: 300, keep_last_user_turns: 2, cut_before_user: true}\n"
+        " hard_limit: 5000, summary_max_tokens: 300, keep_last_user_turns: 2,"
+        " cut_before_user: true}\n"
         "summary: {role: system, placement: system_suffix, prefix: 'Earlier: '}\n"
     )
     reducer = config.build_reducer(token_counter=WordCounter())
     assert isinstance(reducer, SummarizationReducer)
     assert (reducer.unit, reducer.threshold, reducer.target) == (unit, 3000, 2000)
     assert reducer.soft_threshold == 2500 and reducer.summary_max_tokens == 300
+    assert reducer.hard_limit == 5000
+    assert "turns wait past 5000" in " ".join(config.describe())
     assert reducer.cut_options.keep_last_user_turns == 2 and reducer.cut_options.cut_before_user
     assert (reducer.summary_role, reducer.summary_placement) == ("system", "system_suffix")
     assert reducer.summary_prefix == "Earlier: "

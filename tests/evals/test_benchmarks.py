@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks import bench_hotpath
 from benchmarks.__main__ import main
 
 
@@ -18,6 +19,19 @@ def test_one_command_runs_every_benchmark(capsys: pytest.CaptureFixture[str]) ->
     assert "summarize (us/msg)" in out
     assert "== stores: python benchmarks/bench_stores.py --sizes 300 --turns 200" in out
     assert "Stores 2" in out and "Stores 3" not in out  # --skip-latency skips the throughput
+    assert "== hotpath: python benchmarks/bench_hotpath.py --sizes 300" in out
+    assert "Part 0" not in out  # --skip-latency skips the fresh-interpreter runs too
+    assert "exact-token" not in out  # one size: no scaling figure
+    for unit in ("exact", "approx", "messages"):
+        assert f"\n{unit} " in out
+
+
+def test_hotpath_reports_ratios_and_background_latency(capsys: pytest.CaptureFixture[str]) -> None:
+    bench_hotpath.main(["--sizes", "120,240", "--latency-turns", "30", "--slow-ms", "2"])
+    out = capsys.readouterr().out
+    assert "from summem import Memory, SummarizationReducer" in out and "peak RSS" in out
+    assert "exact-token turn scaling 240/120" in out
+    assert "reduction turns" in out and "background/blocking summarizer calls" in out
 
 
 def test_only_one(capsys: pytest.CaptureFixture[str]) -> None:

@@ -232,3 +232,35 @@ def test_a_summary_using_all_its_slack_still_leaves_the_view_within_target(targe
     assert result.reduced and result.summary is not None
     assert WordCounter().count_text(result.summary.text) > 10 + 10  # the slack was used
     assert result.tokens_after <= target
+
+
+# -- the hard limit (background mode) ----------------------------------------------------------
+
+
+def test_hard_limit_defaults_to_the_models_window_less_the_reply() -> None:
+    by_model = SummarizationReducer(threshold_tokens=8000, model="gpt-4o")
+    assert by_model.hard_limit == 128_000 - 16_384
+    assert SummarizationReducer(threshold_tokens=8000).hard_limit == 16_000
+    assert SummarizationReducer(threshold_messages=40).hard_limit == 80
+    given = SummarizationReducer(threshold_tokens=8000, hard_limit_tokens=9000)
+    assert given.hard_limit == 9000 and given.record()["hard_limit"] == 9000
+    assert "hard_limit" not in by_model.record()  # a default is worked out again on resume
+
+
+def test_hard_limit_is_checked() -> None:
+    with pytest.raises(ConfigurationError, match="hard_limit_tokens"):
+        SummarizationReducer(threshold_tokens=8000, hard_limit_tokens=7999)
+    with pytest.raises(ConfigurationError, match="same unit"):
+        SummarizationReducer(threshold_tokens=8000, hard_limit_messages=100)
+    with pytest.raises(ConfigurationError, match="hard_limit_messages"):
+        SummarizationReducer(threshold_messages=40, hard_limit_messages=10)
+
+
+def test_hard_limit_survives_a_session_dict() -> None:
+    from summem.reducers.records import reducer_from_record
+
+    reducer = SummarizationReducer(
+        threshold_tokens=8000, soft_threshold_tokens=7000, hard_limit_tokens=12_000
+    )
+    rebuilt = reducer_from_record(reducer.record())
+    assert isinstance(rebuilt, SummarizationReducer) and rebuilt.hard_limit == 12_000

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tiktoken
+import tiktoken.registry
 
 from summem.exceptions import ConfigurationError
 from summem.messages import Message, assistant, tool, user
@@ -215,6 +217,7 @@ def test_encodings_are_loaded_once_and_shared(o200k: TiktokenCounter) -> None:
 
 def test_concurrent_first_loads_build_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_openai_tokens, "_ENCODINGS", {})
+    monkeypatch.delitem(tiktoken.registry.ENCODINGS, "cl100k_base", raising=False)
     builds: list[str] = []
     real = _openai_tokens._build_encoding
 
@@ -235,6 +238,53 @@ def test_concurrent_first_loads_build_once(monkeypatch: pytest.MonkeyPatch) -> N
     assert builds == ["cl100k_base"]
     assert len(results) == 8
     assert all(r is results[0] for r in results)
+
+
+def test_tiktoken_and_summem_share_one_encoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No second ~30 MB copy: tiktoken's own Encoding is reused, and one summem builds
+    offline is the one ``tiktoken.get_encoding`` (litellm's path) returns afterwards."""
+    monkeypatch.setattr(_openai_tokens, "_ENCODINGS", {})
+    monkeypatch.delitem(tiktoken.registry.ENCODINGS, "cl100k_base", raising=False)
+    built = load_encoding("cl100k_base")
+    assert tiktoken.get_encoding("cl100k_base") is built
+    monkeypatch.setattr(_openai_tokens, "_ENCODINGS", {})
+    theirs = tiktoken.get_encoding("cl100k_base")
+    assert load_encoding("cl100k_base") is theirs
+
+
+def test_texts_of_a_message_are_tokenized_in_one_call(o200k: TiktokenCounter) -> None:
+    """Role and names come from caches; content, arguments and the call id share one encode,
+    and the count is the same as tokenizing each text alone."""
+    calls: list[str] = []
+    real = o200k.encoding
+
+    class Spy:
+        name = "o200k_base"
+        special_tokens_set = real.special_tokens_set  # type: ignore[attr-defined]
+
+        def encode_ordinary(self, text: str) -> list[int]:
+            calls.append(text)
+            return real.encode_ordinary(text)
+
+        def encode(self, text: str, **kwargs: Any) -> list[int]:
+            calls.append(text)
+            return real.encode(text, **kwargs)  # type: ignore[attr-defined,no-any-return]
+
+    counter = TiktokenCounter("gpt-4o", encoding=Spy())
+    counter.count_message(user("warm the role cache", name="bob"))
+    counter.count_message(tool("warm", tool_call_id="x"))
+    calls.clear()
+    result = tool("18 degrees  \n", tool_call_id="call_abc")
+    assert counter.count_message(result) == o200k.count_message(
+        tool("18 degrees  \n", tool_call_id="call_abc")
+    )
+    assert len(calls) == 1
+    calls.clear()
+    text = "<|endoftext|> inside the text is plain text"
+    odd = tool(text, tool_call_id="call_abc")
+    expected = 3 + o200k.count_text("tool") + o200k.count_text(text) + o200k.count_text("call_abc")
+    assert counter.count_message(odd) == expected  # the separator in a text: one call each
+    assert len(calls) == 2
 
 
 def test_loading_leaves_the_environment_alone(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -434,6 +484,35 @@ def test_unknown_part_types_count_text_and_estimate_binary(o200k: TiktokenCounte
     tokens = o200k.count_message(user([part]))
     expected = o200k.count_message(user([])) + o200k.count_text("image/png") + 765
     assert tokens == expected
+
+
+def test_odd_parts_and_calls_count_like_their_texts(o200k: TiktokenCounter) -> None:
+    base = o200k.count_message(Message.from_openai({"role": "assistant", "content": []}))
+    refusal = Message.from_openai(
+        {"role": "assistant", "content": [{"type": "refusal", "refusal": "no way"}]}
+    )
+    assert o200k.count_message(refusal) == base + o200k.count_text("no way")
+    legacy = Message.from_openai(
+        {"role": "assistant", "content": "ok", "function_call": "not a mapping"}
+    )
+    ok = o200k.count_message(Message.from_openai({"role": "assistant", "content": "ok"}))
+    assert o200k.count_message(legacy) == ok + TOOL_CALL_TOKENS
+    no_args = Message.from_openai(
+        {"role": "assistant", "content": "ok", "function_call": {"name": "f", "arguments": None}}
+    )
+    assert o200k.count_message(no_args) == ok + TOOL_CALL_TOKENS + o200k.count_text("f")
+    dict_args = Message.from_openai(
+        {"role": "assistant", "content": "ok", "function_call": {"name": "f", "arguments": {}}}
+    )
+    expected = ok + TOOL_CALL_TOKENS + o200k.count_text("f") + o200k.count_text("{}")
+    assert o200k.count_message(dict_args) == expected
+
+
+def test_another_tiktoken_layout_keeps_its_own_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_openai_tokens, "_ENCODINGS", {})
+    monkeypatch.delattr(tiktoken.registry, "_lock")
+    encoding = load_encoding("cl100k_base")
+    assert encoding.name == "cl100k_base"
 
 
 def test_string_extras_and_legacy_function_call_are_counted(o200k: TiktokenCounter) -> None:
