@@ -32,11 +32,13 @@ def test_trajectories_live_then_replayed(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setenv("OPENAI_API_KEY", LIVE_KEY)
     path = tmp_path / "traj.jsonl"
     args = ["--seeds", "1", "--turns", "80", "--summarizer", f"llm:{LIVE_MODEL}", "--no-progress"]
+    args += ["--family", "plain"]
     assert trajectories_run.main([*args, "--record", str(path), "--out", str(tmp_path / "a")]) == 0
     monkeypatch.delenv("OPENAI_API_KEY")
     assert trajectories_run.main([*args, "--replay", str(path), "--out", str(tmp_path / "b")]) == 0
-    live = json.loads((tmp_path / "a" / "trajectories.json").read_text())
+    live = json.loads((tmp_path / "a" / "trajectories.json").read_text())["families"]["plain"]
     replayed = json.loads((tmp_path / "b" / "trajectories.json").read_text())
+    replayed = replayed["families"]["plain"]
     assert live["probes"] == replayed["probes"]
     assert live["efficiency"]["llm_input_per_token"] > 0
 

@@ -64,7 +64,7 @@ def test_an_eval_recorded_live_replays_offline(
     live_base_url: str, live_model: str, tmp_path: Path
 ) -> None:
     recording = tmp_path / "rec.jsonl"
-    common = ["-m", "evals.trajectories_run", "--seeds", "1", "--turns", "60"]
+    common = ["-m", "evals.trajectories_run", "--seeds", "1", "--turns", "60", "--family", "plain"]
     common += ["--threshold", "1200", "--target", "900", "--summary-budget", "200"]
     common += ["--summarizer", f"llm:{live_model}", "--no-progress"]
     live = _run(
@@ -74,8 +74,9 @@ def test_an_eval_recorded_live_replays_offline(
     assert live.returncode == 0, live.stdout[-2000:] + live.stderr[-2000:]
     replayed = _run([*common, "--replay", str(recording), "--out", "replayed"], cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stderr[-2000:]
-    first = json.loads((tmp_path / "live" / "trajectories.json").read_text())
+    first = json.loads((tmp_path / "live" / "trajectories.json").read_text())["families"]["plain"]
     again = json.loads((tmp_path / "replayed" / "trajectories.json").read_text())
+    again = again["families"]["plain"]
     assert first["probes"] == again["probes"]  # the replay reproduces the live run exactly
     tried = first["efficiency"]["cycles"] + first["efficiency"]["failed_reductions"]
     assert tried >= 1  # the model was asked; its summaries were committed or counted as rejected
