@@ -4,7 +4,7 @@ Tool observations are most of an agent's context and are rarely read again whole
 replaces, in the view only, each tool result that is older than the last ``after`` tool groups
 and at least ``min_tokens`` long by a stub message: same role ``tool``, same ``tool_call_id``
 (tool pairing stays valid), same id, and content such as ``[masked tool result:
-lookup_order(order_id=BW-1) -> status=shipped; eta=2025-03-21; full result: recall id m_1]``
+lookup_order(order_id=BW-1) -> status=shipped; eta=2025-03-21; full result: recall message_id=m_1]``
 (the call and its key values, as the extractive summarizer's tool facts show them, and the
 message id ``Memory.recall(id=...)`` fetches the whole result with). History is untouched.
 
@@ -71,7 +71,7 @@ def stub_for(result: Message, name: str, raw_arguments: object) -> Message:
     """
     args = call_arguments(raw_arguments) or {}
     facts = tool_body(compact_call(name, args), args, result.text)
-    text = f"{STUB_PREFIX}{facts}; full result: recall id {result.id}]"
+    text = f"{STUB_PREFIX}{facts}; full result: recall message_id={result.id}]"
     data = {"role": "tool", "tool_call_id": result.tool_call_id, "content": text}
     return Message.from_openai(data, id=result.id)
 
