@@ -50,7 +50,7 @@ def test_openai_sync_request_carries_stubs() -> None:
     )
     fake = FakeSummarizer()
     memory = masking_memory(Memory, fake)
-    client = wrap_openai(openai.OpenAI(api_key="sk-test"), memory)
+    client: Any = wrap_openai(openai.OpenAI(api_key="sk-test"), memory)
     client.chat.completions.create(model="gpt-4o-mini", messages=conversation())
     tools = sent_tools(route)
     assert [STUB_PREFIX in t["content"] for t in tools] == [True, True, True, False]
@@ -71,7 +71,7 @@ async def test_openai_async_request_carries_stubs() -> None:
         return_value=httpx.Response(200, json=openai_completion("shipped", usage=(5, 1)))
     )
     memory = masking_memory(AsyncMemory, FakeSummarizer())
-    client = wrap_openai(openai.AsyncOpenAI(api_key="sk-test"), memory)
+    client: Any = wrap_openai(openai.AsyncOpenAI(api_key="sk-test"), memory)
     await client.chat.completions.create(model="gpt-4o-mini", messages=conversation())
     tools = sent_tools(route)
     assert [STUB_PREFIX in t["content"] for t in tools] == [True, True, True, False]
