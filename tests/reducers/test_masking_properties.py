@@ -15,11 +15,14 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from summem.conversation import boundaries
+from summem.memory import Memory
 from summem.messages import Message, parse_message
 from summem.reducers.masking import STUB_PREFIX, ToolMasking, mask_messages
 from summem.reducers.summarization import SummarizationReducer
 from summem.reducers.truncation import TruncationReducer
+from summem.stores.memory import InMemoryStore
 from tests.fakes.counters import WordCounter, words
+from tests.fakes.memory import check_pairing, check_session
 from tests.fakes.summarizers import FakeSummarizer
 from tests.reducers.test_properties import (
     SETTINGS,
@@ -124,3 +127,49 @@ def test_masking_keeps_pairing_budget_and_stubs_stable(
             assert result.size_after <= opts.target
         # The summarizer reads the messages as they were given (never a stub it made).
         assert all(m.id in originals for m in fake.seen)
+
+
+@SETTINGS
+@given(
+    history=tool_heavy(),
+    after=st.integers(0, 3),
+    min_tokens=st.integers(0, 30),
+    threshold=st.integers(80, 400),
+    batch=st.integers(1, 3),
+)
+def test_memory_masks_incrementally_as_the_pure_function_does(
+    history: list[dict[str, Any]], after: int, min_tokens: int, threshold: int, batch: int
+) -> None:
+    fake = FakeSummarizer()
+    reducer = SummarizationReducer(
+        fake,
+        threshold_tokens=threshold,
+        target_tokens=threshold * 3 // 4,
+        summary_max_tokens=8,
+        token_counter=WordCounter(),
+        mask_tool_results_after=after,
+        mask_min_tokens=min_tokens,
+    )
+    memory = Memory("s", reducer=reducer, store=InMemoryStore())
+    masking = ToolMasking(after, min_tokens)
+    stubs: dict[str, str] = {}
+    for start in range(0, len(history), batch):
+        memory.extend(history[start : start + batch])
+        view = memory.view()
+        tail = [m for m in view if not m.is_system and not m.is_summary]
+        originals = memory.history_messages(len(memory.history_messages()) - len(tail))
+        # The session core's incremental masking is the pure function's, on the originals.
+        assert tail == mask_messages(originals, masking, COUNT)
+        check_pairing(tail)
+        assert memory.size == reducer.head_size(
+            view[0] if view and view[0].is_system else None, memory.summary
+        ) + sum(reducer.size(m) for m in tail)
+        for m in tail:
+            if m.id in stubs:
+                assert m.text == stubs[m.id]
+            elif STUB_PREFIX in m.text:
+                stubs[m.id] = m.text
+        assert all(STUB_PREFIX not in m.text for m in fake.seen)  # originals summarized
+    event("masked" if stubs else "nothing masked")
+    event("summarized" if fake.requests else "not summarized")
+    check_session(memory._store, "s", memory.view())
