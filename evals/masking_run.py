@@ -113,9 +113,9 @@ def replay_one(traj: Trajectory, reducer: Reducer, counter: TokenCounter) -> Run
             if previous is not None:
                 run.summarizer_input_tokens += counter.count_message(previous)
         run.summaries = len(summaries)
-        summary = memory.summary
+        last = memory.summary
         retention = fact_retention(
-            traj.facts, memory.view(), summary.text if summary is not None else None
+            traj.facts, memory.view(), last.text if last is not None else None
         )
         run.facts, run.kept = retention.total, retention.verbatim + retention.summary
     return run
