@@ -341,7 +341,9 @@ class SessionCore:
         cut = r.plan_cut(system, tail, sizes)
         if cut == 0:
             return None
-        spans = pack_spans(tail[:cut], sizes[:cut], r.threshold, final=True)
+        # The summarizer reads the originals: spans are packed by their size, not the stubs'.
+        read = sizes[:cut] if self.masks is None else [r.size(m) for m in tail[:cut]]
+        spans = pack_spans(tail[:cut], read, r.threshold, final=True)
         if self.summarizing is not None:
             keep = MAX_SPANS_PER_REDUCTION
             if self.background and trigger != "explicit":

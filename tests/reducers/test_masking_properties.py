@@ -170,6 +170,10 @@ def test_memory_masks_incrementally_as_the_pure_function_does(
             elif STUB_PREFIX in m.text:
                 stubs[m.id] = m.text
         assert all(STUB_PREFIX not in m.text for m in fake.seen)  # originals summarized
+        for request in fake.requests:  # each call reads at most a threshold of originals
+            span = list(request.messages)
+            one_group = len(boundaries(span).starts) == 1
+            assert one_group or sum(reducer.size(m) for m in span) <= threshold
     event("masked" if stubs else "nothing masked")
     event("summarized" if fake.requests else "not summarized")
     check_session(memory._store, "s", memory.view())

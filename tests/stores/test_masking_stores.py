@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from summem import AsyncMemory, Memory
+from summem.conversation import boundaries
 from summem.messages import Message
 from summem.reducers.masking import STUB_PREFIX
 from summem.reducers.summarization import SummarizationReducer
@@ -111,3 +112,16 @@ def test_hybrid_memory_summarizes_the_originals(backend: Backend) -> None:
     assert all(STUB_PREFIX not in m.text for m in fake.seen)
     assert out["view"][0].is_summary
     assert any(STUB_PREFIX in m.text for m in out["view"])
+
+
+def test_summarizer_spans_are_packed_by_the_originals_size() -> None:
+    fake = FakeSummarizer()
+    reducer = masking_reducer(fake, threshold_tokens=700, target_tokens=500)
+    memory = Memory("s", reducer=reducer)
+    for i in range(30):
+        memory.extend(tool_turn(i, n_words=150))
+    memory.reduce()
+    assert fake.requests
+    for request in fake.requests:
+        span = list(request.messages)
+        assert len(boundaries(span).starts) == 1 or sum(map(reducer.size, span)) <= 700
