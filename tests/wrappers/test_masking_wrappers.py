@@ -13,7 +13,7 @@ from summem.async_memory import AsyncMemory
 from summem.memory import Memory
 from summem.reducers.masking import STUB_PREFIX
 from summem.reducers.summarization import SummarizationReducer
-from summem.wrappers import wrap_openai
+from summem.wrappers import wrap_completion, wrap_openai
 from tests.fakes.counters import WordCounter
 from tests.fakes.replies import OPENAI_URL, openai_completion
 from tests.fakes.summarizers import FakeSummarizer
@@ -76,3 +76,17 @@ async def test_openai_async_request_carries_stubs() -> None:
     tools = sent_tools(route)
     assert [STUB_PREFIX in t["content"] for t in tools] == [True, True, True, False]
     await memory.close()
+
+
+@respx.mock
+def test_litellm_completion_request_carries_stubs() -> None:
+    import litellm
+
+    route = respx.post(OPENAI_URL).mock(
+        return_value=httpx.Response(200, json=openai_completion("shipped", usage=(5, 1)))
+    )
+    memory = masking_memory(Memory, FakeSummarizer())
+    completion_fn = wrap_completion(litellm.completion, memory)
+    completion_fn(model="gpt-4o-mini", messages=conversation(), api_key="sk-t")
+    tools = sent_tools(route)
+    assert [STUB_PREFIX in t["content"] for t in tools] == [True, True, True, False]
