@@ -125,3 +125,29 @@ def test_summarizer_spans_are_packed_by_the_originals_size() -> None:
     for request in fake.requests:
         span = list(request.messages)
         assert len(boundaries(span).starts) == 1 or sum(map(reducer.size, span)) <= 700
+
+
+def test_background_reductions_keep_the_masking() -> None:
+    fake = FakeSummarizer()
+    reducer = SummarizationReducer(
+        fake,
+        threshold_tokens=700,
+        target_tokens=500,
+        soft_threshold_tokens=600,
+        summary_max_tokens=10,
+        token_counter=WordCounter(),
+        mask_tool_results_after=2,
+        mask_min_tokens=20,
+    )
+    with Memory("s", reducer=reducer) as memory:
+        for i in range(20):
+            memory.extend(tool_turn(i, n_words=150))
+            memory.wait()
+        view = memory.view()
+        assert fake.requests and view[0].is_summary
+        tail = view[1:]
+        shown = [m.tool_call_id for m in tail if m.role == "tool" and STUB_PREFIX in m.text]
+        whole = [m.tool_call_id for m in tail if m.role == "tool" and STUB_PREFIX not in m.text]
+        assert whole == ["c18", "c19"] and shown  # the last two groups whole, older ones stubs
+        assert memory.size == reducer.head_size(None, view[0]) + sum(map(reducer.size, tail))
+        check_session(memory._store, "s", view)
