@@ -267,6 +267,8 @@ class BudgetReducer:
     Exactly one unit is used: ``threshold_tokens``/``target_tokens`` or
     ``threshold_messages``/``target_messages``. With only a threshold, the target defaults to
     three quarters of it (hysteresis: reductions happen once per quarter of growth).
+    ``mask_tool_results_after`` (with ``mask_min_tokens`` and ``mask_exempt_tools``) shows old
+    tool results as stubs, sizes counted on the stubs (see :mod:`summem.reducers.masking`).
     """
 
     def __init__(
