@@ -49,6 +49,7 @@ from summem.config.io import (
 )
 from summem.config.sections import (
     BudgetConfig,
+    MaskingConfig,
     RetriesConfig,
     Section,
     SummaryConfig,
@@ -101,6 +102,7 @@ class SummemConfig(Section):
     budget: BudgetConfig = Field(default_factory=BudgetConfig)
     summary: SummaryConfig = Field(default_factory=SummaryConfig)
     view: ViewConfig = Field(default_factory=ViewConfig)
+    masking: MaskingConfig = Field(default_factory=MaskingConfig)
     prompt: str = "summarize"
     """A shipped prompt's name or a YAML file's path (relative to the config file)."""
     store: str = Field(default_factory=default_store_url)
@@ -303,6 +305,7 @@ class SummemConfig(Section):
                 summary_role=self.summary.role,
                 summary_placement=self.summary.placement,
                 summary_prefix=self.summary.prefix,
+                **self.masking.reducer_options(),
             )
         except ConfigurationError as exc:
             raise ConfigurationError(f"{self._source}: {exc}") from exc
@@ -365,6 +368,7 @@ _ALLOWED_KEYS: dict[tuple[str, ...], list[str]] = {
     ("budget",): list(BudgetConfig.model_fields),
     ("summary",): list(SummaryConfig.model_fields),
     ("view",): list(ViewConfig.model_fields),
+    ("masking",): list(MaskingConfig.model_fields),
     ("retries",): list(RetriesConfig.model_fields),
 }
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import (
     BaseModel,
     ConfigDict,
+    Field,
     NonNegativeFloat,
     NonNegativeInt,
     PositiveFloat,
@@ -20,13 +21,20 @@ from pydantic import (
     model_validator,
 )
 
-from summem.reducers.base import DEFAULT_THRESHOLD, default_target
+from summem.reducers.base import DEFAULT_MASK_MIN_TOKENS, DEFAULT_THRESHOLD, default_target
 from summem.reducers.style import ViewStyle
 from summem.reducers.summarization import DEFAULT_SUMMARY_MAX_TOKENS
 from summem.reducers.view import DEFAULT_SUMMARY_PREFIX
 from summem.retry import RetryPolicy
 
-__all__ = ["BudgetConfig", "RetriesConfig", "Section", "SummaryConfig", "ViewConfig"]
+__all__ = [
+    "BudgetConfig",
+    "MaskingConfig",
+    "RetriesConfig",
+    "Section",
+    "SummaryConfig",
+    "ViewConfig",
+]
 
 _RETRY = RetryPolicy()
 
@@ -67,6 +75,25 @@ class BudgetConfig(Section):
     def effective_target(self) -> int:
         """``target``, or three quarters of the threshold."""
         return self.target if self.target is not None else default_target(self.threshold)
+
+
+class MaskingConfig(Section):
+    """Old tool results shown as compact stubs (``masking:``; see ``summem.reducers.masking``)."""
+
+    after: NonNegativeInt | None = None
+    """Keep the results of the last N tool groups whole, mask older ones; ``None``: off."""
+    min_tokens: NonNegativeInt = DEFAULT_MASK_MIN_TOKENS
+    """Mask only results of at least this many tokens."""
+    exempt_tools: tuple[str, ...] = Field(default=(), strict=False)  # YAML gives a list
+    """Tools whose results are never masked."""
+
+    def reducer_options(self) -> dict[str, Any]:
+        """The reducer's ``mask_*`` keyword arguments."""
+        return {
+            "mask_tool_results_after": self.after,
+            "mask_min_tokens": self.min_tokens,
+            "mask_exempt_tools": self.exempt_tools,
+        }
 
 
 class SummaryConfig(Section):

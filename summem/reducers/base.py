@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 from summem.exceptions import ConfigurationError, SummemError
 from summem.messages import Message, MessageLike, parse_messages
 from summem.reducers.cut import CutOptions, choose_cut
+from summem.reducers.masking import ToolMasking, mask_messages
 from summem.reducers.style import ViewStyle, apply_style
 from summem.reducers.view import SummaryPlacement, ViewParts, render_view, split_view
 from summem.tokens.base import TokenCounter, TokenCounterFn, resolve_counter
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from summem.summarizers.base import Summarizer, SummaryOutput
 
 __all__ = [
+    "DEFAULT_MASK_MIN_TOKENS",
     "DEFAULT_THRESHOLD",
     "BudgetReducer",
     "ReduceResult",
@@ -114,6 +116,9 @@ class SummarizingReducer(Reducer, Protocol):
         """A copy of this reducer that summarizes with ``summarizer`` (for ``recompute``)."""
         ...
 
+
+DEFAULT_MASK_MIN_TOKENS = 200
+"""Tool results smaller than this (in tokens) are never masked, by default."""
 
 DEFAULT_THRESHOLD: dict[str, int] = {"tokens": 8000, "messages": 40}
 """The threshold when none is configured, by unit."""
@@ -262,6 +267,8 @@ class BudgetReducer:
     Exactly one unit is used: ``threshold_tokens``/``target_tokens`` or
     ``threshold_messages``/``target_messages``. With only a threshold, the target defaults to
     three quarters of it (hysteresis: reductions happen once per quarter of growth).
+    ``mask_tool_results_after`` (with ``mask_min_tokens`` and ``mask_exempt_tools``) shows old
+    tool results as stubs, sizes counted on the stubs (see :mod:`summem.reducers.masking`).
     """
 
     def __init__(
@@ -275,6 +282,9 @@ class BudgetReducer:
         model: str | None = None,
         keep_last_user_turns: int = 0,
         cut_before_user: bool = False,
+        mask_tool_results_after: int | None = None,
+        mask_min_tokens: int = DEFAULT_MASK_MIN_TOKENS,
+        mask_exempt_tools: Iterable[str] = (),
     ) -> None:
         by_tokens = threshold_tokens is not None or target_tokens is not None
         by_messages = threshold_messages is not None or target_messages is not None
@@ -311,18 +321,27 @@ class BudgetReducer:
         self.cut_options = CutOptions(
             keep_last_user_turns=keep_last_user_turns, cut_before_user=cut_before_user
         )
+        self.masking: ToolMasking | None = None
+        """Which old tool results the view shows as stubs (``None``: masking is off)."""
+        if mask_tool_results_after is not None:
+            self.masking = ToolMasking(
+                mask_tool_results_after, mask_min_tokens, frozenset(mask_exempt_tools)
+            )
 
     kind = "budget"
     """The reducer's kind in a session record (``to_dict()``)."""
 
     def record(self) -> dict[str, Any]:
         """The budget as a JSON-serialisable record (rebuilt by ``reducer_from_record``)."""
-        return {
+        record: dict[str, Any] = {
             "type": self.kind,
             "unit": self.unit,
             "threshold": self.threshold,
             "target": self.target,
         }
+        if self.masking is not None:
+            record.update(self.masking.record())
+        return record
 
     # -- sizes ----------------------------------------------------------------------------
 
@@ -361,6 +380,12 @@ class BudgetReducer:
         """How many leading messages of ``tail`` to evict to fit the target."""
         fixed = self.head_size(system, None) + self.summary_reserve()
         return choose_cut(tail, sizes, fixed=fixed, target=self.target, options=self.cut_options)
+
+    def shown(self, conversation: Sequence[Message]) -> list[Message]:
+        """``conversation`` as the view shows it: old tool results masked, when configured."""
+        if self.masking is None:
+            return list(conversation)
+        return mask_messages(conversation, self.masking, self.token_counter.count_message)
 
     def _parts(self, messages: Iterable[MessageLike], prefix: str) -> ViewParts:
         items = list(messages)

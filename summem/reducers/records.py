@@ -56,6 +56,9 @@ def reducer_from_record(record: object) -> Reducer:
         f"threshold_{unit}": record.get("threshold"),
         f"target_{unit}": record.get("target"),
     }
+    for key in ("mask_tool_results_after", "mask_min_tokens", "mask_exempt_tools"):
+        if record.get(key) is not None:
+            budget[key] = record[key]
     if kind == "truncation":
         return TruncationReducer(**budget)
     if record.get("soft_threshold") is not None:

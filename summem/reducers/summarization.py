@@ -27,7 +27,12 @@ from summem.exceptions import (
     SummemError,
 )
 from summem.messages import Message, MessageLike, Role, SummaryInfo
-from summem.reducers.base import BudgetReducer, ReduceResult, check_budget
+from summem.reducers.base import (
+    DEFAULT_MASK_MIN_TOKENS,
+    BudgetReducer,
+    ReduceResult,
+    check_budget,
+)
 from summem.reducers.view import DEFAULT_SUMMARY_PREFIX, PLACEMENTS, SummaryPlacement
 from summem.summarizers.base import (
     VETTED,
@@ -86,6 +91,12 @@ class SummarizationReducer(BudgetReducer):
         model: the model the view is sent to, to pick its tokenizer.
         keep_last_user_turns: never evict the last N user messages.
         cut_before_user: only cut right before a user message.
+        mask_tool_results_after: show tool results older than the last N tool groups as
+            compact stubs (the call, key values, the message id to recall), before any
+            summarizing; ``None`` (default) turns masking off. See
+            :mod:`summem.reducers.masking`.
+        mask_min_tokens: mask only results of at least this many tokens.
+        mask_exempt_tools: names of tools whose results are never masked.
         summary_role: the summary message's role; ``"user"`` is accepted after the system
             message by OpenAI, Anthropic and Gemini alike.
         summary_placement: ``"after_system"`` (own message), ``"system_suffix"`` (appended to
@@ -126,6 +137,9 @@ class SummarizationReducer(BudgetReducer):
         model: str | None = None,
         keep_last_user_turns: int = 0,
         cut_before_user: bool = False,
+        mask_tool_results_after: int | None = None,
+        mask_min_tokens: int = DEFAULT_MASK_MIN_TOKENS,
+        mask_exempt_tools: Iterable[str] = (),
         summary_role: Role = "user",
         summary_placement: SummaryPlacement = "after_system",
         summary_prefix: str = DEFAULT_SUMMARY_PREFIX,
@@ -146,6 +160,9 @@ class SummarizationReducer(BudgetReducer):
             model=model,
             keep_last_user_turns=keep_last_user_turns,
             cut_before_user=cut_before_user,
+            mask_tool_results_after=mask_tool_results_after,
+            mask_min_tokens=mask_min_tokens,
+            mask_exempt_tools=mask_exempt_tools,
         )
         if summarizer is None:
             from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
@@ -367,10 +384,11 @@ class SummarizationReducer(BudgetReducer):
         """The reduction of a list of messages, as a flow."""
         parts = self._parts(messages, self.summary_prefix)
         conversation = parts.conversation
-        sizes = [self.size(m) for m in conversation]
+        shown = self.shown(conversation)
+        sizes = [self.size(m) for m in shown]
         head = self.head_size(parts.system, parts.summary)
         before = head + sum(sizes)
-        unchanged = [m for m in (parts.system, parts.summary) if m is not None] + conversation
+        unchanged = [m for m in (parts.system, parts.summary) if m is not None] + shown
         cut = self.plan_cut(parts.system, conversation, sizes) if before > self.threshold else 0
         if cut == 0:
             return self._result(unchanged, parts.summary, before, before)
@@ -385,7 +403,7 @@ class SummarizationReducer(BudgetReducer):
                 raise
             logger.warning("reduction failed, view left unchanged: %s", exc)
             return self._result(unchanged, parts.summary, before, before, error=exc)
-        view = [m for m in (parts.system, summary) if m is not None] + conversation[cut:]
+        view = [m for m in (parts.system, summary) if m is not None] + shown[cut:]
         after = self.head_size(parts.system, summary) + sum(sizes[cut:])
         return ReduceResult(
             view=view,

@@ -29,7 +29,8 @@ class TruncationReducer(BudgetReducer):
     def reduce(self, messages: Iterable[MessageLike]) -> ReduceResult:
         """Return the view within budget; the input is not changed."""
         parts = self._parts(messages, DEFAULT_SUMMARY_PREFIX)
-        sizes = [self.size(m) for m in parts.conversation]
+        shown = self.shown(parts.conversation)
+        sizes = [self.size(m) for m in shown]
         head = self.head_size(parts.system, parts.summary)
         before = head + sum(sizes)
         cut = 0
@@ -37,7 +38,7 @@ class TruncationReducer(BudgetReducer):
             cut = choose_cut(
                 parts.conversation, sizes, fixed=head, target=self.target, options=self.cut_options
             )
-        kept = parts.conversation[cut:]
+        kept = shown[cut:]
         head_msgs = [m for m in (parts.system, parts.summary) if m is not None]
         return ReduceResult(
             view=head_msgs + kept,

@@ -26,6 +26,7 @@ from summem.conversation import Batch, check_batch, track_calls
 from summem.exceptions import ConfigurationError, SummarizationError, SummemError
 from summem.messages import Message, MessageLike, parse_message, parse_messages
 from summem.reducers.base import Reducer, ReduceResult, SummarizingReducer
+from summem.reducers.masking import MaskState
 from summem.reducers.style import ViewStyle, apply_style
 from summem.reducers.view import (
     DEFAULT_SUMMARY_PREFIX,
@@ -123,7 +124,13 @@ class SessionCore:
         self.system = state.system if state else None
         self.summary = state.summary if state else None
         self.tail: list[Message] = list(state.tail) if state else []
-        self.sizes = [r.size(m) for m in self.tail]
+        masking = getattr(r, "masking", None)
+        self.masks = MaskState(masking, self._count_tokens) if masking is not None else None
+        """Which tail messages the view shows as stubs (``None``: masking is off)."""
+        if self.masks is not None:
+            for m in self.tail:
+                self.masks.add(m)
+        self.sizes = [r.size(self.shown(m)) for m in self.tail]
         self.total = sum(self.sizes)
         self.head = r.head_size(self.system, self.summary)
         self.tail_ids = {m.id: m for m in self.tail}
@@ -133,6 +140,25 @@ class SessionCore:
         for m in self.tail:
             track_calls(self.open_calls, m)
         self.ledger.loaded(self.epoch, self.watermark, self.summary, self.tail)
+
+    def _count_tokens(self, message: Message) -> int:
+        counter = getattr(self.reducer, "token_counter", None)
+        return counter.count_message(message) if counter is not None else self.reducer.size(message)
+
+    def shown(self, message: Message) -> Message:
+        """A tail message as the view shows it: its stub when masked."""
+        return self.masks.shown(message) if self.masks is not None else message
+
+    def _masked(self, positions: list[int]) -> None:
+        """Tail messages at ``positions`` became masked: their size and rendering change."""
+        size, rendered = self.reducer.size, self._rendered
+        for i in positions:
+            stub = self.shown(self.tail[i])
+            new = size(stub)
+            self.total += new - self.sizes[i]
+            self.sizes[i] = new
+            if i < len(rendered):
+                rendered[i] = self.renders.render(stub)
 
     def reset(self, state: SessionState | None) -> None:
         """Replace the copy with a snapshot read from the store, unless the copy is newer.
@@ -172,10 +198,12 @@ class SessionCore:
         """``[system] + [summary]? + history[k:]``."""
         with self._lock:
             head = [m for m in (self.system, self.summary) if m is not None]
-            return head + self.tail
+            if self.masks is None:
+                return head + self.tail
+            return head + [self.shown(m) for m in self.tail]
 
     def view_tail(self) -> list[Message]:
-        """``history[k:]``: the conversation part of the view."""
+        """``history[k:]``: the conversation part of the view (as stored: never masked)."""
         with self._lock:
             return list(self.tail)
 
@@ -191,7 +219,8 @@ class SessionCore:
             rendered = self._rendered
             if len(rendered) < len(self.tail):
                 render = self.renders.render
-                rendered.extend(render(m) for m in self.tail[len(rendered) :])
+                shown = self.shown
+                rendered.extend(render(shown(m)) for m in self.tail[len(rendered) :])
             tail = list(rendered)
         placement = self.placement if summary is not None else "after_system"
         out: list[dict[str, Any]]
@@ -250,6 +279,9 @@ class SessionCore:
             self.sizes.extend(batch.sizes)
             grown = sum(batch.sizes)
             self.total += grown
+            if self.masks is not None:
+                for msg in batch.history:
+                    self._masked(self.masks.add(msg))
             self.length = new_length
             for msg in batch.history:
                 self.tail_ids[msg.id] = msg
@@ -309,7 +341,9 @@ class SessionCore:
         cut = r.plan_cut(system, tail, sizes)
         if cut == 0:
             return None
-        spans = pack_spans(tail[:cut], sizes[:cut], r.threshold, final=True)
+        # The summarizer reads the originals: spans are packed by their size, not the stubs'.
+        read = sizes[:cut] if self.masks is None else [r.size(m) for m in tail[:cut]]
+        spans = pack_spans(tail[:cut], read, r.threshold, final=True)
         if self.summarizing is not None:
             keep = MAX_SPANS_PER_REDUCTION
             if self.background and trigger != "explicit":
@@ -364,6 +398,8 @@ class SessionCore:
                 del self.sizes[:cut]
                 for m in plan.evicted:
                     self.tail_ids.pop(m.id, None)
+                if self.masks is not None:
+                    self.masks.drop(plan.evicted)
                 self.renders.forget([*plan.evicted, self.summary])
                 self.summary = outcome.summary
                 self.head = self.reducer.head_size(self.system, self.summary)
