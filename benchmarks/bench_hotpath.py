@@ -52,9 +52,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+from benchmarks.bench_memory import InstantSummarizer
 from benchmarks.conversation import conversation
 from summem import ApproxCounter, Memory, SummarizationReducer
-from summem.summarizers.base import Flow, SummaryOutput, SummaryRequest, done
+from summem.summarizers.base import Flow, SummaryOutput, SummaryRequest
 from summem.tokens.openai import load_encoding
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,14 +63,6 @@ WINDOW = 1000
 SCALE = 8
 """Part 1's message size: ``conversation(n, scale=8)``, about 260 tokens a message."""
 CLOCK = time.perf_counter_ns
-
-
-class InstantSummarizer:
-    name = "instant"
-
-    def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
-        n = len(request.messages)
-        return done(SummaryOutput(text=f"Earlier: {n} messages about orders.", summarizer="i"))
 
 
 class SlowSummarizer(InstantSummarizer):
