@@ -33,6 +33,7 @@ from summem.stores._postgres_schema import LOCK_CLASS, name_key
 from summem.stores.base import (
     SessionState,
     check_lease_args,
+    check_watermark,
     decode_message,
     encode_message,
     new_epoch,
@@ -190,16 +191,7 @@ class PgOps(PgBase):
         def steps() -> Steps[int]:
             (rows,) = yield batch(Query(q.LOCK_META, (name_key(name), name)))
             meta = checked(name, rows, expected_version, expected_epoch)
-            if watermark < meta.watermark:
-                raise ConflictError(
-                    f"session {name!r}: watermark {watermark} would move backwards "
-                    f"(it is {meta.watermark})"
-                )
-            if watermark > meta.length:
-                raise ConflictError(
-                    f"session {name!r}: watermark {watermark} is past the history's end "
-                    f"({meta.length})"
-                )
+            check_watermark(name, watermark, meta.watermark, meta.length)
             writes = [Query(q.SET_SUMMARY, (body, watermark, meta.sid))]
             if summary is not None:
                 writes.append(Query(q.LOG_SUMMARY, (meta.sid, summary.id, watermark, body)))

@@ -30,7 +30,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from summem.exceptions import ConfigurationError, CorruptRecordError, InvalidSessionIdError
+from summem.exceptions import (
+    ConfigurationError,
+    ConflictError,
+    CorruptRecordError,
+    InvalidSessionIdError,
+)
 from summem.messages import Message, SummaryInfo
 
 __all__ = [
@@ -40,6 +45,7 @@ __all__ = [
     "SessionState",
     "Store",
     "check_lease_args",
+    "check_watermark",
     "decode_message",
     "encode_message",
     "new_epoch",
@@ -368,6 +374,22 @@ def check_lease_args(owner: str, ttl_seconds: float) -> None:
         raise ConfigurationError("lease owner must be a non-empty string")
     if not ttl_seconds > 0:
         raise ConfigurationError(f"lease ttl_seconds must be positive, got {ttl_seconds!r}")
+
+
+def check_watermark(name: str, watermark: int, current: int, length: int) -> None:
+    """The commit's watermark rule, the same on every store: never backwards, never past the end.
+
+    Raises:
+        ConflictError: naming the session, the watermark and what it collides with.
+    """
+    if watermark < current:
+        raise ConflictError(
+            f"session {name!r}: watermark {watermark} would move backwards (it is {current})"
+        )
+    if watermark > length:
+        raise ConflictError(
+            f"session {name!r}: watermark {watermark} is past the history's end ({length})"
+        )
 
 
 def encode_message(message: Message) -> str:

@@ -22,6 +22,7 @@ from summem.stores.base import (
     ClosingStore,
     SessionState,
     check_lease_args,
+    check_watermark,
     new_epoch,
     validate_session_id,
 )
@@ -133,16 +134,7 @@ class InMemoryStore(ClosingStore):
         validate_session_id(session_id)
         with self._lock:
             s = self._checked(session_id, expected_version, expected_epoch)
-            if watermark < s.watermark:
-                raise ConflictError(
-                    f"session {session_id!r}: watermark {watermark} would move backwards "
-                    f"(it is {s.watermark})"
-                )
-            if watermark > len(s.history):
-                raise ConflictError(
-                    f"session {session_id!r}: watermark {watermark} is past the history's end "
-                    f"({len(s.history)})"
-                )
+            check_watermark(session_id, watermark, s.watermark, len(s.history))
             if summary is not None:
                 s.log.append((summary, watermark))
             s.summary = summary

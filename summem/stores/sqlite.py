@@ -41,6 +41,7 @@ from summem.stores.base import (
     ClosingStore,
     SessionState,
     check_lease_args,
+    check_watermark,
     decode_message,
     encode_message,
     new_epoch,
@@ -193,16 +194,7 @@ class SQLiteStore(ClosingStore):
         body = None if summary is None else encode_message(summary)
         with self._file.tx(name, write="commit") as conn:
             meta = self._checked(conn, name, expected_version, expected_epoch)
-            if watermark < meta.watermark:
-                raise ConflictError(
-                    f"session {name!r}: watermark {watermark} would move backwards "
-                    f"(it is {meta.watermark})"
-                )
-            if watermark > meta.length:
-                raise ConflictError(
-                    f"session {name!r}: watermark {watermark} is past the history's end "
-                    f"({meta.length})"
-                )
+            check_watermark(name, watermark, meta.watermark, meta.length)
             now = time.time()
             conn.execute(SQL.SET_SUMMARY, (body, watermark, now, meta.sid))
             if summary is not None and body is not None:
