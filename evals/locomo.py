@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from summem.exceptions import ConfigurationError
 from summem.formats.locomo import Turn, normalize_evidence, read_conversation, sanitize_name
 from summem.messages import Message
 
@@ -42,6 +43,7 @@ __all__ = [
     "dia_id_of",
     "load_audit_corrections",
     "load_locomo",
+    "locomo_file",
     "normalize_evidence",
     "sanitize_name",
 ]
@@ -181,19 +183,42 @@ def load_audit_corrections(path: str | Path) -> dict[str, AuditCorrection]:
     }
 
 
+def locomo_file(path: str | Path) -> Path:
+    """The dataset file: ``path`` itself, or ``locomo10.json`` in the folder ``path``.
+
+    Raises:
+        FileNotFoundError: a folder without ``locomo10.json`` in it.
+    """
+    file = Path(path)
+    if file.is_dir():
+        file = file / "locomo10.json"
+        if not file.is_file():
+            raise FileNotFoundError(f"{path} is a folder without locomo10.json in it")
+    return file
+
+
 def load_locomo(path: str | Path, *, audit_path: str | Path | None = None) -> list[Conversation]:
     """Read ``locomo10.json`` into :class:`Conversation` objects.
 
     Args:
-        path: the dataset file (never copied; CC BY-NC 4.0).
+        path: the dataset file (never copied; CC BY-NC 4.0), or the folder holding
+            ``locomo10.json``.
         audit_path: locomo-audit's ``audit-errors.json``; when given, its ``WRONG_CITATION``
             corrections replace the cited evidence.
 
     Raises:
+        FileNotFoundError: no such file, or a folder without ``locomo10.json``.
+        ConfigurationError: the file is not LoCoMo's JSON (a list of conversations).
         ValueError: if a correction's question does not match the dataset's (another version
             of the file).
     """
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    file = locomo_file(path)
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigurationError(f"{file} is not LoCoMo's JSON: {exc}") from exc
+    if not isinstance(data, list) or not all(isinstance(c, dict) for c in data):
+        raise ConfigurationError(f"{file} is not LoCoMo's JSON: expected a list of conversations")
     corrections = load_audit_corrections(audit_path) if audit_path is not None else {}
     return [_conversation(i, raw, corrections) for i, raw in enumerate(data)]
 

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from evals.engine import EngineConfig, add_llm_arguments, open_client
-from evals.locomo import CATEGORY_NAMES, Conversation, load_locomo
+from evals.locomo import CATEGORY_NAMES, Conversation, load_locomo, locomo_file
 from evals.locomo_baselines import (
     CarriedView,
     aggregate,
@@ -366,8 +366,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows, costs, violations = rows + r, costs + c, violations + v
     meta = report_metadata(
         eval="locomo",
-        dataset=args.dataset.name,
-        dataset_sha256=hashlib.sha256(args.dataset.read_bytes()).hexdigest(),
+        dataset=locomo_file(args.dataset).name,
+        dataset_sha256=hashlib.sha256(locomo_file(args.dataset).read_bytes()).hexdigest(),
         audit_applied=args.audit is not None,
         conversations=len(conversations),
         counter=counter.key,

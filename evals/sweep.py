@@ -36,7 +36,7 @@ from typing import Any
 
 from evals._progress import progress_bar
 from evals.engine import EngineConfig, add_llm_arguments, open_client
-from evals.locomo import Conversation, load_locomo
+from evals.locomo import Conversation, load_locomo, locomo_file
 from evals.locomo_baselines import aggregate
 from evals.locomo_engine import run_engine, view_stats
 from evals.locomo_run import baseline_rows
@@ -308,8 +308,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     everything = rows + baselines
     meta = report_metadata(
         eval="sweep",
-        dataset=args.dataset.name,
-        dataset_sha256=hashlib.sha256(args.dataset.read_bytes()).hexdigest(),
+        dataset=locomo_file(args.dataset).name,
+        dataset_sha256=hashlib.sha256(locomo_file(args.dataset).read_bytes()).hexdigest(),
         audit_applied=args.audit is not None,
         conversations=args.conversations,
         trajectory_seeds=args.trajectory_seeds,

@@ -16,6 +16,7 @@ from evals.locomo import (
     normalize_evidence,
     sanitize_name,
 )
+from summem.exceptions import ConfigurationError
 from summem.messages import parse_messages
 
 CANONICAL = re.compile(r"D[1-9]\d*:[1-9]\d*")
@@ -173,3 +174,20 @@ def test_message_ids_map_back_to_turns(locomo: list[Conversation]) -> None:
     assert "timestamp" not in conv.messages()[0]
     assert dia_id_of("m_0123") is None
     assert dia_id_of("x/D1:0") is None
+
+
+def test_the_dataset_folder_or_file_is_read_and_bad_paths_say_why(
+    locomo_path: Path, tmp_path: Path
+) -> None:
+    assert [c.sample_id for c in load_locomo(locomo_path.parent)] == [
+        c.sample_id for c in load_locomo(locomo_path)
+    ]
+    with pytest.raises(FileNotFoundError, match=r"without locomo10\.json"):
+        load_locomo(tmp_path)
+    bad = tmp_path / "locomo10.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="not LoCoMo's JSON"):
+        load_locomo(tmp_path)
+    bad.write_text('{"a": 1}', encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="list of conversations"):
+        load_locomo(bad)

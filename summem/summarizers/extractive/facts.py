@@ -149,6 +149,21 @@ def _is_speaker(word: str, speakers: frozenset[str]) -> bool:
     return len(word) >= 3 and any(s.startswith(word) for s in speakers)
 
 
+def _tells_then_asks(sentence: str, words: list[str]) -> bool:
+    """A statement with a question tagged on: "The code is KQ-52205, does that help?".
+
+    The sentence opens like a statement (not with a question word or an auxiliary) and its
+    question is a last clause after a comma, so what comes before it is told, not asked.
+    """
+    if words[0] in lex.QUESTION_OPENERS:
+        return False
+    head, comma, tail = sentence.rpartition(", ")
+    if not comma or len(head) < 12:
+        return False
+    tail_words = tokenize(tail)
+    return bool(tail_words) and tail_words[0] in lex.QUESTION_OPENERS
+
+
 def tokenize(text: str) -> list[str]:
     """Lowercased words of ``text`` (apostrophes, dots and dashes kept inside words)."""
     return _WORD_RE.findall(text.lower().replace("\u2019", "'"))
@@ -218,7 +233,7 @@ def score_sentence(
         signal += _W["task"]
     if has_digit and not lex.CORRECTION_WORDS.isdisjoint(wordset):
         signal += _W["correction"]  # a value corrected or updated: what is true now
-    question = sentence.endswith("?")
+    question = sentence.endswith("?") and not _tells_then_asks(sentence, words)
     if question and signal == 0.0:
         return 0.0  # a bare question: "What made you pick it?"
     # Softer signals: a sentence about the speaker, or about something that happened.

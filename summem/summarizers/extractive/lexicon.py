@@ -24,6 +24,7 @@ __all__ = [
     "PLAN_WORDS",
     "PREFERENCE_BIGRAMS",
     "PREFERENCE_WORDS",
+    "QUESTION_OPENERS",
     "SECOND_PERSON",
     "SELF_OPENINGS",
     "STOPWORDS",
@@ -197,3 +198,10 @@ CORRECTION_WORDS = frozenset(
     )
 )
 """Words by which a statement says it replaces an earlier one."""
+
+QUESTION_OPENERS = _wordset(
+    "what what's which who whom whose where when why how does do did can could would "
+    "will is are was were isn't aren't don't doesn't didn't can't won't should shall "
+    "may might have has any anything right ok okay"
+)
+"""First words of a question (or of a question tagged on a statement: "..., does that help?")."""

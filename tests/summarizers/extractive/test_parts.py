@@ -65,6 +65,16 @@ def test_signals_order_sentences_as_an_assistant_would_need_them() -> None:
     assert score("Caroline went there.") < score("Lorcan went there.")
 
 
+def test_a_statement_with_a_question_tagged_on_is_scored_as_told() -> None:
+    told = score_sentence("The reference you sent me is KQ-52205.", "user")
+    tagged = score_sentence("The reference you sent me is KQ-52205, does that help?", "user")
+    assert tagged == told  # the tag asks nothing the statement did not already tell
+    # a real question keeps its discount, commas or not
+    asked = score_sentence("Is the reference you sent me KQ-52205, or was it another?", "user")
+    assert 0 < asked < told
+    assert score_sentence("What made you pick it, by the way?", "user") == 0.0
+
+
 def test_polite_conditionals_are_not_preferences() -> None:
     assert score_sentence("I prefer aisle seats.", "user") > score_sentence(
         "You can pick aisle seats if you prefer.", "user"
