@@ -28,6 +28,7 @@ from summem.session.facade import BaseMemory, is_async_store
 from summem.session.flows import (
     clear_flow,
     extend_flow,
+    failure_event,
     recompute_flow,
     record_flow,
     reduction_flow,
@@ -156,6 +157,7 @@ class AsyncMemory(BaseMemory):
         except Exception as exc:  # the task has nobody to raise to: recorded for wait()
             err = exc if isinstance(exc, SummemError) else ReductionError(str(exc))
             self._core.failed(err, background=True)
+            await self._hooks.adeliver(failure_event(self._core, err, "soft", True, False, 0.0))
 
     async def _take_lease(self) -> bool:
         """Acquire the reduction lease; if cancelled meanwhile, give it back, then stay cancelled.

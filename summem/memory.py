@@ -37,6 +37,7 @@ from summem.session.facade import BaseMemory, is_async_store
 from summem.session.flows import (
     clear_flow,
     extend_flow,
+    failure_event,
     recompute_flow,
     record_flow,
     reduction_flow,
@@ -208,6 +209,7 @@ class Memory(BaseMemory):
         except Exception as exc:  # the worker has nobody to raise to: recorded for wait()
             err = exc if isinstance(exc, SummemError) else ReductionError(str(exc))
             self._core.failed(err, background=True)
+            self._hooks.deliver(failure_event(self._core, err, "soft", True, False, 0.0))
 
     def _reduce(self, trigger: Trigger, *, background: bool = False) -> ReduceResult | None:
         sid = self.session_id

@@ -56,6 +56,7 @@ from summem.summarizers.base import cost_of, spent_by
 __all__ = [
     "clear_flow",
     "extend_flow",
+    "failure_event",
     "recompute_flow",
     "record_flow",
     "reduction_flow",
@@ -276,7 +277,9 @@ def reduction_flow(
             result = core.failed(exc, background=background)
             if hooks:
                 took = time.monotonic() - started
-                yield from emit(hooks, _failed(core, exc, trigger, background, raise_errors, took))
+                yield from emit(
+                    hooks, failure_event(core, exc, trigger, background, raise_errors, took)
+                )
             if raise_errors:
                 raise
             return result
@@ -349,7 +352,7 @@ def _committed(
     )
 
 
-def _failed(
+def failure_event(
     core: SessionCore,
     exc: Exception,
     trigger: Trigger,
@@ -357,6 +360,7 @@ def _failed(
     raised: bool,
     duration: float,
 ) -> ReductionFailed:
+    """The event for a failed reduction (``raised``: the caller gets the error)."""
     usage = exc.usage if isinstance(exc, SummarizationError) else {}
     cost = exc.cost_usd if isinstance(exc, SummarizationError) else None
     return ReductionFailed(

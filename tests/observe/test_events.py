@@ -16,7 +16,12 @@ from summem import (
     SummarizationReducer,
 )
 from summem._flow import Flow, done
-from summem.exceptions import ConfigurationError, LeaseHeldError, SummarizationError
+from summem.exceptions import (
+    ConfigurationError,
+    LeaseHeldError,
+    StoreError,
+    SummarizationError,
+)
 from summem.observe.events import (
     MemoryEvent,
     ReductionCommitted,
@@ -28,6 +33,7 @@ from summem.observe.events import (
     SummarizerCalled,
     SummaryRejected,
 )
+from summem.stores import InMemoryStore
 from summem.stores.base import Store
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from tests.fakes.counters import WordCounter, words
@@ -233,3 +239,25 @@ async def test_async_hooks_are_awaited_by_async_memory_and_refused_by_memory() -
         Memory("s", hooks=["nope"])  # type: ignore[list-item]
     with pytest.raises(ConfigurationError, match="list of callables"):
         Memory("s", hooks=hook)  # type: ignore[arg-type]
+
+
+class LeaseDown(InMemoryStore):
+    """A store whose lease service fails (a background reduction cannot even start)."""
+
+    def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
+        raise StoreError("lease service down")
+
+
+@pytest.mark.parametrize("facade", [Memory, AsyncMemory])
+async def test_a_background_failure_outside_the_reduction_is_announced_once(
+    facade: type[Memory] | type[AsyncMemory],
+) -> None:
+    rec = Recorder()
+    memory = facade("s", reducer=small_reducer(soft_threshold_tokens=80), store=LeaseDown())
+    memory.add_hook(rec)
+    await fill(memory, 10)
+    with pytest.raises(StoreError, match="lease service down"):
+        await settle(memory.wait())
+    (failed,) = rec.of(ReductionFailed)
+    assert failed.error_type == "StoreError" and failed.background and failed.trigger == "soft"
+    await settle(memory.close())
