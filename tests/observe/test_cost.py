@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
@@ -66,6 +67,7 @@ def test_a_missing_or_broken_price_map_prices_at_zero(
     def fake_find_spec(name: str, *args: Any) -> Any:
         spec = real(name, *args)
         if name == "litellm" and spec is not None:
+            spec = copy.copy(spec)  # the module's own spec when it is imported: never changed
             spec.submodule_search_locations = [str(tmp_path)]
         return spec
 
