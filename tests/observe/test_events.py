@@ -18,10 +18,12 @@ from summem import (
 from summem._flow import Flow, done
 from summem.exceptions import (
     ConfigurationError,
+    ConflictError,
     LeaseHeldError,
     StoreError,
     SummarizationError,
 )
+from summem.messages import parse_message
 from summem.observe.events import (
     MemoryEvent,
     ReductionCommitted,
@@ -260,4 +262,29 @@ async def test_a_background_failure_outside_the_reduction_is_announced_once(
         await settle(memory.wait())
     (failed,) = rec.of(ReductionFailed)
     assert failed.error_type == "StoreError" and failed.background and failed.trigger == "soft"
+    await settle(memory.close())
+
+
+@dataclass
+class Rewriter:
+    """Summarizes, but first replaces the session behind the memory's back, every time."""
+
+    raw: Store
+    name: str = "rewriter"
+
+    def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
+        self.raw.clear("s")
+        self.raw.append("s", [parse_message(u(words(7, f"r{i}"))) for i in range(12)])
+        return done(SummaryOutput(text="S", summarizer=self.name))
+
+
+async def test_a_second_lost_compare_and_set_gives_up_and_says_so(setup: Setup) -> None:
+    rec = Recorder()
+    memory = setup.memory(reducer=small_reducer(Rewriter(setup.raw)), hooks=[rec])
+    await fill(memory, 9)
+    with pytest.raises(ConflictError, match="kept changing"):
+        await settle(memory.reduce())
+    conflicts = rec.of(StoreConflictRetried)
+    assert [(c.attempt, c.next) for c in conflicts] == [(1, "retry"), (2, "give_up")]
+    assert not rec.of(ReductionCommitted) and not rec.of(ReductionFailed)
     await settle(memory.close())
