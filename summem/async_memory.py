@@ -302,6 +302,8 @@ class AsyncMemory(BaseMemory):
         *,
         reducer: Reducer | None = None,
         store: AsyncStore | Store | str | None = None,
+        hooks: Sequence[Hook] = (),
+        spend_limit: SpendLimit | None = None,
     ) -> AsyncMemory:
         """See :meth:`Memory.from_dict`."""
         session, reducer, background, ttl = cls._resume_args(data, reducer)
@@ -311,6 +313,8 @@ class AsyncMemory(BaseMemory):
             store=store,
             background=background,
             lease_ttl_seconds=ttl,
+            hooks=hooks,
+            spend_limit=spend_limit,
         )
         try:
             await run_async(import_flow(memory._core, memory._steps, session))

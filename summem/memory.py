@@ -367,6 +367,8 @@ class Memory(BaseMemory):
         *,
         reducer: Reducer | None = None,
         store: Store | str | None = None,
+        hooks: Sequence[Hook] = (),
+        spend_limit: SpendLimit | None = None,
     ) -> Memory:
         """Resume a :meth:`to_dict` session in ``store`` (where it must not exist yet).
 
@@ -374,7 +376,8 @@ class Memory(BaseMemory):
         :meth:`~summem.stores.base.Store.create`: it appears whole or not at all, and of two
         processes resuming the same dict at once exactly one succeeds. Without ``reducer``, a
         reducer with the recorded budget is built (default summarizer and token counter).
-        The summary log is not carried over: only the current summary.
+        The summary log is not carried over: only the current summary. ``hooks`` and
+        ``spend_limit`` are as for the constructor (they are not part of the dict).
 
         Raises:
             StoreError: the dict is not a valid session dict (nothing was written).
@@ -387,6 +390,8 @@ class Memory(BaseMemory):
             store=store,
             background=background,
             lease_ttl_seconds=ttl,
+            hooks=hooks,
+            spend_limit=spend_limit,
         )
         try:
             run_sync(import_flow(memory._core, memory._steps, session))

@@ -288,3 +288,22 @@ async def test_a_second_lost_compare_and_set_gives_up_and_says_so(setup: Setup) 
     assert [(c.attempt, c.next) for c in conflicts] == [(1, "retry"), (2, "give_up")]
     assert not rec.of(ReductionCommitted) and not rec.of(ReductionFailed)
     await settle(memory.close())
+
+
+async def test_a_resumed_memory_takes_hooks_and_a_spend_limit() -> None:
+    from summem import SpendLimit
+
+    rec, limit = Recorder(), SpendLimit(max_tokens=10)
+    source = Memory("s", reducer=small_reducer())
+    await fill(source, 5)
+    data = source.to_dict()
+    resumed = Memory.from_dict(data, reducer=small_reducer(), hooks=[rec], spend_limit=limit)
+    aresumed = await AsyncMemory.from_dict(
+        data, reducer=small_reducer(), hooks=[rec], spend_limit=limit
+    )
+    assert resumed.spend_limit is limit and aresumed.spend_limit is limit
+    await fill(resumed, 7)
+    await fill(aresumed, 7)
+    assert len(rec.of(ReductionCommitted)) == 2
+    resumed.close()
+    await aresumed.close()
