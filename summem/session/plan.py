@@ -21,7 +21,7 @@ from summem.observe.hooks import announce
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import SummarizingReducer
 from summem.session.usage import HISTORY_USAGE_KEY, SUMMARIZER_TOTAL_KEY, add_spend
-from summem.summarizers.base import cost_of, failure_cost, spent_by
+from summem.summarizers.base import cost_of, failure_cost, spent_by, uses_llm
 
 __all__ = ["Plan", "PlanResult", "pack_spans", "summarize_plan_flow"]
 
@@ -119,11 +119,15 @@ def summarize_plan_flow(
     summary: Message | None = None
     spent = {"calls": 0, "input_tokens": 0, "output_tokens": 0}
     cost = 0.0
+    summarizer = getattr(reducer, "summarizer", None)
+    if spend is not None and not _spends(summarizer):
+        spend = None  # no step calls a model: nothing to limit
     key = spend.key(session_id) if spend is not None else ""
     limited = False
-    model = getattr(getattr(reducer, "summarizer", None), "model", None)
+    model = getattr(summarizer, "model", None)
     output = None
     failed: list[str] = []
+    fallback_used: str | None = None
     for span in plan.spans:
         watermark += len(span)
         allow = spend is None or spend.allows(key)
@@ -164,6 +168,8 @@ def summarize_plan_flow(
         fallback = fallback if isinstance(fallback, dict) else {}
         span_failed = tuple(str(f) for f in fallback.get("failed") or ())
         failed += [f for f in span_failed if f not in failed]
+        if span_failed:
+            fallback_used = str(fallback.get("used"))
         yield from announce(
             SummarizerCalled(
                 "",
@@ -205,6 +211,14 @@ def summarize_plan_flow(
         cost,
         summarizer=output.summarizer,
         model=output.model,
-        fallback_used=output.extra.get("fallback", {}).get("used") if failed else None,
+        fallback_used=fallback_used,
         fallback_failed=tuple(failed),
     )
+
+
+def _spends(summarizer: object) -> bool:
+    """True when ``summarizer`` (or a step of its chain) calls a model."""
+    steps = getattr(summarizer, "steps", None)
+    if isinstance(steps, tuple):
+        return any(_spends(step) for step in steps)
+    return uses_llm(summarizer)

@@ -131,3 +131,15 @@ def test_spend_limit_must_be_a_spend_limit() -> None:
 
     with pytest.raises(ConfigurationError, match="SpendLimit"):
         Memory("s", spend_limit={"max_tokens": 1})  # type: ignore[arg-type]
+
+
+async def test_a_summarizer_without_a_model_does_not_draw_on_the_limit() -> None:
+    from summem import Memory
+
+    limit = SpendLimit(max_tokens=1)
+    limit.charge("s", 5, 0.0)  # spent by someone else
+    rec = Recorder()
+    memory = Memory("s", reducer=small_reducer(), hooks=[rec], spend_limit=limit)
+    await fill(memory, 12)
+    assert rec.of(ReductionCommitted) and not rec.of(SpendLimitReached)
+    assert limit.spent("s").tokens == 5
