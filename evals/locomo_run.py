@@ -70,6 +70,7 @@ EFFICIENCY_COLUMNS = (
     "compression_ratio",
     "summarizer_read_per_token",
     "llm_input_per_token",
+    "summarizer_cost_usd",
     "reductions_per_1k",
     "llm_calls_per_1k",
     "prompt_ratio",

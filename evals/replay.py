@@ -63,6 +63,7 @@ class Cycle:
         llm_calls: model calls the summarizer made.
         llm_input_tokens: prompt tokens the model billed.
         llm_output_tokens: completion tokens the model billed.
+        cost_usd: what those calls cost (litellm's bundled prices; 0 offline).
         background: started at the soft threshold rather than blocking a turn.
     """
 
@@ -78,6 +79,7 @@ class Cycle:
     llm_calls: int
     llm_input_tokens: int
     llm_output_tokens: int
+    cost_usd: float
     background: bool = False
 
 
@@ -144,11 +146,12 @@ def efficiency(traces: Sequence[ReplayTrace]) -> dict[str, float]:
     Keys: ``compression_ratio`` (evicted tokens per final summary token),
     ``summarizer_read_per_token`` (evicted spans plus previous summaries the summarizer read, per
     conversation token), ``llm_input_per_token`` (prompt tokens the summarizer's model billed,
-    per conversation token; 0 offline), ``reductions_per_1k`` and ``llm_calls_per_1k`` (per 1,000
-    conversation tokens), ``prompt_ratio`` (cumulative prompt tokens against sending the full
-    context at every model call), ``waited_share`` (turns that waited, per model call), plus
-    the means ``view_tokens``, ``max_view_tokens``, ``summary_tokens`` and the totals
-    ``cycles``, ``waited_turns`` and ``violations``.
+    per conversation token; 0 offline), ``summarizer_cost_usd`` (what the summarizer's calls
+    cost in all, at litellm's bundled prices; 0 offline), ``reductions_per_1k`` and
+    ``llm_calls_per_1k`` (per 1,000 conversation tokens), ``prompt_ratio`` (cumulative prompt
+    tokens against sending the full context at every model call), ``waited_share`` (turns
+    that waited, per model call), plus the means ``view_tokens``, ``max_view_tokens``,
+    ``summary_tokens`` and the totals ``cycles``, ``waited_turns`` and ``violations``.
     """
     n = len(traces) or 1
     conv = sum(t.conversation_tokens for t in traces) or 1
@@ -167,6 +170,7 @@ def efficiency(traces: Sequence[ReplayTrace]) -> dict[str, float]:
         "compression_ratio": evicted / summaries if summaries else 0.0,
         "summarizer_read_per_token": read / conv,
         "llm_input_per_token": sum(c.llm_input_tokens for c in cycles) / conv,
+        "summarizer_cost_usd": sum(c.cost_usd for c in cycles),
         "reductions_per_1k": 1000 * len(cycles) / conv,
         "llm_calls_per_1k": 1000 * sum(c.llm_calls for c in cycles) / conv,
         "prompt_ratio": sum(t.prompt_tokens for t in traces) / full,
@@ -349,6 +353,7 @@ class _Replay:
             llm_calls=result.summarizer_calls,
             llm_input_tokens=result.summarizer_input_tokens,
             llm_output_tokens=int((info.extra.get("usage") or {}).get("output_tokens") or 0),
+            cost_usd=float((info.extra.get("usage") or {}).get("cost_usd") or 0.0),
             background=background,
         )
         self.cycles.append(cycle)

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
 from summem._flow import run_async
 from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
 from summem.messages import Message, MessageLike
+from summem.observe.hooks import Hook, lease_held
+from summem.observe.spend import SpendLimit
 from summem.recall.index import RecallHit
 from summem.recall.tool import RecallTool
 from summem.reducers.base import Reducer, ReduceResult
@@ -26,6 +28,7 @@ from summem.session.facade import BaseMemory, is_async_store
 from summem.session.flows import (
     clear_flow,
     extend_flow,
+    failure_event,
     recompute_flow,
     record_flow,
     reduction_flow,
@@ -49,8 +52,9 @@ class AsyncMemory(BaseMemory):
     Takes the same arguments; ``store`` may be an :class:`~summem.stores.base.AsyncStore`, a
     sync ``Store`` (run in worker threads, in-memory ones inline) or a URL for
     :func:`summem.stores.open_async_store`; by default a new ``AsyncInMemoryStore``. Background
-    reductions run as an asyncio task. The session is read on first use, so ``summary`` and
-    ``system`` are ``None`` until then (``await memory.refresh()`` reads it explicitly).
+    reductions run as an asyncio task; ``hooks`` may be ``async def`` (awaited). The session
+    is read on first use, so ``summary`` and ``system`` are ``None`` until then
+    (``await memory.refresh()`` reads it explicitly).
     """
 
     def __init__(
@@ -62,8 +66,19 @@ class AsyncMemory(BaseMemory):
         background: bool | None = None,
         lease_ttl_seconds: float = 120.0,
         style: ViewStyle | None = None,
+        hooks: Sequence[Hook] = (),
+        spend_limit: SpendLimit | None = None,
     ) -> None:
-        super().__init__(session_id, reducer, background, lease_ttl_seconds, style)
+        super().__init__(
+            session_id,
+            reducer,
+            background,
+            lease_ttl_seconds,
+            style,
+            hooks=hooks,
+            spend_limit=spend_limit,
+            allow_async_hooks=True,
+        )
         self._owns_store = store is None or isinstance(store, str)
         if store is None:
             self._store: AsyncStore = AsyncInMemoryStore()
@@ -118,14 +133,18 @@ class AsyncMemory(BaseMemory):
     async def _after_write(self) -> None:
         task = self._task
         busy = task is not None and not task.done()
-        action = self._core.next_action(in_flight=busy)
+        action, skipped = self._core.decide(in_flight=busy)
+        if skipped is not None:
+            await self._hooks.adeliver(skipped)
         if action == "soft":
             self._task = asyncio.get_running_loop().create_task(self._work())
         elif action == "hard":
             if busy and task is not None:
                 await asyncio.wait({task})  # never cancels the shared task
                 self._raise_background_error()
-                action = self._core.next_action(in_flight=False)
+                action, skipped = self._core.decide(in_flight=False)
+                if skipped is not None:
+                    await self._hooks.adeliver(skipped)
                 if action == "soft":  # the reduction landed under the hard limit
                     self._task = asyncio.get_running_loop().create_task(self._work())
                 if action != "hard":
@@ -138,6 +157,7 @@ class AsyncMemory(BaseMemory):
         except Exception as exc:  # the task has nobody to raise to: recorded for wait()
             err = exc if isinstance(exc, SummemError) else ReductionError(str(exc))
             self._core.failed(err, background=True)
+            await self._hooks.adeliver(failure_event(self._core, err, "soft", True, False, 0.0))
 
     async def _take_lease(self) -> bool:
         """Acquire the reduction lease; if cancelled meanwhile, give it back, then stay cancelled.
@@ -165,6 +185,7 @@ class AsyncMemory(BaseMemory):
         sid = self.session_id
         async with self._reducing:
             if not await self._take_lease():
+                await self._hooks.adeliver(lease_held(sid, trigger))
                 if trigger == "explicit":
                     raise LeaseHeldError(f"session {sid!r} is being reduced elsewhere")
                 self._core.lease_busy()
@@ -281,6 +302,8 @@ class AsyncMemory(BaseMemory):
         *,
         reducer: Reducer | None = None,
         store: AsyncStore | Store | str | None = None,
+        hooks: Sequence[Hook] = (),
+        spend_limit: SpendLimit | None = None,
     ) -> AsyncMemory:
         """See :meth:`Memory.from_dict`."""
         session, reducer, background, ttl = cls._resume_args(data, reducer)
@@ -290,6 +313,8 @@ class AsyncMemory(BaseMemory):
             store=store,
             background=background,
             lease_ttl_seconds=ttl,
+            hooks=hooks,
+            spend_limit=spend_limit,
         )
         try:
             await run_async(import_flow(memory._core, memory._steps, session))

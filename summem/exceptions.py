@@ -18,7 +18,8 @@ kind of failure. Errors that are also a builtin kind (``ValueError``, ``KeyError
     │   └── ContextWindowExceededError  the request did not fit the model's context
     ├── ReductionError                a reduction could not be completed
     │   └── SummarizationError        the summarizer failed or its reply was rejected
-    │       └── InvalidSummaryError   the reply failed validation (empty, truncated, too long...)
+    │       ├── InvalidSummaryError   the reply failed validation (empty, truncated, too long...)
+    │       └── SpendLimitError       a spend limit is exhausted and no step without an LLM is left
     └── StoreError                    a store could not read or write a session
         ├── SessionNotFoundError      (also KeyError) no such session
         ├── InvalidSessionIdError     (also ValueError) None, empty, or otherwise unusable id
@@ -51,6 +52,7 @@ __all__ = [
     "PromptError",
     "ReductionError",
     "SessionNotFoundError",
+    "SpendLimitError",
     "StoreError",
     "StoreOutcomeUnknownError",
     "SummarizationError",
@@ -188,15 +190,27 @@ class SummarizationError(ReductionError):
     Attributes:
         usage: what the failed attempt spent, summed over its calls: ``calls``,
             ``input_tokens``, ``output_tokens`` (empty when nothing was called).
+        cost_usd: what those calls cost, when priced (``None``: not priced yet).
     """
 
-    def __init__(self, message: str, *, usage: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        usage: dict[str, int] | None = None,
+        cost_usd: float | None = None,
+    ) -> None:
         super().__init__(message)
         self.usage: dict[str, int] = dict(usage or {})
+        self.cost_usd = cost_usd
 
 
 class InvalidSummaryError(SummarizationError):
     """A summary failed validation: empty, truncated, refused, too long or not smaller."""
+
+
+class SpendLimitError(SummarizationError):
+    """A spend limit is exhausted and the summarizer has no step that needs no LLM."""
 
 
 class StoreError(SummemError):

@@ -18,13 +18,15 @@ again and retries once), or on ``refresh()``.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
 from summem._flow import run_sync
 from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
 from summem.messages import Message, MessageLike
+from summem.observe.hooks import Hook, lease_held
+from summem.observe.spend import SpendLimit
 from summem.recall.index import RecallHit
 from summem.recall.tool import RecallTool
 from summem.reducers.base import Reducer, ReduceResult
@@ -35,6 +37,7 @@ from summem.session.facade import BaseMemory, is_async_store
 from summem.session.flows import (
     clear_flow,
     extend_flow,
+    failure_event,
     recompute_flow,
     record_flow,
     reduction_flow,
@@ -70,6 +73,11 @@ class Memory(BaseMemory):
         lease_ttl_seconds: how long the store's reduction lease outlives a crashed worker.
         style: how :meth:`messages` renders the view by default, for servers and chat
             templates that accept less than OpenAI (see :class:`~summem.ViewStyle`).
+        hooks: callables given every event about this session's reductions (see
+            :meth:`add_hook` and :mod:`summem.observe.events`).
+        spend_limit: a :class:`~summem.SpendLimit` on summarization tokens or cost; once it
+            is exhausted, summaries are written without the LLM (the fallback chain's other
+            steps) and a ``SpendLimitReached`` event says so.
     """
 
     def __init__(
@@ -81,8 +89,19 @@ class Memory(BaseMemory):
         background: bool | None = None,
         lease_ttl_seconds: float = 120.0,
         style: ViewStyle | None = None,
+        hooks: Sequence[Hook] = (),
+        spend_limit: SpendLimit | None = None,
     ) -> None:
-        super().__init__(session_id, reducer, background, lease_ttl_seconds, style)
+        super().__init__(
+            session_id,
+            reducer,
+            background,
+            lease_ttl_seconds,
+            style,
+            hooks=hooks,
+            spend_limit=spend_limit,
+            allow_async_hooks=False,
+        )
         if store is None:
             self._store: Store = InMemoryStore()
             self._owns_store = True
@@ -164,14 +183,18 @@ class Memory(BaseMemory):
     def _after_write(self) -> None:
         core, worker = self._core, self._worker
         busy = worker.busy
-        action = core.next_action(in_flight=busy)
+        action, skipped = core.decide(in_flight=busy)
+        if skipped is not None:
+            self._hooks.deliver(skipped)
         if action == "soft":
             worker.submit()
         elif action == "hard":
             if busy:
                 worker.join()
                 self._raise_background_error()
-                action = core.next_action(in_flight=False)
+                action, skipped = core.decide(in_flight=False)
+                if skipped is not None:
+                    self._hooks.deliver(skipped)
                 if action == "soft":  # the reduction landed under the hard limit
                     worker.submit()
                 if action != "hard":
@@ -186,11 +209,13 @@ class Memory(BaseMemory):
         except Exception as exc:  # the worker has nobody to raise to: recorded for wait()
             err = exc if isinstance(exc, SummemError) else ReductionError(str(exc))
             self._core.failed(err, background=True)
+            self._hooks.deliver(failure_event(self._core, err, "soft", True, False, 0.0))
 
     def _reduce(self, trigger: Trigger, *, background: bool = False) -> ReduceResult | None:
         sid = self.session_id
         with self._reducing:
             if not self._store.acquire_lease(sid, self._owner, self._lease_ttl):
+                self._hooks.deliver(lease_held(sid, trigger))
                 if trigger == "explicit":
                     raise LeaseHeldError(f"session {sid!r} is being reduced elsewhere")
                 self._core.lease_busy()
@@ -342,6 +367,8 @@ class Memory(BaseMemory):
         *,
         reducer: Reducer | None = None,
         store: Store | str | None = None,
+        hooks: Sequence[Hook] = (),
+        spend_limit: SpendLimit | None = None,
     ) -> Memory:
         """Resume a :meth:`to_dict` session in ``store`` (where it must not exist yet).
 
@@ -349,7 +376,8 @@ class Memory(BaseMemory):
         :meth:`~summem.stores.base.Store.create`: it appears whole or not at all, and of two
         processes resuming the same dict at once exactly one succeeds. Without ``reducer``, a
         reducer with the recorded budget is built (default summarizer and token counter).
-        The summary log is not carried over: only the current summary.
+        The summary log is not carried over: only the current summary. ``hooks`` and
+        ``spend_limit`` are as for the constructor (they are not part of the dict).
 
         Raises:
             StoreError: the dict is not a valid session dict (nothing was written).
@@ -362,6 +390,8 @@ class Memory(BaseMemory):
             store=store,
             background=background,
             lease_ttl_seconds=ttl,
+            hooks=hooks,
+            spend_limit=spend_limit,
         )
         try:
             run_sync(import_flow(memory._core, memory._steps, session))

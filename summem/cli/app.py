@@ -100,6 +100,11 @@ def _store_option(fn: F) -> F:
     help="Write view.json and summaries.jsonl (and summem.db) into this directory.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document, no table.")
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Draw the view's tokens per message with reduction markers to this PNG (matplotlib).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 def replay(
     transcript: Path,
@@ -114,6 +119,7 @@ def replay(
     conversation: str | None,
     out: Path | None,
     as_json: bool,
+    plot: Path | None,
     quiet: bool,
 ) -> None:
     """Replay TRANSCRIPT through a memory and show what was kept, summarized and saved.
@@ -147,6 +153,11 @@ def replay(
         quiet=quiet,
         progress=not as_json,
     )
+    if plot is not None:
+        from summem.cli.plot import plot_replay
+
+        target = int(run.document["budget"]["target"])
+        run.document["plot"] = str(plot_replay(run.result, plot, target=target, title=name))
     if as_json:
         click.echo(json.dumps(run.document, indent=2, ensure_ascii=False))
     elif not quiet:
@@ -155,6 +166,8 @@ def replay(
         print_replay_run(
             console(), run, model=config.model, session=name, url=display_url(config.store)
         )
+        if plot is not None:
+            console().print(f"plotted the view per message in {plot}", soft_wrap=True)
 
 
 # -- sessions --------------------------------------------------------------------------------
@@ -199,20 +212,31 @@ def list_sessions(store: str | None, config_path: str | None, as_json: bool) -> 
         print_sessions(console(), rows, url)
 
 
-@sessions.command(short_help="Show a session's system message, summary and view.")
+@sessions.command(short_help="Show a session's summary, reduction timeline and view.")
 @click.argument("session")
 @_store_option
 @_config_option
-def show(session: str, store: str | None, config_path: str | None) -> None:
-    """Show SESSION: its system message, its summary (with provenance) and its view."""
-    from summem.cli.render import print_session
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document, no tables.")
+def show(session: str, store: str | None, config_path: str | None, as_json: bool) -> None:
+    """Show SESSION: system message, summary, reduction timeline and view.
+
+    The timeline lists each reduction: when, the span of history it folded in, tokens, cost,
+    summarizer, fallbacks, and what was dropped when the summarizer records it.
+    """
+    from summem.cli.sessions import reduction_timeline, show_document
 
     url, opened = _open(config_path, store)
     found = _require(opened, session, url)
     try:
+        if as_json:
+            click.echo(json.dumps(show_document(found, session), indent=2, ensure_ascii=False))
+            return
         state = found.load(session)
+        timeline = reduction_timeline(found.summaries(session))
     finally:
         found.close()
+    from summem.cli.render import print_session
+
     print_session(
         console(),
         session,
@@ -220,6 +244,7 @@ def show(session: str, store: str | None, config_path: str | None) -> None:
         summary=state.summary,
         view=state.view(),
         length=state.length,
+        timeline=timeline,
     )
 
 

@@ -24,6 +24,7 @@ __all__ = [
     "print_replay_run",
     "print_session",
     "print_sessions",
+    "print_timeline",
     "provenance_line",
 ]
 
@@ -101,6 +102,7 @@ def print_replay(
     table.add_column("summary tokens", justify="right")
     table.add_column("summarizer")
     table.add_column("calls", justify="right")
+    table.add_column("cost", justify="right")
     for r in result.reductions:
         table.add_row(
             str(r.turn),
@@ -109,6 +111,7 @@ def print_replay(
             f"{r.summary_tokens:,}",
             escape(r.summarizer),
             str(r.calls),
+            _money(r.cost_usd) if r.calls else "-",
         )
     if result.reductions:
         console.print(table)
@@ -137,6 +140,7 @@ def print_replay(
         ("reductions", f"{len(result.reductions):,}"),
         ("summarizer calls", f"{result.summarizer_calls:,}"),
         ("summarizer input tokens", f"{result.summarizer_input_tokens:,}"),
+        ("summarizer cost", _money(result.summarizer_cost_usd)),
         ("prompt tokens sent", f"{result.prompt_tokens:,}"),
         ("... with the full context", f"{result.full_context_tokens:,}{share}"),
         ("final view / full history", f"{result.view_tokens:,} / {result.history_tokens:,} tokens"),
@@ -168,7 +172,7 @@ def print_sessions(console: Console, rows: list[dict[str, Any]], where: str) -> 
         console.print(f"No sessions in {escape(where)}.")
         return
     table = Table(title=f"Sessions in {escape(where)}", title_justify="left")
-    for name in ("session", "messages", "summarized", "in view", "summaries"):
+    for name in ("session", "messages", "summarized", "in view", "summaries", "cost"):
         table.add_column(name, justify="left" if name == "session" else "right")
     for row in rows:
         table.add_row(
@@ -177,6 +181,7 @@ def print_sessions(console: Console, rows: list[dict[str, Any]], where: str) -> 
             str(row["summarized"]),
             str(row["in_view"]),
             str(row["summaries"]),
+            _money(row.get("summarizer_cost_usd") or 0.0),
         )
     console.print(table)
 
@@ -189,6 +194,7 @@ def print_session(
     summary: Message | None,
     view: list[Message],
     length: int,
+    timeline: list[dict[str, Any]] | None = None,
 ) -> None:
     """``sessions show``: the system message, the summary with provenance, the view."""
     from rich.panel import Panel
@@ -205,7 +211,40 @@ def print_session(
             console.print(f"[dim]{escape(dropped)}[/dim]")
     else:
         console.print("summary: none yet (nothing has been evicted)")
+    if timeline:
+        print_timeline(console, timeline)
     print_history(console, view, title="view (what the model is sent)")
+
+
+def print_timeline(console: Console, timeline: list[dict[str, Any]]) -> None:
+    """The reductions of a session, oldest first (see ``reduction_timeline``)."""
+    from rich.table import Table
+
+    table = Table(title="reductions", title_justify="left")
+    for name in ("when", "span", "summary", "tokens in/out", "cost", "summarizer", "dropped"):
+        table.add_column(name, justify="left" if name in ("when", "summarizer") else "right")
+    for row in timeline:
+        who = row["summarizer"] + (f" ({row['model']})" if row["model"] else "")
+        if row["fallback_failed"]:
+            who += " after " + ", ".join(row["fallback_failed"]) + " failed"
+        if row["recomputed"]:
+            who += " (recomputed)"
+        if row["dropped_ids"] is not None:
+            dropped = f"{len(row['dropped_ids'])} uncited"
+        elif row["truncated_messages"] is not None:
+            dropped = f"{row['truncated_messages']} truncated"
+        else:
+            dropped = "n/a"
+        table.add_row(
+            escape(row["at"].replace("T", " ")),
+            f"[{row['start']}:{row['end']}] ({row['messages']})",
+            f"{row['summary_tokens']:,}",
+            f"{row['input_tokens']:,} / {row['output_tokens']:,}" if row["calls"] else "-",
+            _money(row["cost_usd"]) if row["calls"] else "-",
+            escape(who),
+            dropped,
+        )
+    console.print(table)
 
 
 def print_history(console: Console, messages: list[Message], *, title: str) -> None:

@@ -70,6 +70,7 @@ class Reduction:
         input_tokens: tokens the summarizer sent to its model.
         output_tokens: tokens the summarizer's model wrote.
         summary_id: the summary message's id (for ``summaries.jsonl``).
+        cost_usd: what the summarizer's calls cost (litellm's bundled prices; 0 offline).
     """
 
     turn: int
@@ -82,6 +83,7 @@ class Reduction:
     input_tokens: int
     output_tokens: int
     summary_id: str
+    cost_usd: float = 0.0
 
 
 @dataclass
@@ -99,6 +101,7 @@ class ReplayResult:
         peak_size: the largest the view got, in the budget's unit.
         threshold: the budget's threshold, in its unit.
         reductions: every reduction, in order.
+        view_sizes: the view's tokens after each message (for ``--plot``).
     """
 
     unit: str
@@ -111,6 +114,12 @@ class ReplayResult:
     history_tokens: int = 0
     view_tokens: int = 0
     reductions: list[Reduction] = field(default_factory=list)
+    view_sizes: list[int] = field(default_factory=list)
+
+    @property
+    def summarizer_cost_usd(self) -> float:
+        """What the summarizer's calls cost, over all reductions (litellm's bundled prices)."""
+        return sum(r.cost_usd for r in self.reductions)
 
     @property
     def summarizer_calls(self) -> int:
@@ -155,6 +164,7 @@ class ReplayResult:
             "summarizer_calls": self.summarizer_calls,
             "summarizer_input_tokens": self.summarizer_input_tokens,
             "summarizer_output_tokens": self.summarizer_output_tokens,
+            "summarizer_cost_usd": self.summarizer_cost_usd,
             "prompt_tokens": self.prompt_tokens,
             "full_context_prompt_tokens": self.full_context_tokens,
             "history_tokens": self.history_tokens,
@@ -185,6 +195,7 @@ def _reduction(turn: int, before: int, after: int, summary: Message) -> Reductio
         input_tokens=int(usage.get("input_tokens") or 0),
         output_tokens=int(usage.get("output_tokens") or 0),
         summary_id=summary.id,
+        cost_usd=float(usage.get("cost_usd") or 0.0),
     )
 
 
@@ -224,6 +235,7 @@ def replay(
         summary = memory.summary
         if summary is not None and (old_summary is None or summary.id != old_summary.id):
             result.reductions.append(_reduction(turn, before, memory.size, summary))
+        result.view_sizes.append(_view_tokens(reducer, memory))
         if step is not None:
             step()
     result.messages = len(messages)

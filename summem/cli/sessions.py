@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from summem.messages import Message
     from summem.stores.base import Store
 
-__all__ = ["export_text", "session_rows"]
+__all__ = ["export_text", "reduction_timeline", "session_rows", "show_document"]
 
 
 def session_rows(store: Store) -> list[dict[str, Any]]:
@@ -31,9 +31,76 @@ def session_rows(store: Store) -> list[dict[str, Any]]:
                 "summarized": state.watermark,
                 "in_view": len(state.tail),
                 "summaries": len(store.summaries(sid)),
+                "summarizer_cost_usd": _spent(state.summary).get("cost_usd", 0.0),
             }
         )
     return rows
+
+
+def _spent(summary: Message | None) -> dict[str, float]:
+    from summem.session.usage import summarizer_total
+
+    return summarizer_total(summary)
+
+
+def reduction_timeline(summaries: list[Message]) -> list[dict[str, Any]]:
+    """Every reduction of a session, oldest first, from its summaries' provenance.
+
+    Each entry: when, which span of history it folded in (``history[start:end]``), the
+    summary's tokens, the summarizer's calls, tokens in/out and cost, who wrote it (and the
+    fallback chain's failed steps), and what it dropped when the summarizer records that (ids
+    no summary line cites, or messages truncated without a summary). Read from what each
+    summary records, so it survives restarts.
+    """
+    timeline: list[dict[str, Any]] = []
+    for summary in summaries:
+        info = summary.summary_info
+        if info is None:
+            continue
+        extra = info.extra
+        found = extra.get("usage")
+        usage: dict[str, Any] = found if isinstance(found, dict) else {}
+        fallback = extra.get("fallback") if isinstance(extra.get("fallback"), dict) else None
+        recomputed = isinstance(extra.get("recomputed"), dict)
+        uncovered = extra.get("uncovered_ids")
+        truncated = extra.get("dropped_messages")
+        timeline.append(
+            {
+                "summary_id": summary.id,
+                "at": info.created_at.isoformat(timespec="seconds"),
+                "start": 0 if recomputed else info.watermark - len(info.covered_ids),
+                "end": info.watermark,
+                "messages": len(info.covered_ids),
+                "summary_tokens": info.tokens,
+                "calls": int(usage.get("calls") or 0),
+                "input_tokens": int(usage.get("input_tokens") or 0),
+                "output_tokens": int(usage.get("output_tokens") or 0),
+                "cost_usd": float(usage.get("cost_usd") or 0.0),
+                "summarizer": info.summarizer,
+                "model": info.model,
+                "fallback_failed": list(fallback.get("failed") or []) if fallback else [],
+                "dropped_ids": list(uncovered) if isinstance(uncovered, list) else None,
+                "truncated_messages": int(truncated) if isinstance(truncated, int) else None,
+                "recomputed": recomputed,
+            }
+        )
+    return timeline
+
+
+def show_document(store: Store, session: str) -> dict[str, Any]:
+    """``sessions show --json``: the state, the current summary and the reduction timeline."""
+    state = store.load(session)
+    return {
+        "session_id": session,
+        "history_length": state.length,
+        "watermark": state.watermark,
+        "version": state.version,
+        "system": state.system.to_openai() if state.system is not None else None,
+        "summary": _summary(state.summary) if state.summary is not None else None,
+        "summarizer_spent": _spent(state.summary),
+        "view": [m.to_openai() for m in state.view()],
+        "timeline": reduction_timeline(store.summaries(session)),
+    }
 
 
 def _item(message: Message) -> dict[str, Any]:

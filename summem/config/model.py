@@ -50,12 +50,15 @@ from summem.config.io import (
 from summem.config.sections import (
     BudgetConfig,
     MaskingConfig,
+    ObserveConfig,
     RetriesConfig,
     Section,
+    SpendLimitConfig,
     SummaryConfig,
     ViewConfig,
 )
 from summem.exceptions import ConfigurationError, PromptError
+from summem.observe.spend import SpendLimit
 from summem.stores.base import validate_session_id
 from summem.stores.url import data_dir, default_store_url
 
@@ -112,9 +115,11 @@ class SummemConfig(Section):
     """Tried in order when the model fails: model names, ``extractive``, ``truncate``."""
     api_key_env: str | dict[str, str] | None = None
     """Environment variable holding the API key: one name for every model, or per model."""
+    observe: ObserveConfig = Field(default_factory=ObserveConfig)
 
     _source: str = PrivateAttr(default="<defaults>")
     _base_dir: Path | None = PrivateAttr(default=None)
+    _spend_limit: SpendLimit | None = PrivateAttr(default=None)
 
     # -- checks ---------------------------------------------------------------------------
 
@@ -216,6 +221,8 @@ class SummemConfig(Section):
             f"budget: reduce past {b.threshold} {b.unit} down to {b.effective_target}{soft}",
             f"summary: {self.summary.role} message, {self.summary.placement}",
             f"store: {self.store}",
+            *([f"hooks: {', '.join(self.observe.hooks)}"] if self.observe.hooks else []),
+            *(["spend limit: " + _limit_text(self.observe)] if self.observe.spend_limit else []),
         ]
 
     # -- factories ------------------------------------------------------------------------
@@ -349,15 +356,27 @@ class SummemConfig(Section):
 
         return self._memory(AsyncMemory, session_id, store)  # type: ignore[no-any-return]
 
+    def spend_limit(self) -> SpendLimit | None:
+        """The configured spend limit, one object shared by every memory this config builds."""
+        if self.observe.spend_limit is None:
+            return None
+        if self._spend_limit is None:
+            self._spend_limit = self.observe.spend_limit.build()
+        return self._spend_limit
+
     def _memory(self, cls: Any, session_id: str, store: Any) -> Any:
         validate_session_id(session_id)  # so that errors below are about the store
         self._prepare_default_store()
-        reducer = self.build_reducer()
-        style = self.view.build()
+        options: dict[str, Any] = {
+            "reducer": self.build_reducer(),
+            "style": self.view.build(),
+            "hooks": self.observe.build_hooks(),
+            "spend_limit": self.spend_limit(),
+        }
         if store is not None:
-            return cls(session_id, reducer=reducer, store=store, style=style)
+            return cls(session_id, store=store, **options)
         return open_with_env(
-            lambda url: cls(session_id, reducer=reducer, store=url, style=style),
+            lambda url: cls(session_id, store=url, **options),
             self.store,
             self._source,
         )
@@ -370,7 +389,18 @@ _ALLOWED_KEYS: dict[tuple[str, ...], list[str]] = {
     ("view",): list(ViewConfig.model_fields),
     ("masking",): list(MaskingConfig.model_fields),
     ("retries",): list(RetriesConfig.model_fields),
+    ("observe",): list(ObserveConfig.model_fields),
+    ("observe", "spend_limit"): list(SpendLimitConfig.model_fields),
 }
+
+
+def _limit_text(observe: ObserveConfig) -> str:
+    limit = observe.spend_limit
+    assert limit is not None
+    parts = [f"{limit.max_tokens} tokens"] if limit.max_tokens is not None else []
+    parts += [f"${limit.max_cost_usd}"] if limit.max_cost_usd is not None else []
+    window = f"per {limit.window_seconds:g} s" if limit.window_seconds else "per process"
+    return f"{' and '.join(parts)} {window}, per {limit.scope}"
 
 
 def parse_config(

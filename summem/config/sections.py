@@ -1,4 +1,4 @@
-"""The sections of ``summem.yaml``: ``budget:``, ``summary:`` and ``retries:``.
+"""The sections of ``summem.yaml``: ``budget:``, ``summary:``, ``retries:``, ``observe:``...
 
 Split from :mod:`summem.config.model` (the whole file, loading and the factories), which re-exports
 them. Each section is a frozen, strict pydantic model that refuses unknown keys; checks that
@@ -7,8 +7,9 @@ span sections live in :func:`summem.config.io.check_consistency`.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -21,17 +22,24 @@ from pydantic import (
     model_validator,
 )
 
+from summem.exceptions import ConfigurationError
+from summem.observe.spend import SpendLimit
 from summem.reducers.base import DEFAULT_MASK_MIN_TOKENS, DEFAULT_THRESHOLD, default_target
 from summem.reducers.style import ViewStyle
 from summem.reducers.summarization import DEFAULT_SUMMARY_MAX_TOKENS
 from summem.reducers.view import DEFAULT_SUMMARY_PREFIX
 from summem.retry import RetryPolicy
 
+if TYPE_CHECKING:
+    from summem.observe.hooks import Hook
+
 __all__ = [
     "BudgetConfig",
     "MaskingConfig",
+    "ObserveConfig",
     "RetriesConfig",
     "Section",
+    "SpendLimitConfig",
     "SummaryConfig",
     "ViewConfig",
 ]
@@ -140,3 +148,64 @@ class RetriesConfig(Section):
     def policy(self) -> RetryPolicy:
         """The :class:`~summem.retry.RetryPolicy` these settings describe."""
         return RetryPolicy(**self.model_dump())
+
+
+class SpendLimitConfig(Section):
+    """A budget for summarization (``observe: spend_limit:``); see :class:`~summem.SpendLimit`."""
+
+    max_tokens: NonNegativeInt | None = None
+    """Summarizer tokens (in + out) allowed per window."""
+    max_cost_usd: NonNegativeFloat | None = None
+    """Summarizer cost allowed per window, at litellm's bundled prices."""
+    window_seconds: PositiveFloat | None = None
+    """The sliding window; none: since the process started."""
+    scope: Literal["session", "prefix"] = "session"
+    """One budget per session, or per tenant (the session id up to ``separator``)."""
+    separator: str = ":"
+
+    @model_validator(mode="after")
+    def _some_limit(self) -> SpendLimitConfig:
+        if self.max_tokens is None and self.max_cost_usd is None:
+            raise ValueError("set max_tokens, max_cost_usd, or both")
+        if not self.separator:
+            raise ValueError("separator must not be empty")
+        return self
+
+    def build(self) -> SpendLimit:
+        """The :class:`~summem.SpendLimit` these settings describe."""
+        return SpendLimit(**self.model_dump())
+
+
+class ObserveConfig(Section):
+    """Who hears a memory's events, and what summarization may spend (``observe:``)."""
+
+    hooks: tuple[str, ...] = Field(default=(), strict=False)  # YAML gives a list
+    """Import paths of hooks, ``package.module:name``: a function, or a class built with no
+    arguments (``summem.observe.otel:OpenTelemetryHook`` reports to OpenTelemetry)."""
+    spend_limit: SpendLimitConfig | None = None
+
+    def build_hooks(self) -> list[Hook]:
+        """Import each hook.
+
+        Raises:
+            ConfigurationError: a path that does not import, or names nothing callable.
+        """
+        return [_import_hook(path) for path in self.hooks]
+
+
+def _import_hook(path: str) -> Hook:
+    module_name, sep, attr = path.partition(":")
+    if not sep:
+        module_name, _, attr = path.rpartition(".")
+    if not module_name or not attr:
+        raise ConfigurationError(f"observe.hooks: {path!r} is not 'package.module:name'")
+    try:
+        found: Any = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigurationError(f"observe.hooks: cannot import {path!r}: {exc}") from exc
+    if isinstance(found, type):
+        found = found()
+    if not callable(found):
+        raise ConfigurationError(f"observe.hooks: {path!r} is not callable")
+    hook: Hook = found
+    return hook

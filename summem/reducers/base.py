@@ -107,9 +107,17 @@ class SummarizingReducer(Reducer, Protocol):
         ...
 
     def summarize_flow(
-        self, evicted: Sequence[Message], previous: Message | None, *, watermark: int
+        self,
+        evicted: Sequence[Message],
+        previous: Message | None,
+        *,
+        watermark: int,
+        allow_llm: bool = True,
     ) -> Flow[tuple[Message, SummaryOutput]]:
-        """The validated summary of ``previous`` plus ``evicted`` (``history[:watermark]``)."""
+        """The validated summary of ``previous`` plus ``evicted`` (``history[:watermark]``).
+
+        ``allow_llm=False``: a spend limit is exhausted; call no LLM.
+        """
         ...
 
     def with_summarizer(self, summarizer: Summarizer) -> SummarizingReducer:

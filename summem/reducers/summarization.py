@@ -23,10 +23,13 @@ from summem.exceptions import (
     ConfigurationError,
     InvalidSummaryError,
     ReductionError,
+    SpendLimitError,
     SummarizationError,
     SummemError,
 )
 from summem.messages import Message, MessageLike, Role, SummaryInfo
+from summem.observe.events import SummaryRejected
+from summem.observe.hooks import announce
 from summem.reducers.base import (
     DEFAULT_MASK_MIN_TOKENS,
     BudgetReducer,
@@ -40,8 +43,10 @@ from summem.summarizers.base import (
     SummaryOutput,
     SummaryRequest,
     as_flow,
+    cost_of,
     spent_by,
     summary_limit,
+    uses_llm,
     validate_summary,
 )
 from summem.summarizers.checks import foreign_links
@@ -291,12 +296,21 @@ class SummarizationReducer(BudgetReducer):
         return text[len(self.summary_prefix) :] if text.startswith(self.summary_prefix) else text
 
     def summarize_flow(
-        self, evicted: Sequence[Message], previous: Message | None, *, watermark: int
+        self,
+        evicted: Sequence[Message],
+        previous: Message | None,
+        *,
+        watermark: int,
+        allow_llm: bool = True,
     ) -> Flow[tuple[Message, SummaryOutput]]:
         """Summarize ``evicted`` with ``previous``; return the validated summary message.
 
+        With ``allow_llm=False`` (a spend limit is exhausted) no LLM is called: a fallback
+        chain skips its LLM steps; a summarizer that is an LLM raises ``SpendLimitError``.
+
         Raises:
             SummarizationError: the summarizer failed or its reply failed validation.
+            SpendLimitError: ``allow_llm`` is false and the summarizer has only LLM steps.
         """
         previous_text = self.summary_text(previous)
         if previous_text and previous_text.endswith(RECALL_NOTE):
@@ -316,8 +330,11 @@ class SummarizationReducer(BudgetReducer):
             must_keep=self.must_keep,
             previous_info=previous.summary_info if previous is not None else None,
             checks=self._vet,
+            allow_llm=allow_llm,
         )
         name = self.summarizer_name
+        if not allow_llm and uses_llm(self.summarizer):
+            raise SpendLimitError(f"summarizer {name!r}: the spend limit is reached")
         try:
             output = yield from as_flow(self.summarizer.summarize(request), name)
         except ReductionError:
@@ -330,6 +347,16 @@ class SummarizationReducer(BudgetReducer):
                 yield from self._vet(output, request)
         except SummarizationError as exc:
             exc.usage = spent_by(output)  # the rejected summary's calls were spent all the same
+            exc.cost_usd = cost_of(output)
+            yield from announce(
+                SummaryRejected(
+                    "",
+                    summarizer=output.summarizer,
+                    error_type=type(exc).__name__,
+                    reason=str(exc),
+                    next="fail",
+                )
+            )
             raise
         text = output.text.strip()
         if self.recall_note:
@@ -455,6 +482,7 @@ def _extra(output: SummaryOutput, evicted: Sequence[Message]) -> dict[str, Any]:
         "input_tokens": output.input_tokens,
         "output_tokens": output.output_tokens,
         "finish_reason": output.finish_reason,
+        "cost_usd": cost_of(output),
     }
     extra["usage"] = usage
     return extra

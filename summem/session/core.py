@@ -25,6 +25,9 @@ from typing import Any, Literal, cast
 from summem.conversation import Batch, check_batch, track_calls
 from summem.exceptions import ConfigurationError, SummarizationError, SummemError
 from summem.messages import Message, MessageLike, parse_message, parse_messages
+from summem.observe.events import ReductionSkipped
+from summem.observe.hooks import HookList
+from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer, ReduceResult, SummarizingReducer
 from summem.reducers.masking import MaskState
 from summem.reducers.style import ViewStyle, apply_style
@@ -37,7 +40,7 @@ from summem.reducers.view import (
 from summem.session.plan import Plan, PlanResult, pack_spans
 from summem.session.readonly import freeze
 from summem.session.render import RenderCache
-from summem.session.usage import UsageLedger, sum_usage
+from summem.session.usage import UsageLedger, sum_usage, summarizer_total
 from summem.stores.base import SessionState
 
 __all__ = ["MAX_SPANS_PER_REDUCTION", "SessionCore", "Trigger"]
@@ -109,8 +112,12 @@ class SessionCore:
         self.last_error: SummemError | None = None
         """The last reduction failure (cleared by a successful reduction)."""
         self.ledger = UsageLedger()
-        self.summarizer_spent: dict[str, int] = {}
+        self.summarizer_spent: dict[str, float] = {}
         """What this memory's summarizer calls cost, accepted or rejected (this process)."""
+        self.hooks: HookList | None = None
+        """Who hears this memory's events (set by the facade)."""
+        self.spend_limit: SpendLimit | None = None
+        """The summarization budget this session draws on, if any."""
         self._set(None)
 
     # -- the cached copy ------------------------------------------------------------------
@@ -304,17 +311,33 @@ class SessionCore:
         turn block (joins the reduction in flight, or runs one). Either way a failure's
         back-off or another worker's lease may say to wait instead.
         """
+        return self.decide(in_flight=in_flight)[0]
+
+    def decide(self, *, in_flight: bool) -> tuple[Trigger | None, ReductionSkipped | None]:
+        """:meth:`next_action`, and the event saying why a due reduction does not start."""
         with self._lock:
             size = self.size
             if size > self.hard_limit:
-                return "hard" if in_flight or self._may_start() else None
+                return ("hard", None) if in_flight else self._may_start("hard")
             soft = self.soft_threshold
             if self.background and soft is not None and size > soft and not in_flight:
-                return "soft" if self._may_start() else None
-            return None
+                return self._may_start("soft")
+            return None, None
 
-    def _may_start(self) -> bool:
-        return self._backoff is None and time.monotonic() >= self._lease_retry_at
+    def _may_start(self, trigger: Trigger) -> tuple[Trigger | None, ReductionSkipped | None]:
+        if self._backoff is not None:
+            detail = f"a reduction failed; {self._backoff} more of growth before the next try"
+            return None, ReductionSkipped(
+                self.session_id, reason="backoff", trigger=trigger, detail=detail
+            )
+        if time.monotonic() < self._lease_retry_at:
+            return None, ReductionSkipped(
+                self.session_id,
+                reason="lease_held",
+                trigger=trigger,
+                detail="another worker held the reduction lease moments ago",
+            )
+        return trigger, None
 
     def lease_busy(self) -> None:
         """Another worker holds the lease: wait a little, and read again before planning."""
@@ -415,6 +438,7 @@ class SessionCore:
                     "calls": outcome.calls,
                     "input_tokens": outcome.input_tokens,
                     "output_tokens": outcome.output_tokens,
+                    "cost_usd": outcome.cost_usd,
                 }
             )
             return ReduceResult(
@@ -451,7 +475,7 @@ class SessionCore:
             self._backoff = self.reducer.threshold - self.reducer.target
             self.last_error = exc
             if isinstance(exc, SummarizationError):
-                self._spend(exc.usage, rejected=True)
+                self._spend({**exc.usage, "cost_usd": exc.cost_usd or 0.0}, rejected=True)
             if background:
                 self._background_error = exc
             return ReduceResult(
@@ -463,14 +487,14 @@ class SessionCore:
                 placement=self.placement,
             )
 
-    def _spend(self, usage: dict[str, int], *, rejected: bool = False) -> None:
+    def _spend(self, usage: dict[str, float], *, rejected: bool = False) -> None:
         """Add one reduction's summarizer usage to the running totals (lock held)."""
         spent = self.summarizer_spent
         for key, value in usage.items():
             if value:
-                spent[key] = spent.get(key, 0) + int(value)
+                spent[key] = spent.get(key, 0) + value
                 if rejected:
-                    spent[f"rejected_{key}"] = spent.get(f"rejected_{key}", 0) + int(value)
+                    spent[f"rejected_{key}"] = spent.get(f"rejected_{key}", 0) + value
 
     def take_background_error(self) -> SummemError | None:
         """The failure of a background reduction nobody has seen yet (then forgotten)."""
@@ -488,10 +512,14 @@ class SessionCore:
     # -- usage ------------------------------------------------------------------------------
 
     @property
-    def usage(self) -> dict[str, int]:
-        """Provider usage summed over the whole history (``meta["usage"]``, integer fields)."""
+    def usage(self) -> dict[str, float]:
+        """Provider usage summed over the whole history, and the summarizer's (prefixed)."""
         with self._lock:
-            return self.ledger.total()
+            total: dict[str, float] = dict(self.ledger.total())
+            for key, value in summarizer_total(self.summary).items():
+                if value:
+                    total[f"summarizer_{key}"] = value
+            return total
 
     def usage_gap(self) -> tuple[str, int, int] | None:
         """(epoch, start, stop): the history range to read before :attr:`usage` is exact."""

@@ -11,7 +11,7 @@ import inspect
 import os
 import socket
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from summem.exceptions import (
@@ -22,6 +22,8 @@ from summem.exceptions import (
     SummemError,
 )
 from summem.messages import Message, MessageLike
+from summem.observe.hooks import Hook, HookList
+from summem.observe.spend import SpendLimit
 from summem.recall.index import RecallIndex
 from summem.reducers.base import BudgetReducer, Reducer, SummarizingReducer
 from summem.reducers.records import default_reducer, reducer_from_record, reducer_record
@@ -51,14 +53,27 @@ class BaseMemory:
         background: bool | None,
         lease_ttl_seconds: float,
         style: ViewStyle | None = None,
+        *,
+        hooks: Sequence[Hook] = (),
+        spend_limit: SpendLimit | None = None,
+        allow_async_hooks: bool = False,
     ) -> None:
         sid = validate_session_id(session_id)
+        if spend_limit is not None and not isinstance(spend_limit, SpendLimit):
+            raise ConfigurationError(
+                f"spend_limit must be a summem SpendLimit, got {spend_limit!r}"
+            )
+        if isinstance(hooks, (str, bytes)) or not isinstance(hooks, Sequence):
+            raise ConfigurationError(f"hooks must be a list of callables, got {hooks!r}")
         if style is not None and not isinstance(style, ViewStyle):
             raise ConfigurationError(f"style must be a summem ViewStyle, got {style!r}")
         self._style = style
         if not lease_ttl_seconds > 0:
             raise ConfigurationError(f"lease_ttl_seconds must be positive, got {lease_ttl_seconds}")
         self._core = SessionCore(sid, reducer or default_reducer(), background=background)
+        self._hooks = HookList(hooks, allow_async=allow_async_hooks)
+        self._core.hooks = self._hooks
+        self._core.spend_limit = spend_limit
         self._lease_ttl = float(lease_ttl_seconds)
         self._owner = f"summem:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._closed = False
@@ -96,11 +111,15 @@ class BaseMemory:
         return self._core.size
 
     @property
-    def usage(self) -> dict[str, int]:
-        """Provider usage summed over the whole history (``meta["usage"]``, integer fields).
+    def usage(self) -> dict[str, float]:
+        """Provider usage summed over the whole history, and what summarizing it cost.
 
-        Kept as a running total: each summary records the usage of the history it stands
-        for, so no history is read for it (for the wrappers, which store each reply's usage).
+        ``meta["usage"]`` integer fields (the wrappers store each reply's usage), summed as a
+        running total: each summary records the usage of the history it stands for, so no
+        history is read for it. Then the summarizer's spend on the session's committed
+        reductions, as the latest summary records it (it survives restarts):
+        ``summarizer_calls``, ``summarizer_input_tokens``, ``summarizer_output_tokens`` and
+        ``summarizer_cost_usd`` (litellm's bundled prices; absent when zero).
         """
         return self._core.usage
 
@@ -117,16 +136,37 @@ class BaseMemory:
         return list(ids) if isinstance(ids, list) else None
 
     @property
-    def summarizer_usage(self) -> dict[str, int]:
+    def summarizer_usage(self) -> dict[str, float]:
         """What the summarizer's calls cost since this memory was opened, rejected ones too.
 
-        ``calls``, ``input_tokens``, ``output_tokens``, and the same with a ``rejected_``
-        prefix for reductions whose summary was refused or whose calls failed (their tokens
-        were billed all the same). Each committed summary also records its own usage in
-        ``summary_info.extra["usage"]``.
+        ``calls``, ``input_tokens``, ``output_tokens``, ``cost_usd``, and the same with a
+        ``rejected_`` prefix for reductions whose summary was refused or whose calls failed
+        (their tokens were billed all the same). Each committed summary also records its own
+        usage in ``summary_info.extra["usage"]``.
         """
         with self._core.lock:
             return dict(self._core.summarizer_spent)
+
+    def add_hook(self, hook: Hook) -> None:
+        """Call ``hook`` with every event this memory emits (see :mod:`summem.observe.events`).
+
+        Hooks run in the thread (or task) doing the work, between store calls, never inside a
+        store transaction; one that raises is logged and ignored. ``AsyncMemory`` awaits
+        ``async def`` hooks; ``Memory`` refuses them.
+
+        Raises:
+            ConfigurationError: not callable, or async on a ``Memory``.
+        """
+        self._hooks.add(hook)
+
+    def remove_hook(self, hook: Hook) -> None:
+        """Stop calling ``hook`` (a no-op when it was not added)."""
+        self._hooks.remove(hook)
+
+    @property
+    def spend_limit(self) -> SpendLimit | None:
+        """The summarization budget this session draws on, if any."""
+        return self._core.spend_limit
 
     @property
     def last_error(self) -> SummemError | None:

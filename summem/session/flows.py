@@ -14,6 +14,7 @@ when it is closed (cancellation), and the lease must be released then too.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -26,19 +27,36 @@ from summem.exceptions import (
     SessionNotFoundError,
     StoreError,
     StoreOutcomeUnknownError,
+    SummarizationError,
 )
 from summem.messages import Message, MessageLike
+from summem.observe.events import (
+    ReductionCommitted,
+    ReductionFailed,
+    ReductionPlanned,
+    ReductionStarted,
+    StoreConflictRetried,
+)
+from summem.observe.hooks import emit, relay
 from summem.reducers.base import ReduceResult, SummarizingReducer
 from summem.session.core import SessionCore, Trigger
-from summem.session.plan import pack_spans, summarize_plan_flow
+from summem.session.plan import Plan, PlanResult, pack_spans, summarize_plan_flow
 from summem.session.recorded import Mode, Recorded, RecordedIndex, new_messages
 from summem.session.steps import StoreSteps
-from summem.session.usage import HISTORY_USAGE_KEY, sum_usage
+from summem.session.usage import (
+    HISTORY_USAGE_KEY,
+    SUMMARIZER_TOTAL_KEY,
+    add_spend,
+    sum_usage,
+    summarizer_total,
+)
 from summem.stores.base import SessionState
+from summem.summarizers.base import cost_of, spent_by
 
 __all__ = [
     "clear_flow",
     "extend_flow",
+    "failure_event",
     "recompute_flow",
     "record_flow",
     "reduction_flow",
@@ -213,18 +231,34 @@ def reduction_flow(
     Returns ``None`` when nothing needed reducing. A failure is recorded (back-off) and raised
     when ``fail_on_error`` is set and the caller waits for the result; otherwise the result
     carries it in ``error`` and the view stays unreduced. Nothing is committed on failure.
+    Each step is announced to the memory's hooks (between store calls, never inside one).
     """
     raise_errors = core.fail_on_error and not background
     if core.needs_load() or core.recheck:
         yield from reload_flow(core, store)
-    for _attempt in range(2):
+    hooks, sid = core.hooks, core.session_id
+    for attempt in (1, 2):
         plan = core.plan(trigger)
         if plan is None:
             return None
-        try:
-            outcome = yield from summarize_plan_flow(
-                core.summarizing, plan, core.head_usage_after(plan)
+        if hooks:
+            yield from emit(hooks, _planned(core, plan, trigger, background, attempt))
+            name = _summarizer_name(core)
+            started_event = ReductionStarted(
+                sid, trigger=trigger, background=background, attempt=attempt, summarizer=name
             )
+            yield from emit(hooks, started_event)
+        started = time.monotonic()
+        try:
+            summarize = summarize_plan_flow(
+                core.summarizing,
+                plan,
+                core.head_usage_after(plan),
+                spend=core.spend_limit,
+                session_id=sid,
+            )
+            # without hooks, announcements reach the driver and do nothing
+            outcome = yield from (relay(summarize, hooks, sid) if hooks else summarize)
             version = yield from _commit(
                 core,
                 store,
@@ -234,17 +268,115 @@ def reduction_flow(
                 version=plan.version,
             )
         except ConflictError:
+            conflict = StoreConflictRetried(
+                sid, attempt=attempt, next="retry" if attempt == 1 else "give_up"
+            )
+            yield from emit(hooks, conflict)
             yield from reload_flow(core, store)
             continue
         except (ReductionError, StoreError) as exc:
             result = core.failed(exc, background=background)
+            if hooks:
+                took = time.monotonic() - started
+                yield from emit(
+                    hooks, failure_event(core, exc, trigger, background, raise_errors, took)
+                )
             if raise_errors:
                 raise
             return result
-        return core.committed(plan, outcome, version)
+        result = core.committed(plan, outcome, version)
+        if hooks:
+            duration = time.monotonic() - started
+            event = _committed(sid, plan, outcome, result, trigger, background, duration)
+            yield from emit(hooks, event)
+        return result
     if trigger == "explicit":
         raise ConflictError(f"session {core.session_id!r} kept changing during the reduction")
     return None
+
+
+def _summarizer_name(core: SessionCore) -> str | None:
+    summarizer = getattr(core.summarizing, "summarizer", None)
+    name = getattr(summarizer, "name", None)
+    return name if isinstance(name, str) else None
+
+
+def _planned(
+    core: SessionCore, plan: Plan, trigger: Trigger, background: bool, attempt: int
+) -> ReductionPlanned:
+    size = core.reducer.size
+    return ReductionPlanned(
+        core.session_id,
+        trigger=trigger,
+        background=background,
+        attempt=attempt,
+        watermark=plan.watermark,
+        new_watermark=plan.new_watermark,
+        first_id=plan.evicted[0].id,
+        last_id=plan.evicted[-1].id,
+        messages=len(plan.evicted),
+        tokens=sum(size(m) for m in plan.evicted),
+        spans=len(plan.spans),
+        size_before=plan.size_before,
+    )
+
+
+def _committed(
+    sid: str,
+    plan: Plan,
+    outcome: PlanResult,
+    result: ReduceResult,
+    trigger: Trigger,
+    background: bool,
+    duration: float,
+) -> ReductionCommitted:
+    summary = outcome.summary
+    return ReductionCommitted(
+        sid,
+        trigger=trigger,
+        background=background,
+        summary_id=summary.id if summary is not None else None,
+        covered_ids=tuple(m.id for m in plan.evicted),
+        watermark=plan.new_watermark,
+        size_before=result.size_before,
+        size_after=result.size_after,
+        calls=outcome.calls,
+        input_tokens=outcome.input_tokens,
+        output_tokens=outcome.output_tokens,
+        cost_usd=outcome.cost_usd,
+        duration_seconds=duration,
+        summarizer=outcome.summarizer,
+        model=outcome.model,
+        fallback_used=outcome.fallback_used,
+        fallback_failed=outcome.fallback_failed,
+        summary_text=summary.text if summary is not None else None,
+    )
+
+
+def failure_event(
+    core: SessionCore,
+    exc: Exception,
+    trigger: Trigger,
+    background: bool,
+    raised: bool,
+    duration: float,
+) -> ReductionFailed:
+    """The event for a failed reduction (``raised``: the caller gets the error)."""
+    usage = exc.usage if isinstance(exc, SummarizationError) else {}
+    cost = exc.cost_usd if isinstance(exc, SummarizationError) else None
+    return ReductionFailed(
+        core.session_id,
+        trigger=trigger,
+        background=background,
+        error_type=type(exc).__name__,
+        next="raise" if raised else "backoff",
+        backoff_tokens=core.reducer.threshold - core.reducer.target,
+        calls=int(usage.get("calls", 0)),
+        input_tokens=int(usage.get("input_tokens", 0)),
+        output_tokens=int(usage.get("output_tokens", 0)),
+        cost_usd=cost or 0.0,
+        duration_seconds=duration,
+    )
 
 
 def recompute_flow(
@@ -268,6 +400,7 @@ def recompute_flow(
         sizes: list[int] = []
         pos = done = spans = 0
         usage: dict[str, int] = {}
+        spent: dict[str, float] = {}
         covered: list[str] = []  # every message the new summary stands for: history[:k]
         while True:
             if pos < k:
@@ -284,7 +417,8 @@ def recompute_flow(
             final = pos >= k
             for span in pack_spans(pending, sizes, reducer.threshold, final=final):
                 done += len(span)
-                summary, _ = yield from reducer.summarize_flow(span, summary, watermark=done)
+                summary, output = yield from reducer.summarize_flow(span, summary, watermark=done)
+                spent = add_spend(spent, {**spent_by(output), "cost_usd": cost_of(output)})
                 spans += 1
                 del pending[: len(span)]
                 del sizes[: len(span)]
@@ -301,6 +435,7 @@ def recompute_flow(
                         **info.extra,
                         "recomputed": {"spans": spans, "messages": k},
                         HISTORY_USAGE_KEY: usage,
+                        SUMMARIZER_TOTAL_KEY: add_spend(summarizer_total(core.summary), spent),
                     },
                 }
             )

@@ -7,6 +7,7 @@ into the rolling summary, one summarizer call each, and returns a :class:`PlanRe
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,9 +16,12 @@ from summem._flow import Flow
 from summem.conversation import boundaries
 from summem.exceptions import SummarizationError
 from summem.messages import Message
+from summem.observe.events import SpendLimitReached, SummarizerCalled
+from summem.observe.hooks import announce
+from summem.observe.spend import SpendLimit
 from summem.reducers.base import SummarizingReducer
-from summem.session.usage import HISTORY_USAGE_KEY
-from summem.summarizers.base import spent_by
+from summem.session.usage import HISTORY_USAGE_KEY, SUMMARIZER_TOTAL_KEY, add_spend
+from summem.summarizers.base import cost_of, failure_cost, spent_by, uses_llm
 
 __all__ = ["Plan", "PlanResult", "pack_spans", "summarize_plan_flow"]
 
@@ -58,6 +62,11 @@ class PlanResult:
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    cost_usd: float = 0.0
+    summarizer: str | None = None
+    model: str | None = None
+    fallback_used: str | None = None
+    fallback_failed: tuple[str, ...] = ()
 
 
 def pack_spans(
@@ -92,37 +101,124 @@ def summarize_plan_flow(
     reducer: SummarizingReducer | None,
     plan: Plan,
     head_usage: dict[str, int] | None,
+    *,
+    spend: SpendLimit | None = None,
+    session_id: str = "",
 ) -> Flow[PlanResult]:
     """Summarize the plan's spans in order, each integrating the previous summary.
 
     The summary records ``head_usage``, the usage summed over the ``history[:k']`` it stands
-    for, so a later load knows the session's usage without reading that part of the history.
+    for, so a later load knows the session's usage without reading that part of the history,
+    and the summarizer's running total for the session (``extra["summarizer_total"]``).
+    Each span's call is announced (:class:`~summem.observe.events.SummarizerCalled`) and
+    charged to ``spend``; once ``spend`` is exhausted the calls go on without the LLM.
     """
     if reducer is None:
         return PlanResult(None)
     previous, watermark = plan.previous, plan.watermark
     summary: Message | None = None
     spent = {"calls": 0, "input_tokens": 0, "output_tokens": 0}
+    cost = 0.0
+    summarizer = getattr(reducer, "summarizer", None)
+    if spend is not None and not _spends(summarizer):
+        spend = None  # no step calls a model: nothing to limit
+    key = spend.key(session_id) if spend is not None else ""
+    limited = False
+    model = getattr(summarizer, "model", None)
+    output = None
+    failed: list[str] = []
+    fallback_used: str | None = None
     for span in plan.spans:
         watermark += len(span)
+        allow = spend is None or spend.allows(key)
+        if not allow and not limited and spend is not None:
+            limited = True
+            used = spend.spent(key)
+            yield from announce(
+                SpendLimitReached(
+                    "",
+                    key=key,
+                    spent_tokens=used.tokens,
+                    spent_cost_usd=used.cost_usd,
+                    max_tokens=spend.max_tokens,
+                    max_cost_usd=spend.max_cost_usd,
+                )
+            )
+        started = time.monotonic()
         try:
-            summary, output = yield from reducer.summarize_flow(span, previous, watermark=watermark)
+            summary, output = yield from reducer.summarize_flow(
+                span, previous, watermark=watermark, allow_llm=allow
+            )
         except SummarizationError as exc:  # the spans summarized before were spent too
+            lost = failure_cost(exc, model if isinstance(model, str) else None)
+            if spend is not None:
+                used_tokens = int(exc.usage.get("input_tokens", 0))
+                used_tokens += int(exc.usage.get("output_tokens", 0))
+                spend.charge(key, used_tokens, lost)
             exc.usage = {k: v + int(exc.usage.get(k, 0)) for k, v in spent.items()}
+            exc.cost_usd = cost + lost
             raise
-        for key, value in spent_by(output).items():
-            spent[key] += value
+        span_cost = cost_of(output)
+        for k, value in spent_by(output).items():
+            spent[k] += value
+        cost += span_cost
+        if spend is not None:
+            spend.charge(key, output.input_tokens + output.output_tokens, span_cost)
+        fallback = output.extra.get("fallback")
+        fallback = fallback if isinstance(fallback, dict) else {}
+        span_failed = tuple(str(f) for f in fallback.get("failed") or ())
+        failed += [f for f in span_failed if f not in failed]
+        if span_failed:
+            fallback_used = str(fallback.get("used"))
+        yield from announce(
+            SummarizerCalled(
+                "",
+                summarizer=output.summarizer,
+                model=output.model,
+                calls=output.calls,
+                input_tokens=output.input_tokens,
+                output_tokens=output.output_tokens,
+                cost_usd=span_cost,
+                duration_seconds=time.monotonic() - started,
+                fallback_used=fallback.get("used"),
+                fallback_failed=span_failed,
+            )
+        )
         previous = summary
     calls, tokens, out_tokens = spent["calls"], spent["input_tokens"], spent["output_tokens"]
     info = summary.summary_info if summary is not None else None
-    if summary is None or info is None:  # pragma: no cover - summarize_flow sets both
-        return PlanResult(summary, calls, tokens, out_tokens)
+    if summary is None or info is None or output is None:  # pragma: no cover - always set
+        return PlanResult(summary, calls, tokens, out_tokens, cost)
     update: dict[str, Any] = {}
     if len(plan.spans) > 1:
         update["covered_ids"] = tuple(m.id for m in plan.evicted)
         update["previous_summary_id"] = plan.previous.id if plan.previous else None
+    extra = dict(info.extra)
     if head_usage is not None:
-        update["extra"] = {**info.extra, HISTORY_USAGE_KEY: head_usage}
-    if update:
-        summary = summary.as_summary(info.model_copy(update=update))
-    return PlanResult(summary, calls, tokens, out_tokens)
+        extra[HISTORY_USAGE_KEY] = head_usage
+    before = plan.previous.summary_info if plan.previous is not None else None
+    carried = before.extra.get(SUMMARIZER_TOTAL_KEY) if before is not None else None
+    extra[SUMMARIZER_TOTAL_KEY] = add_spend(carried, {**spent, "cost_usd": cost})
+    if len(plan.spans) > 1:
+        extra["usage"] = {**spent, "cost_usd": cost}
+    update["extra"] = extra
+    summary = summary.as_summary(info.model_copy(update=update))
+    return PlanResult(
+        summary,
+        calls,
+        tokens,
+        out_tokens,
+        cost,
+        summarizer=output.summarizer,
+        model=output.model,
+        fallback_used=fallback_used,
+        fallback_failed=tuple(failed),
+    )
+
+
+def _spends(summarizer: object) -> bool:
+    """True when ``summarizer`` (or a step of its chain) calls a model."""
+    steps = getattr(summarizer, "steps", None)
+    if isinstance(steps, tuple):
+        return any(_spends(step) for step in steps)
+    return uses_llm(summarizer)

@@ -12,7 +12,14 @@ from collections.abc import Iterable, Sequence
 
 from summem.messages import Message
 
-__all__ = ["HISTORY_USAGE_KEY", "UsageLedger", "sum_usage"]
+__all__ = [
+    "HISTORY_USAGE_KEY",
+    "SUMMARIZER_TOTAL_KEY",
+    "UsageLedger",
+    "add_spend",
+    "sum_usage",
+    "summarizer_total",
+]
 
 
 def _add_usage(total: dict[str, int], msg: Message) -> None:
@@ -33,6 +40,29 @@ def sum_usage(messages: Iterable[Message], total: dict[str, int] | None = None) 
 
 HISTORY_USAGE_KEY = "history_usage"
 """``SummaryInfo.extra`` key: the usage summed over the ``history[:k]`` a summary stands for."""
+
+
+SUMMARIZER_TOTAL_KEY = "summarizer_total"
+"""``SummaryInfo.extra`` key: what the session's committed reductions spent so far, this one
+included (``calls``, ``input_tokens``, ``output_tokens``, ``cost_usd``)."""
+
+
+def add_spend(carried: object, spent: dict[str, float]) -> dict[str, float]:
+    """``spent`` added to a carried :data:`SUMMARIZER_TOTAL_KEY` total (ignored if malformed)."""
+    total: dict[str, float] = {}
+    if isinstance(carried, dict):
+        for key, value in carried.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                total[str(key)] = value
+    for key, value in spent.items():
+        total[key] = total.get(key, 0) + value
+    return total
+
+
+def summarizer_total(summary: Message | None) -> dict[str, float]:
+    """What the session's committed reductions spent, as the latest summary records it."""
+    info = summary.summary_info if summary is not None else None
+    return add_spend(info.extra.get(SUMMARIZER_TOTAL_KEY) if info is not None else None, {})
 
 
 def _plus(a: dict[str, int], b: dict[str, int], sign: int = 1) -> dict[str, int]:

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast, runtime_checkable
 
 from summem._flow import Flow, done
-from summem.exceptions import InvalidSummaryError
+from summem.exceptions import InvalidSummaryError, SummarizationError
 from summem.messages import Message
+from summem.observe.cost import cost_usd
 from summem.summarizers.checks import error_shape
 from summem.tokens.base import TokenCounter
 
@@ -27,9 +28,12 @@ __all__ = [
     "SummaryOutput",
     "SummaryRequest",
     "as_flow",
+    "cost_of",
     "done",
+    "failure_cost",
     "spent_by",
     "summary_limit",
+    "uses_llm",
     "validate_summary",
 ]
 
@@ -53,6 +57,8 @@ class SummaryRequest:
         checks: the reducer's own checks of a finished summary (links, the application's
             validators), for summarizers that pick among candidates (a fallback chain) to
             run on each candidate; they raise to reject it.
+        allow_llm: ``False`` once a spend limit is exhausted: a fallback chain skips its
+            steps that call an LLM (see :func:`uses_llm`).
     """
 
     messages: Sequence[Message]
@@ -63,6 +69,7 @@ class SummaryRequest:
     must_keep: Sequence[str] = ()
     previous_info: Any = None
     checks: Callable[[SummaryOutput, SummaryRequest], Flow[None]] | None = None
+    allow_llm: bool = True
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,8 @@ class SummaryOutput:
         input_tokens: tokens sent to the model, summed over calls.
         output_tokens: tokens received.
         extra: summarizer-specific provenance, stored with the summary.
+        cost_usd: what the calls cost in USD; ``None``: priced from ``model`` and the tokens
+            with litellm's bundled price map (see :func:`cost_of`).
     """
 
     text: str
@@ -92,6 +101,7 @@ class SummaryOutput:
     input_tokens: int = 0
     output_tokens: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    cost_usd: float | None = None
 
 
 @runtime_checkable
@@ -113,6 +123,28 @@ def spent_by(output: SummaryOutput) -> dict[str, int]:
         "input_tokens": output.input_tokens,
         "output_tokens": output.output_tokens,
     }
+
+
+def cost_of(output: SummaryOutput) -> float:
+    """What producing ``output`` cost in USD (0 when nothing was priced)."""
+    if output.cost_usd is not None:
+        return output.cost_usd
+    return cost_usd(output.model, output.input_tokens, output.output_tokens)
+
+
+def failure_cost(exc: Exception, model: str | None) -> float:
+    """What a failed summarizer's calls cost in USD, priced on ``model`` unless known."""
+    if not isinstance(exc, SummarizationError):
+        return 0.0
+    if exc.cost_usd is not None:
+        return exc.cost_usd
+    usage = exc.usage
+    return cost_usd(model, int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0)))
+
+
+def uses_llm(summarizer: object) -> bool:
+    """True for a summarizer that calls a model (it has a ``model`` name): one that spends."""
+    return isinstance(getattr(summarizer, "model", None), str)
 
 
 def as_flow(result: Any, name: str) -> Flow[SummaryOutput]:

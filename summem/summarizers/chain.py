@@ -24,14 +24,25 @@ from dataclasses import dataclass, replace
 
 from summem._flow import Flow, done
 from summem._secrets import redact
-from summem.exceptions import ConfigurationError, SummarizationError, SummemError
+from summem.exceptions import (
+    ConfigurationError,
+    InvalidSummaryError,
+    SpendLimitError,
+    SummarizationError,
+    SummemError,
+)
+from summem.observe.events import SummaryRejected
+from summem.observe.hooks import announce
 from summem.summarizers.base import (
     VETTED,
     Summarizer,
     SummaryOutput,
     SummaryRequest,
     as_flow,
+    cost_of,
+    failure_cost,
     spent_by,
+    uses_llm,
     validate_summary,
 )
 from summem.summarizers.clip import clip_to_tokens
@@ -112,13 +123,22 @@ class FallbackSummarizer:
         Raises:
             SummarizationError: every step failed or was skipped; the message lists each
                 step's error, and the last error is the cause.
+            SpendLimitError: a spend limit is exhausted (``request.allow_llm`` is false, so
+                every step that calls an LLM is skipped) and nothing else was left to try.
         """
         errors: list[str] = []
         failed: list[str] = []
         last: SummemError | None = None
         spent = {"calls": 0, "input_tokens": 0, "output_tokens": 0}
+        cost = 0.0
         final = len(self._steps) - 1
+        limited = 0
         for i, step in enumerate(self._steps):
+            if not request.allow_llm and uses_llm(step):
+                errors.append(f"{step.name}: skipped (spend limit reached)")
+                failed.append(step.name)
+                limited += 1
+                continue
             if i != final and self.is_open(i):
                 errors.append(
                     f"{step.name}: skipped (circuit open after "
@@ -135,12 +155,25 @@ class FallbackSummarizer:
             except SummemError as exc:
                 if output is not None:
                     used = spent_by(output)
+                    cost += cost_of(output)
                 else:
                     used = exc.usage if isinstance(exc, SummarizationError) else {}
+                    cost += failure_cost(exc, getattr(step, "model", None))
                 for key in spent:
                     spent[key] += int(used.get(key, 0))
                 self._record(i, ok=False)
-                errors.append(f"{step.name}: {type(exc).__name__}: {_redact(str(exc))}")
+                reason = _redact(str(exc))
+                if output is not None and isinstance(exc, InvalidSummaryError):
+                    yield from announce(
+                        SummaryRejected(
+                            "",
+                            summarizer=step.name,
+                            error_type=type(exc).__name__,
+                            reason=reason,
+                            next="next_step" if i != final else "fail",
+                        )
+                    )
+                errors.append(f"{step.name}: {type(exc).__name__}: {reason}")
                 failed.append(step.name)
                 last = exc
                 continue
@@ -153,11 +186,15 @@ class FallbackSummarizer:
                     calls=output.calls + spent["calls"],
                     input_tokens=output.input_tokens + spent["input_tokens"],
                     output_tokens=output.output_tokens + spent["output_tokens"],
+                    cost_usd=cost_of(output) + cost,
                     extra={**output.extra, "fallback": {"used": step.name, "failed": failed}},
                 )
             return output
-        raise SummarizationError(
-            f"all {len(self._steps)} summarizers failed: " + "; ".join(errors), usage=spent
+        error = SpendLimitError if limited and last is None else SummarizationError
+        raise error(
+            f"all {len(self._steps)} summarizers failed: " + "; ".join(errors),
+            usage=spent,
+            cost_usd=cost,
         ) from last
 
     def _is_open(self, breaker: _Breaker, now: float) -> bool:

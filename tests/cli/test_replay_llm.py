@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import httpx
 import pytest
 import respx
 
+from summem.observe.cost import cost_usd
 from tests.cli.test_app import SMALL, one_error_line, run, transcript, write_json
 from tests.cli.test_chat import completion
 from tests.fakes.replies import OPENAI_URL as URL
@@ -46,6 +48,27 @@ def test_replay_with_a_model_calls_it_counts_it_and_prices_it(tmp_path: Path) ->
     # The transcript is data: the summarizer got the evicted turns, not the raw JSON file.
     sent = json.loads(route.calls[0].request.content)["messages"]
     assert "Question 0" in json.dumps(sent)
+    per_call = cost_usd("gpt-4o-mini", 11, 2)
+    assert per_call > 0
+    assert [r["cost_usd"] for r in doc["reductions"]] == pytest.approx(
+        [per_call] * route.call_count
+    )
+    assert totals["summarizer_cost_usd"] == pytest.approx(per_call * route.call_count)
+
+    store = ["--store", doc["store"]]
+    shown = json.loads(run("sessions", "show", doc["session"], *store, "--json").stdout)
+    timeline = shown["timeline"]
+    assert len(timeline) == route.call_count
+    assert [t["cost_usd"] for t in timeline] == pytest.approx([per_call] * route.call_count)
+    assert all(t["calls"] == 1 and t["input_tokens"] == 11 for t in timeline)
+    assert all(t["summarizer"] == "llm:gpt-4o-mini" for t in timeline)
+    assert [t["end"] for t in timeline][-1] == shown["watermark"]
+    assert all(a["end"] == b["start"] for a, b in itertools.pairwise(timeline))
+    assert shown["summarizer_spent"]["cost_usd"] == pytest.approx(per_call * route.call_count)
+    table = run("sessions", "show", doc["session"], *store)
+    assert "reductions" in table.stdout and "11 / 2" in table.stdout
+    listed = json.loads(run("sessions", "list", *store, "--json").stdout)
+    assert listed[0]["summarizer_cost_usd"] == pytest.approx(per_call * route.call_count)
 
 
 def test_a_failing_summarizer_is_one_line_and_exit_code_1(tmp_path: Path) -> None:

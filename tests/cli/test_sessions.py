@@ -39,6 +39,7 @@ def test_list(url: str) -> None:
                 "summarized": state.watermark,
                 "in_view": len(state.tail),
                 "summaries": len(store.summaries("s1")),
+                "summarizer_cost_usd": 0.0,
             }
         ]
     assert rows[0]["summarized"] > 0
@@ -67,6 +68,52 @@ def test_show_prints_system_summary_with_provenance_and_view(url: str) -> None:
     assert "new messages cited by no line (recall finds them)" in out
     assert "view (what the model is sent)" in out
     assert "Question 29" in out  # the newest turn is in the view
+
+
+def test_show_prints_a_timeline_of_reductions_and_json(url: str) -> None:
+    with db(url) as store:
+        summaries = store.summaries("s1")
+        state = store.load("s1")
+    out = run("sessions", "show", "s1", "--store", url).stdout
+    assert "reductions" in out and "uncited" in out and "extractive" in out
+    doc = json.loads(run("sessions", "show", "s1", "--store", url, "--json").stdout)
+    assert doc["session_id"] == "s1" and doc["watermark"] == state.watermark
+    assert doc["summary"]["id"] == summaries[-1].id
+    timeline = doc["timeline"]
+    assert [t["summary_id"] for t in timeline] == [s.id for s in summaries]
+    assert timeline[0]["start"] == 0 and timeline[-1]["end"] == state.watermark
+    for entry, summary in zip(timeline, summaries, strict=True):
+        info = summary.summary_info
+        assert info is not None
+        assert entry["messages"] == len(info.covered_ids) == entry["end"] - entry["start"]
+        assert entry["calls"] == 0 and entry["cost_usd"] == 0.0
+        assert entry["summarizer"] == "extractive" and not entry["recomputed"]
+        assert entry["dropped_ids"] == info.extra["uncovered_ids"]
+    assert "Question 29" in json.dumps(doc["view"])
+
+
+def test_the_timeline_names_fallbacks_truncations_and_recomputes() -> None:
+    from rich.console import Console
+
+    from summem import FallbackSummarizer, Memory, TruncatingSummarizer
+    from summem.cli.render import print_timeline
+    from summem.cli.sessions import reduction_timeline
+    from tests.fakes.memory import small_reducer
+    from tests.fakes.summarizers import failing
+
+    chain = FallbackSummarizer([failing(), TruncatingSummarizer()])
+    memory = Memory("f", reducer=small_reducer(chain))
+    for i in range(12):
+        memory.add({"role": "user", "content": f"turn {i} " + "word " * 8})
+    memory.recompute()
+    timeline = reduction_timeline(memory.summaries())
+    assert timeline[0]["fallback_failed"] == ["fake"]
+    assert timeline[0]["truncated_messages"] == timeline[0]["messages"]
+    assert timeline[-1]["recomputed"] and timeline[-1]["start"] == 0
+    console = Console(record=True, width=200)
+    print_timeline(console, timeline)
+    text = console.export_text()
+    assert "after fake failed" in text and "truncated" in text and "(recomputed)" in text
 
 
 def test_show_unknown_session_is_exit_code_1(url: str) -> None:

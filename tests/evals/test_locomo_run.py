@@ -96,6 +96,7 @@ def test_llm_summary_and_judge_recorded_then_replayed(
     llm = rows[("llm:gpt-4o-mini", "all")]
     assert llm["provenance"] is False  # judged by answer containment and the judge, not ids
     assert llm["llm_calls_per_1k"] > 0
+    assert llm["summarizer_cost_usd"] > 0  # priced from litellm's bundled map
     assert 0.0 <= llm["judge_all"] <= 1.0 and "judge_all" in rows[("window", "all")]
     assert replayed["meta"]["qa"]["judge"] == "locomo-judge@1"
     assert "judge all" in (tmp_path / "replayed" / "locomo.md").read_text()

@@ -43,6 +43,7 @@ def test_a_recorded_llm_run_replays_offline_with_no_key(
         assert replayed[key] == expected[key], f"{key} differs from the recorded run; {RERECORD}"
     assert replayed["efficiency"]["llm_calls_per_1k"] > 0
     assert replayed["efficiency"]["llm_input_per_token"] > 0  # billed usage came from the file
+    assert replayed["efficiency"]["summarizer_cost_usd"] > 0  # priced from the bundled map
 
 
 def test_a_miss_is_one_line_and_exit_2(

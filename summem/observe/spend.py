@@ -1,0 +1,119 @@
+"""Spend limits: a budget of summarizer tokens or cost, per session or per tenant, over a window.
+
+A :class:`SpendLimit` is given to ``Memory`` / ``AsyncMemory`` (``spend_limit=``); give the
+same object to every memory that shares the budget. Before each summarizer call the memory
+asks :meth:`SpendLimit.allows`; once the budget is exhausted, the call is made without the LLM
+(a fallback chain goes on with its other steps: extractive, then truncation) and a
+:class:`~summem.observe.events.SpendLimitReached` event says so. What each call spent (accepted
+or rejected) is charged after it returns. The ledger lives in this process: restart, and the
+window starts empty.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from summem.exceptions import ConfigurationError
+
+__all__ = ["SpendLimit", "Spent"]
+
+
+@dataclass(frozen=True)
+class Spent:
+    """What one budget key spent in the current window."""
+
+    tokens: int
+    cost_usd: float
+
+
+class SpendLimit:
+    """A budget for summarization: ``max_tokens`` (in + out) and/or ``max_cost_usd``.
+
+    Args:
+        max_tokens: summarizer tokens (input plus output) allowed per window.
+        max_cost_usd: summarizer cost allowed per window (litellm's bundled prices).
+        window_seconds: the sliding window; ``None``: since the limit was created.
+        scope: ``"session"`` (one budget per session id) or ``"prefix"`` (one per tenant:
+            the session id up to ``separator``, e.g. ``acme`` for ``acme:chat-42``).
+        separator: where a tenant prefix ends.
+        clock: wall-clock seconds; injectable for tests.
+
+    Raises:
+        ConfigurationError: neither limit given, a negative limit, or a bad scope or window.
+    """
+
+    def __init__(
+        self,
+        *,
+        max_tokens: int | None = None,
+        max_cost_usd: float | None = None,
+        window_seconds: float | None = None,
+        scope: Literal["session", "prefix"] = "session",
+        separator: str = ":",
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        if max_tokens is None and max_cost_usd is None:
+            raise ConfigurationError("a SpendLimit needs max_tokens, max_cost_usd, or both")
+        if max_tokens is not None and (isinstance(max_tokens, bool) or max_tokens < 0):
+            raise ConfigurationError(f"max_tokens must be >= 0, got {max_tokens!r}")
+        if max_cost_usd is not None and not max_cost_usd >= 0:
+            raise ConfigurationError(f"max_cost_usd must be >= 0, got {max_cost_usd!r}")
+        if window_seconds is not None and not window_seconds > 0:
+            raise ConfigurationError(f"window_seconds must be positive, got {window_seconds!r}")
+        if scope not in ("session", "prefix"):
+            raise ConfigurationError(f"scope must be 'session' or 'prefix', got {scope!r}")
+        if not separator:
+            raise ConfigurationError("separator must be a non-empty string")
+        self.max_tokens = max_tokens
+        self.max_cost_usd = max_cost_usd
+        self.window_seconds = window_seconds
+        self.scope = scope
+        self.separator = separator
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._entries: dict[str, deque[tuple[float, int, float]]] = {}
+
+    def __repr__(self) -> str:
+        return (
+            f"SpendLimit(max_tokens={self.max_tokens!r}, max_cost_usd={self.max_cost_usd!r}, "
+            f"window_seconds={self.window_seconds!r}, scope={self.scope!r})"
+        )
+
+    def key(self, session_id: str) -> str:
+        """The budget ``session_id`` draws on."""
+        if self.scope == "prefix":
+            return session_id.split(self.separator, 1)[0]
+        return session_id
+
+    def spent(self, key: str) -> Spent:
+        """What ``key`` spent in the current window."""
+        with self._lock:
+            entries = self._pruned(key)
+            return Spent(sum(e[1] for e in entries), sum(e[2] for e in entries))
+
+    def allows(self, key: str) -> bool:
+        """True while ``key`` is under every limit (the next call may use the LLM)."""
+        spent = self.spent(key)
+        if self.max_tokens is not None and spent.tokens >= self.max_tokens:
+            return False
+        return not (self.max_cost_usd is not None and spent.cost_usd >= self.max_cost_usd)
+
+    def charge(self, key: str, tokens: int, cost_usd: float) -> None:
+        """Record what one summarizer call spent for ``key``."""
+        if not tokens and not cost_usd:
+            return
+        with self._lock:
+            self._pruned(key).append((self._clock(), int(tokens), float(cost_usd)))
+
+    def _pruned(self, key: str) -> deque[tuple[float, int, float]]:
+        entries = self._entries.setdefault(key, deque())
+        if self.window_seconds is not None:
+            horizon = self._clock() - self.window_seconds
+            while entries and entries[0][0] <= horizon:
+                entries.popleft()
+        return entries
