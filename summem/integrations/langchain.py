@@ -251,12 +251,9 @@ def _incoming(request: ModelRequest[Any]) -> list[Message]:
     return [from_langchain(m) for m in [*head, *request.messages]]
 
 
-def _replies(response: Any) -> list[Message]:
-    """The messages a model call answered with (a ``ModelResponse``, or a bare ``AIMessage``)."""
-    if isinstance(response, AIMessage):
-        return [from_langchain(response)]
-    inner = getattr(response, "model_response", response)  # ExtendedModelResponse
-    return [from_langchain(m) for m in getattr(inner, "result", [])]
+def _replies(response: ModelResponse[Any]) -> list[Message]:
+    """What the model answered (LangChain gives inner middleware's answers as a ModelResponse)."""
+    return [from_langchain(m) for m in response.result]
 
 
 class SummemMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):

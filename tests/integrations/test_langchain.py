@@ -18,6 +18,7 @@ pytest.importorskip("langchain.agents", reason="needs the langchain extra (Pytho
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain.agents import create_agent
+from langchain.agents.middleware import AgentMiddleware
 from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
 from langchain_core.messages import (
     AIMessage,
@@ -388,10 +389,11 @@ def test_messages_from_elsewhere_get_their_role_type_and_summem_id() -> None:
     from summem.messages import Message
 
     call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{bad"}}
+    listed = {"id": "c2", "type": "function", "function": {"name": "f", "arguments": "[1]"}}
     msgs = [
         Message.from_openai({"role": "developer", "content": "d"}),
         Message.from_openai({"role": "user", "content": "u"}),
-        Message.from_openai({"role": "assistant", "content": None, "tool_calls": [call]}),
+        Message.from_openai({"role": "assistant", "content": None, "tool_calls": [call, listed]}),
         Message.from_openai({"role": "tool", "tool_call_id": "c1", "content": "r"}),
     ]
     out = [to_langchain(m) for m in msgs]
@@ -399,6 +401,7 @@ def test_messages_from_elsewhere_get_their_role_type_and_summem_id() -> None:
     assert isinstance(out[1], HumanMessage) and out[1].id == msgs[1].id
     assert isinstance(out[2], AIMessage) and out[2].content == "" and not out[2].tool_calls
     assert out[2].invalid_tool_calls[0]["args"] == "{bad"
+    assert out[2].invalid_tool_calls[1]["error"] == "arguments are not a JSON object"
     assert isinstance(out[3], ToolMessage) and out[3].tool_call_id == "c1"
 
 
@@ -419,3 +422,45 @@ def test_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
         importlib.import_module("summem.integrations.langchain")
     monkeypatch.undo()
     importlib.import_module("summem.integrations.langchain")
+
+
+class Cached(AgentMiddleware):
+    """Answers without calling the model (a cache hit), as a bare AIMessage."""
+
+    def wrap_model_call(self, request: Any, handler: Any) -> Any:
+        return AIMessage("From the cache: BW-1 has shipped.", id="cached-1")
+
+
+def test_a_bare_ai_message_from_inner_middleware_is_recorded() -> None:
+    model = RecordingModel(responses=scripted(1), seen=[])
+    memory = Memory("user-42")
+    agent = create_agent(model, middleware=[SummemMiddleware(memory), Cached()])
+    state = agent.invoke({"messages": [HumanMessage("Where is BW-1?")]})
+    assert model.seen == []
+    assert [to_langchain(m) for m in memory.history_messages()] == state["messages"]
+    assert memory.history()[-1]["content"] == "From the cache: BW-1 has shipped."
+
+
+def test_masked_tool_results_reach_the_model_as_stubs() -> None:
+    model = RecordingModel(responses=scripted(3), seen=[])
+    masking = SummarizationReducer(
+        threshold_messages=50, target_messages=40, mask_tool_results_after=1, mask_min_tokens=1
+    )
+    memory = Memory("user-42", reducer=masking)
+
+    @tool
+    def lookup_order(order_id: str) -> str:
+        """Look an order up."""
+        return f"order {order_id}: shipped. " + " ".join(f"note {i}." for i in range(60))
+
+    agent = create_agent(
+        model,
+        tools=[lookup_order],
+        middleware=[SummemMiddleware(memory)],
+        checkpointer=InMemorySaver(),
+    )
+    state = run_turns(agent, 3)
+    results = [m for m in model.seen[-1] if isinstance(m, ToolMessage)]
+    assert "recall" in results[0].text and results[0].tool_call_id == "call_0"
+    assert "recall" not in results[-1].text
+    assert [to_langchain(m) for m in memory.history_messages()] == state  # originals kept

@@ -351,3 +351,52 @@ _message = st.one_of(
 @given(st.lists(_message, max_size=5))
 def test_round_trip_is_lossless(messages: list[ModelMessage]) -> None:
     assert dump(to_pydantic_ai(from_pydantic_ai(messages))) == dump(messages)
+
+
+def test_every_request_part_kind_converts_and_comes_back() -> None:
+    from pydantic_ai._warnings import PydanticAIDeprecationWarning
+    from pydantic_ai.messages import (
+        BinaryContent,
+        CompactionPart,
+        RetryFeedbackPart,
+        RetryInfo,
+        RetryPromptPart,
+        SpeechPart,
+    )
+
+    with pytest.warns(PydanticAIDeprecationWarning):
+        retries = [
+            RetryPromptPart("bad args", tool_name="lookup", tool_call_id="c1"),
+            RetryPromptPart("try again"),
+        ]
+    feedback = RetryFeedbackPart("not valid", retry=RetryInfo(cause="validation_error"))
+    request = ModelRequest(
+        parts=[
+            UserPromptPart(["look:", BinaryContent(b"\x89PNG", media_type="image/png")]),
+            *retries,
+            feedback,
+            SpeechPart(speaker="user", transcript=None),
+            CompactionPart(content="earlier: order BW-1"),
+        ]
+    )
+    calls = ModelResponse(parts=[ToolCallPart("lookup", {"order_id": "1"}, "c1")])
+    messages: list[ModelMessage] = [calls, request]
+    summem_messages = from_pydantic_ai(messages)
+    assert [m.role for m in summem_messages] == [
+        "assistant",
+        "user",
+        "tool",
+        "user",
+        "user",
+        "user",
+        "user",
+    ]
+    assert summem_messages[1].content == [
+        {"type": "text", "text": "look:"},
+        {"type": "text", "text": "[binary]"},
+    ]
+    assert summem_messages[5].text == "[speech]"
+    assert summem_messages[6].text == "earlier: order BW-1"
+    # pydantic-ai's own serialisation turns the deprecated RetryPromptPart into its successors
+    reloaded = ModelMessagesTypeAdapter.validate_python(dump(messages))
+    assert dump(to_pydantic_ai(summem_messages)) == dump(reloaded)
