@@ -400,3 +400,17 @@ def test_every_request_part_kind_converts_and_comes_back() -> None:
     # pydantic-ai's own serialisation turns the deprecated RetryPromptPart into its successors
     reloaded = ModelMessagesTypeAdapter.validate_python(dump(messages))
     assert dump(to_pydantic_ai(summem_messages)) == dump(reloaded)
+
+
+def test_streamed_run_is_recorded_whole() -> None:
+    memory = Memory("user-42", reducer=reducer())
+    agent = Agent(TestModel(), capabilities=[SummemHistory(memory)])
+
+    async def main() -> list[ModelMessage]:
+        async with agent.run_stream("hello there") as run:
+            await run.get_output()
+        return run.all_messages()
+
+    history = asyncio.run(main())
+    assert dump(stored(memory)) == dump(history)
+    assert [m.role for m in memory.history_messages()] == ["user", "assistant"]
