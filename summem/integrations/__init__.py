@@ -1,7 +1,8 @@
 """summem inside agent frameworks, each an optional extra imported only when asked for.
 
 - :mod:`summem.integrations.langchain`: ``SummemMiddleware`` for LangChain v1's
-  ``create_agent`` (``pip install 'summem[langchain]'``).
+  ``create_agent``, and ``pre_model_hook`` for LangGraph's ``create_react_agent``
+  (``pip install 'summem[langchain]'``).
 - :mod:`summem.integrations.pydantic_ai`: ``SummemHistory`` / ``AsyncSummemHistory``, history
   processors for pydantic-ai's ``ProcessHistory`` capability
   (``pip install 'summem[pydantic-ai]'``).

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from summem.reducers.view import SummaryPlacement
     from summem.session.recorded import Mode
 
-__all__ = ["SummemMiddleware", "from_langchain", "to_langchain"]
+__all__ = ["SummemMiddleware", "from_langchain", "pre_model_hook", "to_langchain", "view_messages"]
 
 META_KEY = "langchain"
 """The key of :attr:`Message.meta <summem.messages.Message.meta>` holding LangChain's fields."""
@@ -323,3 +323,48 @@ class SummemMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         response = await handler(self._bounded(request, view))
         await asyncio.to_thread(memory.extend, _replies(response))
         return response
+
+
+# -- LangGraph's create_react_agent ------------------------------------------------------------
+
+
+def pre_model_hook(memory: Memory | AsyncMemory, *, mode: Mode = "auto") -> Any:
+    """A ``pre_model_hook`` for LangGraph's ``create_react_agent`` (LangGraph before 1.0 style).
+
+    Records the state's messages and returns the view as ``llm_input_messages`` (the state is
+    not changed). The model's replies are recorded when the next call brings them back, so the
+    last answer of a run is recorded on the next run. Sync with a ``Memory`` (async too, in a
+    worker thread); async only with an ``AsyncMemory``.
+    """
+    from langchain_core.runnables import RunnableLambda
+
+    from summem.async_memory import AsyncMemory
+
+    placement = placement_of(memory)
+
+    def output(view: list[Message]) -> dict[str, Any]:
+        system, messages = view_messages(view, placement)
+        return {"llm_input_messages": [system, *messages] if system is not None else messages}
+
+    def hook(state: Any) -> dict[str, Any]:
+        if isinstance(memory, AsyncMemory):
+            raise ConfigurationError(
+                "this pre_model_hook holds an AsyncMemory: use ainvoke/astream, or pass a Memory"
+            )
+        memory.record([from_langchain(m) for m in _state_messages(state)], mode=mode)
+        return output(memory.view())
+
+    async def ahook(state: Any) -> dict[str, Any]:
+        incoming = [from_langchain(m) for m in _state_messages(state)]
+        if isinstance(memory, AsyncMemory):
+            await memory.record(incoming, mode=mode)
+            return output(await memory.view())
+        await asyncio.to_thread(memory.record, incoming, mode=mode)
+        return output(await asyncio.to_thread(memory.view))
+
+    return RunnableLambda(hook, afunc=ahook, name="summem_pre_model_hook")
+
+
+def _state_messages(state: Any) -> list[BaseMessage]:
+    messages = state.get("messages") if isinstance(state, dict) else state.messages
+    return list(messages or [])

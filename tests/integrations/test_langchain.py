@@ -464,3 +464,75 @@ def test_masked_tool_results_reach_the_model_as_stubs() -> None:
     assert "recall" in results[0].text and results[0].tool_call_id == "call_0"
     assert "recall" not in results[-1].text
     assert [to_langchain(m) for m in memory.history_messages()] == state  # originals kept
+
+
+# -- LangGraph's create_react_agent with a pre_model_hook ---------------------------------
+
+
+def _react_agent(model: Any, hook: Any) -> Any:
+    from langgraph.prebuilt import create_react_agent
+    from langgraph.warnings import LangGraphDeprecatedSinceV10
+
+    with pytest.warns(LangGraphDeprecatedSinceV10):
+        return create_react_agent(
+            model, [lookup_order], prompt=SYSTEM, pre_model_hook=hook, checkpointer=InMemorySaver()
+        )
+
+
+def check_react(model: RecordingModel, history: list[BaseMessage], state: list[Any]) -> None:
+    assert len(model.seen) == 2 * 6
+    for seen in model.seen:
+        assert isinstance(seen[0], SystemMessage) and seen[0].content == SYSTEM
+        assert len(seen) <= 1 + 7  # the prompt, then the view (no system message of its own)
+        check_pairs(seen[1:])
+    assert str(model.seen[-1][1].content).startswith(PREFIX)
+    assert history == state[:-1]  # the last answer comes back with the next call
+
+
+def test_react_agent_pre_model_hook() -> None:
+    from summem.integrations.langchain import pre_model_hook
+
+    model = RecordingModel(responses=scripted(6), seen=[])
+    memory = Memory("user-42", reducer=reducer())
+    state = run_turns(_react_agent(model, pre_model_hook(memory)), 6)
+    check_react(model, [to_langchain(m) for m in memory.history_messages()], state)
+
+
+def test_react_agent_pre_model_hook_async() -> None:
+    from summem.integrations.langchain import pre_model_hook
+
+    async def main(memory: Any) -> tuple[RecordingModel, list[Any]]:
+        model = RecordingModel(responses=scripted(6), seen=[])
+        agent = _react_agent(model, pre_model_hook(memory))
+        config: Any = {"configurable": {"thread_id": "t1"}}
+        state: dict[str, Any] = {}
+        for i in range(6):
+            ask: Any = {"messages": [HumanMessage(f"Where is order BW-{i}?")]}
+            state = await agent.ainvoke(ask, config)
+        return model, list(state["messages"])
+
+    async_memory = AsyncMemory("user-42", reducer=reducer())
+    model, state = asyncio.run(main(async_memory))
+    history = asyncio.run(async_memory.history_messages())
+    check_react(model, [to_langchain(m) for m in history], state)
+    sync_memory = Memory("user-43", reducer=reducer())
+    model, state = asyncio.run(main(sync_memory))
+    check_react(model, [to_langchain(m) for m in sync_memory.history_messages()], state)
+
+
+def test_react_agent_pre_model_hook_refuses_async_memory_when_sync() -> None:
+    from summem.integrations.langchain import pre_model_hook
+
+    hook = pre_model_hook(AsyncMemory("user-42"))
+    with pytest.raises(ConfigurationError, match="ainvoke"):
+        hook.invoke({"messages": [HumanMessage("hi")]})
+
+
+def test_pre_model_hook_reads_a_state_object() -> None:
+    from types import SimpleNamespace
+
+    from summem.integrations.langchain import pre_model_hook
+
+    memory = Memory("user-42")
+    out = pre_model_hook(memory).invoke(SimpleNamespace(messages=[HumanMessage("hi", id="h1")]))
+    assert out == {"llm_input_messages": [HumanMessage("hi", id="h1")]}
