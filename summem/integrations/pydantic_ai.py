@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError
@@ -314,7 +314,7 @@ class SummemHistory(AbstractCapability[Any]):
     """
 
     memory: Memory | AsyncMemory
-    mode: Mode = "auto"
+    mode: Mode = field(default="auto", kw_only=True)
 
     def __post_init__(self) -> None:
         if not callable(getattr(self.memory, "view", None)):
