@@ -1,0 +1,15 @@
+"""summem inside agent frameworks, each an optional extra imported only when asked for.
+
+- :mod:`summem.integrations.langchain`: ``SummemMiddleware`` for LangChain v1's
+  ``create_agent``, and ``pre_model_hook`` for LangGraph's ``create_react_agent``
+  (``pip install 'summem[langchain]'``).
+- :mod:`summem.integrations.pydantic_ai`: ``SummemHistory`` / ``AsyncSummemHistory``, history
+  processors for pydantic-ai's ``ProcessHistory`` capability
+  (``pip install 'summem[pydantic-ai]'``).
+
+Each one records the framework's whole conversation in a summem memory (the store keeps all of
+it) and hands the model the memory's bounded view, converted back to the framework's own
+message types without loss.
+"""
+
+__all__: list[str] = []

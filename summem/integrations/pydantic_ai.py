@@ -1,0 +1,349 @@
+"""summem in pydantic-ai: a capability (and a history processor) bounding what the model sees.
+
+    from pydantic_ai import Agent
+    from summem.integrations.pydantic_ai import SummemHistory
+
+    agent = Agent(model, capabilities=[SummemHistory(Memory("user-42"))])
+
+Before each model request, the run's messages are recorded in the memory (what is already
+recorded is recognised and skipped, as the wrappers do) and the model is sent the memory's view
+instead: the system prompt, the summary (a user-prompt request of its own), the recent turns,
+never a tool call without its results. Each response is recorded when the next request brings
+it back, and the last one when the run ends. The run's own history is left whole
+(``result.all_messages()``), and the store holds all of it too.
+
+``SummemHistory.processor()`` gives the same as a plain history processor, for
+``ProcessHistory(...)``; pydantic-ai then replaces the run's history with the view, and a
+response is recorded when the next request brings it back.
+
+Messages convert to chat-completions messages and back without loss: each request part becomes
+one message (consecutive system prompt parts one system message; parts with no chat form, such
+as instruction deltas, ride along with a neighbour), each response one assistant message with
+its tool calls; pydantic-ai's own serialisation of the parts is kept in the message's ``meta``
+(never sent to a provider) and given back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from summem.exceptions import ConfigurationError
+from summem.integrations._shared import missing, split_head
+from summem.messages import Message
+
+try:
+    from pydantic_ai.capabilities import AbstractCapability
+    from pydantic_ai.messages import (
+        BaseToolReturnPart,
+        CompactionPart,
+        ModelMessage,
+        ModelMessagesTypeAdapter,
+        ModelRequest,
+        ModelRequestPart,
+        ModelResponse,
+        RetryFeedbackPart,
+        RetryPromptPart,
+        SpeechPart,
+        SystemPromptPart,
+        TextPart,
+        ToolCallPart,
+        ToolReturnPart,
+        UserPromptPart,
+    )
+except ImportError as exc:  # pragma: no cover - exercised with the package hidden
+    raise missing("pydantic-ai", "pydantic-ai", exc) from exc
+
+if TYPE_CHECKING:
+    from pydantic_ai.agent import AgentRunResult
+    from pydantic_ai.models import ModelRequestContext
+    from pydantic_ai.tools import RunContext
+
+    from summem.async_memory import AsyncMemory
+    from summem.memory import Memory
+    from summem.session.recorded import Mode
+
+__all__ = ["SummemHistory", "from_pydantic_ai", "to_pydantic_ai"]
+
+META_KEY = "pydantic_ai"
+"""The key of :attr:`Message.meta <summem.messages.Message.meta>` holding pydantic-ai's data."""
+SUMMARY_KEY = "summem_summary"
+"""The key of a summary request's ``metadata``: the summary's id (so it is never recorded)."""
+
+
+def _dump(message: ModelMessage) -> dict[str, Any]:
+    """pydantic-ai's own JSON form of a message (its parts' ids need the message's context)."""
+    data: dict[str, Any] = ModelMessagesTypeAdapter.dump_python([message], mode="json")[0]
+    return data
+
+
+def _load(data: dict[str, Any]) -> ModelMessage:
+    return ModelMessagesTypeAdapter.validate_python([data])[0]
+
+
+# -- conversion ------------------------------------------------------------------------------
+
+
+def _user_content(content: Any) -> str | list[dict[str, Any]]:
+    if isinstance(content, str):
+        return content
+    parts: list[dict[str, Any]] = []
+    for item in content:
+        if isinstance(item, str):
+            parts.append({"type": "text", "text": item})
+        elif getattr(item, "kind", None) == "image-url":
+            parts.append({"type": "image_url", "image_url": {"url": item.url}})
+        else:  # audio, documents, binary data: a placeholder (the part itself is in meta)
+            parts.append({"type": "text", "text": f"[{getattr(item, 'kind', 'content')}]"})
+    return parts
+
+
+def _chat_of(part: ModelRequestPart) -> dict[str, Any] | None:
+    """The chat-completions message a request part is sent as (``None``: not a message)."""
+    if isinstance(part, SystemPromptPart):
+        return {"role": "system", "content": part.content}
+    if isinstance(part, UserPromptPart):
+        return {"role": "user", "content": _user_content(part.content)}
+    if isinstance(part, BaseToolReturnPart):
+        content = part.model_response_str()
+        return {"role": "tool", "tool_call_id": part.tool_call_id, "content": content}
+    if isinstance(part, RetryPromptPart):
+        if part.tool_name is not None:
+            content = part.model_response()
+            return {"role": "tool", "tool_call_id": part.tool_call_id, "content": content}
+        return {"role": "user", "content": part.model_response()}
+    if isinstance(part, RetryFeedbackPart):
+        return {"role": "user", "content": part.model_response()}
+    if isinstance(part, SpeechPart):
+        return {"role": "user", "content": part.transcript or "[speech]"}
+    if isinstance(part, CompactionPart):
+        return {"role": "user", "content": part.content or ""}
+    return None  # instruction and settings deltas and the like: carried by a neighbour
+
+
+def _from_request(request: ModelRequest) -> list[Message]:
+    envelope = _dump(request)
+    dumps: list[dict[str, Any]] = envelope.pop("parts")
+    group = os.urandom(8).hex()
+    out: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []  # (chat message, its parts)
+    carried: list[dict[str, Any]] = []  # parts with no chat form, waiting for a message
+    for part, dump in zip(request.parts, dumps, strict=True):
+        chat = _chat_of(part)
+        if chat is None:
+            carried.append(dump)
+        elif chat["role"] == "system" and out and out[-1][0]["role"] == "system" and not carried:
+            out[-1][0]["content"] += "\n\n" + chat["content"]  # one system message
+            out[-1][1].append(dump)
+        else:
+            out.append((chat, [*carried, dump]))
+            carried = []
+    if carried:
+        if not out:  # a request of such parts only: an empty user message carries them
+            out.append(({"role": "user", "content": ""}, []))
+        out[-1][1].extend(carried)
+    return [
+        Message.from_openai(chat).with_meta(
+            **{META_KEY: {"request": envelope, "group": group, "parts": parts}}
+        )
+        for chat, parts in out
+    ]
+
+
+def _from_response(response: ModelResponse) -> Message:
+    text = "".join(p.content for p in response.parts if isinstance(p, TextPart))
+    data: dict[str, Any] = {"role": "assistant", "content": text}
+    calls = [
+        {
+            "id": p.tool_call_id,
+            "type": "function",
+            "function": {"name": p.tool_name, "arguments": p.args_as_json_str()},
+        }
+        for p in response.parts
+        if isinstance(p, ToolCallPart)
+    ]
+    if calls:
+        data["tool_calls"] = calls
+    return Message.from_openai(data).with_meta(**{META_KEY: {"response": _dump(response)}})
+
+
+def _is_summary(message: ModelMessage) -> bool:
+    return isinstance(message, ModelRequest) and SUMMARY_KEY in (message.metadata or {})
+
+
+def from_pydantic_ai(messages: Sequence[ModelMessage]) -> list[Message]:
+    """pydantic-ai messages as summem messages (lossless); summem's own summary is left out.
+
+    Raises:
+        MessageValidationError: a part that is not valid chat-completions input (naming it).
+    """
+    out: list[Message] = []
+    for message in messages:
+        if isinstance(message, ModelResponse):
+            out.append(_from_response(message))
+        elif not _is_summary(message):
+            out.extend(_from_request(message))
+    return out
+
+
+class _Requests:
+    """Builds the requests of a view: consecutive parts of one original request go together."""
+
+    def __init__(self) -> None:
+        self.out: list[ModelMessage] = []
+        self.parts: list[dict[str, Any]] = []  # pydantic-ai's JSON form
+        self.envelope: dict[str, Any] | None = None
+        self.group: str | None = None
+
+    def add(self, parts: list[dict[str, Any]], envelope: Any, group: str | None) -> None:
+        if self.parts and group is not None and self.group is not None and group != self.group:
+            self.flush()
+        self.parts.extend(parts)
+        if self.envelope is None and envelope is not None:
+            self.envelope, self.group = envelope, group
+
+    def flush(self) -> None:
+        if self.parts or self.envelope is not None:
+            self.out.append(_load({**(self.envelope or {"kind": "request"}), "parts": self.parts}))
+        self.parts, self.envelope, self.group = [], None, None
+
+    def emit(self, message: ModelMessage) -> None:
+        self.flush()
+        self.out.append(message)
+
+
+def _fallback_parts(message: Message, names: dict[str, str]) -> list[dict[str, Any]]:
+    """Parts for a message that did not come from pydantic-ai (or a masked tool result)."""
+    part: ModelRequestPart
+    if message.is_system:
+        part = SystemPromptPart(message.text)
+    elif message.role == "tool":
+        call_id = message.tool_call_id or ""
+        name = names.get(call_id, "tool")
+        part = ToolReturnPart(tool_name=name, content=message.text, tool_call_id=call_id)
+    else:
+        part = UserPromptPart(message.text)
+    parts: list[dict[str, Any]] = _dump(ModelRequest(parts=[part]))["parts"]
+    return parts
+
+
+def _fallback_response(message: Message) -> ModelResponse:
+    parts: list[Any] = [TextPart(message.text)] if message.text else []
+    for call in message.tool_calls or []:
+        function = call.get("function") or {}
+        parts.append(
+            ToolCallPart(
+                tool_name=str(function.get("name")),
+                args=function.get("arguments") or None,
+                tool_call_id=str(call.get("id")),
+            )
+        )
+    return ModelResponse(parts=parts)
+
+
+def to_pydantic_ai(view: list[Message]) -> list[ModelMessage]:
+    """A memory's view as pydantic-ai messages: the original ones for what came from it.
+
+    The summary is a request of its own (a user prompt), marked in its ``metadata`` so that
+    :func:`from_pydantic_ai` leaves it out when the view comes back.
+    """
+    system, summary, tail = split_head(view)
+    requests, names = _Requests(), {}
+    for message in [m for m in (system,) if m is not None] + [None, *tail]:  # None: the summary
+        if message is None:
+            if summary is not None:
+                note = ModelRequest(
+                    parts=[UserPromptPart(summary.text)], metadata={SUMMARY_KEY: summary.id}
+                )
+                requests.emit(note)
+            continue
+        meta = message.meta.get(META_KEY) or {}
+        if message.role == "assistant":
+            for call in message.tool_calls or []:
+                names[str(call.get("id"))] = str((call.get("function") or {}).get("name"))
+            if "response" in meta:
+                requests.emit(_load(meta["response"]))
+            else:
+                requests.emit(_fallback_response(message))
+        elif "parts" in meta:
+            requests.add(list(meta["parts"]), meta.get("request"), meta.get("group"))
+        else:
+            requests.add(_fallback_parts(message, names), None, None)
+    requests.flush()
+    return requests.out
+
+
+# -- the capability -------------------------------------------------------------------------
+
+
+async def _record_and_view(
+    memory: Memory | AsyncMemory, incoming: list[Message], mode: Mode
+) -> list[Message]:
+    from summem.async_memory import AsyncMemory
+
+    if isinstance(memory, AsyncMemory):
+        await memory.record(incoming, mode=mode)
+        return await memory.view()
+
+    def work() -> list[Message]:
+        memory.record(incoming, mode=mode)
+        return memory.view()
+
+    return await asyncio.to_thread(work)
+
+
+async def _record(memory: Memory | AsyncMemory, incoming: list[Message], mode: Mode) -> None:
+    from summem.async_memory import AsyncMemory
+
+    if isinstance(memory, AsyncMemory):
+        await memory.record(incoming, mode=mode)
+    else:
+        await asyncio.to_thread(memory.record, incoming, mode=mode)
+
+
+@dataclass
+class SummemHistory(AbstractCapability[Any]):
+    """A pydantic-ai capability that sends the model a summem memory's bounded view.
+
+    Args:
+        memory: the session's :class:`~summem.Memory` (its calls run in a worker thread) or
+            :class:`~summem.AsyncMemory`; both work with ``run`` and ``run_sync``.
+        mode: how the run's messages are read (see :meth:`summem.Memory.record`).
+    """
+
+    memory: Memory | AsyncMemory
+    mode: Mode = field(default="auto", kw_only=True)
+
+    def __post_init__(self) -> None:
+        if not callable(getattr(self.memory, "view", None)):
+            raise ConfigurationError(f"SummemHistory needs a summem Memory, got {self.memory!r}")
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        """Not part of agent specs: it holds a live memory."""
+        return None
+
+    async def bound(self, messages: list[ModelMessage]) -> list[ModelMessage]:
+        """Record ``messages``; return the memory's view as pydantic-ai messages."""
+        incoming = from_pydantic_ai(messages)
+        return to_pydantic_ai(await _record_and_view(self.memory, incoming, self.mode))
+
+    async def before_model_request(
+        self, ctx: RunContext[Any], request_context: ModelRequestContext
+    ) -> ModelRequestContext:
+        """Send the view instead of the run's messages (the run keeps its own)."""
+        request_context.messages = await self.bound(list(request_context.messages))
+        return request_context
+
+    async def after_run(
+        self, ctx: RunContext[Any], *, result: AgentRunResult[Any]
+    ) -> AgentRunResult[Any]:
+        """Record the run's last response (the others came back with the next request)."""
+        await _record(self.memory, from_pydantic_ai(result.all_messages()), self.mode)
+        return result
+
+    def processor(self) -> Callable[[list[ModelMessage]], Awaitable[list[ModelMessage]]]:
+        """The same as a history processor, for ``ProcessHistory(history.processor())``."""
+        return self.bound
