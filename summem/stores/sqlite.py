@@ -36,9 +36,11 @@ from summem.stores._new_session import prepare_new_session
 from summem.stores._sqlite_create import insert_session
 from summem.stores._sqlite_file import SQLiteFile
 from summem.stores._sqlite_schema import MIGRATIONS, SQL
+from summem.stores._sqlite_search import fts_query, index_rows, inserted_rowid
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
     ClosingStore,
+    SearchHit,
     SessionState,
     check_lease_args,
     check_watermark,
@@ -149,7 +151,7 @@ class SQLiteStore(ClosingStore):
     def append(self, session_id: str, messages: Sequence[Message]) -> int:
         """See :meth:`summem.stores.base.Store.append`."""
         name = validate_session_id(session_id)
-        batch = [(m.id, encode_message(m)) for m in messages]
+        batch = [(m, encode_message(m)) for m in messages]
         with self._file.tx(name, write="append" if batch else None) as conn:
             meta = self._meta(conn, name)
             if not batch:
@@ -157,17 +159,19 @@ class SQLiteStore(ClosingStore):
             meta = meta or self._create(conn, name)
             n = meta.length
             seen: set[str] = set()
-            rows: list[tuple[int, int, str, str]] = []
-            for mid, body in batch:
-                if mid in seen or conn.execute(SQL.HAS_MESSAGE, (meta.sid, mid)).fetchone():
+            added: list[tuple[int, int, Message]] = []
+            for m, body in batch:
+                if m.id in seen or conn.execute(SQL.HAS_MESSAGE, (meta.sid, m.id)).fetchone():
                     continue  # idempotent by id: already stored
-                seen.add(mid)
-                rows.append((meta.sid, n + len(rows), mid, body))
-            if not rows:
+                seen.add(m.id)
+                row = (meta.sid, n + len(added), m.id, body)
+                rowid = inserted_rowid(conn.execute(SQL.INSERT_MESSAGE, row))
+                added.append((rowid, meta.sid, m))
+            if not added:
                 return n
-            conn.executemany(SQL.INSERT_MESSAGE, rows)
-            conn.execute(SQL.SET_LENGTH, (n + len(rows), time.time(), meta.sid))
-            return n + len(rows)
+            index_rows(conn, added)
+            conn.execute(SQL.SET_LENGTH, (n + len(added), time.time(), meta.sid))
+            return n + len(added)
 
     def set_system(self, session_id: str, message: Message | None) -> None:
         """See :meth:`summem.stores.base.Store.set_system`."""
@@ -259,6 +263,7 @@ class SQLiteStore(ClosingStore):
         with self._file.tx(name, write="clear") as conn:
             meta = self._meta(conn, name)
             if meta is not None:
+                conn.execute(SQL.DELETE_FTS, (meta.sid,))
                 conn.execute(SQL.DELETE_MESSAGES, (meta.sid,))
                 conn.execute(SQL.DELETE_SUMMARIES, (meta.sid,))
                 conn.execute(SQL.CLEAR, (time.time(), meta.sid))
@@ -271,9 +276,43 @@ class SQLiteStore(ClosingStore):
             row = conn.execute(SQL.EXISTS, (name,)).fetchone()
             if row is None:
                 return False
-            for stmt in (SQL.DELETE_MESSAGES, SQL.DELETE_SUMMARIES, SQL.DELETE_SESSION):
+            for stmt in (
+                SQL.DELETE_FTS,
+                SQL.DELETE_MESSAGES,
+                SQL.DELETE_SUMMARIES,
+                SQL.DELETE_SESSION,
+            ):
                 conn.execute(stmt, (row[0],))
             return True
+
+    def search(
+        self, session_id: str, query: str, *, k: int, stop: int | None = None
+    ) -> list[SearchHit]:
+        """See :meth:`summem.stores.base.SearchableStore.search` (FTS5, ``bm25()``)."""
+        name = validate_session_id(session_id)
+        with self._file.tx(name) as conn:
+            meta = self._meta(conn, name)
+            if meta is None or k <= 0:
+                return []
+            match = fts_query(meta.sid, query)
+            hi = meta.length if stop is None else min(stop, meta.length)
+            if match is None or hi <= 0:
+                return []
+            rows = conn.execute(SQL.SEARCH, (match, meta.sid, hi, k)).fetchall()
+        return [
+            SearchHit(pos, decode_message(body, session_id=name, where=f"message at {pos}"), -rank)
+            for pos, body, rank in rows
+        ]
+
+    def position_of(self, session_id: str, message_id: str) -> int | None:
+        """See :meth:`summem.stores.base.SearchableStore.position_of`."""
+        name = validate_session_id(session_id)
+        with self._file.tx(name) as conn:
+            meta = self._meta(conn, name)
+            if meta is None:
+                return None
+            row = conn.execute(SQL.POSITION_OF, (meta.sid, message_id)).fetchone()
+        return None if row is None else int(row[0])
 
     def list_sessions(self) -> list[str]:
         """See :meth:`summem.stores.base.Store.list_sessions`."""
@@ -391,6 +430,16 @@ class AsyncSQLiteStore(AsyncStoreAdapter):
             StoreError: the file cannot be opened, stays locked, or has a newer schema.
         """
         await self._run(self._sqlite._file.open)
+
+    async def search(
+        self, session_id: str, query: str, *, k: int, stop: int | None = None
+    ) -> list[SearchHit]:
+        """See :meth:`SQLiteStore.search`."""
+        return await self._run(self._sqlite.search, session_id, query, k=k, stop=stop)
+
+    async def position_of(self, session_id: str, message_id: str) -> int | None:
+        """See :meth:`SQLiteStore.position_of`."""
+        return await self._run(self._sqlite.position_of, session_id, message_id)
 
     async def __aenter__(self: _AS) -> _AS:
         await self.open()
