@@ -30,7 +30,9 @@ from summem.stores._postgres_base import (
     schema_version,
 )
 from summem.stores._postgres_schema import LOCK_CLASS, name_key
+from summem.stores._postgres_search import FTS_VERSION, ts_query, ts_vector
 from summem.stores.base import (
+    SearchHit,
     SessionState,
     check_lease_args,
     check_watermark,
@@ -42,6 +44,8 @@ from summem.stores.base import (
 )
 
 __all__ = ["PgOps"]
+
+_BACKFILL_CHUNK = 500
 
 
 class PgOps(PgBase):
@@ -67,10 +71,35 @@ class PgOps(PgBase):
             current = schema_version(q.schema, rows, latest)
             if current != latest:
                 todo = [Query(s) for statements in q.migrations[current:] for s in statements]
-                yield batch(*todo, Query(q.SET_VERSION, (latest,)), final=True)
+                yield batch(*todo)
+                if current < FTS_VERSION:
+                    yield from self._backfill_terms()
+                yield batch(Query(q.SET_VERSION, (latest,)), final=True)
             return latest
 
         return Op(None, "migration", steps)
+
+    def _backfill_terms(self) -> Steps[None]:
+        """Index the messages stored before schema 2, in key order, a chunk at a time."""
+        q = self._sql
+        after = (-1, -1)
+        while True:
+            (rows,) = yield batch(Query(q.UNINDEXED, (*after, _BACKFILL_CHUNK)))
+            if not rows:
+                return
+            after = (rows[-1][0], rows[-1][1])
+            sids: list[int] = []
+            positions: list[int] = []
+            vectors: list[str] = []
+            for sid, pos, body in rows:
+                try:
+                    message = decode_message(body, session_id=str(sid))
+                except CorruptRecordError:
+                    continue  # unreadable anyway (reading it raises); nothing to index
+                sids.append(sid)
+                positions.append(pos)
+                vectors.append(ts_vector(message))
+            yield batch(Query(q.SET_TERMS, (sids, positions, vectors)))
 
     # -- operations -----------------------------------------------------------------------
 
@@ -127,6 +156,7 @@ class PgOps(PgBase):
         pending = [(m.id, encode_message(m)) for m in messages]
         q, key = self._sql, name_key(name)
         keys = [name_key(mid) for mid, _ in pending]
+        vectors = [ts_vector(m) for m in messages]
 
         def steps() -> Steps[int]:
             if not pending:
@@ -144,7 +174,8 @@ class PgOps(PgBase):
             id_keys: list[bytes] = []
             ids: list[str] = []
             bodies: list[str] = []
-            for (mid, body), id_key in zip(pending, keys, strict=True):
+            terms: list[str] = []
+            for (mid, body), id_key, vector in zip(pending, keys, vectors, strict=True):
                 if mid in held:
                     continue  # idempotent by id: stored already, or earlier in this batch
                 held.add(mid)
@@ -152,9 +183,10 @@ class PgOps(PgBase):
                 id_keys.append(id_key)
                 ids.append(mid)
                 bodies.append(body)
+                terms.append(vector)
             n = meta.length + len(ids)
             if ids:
-                params = (meta.sid, positions, id_keys, ids, bodies, n, meta.sid)
+                params = (meta.sid, positions, id_keys, ids, bodies, terms, n, meta.sid)
                 yield batch(Query(q.APPEND, params), final=True)
             return n
 
@@ -213,6 +245,7 @@ class PgOps(PgBase):
         q = self._sql
         ids = [m.id for m in new.history]
         keys = [name_key(i) for i in ids]
+        vectors = [ts_vector(m) for m in new.history]
 
         def steps() -> Steps[None]:
             row = (name_key(name), name, new_epoch(), len(new.bodies), new.watermark)
@@ -223,7 +256,8 @@ class PgOps(PgBase):
             writes = []
             if ids:
                 positions = list(range(len(ids)))
-                writes.append(Query(q.INSERT_MESSAGES, (sid, positions, keys, ids, new.bodies)))
+                messages = (sid, positions, keys, ids, new.bodies, vectors)
+                writes.append(Query(q.INSERT_MESSAGES, messages))
             if new.summary is not None:
                 params = (sid, new.summary.id, new.watermark, new.summary_body)
                 writes.append(Query(q.LOG_SUMMARY, params))
@@ -231,6 +265,37 @@ class PgOps(PgBase):
                 yield batch(*writes, final=True)
 
         return Op(name, "create", steps, bulk=is_bulk(new.bodies))
+
+    def _op_search(
+        self, session_id: str, query: str, k: int, stop: int | None
+    ) -> Op[list[SearchHit]]:
+        name = validate_session_id(session_id)
+        tsquery = ts_query(query)
+        limit = (1 << 62) if stop is None else stop
+
+        def steps() -> Steps[list[SearchHit]]:
+            if tsquery is None or k <= 0 or limit <= 0:
+                return []
+            params = (tsquery, name_key(name), name, limit, k)
+            (rows,) = yield batch(Query(self._sql.SEARCH, params), final=True)
+            return [
+                SearchHit(
+                    pos, decode_message(body, session_id=name, where=f"message at {pos}"), score
+                )
+                for pos, body, score in rows
+            ]
+
+        return Op(name, None, steps)
+
+    def _op_position_of(self, session_id: str, message_id: str) -> Op[int | None]:
+        name = validate_session_id(session_id)
+        params = (name_key(name), name, name_key(message_id), message_id)
+
+        def steps() -> Steps[int | None]:
+            (rows,) = yield batch(Query(self._sql.POSITION_OF, params), final=True)
+            return int(rows[0][0]) if rows else None
+
+        return Op(name, None, steps)
 
     def _op_summaries(self, session_id: str) -> Op[list[Message]]:
         name = validate_session_id(session_id)

@@ -95,6 +95,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             owner text NOT NULL,
             expires_at timestamptz NOT NULL)""",
     ),
+    (  # 2: recall searches each message's terms (backfilled for existing rows by the store)
+        "ALTER TABLE {schema}.messages ADD COLUMN terms tsvector",
+        "CREATE INDEX messages_terms ON {schema}.messages USING gin (terms)",
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
 
@@ -168,13 +172,36 @@ class SQL:
             "WHERE s.key = %s AND s.name = %s AND m.id_key = ANY(%s::bytea[])"
         ),
         "INSERT_MESSAGES": (
-            "INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body) "
-            "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[])"
+            "INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body, terms) "
+            "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[], "
+            "%s::tsvector[])"
         ),
         "APPEND": (  # the messages and the new length, in one round trip
-            "WITH added AS (INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body) "
-            "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[])) "
+            "WITH added AS (INSERT INTO {schema}.messages "
+            "(sid, position, id_key, msg_id, body, terms) "
+            "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[], "
+            "%s::tsvector[])) "
             "UPDATE {schema}.sessions SET length = %s, updated_at = now() WHERE sid = %s"
+        ),
+        "SEARCH": (  # this session's messages below the stop, best first
+            "SELECT m.position, m.body, ts_rank(m.terms, q) AS score "
+            "FROM {schema}.messages m JOIN {schema}.sessions s ON m.sid = s.sid, "
+            "CAST(%s AS tsquery) q WHERE s.key = %s AND s.name = %s AND m.terms @@ q "
+            "AND m.position < LEAST(%s, s.length) ORDER BY score DESC, m.position DESC LIMIT %s"
+        ),
+        "POSITION_OF": (
+            "SELECT m.position FROM {schema}.messages m JOIN {schema}.sessions s "
+            "ON m.sid = s.sid WHERE s.key = %s AND s.name = %s AND m.id_key = %s "
+            "AND m.msg_id = %s"
+        ),
+        "UNINDEXED": (  # the backfill of schema 2, in key order
+            "SELECT sid, position, body FROM {schema}.messages WHERE (sid, position) > (%s, %s) "
+            "ORDER BY sid, position LIMIT %s"
+        ),
+        "SET_TERMS": (
+            "UPDATE {schema}.messages m SET terms = v.terms FROM unnest(%s::bigint[], "
+            "%s::bigint[], %s::tsvector[]) AS v(sid, position, terms) "
+            "WHERE m.sid = v.sid AND m.position = v.position"
         ),
         "DELETE_MESSAGES": "DELETE FROM {schema}.messages WHERE sid = %s",
         # -- the summary log
@@ -225,6 +252,10 @@ class SQL:
     HELD_IDS: bytes
     INSERT_MESSAGES: bytes
     APPEND: bytes
+    SEARCH: bytes
+    POSITION_OF: bytes
+    UNINDEXED: bytes
+    SET_TERMS: bytes
     DELETE_MESSAGES: bytes
     LOG_SUMMARY: bytes
     SUMMARIES: bytes

@@ -203,7 +203,7 @@ def searchable(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backe
 def test_which_stores_search_themselves(backend: Backend) -> None:
     raw = new_store(backend)
     is_searchable = isinstance(raw, SearchableStore | AsyncSearchableStore)
-    assert is_searchable == (backend.kind in {"sqlite"})
+    assert is_searchable == (backend.kind in {"sqlite", "postgres"})
     if backend.mode == "sync":
         raw.close()
 
