@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from summem.prompts import PromptTemplate, load_prompt
     from summem.recall import RecallHit, RecallTool
     from summem.reducers.base import ReduceResult
+    from summem.reducers.loop_guard import LoopGuard, ReductionsPaused
     from summem.reducers.style import ViewStyle
     from summem.reducers.summarization import SummarizationReducer
     from summem.reducers.truncation import TruncationReducer
@@ -100,6 +101,7 @@ __all__ = [
     "LLMTransientError",
     "LeaseHeldError",
     "LiteLLMClient",
+    "LoopGuard",
     "Memory",
     "Message",
     "MessageValidationError",
@@ -113,6 +115,7 @@ __all__ = [
     "RedisStore",
     "ReduceResult",
     "ReductionError",
+    "ReductionsPaused",
     "RetryPolicy",
     "SQLiteStore",
     "SessionNotFoundError",
@@ -187,6 +190,8 @@ _WHERE: dict[str, str] = {
     "RecallTool": "summem.recall",
     "RedisStore": "summem.stores",
     "ReduceResult": "summem.reducers.base",
+    "ReductionsPaused": "summem.reducers.loop_guard",
+    "LoopGuard": "summem.reducers.loop_guard",
     "ReductionError": "summem.exceptions",
     "RetryPolicy": "summem.retry",
     "SQLiteStore": "summem.stores",

@@ -28,11 +28,14 @@ def terms(text: str) -> list[str]:
     A term only ever holds ``a-z``, ``0-9`` and ``_ . @ + -``.
     """
     out: list[str] = []
+    append = out.append  # on every append's path (the stores' indexes): kept lean
     for word in _WORD_RE.findall(text.lower()):
-        parts = _PART_RE.findall(word)
-        if len(parts) > 1:
-            out.append(word)
-        out.extend(p for p in parts if p not in STOPWORDS)
+        if word.isalnum():  # one part (most words)
+            if word not in STOPWORDS:
+                append(word)
+            continue
+        append(word)  # an identifier: whole, then by its parts
+        out.extend(p for p in _PART_RE.findall(word) if p not in STOPWORDS)
     return out
 
 

@@ -223,7 +223,7 @@ def reduction_flow(
             return None
         try:
             outcome = yield from summarize_plan_flow(
-                core.summarizing, plan, core.head_usage_after(plan)
+                None if plan.truncate else core.summarizing, plan, core.head_usage_after(plan)
             )
             version = yield from _commit(
                 core,
