@@ -13,10 +13,8 @@ import sqlite3
 import time
 
 from summem.exceptions import ConflictError
-from summem.messages import Message
 from summem.stores._new_session import NewSession
 from summem.stores._sqlite_schema import SQL
-from summem.stores._sqlite_search import index_rows, inserted_rowid
 from summem.stores.base import new_epoch
 
 __all__ = ["insert_session"]
@@ -32,11 +30,13 @@ def insert_session(conn: sqlite3.Connection, name: str, new: NewSession) -> None
         raise ConflictError(f"session {name!r} already exists")
     now, wm = time.time(), new.watermark
     row = (name, new_epoch(), len(new.bodies), wm, new.system_body, new.summary_body, now, now)
-    sid = inserted_rowid(conn.execute(SQL.CREATE_WHOLE, row))
-    added: list[tuple[int, int, Message]] = []
-    for i, (m, body) in enumerate(zip(new.history, new.bodies, strict=True)):
-        rowid = inserted_rowid(conn.execute(SQL.INSERT_MESSAGE, (sid, i, m.id, body)))
-        added.append((rowid, sid, m))
-    index_rows(conn, added)
+    sid = conn.execute(SQL.CREATE_WHOLE, row).lastrowid
+    conn.executemany(
+        SQL.INSERT_MESSAGE,
+        (
+            (sid, i, m.id, body)
+            for i, (m, body) in enumerate(zip(new.history, new.bodies, strict=True))
+        ),
+    )
     if new.summary is not None:
         conn.execute(SQL.LOG_SUMMARY, (sid, new.summary.id, wm, new.summary_body, now))

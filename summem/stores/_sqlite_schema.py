@@ -11,7 +11,13 @@ import sqlite3
 import time
 from collections.abc import Callable
 
-from summem.stores._sqlite_search import INSERT_FTS, create_fts
+from summem.stores._sqlite_search import (
+    INDEX_STATE,
+    INSERT_FTS,
+    SET_INDEXED,
+    TO_INDEX,
+    create_fts,
+)
 
 __all__ = ["MIGRATIONS", "SQL", "open_wal"]
 
@@ -75,8 +81,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     (  # 2: appends are idempotent by message id, looked up through this index.
         "CREATE INDEX messages_by_id ON messages (sid, msg_id)",
     ),
-    (  # 3: recall searches an FTS5 index of every message (built here for existing files).
+    (  # 3: recall searches an FTS5 index, which each search brings up to date first.
         create_fts,
+        "ALTER TABLE sessions ADD COLUMN indexed INTEGER NOT NULL DEFAULT 0",
     ),
 )
 """Schema migrations, applied in order; migration ``i`` brings ``user_version`` to ``i + 1``."""
@@ -118,10 +125,13 @@ class SQL:
     )
     CLEAR = (
         "UPDATE sessions SET system = NULL, summary = NULL, watermark = 0, length = 0, "
-        "version = version + 1, updated_at = ? WHERE sid = ?"
+        "indexed = 0, version = version + 1, updated_at = ? WHERE sid = ?"
     )
     DELETE_MESSAGES = "DELETE FROM messages WHERE sid = ?"
+    INDEX_STATE = INDEX_STATE
+    TO_INDEX = TO_INDEX
     INSERT_FTS = INSERT_FTS
+    SET_INDEXED = SET_INDEXED
     DELETE_FTS = (
         "DELETE FROM messages_fts WHERE rowid IN (SELECT rowid FROM messages WHERE sid = ?)"
     )

@@ -1,11 +1,20 @@
-"""The SQLite store's full-text index: an FTS5 table kept in step with ``messages``.
+"""The SQLite store's full-text index: an FTS5 table over the session's messages.
 
-``messages_fts`` holds one row per message, with the message's ``rowid``: the session (as a
-token, ``s<sid>``, so a search intersects with it inside FTS5 instead of filtering afterwards)
-and the message's search terms (:func:`summem._terms.message_terms`, space-separated). Every
-write that adds or removes messages changes it in the same transaction, so the index never
-disagrees with the history. Ranking is FTS5's ``bm25()`` over the terms column (the session
-column weighs nothing); its statistics are the file's, shared by every session in it.
+``messages_fts`` holds one row per indexed message, under the message's ``rowid``: the
+session (as a token, ``s<sid>``, so a search intersects with it inside FTS5 instead of
+filtering afterwards) and the message's search terms (:func:`summem._terms.message_terms`,
+space-separated). Ranking is FTS5's ``bm25()`` over the terms column (the session column
+weighs nothing); its statistics are the file's, shared by every session in it.
+
+**Indexed by the search, not by the append.** An FTS5 insert costs about as much as the
+append itself (FTS5 writes a segment per transaction), and splitting a message into terms as
+much again: on the hot path that would be +50 % a turn (``python -m benchmarks --only
+recall_index``). So ``append`` and ``create`` write no index; ``sessions.indexed`` says how
+many of a session's messages are indexed, and a search first indexes the rest
+(:func:`catch_up`, in write transactions of :data:`CATCH_UP_CHUNK` messages, each moving
+``indexed`` with the rows it adds), then queries. A search therefore always covers the whole
+history, and the index costs each message once, on the first search after it was written.
+``clear`` and ``delete`` remove the session's index rows in their own transaction.
 
 A query is split into the same terms, each quoted as an FTS5 string (a term holds only
 ``a-z 0-9 _ . @ + -``): no FTS5 syntax (quotes, ``*``, ``NEAR``, ``-``, ``:``, ``AND``, column
@@ -17,20 +26,21 @@ the in-process index.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
 
 from summem._terms import message_terms, terms
 from summem.exceptions import CorruptRecordError, StoreError
-from summem.messages import Message
 from summem.stores.base import decode_message
 
 __all__ = [
+    "CATCH_UP_CHUNK",
     "CREATE_FTS",
+    "INDEX_STATE",
     "INSERT_FTS",
-    "backfill",
+    "SET_INDEXED",
+    "TO_INDEX",
+    "catch_up",
+    "create_fts",
     "fts_query",
-    "index_rows",
-    "inserted_rowid",
     "session_token",
 ]
 
@@ -38,20 +48,22 @@ CREATE_FTS = (
     "CREATE VIRTUAL TABLE messages_fts USING fts5(sess, terms, "
     "tokenize = \"unicode61 remove_diacritics 0 tokenchars '-_.@+'\")"
 )
-
+INDEX_STATE = "SELECT sid, length, indexed FROM sessions WHERE name = ?"
+TO_INDEX = (
+    "SELECT rowid, position, body FROM messages "
+    "WHERE sid = ? AND position >= ? AND position < ? ORDER BY position"
+)
 INSERT_FTS = "INSERT INTO messages_fts (rowid, sess, terms) VALUES (?, ?, ?)"
+SET_INDEXED = "UPDATE sessions SET indexed = ? WHERE sid = ?"
 
-_BACKFILL_CHUNK = 500
+CATCH_UP_CHUNK = 2000
+"""Messages a search indexes per write transaction (so a first search of a long history does
+not hold the database's write lock for long)."""
 
 
 def session_token(sid: int) -> str:
     """The token that marks a session's rows in ``messages_fts``."""
     return f"s{sid}"
-
-
-def document(message: Message) -> str:
-    """The text ``messages_fts`` indexes for ``message``."""
-    return " ".join(message_terms(message))
 
 
 def fts_query(sid: int, query: str) -> str | None:
@@ -63,23 +75,31 @@ def fts_query(sid: int, query: str) -> str | None:
     return f'sess : "{session_token(sid)}" AND ({either})'
 
 
-def inserted_rowid(cursor: sqlite3.Cursor) -> int:
-    """The rowid of the row ``cursor`` just inserted."""
-    if cursor.lastrowid is None:  # pragma: no cover - sqlite3 sets it after every INSERT
-        raise StoreError("SQLite gave no rowid for an inserted message")
-    return cursor.lastrowid
+def catch_up(conn: sqlite3.Connection, name: str, chunk: int) -> bool:
+    """Index up to ``chunk`` of session ``name``'s unindexed messages (in a write transaction).
 
-
-def index_rows(conn: sqlite3.Connection, rows: Iterable[tuple[int, int, Message]]) -> None:
-    """Index ``(rowid, sid, message)`` rows just inserted into ``messages``."""
-    conn.executemany(
-        INSERT_FTS,
-        ((rowid, session_token(sid), document(m)) for rowid, sid, m in rows),
-    )
+    Returns:
+        True when every message of the session is indexed (or the session is gone).
+    """
+    row = conn.execute(INDEX_STATE, (name,)).fetchone()
+    if row is None:
+        return True
+    sid, length, indexed = row
+    stop = min(length, indexed + chunk)
+    docs: list[tuple[int, str, str]] = []
+    for rowid, pos, body in conn.execute(TO_INDEX, (sid, indexed, stop)).fetchall():
+        try:
+            message = decode_message(body, session_id=name, where=f"message at {pos}")
+        except CorruptRecordError:
+            continue  # unreadable anyway (reading it raises): nothing to index
+        docs.append((rowid, session_token(sid), " ".join(message_terms(message))))
+    conn.executemany(INSERT_FTS, docs)
+    conn.execute(SET_INDEXED, (stop, sid))
+    return bool(stop >= length)
 
 
 def create_fts(conn: sqlite3.Connection) -> None:
-    """Migration 3: create ``messages_fts`` and index every message already stored."""
+    """Migration 3: create ``messages_fts`` (filled by the searches, see :func:`catch_up`)."""
     try:
         conn.execute(CREATE_FTS)
     except sqlite3.OperationalError as exc:
@@ -90,24 +110,3 @@ def create_fts(conn: sqlite3.Connection) -> None:
             "store's recall index needs; use a Python build with FTS5 (python.org, most "
             "distributions) or another store"
         ) from exc
-    backfill(conn)
-
-
-def backfill(conn: sqlite3.Connection) -> None:
-    """Index every message of the file (once, when the FTS table is created)."""
-    last = -1
-    while True:
-        rows = conn.execute(
-            "SELECT rowid, sid, body FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?",
-            (last, _BACKFILL_CHUNK),
-        ).fetchall()
-        if not rows:
-            return
-        last = rows[-1][0]
-        decoded: list[tuple[int, int, Message]] = []
-        for rowid, sid, body in rows:
-            try:
-                decoded.append((rowid, sid, decode_message(body, session_id=str(sid))))
-            except CorruptRecordError:
-                continue  # unreadable anyway (reading it raises); nothing to index
-        index_rows(conn, decoded)

@@ -36,7 +36,7 @@ from summem.stores._new_session import prepare_new_session
 from summem.stores._sqlite_create import insert_session
 from summem.stores._sqlite_file import SQLiteFile
 from summem.stores._sqlite_schema import MIGRATIONS, SQL
-from summem.stores._sqlite_search import fts_query, index_rows, inserted_rowid
+from summem.stores._sqlite_search import CATCH_UP_CHUNK, catch_up, fts_query
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
     ClosingStore,
@@ -151,7 +151,7 @@ class SQLiteStore(ClosingStore):
     def append(self, session_id: str, messages: Sequence[Message]) -> int:
         """See :meth:`summem.stores.base.Store.append`."""
         name = validate_session_id(session_id)
-        batch = [(m, encode_message(m)) for m in messages]
+        batch = [(m.id, encode_message(m)) for m in messages]
         with self._file.tx(name, write="append" if batch else None) as conn:
             meta = self._meta(conn, name)
             if not batch:
@@ -159,19 +159,17 @@ class SQLiteStore(ClosingStore):
             meta = meta or self._create(conn, name)
             n = meta.length
             seen: set[str] = set()
-            added: list[tuple[int, int, Message]] = []
-            for m, body in batch:
-                if m.id in seen or conn.execute(SQL.HAS_MESSAGE, (meta.sid, m.id)).fetchone():
+            rows: list[tuple[int, int, str, str]] = []
+            for mid, body in batch:
+                if mid in seen or conn.execute(SQL.HAS_MESSAGE, (meta.sid, mid)).fetchone():
                     continue  # idempotent by id: already stored
-                seen.add(m.id)
-                row = (meta.sid, n + len(added), m.id, body)
-                rowid = inserted_rowid(conn.execute(SQL.INSERT_MESSAGE, row))
-                added.append((rowid, meta.sid, m))
-            if not added:
+                seen.add(mid)
+                rows.append((meta.sid, n + len(rows), mid, body))
+            if not rows:
                 return n
-            index_rows(conn, added)
-            conn.execute(SQL.SET_LENGTH, (n + len(added), time.time(), meta.sid))
-            return n + len(added)
+            conn.executemany(SQL.INSERT_MESSAGE, rows)
+            conn.execute(SQL.SET_LENGTH, (n + len(rows), time.time(), meta.sid))
+            return n + len(rows)
 
     def set_system(self, session_id: str, message: Message | None) -> None:
         """See :meth:`summem.stores.base.Store.set_system`."""
@@ -288,17 +286,27 @@ class SQLiteStore(ClosingStore):
     def search(
         self, session_id: str, query: str, *, k: int, stop: int | None = None
     ) -> list[SearchHit]:
-        """See :meth:`summem.stores.base.SearchableStore.search` (FTS5, ``bm25()``)."""
+        """See :meth:`summem.stores.base.SearchableStore.search` (FTS5, ``bm25()``).
+
+        Indexes what was appended since the session's last search first (see
+        :mod:`summem.stores._sqlite_search`), so every message below ``stop`` is searched.
+        """
         name = validate_session_id(session_id)
         with self._file.tx(name) as conn:
-            meta = self._meta(conn, name)
-            if meta is None or k <= 0:
-                return []
-            match = fts_query(meta.sid, query)
-            hi = meta.length if stop is None else min(stop, meta.length)
-            if match is None or hi <= 0:
-                return []
-            rows = conn.execute(SQL.SEARCH, (match, meta.sid, hi, k)).fetchall()
+            row = conn.execute(SQL.INDEX_STATE, (name,)).fetchone()
+        if row is None or k <= 0:
+            return []
+        sid, length, indexed = row
+        match = fts_query(sid, query)
+        hi = length if stop is None else min(stop, length)
+        if match is None or hi <= 0:
+            return []
+        caught_up = indexed >= length
+        while not caught_up:  # a bounded chunk per write transaction: others get the lock
+            with self._file.tx(name, write="index") as conn:
+                caught_up = catch_up(conn, name, CATCH_UP_CHUNK)
+        with self._file.tx(name) as conn:
+            rows = conn.execute(SQL.SEARCH, (match, sid, hi, k)).fetchall()
         return [
             SearchHit(pos, decode_message(body, session_id=name, where=f"message at {pos}"), -rank)
             for pos, body, rank in rows

@@ -67,6 +67,7 @@ def test_a_file_from_before_the_id_index_is_migrated_and_appends_stay_idempotent
     conn = sqlite3.connect(path)  # as summem wrote it before schema version 2
     conn.execute("DROP INDEX messages_by_id")
     conn.execute("DROP TABLE messages_fts")
+    conn.execute("ALTER TABLE sessions DROP COLUMN indexed")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
@@ -231,24 +232,48 @@ def test_opening_gives_up_after_the_timeout_while_the_file_stays_locked(tmp_path
         assert sqlite3.connect(path).execute("SELECT count(*) FROM other").fetchone() == (0,)
 
 
-def test_a_file_from_before_the_search_index_gets_it_built_once(tmp_path: Path) -> None:
+def test_a_file_from_before_the_search_index_is_indexed_by_its_searches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from summem.stores import sqlite
+
     path = tmp_path / "s.db"
     with SQLiteStore(path) as store:
-        store.append("a", [user("the osprey nests"), user("plain")])
+        store.append("a", [user("the osprey nests"), user("plain"), user("osprey again")])
         store.append("b", [user("an osprey too")])
     conn = sqlite3.connect(path)  # as summem wrote it at schema version 2, with a bad record
     conn.execute("DROP TABLE messages_fts")
+    conn.execute("ALTER TABLE sessions DROP COLUMN indexed")
     conn.execute("INSERT INTO messages (sid, position, msg_id, body) VALUES (2, 1, 'x', 'junk')")
+    conn.execute("UPDATE sessions SET length = 2 WHERE sid = 2")
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     conn.close()
+    monkeypatch.setattr(sqlite, "CATCH_UP_CHUNK", 2)  # several write transactions
     with SQLiteStore(path) as store:
-        assert [h.message.text for h in store.search("a", "osprey", k=5)] == ["the osprey nests"]
+        assert _fts_rows(path) == 0  # opening builds nothing: the searches do
+        assert [h.position for h in store.search("a", "osprey", k=5)] == [2, 0]
+        assert _fts_rows(path) == 3
         assert [h.message.text for h in store.search("b", "osprey", k=5)] == ["an osprey too"]
+        assert _fts_rows(path) == 4  # the unreadable record is not indexed (reading it raises)
+        store.append("a", [user("osprey, late")])
+        assert _fts_rows(path) == 4  # an append writes no index...
+        assert [h.position for h in store.search("a", "late osprey", k=1)] == [3]  # ...a search
+        assert _fts_rows(path) == 5
+        store.clear("a")
+        assert _fts_rows(path) == 1 and store.search("a", "osprey", k=5) == []
+        assert store.delete("b") and _fts_rows(path) == 0
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
-    assert conn.execute("SELECT count(*) FROM messages_fts").fetchone()[0] == 3
     conn.close()
+
+
+def _fts_rows(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute("SELECT count(*) FROM messages_fts").fetchone()[0])
+    finally:
+        conn.close()
 
 
 def test_a_sqlite_without_fts5_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
