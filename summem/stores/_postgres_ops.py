@@ -30,7 +30,7 @@ from summem.stores._postgres_base import (
     schema_version,
 )
 from summem.stores._postgres_schema import LOCK_CLASS, name_key
-from summem.stores._postgres_search import FTS_VERSION, ts_query, ts_vector
+from summem.stores._postgres_search import CATCH_UP_CHUNK, ts_query, ts_vector
 from summem.stores.base import (
     SearchHit,
     SessionState,
@@ -44,8 +44,6 @@ from summem.stores.base import (
 )
 
 __all__ = ["PgOps"]
-
-_BACKFILL_CHUNK = 500
 
 
 class PgOps(PgBase):
@@ -71,35 +69,10 @@ class PgOps(PgBase):
             current = schema_version(q.schema, rows, latest)
             if current != latest:
                 todo = [Query(s) for statements in q.migrations[current:] for s in statements]
-                yield batch(*todo)
-                if current < FTS_VERSION:
-                    yield from self._backfill_terms()
-                yield batch(Query(q.SET_VERSION, (latest,)), final=True)
+                yield batch(*todo, Query(q.SET_VERSION, (latest,)), final=True)
             return latest
 
         return Op(None, "migration", steps)
-
-    def _backfill_terms(self) -> Steps[None]:
-        """Index the messages stored before schema 2, in key order, a chunk at a time."""
-        q = self._sql
-        after = (-1, -1)
-        while True:
-            (rows,) = yield batch(Query(q.UNINDEXED, (*after, _BACKFILL_CHUNK)))
-            if not rows:
-                return
-            after = (rows[-1][0], rows[-1][1])
-            sids: list[int] = []
-            positions: list[int] = []
-            vectors: list[str] = []
-            for sid, pos, body in rows:
-                try:
-                    message = decode_message(body, session_id=str(sid))
-                except CorruptRecordError:
-                    continue  # unreadable anyway (reading it raises); nothing to index
-                sids.append(sid)
-                positions.append(pos)
-                vectors.append(ts_vector(message))
-            yield batch(Query(q.SET_TERMS, (sids, positions, vectors)))
 
     # -- operations -----------------------------------------------------------------------
 
@@ -156,7 +129,6 @@ class PgOps(PgBase):
         pending = [(m.id, encode_message(m)) for m in messages]
         q, key = self._sql, name_key(name)
         keys = [name_key(mid) for mid, _ in pending]
-        vectors = [ts_vector(m) for m in messages]
 
         def steps() -> Steps[int]:
             if not pending:
@@ -174,8 +146,7 @@ class PgOps(PgBase):
             id_keys: list[bytes] = []
             ids: list[str] = []
             bodies: list[str] = []
-            terms: list[str] = []
-            for (mid, body), id_key, vector in zip(pending, keys, vectors, strict=True):
+            for (mid, body), id_key in zip(pending, keys, strict=True):
                 if mid in held:
                     continue  # idempotent by id: stored already, or earlier in this batch
                 held.add(mid)
@@ -183,10 +154,9 @@ class PgOps(PgBase):
                 id_keys.append(id_key)
                 ids.append(mid)
                 bodies.append(body)
-                terms.append(vector)
             n = meta.length + len(ids)
             if ids:
-                params = (meta.sid, positions, id_keys, ids, bodies, terms, n, meta.sid)
+                params = (meta.sid, positions, id_keys, ids, bodies, n, meta.sid)
                 yield batch(Query(q.APPEND, params), final=True)
             return n
 
@@ -245,7 +215,6 @@ class PgOps(PgBase):
         q = self._sql
         ids = [m.id for m in new.history]
         keys = [name_key(i) for i in ids]
-        vectors = [ts_vector(m) for m in new.history]
 
         def steps() -> Steps[None]:
             row = (name_key(name), name, new_epoch(), len(new.bodies), new.watermark)
@@ -256,8 +225,7 @@ class PgOps(PgBase):
             writes = []
             if ids:
                 positions = list(range(len(ids)))
-                messages = (sid, positions, keys, ids, new.bodies, vectors)
-                writes.append(Query(q.INSERT_MESSAGES, messages))
+                writes.append(Query(q.INSERT_MESSAGES, (sid, positions, keys, ids, new.bodies)))
             if new.summary is not None:
                 params = (sid, new.summary.id, new.watermark, new.summary_body)
                 writes.append(Query(q.LOG_SUMMARY, params))
@@ -265,6 +233,46 @@ class PgOps(PgBase):
                 yield batch(*writes, final=True)
 
         return Op(name, "create", steps, bulk=is_bulk(new.bodies))
+
+    def _op_catch_up(self, session_id: str) -> Op[bool]:
+        """Index up to :data:`CATCH_UP_CHUNK` unindexed messages; True when none are left."""
+        name = validate_session_id(session_id)
+        q = self._sql
+
+        def steps() -> Steps[bool]:
+            (rows,) = yield batch(Query(q.LOCK_INDEX_STATE, (name_key(name), name)))
+            if not rows or rows[0][2] >= rows[0][1]:
+                return True
+            sid, length, indexed = rows[0]
+            stop = min(length, indexed + CATCH_UP_CHUNK)
+            (rows,) = yield batch(Query(q.RANGE, (sid, indexed, stop)))
+            positions: list[int] = []
+            vectors: list[str] = []
+            for pos, body in rows:
+                try:
+                    message = decode_message(body, session_id=name, where=f"message at {pos}")
+                except CorruptRecordError:
+                    continue  # unreadable anyway (reading it raises): nothing to index
+                positions.append(pos)
+                vectors.append(ts_vector(message))
+            yield batch(
+                Query(q.SET_TERMS, ([sid] * len(positions), positions, vectors)),
+                Query(q.SET_INDEXED, (stop, sid)),
+                final=True,
+            )
+            return bool(stop >= length)
+
+        return Op(name, "index", steps)
+
+    def _op_index_state(self, session_id: str) -> Op[tuple[int, int] | None]:
+        """(length, indexed) of the session, or ``None`` if there is none."""
+        name = validate_session_id(session_id)
+
+        def steps() -> Steps[tuple[int, int] | None]:
+            (rows,) = yield batch(Query(self._sql.INDEX_STATE, (name_key(name), name)), final=True)
+            return (int(rows[0][0]), int(rows[0][1])) if rows else None
+
+        return Op(name, None, steps)
 
     def _op_search(
         self, session_id: str, query: str, k: int, stop: int | None

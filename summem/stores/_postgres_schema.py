@@ -95,9 +95,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             owner text NOT NULL,
             expires_at timestamptz NOT NULL)""",
     ),
-    (  # 2: recall searches each message's terms (backfilled for existing rows by the store)
+    (  # 2: recall searches each message's terms, which each search brings up to date first
         "ALTER TABLE {schema}.messages ADD COLUMN terms tsvector",
         "CREATE INDEX messages_terms ON {schema}.messages USING gin (terms)",
+        "ALTER TABLE {schema}.sessions ADD COLUMN indexed bigint NOT NULL DEFAULT 0",
     ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
@@ -152,7 +153,7 @@ class SQL:
         ),
         "CLEAR": (
             "UPDATE {schema}.sessions SET system = NULL, summary = NULL, watermark = 0, "
-            "length = 0, version = version + 1, updated_at = now() WHERE sid = %s"
+            "length = 0, indexed = 0, version = version + 1, updated_at = now() WHERE sid = %s"
         ),
         "DELETE_SESSION": (  # messages and summaries go with it (ON DELETE CASCADE)
             "DELETE FROM {schema}.sessions WHERE key = %s AND name = %s RETURNING sid"
@@ -172,15 +173,12 @@ class SQL:
             "WHERE s.key = %s AND s.name = %s AND m.id_key = ANY(%s::bytea[])"
         ),
         "INSERT_MESSAGES": (
-            "INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body, terms) "
-            "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[], "
-            "%s::tsvector[])"
+            "INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body) "
+            "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[])"
         ),
         "APPEND": (  # the messages and the new length, in one round trip
-            "WITH added AS (INSERT INTO {schema}.messages "
-            "(sid, position, id_key, msg_id, body, terms) "
-            "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[], "
-            "%s::tsvector[])) "
+            "WITH added AS (INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body) "
+            "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[])) "
             "UPDATE {schema}.sessions SET length = %s, updated_at = now() WHERE sid = %s"
         ),
         "SEARCH": (  # this session's messages below the stop, best first
@@ -194,10 +192,14 @@ class SQL:
             "ON m.sid = s.sid WHERE s.key = %s AND s.name = %s AND m.id_key = %s "
             "AND m.msg_id = %s"
         ),
-        "UNINDEXED": (  # the backfill of schema 2, in key order
-            "SELECT sid, position, body FROM {schema}.messages WHERE (sid, position) > (%s, %s) "
-            "ORDER BY sid, position LIMIT %s"
+        "LOCK_INDEX_STATE": (  # a search's catch-up: serialised with appends and clears
+            "SELECT sid, length, indexed FROM {schema}.sessions WHERE key = %s AND name = %s "
+            "FOR UPDATE"
         ),
+        "INDEX_STATE": (
+            "SELECT length, indexed FROM {schema}.sessions WHERE key = %s AND name = %s"
+        ),
+        "SET_INDEXED": "UPDATE {schema}.sessions SET indexed = %s WHERE sid = %s",
         "SET_TERMS": (
             "UPDATE {schema}.messages m SET terms = v.terms FROM unnest(%s::bigint[], "
             "%s::bigint[], %s::tsvector[]) AS v(sid, position, terms) "
@@ -254,7 +256,9 @@ class SQL:
     APPEND: bytes
     SEARCH: bytes
     POSITION_OF: bytes
-    UNINDEXED: bytes
+    LOCK_INDEX_STATE: bytes
+    INDEX_STATE: bytes
+    SET_INDEXED: bytes
     SET_TERMS: bytes
     DELETE_MESSAGES: bytes
     LOG_SUMMARY: bytes

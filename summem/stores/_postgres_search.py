@@ -3,9 +3,15 @@
 ``messages.terms`` holds the message's search terms (:func:`summem._terms.message_terms`) as a
 ``tsvector`` built here, lexeme by lexeme, not by a text-search configuration: PostgreSQL's
 parser would split identifiers and paths differently from the query side and the other
-stores. It is written by the same statement that inserts the message, so the index never
-disagrees with the history, and a GIN index serves ``@@``. Ranking is ``ts_rank``, best first,
-ties to the most recent message.
+stores. A GIN index serves ``@@``. Ranking is ``ts_rank``, best first, ties to the most recent
+message.
+
+As in the SQLite store, the index is written by the searches, not by the appends (splitting
+a message into terms costs more than the rest of an append's work on the client): an append
+leaves ``terms`` empty, ``sessions.indexed`` counts the session's indexed messages, and a
+search first indexes the rest, :data:`CATCH_UP_CHUNK` messages a transaction, each holding the
+session row's lock (``FOR UPDATE``, as appends and clears do) and moving ``indexed`` with the
+terms it writes. A search therefore always covers the whole history.
 
 Queries are split into the same terms and sent as a ``tsquery`` of quoted lexemes joined by
 ``|``, a bound parameter: a term holds only ``a-z 0-9 _ . @ + -``, so no tsquery or SQL
@@ -17,10 +23,10 @@ from __future__ import annotations
 from summem._terms import message_terms, terms
 from summem.messages import Message
 
-__all__ = ["FTS_VERSION", "MAX_LEXEME", "ts_query", "ts_vector"]
+__all__ = ["CATCH_UP_CHUNK", "MAX_LEXEME", "ts_query", "ts_vector"]
 
-FTS_VERSION = 2
-"""The schema version that added ``messages.terms`` (older schemas are backfilled once)."""
+CATCH_UP_CHUNK = 1000
+"""Messages a search indexes per transaction (each holds the session row's lock)."""
 
 MAX_LEXEME = 256
 """Longer terms (a hash, a blob of base64) are not indexed: PostgreSQL caps a lexeme at 2 KB."""

@@ -147,7 +147,15 @@ class PostgresStore(SyncRunner, ClosingStore):
     def search(
         self, session_id: str, query: str, *, k: int, stop: int | None = None
     ) -> list[SearchHit]:
-        """See :meth:`summem.stores.base.SearchableStore.search` (``tsvector``, ``ts_rank``)."""
+        """See :meth:`summem.stores.base.SearchableStore.search` (``tsvector``, ``ts_rank``).
+
+        Indexes what was appended since the session's last search first (see
+        :mod:`summem.stores._postgres_search`).
+        """
+        state = self._run(self._op_index_state(session_id))
+        if state is not None and state[1] < state[0]:
+            while not self._run(self._op_catch_up(session_id)):
+                pass
         return self._run(self._op_search(session_id, query, k, stop))
 
     def position_of(self, session_id: str, message_id: str) -> int | None:
@@ -310,6 +318,10 @@ class AsyncPostgresStore(AsyncRunner):
         self, session_id: str, query: str, *, k: int, stop: int | None = None
     ) -> list[SearchHit]:
         """See :meth:`PostgresStore.search`."""
+        state = await self._run(self._op_index_state(session_id))
+        if state is not None and state[1] < state[0]:
+            while not await self._run(self._op_catch_up(session_id)):
+                pass
         return await self._run(self._op_search(session_id, query, k, stop))
 
     async def position_of(self, session_id: str, message_id: str) -> int | None:

@@ -500,7 +500,7 @@ def test_megabytes_in_one_create_or_append_go_through(postgres_backend: Backend)
 # -- the full-text index ----------------------------------------------------------------------
 
 
-def test_a_schema_from_before_the_search_index_gets_it_built_once(
+def test_a_schema_from_before_the_search_index_is_indexed_by_its_searches(
     schema: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from summem.stores import _postgres_ops
@@ -510,14 +510,29 @@ def test_a_schema_from_before_the_search_index_gets_it_built_once(
         store.append("b", [user("an osprey too"), user("unreadable osprey")])
     # as summem wrote it at schema version 1, with a record it cannot read
     pg_execute("ALTER TABLE {schema}.messages DROP COLUMN terms", schema=schema)
+    pg_execute("ALTER TABLE {schema}.sessions DROP COLUMN indexed", schema=schema)
     pg_execute("UPDATE {schema}.summem_schema_version SET version = 1", schema=schema)
     pg_execute("UPDATE {schema}.messages SET body = 'junk' WHERE position = 1", schema=schema)
-    monkeypatch.setattr(_postgres_ops, "_BACKFILL_CHUNK", 2)  # several chunks
+    monkeypatch.setattr(_postgres_ops, "CATCH_UP_CHUNK", 2)  # several transactions
     with PostgresStore(postgres_url(), schema=schema) as store:
+        assert _indexed_rows(schema) == 0  # the migration builds nothing: the searches do
         assert [h.position for h in store.search("a", "osprey", k=5)] == [2, 0]
         assert [h.message.text for h in store.search("b", "osprey", k=5)] == ["an osprey too"]
+        assert _indexed_rows(schema) == 3  # the unreadable records are not indexed
+        store.append("a", [user("osprey, late")])
+        assert _indexed_rows(schema) == 3  # an append writes no index...
+        assert [h.position for h in store.search("a", "late osprey", k=1)] == [3]  # ...a search
+        store.clear("a")
+        assert store.search("a", "osprey", k=5) == []
+        store.append("a", [user("osprey anew")])
+        assert [h.message.text for h in store.search("a", "osprey", k=5)] == ["osprey anew"]
     q = 'SELECT version FROM "{}".summem_schema_version'.format(schema.replace('"', '""'))
     assert _rows(q) == [(len(MIGRATIONS),)]
+
+
+def _indexed_rows(schema: str) -> int:
+    name = schema.replace('"', '""')
+    return int(_rows(f'SELECT count(*) FROM "{name}".messages WHERE terms IS NOT NULL')[0][0])
 
 
 def test_long_and_many_words_fit_a_tsvector() -> None:
