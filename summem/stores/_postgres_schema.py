@@ -97,7 +97,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     (  # 2: recall searches each message's terms, which each search brings up to date first
         "ALTER TABLE {schema}.messages ADD COLUMN terms tsvector",
-        "CREATE INDEX messages_terms ON {schema}.messages USING gin (terms)",
+        "CREATE INDEX messages_terms ON {schema}.messages USING gin (terms) "
+        "WHERE terms IS NOT NULL",  # appends (terms NULL until a search) skip it
         "ALTER TABLE {schema}.sessions ADD COLUMN indexed bigint NOT NULL DEFAULT 0",
     ),
 )
