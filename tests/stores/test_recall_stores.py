@@ -9,6 +9,7 @@ word first, ``evicted_only`` honoured, and never another session's rows.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -232,3 +233,36 @@ def test_the_index_follows_every_write(searchable: Backend) -> None:
     hits = s.search("t", "heron", k=5)
     assert [(h.position, h.message.id) for h in hits] == [(0, imported[0].id)]
     assert hits[0].score > 0
+
+
+def test_searches_and_appends_at_once_index_everything_once(searchable: Backend) -> None:
+    stores: list[Any] = [searchable.make() for _ in range(4)]
+    errors: list[BaseException] = []
+
+    def writer(w: int) -> None:
+        try:
+            for i in range(30):
+                stores[w].append("s", [user(f"word{w}x{i} shared")])
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    def searcher(r: int) -> None:
+        try:
+            for _ in range(15):
+                stores[r].search("s", "shared", k=3)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(w,)) for w in (0, 1)]
+    threads += [threading.Thread(target=searcher, args=(r,)) for r in (2, 3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert errors == []
+    s = stores[0]
+    for w in (0, 1):
+        for i in range(30):
+            hits = s.search("s", f"word{w}x{i}", k=5)
+            assert [h.message.text for h in hits] == [f"word{w}x{i} shared"]
+    assert len(s.search("s", "shared", k=100)) == 60  # each message indexed exactly once
