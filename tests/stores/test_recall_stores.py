@@ -266,3 +266,15 @@ def test_searches_and_appends_at_once_index_everything_once(searchable: Backend)
             hits = s.search("s", f"word{w}x{i}", k=5)
             assert [h.message.text for h in hits] == [f"word{w}x{i} shared"]
     assert len(s.search("s", "shared", k=100)) == 60  # each message indexed exactly once
+
+
+def test_a_store_without_search_is_never_asked_to_search() -> None:
+    from summem.session.steps import AsyncStoreSteps, SyncStoreSteps
+    from summem.stores import AsyncInMemoryStore, InMemoryStore
+
+    for steps in (SyncStoreSteps(InMemoryStore()), AsyncStoreSteps(AsyncInMemoryStore())):
+        assert steps.searchable is False
+        with pytest.raises(TypeError, match="no search of its own"):
+            steps.search("s", "x", k=1, stop=None)
+        with pytest.raises(TypeError, match="no search of its own"):
+            steps.position_of("s", "m")
