@@ -92,6 +92,21 @@ def test_ordinary_workloads_never_pause() -> None:
     memory.close()
 
 
+def test_a_loop_in_background_mode_pauses_and_keeps_the_hard_limit() -> None:
+    summarizer = FakeSummarizer()
+    reducer = small_reducer(summarizer, soft_threshold_tokens=80, hard_limit_tokens=150)
+    memory = Memory("s", reducer=reducer)
+    memory.add(sys(words(80, "sys")))
+    for i in range(40):
+        memory.add(u(words(3, f"m{i}")))
+        memory.wait()
+        assert memory.size <= 150
+    paused = memory.reductions_paused
+    assert paused is not None and paused.reason == "ineffective"
+    assert len(summarizer.requests) == 3
+    memory.close()
+
+
 def test_a_loop_pauses_the_same_way_async() -> None:
     async def run() -> tuple[ReductionsPaused | None, int, int]:
         summarizer = FakeSummarizer()
