@@ -44,8 +44,9 @@ def recall_flow(
     if core.stale:
         yield from reload_flow(core, store)
     stop = core.watermark if evicted_only else core.length
+    length = core.length
     if store.searchable:
-        hits, at = yield from _store_hits(core, store, query, message_id, k, stop)
+        hits, at, length = yield from _store_hits(core, store, query, message_id, k, stop)
     else:
         hits = yield from _index_hits(core, store, index, query, message_id, k, stop)
         at = index.messages.__getitem__
@@ -53,7 +54,7 @@ def recall_flow(
     seen: set[int] = set()
     used = 0
     for hit in hits:
-        group = [p for p in tool_group(at, hit.position, core.length) if p not in seen]
+        group = [p for p in tool_group(at, hit.position, length) if p not in seen]
         cost = sum(counter.count_message(at(p)) for p in group)
         if out and used + cost > max_tokens:
             break
@@ -94,11 +95,13 @@ def _store_hits(
     message_id: str | None,
     k: int,
     stop: int,
-) -> Flow[tuple[list[RecallHit], Callable[[int], Message]]]:
+) -> Flow[tuple[list[RecallHit], Callable[[int], Message], int]]:
     """Ask the store for the best positions; read the tool groups around them.
 
-    Returns the hits and a lookup of every message their tool groups may need (a message
-    with tool calls, or a tool result, brings the history within :data:`GROUP_REACH`).
+    Returns the hits, a lookup of every message their tool groups may need (a message with
+    tool calls, or a tool result, brings the history within :data:`GROUP_REACH`), and the
+    history's length as read (shorter than this memory knows if another writer cleared the
+    session meanwhile: groups then stop at its end).
     """
     sid = core.session_id
     hits: list[RecallHit] = []
@@ -111,6 +114,7 @@ def _store_hits(
         found = yield from store.search(sid, query or "", k=k, stop=stop)
         hits = [RecallHit(f.message, f.position, round(f.score, 4)) for f in found]
     known = {h.position: h.message for h in hits}
+    length = core.length
     for hit in hits:
         msg = hit.message
         if msg.tool_calls or (msg.role == "tool" and msg.tool_call_id):
@@ -118,4 +122,6 @@ def _store_hits(
             hi = min(core.length, hit.position + GROUP_REACH + 1)
             window = yield from store.history(sid, lo, hi)
             known.update({lo + i: m for i, m in enumerate(window) if lo + i not in known})
-    return hits, known.__getitem__
+            if len(window) < hi - lo:
+                length = min(length, lo + len(window))
+    return hits, known.__getitem__, length

@@ -278,3 +278,39 @@ def test_a_store_without_search_is_never_asked_to_search() -> None:
             steps.search("s", "x", k=1, stop=None)
         with pytest.raises(TypeError, match="no search of its own"):
             steps.position_of("s", "m")
+
+
+def test_a_session_cleared_elsewhere_during_recall_gives_what_is_there(
+    searchable: Backend,
+) -> None:
+    store: Any = new_store(searchable)
+    other = searchable.make()
+
+    async def run() -> Any:
+        cls: Any = Memory if searchable.mode == "sync" else AsyncMemory
+        memory = cls("s", reducer=small_reducer(), store=store)
+        for i in range(6):
+            out = memory.extend(turn(i))
+            if asyncio.iscoroutine(out):
+                await out
+        other.clear("s")  # another process: this memory still thinks 24 messages are there
+        pending = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "z1", "type": "function", "function": {"name": "zebra", "arguments": "{}"}}
+            ],
+        }
+        other.append("s", parse_messages([pending]))  # a call whose result never came
+        other.append("s", parse_messages([u("about the zebra call")]))
+        hits = memory.recall("zebra", evicted_only=False)
+        hits = await hits if asyncio.iscoroutine(hits) else hits
+        out = memory.close()
+        if asyncio.iscoroutine(out):
+            await out
+        return hits
+
+    hits = asyncio.run(run())
+    assert sorted(h.position for h in hits) == [0, 1]
+    if searchable.mode == "sync":
+        store.close()
