@@ -6,7 +6,8 @@ Run from the repository root::
 
     python -m benchmarks            # full sizes: reducers 1k/5k/20k, Memory 1k/10k/100k (minutes)
     python -m benchmarks --quick    # small sizes, shorter latency run (well under a minute)
-    python -m benchmarks --only reducers      # or --only memory, extractive, stores, hotpath
+    python -m benchmarks --only reducers      # or memory, extractive, stores, hotpath,
+                                              # recall_index
 
 Each benchmark prints what it measured on this machine; nothing is compared with stored
 numbers. ``python benchmarks/bench_reducers.py --help`` and ``python benchmarks/bench_memory.py
@@ -31,6 +32,7 @@ FULL: dict[str, list[str]] = {
     "extractive": ["--sizes", "200,800,3200"],
     "stores": ["--sizes", "1000,10000,100000"],
     "hotpath": ["--sizes", "1000,20000", "--latency-turns", "200"],
+    "recall_index": ["--sizes", "1000,10000"],
 }
 QUICK: dict[str, list[str]] = {
     "reducers": ["--sizes", "1000,5000"],
@@ -38,6 +40,7 @@ QUICK: dict[str, list[str]] = {
     "extractive": ["--sizes", "200,800", "--repeat", "1"],
     "stores": ["--sizes", "1000,5000", "--turns", "200", "--calls", "100", "--seconds", "1"],
     "hotpath": ["--sizes", "1000,5000", "--latency-turns", "60"],
+    "recall_index": ["--sizes", "1000", "--turns", "200", "--rounds", "1"],
 }
 
 
@@ -50,6 +53,10 @@ def _runner(name: str) -> Callable[[list[str]], None]:
         from benchmarks import bench_hotpath
 
         return bench_hotpath.main
+    if name == "recall_index":
+        from benchmarks import bench_recall_index
+
+        return bench_recall_index.main
     if name == "extractive":
         from benchmarks import bench_extractive
 

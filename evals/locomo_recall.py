@@ -4,7 +4,8 @@
 
 Each conversation is replayed through the engine (extractive summarizer) to its end, as in
 :mod:`evals.locomo_run`. Then, for every question, its text is the query of
-``memory.recall`` over the evicted history (:class:`summem.recall.RecallIndex`, BM25), and:
+``memory.recall`` over the evicted history (:class:`summem.recall.RecallIndex`, BM25, or with
+``--index sqlite`` the SQLite store's FTS5 index), and:
 
 - **recall@1 / @5 / @10**: of the question's evidence turns that were evicted, the share
   found in the top 1, 5 or 10 results (items with no evicted evidence are left out);
@@ -17,8 +18,11 @@ Per category and overall. Writes ``locomo-recall.json`` and ``locomo-recall.md``
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +33,7 @@ from evals.locomo import CATEGORY_NAMES, Conversation, load_locomo
 from evals.locomo_engine import run_engine
 from evals.report import markdown_table, report_metadata, write_json_report
 from summem.recall import RecallIndex
+from summem.stores import SQLiteStore
 from summem.tokens.base import resolve_counter
 
 __all__ = ["RecallScore", "main", "recall_scores", "recall_table"]
@@ -48,17 +53,59 @@ class RecallScore:
     answer_in_reach: bool | None
 
 
+Search = Callable[[str, int, int], list[Any]]
+"""``search(query, k, stop)``: hits with ``position`` and ``message``, best first."""
+
+INDEXES = ("memory", "sqlite")
+
+
+@contextlib.contextmanager
+def searcher(kind: str) -> Iterator[Callable[[Conversation], Search]]:
+    """Per conversation, a search over its history: the in-process index, or a store's own.
+
+    ``memory`` is :class:`summem.recall.RecallIndex` (what Memory uses on the memory and
+    Redis stores); ``sqlite`` writes the history into a throwaway :class:`SQLiteStore` and
+    searches its FTS5 index (``SQLiteStore.search``, what Memory uses there).
+    """
+    if kind == "memory":
+
+        def in_process(conv: Conversation) -> Search:
+            index = RecallIndex()
+            index.extend(conv.message_objects())
+            return lambda query, k, stop: list(index.search(query, k=k, below=stop))
+
+        yield in_process
+        return
+    with tempfile.TemporaryDirectory() as tmp, SQLiteStore(Path(tmp) / "recall.db") as store:
+        count = itertools.count()
+
+        def in_store(conv: Conversation) -> Search:
+            sid = f"conv-{next(count)}"
+            store.create(sid, history=conv.message_objects())
+            return lambda query, k, stop: list(store.search(sid, query, k=k, stop=stop))
+
+        yield in_store
+
+
 def recall_scores(
-    conv: Conversation, verbatim: frozenset[str], view_text: str
+    conv: Conversation,
+    verbatim: frozenset[str],
+    view_text: str,
+    search: Search | None = None,
 ) -> list[RecallScore]:
-    """Score every question of ``conv``: ``verbatim`` are the turns the view still holds."""
+    """Score every question of ``conv``: ``verbatim`` are the turns the view still holds.
+
+    ``search`` is the index to ask (the in-process one by default, see :func:`searcher`).
+    """
     k = len(conv.turns) - len(verbatim)  # the view keeps a tail: turns[k:]
-    index = RecallIndex()
-    index.extend(conv.message_objects())
+    if search is None:
+        index = RecallIndex()
+        index.extend(conv.message_objects())
+        search = lambda query, n, stop: list(index.search(query, k=n, below=stop))  # noqa: E731
     seen = normalize_text(view_text)
     out: list[RecallScore] = []
     for q in conv.qa:
-        hits = index.search(q.question, k=max(CUTOFFS), below=k)
+        hits = search(q.question, max(CUTOFFS), k)
         found = [conv.turns[h.position].dia_id for h in hits]
         evicted = [e for e in q.evidence if e not in verbatim]
         at = {n: sum(1 for e in evicted if e in found[:n]) for n in CUTOFFS}
@@ -106,6 +153,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--summary-budget", type=int, help="default: a quarter of the budget")
     parser.add_argument("--conversations", type=int, help="only the first N conversations")
     parser.add_argument("--out", type=Path, default=Path("out/locomo"))
+    parser.add_argument(
+        "--index",
+        choices=INDEXES,
+        default="memory",
+        help="the in-process BM25 index (memory, Redis) or the SQLite store's FTS5 index",
+    )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
     conversations = load_locomo(args.dataset, audit_path=args.audit)[: args.conversations]
@@ -118,17 +171,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = run_engine(
         conversations, config, counter=counter, progress=False if args.no_progress else None
     )
-    scores = [
-        s
-        for conv, view in zip(conversations, run.views, strict=True)
-        for s in recall_scores(conv, view.verbatim, view.text)
-    ]
+    with searcher(args.index) as search_in:
+        scores = [
+            s
+            for conv, view in zip(conversations, run.views, strict=True)
+            for s in recall_scores(conv, view.verbatim, view.text, search_in(conv))
+        ]
     rows = recall_table(scores)
-    meta = report_metadata(eval="locomo-recall", budget=args.budget, config=config.to_dict())
+    meta = report_metadata(
+        eval="locomo-recall", budget=args.budget, index=args.index, config=config.to_dict()
+    )
     write_json_report(args.out / "locomo-recall.json", {"meta": meta, "rows": rows})
     text = (
-        f"Recall over the evicted history, the question as the query ({config.label}):\n\n"
-        + markdown_table(rows, floatfmt=".3f")
+        f"Recall over the evicted history, the question as the query ({config.label}, "
+        f"{args.index} index):\n\n" + markdown_table(rows, floatfmt=".3f")
     )
     (args.out / "locomo-recall.md").write_text(text, encoding="utf-8")
     sys.stdout.write(text)

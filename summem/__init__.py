@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from summem.prompts import PromptTemplate, load_prompt
     from summem.recall import RecallHit, RecallTool
     from summem.reducers.base import ReduceResult
+    from summem.reducers.loop_guard import LoopGuard, ReductionsPaused
     from summem.reducers.style import ViewStyle
     from summem.reducers.summarization import SummarizationReducer
     from summem.reducers.truncation import TruncationReducer
@@ -115,6 +116,7 @@ __all__ = [
     "LLMTransientError",
     "LeaseHeldError",
     "LiteLLMClient",
+    "LoopGuard",
     "Memory",
     "MemoryEvent",
     "Message",
@@ -135,6 +137,7 @@ __all__ = [
     "ReductionPlanned",
     "ReductionSkipped",
     "ReductionStarted",
+    "ReductionsPaused",
     "RetryPolicy",
     "SQLiteStore",
     "SessionNotFoundError",
@@ -218,6 +221,8 @@ _WHERE: dict[str, str] = {
     "RedisStore": "summem.stores",
     "ReduceResult": "summem.reducers.base",
     "ReductionCommitted": "summem.observe.events",
+    "ReductionsPaused": "summem.reducers.loop_guard",
+    "LoopGuard": "summem.reducers.loop_guard",
     "ReductionError": "summem.exceptions",
     "ReductionFailed": "summem.observe.events",
     "ReductionPlanned": "summem.observe.events",

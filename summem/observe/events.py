@@ -200,7 +200,8 @@ class ReductionSkipped(MemoryEvent):
 
     Attributes:
         reason: why: ``"backoff"`` (a recent failure), ``"lease_held"`` (another worker is
-            reducing the session), or another reason a newer summem adds.
+            reducing the session), ``"paused"`` (the loop breaker stopped automatic
+            reductions: ``Memory.reductions_paused``), or another reason a newer summem adds.
         trigger: the reduction that was due.
         detail: more about the reason, for people.
     """

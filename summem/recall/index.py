@@ -1,11 +1,11 @@
 """A keyword index over a session's history: BM25 ranking, built and extended incrementally.
 
-Each message is one document: its text, its tool calls (names and arguments) and its tool
-result, lower-cased and split into words; an identifier such as ``BW-58214-K`` is indexed
-whole and by its parts, so either finds it. Stopwords are left out. The index is kept in
-process, per :class:`~summem.memory.Memory`, and extended with what was appended since it was
-last used; it is read from the store once (in windows), never scanned again, and works the
-same on every store.
+Each message is one document, split into words by :mod:`summem._terms` (the same terms the
+stores' full-text indexes hold). The index is kept in process, per
+:class:`~summem.memory.Memory`, and extended with what was appended since it was last used; it
+is read from the store once (in windows), never scanned again, and works on every store. It
+serves the stores that have no search of their own (memory, Redis); SQLite and PostgreSQL
+search their own index (see :class:`~summem.stores.base.SearchableStore`).
 
 Ranking is Okapi BM25 (k1 = 1.2, b = 0.75). Ties go to the most recent message.
 """
@@ -13,40 +13,16 @@ Ranking is Okapi BM25 (k1 = 1.2, b = 0.75). Ties go to the most recent message.
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from summem._terms import message_terms, terms
 from summem.messages import Message
-from summem.summarizers.extractive.lexicon import STOPWORDS
-from summem.summarizers.render import content_text, format_call
 
-__all__ = ["RecallHit", "RecallIndex", "terms"]
+__all__ = ["RecallHit", "RecallIndex", "terms", "tool_group"]
 
 _K1 = 1.2
 _B = 0.75
-_WORD_RE = re.compile(r"[a-z0-9][a-z0-9_.@+-]*[a-z0-9]|[a-z0-9]")
-_PART_RE = re.compile(r"[a-z0-9]+")
-
-
-def terms(text: str) -> list[str]:
-    """The index terms of ``text``: words (identifiers whole and by parts), no stopwords."""
-    out: list[str] = []
-    for word in _WORD_RE.findall(text.lower()):
-        parts = _PART_RE.findall(word)
-        if len(parts) > 1:
-            out.append(word)
-        out.extend(p for p in parts if p not in STOPWORDS)
-    return out
-
-
-def message_terms(message: Message) -> list[str]:
-    """What a message says, as index terms: text, tool calls and tool results."""
-    texts = [content_text(message)]
-    texts += [format_call(call, max_chars=2000) for call in message.tool_calls or ()]
-    if message.name:
-        texts.append(message.name)
-    return terms("\n".join(texts))
 
 
 @dataclass(frozen=True)
@@ -124,29 +100,41 @@ class RecallIndex:
         return [RecallHit(self.messages[doc], doc, round(score, 4)) for doc, score in best]
 
     def around(self, positions: Sequence[int]) -> list[int]:
-        """``positions`` with their tool groups, in position order.
-
-        A call comes with all its results, a result with its call and the call's other
-        results: a group is never split, as in the view.
-        """
-        wanted = set(positions)
+        """``positions`` with their tool groups, in position order (see :func:`tool_group`)."""
+        wanted: set[int] = set()
         for pos in positions:
-            start = pos
-            msg = self.messages[pos]
-            if msg.role == "tool" and msg.tool_call_id:
-                for back in range(pos - 1, max(-1, pos - 64), -1):
-                    if msg.tool_call_id in self.messages[back].tool_call_ids:
-                        start = back
-                        break
-            ids = set(self.messages[start].tool_call_ids)
-            if not ids:
-                continue
-            wanted.add(start)
-            for fwd in range(start + 1, min(len(self.messages), start + 1 + 64)):
-                other = self.messages[fwd]
-                if other.role == "tool" and other.tool_call_id in ids:
-                    wanted.add(fwd)
-                    ids.discard(other.tool_call_id)
-                if not ids:
-                    break
+            wanted.update(tool_group(self.messages.__getitem__, pos, len(self.messages)))
         return sorted(wanted)
+
+
+GROUP_REACH = 64
+"""How far from a message its tool group is looked for (a call and its results)."""
+
+
+def tool_group(at: Callable[[int], Message], pos: int, length: int) -> list[int]:
+    """The position ``pos`` with its tool group, in position order.
+
+    A call comes with all its results, a result with its call and the call's other results: a
+    group is never split, as in the view. ``at`` gives the message at a position (only
+    positions within :data:`GROUP_REACH` of ``pos`` and below ``length`` are asked for).
+    """
+    wanted = {pos}
+    start = pos
+    msg = at(pos)
+    if msg.role == "tool" and msg.tool_call_id:
+        for back in range(pos - 1, max(-1, pos - GROUP_REACH), -1):
+            if msg.tool_call_id in at(back).tool_call_ids:
+                start = back
+                break
+    ids = set(at(start).tool_call_ids)
+    if not ids:
+        return [pos]
+    wanted.add(start)
+    for fwd in range(start + 1, min(length, start + 1 + GROUP_REACH)):
+        other = at(fwd)
+        if other.role == "tool" and other.tool_call_id in ids:
+            wanted.add(fwd)
+            ids.discard(other.tool_call_id)
+        if not ids:
+            break
+    return sorted(wanted)

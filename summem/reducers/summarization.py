@@ -36,6 +36,7 @@ from summem.reducers.base import (
     ReduceResult,
     check_budget,
 )
+from summem.reducers.loop_guard import LoopGuard
 from summem.reducers.view import DEFAULT_SUMMARY_PREFIX, PLACEMENTS, SummaryPlacement
 from summem.summarizers.base import (
     VETTED,
@@ -119,6 +120,8 @@ class SummarizationReducer(BudgetReducer):
             messages never mentioned (refused by default: rendered, they can leak data).
         recall_note: end the summary with a line saying that older details it leaves out can
             be searched with the recall tool (see ``Memory.recall_tool``).
+        loop_guard: when ``Memory`` pauses automatic reductions that achieve nothing (see
+            :mod:`summem.reducers.loop_guard`); ``None`` never pauses.
 
     What was dropped: when the summarizer records provenance (the extractive one does), the
     summary's ``summary_info.extra["uncovered_ids"]`` lists the evicted messages no summary line
@@ -155,6 +158,7 @@ class SummarizationReducer(BudgetReducer):
         redactor: Redactor | None = None,
         allow_foreign_links: bool = False,
         recall_note: bool = False,
+        loop_guard: LoopGuard | None = LoopGuard(),  # noqa: B008 - frozen, shared safely
     ) -> None:
         super().__init__(
             threshold_tokens=threshold_tokens,
@@ -225,6 +229,9 @@ class SummarizationReducer(BudgetReducer):
         self.redactor = redactor
         self.allow_foreign_links = allow_foreign_links
         self.recall_note = recall_note
+        if loop_guard is not None and not isinstance(loop_guard, LoopGuard):
+            raise ConfigurationError(f"loop_guard must be a LoopGuard or None, got {loop_guard!r}")
+        self.loop_guard = loop_guard
         if recall_note:
             note = self.token_counter.count_text("\n" + RECALL_NOTE)
             if note * 2 > self.summary_max_tokens:

@@ -29,6 +29,7 @@ from summem.observe.events import ReductionSkipped
 from summem.observe.hooks import HookList
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer, ReduceResult, SummarizingReducer
+from summem.reducers.loop_guard import LoopGuard, LoopWatch, ReductionsPaused
 from summem.reducers.masking import MaskState
 from summem.reducers.style import ViewStyle, apply_style
 from summem.reducers.view import (
@@ -111,6 +112,17 @@ class SessionCore:
         self._background_error: SummemError | None = None
         self.last_error: SummemError | None = None
         """The last reduction failure (cleared by a successful reduction)."""
+        guard = getattr(summarizing, "loop_guard", LoopGuard()) if summarizing else None
+        self.loop = (
+            None
+            if guard is None
+            else LoopWatch(
+                guard, threshold=reducer.threshold, target=reducer.target, unit=reducer.unit
+            )
+        )
+        """Watches automatic reductions for loops (``None``: never pauses)."""
+        self.paused: ReductionsPaused | None = None
+        """Why automatic reductions stopped, if they did (see :meth:`resume`)."""
         self.ledger = UsageLedger()
         self.summarizer_spent: dict[str, float] = {}
         """What this memory's summarizer calls cost, accepted or rejected (this process)."""
@@ -320,6 +332,15 @@ class SessionCore:
             if size > self.hard_limit:
                 return ("hard", None) if in_flight else self._may_start("hard")
             soft = self.soft_threshold
+            if self.paused is not None:  # only past the hard limit, without the summarizer
+                if self.background and soft is not None and size > soft and not in_flight:
+                    paused = self.paused
+                    detail = f"{paused.detail}; Memory.resume_reductions() resumes them"
+                    skipped = ReductionSkipped(
+                        self.session_id, reason="paused", trigger="soft", detail=detail
+                    )
+                    return None, skipped
+                return None, None
             if self.background and soft is not None and size > soft and not in_flight:
                 return self._may_start("soft")
             return None, None
@@ -364,6 +385,18 @@ class SessionCore:
         cut = r.plan_cut(system, tail, sizes)
         if cut == 0:
             return None
+        epoch, version, watermark, previous = snapshot
+        if self.paused is not None and trigger != "explicit" and self.summarizing is not None:
+            logger.warning(
+                "session %r: reductions are paused (%s) and the view (%d) is past its hard "
+                "limit (%d): truncating %d messages without summarizing",
+                self.session_id,
+                self.paused.reason,
+                size,
+                self.hard_limit,
+                cut,
+            )
+            return Plan(epoch, version, watermark, tail[:cut], [], previous, size, truncate=True)
         # The summarizer reads the originals: spans are packed by their size, not the stubs'.
         read = sizes[:cut] if self.masks is None else [r.size(m) for m in tail[:cut]]
         spans = pack_spans(tail[:cut], read, r.threshold, final=True)
@@ -373,8 +406,8 @@ class SessionCore:
                 keep = self._spans_to_commit(spans, sizes, size, trigger)
             spans = spans[:keep]
             cut = sum(len(s) for s in spans)
-        epoch, version, watermark, previous = snapshot
-        return Plan(epoch, version, watermark, tail[:cut], spans, previous, size)
+        automatic = trigger != "explicit"
+        return Plan(epoch, version, watermark, tail[:cut], spans, previous, size, automatic)
 
     def _spans_to_commit(
         self, spans: list[list[Message]], sizes: list[int], size: int, trigger: Trigger
@@ -415,7 +448,9 @@ class SessionCore:
                 plan.watermark,
             )
             if same and cut <= len(self.tail) and self.tail[cut - 1].id == plan.evicted[-1].id:
-                self.total -= sum(self.sizes[:cut])
+                evicted = sum(self.sizes[:cut])
+                head_before = self.head
+                self.total -= evicted
                 del self.tail[:cut]
                 del self._rendered[:cut]
                 del self.sizes[:cut]
@@ -429,6 +464,8 @@ class SessionCore:
                 self.ledger.moved(plan.epoch, plan.watermark, plan.new_watermark, plan.evicted)
                 self.watermark = plan.new_watermark
                 self.version = version
+                if plan.automatic and not plan.truncate:
+                    self._watch(plan, evicted - (self.head - head_before))
             elif (self.epoch, self.version) == (plan.epoch, plan.version):
                 self.stale = True  # the copy cannot be patched: read it again
             self._backoff = None
@@ -452,6 +489,34 @@ class SessionCore:
                 summarizer_input_tokens=outcome.input_tokens,
                 placement=self.placement,
             )
+
+    def _watch(self, plan: Plan, freed: int) -> None:
+        """Show the loop breaker a committed automatic reduction (lock held)."""
+        if self.loop is None or self.paused is not None:
+            return
+        size = self.reducer.size
+        verdict = self.loop.observe(
+            freed=freed,
+            size_after=plan.size_before - freed,
+            summary_before=size(plan.previous) if plan.previous is not None else 0,
+            summary_after=size(self.summary) if self.summary is not None else 0,
+        )
+        if verdict is not None:
+            self.paused = verdict
+            logger.warning(
+                "session %r: automatic reductions paused (%s): %s; Memory.resume_reductions() "
+                "starts them again",
+                self.session_id,
+                verdict.reason,
+                verdict.detail,
+            )
+
+    def resume(self) -> None:
+        """Start automatic reductions again after a pause."""
+        with self._lock:
+            self.paused = None
+            if self.loop is not None:
+                self.loop.reset()
 
     def recomputed(
         self, epoch: str, version: int, summary: Message, new_version: int, usage: dict[str, int]
@@ -503,7 +568,8 @@ class SessionCore:
             return exc
 
     def cleared(self) -> None:
-        """Forget the failure state after ``clear()``."""
+        """Forget the failure state (and a pause) after ``clear()``."""
+        self.resume()
         with self._lock:
             self._backoff = None
             self._background_error = None

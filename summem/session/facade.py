@@ -26,6 +26,7 @@ from summem.observe.hooks import Hook, HookList
 from summem.observe.spend import SpendLimit
 from summem.recall.index import RecallIndex
 from summem.reducers.base import BudgetReducer, Reducer, SummarizingReducer
+from summem.reducers.loop_guard import ReductionsPaused
 from summem.reducers.records import default_reducer, reducer_from_record, reducer_record
 from summem.reducers.style import ViewStyle
 from summem.session.core import SessionCore
@@ -122,6 +123,23 @@ class BaseMemory:
         ``summarizer_cost_usd`` (litellm's bundled prices; absent when zero).
         """
         return self._core.usage
+
+    @property
+    def reductions_paused(self) -> ReductionsPaused | None:
+        """Why automatic reductions stopped, or ``None`` while they run.
+
+        The loop breaker (``SummarizationReducer(loop_guard=...)``, see
+        :mod:`summem.reducers.loop_guard`) pauses them when reductions in a row free almost
+        nothing, or the summary keeps growing past its cap; it logs a warning saying why.
+        While paused no turn calls the summarizer; a turn past the hard limit truncates
+        instead (the summary is dropped; history keeps everything, and ``recall`` finds it).
+        ``reduce()`` still summarizes on request; :meth:`resume_reductions` ends the pause.
+        """
+        return self._core.paused
+
+    def resume_reductions(self) -> None:
+        """Start automatic reductions again after a pause (see :attr:`reductions_paused`)."""
+        self._core.resume()
 
     @property
     def uncovered_ids(self) -> list[str] | None:

@@ -251,7 +251,7 @@ def reduction_flow(
         started = time.monotonic()
         try:
             summarize = summarize_plan_flow(
-                core.summarizing,
+                None if plan.truncate else core.summarizing,
                 plan,
                 core.head_usage_after(plan),
                 spend=core.spend_limit,

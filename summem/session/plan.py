@@ -38,6 +38,9 @@ class Plan:
         spans: ``evicted`` cut at group boundaries, one summarizer call each.
         previous: the summary being replaced.
         size_before: the view's size when planned.
+        automatic: started by a turn (not by ``reduce()``): watched by the loop breaker.
+        truncate: evict without summarizing (automatic reductions are paused, and the view
+            is past its hard limit); the summary is dropped, as by plain truncation.
     """
 
     epoch: str
@@ -47,6 +50,8 @@ class Plan:
     spans: list[list[Message]]
     previous: Message | None
     size_before: int
+    automatic: bool = True
+    truncate: bool = False
 
     @property
     def new_watermark(self) -> int:

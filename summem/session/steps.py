@@ -15,7 +15,14 @@ from typing import Generic, Protocol, TypeVar
 
 from summem._flow import Flow
 from summem.messages import Message
-from summem.stores.base import AsyncStore, SessionState, Store
+from summem.stores.base import (
+    AsyncSearchableStore,
+    AsyncStore,
+    SearchableStore,
+    SearchHit,
+    SessionState,
+    Store,
+)
 
 __all__ = ["AsyncStoreSteps", "StoreSteps", "SyncStoreSteps"]
 
@@ -24,6 +31,19 @@ T = TypeVar("T")
 
 class StoreSteps(Protocol):
     """The store operations the session flows use, each as a flow of one step."""
+
+    searchable: bool
+    """The store searches history itself (:class:`~summem.stores.base.SearchableStore`)."""
+
+    def search(
+        self, session_id: str, query: str, *, k: int, stop: int | None
+    ) -> Flow[list[SearchHit]]:
+        """See :meth:`SearchableStore.search <summem.stores.base.SearchableStore.search>`."""
+        ...
+
+    def position_of(self, session_id: str, message_id: str) -> Flow[int | None]:
+        """See :meth:`SearchableStore.position_of`; only when ``searchable``."""
+        ...
 
     def load(self, session_id: str) -> Flow[SessionState]:
         """See :meth:`Store.load <summem.stores.base.Store.load>`."""
@@ -112,11 +132,32 @@ def _async(fn: Callable[[], Awaitable[T]]) -> Flow[T]:
     return result
 
 
+_T = TypeVar("_T")
+
+
+def _need(searcher: _T | None) -> _T:
+    if searcher is None:
+        raise TypeError("this store has no search of its own (see StoreSteps.searchable)")
+    return searcher
+
+
 class SyncStoreSteps:
     """:class:`StoreSteps` over a sync store (run by :func:`~summem._flow.run_sync`)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._searcher = store if isinstance(store, SearchableStore) else None
+        self.searchable = self._searcher is not None
+
+    def search(  # noqa: D102
+        self, session_id: str, query: str, *, k: int, stop: int | None
+    ) -> Flow[list[SearchHit]]:
+        searcher = _need(self._searcher)
+        return _sync(lambda: searcher.search(session_id, query, k=k, stop=stop))
+
+    def position_of(self, session_id: str, message_id: str) -> Flow[int | None]:  # noqa: D102
+        searcher = _need(self._searcher)
+        return _sync(lambda: searcher.position_of(session_id, message_id))
 
     def load(self, session_id: str) -> Flow[SessionState]:  # noqa: D102 - see StoreSteps
         return _sync(lambda: self.store.load(session_id))
@@ -185,6 +226,18 @@ class AsyncStoreSteps:
 
     def __init__(self, store: AsyncStore) -> None:
         self.store = store
+        self._searcher = store if isinstance(store, AsyncSearchableStore) else None
+        self.searchable = self._searcher is not None
+
+    def search(  # noqa: D102
+        self, session_id: str, query: str, *, k: int, stop: int | None
+    ) -> Flow[list[SearchHit]]:
+        searcher = _need(self._searcher)
+        return _async(lambda: searcher.search(session_id, query, k=k, stop=stop))
+
+    def position_of(self, session_id: str, message_id: str) -> Flow[int | None]:  # noqa: D102
+        searcher = _need(self._searcher)
+        return _async(lambda: searcher.position_of(session_id, message_id))
 
     def load(self, session_id: str) -> Flow[SessionState]:  # noqa: D102 - see StoreSteps
         return _async(lambda: self.store.load(session_id))

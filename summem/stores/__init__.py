@@ -23,7 +23,15 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError
-from summem.stores.base import AsyncStore, SessionState, Store, validate_session_id
+from summem.stores.base import (
+    AsyncSearchableStore,
+    AsyncStore,
+    SearchableStore,
+    SearchHit,
+    SessionState,
+    Store,
+    validate_session_id,
+)
 from summem.stores.url import parse_store_url
 
 if TYPE_CHECKING:
@@ -63,12 +71,15 @@ __all__ = [
     "AsyncPostgresStore",
     "AsyncRedisStore",
     "AsyncSQLiteStore",
+    "AsyncSearchableStore",
     "AsyncStore",
     "AsyncStoreAdapter",
     "InMemoryStore",
     "PostgresStore",
     "RedisStore",
     "SQLiteStore",
+    "SearchHit",
+    "SearchableStore",
     "SessionState",
     "Store",
     "available_schemes",

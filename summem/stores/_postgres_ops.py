@@ -30,7 +30,9 @@ from summem.stores._postgres_base import (
     schema_version,
 )
 from summem.stores._postgres_schema import LOCK_CLASS, name_key
+from summem.stores._postgres_search import CATCH_UP_CHUNK, ts_query, ts_vector
 from summem.stores.base import (
+    SearchHit,
     SessionState,
     check_lease_args,
     check_watermark,
@@ -231,6 +233,77 @@ class PgOps(PgBase):
                 yield batch(*writes, final=True)
 
         return Op(name, "create", steps, bulk=is_bulk(new.bodies))
+
+    def _op_catch_up(self, session_id: str) -> Op[bool]:
+        """Index up to :data:`CATCH_UP_CHUNK` unindexed messages; True when none are left."""
+        name = validate_session_id(session_id)
+        q = self._sql
+
+        def steps() -> Steps[bool]:
+            (rows,) = yield batch(Query(q.LOCK_INDEX_STATE, (name_key(name), name)))
+            if not rows or rows[0][2] >= rows[0][1]:
+                return True
+            sid, length, indexed = rows[0]
+            stop = min(length, indexed + CATCH_UP_CHUNK)
+            (rows,) = yield batch(Query(q.RANGE, (sid, indexed, stop)))
+            positions: list[int] = []
+            vectors: list[str] = []
+            for pos, body in rows:
+                try:
+                    message = decode_message(body, session_id=name, where=f"message at {pos}")
+                except CorruptRecordError:
+                    continue  # unreadable anyway (reading it raises): nothing to index
+                positions.append(pos)
+                vectors.append(ts_vector(message))
+            yield batch(
+                Query(q.SET_TERMS, ([sid] * len(positions), positions, vectors)),
+                Query(q.SET_INDEXED, (stop, sid)),
+                final=True,
+            )
+            return bool(stop >= length)
+
+        return Op(name, "index", steps)
+
+    def _op_index_state(self, session_id: str) -> Op[tuple[int, int] | None]:
+        """(length, indexed) of the session, or ``None`` if there is none."""
+        name = validate_session_id(session_id)
+
+        def steps() -> Steps[tuple[int, int] | None]:
+            (rows,) = yield batch(Query(self._sql.INDEX_STATE, (name_key(name), name)), final=True)
+            return (int(rows[0][0]), int(rows[0][1])) if rows else None
+
+        return Op(name, None, steps)
+
+    def _op_search(
+        self, session_id: str, query: str, k: int, stop: int | None
+    ) -> Op[list[SearchHit]]:
+        name = validate_session_id(session_id)
+        tsquery = ts_query(query)
+        limit = (1 << 62) if stop is None else stop
+
+        def steps() -> Steps[list[SearchHit]]:
+            if tsquery is None or k <= 0 or limit <= 0:
+                return []
+            params = (tsquery, name_key(name), name, limit, k)
+            (rows,) = yield batch(Query(self._sql.SEARCH, params), final=True)
+            return [
+                SearchHit(
+                    pos, decode_message(body, session_id=name, where=f"message at {pos}"), score
+                )
+                for pos, body, score in rows
+            ]
+
+        return Op(name, None, steps)
+
+    def _op_position_of(self, session_id: str, message_id: str) -> Op[int | None]:
+        name = validate_session_id(session_id)
+        params = (name_key(name), name, name_key(message_id), message_id)
+
+        def steps() -> Steps[int | None]:
+            (rows,) = yield batch(Query(self._sql.POSITION_OF, params), final=True)
+            return int(rows[0][0]) if rows else None
+
+        return Op(name, None, steps)
 
     def _op_summaries(self, session_id: str) -> Op[list[Message]]:
         name = validate_session_id(session_id)

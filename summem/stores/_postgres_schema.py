@@ -95,6 +95,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             owner text NOT NULL,
             expires_at timestamptz NOT NULL)""",
     ),
+    (  # 2: recall searches each message's terms, which each search brings up to date first
+        "ALTER TABLE {schema}.messages ADD COLUMN terms tsvector",
+        "CREATE INDEX messages_terms ON {schema}.messages USING gin (terms) "
+        "WHERE terms IS NOT NULL",  # appends (terms NULL until a search) skip it
+        "ALTER TABLE {schema}.sessions ADD COLUMN indexed bigint NOT NULL DEFAULT 0",
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
 
@@ -148,7 +154,7 @@ class SQL:
         ),
         "CLEAR": (
             "UPDATE {schema}.sessions SET system = NULL, summary = NULL, watermark = 0, "
-            "length = 0, version = version + 1, updated_at = now() WHERE sid = %s"
+            "length = 0, indexed = 0, version = version + 1, updated_at = now() WHERE sid = %s"
         ),
         "DELETE_SESSION": (  # messages and summaries go with it (ON DELETE CASCADE)
             "DELETE FROM {schema}.sessions WHERE key = %s AND name = %s RETURNING sid"
@@ -175,6 +181,30 @@ class SQL:
             "WITH added AS (INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body) "
             "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[])) "
             "UPDATE {schema}.sessions SET length = %s, updated_at = now() WHERE sid = %s"
+        ),
+        "SEARCH": (  # this session's messages below the stop, best first
+            "SELECT m.position, m.body, ts_rank(m.terms, q) AS score "
+            "FROM {schema}.messages m JOIN {schema}.sessions s ON m.sid = s.sid, "
+            "CAST(%s AS tsquery) q WHERE s.key = %s AND s.name = %s AND m.terms @@ q "
+            "AND m.position < LEAST(%s, s.length) ORDER BY score DESC, m.position DESC LIMIT %s"
+        ),
+        "POSITION_OF": (
+            "SELECT m.position FROM {schema}.messages m JOIN {schema}.sessions s "
+            "ON m.sid = s.sid WHERE s.key = %s AND s.name = %s AND m.id_key = %s "
+            "AND m.msg_id = %s"
+        ),
+        "LOCK_INDEX_STATE": (  # a search's catch-up: serialised with appends and clears
+            "SELECT sid, length, indexed FROM {schema}.sessions WHERE key = %s AND name = %s "
+            "FOR UPDATE"
+        ),
+        "INDEX_STATE": (
+            "SELECT length, indexed FROM {schema}.sessions WHERE key = %s AND name = %s"
+        ),
+        "SET_INDEXED": "UPDATE {schema}.sessions SET indexed = %s WHERE sid = %s",
+        "SET_TERMS": (
+            "UPDATE {schema}.messages m SET terms = v.terms FROM unnest(%s::bigint[], "
+            "%s::bigint[], %s::tsvector[]) AS v(sid, position, terms) "
+            "WHERE m.sid = v.sid AND m.position = v.position"
         ),
         "DELETE_MESSAGES": "DELETE FROM {schema}.messages WHERE sid = %s",
         # -- the summary log
@@ -225,6 +255,12 @@ class SQL:
     HELD_IDS: bytes
     INSERT_MESSAGES: bytes
     APPEND: bytes
+    SEARCH: bytes
+    POSITION_OF: bytes
+    LOCK_INDEX_STATE: bytes
+    INDEX_STATE: bytes
+    SET_INDEXED: bytes
+    SET_TERMS: bytes
     DELETE_MESSAGES: bytes
     LOG_SUMMARY: bytes
     SUMMARIES: bytes

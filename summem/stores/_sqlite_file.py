@@ -181,5 +181,8 @@ class SQLiteFile:
                 )
             for statements in MIGRATIONS[current:]:
                 for statement in statements:
-                    c.execute(statement)
+                    if isinstance(statement, str):
+                        c.execute(statement)
+                    else:
+                        statement(c)
             c.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")

@@ -9,6 +9,15 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
+
+from summem.stores._sqlite_search import (
+    INDEX_STATE,
+    INSERT_FTS,
+    SET_INDEXED,
+    TO_INDEX,
+    create_fts,
+)
 
 __all__ = ["MIGRATIONS", "SQL", "open_wal"]
 
@@ -34,7 +43,10 @@ def open_wal(conn: sqlite3.Connection, *, deadline: float) -> int:
         delay = min(delay * 2, 0.1)
 
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+Migration = tuple[str | Callable[[sqlite3.Connection], None], ...]
+"""One migration: statements, or functions of the connection (run in the same transaction)."""
+
+MIGRATIONS: tuple[Migration, ...] = (
     (  # 1: initial schema. Sessions get an integer key so messages do not repeat long ids.
         """CREATE TABLE sessions (
             sid INTEGER PRIMARY KEY,
@@ -68,6 +80,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     (  # 2: appends are idempotent by message id, looked up through this index.
         "CREATE INDEX messages_by_id ON messages (sid, msg_id)",
+    ),
+    (  # 3: recall searches an FTS5 index, which each search brings up to date first.
+        create_fts,
+        "ALTER TABLE sessions ADD COLUMN indexed INTEGER NOT NULL DEFAULT 0",
     ),
 )
 """Schema migrations, applied in order; migration ``i`` brings ``user_version`` to ``i + 1``."""
@@ -109,9 +125,23 @@ class SQL:
     )
     CLEAR = (
         "UPDATE sessions SET system = NULL, summary = NULL, watermark = 0, length = 0, "
-        "version = version + 1, updated_at = ? WHERE sid = ?"
+        "indexed = 0, version = version + 1, updated_at = ? WHERE sid = ?"
     )
     DELETE_MESSAGES = "DELETE FROM messages WHERE sid = ?"
+    INDEX_STATE = INDEX_STATE
+    TO_INDEX = TO_INDEX
+    INSERT_FTS = INSERT_FTS
+    SET_INDEXED = SET_INDEXED
+    DELETE_FTS = (
+        "DELETE FROM messages_fts WHERE rowid IN (SELECT rowid FROM messages WHERE sid = ?)"
+    )
+    SEARCH = (
+        "SELECT m.position, m.body, bm25(messages_fts, 0.0, 1.0) AS score "
+        "FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid "
+        "WHERE messages_fts MATCH ? AND m.sid = ? AND m.position < ? "
+        "ORDER BY score, m.position DESC LIMIT ?"
+    )
+    POSITION_OF = "SELECT position FROM messages WHERE sid = ? AND msg_id = ?"
     DELETE_SUMMARIES = "DELETE FROM summaries WHERE sid = ?"
     DELETE_SESSION = "DELETE FROM sessions WHERE sid = ?"
     NAMES = "SELECT name FROM sessions"

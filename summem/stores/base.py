@@ -40,8 +40,11 @@ from summem.messages import Message, SummaryInfo
 
 __all__ = [
     "MAX_SESSION_ID_LENGTH",
+    "AsyncSearchableStore",
     "AsyncStore",
     "ClosingStore",
+    "SearchHit",
+    "SearchableStore",
     "SessionState",
     "Store",
     "check_lease_args",
@@ -351,6 +354,56 @@ class AsyncStore(Protocol):
 
     async def close(self) -> None:
         """See :meth:`Store.close`."""
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One message a store's search found: its position in history, the message, its score.
+
+    Higher scores are better; scores compare within one search only.
+    """
+
+    position: int
+    message: Message
+    score: float
+
+
+@runtime_checkable
+class SearchableStore(Protocol):
+    """A store that searches a session's history itself (an optional capability).
+
+    ``Memory.recall`` uses it when the store has it (SQLite: FTS5; PostgreSQL: ``tsvector``),
+    else an in-process index it reads through :meth:`Store.history` (memory, Redis). Both
+    split messages and queries into the words of :func:`summem._terms.message_terms`, so a
+    query is never search syntax: quotes, ``*``, ``NEAR``, ``-`` or ``:`` are plain text.
+    """
+
+    def search(
+        self, session_id: str, query: str, *, k: int, stop: int | None = None
+    ) -> list[SearchHit]:
+        """The ``k`` best messages of ``history[:stop]`` for ``query``, best first.
+
+        Ranking is BM25-like (SQLite ``bm25()``, PostgreSQL ``ts_rank``): a message holding a
+        query's rare word ranks above those holding only common ones; ties go to the most
+        recent. Only this session's messages are ever returned; an unknown session, or a
+        query with no words, finds nothing.
+        """
+
+    def position_of(self, session_id: str, message_id: str) -> int | None:
+        """The position in history of the message with this id, if the session holds it."""
+
+
+@runtime_checkable
+class AsyncSearchableStore(Protocol):
+    """The async twin of :class:`SearchableStore`."""
+
+    async def search(
+        self, session_id: str, query: str, *, k: int, stop: int | None = None
+    ) -> list[SearchHit]:
+        """See :meth:`SearchableStore.search`."""
+
+    async def position_of(self, session_id: str, message_id: str) -> int | None:
+        """See :meth:`SearchableStore.position_of`."""
 
 
 def new_epoch() -> str:

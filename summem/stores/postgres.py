@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 from summem.messages import Message
 from summem.stores._postgres_base import Op
 from summem.stores._postgres_run import AsyncRunner, SyncRunner
-from summem.stores.base import ClosingStore, SessionState
+from summem.stores.base import ClosingStore, SearchHit, SessionState
 from summem.stores.url import PostgresSettings, postgres_settings
 
 __all__ = ["AsyncPostgresStore", "PostgresStore"]
@@ -143,6 +143,24 @@ class PostgresStore(SyncRunner, ClosingStore):
     ) -> None:
         """See :meth:`summem.stores.base.Store.create` (one transaction)."""
         self._run(self._op_create(session_id, history, system, summary, watermark))
+
+    def search(
+        self, session_id: str, query: str, *, k: int, stop: int | None = None
+    ) -> list[SearchHit]:
+        """See :meth:`summem.stores.base.SearchableStore.search` (``tsvector``, ``ts_rank``).
+
+        Indexes what was appended since the session's last search first (see
+        :mod:`summem.stores._postgres_search`).
+        """
+        state = self._run(self._op_index_state(session_id))
+        if state is not None and state[1] < state[0]:
+            while not self._run(self._op_catch_up(session_id)):
+                pass
+        return self._run(self._op_search(session_id, query, k, stop))
+
+    def position_of(self, session_id: str, message_id: str) -> int | None:
+        """See :meth:`summem.stores.base.SearchableStore.position_of`."""
+        return self._run(self._op_position_of(session_id, message_id))
 
     def summaries(self, session_id: str) -> list[Message]:
         """See :meth:`summem.stores.base.Store.summaries`."""
@@ -295,6 +313,20 @@ class AsyncPostgresStore(AsyncRunner):
     ) -> None:
         """See :meth:`summem.stores.base.Store.create` (one transaction)."""
         await self._run(self._op_create(session_id, history, system, summary, watermark))
+
+    async def search(
+        self, session_id: str, query: str, *, k: int, stop: int | None = None
+    ) -> list[SearchHit]:
+        """See :meth:`PostgresStore.search`."""
+        state = await self._run(self._op_index_state(session_id))
+        if state is not None and state[1] < state[0]:
+            while not await self._run(self._op_catch_up(session_id)):
+                pass
+        return await self._run(self._op_search(session_id, query, k, stop))
+
+    async def position_of(self, session_id: str, message_id: str) -> int | None:
+        """See :meth:`PostgresStore.position_of`."""
+        return await self._run(self._op_position_of(session_id, message_id))
 
     async def summaries(self, session_id: str) -> list[Message]:
         """See :meth:`summem.stores.base.Store.summaries`."""

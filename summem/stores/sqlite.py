@@ -36,9 +36,11 @@ from summem.stores._new_session import prepare_new_session
 from summem.stores._sqlite_create import insert_session
 from summem.stores._sqlite_file import SQLiteFile
 from summem.stores._sqlite_schema import MIGRATIONS, SQL
+from summem.stores._sqlite_search import CATCH_UP_CHUNK, catch_up, fts_query
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
     ClosingStore,
+    SearchHit,
     SessionState,
     check_lease_args,
     check_watermark,
@@ -259,6 +261,7 @@ class SQLiteStore(ClosingStore):
         with self._file.tx(name, write="clear") as conn:
             meta = self._meta(conn, name)
             if meta is not None:
+                conn.execute(SQL.DELETE_FTS, (meta.sid,))
                 conn.execute(SQL.DELETE_MESSAGES, (meta.sid,))
                 conn.execute(SQL.DELETE_SUMMARIES, (meta.sid,))
                 conn.execute(SQL.CLEAR, (time.time(), meta.sid))
@@ -271,9 +274,53 @@ class SQLiteStore(ClosingStore):
             row = conn.execute(SQL.EXISTS, (name,)).fetchone()
             if row is None:
                 return False
-            for stmt in (SQL.DELETE_MESSAGES, SQL.DELETE_SUMMARIES, SQL.DELETE_SESSION):
+            for stmt in (
+                SQL.DELETE_FTS,
+                SQL.DELETE_MESSAGES,
+                SQL.DELETE_SUMMARIES,
+                SQL.DELETE_SESSION,
+            ):
                 conn.execute(stmt, (row[0],))
             return True
+
+    def search(
+        self, session_id: str, query: str, *, k: int, stop: int | None = None
+    ) -> list[SearchHit]:
+        """See :meth:`summem.stores.base.SearchableStore.search` (FTS5, ``bm25()``).
+
+        Indexes what was appended since the session's last search first (see
+        :mod:`summem.stores._sqlite_search`), so every message below ``stop`` is searched.
+        """
+        name = validate_session_id(session_id)
+        with self._file.tx(name) as conn:
+            row = conn.execute(SQL.INDEX_STATE, (name,)).fetchone()
+        if row is None or k <= 0:
+            return []
+        sid, length, indexed = row
+        match = fts_query(sid, query)
+        hi = length if stop is None else min(stop, length)
+        if match is None or hi <= 0:
+            return []
+        caught_up = indexed >= length
+        while not caught_up:  # a bounded chunk per write transaction: others get the lock
+            with self._file.tx(name, write="index") as conn:
+                caught_up = catch_up(conn, name, CATCH_UP_CHUNK)
+        with self._file.tx(name) as conn:
+            rows = conn.execute(SQL.SEARCH, (match, sid, hi, k)).fetchall()
+        return [
+            SearchHit(pos, decode_message(body, session_id=name, where=f"message at {pos}"), -rank)
+            for pos, body, rank in rows
+        ]
+
+    def position_of(self, session_id: str, message_id: str) -> int | None:
+        """See :meth:`summem.stores.base.SearchableStore.position_of`."""
+        name = validate_session_id(session_id)
+        with self._file.tx(name) as conn:
+            meta = self._meta(conn, name)
+            if meta is None:
+                return None
+            row = conn.execute(SQL.POSITION_OF, (meta.sid, message_id)).fetchone()
+        return None if row is None else int(row[0])
 
     def list_sessions(self) -> list[str]:
         """See :meth:`summem.stores.base.Store.list_sessions`."""
@@ -391,6 +438,16 @@ class AsyncSQLiteStore(AsyncStoreAdapter):
             StoreError: the file cannot be opened, stays locked, or has a newer schema.
         """
         await self._run(self._sqlite._file.open)
+
+    async def search(
+        self, session_id: str, query: str, *, k: int, stop: int | None = None
+    ) -> list[SearchHit]:
+        """See :meth:`SQLiteStore.search`."""
+        return await self._run(self._sqlite.search, session_id, query, k=k, stop=stop)
+
+    async def position_of(self, session_id: str, message_id: str) -> int | None:
+        """See :meth:`SQLiteStore.position_of`."""
+        return await self._run(self._sqlite.position_of, session_id, message_id)
 
     async def __aenter__(self: _AS) -> _AS:
         await self.open()

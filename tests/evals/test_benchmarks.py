@@ -22,6 +22,8 @@ def test_one_command_runs_every_benchmark(capsys: pytest.CaptureFixture[str]) ->
     assert "== hotpath: python benchmarks/bench_hotpath.py --sizes 300" in out
     assert "Part 0" not in out  # --skip-latency skips the fresh-interpreter runs too
     assert "exact-token" not in out  # one size: no scaling figure
+    assert "== recall_index: python benchmarks/bench_recall_index.py --sizes 300" in out
+    assert "Recall index 2" in out and "us/message indexed" in out
     for unit in ("exact", "approx", "messages"):
         assert f"\n{unit} " in out
 

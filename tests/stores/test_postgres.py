@@ -495,3 +495,61 @@ def test_megabytes_in_one_create_or_append_go_through(postgres_backend: Backend)
     assert store.append("bulk", history) == 6000  # all held: nothing added
     assert [m.id for m in store.history("big")] == [m.id for m in history]
     assert store.load("bulk").length == 6000 and len(store.load("big").tail) == 1000
+
+
+# -- the full-text index ----------------------------------------------------------------------
+
+
+def test_a_schema_from_before_the_search_index_is_indexed_by_its_searches(
+    schema: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from summem.stores import _postgres_ops
+
+    with PostgresStore(postgres_url(), schema=schema) as store:
+        store.append("a", [user("the osprey nests"), user("plain"), user("osprey again")])
+        store.append("b", [user("an osprey too"), user("unreadable osprey")])
+    # as summem wrote it at schema version 1, with a record it cannot read
+    pg_execute("ALTER TABLE {schema}.messages DROP COLUMN terms", schema=schema)
+    pg_execute("ALTER TABLE {schema}.sessions DROP COLUMN indexed", schema=schema)
+    pg_execute("UPDATE {schema}.summem_schema_version SET version = 1", schema=schema)
+    pg_execute("UPDATE {schema}.messages SET body = 'junk' WHERE position = 1", schema=schema)
+    monkeypatch.setattr(_postgres_ops, "CATCH_UP_CHUNK", 2)  # several transactions
+    with PostgresStore(postgres_url(), schema=schema) as store:
+        assert _indexed_rows(schema) == 0  # the migration builds nothing: the searches do
+        assert [h.position for h in store.search("a", "osprey", k=5)] == [2, 0]
+        assert [h.message.text for h in store.search("b", "osprey", k=5)] == ["an osprey too"]
+        assert _indexed_rows(schema) == 3  # the unreadable records are not indexed
+        store.append("a", [user("osprey, late")])
+        assert _indexed_rows(schema) == 3  # an append writes no index...
+        assert [h.position for h in store.search("a", "late osprey", k=1)] == [3]  # ...a search
+        store.clear("a")
+        assert store.search("a", "osprey", k=5) == []
+        store.append("a", [user("osprey anew")])
+        assert [h.message.text for h in store.search("a", "osprey", k=5)] == ["osprey anew"]
+    q = 'SELECT version FROM "{}".summem_schema_version'.format(schema.replace('"', '""'))
+    assert _rows(q) == [(len(MIGRATIONS),)]
+
+
+def _indexed_rows(schema: str) -> int:
+    name = schema.replace('"', '""')
+    return int(_rows(f'SELECT count(*) FROM "{name}".messages WHERE terms IS NOT NULL')[0][0])
+
+
+def test_long_and_many_words_fit_a_tsvector() -> None:
+    from summem.stores._postgres_search import MAX_LEXEME, ts_query, ts_vector
+
+    long_word = "x" * (MAX_LEXEME + 1)
+    vector = ts_vector(user(f"{long_word} alpha " + "beta " * 20000))
+    assert long_word not in vector and "'alpha':2" in vector
+    assert vector.endswith(",16383")  # later positions share PostgreSQL's last one
+    many = ts_vector(user(" ".join(f"w{i:07d}" for i in range(120_000))))
+    assert 0 < len(many) < 1_048_576  # under PostgreSQL's limit for a tsvector
+    assert ts_query(f"{long_word} the") is None and ts_query("a-b") == "'a-b' | 'b'"
+
+
+def test_search_terms_reach_postgres_as_a_bound_tsquery(schema: str) -> None:
+    with PostgresStore(postgres_url(), schema=schema) as store:
+        store.append("s", [user("it's O'Brien's file: a\\b.txt")])
+        for query in ("o'brien's", "'", "\\", "a\\b.txt", "!x & y | (z) <-> w:*"):
+            store.search("s", query, k=3)  # never a syntax error
+        assert [h.position for h in store.search("s", "O'Brien", k=3)] == [0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import re
 import sqlite3
 import threading
 from pathlib import Path
@@ -32,6 +33,9 @@ def test_every_statement_uses_an_index(tmp_path: Path) -> None:
     for name, sql in statements().items():
         plan = conn.execute("EXPLAIN QUERY PLAN " + sql, [None] * sql.count("?")).fetchall()
         scans = [row[-1] for row in plan if str(row[-1]).startswith("SCAN")]
+        # FTS5 reports every lookup as a virtual-table "SCAN"; one with a constraint after
+        # "INDEX n:" (M: a full-text match, =: a rowid) is an index lookup, "INDEX 0:" a scan
+        scans = [s for s in scans if not re.search(r"VIRTUAL TABLE INDEX \d+:[M=]", s)]
         if name == "NAMES":  # listing every session reads every session
             assert [s.split(" USING")[0] for s in scans] == ["SCAN sessions"]
         else:
@@ -62,6 +66,8 @@ def test_a_file_from_before_the_id_index_is_migrated_and_appends_stay_idempotent
         store.append("s", first)
     conn = sqlite3.connect(path)  # as summem wrote it before schema version 2
     conn.execute("DROP INDEX messages_by_id")
+    conn.execute("DROP TABLE messages_fts")
+    conn.execute("ALTER TABLE sessions DROP COLUMN indexed")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
@@ -69,7 +75,7 @@ def test_a_file_from_before_the_id_index_is_migrated_and_appends_stay_idempotent
         assert store.append("s", [*first, user("c")]) == 3
         assert [m.text for m in store.history("s")] == ["a", "b", "c"]
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 3
     indexes = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
     assert ("messages_by_id",) in indexes
     conn.close()
@@ -224,3 +230,63 @@ def test_opening_gives_up_after_the_timeout_while_the_file_stays_locked(tmp_path
     with SQLiteStore(path) as store:  # the other table is untouched; the store opens now
         assert store.list_sessions() == []
         assert sqlite3.connect(path).execute("SELECT count(*) FROM other").fetchone() == (0,)
+
+
+def test_a_file_from_before_the_search_index_is_indexed_by_its_searches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from summem.stores import sqlite
+
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as store:
+        store.append("a", [user("the osprey nests"), user("plain"), user("osprey again")])
+        store.append("b", [user("an osprey too")])
+    conn = sqlite3.connect(path)  # as summem wrote it at schema version 2, with a bad record
+    conn.execute("DROP TABLE messages_fts")
+    conn.execute("ALTER TABLE sessions DROP COLUMN indexed")
+    conn.execute("INSERT INTO messages (sid, position, msg_id, body) VALUES (2, 1, 'x', 'junk')")
+    conn.execute("UPDATE sessions SET length = 2 WHERE sid = 2")
+    conn.execute("PRAGMA user_version = 2")
+    conn.commit()
+    conn.close()
+    monkeypatch.setattr(sqlite, "CATCH_UP_CHUNK", 2)  # several write transactions
+    with SQLiteStore(path) as store:
+        assert _fts_rows(path) == 0  # opening builds nothing: the searches do
+        assert [h.position for h in store.search("a", "osprey", k=5)] == [2, 0]
+        assert _fts_rows(path) == 3
+        assert [h.message.text for h in store.search("b", "osprey", k=5)] == ["an osprey too"]
+        assert _fts_rows(path) == 4  # the unreadable record is not indexed (reading it raises)
+        store.append("a", [user("osprey, late")])
+        assert _fts_rows(path) == 4  # an append writes no index...
+        assert [h.position for h in store.search("a", "late osprey", k=1)] == [3]  # ...a search
+        assert _fts_rows(path) == 5
+        store.clear("a")
+        assert _fts_rows(path) == 1 and store.search("a", "osprey", k=5) == []
+        assert store.delete("b") and _fts_rows(path) == 0
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    conn.close()
+
+
+def _fts_rows(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute("SELECT count(*) FROM messages_fts").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def test_a_sqlite_without_fts5_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    from summem.stores import _sqlite_search
+
+    class NoFts5:
+        def execute(self, sql: str, *args: Any) -> Any:
+            raise sqlite3.OperationalError("no such module: fts5")
+
+    with pytest.raises(StoreError, match="has no FTS5"):
+        _sqlite_search.create_fts(NoFts5())  # type: ignore[arg-type]
+    other = sqlite3.connect(":memory:")
+    other.execute(_sqlite_search.CREATE_FTS)
+    with pytest.raises(sqlite3.OperationalError, match="already exists"):
+        _sqlite_search.create_fts(other)
+    other.close()

@@ -1,0 +1,150 @@
+"""The loop breaker: automatic reductions that achieve nothing stop, and say why.
+
+A rolling summary can go wrong in two ways that cost a summarizer call every turn forever: the
+view cannot get back under its threshold (content the cut may not evict, such as a large system
+message or ``keep_last_user_turns`` over long turns, fills it), so every turn reduces and each
+reduction frees almost nothing; or the summary itself keeps growing until it is most of the
+view. :class:`LoopWatch` looks at each committed automatic reduction and, after
+``max_ineffective`` ineffective ones in a row, or as many in a row that each grew the summary
+past its cap (a summary at its own ``summary_max_tokens`` is not growing), returns a
+:class:`ReductionsPaused` verdict; the session then makes no more automatic summarizer calls
+until ``Memory.resume_reductions()`` (see :mod:`summem.session.core` for what a paused session
+does past its hard limit).
+
+A reduction is *ineffective* when it frees (evicted size less the summary's growth) less than
+``min_freed_fraction`` of the room a reduction exists to make, ``threshold - target``, **and**
+leaves the view above the target. The measure is relative to that room, not to the budget: a
+loop frees about one turn per turn, a small part of the room whatever the scale, while an
+ordinary reduction lands at the target (never counted, however little it had to free), and a
+background reduction folding one span of a view far over its limits frees a span (about a
+threshold's worth). So ordinary workloads, whose hysteresis is one reduction per
+``threshold - target`` of growth, never trip it, and a loop trips it on its
+``max_ineffective``-th reduction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from summem.exceptions import ConfigurationError
+
+__all__ = ["LoopGuard", "LoopWatch", "PauseReason", "ReductionsPaused"]
+
+PauseReason = Literal["ineffective", "summary_growth"]
+
+
+@dataclass(frozen=True)
+class LoopGuard:
+    """When automatic reductions pause (``SummarizationReducer(loop_guard=...)``).
+
+    Args:
+        min_freed_fraction: a reduction that frees less than this fraction of
+            ``threshold - target`` and leaves the view above the target is ineffective.
+        max_ineffective: pause after this many ineffective reductions in a row, or this many
+            in a row that each grew the summary past ``max_summary_fraction``.
+        max_summary_fraction: a summary larger than the one it replaced and than this
+            fraction of the target is growing.
+    """
+
+    min_freed_fraction: float = 0.25
+    max_ineffective: int = 3
+    max_summary_fraction: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.min_freed_fraction, int | float) or not (
+            0 < self.min_freed_fraction < 1
+        ):
+            raise ConfigurationError(
+                "loop_guard.min_freed_fraction must be a number between 0 and 1 (exclusive), "
+                f"got {self.min_freed_fraction!r}"
+            )
+        if (
+            not isinstance(self.max_ineffective, int)
+            or isinstance(self.max_ineffective, bool)
+            or self.max_ineffective < 1
+        ):
+            raise ConfigurationError(
+                f"loop_guard.max_ineffective must be an int >= 1, got {self.max_ineffective!r}"
+            )
+        if not isinstance(self.max_summary_fraction, int | float) or not (
+            0 < self.max_summary_fraction <= 1
+        ):
+            raise ConfigurationError(
+                "loop_guard.max_summary_fraction must be a number in (0, 1], "
+                f"got {self.max_summary_fraction!r}"
+            )
+
+
+@dataclass(frozen=True)
+class ReductionsPaused:
+    """Why a session's automatic reductions stopped (``Memory.reductions_paused``).
+
+    Attributes:
+        reason: ``"ineffective"`` (reductions in a row freed almost nothing) or
+            ``"summary_growth"`` (the summary grew past its cap).
+        detail: one sentence with the figures.
+        reductions: automatic reductions this memory had committed when it paused.
+    """
+
+    reason: PauseReason
+    detail: str
+    reductions: int
+
+
+class LoopWatch:
+    """Watches the committed automatic reductions of one session.
+
+    Not thread-safe: the session core calls it under its lock.
+    """
+
+    def __init__(self, guard: LoopGuard, *, threshold: int, target: int, unit: str) -> None:
+        self.guard = guard
+        self.min_freed = guard.min_freed_fraction * (threshold - target)
+        self.target = target
+        self.summary_cap = guard.max_summary_fraction * target
+        self.unit = unit
+        self.ineffective = 0
+        self.growing = 0
+        self.reductions = 0
+
+    def reset(self) -> None:
+        """Start counting again (after a resume or a clear)."""
+        self.ineffective = self.growing = 0
+
+    def observe(
+        self, *, freed: int, size_after: int, summary_before: int, summary_after: int
+    ) -> ReductionsPaused | None:
+        """Judge one committed reduction; a verdict when reductions must pause.
+
+        ``freed`` is the evicted size less the summary's growth, ``size_after`` the view's
+        size the reduction left (without what was appended while it ran), the summary sizes
+        are those before and after it (0: none).
+        """
+        self.reductions += 1
+        unit = self.unit
+        if 0 < summary_before < summary_after and summary_after > self.summary_cap:
+            self.growing += 1
+        else:
+            self.growing = 0
+        if self.growing >= self.guard.max_ineffective:
+            return ReductionsPaused(
+                "summary_growth",
+                f"the summary grew in {self.growing} reductions in a row, to {summary_after} "
+                f"{unit}, past {self.guard.max_summary_fraction:g} of the target "
+                f"({self.summary_cap:g})",
+                self.reductions,
+            )
+        if freed < self.min_freed and size_after > self.target:
+            self.ineffective += 1
+        else:
+            self.ineffective = 0
+        if self.ineffective >= self.guard.max_ineffective:
+            return ReductionsPaused(
+                "ineffective",
+                f"{self.ineffective} reductions in a row freed less than {self.min_freed:g} "
+                f"{unit} each (the last {freed}) and left the view above the target "
+                f"({size_after} > {self.target}): something the cut may not evict fills it",
+                self.reductions,
+            )
+        return None

@@ -1,0 +1,231 @@
+"""The loop breaker: reductions that free almost nothing, or a summary that keeps growing,
+pause automatic reductions (logged, visible on the memory, resumable); ordinary workloads
+never pause."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from summem import AsyncMemory, LoopGuard, Memory, ReductionsPaused, SummarizationReducer
+from summem._flow import Flow, done
+from summem.exceptions import ConfigurationError
+from summem.reducers.loop_guard import LoopWatch
+from summem.summarizers.base import SummaryOutput, SummaryRequest
+from tests.fakes.counters import WordCounter, words
+from tests.fakes.memory import check_session, small_reducer
+from tests.fakes.messages import sys, turn, u
+from tests.fakes.summarizers import FakeSummarizer
+
+
+def pinned_memory(summarizer: FakeSummarizer, **kw: Any) -> Memory:
+    """A memory whose system message (80 of its 100 tokens) the cut can never evict."""
+    memory = Memory("s", reducer=small_reducer(summarizer, **kw))
+    memory.add(sys(words(80, "sys")))
+    return memory
+
+
+def test_a_reduction_loop_pauses_within_three_reductions(caplog: pytest.LogCaptureFixture) -> None:
+    summarizer = FakeSummarizer()
+    memory = pinned_memory(summarizer)
+    with caplog.at_level(logging.WARNING, logger="summem"):
+        for i in range(5):
+            memory.add(u(words(3, f"m{i}")))
+    # without the breaker: one summarizer call per turn, forever (each frees one message)
+    assert len(summarizer.requests) == 3
+    paused = memory.reductions_paused
+    assert isinstance(paused, ReductionsPaused) and paused.reason == "ineffective"
+    assert paused.reductions == 3 and "3 reductions in a row freed less than 10" in paused.detail
+    assert "automatic reductions paused (ineffective)" in caplog.text
+    for i in range(40):
+        memory.add(u(words(3, f"n{i}")))
+        assert memory.size <= 100  # the hard limit holds: truncation, no summarizer
+    assert len(summarizer.requests) == 3
+    assert memory.summary is None  # the truncation dropped it (the log keeps it)
+    assert len(memory.summaries()) == 3
+    assert len(memory.history_messages()) == 45  # nothing lost (I1)
+    assert memory.recall("m00")[0].position == 0
+    check_session(memory.store, "s", memory.view())
+
+
+def test_resume_reduce_and_clear() -> None:
+    summarizer = FakeSummarizer()
+    memory = pinned_memory(summarizer)
+    for i in range(5):
+        memory.add(u(words(3, f"m{i}")))
+    assert memory.reductions_paused is not None
+    for i in range(4):
+        memory.add(u(words(3, f"p{i}")))
+    result = memory.reduce()  # on request it still summarizes, and does not resume
+    assert result is not None and result.summary is not None and len(summarizer.requests) == 4
+    assert memory.reductions_paused is not None
+    memory.resume_reductions()
+    assert memory.reductions_paused is None
+    for i in range(3):
+        memory.add(u(words(3, f"r{i}")))
+    assert memory.reductions_paused is not None  # caught again, after three more
+    assert len(summarizer.requests) == 7
+    memory.clear()
+    assert memory.reductions_paused is None
+
+
+def test_ordinary_workloads_never_pause() -> None:
+    summarizer = FakeSummarizer()
+    memory = Memory("s", reducer=small_reducer(summarizer))
+    memory.add(sys("sys prompt"))
+    for i in range(200):
+        memory.extend(turn(i, n_words=(i * 7) % 13 + 1))
+        assert memory.size <= 100
+    assert memory.reductions_paused is None and len(summarizer.requests) > 40
+    background = FakeSummarizer(reply="s")
+    reducer = small_reducer(background, soft_threshold_tokens=80, hard_limit_tokens=400)
+    memory = Memory("b", reducer=reducer)
+    memory.extend([u(words(7, f"m{i}")) for i in range(35)])  # far over: one span a turn
+    for i in range(30):
+        memory.add(u(words(7, f"n{i}")))
+        memory.wait()
+    assert memory.reductions_paused is None and memory.size <= 100
+    memory.close()
+
+
+def test_a_loop_in_background_mode_pauses_and_keeps_the_hard_limit() -> None:
+    summarizer = FakeSummarizer()
+    reducer = small_reducer(summarizer, soft_threshold_tokens=80, hard_limit_tokens=150)
+    memory = Memory("s", reducer=reducer)
+    memory.add(sys(words(80, "sys")))
+    for i in range(40):
+        memory.add(u(words(3, f"m{i}")))
+        memory.wait()
+        assert memory.size <= 150
+    paused = memory.reductions_paused
+    assert paused is not None and paused.reason == "ineffective"
+    assert len(summarizer.requests) == 3
+    memory.close()
+
+
+def test_a_paused_session_says_so_when_a_reduction_was_due() -> None:
+    events: list[Any] = []
+    summarizer = FakeSummarizer()
+    reducer = small_reducer(summarizer, soft_threshold_tokens=80, hard_limit_tokens=150)
+    memory = Memory("s", reducer=reducer, hooks=[events.append])
+    memory.add(sys(words(80, "sys")))
+    for i in range(40):
+        memory.add(u(words(3, f"m{i}")))
+        memory.wait()
+    skipped = [e for e in events if type(e).__name__ == "ReductionSkipped"]
+    assert skipped and {e.reason for e in skipped} == {"paused"}
+    assert all(e.trigger == "soft" and "resume_reductions" in e.detail for e in skipped)
+    memory.resume_reductions()
+    before = len(skipped)
+    memory.add(u(words(3, "again")))
+    memory.wait()
+    assert len([e for e in events if type(e).__name__ == "ReductionSkipped"]) == before
+    memory.close()
+
+
+def test_a_loop_pauses_the_same_way_async() -> None:
+    async def run() -> tuple[ReductionsPaused | None, int, int]:
+        summarizer = FakeSummarizer()
+        memory = AsyncMemory("s", reducer=small_reducer(summarizer))
+        await memory.add(sys(words(80, "sys")))
+        for i in range(20):
+            await memory.add(u(words(3, f"m{i}")))
+        size = memory.size
+        await memory.close()
+        return memory.reductions_paused, len(summarizer.requests), size
+
+    paused, calls, size = asyncio.run(run())
+    assert paused is not None and paused.reason == "ineffective" and calls == 3 and size <= 100
+
+
+@dataclass
+class GrowingSummarizer:
+    """Each summary is the previous one plus two words (an ever-growing rolling summary)."""
+
+    name: str = "growing"
+    requests: list[SummaryRequest] = field(default_factory=list)
+
+    def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
+        self.requests.append(request)
+        return done(SummaryOutput(text=words(2 * len(self.requests), "g"), summarizer=self.name))
+
+
+def test_a_summary_growing_past_its_cap_pauses() -> None:
+    summarizer = GrowingSummarizer()
+    reducer = SummarizationReducer(
+        summarizer,
+        token_counter=WordCounter(),
+        threshold_tokens=100,
+        target_tokens=60,
+        summary_max_tokens=40,
+        loop_guard=LoopGuard(max_summary_fraction=0.1),  # 6 of the target's 60 tokens
+    )
+    memory = Memory("s", reducer=reducer)
+    for i in range(60):
+        memory.add(u(words(7, f"m{i}")))
+    paused = memory.reductions_paused
+    assert paused is not None and paused.reason == "summary_growth"
+    assert "grew in 3 reductions in a row, to 16 tokens, past 0.1 of the target (6)" in (
+        paused.detail
+    )
+    assert len(summarizer.requests) == 4  # the first summary is not "growing"
+    for i in range(20):
+        memory.add(u(words(7, f"n{i}")))
+        assert memory.size <= 100
+    assert len(summarizer.requests) == 4
+
+
+def test_no_guard_never_pauses() -> None:
+    summarizer = FakeSummarizer()
+    memory = pinned_memory(summarizer, loop_guard=None)
+    for i in range(10):
+        memory.add(u(words(3, f"m{i}")))
+    assert memory.reductions_paused is None and len(summarizer.requests) == 8  # 2 fit
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field_name"),
+    [
+        ({"min_freed_fraction": 0}, "min_freed_fraction"),
+        ({"min_freed_fraction": 1.5}, "min_freed_fraction"),
+        ({"min_freed_fraction": "x"}, "min_freed_fraction"),
+        ({"max_ineffective": 0}, "max_ineffective"),
+        ({"max_ineffective": True}, "max_ineffective"),
+        ({"max_summary_fraction": 0}, "max_summary_fraction"),
+        ({"max_summary_fraction": 2}, "max_summary_fraction"),
+    ],
+)
+def test_bad_guards_are_named(kwargs: dict[str, Any], field_name: str) -> None:
+    with pytest.raises(ConfigurationError, match=f"loop_guard.{field_name}"):
+        LoopGuard(**kwargs)
+
+
+def test_a_loop_guard_must_be_one() -> None:
+    with pytest.raises(ConfigurationError, match="loop_guard must be a LoopGuard"):
+        small_reducer(loop_guard={"max_ineffective": 2})
+
+
+def test_the_watch_counts_only_ineffective_reductions_in_a_row() -> None:
+    watch = LoopWatch(LoopGuard(), threshold=100, target=60, unit="tokens")
+    judge = watch.observe
+    assert judge(freed=5, size_after=95, summary_before=5, summary_after=5) is None
+    assert judge(freed=50, size_after=55, summary_before=5, summary_after=5) is None  # reset
+    assert judge(freed=2, size_after=59, summary_before=5, summary_after=5) is None  # at target
+    assert judge(freed=5, size_after=95, summary_before=5, summary_after=5) is None
+    assert judge(freed=-3, size_after=99, summary_before=5, summary_after=33) is None
+    verdict = judge(freed=9, size_after=91, summary_before=33, summary_after=33)
+    assert verdict is not None and verdict.reason == "ineffective" and verdict.reductions == 6
+    watch.reset()
+    assert judge(freed=5, size_after=95, summary_before=5, summary_after=5) is None
+    grow = LoopWatch(LoopGuard(), threshold=100, target=60, unit="tokens").observe
+    assert grow(freed=50, size_after=50, summary_before=0, summary_after=40) is None  # first
+    assert grow(freed=50, size_after=50, summary_before=40, summary_after=41) is None
+    assert grow(freed=50, size_after=50, summary_before=41, summary_after=41) is None  # reset
+    assert grow(freed=50, size_after=50, summary_before=41, summary_after=42) is None
+    assert grow(freed=50, size_after=50, summary_before=42, summary_after=43) is None
+    verdict = grow(freed=50, size_after=50, summary_before=43, summary_after=44)
+    assert verdict is not None and verdict.reason == "summary_growth"
