@@ -1,0 +1,98 @@
+"""The cost model's command line, its tables and its plot."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from evals.cost.replay import run_cost
+from evals.cost.setups import MODELS, SETUPS, SUMMARY_MAX, TARGET, THRESHOLD, WORKLOADS
+from evals.report import markdown_table, report_metadata, write_json_report
+
+__all__ = ["main", "plot", "render", "summary_rows"]
+
+# -- the report -----------------------------------------------------------------------------
+
+
+def summary_rows(rows: Sequence[dict[str, Any]], provider: str) -> list[dict[str, Any]]:
+    """Per configuration, for one provider: dollars per 1,000 turns on each workload."""
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if row["provider"] != provider:
+            continue
+        line = out.setdefault(row["config"], {"config": row["config"]})
+        line[row["workload"]] = row["dollars"]
+    return list(out.values())
+
+
+def plot(rows: Sequence[dict[str, Any]], path: Path) -> Path:
+    """Dollars per 1,000 turns (mean over workloads) against planted-fact retention."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(MODELS), figsize=(12, 5))
+    for ax, provider in zip(axes, MODELS, strict=True):
+        by_config: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            if row["provider"] == provider:
+                by_config.setdefault(row["config"], []).append(row)
+        for config, group in by_config.items():
+            x = sum(r["dollars"] for r in group) / len(group)
+            y = sum(r["fact_retention"] for r in group) / len(group)
+            ax.scatter([x], [y])
+            ax.annotate(config, (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
+        ax.set_xscale("log")
+        ax.set_xlabel(f"$ per 1,000 turns ({MODELS[provider]}, {provider} caching)")
+        ax.set_ylabel("planted facts in the final view")
+        ax.grid(True, alpha=0.3)
+    fig.suptitle("Billed cost against fidelity (mean over workloads)")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def render(rows: Sequence[dict[str, Any]]) -> str:
+    """The markdown report: a dollars summary per provider, then every row."""
+    parts = []
+    for provider, model in MODELS.items():
+        parts.append(f"### $ per 1,000 turns, {model} ({provider} caching)\n")
+        parts.append(markdown_table(summary_rows(rows, provider), floatfmt=".2f") + "\n")
+    parts.append("### Every run (per 1,000 turns)\n")
+    parts.append(markdown_table(list(rows), floatfmt=".3f") + "\n")
+    return "\n".join(parts)
+
+
+def _iter_names(given: Sequence[str] | None, known: dict[str, Any]) -> Iterator[str]:
+    yield from given or list(known)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: replay, price, print the table, write the reports and the plot."""
+    parser = argparse.ArgumentParser(prog="python -m evals.cost", description=__doc__)
+    parser.add_argument("--seeds", type=int, default=1, help="trajectories per workload")
+    parser.add_argument("--workload", action="append", choices=sorted(WORKLOADS))
+    parser.add_argument("--config", action="append", choices=list(SETUPS))
+    parser.add_argument("--out", type=Path, default=Path("out/cost"))
+    args = parser.parse_args(argv)
+    workloads = list(_iter_names(args.workload, WORKLOADS))
+    setups = list(_iter_names(args.config, SETUPS))
+    rows = run_cost(workloads, setups, range(args.seeds))
+    text = render(rows)
+    sys.stdout.write(text)
+    meta = report_metadata(
+        seeds=args.seeds,
+        models=MODELS,
+        budget={"threshold": THRESHOLD, "target": TARGET, "summary": SUMMARY_MAX},
+        setups={n: SETUPS[n].about for n in setups},
+    )
+    write_json_report(args.out / "cost.json", {"meta": meta, "rows": rows})
+    (args.out / "cost.md").write_text(text, encoding="utf-8")
+    plot(rows, args.out / "cost.png")
+    return 0
