@@ -29,6 +29,7 @@ from summem.tokens.base import TokenCounter, TokenCounterFn, resolve_counter
 if TYPE_CHECKING:
     from summem._flow import Flow
     from summem.summarizers.base import Summarizer, SummaryOutput
+    from summem.summarizers.sent import SentView
 
 __all__ = [
     "DEFAULT_MASK_MIN_TOKENS",
@@ -107,9 +108,17 @@ class SummarizingReducer(Reducer, Protocol):
         ...
 
     def summarize_flow(
-        self, evicted: Sequence[Message], previous: Message | None, *, watermark: int
+        self,
+        evicted: Sequence[Message],
+        previous: Message | None,
+        *,
+        watermark: int,
+        sent: SentView | None = None,
     ) -> Flow[tuple[Message, SummaryOutput]]:
-        """The validated summary of ``previous`` plus ``evicted`` (``history[:watermark]``)."""
+        """The validated summary of ``previous`` plus ``evicted`` (``history[:watermark]``).
+
+        ``sent`` is the request the assistant last sent (for a cache-reusing summarizer).
+        """
         ...
 
     def with_summarizer(self, summarizer: Summarizer) -> SummarizingReducer:

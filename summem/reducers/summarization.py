@@ -46,6 +46,7 @@ from summem.summarizers.base import (
 )
 from summem.summarizers.checks import foreign_links
 from summem.summarizers.hooks import Redactor, ValidatorLike, redact_messages, run_validator
+from summem.summarizers.sent import SentView
 from summem.tokens.base import TokenCounter, TokenCounterFn
 
 RECALL_NOTE = (
@@ -291,9 +292,17 @@ class SummarizationReducer(BudgetReducer):
         return text[len(self.summary_prefix) :] if text.startswith(self.summary_prefix) else text
 
     def summarize_flow(
-        self, evicted: Sequence[Message], previous: Message | None, *, watermark: int
+        self,
+        evicted: Sequence[Message],
+        previous: Message | None,
+        *,
+        watermark: int,
+        sent: SentView | None = None,
     ) -> Flow[tuple[Message, SummaryOutput]]:
         """Summarize ``evicted`` with ``previous``; return the validated summary message.
+
+        ``sent``, the request the assistant last sent, is passed on to the summarizer (a
+        cache-reusing one repeats it).
 
         Raises:
             SummarizationError: the summarizer failed or its reply failed validation.
@@ -316,6 +325,7 @@ class SummarizationReducer(BudgetReducer):
             must_keep=self.must_keep,
             previous_info=previous.summary_info if previous is not None else None,
             checks=self._vet,
+            sent=sent,
         )
         name = self.summarizer_name
         try:

@@ -39,6 +39,7 @@ from summem.session.readonly import freeze
 from summem.session.render import RenderCache
 from summem.session.usage import UsageLedger, sum_usage
 from summem.stores.base import SessionState
+from summem.summarizers.sent import SentView
 
 __all__ = ["MAX_SPANS_PER_REDUCTION", "SessionCore", "Trigger"]
 
@@ -111,6 +112,9 @@ class SessionCore:
         self.ledger = UsageLedger()
         self.summarizer_spent: dict[str, int] = {}
         """What this memory's summarizer calls cost, accepted or rejected (this process)."""
+        self.sent: SentView | None = None
+        """The request the assistant last sent (``Memory.note_sent``), for a summarizer that
+        reuses its cached prefix; kept in this process only."""
         self._set(None)
 
     # -- the cached copy ------------------------------------------------------------------

@@ -223,7 +223,7 @@ def reduction_flow(
             return None
         try:
             outcome = yield from summarize_plan_flow(
-                core.summarizing, plan, core.head_usage_after(plan)
+                core.summarizing, plan, core.head_usage_after(plan), core.sent
             )
             version = yield from _commit(
                 core,

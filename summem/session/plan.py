@@ -18,6 +18,7 @@ from summem.messages import Message
 from summem.reducers.base import SummarizingReducer
 from summem.session.usage import HISTORY_USAGE_KEY
 from summem.summarizers.base import spent_by
+from summem.summarizers.sent import SentView
 
 __all__ = ["Plan", "PlanResult", "pack_spans", "summarize_plan_flow"]
 
@@ -92,8 +93,12 @@ def summarize_plan_flow(
     reducer: SummarizingReducer | None,
     plan: Plan,
     head_usage: dict[str, int] | None,
+    sent: SentView | None = None,
 ) -> Flow[PlanResult]:
     """Summarize the plan's spans in order, each integrating the previous summary.
+
+    ``sent`` (the request the assistant last sent) goes with the first span only: the next
+    ones follow a summary that request never held.
 
     The summary records ``head_usage``, the usage summed over the ``history[:k']`` it stands
     for, so a later load knows the session's usage without reading that part of the history.
@@ -106,13 +111,15 @@ def summarize_plan_flow(
     for span in plan.spans:
         watermark += len(span)
         try:
-            summary, output = yield from reducer.summarize_flow(span, previous, watermark=watermark)
+            summary, output = yield from reducer.summarize_flow(
+                span, previous, watermark=watermark, sent=sent
+            )
         except SummarizationError as exc:  # the spans summarized before were spent too
             exc.usage = {k: v + int(exc.usage.get(k, 0)) for k, v in spent.items()}
             raise
         for key, value in spent_by(output).items():
             spent[key] += value
-        previous = summary
+        previous, sent = summary, None
     calls, tokens, out_tokens = spent["calls"], spent["input_tokens"], spent["output_tokens"]
     info = summary.summary_info if summary is not None else None
     if summary is None or info is None:  # pragma: no cover - summarize_flow sets both

@@ -17,6 +17,7 @@ from summem._flow import Flow, done
 from summem.exceptions import InvalidSummaryError
 from summem.messages import Message
 from summem.summarizers.checks import error_shape
+from summem.summarizers.sent import SentView
 from summem.tokens.base import TokenCounter
 
 __all__ = [
@@ -53,6 +54,8 @@ class SummaryRequest:
         checks: the reducer's own checks of a finished summary (links, the application's
             validators), for summarizers that pick among candidates (a fallback chain) to
             run on each candidate; they raise to reject it.
+        sent: the request the assistant last sent, for a summarizer that reuses its cached
+            prefix (see :mod:`summem.summarizers.sent`); ``None`` when none was recorded.
     """
 
     messages: Sequence[Message]
@@ -63,6 +66,7 @@ class SummaryRequest:
     must_keep: Sequence[str] = ()
     previous_info: Any = None
     checks: Callable[[SummaryOutput, SummaryRequest], Flow[None]] | None = None
+    sent: SentView | None = None
 
 
 @dataclass(frozen=True)

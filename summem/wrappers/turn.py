@@ -119,6 +119,26 @@ def _recall_calls(reply: dict[str, Any]) -> tuple[list[dict[str, Any]], bool]:
     return ours, len(ours) == len(calls)
 
 
+def _note_sent(
+    memory: Memory | AsyncMemory,
+    view: list[Message],
+    sent: list[dict[str, Any]],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> None:
+    """Tell the memory which request goes out (a cache-reusing summarizer repeats it)."""
+    model = kwargs.get("model", args[0] if args and isinstance(args[0], str) else None)
+    if not isinstance(model, str):
+        return
+    memory.note_sent(
+        sent,
+        model=model,
+        view=view,
+        tools=kwargs.get("tools"),
+        tool_choice=kwargs.get("tool_choice"),
+    )
+
+
 def _reply(message: dict[str, Any], usage: dict[str, Any] | None) -> Message:
     from summem.messages import Message
 
@@ -141,10 +161,12 @@ def sync_call(
             view = memory.view()
             # plain copies: the provider's SDK may change what it is given (the view
             # is read-only)
-            call_args, call_kwargs = with_view(thaw(memory.messages(style=options.style)))
+            sent = thaw(memory.messages(style=options.style))
+            call_args, call_kwargs = with_view(sent)
             if tool is not None:
                 last = round_no > options.recall_rounds
                 call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
+            _note_sent(memory, view, sent, call_args, call_kwargs)
 
             def record(
                 message: dict[str, Any], usage: dict[str, Any] | None, view: Any = view
@@ -179,12 +201,16 @@ def async_call(
 ) -> Any:
     """The async twin of :func:`sync_call`."""
     position = _messages_position(fn)
+    noted: list[tuple[list[Message], list[dict[str, Any]]]] = []  # the last view sent
 
     async def with_view_now(
         with_view: Callable[[list[dict[str, Any]]], tuple[tuple[Any, ...], dict[str, Any]]],
     ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
         view = await memory.view()
-        args, kwargs = with_view(thaw(await memory.messages(style=options.style)))
+        sent = thaw(await memory.messages(style=options.style))
+        args, kwargs = with_view(sent)
+        _note_sent(memory, view, sent, args, kwargs)
+        noted[-1:] = [(view, sent)]
 
         async def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
             await memory.add(_reply(message, usage or memory.estimate_usage(view, message)))
@@ -208,6 +234,7 @@ def async_call(
             if tool is not None:
                 last = round_no > options.recall_rounds
                 call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
+                _note_sent(memory, *noted[-1], call_args, call_kwargs)  # with the tool
             response = await fn(*call_args, **call_kwargs)
             if call_kwargs.get("stream"):
                 return AsyncRecordingStream(response, record)
