@@ -92,7 +92,7 @@ def test_the_summarizer_resends_the_assistants_request_and_asks_for_the_span() -
     info = memory.summary.summary_info
     assert info.summarizer == "llm:gpt-4o-mini" and info.prompt == "summarize@1"
     assert info.extra["cache_reuse"] is True
-    assert memory.summary.text.endswith("Ada ordered BW-1 and asked about delivery.")  # type: ignore[union-attr]
+    assert memory.summary.text.endswith("Ada ordered BW-1 and asked about delivery.")
 
 
 def test_a_later_reduction_names_the_previous_summary_by_position() -> None:
