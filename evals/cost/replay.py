@@ -18,6 +18,7 @@ from evals.cost.pricing import (
 from evals.cost.setups import MODELS, SETUPS, WORKLOADS, Replier, Setup
 from evals.facts import fact_retention
 from evals.trajectories import Trajectory
+from summem.clients.base import ChatRequest
 from summem.memory import Memory
 from summem.messages import Message
 from summem.stores.memory import InMemoryStore
@@ -112,7 +113,7 @@ def replay_requests(
 ) -> Replayed:
     """Replay ``traj`` through ``setup``; every request sent, and the facts the view kept."""
     replier = Replier()
-    llm = LLMSummarizer(model, client=replier)
+    llm = LLMSummarizer(model, client=replier, reuse_cache=setup.cache_reuse)
     reducer = setup.make(counter, llm)
     blocks = _Blocks(counter)
     tools = tool_schemas(traj.messages)
@@ -124,23 +125,38 @@ def replay_requests(
                 out.turns += 1
             if message["role"] == "assistant":
                 view = memory.messages()
+                memory.note_sent(view, model=model, view=memory.view(), tools=tools or None)
                 segments = tool_block + [blocks.segment(m) for m in view]
                 marks = _breakpoints(view, _summary_index(memory, view))
                 reply = counter.count_message(Message.from_openai(message))
-                out.requests.append(Sent(segments, [m + len(tool_block) for m in marks], reply))
+                asked = Sent(segments, [m + len(tool_block) for m in marks], reply)
+                out.requests.append(asked)
             memory.add(message)
             for chat in replier.requests:
-                segments = [blocks.segment(m) for m in chat.messages]
                 reply_tokens = counter.count_text(replier.reply)
-                system = [0] if chat.messages[0].get("role") == "system" else []
                 out.requests.append(
-                    Sent(segments, [*system, len(segments) - 1], reply_tokens, summarizer=True)
+                    _summarizer_request(chat, blocks, tool_block, asked, reply_tokens)
                 )
             replier.requests.clear()
         last = memory.summary
         retention = fact_retention(traj.facts, memory.view(), last.text if last else None)
         out.facts, out.kept = retention.total, retention.verbatim + retention.summary
     return out
+
+
+def _summarizer_request(
+    chat: ChatRequest, blocks: _Blocks, tool_block: list[Segment], asked: Sent, reply_tokens: int
+) -> Sent:
+    """A summarizer request as sent: its own prompt, or the assistant's last one repeated.
+
+    Repeating it, it repeats its breakpoints too (the prefix is the same, so is its cache).
+    """
+    head = tool_block if chat.parameters.get("tools") else []
+    segments = head + [blocks.segment(m) for m in chat.messages]
+    if head and segments[: len(asked.segments)] == asked.segments:
+        return Sent(segments, list(asked.breakpoints), reply_tokens, summarizer=True)
+    system = [0] if chat.messages[0].get("role") == "system" else []
+    return Sent(segments, [*system, len(segments) - 1], reply_tokens, summarizer=True)
 
 
 def _summary_index(memory: Memory, view: list[dict[str, Any]]) -> int | None:

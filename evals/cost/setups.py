@@ -123,6 +123,18 @@ SETUPS: dict[str, Setup] = {
         Setup("summem 8000/7000", _summem(7000), "hysteresis of 1,000 tokens"),
         Setup("summem + masking", _summem(**MASKING), "tool results masked after 3 groups"),
         Setup(
+            "summem + cache reuse",
+            _summem(),
+            "summem's defaults, the summarizer resending the assistant's request (reuse_cache)",
+            cache_reuse=True,
+        ),
+        Setup(
+            "summem 8000/4000 + cache reuse",
+            _summem(4000),
+            "hysteresis of 4,000 tokens, the summarizer resending the assistant's request",
+            cache_reuse=True,
+        ),
+        Setup(
             "every crossing",
             _summem(THRESHOLD - 200),
             "summarize at every threshold crossing, evicting only what must go (no hysteresis, "

@@ -95,3 +95,22 @@ def test_main_writes_the_table_the_json_and_the_plot(tmp_path: Path) -> None:
     assert {r["config"] for r in report["rows"]} == {"window", "summem 8000/6000"}
     assert "$ per 1,000 turns" in (tmp_path / "cost.md").read_text()
     assert (tmp_path / "cost.png").stat().st_size > 1000
+
+
+def test_cache_reuse_repeats_the_assistants_request_and_reads_it_from_the_cache() -> None:
+    traj = generate_trajectory(0, turns=120, facts=5)
+    run = replay_requests(traj, SETUPS["summem + cache reuse"], COUNTER)
+    plain = replay_requests(traj, SETUPS["summem 8000/6000"], COUNTER)
+    calls = [(i, r) for i, r in enumerate(run.requests) if r.summarizer]
+    assert len(calls) == sum(r.summarizer for r in plain.requests) > 0
+    for i, call in calls:
+        asked = next(r for r in reversed(run.requests[:i]) if not r.summarizer)
+        # the assistant's request, then the instruction
+        assert call.segments[: len(asked.segments)] == asked.segments
+        assert len(call.segments) >= len(asked.segments) + 1
+        assert call.breakpoints == asked.breakpoints
+    for provider in ("openai", "anthropic"):
+        reused = price_run(run, provider, FLAT)
+        prompted = price_run(plain, provider, FLAT)
+        assert reused.summarizer_dollars < prompted.summarizer_dollars
+    assert (run.facts, run.kept) == (plain.facts, plain.kept)  # the same summaries
