@@ -302,7 +302,8 @@ class SummarizationReducer(BudgetReducer):
         """Summarize ``evicted`` with ``previous``; return the validated summary message.
 
         ``sent``, the request the assistant last sent, is passed on to the summarizer (a
-        cache-reusing one repeats it).
+        cache-reusing one repeats it), unless a ``redactor`` is set: that request holds the
+        messages unredacted.
 
         Raises:
             SummarizationError: the summarizer failed or its reply failed validation.
@@ -325,7 +326,7 @@ class SummarizationReducer(BudgetReducer):
             must_keep=self.must_keep,
             previous_info=previous.summary_info if previous is not None else None,
             checks=self._vet,
-            sent=sent,
+            sent=sent if self.redactor is None else None,
         )
         name = self.summarizer_name
         try:

@@ -13,7 +13,14 @@ import httpx
 import pytest
 import respx
 
-from summem import LLMSummarizer, Memory, SummarizationReducer, wrap_completion
+from summem import (
+    AsyncMemory,
+    LLMSummarizer,
+    Memory,
+    SummarizationReducer,
+    redact_pii,
+    wrap_completion,
+)
 from summem.messages import Message
 from summem.summarizers.sent import STOP, SentView, in_place
 from tests.fakes.replies import OPENAI_URL, openai_completion
@@ -40,7 +47,9 @@ def _is_summary_request(body: dict[str, Any]) -> bool:
     return isinstance(last.get("content"), str) and last["content"].startswith(STOP)
 
 
-def _converse(summarizer: LLMSummarizer, turns: int = 8, **call: Any) -> tuple[Memory, list[Any]]:
+def _converse(
+    summarizer: LLMSummarizer, turns: int = 8, *, redactor: Any = None, **call: Any
+) -> tuple[Memory, list[Any]]:
     bodies: list[dict[str, Any]] = []
 
     def reply(request: httpx.Request) -> httpx.Response:
@@ -53,7 +62,11 @@ def _converse(summarizer: LLMSummarizer, turns: int = 8, **call: Any) -> tuple[M
         return httpx.Response(200, json=openai_completion(text))
 
     reducer = SummarizationReducer(
-        summarizer, threshold_messages=8, target_messages=5, summary_max_tokens=200
+        summarizer,
+        threshold_messages=8,
+        target_messages=5,
+        summary_max_tokens=200,
+        redactor=redactor,
     )
     memory = Memory("cache-reuse", reducer=reducer)
     import litellm
@@ -145,3 +158,41 @@ def test_in_place_finds_the_span_or_says_why_not() -> None:
     merged = SentView.of([{"role": "user", "content": "a\nb"}], view, model="m")
     assert "restyled" in str(in_place(merged, [a], None))
     assert repr(sent) == "SentView(model='m', messages=<3>)"
+
+
+def test_a_redacting_memory_never_resends_the_unredacted_view() -> None:
+    memory, bodies = _converse(LLMSummarizer("gpt-4o-mini", reuse_cache=True), redactor=redact_pii)
+    assert not any(_is_summary_request(b) for b in bodies)
+    assert memory.summary is not None and memory.summary.summary_info is not None
+    assert "no request" in memory.summary.summary_info.extra["cache_reuse"]
+
+
+async def test_async_memory_and_acompletion_reuse_the_request_too() -> None:
+    import litellm
+
+    bodies: list[dict[str, Any]] = []
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        bodies.append(body)
+        text = "Ada ordered BW-1." if _is_summary_request(body) else "Noted."
+        return httpx.Response(200, json=openai_completion(text))
+
+    reducer = SummarizationReducer(
+        LLMSummarizer("gpt-4o-mini", reuse_cache=True),
+        threshold_messages=8,
+        target_messages=5,
+        summary_max_tokens=200,
+    )
+    memory = AsyncMemory("cache-reuse-async", reducer=reducer)
+    acompletion = wrap_completion(litellm.acompletion, memory)
+    with respx.mock(assert_all_mocked=True) as router:
+        router.post(OPENAI_URL).mock(side_effect=reply)
+        for i in range(8):
+            messages = [{"role": "system", "content": "Shop."}] if i == 0 else []
+            messages.append({"role": "user", "content": f"Question {i}."})
+            await acompletion(model="gpt-4o-mini", messages=messages, tools=TOOLS)
+    at = next(i for i, b in enumerate(bodies) if _is_summary_request(b))
+    assert bodies[at]["messages"][:-1] == bodies[at - 1]["messages"]
+    assert bodies[at]["tools"] == TOOLS
+    await memory.close()
