@@ -163,10 +163,34 @@ def _family(name: str) -> Workload:
     )
 
 
+AGENT_RULES = 35
+"""Rules in the ``agent`` workload's system prompt (about 1,500 tokens, as agents' prompts are)."""
+
+
+def _agent(seed: int) -> Trajectory:
+    """The tool-heavy trajectory behind a long system prompt (the prefix a cache keeps)."""
+    traj = tool_heavy(seed, 120)
+    rules = "\n".join(
+        f"{i}. When a customer asks about topic {i}, check the order, the invoice and the "
+        f"delivery record first, quote the policy section {i}.{i % 7}, and never promise a "
+        "date the carrier has not confirmed."
+        for i in range(1, AGENT_RULES + 1)
+    )
+    system = {"role": "system", "content": f"{traj.messages[0]['content']}\n\nRules:\n{rules}"}
+    messages = (system, *traj.messages[1:])
+    return Trajectory(traj.seed, messages, traj.facts, traj.turn_starts, traj.params)
+
+
 WORKLOADS: dict[str, Workload] = {
     w.name: w
-    for w in (*(_family(n) for n in FAMILIES), Workload("tools", lambda s: tool_heavy(s, 120)))
+    for w in (
+        *(_family(n) for n in FAMILIES),
+        Workload("tools", lambda s: tool_heavy(s, 120)),
+        Workload("agent", _agent),
+    )
 }
+"""The trajectory families, the tool-heavy trajectories of :mod:`evals.masking_run`, and
+``agent``: the same tool-heavy ones behind a 1,500-token system prompt."""
 
 
 # -- the pricing summarizer -----------------------------------------------------------------

@@ -114,3 +114,11 @@ def test_cache_reuse_repeats_the_assistants_request_and_reads_it_from_the_cache(
         prompted = price_run(plain, provider, FLAT)
         assert reused.summarizer_dollars < prompted.summarizer_dollars
     assert (run.facts, run.kept) == (plain.facts, plain.kept)  # the same summaries
+
+
+def test_the_agent_workload_puts_a_long_system_prompt_before_the_tool_heavy_turns() -> None:
+    from evals.cost.setups import WORKLOADS
+
+    agent, tools = WORKLOADS["agent"].make(0), WORKLOADS["tools"].make(0)
+    assert agent.messages[1:] == tools.messages[1:]
+    assert COUNTER.count_text(agent.messages[0]["content"]) > 1024  # a cacheable prefix alone
