@@ -28,6 +28,36 @@ def summary_rows(rows: Sequence[dict[str, Any]], provider: str) -> list[dict[str
     return list(out.values())
 
 
+HEADLINE_CONFIGS = (
+    "no memory",
+    "window",
+    "every crossing",
+    "summem 8000/6000",
+    "summem + cache reuse",
+)
+HEADLINE_WORKLOADS = ("agent", "long")
+
+
+def headline(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The README's table: dollars per 1,000 turns on ``agent`` and ``long``, facts kept."""
+    out = []
+    for config in HEADLINE_CONFIGS:
+        line: dict[str, Any] = {"config": config}
+        for provider, model in MODELS.items():
+            for workload in HEADLINE_WORKLOADS:
+                for r in rows:
+                    if (r["config"], r["provider"], r["workload"]) == (config, provider, workload):
+                        line[f"{model} {workload}"] = r["dollars"]
+        kept = [
+            r["fact_retention"] for r in rows if (r["config"], r["provider"]) == (config, "openai")
+        ]
+        if kept:
+            line["facts kept (all)"] = sum(kept) / len(kept)
+        if len(line) > 1:
+            out.append(line)
+    return out
+
+
 def plot(rows: Sequence[dict[str, Any]], path: Path) -> Path:
     """Dollars per 1,000 turns (mean over workloads) against planted-fact retention."""
     import matplotlib
@@ -35,23 +65,27 @@ def plot(rows: Sequence[dict[str, Any]], path: Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(MODELS), figsize=(12, 5))
+    fig, axes = plt.subplots(1, len(MODELS), figsize=(13, 5.5))
+    colours = [plt.get_cmap("tab20")(i) for i in range(20)]
+    markers = "osD^vP*Xh<>p"
     for ax, provider in zip(axes, MODELS, strict=True):
         by_config: dict[str, list[dict[str, Any]]] = {}
         for row in rows:
             if row["provider"] == provider:
                 by_config.setdefault(row["config"], []).append(row)
-        for config, group in by_config.items():
+        for i, (config, group) in enumerate(by_config.items()):
             x = sum(r["dollars"] for r in group) / len(group)
             y = sum(r["fact_retention"] for r in group) / len(group)
-            ax.scatter([x], [y])
-            ax.annotate(config, (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
-        ax.set_xscale("log")
+            ax.scatter(
+                [x], [y], label=config, color=colours[i % 20], marker=markers[i % len(markers)]
+            )
         ax.set_xlabel(f"$ per 1,000 turns ({MODELS[provider]}, {provider} caching)")
         ax.set_ylabel("planted facts in the final view")
         ax.grid(True, alpha=0.3)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
     fig.suptitle("Billed cost against fidelity (mean over workloads)")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -61,6 +95,10 @@ def plot(rows: Sequence[dict[str, Any]], path: Path) -> Path:
 def render(rows: Sequence[dict[str, Any]]) -> str:
     """The markdown report: a dollars summary per provider, then every row."""
     parts = []
+    top = headline(rows)
+    if top:
+        parts.append("### $ per 1,000 turns, and planted facts kept (mean over workloads)\n")
+        parts.append(markdown_table(top, floatfmt=".2f") + "\n")
     for provider, model in MODELS.items():
         parts.append(f"### $ per 1,000 turns, {model} ({provider} caching)\n")
         parts.append(markdown_table(summary_rows(rows, provider), floatfmt=".2f") + "\n")
@@ -80,6 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workload", action="append", choices=sorted(WORKLOADS))
     parser.add_argument("--config", action="append", choices=list(SETUPS))
     parser.add_argument("--out", type=Path, default=Path("out/cost"))
+    parser.add_argument("--plot", type=Path, help="where the plot goes (default: OUT/cost.png)")
     args = parser.parse_args(argv)
     workloads = list(_iter_names(args.workload, WORKLOADS))
     setups = list(_iter_names(args.config, SETUPS))
@@ -94,5 +133,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     write_json_report(args.out / "cost.json", {"meta": meta, "rows": rows})
     (args.out / "cost.md").write_text(text, encoding="utf-8")
-    plot(rows, args.out / "cost.png")
+    plot(rows, args.plot or args.out / "cost.png")
     return 0
