@@ -28,32 +28,38 @@ def summary_rows(rows: Sequence[dict[str, Any]], provider: str) -> list[dict[str
     return list(out.values())
 
 
-HEADLINE_CONFIGS = (
-    "no memory",
-    "window",
-    "every crossing",
-    "summem 8000/6000",
-    "summem + cache reuse",
-)
+HEADLINE: dict[str, tuple[str, ...]] = {
+    "no memory (whole history)": ("no memory",),
+    "window, 8,000 tokens": ("window",),
+    "summarize at every threshold crossing": ("every crossing",),
+    "summem 8000/6000 (with `reuse_cache=True`)": ("summem 8000/6000", "summem + cache reuse"),
+}
+"""The README's rows: a label and the configurations shown in it (the second in brackets)."""
 HEADLINE_WORKLOADS = ("agent", "long")
+HEADLINE_TITLE = "$ / 1,000 turns: agent / 1,000-turn chat"
 
 
 def headline(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The README's table: dollars per 1,000 turns on ``agent`` and ``long``, facts kept."""
+    """The README's table: dollars per 1,000 turns on ``agent`` / ``long``, facts kept."""
+    cost = {(r["config"], r["provider"], r["workload"]): r["dollars"] for r in rows}
     out = []
-    for config in HEADLINE_CONFIGS:
-        line: dict[str, Any] = {"config": config}
+    for label, configs in HEADLINE.items():
+        line: dict[str, Any] = {HEADLINE_TITLE: label}
         for provider, model in MODELS.items():
-            for workload in HEADLINE_WORKLOADS:
-                for r in rows:
-                    if (r["config"], r["provider"], r["workload"]) == (config, provider, workload):
-                        line[f"{model} {workload}"] = r["dollars"]
+            cells = []
+            for config in configs:
+                values = [cost.get((config, provider, w)) for w in HEADLINE_WORKLOADS]
+                if all(v is not None for v in values):
+                    cells.append(" / ".join(f"{v:.2f}" for v in values))
+            if cells:
+                line[model] = cells[0] + "".join(f" ({c})" for c in cells[1:])
         kept = [
-            r["fact_retention"] for r in rows if (r["config"], r["provider"]) == (config, "openai")
+            r["fact_retention"]
+            for r in rows
+            if (r["config"], r["provider"]) == (configs[0], "openai")
         ]
-        if kept:
-            line["facts kept (all)"] = sum(kept) / len(kept)
-        if len(line) > 1:
+        if len(line) > 1 and kept:
+            line["facts kept"] = sum(kept) / len(kept)
             out.append(line)
     return out
 
@@ -97,7 +103,9 @@ def render(rows: Sequence[dict[str, Any]]) -> str:
     parts = []
     top = headline(rows)
     if top:
-        parts.append("### $ per 1,000 turns, and planted facts kept (mean over workloads)\n")
+        parts.append(
+            "### In the README: $ per 1,000 turns, planted facts kept (mean, all workloads)\n"
+        )
         parts.append(markdown_table(top, floatfmt=".2f") + "\n")
     for provider, model in MODELS.items():
         parts.append(f"### $ per 1,000 turns, {model} ({provider} caching)\n")

@@ -86,14 +86,21 @@ def test_main_writes_the_table_the_json_and_the_plot(tmp_path: Path) -> None:
             "window",
             "--config",
             "summem 8000/6000",
+            "--config",
+            "summem + cache reuse",
             "--out",
             str(tmp_path),
         ]
     )
     assert code == 0
     report = json.loads((tmp_path / "cost.json").read_text())
-    assert {r["config"] for r in report["rows"]} == {"window", "summem 8000/6000"}
-    assert "$ per 1,000 turns" in (tmp_path / "cost.md").read_text()
+    assert {r["config"] for r in report["rows"]} == {
+        "window",
+        "summem 8000/6000",
+        "summem + cache reuse",
+    }
+    text = (tmp_path / "cost.md").read_text()
+    assert "$ per 1,000 turns" in text
     assert (tmp_path / "cost.png").stat().st_size > 1000
 
 
@@ -122,3 +129,25 @@ def test_the_agent_workload_puts_a_long_system_prompt_before_the_tool_heavy_turn
     agent, tools = WORKLOADS["agent"].make(0), WORKLOADS["tools"].make(0)
     assert agent.messages[1:] == tools.messages[1:]
     assert COUNTER.count_text(agent.messages[0]["content"]) > 1024  # a cacheable prefix alone
+
+
+def test_the_headline_is_the_readmes_table() -> None:
+    from evals.cost.report import headline
+
+    rows = [
+        {"config": c, "provider": p, "workload": w, "dollars": d, "fact_retention": k}
+        for c, d, k in (("summem 8000/6000", 2.0, 0.5), ("summem + cache reuse", 1.0, 0.5))
+        for p in ("openai", "anthropic")
+        for w in ("agent", "long", "plain")
+    ]
+    (line,) = headline(rows)  # the baselines are missing: their rows are left out
+    assert line == {
+        "$ / 1,000 turns: agent / 1,000-turn chat": "summem 8000/6000 (with `reuse_cache=True`)",
+        "gpt-4.1-mini": "2.00 / 2.00 (1.00 / 1.00)",
+        "claude-sonnet-4-5": "2.00 / 2.00 (1.00 / 1.00)",
+        "facts kept": 0.5,
+    }
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    assert (
+        "| $ / 1,000 turns: agent / 1,000-turn chat | gpt-4.1-mini | claude-sonnet-4-5 |" in readme
+    )
