@@ -183,6 +183,7 @@ class BaseMemory:
         view: Sequence[Message] | None = None,
         tools: Sequence[Mapping[str, Any]] | None = None,
         tool_choice: Any = None,
+        prompt_cache_key: str | None = None,
     ) -> None:
         """Remember the request just sent to the assistant's model (the wrappers call this).
 
@@ -197,6 +198,7 @@ class BaseMemory:
                 default the view now).
             tools: the tool definitions sent, if any.
             tool_choice: the ``tool_choice`` sent, if any.
+            prompt_cache_key: OpenAI's ``prompt_cache_key`` sent, if any.
         """
         shown = list(view) if view is not None else self._core.view()
         self._core.sent = SentView.of(
@@ -205,6 +207,7 @@ class BaseMemory:
             model=model,
             tools=[dict(t) for t in tools] if tools else None,
             tool_choice=tool_choice,
+            prompt_cache_key=prompt_cache_key,
         )
 
     def estimate_usage(self, view: list[Message], reply: dict[str, Any]) -> dict[str, Any]:

@@ -393,6 +393,8 @@ class LLMSummarizer:
         )
         instruction = "\n\n".join([STOP, *(str(m["content"]) for m in rendered)])
         params = self._parameters()
+        if sent.prompt_cache_key:
+            params["prompt_cache_key"] = sent.prompt_cache_key
         if sent.tools:
             params["tools"] = [dict(t) for t in sent.tools]
             choice = sent.tool_choice

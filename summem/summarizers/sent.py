@@ -37,6 +37,8 @@ class SentView:
             one (``None`` when a placement or a style merged some).
         tools: the tool definitions sent with it, if any.
         tool_choice: the ``tool_choice`` sent with it, if any.
+        prompt_cache_key: OpenAI's ``prompt_cache_key`` sent with it, if any (it routes the
+            request to the cache that holds its prefix).
     """
 
     model: str
@@ -44,6 +46,7 @@ class SentView:
     ids: tuple[str, ...] | None
     tools: tuple[dict[str, Any], ...] | None = None
     tool_choice: Any = None
+    prompt_cache_key: str | None = None
 
     @classmethod
     def of(
@@ -54,6 +57,7 @@ class SentView:
         model: str,
         tools: Sequence[dict[str, Any]] | None = None,
         tool_choice: Any = None,
+        prompt_cache_key: str | None = None,
     ) -> SentView:
         """Record ``messages`` (rendered from ``view``) as sent to ``model``."""
         ids = tuple(m.id for m in view) if len(view) == len(messages) else None
@@ -63,6 +67,7 @@ class SentView:
             ids=ids,
             tools=tuple(copy.deepcopy(dict(t)) for t in tools) if tools else None,
             tool_choice=copy.deepcopy(tool_choice),
+            prompt_cache_key=prompt_cache_key,
         )
 
     def __repr__(self) -> str:

@@ -172,6 +172,7 @@ def _note_sent(
         view=view,
         tools=kwargs.get("tools"),
         tool_choice=kwargs.get("tool_choice"),
+        prompt_cache_key=kwargs.get("prompt_cache_key"),
     )
 
 

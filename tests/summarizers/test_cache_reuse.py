@@ -131,10 +131,15 @@ def test_another_model_cannot_reuse_the_cache_and_says_so(caplog: pytest.LogCapt
     assert sum("cannot be reused" in r.getMessage() for r in caplog.records) == 1  # once
 
 
-def test_a_forced_tool_choice_becomes_none_for_the_summary() -> None:
-    _, bodies = _converse(LLMSummarizer("gpt-4o-mini", reuse_cache=True), tool_choice="required")
+def test_a_forced_tool_choice_becomes_none_and_the_cache_key_goes_along() -> None:
+    _, bodies = _converse(
+        LLMSummarizer("gpt-4o-mini", reuse_cache=True),
+        tool_choice="required",
+        prompt_cache_key="user-42",
+    )
     call = next(b for b in bodies if _is_summary_request(b))
     assert call["tool_choice"] == "none"
+    assert call["prompt_cache_key"] == "user-42"
 
 
 def _msgs(*texts: str) -> list[Message]:
