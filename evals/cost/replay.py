@@ -149,14 +149,15 @@ def _summarizer_request(
 ) -> Sent:
     """A summarizer request as sent: its own prompt, or the assistant's last one repeated.
 
-    Repeating it, it repeats its breakpoints too (the prefix is the same, so is its cache).
+    Its own prompt carries no breakpoint (summem marks none: a new transcript each time is
+    not worth a cache write). Repeating the assistant's request, it repeats its breakpoints
+    (the prefix is the same, so is its cache).
     """
     head = tool_block if chat.parameters.get("tools") else []
     segments = head + [blocks.segment(m) for m in chat.messages]
     if head and segments[: len(asked.segments)] == asked.segments:
         return Sent(segments, list(asked.breakpoints), reply_tokens, summarizer=True)
-    system = [0] if chat.messages[0].get("role") == "system" else []
-    return Sent(segments, [*system, len(segments) - 1], reply_tokens, summarizer=True)
+    return Sent(segments, [], reply_tokens, summarizer=True)
 
 
 def _summary_index(memory: Memory, view: list[dict[str, Any]]) -> int | None:
