@@ -201,3 +201,49 @@ async def test_async_memory_and_acompletion_reuse_the_request_too() -> None:
     assert bodies[at]["messages"][:-1] == bodies[at - 1]["messages"]
     assert bodies[at]["tools"] == TOOLS
     await memory.close()
+
+
+def _request(fake: Any) -> tuple[LLMSummarizer, Any]:
+    from summem.summarizers.base import SummaryRequest
+    from summem.tokens.base import resolve_counter
+
+    system = Message.from_openai({"role": "system", "content": "S"})
+    span = _msgs("My order is BW-1.", "It was late.")
+    view = [system, *span, *_msgs("And now?")]
+    sent = SentView.of([m.to_openai() for m in view], view, model="m")
+    request = SummaryRequest(
+        messages=span,
+        previous_summary=None,
+        max_tokens=50,
+        token_counter=resolve_counter(model="gpt-4o"),
+        sent=sent,
+    )
+    return LLMSummarizer("m", client=fake, reuse_cache=True), request
+
+
+def test_a_request_too_large_for_the_context_falls_back_to_the_prompt() -> None:
+    from summem._flow import run_sync
+    from summem.exceptions import ContextWindowExceededError
+    from tests.fakes.llm import FakeLLMClient
+
+    fake = FakeLLMClient().enqueue(ContextWindowExceededError("too long"), "BW-1 was late.")
+    summarizer, request = _request(fake)
+    output = run_sync(summarizer.summarize(request))
+    assert output.text == "BW-1 was late." and output.calls == 2
+    assert "exceed the context" in output.extra["cache_reuse"]
+    assert fake.calls[0].messages[-1]["content"].startswith(STOP)
+    assert not fake.calls[1].messages[-1]["content"].startswith(STOP)  # the prompt's own
+
+
+def test_a_failed_or_empty_reply_in_place_fails_as_a_prompted_one_would() -> None:
+    from summem._flow import run_sync
+    from summem.exceptions import InvalidSummaryError, LLMError, SummarizationError
+    from tests.fakes.llm import FakeLLMClient
+
+    summarizer, request = _request(FakeLLMClient().enqueue(LLMError("bad request")))
+    with pytest.raises(SummarizationError, match="attempts=1"):
+        run_sync(summarizer.summarize(request))
+    summarizer, request = _request(FakeLLMClient().enqueue(""))
+    with pytest.raises(InvalidSummaryError, match="empty summary") as info:
+        run_sync(summarizer.summarize(request))
+    assert info.value.usage["calls"] == 1
