@@ -67,7 +67,7 @@ def test_readme_commands_exist() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["real-servers.md", "reliability.md", "background.md", "observability.md"]
+    "name", ["real-servers.md", "reliability.md", "background.md", "observability.md", "cost.md"]
 )
 def test_the_notes_python_blocks_run(
     name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path

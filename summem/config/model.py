@@ -241,14 +241,17 @@ class SummemConfig(Section):
                 "summarizer",
                 self._source,
             )
-        primary = self._step(self.model) if self.model else ExtractiveSummarizer()
+        reuse = self.summary.reuse_cache
+        primary = (
+            self._step(self.model, reuse_cache=reuse) if self.model else ExtractiveSummarizer()
+        )
         if not self.fallback:
             return primary
         from summem.summarizers.chain import FallbackSummarizer
 
         return FallbackSummarizer([primary, *(self._step(s) for s in self.fallback)])
 
-    def _step(self, name: str) -> Summarizer:
+    def _step(self, name: str, *, reuse_cache: bool = False) -> Summarizer:
         if name == EXTRACTIVE:
             from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 
@@ -261,6 +264,8 @@ class SummemConfig(Section):
 
         key = self.api_key(name)
         extra: dict[str, Any] = {"api_key": key} if key is not None else {}
+        if reuse_cache:
+            extra["reuse_cache"] = True
         return LLMSummarizer(
             name, prompt=self.prompt_template(), retry=self.retries.policy(), **extra
         )

@@ -111,6 +111,9 @@ class SummaryConfig(Section):
     """``user`` is accepted right after the system message by OpenAI, Anthropic and Gemini."""
     placement: Literal["after_system", "system_suffix", "first_user"] = "after_system"
     prefix: str = DEFAULT_SUMMARY_PREFIX
+    reuse_cache: bool = False
+    """The model summarizes from the assistant's last request (its prompt cache read) plus one
+    instruction; only when ``model`` is the assistant's own (``LLMSummarizer(reuse_cache=)``)."""
 
 
 class ViewConfig(Section):

@@ -29,6 +29,7 @@ from summem.tokens.base import TokenCounter, TokenCounterFn, resolve_counter
 if TYPE_CHECKING:
     from summem._flow import Flow
     from summem.summarizers.base import Summarizer, SummaryOutput
+    from summem.summarizers.sent import SentView
 
 __all__ = [
     "DEFAULT_MASK_MIN_TOKENS",
@@ -113,10 +114,13 @@ class SummarizingReducer(Reducer, Protocol):
         *,
         watermark: int,
         allow_llm: bool = True,
+        sent: SentView | None = None,
     ) -> Flow[tuple[Message, SummaryOutput]]:
         """The validated summary of ``previous`` plus ``evicted`` (``history[:watermark]``).
 
         ``allow_llm=False``: a spend limit is exhausted; call no LLM.
+
+        ``sent`` is the request the assistant last sent (for a cache-reusing summarizer).
         """
         ...
 

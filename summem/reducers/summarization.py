@@ -52,6 +52,7 @@ from summem.summarizers.base import (
 )
 from summem.summarizers.checks import foreign_links
 from summem.summarizers.hooks import Redactor, ValidatorLike, redact_messages, run_validator
+from summem.summarizers.sent import SentView
 from summem.tokens.base import TokenCounter, TokenCounterFn
 
 RECALL_NOTE = (
@@ -309,11 +310,16 @@ class SummarizationReducer(BudgetReducer):
         *,
         watermark: int,
         allow_llm: bool = True,
+        sent: SentView | None = None,
     ) -> Flow[tuple[Message, SummaryOutput]]:
         """Summarize ``evicted`` with ``previous``; return the validated summary message.
 
         With ``allow_llm=False`` (a spend limit is exhausted) no LLM is called: a fallback
         chain skips its LLM steps; a summarizer that is an LLM raises ``SpendLimitError``.
+
+        ``sent``, the request the assistant last sent, is passed on to the summarizer (a
+        cache-reusing one repeats it), unless a ``redactor`` is set: that request holds the
+        messages unredacted.
 
         Raises:
             SummarizationError: the summarizer failed or its reply failed validation.
@@ -338,6 +344,7 @@ class SummarizationReducer(BudgetReducer):
             previous_info=previous.summary_info if previous is not None else None,
             checks=self._vet,
             allow_llm=allow_llm,
+            sent=sent if self.redactor is None else None,
         )
         name = self.summarizer_name
         if not allow_llm and uses_llm(self.summarizer):

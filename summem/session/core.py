@@ -43,6 +43,7 @@ from summem.session.readonly import freeze
 from summem.session.render import RenderCache
 from summem.session.usage import UsageLedger, sum_usage, summarizer_total
 from summem.stores.base import SessionState
+from summem.summarizers.sent import SentView
 
 __all__ = ["MAX_SPANS_PER_REDUCTION", "SessionCore", "Trigger"]
 
@@ -130,6 +131,9 @@ class SessionCore:
         """Who hears this memory's events (set by the facade)."""
         self.spend_limit: SpendLimit | None = None
         """The summarization budget this session draws on, if any."""
+        self.sent: SentView | None = None
+        """The request the assistant last sent (``Memory.note_sent``), for a summarizer that
+        reuses its cached prefix; kept in this process only."""
         self._set(None)
 
     # -- the cached copy ------------------------------------------------------------------

@@ -34,6 +34,7 @@ from summem.session.export import SessionDict, parse_session_dict
 from summem.session.recorded import Mode, RecordedIndex
 from summem.stores.base import validate_session_id
 from summem.summarizers.base import Summarizer
+from summem.summarizers.sent import SentView
 from summem.tokens.base import ApproxCounter
 
 __all__ = ["BaseMemory", "is_async_store"]
@@ -231,6 +232,41 @@ class BaseMemory:
                 "(truncation has no summary)"
             )
         return reducer if summarizer is None else reducer.with_summarizer(summarizer)
+
+    def note_sent(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        model: str,
+        view: Sequence[Message] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
+        tool_choice: Any = None,
+        prompt_cache_key: str | None = None,
+    ) -> None:
+        """Remember the request just sent to the assistant's model (the wrappers call this).
+
+        A summarizer with ``reuse_cache=True`` then sends this request again, plus one
+        instruction, so that its prefix is billed as a cache read. Call it after
+        ``messages()`` if you call your model yourself.
+
+        Args:
+            messages: the messages as sent (``messages()``, possibly styled).
+            model: the model they were sent to.
+            view: the view they were rendered from (``view()`` at the same moment; by
+                default the view now).
+            tools: the tool definitions sent, if any.
+            tool_choice: the ``tool_choice`` sent, if any.
+            prompt_cache_key: OpenAI's ``prompt_cache_key`` sent, if any.
+        """
+        shown = list(view) if view is not None else self._core.view()
+        self._core.sent = SentView.of(
+            [dict(m) for m in messages],
+            shown,
+            model=model,
+            tools=[dict(t) for t in tools] if tools else None,
+            tool_choice=tool_choice,
+            prompt_cache_key=prompt_cache_key,
+        )
 
     def estimate_usage(self, view: list[Message], reply: dict[str, Any]) -> dict[str, Any]:
         """Usage for a reply whose provider reported none (a stream without a usage chunk).

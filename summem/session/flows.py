@@ -254,6 +254,7 @@ def reduction_flow(
                 None if plan.truncate else core.summarizing,
                 plan,
                 core.head_usage_after(plan),
+                core.sent,
                 spend=core.spend_limit,
                 session_id=sid,
             )

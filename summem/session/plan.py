@@ -22,6 +22,7 @@ from summem.observe.spend import SpendLimit
 from summem.reducers.base import SummarizingReducer
 from summem.session.usage import HISTORY_USAGE_KEY, SUMMARIZER_TOTAL_KEY, add_spend
 from summem.summarizers.base import cost_of, failure_cost, spent_by, uses_llm
+from summem.summarizers.sent import SentView
 
 __all__ = ["Plan", "PlanResult", "pack_spans", "summarize_plan_flow"]
 
@@ -106,11 +107,15 @@ def summarize_plan_flow(
     reducer: SummarizingReducer | None,
     plan: Plan,
     head_usage: dict[str, int] | None,
+    sent: SentView | None = None,
     *,
     spend: SpendLimit | None = None,
     session_id: str = "",
 ) -> Flow[PlanResult]:
     """Summarize the plan's spans in order, each integrating the previous summary.
+
+    ``sent`` (the request the assistant last sent) goes with the first span only: the next
+    ones follow a summary that request never held.
 
     The summary records ``head_usage``, the usage summed over the ``history[:k']`` it stands
     for, so a later load knows the session's usage without reading that part of the history,
@@ -152,7 +157,7 @@ def summarize_plan_flow(
         started = time.monotonic()
         try:
             summary, output = yield from reducer.summarize_flow(
-                span, previous, watermark=watermark, allow_llm=allow
+                span, previous, watermark=watermark, allow_llm=allow, sent=sent
             )
         except SummarizationError as exc:  # the spans summarized before were spent too
             lost = failure_cost(exc, model if isinstance(model, str) else None)
@@ -189,7 +194,7 @@ def summarize_plan_flow(
                 fallback_failed=span_failed,
             )
         )
-        previous = summary
+        previous, sent = summary, None
     calls, tokens, out_tokens = spent["calls"], spent["input_tokens"], spent["output_tokens"]
     info = summary.summary_info if summary is not None else None
     if summary is None or info is None or output is None:  # pragma: no cover - always set

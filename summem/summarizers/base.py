@@ -18,6 +18,7 @@ from summem.exceptions import InvalidSummaryError, SummarizationError
 from summem.messages import Message
 from summem.observe.cost import cost_usd
 from summem.summarizers.checks import error_shape
+from summem.summarizers.sent import SentView
 from summem.tokens.base import TokenCounter
 
 __all__ = [
@@ -59,6 +60,8 @@ class SummaryRequest:
             run on each candidate; they raise to reject it.
         allow_llm: ``False`` once a spend limit is exhausted: a fallback chain skips its
             steps that call an LLM (see :func:`uses_llm`).
+        sent: the request the assistant last sent, for a summarizer that reuses its cached
+            prefix (see :mod:`summem.summarizers.sent`); ``None`` when none was recorded.
     """
 
     messages: Sequence[Message]
@@ -70,6 +73,7 @@ class SummaryRequest:
     previous_info: Any = None
     checks: Callable[[SummaryOutput, SummaryRequest], Flow[None]] | None = None
     allow_llm: bool = True
+    sent: SentView | None = None
 
 
 @dataclass(frozen=True)

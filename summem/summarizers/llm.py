@@ -44,6 +44,7 @@ from summem.summarizers.chunking import (
     split_to_budget,
 )
 from summem.summarizers.render import render_transcript
+from summem.summarizers.sent import STOP, InPlace, forced_tool_choice, in_place, position_note
 from summem.tokens.base import TokenCounter
 
 if TYPE_CHECKING:
@@ -86,6 +87,12 @@ class LLMSummarizer:
             (they honour the cap).
         max_tokens_param: the name the output cap is sent under (``max_tokens``,
             ``max_completion_tokens``...); by default the one the endpoint honours.
+        reuse_cache: send the assistant's last request unchanged (same model, messages and
+            tools, as recorded by ``Memory.note_sent``; the wrappers record it) plus one
+            instruction naming the span by position, so that the provider bills its prefix
+            as a cache read. Needs the assistant's own model: with another one (or when the
+            request no longer shows the span), the usual prompt is sent and the summary's
+            ``extra["cache_reuse"]`` says why. See :mod:`summem.summarizers.sent`.
         **model_kwargs: sent with every call (``top_p``, ``reasoning_effort``...);
             ``timeout`` is the per-request timeout; with litellm, connection settings
             (``api_key``, ``api_base``, ``api_version``...) configure its client.
@@ -106,6 +113,7 @@ class LLMSummarizer:
         max_rounds: int = 8,
         stream: bool | None = None,
         max_tokens_param: str | None = None,
+        reuse_cache: bool = False,
         **model_kwargs: Any,
     ) -> None:
         if not model or not isinstance(model, str):
@@ -139,6 +147,8 @@ class LLMSummarizer:
         self.stream = stream if stream is not None else not _honours_output_cap(self.client)
         self._input_limit: int | None = None
         self._input_limit_known = False
+        self.reuse_cache = bool(reuse_cache)
+        self._warned_models: set[str] = set()
 
     @property
     def name(self) -> str:
@@ -177,6 +187,34 @@ class LLMSummarizer:
         started: float | None = None
         response = ChatResponse()
         clipped: set[str] = set()
+        reuse: bool | str = False
+        if self.reuse_cache:
+            found = self._in_place(request)
+            reuse = found if isinstance(found, str) else True
+            if isinstance(found, InPlace):
+                policy, started = self._round_policy(started, rounds, calls)
+                chat = self._in_place_request(found, request)
+                step = ChatCall(self.client, chat, policy)
+                rounds += 1
+                try:
+                    response = yield step
+                except ContextWindowExceededError:
+                    calls += step.attempts
+                    reuse = "the assistant's request and the instruction exceed the context"
+                    logger.info("cache reuse: %s; summarizing with the prompt", reuse)
+                except LLMError as exc:
+                    calls += step.attempts
+                    raise self._failure(exc, calls, usage=spent()) from exc
+                else:
+                    calls += step.attempts
+                    input_tokens, output_tokens = self._usage_of(response, chat, counter)
+                    try:
+                        summary = self._accept(response)
+                    except InvalidSummaryError as exc:
+                        exc.usage = spent()
+                        raise
+                    pending = []
+                    estimated = not response.usage_reported
         while pending:
             needed = rounds + len(pending)
             if needed > self.max_rounds:
@@ -246,6 +284,7 @@ class LLMSummarizer:
                 "rounds": rounds,
                 "clipped_messages": len(clipped),
                 **({"usage_estimated": True} if estimated else {}),
+                **({"cache_reuse": reuse} if self.reuse_cache else {}),
             },
         )
 
@@ -315,6 +354,59 @@ class LLMSummarizer:
             model=self.model,
             messages=[dict(m) for m in messages],
             parameters=self._parameters(),
+            timeout=self.timeout,
+            max_output_tokens=cap,
+            stream=self.stream,
+            stop_after_tokens=cap if cap is not None else 2 * request.max_tokens + 256,
+        )
+
+    def _in_place(self, request: SummaryRequest) -> InPlace | str:
+        """The span's place in the assistant's last request, or why it cannot be reused."""
+        sent = request.sent
+        if sent is None:
+            return "no request sent by the assistant was recorded"
+        if sent.model != self.model:
+            reason = (
+                f"the assistant's model ({sent.model}) is not the summarizer's ({self.model}): "
+                "a provider caches prompts per model, so its cache cannot be reused"
+            )
+            if sent.model not in self._warned_models:
+                self._warned_models.add(sent.model)
+                logger.warning("summarizer %r: %s; summarizing with the prompt", self.name, reason)
+            return reason
+        found = in_place(sent, request.messages, request.previous_summary)
+        if isinstance(found, str):
+            logger.debug("cache reuse: %s; summarizing with the prompt", found)
+        return found
+
+    def _in_place_request(self, found: InPlace, request: SummaryRequest) -> ChatRequest:
+        """The assistant's request as sent, plus one user message asking for the summary."""
+        sent = request.sent
+        assert sent is not None
+        summary, span = position_note(found)
+        rendered = self.prompt.render(
+            previous_summary=summary or None,
+            transcript=span,
+            max_tokens=request.max_tokens,
+            focus=request.focus,
+            must_keep=request.must_keep,
+        )
+        instruction = "\n\n".join([STOP, *(str(m["content"]) for m in rendered)])
+        params = self._parameters()
+        if sent.prompt_cache_key:
+            params["prompt_cache_key"] = sent.prompt_cache_key
+        if sent.tools:
+            params["tools"] = [dict(t) for t in sent.tools]
+            choice = sent.tool_choice
+            if forced_tool_choice(choice):
+                choice = "none"  # a forced call would leave no text to summarize with
+            if choice is not None:
+                params["tool_choice"] = choice
+        cap = self._output_cap(request)
+        return ChatRequest(
+            model=self.model,
+            messages=[*found.messages, {"role": "user", "content": instruction}],
+            parameters=params,
             timeout=self.timeout,
             max_output_tokens=cap,
             stream=self.stream,

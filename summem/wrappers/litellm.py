@@ -6,7 +6,7 @@ completion = wrap_completion(litellm.completion, memory)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from summem.wrappers.turn import (
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from summem.memory import Memory
     from summem.reducers.style import ViewStyle
     from summem.session.recorded import Mode
+    from summem.wrappers.cache import BreakpointPlace
 
 __all__ = ["wrap_completion"]
 
@@ -35,21 +36,27 @@ def wrap_completion(
     mode: Mode = "auto",
     style: ViewStyle | None = None,
     recall: bool = False,
+    cache_breakpoints: Sequence[BreakpointPlace] | None = None,
 ) -> FnT:
     """Wrap a completion function: ``litellm.completion`` + ``Memory``, or the async pair.
 
     Any function taking ``messages`` (by keyword, or in its parameter's position) and
     returning a chat completion works (an async one with ``AsyncMemory``). The result keeps
-    ``fn``'s signature for type checkers. ``mode``, ``style`` and ``recall`` are as for
-    :func:`~summem.wrappers.openai.wrap_openai`: both habits (only the new messages, or the whole
-    conversation each call) work by default.
+    ``fn``'s signature for type checkers. ``mode``, ``style``, ``recall`` and
+    ``cache_breakpoints`` are as for :func:`~summem.wrappers.openai.wrap_openai`: both habits
+    (only the new messages, or the whole conversation each call) work by default.
 
     Raises:
         ConfigurationError: an async function with a sync memory, or the other way round.
     """
     is_async = is_coroutine_function(fn)
     check_pair(is_async, memory, fn_name=getattr(fn, "__name__", type(fn).__name__))
-    options = TurnOptions(mode=mode, style=style, recall=recall)
+    options = TurnOptions(
+        mode=mode,
+        style=style,
+        recall=recall,
+        cache_breakpoints=cache_breakpoints,
+    )
     if is_async:
         return cast(FnT, async_call(fn, cast("AsyncMemory", memory), options))
     return cast(FnT, sync_call(fn, cast("Memory", memory), options))

@@ -21,6 +21,7 @@ own signatures. Through memory go ``chat.completions.create``, ``.parse`` and ``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from summem.wrappers.turn import (
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from summem.memory import Memory
     from summem.reducers.style import ViewStyle
     from summem.session.recorded import Mode
+    from summem.wrappers.cache import BreakpointPlace
 
 __all__ = ["MemoryClient", "wrap_openai"]
 
@@ -112,6 +114,7 @@ def wrap_openai(
     mode: Mode = "auto",
     style: ViewStyle | None = None,
     recall: bool = False,
+    cache_breakpoints: Sequence[BreakpointPlace] | None = None,
 ) -> ClientT:
     """Put ``memory`` around an openai client: ``OpenAI`` + ``Memory``, or the async pair.
 
@@ -133,13 +136,29 @@ def wrap_openai(
             again (at most 3 rounds, the last with ``tool_choice="none"``), and the final
             response is returned. A reply that also calls the application's own tools is
             returned as it is, with the recall calls already answered.
+        cache_breakpoints: where to put ``cache_control`` prompt-cache breakpoints, among
+            ``"system"``, ``"summary"`` and ``"last"`` (recomputed on every request, at most
+            four in all); by default all three for Anthropic (``claude``) models and none for
+            others; ``()`` turns them off. See :mod:`summem.wrappers.cache`.
 
     Raises:
         ConfigurationError: an async client with a sync memory, or the other way round.
     """
     check_pair(_is_async_client(client), memory, fn_name=type(client).__name__)
     return cast(
-        ClientT, MemoryClient(client, memory, TurnOptions(mode=mode, style=style, recall=recall))
+        ClientT,
+        MemoryClient(
+            client,
+            memory,
+            TurnOptions(
+                mode=mode,
+                style=style,
+                recall=recall,
+                cache_breakpoints=tuple(cache_breakpoints)
+                if cache_breakpoints is not None
+                else None,
+            ),
+        ),
     )
 
 

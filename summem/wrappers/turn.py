@@ -12,7 +12,7 @@ view.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +21,13 @@ from summem.recall.tool import RECALL_TOOL_NAME
 from summem.reducers.style import ViewStyle
 from summem.session.readonly import thaw
 from summem.session.recorded import Mode
+from summem.wrappers.cache import (
+    DEFAULT_BREAKPOINTS,
+    BreakpointPlace,
+    check_breakpoints,
+    is_claude,
+    with_breakpoints,
+)
 from summem.wrappers.stream import (
     AsyncRecord,
     AsyncRecordingEventStreamManager,
@@ -91,8 +98,13 @@ class TurnOptions:
     style: ViewStyle | None = None
     recall: bool = False
     recall_rounds: int = 3
+    cache_breakpoints: Sequence[BreakpointPlace] | None = None
+    """Where ``cache_control`` goes (see :mod:`summem.wrappers.cache`): ``None``, the system
+    message, the summary and the last message for Anthropic models and nothing for others;
+    ``()`` never."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "cache_breakpoints", check_breakpoints(self.cache_breakpoints))
         if self.mode not in ("auto", "new", "full"):
             raise ConfigurationError(f"mode must be 'auto', 'new' or 'full', got {self.mode!r}")
         if not isinstance(self.recall_rounds, int) or self.recall_rounds < 1:
@@ -119,6 +131,51 @@ def _recall_calls(reply: dict[str, Any]) -> tuple[list[dict[str, Any]], bool]:
     return ours, len(ours) == len(calls)
 
 
+def _model_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
+    """The model a call names (``model=``, or litellm's first positional argument)."""
+    model = kwargs.get("model", args[0] if args and isinstance(args[0], str) else None)
+    return model if isinstance(model, str) else None
+
+
+def _to_send(
+    memory: Memory | AsyncMemory,
+    view: list[dict[str, Any]],
+    options: TurnOptions,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """The view as it goes out: plain copies, with ``cache_control`` where configured."""
+    sent: list[dict[str, Any]] = thaw(view)
+    places = options.cache_breakpoints
+    if places is None:
+        places = DEFAULT_BREAKPOINTS if is_claude(_model_of(args, kwargs)) else ()
+    if not places:
+        return sent
+    summary = memory.summary
+    return with_breakpoints(sent, places, summary_text=summary.text if summary else None)
+
+
+def _note_sent(
+    memory: Memory | AsyncMemory,
+    view: list[Message],
+    sent: list[dict[str, Any]],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> None:
+    """Tell the memory which request goes out (a cache-reusing summarizer repeats it)."""
+    model = _model_of(args, kwargs)
+    if model is None:
+        return
+    memory.note_sent(
+        sent,
+        model=model,
+        view=view,
+        tools=kwargs.get("tools"),
+        tool_choice=kwargs.get("tool_choice"),
+        prompt_cache_key=kwargs.get("prompt_cache_key"),
+    )
+
+
 def _reply(message: dict[str, Any], usage: dict[str, Any] | None) -> Message:
     from summem.messages import Message
 
@@ -141,10 +198,12 @@ def sync_call(
             view = memory.view()
             # plain copies: the provider's SDK may change what it is given (the view
             # is read-only)
-            call_args, call_kwargs = with_view(thaw(memory.messages(style=options.style)))
+            sent = _to_send(memory, memory.messages(style=options.style), options, args, kwargs)
+            call_args, call_kwargs = with_view(sent)
             if tool is not None:
                 last = round_no > options.recall_rounds
                 call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
+            _note_sent(memory, view, sent, call_args, call_kwargs)
 
             def record(
                 message: dict[str, Any], usage: dict[str, Any] | None, view: Any = view
@@ -179,12 +238,17 @@ def async_call(
 ) -> Any:
     """The async twin of :func:`sync_call`."""
     position = _messages_position(fn)
+    noted: list[tuple[list[Message], list[dict[str, Any]]]] = []  # the last view sent
 
     async def with_view_now(
         with_view: Callable[[list[dict[str, Any]]], tuple[tuple[Any, ...], dict[str, Any]]],
     ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
         view = await memory.view()
-        args, kwargs = with_view(thaw(await memory.messages(style=options.style)))
+        rendered = await memory.messages(style=options.style)
+        sent = _to_send(memory, rendered, options, *with_view([]))
+        args, kwargs = with_view(sent)
+        _note_sent(memory, view, sent, args, kwargs)
+        noted[-1:] = [(view, sent)]
 
         async def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
             await memory.add(_reply(message, usage or memory.estimate_usage(view, message)))
@@ -208,6 +272,7 @@ def async_call(
             if tool is not None:
                 last = round_no > options.recall_rounds
                 call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
+                _note_sent(memory, *noted[-1], call_args, call_kwargs)  # with the tool
             response = await fn(*call_args, **call_kwargs)
             if call_kwargs.get("stream"):
                 return AsyncRecordingStream(response, record)

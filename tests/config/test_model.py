@@ -472,3 +472,18 @@ def test_the_view_section_builds_the_style(tmp_path: Path) -> None:
     finally:
         memory.close()
     assert "view.styel: unknown key" in error_of("view:\n  styel: strict\n")
+
+
+def test_summary_reuse_cache_reaches_the_primary_summarizer_only() -> None:
+    from summem.summarizers.chain import FallbackSummarizer
+    from summem.summarizers.llm import LLMSummarizer
+
+    config = SummemConfig.model_validate(
+        {"model": "gpt-4o-mini", "fallback": ["gpt-4.1-mini"], "summary": {"reuse_cache": True}}
+    )
+    chain = config.build_summarizer()
+    assert isinstance(chain, FallbackSummarizer)
+    primary, fallback = chain.steps[:2]
+    assert isinstance(primary, LLMSummarizer) and primary.reuse_cache
+    assert isinstance(fallback, LLMSummarizer) and not fallback.reuse_cache  # another model
+    assert not SummemConfig().summary.reuse_cache
