@@ -15,14 +15,16 @@ provider's exception reaches the application unchanged, and calling again with
 ``messages=[]`` resends the view.
 
 The wrapped client is typed as the client it wraps, so editors and type checkers see the SDK's
-own signatures. Through memory go ``chat.completions.create``, ``.parse`` and ``.stream``
-(also after ``with_options(...)``); everything else is the wrapped client's own.
+own signatures. Through memory go ``chat.completions.create``, ``.parse`` and ``.stream``, and
+``responses.create``, ``.parse`` and ``.stream`` (see :mod:`summem.wrappers.responses`), also
+after ``with_options(...)``; everything else is the wrapped client's own.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from summem.wrappers.responses import MemoryResponses
 from summem.wrappers.turn import (
     TurnOptions,
     as_coroutine_function,
@@ -77,6 +79,8 @@ class MemoryClient:
     """An openai client whose chat completions go through a memory.
 
     ``chat.completions.create``, ``.parse`` and ``.stream`` send the view and record the reply;
+    so do ``responses.create``, ``.parse`` and ``.stream``, with the view as Responses items
+    (see :mod:`summem.wrappers.responses`);
     ``with_options(...)`` and ``copy(...)`` return a client wrapped around the same memory;
     everything else (``models``, ``embeddings``, ``api_key``...) is the wrapped client's.
     """
@@ -85,7 +89,10 @@ class MemoryClient:
         self._client = client
         self.memory = memory
         self._options = options or TurnOptions()
-        self.chat = _Chat(client.chat, memory, _is_async_client(client), self._options)
+        is_async = _is_async_client(client)
+        self.chat = _Chat(client.chat, memory, is_async, self._options)
+        if getattr(client, "responses", None) is not None:
+            self.responses = MemoryResponses(client.responses, memory, is_async, self._options)
 
     def with_options(self, *args: Any, **kwargs: Any) -> MemoryClient:
         """The wrapped client's ``with_options``, still around this memory."""
