@@ -68,16 +68,27 @@ def stream_events(output: list[dict[str, Any]], *, complete: bool = True) -> lis
     ]
     for i, item in enumerate(output):
         events.append(
-            {"type": "response.output_item.added", "sequence_number": len(events),
-             "output_index": i, "item": item}
+            {
+                "type": "response.output_item.added",
+                "sequence_number": len(events),
+                "output_index": i,
+                "item": item,
+            }
         )
         events.append(
-            {"type": "response.output_item.done", "sequence_number": len(events),
-             "output_index": i, "item": item}
+            {
+                "type": "response.output_item.done",
+                "sequence_number": len(events),
+                "output_index": i,
+                "item": item,
+            }
         )
     if complete:
         events.append(
-            {"type": "response.completed", "sequence_number": len(events),
-             "response": response(output)}
+            {
+                "type": "response.completed",
+                "sequence_number": len(events),
+                "response": response(output),
+            }
         )
     return events

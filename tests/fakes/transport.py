@@ -84,6 +84,4 @@ def replies(*bodies: Any) -> Handler:
 
 def sse_events(events: list[dict[str, Any]]) -> bytes:
     """Server-sent events, one per dict (its ``type`` as the event name)."""
-    return b"".join(
-        f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events
-    )
+    return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)

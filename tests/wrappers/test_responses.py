@@ -126,8 +126,11 @@ def test_stream_helper_records_the_final_response() -> None:
 async def test_async_create_and_stream() -> None:
     out = [text_item("Async.")]
     rec = Recorder(
-        replies(response(out), sse_events(stream_events([text_item("Again.", 2)])),
-                sse_events(stream_events([text_item("Third.", 3)])))
+        replies(
+            response(out),
+            sse_events(stream_events([text_item("Again.", 2)])),
+            sse_events(stream_events([text_item("Third.", 3)])),
+        )
     )
     memory = AsyncMemory("s")
     client = wrap_openai(rec.async_client(), memory)
@@ -141,7 +144,9 @@ async def test_async_create_and_stream() -> None:
     assert final.output_text == "Third."
     items = await memory.items()
     assert [i.get("content") for i in items if i.get("role") == "user"] == [
-        USER["content"], "more", "and more"
+        USER["content"],
+        "more",
+        "and more",
     ]
     assert items[-1] == text_item("Third.", 3)
     assert rec.requests[2][2]["input"] == items[:-1]

@@ -1,0 +1,1 @@
+"""summem inside agent frameworks: each integration is a module of its own, loaded on use."""
