@@ -66,7 +66,9 @@ def test_readme_commands_exist() -> None:
     assert "pytest" in (root / "scripts" / "test").read_text()
 
 
-@pytest.mark.parametrize("name", ["real-servers.md", "reliability.md", "background.md"])
+@pytest.mark.parametrize(
+    "name", ["real-servers.md", "reliability.md", "background.md", "responses.md"]
+)
 def test_the_notes_python_blocks_run(
     name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
