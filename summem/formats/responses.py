@@ -59,7 +59,8 @@ def item_dict(item: Any, *, index: int | None = None) -> dict[str, Any]:
         return dict(copy_json(item))
     dump = getattr(item, "model_dump", None)
     if callable(dump):
-        dumped = dump(mode="json", exclude_unset=True)
+        # warnings off: a parsed response's items hold the caller's own model in ``parsed``
+        dumped = dump(mode="json", exclude_unset=True, warnings=False)
         if isinstance(dumped, dict):
             return dumped
     raise MessageValidationError(

@@ -248,3 +248,10 @@ async def test_async_memory_items() -> None:
     memory = AsyncMemory("s")
     await memory.add_items(turn(1))
     assert await memory.items() == turn(1)
+
+
+def test_an_item_given_as_a_chat_message_gets_a_hint() -> None:
+    with pytest.raises(
+        MessageValidationError, match="'function_call' item\\? add those with add_items"
+    ):
+        Memory("s").add({"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"})

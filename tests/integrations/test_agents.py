@@ -11,7 +11,6 @@ one event loop) and of the SDK's own error propagation.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,8 +25,7 @@ agents = pytest.importorskip(
 from agents import Agent, RunConfig, Runner, function_tool  # noqa: E402
 from agents.memory import Session, SessionSettings  # noqa: E402
 
-from summem import AsyncMemory, SummarizationReducer, SummemSession  # noqa: E402
-from summem.exceptions import ConfigurationError, StoreError  # noqa: E402
+from summem import SummarizationReducer, SummemSession  # noqa: E402
 from summem.stores import AsyncSQLiteStore  # noqa: E402
 from tests.fakes.counters import WordCounter, words  # noqa: E402
 from tests.fakes.responses import call_item, response, stream_events, text_item  # noqa: E402
@@ -122,69 +120,6 @@ async def test_session_memory_different_sessions(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_session_direct(tmp_path: Path) -> None:
-    session = SummemSession("direct_test", store=db(tmp_path))
-    items = [{"role": "user", "content": "Hello"}, {"role": "assistant", "content": "Hi there!"}]
-    await session.add_items(items)
-    assert await session.get_items() == items
-    await session.clear_session()
-    assert await session.get_items() == []
-    await session.close()
-
-
-async def test_pop_item(tmp_path: Path) -> None:
-    session = SummemSession("pop_test", store=db(tmp_path))
-    assert await session.pop_item() is None
-    items = [
-        {"role": "user", "content": "Hello"},
-        {"role": "assistant", "content": "Hi there!"},
-        {"role": "user", "content": "How are you?"},
-    ]
-    await session.add_items(items)
-    assert len(await session.get_items()) == 3
-    assert await session.pop_item() == items[2]
-    assert await session.get_items() == items[:2]
-    assert await session.pop_item() == items[1]
-    assert await session.pop_item() == items[0]
-    assert await session.pop_item() is None
-    assert await session.get_items() == []
-    await session.add_items(items[:1])  # the session works on after being emptied
-    assert await session.get_items() == items[:1]
-    await session.close()
-
-
-async def test_pop_only_affects_its_session(tmp_path: Path) -> None:
-    store = db(tmp_path)
-    one, two = SummemSession("session_1", store=store), SummemSession("session_2", store=store)
-    await one.add_items([{"role": "user", "content": "Session 1 message"}])
-    await two.add_items(
-        [
-            {"role": "user", "content": "Session 2 message 1"},
-            {"role": "user", "content": "Session 2 message 2"},
-        ]
-    )
-    assert (await two.pop_item())["content"] == "Session 2 message 2"
-    assert [i["content"] for i in await one.get_items()] == ["Session 1 message"]
-    assert [i["content"] for i in await two.get_items()] == ["Session 2 message 1"]
-    await store.close()
-
-
-async def test_get_items_with_limit() -> None:
-    session = SummemSession("count_test")
-    items = [
-        {"role": role, "content": f"{kind} {n}"}
-        for n in (1, 2, 3)
-        for role, kind in (("user", "Message"), ("assistant", "Response"))
-    ]
-    await session.add_items(items)
-    assert await session.get_items() == items
-    assert await session.get_items(limit=2) == items[-2:]
-    assert await session.get_items(limit=4) == items[-4:]
-    assert await session.get_items(limit=10) == items
-    assert await session.get_items(limit=0) == []
-    assert await session.get_items(limit=-1) == items
-
-
 async def test_list_input_is_appended_to_history() -> None:
     model = Model(text("This should run"))
     session = SummemSession("appends")
@@ -218,20 +153,6 @@ async def test_session_input_callback() -> None:
         run_config=RunConfig(session_input_callback=users_only),
     )
     assert model.inputs[-1] == [history[0], new[0]]
-
-
-async def test_unicode_and_special_characters(tmp_path: Path) -> None:
-    session = SummemSession("unicode", store=db(tmp_path))
-    items = [
-        {"role": "user", "content": "こんにちは"},
-        {"role": "assistant", "content": "😊👍"},
-        {"role": "user", "content": "O'Reilly"},
-        {"role": "assistant", "content": "Robert'); DROP TABLE students;--"},
-    ]
-    await session.add_items(items)
-    again = SummemSession("unicode", memory=AsyncMemory("unicode", store=session.memory.store))
-    assert await again.get_items() == items
-    await session.close()
 
 
 async def test_session_settings() -> None:
@@ -320,35 +241,3 @@ async def test_a_long_session_is_bounded_and_summarized() -> None:
     calls = {i["call_id"] for i in last if i.get("type") == "function_call"}
     outputs = {i["call_id"] for i in last if i.get("type") == "function_call_output"}
     assert calls == outputs
-
-
-async def test_memory_argument_checks() -> None:
-    memory = AsyncMemory("a")
-    assert SummemSession("a", memory=memory).memory is memory
-    with pytest.raises(ConfigurationError, match="not 'b'"):
-        SummemSession("b", memory=memory)
-    with pytest.raises(ConfigurationError, match="not both"):
-        SummemSession("a", memory=memory, store="memory://")
-    with pytest.raises(ConfigurationError, match="AsyncMemory"):
-        SummemSession("a", memory=object())  # type: ignore[arg-type]
-    assert repr(SummemSession("a")) == "SummemSession('a')"
-
-
-async def test_pop_refuses_an_item_the_summary_covers() -> None:
-    session = small_session()
-    await session.add_items([{"role": "user", "content": "x"}])
-    data = await session.memory.to_dict()
-    data["watermark"] = 1  # as if everything had been summarized
-    data["summary"] = None
-    store = session.memory.store
-    await store.delete("user-42")
-    restored = SummemSession("user-42", memory=await AsyncMemory.from_dict(data, store=store))
-    with pytest.raises(StoreError, match="covered by the summary"):
-        await restored.pop_item()
-    assert len(await restored.memory.history()) == 1  # refused before anything was touched
-
-
-def test_sync_use_from_another_loop() -> None:
-    session = SummemSession("loop")
-    asyncio.run(session.add_items([{"role": "user", "content": "hi"}]))
-    assert asyncio.run(session.get_items()) == [{"role": "user", "content": "hi"}]

@@ -158,3 +158,35 @@ def test_incomplete_and_failed_responses() -> None:
     assert output_items(response([text_item("x")], status="failed")) == []
     assert response_usage({"usage": None}) is None
     assert json.loads(json.dumps(output_items({"output": [call_item("c", "f", "{}")]})))
+
+
+def test_parse_records_the_output_without_the_sdk_fields() -> None:
+    from pydantic import BaseModel
+
+    class City(BaseModel):
+        city: str
+
+    body = response([text_item('{"city": "Paris"}')])
+    rec = Recorder(replies(body))
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    parsed = client.responses.parse(model="m", input=[USER], text_format=City)
+    assert parsed.output_parsed == City(city="Paris")
+    assert memory.items() == [USER, text_item('{"city": "Paris"}')]  # no "parsed" sent back
+
+
+def test_stream_helper_resuming_a_response_is_refused() -> None:
+    rec = Recorder(replies())
+    client = wrap_openai(rec.client(), Memory("s"))
+    with pytest.raises(ConfigurationError, match="response_id"):
+        client.responses.stream(response_id="resp_1")
+    assert rec.requests == []
+
+
+def test_omitted_input_records_nothing_new() -> None:
+    rec = Recorder(replies(response([text_item("Again.")])))
+    memory = Memory("s")
+    memory.add_items([USER])
+    client = wrap_openai(rec.client(), memory)
+    client.responses.create(model="m")  # no input: the view alone is sent
+    assert rec.requests[0][2]["input"] == [USER]
