@@ -37,6 +37,17 @@ if TYPE_CHECKING:
 __all__ = ["SummemSession"]
 
 
+def _coerce_settings(settings: Any) -> Any:
+    """A dict as the SDK's ``SessionSettings`` when it is installed (the runner calls resolve)."""
+    if not isinstance(settings, Mapping):
+        return settings
+    try:
+        from agents.memory.session_settings import coerce_session_settings
+    except ImportError:  # no SDK: nothing will call resolve(); the dict's limit still applies
+        return settings
+    return coerce_session_settings(dict(settings))
+
+
 class SummemSession:
     """An Agents SDK session over a summem memory.
 
@@ -44,8 +55,8 @@ class SummemSession:
         session_id: the session's id (validated by summem).
         memory: an :class:`AsyncMemory` to use (its ``session_id`` must match); otherwise one
             is made from ``reducer`` and ``store`` (as ``AsyncMemory`` takes them).
-        session_settings: the SDK's ``SessionSettings`` (or a dict); its ``limit`` is the
-            default for ``get_items``.
+        session_settings: the SDK's ``SessionSettings`` (a dict is turned into one, checked by
+            the SDK); its ``limit`` is the default for ``get_items``.
     """
 
     def __init__(
@@ -70,7 +81,7 @@ class SummemSession:
                 )
         self.memory = memory or AsyncMemory(session_id, reducer=reducer, store=store)
         self.session_id = self.memory.session_id
-        self.session_settings = session_settings
+        self.session_settings = _coerce_settings(session_settings)
 
     def _default_limit(self) -> int | None:
         settings = self.session_settings
@@ -92,9 +103,12 @@ class SummemSession:
         return items[max(len(items) - limit, 0) :] if limit else []
 
     async def add_items(self, items: list[Any]) -> None:
-        """Store new items (validated whole: one bad item stores none); may reduce the view."""
-        if items:
-            await self.memory.add_items(items)
+        """Store new items (validated whole: one bad item stores none); may reduce the view.
+
+        Raises:
+            StoreError: the session is closed (also for an empty list).
+        """
+        await self.memory.add_items(items)
 
     async def pop_item(self) -> Any:
         """Remove the most recent item from the history and return it (``None``: empty).

@@ -163,8 +163,12 @@ async def test_session_settings() -> None:
     assert [i["content"] for i in await session.get_items()] == [f"Message {i}" for i in (2, 3, 4)]
     assert [i["content"] for i in await session.get_items(limit=2)] == ["Message 3", "Message 4"]
     as_dict = SummemSession("s2", session_settings={"limit": 1})
+    assert isinstance(as_dict.session_settings, SessionSettings)  # the runner calls resolve()
+    assert as_dict.session_settings.resolve({"limit": 4}).limit == 4
     await as_dict.add_items([{"role": "user", "content": "a"}, {"role": "user", "content": "b"}])
     assert await as_dict.get_items() == [{"role": "user", "content": "b"}]
+    with pytest.raises(TypeError):
+        SummemSession("s3", session_settings={"limit": 1, "nope": 2})
 
 
 async def test_runner_session_settings_override() -> None:

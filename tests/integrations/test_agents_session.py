@@ -9,6 +9,7 @@ pop, ``limit``, unicode and SQL metacharacters; the checks that need the SDK's `
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,21 @@ async def test_session_settings_without_the_sdk() -> None:
     unset = SummemSession("s3", session_settings=Settings(None))
     await unset.add_items([{"role": "user", "content": "a"}, {"role": "user", "content": "b"}])
     assert len(await unset.get_items()) == 2
+
+
+async def test_dict_settings_stay_a_dict_without_the_sdk(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "agents.memory.session_settings", None)  # not importable
+    session = SummemSession("s", session_settings={"limit": 1})
+    assert session.session_settings == {"limit": 1}
+    await session.add_items([{"role": "user", "content": "a"}, {"role": "user", "content": "b"}])
+    assert await session.get_items() == [{"role": "user", "content": "b"}]
+
+
+async def test_a_closed_session_refuses_even_an_empty_add() -> None:
+    session = SummemSession("s")
+    await session.close()
+    with pytest.raises(StoreError, match="closed"):
+        await session.add_items([])
 
 
 async def test_add_nothing_and_a_bad_item() -> None:
