@@ -134,8 +134,8 @@ def wrap_openai(
         style: how the view is rendered for the server (e.g. ``ViewStyle.compat()`` for
             llama.cpp, ``ViewStyle.strict()`` for chat templates that need alternation); the
             memory's own style by default.
-        recall: offer the model the recall tool (``memory.recall_tool()``) on every request
-            that is not streamed, and answer its calls from the history without returning
+        recall: offer the model the recall tool (``memory.recall_tool()``) on every chat
+            completions request that is not streamed (not on ``responses``), and answer its calls from the history without returning
             to the application: the call and its results are recorded, the model is asked
             again (at most 3 rounds, the last with ``tool_choice="none"``), and the final
             response is returned. A reply that also calls the application's own tools is
