@@ -135,11 +135,12 @@ def wrap_openai(
             llama.cpp, ``ViewStyle.strict()`` for chat templates that need alternation); the
             memory's own style by default.
         recall: offer the model the recall tool (``memory.recall_tool()``) on every chat
-            completions request that is not streamed (not on ``responses``), and answer its calls from the history without returning
-            to the application: the call and its results are recorded, the model is asked
-            again (at most 3 rounds, the last with ``tool_choice="none"``), and the final
-            response is returned. A reply that also calls the application's own tools is
-            returned as it is, with the recall calls already answered.
+            completions request that is not streamed (not on ``responses``), and answer its
+            calls from the history without returning to the application: the call and its
+            results are recorded, the model is asked again (at most 3 rounds, the last with
+            ``tool_choice="none"``), and the final response is returned. A reply that also
+            calls the application's own tools is returned as it is, with the recall calls
+            already answered.
 
     Raises:
         ConfigurationError: an async client with a sync memory, or the other way round.
