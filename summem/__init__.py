@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         SummarizationError,
         SummemError,
     )
+    from summem.integrations.agents import SummemSession
     from summem.logs import install_log_redaction
     from summem.memory import Memory
     from summem.messages import Message, SummaryInfo, assistant, system, tool, user
@@ -158,6 +159,7 @@ __all__ = [
     "SummaryRequest",
     "SummemConfig",
     "SummemError",
+    "SummemSession",
     "TokenCounter",
     "TruncatingSummarizer",
     "TruncationReducer",
@@ -265,6 +267,7 @@ _WHERE: dict[str, str] = {
     "user": "summem.messages",
     "wrap_completion": "summem.wrappers",
     "wrap_openai": "summem.wrappers",
+    "SummemSession": "summem.integrations.agents",
 }
 """Where each public name lives (loaded by :func:`__getattr__` on first use)."""
 

@@ -92,7 +92,10 @@ def check_message(data: Mapping[str, Any], index: int | None) -> None:
     check_values(data, index)
     role = data.get("role")
     if "role" not in data:
-        raise MessageValidationError("missing required field", index=index, field="role")
+        hint = ""
+        if isinstance(data.get("type"), str):  # e.g. {"type": "function_call", ...}
+            hint = f" (a Responses API {data['type']!r} item? add those with add_items)"
+        raise MessageValidationError("missing required field" + hint, index=index, field="role")
     if not isinstance(role, str) or role not in ROLES:
         raise MessageValidationError(
             f"unknown role {role!r}; expected one of {sorted(ROLES)}", index=index, field="role"

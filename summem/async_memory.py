@@ -15,6 +15,7 @@ from typing import Any
 
 from summem._flow import run_async
 from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
+from summem.formats.responses import ResponseItem, to_items, to_messages
 from summem.messages import Message, MessageLike
 from summem.observe.hooks import Hook, lease_held
 from summem.observe.spend import SpendLimit
@@ -110,6 +111,10 @@ class AsyncMemory(BaseMemory):
     async def extend(self, messages: Iterable[MessageLike]) -> list[Message]:
         """See :meth:`Memory.extend`."""
         return await self._write_batch(messages, single=False)
+
+    async def add_items(self, items: Iterable[ResponseItem] | str) -> list[Message]:
+        """See :meth:`Memory.add_items`."""
+        return await self.extend(to_messages(items))
 
     async def record(
         self, messages: Iterable[MessageLike], *, mode: Mode = "auto"
@@ -247,6 +252,10 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.view`."""
         await self._ensure_fresh()
         return self._core.view()
+
+    async def items(self) -> list[dict[str, Any]]:
+        """See :meth:`Memory.items`."""
+        return to_items(await self.view())
 
     async def _ensure_fresh(self) -> None:
         self._check_open()

@@ -2,7 +2,9 @@
 
 A **group** is the unit that is never split: one message, or an assistant message with
 ``tool_calls`` together with every tool result answering it (parallel calls, results in any
-order; anything between the call and its last result belongs to the group too). A call whose
+order; anything between the call and its last result belongs to the group too). A message
+glued to the next (``meta[GLUED_TO_NEXT]``, a Responses reasoning item) starts the group of the
+message after it. A call whose
 results have not all arrived is **pending**: no cut may fall at or after it.
 
 There is one system message at a time (``system`` and ``developer`` alike): adding one with the
@@ -17,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from summem.exceptions import MessageValidationError
-from summem.messages import Message
+from summem.messages import GLUED_TO_NEXT, Message
 
 __all__ = [
     "Batch",
@@ -52,10 +54,12 @@ def boundaries(messages: Sequence[Message]) -> Boundaries:
     orphans: list[int] = []
     open_calls: set[str] = set()
     group_start = 0
+    glued = False
     for i, msg in enumerate(messages):
-        if not open_calls:
+        if not open_calls and not glued:
             starts.append(i)
             group_start = i
+        glued = msg.meta.get(GLUED_TO_NEXT) is True
         if msg.tool_calls:
             open_calls.update(msg.tool_call_ids)
         elif msg.role == "tool":

@@ -24,6 +24,7 @@ from typing import Any
 
 from summem._flow import run_sync
 from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
+from summem.formats.responses import ResponseItem, to_items, to_messages
 from summem.messages import Message, MessageLike
 from summem.observe.hooks import Hook, lease_held
 from summem.observe.spend import SpendLimit
@@ -149,6 +150,14 @@ class Memory(BaseMemory):
     def extend(self, messages: Iterable[MessageLike]) -> list[Message]:
         """Store a batch, validated whole first: one bad message rejects it all."""
         return self._write_batch(messages, single=False)
+
+    def add_items(self, items: Iterable[ResponseItem] | str) -> list[Message]:
+        """Store Responses API input items, validated whole first; see :meth:`items`.
+
+        Each item is kept as given (in the message's ``meta``) and comes back unchanged from
+        :meth:`items` (see :mod:`summem.formats.responses`).
+        """
+        return self.extend(to_messages(items))
 
     def record(self, messages: Iterable[MessageLike], *, mode: Mode = "auto") -> list[Message]:
         """Store what ``messages`` adds to the conversation; return the messages stored.
@@ -300,6 +309,14 @@ class Memory(BaseMemory):
         """The view as messages (the summary carries its ``summary_info``)."""
         self._ensure_fresh()
         return self._core.view()
+
+    def items(self) -> list[dict[str, Any]]:
+        """The view as Responses API input items, for ``responses.create(input=...)``.
+
+        Items added with :meth:`add_items` come back exactly as given; the summary (and any
+        message added in chat form) is converted. Fresh dicts, the caller's to change.
+        """
+        return to_items(self.view())
 
     def _ensure_fresh(self) -> None:
         self._check_open()

@@ -21,6 +21,7 @@ from summem._message_checks import check_message, check_values
 from summem.exceptions import MessageValidationError
 
 __all__ = [
+    "GLUED_TO_NEXT",
     "Message",
     "MessageLike",
     "Role",
@@ -38,6 +39,13 @@ __all__ = [
 ]
 
 Role = Literal["system", "developer", "user", "assistant", "tool"]
+
+GLUED_TO_NEXT = "glued_to_next"
+"""``meta`` key: ``True`` on a message that must stay in the group of the message after it.
+
+Set on a Responses ``reasoning`` item (see :mod:`summem.formats.responses`): the model needs it
+with the call or reply it led to, so no cut falls right after it.
+"""
 
 
 def new_message_id() -> str:

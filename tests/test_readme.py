@@ -67,7 +67,15 @@ def test_readme_commands_exist() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["real-servers.md", "reliability.md", "background.md", "observability.md", "cost.md"]
+    "name",
+    [
+        "real-servers.md",
+        "reliability.md",
+        "background.md",
+        "observability.md",
+        "cost.md",
+        "responses.md",
+    ],
 )
 def test_the_notes_python_blocks_run(
     name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path

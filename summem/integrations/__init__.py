@@ -6,6 +6,8 @@
 - :mod:`summem.integrations.pydantic_ai`: ``SummemHistory`` / ``AsyncSummemHistory``, history
   processors for pydantic-ai's ``ProcessHistory`` capability
   (``pip install 'summem[pydantic-ai]'``).
+- :mod:`summem.integrations.agents`: ``SummemSession``, the OpenAI Agents SDK's ``Session``
+  protocol (``pip install 'summem[agents]'``).
 
 Each one records the framework's whole conversation in a summem memory (the store keeps all of
 it) and hands the model the memory's bounded view, converted back to the framework's own

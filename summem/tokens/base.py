@@ -86,6 +86,9 @@ class ApproxCounter:
             n += 1 + self.count_text(message.name)
         if message.tool_call_id:
             n += self.count_text(message.tool_call_id)
+        for value in (message.model_extra or {}).values():
+            if isinstance(value, str):  # e.g. refusal, a reasoning item's encrypted content
+                n += self.count_text(value)
         message.token_cache[self.key] = n
         return n
 

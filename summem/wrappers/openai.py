@@ -15,8 +15,9 @@ provider's exception reaches the application unchanged, and calling again with
 ``messages=[]`` resends the view.
 
 The wrapped client is typed as the client it wraps, so editors and type checkers see the SDK's
-own signatures. Through memory go ``chat.completions.create``, ``.parse`` and ``.stream``
-(also after ``with_options(...)``); everything else is the wrapped client's own.
+own signatures. Through memory go ``chat.completions.create``, ``.parse`` and ``.stream``, and
+``responses.create``, ``.parse`` and ``.stream`` (see :mod:`summem.wrappers.responses`), also
+after ``with_options(...)``; everything else is the wrapped client's own.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from summem.wrappers.responses import MemoryResponses
 from summem.wrappers.turn import (
     TurnOptions,
     as_coroutine_function,
@@ -79,6 +81,8 @@ class MemoryClient:
     """An openai client whose chat completions go through a memory.
 
     ``chat.completions.create``, ``.parse`` and ``.stream`` send the view and record the reply;
+    so do ``responses.create``, ``.parse`` and ``.stream``, with the view as Responses items
+    (see :mod:`summem.wrappers.responses`);
     ``with_options(...)`` and ``copy(...)`` return a client wrapped around the same memory;
     everything else (``models``, ``embeddings``, ``api_key``...) is the wrapped client's.
     """
@@ -87,7 +91,10 @@ class MemoryClient:
         self._client = client
         self.memory = memory
         self._options = options or TurnOptions()
-        self.chat = _Chat(client.chat, memory, _is_async_client(client), self._options)
+        is_async = _is_async_client(client)
+        self.chat = _Chat(client.chat, memory, is_async, self._options)
+        if getattr(client, "responses", None) is not None:
+            self.responses = MemoryResponses(client.responses, memory, is_async, self._options)
 
     def with_options(self, *args: Any, **kwargs: Any) -> MemoryClient:
         """The wrapped client's ``with_options``, still around this memory."""
@@ -130,12 +137,13 @@ def wrap_openai(
         style: how the view is rendered for the server (e.g. ``ViewStyle.compat()`` for
             llama.cpp, ``ViewStyle.strict()`` for chat templates that need alternation); the
             memory's own style by default.
-        recall: offer the model the recall tool (``memory.recall_tool()``) on every request
-            that is not streamed, and answer its calls from the history without returning
-            to the application: the call and its results are recorded, the model is asked
-            again (at most 3 rounds, the last with ``tool_choice="none"``), and the final
-            response is returned. A reply that also calls the application's own tools is
-            returned as it is, with the recall calls already answered.
+        recall: offer the model the recall tool (``memory.recall_tool()``) on every chat
+            completions request that is not streamed (not on ``responses``), and answer its
+            calls from the history without returning to the application: the call and its
+            results are recorded, the model is asked again (at most 3 rounds, the last with
+            ``tool_choice="none"``), and the final response is returned. A reply that also
+            calls the application's own tools is returned as it is, with the recall calls
+            already answered.
         cache_breakpoints: where to put ``cache_control`` prompt-cache breakpoints, among
             ``"system"``, ``"summary"`` and ``"last"`` (recomputed on every request, at most
             four in all); by default all three for Anthropic (``claude``) models and none for

@@ -1,0 +1,309 @@
+"""``client.responses`` through a memory: the Responses API used statelessly.
+
+``responses.create(input=...)`` and ``responses.stream(input=...)`` on a wrapped client record
+the new input items (a string is one user message; only the new items, or the whole
+conversation each time: what is already recorded is recognised), send the memory's view as
+``input`` (the items as they were given, the rolling summary as a user message) and record the
+response's ``output`` items, with the provider's usage on the last one. The model gets the
+whole bounded history on every call, so nothing depends on the server's copy:
+``previous_response_id`` and ``conversation`` are refused (the server would prepend its own,
+unbounded history to the view). For reasoning models over ``store=False``, ask for
+``include=["reasoning.encrypted_content"]`` so the reasoning items can be sent back.
+
+A response is recorded once it is complete: a non-streamed one whose ``status`` is
+``completed`` (or ``incomplete``, minus a trailing reasoning item that nothing followed), a
+stream once its ``response.completed`` event has been read. A stream abandoned midway, failed or
+cut short records nothing; the input items recorded before the call stay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from summem.exceptions import ConfigurationError
+from summem.formats.responses import item_dict, to_items, to_messages
+from summem.wrappers.turn import TurnOptions, as_coroutine_function
+
+if TYPE_CHECKING:
+    from summem.async_memory import AsyncMemory
+    from summem.memory import Memory
+
+__all__ = ["MemoryResponses", "output_items", "response_usage"]
+
+_STATEFUL = ("previous_response_id", "conversation", "response_id")
+
+
+def _get(obj: Any, name: str) -> Any:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+def response_usage(response: Any) -> dict[str, int] | None:
+    """A response's usage in summem's (chat-completions) names, or ``None``."""
+    usage = _get(response, "usage")
+    if usage is None:
+        return None
+    names = {"input_tokens": "prompt_tokens", "output_tokens": "completion_tokens"}
+    out = {}
+    for key in ("input_tokens", "output_tokens", "total_tokens"):
+        value = _get(usage, key)
+        if isinstance(value, int):
+            out[names.get(key, key)] = value
+    return out or None
+
+
+def output_items(response: Any) -> list[dict[str, Any]]:
+    """The items to record from a response: its output, once it is complete."""
+    status = _get(response, "status")
+    if status not in (None, "completed", "incomplete"):
+        return []  # failed, cancelled, still in progress: nothing the model finished saying
+    items = [_without_sdk_fields(item_dict(i)) for i in _get(response, "output") or ()]
+    while status == "incomplete" and items and items[-1].get("type") == "reasoning":
+        items.pop()  # cut off while reasoning: a reasoning item needs the item it led to
+    return items
+
+
+_SDK_FIELDS = ("parsed", "parsed_arguments")
+"""Set by the SDK's ``parse``/``stream`` helpers on output items; not the API's, never sent."""
+
+
+def _without_sdk_fields(item: dict[str, Any]) -> dict[str, Any]:
+    for key in _SDK_FIELDS:
+        item.pop(key, None)
+    for part in item.get("content") or ():
+        if isinstance(part, dict):
+            for key in _SDK_FIELDS:
+                part.pop(key, None)
+    return item
+
+
+def _input(kwargs: dict[str, Any]) -> Any:
+    for name in _STATEFUL:
+        if isinstance(kwargs.get(name), (str, Mapping)):
+            raise ConfigurationError(
+                f"{name}= cannot be used through summem: the memory sends the whole bounded "
+                "history as input, and the server would prepend its own copy; pass only the "
+                "new input items"
+            )
+    new = kwargs.get("input", [])
+    if not isinstance(new, (str, list, tuple)):
+        new = []  # the SDK's ``omit``/``NOT_GIVEN``: nothing new
+    return new
+
+
+def _reply_messages(items: list[dict[str, Any]], usage: dict[str, int] | None) -> list[Any]:
+    msgs = to_messages(items)
+    if msgs and usage:
+        msgs[-1] = msgs[-1].with_meta(usage=usage)
+    return msgs
+
+
+def sync_responses_call(
+    fn: Callable[..., Any], memory: Memory, options: TurnOptions, *, helper: bool = False
+) -> Callable[..., Any]:
+    """``fn`` (``responses.create`` or ``.stream``) as one turn of ``memory``."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        memory.record(to_messages(_input(kwargs)), mode=options.mode)
+        kwargs = {**kwargs, "input": to_items(memory.view())}
+
+        def record(response: Any) -> None:
+            memory.extend(_reply_messages(output_items(response), response_usage(response)))
+
+        response = fn(*args, **kwargs)
+        if helper:
+            return _Manager(response, record)
+        if kwargs.get("stream"):
+            return _EventStream(response, record)
+        record(response)
+        return response
+
+    return call
+
+
+def async_responses_call(
+    fn: Callable[..., Awaitable[Any]],
+    memory: AsyncMemory,
+    options: TurnOptions,
+    *,
+    helper: bool = False,
+) -> Callable[..., Any]:
+    """The async twin of :func:`sync_responses_call`."""
+
+    async def prepare(kwargs: dict[str, Any]) -> tuple[dict[str, Any], AsyncRecord]:
+        await memory.record(to_messages(_input(kwargs)), mode=options.mode)
+        kwargs = {**kwargs, "input": to_items(await memory.view())}
+
+        async def record(response: Any) -> None:
+            reply = _reply_messages(output_items(response), response_usage(response))
+            await memory.extend(reply)
+
+        return kwargs, record
+
+    async def acall(*args: Any, **kwargs: Any) -> Any:
+        kwargs, record = await prepare(kwargs)
+        response = await fn(*args, **kwargs)
+        if kwargs.get("stream"):
+            return _AsyncEventStream(response, record)
+        await record(response)
+        return response
+
+    if not helper:
+        return acall
+
+    def open_stream(*args: Any, **kwargs: Any) -> _AsyncManager:
+        # ``AsyncResponses.stream`` is a plain method returning an async context manager;
+        # the memory is only touched once it is entered.
+        return _AsyncManager(fn, args, kwargs, prepare)
+
+    return open_stream
+
+
+AsyncRecord = Callable[[Any], Awaitable[None]]
+
+
+class _Proxy:
+    _inner: Any
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+def _completed(event: Any) -> Any:
+    """The response a ``response.completed`` event carries, else ``None``."""
+    return _get(event, "response") if _get(event, "type") == "response.completed" else None
+
+
+class _EventStream(_Proxy):
+    """Responses events, passed through; the output is recorded at ``response.completed``."""
+
+    def __init__(self, stream: Any, record: Callable[[Any], None]) -> None:
+        self._inner, self._record = stream, record
+        self._iter: Iterator[Any] | None = None
+        self._done = False
+
+    def __iter__(self) -> _EventStream:
+        return self
+
+    def __next__(self) -> Any:
+        if self._iter is None:
+            self._iter = iter(self._inner)
+        event = next(self._iter)
+        response = _completed(event)
+        if response is not None and not self._done:
+            self._done = True
+            self._record(response)
+        return event
+
+    def __enter__(self) -> _EventStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._inner.close()
+
+    def until_done(self) -> _EventStream:
+        """Read the stream to its end (which records the output)."""
+        for _ in self:
+            pass
+        return self
+
+    def get_final_response(self) -> Any:
+        """The SDK's final response, once the stream is read (and the output recorded)."""
+        self.until_done()
+        return self._inner.get_final_response()
+
+
+class _Manager(_Proxy):
+    """``with client.responses.stream(...) as stream``: records the completed output."""
+
+    def __init__(self, manager: Any, record: Callable[[Any], None]) -> None:
+        self._inner, self._record = manager, record
+
+    def __enter__(self) -> _EventStream:
+        return _EventStream(self._inner.__enter__(), self._record)
+
+    def __exit__(self, *exc: Any) -> Any:
+        return self._inner.__exit__(*exc)
+
+
+class _AsyncEventStream(_Proxy):
+    """The async twin of :class:`_EventStream`."""
+
+    def __init__(self, stream: Any, record: AsyncRecord) -> None:
+        self._inner, self._record = stream, record
+        self._iter: AsyncIterator[Any] | None = None
+        self._done = False
+
+    def __aiter__(self) -> _AsyncEventStream:
+        return self
+
+    async def __anext__(self) -> Any:
+        if self._iter is None:
+            self._iter = self._inner.__aiter__()
+        event = await self._iter.__anext__()
+        response = _completed(event)
+        if response is not None and not self._done:
+            self._done = True
+            await self._record(response)
+        return event
+
+    async def __aenter__(self) -> _AsyncEventStream:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._inner.close()
+
+    async def until_done(self) -> _AsyncEventStream:
+        """Read the stream to its end (which records the output)."""
+        async for _ in self:
+            pass
+        return self
+
+    async def get_final_response(self) -> Any:
+        """The SDK's final response, once the stream is read (and the output recorded)."""
+        await self.until_done()
+        return await self._inner.get_final_response()
+
+
+class _AsyncManager:
+    """``async with``: record the new input, then open the SDK's stream over the view."""
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        prepare: Callable[[dict[str, Any]], Awaitable[tuple[dict[str, Any], AsyncRecord]]],
+    ) -> None:
+        self._fn, self._args, self._kwargs, self._prepare = fn, args, kwargs, prepare
+        self._manager: Any = None
+
+    async def __aenter__(self) -> _AsyncEventStream:
+        kwargs, record = await self._prepare(self._kwargs)
+        self._manager = self._fn(*self._args, **kwargs)
+        return _AsyncEventStream(await self._manager.__aenter__(), record)
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._manager.__aexit__(*exc)
+
+
+class MemoryResponses:
+    """``client.responses`` whose ``create``, ``parse`` and ``stream`` go through a memory."""
+
+    def __init__(self, responses: Any, memory: Any, is_async: bool, options: TurnOptions) -> None:
+        self._responses = responses
+        for name in ("create", "parse", "stream"):
+            method = getattr(responses, name, None)
+            if method is None:
+                continue
+            helper = name == "stream"
+            wrapped: Callable[..., Any]
+            if is_async:
+                coroutine = method if helper else as_coroutine_function(method)
+                wrapped = async_responses_call(coroutine, memory, options, helper=helper)
+            else:
+                wrapped = sync_responses_call(method, memory, options, helper=helper)
+            setattr(self, name, wrapped)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._responses, name)

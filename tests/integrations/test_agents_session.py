@@ -1,0 +1,193 @@
+"""``SummemSession`` on its own: the Agents SDK's session protocol, no SDK needed.
+
+The protocol is structural, so these checks run wherever summem is installed. They are adapted
+from the SDK's ``tests/memory/test_session.py`` (written for ``SQLiteSession``): add, get, clear,
+pop, ``limit``, unicode and SQL metacharacters; the checks that need the SDK's ``Runner`` are in
+``test_agents.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+
+from summem import AsyncMemory, SummarizationReducer, SummemSession
+from summem.exceptions import ConfigurationError, StoreError
+from summem.stores import AsyncSQLiteStore
+from tests.fakes.counters import WordCounter
+from tests.fakes.summarizers import FakeSummarizer
+
+
+def db(tmp_path: Path) -> AsyncSQLiteStore:
+    return AsyncSQLiteStore(str(tmp_path / "sessions.db"))
+
+
+def small_session(session_id: str = "user-42") -> SummemSession:
+    reducer = SummarizationReducer(
+        FakeSummarizer(),
+        token_counter=WordCounter(),
+        threshold_tokens=120,
+        target_tokens=80,
+        summary_max_tokens=5,
+    )
+    return SummemSession(session_id, reducer=reducer)
+
+
+class Settings:
+    """Stands for the SDK's ``SessionSettings``: an object with a ``limit``."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+
+
+async def test_session_settings_without_the_sdk() -> None:
+    session = SummemSession("s", session_settings=Settings(3))
+    await session.add_items([{"role": "user", "content": f"Message {i}"} for i in range(5)])
+    assert [i["content"] for i in await session.get_items()] == [f"Message {i}" for i in (2, 3, 4)]
+    assert len(await session.get_items(limit=-1)) == 5
+    as_dict = SummemSession("s2", session_settings={"limit": 1})
+    await as_dict.add_items([{"role": "user", "content": "a"}, {"role": "user", "content": "b"}])
+    assert await as_dict.get_items() == [{"role": "user", "content": "b"}]
+    unset = SummemSession("s3", session_settings=Settings(None))
+    await unset.add_items([{"role": "user", "content": "a"}, {"role": "user", "content": "b"}])
+    assert len(await unset.get_items()) == 2
+
+
+async def test_dict_settings_stay_a_dict_without_the_sdk(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "agents.memory.session_settings", None)  # not importable
+    session = SummemSession("s", session_settings={"limit": 1})
+    assert session.session_settings == {"limit": 1}
+    await session.add_items([{"role": "user", "content": "a"}, {"role": "user", "content": "b"}])
+    assert await session.get_items() == [{"role": "user", "content": "b"}]
+
+
+async def test_a_closed_session_refuses_even_an_empty_add() -> None:
+    session = SummemSession("s")
+    await session.close()
+    with pytest.raises(StoreError, match="closed"):
+        await session.add_items([])
+
+
+async def test_add_nothing_and_a_bad_item() -> None:
+    session = SummemSession("s")
+    await session.add_items([])
+    with pytest.raises(ValueError, match="no pending tool call"):
+        await session.add_items(
+            [
+                {"role": "user", "content": "kept? no: the batch is refused whole"},
+                {"type": "function_call_output", "call_id": "nope", "output": "x"},
+            ]
+        )
+    assert await session.get_items() == []
+
+
+async def test_session_direct(tmp_path: Path) -> None:
+    session = SummemSession("direct_test", store=db(tmp_path))
+    items = [{"role": "user", "content": "Hello"}, {"role": "assistant", "content": "Hi there!"}]
+    await session.add_items(items)
+    assert await session.get_items() == items
+    await session.clear_session()
+    assert await session.get_items() == []
+    await session.close()
+
+
+async def test_pop_item(tmp_path: Path) -> None:
+    session = SummemSession("pop_test", store=db(tmp_path))
+    assert await session.pop_item() is None
+    items = [
+        {"role": "user", "content": "Hello"},
+        {"role": "assistant", "content": "Hi there!"},
+        {"role": "user", "content": "How are you?"},
+    ]
+    await session.add_items(items)
+    assert len(await session.get_items()) == 3
+    assert await session.pop_item() == items[2]
+    assert await session.get_items() == items[:2]
+    assert await session.pop_item() == items[1]
+    assert await session.pop_item() == items[0]
+    assert await session.pop_item() is None
+    assert await session.get_items() == []
+    await session.add_items(items[:1])  # the session works on after being emptied
+    assert await session.get_items() == items[:1]
+    await session.close()
+
+
+async def test_pop_only_affects_its_session(tmp_path: Path) -> None:
+    store = db(tmp_path)
+    one, two = SummemSession("session_1", store=store), SummemSession("session_2", store=store)
+    await one.add_items([{"role": "user", "content": "Session 1 message"}])
+    await two.add_items(
+        [
+            {"role": "user", "content": "Session 2 message 1"},
+            {"role": "user", "content": "Session 2 message 2"},
+        ]
+    )
+    assert (await two.pop_item())["content"] == "Session 2 message 2"
+    assert [i["content"] for i in await one.get_items()] == ["Session 1 message"]
+    assert [i["content"] for i in await two.get_items()] == ["Session 2 message 1"]
+    await store.close()
+
+
+async def test_get_items_with_limit() -> None:
+    session = SummemSession("count_test")
+    items = [
+        {"role": role, "content": f"{kind} {n}"}
+        for n in (1, 2, 3)
+        for role, kind in (("user", "Message"), ("assistant", "Response"))
+    ]
+    await session.add_items(items)
+    assert await session.get_items() == items
+    assert await session.get_items(limit=2) == items[-2:]
+    assert await session.get_items(limit=4) == items[-4:]
+    assert await session.get_items(limit=10) == items
+    assert await session.get_items(limit=0) == []
+    assert await session.get_items(limit=-1) == items
+
+
+async def test_unicode_and_special_characters(tmp_path: Path) -> None:
+    session = SummemSession("unicode", store=db(tmp_path))
+    items = [
+        {"role": "user", "content": "こんにちは"},
+        {"role": "assistant", "content": "😊👍"},
+        {"role": "user", "content": "O'Reilly"},
+        {"role": "assistant", "content": "Robert'); DROP TABLE students;--"},
+    ]
+    await session.add_items(items)
+    again = SummemSession("unicode", memory=AsyncMemory("unicode", store=session.memory.store))
+    assert await again.get_items() == items
+    await session.close()
+
+
+async def test_memory_argument_checks() -> None:
+    memory = AsyncMemory("a")
+    assert SummemSession("a", memory=memory).memory is memory
+    with pytest.raises(ConfigurationError, match="not 'b'"):
+        SummemSession("b", memory=memory)
+    with pytest.raises(ConfigurationError, match="not both"):
+        SummemSession("a", memory=memory, store="memory://")
+    with pytest.raises(ConfigurationError, match="AsyncMemory"):
+        SummemSession("a", memory=object())  # type: ignore[arg-type]
+    assert repr(SummemSession("a")) == "SummemSession('a')"
+
+
+async def test_pop_refuses_an_item_the_summary_covers() -> None:
+    session = small_session()
+    await session.add_items([{"role": "user", "content": "x"}])
+    data = await session.memory.to_dict()
+    data["watermark"] = 1  # as if everything had been summarized
+    data["summary"] = None
+    store = session.memory.store
+    await store.delete("user-42")
+    restored = SummemSession("user-42", memory=await AsyncMemory.from_dict(data, store=store))
+    with pytest.raises(StoreError, match="covered by the summary"):
+        await restored.pop_item()
+    assert len(await restored.memory.history()) == 1  # refused before anything was touched
+
+
+def test_sync_use_from_another_loop() -> None:
+    session = SummemSession("loop")
+    asyncio.run(session.add_items([{"role": "user", "content": "hi"}]))
+    assert asyncio.run(session.get_items()) == [{"role": "user", "content": "hi"}]

@@ -1,0 +1,192 @@
+"""``client.responses`` through a memory: the real openai SDK over a mocked transport."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from summem import AsyncMemory, Memory, SummarizationReducer, wrap_openai
+from summem.exceptions import ConfigurationError
+from summem.wrappers.responses import output_items, response_usage
+from tests.fakes.counters import WordCounter, words
+from tests.fakes.responses import (
+    call_item,
+    reasoning_item,
+    response,
+    stream_events,
+    text_item,
+)
+from tests.fakes.summarizers import FakeSummarizer
+from tests.fakes.transport import Recorder, replies, sse_events
+
+USER = {"role": "user", "content": "what is the weather in Paris?"}
+
+
+def small_memory(cls: Any = Memory) -> Any:
+    reducer = SummarizationReducer(
+        FakeSummarizer(),
+        token_counter=WordCounter(),
+        threshold_tokens=80,
+        target_tokens=50,
+        summary_max_tokens=5,
+    )
+    return cls("s", reducer=reducer)
+
+
+def test_create_sends_the_view_and_records_the_output() -> None:
+    out = [reasoning_item(), call_item("c1", "weather", '{"city": "Paris"}')]
+    rec = Recorder(replies(response(out), response([text_item("Sunny.")], n=2)))
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    first = client.responses.create(model="gpt-4.1-mini", input=[USER], store=False)
+    assert first.output[1].call_id == "c1"
+    result = {"type": "function_call_output", "call_id": "c1", "output": "sunny"}
+    second = client.responses.create(model="gpt-4.1-mini", input=[result], store=False)
+    assert second.output_text == "Sunny."
+    sent = [body for _, path, body in rec.requests]
+    assert [p for _, p, _ in rec.requests] == ["/v1/responses", "/v1/responses"]
+    assert sent[0]["input"] == [USER] and sent[0]["store"] is False
+    assert sent[1]["input"] == [USER, *out, result]
+    assert memory.items() == [USER, *out, result, text_item("Sunny.")]
+    last = memory.history_messages()[-1]
+    assert last.meta["usage"] == {"prompt_tokens": 20, "completion_tokens": 5, "total_tokens": 25}
+
+
+def test_string_input_and_the_whole_conversation_each_time() -> None:
+    rec = Recorder(replies(response([text_item("Hi!")]), response([text_item("Fine.")], n=2)))
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    first = client.responses.create(model="m", input="hello")
+    # the openai habit: keep your own list, send it all every time (SDK output objects too)
+    history: list[Any] = [{"role": "user", "content": "hello"}, *first.output]
+    history.append({"role": "user", "content": "how are you?"})
+    client.responses.create(model="m", input=history)
+    assert [i.get("content") for i in memory.items()][::2] == ["hello", "how are you?"]
+    assert len(memory.items()) == 4
+    assert rec.requests[1][2]["input"] == memory.items()[:3]
+
+
+def test_a_long_session_is_bounded_and_summarized() -> None:
+    bodies = [response([text_item(words(10, f"a{n}_"))], n=n) for n in range(12)]
+    rec = Recorder(replies(*bodies))
+    memory = small_memory()
+    client = wrap_openai(rec.client(), memory)
+    for n in range(12):
+        client.responses.create(model="m", input=[{"role": "user", "content": words(10, f"u{n}_")}])
+    last_input = rec.requests[-1][2]["input"]
+    assert memory.summary is not None
+    assert last_input[0] == {"type": "message", "role": "user", "content": memory.summary.content}
+    assert len(last_input) < 12 * 2
+    assert len(memory.history()) == 24  # nothing lost
+
+
+@pytest.mark.parametrize("name", ["previous_response_id", "conversation"])
+def test_server_side_state_is_refused(name: str) -> None:
+    rec = Recorder(replies())
+    client = wrap_openai(rec.client(), Memory("s"))
+    with pytest.raises(ConfigurationError, match=name):
+        client.responses.create(model="m", input="hi", **{name: "resp_1"})
+    assert rec.requests == []
+
+
+def test_create_stream_records_at_completed() -> None:
+    out = [text_item("Streamed.")]
+    rec = Recorder(replies(sse_events(stream_events(out))))
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    stream = client.responses.create(model="m", input=[USER], stream=True)
+    kinds = [event.type for event in stream]
+    assert kinds[-1] == "response.completed"
+    assert memory.items() == [USER, *out]
+
+
+def test_a_stream_cut_short_records_nothing() -> None:
+    rec = Recorder(replies(sse_events(stream_events([text_item("half")], complete=False))))
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    with client.responses.create(model="m", input=[USER], stream=True) as stream:
+        for _ in stream:
+            pass
+    assert memory.items() == [USER]
+
+
+def test_stream_helper_records_the_final_response() -> None:
+    out = [text_item("Helper.")]
+    rec = Recorder(replies(sse_events(stream_events(out))))
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    with client.responses.stream(model="m", input=[USER]) as stream:
+        final = stream.get_final_response()
+    assert final.output_text == "Helper."
+    assert memory.items() == [USER, *out]
+
+
+async def test_async_create_and_stream() -> None:
+    out = [text_item("Async.")]
+    rec = Recorder(
+        replies(
+            response(out),
+            sse_events(stream_events([text_item("Again.", 2)])),
+            sse_events(stream_events([text_item("Third.", 3)])),
+        )
+    )
+    memory = AsyncMemory("s")
+    client = wrap_openai(rec.async_client(), memory)
+    await client.responses.create(model="m", input=[USER])
+    stream = await client.responses.create(model="m", input="more", stream=True)
+    async with stream:
+        async for _ in stream:
+            pass
+    async with client.responses.stream(model="m", input="and more") as helper:
+        final = await helper.get_final_response()
+    assert final.output_text == "Third."
+    items = await memory.items()
+    assert [i.get("content") for i in items if i.get("role") == "user"] == [
+        USER["content"],
+        "more",
+        "and more",
+    ]
+    assert items[-1] == text_item("Third.", 3)
+    assert rec.requests[2][2]["input"] == items[:-1]
+
+
+def test_incomplete_and_failed_responses() -> None:
+    cut = response([text_item("partial"), reasoning_item(2)], status="incomplete")
+    assert output_items(cut) == [text_item("partial")]
+    assert output_items(response([text_item("x")], status="failed")) == []
+    assert response_usage({"usage": None}) is None
+    assert json.loads(json.dumps(output_items({"output": [call_item("c", "f", "{}")]})))
+
+
+def test_parse_records_the_output_without_the_sdk_fields() -> None:
+    from pydantic import BaseModel
+
+    class City(BaseModel):
+        city: str
+
+    body = response([text_item('{"city": "Paris"}')])
+    rec = Recorder(replies(body))
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    parsed = client.responses.parse(model="m", input=[USER], text_format=City)
+    assert parsed.output_parsed == City(city="Paris")
+    assert memory.items() == [USER, text_item('{"city": "Paris"}')]  # no "parsed" sent back
+
+
+def test_stream_helper_resuming_a_response_is_refused() -> None:
+    rec = Recorder(replies())
+    client = wrap_openai(rec.client(), Memory("s"))
+    with pytest.raises(ConfigurationError, match="response_id"):
+        client.responses.stream(response_id="resp_1")
+    assert rec.requests == []
+
+
+def test_omitted_input_records_nothing_new() -> None:
+    rec = Recorder(replies(response([text_item("Again.")])))
+    memory = Memory("s")
+    memory.add_items([USER])
+    client = wrap_openai(rec.client(), memory)
+    client.responses.create(model="m")  # no input: the view alone is sent
+    assert rec.requests[0][2]["input"] == [USER]
