@@ -18,7 +18,6 @@ import importlib
 import logging
 import os
 from collections.abc import Mapping
-from dataclasses import replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -35,9 +34,6 @@ __all__ = ["LiteLLMClient", "import_litellm"]
 
 _OUTPUT_CAP_NAMES = ("max_tokens", "max_completion_tokens", "max_output_tokens")
 _RETRY_KWARGS = ("num_retries", "max_retries")
-# Provider finish reasons some litellm releases pass through unmapped (1.75 does; newer ones
-# map them), under the OpenAI name summem checks.
-_OPENAI_FINISH_REASONS = {"refusal": "content_filter"}  # Anthropic's refusal stop reason
 
 
 def import_litellm() -> ModuleType:
@@ -157,7 +153,6 @@ class LiteLLMClient:
 
     def _streamed(self, reply: StreamedReply, request: ChatRequest) -> ChatResponse:
         provider = self._provider(request.model)
-        reply = replace(reply, finish_reason=_openai_finish_reason(reply.finish_reason))
         return ChatResponse.from_stream(reply, provider=provider, model=request.model)
 
     def _error(self, exc: openai.OpenAIError, kwargs: Mapping[str, Any]) -> LLMError:
@@ -196,14 +191,7 @@ class LiteLLMClient:
             refusal = specific.get("refusal") if isinstance(specific, Mapping) else None
         return ChatResponse(
             text=str(getattr(message, "content", None) or ""),
-            finish_reason=_openai_finish_reason(getattr(choice, "finish_reason", None)),
+            finish_reason=getattr(choice, "finish_reason", None),
             refusal=refusal,
             **common,
         )
-
-
-def _openai_finish_reason(reason: Any) -> str | None:
-    """``reason`` under OpenAI's name (``"content_filter"`` for Anthropic's ``"refusal"``)."""
-    if reason is None:
-        return None
-    return _OPENAI_FINISH_REASONS.get(str(reason), str(reason))

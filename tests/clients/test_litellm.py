@@ -200,9 +200,9 @@ _LITELLM_MCP_HANDLERS = (
 
 
 async def test_tools_need_no_mcp_package(mocked_openai_chat, mode, monkeypatch):
-    # litellm 1.106.x and 1.108.0-1.108.3 import the optional `mcp` package whenever `tools=` is
-    # passed; pyproject.toml leaves them out so summem need not depend on `mcp`. Here `mcp` is
-    # made unimportable (and litellm's MCP modules unloaded): a call with tools must still work.
+    # litellm 1.106.0-1.108.3 import the optional `mcp` package whenever `tools=` is passed;
+    # summem's range starts at 1.108.4 so it need not depend on `mcp`. Here `mcp` is made
+    # unimportable (and litellm's MCP modules unloaded): a call with tools must still work.
     import sys
 
     import litellm
