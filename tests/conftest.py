@@ -2,7 +2,8 @@
 
 The network guard refuses every socket connection that is not to this machine (Redis and
 PostgreSQL run on 127.0.0.1), so an HTTP request that respx did not intercept fails the test
-instead of reaching a provider.
+instead of reaching a provider, whichever HTTP stack sent it (httpx or httpx2: both end in
+``socket``). respx intercepts both stacks (:mod:`tests.fakes.transport`).
 """
 
 from __future__ import annotations
@@ -14,10 +15,14 @@ from typing import Any
 
 import pytest
 
+from tests.fakes.transport import route_httpx2_too
+
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 # LLM HTTP fixtures (respx routes, a fake clock, backends) for the client and summarizer tests.
 pytest_plugins = ["tests.fakes.fixtures"]
+# respx's routers intercept openai 3.x's httpx2 requests too, not only httpx's.
+route_httpx2_too()
 
 _LOCAL_HOSTS = {"127.0.0.1", "::1", "localhost", "0.0.0.0"}
 _real_connect = socket.socket.connect

@@ -48,13 +48,14 @@ def test_the_filter_and_the_installed_factory_redact_every_logger(
 
 
 def test_a_provider_error_quoting_the_request_carries_no_card_or_prompt_at_length() -> None:
-    import httpx
     import openai
 
     from summem.clients.errors import map_provider_error
+    from tests.fakes.transport import SDK_HTTP
 
     quoted = "Invalid 'messages[2].content': 'my card is 4111 1111 1111 1111 " + "x" * 500 + "'"
-    response = httpx.Response(400, request=httpx.Request("POST", "https://api.openai.com/v1/x"))
+    request = SDK_HTTP.Request("POST", "https://api.openai.com/v1/x")
+    response = SDK_HTTP.Response(400, request=request)
     exc = openai.BadRequestError(quoted, response=response, body={"message": quoted})
     err = map_provider_error(exc, provider="openai", model="m")
     assert "4111 1111 1111 1111" not in str(err)

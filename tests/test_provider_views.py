@@ -194,9 +194,6 @@ def send(litellm: Any, model: str, messages: list[dict[str, Any]]) -> Any:
         messages=messages,
         api_key="test-key-not-real",
         num_retries=0,
-        # litellm 1.106 imports its MCP gateway (and the optional `mcp` package, not a
-        # dependency) whenever `tools` is passed; this private flag skips that detour.
-        _skip_mcp_handler=True,
         **kwargs,
     )
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import email.utils
 from typing import Any
 
-import httpx
 import openai
 import pytest
 
@@ -17,14 +16,15 @@ from summem.exceptions import (
     LLMError,
     LLMTransientError,
 )
+from tests.fakes.transport import SDK_HTTP
 
-REQ = httpx.Request("POST", "https://api.openai.com/v1/chat/completions")
+REQ = SDK_HTTP.Request("POST", "https://api.openai.com/v1/chat/completions")
 
 
 def status_error(
     status: int, body: dict[str, Any] | None = None, headers: dict[str, str] | None = None
 ):
-    response = httpx.Response(status, json=body or {}, headers=headers, request=REQ)
+    response = SDK_HTTP.Response(status, json=body or {}, headers=headers, request=REQ)
     cls = {
         400: openai.BadRequestError,
         401: openai.AuthenticationError,

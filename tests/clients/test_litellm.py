@@ -190,3 +190,38 @@ def test_library_use_prints_nothing_and_fails_a_missing_key_at_once(tmp_path) ->
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout == "" and "Give Feedback" not in out.stderr and "LiteLLM" not in out.stderr
+
+
+# where litellm 1.106-1.108.3 import `mcp` from when `tools=` is passed
+_LITELLM_MCP_HANDLERS = (
+    "litellm.responses.mcp.chat_completions_handler",
+    "litellm.responses.mcp.litellm_proxy_mcp_handler",
+)
+
+
+async def test_tools_need_no_mcp_package(mocked_openai_chat, mode, monkeypatch):
+    # litellm 1.106.0-1.108.3 import the optional `mcp` package whenever `tools=` is passed;
+    # summem's range starts at 1.108.4 so it need not depend on `mcp`. Here `mcp` is made
+    # unimportable (and litellm's MCP modules unloaded): a call with tools must still work.
+    import sys
+
+    import litellm
+
+    mcp_modules = ("mcp.", "litellm.proxy._experimental.mcp_server", *_LITELLM_MCP_HANDLERS)
+    for name in list(sys.modules):
+        if name == "mcp" or name.startswith(mcp_modules):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "mcp", None)  # `import mcp` now raises ImportError
+    mocked_openai_chat.respond(200, json=openai_completion("used no tool"))
+    kwargs = {
+        "model": OPENAI_MODEL,
+        "messages": [{"role": "user", "content": "hello"}],
+        "tools": [{"type": "function", "function": {"name": "lookup", "parameters": {}}}],
+        "api_key": SENTINEL_KEY,
+    }
+    if mode == "sync":
+        reply = litellm.completion(**kwargs)
+    else:
+        reply = await litellm.acompletion(**kwargs)
+    assert reply.choices[0].message.content == "used no tool"
+    assert request_json(mocked_openai_chat.calls.last)["tools"][0]["function"]["name"] == "lookup"
