@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from summem import Memory, SummarizationReducer, ViewStyle, wrap_completion, wrap_openai
 from summem.async_memory import AsyncMemory
+from summem.recall.tool import RECALL_TOOL_NAME
 from tests.fakes.memory import check_session
+from tests.live_local.conftest import REQUEST_TIMEOUT
 
 pytestmark = pytest.mark.live_local
 
@@ -127,3 +130,44 @@ async def test_async_client_with_async_memory(async_openai_client: Any, live_mod
     history = await memory.history_messages()
     assert [m.role for m in history] == ["user", "assistant"] * 3
     await memory.close()
+
+
+def test_the_recall_loop_offers_the_tool_to_a_real_server(
+    live_base_url: str, live_model: str
+) -> None:
+    """With ``recall=True`` every request offers the recall tool; whatever the model does with
+    it (a 135M model rarely calls it), the turn completes and the record stays valid."""
+    import httpx
+    import openai
+
+    sent: list[dict[str, Any]] = []
+
+    def keep(request: httpx.Request) -> None:
+        if request.method == "POST":
+            sent.append(json.loads(request.content))
+
+    http = httpx.Client(event_hooks={"request": [keep]}, timeout=REQUEST_TIMEOUT)
+    raw = openai.OpenAI(base_url=live_base_url, api_key="sk-no-key-needed", http_client=http)
+    memory = small_memory(style=ViewStyle.compat())
+    client: Any = wrap_openai(raw, memory, recall=True)
+    memory.add(SYSTEM)
+    try:
+        for i in range(8):
+            question = f"My order BW-{i}00 is late. What did I say my order number {i} was?"
+            response = client.chat.completions.create(
+                model=live_model, messages=[{"role": "user", "content": question}], max_tokens=40
+            )
+            assert response.choices[0].message is not None
+    finally:
+        http.close()
+    assert sent and all(
+        any(t["function"]["name"] == RECALL_TOOL_NAME for t in body.get("tools", []))
+        for body in sent
+    )
+    assert memory.summary is not None  # evicted turns are what recall reaches
+    assert memory.recall("BW-000")  # and the first order is still in reach
+    history = memory.history_messages()
+    calls = [c["id"] for m in history for c in (m.tool_calls or [])]
+    answered = [m.tool_call_id for m in history if m.role == "tool"]
+    assert sorted(calls) == sorted(answered)  # any recall call the model made was answered
+    check_session(memory.store, "live", memory.view())
