@@ -23,6 +23,8 @@ turn it retries; it cannot pop a message the summary already covers.
 
 from __future__ import annotations
 
+import hashlib
+import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +37,14 @@ if TYPE_CHECKING:
     from summem.stores.base import AsyncStore, Store
 
 __all__ = ["SummemSession"]
+
+logger = logging.getLogger(__name__)
+
+
+def _backup_id(session_id: str) -> str:
+    """Where :meth:`SummemSession.pop_item` keeps a whole copy while it rewrites the session."""
+    digest = hashlib.sha256(session_id.encode("utf-8")).hexdigest()[:32]
+    return f"summem-pop-backup:{digest}"
 
 
 def _coerce_settings(settings: Any) -> Any:
@@ -82,6 +92,7 @@ class SummemSession:
         self.memory = memory or AsyncMemory(session_id, reducer=reducer, store=store)
         self.session_id = self.memory.session_id
         self.session_settings = _coerce_settings(session_settings)
+        self._settled = False
 
     def _default_limit(self) -> int | None:
         settings = self.session_settings
@@ -95,6 +106,7 @@ class SummemSession:
 
         A negative ``limit`` (like ``None``) gives them all, ``0`` none, as the SDK's sessions.
         """
+        await self._settle()
         if limit is None:
             limit = self._default_limit()
         items = await self.memory.items()
@@ -108,14 +120,22 @@ class SummemSession:
         Raises:
             StoreError: the session is closed (also for an empty list).
         """
+        await self._settle()
         await self.memory.add_items(items)
 
     async def pop_item(self) -> Any:
         """Remove the most recent item from the history and return it (``None``: empty).
 
+        A store keeps a history append-only, so the session is rewritten without its last
+        item: a whole copy is saved under a backup id first, then the session is replaced
+        (each write whole or not at all), then the backup goes. A crash in between loses
+        nothing: the next ``SummemSession`` on the store finds the backup and restores the
+        session from it when the session itself is missing.
+
         Raises:
             StoreError: the last item is covered by the summary (cannot be popped).
         """
+        await self._settle()
         memory = self.memory
         await memory.wait()
         data = await memory.to_dict()
@@ -127,15 +147,48 @@ class SummemSession:
                 f"the last item of session {self.session_id!r} is covered by the summary"
             )
         last = (await memory.history_messages(len(history) - 1))[-1]
-        data = {**data, "history": history[:-1]}
-        await memory.store.delete(self.session_id)
-        copy = await AsyncMemory.from_dict(data, reducer=memory.reducer, store=memory.store)
+        store, backup = memory.store, _backup_id(self.session_id)
+        saved = await AsyncMemory.from_dict(
+            {**data, "session_id": backup}, reducer=memory.reducer, store=store
+        )
+        await saved.close()
+        await store.delete(self.session_id)
+        copy = await AsyncMemory.from_dict(
+            {**data, "history": history[:-1]}, reducer=memory.reducer, store=store
+        )
         await copy.close()
+        await store.delete(backup)
         await memory.refresh()
         return to_items([last])[-1]
 
+    async def _settle(self) -> None:
+        """Finish a pop an earlier process left half done (see :meth:`pop_item`)."""
+        if self._settled:
+            return
+        memory = self.memory
+        store, backup = memory.store, _backup_id(self.session_id)
+        if await store.exists(backup):
+            if not await store.exists(self.session_id):
+                saved = AsyncMemory(backup, reducer=memory.reducer, store=store)
+                try:
+                    data = await saved.to_dict()
+                finally:
+                    await saved.close()
+                restored = await AsyncMemory.from_dict(
+                    {**data, "session_id": self.session_id}, reducer=memory.reducer, store=store
+                )
+                await restored.close()
+                logger.warning(
+                    "session %r: restored from the backup a pop_item interrupted",
+                    self.session_id,
+                )
+            await store.delete(backup)
+            await memory.refresh()
+        self._settled = True
+
     async def clear_session(self) -> None:
         """Empty the session (history, summary and system message)."""
+        await self._settle()
         await self.memory.clear()
 
     async def close(self) -> None:

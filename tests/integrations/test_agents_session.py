@@ -191,3 +191,59 @@ def test_sync_use_from_another_loop() -> None:
     session = SummemSession("loop")
     asyncio.run(session.add_items([{"role": "user", "content": "hi"}]))
     assert asyncio.run(session.get_items()) == [{"role": "user", "content": "hi"}]
+
+
+async def test_a_pop_interrupted_after_the_session_was_removed_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = db(tmp_path)
+    session = SummemSession("crashy", store=store)
+    items = [{"role": "user", "content": f"message {i}"} for i in range(3)]
+    await session.add_items(items)
+    real = AsyncMemory.from_dict
+    calls = 0
+
+    async def crash_on_the_rewrite(*args: object, **kwargs: object) -> AsyncMemory:
+        nonlocal calls
+        calls += 1
+        if calls == 2:  # the backup was written and the session removed: the process dies
+            raise KeyboardInterrupt
+        return await real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(AsyncMemory, "from_dict", crash_on_the_rewrite)
+    with pytest.raises(KeyboardInterrupt):
+        await session.pop_item()
+    monkeypatch.setattr(AsyncMemory, "from_dict", real)
+    assert "crashy" not in await store.list_sessions()  # the moment a crash would lose it
+    again = SummemSession("crashy", store=store)
+    assert await again.get_items() == items  # restored whole from the backup
+    assert await store.list_sessions() == ["crashy"]  # and the backup is gone
+    assert await again.pop_item() == items[2]
+    assert await again.get_items() == items[:2]
+    assert await store.list_sessions() == ["crashy"]
+    await again.close()
+    await session.close()
+
+
+async def test_a_pop_interrupted_before_the_session_was_removed_keeps_it_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = db(tmp_path)
+    session = SummemSession("crashy", store=store)
+    items = [{"role": "user", "content": f"message {i}"} for i in range(2)]
+    await session.add_items(items)
+    real_delete = store.delete
+
+    async def crash(session_id: str) -> bool:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(store, "delete", crash)
+    with pytest.raises(KeyboardInterrupt):
+        await session.pop_item()
+    monkeypatch.setattr(store, "delete", real_delete)
+    assert len(await store.list_sessions()) == 2  # the session and its backup
+    again = SummemSession("crashy", store=store)
+    assert await again.get_items() == items  # the session, not the backup, is what counts
+    assert await store.list_sessions() == ["crashy"]
+    await again.close()
+    await session.close()
