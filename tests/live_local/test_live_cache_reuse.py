@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from summem import (
@@ -27,6 +26,7 @@ from summem import (
 )
 from summem.summarizers.sent import STOP
 from tests.fakes.memory import check_session
+from tests.fakes.transport import SDK_HTTP
 from tests.live_local.conftest import REQUEST_TIMEOUT
 
 pytestmark = pytest.mark.live_local
@@ -41,11 +41,11 @@ def test_the_summarizer_resends_the_view_the_server_just_evaluated(
 
     bodies: list[dict[str, Any]] = []
 
-    def keep(request: httpx.Request) -> None:
+    def keep(request: Any) -> None:
         if request.method == "POST":
             bodies.append(json.loads(request.content))
 
-    http = httpx.Client(event_hooks={"request": [keep]}, timeout=REQUEST_TIMEOUT)
+    http = SDK_HTTP.Client(event_hooks={"request": [keep]}, timeout=REQUEST_TIMEOUT)
     client = openai.OpenAI(base_url=live_base_url, api_key="sk-no-key-needed", http_client=http)
     llm = LLMSummarizer(
         live_model,

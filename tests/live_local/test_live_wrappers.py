@@ -11,6 +11,7 @@ from summem import Memory, SummarizationReducer, ViewStyle, wrap_completion, wra
 from summem.async_memory import AsyncMemory
 from summem.recall.tool import RECALL_TOOL_NAME
 from tests.fakes.memory import check_session
+from tests.fakes.transport import SDK_HTTP
 from tests.live_local.conftest import REQUEST_TIMEOUT
 
 pytestmark = pytest.mark.live_local
@@ -137,16 +138,15 @@ def test_the_recall_loop_offers_the_tool_to_a_real_server(
 ) -> None:
     """With ``recall=True`` every request offers the recall tool; whatever the model does with
     it (a 135M model rarely calls it), the turn completes and the record stays valid."""
-    import httpx
     import openai
 
     sent: list[dict[str, Any]] = []
 
-    def keep(request: httpx.Request) -> None:
+    def keep(request: Any) -> None:
         if request.method == "POST":
             sent.append(json.loads(request.content))
 
-    http = httpx.Client(event_hooks={"request": [keep]}, timeout=REQUEST_TIMEOUT)
+    http = SDK_HTTP.Client(event_hooks={"request": [keep]}, timeout=REQUEST_TIMEOUT)
     raw = openai.OpenAI(base_url=live_base_url, api_key="sk-no-key-needed", http_client=http)
     memory = small_memory(style=ViewStyle.compat())
     client: Any = wrap_openai(raw, memory, recall=True)
