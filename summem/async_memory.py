@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Any
 
 from summem._flow import run_async
+from summem._locks import LoopSafeLock
 from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
 from summem.formats.responses import ResponseItem, to_items, to_messages
 from summem.messages import Message, MessageLike
@@ -94,9 +95,10 @@ class AsyncMemory(BaseMemory):
         else:
             raise ConfigurationError(f"AsyncMemory needs a Store or an AsyncStore: {store!r}")
         self._steps = AsyncStoreSteps(self._store)
-        self._write = asyncio.Lock()
-        self._reducing = asyncio.Lock()
-        self._recall_lock = asyncio.Lock()
+        # not asyncio.Lock: one memory may be shared by threads that each run their own loop
+        self._write = LoopSafeLock()
+        self._reducing = LoopSafeLock()
+        self._recall_lock = LoopSafeLock()
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -144,7 +146,9 @@ class AsyncMemory(BaseMemory):
         if action == "soft":
             self._task = asyncio.get_running_loop().create_task(self._work())
         elif action == "hard":
-            if busy and task is not None:
+            # a task of another thread's loop cannot be awaited here: the hard reduction
+            # below queues behind it on the reduction lock instead
+            if busy and task is not None and task.get_loop() is asyncio.get_running_loop():
                 await asyncio.wait({task})  # never cancels the shared task
                 self._raise_background_error()
                 action, skipped = self._core.decide(in_flight=False)
@@ -332,20 +336,30 @@ class AsyncMemory(BaseMemory):
             raise
         return memory
 
+    async def _settled(self) -> None:
+        """Until the background reduction (if any) has finished; never cancels it."""
+        task = self._task
+        if task is None:
+            return
+        if task.get_loop() is asyncio.get_running_loop():
+            await asyncio.wait({task})
+            return
+        # another thread's loop runs it: its done callbacks run there, so look instead
+        delay = 0.001
+        while not task.done():
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.05)
+
     async def wait(self) -> None:
         """See :meth:`Memory.wait`."""
-        task = self._task
-        if task is not None:
-            await asyncio.wait({task})
+        await self._settled()
         self._raise_background_error()
 
     async def close(self) -> None:
         """See :meth:`Memory.close`."""
         if self._closed:
             return
-        task = self._task
-        if task is not None:
-            await asyncio.wait({task})
+        await self._settled()
         self._closed = True
         if self._owns_store:
             await self._store.close()

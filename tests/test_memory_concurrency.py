@@ -311,6 +311,45 @@ def test_the_background_worker_is_reused_and_exits_when_idle() -> None:
     assert not worker.submit() and len(runs) == 3
 
 
+@pytest.mark.parametrize("backend", ["memory", "sqlite"])
+@pytest.mark.parametrize("soft", [None, 80])
+def test_one_async_memory_shared_by_threads_each_running_its_own_loop(
+    tmp_path: Path, backend: str, soft: int | None
+) -> None:
+    """As sync entry points do (asyncio.run per thread): no error, no hang, nothing lost."""
+    store: Store = InMemoryStore() if backend == "memory" else SQLiteStore(tmp_path / "t.db")
+    memory = AsyncMemory("s", reducer=small_reducer(soft_threshold_tokens=soft), store=store)
+    start = threading.Barrier(3)
+    errors: list[BaseException] = []
+
+    def thread(tag: str) -> None:
+        start.wait()
+
+        async def turns() -> None:
+            for i in range(25):
+                await memory.add(u(f"{tag} {i} " + words(6)))
+                await memory.view()
+            await memory.wait()
+
+        try:
+            asyncio.run(turns())
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=thread, args=(t,)) for t in "ABC"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    asyncio.run(memory.close())
+    texts = [m.text.split()[:2] for m in store.history("s")]
+    for tag in "ABC":
+        assert [int(n) for t, n in texts if t == tag] == list(range(25))
+    assert store.load("s").summary is not None
+    check_session(store, "s")
+
+
 async def test_async_memory_over_sqlite_url(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'a.db'}"
     async with AsyncMemory("s", reducer=small_reducer(soft_threshold_tokens=80), store=url) as m:

@@ -247,3 +247,35 @@ async def test_a_pop_interrupted_before_the_session_was_removed_keeps_it_whole(
     assert await store.list_sessions() == ["crashy"]
     await again.close()
     await session.close()
+
+
+def test_threads_each_running_their_own_loop_share_one_session(tmp_path: Path) -> None:
+    """The SDK's ``Runner.run_sync`` from several threads: one session, a loop per thread."""
+    import threading
+
+    session = SummemSession("threads", store=f"sqlite:///{tmp_path / 's.db'}")
+    errors: list[BaseException] = []
+
+    def thread(tag: str) -> None:
+        async def turns() -> None:
+            for i in range(10):
+                await session.add_items([{"role": "user", "content": f"{tag} {i}"}])
+                await session.get_items()
+
+        try:
+            asyncio.run(turns())
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=thread, args=(t,)) for t in "ABC"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    history = asyncio.run(session.memory.history())
+    for tag in "ABC":
+        assert [m["content"] for m in history if m["content"].startswith(tag)] == [
+            f"{tag} {i}" for i in range(10)
+        ]
+    asyncio.run(session.memory.close())

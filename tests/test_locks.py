@@ -1,0 +1,94 @@
+"""LoopSafeLock: one lock for coroutines on several event loops, in several threads."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from summem._locks import LoopSafeLock
+
+
+def test_coroutines_on_loops_in_several_threads_never_overlap() -> None:
+    lock = LoopSafeLock()
+    inside: list[str] = []
+    overlaps: list[list[str]] = []
+    start = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    async def worker(tag: str) -> None:
+        for _ in range(30):
+            async with lock:
+                inside.append(tag)
+                if len(inside) > 1:  # pragma: no cover - the failure this test looks for
+                    overlaps.append(list(inside))
+                await asyncio.sleep(0)  # let others run while it is held
+                inside.remove(tag)
+
+    def thread(tag: str) -> None:
+        start.wait()
+
+        async def main() -> None:  # two coroutines per loop: they queue on the loop's lock
+            await asyncio.gather(worker(f"{tag}1"), worker(f"{tag}2"))
+
+        try:
+            asyncio.run(main())
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=thread, args=(t,)) for t in "ABCD"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and overlaps == [] and inside == [] and not lock.locked()
+
+
+async def test_waiters_on_one_loop_get_the_lock_in_order() -> None:
+    lock = LoopSafeLock()
+    order: list[int] = []
+
+    async def take(i: int) -> None:
+        async with lock:
+            order.append(i)
+
+    async with lock:
+        tasks = [asyncio.create_task(take(i)) for i in range(5)]
+        await asyncio.sleep(0)
+    await asyncio.gather(*tasks)
+    assert order == [0, 1, 2, 3, 4]
+
+
+async def test_a_cancelled_waiter_leaves_the_lock_as_it_was() -> None:
+    lock = LoopSafeLock()
+    held_elsewhere = threading.Event()
+    release = threading.Event()
+
+    def other_loop() -> None:
+        async def hold() -> None:
+            async with lock:
+                held_elsewhere.set()
+                while not release.is_set():
+                    await asyncio.sleep(0.001)
+
+        asyncio.run(hold())
+
+    thread = threading.Thread(target=other_loop)
+    thread.start()
+    await asyncio.to_thread(held_elsewhere.wait)
+    queued_behind = asyncio.create_task(lock.__aenter__())  # polls: another loop holds it
+    second = asyncio.create_task(lock.__aenter__())  # queues on this loop's lock
+    await asyncio.sleep(0.01)
+    queued_behind.cancel()
+    second.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await queued_behind
+    with pytest.raises(asyncio.CancelledError):
+        await second
+    release.set()
+    await asyncio.to_thread(thread.join)
+    assert not lock.locked()
+    async with lock:  # and it still works
+        assert lock.locked()
+    assert not lock.locked()
