@@ -39,6 +39,7 @@ from summem.observe.events import (
 )
 from summem.observe.hooks import emit, relay
 from summem.reducers.base import ReduceResult, SummarizingReducer
+from summem.session.budget import Budget
 from summem.session.core import SessionCore, Trigger
 from summem.session.plan import Plan, PlanResult, pack_spans, summarize_plan_flow
 from summem.session.recorded import Mode, Recorded, RecordedIndex, new_messages
@@ -255,7 +256,7 @@ def reduction_flow(
                 plan,
                 core.head_usage_after(plan),
                 core.sent,
-                spend=core.spend_limit,
+                spend=None if core.spend_limit is None else Budget(core.spend_limit, store),
                 session_id=sid,
             )
             # without hooks, announcements reach the driver and do nothing
