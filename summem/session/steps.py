@@ -150,9 +150,9 @@ def _async(fn: Callable[[], Awaitable[T]]) -> Flow[T]:
 _T = TypeVar("_T")
 
 
-def _need(searcher: _T | None) -> _T:
+def _need(searcher: _T | None, what: str = "no search of its own") -> _T:
     if searcher is None:
-        raise TypeError("this store lacks that capability (see StoreSteps)")
+        raise TypeError(f"this store has {what} (see StoreSteps)")
     return searcher
 
 
@@ -205,7 +205,7 @@ class SyncStoreSteps:
     def record_spend(  # noqa: D102
         self, key: str, *, at: float, tokens: int, cost_usd: float, prune_before: float | None
     ) -> Flow[None]:
-        ledger = _need(self._ledger)
+        ledger = _need(self._ledger, "no spend ledger")
         return _sync(
             lambda: ledger.record_spend(
                 key, at=at, tokens=tokens, cost_usd=cost_usd, prune_before=prune_before
@@ -213,7 +213,7 @@ class SyncStoreSteps:
         )
 
     def spent_since(self, key: str, since: float | None) -> Flow[Spent]:  # noqa: D102
-        ledger = _need(self._ledger)
+        ledger = _need(self._ledger, "no spend ledger")
         return _sync(lambda: ledger.spent_since(key, since))
 
     def search(  # noqa: D102
@@ -301,7 +301,7 @@ class AsyncStoreSteps:
     def record_spend(  # noqa: D102
         self, key: str, *, at: float, tokens: int, cost_usd: float, prune_before: float | None
     ) -> Flow[None]:
-        ledger = _need(self._ledger)
+        ledger = _need(self._ledger, "no spend ledger")
         return _async(
             lambda: ledger.record_spend(
                 key, at=at, tokens=tokens, cost_usd=cost_usd, prune_before=prune_before
@@ -309,7 +309,7 @@ class AsyncStoreSteps:
         )
 
     def spent_since(self, key: str, since: float | None) -> Flow[Spent]:  # noqa: D102
-        ledger = _need(self._ledger)
+        ledger = _need(self._ledger, "no spend ledger")
         return _async(lambda: ledger.spent_since(key, since))
 
     def search(  # noqa: D102
