@@ -58,7 +58,7 @@ def test_entries_sum_by_key_and_window_and_prune(backend: Backend) -> None:
     assert store.spent_since("session:a", 100.0) == Spent(20, 0.5)  # after, not at
     assert store.spent_since("session:a", 99.5) == Spent(30, 0.75)
     assert store.spent_since("session:nobody") == Spent(0, 0.0)
-    other = backend.make()  # another connection (another process, for the shared stores)
+    other: Any = backend.make()  # another connection (another process, for the shared stores)
     assert other.spent_since("session:a:b", 0) == Spent(1000, 9.0)
     other.record_spend("session:a", at=400.0, tokens=5, cost_usd=0.0, prune_before=200.0)
     assert store.spent_since("session:a") == Spent(5, 0.0)  # 100 and 200 pruned, 300 was 0
@@ -317,7 +317,7 @@ class _BrokenLedger(InMemoryStore):
 
     reads = True
 
-    def record_spend(self, key: str, **kwargs: Any) -> None:  # type: ignore[override]
+    def record_spend(self, key: str, **kwargs: Any) -> None:
         raise StoreError("ledger is down")
 
     def spent_since(self, key: str, since: float | None = None) -> Spent:
