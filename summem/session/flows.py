@@ -35,7 +35,10 @@ from summem.observe.events import (
     ReductionFailed,
     ReductionPlanned,
     ReductionStarted,
+    SessionCleared,
     StoreConflictRetried,
+    SummaryRecomputed,
+    SummaryRolledBack,
 )
 from summem.observe.hooks import emit, relay
 from summem.reducers.base import ReduceResult, SummarizingReducer
@@ -397,6 +400,9 @@ def recompute_flow(
         epoch, version, k = core.epoch, core.version, core.watermark
         if k == 0:
             return None
+        started = time.monotonic()
+        previous_id = core.summary.id if core.summary is not None else None
+        output = None
         summary: Message | None = None
         pending: list[Message] = []
         sizes: list[int] = []
@@ -427,6 +433,7 @@ def recompute_flow(
             if final:
                 break
         assert summary is not None and summary.summary_info is not None  # k > 0: one span
+        assert output is not None
         info = summary.summary_info
         summary = summary.as_summary(
             info.model_copy(
@@ -447,6 +454,22 @@ def recompute_flow(
         except ConflictError:
             continue
         core.recomputed(epoch, version, summary, new_version, usage)
+        event = SummaryRecomputed(
+            sid,
+            summary_id=summary.id,
+            previous_summary_id=previous_id,
+            watermark=k,
+            spans=spans,
+            calls=int(spent.get("calls", 0)),
+            input_tokens=int(spent.get("input_tokens", 0)),
+            output_tokens=int(spent.get("output_tokens", 0)),
+            cost_usd=float(spent.get("cost_usd", 0.0)),
+            duration_seconds=time.monotonic() - started,
+            summarizer=output.summarizer,
+            model=output.model,
+            summary_text=summary.text,
+        )
+        yield from emit(core.hooks, event)
         return summary
     raise ConflictError(f"session {sid!r} kept changing during recompute()")
 
@@ -459,6 +482,7 @@ def rollback_flow(core: SessionCore, store: StoreSteps, summary_id: str | None) 
             yield from reload_flow(core, store)
         if not core.epoch:
             raise SessionNotFoundError(f"no session {sid!r}")
+        before = (core.summary.id if core.summary is not None else None, core.watermark)
         try:
             yield from store.rollback(
                 sid,
@@ -472,12 +496,25 @@ def rollback_flow(core: SessionCore, store: StoreSteps, summary_id: str | None) 
             continue
         core.stale = True
         yield from reload_flow(core, store)
+        event = SummaryRolledBack(
+            sid,
+            summary_id=core.summary.id if core.summary is not None else None,
+            previous_summary_id=before[0],
+            watermark=core.watermark,
+            previous_watermark=before[1],
+        )
+        yield from emit(core.hooks, event)
         return
 
 
 def clear_flow(core: SessionCore, store: StoreSteps) -> Flow[None]:
     """Empty the session; a reduction planned before fails its CAS instead of restoring it."""
+    before = (core.summary.id if core.summary is not None else None, core.watermark)
     yield from store.clear(core.session_id)
     core.cleared()
     core.stale = True
     yield from reload_flow(core, store)
+    event = SessionCleared(
+        core.session_id, previous_summary_id=before[0], previous_watermark=before[1]
+    )
+    yield from emit(core.hooks, event)
