@@ -315,6 +315,10 @@ async def test_a_resumed_memory_takes_hooks_and_a_spend_limit() -> None:
 VIEW_CHANGES = (SummaryRecomputed, SummaryRolledBack, SessionCleared)
 
 
+def summary_id(memory: Any) -> str | None:
+    return memory.summary.id if memory.summary is not None else None
+
+
 async def stored_watermark(setup: Setup) -> int:
     state = await settle(setup.store.load("s"))
     return int(state.watermark)
@@ -327,14 +331,14 @@ async def test_recompute_rollback_and_clear_are_each_announced_once(setup: Setup
     summaries = await settle(setup.store.summaries("s"))
     assert len(summaries) >= 2
     assert not [e for e in rec.events if isinstance(e, VIEW_CHANGES)]
-    current, watermark = memory.summary, await stored_watermark(setup)
+    current, watermark = summary_id(memory), await stored_watermark(setup)
 
     before = len(rec.events)
     new = await settle(memory.recompute(summarizer=FakeSummarizer(name="again")))
     (recomputed,) = rec.events[before:]
     assert isinstance(recomputed, SummaryRecomputed) and recomputed.session_id == "s"
-    assert recomputed.summary_id == new.id == memory.summary.id
-    assert recomputed.previous_summary_id == current.id
+    assert recomputed.summary_id == new.id == summary_id(memory)
+    assert current is not None and recomputed.previous_summary_id == current
     assert recomputed.watermark == watermark == await stored_watermark(setup)
     assert recomputed.spans >= 1 and recomputed.summarizer == "again"
     assert recomputed.calls == 0 and recomputed.cost_usd == 0.0 and recomputed.model is None
@@ -345,7 +349,7 @@ async def test_recompute_rollback_and_clear_are_each_announced_once(setup: Setup
     await settle(memory.rollback(first.id))
     (rolled,) = rec.events[before:]
     assert isinstance(rolled, SummaryRolledBack)
-    assert rolled.summary_id == first.id == memory.summary.id
+    assert rolled.summary_id == first.id == summary_id(memory)
     assert rolled.previous_summary_id == new.id
     assert rolled.watermark == first.summary_info.watermark == await stored_watermark(setup)
     assert rolled.previous_watermark == watermark
@@ -357,12 +361,12 @@ async def test_recompute_rollback_and_clear_are_each_announced_once(setup: Setup
     assert to_none.watermark == 0 and to_none.previous_summary_id == first.id
 
     await fill(memory, 14, tag="y")  # reduces again
-    reduced = memory.summary
+    reduced = summary_id(memory)
     before = len(rec.events)
     await settle(memory.clear())
     (cleared,) = rec.events[before:]
     assert isinstance(cleared, SessionCleared) and cleared.session_id == "s"
-    assert cleared.previous_summary_id == reduced.id
+    assert reduced is not None and cleared.previous_summary_id == reduced
     assert cleared.previous_watermark > 0 and await stored_watermark(setup) == 0
     kinds = [type(e) for e in rec.events if isinstance(e, VIEW_CHANGES)]
     assert kinds == [SummaryRecomputed, SummaryRolledBack, SummaryRolledBack, SessionCleared]
