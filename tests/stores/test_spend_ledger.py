@@ -348,3 +348,12 @@ async def test_an_unwritable_ledger_is_logged_and_an_unreadable_one_fails_the_re
     texts = [m["content"].split()[0] for m in memory.history()]
     added = len(texts) - 60  # up to the turn whose reduction failed, that one included
     assert added > 0 and texts == [f"a{i}" for i in range(60)] + [f"b{i}" for i in range(added)]
+
+
+def test_an_entry_older_than_its_own_window_is_pruned_at_once(backend: Backend) -> None:
+    store: Any = backend.make()
+    store.record_spend("k", at=10.0, tokens=5, cost_usd=0.0)
+    store.record_spend("k", at=1.0, tokens=7, cost_usd=0.0, prune_before=10.0)  # a late clock
+    assert store.spent_since("k") == Spent(0, 0.0)
+    store.record_spend("k", at=11.0, tokens=2, cost_usd=0.0)
+    assert store.spent_since("k") == Spent(2, 0.0)
