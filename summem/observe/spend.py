@@ -1,16 +1,18 @@
 """Spend limits: a budget of summarizer tokens or cost, per session or per tenant, over a window.
 
 A :class:`SpendLimit` is given to ``Memory`` / ``AsyncMemory`` (``spend_limit=``); give the
-same object to every memory that shares the budget. Before each summarizer call the memory
-asks :meth:`SpendLimit.allows`; once the budget is exhausted, the call is made without the LLM
-(a fallback chain goes on with its other steps: extractive, then truncation) and a
+same object to every memory of a process that shares the budget. Before each summarizer call
+the memory checks what the budget's key spent in the window (:meth:`SpendLimit.within`);
+once the budget is exhausted, the call is made without the LLM (a fallback chain goes on
+with its other steps: extractive, then truncation) and a
 :class:`~summem.observe.events.SpendLimitReached` event says so. What each call spent (accepted
 or rejected) is charged after it returns.
 
 Where the spend is kept: a memory whose store keeps a spend ledger
 (:class:`~summem.observe.ledger.SpendLedger`: SQLite, PostgreSQL, Redis, in-memory) records
 and reads it there, so the budget holds across restarts and is shared by every process and
-worker on that store; otherwise in this object, in this process. Checking then charging is
+worker on that store (each with its own ``SpendLimit`` of the same settings); otherwise in
+this object, in this process. Checking then charging is
 not atomic across workers: calls already in flight when the budget runs out still finish and
 are charged (the overshoot is at most what those calls spend). The object's own
 :meth:`SpendLimit.spent` and :meth:`SpendLimit.allows` see what went through it in this
