@@ -260,7 +260,8 @@ class Memory(BaseMemory):
         """Rebuild the summary of ``history[:k]`` from scratch, in bounded spans.
 
         For after a prompt or model change (pass ``summarizer``), or to purge a bad summary.
-        Costs one summarizer call per ``threshold``-sized span of ``history[:k]``.
+        Costs one summarizer call per ``threshold``-sized span of ``history[:k]``, charged
+        to the spend limit if there is one (which does not refuse this explicit rebuild).
 
         Raises:
             LeaseHeldError: another worker is reducing this session.

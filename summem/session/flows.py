@@ -391,9 +391,11 @@ def recompute_flow(
 
     The history is read in windows and folded span by span (each at most ``threshold`` in
     size), so memory and every summarizer request stay bounded. One CAS commit at the end;
-    on a conflict the work is redone once.
+    on a conflict the work is redone once. The calls are charged to the spend limit, if any
+    (an explicit rebuild is not refused by it).
     """
     sid = core.session_id
+    budget = None if core.spend_limit is None else Budget(core.spend_limit, store)
     for attempt in range(2):
         if core.needs_load() or core.recheck or attempt:
             yield from reload_flow(core, store)
@@ -427,6 +429,9 @@ def recompute_flow(
                 done += len(span)
                 summary, output = yield from reducer.summarize_flow(span, summary, watermark=done)
                 spent = add_spend(spent, {**spent_by(output), "cost_usd": cost_of(output)})
+                if budget is not None:  # an explicit rebuild is not refused, but it is paid
+                    used = output.input_tokens + output.output_tokens
+                    yield from budget.charge(budget.key(sid), used, cost_of(output))
                 spans += 1
                 del pending[: len(span)]
                 del sizes[: len(span)]

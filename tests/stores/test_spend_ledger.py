@@ -357,3 +357,20 @@ def test_an_entry_older_than_its_own_window_is_pruned_at_once(backend: Backend) 
     assert store.spent_since("k") == Spent(0, 0.0)
     store.record_spend("k", at=11.0, tokens=2, cost_usd=0.0)
     assert store.spent_since("k") == Spent(2, 0.0)
+
+
+@respx.mock
+async def test_a_recompute_is_charged_to_the_budget_in_the_store(tmp_path: Path) -> None:
+    route = _mock_llm()
+    path = tmp_path / "r.db"
+    with SQLiteStore(path) as store:
+        limit = SpendLimit(max_tokens=10_000)
+        memory = Memory("s", store=store, reducer=chain_reducer(), spend_limit=limit)
+        await _fill(memory, 30, "a")
+        reductions = route.call_count
+        assert memory.recompute() is not None
+        rebuilt = route.call_count - reductions
+        assert rebuilt >= 1
+        assert store.spent_since("session:s").tokens == route.call_count * CALL
+        assert limit.spent("s").tokens == route.call_count * CALL
+        memory.close()
