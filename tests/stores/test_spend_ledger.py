@@ -374,3 +374,46 @@ async def test_a_recompute_is_charged_to_the_budget_in_the_store(tmp_path: Path)
         assert store.spent_since("session:s").tokens == route.call_count * CALL
         assert limit.spent("s").tokens == route.call_count * CALL
         memory.close()
+
+
+def test_a_budget_without_a_store_ledger_keeps_the_spend_in_the_limit() -> None:
+    from summem._flow import run_sync
+    from summem.session.budget import Budget
+
+    limit = SpendLimit(max_tokens=10)
+    budget = Budget(limit, None)
+    limit.charge("s", 5, 0.0)
+    assert run_sync(budget.spent("s")) == Spent(5, 0.0)
+    run_sync(budget.charge("s", 3, 0.25))
+    assert limit.spent("s") == Spent(8, 0.25) and limit.within(Spent(8, 0.25))
+
+
+@respx.mock
+async def test_an_async_memory_over_a_sync_store_uses_its_ledger(tmp_path: Path) -> None:
+    route = _mock_llm()
+    path = tmp_path / "a.db"
+    store = SQLiteStore(path)  # AsyncMemory wraps it in an AsyncStoreAdapter
+    memory = AsyncMemory(
+        "s", store=store, reducer=chain_reducer(), spend_limit=SpendLimit(max_tokens=300)
+    )
+    await _fill(memory, 60, "a")
+    assert route.call_count == 3
+    await memory.close()
+    with SQLiteStore(path) as again:
+        assert again.spent_since("session:s").tokens == 3 * CALL
+
+
+def test_a_corrupt_redis_spend_entry_is_reported(redis_backend: Backend) -> None:
+    import redis
+
+    from summem.exceptions import CorruptRecordError
+    from summem.stores.redis import RedisStore
+
+    store = RedisStore(REDIS_URL, prefix=redis_backend.prefix)
+    store.record_spend("k", at=1.0, tokens=1, cost_usd=0.0)
+    client = redis.Redis.from_url(REDIS_URL)
+    client.zadd(store._spend_key("k"), {"not-an-entry": 2.0})
+    client.close()
+    with pytest.raises(CorruptRecordError, match="a spend entry of 'k' is invalid"):
+        store.spent_since("k")
+    store.close()
