@@ -399,6 +399,7 @@ async def test_an_async_memory_over_a_sync_store_uses_its_ledger(tmp_path: Path)
     await _fill(memory, 60, "a")
     assert route.call_count == 3
     await memory.close()
+    store.close()
     with SQLiteStore(path) as again:
         assert again.spent_since("session:s").tokens == 3 * CALL
 
