@@ -78,7 +78,9 @@ class Memory(BaseMemory):
             :meth:`add_hook` and :mod:`summem.observe.events`).
         spend_limit: a :class:`~summem.SpendLimit` on summarization tokens or cost; once it
             is exhausted, summaries are written without the LLM (the fallback chain's other
-            steps) and a ``SpendLimitReached`` event says so.
+            steps) and a ``SpendLimitReached`` event says so. The spend is kept in the
+            store's ledger, so the budget holds across restarts and is shared by every
+            process on the store (see :mod:`summem.observe.spend`).
     """
 
     def __init__(
@@ -258,7 +260,8 @@ class Memory(BaseMemory):
         """Rebuild the summary of ``history[:k]`` from scratch, in bounded spans.
 
         For after a prompt or model change (pass ``summarizer``), or to purge a bad summary.
-        Costs one summarizer call per ``threshold``-sized span of ``history[:k]``.
+        Costs one summarizer call per ``threshold``-sized span of ``history[:k]``, charged
+        to the spend limit if there is one (which does not refuse this explicit rebuild).
 
         Raises:
             LeaseHeldError: another worker is reducing this session.

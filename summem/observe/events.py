@@ -8,8 +8,13 @@ A hook is any callable taking one :class:`MemoryEvent` (``async def`` ones too, 
             print(event.summary_id, event.cost_usd)
 
 Events carry ids, counts, names and timings, never conversation text, except
-:attr:`ReductionCommitted.summary_text` (the new summary) and :attr:`SummaryRejected.reason`
-(which may quote the rejected summary or the application's own verdict).
+:attr:`ReductionCommitted.summary_text` and :attr:`SummaryRecomputed.summary_text` (the new
+summary) and :attr:`SummaryRejected.reason` (which may quote the rejected summary or the
+application's own verdict).
+
+Besides reductions, three operations change what the view holds, each announced once it is
+in the store: ``recompute()`` (:class:`SummaryRecomputed`), ``rollback()``
+(:class:`SummaryRolledBack`) and ``clear()`` (:class:`SessionCleared`).
 """
 
 from __future__ import annotations
@@ -25,10 +30,13 @@ __all__ = [
     "ReductionPlanned",
     "ReductionSkipped",
     "ReductionStarted",
+    "SessionCleared",
     "SpendLimitReached",
     "StoreConflictRetried",
     "SummarizerCalled",
+    "SummaryRecomputed",
     "SummaryRejected",
+    "SummaryRolledBack",
 ]
 
 
@@ -260,3 +268,67 @@ class SpendLimitReached(MemoryEvent):
     max_tokens: int | None
     max_cost_usd: float | None
     next: str = "fallback without the LLM"
+
+
+@dataclass(frozen=True)
+class SummaryRecomputed(MemoryEvent):
+    """``recompute()`` rebuilt the summary of ``history[:k]`` from scratch and committed it.
+
+    Attributes:
+        summary_id: the new summary's id.
+        previous_summary_id: the summary it replaced (``None``: there was none).
+        watermark: ``k``, unchanged.
+        spans: summarizer calls made, one per span of ``history[:k]``.
+        calls: summarizer LLM calls made.
+        input_tokens: summarizer tokens in, summed over the calls.
+        output_tokens: summarizer tokens out.
+        cost_usd: what the calls cost (0 when unpriced or no LLM ran).
+        duration_seconds: from the first read of the history to the commit.
+        summarizer: who wrote the summary.
+        model: its model, for an LLM summary.
+        summary_text: the new summary (conversation content: for hooks that want it).
+    """
+
+    summary_id: str
+    previous_summary_id: str | None
+    watermark: int
+    spans: int
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    duration_seconds: float
+    summarizer: str | None
+    model: str | None
+    summary_text: str | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class SummaryRolledBack(MemoryEvent):
+    """``rollback()`` made a logged summary current again (or none: watermark 0).
+
+    Attributes:
+        summary_id: the summary now current (``None``: no summary).
+        previous_summary_id: the one it replaced (``None``: there was none).
+        watermark: ``k`` now.
+        previous_watermark: ``k`` before.
+    """
+
+    summary_id: str | None
+    previous_summary_id: str | None
+    watermark: int
+    previous_watermark: int
+
+
+@dataclass(frozen=True)
+class SessionCleared(MemoryEvent):
+    """``clear()`` emptied the session: history, summary and system message.
+
+    Attributes:
+        previous_summary_id: the summary dropped, as this memory last read the session
+            (``None``: there was none).
+        previous_watermark: ``k`` before, as this memory last read it.
+    """
+
+    previous_summary_id: str | None
+    previous_watermark: int

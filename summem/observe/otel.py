@@ -13,7 +13,10 @@ the memory's events into:
   ``gen_ai.token.type``), ``gen_ai.client.token.usage``, ``summem.summarizer.cost`` (USD),
   ``summem.view.tokens`` (after each reduction), ``summem.compression.ratio`` (view size
   before / after), ``summem.reduction.duration`` (seconds) and
-  ``summem.background.queue_depth``.
+  ``summem.background.queue_depth``;
+- the other operations that change the view: a span each, ``summem recompute`` (its
+  summarizer tokens and cost counted in the metrics above too), ``summem rollback`` and
+  ``summem clear``, and the counter ``summem.view.changes`` (by ``summem.operation``).
 
 Only ``opentelemetry-api`` is needed; the application installs and configures the SDK.
 Nothing of the conversation goes into spans or metrics unless ``record_content=True`` (then
@@ -34,10 +37,13 @@ from summem.observe.events import (
     ReductionPlanned,
     ReductionSkipped,
     ReductionStarted,
+    SessionCleared,
     SpendLimitReached,
     StoreConflictRetried,
     SummarizerCalled,
+    SummaryRecomputed,
     SummaryRejected,
+    SummaryRolledBack,
 )
 
 if TYPE_CHECKING:
@@ -113,6 +119,11 @@ class OpenTelemetryHook:
             unit="{reduction}",
             description="Background reductions in flight",
         )
+        self._changes = meter.create_counter(
+            "summem.view.changes",
+            unit="{operation}",
+            description="Recomputes, rollbacks and clears",
+        )
         self._lock = threading.Lock()
         self._open: dict[str, tuple[Span, bool]] = {}
         self._plans: dict[str, ReductionPlanned] = {}
@@ -154,6 +165,8 @@ class OpenTelemetryHook:
             self._skipped.add(1, {"summem.skip.reason": "spend_limit"})
             attrs = {"summem.spend.spent_tokens": event.spent_tokens}
             self._span_event(event, "summem.spend_limit.reached", attrs)
+        elif isinstance(event, SummaryRecomputed | SummaryRolledBack | SessionCleared):
+            self._view_changed(event)
 
     # -- spans ------------------------------------------------------------------------------
 
@@ -269,6 +282,53 @@ class OpenTelemetryHook:
         span.end(end_time=_ns(event.at))
         if background:
             self._queue.add(-1)
+
+    def _view_changed(self, event: SummaryRecomputed | SummaryRolledBack | SessionCleared) -> None:
+        attrs: dict[str, Any] = {"summem.session.id": event.session_id}
+        duration = 0.0
+        if isinstance(event, SummaryRecomputed):
+            operation, duration = "recompute", event.duration_seconds
+            attrs |= {
+                "summem.summary.id": event.summary_id,
+                "summem.watermark": event.watermark,
+                "summem.spans": event.spans,
+                "summem.calls": event.calls,
+                "gen_ai.usage.input_tokens": event.input_tokens,
+                "gen_ai.usage.output_tokens": event.output_tokens,
+                "summem.cost_usd": event.cost_usd,
+            }
+            if event.summarizer is not None:
+                attrs["summem.summarizer"] = event.summarizer
+            if event.model is not None:
+                attrs["gen_ai.request.model"] = event.model
+            if self.record_content and event.summary_text is not None:
+                attrs["summem.summary.text"] = event.summary_text
+            common = {"gen_ai.operation.name": "chat" if event.model else "summarize"}
+            if event.summarizer is not None:
+                common["summem.summarizer"] = event.summarizer
+            if event.model:
+                common["gen_ai.request.model"] = event.model
+            for kind, count in (("input", event.input_tokens), ("output", event.output_tokens)):
+                self._tokens.add(count, {**common, "gen_ai.token.type": kind})
+            self._cost.add(event.cost_usd, common)
+        elif isinstance(event, SummaryRolledBack):
+            operation = "rollback"
+            attrs |= {
+                "summem.watermark": event.watermark,
+                "summem.watermark_before": event.previous_watermark,
+            }
+            if event.summary_id is not None:
+                attrs["summem.summary.id"] = event.summary_id
+        else:
+            operation = "clear"
+            attrs["summem.watermark_before"] = event.previous_watermark
+        if event.previous_summary_id is not None:
+            attrs["summem.summary.previous_id"] = event.previous_summary_id
+        self._changes.add(1, {"summem.operation": operation})
+        span = self._tracer.start_span(
+            f"summem {operation}", attributes=attrs, start_time=_ns(event.at - duration)
+        )
+        span.end(end_time=_ns(event.at))
 
     def _span_event(self, event: MemoryEvent, name: str, attrs: dict[str, Any]) -> None:
         with self._lock:

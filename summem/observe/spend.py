@@ -1,34 +1,34 @@
 """Spend limits: a budget of summarizer tokens or cost, per session or per tenant, over a window.
 
 A :class:`SpendLimit` is given to ``Memory`` / ``AsyncMemory`` (``spend_limit=``); give the
-same object to every memory that shares the budget. Before each summarizer call the memory
-asks :meth:`SpendLimit.allows`; once the budget is exhausted, the call is made without the LLM
-(a fallback chain goes on with its other steps: extractive, then truncation) and a
+same object to every memory of a process that shares the budget. Before each summarizer call
+the memory checks what the budget's key spent in the window (:meth:`SpendLimit.within`);
+once the budget is exhausted, the call is made without the LLM (a fallback chain goes on
+with its other steps: extractive, then truncation) and a
 :class:`~summem.observe.events.SpendLimitReached` event says so. What each call spent (accepted
-or rejected) is charged after it returns. The ledger lives in this process: restart, and the
-window starts empty.
+or rejected) is charged after it returns.
+
+Where the spend is kept: a memory whose store keeps a spend ledger
+(:class:`~summem.observe.ledger.SpendLedger`: SQLite, PostgreSQL, Redis, in-memory) records
+and reads it there, so the budget holds across restarts and is shared by every process and
+worker on that store (each with its own ``SpendLimit`` of the same settings); otherwise in
+this object, in this process. Checking then charging is
+not atomic across workers: calls already in flight when the budget runs out still finish and
+are charged (the overshoot is at most what those calls spend). The object's own
+:meth:`SpendLimit.spent` and :meth:`SpendLimit.allows` see what went through it in this
+process.
 """
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Literal
 
 from summem.exceptions import ConfigurationError
+from summem.observe.ledger import LocalSpendLedger, Spent
 
 __all__ = ["SpendLimit", "Spent"]
-
-
-@dataclass(frozen=True)
-class Spent:
-    """What one budget key spent in the current window."""
-
-    tokens: int
-    cost_usd: float
 
 
 class SpendLimit:
@@ -37,7 +37,8 @@ class SpendLimit:
     Args:
         max_tokens: summarizer tokens (input plus output) allowed per window.
         max_cost_usd: summarizer cost allowed per window (litellm's bundled prices).
-        window_seconds: the sliding window; ``None``: since the limit was created.
+        window_seconds: the sliding window; ``None``: no window (in a store's ledger: all
+            the spend it holds for the key, which stops growing once the budget is spent).
         scope: ``"session"`` (one budget per session id) or ``"prefix"`` (one per tenant:
             the session id up to ``separator``, e.g. ``acme`` for ``acme:chat-42``).
         separator: where a tenant prefix ends.
@@ -75,8 +76,7 @@ class SpendLimit:
         self.scope = scope
         self.separator = separator
         self._clock = clock
-        self._lock = threading.Lock()
-        self._entries: dict[str, deque[tuple[float, int, float]]] = {}
+        self._local = LocalSpendLedger()
 
     def __repr__(self) -> str:
         return (
@@ -90,30 +90,40 @@ class SpendLimit:
             return session_id.split(self.separator, 1)[0]
         return session_id
 
-    def spent(self, key: str) -> Spent:
-        """What ``key`` spent in the current window."""
-        with self._lock:
-            entries = self._pruned(key)
-            return Spent(sum(e[1] for e in entries), sum(e[2] for e in entries))
+    def ledger_key(self, key: str) -> str:
+        """Where ``key``'s spend is kept in a ledger (the scope first: ``prefix:acme``)."""
+        return f"{self.scope}:{key}"
 
-    def allows(self, key: str) -> bool:
-        """True while ``key`` is under every limit (the next call may use the LLM)."""
-        spent = self.spent(key)
+    def now(self) -> float:
+        """The limit's clock."""
+        return self._clock()
+
+    def horizon(self) -> float | None:
+        """Where the window starts now: entries at or before it no longer count."""
+        return None if self.window_seconds is None else self._clock() - self.window_seconds
+
+    def within(self, spent: Spent) -> bool:
+        """True while ``spent`` is under every limit."""
         if self.max_tokens is not None and spent.tokens >= self.max_tokens:
             return False
         return not (self.max_cost_usd is not None and spent.cost_usd >= self.max_cost_usd)
 
+    def spent(self, key: str) -> Spent:
+        """What ``key`` spent in the current window, through this object in this process."""
+        return self._local.spent_since(self.ledger_key(key), self.horizon())
+
+    def allows(self, key: str) -> bool:
+        """True while ``key`` is under every limit (in this process; see :meth:`spent`)."""
+        return self.within(self.spent(key))
+
     def charge(self, key: str, tokens: int, cost_usd: float) -> None:
-        """Record what one summarizer call spent for ``key``."""
+        """Record what one summarizer call spent for ``key`` (in this process)."""
         if not tokens and not cost_usd:
             return
-        with self._lock:
-            self._pruned(key).append((self._clock(), int(tokens), float(cost_usd)))
-
-    def _pruned(self, key: str) -> deque[tuple[float, int, float]]:
-        entries = self._entries.setdefault(key, deque())
-        if self.window_seconds is not None:
-            horizon = self._clock() - self.window_seconds
-            while entries and entries[0][0] <= horizon:
-                entries.popleft()
-        return entries
+        self._local.record_spend(
+            self.ledger_key(key),
+            at=self._clock(),
+            tokens=int(tokens),
+            cost_usd=float(cost_usd),
+            prune_before=self.horizon(),
+        )

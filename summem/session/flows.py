@@ -35,10 +35,14 @@ from summem.observe.events import (
     ReductionFailed,
     ReductionPlanned,
     ReductionStarted,
+    SessionCleared,
     StoreConflictRetried,
+    SummaryRecomputed,
+    SummaryRolledBack,
 )
 from summem.observe.hooks import emit, relay
 from summem.reducers.base import ReduceResult, SummarizingReducer
+from summem.session.budget import Budget
 from summem.session.core import SessionCore, Trigger
 from summem.session.plan import Plan, PlanResult, pack_spans, summarize_plan_flow
 from summem.session.recorded import Mode, Recorded, RecordedIndex, new_messages
@@ -255,7 +259,7 @@ def reduction_flow(
                 plan,
                 core.head_usage_after(plan),
                 core.sent,
-                spend=core.spend_limit,
+                spend=None if core.spend_limit is None else Budget(core.spend_limit, store),
                 session_id=sid,
             )
             # without hooks, announcements reach the driver and do nothing
@@ -387,15 +391,20 @@ def recompute_flow(
 
     The history is read in windows and folded span by span (each at most ``threshold`` in
     size), so memory and every summarizer request stay bounded. One CAS commit at the end;
-    on a conflict the work is redone once.
+    on a conflict the work is redone once. The calls are charged to the spend limit, if any
+    (an explicit rebuild is not refused by it).
     """
     sid = core.session_id
+    budget = None if core.spend_limit is None else Budget(core.spend_limit, store)
     for attempt in range(2):
         if core.needs_load() or core.recheck or attempt:
             yield from reload_flow(core, store)
         epoch, version, k = core.epoch, core.version, core.watermark
         if k == 0:
             return None
+        started = time.monotonic()
+        previous_id = core.summary.id if core.summary is not None else None
+        output = None
         summary: Message | None = None
         pending: list[Message] = []
         sizes: list[int] = []
@@ -420,12 +429,16 @@ def recompute_flow(
                 done += len(span)
                 summary, output = yield from reducer.summarize_flow(span, summary, watermark=done)
                 spent = add_spend(spent, {**spent_by(output), "cost_usd": cost_of(output)})
+                if budget is not None:  # an explicit rebuild is not refused, but it is paid
+                    used = output.input_tokens + output.output_tokens
+                    yield from budget.charge(budget.key(sid), used, cost_of(output))
                 spans += 1
                 del pending[: len(span)]
                 del sizes[: len(span)]
             if final:
                 break
         assert summary is not None and summary.summary_info is not None  # k > 0: one span
+        assert output is not None
         info = summary.summary_info
         summary = summary.as_summary(
             info.model_copy(
@@ -446,6 +459,22 @@ def recompute_flow(
         except ConflictError:
             continue
         core.recomputed(epoch, version, summary, new_version, usage)
+        event = SummaryRecomputed(
+            sid,
+            summary_id=summary.id,
+            previous_summary_id=previous_id,
+            watermark=k,
+            spans=spans,
+            calls=int(spent.get("calls", 0)),
+            input_tokens=int(spent.get("input_tokens", 0)),
+            output_tokens=int(spent.get("output_tokens", 0)),
+            cost_usd=float(spent.get("cost_usd", 0.0)),
+            duration_seconds=time.monotonic() - started,
+            summarizer=output.summarizer,
+            model=output.model,
+            summary_text=summary.text,
+        )
+        yield from emit(core.hooks, event)
         return summary
     raise ConflictError(f"session {sid!r} kept changing during recompute()")
 
@@ -458,6 +487,7 @@ def rollback_flow(core: SessionCore, store: StoreSteps, summary_id: str | None) 
             yield from reload_flow(core, store)
         if not core.epoch:
             raise SessionNotFoundError(f"no session {sid!r}")
+        before = (core.summary.id if core.summary is not None else None, core.watermark)
         try:
             yield from store.rollback(
                 sid,
@@ -471,12 +501,25 @@ def rollback_flow(core: SessionCore, store: StoreSteps, summary_id: str | None) 
             continue
         core.stale = True
         yield from reload_flow(core, store)
+        event = SummaryRolledBack(
+            sid,
+            summary_id=core.summary.id if core.summary is not None else None,
+            previous_summary_id=before[0],
+            watermark=core.watermark,
+            previous_watermark=before[1],
+        )
+        yield from emit(core.hooks, event)
         return
 
 
 def clear_flow(core: SessionCore, store: StoreSteps) -> Flow[None]:
     """Empty the session; a reduction planned before fails its CAS instead of restoring it."""
+    before = (core.summary.id if core.summary is not None else None, core.watermark)
     yield from store.clear(core.session_id)
     core.cleared()
     core.stale = True
     yield from reload_flow(core, store)
+    event = SessionCleared(
+        core.session_id, previous_summary_id=before[0], previous_watermark=before[1]
+    )
+    yield from emit(core.hooks, event)

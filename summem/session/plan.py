@@ -18,8 +18,8 @@ from summem.exceptions import SummarizationError
 from summem.messages import Message
 from summem.observe.events import SpendLimitReached, SummarizerCalled
 from summem.observe.hooks import announce
-from summem.observe.spend import SpendLimit
 from summem.reducers.base import SummarizingReducer
+from summem.session.budget import Budget
 from summem.session.usage import HISTORY_USAGE_KEY, SUMMARIZER_TOTAL_KEY, add_spend
 from summem.summarizers.base import cost_of, failure_cost, spent_by, uses_llm
 from summem.summarizers.sent import SentView
@@ -109,7 +109,7 @@ def summarize_plan_flow(
     head_usage: dict[str, int] | None,
     sent: SentView | None = None,
     *,
-    spend: SpendLimit | None = None,
+    spend: Budget | None = None,
     session_id: str = "",
 ) -> Flow[PlanResult]:
     """Summarize the plan's spans in order, each integrating the previous summary.
@@ -140,20 +140,22 @@ def summarize_plan_flow(
     fallback_used: str | None = None
     for span in plan.spans:
         watermark += len(span)
-        allow = spend is None or spend.allows(key)
-        if not allow and not limited and spend is not None:
-            limited = True
-            used = spend.spent(key)
-            yield from announce(
-                SpendLimitReached(
-                    "",
-                    key=key,
-                    spent_tokens=used.tokens,
-                    spent_cost_usd=used.cost_usd,
-                    max_tokens=spend.max_tokens,
-                    max_cost_usd=spend.max_cost_usd,
+        allow = True
+        if spend is not None:
+            used = yield from spend.spent(key)
+            allow = spend.limit.within(used)
+            if not allow and not limited:
+                limited = True
+                yield from announce(
+                    SpendLimitReached(
+                        "",
+                        key=key,
+                        spent_tokens=used.tokens,
+                        spent_cost_usd=used.cost_usd,
+                        max_tokens=spend.limit.max_tokens,
+                        max_cost_usd=spend.limit.max_cost_usd,
+                    )
                 )
-            )
         started = time.monotonic()
         try:
             summary, output = yield from reducer.summarize_flow(
@@ -164,7 +166,7 @@ def summarize_plan_flow(
             if spend is not None:
                 used_tokens = int(exc.usage.get("input_tokens", 0))
                 used_tokens += int(exc.usage.get("output_tokens", 0))
-                spend.charge(key, used_tokens, lost)
+                yield from spend.charge(key, used_tokens, lost)
             exc.usage = {k: v + int(exc.usage.get(k, 0)) for k, v in spent.items()}
             exc.cost_usd = cost + lost
             raise
@@ -173,7 +175,7 @@ def summarize_plan_flow(
             spent[k] += value
         cost += span_cost
         if spend is not None:
-            spend.charge(key, output.input_tokens + output.output_tokens, span_cost)
+            yield from spend.charge(key, output.input_tokens + output.output_tokens, span_cost)
         fallback = output.extra.get("fallback")
         fallback = fallback if isinstance(fallback, dict) else {}
         span_failed = tuple(str(f) for f in fallback.get("failed") or ())

@@ -15,6 +15,8 @@ from typing import Generic, Protocol, TypeVar
 
 from summem._flow import Flow
 from summem.messages import Message
+from summem.observe.ledger import AsyncSpendLedger, SpendLedger, Spent
+from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
     AsyncSearchableStore,
     AsyncStore,
@@ -43,6 +45,19 @@ class StoreSteps(Protocol):
 
     def position_of(self, session_id: str, message_id: str) -> Flow[int | None]:
         """See :meth:`SearchableStore.position_of`; only when ``searchable``."""
+        ...
+
+    spend_ledger: bool
+    """The store keeps a spend ledger (:class:`~summem.observe.ledger.SpendLedger`)."""
+
+    def record_spend(
+        self, key: str, *, at: float, tokens: int, cost_usd: float, prune_before: float | None
+    ) -> Flow[None]:
+        """See :meth:`SpendLedger.record_spend`; only when ``spend_ledger``."""
+        ...
+
+    def spent_since(self, key: str, since: float | None) -> Flow[Spent]:
+        """See :meth:`SpendLedger.spent_since`; only when ``spend_ledger``."""
         ...
 
     def load(self, session_id: str) -> Flow[SessionState]:
@@ -135,10 +150,46 @@ def _async(fn: Callable[[], Awaitable[T]]) -> Flow[T]:
 _T = TypeVar("_T")
 
 
-def _need(searcher: _T | None) -> _T:
+def _need(searcher: _T | None, what: str = "no search of its own") -> _T:
     if searcher is None:
-        raise TypeError("this store has no search of its own (see StoreSteps.searchable)")
+        raise TypeError(f"this store has {what} (see StoreSteps)")
     return searcher
+
+
+class _AdaptedLedger:
+    """A sync store's ledger behind an :class:`AsyncStoreAdapter` that does not offer it."""
+
+    def __init__(self, adapter: AsyncStoreAdapter, ledger: SpendLedger) -> None:
+        self._adapter, self._ledger = adapter, ledger
+
+    async def record_spend(
+        self,
+        key: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        await self._adapter.run_sync(
+            self._ledger.record_spend,
+            key,
+            at=at,
+            tokens=tokens,
+            cost_usd=cost_usd,
+            prune_before=prune_before,
+        )
+
+    async def spent_since(self, key: str, since: float | None = None) -> Spent:
+        return await self._adapter.run_sync(self._ledger.spent_since, key, since)
+
+
+def _async_ledger(store: AsyncStore) -> AsyncSpendLedger | None:
+    if isinstance(store, AsyncSpendLedger):
+        return store
+    if isinstance(store, AsyncStoreAdapter) and isinstance(store.sync_store, SpendLedger):
+        return _AdaptedLedger(store, store.sync_store)
+    return None
 
 
 class SyncStoreSteps:
@@ -148,6 +199,22 @@ class SyncStoreSteps:
         self.store = store
         self._searcher = store if isinstance(store, SearchableStore) else None
         self.searchable = self._searcher is not None
+        self._ledger = store if isinstance(store, SpendLedger) else None
+        self.spend_ledger = self._ledger is not None
+
+    def record_spend(  # noqa: D102
+        self, key: str, *, at: float, tokens: int, cost_usd: float, prune_before: float | None
+    ) -> Flow[None]:
+        ledger = _need(self._ledger, "no spend ledger")
+        return _sync(
+            lambda: ledger.record_spend(
+                key, at=at, tokens=tokens, cost_usd=cost_usd, prune_before=prune_before
+            )
+        )
+
+    def spent_since(self, key: str, since: float | None) -> Flow[Spent]:  # noqa: D102
+        ledger = _need(self._ledger, "no spend ledger")
+        return _sync(lambda: ledger.spent_since(key, since))
 
     def search(  # noqa: D102
         self, session_id: str, query: str, *, k: int, stop: int | None
@@ -228,6 +295,22 @@ class AsyncStoreSteps:
         self.store = store
         self._searcher = store if isinstance(store, AsyncSearchableStore) else None
         self.searchable = self._searcher is not None
+        self._ledger = _async_ledger(store)
+        self.spend_ledger = self._ledger is not None
+
+    def record_spend(  # noqa: D102
+        self, key: str, *, at: float, tokens: int, cost_usd: float, prune_before: float | None
+    ) -> Flow[None]:
+        ledger = _need(self._ledger, "no spend ledger")
+        return _async(
+            lambda: ledger.record_spend(
+                key, at=at, tokens=tokens, cost_usd=cost_usd, prune_before=prune_before
+            )
+        )
+
+    def spent_since(self, key: str, since: float | None) -> Flow[Spent]:  # noqa: D102
+        ledger = _need(self._ledger, "no spend ledger")
+        return _async(lambda: ledger.spent_since(key, since))
 
     def search(  # noqa: D102
         self, session_id: str, query: str, *, k: int, stop: int | None

@@ -23,6 +23,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError
+from summem.observe.ledger import AsyncSpendLedger, SpendLedger
 from summem.stores.base import (
     AsyncSearchableStore,
     AsyncStore,
@@ -72,6 +73,7 @@ __all__ = [
     "AsyncRedisStore",
     "AsyncSQLiteStore",
     "AsyncSearchableStore",
+    "AsyncSpendLedger",
     "AsyncStore",
     "AsyncStoreAdapter",
     "InMemoryStore",
@@ -81,6 +83,7 @@ __all__ = [
     "SearchHit",
     "SearchableStore",
     "SessionState",
+    "SpendLedger",
     "Store",
     "available_schemes",
     "open_async_store",

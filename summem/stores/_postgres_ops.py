@@ -18,7 +18,6 @@ from summem.stores._new_session import prepare_new_session
 from summem.stores._postgres_base import (
     Meta,
     Op,
-    PgBase,
     Query,
     Steps,
     batch,
@@ -31,6 +30,7 @@ from summem.stores._postgres_base import (
 )
 from summem.stores._postgres_schema import LOCK_CLASS, name_key
 from summem.stores._postgres_search import CATCH_UP_CHUNK, ts_query, ts_vector
+from summem.stores._postgres_spend import PgSpend
 from summem.stores.base import (
     SearchHit,
     SessionState,
@@ -46,7 +46,7 @@ from summem.stores.base import (
 __all__ = ["PgOps"]
 
 
-class PgOps(PgBase):
+class PgOps(PgSpend):
     """The store's operations, as :class:`~summem.stores._postgres_base.Op` values."""
 
     # -- schema ---------------------------------------------------------------------------

@@ -101,6 +101,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "WHERE terms IS NOT NULL",  # appends (terms NULL until a search) skip it
         "ALTER TABLE {schema}.sessions ADD COLUMN indexed bigint NOT NULL DEFAULT 0",
     ),
+    (  # 3: the spend ledger of spend limits (one row per summarizer call, pruned by window)
+        """CREATE TABLE {schema}.spend (
+            key bytea NOT NULL,
+            name text NOT NULL,
+            at double precision NOT NULL,
+            tokens bigint NOT NULL,
+            cost_usd double precision NOT NULL)""",
+        "CREATE INDEX spend_by_key ON {schema}.spend (key, at)",
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
 
@@ -232,6 +241,16 @@ class SQL:
         ),
         "RELEASE_LEASE": "DELETE FROM {schema}.leases WHERE key = %s AND owner = %s",
         "DELETE_LEASE": "DELETE FROM {schema}.leases WHERE key = %s",
+        # -- the spend ledger (times are the spend limit's clock)
+        "RECORD_SPEND": (
+            "INSERT INTO {schema}.spend (key, name, at, tokens, cost_usd) "
+            "VALUES (%s, %s, %s, %s, %s)"
+        ),
+        "PRUNE_SPEND": "DELETE FROM {schema}.spend WHERE key = %s AND name = %s AND at <= %s",
+        "SPENT_SINCE": (
+            "SELECT COALESCE(SUM(tokens), 0), COALESCE(SUM(cost_usd), 0) FROM {schema}.spend "
+            "WHERE key = %s AND name = %s AND at > %s"
+        ),
     }
 
     ADVISORY_LOCK: bytes
@@ -269,6 +288,9 @@ class SQL:
     ACQUIRE_LEASE: bytes
     RELEASE_LEASE: bytes
     DELETE_LEASE: bytes
+    RECORD_SPEND: bytes
+    PRUNE_SPEND: bytes
+    SPENT_SINCE: bytes
 
     def __init__(self, schema: str) -> None:
         self.schema = check_schema_name(schema)

@@ -29,6 +29,7 @@ from summem.exceptions import (
     StoreOutcomeUnknownError,
 )
 from summem.messages import Message
+from summem.observe.ledger import Spent, check_since, check_spend_entry, check_spend_key
 from summem.stores._new_session import prepare_new_session
 from summem.stores.base import (
     SessionState,
@@ -67,6 +68,7 @@ WRITES = frozenset(
         "delete",
         "acquire_lease",
         "release_lease",
+        "record_spend",
     }
 )
 """The scripts that write: a lost reply leaves their outcome unknown."""
@@ -84,7 +86,7 @@ class _Keys(NamedTuple):
 class Op(Generic[T]):
     """One script call and how to read its reply."""
 
-    name: str
+    name: str | None
     script: str
     keys: list[str]
     args: list[str | int]
@@ -380,6 +382,39 @@ class RedisBase:
     def _op_release(self, session_id: str, owner: str) -> Op[None]:
         name = validate_session_id(session_id)
         return Op(name, "release_lease", [self._keys(name).lease], [owner], _none)
+
+    def _spend_key(self, key: str) -> str:
+        tag = base64.urlsafe_b64encode(key.encode("utf-8")).decode("ascii").rstrip("=")
+        return f"{self._prefix}:spend:{{{tag}}}"
+
+    def _op_record_spend(
+        self, key: str, at: float, tokens: int, cost_usd: float, prune_before: float | None
+    ) -> Op[None]:
+        key, at, tokens, cost_usd, prune_before = check_spend_entry(
+            key, at, tokens, cost_usd, prune_before
+        )
+        entry = f"{uuid.uuid4().hex}:{tokens}:{cost_usd!r}"
+        prune = "" if prune_before is None else repr(prune_before)
+        args: list[str | int] = [repr(at), entry, prune]
+        return Op(None, "record_spend", [self._spend_key(key)], args, _none)
+
+    def _op_spent_since(self, key: str, since: float | None) -> Op[Spent]:
+        key, since = check_spend_key(key), check_since("since", since)
+
+        def parse(raw: Any) -> Spent:
+            tokens, cost = 0, 0.0
+            for entry in raw:
+                try:
+                    _, used, spent = _text(entry).split(":")
+                    tokens, cost = tokens + int(used), cost + float(spent)
+                except ValueError as exc:
+                    raise CorruptRecordError(
+                        f"Redis store {self._prefix!r}: a spend entry of {key!r} is invalid"
+                    ) from exc
+            return Spent(tokens, cost)
+
+        low = "-inf" if since is None else f"({since!r}"
+        return Op(None, "spent_since", [self._spend_key(key)], [low], parse)
 
     @staticmethod
     def _decode_opt(body: Any, name: str, where: str) -> Message | None:

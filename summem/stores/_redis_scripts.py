@@ -16,6 +16,7 @@ existed or by a whole-session create). Scripts take the keys they use, in the or
 comments give. A create whose history
 is too long for one call first stages it in a private list ``...:import:<token>`` of the same
 slot (with a TTL, so a crashed creator leaves nothing for long), renamed into place at the end.
+The spend ledger of a budget key is one sorted set ``<prefix>:spend:{<key>}`` (its own slot).
 """
 
 from __future__ import annotations
@@ -251,6 +252,14 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+# The spend ledger: KEYS[1] a sorted set of entries ("<token>:<tokens>:<cost>") scored by
+# time. ARGV[1] time, ARGV[2] entry, ARGV[3] prune entries at or before this time ('' = none).
+_RECORD_SPEND = """
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[3] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3]) end
+return 1
+"""
+
 SCRIPTS: dict[str, str] = {
     "load": _LOAD,
     "exists": "return redis.call('EXISTS', KEYS[1])",
@@ -267,5 +276,7 @@ SCRIPTS: dict[str, str] = {
     "delete": _DELETE,
     "acquire_lease": _ACQUIRE,
     "release_lease": _RELEASE,
+    "record_spend": _RECORD_SPEND,
+    "spent_since": "return redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '+inf')",
 }
 """Script name -> Lua source; each store registers them all on its client."""

@@ -85,6 +85,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         create_fts,
         "ALTER TABLE sessions ADD COLUMN indexed INTEGER NOT NULL DEFAULT 0",
     ),
+    (  # 4: the spend ledger of spend limits (one row per summarizer call, pruned by window).
+        """CREATE TABLE spend (
+            key TEXT NOT NULL,
+            at REAL NOT NULL,
+            tokens INTEGER NOT NULL,
+            cost_usd REAL NOT NULL)""",
+        "CREATE INDEX spend_by_key ON spend (key, at)",
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings ``user_version`` to ``i + 1``."""
 
@@ -149,3 +157,9 @@ class SQL:
     PUT_LEASE = "INSERT OR REPLACE INTO leases (name, owner, expires_at) VALUES (?, ?, ?)"
     RELEASE_LEASE = "DELETE FROM leases WHERE name = ? AND owner = ?"
     DELETE_LEASE = "DELETE FROM leases WHERE name = ?"
+    RECORD_SPEND = "INSERT INTO spend (key, at, tokens, cost_usd) VALUES (?, ?, ?, ?)"
+    PRUNE_SPEND = "DELETE FROM spend WHERE key = ? AND at <= ?"
+    SPENT_SINCE = (
+        "SELECT COALESCE(SUM(tokens), 0), COALESCE(SUM(cost_usd), 0.0) FROM spend "
+        "WHERE key = ? AND at > ?"
+    )

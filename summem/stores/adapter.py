@@ -40,6 +40,14 @@ class AsyncStoreAdapter:
         """The wrapped sync store."""
         return self._store
 
+    async def run_sync(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """Call ``fn`` as this adapter calls the store (in a worker thread, or inline).
+
+        For a capability of the wrapped store that the adapter itself does not offer (e.g.
+        a spend ledger of a third-party store).
+        """
+        return await self._run(fn, *args, **kwargs)
+
     async def _run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         if self._offload:
             import asyncio  # loaded by now (a coroutine is running); not at import: it is slow

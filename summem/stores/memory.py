@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from summem.exceptions import ConfigurationError, ConflictError, SessionNotFoundError, StoreError
 from summem.messages import Message
+from summem.observe.ledger import LocalSpendLedger, Spent
 from summem.stores._new_session import prepare_new_session
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
@@ -50,6 +51,7 @@ class InMemoryStore(ClosingStore):
         self._lock = threading.Lock()
         self._sessions: dict[str, _Session] = {}
         self._leases: dict[str, tuple[str, float]] = {}
+        self._spend = LocalSpendLedger()
 
     @classmethod
     def from_url(cls, url: str) -> InMemoryStore:
@@ -62,6 +64,24 @@ class InMemoryStore(ClosingStore):
         """Build the async twin from ``memory://``."""
         _check_url(url)
         return AsyncInMemoryStore()
+
+    def record_spend(
+        self,
+        key: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        """See :meth:`summem.observe.ledger.SpendLedger.record_spend` (in this process)."""
+        self._spend.record_spend(
+            key, at=at, tokens=tokens, cost_usd=cost_usd, prune_before=prune_before
+        )
+
+    def spent_since(self, key: str, since: float | None = None) -> Spent:
+        """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
+        return self._spend.spent_since(key, since)
 
     def load(self, session_id: str) -> SessionState:
         """See :meth:`summem.stores.base.Store.load`."""
@@ -273,7 +293,26 @@ class AsyncInMemoryStore(AsyncStoreAdapter):
     """
 
     def __init__(self, store: InMemoryStore | None = None) -> None:
-        super().__init__(store if store is not None else InMemoryStore(), offload=False)
+        self._memory = store if store is not None else InMemoryStore()
+        super().__init__(self._memory, offload=False)
+
+    async def record_spend(
+        self,
+        key: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        """See :meth:`InMemoryStore.record_spend`."""
+        self._memory.record_spend(
+            key, at=at, tokens=tokens, cost_usd=cost_usd, prune_before=prune_before
+        )
+
+    async def spent_since(self, key: str, since: float | None = None) -> Spent:
+        """See :meth:`InMemoryStore.spent_since`."""
+        return self._memory.spent_since(key, since)
 
     @classmethod
     def from_url(cls, url: str) -> AsyncInMemoryStore:

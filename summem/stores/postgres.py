@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from summem.messages import Message
+from summem.observe.ledger import Spent
 from summem.stores._postgres_base import Op
 from summem.stores._postgres_run import AsyncRunner, SyncRunner
 from summem.stores.base import ClosingStore, SearchHit, SessionState
@@ -198,6 +199,22 @@ class PostgresStore(SyncRunner, ClosingStore):
         """See :meth:`summem.stores.base.Store.release_lease`."""
         self._run(self._op_release(session_id, owner))
 
+    def record_spend(
+        self,
+        key: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        """See :meth:`summem.observe.ledger.SpendLedger.record_spend` (table ``spend``)."""
+        self._run(self._op_record_spend(key, at, tokens, cost_usd, prune_before))
+
+    def spent_since(self, key: str, since: float | None = None) -> Spent:
+        """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
+        return self._run(self._op_spent_since(key, since))
+
     def close(self) -> None:
         """Close the pool and its connections."""
         self._pool.close()
@@ -363,6 +380,22 @@ class AsyncPostgresStore(AsyncRunner):
     async def release_lease(self, session_id: str, owner: str) -> None:
         """See :meth:`summem.stores.base.Store.release_lease`."""
         await self._run(self._op_release(session_id, owner))
+
+    async def record_spend(
+        self,
+        key: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        """See :meth:`PostgresStore.record_spend`."""
+        await self._run(self._op_record_spend(key, at, tokens, cost_usd, prune_before))
+
+    async def spent_since(self, key: str, since: float | None = None) -> Spent:
+        """See :meth:`PostgresStore.spent_since`."""
+        return await self._run(self._op_spent_since(key, since))
 
     async def close(self) -> None:
         """Close the pool and its connections."""

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from summem.messages import Message
+from summem.observe.ledger import Spent
 from summem.stores._redis_base import Op, RedisBase, import_redis
 from summem.stores._redis_scripts import SCRIPTS
 from summem.stores.base import ClosingStore, SessionState
@@ -171,6 +172,22 @@ class RedisStore(RedisBase, ClosingStore):
         """See :meth:`summem.stores.base.Store.release_lease`."""
         self._run(self._op_release(session_id, owner))
 
+    def record_spend(
+        self,
+        key: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        """See :meth:`summem.observe.ledger.SpendLedger.record_spend` (a sorted set by time)."""
+        self._run(self._op_record_spend(key, at, tokens, cost_usd, prune_before))
+
+    def spent_since(self, key: str, since: float | None = None) -> Spent:
+        """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
+        return self._run(self._op_spent_since(key, since))
+
     def close(self) -> None:
         """Close the client if the store created it from a URL."""
         if self._owns:
@@ -314,6 +331,22 @@ class AsyncRedisStore(RedisBase):
     async def release_lease(self, session_id: str, owner: str) -> None:
         """See :meth:`summem.stores.base.Store.release_lease`."""
         await self._run(self._op_release(session_id, owner))
+
+    async def record_spend(
+        self,
+        key: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        """See :meth:`RedisStore.record_spend`."""
+        await self._run(self._op_record_spend(key, at, tokens, cost_usd, prune_before))
+
+    async def spent_since(self, key: str, since: float | None = None) -> Spent:
+        """See :meth:`RedisStore.spent_since`."""
+        return await self._run(self._op_spent_since(key, since))
 
     async def close(self) -> None:
         """Close the client if the store created it from a URL."""

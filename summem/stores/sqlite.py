@@ -17,6 +17,7 @@ too (never on the event loop).
 
 from __future__ import annotations
 
+import math
 import os
 import sqlite3
 import time
@@ -32,6 +33,7 @@ from summem.exceptions import (
     StoreError,
 )
 from summem.messages import Message
+from summem.observe.ledger import Spent, check_since, check_spend_entry, check_spend_key
 from summem.stores._new_session import prepare_new_session
 from summem.stores._sqlite_create import insert_session
 from summem.stores._sqlite_file import SQLiteFile
@@ -322,6 +324,32 @@ class SQLiteStore(ClosingStore):
             row = conn.execute(SQL.POSITION_OF, (meta.sid, message_id)).fetchone()
         return None if row is None else int(row[0])
 
+    def record_spend(
+        self,
+        key: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        """See :meth:`summem.observe.ledger.SpendLedger.record_spend` (table ``spend``)."""
+        key, at, tokens, cost_usd, prune_before = check_spend_entry(
+            key, at, tokens, cost_usd, prune_before
+        )
+        with self._file.tx(None, write="record_spend") as conn:
+            conn.execute(SQL.RECORD_SPEND, (key, at, tokens, cost_usd))
+            if prune_before is not None:
+                conn.execute(SQL.PRUNE_SPEND, (key, prune_before))
+
+    def spent_since(self, key: str, since: float | None = None) -> Spent:
+        """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
+        key, since = check_spend_key(key), check_since("since", since)
+        with self._file.tx(None) as conn:
+            row = conn.execute(SQL.SPENT_SINCE, (key, -math.inf if since is None else since))
+            tokens, cost = row.fetchone()
+        return Spent(int(tokens), float(cost))
+
     def list_sessions(self) -> list[str]:
         """See :meth:`summem.stores.base.Store.list_sessions`."""
         with self._file.tx(None) as conn:
@@ -448,6 +476,29 @@ class AsyncSQLiteStore(AsyncStoreAdapter):
     async def position_of(self, session_id: str, message_id: str) -> int | None:
         """See :meth:`SQLiteStore.position_of`."""
         return await self._run(self._sqlite.position_of, session_id, message_id)
+
+    async def record_spend(
+        self,
+        key: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        """See :meth:`SQLiteStore.record_spend`."""
+        await self._run(
+            self._sqlite.record_spend,
+            key,
+            at=at,
+            tokens=tokens,
+            cost_usd=cost_usd,
+            prune_before=prune_before,
+        )
+
+    async def spent_since(self, key: str, since: float | None = None) -> Spent:
+        """See :meth:`SQLiteStore.spent_since`."""
+        return await self._run(self._sqlite.spent_since, key, since)
 
     async def __aenter__(self: _AS) -> _AS:
         await self.open()

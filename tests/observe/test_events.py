@@ -31,9 +31,12 @@ from summem.observe.events import (
     ReductionPlanned,
     ReductionSkipped,
     ReductionStarted,
+    SessionCleared,
     StoreConflictRetried,
     SummarizerCalled,
+    SummaryRecomputed,
     SummaryRejected,
+    SummaryRolledBack,
 )
 from summem.stores import InMemoryStore
 from summem.stores.base import Store
@@ -307,3 +310,82 @@ async def test_a_resumed_memory_takes_hooks_and_a_spend_limit() -> None:
     assert len(rec.of(ReductionCommitted)) == 2
     resumed.close()
     await aresumed.close()
+
+
+VIEW_CHANGES = (SummaryRecomputed, SummaryRolledBack, SessionCleared)
+
+
+def summary_id(memory: Any) -> str | None:
+    return memory.summary.id if memory.summary is not None else None
+
+
+async def stored_watermark(setup: Setup) -> int:
+    state = await settle(setup.store.load("s"))
+    return int(state.watermark)
+
+
+async def test_recompute_rollback_and_clear_are_each_announced_once(setup: Setup) -> None:
+    rec = Recorder()
+    memory = setup.memory(reducer=small_reducer(), hooks=[rec])
+    await fill(memory, 30)
+    summaries = await settle(setup.store.summaries("s"))
+    assert len(summaries) >= 2
+    assert not [e for e in rec.events if isinstance(e, VIEW_CHANGES)]
+    current, watermark = summary_id(memory), await stored_watermark(setup)
+
+    before = len(rec.events)
+    new = await settle(memory.recompute(summarizer=FakeSummarizer(name="again")))
+    (recomputed,) = rec.events[before:]
+    assert isinstance(recomputed, SummaryRecomputed) and recomputed.session_id == "s"
+    assert recomputed.summary_id == new.id == summary_id(memory)
+    assert current is not None and recomputed.previous_summary_id == current
+    assert recomputed.watermark == watermark == await stored_watermark(setup)
+    assert recomputed.spans >= 1 and recomputed.summarizer == "again"
+    assert recomputed.calls == 0 and recomputed.cost_usd == 0.0 and recomputed.model is None
+    assert recomputed.summary_text == new.text and "summary_text" not in repr(recomputed)
+
+    first = summaries[0]
+    before = len(rec.events)
+    await settle(memory.rollback(first.id))
+    (rolled,) = rec.events[before:]
+    assert isinstance(rolled, SummaryRolledBack)
+    assert rolled.summary_id == first.id == summary_id(memory)
+    assert rolled.previous_summary_id == new.id
+    assert rolled.watermark == first.summary_info.watermark == await stored_watermark(setup)
+    assert rolled.previous_watermark == watermark
+
+    before = len(rec.events)
+    await settle(memory.rollback(None))
+    (to_none,) = rec.events[before:]
+    assert isinstance(to_none, SummaryRolledBack) and to_none.summary_id is None
+    assert to_none.watermark == 0 and to_none.previous_summary_id == first.id
+
+    await fill(memory, 14, tag="y")  # reduces again
+    reduced = summary_id(memory)
+    before = len(rec.events)
+    await settle(memory.clear())
+    (cleared,) = rec.events[before:]
+    assert isinstance(cleared, SessionCleared) and cleared.session_id == "s"
+    assert reduced is not None and cleared.previous_summary_id == reduced
+    assert cleared.previous_watermark > 0 and await stored_watermark(setup) == 0
+    kinds = [type(e) for e in rec.events if isinstance(e, VIEW_CHANGES)]
+    assert kinds == [SummaryRecomputed, SummaryRolledBack, SummaryRolledBack, SessionCleared]
+    await settle(memory.close())
+
+
+async def test_a_failed_recompute_or_rollback_announces_nothing(setup: Setup) -> None:
+    rec = Recorder()
+    memory = setup.memory(reducer=small_reducer(), hooks=[rec])
+    await fill(memory, 14)
+    assert memory.summary is not None
+    before = len(rec.events)
+    with pytest.raises(SummarizationError):
+        await settle(memory.recompute(summarizer=failing()))
+    with pytest.raises(StoreError):
+        await settle(memory.rollback("no-such-summary"))
+    assert rec.events[before:] == []
+    empty = setup.memory("empty", reducer=small_reducer(), hooks=[rec])
+    assert await settle(empty.recompute()) is None  # nothing to recompute: nothing changed
+    assert rec.events[before:] == []
+    await settle(memory.close())
+    await settle(empty.close())

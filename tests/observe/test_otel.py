@@ -205,3 +205,44 @@ def test_failures_skips_and_other_events_become_span_events_and_metrics() -> Non
     (depth,) = points["summem.background.queue_depth"]
     assert depth.value == 0
     assert "record_content=False" in repr(hook)
+
+
+def test_recompute_rollback_and_clear_become_spans_and_metrics_without_content(
+    replay: respx.Route,
+) -> None:
+    telemetry = Telemetry()
+    memory = run(telemetry)
+    first, *_, last = memory.summaries()
+    before = len(telemetry.finished())
+    new = memory.recompute()  # the LLM again: one call per span of history[:k]
+    assert new is not None
+    memory.rollback(first.id)
+    memory.clear()
+    spans = telemetry.finished()[before:]
+    assert [s.name for s in spans] == ["summem recompute", "summem rollback", "summem clear"]
+    recompute, rollback, clear = (dict(s.attributes or {}) for s in spans)
+    calls = replay.call_count - 3
+    assert recompute["summem.summary.id"] == new.id
+    assert recompute["summem.summary.previous_id"] == last.id
+    assert recompute["summem.calls"] == recompute["summem.spans"] == calls >= 1
+    assert recompute["gen_ai.usage.input_tokens"] == 120 * calls
+    assert recompute["gen_ai.request.model"] == "gpt-4o-mini"
+    assert rollback["summem.summary.id"] == first.id
+    assert rollback["summem.summary.previous_id"] == new.id
+    assert rollback["summem.watermark"] == first.summary_info.watermark  # type: ignore[union-attr]
+    assert rollback["summem.watermark_before"] == recompute["summem.watermark"]
+    assert clear["summem.summary.previous_id"] == first.id
+    assert clear["summem.watermark_before"] == rollback["summem.watermark"]
+    assert all(s.start_time is not None and s.end_time is not None for s in spans)
+    points = telemetry.points()
+    changes = {p.attributes["summem.operation"]: p.value for p in points["summem.view.changes"]}
+    assert changes == {"recompute": 1, "rollback": 1, "clear": 1}
+    tokens = {
+        p.attributes["gen_ai.token.type"]: p.value for p in points["summem.summarizer.tokens"]
+    }
+    assert tokens == {"input": 120 * replay.call_count, "output": 12 * replay.call_count}
+    assert SUMMARY not in strings(spans, points)
+    opted_in = Telemetry(record_content=True)
+    again = run(opted_in)
+    again.recompute()
+    assert SUMMARY in strings(opted_in.finished()[-1:], {})
