@@ -28,7 +28,11 @@ from typing import Literal
 from summem.exceptions import ConfigurationError
 from summem.observe.ledger import LocalSpendLedger, Spent
 
-__all__ = ["SpendLimit", "Spent"]
+__all__ = ["LEDGER_RETENTION_SECONDS", "SpendLimit", "Spent"]
+
+#: A store's ledger keeps each entry at least this long (or a limit's window, if longer), so
+#: limits with shorter windows sharing a key never prune what a longer one still counts.
+LEDGER_RETENTION_SECONDS = 7 * 86_400.0
 
 
 class SpendLimit:
@@ -101,6 +105,12 @@ class SpendLimit:
     def horizon(self) -> float | None:
         """Where the window starts now: entries at or before it no longer count."""
         return None if self.window_seconds is None else self._clock() - self.window_seconds
+
+    def prune_horizon(self) -> float | None:
+        """Where a store's ledger may drop entries: a week back, or the window if longer."""
+        if self.window_seconds is None:
+            return None
+        return self._clock() - max(self.window_seconds, LEDGER_RETENTION_SECONDS)
 
     def within(self, spent: Spent) -> bool:
         """True while ``spent`` is under every limit."""

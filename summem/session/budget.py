@@ -70,7 +70,7 @@ class Budget:
                 at=self.limit.now(),
                 tokens=int(tokens),
                 cost_usd=float(cost_usd),
-                prune_before=self.limit.horizon(),
+                prune_before=self.limit.prune_horizon(),
             )
         except StoreError as exc:
             logger.warning("spend for %r not recorded in the store: %s", key, exc)

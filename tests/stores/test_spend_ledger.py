@@ -19,6 +19,7 @@ from summem.exceptions import ConfigurationError, StoreError
 from summem.messages import user
 from summem.observe.events import ReductionCommitted, ReductionFailed, SpendLimitReached
 from summem.observe.ledger import AsyncSpendLedger, LocalSpendLedger, SpendLedger, Spent
+from summem.observe.spend import LEDGER_RETENTION_SECONDS
 from summem.stores import (
     AsyncInMemoryStore,
     AsyncSQLiteStore,
@@ -254,8 +255,15 @@ async def test_spend_leaves_the_window_and_the_llm_is_called_again(
     clock.advance(31)  # the three calls leave it
     await _fill(memory, 10, "c")
     assert route.call_count > 3
-    with SQLiteStore(path) as raw:  # the store pruned what left the window
-        assert raw.spent_since("session:s").tokens == (route.call_count - 3) * CALL
+    calls = route.call_count
+    with SQLiteStore(path) as raw:  # what left the window is kept a week (other limits' windows)
+        assert raw.spent_since("session:s").tokens == calls * CALL
+        assert raw.spent_since("session:s", limit.horizon()).tokens == (calls - 3) * CALL
+    clock.advance(LEDGER_RETENTION_SECONDS)
+    await _fill(memory, 30, "d")
+    assert route.call_count > calls
+    with SQLiteStore(path) as raw:  # then a write prunes it
+        assert raw.spent_since("session:s").tokens == (route.call_count - calls) * CALL
     await settle(memory.close())
     await settle(store.close())
 
