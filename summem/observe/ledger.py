@@ -188,7 +188,7 @@ class LocalSpendLedger:
         with self._lock:
             entries = self._entries.get(key, ())
             kept = [e for e in entries if since is None or e[0] > since]
-            return Spent(sum(e[1] for e in kept), sum(e[2] for e in kept))
+            return Spent(sum(e[1] for e in kept), float(sum(e[2] for e in kept)))
 
     def _prune(self, key: str, entries: deque[tuple[float, int, float]], before: float) -> None:
         if entries and min(e[0] for e in entries) <= before:

@@ -21,6 +21,7 @@ process.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import Literal
@@ -68,8 +69,13 @@ class SpendLimit:
             raise ConfigurationError(f"max_tokens must be >= 0, got {max_tokens!r}")
         if max_cost_usd is not None and not max_cost_usd >= 0:
             raise ConfigurationError(f"max_cost_usd must be >= 0, got {max_cost_usd!r}")
-        if window_seconds is not None and not window_seconds > 0:
-            raise ConfigurationError(f"window_seconds must be positive, got {window_seconds!r}")
+        if window_seconds is not None and (
+            isinstance(window_seconds, bool) or not 0 < window_seconds < math.inf
+        ):
+            raise ConfigurationError(
+                f"window_seconds must be a positive, finite number of seconds (None: no "
+                f"window), got {window_seconds!r}"
+            )
         if scope not in ("session", "prefix"):
             raise ConfigurationError(f"scope must be 'session' or 'prefix', got {scope!r}")
         if not separator:

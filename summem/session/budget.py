@@ -16,6 +16,7 @@ when it runs out spend (each span's call is checked on its own).
 from __future__ import annotations
 
 import logging
+import math
 
 from summem._flow import Flow
 from summem.exceptions import StoreError
@@ -61,6 +62,7 @@ class Budget:
 
         The call is paid for by then: failing the reduction would waste it.
         """
+        tokens, cost_usd = _chargeable(key, tokens, cost_usd)
         self.limit.charge(key, tokens, cost_usd)
         if self.store is None or (not tokens and not cost_usd):
             return
@@ -74,3 +76,27 @@ class Budget:
             )
         except StoreError as exc:
             logger.warning("spend for %r not recorded in the store: %s", key, exc)
+
+
+def _chargeable(key: str, tokens: object, cost_usd: object) -> tuple[int, float]:
+    """What a call's usage adds to the budget: a figure that is no count or no price adds 0.
+
+    A summarizer (or a provider) may report a NaN, negative or missing figure; the call is
+    paid for by then, so the figure is logged and left out rather than failing the turn.
+    """
+
+    def usable(value: object) -> float | None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        number = float(value)
+        return number if math.isfinite(number) and number >= 0 else None
+
+    t, c = usable(tokens), usable(cost_usd)
+    if t is None or c is None:
+        logger.warning(
+            "spend for %r has an unusable figure (tokens=%r, cost_usd=%r): that figure counts as 0",
+            key,
+            tokens,
+            cost_usd,
+        )
+    return int(t or 0), c or 0.0

@@ -55,7 +55,7 @@ from summem.session.usage import (
     summarizer_total,
 )
 from summem.stores.base import SessionState
-from summem.summarizers.base import cost_of, spent_by
+from summem.summarizers.base import cost_of, failure_cost, spent_by
 
 __all__ = [
     "clear_flow",
@@ -396,6 +396,7 @@ def recompute_flow(
     """
     sid = core.session_id
     budget = None if core.spend_limit is None else Budget(core.spend_limit, store)
+    spent: dict[str, float] = {}  # across attempts: a first attempt lost to a conflict was paid
     for attempt in range(2):
         if core.needs_load() or core.recheck or attempt:
             yield from reload_flow(core, store)
@@ -410,7 +411,6 @@ def recompute_flow(
         sizes: list[int] = []
         pos = done = spans = 0
         usage: dict[str, int] = {}
-        spent: dict[str, float] = {}
         covered: list[str] = []  # every message the new summary stands for: history[:k]
         while True:
             if pos < k:
@@ -427,7 +427,18 @@ def recompute_flow(
             final = pos >= k
             for span in pack_spans(pending, sizes, reducer.threshold, final=final):
                 done += len(span)
-                summary, output = yield from reducer.summarize_flow(span, summary, watermark=done)
+                try:
+                    summary, output = yield from reducer.summarize_flow(
+                        span, summary, watermark=done
+                    )
+                except SummarizationError as exc:  # its failed calls were paid for too
+                    if budget is not None:
+                        used = int(exc.usage.get("input_tokens", 0))
+                        used += int(exc.usage.get("output_tokens", 0))
+                        model = getattr(getattr(reducer, "summarizer", None), "model", None)
+                        lost = failure_cost(exc, model if isinstance(model, str) else None)
+                        yield from budget.charge(budget.key(sid), used, lost)
+                    raise
                 spent = add_spend(spent, {**spent_by(output), "cost_usd": cost_of(output)})
                 if budget is not None:  # an explicit rebuild is not refused, but it is paid
                     used = output.input_tokens + output.output_tokens

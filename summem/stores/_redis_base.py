@@ -395,7 +395,10 @@ class RedisBase:
         )
         entry = f"{uuid.uuid4().hex}:{tokens}:{cost_usd!r}"
         prune = "" if prune_before is None else repr(prune_before)
-        args: list[str | int] = [repr(at), entry, prune]
+        # the whole set expires once its newest entry is past the retention (a deleted
+        # session's or a gone tenant's spend does not stay for ever)
+        keep_ms = "" if prune_before is None else str(max(1, math.ceil((at - prune_before) * 1000)))
+        args: list[str | int] = [repr(at), entry, prune, keep_ms]
         return Op(None, "record_spend", [self._spend_key(key)], args, _none)
 
     def _op_spent_since(self, key: str, since: float | None) -> Op[Spent]:

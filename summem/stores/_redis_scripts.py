@@ -257,6 +257,7 @@ return 0
 _RECORD_SPEND = """
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
 if ARGV[3] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3]) end
+if ARGV[4] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 return 1
 """
 

@@ -13,8 +13,10 @@ from summem import (
     SummarizationReducer,
     TruncatingSummarizer,
 )
+from summem._flow import Flow, done
 from summem.exceptions import ConfigurationError, SpendLimitError
 from summem.observe.events import ReductionCommitted, ReductionFailed, SpendLimitReached
+from summem.summarizers.base import SummaryOutput, SummaryRequest
 from tests.fakes.counters import WordCounter
 from tests.fakes.llm import FakeClock
 from tests.fakes.memory import small_reducer
@@ -117,6 +119,9 @@ def test_windows_and_tenant_prefixes() -> None:
         ({"max_tokens": -1}, "max_tokens"),
         ({"max_cost_usd": -0.1}, "max_cost_usd"),
         ({"max_tokens": 1, "window_seconds": 0}, "window_seconds"),
+        ({"max_tokens": 1, "window_seconds": float("inf")}, "finite"),
+        ({"max_tokens": 1, "window_seconds": float("nan")}, "window_seconds"),
+        ({"max_tokens": 1, "window_seconds": True}, "window_seconds"),
         ({"max_tokens": 1, "scope": "tenant"}, "scope"),
         ({"max_tokens": 1, "separator": ""}, "separator"),
     ],
@@ -143,3 +148,76 @@ async def test_a_summarizer_without_a_model_does_not_draw_on_the_limit() -> None
     await fill(memory, 12)
     assert rec.of(ReductionCommitted) and not rec.of(SpendLimitReached)
     assert limit.spent("s").tokens == 5
+
+
+@pytest.mark.parametrize("cost", [float("nan"), -0.001, float("inf")])
+async def test_a_call_reporting_an_unusable_cost_is_charged_its_tokens_and_the_turn_goes_on(
+    setup: Setup, cost: float, caplog: pytest.LogCaptureFixture
+) -> None:
+
+    class Odd:
+        name, model = "llm:odd", "odd"
+
+        def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
+            return done(
+                SummaryOutput(
+                    text="A summary.",
+                    summarizer=self.name,
+                    model=self.model,
+                    calls=1,
+                    input_tokens=50,
+                    output_tokens=5,
+                    cost_usd=cost,
+                )
+            )
+
+    limit = SpendLimit(max_tokens=10_000)
+    rec = Recorder()
+    memory = setup.memory(reducer=small_reducer(Odd()), hooks=[rec], spend_limit=limit)
+    await fill(memory, 40)
+    committed = rec.of(ReductionCommitted)
+    assert committed and memory.summary is not None
+    assert limit.spent("s").tokens == 55 * len(committed)
+    assert limit.spent("s").cost_usd == 0.0
+    assert "unusable figure" in caplog.text
+    await settle(memory.close())
+
+
+def test_a_failed_recompute_is_charged_what_its_calls_spent() -> None:
+    from summem import Memory
+    from summem.exceptions import SummarizationError
+
+    class Flaky:
+        name, model, fail = "llm:flaky", "flaky", False
+
+        def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
+            if self.fail:
+                exc = SummarizationError("cut off at the output limit")
+                exc.usage, exc.cost_usd = {"input_tokens": 400, "output_tokens": 100}, 0.5
+                raise exc
+            return done(
+                SummaryOutput(
+                    text="A summary.",
+                    summarizer=self.name,
+                    model=self.model,
+                    calls=1,
+                    input_tokens=50,
+                    output_tokens=5,
+                    cost_usd=0.001,
+                )
+            )
+
+    flaky = Flaky()
+    limit = SpendLimit(max_tokens=10**6)
+    memory = Memory("s", reducer=small_reducer(flaky), spend_limit=limit)
+    for i in range(40):
+        memory.add({"role": "user", "content": f"word {i} " * 8})
+    before = limit.spent("s")
+    assert before.tokens > 0
+    flaky.fail = True
+    with pytest.raises(SummarizationError):
+        memory.recompute()
+    after = limit.spent("s")
+    assert after.tokens == before.tokens + 500
+    assert after.cost_usd == pytest.approx(before.cost_usd + 0.5)
+    memory.close()

@@ -426,3 +426,20 @@ def test_a_corrupt_redis_spend_entry_is_reported(redis_backend: Backend) -> None
     with pytest.raises(CorruptRecordError, match="a spend entry of 'k' is invalid"):
         store.spent_since("k")
     store.close()
+
+
+def test_a_redis_spend_set_expires_after_its_retention(redis_backend: Backend) -> None:
+    import redis
+
+    from summem.stores.redis import RedisStore
+
+    store = RedisStore(REDIS_URL, prefix=redis_backend.prefix)
+    store.record_spend("kept", at=1.0, tokens=1, cost_usd=0.0)  # no window: never expires
+    store.record_spend("k", at=1000.0, tokens=1, cost_usd=0.0, prune_before=1000.0 - 3600)
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        assert client.pttl(store._spend_key("kept")) == -1
+        assert 0 < client.pttl(store._spend_key("k")) <= 3_600_000
+    finally:
+        client.close()
+        store.close()
