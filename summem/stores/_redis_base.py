@@ -405,16 +405,12 @@ class RedisBase:
         key, since = check_spend_key(key), check_since("since", since)
 
         def parse(raw: Any) -> Spent:
-            tokens, cost = 0, 0.0
-            for entry in raw:
-                try:
-                    _, used, spent = _text(entry).split(":")
-                    tokens, cost = tokens + int(used), cost + float(spent)
-                except ValueError as exc:
-                    raise CorruptRecordError(
-                        f"Redis store {self._prefix!r}: a spend entry of {key!r} is invalid"
-                    ) from exc
-            return Spent(tokens, cost)
+            parts = [_text(part) for part in raw]  # ok, tokens, cost / bad, the entry
+            if len(parts) == 3 and parts[0] == "ok":
+                return Spent(int(parts[1]), float(parts[2]))
+            raise CorruptRecordError(
+                f"Redis store {self._prefix!r}: a spend entry of {key!r} is invalid"
+            )
 
         low = "-inf" if since is None else f"({since!r}"
         return Op(None, "spent_since", [self._spend_key(key)], [low], parse)

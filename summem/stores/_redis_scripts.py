@@ -261,6 +261,20 @@ if ARGV[4] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 return 1
 """
 
+# Summed on the server: a tenant's week of entries never crosses the network. Entries are
+# "<uuid>:<tokens>:<cost>"; the totals come back as strings (a Lua number would be cut to an
+# integer), or the first entry that is not one, for the caller to report.
+_SPENT_SINCE = """
+local tokens, cost = 0, 0
+for _, entry in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '+inf')) do
+  local used, spent = string.match(entry, '^[^:]*:([^:]*):([^:]*)$')
+  local t, c = tonumber(used or ''), tonumber(spent or '')
+  if t == nil or c == nil then return {'bad', entry} end
+  tokens, cost = tokens + t, cost + c
+end
+return {'ok', string.format('%d', tokens), string.format('%.17g', cost)}
+"""
+
 SCRIPTS: dict[str, str] = {
     "load": _LOAD,
     "exists": "return redis.call('EXISTS', KEYS[1])",
@@ -278,6 +292,6 @@ SCRIPTS: dict[str, str] = {
     "acquire_lease": _ACQUIRE,
     "release_lease": _RELEASE,
     "record_spend": _RECORD_SPEND,
-    "spent_since": "return redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '+inf')",
+    "spent_since": _SPENT_SINCE,
 }
 """Script name -> Lua source; each store registers them all on its client."""
