@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import inspect
 import os
-import socket
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import (
     ConfigurationError,
@@ -24,18 +23,20 @@ from summem.exceptions import (
 from summem.messages import Message, MessageLike
 from summem.observe.hooks import Hook, HookList
 from summem.observe.spend import SpendLimit
-from summem.recall.index import RecallIndex
 from summem.reducers.base import BudgetReducer, Reducer, SummarizingReducer
 from summem.reducers.loop_guard import ReductionsPaused
 from summem.reducers.records import default_reducer, reducer_from_record, reducer_record
 from summem.reducers.style import ViewStyle
 from summem.session.core import SessionCore
-from summem.session.export import SessionDict, parse_session_dict
 from summem.session.recorded import Mode, RecordedIndex
 from summem.stores.base import validate_session_id
 from summem.summarizers.base import Summarizer
 from summem.summarizers.sent import SentView
 from summem.tokens.base import ApproxCounter
+
+if TYPE_CHECKING:
+    from summem.recall.index import RecallIndex
+    from summem.session.export import SessionDict
 
 __all__ = ["BaseMemory", "is_async_store"]
 
@@ -77,10 +78,21 @@ class BaseMemory:
         self._core.hooks = self._hooks
         self._core.spend_limit = spend_limit
         self._lease_ttl = float(lease_ttl_seconds)
+        import socket  # here, not at import: a memory is made once, imported on every start
+
         self._owner = f"summem:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._closed = False
         self._recorded = RecordedIndex()
-        self._recall_index = RecallIndex()
+        self._recall: RecallIndex | None = None  # built on first recall (keeps imports light)
+
+    @property
+    def _recall_index(self) -> RecallIndex:
+        """The recall index, built on first use (callers hold the facade's recall lock)."""
+        if self._recall is None:
+            from summem.recall.index import RecallIndex
+
+            self._recall = RecallIndex()
+        return self._recall
 
     @property
     def session_id(self) -> str:
@@ -208,6 +220,8 @@ class BaseMemory:
         Raises:
             StoreError: naming what is wrong in the dict.
         """
+        from summem.session.export import parse_session_dict
+
         session = parse_session_dict(data)
         config = session.config
         ttl = config.get("lease_ttl_seconds", 120.0)

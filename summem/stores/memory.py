@@ -26,7 +26,6 @@ from summem.stores.base import (
     new_epoch,
     validate_session_id,
 )
-from summem.stores.url import parse_store_url
 
 __all__ = ["AsyncInMemoryStore", "InMemoryStore"]
 
@@ -260,6 +259,8 @@ class InMemoryStore(ClosingStore):
 
 
 def _check_url(url: str) -> None:
+    from summem.stores.url import parse_store_url  # on first use: keeps imports light
+
     parsed = parse_store_url(url)
     if parsed.scheme != "memory" or parsed.rest.strip("/"):
         raise ConfigurationError(f"a memory store URL is just 'memory://', got {url!r}")
