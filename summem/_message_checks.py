@@ -43,10 +43,14 @@ def check_values(data: Mapping[str, Any], index: int | None) -> None:
     Raises:
         MessageValidationError: naming the field, e.g. ``content[0].text``.
     """
-    stack: list[tuple[Any, str, int]] = [(v, str(k), 1) for k, v in data.items()]
-    for key in data:
+    stack: list[tuple[Any, str, int]] = []
+    for key, value in data.items():
         if not isinstance(key, str):
             raise MessageValidationError(f"keys must be strings, got {key!r}", index=index)
+        kind = type(value)  # the common top-level values are settled here, without the stack
+        if (kind is str and value.isascii()) or value is None or kind is int or kind is bool:
+            continue
+        stack.append((value, key, 1))
     while stack:
         value, where, depth = stack.pop()
         kind = type(value)

@@ -113,15 +113,16 @@ class Message(BaseModel):
         Raises:
             MessageValidationError: naming the index and the field at fault.
         """
-        if isinstance(data, Message):
-            return data if id is None or id == data.id else data.with_id(id)
-        if not isinstance(data, Mapping):
-            data = sdk_message_dict(data)
-        if not isinstance(data, Mapping):
-            raise MessageValidationError(
-                f"expected a mapping (a chat-completions dict), got {type(data).__name__}",
-                index=index,
-            )
+        if type(data) is not dict:  # a plain dict, the common case, needs none of these checks
+            if isinstance(data, Message):
+                return data if id is None or id == data.id else data.with_id(id)
+            if not isinstance(data, Mapping):
+                data = sdk_message_dict(data)
+            if not isinstance(data, Mapping):
+                raise MessageValidationError(
+                    f"expected a mapping (a chat-completions dict), got {type(data).__name__}",
+                    index=index,
+                )
         check_message(data, index)
         try:
             msg = cls.model_validate(copy_json(data))

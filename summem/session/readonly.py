@@ -82,14 +82,18 @@ class ReadOnlyList(list[Any]):
         return list, (thaw(self),)
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def freeze(value: Any) -> Any:
     """``value`` (JSON-like data) with every dict and list made read-only, scalars shared."""
     if isinstance(value, (ReadOnlyDict, ReadOnlyList)):
         return value  # read-only all the way down already
+    scalars = _SCALARS  # scalars are kept without a call: a message is mostly scalars
     if isinstance(value, dict):
-        return ReadOnlyDict({k: freeze(v) for k, v in value.items()})
+        return ReadOnlyDict({k: v if type(v) in scalars else freeze(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):
-        return ReadOnlyList(freeze(v) for v in value)
+        return ReadOnlyList([v if type(v) in scalars else freeze(v) for v in value])
     return value
 
 
