@@ -48,9 +48,23 @@ with the call or reply it led to, so no cut falls right after it.
 """
 
 
+_ID_POOL: list[str] = []
+"""Random ids drawn ahead, 96 bits each: one ``os.urandom`` call per 256 ids, not per id."""
+_ID_BATCH = 256
+
+
 def new_message_id() -> str:
-    """A new, globally unique message id."""
-    return "m_" + os.urandom(12).hex()
+    """A new, globally unique message id (``m_`` and 96 random bits in hex)."""
+    try:
+        return "m_" + _ID_POOL.pop()  # list.pop is atomic: threads never get the same id
+    except IndexError:
+        raw = os.urandom(12 * _ID_BATCH).hex()
+        _ID_POOL.extend(raw[i : i + 24] for i in range(24, len(raw), 24))
+        return "m_" + raw[:24]
+
+
+if hasattr(os, "register_at_fork"):  # a forked child must not hand out its parent's ids
+    os.register_at_fork(after_in_child=_ID_POOL.clear)
 
 
 class SummaryInfo(BaseModel):
@@ -123,10 +137,13 @@ class Message(BaseModel):
                     f"expected a mapping (a chat-completions dict), got {type(data).__name__}",
                     index=index,
                 )
-        check_message(data, index)
+        nested = check_message(data, index)
+        # Nothing of the caller's is kept: nested values are copied; a plain dict of scalars
+        # needs no copy (the model keeps its own dicts, and scalars are immutable).
+        own = data if not nested and type(data) is dict else copy_json(data)
         try:
             # the validator itself: ``model_validate`` only wraps it (a quarter of its cost here)
-            msg: Message = cls.__pydantic_validator__.validate_python(copy_json(data))
+            msg: Message = cls.__pydantic_validator__.validate_python(own)
         except ValidationError as exc:
             err = exc.errors()[0]
             field = ".".join(str(p) for p in err["loc"][:2]) or None

@@ -306,9 +306,11 @@ class SessionCore:
                 for msg in batch.history:
                     self._masked(self.masks.add(msg))
             self.length = new_length
+            tail_ids, open_calls = self.tail_ids, self.open_calls
             for msg in batch.history:
-                self.tail_ids[msg.id] = msg
-                track_calls(self.open_calls, msg)
+                tail_ids[msg.id] = msg
+                if msg.tool_calls or msg.role == "tool":  # the only messages that change calls
+                    track_calls(open_calls, msg)
             sum_usage(batch.history, self.ledger.tail)
             if self._backoff is not None:
                 self._backoff -= grown
