@@ -32,7 +32,6 @@ from summem.session.flows import (
     reload_flow,
     rollback_flow,
 )
-from summem.session.recorded import Mode
 from summem.session.steps import AsyncStoreSteps
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import AsyncStore, Store
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
     from summem.formats.responses import ResponseItem
     from summem.recall.index import RecallHit
     from summem.recall.tool import RecallTool
+    from summem.session.recorded import Mode
 
 __all__ = ["AsyncMemory"]
 

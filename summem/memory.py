@@ -41,7 +41,6 @@ from summem.session.flows import (
     reload_flow,
     rollback_flow,
 )
-from summem.session.recorded import Mode
 from summem.session.steps import SyncStoreSteps
 from summem.session.worker import BackgroundWorker
 from summem.stores.base import Store
@@ -52,6 +51,7 @@ if TYPE_CHECKING:
     from summem.formats.responses import ResponseItem
     from summem.recall.index import RecallHit
     from summem.recall.tool import RecallTool
+    from summem.session.recorded import Mode
 
 __all__ = ["Memory"]
 

@@ -35,13 +35,15 @@ def test_import_is_light() -> None:
 
 def test_a_memory_imports_only_what_a_turn_needs() -> None:
     """``from summem import Memory, SummarizationReducer`` leaves out what only recall,
-    export, Responses items, the extractive summarizer (its prompts and YAML) and store URLs
-    need: they load on first use."""
+    export and resume, ``record()``, Responses items, masking, the extractive summarizer (its
+    prompts and YAML), store URLs and ``create`` need: they load on first use."""
     code = (
         "import sys; from summem import Memory, SummarizationReducer; "
         "later = ('yaml', 'summem.prompts', 'summem.summarizers.extractive.summarizer', "
         "'summem.recall.index', 'summem.session.export', 'summem.formats.responses', "
-        "'summem.stores.url', 'summem._secrets'); "
+        "'summem.stores.url', 'summem._secrets', 'summem.session.recorded', "
+        "'summem.reducers.records', 'summem.stores._new_session', "
+        "'summem.summarizers.extractive.tool_facts'); "
         "print([m for m in later if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

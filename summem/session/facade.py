@@ -25,10 +25,8 @@ from summem.observe.hooks import Hook, HookList
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import BudgetReducer, Reducer, SummarizingReducer
 from summem.reducers.loop_guard import ReductionsPaused
-from summem.reducers.records import default_reducer, reducer_from_record, reducer_record
 from summem.reducers.style import ViewStyle
 from summem.session.core import SessionCore
-from summem.session.recorded import Mode, RecordedIndex
 from summem.stores.base import validate_session_id
 from summem.summarizers.base import Summarizer
 from summem.summarizers.sent import SentView
@@ -37,6 +35,7 @@ from summem.tokens.base import ApproxCounter
 if TYPE_CHECKING:
     from summem.recall.index import RecallIndex
     from summem.session.export import SessionDict
+    from summem.session.recorded import Mode, RecordedIndex
 
 __all__ = ["BaseMemory", "is_async_store"]
 
@@ -73,7 +72,11 @@ class BaseMemory:
         self._style = style
         if not lease_ttl_seconds > 0:
             raise ConfigurationError(f"lease_ttl_seconds must be positive, got {lease_ttl_seconds}")
-        self._core = SessionCore(sid, reducer or default_reducer(), background=background)
+        if reducer is None:
+            from summem.reducers.records import default_reducer
+
+            reducer = default_reducer()
+        self._core = SessionCore(sid, reducer, background=background)
         self._hooks = HookList(hooks, allow_async=allow_async_hooks)
         self._core.hooks = self._hooks
         self._core.spend_limit = spend_limit
@@ -82,8 +85,17 @@ class BaseMemory:
 
         self._owner = f"summem:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._closed = False
-        self._recorded = RecordedIndex()
+        self._recorded_index: RecordedIndex | None = None  # built on first record()
         self._recall: RecallIndex | None = None  # built on first recall (keeps imports light)
+
+    @property
+    def _recorded(self) -> RecordedIndex:
+        """What ``record()`` has seen, built on first use (callers hold the write lock)."""
+        if self._recorded_index is None:
+            from summem.session.recorded import RecordedIndex
+
+            self._recorded_index = RecordedIndex()
+        return self._recorded_index
 
     @property
     def _recall_index(self) -> RecallIndex:
@@ -205,6 +217,8 @@ class BaseMemory:
         return self._core.last_error
 
     def _config(self) -> dict[str, Any]:
+        from summem.reducers.records import reducer_record  # on export only
+
         return {
             "reducer": reducer_record(self._core.reducer),
             "background": self._core.background,
@@ -220,6 +234,7 @@ class BaseMemory:
         Raises:
             StoreError: naming what is wrong in the dict.
         """
+        from summem.reducers.records import reducer_from_record
         from summem.session.export import parse_session_dict
 
         session = parse_session_dict(data)

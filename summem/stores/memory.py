@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 
 from summem.exceptions import ConfigurationError, ConflictError, SessionNotFoundError, StoreError
 from summem.messages import Message
-from summem.stores._new_session import prepare_new_session
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
     ClosingStore,
@@ -151,6 +150,8 @@ class InMemoryStore(ClosingStore):
         watermark: int = 0,
     ) -> None:
         """See :meth:`summem.stores.base.Store.create`."""
+        from summem.stores._new_session import prepare_new_session  # only to create one
+
         name = validate_session_id(session_id)
         new = prepare_new_session(name, history, system, summary, watermark)
         with self._lock:
