@@ -21,7 +21,10 @@ reference (the median over the same messages, timed the same way):
 
 It also reports the 20k/1k scaling of the exact-token turn (goal <= 1.1) and counts views over
 the budget after each turn (goal: zero). Part 0 reports the import time (goal <= 150 ms) and
-the peak RSS of the largest run next to the harness's own.
+the peak RSS of the largest run next to the harness's own. When ``PYTHONDONTWRITEBYTECODE``
+is set (as in this repository's development environment, where summem is installed
+editable), every fresh interpreter compiles summem's sources: Part 0 then adds a row with the
+bytecode cached in a temporary folder, as an installed wheel has it.
 
 Part 2 measures background mode at reduction turns: a workload whose tool batches hold a few
 thousand tokens (one turn = ``extend`` of the user message, the assistant's parallel calls with
@@ -43,6 +46,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -191,12 +195,12 @@ _IMPORTS = {
 }
 
 
-def _child_cpu_ms(code: str, runs: int) -> float:
+def _child_cpu_ms(code: str, runs: int, env: dict[str, str] | None = None) -> float:
     """Least CPU time (user + system) of ``python -c code`` over ``runs`` runs, in ms."""
     best = float("inf")
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+        subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, env=env)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
         best = min(best, used * 1000)
@@ -223,11 +227,33 @@ def _peak_rss_mb(n: int, run: bool) -> float:
     return int(out.stdout.split()[-1]) / 1024  # ru_maxrss is in KiB on Linux
 
 
+def _cached_bytecode_env(folder: str) -> dict[str, str] | None:
+    """The environment with bytecode written to and read from ``folder``, or ``None`` when
+    Python writes bytecode already (then the rows above had it)."""
+    if not sys.dont_write_bytecode:
+        return None
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = folder
+    return env
+
+
 def part0(rss_n: int, runs: int = 5) -> None:
     print("Part 0: import time (least CPU time of a fresh interpreter, interpreter excluded)")
     bare = _child_cpu_ms("pass", runs)
     for label, code in _IMPORTS.items():
         print(f"  {label:50} {_child_cpu_ms(code, runs) - bare:6.0f} ms (goal <= 150 ms)")
+    # With PYTHONDONTWRITEBYTECODE set (and summem installed editable, as in development),
+    # the rows above include compiling summem's sources in every interpreter; an installed
+    # wheel has its bytecode. This row shows the import with bytecode cached (in a temporary
+    # folder, warmed by one run first); it adds to the rows above, it does not replace them.
+    with tempfile.TemporaryDirectory(prefix="summem-pyc-") as folder:
+        env = _cached_bytecode_env(folder)
+        if env is not None:
+            code = _IMPORTS["from summem import Memory, SummarizationReducer"]
+            _child_cpu_ms(code, 1, env)  # writes the bytecode
+            cached = _child_cpu_ms(code, runs, env) - _child_cpu_ms("pass", runs, env)
+            label = "the same, bytecode cached (as a wheel installs it)"
+            print(f"  {label:50} {cached:6.0f} ms (PYTHONDONTWRITEBYTECODE is set here)")
     harness, total = _peak_rss_mb(rss_n, False), _peak_rss_mb(rss_n, True)
     print(
         f"peak RSS, {rss_n}-message exact-token run: {total:.0f} MB; the harness alone "

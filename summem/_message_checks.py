@@ -28,28 +28,42 @@ _PART_FIELDS: dict[str, tuple[str, type]] = {
 }
 
 
+_EXACT_SCALARS = frozenset((str, int, float, bool, type(None)))
+
 MAX_DEPTH = 64
 """Deepest nesting of lists and mappings a message may have (a message is a few levels deep)."""
 
 
-def check_values(data: Mapping[str, Any], index: int | None) -> None:
-    """Every value is storable as strict JSON, the same on every store.
+def check_values(data: Mapping[str, Any], index: int | None) -> bool:
+    """Every value is storable as strict JSON, the same on every store; True if any is nested.
 
     No text with lone surrogates (they cannot be encoded as UTF-8: SQLite and Redis would fail
     where the memory store would not), no ``NaN`` or infinite number (not JSON), no key that is
     not a string, no nesting deeper than :data:`MAX_DEPTH` (a recursion bomb), and only JSON
     types. Walks iteratively: a hostile message cannot exhaust the stack here.
 
+    Returns:
+        True when a copy must go deeper than the top level: a value is a list, a mapping or a
+        subclass of a scalar type; False when every value is an exact ``str``, ``int``,
+        ``float``, ``bool`` or ``None``.
+
     Raises:
         MessageValidationError: naming the field, e.g. ``content[0].text``.
     """
-    stack: list[tuple[Any, str, int]] = [(v, str(k), 1) for k, v in data.items()]
-    for key in data:
+    stack: list[tuple[Any, str, int]] = []
+    for key, value in data.items():
         if not isinstance(key, str):
             raise MessageValidationError(f"keys must be strings, got {key!r}", index=index)
+        kind = type(value)  # the common top-level values are settled here, without the stack
+        if (kind is str and value.isascii()) or value is None or kind is int or kind is bool:
+            continue
+        stack.append((value, key, 1))
+    nested = False
     while stack:
         value, where, depth = stack.pop()
         kind = type(value)
+        if kind not in _EXACT_SCALARS:
+            nested = True  # a container, or a subclass of a scalar type: copied deeply
         if isinstance(value, str):
             if not value.isascii():
                 try:
@@ -85,11 +99,16 @@ def check_values(data: Mapping[str, Any], index: int | None) -> None:
             raise MessageValidationError(
                 f"{type(value).__name__} is not a JSON value", index=index, field=where
             )
+    return nested
 
 
-def check_message(data: Mapping[str, Any], index: int | None) -> None:
-    """Checks pydantic's types cannot express; each error names the field."""
-    check_values(data, index)
+def check_message(data: Mapping[str, Any], index: int | None) -> bool:
+    """Checks pydantic's types cannot express; each error names the field.
+
+    Returns:
+        True when a value is nested (see :func:`check_values`).
+    """
+    nested = check_values(data, index)
     role = data.get("role")
     if "role" not in data:
         hint = ""
@@ -165,6 +184,7 @@ def check_message(data: Mapping[str, Any], index: int | None) -> None:
         raise MessageValidationError(
             f"must be a string, got {type(name).__name__}", index=index, field="name"
         )
+    return nested
 
 
 def check_part(part: object, index: int | None, i: int) -> None:

@@ -11,21 +11,17 @@ import asyncio
 import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from summem._flow import run_async
 from summem._locks import LoopSafeLock
 from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
-from summem.formats.responses import ResponseItem, to_items, to_messages
 from summem.messages import Message, MessageLike
 from summem.observe.hooks import Hook, lease_held
 from summem.observe.spend import SpendLimit
-from summem.recall.index import RecallHit
-from summem.recall.tool import RecallTool
 from summem.reducers.base import Reducer, ReduceResult
 from summem.reducers.style import ViewStyle
 from summem.session.core import Trigger
-from summem.session.export import export_flow, import_flow
 from summem.session.facade import BaseMemory, is_async_store
 from summem.session.flows import (
     clear_flow,
@@ -37,13 +33,17 @@ from summem.session.flows import (
     reload_flow,
     rollback_flow,
 )
-from summem.session.recall import recall_flow
-from summem.session.recorded import Mode
 from summem.session.steps import AsyncStoreSteps
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import AsyncStore, Store
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
 from summem.summarizers.base import Summarizer
+
+if TYPE_CHECKING:
+    from summem.formats.responses import ResponseItem
+    from summem.recall.index import RecallHit
+    from summem.recall.tool import RecallTool
+    from summem.session.recorded import Mode
 
 __all__ = ["AsyncMemory"]
 
@@ -116,6 +116,8 @@ class AsyncMemory(BaseMemory):
 
     async def add_items(self, items: Iterable[ResponseItem] | str) -> list[Message]:
         """See :meth:`Memory.add_items`."""
+        from summem.formats.responses import to_messages  # on first use: light imports
+
         return await self.extend(to_messages(items))
 
     async def record(
@@ -259,6 +261,8 @@ class AsyncMemory(BaseMemory):
 
     async def items(self) -> list[dict[str, Any]]:
         """See :meth:`Memory.items`."""
+        from summem.formats.responses import to_items
+
         return to_items(await self.view())
 
     async def _ensure_fresh(self) -> None:
@@ -286,6 +290,8 @@ class AsyncMemory(BaseMemory):
         max_tokens: int = 2000,
     ) -> list[RecallHit]:
         """See :meth:`Memory.recall`."""
+        from summem.session.recall import recall_flow  # on first use: keeps imports light
+
         args = self._recall_args(query, id, k, max_tokens)
         async with self._recall_lock:
             self._check_open()
@@ -296,6 +302,8 @@ class AsyncMemory(BaseMemory):
 
     def recall_tool(self, *, k: int = 5, max_tokens: int = 2000) -> RecallTool:
         """See :meth:`Memory.recall_tool` (answer calls with ``await tool.acall(arguments)``)."""
+        from summem.recall.tool import RecallTool
+
         return RecallTool(self, k=k, max_tokens=max_tokens)
 
     async def summaries(self) -> list[Message]:
@@ -306,6 +314,8 @@ class AsyncMemory(BaseMemory):
     async def to_dict(self) -> dict[str, Any]:
         """See :meth:`Memory.to_dict`."""
         self._check_open()
+        from summem.session.export import export_flow
+
         return await run_async(export_flow(self._core, self._steps, self._config()))
 
     @classmethod
@@ -319,6 +329,8 @@ class AsyncMemory(BaseMemory):
         spend_limit: SpendLimit | None = None,
     ) -> AsyncMemory:
         """See :meth:`Memory.from_dict`."""
+        from summem.session.export import import_flow
+
         session, reducer, background, ttl = cls._resume_args(data, reducer)
         memory = cls(
             session.session_id,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from summem.exceptions import MessageValidationError
 from summem.messages import GLUED_TO_NEXT, Message
@@ -85,9 +86,8 @@ def apply_system(current: Message | None, new: Message) -> Message:
     return new
 
 
-@dataclass(frozen=True)
-class Batch:
-    """A validated batch, ready to store.
+class Batch(NamedTuple):
+    """A validated batch, ready to store (a tuple: built on every turn, it must be cheap).
 
     Attributes:
         accepted: every input message as stored, in input order (system messages included).
@@ -142,7 +142,8 @@ def check_batch(
             system = apply_system(system, msg)
             accepted.append(system)
             continue
-        same = known.get(msg.id) or seen.get(msg.id)
+        mid = msg.id
+        same = known.get(mid) or seen.get(mid)
         if same is not None:
             if not same.same_content(msg):
                 raise MessageValidationError(
@@ -163,15 +164,16 @@ def check_batch(
                     field="tool_call_id",
                 )
             del pending[call_id]
-        for call_id in msg.tool_call_ids:
-            if call_id in pending:
-                raise MessageValidationError(
-                    f"tool call id {call_id!r} is already pending in this session",
-                    index=index,
-                    field="tool_calls",
-                )
-            pending[call_id] = None
-        seen[msg.id] = msg
+        if msg.tool_calls:
+            for call_id in msg.tool_call_ids:
+                if call_id in pending:
+                    raise MessageValidationError(
+                        f"tool call id {call_id!r} is already pending in this session",
+                        index=index,
+                        field="tool_calls",
+                    )
+                pending[call_id] = None
+        seen[mid] = msg
         history.append(msg)
         accepted.append(msg)
     changed = False

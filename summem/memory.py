@@ -20,20 +20,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from summem._flow import run_sync
 from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
-from summem.formats.responses import ResponseItem, to_items, to_messages
 from summem.messages import Message, MessageLike
 from summem.observe.hooks import Hook, lease_held
 from summem.observe.spend import SpendLimit
-from summem.recall.index import RecallHit
-from summem.recall.tool import RecallTool
 from summem.reducers.base import Reducer, ReduceResult
 from summem.reducers.style import ViewStyle
 from summem.session.core import Trigger
-from summem.session.export import export_flow, import_flow
 from summem.session.facade import BaseMemory, is_async_store
 from summem.session.flows import (
     clear_flow,
@@ -45,13 +41,17 @@ from summem.session.flows import (
     reload_flow,
     rollback_flow,
 )
-from summem.session.recall import recall_flow
-from summem.session.recorded import Mode
 from summem.session.steps import SyncStoreSteps
 from summem.session.worker import BackgroundWorker
 from summem.stores.base import Store
 from summem.stores.memory import InMemoryStore
 from summem.summarizers.base import Summarizer
+
+if TYPE_CHECKING:
+    from summem.formats.responses import ResponseItem
+    from summem.recall.index import RecallHit
+    from summem.recall.tool import RecallTool
+    from summem.session.recorded import Mode
 
 __all__ = ["Memory"]
 
@@ -159,6 +159,8 @@ class Memory(BaseMemory):
         Each item is kept as given (in the message's ``meta``) and comes back unchanged from
         :meth:`items` (see :mod:`summem.formats.responses`).
         """
+        from summem.formats.responses import to_messages  # on first use: light imports
+
         return self.extend(to_messages(items))
 
     def record(self, messages: Iterable[MessageLike], *, mode: Mode = "auto") -> list[Message]:
@@ -319,6 +321,8 @@ class Memory(BaseMemory):
         Items added with :meth:`add_items` come back exactly as given; the summary (and any
         message added in chat form) is converted. Fresh dicts, the caller's to change.
         """
+        from summem.formats.responses import to_items
+
         return to_items(self.view())
 
     def _ensure_fresh(self) -> None:
@@ -358,6 +362,8 @@ class Memory(BaseMemory):
         stopping before ``max_tokens``. The index is kept in this object and extended with
         what was added since its last use; a first recall reads the history once.
         """
+        from summem.session.recall import recall_flow  # on first use: keeps imports light
+
         args = self._recall_args(query, id, k, max_tokens)
         with self._recall_lock:
             self._check_open()
@@ -368,6 +374,8 @@ class Memory(BaseMemory):
 
     def recall_tool(self, *, k: int = 5, max_tokens: int = 2000) -> RecallTool:
         """Recall as a tool a model can call: ``tool.schema`` and ``tool(arguments)``."""
+        from summem.recall.tool import RecallTool
+
         return RecallTool(self, k=k, max_tokens=max_tokens)
 
     def summaries(self) -> list[Message]:
@@ -378,6 +386,8 @@ class Memory(BaseMemory):
     def to_dict(self) -> dict[str, Any]:
         """The session as a JSON-serialisable dict, for :meth:`from_dict` elsewhere."""
         self._check_open()
+        from summem.session.export import export_flow
+
         return run_sync(export_flow(self._core, self._steps, self._config()))
 
     @classmethod
@@ -403,6 +413,8 @@ class Memory(BaseMemory):
             StoreError: the dict is not a valid session dict (nothing was written).
             ConflictError: the session already exists in ``store`` (it is left untouched).
         """
+        from summem.session.export import import_flow
+
         session, reducer, background, ttl = cls._resume_args(data, reducer)
         memory = cls(
             session.session_id,

@@ -225,3 +225,41 @@ def test_meta_must_be_json_too() -> None:
 
     with pytest.raises(MessageValidationError, match="not a JSON number"):
         user("x").with_meta(usage={"total": float("nan")})
+
+
+def test_message_ids_are_unique_and_well_formed() -> None:
+    from summem.messages import new_message_id
+
+    ids = [new_message_id() for _ in range(3000)]  # more than one batch drawn ahead
+    assert len(set(ids)) == len(ids)
+    assert all(i.startswith("m_") and len(i) == 26 and int(i[2:], 16) >= 0 for i in ids)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_a_forked_child_does_not_reuse_its_parents_ids() -> None:
+    """Ids are drawn ahead in batches; a forked child must draw its own, not the parent's."""
+    import os
+
+    from summem.messages import new_message_id
+
+    new_message_id()  # the parent now holds ids drawn ahead
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child process
+        os.write(write, new_message_id().encode())
+        os._exit(0)
+    os.close(write)
+    child_id = os.read(read, 64).decode()
+    os.close(read)
+    os.waitpid(pid, 0)
+    assert child_id.startswith("m_")
+    assert child_id != new_message_id()
+
+
+def test_a_flat_message_keeps_nothing_of_the_callers_dict() -> None:
+    data: dict[str, Any] = {"role": "user", "content": "hi", "x_extra": 1}
+    msg = Message.from_openai(data)
+    data["content"] = "changed"
+    data["x_extra"] = 2
+    data["added"] = True
+    assert msg.to_openai() == {"role": "user", "content": "hi", "x_extra": 1}

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 
 from summem.exceptions import ConfigurationError
 from summem.messages import Message
-from summem.summarizers.extractive.tool_facts import call_arguments, compact_call, tool_body
 
 __all__ = ["STUB_PREFIX", "MaskState", "ToolMasking", "mask_messages", "stub_for"]
 
@@ -69,7 +68,9 @@ def stub_for(result: Message, name: str, raw_arguments: object) -> Message:
     Deterministic: the same result and call always give the same stub (same id, same
     ``tool_call_id``).
     """
-    args = call_arguments(raw_arguments) or {}
+    from summem.summarizers.extractive.tool_facts import call_arguments, compact_call, tool_body
+
+    args = call_arguments(raw_arguments) or {}  # imported here: masking is off by default
     facts = tool_body(compact_call(name, args), args, result.text)
     text = f"{STUB_PREFIX}{facts}; full result: recall message_id={result.id}]"
     data = {"role": "tool", "tool_call_id": result.tool_call_id, "content": text}

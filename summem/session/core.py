@@ -237,6 +237,7 @@ class SessionCore:
         :mod:`summem.session.readonly`); only the messages new since the last call are
         rendered, so a call costs a list of references, not a copy of the view.
         """
+        out: list[dict[str, Any]]
         with self._lock:
             system, summary = self.system, self.summary
             rendered = self._rendered
@@ -244,20 +245,19 @@ class SessionCore:
                 render = self.renders.render
                 shown = self.shown
                 rendered.extend(render(shown(m)) for m in self.tail[len(rendered) :])
-            tail = list(rendered)
-        placement = self.placement if summary is not None else "after_system"
-        out: list[dict[str, Any]]
+            placement = self.placement if summary is not None else "after_system"
+            if placement == "after_system":  # the common case: the list is copied once
+                out = [self.renders.render(m) for m in (system, summary) if m is not None]
+                out += rendered
+            else:
+                tail = list(rendered)
         if placement == "system_suffix":
             out = [freeze(d) for d in render_view(system, summary, (), placement=placement)]
-        elif placement == "first_user":
+            out += tail
+        elif placement == "first_user" and summary is not None:
             out = [self.renders.render(system)] if system is not None else []
-        else:
-            out = [self.renders.render(m) for m in (system, summary) if m is not None]
-        if placement == "first_user" and summary is not None:
             out += [freeze(d) for d in merge_into_first_user(summary.text, tail[:1])]
             out += tail[1:]
-        else:
-            out += tail
         if style is not None and not style.is_plain:
             out = apply_style(out, style)
         return out
@@ -306,9 +306,11 @@ class SessionCore:
                 for msg in batch.history:
                     self._masked(self.masks.add(msg))
             self.length = new_length
+            tail_ids, open_calls = self.tail_ids, self.open_calls
             for msg in batch.history:
-                self.tail_ids[msg.id] = msg
-                track_calls(self.open_calls, msg)
+                tail_ids[msg.id] = msg
+                if msg.tool_calls or msg.role == "tool":  # the only messages that change calls
+                    track_calls(open_calls, msg)
             sum_usage(batch.history, self.ledger.tail)
             if self._backoff is not None:
                 self._backoff -= grown

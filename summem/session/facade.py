@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import inspect
 import os
-import socket
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import (
     ConfigurationError,
@@ -24,18 +23,19 @@ from summem.exceptions import (
 from summem.messages import Message, MessageLike
 from summem.observe.hooks import Hook, HookList
 from summem.observe.spend import SpendLimit
-from summem.recall.index import RecallIndex
 from summem.reducers.base import BudgetReducer, Reducer, SummarizingReducer
 from summem.reducers.loop_guard import ReductionsPaused
-from summem.reducers.records import default_reducer, reducer_from_record, reducer_record
 from summem.reducers.style import ViewStyle
 from summem.session.core import SessionCore
-from summem.session.export import SessionDict, parse_session_dict
-from summem.session.recorded import Mode, RecordedIndex
 from summem.stores.base import validate_session_id
 from summem.summarizers.base import Summarizer
 from summem.summarizers.sent import SentView
 from summem.tokens.base import ApproxCounter
+
+if TYPE_CHECKING:
+    from summem.recall.index import RecallIndex
+    from summem.session.export import SessionDict
+    from summem.session.recorded import Mode, RecordedIndex
 
 __all__ = ["BaseMemory", "is_async_store"]
 
@@ -72,15 +72,39 @@ class BaseMemory:
         self._style = style
         if not lease_ttl_seconds > 0:
             raise ConfigurationError(f"lease_ttl_seconds must be positive, got {lease_ttl_seconds}")
-        self._core = SessionCore(sid, reducer or default_reducer(), background=background)
+        if reducer is None:
+            from summem.reducers.records import default_reducer
+
+            reducer = default_reducer()
+        self._core = SessionCore(sid, reducer, background=background)
         self._hooks = HookList(hooks, allow_async=allow_async_hooks)
         self._core.hooks = self._hooks
         self._core.spend_limit = spend_limit
         self._lease_ttl = float(lease_ttl_seconds)
+        import socket  # here, not at import: a memory is made once, imported on every start
+
         self._owner = f"summem:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._closed = False
-        self._recorded = RecordedIndex()
-        self._recall_index = RecallIndex()
+        self._recorded_index: RecordedIndex | None = None  # built on first record()
+        self._recall: RecallIndex | None = None  # built on first recall (keeps imports light)
+
+    @property
+    def _recorded(self) -> RecordedIndex:
+        """What ``record()`` has seen, built on first use (callers hold the write lock)."""
+        if self._recorded_index is None:
+            from summem.session.recorded import RecordedIndex
+
+            self._recorded_index = RecordedIndex()
+        return self._recorded_index
+
+    @property
+    def _recall_index(self) -> RecallIndex:
+        """The recall index, built on first use (callers hold the facade's recall lock)."""
+        if self._recall is None:
+            from summem.recall.index import RecallIndex
+
+            self._recall = RecallIndex()
+        return self._recall
 
     @property
     def session_id(self) -> str:
@@ -193,6 +217,8 @@ class BaseMemory:
         return self._core.last_error
 
     def _config(self) -> dict[str, Any]:
+        from summem.reducers.records import reducer_record  # on export only
+
         return {
             "reducer": reducer_record(self._core.reducer),
             "background": self._core.background,
@@ -208,6 +234,9 @@ class BaseMemory:
         Raises:
             StoreError: naming what is wrong in the dict.
         """
+        from summem.reducers.records import reducer_from_record
+        from summem.session.export import parse_session_dict
+
         session = parse_session_dict(data)
         config = session.config
         ttl = config.get("lease_ttl_seconds", 120.0)

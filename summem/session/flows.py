@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from summem._flow import Flow
 from summem.conversation import Batch
@@ -45,7 +45,6 @@ from summem.reducers.base import ReduceResult, SummarizingReducer
 from summem.session.budget import Budget
 from summem.session.core import SessionCore, Trigger
 from summem.session.plan import Plan, PlanResult, pack_spans, summarize_plan_flow
-from summem.session.recorded import Mode, Recorded, RecordedIndex, new_messages
 from summem.session.steps import StoreSteps
 from summem.session.usage import (
     HISTORY_USAGE_KEY,
@@ -56,6 +55,9 @@ from summem.session.usage import (
 )
 from summem.stores.base import SessionState
 from summem.summarizers.base import cost_of, failure_cost, spent_by
+
+if TYPE_CHECKING:
+    from summem.session.recorded import Mode, Recorded, RecordedIndex
 
 __all__ = [
     "clear_flow",
@@ -186,6 +188,8 @@ def record_flow(
     The tail of the cached view answers most calls; the whole history is read into ``index``
     only when the list may repeat more than the tail, once, and then kept up to date.
     """
+    from summem.session.recorded import new_messages  # on first use: keeps imports light
+
     if core.stale:
         yield from reload_flow(core, store)
     recorded = _recorded(core, index)
@@ -212,6 +216,8 @@ def _index_current(core: SessionCore, index: RecordedIndex) -> bool:
 
 
 def _recorded(core: SessionCore, index: RecordedIndex) -> Recorded:
+    from summem.session.recorded import Recorded
+
     if _index_current(core, index):
         return Recorded(index.fps, index.positions, 0)
     return Recorded.of_tail(core.view_tail(), core.watermark)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, NoReturn, SupportsIndex
 
-__all__ = ["ReadOnlyDict", "ReadOnlyList", "freeze", "thaw"]
+__all__ = ["NotPlainJSONError", "ReadOnlyDict", "ReadOnlyList", "freeze", "freeze_plain", "thaw"]
 
 _HINT = "messages() returns shared read-only dicts; copy one first: dict(m) or copy.deepcopy(m)"
 
@@ -82,15 +82,47 @@ class ReadOnlyList(list[Any]):
         return list, (thaw(self),)
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def freeze(value: Any) -> Any:
     """``value`` (JSON-like data) with every dict and list made read-only, scalars shared."""
     if isinstance(value, (ReadOnlyDict, ReadOnlyList)):
         return value  # read-only all the way down already
+    scalars = _SCALARS  # scalars are kept without a call: a message is mostly scalars
     if isinstance(value, dict):
-        return ReadOnlyDict({k: freeze(v) for k, v in value.items()})
+        return ReadOnlyDict({k: v if type(v) in scalars else freeze(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):
-        return ReadOnlyList(freeze(v) for v in value)
+        return ReadOnlyList([v if type(v) in scalars else freeze(v) for v in value])
     return value
+
+
+class NotPlainJSONError(Exception):
+    """Raised by :func:`freeze_plain` on a value that is not plain JSON data."""
+
+
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+
+
+def freeze_plain(value: Any) -> Any:
+    """:func:`freeze` for plain JSON data only.
+
+    Only the exact ``dict``, ``list``, ``tuple`` and scalar types are taken; anything else (a
+    subclass, a model, another mapping type) raises :class:`NotPlainJSONError`, for the
+    caller to take a slower path.
+    """
+    kind = type(value)
+    plain = _PLAIN
+    if kind is dict:
+        out = {}
+        for k, v in value.items():
+            out[k] = v if type(v) in plain else freeze_plain(v)
+        return ReadOnlyDict(out)
+    if kind is list or kind is tuple:
+        return ReadOnlyList([v if type(v) in plain else freeze_plain(v) for v in value])
+    if kind in plain:
+        return value
+    raise NotPlainJSONError(kind.__name__)
 
 
 def thaw(value: Any) -> Any:

@@ -33,7 +33,6 @@ from summem.stores.base import (
     Store,
     validate_session_id,
 )
-from summem.stores.url import parse_store_url
 
 if TYPE_CHECKING:
     from summem.stores.adapter import AsyncStoreAdapter
@@ -125,6 +124,8 @@ def available_schemes() -> list[str]:
 
 
 def _resolve(url: str) -> Any:
+    from summem.stores.url import parse_store_url  # on first use: keeps imports light
+
     try:
         scheme = parse_store_url(url).scheme
     except ConfigurationError as exc:

@@ -67,6 +67,8 @@ def validate_session_id(session_id: object) -> str:
     (unicode included, as long as it encodes to UTF-8); stores must keep ids such as ``a`` and
     ``a:messages`` apart.
     """
+    if type(session_id) is str and session_id in _VALID_IDS:
+        return session_id  # checked before: every store call checks its id again
     if not isinstance(session_id, str):
         raise InvalidSessionIdError(
             f"session id must be a non-empty string, got {type(session_id).__name__}"
@@ -83,7 +85,16 @@ def validate_session_id(session_id: object) -> str:
         session_id.encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidSessionIdError("session id must be valid unicode (no surrogates)") from None
+    if type(session_id) is str:
+        if len(_VALID_IDS) >= _MAX_VALID_IDS:
+            _VALID_IDS.clear()
+        _VALID_IDS[session_id] = None
     return session_id
+
+
+_VALID_IDS: dict[str, None] = {}
+"""Session ids already found valid (exact ``str`` only), so checking one again is a lookup."""
+_MAX_VALID_IDS = 4096
 
 
 @dataclass

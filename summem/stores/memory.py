@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from summem.exceptions import ConfigurationError, ConflictError, SessionNotFoundError, StoreError
 from summem.messages import Message
 from summem.observe.ledger import LocalSpendLedger, Spent
-from summem.stores._new_session import prepare_new_session
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
     ClosingStore,
@@ -27,7 +26,6 @@ from summem.stores.base import (
     new_epoch,
     validate_session_id,
 )
-from summem.stores.url import parse_store_url
 
 __all__ = ["AsyncInMemoryStore", "InMemoryStore"]
 
@@ -172,6 +170,8 @@ class InMemoryStore(ClosingStore):
         watermark: int = 0,
     ) -> None:
         """See :meth:`summem.stores.base.Store.create`."""
+        from summem.stores._new_session import prepare_new_session  # only to create one
+
         name = validate_session_id(session_id)
         new = prepare_new_session(name, history, system, summary, watermark)
         with self._lock:
@@ -280,6 +280,8 @@ class InMemoryStore(ClosingStore):
 
 
 def _check_url(url: str) -> None:
+    from summem.stores.url import parse_store_url  # on first use: keeps imports light
+
     parsed = parse_store_url(url)
     if parsed.scheme != "memory" or parsed.rest.strip("/"):
         raise ConfigurationError(f"a memory store URL is just 'memory://', got {url!r}")

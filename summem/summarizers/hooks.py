@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from summem._flow import Flow
-from summem._secrets import redact_pii
 from summem.exceptions import ConfigurationError
 from summem.messages import Message
+
+if TYPE_CHECKING:
+    from summem._secrets import redact_pii
 
 __all__ = [
     "AsyncSummaryValidator",
@@ -107,3 +109,12 @@ def redact_messages(messages: Sequence[Message], redactor: Redactor) -> tuple[Me
                 fn["arguments"] = redactor(fn["arguments"])
         out.append(Message.from_openai(data, id=msg.id))
     return tuple(out)
+
+
+def __getattr__(name: str) -> Any:
+    """``redact_pii`` loads on first use (its patterns are not needed to import a memory)."""
+    if name == "redact_pii":
+        from summem._secrets import redact_pii
+
+        return redact_pii
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

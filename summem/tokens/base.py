@@ -68,13 +68,15 @@ class ApproxCounter:
 
     def count_message(self, message: Message) -> int:
         """Estimated tokens of ``message``: text, tool calls, name, and a flat cost per image."""
-        cached = message.token_cache.get(self.key)
+        cache = message.token_cache
+        cached = cache.get(self.key)
         if cached is not None:
             return cached
-        n = self.per_message + self.count_text(message.text)
-        if isinstance(message.content, list):
+        content = message.content
+        n = self.per_message + self.count_text(content if type(content) is str else message.text)
+        if isinstance(content, list):
             # text and refusal parts are in message.text; anything else is media
-            n += sum(765 for p in message.content if p.get("type") not in ("text", "refusal"))
+            n += sum(765 for p in content if p.get("type") not in ("text", "refusal"))
         for call in message.tool_calls or ():
             fn = call.get("function") or {}
             n += (
@@ -86,10 +88,12 @@ class ApproxCounter:
             n += 1 + self.count_text(message.name)
         if message.tool_call_id:
             n += self.count_text(message.tool_call_id)
-        for value in (message.model_extra or {}).values():
-            if isinstance(value, str):  # e.g. refusal, a reasoning item's encrypted content
-                n += self.count_text(value)
-        message.token_cache[self.key] = n
+        extra = message.model_extra
+        if extra:
+            for value in extra.values():
+                if isinstance(value, str):  # e.g. refusal, a reasoning item's encrypted content
+                    n += self.count_text(value)
+        cache[self.key] = n
         return n
 
 

@@ -286,7 +286,8 @@ class TiktokenCounter:
         Every text of the message (content, tool call arguments, its ``tool_call_id``...) is
         tokenized in one call; the role and the function names come from small caches.
         """
-        cached = message.token_cache.get(self.key)
+        cache = message.token_cache
+        cached = cache.get(self.key)
         if cached is not None:
             return cached
         texts: list[str] = []
@@ -302,13 +303,15 @@ class TiktokenCounter:
             n += self._call_tokens(call.get("function"), texts)
         if message.tool_call_id:
             texts.append(message.tool_call_id)
-        for key, value in (message.model_extra or {}).items():
-            if key == "function_call":  # the legacy single call
-                n += self._call_tokens(value, texts)
-            elif isinstance(value, str):  # e.g. refusal; other provider extras are not text
-                texts.append(value)
+        extra = message.model_extra
+        if extra:
+            for key, value in extra.items():
+                if key == "function_call":  # the legacy single call
+                    n += self._call_tokens(value, texts)
+                elif isinstance(value, str):  # e.g. refusal; other provider extras are not text
+                    texts.append(value)
         n += self._count_all(texts)
-        message.token_cache[self.key] = n
+        cache[self.key] = n
         return n
 
     def _count_all(self, texts: list[str]) -> int:
@@ -320,7 +323,7 @@ class TiktokenCounter:
         itself or the encoder is not tiktoken's.
         """
         if len(texts) <= 1:
-            return self.count_text(texts[0]) if texts else 0
+            return len(self._encode_ordinary(texts[0])) if texts and texts[0] else 0
         if self._encode_joined is not None:
             joined = _SEPARATOR.join(texts)
             if joined.count(_SEPARATOR) == len(texts) - 1:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from benchmarks import bench_hotpath
@@ -34,6 +36,19 @@ def test_hotpath_reports_ratios_and_background_latency(capsys: pytest.CaptureFix
     assert "from summem import Memory, SummarizationReducer" in out and "peak RSS" in out
     assert "exact-token turn scaling 240/120" in out
     assert "reduction turns" in out and "background/blocking summarizer calls" in out
+    assert ("bytecode cached" in out) == sys.dont_write_bytecode
+
+
+def test_the_cached_bytecode_row_writes_bytecode_to_its_own_folder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    assert bench_hotpath._cached_bytecode_env("/tmp/x") is None  # the rows had it already
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    env = bench_hotpath._cached_bytecode_env("/tmp/x")
+    assert env is not None
+    assert "PYTHONDONTWRITEBYTECODE" not in env and env["PYTHONPYCACHEPREFIX"] == "/tmp/x"
 
 
 def test_only_one(capsys: pytest.CaptureFixture[str]) -> None:

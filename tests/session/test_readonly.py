@@ -92,3 +92,45 @@ def test_freeze_shares_what_is_read_only_already() -> None:
     frozen = freeze(MESSAGE)
     assert freeze(frozen) is frozen
     assert freeze(("a", ["b"])) == ["a", ["b"]]
+
+
+class _Tag(str):
+    """A str subclass: not plain JSON for freeze_plain."""
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"role": "user", "content": "hi"},
+        {"content": "keys out of order", "role": "user", "name": "bob"},
+        {"role": "assistant", "content": None, "tool_calls": MESSAGE["tool_calls"]},
+        {"role": "tool", "tool_call_id": "c", "content": "42"},
+        {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "x", "n": 1.5}]},
+        {"role": "assistant", "content": "x", "refusal": None, "extra": {"a": [1, True, None]}},
+        {"role": "assistant", "content": "tuple extra", "coords": (1, 2)},
+        {"role": "user", "content": "tagged", "label": _Tag("subclass in an extra")},
+    ],
+)
+def test_render_message_matches_to_openai_frozen(data: dict[str, Any]) -> None:
+    """The view's renderer gives exactly ``freeze(msg.to_openai())``, key order included,
+    whether it takes the message's values (plain JSON) or the serializer (anything else)."""
+    from summem.messages import Message
+    from summem.session.render import render_message
+
+    msg = Message.from_openai(data)
+    rendered = render_message(msg)
+    expected = freeze(msg.to_openai())
+    assert rendered == expected
+    assert list(rendered) == list(expected)
+    assert [type(v) for v in rendered.values()] == [type(v) for v in expected.values()]
+    assert isinstance(rendered, ReadOnlyDict)
+    assert json.dumps(rendered) == json.dumps(msg.to_openai())
+
+
+def test_freeze_plain_refuses_what_is_not_plain_json() -> None:
+    from summem.session.readonly import NotPlainJSONError, freeze_plain
+
+    assert freeze_plain({"a": [1, (2, "x")], "b": None}) == {"a": [1, [2, "x"]], "b": None}
+    for value in ({"a": _Tag("x")}, [object()], {"a": ReadOnlyDict()}):
+        with pytest.raises(NotPlainJSONError):
+            freeze_plain(value)
