@@ -48,23 +48,13 @@ with the call or reply it led to, so no cut falls right after it.
 """
 
 
-_ID_POOL: list[str] = []
-"""Random ids drawn ahead, 96 bits each: one ``os.urandom`` call per 256 ids, not per id."""
-_ID_BATCH = 256
-
-
 def new_message_id() -> str:
-    """A new, globally unique message id (``m_`` and 96 random bits in hex)."""
-    try:
-        return "m_" + _ID_POOL.pop()  # list.pop is atomic: threads never get the same id
-    except IndexError:
-        raw = os.urandom(12 * _ID_BATCH).hex()
-        _ID_POOL.extend(raw[i : i + 24] for i in range(24, len(raw), 24))
-        return "m_" + raw[:24]
+    """A new, globally unique message id (``m_`` and 96 random bits in hex).
 
-
-if hasattr(os, "register_at_fork"):  # a forked child must not hand out its parent's ids
-    os.register_at_fork(after_in_child=_ID_POOL.clear)
+    Drawn from ``os.urandom`` each time, never from a pool drawn ahead: a process forked
+    from C (uWSGI's pre-fork mode runs no fork hooks) would hand out its parent's ids.
+    """
+    return "m_" + os.urandom(12).hex()
 
 
 class SummaryInfo(BaseModel):

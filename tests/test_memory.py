@@ -191,6 +191,16 @@ def test_every_placement_renders_read_only_dicts_once(placement: str) -> None:
         first[0]["content"] = "x"
 
 
+def test_a_placement_changed_to_nonsense_after_construction_is_named() -> None:
+    memory = Memory("s", reducer=small_reducer())
+    for i in range(12):
+        memory.extend(turn(i))
+    assert memory.summary is not None
+    memory._core.placement = "sideways"  # type: ignore[assignment]  # bypasses the reducer's check
+    with pytest.raises(ConfigurationError, match="unknown summary placement 'sideways'"):
+        memory.messages()
+
+
 # -- reduction --------------------------------------------------------------------------------
 
 

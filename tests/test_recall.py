@@ -241,3 +241,21 @@ def test_the_tool_never_hands_the_model_more_than_its_budget() -> None:
     content = json.loads(reply)["results"][0]["content"]
     assert content.startswith("BW-58214-K") and "clipped: " in content
     assert memory.recall("BW-58214-K")[0].message.text == huge  # recall() itself is exact
+
+
+def test_the_recall_package_imports_its_modules_only_on_first_use() -> None:
+    """A package importing its own submodules while a memory imports one of them lazily in
+    another thread can deadlock Python's import locks (a first recall() beside a first
+    recall_tool())."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, summem.recall as r; "
+        "assert 'summem.recall.index' not in sys.modules; "
+        "assert 'summem.recall.tool' not in sys.modules; "
+        "assert r.RecallTool.__module__ == 'summem.recall.tool'; "
+        "assert r.RecallHit.__module__ == 'summem.recall.index'; "
+        "assert r.RECALL_TOOL_NAME"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -258,6 +258,8 @@ class SessionCore:
             out = [self.renders.render(system)] if system is not None else []
             out += [freeze(d) for d in merge_into_first_user(summary.text, tail[:1])]
             out += tail[1:]
+        elif placement != "after_system":  # the reducer checks it; only a later assignment
+            raise ConfigurationError(f"unknown summary placement {placement!r}")
         if style is not None and not style.is_plain:
             out = apply_style(out, style)
         return out

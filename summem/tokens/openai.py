@@ -323,7 +323,7 @@ class TiktokenCounter:
         itself or the encoder is not tiktoken's.
         """
         if len(texts) <= 1:
-            return len(self._encode_ordinary(texts[0])) if texts and texts[0] else 0
+            return self.count_text(texts[0]) if texts and texts[0] else 0
         if self._encode_joined is not None:
             joined = _SEPARATOR.join(texts)
             if joined.count(_SEPARATOR) == len(texts) - 1:
