@@ -41,6 +41,7 @@ from evals.trajectories import (
 from summem.clients.base import LLMClient
 from summem.messages import Message
 from summem.reducers.summarization import SummarizationReducer
+from summem.summarizers.base import Summarizer
 from summem.tokens.base import TokenCounter, resolve_counter
 
 __all__ = ["DEFAULT_CONFIG", "Probe", "main", "probe_rows", "run_trajectories"]
@@ -153,8 +154,12 @@ def run_trajectories(
     progress: bool | None = None,
     filler: str = "plain",
     corrections: int = 0,
+    summarizer: Summarizer | None = None,
 ) -> tuple[list[Probe], list[ReplayTrace]]:
-    """Replay one trajectory per seed; probe after every cycle and at the end."""
+    """Replay one trajectory per seed; probe after every cycle and at the end.
+
+    ``summarizer`` replaces the one ``config`` names (see :func:`evals.engine.build_reducer`).
+    """
     probes: list[Probe] = []
     traces: list[ReplayTrace] = []
     with progress_bar(len(seeds), f"trajectories {config.label}", enabled=progress) as advance:
@@ -162,7 +167,7 @@ def run_trajectories(
             traj = generate_trajectory(
                 seed, turns=turns, facts=facts, filler=filler, corrections=corrections
             )
-            reducer = build_reducer(config, counter=counter, client=client)
+            reducer = build_reducer(config, counter=counter, client=client, summarizer=summarizer)
             on_cycle = functools.partial(_collect, probes, traj, reducer)
             trace = replay(
                 traj.messages, reducer, on_cycle=on_cycle, latency_messages=config.latency_messages

@@ -50,7 +50,7 @@ lines have no entry); lines carried over keep the ids the previous summary recor
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from summem._flow import Flow, done
@@ -58,6 +58,7 @@ from summem.exceptions import ConfigurationError
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.clip import clip_to_tokens
 from summem.summarizers.extractive.facts import (
+    SCORING_HEURISTICS,
     compact_sentence,
     content_words,
     score_sentence,
@@ -71,7 +72,7 @@ from summem.summarizers.extractive.supersede import supersede
 from summem.summarizers.extractive.tool_facts import call_arguments, compact_call, tool_body
 from summem.summarizers.render import content_text, format_call, message_timestamp, tool_names
 
-__all__ = ["FORMAT", "ExtractiveSummarizer"]
+__all__ = ["FORMAT", "HEURISTICS", "ExtractiveSummarizer"]
 
 FORMAT = "summem.extractive/2"
 """Recorded in ``extra["format"]``: the layout described in :mod:`.layout`."""
@@ -90,6 +91,24 @@ _SAME_MESSAGE = 0.75
 _TEMPLATE_MIN = 3
 """A frame shared by this many candidates is a template (see :func:`_discount_templates`)."""
 _VALUE_WORD_RE = re.compile(r"\d")
+_SELECTION_HEURISTICS = (
+    "carry_share",
+    "new_share",
+    "speaker_share",
+    "second_sentence",
+    "templates",
+    "supersession",
+    "length_density",
+    "compaction",
+    "leading_stamp",
+    "tool_cap",
+)
+HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
+"""Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
+scoring signals of :data:`~summem.summarizers.extractive.facts.SCORING_HEURISTICS`, then the
+selection rules (a share set to 0, the second-sentence and template discounts, supersession,
+the per-length density, sentence compaction, reading a bracketed stamp as a date, the cap on a
+tool result's score)."""
 _LINE_CHARS = 120.0
 """A line this long counts its score once more against itself (see :func:`_density`)."""
 
@@ -107,6 +126,8 @@ class ExtractiveSummarizer:
             equal parts (0 to 1), so a talkative side cannot crowd out a quiet one. The rest
             of the budget goes to the best facts left, old or new, whoever said them.
         max_line_chars: longest sentence kept; longer ones are split at clauses, then clipped.
+        ablate: names of :data:`HEURISTICS` to switch off, for evals that measure what each
+            heuristic is worth (default none: the summarizer as shipped).
     """
 
     def __init__(
@@ -117,6 +138,7 @@ class ExtractiveSummarizer:
         new_share: float = 0.1,
         speaker_share: float = 0.5,
         max_line_chars: int = 280,
+        ablate: Collection[str] = (),
     ) -> None:
         shares = (("carry_share", carry_share), ("new_share", new_share))
         for label, share in (*shares, ("speaker_share", speaker_share)):
@@ -124,6 +146,18 @@ class ExtractiveSummarizer:
                 raise ConfigurationError(f"{label} must be between 0 and 1, got {share}")
         if max_line_chars < 40:
             raise ConfigurationError(f"max_line_chars must be at least 40, got {max_line_chars}")
+        unknown = sorted(set(ablate) - set(HEURISTICS))
+        if unknown:
+            raise ConfigurationError(
+                f"unknown heuristic(s) to ablate: {', '.join(unknown)}; "
+                f"known: {', '.join(HEURISTICS)}"
+            )
+        self.ablate = frozenset(ablate)
+        self._off = self.ablate & frozenset(SCORING_HEURISTICS)
+        off = self.ablate
+        carry_share = 0.0 if "carry_share" in off else carry_share
+        new_share = 0.0 if "new_share" in off else new_share
+        speaker_share = 0.0 if "speaker_share" in off else speaker_share
         self._name = name
         self.carry_share = carry_share
         self.new_share = new_share
@@ -157,8 +191,10 @@ class ExtractiveSummarizer:
         old = self._previous_facts(request, focus)
         last_day = max(old, key=lambda f: f.order).day if old else None
         new = self._new_facts(request, focus, last_day)
-        superseded = supersede(old + new)  # a later statement of the same thing replaces it
-        _discount_templates(old + new)
+        off = self.ablate
+        superseded = 0 if "supersession" in off else supersede(old + new)
+        if "templates" not in off:
+            _discount_templates(old + new)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)
@@ -204,6 +240,9 @@ class ExtractiveSummarizer:
         for pool in pools.values():
             selection.fill(pool, selection.used + room)
 
+    def _density(self, score: float, line: str) -> float:
+        return score if "length_density" in self.ablate else _density(score, line)
+
     def _last_resort(self, request: SummaryRequest, facts: list[Fact]) -> list[Fact]:
         """Nothing fit whole: clip the best fact (undated), or note the span held no facts."""
         ranked = sorted((f for f in facts if f.state != 2), key=rank)  # not superseded
@@ -235,10 +274,10 @@ class ExtractiveSummarizer:
         for sub, (index, day, line, body) in enumerate(summary_lines(text, self.max_line_chars)):
             ids, stored = origin.get(index, ([], None))
             if stored is None:
-                score = score_sentence(body, "summary", focus)
+                score = score_sentence(body, "summary", focus, off=self._off)
                 if score <= 0:
                     continue
-                stored = _density(score, line)
+                stored = self._density(score, line)
             facts.append(make_fact(line, day, stored, list(ids), (1, index, sub), _words(line)))
         return facts
 
@@ -251,6 +290,8 @@ class ExtractiveSummarizer:
         pending: dict[str, tuple[str, dict[str, str], str, int, str | None]] = {}
         by_key: dict[str, Fact] = {}
         facts: list[Fact] = []
+        off = self.ablate
+        cap = float("inf") if "tool_cap" in off else _TOOL_CAP
 
         def add(
             line: str, day: str | None, score: float, ids: list[str], order: Any, words: list[str]
@@ -262,13 +303,13 @@ class ExtractiveSummarizer:
                 seen.priority += 0.0
                 return
             what = content_words(words=words)
-            fact = make_fact(line, day, _density(score, line), ids, order, what)
+            fact = make_fact(line, day, self._density(score, line), ids, order, what)
             by_key[key] = fact
             facts.append(fact)
 
         for pos, message in enumerate(messages):
             text = content_text(message)
-            lead, rest = leading_stamp(text)
+            lead, rest = (None, text) if "leading_stamp" in off else leading_stamp(text)
             stamp = message_timestamp(message) or lead
             text = rest if lead else text
             if stamp:
@@ -280,7 +321,7 @@ class ExtractiveSummarizer:
                 body = _one_line(tool_body(head, call[1] if call else {}, text))
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
-                score = _TOOL_BASE + min(_tool_score(body), _TOOL_CAP)
+                score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
                 add(f"- tool: {body}", day, score, ids, (2, pos, 0), ["tool", *words])
                 continue
             role = "summary" if message.is_summary else message.role
@@ -289,18 +330,21 @@ class ExtractiveSummarizer:
             sentences = split_sentences(text, self.max_line_chars)
             first = len(facts)
             for sub, raw in enumerate(sentences, start=1):
-                sentence = compact_sentence(raw, speakers)
+                sentence = raw if "compaction" in off else compact_sentence(raw, speakers)
                 words = tokenize(sentence)
-                score = score_sentence(sentence, role, focus, words=words, speakers=speakers)
+                score = score_sentence(
+                    sentence, role, focus, words=words, speakers=speakers, off=self._off
+                )
                 if score > 0:
                     add(label + sentence, day, score, [message.id], (2, pos, sub), who + words)
-            _second_sentences(facts[first:])
+            if "second_sentence" not in off:
+                _second_sentences(facts[first:])
             for tool_call in message.tool_calls or ():
                 head, args = _call_head(tool_call)
                 pending[str(tool_call.get("id"))] = (head, args, message.id, pos, day)
         for head, _args, message_id, pos, when in pending.values():  # calls with no result here
             body = f"called {head}"
-            score = _TOOL_BASE + score_sentence(head, "assistant") / 2
+            score = _TOOL_BASE + score_sentence(head, "assistant", off=self._off) / 2
             line = f"- assistant: {body}"
             add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
         return facts
@@ -330,10 +374,12 @@ def _discount_templates(facts: list[Fact]) -> None:
                 fact.priority *= 2 / len(group)
 
 
-def _tool_score(body: str) -> float:
+def _tool_score(body: str, off: frozenset[str] = frozenset()) -> float:
     """A result says what is new; the call's arguments, mostly known already, count for less."""
     head, _, result = body.partition(" -> ")
-    return score_sentence(result, "tool") + _ARGS_WEIGHT * score_sentence(head, "tool")
+    return score_sentence(result, "tool", off=off) + _ARGS_WEIGHT * score_sentence(
+        head, "tool", off=off
+    )
 
 
 def _second_sentences(facts: list[Fact]) -> None:
