@@ -8,7 +8,9 @@ The summarizer as shipped is measured first; then, one at a time, each heuristic
 (``ExtractiveSummarizer(ablate=...)``) and everything is measured again:
 
 - each synthetic trajectory family (:data:`evals.trajectories_run.FAMILIES`): planted facts
-  carried after 10 cycles and at the end (for ``corrections``: the corrected value present);
+  carried after 10 cycles and at the end (for ``corrections``: the corrected value present,
+  and ``corrections-fresh``, the share of probes with no stale value left unmarked; for
+  ``both-speakers``, also per speaker at the end);
 - LoCoMo (when its path is given): answer in view at each ``--budget`` (summary budget a
   quarter, target three quarters of it, as in :mod:`evals.locomo_run`).
 
@@ -40,7 +42,7 @@ from summem.tokens.base import resolve_counter
 
 __all__ = ["DEFAULT_FAMILIES", "Measured", "main", "measure", "verdict"]
 
-DEFAULT_FAMILIES = ("plain", "realistic", "corrections")
+DEFAULT_FAMILIES = ("plain", "realistic", "corrections", "both-speakers")
 """The long family (1,000 turns) is left out by default: it takes as long as all the others."""
 SHIPPED = "(none: as shipped)"
 
@@ -99,6 +101,7 @@ def measure(
             filler=family.filler,
             corrections=family.corrections,
             summarizer=summarizer,
+            speakers=family.speakers,
         )
         violations += sum(len(t.violations) for t in traces)
         for row in probe_rows(probes, seeds, cycles=(10,)):
@@ -106,6 +109,12 @@ def measure(
             value = row.get("correction") if family.corrections else row["retention"]
             if value is not None:
                 figures[f"{name}:{key}"] = value
+            if family.corrections and row.get("stale unmarked") is not None:
+                figures[f"{name}-fresh:{key}"] = 1.0 - row["stale unmarked"]
+            if family.speakers == "both" and key == "end":
+                for role, short in (("user", "user"), ("assistant", "asst")):
+                    if row[f"from {role}"] is not None:
+                        figures[f"{name}:{key}:{short}"] = row[f"from {role}"]
     for budget in budgets if conversations else ():
         run = run_engine(
             conversations,
@@ -178,8 +187,10 @@ def render(results: Sequence[Measured], tolerance: float) -> tuple[list[dict[str
         "First row: figures of the summarizer as shipped. Other rows: the figure with that "
         "heuristic off minus the shipped one (negative: the heuristic helps). Columns "
         "`family:c10` and `family:end`: planted facts carried after 10 cycles and at the end "
-        "(corrections: the corrected value present); `locomo@B`: answer in view at budget B "
-        "(`:user`, `:asst`: items whose evidence is all from that side).\n\n"
+        "(corrections: the corrected value present; corrections-fresh: no stale value left "
+        "unmarked; `:user`, `:asst`: facts stated by that side); `locomo@B`: answer in view at "
+        "budget B (`:user`, `:asst`: items whose evidence is all from that side). Per-side "
+        "figures are reported, not judged.\n\n"
     )
     return rows, note + markdown_table(rows)
 

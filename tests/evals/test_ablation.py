@@ -84,3 +84,10 @@ def test_command_measures_locomo_answer_in_view(tmp_path: Path, locomo_path: Pat
     figures = report["results"][0]["figures"]
     assert {"locomo@2000", "locomo@2000:user", "locomo@2000:asst"} <= set(figures)
     assert 0.0 < figures["locomo@2000"] < 1.0
+
+
+def test_corrections_and_both_speakers_report_their_own_figures() -> None:
+    got = measure(None, families=("corrections", "both-speakers"), seeds=1)
+    expected = {"corrections-fresh:c10", "corrections-fresh:end", "both-speakers:end:user"}
+    assert expected | {"both-speakers:end:asst", "corrections:end"} <= set(got.figures)
+    assert all(0.0 <= v <= 1.0 for v in got.figures.values())
