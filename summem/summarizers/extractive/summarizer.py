@@ -66,6 +66,7 @@ from summem.summarizers.extractive.facts import (
     tokenize,
 )
 from summem.summarizers.extractive.layout import day_of, leading_stamp, summary_lines
+from summem.summarizers.extractive.lexicon import CORRECTION_WORDS
 from summem.summarizers.extractive.lexicon import MONTH_WORDS as MONTHS
 from summem.summarizers.extractive.selection import Fact, Selection, make_fact, rank
 from summem.summarizers.extractive.supersede import supersede
@@ -90,6 +91,11 @@ _SAME_MESSAGE = 0.75
 """Weight left to a message's other sentences once its best one stands for it."""
 _TEMPLATE_MIN = 3
 """A frame shared by this many candidates is a template (see :func:`_discount_templates`)."""
+_TEMPLATE_OVERLAP = 0.6
+"""Jaccard overlap of two frames that makes them one template."""
+_TEMPLATE_WORDS = 5
+"""Shorter frames are too common to call a template."""
+_FRAME_WORD_RE = re.compile(r"[A-Za-z0-9][\w'.@+-]*")
 _VALUE_WORD_RE = re.compile(r"\d")
 _SELECTION_HEURISTICS = (
     "carry_share",
@@ -353,25 +359,46 @@ class ExtractiveSummarizer:
 def _discount_templates(facts: list[Fact]) -> None:
     """A sentence a speaker repeats with only its values changed is boilerplate: discount it.
 
-    "Batch LV-25119 was restocked on 21 October 2027", then the same with another batch and
-    date, over and over: templated output, each instance worth little once it is the third.
-    A fact's frame is its speaker and the first and last two words that are not values; a
-    frame shared by ``n >= 3`` candidates divides each one's priority by ``n / 2``.
+    "Batch LV-25119 of the tent was restocked on 21 October 2027", then the same with another
+    batch, product and date, over and over: templated output, each instance worth little once
+    it is the third. A fact's frame is the set of its words that are not values (numbers,
+    codes, months, capitalised names); two facts of one speaker share a template when their
+    frames overlap by at least ``_TEMPLATE_OVERLAP`` (Jaccard). A fact sharing its template
+    with ``n - 1 >= 2`` other candidates has its priority divided by ``n / 2``.
     """
-    frames: dict[tuple[str, ...], list[Fact]] = {}
+    by_speaker: dict[str, list[tuple[Fact, frozenset[str]]]] = {}
     for fact in facts:
         if fact.order[0] == 0 or fact.state == 2:
             continue
         speaker, _, body = fact.line[2:].partition(": ")
-        words = [w for w in tokenize(body) if not _VALUE_WORD_RE.search(w) and w not in MONTHS]
-        if len(words) < 4:
-            continue
-        frames.setdefault((speaker, *words[:2], *words[-2:]), []).append(fact)
-    for group in frames.values():
-        if len(group) >= _TEMPLATE_MIN:
-            for fact in group:
+        frame = _frame(body)
+        if fact.supersedes or not CORRECTION_WORDS.isdisjoint(frame):
+            continue  # an update restates its subject with a new value: not boilerplate
+        if len(frame) >= _TEMPLATE_WORDS:
+            by_speaker.setdefault(speaker, []).append((fact, frame))
+    for group in by_speaker.values():
+        for fact, frame in group:
+            n = sum(
+                1
+                for _, other in group
+                if len(frame & other) >= _TEMPLATE_OVERLAP * len(frame | other)
+            )
+            if n >= _TEMPLATE_MIN:
                 fact.recorded = fact.priority  # the next round discounts afresh, not again
-                fact.priority *= 2 / len(group)
+                fact.priority *= 1 / (n - 1)
+
+
+def _frame(body: str) -> frozenset[str]:
+    """The words of a sentence that stay when its values change (see _discount_templates)."""
+    words: set[str] = set()
+    for k, m in enumerate(_FRAME_WORD_RE.finditer(body)):
+        word = m.group(0)
+        if _VALUE_WORD_RE.search(word) or (k and word[0].isupper()):
+            continue
+        lower = word.lower()
+        if lower not in MONTHS:
+            words.add(lower)
+    return frozenset(words)
 
 
 def _tool_score(body: str, off: frozenset[str] = frozenset()) -> float:
