@@ -66,10 +66,13 @@ from summem.summarizers.extractive.facts import (
     tokenize,
 )
 from summem.summarizers.extractive.layout import day_of, leading_stamp, summary_lines
-from summem.summarizers.extractive.lexicon import CORRECTION_WORDS
-from summem.summarizers.extractive.lexicon import MONTH_WORDS as MONTHS
 from summem.summarizers.extractive.selection import Fact, Selection, make_fact, rank
 from summem.summarizers.extractive.supersede import supersede
+from summem.summarizers.extractive.templates import (
+    discount_templates,
+    read_memory,
+    write_memory,
+)
 from summem.summarizers.extractive.tool_facts import call_arguments, compact_call, tool_body
 from summem.summarizers.render import content_text, format_call, message_timestamp, tool_names
 
@@ -89,14 +92,6 @@ _ARGS_WEIGHT = 0.5
 """What a call's arguments count for beside its result (what the assistant already knew)."""
 _SAME_MESSAGE = 0.75
 """Weight left to a message's other sentences once its best one stands for it."""
-_TEMPLATE_MIN = 3
-"""A frame shared by this many candidates is a template (see :func:`_discount_templates`)."""
-_TEMPLATE_OVERLAP = 0.6
-"""Jaccard overlap of two frames that makes them one template."""
-_TEMPLATE_WORDS = 5
-"""Shorter frames are too common to call a template."""
-_FRAME_WORD_RE = re.compile(r"[A-Za-z0-9][\w'.@+-]*")
-_VALUE_WORD_RE = re.compile(r"\d")
 _SELECTION_HEURISTICS = (
     "carry_share",
     "new_share",
@@ -199,8 +194,9 @@ class ExtractiveSummarizer:
         new = self._new_facts(request, focus, last_day)
         off = self.ablate
         superseded = 0 if "supersession" in off else supersede(old + new)
+        templates = read_memory(_previous_extra(request.previous_info))
         if "templates" not in off:
-            _discount_templates(old + new)
+            templates = discount_templates(old + new, templates)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)
@@ -225,6 +221,7 @@ class ExtractiveSummarizer:
                 "provenance": entries,
                 "candidates": len(old) + len(new),
                 "superseded": superseded,
+                "templates": write_memory(templates),
             },
         )
 
@@ -356,51 +353,6 @@ class ExtractiveSummarizer:
         return facts
 
 
-def _discount_templates(facts: list[Fact]) -> None:
-    """A sentence a speaker repeats with only its values changed is boilerplate: discount it.
-
-    "Batch LV-25119 of the tent was restocked on 21 October 2027", then the same with another
-    batch, product and date, over and over: templated output, each instance worth little once
-    it is the third. A fact's frame is the set of its words that are not values (numbers,
-    codes, months, capitalised names); two facts of one speaker share a template when their
-    frames overlap by at least ``_TEMPLATE_OVERLAP`` (Jaccard). A fact sharing its template
-    with ``n - 1 >= 2`` other candidates has its priority divided by ``n / 2``.
-    """
-    by_speaker: dict[str, list[tuple[Fact, frozenset[str]]]] = {}
-    for fact in facts:
-        if fact.order[0] == 0 or fact.state == 2:
-            continue
-        speaker, _, body = fact.line[2:].partition(": ")
-        frame = _frame(body)
-        if fact.supersedes or not CORRECTION_WORDS.isdisjoint(frame):
-            continue  # an update restates its subject with a new value: not boilerplate
-        if len(frame) >= _TEMPLATE_WORDS:
-            by_speaker.setdefault(speaker, []).append((fact, frame))
-    for group in by_speaker.values():
-        for fact, frame in group:
-            n = sum(
-                1
-                for _, other in group
-                if len(frame & other) >= _TEMPLATE_OVERLAP * len(frame | other)
-            )
-            if n >= _TEMPLATE_MIN:
-                fact.recorded = fact.priority  # the next round discounts afresh, not again
-                fact.priority *= 1 / (n - 1)
-
-
-def _frame(body: str) -> frozenset[str]:
-    """The words of a sentence that stay when its values change (see _discount_templates)."""
-    words: set[str] = set()
-    for k, m in enumerate(_FRAME_WORD_RE.finditer(body)):
-        word = m.group(0)
-        if _VALUE_WORD_RE.search(word) or (k and word[0].isupper()):
-            continue
-        lower = word.lower()
-        if lower not in MONTHS:
-            words.add(lower)
-    return frozenset(words)
-
-
 def _tool_score(body: str, off: frozenset[str] = frozenset()) -> float:
     """A result says what is new; the call's arguments, mostly known already, count for less."""
     head, _, result = body.partition(" -> ")
@@ -449,12 +401,18 @@ def _speaker(value: str) -> str:
     return _SPEAKER_RE.sub(" ", value).strip()[:40] or "unknown"
 
 
-def _previous_provenance(info: Any) -> dict[int, tuple[list[str], float | None]]:
-    """``line -> (ids, score)`` recorded by the previous extractive summary, if any."""
+def _previous_extra(info: Any) -> Mapping[str, Any] | None:
+    """The ``extra`` the previous summary recorded, if any."""
     extra = getattr(info, "extra", None)
     if isinstance(info, Mapping):
         extra = info.get("extra", info)
-    if not isinstance(extra, Mapping):
+    return extra if isinstance(extra, Mapping) else None
+
+
+def _previous_provenance(info: Any) -> dict[int, tuple[list[str], float | None]]:
+    """``line -> (ids, score)`` recorded by the previous extractive summary, if any."""
+    extra = _previous_extra(info)
+    if extra is None:
         return {}
     entries = extra.get("provenance")
     out: dict[int, tuple[list[str], float | None]] = {}
