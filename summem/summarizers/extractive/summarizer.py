@@ -18,7 +18,10 @@ How it works:
    ``create_refund(order_id=BW-1) -> refund_id=RF-2; status=approved; expected_by=
    2025-03-21`` (see :mod:`summem.summarizers.extractive.tool_facts`).
 2. Exact repeats are merged; near-duplicates (same words, no new number or code) are merged
-   into the fact already kept, adding their message ids to its provenance.
+   into the fact already kept, adding their message ids to its provenance. A sentence said
+   over and over with only its values changed is a template, and each instance is discounted
+   once there are three, counting those of earlier reductions (remembered in
+   ``extra["templates"]``; see :mod:`summem.summarizers.extractive.templates`).
 3. Facts compete for ``request.max_tokens`` by score per length. **Carry-over rule:** facts
    of the previous summary may first take up to ``carry_share`` (default half) of the
    budget, best first; the new span's best facts then take up to ``new_share`` (default a
