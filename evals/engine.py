@@ -206,18 +206,26 @@ def build_summarizer(
 
 
 def build_reducer(
-    config: EngineConfig, *, counter: TokenCounter, client: LLMClient | None = None
+    config: EngineConfig,
+    *,
+    counter: TokenCounter,
+    client: LLMClient | None = None,
+    summarizer: Summarizer | None = None,
 ) -> SummarizationReducer:
     """A reducer with ``config``'s budget, counting with ``counter``.
+
+    ``summarizer`` replaces the one ``config`` names (an ablated extractive summarizer, say).
 
     The extractive summarizer's errors are raised (they are bugs); an LLM summary that is
     rejected, or an LLM call that fails, leaves the view unreduced and is counted, as a memory
     with ``fail_on_error=False`` would do: one weak reply does not end the eval.
     """
-    return SummarizationReducer(
-        build_summarizer(
+    if summarizer is None:
+        summarizer = build_summarizer(
             config.summarizer, prompt=config.prompt, client=client, max_tokens=config.max_tokens
-        ),
+        )
+    return SummarizationReducer(
+        summarizer,
         threshold_tokens=config.threshold_tokens,
         target_tokens=config.target_tokens,
         soft_threshold_tokens=config.soft_threshold_tokens,

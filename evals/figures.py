@@ -10,6 +10,8 @@ shipped here: CC BY-NC). Runs, offline, with the extractive summarizer and gpt-4
   every baseline (``locomo.md``);
 - recall over the evicted LoCoMo history at 4,000 tokens, the question as the query
   (``locomo-recall.md``);
+- the ablation of the extractive summarizer's heuristics, every one switched off in turn,
+  on the synthetic families and LoCoMo at the three budgets (``ablation.md``);
 
 and prints both tables. Each is what ``python -m evals.trajectories_run`` and
 ``python -m evals.locomo_run`` print with the same arguments.
@@ -22,7 +24,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from evals import locomo_recall, locomo_run, trajectories_run
+from evals import ablation, locomo_recall, locomo_run, trajectories_run
 
 __all__ = ["main"]
 
@@ -52,6 +54,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if audit.is_file():
         recall += ["--audit", str(audit)]
     codes.append(locomo_recall.main(recall))
+    sys.stdout.write("\n")
+    ablate = ["--locomo", str(dataset), "--seeds", str(args.seeds), "--out", str(args.out)]
+    if audit.is_file():
+        ablate += ["--audit", str(audit)]
+    for budget in (2000, 4000, 8000):
+        ablate += ["--budget", str(budget)]
+    codes.append(ablation.main([*ablate, "--jobs", "2"]))
     return max(codes)
 
 

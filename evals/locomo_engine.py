@@ -22,6 +22,7 @@ from evals.locomo_baselines import CarriedView, ItemScore, score_items
 from evals.replay import ReplayTrace, replay
 from summem.clients.base import LLMClient
 from summem.reducers.summarization import SummarizationReducer
+from summem.summarizers.base import Summarizer
 from summem.tokens.base import TokenCounter
 
 __all__ = ["EngineRun", "engine_view", "run_engine", "view_stats"]
@@ -70,6 +71,7 @@ def run_engine(
     client: LLMClient | None = None,
     timestamps: bool = False,
     progress: bool | None = None,
+    summarizer: Summarizer | None = None,
 ) -> EngineRun:
     """Replay each conversation through a fresh reducer built from ``config``; score it.
 
@@ -81,11 +83,12 @@ def run_engine(
         timestamps: give each message its session date as a ``timestamp`` extra, which the
             extractive summarizer writes in front of its lines (and which costs tokens).
         progress: show a progress bar (default: when stderr is a terminal).
+        summarizer: replaces the one ``config`` names (an ablated extractive summarizer).
     """
     run = EngineRun(config)
     with progress_bar(len(conversations), config.label, enabled=progress) as advance:
         for conv in conversations:
-            reducer = build_reducer(config, counter=counter, client=client)
+            reducer = build_reducer(config, counter=counter, client=client, summarizer=summarizer)
             messages = conv.message_objects(timestamp_key="timestamp" if timestamps else None)
             trace = replay(messages, reducer, latency_messages=config.latency_messages)
             view = engine_view(trace, reducer)

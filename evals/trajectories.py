@@ -84,6 +84,7 @@ def generate_trajectory(
     filler_sentences: tuple[int, int] = (2, 5),
     filler: str = "plain",
     corrections: int = 0,
+    speakers: str = "user",
 ) -> Trajectory:
     """A deterministic support-assistant conversation with ``facts`` facts planted in it.
 
@@ -101,6 +102,10 @@ def generate_trajectory(
         corrections: facts stated, then corrected some turns later with a new value (kind
             ``"correction"``: the fact is the new value; ``stale`` is the old one). They take
             two turns each, apart from the ``facts`` turns.
+        speakers: who states the facts told in a sentence (codes, names, dates and
+            preferences; not values in tool results): ``"user"``, or ``"both"``: the user or
+            the assistant at random, the same sentences either way, so any difference in how
+            well the two sides' facts are kept comes from the speaker alone.
 
     Raises:
         ValueError: on impossible arguments (more facts than turns, rates outside [0, 1]).
@@ -110,6 +115,8 @@ def generate_trajectory(
             f"need 0 <= facts + 2 * corrections <= turns and turns >= 1, got "
             f"{facts=} {corrections=} {turns=}"
         )
+    if speakers not in ("user", "both"):
+        raise ValueError(f"speakers must be 'user' or 'both', got {speakers!r}")
     if filler not in ("plain", "realistic"):
         raise ValueError(f"filler must be 'plain' or 'realistic', got {filler!r}")
     if facts > len(P.PREFERENCES) * len(KINDS):
@@ -125,7 +132,12 @@ def generate_trajectory(
         # the same seed is drawn again from a derived generator (still deterministic).
         rng = random.Random(seed if attempt == 0 else f"{seed}/{attempt}")
         gen = _Generator(
-            rng, tool_call_rate, parallel_rate, (lo, hi), realistic=filler == "realistic"
+            rng,
+            tool_call_rate,
+            parallel_rate,
+            (lo, hi),
+            realistic=filler == "realistic",
+            both_speakers=speakers == "both",
         )
         kinds = [KINDS[i % len(KINDS)] for i in range(facts)]
         rng.shuffle(kinds)
@@ -158,6 +170,7 @@ def generate_trajectory(
             "facts": facts,
             "filler": filler,
             "corrections": corrections,
+            "speakers": speakers,
             "tool_call_rate": tool_call_rate,
             "parallel_rate": parallel_rate,
             "filler_sentences": [lo, hi],
@@ -200,9 +213,11 @@ class _Generator:
         filler_sentences: tuple[int, int],
         *,
         realistic: bool = False,
+        both_speakers: bool = False,
     ) -> None:
         self.rng = rng
         self.realistic = realistic
+        self.both_speakers = both_speakers
         self.corrections: dict[int, tuple[str, str, str, int]] = {}
         self.tool_call_rate = tool_call_rate
         self.parallel_rate = parallel_rate
@@ -393,7 +408,7 @@ class _Generator:
             at = self._exchange(call)
             where = next(i for i in at if value in self.messages[i]["content"])
             reply = r.choice(P.AFTER_TOOL_REPLIES)
-        elif kind == "date" and r.random() < 0.4:
+        elif kind == "date" and not self.both_speakers and r.random() < 0.4:
             value, aliases = self._date()
             request, template = r.choice(P.ASSISTANT_DATE_TURNS)
             self._say("user", request)
@@ -408,8 +423,12 @@ class _Generator:
                     kind
                 ]()
                 template = r.choice(P.USER_FACT_TEMPLATES[kind])
-            where = self._say("user", template.replace("{v}", value))
-            reply = r.choice(P.ACKNOWLEDGEMENTS)
+            if self.both_speakers and r.random() < 0.5:  # the other side says the same
+                where = self._say("assistant", template.replace("{v}", value))
+                reply = None
+            else:
+                where = self._say("user", template.replace("{v}", value))
+                reply = r.choice(P.ACKNOWLEDGEMENTS)
         if reply is not None:
             self._say("assistant", reply)
         fact = PlantedFact(

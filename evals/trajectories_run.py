@@ -41,6 +41,7 @@ from evals.trajectories import (
 from summem.clients.base import LLMClient
 from summem.messages import Message
 from summem.reducers.summarization import SummarizationReducer
+from summem.summarizers.base import Summarizer
 from summem.tokens.base import TokenCounter, resolve_counter
 
 __all__ = ["DEFAULT_CONFIG", "Probe", "main", "probe_rows", "run_trajectories"]
@@ -153,16 +154,26 @@ def run_trajectories(
     progress: bool | None = None,
     filler: str = "plain",
     corrections: int = 0,
+    summarizer: Summarizer | None = None,
+    speakers: str = "user",
 ) -> tuple[list[Probe], list[ReplayTrace]]:
-    """Replay one trajectory per seed; probe after every cycle and at the end."""
+    """Replay one trajectory per seed; probe after every cycle and at the end.
+
+    ``summarizer`` replaces the one ``config`` names (see :func:`evals.engine.build_reducer`).
+    """
     probes: list[Probe] = []
     traces: list[ReplayTrace] = []
     with progress_bar(len(seeds), f"trajectories {config.label}", enabled=progress) as advance:
         for seed in seeds:
             traj = generate_trajectory(
-                seed, turns=turns, facts=facts, filler=filler, corrections=corrections
+                seed,
+                turns=turns,
+                facts=facts,
+                filler=filler,
+                corrections=corrections,
+                speakers=speakers,
             )
-            reducer = build_reducer(config, counter=counter, client=client)
+            reducer = build_reducer(config, counter=counter, client=client, summarizer=summarizer)
             on_cycle = functools.partial(_collect, probes, traj, reducer)
             trace = replay(
                 traj.messages, reducer, on_cycle=on_cycle, latency_messages=config.latency_messages
@@ -302,6 +313,7 @@ class Family:
     filler: str = "plain"
     corrections: int = 0
     about: str = ""
+    speakers: str = "user"
 
 
 FAMILIES: dict[str, Family] = {
@@ -322,6 +334,13 @@ FAMILIES: dict[str, Family] = {
             "plain",
             10,
             about="10 values stated, then corrected later; the stale value must go",
+        ),
+        Family(
+            "both-speakers",
+            200,
+            20,
+            about="the same fact sentences said by the user or the assistant at random",
+            speakers="both",
         ),
         Family(
             "long",
@@ -396,6 +415,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress=False if args.no_progress else None,
             filler=family.filler,
             corrections=family.corrections,
+            speakers=family.speakers,
         )
         report = build_report(
             config, probes, traces, seeds=seeds, turns=turns, facts=facts, counter=counter

@@ -27,14 +27,18 @@ def test_it_runs_every_family_and_the_three_budgets(
     monkeypatch.setattr("evals.trajectories_run.main", fake("trajectories"))
     monkeypatch.setattr("evals.locomo_run.main", fake("locomo"))
     monkeypatch.setattr("evals.locomo_recall.main", fake("recall"))
+    monkeypatch.setattr("evals.ablation.main", fake("ablation"))
     assert figures.main([str(tmp_path), "--out", str(tmp_path / "out")]) == 0
-    (_, traj), (_, locomo), (_, recall) = calls
+    (_, traj), (_, locomo), (_, recall), (_, ablate) = calls
     assert recall[:3] == [str(tmp_path / "locomo10.json"), "--budget", "4000"]
     assert "--family" not in traj and traj[:2] == ["--seeds", "5"]  # every family
     assert locomo[0] == str(tmp_path / "locomo10.json")
     assert "--audit" in locomo
     budgets = [locomo[i + 1] for i, a in enumerate(locomo) if a == "--budget"]
     assert budgets == ["2000", "4000", "8000"]
+    assert ablate[:2] == ["--locomo", str(tmp_path / "locomo10.json")] and "--audit" in ablate
+    assert [ablate[i + 1] for i, a in enumerate(ablate) if a == "--budget"] == budgets
+    assert "--heuristic" not in ablate and "--family" not in ablate  # every one
 
 
 def test_a_folder_without_the_dataset_is_a_clear_error(

@@ -251,3 +251,23 @@ def test_corrections_state_a_value_then_replace_it_later() -> None:
         generate_trajectory(1, turns=10, facts=5, corrections=3)
     with pytest.raises(ValueError, match="filler"):
         generate_trajectory(1, turns=10, facts=2, filler="noisy")
+
+
+def test_both_speakers_say_the_same_fact_sentences() -> None:
+    user_only = [generate_trajectory(s, turns=200, facts=20) for s in range(4)]
+    both = [generate_trajectory(s, turns=200, facts=20, speakers="both") for s in range(4)]
+    told = ("code", "name", "date", "preference")
+
+    def roles(trajs: list[Trajectory]) -> Counter[str]:
+        return Counter(f.role for t in trajs for f in t.facts if f.kind in told)
+
+    assert roles(both)["assistant"] >= 15 and roles(both)["user"] >= 15
+    # with one speaker, the user tells them (but for the assistant's own dates)
+    assert roles(user_only)["user"] > 3 * roles(user_only)["assistant"]
+    for traj in both:
+        for fact in traj.facts:
+            text = message_text(parse_message(traj.messages[fact.message_index]))
+            assert fact.value in text
+    assert generate_trajectory(0, turns=200, facts=20, speakers="user") == user_only[0]
+    with pytest.raises(ValueError, match="speakers"):
+        generate_trajectory(0, speakers="assistant")

@@ -17,6 +17,7 @@ The weights are in ``_W``; the word lists in :mod:`summem.summarizers.extractive
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from summem.summarizers.extractive import lexicon as lex
 
 __all__ = [
     "ROLE_WEIGHT",
+    "SCORING_HEURISTICS",
     "compact_sentence",
     "content_words",
     "digit_words",
@@ -70,6 +72,33 @@ _W: dict[str, float] = {
 """Signal weights of :func:`score_sentence`: ``base + per_word * content words + signals``
 (``per_word`` counts at most 10 words); a question keeps ``user_question`` (from the user) or
 ``question`` (from anyone else) of its score."""
+
+SCORING_HEURISTICS: dict[str, tuple[str, ...]] = {
+    "time_words": ("date", "when", "time"),
+    "numbers": (),
+    "codes": ("code",),
+    "contacts": ("contact",),
+    "names": ("name", "full_name"),
+    "first_person": ("self", "personal", "self_opening"),
+    "events": ("event",),
+    "decisions": ("decision",),
+    "preferences": ("preference",),
+    "tasks": ("task", "need"),
+    "correction_words": ("correction",),
+    "question_discount": (),
+    "filler_drop": (),
+}
+"""The signals of :func:`score_sentence` an ablation may switch off (``off=``), each with the
+weights of ``_W`` it zeroes. ``numbers`` drops the number signal, ``question_discount`` scores
+a question like a statement (and keeps bare ones), ``filler_drop`` keeps short sentences with
+no signal. For evals only: the default scoring has every one on."""
+
+
+@functools.cache
+def _weights(off: frozenset[str]) -> dict[str, float]:
+    zero = {k for name in off for k in SCORING_HEURISTICS.get(name, ())}
+    return {k: 0.0 if k in zero else v for k, v in _W.items()} if zero else _W
+
 
 _ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "St", "Jr", "Sr", "vs", "e.g", "i.e")
 _SENTENCE_END_RE = re.compile(
@@ -176,6 +205,7 @@ def score_sentence(
     *,
     words: list[str] | None = None,
     speakers: frozenset[str] = frozenset(),
+    off: frozenset[str] = frozenset(),
 ) -> float:
     """How much an assistant would miss ``sentence`` later; 0 for greetings and filler.
 
@@ -186,7 +216,9 @@ def score_sentence(
         words: ``tokenize(sentence)``, when the caller already has it.
         speakers: lowercased names of the conversation's speakers: addressing someone
             ("Thanks, Mel!") does not make a sentence worth keeping.
+        off: names of :data:`SCORING_HEURISTICS` to switch off (ablations; default none).
     """
+    w = _weights(off) if off else _W
     if words is None:
         words = tokenize(sentence)
     if not words:
@@ -202,57 +234,60 @@ def score_sentence(
     explicit_date = False
     if has_digit:
         if _CODE_RE.search(sentence):
-            signal += _W["code"]
-        signal += _number_signal(sentence)
+            signal += w["code"]
+        if "numbers" not in off:
+            signal += _number_signal(sentence)
         explicit_date = bool(
             _NUMERIC_DATE_RE.search(sentence.lower())
             or not lex.MONTH_WORDS_WITH_DIGIT.isdisjoint(wordset)
         )
     explicit_date = explicit_date or not lex.MONTH_WORDS.isdisjoint(wordset)
     if explicit_date:
-        signal += _W["date"]
+        signal += w["date"]
     elif not lex.WHEN_WORDS.isdisjoint(wordset) or not lex.WHEN_BIGRAMS.isdisjoint(bigrams):
-        signal += _W["when"]
+        signal += w["when"]
     elif has_digit and _TIME_RE.search(sentence):
-        signal += _W["time"]  # a time of day, with no day to anchor it
+        signal += w["time"]  # a time of day, with no day to anchor it
     if ("@" in sentence or "://" in sentence or "+" in sentence) and _CONTACT_RE.search(sentence):
-        signal += _W["contact"]
+        signal += w["contact"]
     names = [
         n
         for n in _NAME_RE.findall(sentence)
         if n not in _NOT_NAMES and not any(s.startswith(n.lower()) for s in speakers)
     ]
     if names:
-        full, single = _W["full_name"], _W["name"]
-        signal += min(_W["names_cap"], sum(full if " " in n else single for n in names))
+        full, single = w["full_name"], w["name"]
+        signal += min(w["names_cap"], sum(full if " " in n else single for n in names))
     if not lex.DECISION_WORDS.isdisjoint(wordset) or not lex.DECISION_BIGRAMS.isdisjoint(bigrams):
-        signal += _W["decision"]
+        signal += w["decision"]
     if _preference(words, wordset, bigrams):
-        signal += _W["preference"]
+        signal += w["preference"]
     if not lex.TASK_WORDS.isdisjoint(wordset):
-        signal += _W["task"]
+        signal += w["task"]
     if has_digit and not lex.CORRECTION_WORDS.isdisjoint(wordset):
-        signal += _W["correction"]  # a value corrected or updated: what is true now
+        signal += w["correction"]  # a value corrected or updated: what is true now
     question = sentence.endswith("?") and not _tells_then_asks(sentence, words)
+    if "question_discount" in off:
+        question = False
     if question and signal == 0.0:
         return 0.0  # a bare question: "What made you pick it?"
     # Softer signals: a sentence about the speaker, or about something that happened.
     if len(content) >= 2:
         if not lex.FIRST_PERSON.isdisjoint(wordset):
-            signal += _W["self"]
+            signal += w["self"]
         if _is_event(content, wordset, bigrams):
-            signal += _W["event"]
+            signal += w["event"]
     if not lex.PERSONAL_BIGRAMS.isdisjoint(bigrams):
-        signal += _W["personal"]
+        signal += w["personal"]
     elif content and (words[0] == "i'm" or " ".join(words[:2]) in lex.SELF_OPENINGS):
-        signal += _W["self_opening"]
+        signal += w["self_opening"]
     if not lex.TASK_BIGRAMS.isdisjoint(bigrams):
-        signal += _W["need"]
-    if signal == 0.0 and len(content) <= 2:
+        signal += w["need"]
+    if signal == 0.0 and len(content) <= 2 and "filler_drop" not in off:
         return 0.0  # "Great, thanks a lot!", "Love that painting!": no signal, no content
-    score = _W["base"] + _W["per_word"] * min(len(content), 10) + signal
+    score = w["base"] + w["per_word"] * min(len(content), 10) + signal
     if question:  # asking is not knowing
-        score *= _W["user_question"] if role == "user" else _W["question"]
+        score *= w["user_question"] if role == "user" else w["question"]
     if focus:
         hits = len(wordset & focus)
         score += 1.5 * min(1.0, hits / max(1, min(3, len(focus))))

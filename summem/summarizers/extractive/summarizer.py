@@ -18,7 +18,10 @@ How it works:
    ``create_refund(order_id=BW-1) -> refund_id=RF-2; status=approved; expected_by=
    2025-03-21`` (see :mod:`summem.summarizers.extractive.tool_facts`).
 2. Exact repeats are merged; near-duplicates (same words, no new number or code) are merged
-   into the fact already kept, adding their message ids to its provenance.
+   into the fact already kept, adding their message ids to its provenance. A sentence said
+   over and over with only its values changed is a template, and each instance is discounted
+   once there are three, counting those of earlier reductions (remembered in
+   ``extra["templates"]``; see :mod:`summem.summarizers.extractive.templates`).
 3. Facts compete for ``request.max_tokens`` by score per length. **Carry-over rule:** facts
    of the previous summary may first take up to ``carry_share`` (default half) of the
    budget, best first; the new span's best facts then take up to ``new_share`` (default a
@@ -50,7 +53,7 @@ lines have no entry); lines carried over keep the ids the previous summary recor
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from summem._flow import Flow, done
@@ -58,6 +61,7 @@ from summem.exceptions import ConfigurationError
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.clip import clip_to_tokens
 from summem.summarizers.extractive.facts import (
+    SCORING_HEURISTICS,
     compact_sentence,
     content_words,
     score_sentence,
@@ -65,13 +69,17 @@ from summem.summarizers.extractive.facts import (
     tokenize,
 )
 from summem.summarizers.extractive.layout import day_of, leading_stamp, summary_lines
-from summem.summarizers.extractive.lexicon import MONTH_WORDS as MONTHS
 from summem.summarizers.extractive.selection import Fact, Selection, make_fact, rank
 from summem.summarizers.extractive.supersede import supersede
+from summem.summarizers.extractive.templates import (
+    discount_templates,
+    read_memory,
+    write_memory,
+)
 from summem.summarizers.extractive.tool_facts import call_arguments, compact_call, tool_body
 from summem.summarizers.render import content_text, format_call, message_timestamp, tool_names
 
-__all__ = ["FORMAT", "ExtractiveSummarizer"]
+__all__ = ["FORMAT", "HEURISTICS", "ExtractiveSummarizer"]
 
 FORMAT = "summem.extractive/2"
 """Recorded in ``extra["format"]``: the layout described in :mod:`.layout`."""
@@ -87,9 +95,24 @@ _ARGS_WEIGHT = 0.5
 """What a call's arguments count for beside its result (what the assistant already knew)."""
 _SAME_MESSAGE = 0.75
 """Weight left to a message's other sentences once its best one stands for it."""
-_TEMPLATE_MIN = 3
-"""A frame shared by this many candidates is a template (see :func:`_discount_templates`)."""
-_VALUE_WORD_RE = re.compile(r"\d")
+_SELECTION_HEURISTICS = (
+    "carry_share",
+    "new_share",
+    "speaker_share",
+    "second_sentence",
+    "templates",
+    "supersession",
+    "length_density",
+    "compaction",
+    "leading_stamp",
+    "tool_cap",
+)
+HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
+"""Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
+scoring signals of :data:`~summem.summarizers.extractive.facts.SCORING_HEURISTICS`, then the
+selection rules (a share set to 0, the second-sentence and template discounts, supersession,
+the per-length density, sentence compaction, reading a bracketed stamp as a date, the cap on a
+tool result's score)."""
 _LINE_CHARS = 120.0
 """A line this long counts its score once more against itself (see :func:`_density`)."""
 
@@ -107,6 +130,8 @@ class ExtractiveSummarizer:
             equal parts (0 to 1), so a talkative side cannot crowd out a quiet one. The rest
             of the budget goes to the best facts left, old or new, whoever said them.
         max_line_chars: longest sentence kept; longer ones are split at clauses, then clipped.
+        ablate: names of :data:`HEURISTICS` to switch off, for evals that measure what each
+            heuristic is worth (default none: the summarizer as shipped).
     """
 
     def __init__(
@@ -117,6 +142,7 @@ class ExtractiveSummarizer:
         new_share: float = 0.1,
         speaker_share: float = 0.5,
         max_line_chars: int = 280,
+        ablate: Collection[str] = (),
     ) -> None:
         shares = (("carry_share", carry_share), ("new_share", new_share))
         for label, share in (*shares, ("speaker_share", speaker_share)):
@@ -124,6 +150,18 @@ class ExtractiveSummarizer:
                 raise ConfigurationError(f"{label} must be between 0 and 1, got {share}")
         if max_line_chars < 40:
             raise ConfigurationError(f"max_line_chars must be at least 40, got {max_line_chars}")
+        unknown = sorted(set(ablate) - set(HEURISTICS))
+        if unknown:
+            raise ConfigurationError(
+                f"unknown heuristic(s) to ablate: {', '.join(unknown)}; "
+                f"known: {', '.join(HEURISTICS)}"
+            )
+        self.ablate = frozenset(ablate)
+        self._off = self.ablate & frozenset(SCORING_HEURISTICS)
+        off = self.ablate
+        carry_share = 0.0 if "carry_share" in off else carry_share
+        new_share = 0.0 if "new_share" in off else new_share
+        speaker_share = 0.0 if "speaker_share" in off else speaker_share
         self._name = name
         self.carry_share = carry_share
         self.new_share = new_share
@@ -157,8 +195,11 @@ class ExtractiveSummarizer:
         old = self._previous_facts(request, focus)
         last_day = max(old, key=lambda f: f.order).day if old else None
         new = self._new_facts(request, focus, last_day)
-        superseded = supersede(old + new)  # a later statement of the same thing replaces it
-        _discount_templates(old + new)
+        off = self.ablate
+        superseded = 0 if "supersession" in off else supersede(old + new)
+        templates = read_memory(_previous_extra(request.previous_info))
+        if "templates" not in off:
+            templates = discount_templates(old + new, templates)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)
@@ -183,6 +224,7 @@ class ExtractiveSummarizer:
                 "provenance": entries,
                 "candidates": len(old) + len(new),
                 "superseded": superseded,
+                "templates": write_memory(templates),
             },
         )
 
@@ -203,6 +245,9 @@ class ExtractiveSummarizer:
         room = int((budget - selection.used) * self.speaker_share / len(pools))
         for pool in pools.values():
             selection.fill(pool, selection.used + room)
+
+    def _density(self, score: float, line: str) -> float:
+        return score if "length_density" in self.ablate else _density(score, line)
 
     def _last_resort(self, request: SummaryRequest, facts: list[Fact]) -> list[Fact]:
         """Nothing fit whole: clip the best fact (undated), or note the span held no facts."""
@@ -235,10 +280,10 @@ class ExtractiveSummarizer:
         for sub, (index, day, line, body) in enumerate(summary_lines(text, self.max_line_chars)):
             ids, stored = origin.get(index, ([], None))
             if stored is None:
-                score = score_sentence(body, "summary", focus)
+                score = score_sentence(body, "summary", focus, off=self._off)
                 if score <= 0:
                     continue
-                stored = _density(score, line)
+                stored = self._density(score, line)
             facts.append(make_fact(line, day, stored, list(ids), (1, index, sub), _words(line)))
         return facts
 
@@ -251,6 +296,8 @@ class ExtractiveSummarizer:
         pending: dict[str, tuple[str, dict[str, str], str, int, str | None]] = {}
         by_key: dict[str, Fact] = {}
         facts: list[Fact] = []
+        off = self.ablate
+        cap = float("inf") if "tool_cap" in off else _TOOL_CAP
 
         def add(
             line: str, day: str | None, score: float, ids: list[str], order: Any, words: list[str]
@@ -262,13 +309,13 @@ class ExtractiveSummarizer:
                 seen.priority += 0.0
                 return
             what = content_words(words=words)
-            fact = make_fact(line, day, _density(score, line), ids, order, what)
+            fact = make_fact(line, day, self._density(score, line), ids, order, what)
             by_key[key] = fact
             facts.append(fact)
 
         for pos, message in enumerate(messages):
             text = content_text(message)
-            lead, rest = leading_stamp(text)
+            lead, rest = (None, text) if "leading_stamp" in off else leading_stamp(text)
             stamp = message_timestamp(message) or lead
             text = rest if lead else text
             if stamp:
@@ -280,7 +327,7 @@ class ExtractiveSummarizer:
                 body = _one_line(tool_body(head, call[1] if call else {}, text))
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
-                score = _TOOL_BASE + min(_tool_score(body), _TOOL_CAP)
+                score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
                 add(f"- tool: {body}", day, score, ids, (2, pos, 0), ["tool", *words])
                 continue
             role = "summary" if message.is_summary else message.role
@@ -289,51 +336,32 @@ class ExtractiveSummarizer:
             sentences = split_sentences(text, self.max_line_chars)
             first = len(facts)
             for sub, raw in enumerate(sentences, start=1):
-                sentence = compact_sentence(raw, speakers)
+                sentence = raw if "compaction" in off else compact_sentence(raw, speakers)
                 words = tokenize(sentence)
-                score = score_sentence(sentence, role, focus, words=words, speakers=speakers)
+                score = score_sentence(
+                    sentence, role, focus, words=words, speakers=speakers, off=self._off
+                )
                 if score > 0:
                     add(label + sentence, day, score, [message.id], (2, pos, sub), who + words)
-            _second_sentences(facts[first:])
+            if "second_sentence" not in off:
+                _second_sentences(facts[first:])
             for tool_call in message.tool_calls or ():
                 head, args = _call_head(tool_call)
                 pending[str(tool_call.get("id"))] = (head, args, message.id, pos, day)
         for head, _args, message_id, pos, when in pending.values():  # calls with no result here
             body = f"called {head}"
-            score = _TOOL_BASE + score_sentence(head, "assistant") / 2
+            score = _TOOL_BASE + score_sentence(head, "assistant", off=self._off) / 2
             line = f"- assistant: {body}"
             add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
         return facts
 
 
-def _discount_templates(facts: list[Fact]) -> None:
-    """A sentence a speaker repeats with only its values changed is boilerplate: discount it.
-
-    "Batch LV-25119 was restocked on 21 October 2027", then the same with another batch and
-    date, over and over: templated output, each instance worth little once it is the third.
-    A fact's frame is its speaker and the first and last two words that are not values; a
-    frame shared by ``n >= 3`` candidates divides each one's priority by ``n / 2``.
-    """
-    frames: dict[tuple[str, ...], list[Fact]] = {}
-    for fact in facts:
-        if fact.order[0] == 0 or fact.state == 2:
-            continue
-        speaker, _, body = fact.line[2:].partition(": ")
-        words = [w for w in tokenize(body) if not _VALUE_WORD_RE.search(w) and w not in MONTHS]
-        if len(words) < 4:
-            continue
-        frames.setdefault((speaker, *words[:2], *words[-2:]), []).append(fact)
-    for group in frames.values():
-        if len(group) >= _TEMPLATE_MIN:
-            for fact in group:
-                fact.recorded = fact.priority  # the next round discounts afresh, not again
-                fact.priority *= 2 / len(group)
-
-
-def _tool_score(body: str) -> float:
+def _tool_score(body: str, off: frozenset[str] = frozenset()) -> float:
     """A result says what is new; the call's arguments, mostly known already, count for less."""
     head, _, result = body.partition(" -> ")
-    return score_sentence(result, "tool") + _ARGS_WEIGHT * score_sentence(head, "tool")
+    return score_sentence(result, "tool", off=off) + _ARGS_WEIGHT * score_sentence(
+        head, "tool", off=off
+    )
 
 
 def _second_sentences(facts: list[Fact]) -> None:
@@ -376,12 +404,18 @@ def _speaker(value: str) -> str:
     return _SPEAKER_RE.sub(" ", value).strip()[:40] or "unknown"
 
 
-def _previous_provenance(info: Any) -> dict[int, tuple[list[str], float | None]]:
-    """``line -> (ids, score)`` recorded by the previous extractive summary, if any."""
+def _previous_extra(info: Any) -> Mapping[str, Any] | None:
+    """The ``extra`` the previous summary recorded, if any."""
     extra = getattr(info, "extra", None)
     if isinstance(info, Mapping):
         extra = info.get("extra", info)
-    if not isinstance(extra, Mapping):
+    return extra if isinstance(extra, Mapping) else None
+
+
+def _previous_provenance(info: Any) -> dict[int, tuple[list[str], float | None]]:
+    """``line -> (ids, score)`` recorded by the previous extractive summary, if any."""
+    extra = _previous_extra(info)
+    if extra is None:
         return {}
     entries = extra.get("provenance")
     out: dict[int, tuple[list[str], float | None]] = {}
