@@ -24,15 +24,13 @@ from summem.reducers.style import ViewStyle
 from summem.session.core import Trigger
 from summem.session.facade import BaseMemory, is_async_store
 from summem.session.flows import (
-    clear_flow,
     extend_flow,
     failure_event,
-    recompute_flow,
     record_flow,
     reduction_flow,
     reload_flow,
-    rollback_flow,
 )
+from summem.session.rebuild import clear_flow, recompute_flow, rollback_flow
 from summem.session.steps import AsyncStoreSteps
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import AsyncStore, Store
