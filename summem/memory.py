@@ -143,7 +143,11 @@ class Memory(BaseMemory):
         (``fail_on_error=True``) means it was accepted but the view was not reduced.
 
         Raises:
-            MessageValidationError: not valid, or a tool result answering no pending call.
+            MessageValidationError: not valid, or a tool result answering no pending call
+                (nothing is stored).
+            ReductionError: the reduction this message made due failed (a
+                ``SummarizationError``, say); the message **is** stored: do not add it again
+                (``record()`` recognises a resent turn).
         """
         return self._write_batch(message, single=True)[0]
 

@@ -57,7 +57,7 @@ def cli() -> None:
 
     Settings come from summem.yaml (--config, $SUMMEM_CONFIG or ./summem.yaml); without one,
     summaries are written offline by the extractive summarizer and sessions are kept in
-    ./summem.db.
+    summem.db in $SUMMEM_DATA_DIR, else your data folder (~/.local/share/summem on Linux).
     """
 
 
@@ -71,12 +71,17 @@ def _config_option(fn: F) -> F:
 
 
 def _store_option(fn: F) -> F:
-    return click.option("--store", help="Store URL (default: the config's, sqlite:///summem.db).")(
-        fn
-    )
+    return click.option(
+        "--store",
+        help="Store URL (default: the config's, else summem.db in $SUMMEM_DATA_DIR or your "
+        "data folder).",
+    )(fn)
 
 
 # -- replay ----------------------------------------------------------------------------------
+
+PLOT_FORMATS = frozenset({".png", ".pdf", ".svg"})
+"""What ``--plot`` draws (matplotlib picks the format by the extension)."""
 
 
 @cli.command(short_help="Replay a transcript and show what was kept, summarized and saved.")
@@ -92,7 +97,11 @@ def _store_option(fn: F) -> F:
 @click.option("--model", help="Summarizing model (a litellm name); none: offline extractive.")
 @click.option("--store", help="Store URL (default: DIR/summem.db with --out, else the config's).")
 @click.option("--session", help="Session id (default: replay-<file name>).")
-@click.option("--overwrite", is_flag=True, help="Replace the session if the store has it.")
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace the session if the store has it (always, in --out's own store).",
+)
 @click.option("--conversation", help="LoCoMo files: which conversation (index or sample id).")
 @click.option(
     "--out",
@@ -103,7 +112,7 @@ def _store_option(fn: F) -> F:
 @click.option(
     "--plot",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Draw the view's tokens per message with reduction markers to this PNG (matplotlib).",
+    help="Draw the view's tokens per message with reduction markers (.png, .pdf, .svg).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 def replay(
@@ -130,6 +139,12 @@ def replay(
     from summem.cli.replay import is_default_store, run_replay
     from summem.cli.transcript import read_transcript
 
+    if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
+        raise click.BadParameter(
+            f"{plot.name!r}: the plot is drawn as {', '.join(sorted(PLOT_FORMATS))} "
+            "(named by the file's extension)",
+            param_hint="'--plot'",
+        )
     data = read_transcript(transcript, conversation=conversation)
     options: dict[str, Any] = {
         "model": model,
@@ -206,6 +221,10 @@ def list_sessions(store: str | None, config_path: str | None, as_json: bool) -> 
             opened.close()
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+    elif opened is None:  # a mistyped path should not look like an empty store
+        from rich.markup import escape
+
+        console().print(f"No sessions in {escape(url)}: there is no database there (yet).")
     else:
         from summem.cli.render import print_sessions
 

@@ -138,7 +138,8 @@ def run_chat(config: SummemConfig, options: ChatOptions, *, out: Console) -> boo
         )
         ok = _loop(memory, send, kwargs, out)
         count = len(memory.history_messages())
-        out.print(f"session {escape(options.session)} saved ({count} messages).")
+        plural = "" if count == 1 else "s"
+        out.print(f"session {escape(options.session)} saved ({count} message{plural}).")
         return ok
     finally:
         memory.close()

@@ -30,6 +30,7 @@ from summem.cli.common import (
     missing_key_vars,
     model_prices,
 )
+from summem.exceptions import ConflictError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -356,18 +357,36 @@ def run_replay(
                     "it, or choose another --session",
                     exit_code=EXIT_USAGE,
                 )
+            replaced = store.load(session).length
             store.delete(session)
+            if not quiet:
+                err.print(f"replaced session {session!r} ({replaced} messages) in {url}")
+        try:  # claimed in one atomic write: a replay running beside this one cannot share it
+            store.create(session, history=[])
+        except ConflictError:
+            raise CliError(
+                f"session {session!r} was created in {url} by someone else meanwhile (another "
+                "replay?): choose another --session",
+                exit_code=EXIT_USAGE,
+            ) from None
         if not quiet:
             for note in notes:
                 err.print(note)
         show = progress and not quiet and len(data.messages) >= LONG_TRANSCRIPT
-        with Memory(session, reducer=reducer, store=store, background=False) as memory:
-            result = _with_progress(
-                err,
-                lambda step: replay(memory, reducer, data.messages, step=step),
-                total=len(data.messages) if show else 0,
-            )
-            files = write_outputs(memory, result, out) if out is not None else None
+        try:
+            with Memory(session, reducer=reducer, store=store, background=False) as memory:
+                result = _with_progress(
+                    err,
+                    lambda step: replay(memory, reducer, data.messages, step=step),
+                    total=len(data.messages) if show else 0,
+                )
+                files = write_outputs(memory, result, out) if out is not None else None
+        except BaseException:  # this run's partial session would only block the next run
+            try:
+                store.delete(session)
+            except Exception as exc:  # the original error is the one to report
+                err.print(f"replay failed; its partial session {session!r} is left: {exc}")
+            raise
     finally:
         store.close()
     prices = model_prices(config.model) if config.model else None

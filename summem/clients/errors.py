@@ -153,6 +153,19 @@ def _is_auth_error(exc: BaseException, status: int | None, detail: str) -> bool:
     return any(marker in low for marker in _AUTH_MARKERS)
 
 
+def _is_connection_error(exc: BaseException, status: int | None, detail: str) -> bool:
+    """No answer from the server, whatever litellm wrapped it in (an HTTP 500, with no reply)."""
+    cause: BaseException | None = exc
+    for _ in range(8):  # the chain of causes, bounded
+        if cause is None:
+            break
+        names = {cls.__name__ for cls in type(cause).__mro__}
+        if names & {"APIConnectionError", "ConnectError", "ConnectionError"}:
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return status in (None, 500) and "connection error" in detail.lower()
+
+
 def _is_context_error(exc: BaseException, status: int | None, detail: str) -> bool:
     if any(cls.__name__ == "ContextWindowExceededError" for cls in type(exc).__mro__):
         return True
@@ -192,16 +205,17 @@ def map_provider_error(
         return LLMTransientError(
             f"{where}: request timed out: {detail}", provider=provider, model=model
         )
-    if isinstance(exc, openai.APIConnectionError):
+    if isinstance(exc, openai.APIConnectionError) or _is_connection_error(exc, status, detail):
         return LLMTransientError(
             f"{where}: connection failed: {detail}", provider=provider, model=model
         )
     if _is_auth_error(exc, status, detail):
         variable = KEY_VARIABLES.get(provider)
         hint = f"set {variable}, or pass api_key" if variable else "check the API key"
+        # litellm reports a key it never sent (missing) as HTTP 500: no request was made
+        label = f"HTTP {status}" if status in (401, 403) else "no key, or a refused key"
         return LLMAuthenticationError(
-            f"{where}: authentication failed ({'HTTP ' + str(status) if status else 'no key'}; "
-            f"not retried; {hint}): {detail}",
+            f"{where}: authentication failed ({label}; not retried; {hint}): {detail}",
             provider=provider,
             model=model,
             status_code=status,

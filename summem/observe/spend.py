@@ -65,12 +65,22 @@ class SpendLimit:
     ) -> None:
         if max_tokens is None and max_cost_usd is None:
             raise ConfigurationError("a SpendLimit needs max_tokens, max_cost_usd, or both")
-        if max_tokens is not None and (isinstance(max_tokens, bool) or max_tokens < 0):
-            raise ConfigurationError(f"max_tokens must be >= 0, got {max_tokens!r}")
-        if max_cost_usd is not None and not max_cost_usd >= 0:
-            raise ConfigurationError(f"max_cost_usd must be >= 0, got {max_cost_usd!r}")
+        if max_tokens is not None and (
+            isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 0
+        ):
+            raise ConfigurationError(f"max_tokens must be a whole number >= 0, got {max_tokens!r}")
+        if max_cost_usd is not None and (
+            isinstance(max_cost_usd, bool)
+            or not isinstance(max_cost_usd, (int, float))
+            or not 0 <= max_cost_usd < math.inf
+        ):
+            raise ConfigurationError(
+                f"max_cost_usd must be a finite number of dollars >= 0, got {max_cost_usd!r}"
+            )
         if window_seconds is not None and (
-            isinstance(window_seconds, bool) or not 0 < window_seconds < math.inf
+            isinstance(window_seconds, bool)
+            or not isinstance(window_seconds, (int, float))
+            or not 0 < window_seconds < math.inf
         ):
             raise ConfigurationError(
                 f"window_seconds must be a positive, finite number of seconds (None: no "

@@ -160,6 +160,46 @@ def test_replaying_again_into_the_same_out_dir_replaces_the_session(tmp_path: Pa
         assert run("replay", source, "--out", tmp_path / "out", "-q").exit_code == 0
     with SQLiteStore(tmp_path / "out" / "summem.db") as store:
         assert len(store.history("replay-chat")) == len(transcript(5)) - 1
+    loud = run("replay", source, "--out", tmp_path / "out")  # and says so
+    assert loud.exit_code == 0
+    assert f"replaced session 'replay-chat' ({len(transcript(5)) - 1} messages)" in loud.output
+
+
+def test_a_replay_beside_another_into_the_same_session_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another replay creates the session between the check and the claim: exactly one wins."""
+    source = write_json(tmp_path / "chat.json", transcript(5))
+    url = f"sqlite:///{tmp_path / 'race.db'}"
+    exists = SQLiteStore.exists
+
+    def the_other_replay_wins(self: SQLiteStore, session_id: str) -> bool:
+        found = exists(self, session_id)
+        if not found:
+            SQLiteStore(self.path).create(session_id, history=[])
+        return found
+
+    monkeypatch.setattr(SQLiteStore, "exists", the_other_replay_wins)
+    result = run("replay", source, "--store", url, "--session", "s1", "-q")
+    assert result.exit_code == 2
+    assert "created in" in one_error_line(result) and "by someone else" in one_error_line(result)
+    monkeypatch.undo()
+    with SQLiteStore(tmp_path / "race.db") as store:
+        assert store.history("s1") == []  # the other replay's session, untouched
+
+
+def test_a_plot_in_a_format_it_cannot_draw_is_refused_before_the_replay(tmp_path: Path) -> None:
+    source = write_json(tmp_path / "chat.json", transcript(5))
+    result = run("replay", source, "--store", "memory://", "--plot", tmp_path / "v.txt")
+    assert result.exit_code == 2
+    assert "'--plot'" in result.output and ".png" in result.output
+
+
+def test_listing_a_store_that_does_not_exist_says_so(tmp_path: Path) -> None:
+    result = run("sessions", "list", "--store", f"sqlite:///{tmp_path / 'no' / 'x.db'}")
+    assert result.exit_code == 0
+    assert "there is no database there" in result.output
+    assert not (tmp_path / "no").exists()
 
 
 def test_an_existing_session_elsewhere_needs_overwrite(tmp_path: Path) -> None:

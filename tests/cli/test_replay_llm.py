@@ -94,3 +94,7 @@ def test_a_failing_summarizer_is_one_line_and_exit_code_1(tmp_path: Path) -> Non
         )
     assert result.exit_code == 1
     assert "summarizer 'llm:gpt-4o-mini' failed" in one_error_line(result)
+    from summem.stores.sqlite import SQLiteStore
+
+    with SQLiteStore(tmp_path / "x.db") as store:  # so the same command can simply run again
+        assert not store.exists("replay-chat")

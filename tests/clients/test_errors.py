@@ -94,6 +94,7 @@ def test_a_missing_or_refused_key_is_an_auth_error_whatever_the_status(text):
     )
     assert type(err) is LLMAuthenticationError
     assert "OPENAI_API_KEY" in str(err) and "not retried" in str(err)
+    assert "HTTP 500" not in str(err)  # litellm's status for a key it never sent
 
 
 def test_exhausted_quota_is_not_retried():
@@ -120,6 +121,19 @@ def test_timeouts_and_connection_errors_are_transient():
     conn = map_provider_error(openai.APIConnectionError(request=REQ), provider="p", model="m")
     assert isinstance(timeout, LLMTransientError) and "timed out" in str(timeout)
     assert isinstance(conn, LLMTransientError) and "connection" in str(conn)
+
+
+def test_a_connection_error_wrapped_as_an_http_500_says_so() -> None:
+    """litellm reports "no answer" as an InternalServerError: not a reply of the server's."""
+    wrapped = status_error(500, {"error": {"message": "OpenAIException - Connection error."}})
+    err = map_provider_error(wrapped, provider="openai", model="m")
+    assert isinstance(err, LLMTransientError)
+    assert "connection failed" in str(err) and "HTTP 500" not in str(err)
+    chained = status_error(500, {"error": {"message": "upstream"}})
+    chained.__cause__ = ConnectionRefusedError(111, "Connection refused")
+    assert "connection failed" in str(map_provider_error(chained, provider="p", model="m"))
+    plain = map_provider_error(status_error(500), provider="p", model="m")
+    assert "HTTP 500" in str(plain) and "connection" not in str(plain)
 
 
 def test_keys_are_scrubbed_from_the_message_and_the_sdk_exception():
