@@ -24,12 +24,15 @@ How it works:
    ``extra["templates"]``; see :mod:`summem.summarizers.extractive.templates`).
 3. Facts compete for ``request.max_tokens`` by score per length. **Carry-over rule:** facts
    of the previous summary may first take up to ``carry_share`` (default half) of the
-   budget, best first; the new span's best facts then take up to ``new_share`` (default a
-   tenth) of it, and at least its best fact that fits; the rest of the budget goes to the
-   best remaining facts, old or new. So a long run of reductions keeps the strongest facts
-   of every period, not the latest ones: new filler cannot evict old strong facts, old facts
-   cannot starve the new span, and under pressure the weakest facts go first, whatever
-   their age. ``must_keep`` items come first, always.
+   budget, best first; each speaker's best facts then claim an equal part of
+   ``speaker_share`` of the room left; the rest of the budget goes to the best remaining
+   facts, old or new. So a long run of reductions keeps the strongest facts of every
+   period, not the latest ones: new filler cannot evict old strong facts, old facts cannot
+   take more than their share, and under pressure the weakest facts go first, whatever
+   their age. A ``new_share`` above 0 (default 0) also promises the new span's best facts
+   that share of the budget, and at least its best fact that fits; every eval measured it
+   as a loss (it evicts older, stronger facts; see ``evals/README.md``), so it is off
+   unless asked for. ``must_keep`` items come first, always.
 4. The kept facts are written one per line, in conversation order (old facts first), under
    date headers (see :mod:`summem.summarizers.extractive.layout`)::
 
@@ -125,7 +128,8 @@ class ExtractiveSummarizer:
         carry_share: share of the budget the previous summary's best facts may take before
             new facts compete for it (0 to 1).
         new_share: share of the budget the new span's best facts may take next (0 to 1);
-            above 0, the new span keeps at least its best fact that fits.
+            above 0, the new span keeps at least its best fact that fits. Default 0: the
+            new span's facts compete on score alone (what every eval measured best).
         speaker_share: share of the room left that the speakers' best facts claim next, in
             equal parts (0 to 1), so a talkative side cannot crowd out a quiet one. The rest
             of the budget goes to the best facts left, old or new, whoever said them.
@@ -139,7 +143,7 @@ class ExtractiveSummarizer:
         *,
         name: str = "extractive",
         carry_share: float = 0.5,
-        new_share: float = 0.1,
+        new_share: float = 0.0,
         speaker_share: float = 0.5,
         max_line_chars: int = 280,
         ablate: Collection[str] = (),
