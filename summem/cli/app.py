@@ -158,7 +158,7 @@ def replay(
         out.mkdir(parents=True, exist_ok=True)
         url = f"sqlite:///{(out / 'summem.db').resolve()}"
         config, owned = load_settings(config_path, store=url, **options), True
-    name = session or f"replay-{data.name}"
+    name = session if session is not None else f"replay-{data.name}"  # "" is refused, not default
     run = run_replay(
         data,
         config,

@@ -173,7 +173,12 @@ def print_sessions(console: Console, rows: list[dict[str, Any]], where: str) -> 
         return
     table = Table(title=f"Sessions in {escape(where)}", title_justify="left")
     for name in ("session", "messages", "summarized", "in view", "summaries", "cost"):
-        table.add_column(name, justify="left" if name == "session" else "right")
+        if name == "session":  # whole, so it can be pasted into `sessions show`
+            widest = max(len(str(row["session"])) for row in rows)
+            room = max(12, console.width - 60)  # what the five number columns leave
+            table.add_column(name, overflow="fold", min_width=min(widest, room))
+        else:
+            table.add_column(name, justify="right")
     for row in rows:
         table.add_row(
             escape(row["session"]),
