@@ -398,3 +398,24 @@ def test_a_replay_without_reductions_says_how_to_see_some(tmp_path: Path) -> Non
     assert "--threshold-tokens 3937" in text
     again = run("replay", EXAMPLE, "--store", "memory://", "--threshold-tokens", "3937")
     assert "No reduction" not in again.stdout and "Reductions" in again.stdout
+
+
+def test_an_empty_session_id_is_refused_not_taken_for_the_default(tmp_path: Path) -> None:
+    source = write_json(tmp_path / "chat.json", transcript(3))
+    result = run("replay", source, "--store", "memory://", "--session", "")
+    assert result.exit_code == 2
+    assert "session id must be a non-empty string" in one_error_line(result)
+
+
+def test_sessions_list_shows_whole_ids(tmp_path: Path) -> None:
+    source = write_json(tmp_path / "chat.json", transcript(3))
+    url = f"sqlite:///{tmp_path / 'ids.db'}"
+    long_id = "tenant-acme:customer-000042:support-thread-2026-11-26"
+    assert run("replay", source, "--store", url, "--session", long_id, "-q").exit_code == 0
+    listed = run("sessions", "list", "--store", url)
+    assert listed.exit_code == 0
+    assert "…" not in listed.output
+    first_column = [
+        line.split("│")[1].strip() for line in listed.output.splitlines() if line.startswith("│")
+    ]
+    assert "".join(first_column) == long_id  # folded over lines, never cut
