@@ -45,6 +45,7 @@ from evals.locomo_baselines import (
     window_baseline,
 )
 from evals.locomo_engine import run_engine, view_stats
+from evals.locomo_misses import miss_breakdown
 from evals.locomo_more_baselines import observations_even, session_summaries, tfidf_baseline
 from evals.qa import answer_and_judge, judge_accuracy, prompt_refs
 from evals.replay import efficiency
@@ -54,6 +55,8 @@ from summem.tokens.base import TokenCounter, resolve_counter
 
 __all__ = ["baseline_rows", "main", "method_rows", "score_views"]
 
+MISS_REFERENCE = "observations-even"
+"""The baseline the engine's misses are counted against (the best at most budgets)."""
 DEFAULT_METHODS = (
     "extractive",
     "observations",
@@ -192,9 +195,16 @@ def run_methods(
     budget: int,
     counter: TokenCounter,
     client: LLMClient | None,
+    misses: list[dict[str, Any]] | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
-    """Rows for every method at ``budget``, the engine runs' cost rows, and any violations."""
+    """Rows for every method at ``budget``, the engine runs' cost rows, and any violations.
+
+    When ``misses`` is given and the even observations are among the methods, each engine
+    run's items missed against them, by kind (:mod:`evals.locomo_misses`), are appended to it.
+    """
     rows: list[dict[str, Any]] = []
+    engine_views: dict[str, list[CarriedView]] = {}
+    reference: list[CarriedView] | None = None
     costs: list[dict[str, Any]] = []
     violations: list[str] = []
     target = args.target or budget * 3 // 4
@@ -210,6 +220,8 @@ def run_methods(
                 counter=counter,
             )
             extra["provenance"] = method not in ("window", "session-summaries")
+            if method == MISS_REFERENCE:
+                reference = views
         else:
             config = EngineConfig(
                 threshold_tokens=budget,
@@ -228,7 +240,7 @@ def run_methods(
                 timestamps=args.timestamps,
                 progress=False if args.no_progress else None,
             )
-            views = run.views
+            views = engine_views[method] = run.views
             cost = efficiency(run.traces)
             extra = {"provenance": run.provenance, "config": config.label, **cost}
             costs.append({"method": method, "budget_tokens": budget, **cost})
@@ -245,6 +257,19 @@ def run_methods(
             summary_budget=summary_budget,
             extra=extra,
         )
+    if misses is not None and reference is not None and engine_views:
+        window = [window_baseline(c.turns, budget, counter) for c in conversations]
+        for method, views in engine_views.items():
+            breakdown = miss_breakdown(
+                conversations,
+                views,
+                reference,
+                window,
+                method=method,
+                reference_name=MISS_REFERENCE,
+                budget_tokens=budget,
+            )
+            misses.append(breakdown.as_dict())
     return rows, costs, violations
 
 
@@ -287,8 +312,12 @@ def evidence_table(rows: Sequence[dict[str, Any]]) -> str:
     return markdown_table(table, floatfmt=".3f")
 
 
-def render_markdown(rows: Sequence[dict[str, Any]], costs: Sequence[dict[str, Any]]) -> str:
-    """The report: answer in view, evidence retention, then the engine runs' cost table."""
+def render_markdown(
+    rows: Sequence[dict[str, Any]],
+    costs: Sequence[dict[str, Any]],
+    misses: Sequence[dict[str, Any]] = (),
+) -> str:
+    """The report: answer in view, evidence retention, the engine runs' cost, their misses."""
     parts = [
         "Answer in view (share of QA items whose normalised gold answer the final view holds, "
         "summary included; adversarial items have none):\n",
@@ -310,6 +339,15 @@ def render_markdown(rows: Sequence[dict[str, Any]], costs: Sequence[dict[str, An
         parts += [
             "\nEngine cost (per conversation token; see evals/README.md):\n",
             markdown_table(cost_rows),
+        ]
+    if misses:
+        parts += [
+            f"\nItems whose answer the {MISS_REFERENCE} view holds and the engine's does not, by "
+            "what became of their evidence (not carried at all; the turn holding the answer "
+            "cited by the summary, which kept another part of it; that turn evicted while "
+            "another evidence turn is carried; no evidence turn holding the answer's text), how "
+            "many of them a window keeps, and the reverse (gained):\n",
+            markdown_table([dict(m) for m in misses]),
         ]
     return "\n".join(parts)
 
@@ -362,8 +400,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     costs: list[dict[str, Any]] = []
     violations: list[str] = []
+    misses: list[dict[str, Any]] = []
     for budget in budgets:
-        r, c, v = run_methods(conversations, args, budget=budget, counter=counter, client=client)
+        r, c, v = run_methods(
+            conversations, args, budget=budget, counter=counter, client=client, misses=misses
+        )
         rows, costs, violations = rows + r, costs + c, violations + v
     meta = report_metadata(
         eval="locomo",
@@ -391,9 +432,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     out: Path = args.out
     write_json_report(
-        out / "locomo.json", {"meta": meta, "rows": rows, "costs": costs, "violations": violations}
+        out / "locomo.json",
+        {"meta": meta, "rows": rows, "costs": costs, "misses": misses, "violations": violations},
     )
-    text = render_markdown(rows, costs)
+    text = render_markdown(rows, costs, misses)
     (out / "locomo.md").write_text(text, encoding="utf-8")
     if len(budgets) > 1:
         overall = [

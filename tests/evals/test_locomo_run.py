@@ -50,6 +50,16 @@ def test_engine_beside_the_baselines(
     assert "| method | budget | summary budget | view tokens | multi-hop |" in table
     assert "| method | budget | whole turns | answer-bearing part |" in table
     assert "| extractive | 4000 |" in table and "compression_ratio" in table
+    (miss,) = report["misses"]
+    assert (miss["method"], miss["reference"], miss["budget_tokens"]) == (
+        "extractive",
+        "observations-even",
+        4000,
+    )
+    kinds = ("not_carried", "cited_answer_lost", "answer_turn_evicted", "no_literal_evidence")
+    assert miss["missed"] == sum(miss[k] for k in kinds)
+    assert 0 < miss["missed"] < miss["items"] and miss["in_window"] <= miss["missed"]
+    assert "| method | reference | budget_tokens | items | missed | not_carried |" in table
     assert capsys.readouterr().out == table
 
 
@@ -69,6 +79,8 @@ def test_several_budgets_draw_the_plot(locomo_path: Path, tmp_path: Path) -> Non
         "observations",
     )
     assert (tmp_path / "locomo.png").read_bytes().startswith(b"\x89PNG")
+    report = json.loads((tmp_path / "locomo.json").read_text())
+    assert report["misses"] == []  # no engine run, no reference: nothing to compare
 
 
 def test_llm_summary_and_judge_recorded_then_replayed(
