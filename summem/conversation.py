@@ -126,6 +126,18 @@ def check_batch(
             (naming its ``tool_call_id``), a tool call id already pending, or an id already
             stored for a message with different content.
     """
+    if len(msgs) == 1:
+        msg = msgs[0]
+        # The common turn, settled without the loop below (which would do the same): one new
+        # user or assistant message with no tool calls, not a summary, its id not stored. It
+        # changes neither the system message nor the pending calls, and cannot fail.
+        if (
+            (msg.role == "user" or msg.role == "assistant")
+            and not msg.tool_calls
+            and not msg.is_summary
+            and msg.id not in known
+        ):
+            return Batch([msg], [msg], [size(msg)], system, False)
     current = system
     seen: dict[str, Message] = {}
     accepted: list[Message] = []

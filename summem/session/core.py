@@ -40,7 +40,7 @@ from summem.reducers.view import (
 )
 from summem.session.plan import Plan, PlanResult, pack_spans
 from summem.session.readonly import freeze
-from summem.session.render import RenderCache
+from summem.session.render import RenderCache, render_message
 from summem.session.usage import UsageLedger, sum_usage, summarizer_total
 from summem.stores.base import SessionState
 from summem.summarizers.sent import SentView
@@ -181,7 +181,7 @@ class SessionCore:
             self.total += new - self.sizes[i]
             self.sizes[i] = new
             if i < len(rendered):
-                rendered[i] = self.renders.render(stub)
+                rendered[i] = render_message(stub)
 
     def reset(self, state: SessionState | None) -> None:
         """Replace the copy with a snapshot read from the store, unless the copy is newer.
@@ -240,24 +240,26 @@ class SessionCore:
         out: list[dict[str, Any]]
         with self._lock:
             system, summary = self.system, self.summary
-            rendered = self._rendered
-            if len(rendered) < len(self.tail):
-                render = self.renders.render
-                shown = self.shown
-                rendered.extend(render(shown(m)) for m in self.tail[len(rendered) :])
+            rendered, tail = self._rendered, self.tail
+            done = len(rendered)
+            if done < len(tail):  # new messages: rendered once here, kept in _rendered
+                if self.masks is None:
+                    rendered.extend(map(render_message, tail[done:]))
+                else:
+                    rendered.extend(render_message(self.shown(m)) for m in tail[done:])
             placement = self.placement if summary is not None else "after_system"
             if placement == "after_system":  # the common case: the list is copied once
                 out = [self.renders.render(m) for m in (system, summary) if m is not None]
                 out += rendered
             else:
-                tail = list(rendered)
+                dicts = list(rendered)
         if placement == "system_suffix":
             out = [freeze(d) for d in render_view(system, summary, (), placement=placement)]
-            out += tail
+            out += dicts
         elif placement == "first_user" and summary is not None:
             out = [self.renders.render(system)] if system is not None else []
-            out += [freeze(d) for d in merge_into_first_user(summary.text, tail[:1])]
-            out += tail[1:]
+            out += [freeze(d) for d in merge_into_first_user(summary.text, dicts[:1])]
+            out += dicts[1:]
         elif placement != "after_system":  # the reducer checks it; only a later assignment
             raise ConfigurationError(f"unknown summary placement {placement!r}")
         if style is not None and not style.is_plain:
@@ -466,7 +468,7 @@ class SessionCore:
                     self.tail_ids.pop(m.id, None)
                 if self.masks is not None:
                     self.masks.drop(plan.evicted)
-                self.renders.forget([*plan.evicted, self.summary])
+                self.renders.forget([self.summary])
                 self.summary = outcome.summary
                 self.head = self.reducer.head_size(self.system, self.summary)
                 self.ledger.moved(plan.epoch, plan.watermark, plan.new_watermark, plan.evicted)

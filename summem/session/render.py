@@ -27,11 +27,12 @@ def render_message(msg: Message) -> ReadOnlyDict:
 
 
 class RenderCache:
-    """Each message rendered once (``to_openai()``, made read-only), then shared on every read.
+    """The system message and the summary rendered once (made read-only), then shared.
 
     ``messages()`` runs every turn; rendering a pydantic model, or even copying the dicts,
     each time would cost O(view) per turn. The dicts are read-only, so callers cannot change
-    the cached view through them.
+    the cached view through them. Tail messages are rendered once with :func:`render_message`
+    into the core's list of rendered messages, which needs no lookup by id.
     """
 
     def __init__(self) -> None:
