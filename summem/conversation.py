@@ -104,6 +104,9 @@ class Batch(NamedTuple):
     system_changed: bool
 
 
+_new_batch = tuple.__new__  # Batch(...) without NamedTuple's Python-level __new__
+
+
 def check_batch(
     msgs: Sequence[Message],
     system: Message | None,
@@ -137,7 +140,7 @@ def check_batch(
             and not msg.is_summary
             and msg.id not in known
         ):
-            return Batch([msg], [msg], [size(msg)], system, False)
+            return _new_batch(Batch, ([msg], [msg], [size(msg)], system, False))
     current = system
     seen: dict[str, Message] = {}
     accepted: list[Message] = []

@@ -281,7 +281,8 @@ class SessionCore:
             else parse_messages(cast("Iterable[MessageLike]", items))
         )
         with self._lock:
-            system, pending = self.system, dict(self.open_calls)
+            system, calls = self.system, self.open_calls
+            pending = dict(calls) if calls else {}
         return check_batch(
             msgs, system, pending, self.tail_ids, size=self.reducer.size, single=single
         )
@@ -310,12 +311,13 @@ class SessionCore:
                 for msg in batch.history:
                     self._masked(self.masks.add(msg))
             self.length = new_length
-            tail_ids, open_calls = self.tail_ids, self.open_calls
+            tail_ids, open_calls, usage = self.tail_ids, self.open_calls, self.ledger.tail
             for msg in batch.history:
                 tail_ids[msg.id] = msg
                 if msg.tool_calls or msg.role == "tool":  # the only messages that change calls
                     track_calls(open_calls, msg)
-            sum_usage(batch.history, self.ledger.tail)
+                if msg.meta:  # usage lives in meta; most messages have none
+                    sum_usage((msg,), usage)
             if self._backoff is not None:
                 self._backoff -= grown
                 if self._backoff <= 0:
