@@ -131,8 +131,8 @@ def check_batch(
     """
     if len(msgs) == 1:
         msg = msgs[0]
-        # The common turn, settled without the loop below (which would do the same): one new
-        # user or assistant message with no tool calls, not a summary, its id not stored. It
+        # The common turn, settled without the walk (which would do the same): one new user
+        # or assistant message with no tool calls, not a summary, its id not stored. It
         # changes neither the system message nor the pending calls, and cannot fail.
         if (
             (msg.role == "user" or msg.role == "assistant")
@@ -141,6 +141,19 @@ def check_batch(
             and msg.id not in known
         ):
             return _new_batch(Batch, ([msg], [msg], [size(msg)], system, False))
+    return _check_each(msgs, system, pending, known, size=size, single=single)
+
+
+def _check_each(
+    msgs: Sequence[Message],
+    system: Message | None,
+    pending: dict[str, None],
+    known: Mapping[str, Message],
+    *,
+    size: Callable[[Message], int],
+    single: bool,
+) -> Batch:
+    """:func:`check_batch`, walking the batch message by message."""
     current = system
     seen: dict[str, Message] = {}
     accepted: list[Message] = []

@@ -131,6 +131,11 @@ class Message(BaseModel):
                     f"expected a mapping (a chat-completions dict), got {type(data).__name__}",
                     index=index,
                 )
+        return cls._validated(data, id, index)
+
+    @classmethod
+    def _validated(cls, data: Mapping[str, Any], id: str | None, index: int | None) -> Message:
+        """The full path of :meth:`from_openai`: summem's checks, then pydantic's validator."""
         nested = check_message(data, index)
         # Nothing of the caller's is kept: nested values are copied; a plain dict of scalars
         # needs no copy (the model keeps its own dicts, and scalars are immutable).
