@@ -412,6 +412,10 @@ def sdk_message_dict(message: Any) -> Any:
 
 def parse_message(item: MessageLike, *, index: int | None = None) -> Message:
     """Validate one message (a dict, an openai SDK message object or a :class:`Message`)."""
+    if type(item) is dict:  # Message.from_openai's fast lane, one call sooner
+        flat = _flat_message(item, None)
+        if flat is not None:
+            return flat
     return Message.from_openai(item, index=index)
 
 

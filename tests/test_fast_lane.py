@@ -318,3 +318,45 @@ def test_batches_mix_both_lanes() -> None:
     items: list[Any] = [u("flat"), MappingProxyType(a("not a dict")), call("c1"), res("c1")]
     msgs = parse_messages(items)
     assert [m.to_openai() for m in msgs] == [dict(i) for i in items]
+
+
+# -- counting and rendering ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"role": "user", "content": "hello there, how are you?"},
+        {"role": "assistant", "content": ""},
+        {"role": "user", "content": "named", "name": ""},
+        {"role": "system", "content": "<|endoftext|> is plain text here"},
+    ],
+)
+def test_a_one_text_message_is_counted_as_its_parts(data: dict[str, Any]) -> None:
+    from summem.tokens.openai import TiktokenCounter
+
+    counter = TiktokenCounter("gpt-4o")
+    msg = parse_message(data)
+    parts = 3 + counter.count_text(data["role"]) + counter.count_text(data["content"])
+    assert counter.count_message(msg) == parts
+    named = parse_message({**data, "name": "bob"})  # the general path
+    assert counter.count_message(named) == parts + counter.count_text("bob") + 1
+
+
+def test_the_rendered_head_follows_the_system_message_and_the_summary() -> None:
+    memory = Memory("head", reducer=reducer())
+    memory.add(sys("first"))
+    memory.add(u("q"))
+    view = memory.messages()
+    assert [d["content"] for d in view] == ["first", "q"]
+    view.append({"role": "user", "content": "mine"})  # the list is the caller's
+    memory.add(sys("second"))
+    assert [d["content"] for d in memory.messages()] == ["second", "q"]
+    for i in range(8):
+        memory.add(u(f"turn {i}"))
+    assert memory.summary is not None
+    view = memory.messages()
+    assert view[0]["content"] == "second"
+    assert view[1]["content"] == memory.summary.content
+    assert [d["content"] for d in view[2:]] == [m.content for m in memory.view()[2:]]
+    memory.close()

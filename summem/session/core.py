@@ -159,6 +159,8 @@ class SessionCore:
         self.tail_ids = {m.id: m for m in self.tail}
         self.renders = RenderCache()
         self._rendered: list[dict[str, Any]] = []  # the rendered tail, a prefix of self.tail
+        self._head_rendered: tuple[list[dict[str, Any]], tuple[Message | None, Message | None]]
+        self._head_rendered = [], (None, None)  # the rendered system and summary, and of what
         self.open_calls: dict[str, None] = {}
         for m in self.tail:
             track_calls(self.open_calls, m)
@@ -249,8 +251,11 @@ class SessionCore:
                     rendered.extend(render_message(self.shown(m)) for m in tail[done:])
             placement = self.placement if summary is not None else "after_system"
             if placement == "after_system":  # the common case: the list is copied once
-                out = [self.renders.render(m) for m in (system, summary) if m is not None]
-                out += rendered
+                head, of = self._head_rendered
+                if of[0] is not system or of[1] is not summary:
+                    head = [self.renders.render(m) for m in (system, summary) if m is not None]
+                    self._head_rendered = head, (system, summary)
+                out = head + rendered
             else:
                 dicts = list(rendered)
         if placement == "system_suffix":

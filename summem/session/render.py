@@ -19,11 +19,20 @@ def render_message(msg: Message) -> ReadOnlyDict:
     From the message's own values when they are plain JSON (the frozen copy is the only
     one), else through the serializer, as ``to_openai`` does.
     """
+    fields = msg.openai_fields()
+    for value in fields.values():
+        if type(value) not in _SCALARS:
+            break
+    else:  # the common message: scalars only, nothing to freeze below the top
+        return ReadOnlyDict(fields)
     try:
-        frozen: ReadOnlyDict = freeze_plain(msg.openai_fields())
+        frozen: ReadOnlyDict = freeze_plain(fields)
     except NotPlainJSONError:
         frozen = freeze(msg.to_openai())
     return frozen
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
 class RenderCache:

@@ -289,9 +289,19 @@ class TiktokenCounter:
         cached = cache.get(self.key)
         if cached is not None:
             return cached
-        texts: list[str] = []
         n = self.tokens_per_message + self._constant(message.role)
         content = message.content
+        if (
+            type(content) is str
+            and not message.name
+            and not message.tool_calls
+            and not message.tool_call_id
+            and not message.__pydantic_extra__
+        ):  # the common message: one text, as the general case below would count it
+            n += len(self._encode_ordinary(content)) if content else 0
+            cache[self.key] = n
+            return n
+        texts: list[str] = []
         if isinstance(content, str):
             texts.append(content)
         elif content is not None:
