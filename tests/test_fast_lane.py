@@ -23,6 +23,7 @@ from summem import AsyncMemory, Memory, SummarizationReducer
 from summem.conversation import Batch, _check_each, check_batch
 from summem.exceptions import MessageValidationError
 from summem.messages import Message, SummaryInfo, _flat_message, parse_message, parse_messages
+from summem.session.readonly import ReadOnlyDict, freeze
 from summem.session.render import render_message
 from tests.fakes.messages import a, call, res, sys, u
 from tests.fakes.summarizers import FakeSummarizer
@@ -75,6 +76,8 @@ def message_dicts(draw: st.DrawFn) -> dict[Any, Any]:
 def state(msg: Message) -> dict[str, Any]:
     """Everything a caller, a store or a renderer can see of a message."""
     rendered = render_message(msg)
+    assert type(rendered) is ReadOnlyDict
+    assert list(rendered.items()) == list(freeze(msg.to_openai()).items())  # the slow render
     return {
         "dict": dict(msg.__dict__),
         "fields_set": set(msg.__pydantic_fields_set__),
