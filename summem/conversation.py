@@ -104,6 +104,9 @@ class Batch(NamedTuple):
     system_changed: bool
 
 
+_new_batch = tuple.__new__  # Batch(...) without NamedTuple's Python-level __new__
+
+
 def check_batch(
     msgs: Sequence[Message],
     system: Message | None,
@@ -126,6 +129,31 @@ def check_batch(
             (naming its ``tool_call_id``), a tool call id already pending, or an id already
             stored for a message with different content.
     """
+    if len(msgs) == 1:
+        msg = msgs[0]
+        # The common turn, settled without the walk (which would do the same): one new user
+        # or assistant message with no tool calls, not a summary, its id not stored. It
+        # changes neither the system message nor the pending calls, and cannot fail.
+        if (
+            (msg.role == "user" or msg.role == "assistant")
+            and not msg.tool_calls
+            and not msg.is_summary
+            and msg.id not in known
+        ):
+            return _new_batch(Batch, ([msg], [msg], [size(msg)], system, False))
+    return _check_each(msgs, system, pending, known, size=size, single=single)
+
+
+def _check_each(
+    msgs: Sequence[Message],
+    system: Message | None,
+    pending: dict[str, None],
+    known: Mapping[str, Message],
+    *,
+    size: Callable[[Message], int],
+    single: bool,
+) -> Batch:
+    """:func:`check_batch`, walking the batch message by message."""
     current = system
     seen: dict[str, Message] = {}
     accepted: list[Message] = []

@@ -117,7 +117,11 @@ class Message(BaseModel):
         Raises:
             MessageValidationError: naming the index and the field at fault.
         """
-        if type(data) is not dict:  # a plain dict, the common case, needs none of these checks
+        if type(data) is dict:  # the common case: a flat dict of strings skips pydantic
+            flat = _flat_message(data, id) if cls is Message else None
+            if flat is not None:
+                return flat
+        else:
             if isinstance(data, Message):
                 return data if id is None or id == data.id else data.with_id(id)
             if not isinstance(data, Mapping):
@@ -127,6 +131,11 @@ class Message(BaseModel):
                     f"expected a mapping (a chat-completions dict), got {type(data).__name__}",
                     index=index,
                 )
+        return cls._validated(data, id, index)
+
+    @classmethod
+    def _validated(cls, data: Mapping[str, Any], id: str | None, index: int | None) -> Message:
+        """The full path of :meth:`from_openai`: summem's checks, then pydantic's validator."""
         nested = check_message(data, index)
         # Nothing of the caller's is kept: nested values are copied; a plain dict of scalars
         # needs no copy (the model keeps its own dicts, and scalars are immutable).
@@ -329,6 +338,60 @@ def _private(id: str) -> dict[str, Any]:
     return {"_id": id, "_summary": None, "_token_cache": {}, "_meta": {}, "_keys": None}
 
 
+_FLAT_FIELDS = frozenset(("role", "content", "name", "tool_call_id"))
+_FLAT_ROLES = frozenset(("system", "developer", "user", "assistant", "tool"))
+_new_model = Message.__new__
+_set = object.__setattr__
+
+
+def _flat_message(data: dict[str, Any], id: str | None) -> Message | None:
+    """``data`` as a :class:`Message` without pydantic's validator, when it is flat and valid.
+
+    The fast lane of :meth:`Message.from_openai` for the common message: an exact ``dict``
+    whose keys are among ``role``, ``content``, ``name`` and ``tool_call_id`` (exact ``str``
+    keys), every value an exact ``str`` that UTF-8 can encode, the role known, and
+    ``tool_call_id`` present (non-empty) exactly when the role is ``tool``. Such a message
+    passes every check of the full path, and the model built here equals the one pydantic
+    builds (same fields, fields set, extras and key order; tests compare them). Anything else
+    returns ``None``, and the caller takes the full path, which raises its usual errors.
+    """
+    fields = _FLAT_FIELDS
+    for key, value in data.items():
+        if type(value) is not str or type(key) is not str or key not in fields:
+            return None
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return None  # a lone surrogate: the full path names the field
+    role = data.get("role")
+    content = data.get("content")
+    if role not in _FLAT_ROLES or content is None:
+        return None
+    call_id = data.get("tool_call_id")
+    if (not call_id) if role == "tool" else "tool_call_id" in data:
+        return None  # missing (or empty) on a tool result, or present on another role
+    msg = _new_model(Message)
+    _set(
+        msg,
+        "__dict__",
+        {
+            "role": role,
+            "content": content,
+            "name": data.get("name"),
+            "tool_calls": None,
+            "tool_call_id": call_id,
+        },
+    )
+    _set(msg, "__pydantic_fields_set__", set(data))
+    _set(msg, "__pydantic_extra__", {})
+    private = _private(id or new_message_id())
+    if not _in_dump_order(data):
+        private["_keys"] = tuple(data)
+    _set(msg, "__pydantic_private__", private)
+    return msg
+
+
 def sdk_message_dict(message: Any) -> Any:
     """An SDK message object (``response.choices[0].message``) as a chat-completions dict.
 
@@ -349,6 +412,10 @@ def sdk_message_dict(message: Any) -> Any:
 
 def parse_message(item: MessageLike, *, index: int | None = None) -> Message:
     """Validate one message (a dict, an openai SDK message object or a :class:`Message`)."""
+    if type(item) is dict:  # Message.from_openai's fast lane, one call sooner
+        flat = _flat_message(item, None)
+        if flat is not None:
+            return flat
     return Message.from_openai(item, index=index)
 
 

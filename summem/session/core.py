@@ -40,7 +40,7 @@ from summem.reducers.view import (
 )
 from summem.session.plan import Plan, PlanResult, pack_spans
 from summem.session.readonly import freeze
-from summem.session.render import RenderCache
+from summem.session.render import RenderCache, render_message
 from summem.session.usage import UsageLedger, sum_usage, summarizer_total
 from summem.stores.base import SessionState
 from summem.summarizers.sent import SentView
@@ -159,6 +159,8 @@ class SessionCore:
         self.tail_ids = {m.id: m for m in self.tail}
         self.renders = RenderCache()
         self._rendered: list[dict[str, Any]] = []  # the rendered tail, a prefix of self.tail
+        self._head_rendered: tuple[list[dict[str, Any]], tuple[Message | None, Message | None]]
+        self._head_rendered = [], (None, None)  # the rendered system and summary, and of what
         self.open_calls: dict[str, None] = {}
         for m in self.tail:
             track_calls(self.open_calls, m)
@@ -181,7 +183,7 @@ class SessionCore:
             self.total += new - self.sizes[i]
             self.sizes[i] = new
             if i < len(rendered):
-                rendered[i] = self.renders.render(stub)
+                rendered[i] = render_message(stub)
 
     def reset(self, state: SessionState | None) -> None:
         """Replace the copy with a snapshot read from the store, unless the copy is newer.
@@ -240,24 +242,29 @@ class SessionCore:
         out: list[dict[str, Any]]
         with self._lock:
             system, summary = self.system, self.summary
-            rendered = self._rendered
-            if len(rendered) < len(self.tail):
-                render = self.renders.render
-                shown = self.shown
-                rendered.extend(render(shown(m)) for m in self.tail[len(rendered) :])
+            rendered, tail = self._rendered, self.tail
+            done = len(rendered)
+            if done < len(tail):  # new messages: rendered once here, kept in _rendered
+                if self.masks is None:
+                    rendered.extend(map(render_message, tail[done:]))
+                else:
+                    rendered.extend(render_message(self.shown(m)) for m in tail[done:])
             placement = self.placement if summary is not None else "after_system"
             if placement == "after_system":  # the common case: the list is copied once
-                out = [self.renders.render(m) for m in (system, summary) if m is not None]
-                out += rendered
+                head, of = self._head_rendered
+                if of[0] is not system or of[1] is not summary:
+                    head = [self.renders.render(m) for m in (system, summary) if m is not None]
+                    self._head_rendered = head, (system, summary)
+                out = head + rendered
             else:
-                tail = list(rendered)
+                dicts = list(rendered)
         if placement == "system_suffix":
             out = [freeze(d) for d in render_view(system, summary, (), placement=placement)]
-            out += tail
+            out += dicts
         elif placement == "first_user" and summary is not None:
             out = [self.renders.render(system)] if system is not None else []
-            out += [freeze(d) for d in merge_into_first_user(summary.text, tail[:1])]
-            out += tail[1:]
+            out += [freeze(d) for d in merge_into_first_user(summary.text, dicts[:1])]
+            out += dicts[1:]
         elif placement != "after_system":  # the reducer checks it; only a later assignment
             raise ConfigurationError(f"unknown summary placement {placement!r}")
         if style is not None and not style.is_plain:
@@ -279,7 +286,8 @@ class SessionCore:
             else parse_messages(cast("Iterable[MessageLike]", items))
         )
         with self._lock:
-            system, pending = self.system, dict(self.open_calls)
+            system, calls = self.system, self.open_calls
+            pending = dict(calls) if calls else {}
         return check_batch(
             msgs, system, pending, self.tail_ids, size=self.reducer.size, single=single
         )
@@ -308,12 +316,13 @@ class SessionCore:
                 for msg in batch.history:
                     self._masked(self.masks.add(msg))
             self.length = new_length
-            tail_ids, open_calls = self.tail_ids, self.open_calls
+            tail_ids, open_calls, usage = self.tail_ids, self.open_calls, self.ledger.tail
             for msg in batch.history:
                 tail_ids[msg.id] = msg
                 if msg.tool_calls or msg.role == "tool":  # the only messages that change calls
                     track_calls(open_calls, msg)
-            sum_usage(batch.history, self.ledger.tail)
+                if msg.meta:  # usage lives in meta; most messages have none
+                    sum_usage((msg,), usage)
             if self._backoff is not None:
                 self._backoff -= grown
                 if self._backoff <= 0:
@@ -466,7 +475,7 @@ class SessionCore:
                     self.tail_ids.pop(m.id, None)
                 if self.masks is not None:
                     self.masks.drop(plan.evicted)
-                self.renders.forget([*plan.evicted, self.summary])
+                self.renders.forget([self.summary])
                 self.summary = outcome.summary
                 self.head = self.reducer.head_size(self.system, self.summary)
                 self.ledger.moved(plan.epoch, plan.watermark, plan.new_watermark, plan.evicted)

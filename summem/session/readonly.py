@@ -114,10 +114,8 @@ def freeze_plain(value: Any) -> Any:
     kind = type(value)
     plain = _PLAIN
     if kind is dict:
-        out = {}
-        for k, v in value.items():
-            out[k] = v if type(v) in plain else freeze_plain(v)
-        return ReadOnlyDict(out)
+        items = value.items()
+        return ReadOnlyDict({k: v if type(v) in plain else freeze_plain(v) for k, v in items})
     if kind is list or kind is tuple:
         return ReadOnlyList([v if type(v) in plain else freeze_plain(v) for v in value])
     if kind in plain:

@@ -19,19 +19,29 @@ def render_message(msg: Message) -> ReadOnlyDict:
     From the message's own values when they are plain JSON (the frozen copy is the only
     one), else through the serializer, as ``to_openai`` does.
     """
+    fields = msg.openai_fields()
+    for value in fields.values():
+        if type(value) not in _SCALARS:
+            break
+    else:  # the common message: scalars only, nothing to freeze below the top
+        return ReadOnlyDict(fields)
     try:
-        frozen: ReadOnlyDict = freeze_plain(msg.openai_fields())
+        frozen: ReadOnlyDict = freeze_plain(fields)
     except NotPlainJSONError:
         frozen = freeze(msg.to_openai())
     return frozen
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 class RenderCache:
-    """Each message rendered once (``to_openai()``, made read-only), then shared on every read.
+    """The system message and the summary rendered once (made read-only), then shared.
 
     ``messages()`` runs every turn; rendering a pydantic model, or even copying the dicts,
     each time would cost O(view) per turn. The dicts are read-only, so callers cannot change
-    the cached view through them.
+    the cached view through them. Tail messages are rendered once with :func:`render_message`
+    into the core's list of rendered messages, which needs no lookup by id.
     """
 
     def __init__(self) -> None:

@@ -112,29 +112,29 @@ class StoreSteps(Protocol):
 
 
 class _SyncCall(Generic[T]):
-    __slots__ = ("fn",)  # one per store call on the hot path: a plain class is cheapest
+    __slots__ = ("args", "fn")  # one per store call on the hot path: a plain class is cheapest
 
-    def __init__(self, fn: Callable[[], T]) -> None:
-        self.fn = fn
+    def __init__(self, fn: Callable[..., T], *args: object) -> None:
+        self.fn, self.args = fn, args
 
     def run(self) -> T:
-        return self.fn()
+        return self.fn(*self.args)
 
     async def arun(self) -> T:
         raise TypeError("a sync store's step cannot run on the async driver")
 
 
 class _AsyncCall(Generic[T]):
-    __slots__ = ("fn",)
+    __slots__ = ("args", "fn")
 
-    def __init__(self, fn: Callable[[], Awaitable[T]]) -> None:
-        self.fn = fn
+    def __init__(self, fn: Callable[..., Awaitable[T]], *args: object) -> None:
+        self.fn, self.args = fn, args
 
     def run(self) -> T:
         raise TypeError("an async store's step cannot run on the sync driver")
 
     async def arun(self) -> T:
-        return await self.fn()
+        return await self.fn(*self.args)
 
 
 def _sync(fn: Callable[[], T]) -> Flow[T]:
@@ -233,7 +233,9 @@ class SyncStoreSteps:
         return _sync(lambda: self.store.history(session_id, start, stop))
 
     def append(self, session_id: str, messages: Sequence[Message]) -> Flow[int]:  # noqa: D102
-        return _sync(lambda: self.store.append(session_id, messages))
+        # every turn appends: the step is yielded here, without _sync's generator and lambda
+        length: int = yield _SyncCall(self.store.append, session_id, messages)
+        return length
 
     def set_system(self, session_id: str, message: Message | None) -> Flow[None]:  # noqa: D102
         return _sync(lambda: self.store.set_system(session_id, message))
@@ -329,7 +331,8 @@ class AsyncStoreSteps:
         return _async(lambda: self.store.history(session_id, start, stop))
 
     def append(self, session_id: str, messages: Sequence[Message]) -> Flow[int]:  # noqa: D102
-        return _async(lambda: self.store.append(session_id, messages))
+        length: int = yield _AsyncCall(self.store.append, session_id, messages)  # as above
+        return length
 
     def set_system(self, session_id: str, message: Message | None) -> Flow[None]:  # noqa: D102
         return _async(lambda: self.store.set_system(session_id, message))

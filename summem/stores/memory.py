@@ -122,11 +122,13 @@ class InMemoryStore(ClosingStore):
                 if not batch:
                     return 0
                 s = self._sessions[session_id] = _Session()
+            ids, history = s.ids, s.history
             for msg in batch:
-                if msg.id not in s.ids:
-                    s.ids.add(msg.id)
-                    s.history.append(msg)
-            return len(s.history)
+                mid = msg.id
+                if mid not in ids:
+                    ids.add(mid)
+                    history.append(msg)
+            return len(history)
 
     def set_system(self, session_id: str, message: Message | None) -> None:
         """See :meth:`summem.stores.base.Store.set_system`."""

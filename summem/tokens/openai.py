@@ -8,7 +8,7 @@ of the download URL); tiktoken's own cache directories are searched as well. lit
 with ``importlib.util.find_spec``, never imported (that takes seconds). Each encoding is loaded
 once per process (about 0.3 s for ``o200k_base``), shared between threads, and shared with
 tiktoken itself (``tiktoken.get_encoding`` returns the same object), so its ~30 MB of ranks
-exist once. A message's texts are tokenized in one call (see
+exist once. A message's texts are tokenized once each (see
 :meth:`TiktokenCounter.count_message`).
 
 This module is private: :func:`summem.tokens.base.resolve_counter` picks it for OpenAI model names.
@@ -24,7 +24,7 @@ import re
 import tempfile
 import threading
 import types
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -266,7 +266,6 @@ class TiktokenCounter:
                 )
         self.encoding: Encoder = load_encoding(encoding) if isinstance(encoding, str) else encoding
         self._encode_ordinary = self.encoding.encode_ordinary
-        self._encode_joined = _joined_encoder(self.encoding)
         self._constants: dict[str, int] = {}
         legacy = _is_legacy_0301(model)
         self.tokens_per_message = 4 if legacy else 3
@@ -284,15 +283,25 @@ class TiktokenCounter:
         """Tokens ``message`` adds to a request, counted once and cached on the message.
 
         Every text of the message (content, tool call arguments, its ``tool_call_id``...) is
-        tokenized in one call; the role and the function names come from small caches.
+        tokenized once; the role and the function names come from small caches.
         """
         cache = message.token_cache
         cached = cache.get(self.key)
         if cached is not None:
             return cached
-        texts: list[str] = []
         n = self.tokens_per_message + self._constant(message.role)
         content = message.content
+        if (
+            type(content) is str
+            and not message.name
+            and not message.tool_calls
+            and not message.tool_call_id
+            and not message.__pydantic_extra__
+        ):  # the common message: one text, as the general case below would count it
+            n += len(self._encode_ordinary(content)) if content else 0
+            cache[self.key] = n
+            return n
+        texts: list[str] = []
         if isinstance(content, str):
             texts.append(content)
         elif content is not None:
@@ -315,20 +324,18 @@ class TiktokenCounter:
         return n
 
     def _count_all(self, texts: list[str]) -> int:
-        """The tokens of every text, summed, in one call to the tokenizer.
+        """The tokens of every text, summed: one ``encode_ordinary`` call per text.
 
-        The texts are joined with a special token the tokenizer treats as a hard boundary
-        (tiktoken encodes the text between special tokens piece by piece, as if alone), so the
-        sum is exact; it falls back to one call per text when a text holds the separator
-        itself or the encoder is not tiktoken's.
+        Measured on the hot-path benchmark, one call per text is faster than joining the texts
+        around a special token and encoding them in one ``encode`` call (which scans the whole
+        text for special tokens first), even for a tool result with its short call id.
         """
-        if len(texts) <= 1:
-            return self.count_text(texts[0]) if texts and texts[0] else 0
-        if self._encode_joined is not None:
-            joined = _SEPARATOR.join(texts)
-            if joined.count(_SEPARATOR) == len(texts) - 1:
-                return len(self._encode_joined(joined)) - (len(texts) - 1)
-        return sum(self.count_text(t) for t in texts)
+        encode = self._encode_ordinary
+        n = 0
+        for text in texts:
+            if text:
+                n += len(encode(text))
+        return n
 
     def _constant(self, text: str) -> int:
         """Tokens of a short text that recurs (a role, a name), from a bounded cache."""
@@ -378,23 +385,7 @@ class TiktokenCounter:
         return n
 
 
-_SEPARATOR = "<|endoftext|>"
 _MAX_CONSTANTS = 4096  # roles and function names: a few dozen in practice
-
-
-def _joined_encoder(encoding: Encoder) -> Callable[[str], list[int]] | None:
-    """``encode`` treating only :data:`_SEPARATOR` as special, if the encoder has it."""
-    encode = getattr(encoding, "encode", None)
-    specials = getattr(encoding, "special_tokens_set", ())
-    if not callable(encode) or _SEPARATOR not in specials:
-        return None
-    allowed = frozenset((_SEPARATOR,))
-
-    def encode_joined(text: str) -> list[int]:
-        tokens: list[int] = encode(text, allowed_special=allowed, disallowed_special=())
-        return tokens
-
-    return encode_joined
 
 
 def _strings(value: object) -> Iterator[str]:

@@ -252,39 +252,40 @@ def test_tiktoken_and_summem_share_one_encoding(monkeypatch: pytest.MonkeyPatch)
     assert load_encoding("cl100k_base") is theirs
 
 
-def test_texts_of_a_message_are_tokenized_in_one_call(o200k: TiktokenCounter) -> None:
-    """Role and names come from caches; content, arguments and the call id share one encode,
-    and the count is the same as tokenizing each text alone."""
+def test_each_text_of_a_message_is_tokenized_once(o200k: TiktokenCounter) -> None:
+    """Role and names come from caches; content, arguments and the call id are each encoded
+    once (``encode_ordinary``, never ``encode``), and the count is their sum."""
     calls: list[str] = []
     real = o200k.encoding
 
     class Spy:
         name = "o200k_base"
-        special_tokens_set = real.special_tokens_set  # type: ignore[attr-defined]
 
         def encode_ordinary(self, text: str) -> list[int]:
             calls.append(text)
             return real.encode_ordinary(text)
 
-        def encode(self, text: str, **kwargs: Any) -> list[int]:
-            calls.append(text)
-            return real.encode(text, **kwargs)  # type: ignore[attr-defined,no-any-return]
-
     counter = TiktokenCounter("gpt-4o", encoding=Spy())
     counter.count_message(user("warm the role cache", name="bob"))
     counter.count_message(tool("warm", tool_call_id="x"))
+    counter.count_message(assistant(tool_calls=[{"id": "w", "function": {"name": "f"}}]))
     calls.clear()
     result = tool("18 degrees  \n", tool_call_id="call_abc")
-    assert counter.count_message(result) == o200k.count_message(
-        tool("18 degrees  \n", tool_call_id="call_abc")
-    )
-    assert len(calls) == 1
+    expected = 3 + o200k.count_text("tool") + o200k.count_text("18 degrees  \n")
+    expected += o200k.count_text("call_abc")
+    assert counter.count_message(result) == expected
+    assert calls == ["18 degrees  \n", "call_abc"]
     calls.clear()
     text = "<|endoftext|> inside the text is plain text"
     odd = tool(text, tool_call_id="call_abc")
     expected = 3 + o200k.count_text("tool") + o200k.count_text(text) + o200k.count_text("call_abc")
-    assert counter.count_message(odd) == expected  # the separator in a text: one call each
-    assert len(calls) == 2
+    assert counter.count_message(odd) == expected  # special-token text counts as plain text
+    assert calls == [text, "call_abc"]
+    calls.clear()
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"a": 1}'}}
+    again = {**call, "id": "c2", "function": {"name": "f", "arguments": '{"b": 2}'}}
+    counter.count_message(assistant("checking", tool_calls=[call, again]))
+    assert calls == ["checking", '{"a": 1}', '{"b": 2}']  # the function name came from the cache
 
 
 def test_loading_leaves_the_environment_alone(monkeypatch: pytest.MonkeyPatch) -> None:
