@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from summem.exceptions import (
-    ConfigurationError,
     ConflictError,
     CorruptRecordError,
     SessionNotFoundError,
@@ -35,6 +34,7 @@ from summem.exceptions import (
 from summem.messages import Message
 from summem.observe.ledger import Spent, check_since, check_spend_entry, check_spend_key
 from summem.stores._new_session import prepare_new_session
+from summem.stores._sqlite_access import target as sqlite_target
 from summem.stores._sqlite_create import insert_session
 from summem.stores._sqlite_file import SQLiteFile
 from summem.stores._sqlite_schema import MIGRATIONS, SQL
@@ -52,7 +52,7 @@ from summem.stores.base import (
     slice_bounds,
     validate_session_id,
 )
-from summem.stores.url import sqlite_file
+from summem.stores.url import sqlite_file, sqlite_read_only
 
 __all__ = ["MIGRATIONS", "AsyncSQLiteStore", "SQLiteStore"]
 
@@ -71,45 +71,64 @@ class _Meta:
 class SQLiteStore(ClosingStore):
     """A store in one SQLite file (created if missing; its directory must exist).
 
+    A file that cannot be written (no write permission on it or on its folder, including a
+    ``chmod 444`` file when running as root) is opened read-only: every read works, every
+    write raises :class:`~summem.exceptions.StoreError`, and the file is never changed (see
+    :mod:`summem.stores._sqlite_access`).
+
     Args:
-        path: the database file.
+        path: the database file, or a ``file:`` URI (``file:app.db?mode=ro``).
         timeout: seconds to wait for another writer (``busy_timeout``) before failing.
+        read_only: ``True`` to open it read-only (SQLite's ``mode=ro``), ``False`` to open it
+            read-write whatever its permissions; ``None`` (default) decides from them.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
-        self._setup(path, timeout)
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        timeout: float = 30.0,
+        read_only: bool | None = None,
+    ) -> None:
+        self._setup(path, timeout, read_only)
         self._file.open()
 
-    def _setup(self, path: str | os.PathLike[str], timeout: float) -> None:
-        self._path = os.fspath(path)
-        if not self._path or self._path == ":memory:" or self._path.startswith("file:"):
-            raise ConfigurationError(
-                f"SQLiteStore needs a file path, got {self._path!r}; use InMemoryStore "
-                "('memory://') for a store that is not persisted"
-            )
-        self._file = SQLiteFile(self._path, timeout=timeout, label=repr(self))
+    def _setup(self, path: str | os.PathLike[str], timeout: float, read_only: bool | None) -> None:
+        target = sqlite_target(path, read_only)
+        self._path = target.path
+        self._file = SQLiteFile(target, timeout=timeout, label=repr(self))
 
     @classmethod
-    def _unopened(cls, path: str | os.PathLike[str], *, timeout: float) -> SQLiteStore:
+    def _unopened(
+        cls, path: str | os.PathLike[str], *, timeout: float, read_only: bool | None
+    ) -> SQLiteStore:
         """A store that opens (and migrates) its file on first use, not now."""
         store = cls.__new__(cls)
-        store._setup(path, timeout)
+        store._setup(path, timeout, read_only)
         return store
 
     @classmethod
     def from_url(cls, url: str) -> SQLiteStore:
-        """Build from ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``."""
-        return cls(sqlite_file(url))
+        """Build from ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``.
+
+        ``?mode=ro`` at the end opens the file read-only, ``?mode=rw`` read-write.
+        """
+        return cls(sqlite_file(url), read_only=sqlite_read_only(url))
 
     @classmethod
     def async_from_url(cls, url: str) -> AsyncSQLiteStore:
         """Build the async twin from the same URL forms as :meth:`from_url`."""
-        return AsyncSQLiteStore(sqlite_file(url))
+        return AsyncSQLiteStore(sqlite_file(url), read_only=sqlite_read_only(url))
 
     @property
     def path(self) -> str:
         """The database file."""
         return self._path
+
+    @property
+    def read_only(self) -> bool | None:
+        """Whether the file is open read-only (``None`` until opened, unless it was asked)."""
+        return self._file.read_only
 
     def __repr__(self) -> str:
         return f"SQLiteStore({self._path!r})"
@@ -446,12 +465,20 @@ class AsyncSQLiteStore(AsyncStoreAdapter):
     by the first call. An unusable file therefore raises there, not in the constructor.
 
     Args:
-        path: the database file (created if missing; its directory must exist).
+        path: the database file (created if missing; its directory must exist), or a
+            ``file:`` URI.
         timeout: seconds to wait for another writer (``busy_timeout``) before failing.
+        read_only: as for :class:`SQLiteStore`.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
-        self._sqlite = SQLiteStore._unopened(path, timeout=timeout)
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        timeout: float = 30.0,
+        read_only: bool | None = None,
+    ) -> None:
+        self._sqlite = SQLiteStore._unopened(path, timeout=timeout, read_only=read_only)
         super().__init__(self._sqlite, offload=True)
 
     @classmethod
