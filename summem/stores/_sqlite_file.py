@@ -28,14 +28,15 @@ import time
 import weakref
 from collections.abc import Iterator
 
-from summem.exceptions import StoreError, StoreOutcomeUnknownError
+from summem.exceptions import SchemaVersionError, StoreError, StoreOutcomeUnknownError
+from summem.stores._schema_compat import check_schema
 from summem.stores._sqlite_access import (
     Target,
     immutable_fallback,
     read_only_reason,
     read_only_uri,
 )
-from summem.stores._sqlite_schema import MIGRATIONS, open_wal
+from summem.stores._sqlite_schema import MIGRATIONS, open_wal, read_marker, write_marker
 
 __all__ = ["SQLiteFile"]
 
@@ -223,18 +224,28 @@ class SQLiteFile:
                 current = self._read_version()
             except sqlite3.Error as again:
                 raise self._error(None, again) from again
-        if current < len(MIGRATIONS):
-            raise StoreError(
+        if self._must_migrate(self._conn(), current):
+            raise SchemaVersionError(
                 f"{self.path!r} has schema version {current}, older than this summem's "
                 f"({len(MIGRATIONS)}): it needs a migration, which cannot run on a read-only "
                 f"database ({self._why_read_only}); nothing was changed. Open it once with "
-                "write access to migrate it, or read it with the summem version that wrote it"
+                "write access to migrate it, or read it with the summem version that wrote it",
+                stored=current,
+                known=len(MIGRATIONS),
+                compatible=None,
             )
-        if current > len(MIGRATIONS):
-            raise StoreError(
-                f"{self.path!r} has schema version {current}, newer than this summem "
-                f"knows ({len(MIGRATIONS)}); upgrade summem"
-            )
+
+    def _must_migrate(self, conn: sqlite3.Connection, current: int) -> bool:
+        """True for an older schema; False for this one or a newer compatible one (else raise)."""
+        known = len(MIGRATIONS)
+        compatible = None
+        if current > known:
+            try:
+                compatible = read_marker(conn, current)
+            except sqlite3.Error as exc:
+                raise self._error(None, exc) from exc
+        state = check_schema(repr(self.path), stored=current, known=known, compatible=compatible)
+        return state == "older"
 
     def _read_version(self) -> int:
         conn = self._conn()
@@ -247,19 +258,17 @@ class SQLiteFile:
             current = open_wal(conn, deadline=time.monotonic() + self.timeout)
         except sqlite3.Error as exc:
             raise self._error(None, exc) from exc
-        if current == len(MIGRATIONS):
+        if not self._must_migrate(conn, current):
             return
         with self._transaction(None, write="migration") as c:
             current = c.execute("PRAGMA user_version").fetchone()[0]  # another process?
-            if current > len(MIGRATIONS):
-                raise StoreError(
-                    f"{self.path!r} has schema version {current}, newer than this summem "
-                    f"knows ({len(MIGRATIONS)}); upgrade summem"
-                )
+            if not self._must_migrate(c, current):
+                return
             for statements in MIGRATIONS[current:]:
                 for statement in statements:
                     if isinstance(statement, str):
                         c.execute(statement)
                     else:
                         statement(c)
+            write_marker(c, len(MIGRATIONS))
             c.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")

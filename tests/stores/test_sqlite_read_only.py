@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from summem.exceptions import ConfigurationError, StoreError
+from summem.exceptions import ConfigurationError, SchemaVersionError, StoreError
 from summem.messages import assistant, user
 from summem.stores import SQLiteStore, open_store
 from summem.stores._sqlite_access import Target, target
@@ -207,8 +207,9 @@ def test_an_older_schema_read_only_says_it_needs_a_migration_and_is_left_alone(
     make_db(path, schema=3)
     path.chmod(0o444)
     before = digest(path)
-    with pytest.raises(StoreError) as info:
+    with pytest.raises(SchemaVersionError) as info:
         SQLiteStore(path)
+    assert (info.value.stored, info.value.known) == (3, 4)
     text = str(info.value)
     assert "schema version 3, older than this summem's (4)" in text
     assert "needs a migration, which cannot run on a read-only database" in text
@@ -281,7 +282,7 @@ def test_unprivileged_reader_of_an_older_schema_gets_the_clear_error(folder: Pat
 
     out = unprivileged(open_it)
     if os.geteuid() == 0:
-        assert isinstance(out, str) and out.startswith("error: StoreError"), out
+        assert isinstance(out, str) and out.startswith("error: SchemaVersionError"), out
         assert "schema version 2, older than this summem's (4)" in out
         assert "cannot run on a read-only database (the file is not writable)" in out
         assert digest(path) == before
