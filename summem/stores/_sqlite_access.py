@@ -115,9 +115,10 @@ def immutable_fallback(path: str) -> str | None:
 
     Only a folder the process cannot write to explains the failure (SQLite could not create
     the ``-shm`` file), and only a missing or empty ``-wal`` file makes the fallback exact.
+    An empty string: the folder is writable, so SQLite's own error says what is wrong.
     """
     if _writable(_folder(path)):
-        return "its folder is writable, so read-only mode should have worked"
+        return ""
     try:
         wal = os.path.getsize(path + "-wal")
     except OSError:

@@ -27,7 +27,7 @@ import pytest
 from summem.exceptions import ConfigurationError, SchemaVersionError, StoreError
 from summem.messages import assistant, user
 from summem.stores import SQLiteStore, open_store
-from summem.stores._sqlite_access import Target, target
+from summem.stores._sqlite_access import Target, _writable, read_only_reason, target
 from summem.stores.sqlite import AsyncSQLiteStore
 from tests.cli.test_app import one_error_line, run
 
@@ -336,6 +336,44 @@ def test_a_wal_with_unmerged_commits_and_no_shm_in_a_protected_folder_is_refused
         assert isinstance(out, str) and out.startswith("error: StoreError"), out
         assert "-wal file holds commits not yet merged" in out
     assert sorted(p.name for p in folder.iterdir()) == ["s.db", "s.db-wal"]
+
+
+# -- what cannot be read: said, never guessed -----------------------------------------------
+
+
+def test_a_protected_file_that_is_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "junk.db"
+    path.write_bytes(b"not a database" * 100)
+    path.chmod(0o444)
+    with pytest.raises(StoreError, match=r"read-only \(the file is not writable\)") as info:
+        SQLiteStore(path)
+    assert "file is not a database" in str(info.value)
+    with pytest.raises(StoreError, match="file is not a database"):
+        SQLiteStore(f"file:{path}?immutable=1")  # asked for immutable: nothing to fall back to
+
+
+def test_in_a_protected_folder_the_fallback_is_tried_only_when_it_would_be_exact(
+    tmp_path: Path,
+) -> None:
+    """A folder with no write bit counts as read-only for root too, so this runs here."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    path = folder / "junk.db"
+    path.write_bytes(b"not a database" * 100)
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(StoreError, match="file is not a database") as info:
+            SQLiteStore(path)  # no -wal: read immutable, which fails the same way
+        assert "-wal" not in str(info.value)
+        folder.chmod(0o755)
+        (folder / "junk.db-wal").write_bytes(b"x" * 64)
+        folder.chmod(0o555)
+        with pytest.raises(StoreError, match="-wal file holds commits not yet merged"):
+            SQLiteStore(path)
+    finally:
+        folder.chmod(0o755)
+    assert read_only_reason(str(folder / "missing.db")) is None  # a new file: read-write
+    assert _writable(str(folder / "missing.db"))  # not there: SQLite will say what is wrong
 
 
 # -- async, URLs, the CLI -----------------------------------------------------------------
