@@ -104,7 +104,7 @@ def check_assistant_payload(msg: Message, index: int | None) -> None:
     Raises:
         MessageValidationError: naming the message's index and ``content``.
     """
-    if msg.role != "assistant" or msg.tool_calls or (msg.content is not None and msg.content != []):
+    if msg.role != "assistant" or msg.tool_calls or msg.content is not None:
         return
     extra = msg.model_extra or {}
     if any(extra.get(key) for key in _REPLY_FIELDS):

@@ -99,7 +99,6 @@ EMPTY_ASSISTANTS = [
     {"role": "assistant"},
     {"role": "assistant", "content": None},
     {"role": "assistant", "content": None, "tool_calls": []},
-    {"role": "assistant", "content": []},
     {"role": "assistant", "content": None, "refusal": None, "audio": None},
     {"role": "assistant", "content": None, "refusal": ""},
 ]
