@@ -13,7 +13,9 @@ import asyncio
 import hashlib
 import json
 import os
+import select
 import shutil
+import signal
 import sqlite3
 import stat
 import tempfile
@@ -32,13 +34,17 @@ from summem.stores.sqlite import AsyncSQLiteStore
 from tests.cli.test_app import one_error_line, run
 
 NOBODY = 65534
+CHILD_WAIT_SECONDS = 120
+"""How long a forked child may go without answering before it counts as hung."""
 
 
 def unprivileged(fn: Callable[[], Any]) -> Any:
     """``fn()`` where permission bits bind: here when not root, else as ``nobody`` in a child.
 
     The result comes back as JSON; an exception comes back as ``"error: Type: text"``. The
-    child imports nothing new (the interpreter's files may be unreadable to ``nobody``).
+    child imports nothing new (the interpreter's files may be unreadable to ``nobody``). A
+    child that has not answered after :data:`CHILD_WAIT_SECONDS` (a hang, never a slow run)
+    is killed and the test fails.
     """
     if os.geteuid() != 0:
         try:
@@ -63,10 +69,19 @@ def unprivileged(fn: Callable[[], Any]) -> Any:
             os._exit(0)
     os.close(write)
     chunks = []
-    while chunk := os.read(read, 65536):
-        chunks.append(chunk)
-    os.close(read)
-    os.waitpid(pid, 0)
+    try:
+        while True:
+            ready, _, _ = select.select([read], [], [], CHILD_WAIT_SECONDS)
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                pytest.fail(f"the unprivileged child did not answer in {CHILD_WAIT_SECONDS} s")
+            chunk = os.read(read, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(read)
+        os.waitpid(pid, 0)
     return json.loads(b"".join(chunks))
 
 
