@@ -10,7 +10,8 @@ results have not all arrived is **pending**: no cut may fall at or after it.
 There is one system message at a time (``system`` and ``developer`` alike): adding one with the
 same content keeps the current one, one with different content replaces it. A batch of new
 messages is checked against a session with :func:`check_batch`: the system rules applied in
-order, every tool result answering a pending call, no call id pending twice.
+order, every tool result answering a pending call, no call id pending twice, no assistant
+message with nothing to send (see :func:`check_assistant_payload`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ __all__ = [
     "Boundaries",
     "apply_system",
     "boundaries",
+    "check_assistant_payload",
     "check_batch",
     "split_groups",
     "track_calls",
@@ -86,6 +88,36 @@ def apply_system(current: Message | None, new: Message) -> Message:
     return new
 
 
+_REPLY_FIELDS = ("refusal", "audio", "function_call")
+"""Extras that make an assistant reply without content or tool calls a real one."""
+
+
+def check_assistant_payload(msg: Message, index: int | None) -> None:
+    """Refuse an assistant message with no content, no tool calls and no other reply.
+
+    ``{"role": "assistant"}`` (or ``content: None`` and no ``tool_calls``) is a valid dict,
+    but providers reject it in a request (OpenAI: ``content`` is required unless
+    ``tool_calls`` or ``function_call`` is given); once stored it would be in every later view,
+    so adding it is refused. Replies that legitimately carry no content stay accepted: a
+    ``refusal``, an ``audio`` reply, a legacy ``function_call``. An empty string is content.
+
+    Raises:
+        MessageValidationError: naming the message's index and ``content``.
+    """
+    if msg.role != "assistant" or msg.tool_calls or msg.content is not None:
+        return
+    extra = msg.model_extra or {}
+    if any(extra.get(key) for key in _REPLY_FIELDS):
+        return
+    raise MessageValidationError(
+        "an assistant message needs content or tool_calls (or a refusal, audio or "
+        "function_call reply); providers reject one with none, and once stored it would be "
+        "sent with every later request",
+        index=index,
+        field="content",
+    )
+
+
 class Batch(NamedTuple):
     """A validated batch, ready to store (a tuple: built on every turn, it must be cheap).
 
@@ -126,8 +158,9 @@ def check_batch(
 
     Raises:
         MessageValidationError: a summary message, a tool result answering no pending call
-            (naming its ``tool_call_id``), a tool call id already pending, or an id already
-            stored for a message with different content.
+            (naming its ``tool_call_id``), a tool call id already pending, an id already
+            stored for a message with different content, or an assistant message with nothing
+            to send (:func:`check_assistant_payload`).
     """
     if len(msgs) == 1:
         msg = msgs[0]
@@ -182,6 +215,8 @@ def _check_each(
                 )
             accepted.append(same)  # already stored (or earlier in this batch): a no-op
             continue
+        if msg.role == "assistant":
+            check_assistant_payload(msg, index)
         if msg.role == "tool":
             call_id = msg.tool_call_id or ""
             if call_id not in pending:

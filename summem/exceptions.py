@@ -26,6 +26,7 @@ kind of failure. Errors that are also a builtin kind (``ValueError``, ``KeyError
         ├── ConflictError             a compare-and-set lost: the session moved meanwhile
         ├── StoreOutcomeUnknownError  a write may or may not have landed (a reply was lost)
         ├── LeaseHeldError            another worker holds the session's reduction lease
+        ├── SchemaVersionError        the stored schema is one this summem cannot use
         └── CorruptRecordError        a stored record cannot be decoded (names the session)
 """
 
@@ -51,6 +52,7 @@ __all__ = [
     "MissingDependencyError",
     "PromptError",
     "ReductionError",
+    "SchemaVersionError",
     "SessionNotFoundError",
     "SpendLimitError",
     "StoreError",
@@ -255,6 +257,28 @@ class StoreOutcomeUnknownError(StoreError):
 
 class LeaseHeldError(StoreError):
     """Another worker holds this session's reduction lease."""
+
+
+class SchemaVersionError(StoreError):
+    """The store's data has a schema version this summem cannot use as it is.
+
+    Either it is newer than this summem knows and not compatible with it (a rollback past the
+    versions a migration declared safe: upgrade summem again, or restore the backup taken
+    before the migration), or it is older and must be migrated where that cannot happen (a
+    read-only database). The message names both versions and what to do.
+
+    Attributes:
+        stored: the schema version of the data.
+        known: the newest schema version this summem knows.
+        compatible: the oldest schema version that may use the data, as its newest migration
+            declared (``None`` when the data does not say).
+    """
+
+    def __init__(self, message: str, *, stored: int, known: int, compatible: int | None) -> None:
+        super().__init__(message)
+        self.stored = stored
+        self.known = known
+        self.compatible = compatible
 
 
 class CorruptRecordError(StoreError):

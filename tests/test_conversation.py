@@ -93,3 +93,46 @@ def test_a_batch_ending_on_the_stored_system_content_keeps_the_stored_message() 
     )
     assert batch.system is current and not batch.system_changed
     assert batch.accepted[:2] == [current, current]
+
+
+EMPTY_ASSISTANTS = [
+    {"role": "assistant"},
+    {"role": "assistant", "content": None},
+    {"role": "assistant", "content": None, "tool_calls": []},
+    {"role": "assistant", "content": None, "refusal": None, "audio": None},
+    {"role": "assistant", "content": None, "refusal": ""},
+]
+
+
+@pytest.mark.parametrize("empty", EMPTY_ASSISTANTS)
+def test_an_assistant_message_with_nothing_to_send_is_refused(empty: dict[str, object]) -> None:
+    batch = msgs(u("q"), empty)
+    with pytest.raises(MessageValidationError, match="needs content or tool_calls") as info:
+        check_batch(batch, None, {}, {}, size=len_, single=False)
+    assert info.value.index == 1 and info.value.field == "content"
+    with pytest.raises(MessageValidationError, match="needs content or tool_calls") as info:
+        check_batch(batch[1:], None, {}, {}, size=len_, single=True)
+    assert info.value.index is None
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"role": "assistant", "content": ""},  # empty text is content (litellm pads it)
+        {"role": "assistant", "content": None, "refusal": "I can't help with that."},
+        {"role": "assistant", "refusal": "No."},
+        {"role": "assistant", "content": None, "audio": {"id": "audio_abc123"}},
+        {"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}},
+        {"role": "assistant", "content": [{"type": "refusal", "refusal": "No."}]},
+    ],
+)
+def test_replies_without_content_that_providers_accept_are_kept(reply: dict[str, object]) -> None:
+    batch = check_batch(msgs(u("q"), reply), None, {}, {}, size=len_, single=False)
+    assert batch.history[1].to_openai() == reply
+
+
+def test_an_assistant_message_already_stored_stays_a_no_op() -> None:
+    """One stored before the check existed is recognised by id, not refused again."""
+    (old,) = msgs({"role": "assistant"})
+    batch = check_batch([old], None, {}, {old.id: old}, size=len_, single=True)
+    assert batch.accepted == [old] and batch.history == []

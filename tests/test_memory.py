@@ -135,6 +135,20 @@ def test_a_batch_is_validated_whole_and_rejected_whole() -> None:
     assert memory.system is None
 
 
+def test_an_empty_assistant_message_is_refused_at_add_and_nothing_is_stored() -> None:
+    memory = Memory("s", reducer=small_reducer())
+    memory.add(u("kept"))
+    with pytest.raises(MessageValidationError, match="needs content or tool_calls") as info:
+        memory.add({"role": "assistant"})
+    assert info.value.field == "content"
+    with pytest.raises(MessageValidationError, match="needs content or tool_calls") as info:
+        memory.extend([u("a"), {"role": "assistant", "content": None}, u("b")])
+    assert info.value.index == 1
+    assert [m.text for m in memory.history_messages()] == ["kept"]
+    memory.add({"role": "assistant", "content": None, "refusal": "I can't help with that."})
+    assert memory.history_messages()[-1].to_openai()["refusal"] == "I can't help with that."
+
+
 def test_summary_messages_cannot_be_added_back_and_adding_an_id_again_is_a_no_op() -> None:
     memory = Memory("s", reducer=small_reducer())
     for i in range(8):

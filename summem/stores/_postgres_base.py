@@ -22,6 +22,7 @@ from summem.exceptions import (
 )
 from summem.messages import Message
 from summem.stores._postgres_schema import SQL, check_schema_name
+from summem.stores._schema_compat import check_schema
 from summem.stores.base import decode_message
 
 __all__ = [
@@ -212,14 +213,20 @@ def messages_at(name: str, rows: Rows, lo: int, hi: int) -> list[Message]:
     ]
 
 
-def schema_version(schema: str, rows: Rows, latest: int) -> int:
+def schema_version(schema: str, rows: Rows, latest: int) -> tuple[int, bool]:
+    """The stored version, and whether it must be migrated (raises if it cannot be used).
+
+    ``rows`` is what ``SQL.VERSION`` read: version, marker, and the version the marker was
+    recorded for (a marker recorded for another version says nothing about this one).
+    """
     current = int(rows[0][0]) if rows else 0
-    if current > latest:
-        raise StoreError(
-            f"PostgreSQL schema {schema!r} has summem schema version {current}, newer than "
-            f"this summem knows ({latest}); upgrade summem"
-        )
-    return current
+    compatible = None
+    if rows and len(rows[0]) == 3 and rows[0][1] is not None and rows[0][2] == current:
+        compatible = int(rows[0][1])
+    state = check_schema(
+        f"PostgreSQL schema {schema!r}", stored=current, known=latest, compatible=compatible
+    )
+    return current, state == "older"
 
 
 def decode_opt(body: str | None, name: str, where: str) -> Message | None:

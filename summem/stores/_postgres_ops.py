@@ -28,9 +28,10 @@ from summem.stores._postgres_base import (
     parse_meta,
     schema_version,
 )
-from summem.stores._postgres_schema import LOCK_CLASS, name_key
+from summem.stores._postgres_schema import COMPATIBLE, LOCK_CLASS, name_key
 from summem.stores._postgres_search import CATCH_UP_CHUNK, ts_query, ts_vector
 from summem.stores._postgres_spend import PgSpend
+from summem.stores._schema_compat import compatible_down_to
 from summem.stores.base import (
     SearchHit,
     SessionState,
@@ -58,19 +59,22 @@ class PgOps(PgSpend):
             (rows,) = yield batch(Query(q.VERSION_TABLE, (q.schema,)))
             if rows[0][0] is not None:
                 (rows,) = yield batch(Query(q.VERSION))
-                if schema_version(q.schema, rows, latest) == latest:
-                    return latest
+                current, older = schema_version(q.schema, rows, latest)
+                if not older:  # this schema, or a newer one compatible with it: as it is
+                    return current
             (_, _, _, rows) = yield batch(
                 Query(q.ADVISORY_LOCK, (LOCK_CLASS, q.schema)),  # one migrator at a time
                 Query(q.CREATE_SCHEMA),
                 Query(q.CREATE_VERSION),
                 Query(q.VERSION),  # what another worker may have done meanwhile
             )
-            current = schema_version(q.schema, rows, latest)
-            if current != latest:
+            current, older = schema_version(q.schema, rows, latest)
+            if older:
                 todo = [Query(s) for statements in q.migrations[current:] for s in statements]
-                yield batch(*todo, Query(q.SET_VERSION, (latest,)), final=True)
-            return latest
+                marker = (latest, compatible_down_to(COMPATIBLE, latest), latest)
+                yield batch(*todo, Query(q.ADD_MARKER), Query(q.SET_VERSION, marker), final=True)
+                return latest
+            return current  # migrated meanwhile by another worker (or newer, compatible)
 
         return Op(None, "migration", steps)
 

@@ -22,8 +22,9 @@ import re
 from typing import ClassVar
 
 from summem.exceptions import ConfigurationError
+from summem.stores._schema_compat import check_declarations
 
-__all__ = ["LOCK_CLASS", "MIGRATIONS", "SQL", "check_schema_name", "name_key"]
+__all__ = ["COMPATIBLE", "LOCK_CLASS", "MIGRATIONS", "SQL", "check_schema_name", "name_key"]
 
 LOCK_CLASS = 0x53554D4D  # "SUMM": the advisory lock class of migrations (two-key form)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -113,6 +114,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
 
+COMPATIBLE: tuple[int, ...] = (
+    1,  # 1: the initial schema
+    2,  # 2: recall's terms: older code would clear a session without resetting ``indexed``
+    2,  # 3: the spend ledger's table: code at schema 2 never reads or writes it
+)
+"""For each migration, the oldest schema version whose code may still use the data once it
+has run (see :mod:`summem.stores._schema_compat`). The version table records the marker in
+``compatible``, with the version it was computed for in ``compatible_for``."""
+check_declarations(COMPATIBLE, len(MIGRATIONS))
+
 
 def _render(template: str, schema: str) -> bytes:
     from psycopg import sql  # only when a store is built: summem imports without psycopg
@@ -135,10 +146,21 @@ class SQL:
             "one boolean PRIMARY KEY DEFAULT true CHECK (one), version integer NOT NULL)"
         ),
         "VERSION_TABLE": "SELECT to_regclass(quote_ident(%s) || '.summem_schema_version')",
-        "VERSION": "SELECT version FROM {schema}.summem_schema_version",
+        # the marker's columns may be missing (a table from before them): read through jsonb
+        "VERSION": (
+            "SELECT version, (to_jsonb(v) ->> 'compatible')::integer, "
+            "(to_jsonb(v) ->> 'compatible_for')::integer FROM {schema}.summem_schema_version v"
+        ),
+        "ADD_MARKER": (
+            "ALTER TABLE {schema}.summem_schema_version "
+            "ADD COLUMN IF NOT EXISTS compatible integer, "
+            "ADD COLUMN IF NOT EXISTS compatible_for integer"
+        ),
         "SET_VERSION": (
-            "INSERT INTO {schema}.summem_schema_version (one, version) VALUES (true, %s) "
-            "ON CONFLICT (one) DO UPDATE SET version = EXCLUDED.version"
+            "INSERT INTO {schema}.summem_schema_version (one, version, compatible, "
+            "compatible_for) VALUES (true, %s, %s, %s) ON CONFLICT (one) DO UPDATE SET "
+            "version = EXCLUDED.version, compatible = EXCLUDED.compatible, "
+            "compatible_for = EXCLUDED.compatible_for"
         ),
         # -- sessions
         "META": f"SELECT {_META} FROM {{schema}}.sessions WHERE key = %s AND name = %s",
@@ -258,6 +280,7 @@ class SQL:
     CREATE_VERSION: bytes
     VERSION_TABLE: bytes
     VERSION: bytes
+    ADD_MARKER: bytes
     SET_VERSION: bytes
     META: bytes
     LOCK_META: bytes

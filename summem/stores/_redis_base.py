@@ -31,6 +31,7 @@ from summem.exceptions import (
 from summem.messages import Message
 from summem.observe.ledger import Spent, check_since, check_spend_entry, check_spend_key
 from summem.stores._new_session import prepare_new_session
+from summem.stores._schema_compat import check_declarations, check_schema
 from summem.stores.base import (
     SessionState,
     check_lease_args,
@@ -40,7 +41,7 @@ from summem.stores.base import (
     validate_session_id,
 )
 
-__all__ = ["CreateOps", "Op", "RedisBase", "import_redis"]
+__all__ = ["COMPATIBLE", "SCHEMA_VERSION", "CreateOps", "Op", "RedisBase", "import_redis"]
 
 T = TypeVar("T")
 
@@ -54,6 +55,18 @@ def import_redis() -> Any:
         raise MissingDependencyError("redis", "redis") from exc
     return redis
 
+
+SCHEMA_VERSION = 1
+"""The schema version of the key layout this summem writes (see :mod:`summem.stores.redis`)."""
+
+COMPATIBLE: tuple[int, ...] = (1,)
+"""For each schema version, the oldest one whose code may still use its data (see
+:mod:`summem.stores._schema_compat`): ``<prefix>:schema`` records it in ``compatible``."""
+check_declarations(COMPATIBLE, SCHEMA_VERSION)
+
+SCHEMA_FIELDS = ("version", "compatible", "compatible_for")
+"""The fields of the ``<prefix>:schema`` hash: the data's schema version, the marker, and the
+version the marker was recorded for."""
 
 WRITES = frozenset(
     {
@@ -142,6 +155,7 @@ class RedisBase:
                 f"Redis key prefix must be a non-empty string without braces, got {prefix!r}"
             )
         self._prefix = prefix
+        self._schema_checked = False  # the prefix's recorded schema, checked on first use
         self._redis_error: type[Exception] = redis_module.exceptions.RedisError
         errors = redis_module.exceptions
         self._lost_reply: tuple[type[Exception], ...] = (
@@ -153,6 +167,26 @@ class RedisBase:
     def prefix(self) -> str:
         """The key prefix this store writes under."""
         return self._prefix
+
+    def _schema_key(self) -> str:
+        return f"{self._prefix}:schema"  # no braces: never one of a session's keys
+
+    def _check_schema(self, raw: Any) -> None:
+        """Refuse data whose recorded schema this summem cannot use (``HMGET`` of the fields).
+
+        No ``<prefix>:schema`` hash means schema 1, the layout every summem so far writes:
+        this summem records nothing; a summem that changes the layout will, when it
+        migrates, with its "compatible down to" marker.
+        """
+        version, compatible, compatible_for = (_int(v) for v in raw)
+        if version is None:
+            return
+        check_schema(
+            f"Redis prefix {self._prefix!r}",
+            stored=version,
+            known=SCHEMA_VERSION,
+            compatible=compatible if compatible_for == version else None,
+        )
 
     def _keys(self, name: str) -> _Keys:
         tag = base64.urlsafe_b64encode(name.encode("utf-8")).decode("ascii").rstrip("=")

@@ -11,6 +11,12 @@ constructor; ``AsyncSQLiteStore`` leaves it to the first call, which runs in a w
 Several processes may open and migrate the same file at once: the switch to WAL is retried
 (see :func:`~summem.stores._sqlite_schema.open_wal`) and the migration runs under the write
 lock, re-reading the schema version there, so exactly one process applies each migration.
+
+A file that cannot or must not be written (see :mod:`summem.stores._sqlite_access`) is opened
+read-only instead: no switch to WAL, no migration, every connection opened with SQLite's
+``mode=ro``, and every write refused with a :class:`~summem.exceptions.StoreError` before it
+reaches SQLite. Its schema must be the current one: an older one needs a migration, which
+cannot run there, and opening says so.
 """
 
 from __future__ import annotations
@@ -22,8 +28,15 @@ import time
 import weakref
 from collections.abc import Iterator
 
-from summem.exceptions import StoreError, StoreOutcomeUnknownError
-from summem.stores._sqlite_schema import MIGRATIONS, open_wal
+from summem.exceptions import SchemaVersionError, StoreError, StoreOutcomeUnknownError
+from summem.stores._schema_compat import check_schema
+from summem.stores._sqlite_access import (
+    Target,
+    immutable_fallback,
+    read_only_reason,
+    read_only_uri,
+)
+from summem.stores._sqlite_schema import MIGRATIONS, open_wal, read_marker, write_marker
 
 __all__ = ["SQLiteFile"]
 
@@ -45,15 +58,21 @@ class SQLiteFile:
     """One SQLite database file, shared by every thread of a store.
 
     Args:
-        path: the database file (its directory must exist).
+        target: the database file (its directory must exist) and whether to open it
+            read-only (``None``: when its permissions say so).
         timeout: seconds to wait for another writer (``busy_timeout``) before failing.
         label: how errors name the file's owner, e.g. ``SQLiteStore('app.db')``.
     """
 
-    def __init__(self, path: str, *, timeout: float, label: str) -> None:
-        self.path = path
+    def __init__(self, target: Target, *, timeout: float, label: str) -> None:
+        self.path = target.path
         self.timeout = timeout
         self.label = label
+        self._target = target
+        self.read_only: bool | None = target.read_only
+        """Whether the file is open read-only (``None`` until it is opened, when unsaid)."""
+        self._why_read_only = "opened read-only"
+        self._uri: str | None = None  # the read-only URI every connection opens
         self._local = threading.local()
         self._holders: weakref.WeakSet[_Holder] = weakref.WeakSet()
         self._holders_lock = threading.Lock()
@@ -70,15 +89,24 @@ class SQLiteFile:
     def open(self) -> None:
         """Put the file in WAL mode and migrate its schema, once (a no-op afterwards).
 
+        A read-only file is only checked: its schema must be the current one.
+
         Raises:
-            StoreError: the file cannot be opened, stays locked past the timeout, or has a
-                schema newer than this summem knows.
+            StoreError: the file cannot be opened, stays locked past the timeout, has a
+                schema newer than this summem knows, or is read-only with an older schema.
         """
         if self._opened:
             return
         with self._open_lock:
             if not self._opened:
-                self._migrate()
+                if self.read_only is None:
+                    why = read_only_reason(self.path)
+                    self.read_only = why is not None
+                    self._why_read_only = why or ""
+                if self.read_only:
+                    self._open_read_only()
+                else:
+                    self._migrate()
                 self._opened = True
 
     @contextlib.contextmanager
@@ -112,10 +140,11 @@ class SQLiteFile:
         if holder is None:
             try:
                 conn = sqlite3.connect(
-                    self.path,
+                    self._uri or self.path,
                     timeout=self.timeout,
                     isolation_level=None,  # transactions are explicit: BEGIN [IMMEDIATE]
                     check_same_thread=False,  # only so close() may close it from any thread
+                    uri=self._uri is not None,
                 )
                 conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
                 conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable enough, no fsync
@@ -126,8 +155,22 @@ class SQLiteFile:
                 self._holders.add(holder)
         return holder.conn
 
+    def _drop_conn(self) -> None:
+        holder: _Holder | None = getattr(self._local, "holder", None)
+        if holder is not None:
+            self._local.holder = None
+            with self._holders_lock:
+                self._holders.discard(holder)
+            with contextlib.suppress(sqlite3.Error):
+                holder.conn.close()
+
     @contextlib.contextmanager
     def _transaction(self, name: str | None, *, write: str | None) -> Iterator[sqlite3.Connection]:
+        if write and self.read_only:
+            what = write if name is None else f"{write} session {name!r}"
+            raise StoreError(
+                f"cannot {what}: {self.label} is open read-only ({self._why_read_only})"
+            )
         conn = self._conn()
         with self._write_lock if write else contextlib.nullcontext():
             try:
@@ -164,25 +207,68 @@ class SQLiteFile:
         where = f"session {name!r}" if name is not None else self.label
         return StoreError(f"{where}: SQLite error: {exc}")
 
+    def _open_read_only(self) -> None:
+        self._uri = read_only_uri(self.path, immutable=self._target.immutable)
+        try:
+            current = self._read_version()
+        except (sqlite3.Error, StoreError) as exc:
+            why = "" if self._target.immutable else immutable_fallback(self.path)
+            if why is not None:  # immutable already, or reading it so would not be exact
+                raise StoreError(
+                    f"cannot read SQLite database {self.path!r} read-only "
+                    f"({self._why_read_only}): {exc}" + (f"; {why}" if why else "")
+                ) from exc
+            self._drop_conn()  # no -shm can be made here: read the file as it is, unshared
+            self._uri = read_only_uri(self.path, immutable=True)
+            try:
+                current = self._read_version()
+            except sqlite3.Error as again:
+                raise self._error(None, again) from again
+        if self._must_migrate(self._conn(), current):
+            raise SchemaVersionError(
+                f"{self.path!r} has schema version {current}, older than this summem's "
+                f"({len(MIGRATIONS)}): it needs a migration, which cannot run on a read-only "
+                f"database ({self._why_read_only}); nothing was changed. Open it once with "
+                "write access to migrate it, or read it with the summem version that wrote it",
+                stored=current,
+                known=len(MIGRATIONS),
+                compatible=None,
+            )
+
+    def _must_migrate(self, conn: sqlite3.Connection, current: int) -> bool:
+        """True for an older schema; False for this one or a newer compatible one (else raise)."""
+        known = len(MIGRATIONS)
+        compatible = None
+        if current > known:
+            try:
+                compatible = read_marker(conn, current)
+            except sqlite3.Error as exc:
+                raise self._error(None, exc) from exc
+        state = check_schema(repr(self.path), stored=current, known=known, compatible=compatible)
+        return state == "older"
+
+    def _read_version(self) -> int:
+        conn = self._conn()
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reads the schema
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
     def _migrate(self) -> None:
         conn = self._conn()
         try:
             current = open_wal(conn, deadline=time.monotonic() + self.timeout)
         except sqlite3.Error as exc:
             raise self._error(None, exc) from exc
-        if current == len(MIGRATIONS):
+        if not self._must_migrate(conn, current):
             return
         with self._transaction(None, write="migration") as c:
             current = c.execute("PRAGMA user_version").fetchone()[0]  # another process?
-            if current > len(MIGRATIONS):
-                raise StoreError(
-                    f"{self.path!r} has schema version {current}, newer than this summem "
-                    f"knows ({len(MIGRATIONS)}); upgrade summem"
-                )
+            if not self._must_migrate(c, current):
+                return
             for statements in MIGRATIONS[current:]:
                 for statement in statements:
                     if isinstance(statement, str):
                         c.execute(statement)
                     else:
                         statement(c)
+            write_marker(c, len(MIGRATIONS))
             c.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")

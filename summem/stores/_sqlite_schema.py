@@ -11,6 +11,7 @@ import sqlite3
 import time
 from collections.abc import Callable
 
+from summem.stores._schema_compat import check_declarations, compatible_down_to
 from summem.stores._sqlite_search import (
     INDEX_STATE,
     INSERT_FTS,
@@ -19,7 +20,7 @@ from summem.stores._sqlite_search import (
     create_fts,
 )
 
-__all__ = ["MIGRATIONS", "SQL", "open_wal"]
+__all__ = ["COMPATIBLE", "MIGRATIONS", "SQL", "open_wal", "read_marker", "write_marker"]
 
 
 def open_wal(conn: sqlite3.Connection, *, deadline: float) -> int:
@@ -95,6 +96,50 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
 )
 """Schema migrations, applied in order; migration ``i`` brings ``user_version`` to ``i + 1``."""
+
+COMPATIBLE: tuple[int, ...] = (
+    1,  # 1: the initial schema
+    1,  # 2: an index only: code at schema 1 reads and writes the same rows
+    3,  # 3: recall's FTS index: older code would clear and delete without its rows and state
+    3,  # 4: the spend ledger's table: code at schema 3 never reads or writes it
+)
+"""For each migration, the oldest schema version whose code may still use the data once it
+has run (see :mod:`summem.stores._schema_compat` for what may be declared)."""
+check_declarations(COMPATIBLE, len(MIGRATIONS))
+
+_MARKER_TABLE = (
+    "CREATE TABLE IF NOT EXISTS summem_schema (one INTEGER PRIMARY KEY CHECK (one = 1), "
+    "version INTEGER NOT NULL, compatible INTEGER NOT NULL)"
+)
+_SET_MARKER = (
+    "INSERT INTO summem_schema (one, version, compatible) VALUES (1, ?, ?) "
+    "ON CONFLICT (one) DO UPDATE SET version = excluded.version, compatible = excluded.compatible"
+)
+_GET_MARKER = "SELECT version, compatible FROM summem_schema WHERE one = 1"
+
+
+def write_marker(conn: sqlite3.Connection, version: int) -> None:
+    """Record ``version``'s "compatible down to" marker (in the migration's transaction).
+
+    The ``summem_schema`` table (one row: ``version``, ``compatible``) sits beside
+    ``PRAGMA user_version`` and is written with it; every later summem keeps both columns.
+    """
+    conn.execute(_MARKER_TABLE)
+    conn.execute(_SET_MARKER, (version, compatible_down_to(COMPATIBLE, version)))
+
+
+def read_marker(conn: sqlite3.Connection, version: int) -> int | None:
+    """The marker recorded for ``version`` (the file's ``user_version``), or ``None``.
+
+    ``None`` when there is none (written before markers existed) or it was recorded for
+    another version (then it does not describe this data).
+    """
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'summem_schema'").fetchone() is None:
+        return None
+    row = conn.execute(_GET_MARKER).fetchone()
+    if row is None or row[0] != version or not isinstance(row[1], int):
+        return None
+    return int(row[1])
 
 
 class SQL:

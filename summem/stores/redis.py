@@ -11,6 +11,11 @@ checks the owner. ``create`` writes a whole session in one script too; a history
 a private key of the session's slot, then renamed into place by that script (see
 :mod:`summem.stores._redis_scripts`), so no reader ever sees part of it.
 
+The layout's schema version is recorded (when a summem ever changes it) in the hash
+``{prefix}:schema`` (``version``, ``compatible``, ``compatible_for``), read once per store
+before its first command: data newer than this summem knows is used only if its "compatible
+down to" marker allows it (see :mod:`summem.stores._schema_compat`); no hash means schema 1.
+
 Keys, scripts and parsing are written once in :mod:`summem.stores._redis_base`, as
 operations (script, keys, arguments, parser); :class:`RedisStore` and :class:`AsyncRedisStore`
 only run them. The ``redis`` package is imported when a store is built, so ``summem`` works
@@ -25,7 +30,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from summem.messages import Message
 from summem.observe.ledger import Spent
-from summem.stores._redis_base import Op, RedisBase, import_redis
+from summem.stores._redis_base import SCHEMA_FIELDS, Op, RedisBase, import_redis
 from summem.stores._redis_scripts import SCRIPTS
 from summem.stores.base import ClosingStore, SessionState
 
@@ -76,9 +81,18 @@ class RedisStore(RedisBase, ClosingStore):
         return f"RedisStore(prefix={self._prefix!r})"
 
     def _run(self, op: Op[T]) -> T:
+        if not self._schema_checked:
+            self._schema(op.name)
         with self._errors(op.name, op.script):
             raw = self._scripts[op.script](keys=op.keys, args=op.args)
         return op.parse(raw)
+
+    def _schema(self, name: str | None = None) -> None:
+        """Check the prefix's recorded schema once, before this store's first command."""
+        with self._errors(name):
+            raw = self._client.hmget(self._schema_key(), SCHEMA_FIELDS)
+        self._check_schema(raw)
+        self._schema_checked = True
 
     def load(self, session_id: str) -> SessionState:
         """See :meth:`summem.stores.base.Store.load`."""
@@ -160,6 +174,8 @@ class RedisStore(RedisBase, ClosingStore):
 
     def list_sessions(self) -> list[str]:
         """See :meth:`summem.stores.base.Store.list_sessions`."""
+        if not self._schema_checked:
+            self._schema()
         with self._errors(None):
             keys = list(self._client.scan_iter(match=self._scan_pattern(), count=1000))
         return self._names(keys)
@@ -234,9 +250,18 @@ class AsyncRedisStore(RedisBase):
         await self.close()
 
     async def _run(self, op: Op[T]) -> T:
+        if not self._schema_checked:
+            await self._schema(op.name)
         with self._errors(op.name, op.script):
             raw = await self._scripts[op.script](keys=op.keys, args=op.args)
         return op.parse(raw)
+
+    async def _schema(self, name: str | None = None) -> None:
+        """Check the prefix's recorded schema once, before this store's first command."""
+        with self._errors(name):
+            raw = await self._client.hmget(self._schema_key(), SCHEMA_FIELDS)
+        self._check_schema(raw)
+        self._schema_checked = True
 
     async def load(self, session_id: str) -> SessionState:
         """See :meth:`summem.stores.base.Store.load`."""
@@ -320,6 +345,8 @@ class AsyncRedisStore(RedisBase):
 
     async def list_sessions(self) -> list[str]:
         """See :meth:`summem.stores.base.Store.list_sessions`."""
+        if not self._schema_checked:
+            await self._schema()
         with self._errors(None):
             keys = [k async for k in self._client.scan_iter(match=self._scan_pattern(), count=1000)]
         return self._names(keys)

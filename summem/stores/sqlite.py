@@ -4,9 +4,16 @@ Stdlib ``sqlite3`` only. The file runs in WAL mode, so readers never block the w
 write is one ``BEGIN IMMEDIATE`` transaction, so several processes appending to and committing
 on the same session serialise on SQLite's own lock (``busy_timeout`` makes them wait instead of
 failing) and see each other's work. Each thread gets its own connection; writers of this
-process also queue on a lock, so they do not spin in SQLite's busy handler. Connections,
-transactions and opening the file live in :mod:`summem.stores._sqlite_file`; this module is
-the store's operations.
+process also queue on a lock, so they do not spin in SQLite's busy handler.
+
+This module is the store's operations on sessions. The rest lives beside it, one concept
+each: opening the file read-write or read-only (:mod:`summem.stores._sqlite_access`),
+connections, transactions and migrations (:mod:`summem.stores._sqlite_file`), the schema and
+every statement (:mod:`summem.stores._sqlite_schema`), reading and checking a session's rows
+(:mod:`summem.stores._sqlite_rows`), creating a whole session
+(:mod:`summem.stores._sqlite_create`), recall search (:mod:`summem.stores._sqlite_recall`
+over :mod:`summem.stores._sqlite_search`), the spend ledger
+(:mod:`summem.stores._sqlite_spend`) and the async twin (:mod:`summem.stores._sqlite_async`).
 
 Every query is an index lookup or range scan: ``append`` costs O(batch) and ``load`` reads only
 ``history[k:]``, whatever the history's length. The schema evolves through :data:`MIGRATIONS`
@@ -17,99 +24,104 @@ too (never on the event loop).
 
 from __future__ import annotations
 
-import math
 import os
 import sqlite3
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, TypeVar
 
-from summem.exceptions import (
-    ConfigurationError,
-    ConflictError,
-    CorruptRecordError,
-    SessionNotFoundError,
-    StoreError,
-)
+from summem.exceptions import CorruptRecordError, SessionNotFoundError, StoreError
 from summem.messages import Message
-from summem.observe.ledger import Spent, check_since, check_spend_entry, check_spend_key
 from summem.stores._new_session import prepare_new_session
+from summem.stores._sqlite_access import target as sqlite_target
+from summem.stores._sqlite_async import AsyncSQLiteStore
 from summem.stores._sqlite_create import insert_session
 from summem.stores._sqlite_file import SQLiteFile
+from summem.stores._sqlite_recall import SQLiteRecall
+from summem.stores._sqlite_rows import (
+    checked_meta,
+    decode_opt,
+    new_session_row,
+    read_meta,
+    read_range,
+)
 from summem.stores._sqlite_schema import MIGRATIONS, SQL
-from summem.stores._sqlite_search import CATCH_UP_CHUNK, catch_up, fts_query
-from summem.stores.adapter import AsyncStoreAdapter
+from summem.stores._sqlite_spend import SQLiteSpend
 from summem.stores.base import (
     ClosingStore,
-    SearchHit,
     SessionState,
     check_lease_args,
     check_watermark,
     decode_message,
     encode_message,
-    new_epoch,
     slice_bounds,
     validate_session_id,
 )
-from summem.stores.url import sqlite_file
+from summem.stores.url import sqlite_file, sqlite_read_only
 
 __all__ = ["MIGRATIONS", "AsyncSQLiteStore", "SQLiteStore"]
 
 
-@dataclass(frozen=True)
-class _Meta:
-    sid: int
-    epoch: str
-    version: int
-    length: int
-    watermark: int
-    system: str | None
-    summary: str | None
-
-
-class SQLiteStore(ClosingStore):
+class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
     """A store in one SQLite file (created if missing; its directory must exist).
 
+    A file that cannot be written (no write permission on it or on its folder, including a
+    ``chmod 444`` file when running as root) is opened read-only: every read works, every
+    write raises :class:`~summem.exceptions.StoreError`, and the file is never changed (see
+    :mod:`summem.stores._sqlite_access`).
+
     Args:
-        path: the database file.
+        path: the database file, or a ``file:`` URI (``file:app.db?mode=ro``).
         timeout: seconds to wait for another writer (``busy_timeout``) before failing.
+        read_only: ``True`` to open it read-only (SQLite's ``mode=ro``), ``False`` to open it
+            read-write whatever its permissions; ``None`` (default) decides from them.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
-        self._setup(path, timeout)
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        timeout: float = 30.0,
+        read_only: bool | None = None,
+    ) -> None:
+        self._setup(path, timeout, read_only)
         self._file.open()
 
-    def _setup(self, path: str | os.PathLike[str], timeout: float) -> None:
-        self._path = os.fspath(path)
-        if not self._path or self._path == ":memory:" or self._path.startswith("file:"):
-            raise ConfigurationError(
-                f"SQLiteStore needs a file path, got {self._path!r}; use InMemoryStore "
-                "('memory://') for a store that is not persisted"
-            )
-        self._file = SQLiteFile(self._path, timeout=timeout, label=repr(self))
+    def _setup(self, path: str | os.PathLike[str], timeout: float, read_only: bool | None) -> None:
+        target = sqlite_target(path, read_only)
+        self._path = target.path
+        self._file = SQLiteFile(target, timeout=timeout, label=repr(self))
 
     @classmethod
-    def _unopened(cls, path: str | os.PathLike[str], *, timeout: float) -> SQLiteStore:
+    def _unopened(
+        cls, path: str | os.PathLike[str], *, timeout: float, read_only: bool | None
+    ) -> SQLiteStore:
         """A store that opens (and migrates) its file on first use, not now."""
         store = cls.__new__(cls)
-        store._setup(path, timeout)
+        store._setup(path, timeout, read_only)
         return store
 
     @classmethod
     def from_url(cls, url: str) -> SQLiteStore:
-        """Build from ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``."""
-        return cls(sqlite_file(url))
+        """Build from ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``.
+
+        ``?mode=ro`` at the end opens the file read-only, ``?mode=rw`` read-write.
+        """
+        return cls(sqlite_file(url), read_only=sqlite_read_only(url))
 
     @classmethod
     def async_from_url(cls, url: str) -> AsyncSQLiteStore:
         """Build the async twin from the same URL forms as :meth:`from_url`."""
-        return AsyncSQLiteStore(sqlite_file(url))
+        return AsyncSQLiteStore(sqlite_file(url), read_only=sqlite_read_only(url))
 
     @property
     def path(self) -> str:
         """The database file."""
         return self._path
+
+    @property
+    def read_only(self) -> bool | None:
+        """Whether the file is open read-only (``None`` until opened, unless it was asked)."""
+        return self._file.read_only
 
     def __repr__(self) -> str:
         return f"SQLiteStore({self._path!r})"
@@ -120,14 +132,14 @@ class SQLiteStore(ClosingStore):
         """See :meth:`summem.stores.base.Store.load`."""
         name = validate_session_id(session_id)
         with self._file.tx(name) as conn:
-            meta = self._meta(conn, name)
+            meta = read_meta(conn, name)
             if meta is None:
                 raise SessionNotFoundError(f"no session {name!r}")
-            tail = self._range(conn, name, meta, meta.watermark, meta.length)
+            tail = read_range(conn, name, meta.sid, meta.watermark, meta.length)
         return SessionState(
             session_id=name,
-            system=_decode(meta.system, name, "system message"),
-            summary=_decode(meta.summary, name, "summary"),
+            system=decode_opt(meta.system, name, "system message"),
+            summary=decode_opt(meta.summary, name, "summary"),
             watermark=meta.watermark,
             length=meta.length,
             version=meta.version,
@@ -145,20 +157,20 @@ class SQLiteStore(ClosingStore):
         """See :meth:`summem.stores.base.Store.history`."""
         name = validate_session_id(session_id)
         with self._file.tx(name) as conn:
-            meta = self._meta(conn, name)
+            meta = read_meta(conn, name)
             if meta is None:
                 return []
-            return self._range(conn, name, meta, *slice_bounds(start, stop, meta.length))
+            return read_range(conn, name, meta.sid, *slice_bounds(start, stop, meta.length))
 
     def append(self, session_id: str, messages: Sequence[Message]) -> int:
         """See :meth:`summem.stores.base.Store.append`."""
         name = validate_session_id(session_id)
         batch = [(m.id, encode_message(m)) for m in messages]
         with self._file.tx(name, write="append" if batch else None) as conn:
-            meta = self._meta(conn, name)
+            meta = read_meta(conn, name)
             if not batch:
                 return 0 if meta is None else meta.length
-            meta = meta or self._create(conn, name)
+            meta = meta or new_session_row(conn, name)
             n = meta.length
             seen: set[str] = set()
             rows: list[tuple[int, int, str, str]] = []
@@ -178,10 +190,10 @@ class SQLiteStore(ClosingStore):
         name = validate_session_id(session_id)
         body = None if message is None else encode_message(message)
         with self._file.tx(name, write="set_system") as conn:
-            meta = self._meta(conn, name)
+            meta = read_meta(conn, name)
             if meta is None and body is None:
                 return
-            meta = meta or self._create(conn, name)
+            meta = meta or new_session_row(conn, name)
             conn.execute(SQL.SET_SYSTEM, (body, time.time(), meta.sid))
 
     def commit(
@@ -197,7 +209,7 @@ class SQLiteStore(ClosingStore):
         name = validate_session_id(session_id)
         body = None if summary is None else encode_message(summary)
         with self._file.tx(name, write="commit") as conn:
-            meta = self._checked(conn, name, expected_version, expected_epoch)
+            meta = checked_meta(conn, name, expected_version, expected_epoch)
             check_watermark(name, watermark, meta.watermark, meta.length)
             now = time.time()
             conn.execute(SQL.SET_SUMMARY, (body, watermark, now, meta.sid))
@@ -224,7 +236,7 @@ class SQLiteStore(ClosingStore):
         """See :meth:`summem.stores.base.Store.summaries`."""
         name = validate_session_id(session_id)
         with self._file.tx(name) as conn:
-            meta = self._meta(conn, name)
+            meta = read_meta(conn, name)
             rows = [] if meta is None else conn.execute(SQL.SUMMARIES, (meta.sid,)).fetchall()
         return [
             decode_message(body, session_id=name, where="summary log entry") for (body,) in rows
@@ -241,7 +253,7 @@ class SQLiteStore(ClosingStore):
         """See :meth:`summem.stores.base.Store.rollback`."""
         name = validate_session_id(session_id)
         with self._file.tx(name, write="rollback") as conn:
-            meta = self._checked(conn, name, expected_version, expected_epoch)
+            meta = checked_meta(conn, name, expected_version, expected_epoch)
             body: str | None = None
             watermark = 0
             if summary_id is not None:
@@ -261,7 +273,7 @@ class SQLiteStore(ClosingStore):
         """See :meth:`summem.stores.base.Store.clear`."""
         name = validate_session_id(session_id)
         with self._file.tx(name, write="clear") as conn:
-            meta = self._meta(conn, name)
+            meta = read_meta(conn, name)
             if meta is not None:
                 conn.execute(SQL.DELETE_FTS, (meta.sid,))
                 conn.execute(SQL.DELETE_MESSAGES, (meta.sid,))
@@ -284,71 +296,6 @@ class SQLiteStore(ClosingStore):
             ):
                 conn.execute(stmt, (row[0],))
             return True
-
-    def search(
-        self, session_id: str, query: str, *, k: int, stop: int | None = None
-    ) -> list[SearchHit]:
-        """See :meth:`summem.stores.base.SearchableStore.search` (FTS5, ``bm25()``).
-
-        Indexes what was appended since the session's last search first (see
-        :mod:`summem.stores._sqlite_search`), so every message below ``stop`` is searched.
-        """
-        name = validate_session_id(session_id)
-        with self._file.tx(name) as conn:
-            row = conn.execute(SQL.INDEX_STATE, (name,)).fetchone()
-        if row is None or k <= 0:
-            return []
-        sid, length, indexed = row
-        match = fts_query(sid, query)
-        hi = length if stop is None else min(stop, length)
-        if match is None or hi <= 0:
-            return []
-        caught_up = indexed >= length
-        while not caught_up:  # a bounded chunk per write transaction: others get the lock
-            with self._file.tx(name, write="index") as conn:
-                caught_up = catch_up(conn, name, CATCH_UP_CHUNK)
-        with self._file.tx(name) as conn:
-            rows = conn.execute(SQL.SEARCH, (match, sid, hi, k)).fetchall()
-        return [
-            SearchHit(pos, decode_message(body, session_id=name, where=f"message at {pos}"), -rank)
-            for pos, body, rank in rows
-        ]
-
-    def position_of(self, session_id: str, message_id: str) -> int | None:
-        """See :meth:`summem.stores.base.SearchableStore.position_of`."""
-        name = validate_session_id(session_id)
-        with self._file.tx(name) as conn:
-            meta = self._meta(conn, name)
-            if meta is None:
-                return None
-            row = conn.execute(SQL.POSITION_OF, (meta.sid, message_id)).fetchone()
-        return None if row is None else int(row[0])
-
-    def record_spend(
-        self,
-        key: str,
-        *,
-        at: float,
-        tokens: int,
-        cost_usd: float,
-        prune_before: float | None = None,
-    ) -> None:
-        """See :meth:`summem.observe.ledger.SpendLedger.record_spend` (table ``spend``)."""
-        key, at, tokens, cost_usd, prune_before = check_spend_entry(
-            key, at, tokens, cost_usd, prune_before
-        )
-        with self._file.tx(None, write="record_spend") as conn:
-            conn.execute(SQL.RECORD_SPEND, (key, at, tokens, cost_usd))
-            if prune_before is not None:
-                conn.execute(SQL.PRUNE_SPEND, (key, prune_before))
-
-    def spent_since(self, key: str, since: float | None = None) -> Spent:
-        """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
-        key, since = check_spend_key(key), check_since("since", since)
-        with self._file.tx(None) as conn:
-            row = conn.execute(SQL.SPENT_SINCE, (key, -math.inf if since is None else since))
-            tokens, cost = row.fetchone()
-        return Spent(int(tokens), float(cost))
 
     def list_sessions(self) -> list[str]:
         """See :meth:`summem.stores.base.Store.list_sessions`."""
@@ -379,130 +326,7 @@ class SQLiteStore(ClosingStore):
 
     # -- internals ------------------------------------------------------------------------
 
-    def _meta(self, conn: sqlite3.Connection, name: str) -> _Meta | None:
-        row = conn.execute(SQL.META, (name,)).fetchone()
-        if row is None:
-            return None
-        sid, epoch, version, length, watermark, system, summary = row
-        ints_ok = all(isinstance(v, int) for v in (sid, version, length, watermark))
-        if not (ints_ok and isinstance(epoch, str) and 0 <= watermark <= length) or not all(
-            v is None or isinstance(v, str) for v in (system, summary)
-        ):
-            raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
-        return _Meta(sid, epoch, version, length, watermark, system, summary)
-
-    def _create(self, conn: sqlite3.Connection, name: str) -> _Meta:
-        now = time.time()
-        epoch = new_epoch()
-        cur = conn.execute(SQL.CREATE, (name, epoch, now, now))
-        assert cur.lastrowid is not None
-        return _Meta(cur.lastrowid, epoch, 0, 0, 0, None, None)
-
-    def _checked(
-        self, conn: sqlite3.Connection, name: str, version: int, epoch: str | None
-    ) -> _Meta:
-        meta = self._meta(conn, name)
-        if meta is None:
-            raise ConflictError(f"session {name!r} no longer exists")
-        if epoch is not None and meta.epoch != epoch:
-            raise ConflictError(f"session {name!r} was deleted and created again")
-        if meta.version != version:
-            raise ConflictError(
-                f"session {name!r} moved: version is {meta.version}, expected {version}"
-            )
-        return meta
-
-    def _range(
-        self, conn: sqlite3.Connection, name: str, meta: _Meta, lo: int, hi: int
-    ) -> list[Message]:
-        rows = conn.execute(SQL.RANGE, (meta.sid, lo, hi)).fetchall()
-        if [pos for pos, _ in rows] != list(range(lo, hi)):
-            raise CorruptRecordError(
-                f"session {name!r}: history positions {lo}..{hi - 1} are missing or out of order"
-            )
-        return [
-            decode_message(body, session_id=name, where=f"message at position {pos}")
-            for pos, body in rows
-        ]
-
     def _log_summary(
         self, conn: sqlite3.Connection, sid: int, summary_id: str, wm: int, body: str, now: float
     ) -> None:
         conn.execute(SQL.LOG_SUMMARY, (sid, summary_id, wm, body, now))
-
-
-def _decode(body: Any, name: str, where: str) -> Message | None:
-    return None if body is None else decode_message(body, session_id=name, where=where)
-
-
-_AS = TypeVar("_AS", bound="AsyncSQLiteStore")
-
-
-class AsyncSQLiteStore(AsyncStoreAdapter):
-    """The async twin of :class:`SQLiteStore`: the same code, run in worker threads.
-
-    Building one does no I/O, so it may be done on a running event loop: the file is opened
-    (switched to WAL, migrated) in a worker thread by :meth:`open`, by ``async with``, or else
-    by the first call. An unusable file therefore raises there, not in the constructor.
-
-    Args:
-        path: the database file (created if missing; its directory must exist).
-        timeout: seconds to wait for another writer (``busy_timeout``) before failing.
-    """
-
-    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
-        self._sqlite = SQLiteStore._unopened(path, timeout=timeout)
-        super().__init__(self._sqlite, offload=True)
-
-    @classmethod
-    def from_url(cls, url: str) -> AsyncSQLiteStore:
-        """Build from ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``."""
-        return SQLiteStore.async_from_url(url)
-
-    async def open(self) -> None:
-        """Open and migrate the file now, in a worker thread (then a no-op).
-
-        Raises:
-            StoreError: the file cannot be opened, stays locked, or has a newer schema.
-        """
-        await self._run(self._sqlite._file.open)
-
-    async def search(
-        self, session_id: str, query: str, *, k: int, stop: int | None = None
-    ) -> list[SearchHit]:
-        """See :meth:`SQLiteStore.search`."""
-        return await self._run(self._sqlite.search, session_id, query, k=k, stop=stop)
-
-    async def position_of(self, session_id: str, message_id: str) -> int | None:
-        """See :meth:`SQLiteStore.position_of`."""
-        return await self._run(self._sqlite.position_of, session_id, message_id)
-
-    async def record_spend(
-        self,
-        key: str,
-        *,
-        at: float,
-        tokens: int,
-        cost_usd: float,
-        prune_before: float | None = None,
-    ) -> None:
-        """See :meth:`SQLiteStore.record_spend`."""
-        await self._run(
-            self._sqlite.record_spend,
-            key,
-            at=at,
-            tokens=tokens,
-            cost_usd=cost_usd,
-            prune_before=prune_before,
-        )
-
-    async def spent_since(self, key: str, since: float | None = None) -> Spent:
-        """See :meth:`SQLiteStore.spent_since`."""
-        return await self._run(self._sqlite.spent_since, key, since)
-
-    async def __aenter__(self: _AS) -> _AS:
-        await self.open()
-        return self
-
-    def __repr__(self) -> str:
-        return f"Async{self.sync_store!r}"

@@ -24,6 +24,7 @@ __all__ = [
     "parse_store_url",
     "postgres_settings",
     "sqlite_file",
+    "sqlite_read_only",
 ]
 
 DATA_DIR_ENV = "SUMMEM_DATA_DIR"
@@ -81,17 +82,44 @@ def parse_store_url(url: object) -> StoreURL:
     return StoreURL(url, scheme.lower(), rest)
 
 
-def sqlite_file(url: str | StoreURL) -> str:
-    """The file path in ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``.
-
-    Raises:
-        ConfigurationError: not a SQLite URL of either form.
-    """
+def _sqlite_rest(url: str | StoreURL) -> tuple[str, bool | None]:
+    """The path of a SQLite URL and its ``?mode=`` (True: ``ro``, False: ``rw``/``rwc``)."""
     parsed = url if isinstance(url, StoreURL) else parse_store_url(url)
     rest = parsed.rest
     if parsed.scheme != "sqlite" or not rest.startswith("/") or len(rest) < 2:
         raise ConfigurationError(f"bad SQLite URL {parsed.url!r}: {_SQLITE_FORMS}")
-    return rest[1:]
+    path, sep, query = rest[1:].rpartition("?")
+    if not sep or not query.startswith("mode="):
+        return rest[1:], None  # a "?" elsewhere is part of the file name
+    mode = query[len("mode=") :]
+    if mode not in ("ro", "rw", "rwc") or not path:
+        raise ConfigurationError(
+            f"bad SQLite URL {parsed.url!r}: ?mode= takes ro (read-only), rw or rwc"
+        )
+    return path, mode == "ro"
+
+
+def sqlite_file(url: str | StoreURL) -> str:
+    """The file path in ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``.
+
+    A trailing ``?mode=ro`` (or ``rw``, ``rwc``) is not part of it: see
+    :func:`sqlite_read_only`.
+
+    Raises:
+        ConfigurationError: not a SQLite URL of either form.
+    """
+    return _sqlite_rest(url)[0]
+
+
+def sqlite_read_only(url: str | StoreURL) -> bool | None:
+    """``True`` for a SQLite URL ending in ``?mode=ro``, ``False`` for ``?mode=rw``/``rwc``.
+
+    ``None`` without one: the store decides from the file's permissions.
+
+    Raises:
+        ConfigurationError: not a SQLite URL, or an unknown mode.
+    """
+    return _sqlite_rest(url)[1]
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,11 @@ or refused with a context-window error) is halved at message boundaries and summ
 rounds, each folding its chunk into the previous round's summary. Rounds are bounded by
 ``max_rounds`` (invariant I7): when the span cannot fit in that many, the flow fails with a
 :class:`~summem.exceptions.SummarizationError` before spending calls it cannot finish with.
+
+Beside it: which client it talks to (:mod:`summem.summarizers.endpoint`), what a reply must
+pass and what a failed call says (:mod:`summem.summarizers.reply`), how a span is cut
+(:mod:`summem.summarizers.chunking`) and rendered (:mod:`summem.summarizers.render`), and
+reusing the assistant's own request (:mod:`summem.summarizers.sent`).
 """
 
 from __future__ import annotations
@@ -22,8 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from summem._flow import Flow
-from summem._secrets import redact
-from summem.clients.base import ChatCall, ChatRequest, ChatResponse, LLMClient, OutputCapAware
+from summem.clients.base import ChatCall, ChatRequest, ChatResponse, LLMClient
 from summem.exceptions import (
     ConfigurationError,
     ContextWindowExceededError,
@@ -35,7 +39,6 @@ from summem.messages import Message
 from summem.prompts import PromptTemplate, load_prompt
 from summem.retry import RetryPolicy
 from summem.summarizers.base import SummaryOutput, SummaryRequest
-from summem.summarizers.checks import ECHO_SHARE, echo_share
 from summem.summarizers.chunking import (
     clip_for,
     halve_clip,
@@ -43,9 +46,10 @@ from summem.summarizers.chunking import (
     split_in_half,
     split_to_budget,
 )
+from summem.summarizers.endpoint import OUTPUT_CAP_NAMES, honours_output_cap, resolve_client
 from summem.summarizers.render import render_transcript
+from summem.summarizers.reply import accept_reply, call_failure, call_usage
 from summem.summarizers.sent import STOP, InPlace, forced_tool_choice, in_place, position_note
-from summem.tokens.base import TokenCounter
 
 if TYPE_CHECKING:
     import openai
@@ -53,12 +57,6 @@ if TYPE_CHECKING:
 __all__ = ["LLMSummarizer"]
 
 logger = logging.getLogger("summem.summarizers.llm")
-
-_CLIENT_KWARGS = frozenset(
-    ("api_key", "api_base", "base_url", "api_version", "organization", "custom_llm_provider")
-)
-"""Connection settings that belong to the litellm client rather than to each request."""
-_OUTPUT_CAP_NAMES = ("max_tokens", "max_completion_tokens", "max_output_tokens")
 
 
 class LLMSummarizer:
@@ -136,15 +134,15 @@ class LLMSummarizer:
         self.max_rounds = max_rounds
         timeout = model_kwargs.pop("timeout", None)
         self.timeout: float | None = float(timeout) if timeout is not None else None
-        if max_tokens_param is not None and max_tokens_param not in _OUTPUT_CAP_NAMES:
+        if max_tokens_param is not None and max_tokens_param not in OUTPUT_CAP_NAMES:
             raise ConfigurationError(
-                f"max_tokens_param must be one of {', '.join(_OUTPUT_CAP_NAMES)}, "
+                f"max_tokens_param must be one of {', '.join(OUTPUT_CAP_NAMES)}, "
                 f"got {max_tokens_param!r}"
             )
-        self.client, self.parameters = _resolve_client(
+        self.client, self.parameters = resolve_client(
             client, async_client, model_kwargs, max_tokens_param
         )
-        self.stream = stream if stream is not None else not _honours_output_cap(self.client)
+        self.stream = stream if stream is not None else not honours_output_cap(self.client)
         self._input_limit: int | None = None
         self._input_limit_known = False
         self.reuse_cache = bool(reuse_cache)
@@ -207,9 +205,11 @@ class LLMSummarizer:
                     raise self._failure(exc, calls, usage=spent()) from exc
                 else:
                     calls += step.attempts
-                    input_tokens, output_tokens = self._usage_of(response, chat, counter)
+                    input_tokens, output_tokens = call_usage(response, chat, counter)
                     try:
-                        summary = self._accept(response)
+                        summary = accept_reply(
+                            response, name=self.name, instructions=self.prompt.instructions
+                        )
                     except InvalidSummaryError as exc:
                         exc.usage = spent()
                         raise
@@ -261,12 +261,14 @@ class LLMSummarizer:
                 calls += step.attempts
                 raise self._failure(exc, calls, usage=spent()) from exc
             calls += step.attempts
-            spent_in, spent_out = self._usage_of(response, chat, counter)
+            spent_in, spent_out = call_usage(response, chat, counter)
             estimated = estimated or not response.usage_reported
             input_tokens += spent_in
             output_tokens += spent_out
             try:
-                summary = self._accept(response)
+                summary = accept_reply(
+                    response, name=self.name, instructions=self.prompt.instructions
+                )
             except InvalidSummaryError as exc:
                 exc.usage = spent()
                 raise
@@ -322,7 +324,7 @@ class LLMSummarizer:
 
     def _output_cap(self, request: SummaryRequest) -> int | None:
         """Room for the reply: twice the summary budget (reasoning models think in it too)."""
-        if any(name in self._parameters() for name in _OUTPUT_CAP_NAMES):
+        if any(name in self._parameters() for name in OUTPUT_CAP_NAMES):
             return None
         return max(2 * request.max_tokens, request.max_tokens + 256)
 
@@ -438,37 +440,6 @@ class LLMSummarizer:
             budgets.append(max(1, limit - overhead))
         return min(budgets) if budgets else None
 
-    def _accept(self, response: ChatResponse) -> str:
-        """The reply's text, or an :class:`InvalidSummaryError` saying why it is unusable."""
-        where = f"summarizer {self.name!r}"
-        provider = response.provider or "the provider"
-        if response.error is not None:
-            raise InvalidSummaryError(
-                f"{where}: {provider} returned an error inside a successful reply: "
-                f"{redact(response.error)}"
-            )
-        if response.refusal or response.finish_reason == "content_filter":
-            detail = f": {redact(response.refusal)[:200]}" if response.refusal else ""
-            raise InvalidSummaryError(
-                f"{where}: the model refused or its reply was filtered "
-                f"(finish_reason={response.finish_reason!r}){detail}"
-            )
-        if response.finish_reason == "length":
-            raise InvalidSummaryError(
-                f"{where}: the reply was cut off at the output limit (finish_reason='length'); "
-                "a truncated summary is never used"
-            )
-        text = response.text.strip()
-        if not text:
-            raise InvalidSummaryError(f"{where}: the model returned an empty summary")
-        share = echo_share(text, self.prompt.instructions)
-        if share >= ECHO_SHARE:
-            raise InvalidSummaryError(
-                f"{where}: the reply repeats the prompt's instructions ({share:.0%} of its "
-                "phrases are the prompt's own), not a summary"
-            )
-        return text
-
     def _failure(
         self,
         exc: LLMError,
@@ -477,72 +448,6 @@ class LLMSummarizer:
         *,
         usage: dict[str, int] | None = None,
     ) -> SummarizationError:
-        status = exc.status_code if exc.status_code is not None else "n/a"
-        why = f" ({reason})" if reason else ""
-        return SummarizationError(
-            redact(
-                f"summarizer {self.name!r} failed{why}: provider={exc.provider or 'unknown'} "
-                f"model={self.model} status={status} attempts={calls}: {exc}"
-            ),
-            usage=usage,
+        return call_failure(
+            exc, name=self.name, model=self.model, calls=calls, reason=reason, usage=usage
         )
-
-    @staticmethod
-    def _usage_of(
-        response: ChatResponse, chat: ChatRequest, counter: TokenCounter
-    ) -> tuple[int, int]:
-        """(input, output) tokens of one call: as reported, or estimated when not reported."""
-        if response.usage_reported:
-            return response.input_tokens, response.output_tokens
-        sent = sum(counter.count_text(str(m.get("content") or "")) + 4 for m in chat.messages)
-        return sent, counter.count_text(response.text)
-
-
-def _honours_output_cap(client: LLMClient) -> bool:
-    """True for endpoints known to stop at the cap they are sent (no need to stream).
-
-    A client of the user's own decides how it calls its model: it is trusted unless it says
-    otherwise (:class:`~summem.clients.base.OutputCapAware`).
-    """
-    return client.honours_output_cap() if isinstance(client, OutputCapAware) else True
-
-
-def _resolve_client(
-    client: Any, async_client: Any, model_kwargs: dict[str, Any], max_tokens_param: str | None
-) -> tuple[LLMClient, dict[str, Any]]:
-    """The adapter to use and the parameters left for each request."""
-    if client is None and async_client is None:
-        from summem.clients.litellm import LiteLLMClient
-
-        connection = {k: v for k, v in model_kwargs.items() if k in _CLIENT_KWARGS}
-        params = {k: v for k, v in model_kwargs.items() if k not in _CLIENT_KWARGS}
-        if max_tokens_param is not None:
-            connection["max_tokens_param"] = max_tokens_param
-        return LiteLLMClient(**connection), params
-    import openai
-
-    is_openai = isinstance(client, (openai.OpenAI, openai.AsyncOpenAI))
-    if client is not None and not is_openai:
-        if not isinstance(client, LLMClient):
-            raise ConfigurationError(
-                f"client must be an openai client or an LLMClient, got {type(client).__name__}"
-            )
-        if async_client is not None:
-            raise ConfigurationError("async_client only pairs with an openai.OpenAI client")
-        return client, dict(model_kwargs)
-    misplaced = sorted(set(model_kwargs) & _CLIENT_KWARGS)
-    if misplaced:
-        raise ConfigurationError(
-            f"{', '.join(misplaced)}: configure these on the openai client you pass"
-        )
-    from summem.clients.openai import OpenAIClient
-
-    if isinstance(client, openai.AsyncOpenAI):
-        if async_client is not None:
-            raise ConfigurationError(
-                "pass the sync client as client= and the async one as async_client="
-            )
-        return OpenAIClient(async_client=client, max_tokens_param=max_tokens_param), dict(
-            model_kwargs
-        )
-    return OpenAIClient(client, async_client, max_tokens_param=max_tokens_param), dict(model_kwargs)

@@ -236,7 +236,7 @@ def test_opening_gives_up_after_the_timeout_while_the_file_stays_locked(tmp_path
 def test_a_file_from_before_the_search_index_is_indexed_by_its_searches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from summem.stores import sqlite
+    from summem.stores import _sqlite_recall  # the search lives there since the split
 
     path = tmp_path / "s.db"
     with SQLiteStore(path) as store:
@@ -251,7 +251,7 @@ def test_a_file_from_before_the_search_index_is_indexed_by_its_searches(
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     conn.close()
-    monkeypatch.setattr(sqlite, "CATCH_UP_CHUNK", 2)  # several write transactions
+    monkeypatch.setattr(_sqlite_recall, "CATCH_UP_CHUNK", 2)  # several write transactions
     with SQLiteStore(path) as store:
         assert _fts_rows(path) == 0  # opening builds nothing: the searches do
         assert [h.position for h in store.search("a", "osprey", k=5)] == [2, 0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from summem.exceptions import ConfigurationError
-from summem.stores.url import parse_store_url, sqlite_file
+from summem.stores.url import parse_store_url, sqlite_file, sqlite_read_only
 
 
 def test_parse_store_url() -> None:
@@ -24,6 +24,22 @@ def test_sqlite_file() -> None:
     assert sqlite_file("sqlite:////abs/x.db") == "/abs/x.db"
     for bad in ("sqlite://x.db", "sqlite:///", "redis://h/0"):
         with pytest.raises(ConfigurationError, match="sqlite:///relative"):
+            sqlite_file(bad)
+
+
+def test_sqlite_mode_at_the_end_of_the_url() -> None:
+    assert (sqlite_file("sqlite:///x.db?mode=ro"), sqlite_read_only("sqlite:///x.db?mode=ro")) == (
+        "x.db",
+        True,
+    )
+    assert sqlite_read_only("sqlite:////abs/x.db?mode=rw") is False
+    assert sqlite_read_only("sqlite:///x.db?mode=rwc") is False
+    assert sqlite_read_only("sqlite:///x.db") is None
+    # any other "?" is part of the file name, as it always was
+    assert sqlite_file("sqlite:///odd?name.db") == "odd?name.db"
+    assert sqlite_read_only("sqlite:///odd?name.db") is None
+    for bad in ("sqlite:///x.db?mode=memory", "sqlite:///?mode=ro"):
+        with pytest.raises(ConfigurationError, match="mode= takes ro"):
             sqlite_file(bad)
 
 

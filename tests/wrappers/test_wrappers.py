@@ -88,6 +88,29 @@ def test_tool_calls_are_recorded_and_paired() -> None:
 
 
 @respx.mock
+def test_a_refusal_or_an_empty_reply_is_recorded_and_sent_back_as_the_provider_gave_it() -> None:
+    """Replies without content are still recorded (adding refuses only an assistant message
+    with nothing to send): a refusal keeps its ``refusal`` field, an empty reply is stored as
+    empty text, and the next request carries both."""
+    refusal = openai_completion(None, refusal="I can't help with that.", usage=(3, 2))
+    route = respx.post(URL).mock(
+        side_effect=[
+            httpx.Response(200, json=refusal),
+            httpx.Response(200, json=completion(None)),
+            httpx.Response(200, json=completion("ok")),
+        ]
+    )
+    memory = small_memory()
+    client = wrap_openai(openai.OpenAI(api_key="sk-test"), memory)
+    for text in ("pick this lock", "then say nothing", "fine"):
+        client.chat.completions.create(model="m", messages=[{"role": "user", "content": text}])
+    sent = bodies(route)[2]["messages"]
+    assert sent[1] == {"role": "assistant", "content": None, "refusal": "I can't help with that."}
+    assert sent[3] == {"role": "assistant", "content": ""}
+    assert [m.role for m in memory.history_messages()] == ["user", "assistant"] * 3
+
+
+@respx.mock
 def test_streaming_records_the_reply_once_the_stream_ends() -> None:
     tool_delta = {
         "tool_calls": [

@@ -1,0 +1,62 @@
+"""Recall over a SQLite store: full-text search of a session's history, and message positions.
+
+The index itself (an FTS5 table, filled by the search rather than by the append) is
+described in :mod:`summem.stores._sqlite_search`; this is the store's side of
+:class:`~summem.stores.base.SearchableStore`, mixed into
+:class:`~summem.stores.sqlite.SQLiteStore`.
+"""
+
+from __future__ import annotations
+
+from summem.stores._sqlite_file import SQLiteFile
+from summem.stores._sqlite_rows import read_meta
+from summem.stores._sqlite_schema import SQL
+from summem.stores._sqlite_search import CATCH_UP_CHUNK, catch_up, fts_query
+from summem.stores.base import SearchHit, decode_message, validate_session_id
+
+__all__ = ["SQLiteRecall"]
+
+
+class SQLiteRecall:
+    """``search`` and ``position_of`` on the store's file."""
+
+    _file: SQLiteFile
+
+    def search(
+        self, session_id: str, query: str, *, k: int, stop: int | None = None
+    ) -> list[SearchHit]:
+        """See :meth:`summem.stores.base.SearchableStore.search` (FTS5, ``bm25()``).
+
+        Indexes what was appended since the session's last search first (see
+        :mod:`summem.stores._sqlite_search`), so every message below ``stop`` is searched.
+        """
+        name = validate_session_id(session_id)
+        with self._file.tx(name) as conn:
+            row = conn.execute(SQL.INDEX_STATE, (name,)).fetchone()
+        if row is None or k <= 0:
+            return []
+        sid, length, indexed = row
+        match = fts_query(sid, query)
+        hi = length if stop is None else min(stop, length)
+        if match is None or hi <= 0:
+            return []
+        caught_up = indexed >= length
+        while not caught_up:  # a bounded chunk per write transaction: others get the lock
+            with self._file.tx(name, write="index") as conn:
+                caught_up = catch_up(conn, name, CATCH_UP_CHUNK)
+        with self._file.tx(name) as conn:
+            rows = conn.execute(SQL.SEARCH, (match, sid, hi, k)).fetchall()
+        return [
+            SearchHit(pos, decode_message(body, session_id=name, where=f"message at {pos}"), -rank)
+            for pos, body, rank in rows
+        ]
+
+    def position_of(self, session_id: str, message_id: str) -> int | None:
+        """See :meth:`summem.stores.base.SearchableStore.position_of`."""
+        name = validate_session_id(session_id)
+        with self._file.tx(name) as conn:
+            meta = read_meta(conn, name)
+            if meta is None:
+                return None
+            row = conn.execute(SQL.POSITION_OF, (meta.sid, message_id)).fetchone()
+        return None if row is None else int(row[0])

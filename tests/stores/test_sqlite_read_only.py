@@ -1,0 +1,456 @@
+"""Read-only SQLite databases: inspected without being changed, never migrated.
+
+Tests run as root here, and root ignores permission bits. So every case is covered twice
+where it matters: once through what binds root too (SQLite's ``mode=ro``, which the store
+uses for every read-only open, and a file or folder with no write bit at all, which the store
+treats as read-only whoever runs it), and once for real, as an unprivileged user in a forked
+child (:func:`unprivileged`), where the kernel refuses the writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import select
+import shutil
+import signal
+import sqlite3
+import stat
+import tempfile
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from summem.exceptions import ConfigurationError, SchemaVersionError, StoreError
+from summem.messages import assistant, user
+from summem.stores import SQLiteStore, open_store
+from summem.stores._sqlite_access import Target, _writable, read_only_reason, target
+from summem.stores.sqlite import AsyncSQLiteStore
+from tests.cli.test_app import one_error_line, run
+
+NOBODY = 65534
+CHILD_WAIT_SECONDS = 120
+"""How long a forked child may go without answering before it counts as hung."""
+
+
+def unprivileged(fn: Callable[[], Any]) -> Any:
+    """``fn()`` where permission bits bind: here when not root, else as ``nobody`` in a child.
+
+    The result comes back as JSON; an exception comes back as ``"error: Type: text"``. The
+    child imports nothing new (the interpreter's files may be unreadable to ``nobody``). A
+    child that has not answered after :data:`CHILD_WAIT_SECONDS` (a hang, never a slow run)
+    is killed and the test fails.
+    """
+    if os.geteuid() != 0:
+        try:
+            return json.loads(json.dumps(fn()))
+        except Exception as exc:
+            return f"error: {type(exc).__name__}: {exc}"
+    read, write = os.pipe()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (3.12+)
+        pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child's coverage is not collected)
+        try:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            try:
+                out = json.dumps(fn())
+            except Exception as exc:
+                out = json.dumps(f"error: {type(exc).__name__}: {exc}")
+            os.write(write, out.encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    chunks = []
+    try:
+        while True:
+            ready, _, _ = select.select([read], [], [], CHILD_WAIT_SECONDS)
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                pytest.fail(f"the unprivileged child did not answer in {CHILD_WAIT_SECONDS} s")
+            chunk = os.read(read, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(read)
+        os.waitpid(pid, 0)
+    return json.loads(b"".join(chunks))
+
+
+@pytest.fixture
+def folder() -> Iterator[Path]:
+    """A folder an unprivileged user can reach (pytest's tmp_path is private to root)."""
+    path = Path(tempfile.mkdtemp(prefix="summem-ro-"))
+    path.chmod(0o755)
+    try:
+        yield path
+    finally:
+        for p in [path, *path.iterdir()]:
+            p.chmod(0o755 if p.is_dir() else 0o644)
+        shutil.rmtree(path)
+
+
+def make_db(path: Path, *, schema: int | None = None) -> None:
+    """A database with two sessions, closed cleanly (no -wal or -shm file left)."""
+    with SQLiteStore(path) as store:
+        store.append("a", [user("hello"), assistant("hi there")])
+        store.append("b", [user("other")])
+        store.record_spend("tenant", at=1.0, tokens=10, cost_usd=0.5)
+    if schema is not None:  # as an older summem left it
+        conn = sqlite3.connect(path)
+        conn.execute("DROP TABLE spend")
+        conn.execute(f"PRAGMA user_version = {schema}")
+        conn.commit()
+        conn.close()
+    assert sorted(p.name for p in path.parent.iterdir() if p.name.startswith(path.name)) == [
+        path.name
+    ]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+WRITES: list[tuple[str, Callable[[SQLiteStore], object]]] = [
+    ("append", lambda s: s.append("a", [user("more")])),
+    ("set_system", lambda s: s.set_system("a", None)),
+    ("commit", lambda s: s.commit("a", summary=None, watermark=1, expected_version=0,
+                                  expected_epoch="e")),
+    ("create", lambda s: s.create("new", history=[user("x")])),
+    ("clear", lambda s: s.clear("a")),
+    ("delete", lambda s: s.delete("a")),
+    ("acquire_lease", lambda s: s.acquire_lease("a", "me", 5)),
+    ("release_lease", lambda s: s.release_lease("a", "me")),
+    ("record_spend", lambda s: s.record_spend("tenant", at=2.0, tokens=1, cost_usd=0.1)),
+    ("rollback", lambda s: s.rollback("a", summary_id=None, expected_version=0)),
+]  # fmt: skip
+
+
+def check_reads(store: SQLiteStore) -> None:
+    assert store.list_sessions() == ["a", "b"]
+    assert store.exists("a") and not store.exists("zzz")
+    state = store.load("a")
+    assert [m.text for m in state.tail] == ["hello", "hi there"]
+    assert [m.text for m in store.history("b")] == ["other"]
+    assert store.summaries("a") == []
+    assert store.position_of("a", state.tail[1].id) == 1
+    assert store.spent_since("tenant").cost_usd == 0.5
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["read_only=True", "file: URI", "sqlite URL ?mode=ro", "chmod 444", "chmod 555 folder"],
+)
+def test_a_read_only_database_reads_refuses_writes_and_is_never_changed(
+    tmp_path: Path, how: str
+) -> None:
+    path = tmp_path / "s.db"
+    make_db(path)
+    before = digest(path)
+    if how == "read_only=True":
+        store = SQLiteStore(path, read_only=True)
+    elif how == "file: URI":
+        store = SQLiteStore(f"file:{path}?mode=ro")
+    elif how == "sqlite URL ?mode=ro":
+        opened = open_store(f"sqlite:///{path}?mode=ro")
+        assert isinstance(opened, SQLiteStore)
+        store = opened
+    elif how == "chmod 444":
+        path.chmod(0o444)
+        store = SQLiteStore(path)
+    else:
+        tmp_path.chmod(0o555)
+        store = SQLiteStore(path)
+    try:
+        assert store.read_only is True
+        check_reads(store)
+        for name, write in WRITES:
+            with pytest.raises(StoreError, match=f"cannot {name}.*is open read-only"):
+                write(store)
+        # not only summem's own refusal: SQLite itself was opened read-only
+        conn = store._file._conn()
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            conn.execute("INSERT INTO leases VALUES ('x', 'y', 0)")
+        check_reads(store)
+    finally:
+        store.close()
+        tmp_path.chmod(0o755)
+    assert digest(path) == before
+
+
+def test_a_read_only_store_with_a_current_schema_reads_through_memory_too(tmp_path: Path) -> None:
+    from summem.memory import Memory
+    from tests.fakes.memory import small_reducer
+
+    path = tmp_path / "s.db"
+    make_db(path)
+    path.chmod(0o444)
+    with SQLiteStore(path) as store:
+        memory = Memory("a", reducer=small_reducer(), store=store)
+        assert [m["content"] for m in memory.messages()] == ["hello", "hi there"]
+        with pytest.raises(StoreError, match="read-only"):
+            memory.add(user("one more"))
+        assert [m.text for m in store.history("a")] == ["hello", "hi there"]
+
+
+def test_recall_search_reads_an_index_that_is_up_to_date_and_says_when_it_is_not(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+    make_db(path)
+    with SQLiteStore(path) as store:
+        assert [h.position for h in store.search("a", "hello", k=3)] == [0]  # indexes "a"
+    path.chmod(0o444)
+    with SQLiteStore(path) as reader:
+        assert [h.message.text for h in reader.search("a", "hello", k=3)] == ["hello"]
+        with pytest.raises(StoreError, match=r"cannot index session 'b'.*read-only"):
+            reader.search("b", "other", k=3)  # never indexed: that would be a write
+
+
+def test_an_older_schema_read_only_says_it_needs_a_migration_and_is_left_alone(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+    make_db(path, schema=3)
+    path.chmod(0o444)
+    before = digest(path)
+    with pytest.raises(SchemaVersionError) as info:
+        SQLiteStore(path)
+    assert (info.value.stored, info.value.known) == (3, 4)
+    text = str(info.value)
+    assert "schema version 3, older than this summem's (4)" in text
+    assert "needs a migration, which cannot run on a read-only database" in text
+    assert "the file is not writable" in text and "nothing was changed" in text
+    assert digest(path) == before
+    path.chmod(0o644)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    conn.close()
+    with SQLiteStore(path) as writable:  # with write access it migrates as before
+        assert writable.read_only is False
+        assert [m.text for m in writable.history("a")] == ["hello", "hi there"]
+        assert writable.spent_since("tenant").cost_usd == 0  # the ledger is new
+
+
+def test_read_only_false_overrides_the_bits_where_the_process_may_write(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    make_db(path)
+    path.chmod(0o444)
+    if not os.access(path, os.W_OK):
+        pytest.skip("only a process that may write a 444 file (root) can override its bits")
+    with SQLiteStore(path, read_only=False) as store:
+        assert store.read_only is False
+        store.append("a", [user("written")])
+    with SQLiteStore(path) as reader:
+        assert reader.read_only is True
+        assert reader.history("a")[-1].text == "written"
+
+
+# -- for real: an unprivileged user, where the kernel refuses writes ------------------------
+
+
+def test_unprivileged_reader_of_a_protected_file_in_a_protected_folder(folder: Path) -> None:
+    """Neither the file nor its folder is writable: SQLite cannot create the -shm file a WAL
+    database needs, so the store reads the file immutable (no -wal holds unmerged commits)."""
+    path = folder / "s.db"
+    make_db(path)
+    path.chmod(0o444)
+    folder.chmod(0o755)  # owned by root: not writable to nobody, though it has write bits
+    before = digest(path)
+
+    def read() -> dict[str, Any]:
+        with SQLiteStore(path) as store:
+            check_reads(store)
+            try:
+                store.append("a", [user("x")])
+            except StoreError as exc:
+                refused = str(exc)
+            return {"read_only": store.read_only, "uri": store._file._uri, "refused": refused}
+
+    out = unprivileged(read)
+    assert isinstance(out, dict), out
+    assert out["read_only"] is True and "is open read-only" in out["refused"]
+    if os.geteuid() == 0:  # nobody: the folder is not writable, so no -shm could be made
+        assert out["uri"].endswith("?mode=ro&immutable=1")
+        assert "(the file is not writable)" in out["refused"]
+    assert sorted(p.name for p in folder.iterdir()) == ["s.db"]  # nothing created
+    assert digest(path) == before
+
+
+def test_unprivileged_reader_of_an_older_schema_gets_the_clear_error(folder: Path) -> None:
+    path = folder / "s.db"
+    make_db(path, schema=2)
+    path.chmod(0o644)  # writable to root only: nobody may not write it
+    before = digest(path)
+
+    def open_it() -> str:
+        SQLiteStore(path).close()
+        return "opened"
+
+    out = unprivileged(open_it)
+    if os.geteuid() == 0:
+        assert isinstance(out, str) and out.startswith("error: SchemaVersionError"), out
+        assert "schema version 2, older than this summem's (4)" in out
+        assert "cannot run on a read-only database (the file is not writable)" in out
+        assert digest(path) == before
+        assert sorted(p.name for p in folder.iterdir()) == ["s.db"]
+
+
+def test_unprivileged_reader_sees_commits_still_in_a_live_writers_wal(folder: Path) -> None:
+    """A writer holds the database open with commits in its -wal: a read-only reader in a
+    folder it cannot write reads through the writer's -shm and sees them."""
+    path = folder / "s.db"
+    make_db(path)
+    writer = SQLiteStore(path)
+    try:
+        writer._file._conn().execute("PRAGMA wal_autocheckpoint = 0")
+        writer.append("a", [user("still in the wal")])
+        assert os.path.getsize(f"{path}-wal") > 0
+        for p in folder.iterdir():
+            p.chmod(0o644)  # readable by nobody, writable by root only
+
+        def read() -> list[str]:
+            with SQLiteStore(path) as store:
+                return [m.text for m in store.history("a")]
+
+        assert unprivileged(read) == ["hello", "hi there", "still in the wal"]
+    finally:
+        writer.close()
+
+
+def test_a_wal_with_unmerged_commits_and_no_shm_in_a_protected_folder_is_refused(
+    folder: Path, tmp_path: Path
+) -> None:
+    """Reading it immutable would miss the -wal's commits: say why instead."""
+    source = tmp_path / "s.db"
+    make_db(source)
+    writer = SQLiteStore(source)
+    writer._file._conn().execute("PRAGMA wal_autocheckpoint = 0")
+    writer.append("a", [user("only in the wal")])
+    shutil.copy(source, folder / "s.db")  # what a crashed writer leaves, minus its -shm
+    shutil.copy(f"{source}-wal", folder / "s.db-wal")
+    writer.close()
+    for p in folder.iterdir():
+        p.chmod(0o444)
+    folder.chmod(0o555)
+
+    def open_it() -> str:
+        SQLiteStore(folder / "s.db").close()
+        return "opened"
+
+    out = unprivileged(open_it)
+    if os.geteuid() == 0 or not os.access(folder, os.W_OK):
+        assert isinstance(out, str) and out.startswith("error: StoreError"), out
+        assert "-wal file holds commits not yet merged" in out
+    assert sorted(p.name for p in folder.iterdir()) == ["s.db", "s.db-wal"]
+
+
+# -- what cannot be read: said, never guessed -----------------------------------------------
+
+
+def test_a_protected_file_that_is_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "junk.db"
+    path.write_bytes(b"not a database" * 100)
+    path.chmod(0o444)
+    with pytest.raises(StoreError, match=r"read-only \(the file is not writable\)") as info:
+        SQLiteStore(path)
+    assert "file is not a database" in str(info.value)
+    with pytest.raises(StoreError, match="file is not a database"):
+        SQLiteStore(f"file:{path}?immutable=1")  # asked for immutable: nothing to fall back to
+
+
+def test_in_a_protected_folder_the_fallback_is_tried_only_when_it_would_be_exact(
+    tmp_path: Path,
+) -> None:
+    """A folder with no write bit counts as read-only for root too, so this runs here."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    path = folder / "junk.db"
+    path.write_bytes(b"not a database" * 100)
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(StoreError, match="file is not a database") as info:
+            SQLiteStore(path)  # no -wal: read immutable, which fails the same way
+        assert "-wal" not in str(info.value)
+        folder.chmod(0o755)
+        (folder / "junk.db-wal").write_bytes(b"x" * 64)
+        folder.chmod(0o555)
+        with pytest.raises(StoreError, match="-wal file holds commits not yet merged"):
+            SQLiteStore(path)
+    finally:
+        folder.chmod(0o755)
+    assert read_only_reason(str(folder / "missing.db")) is None  # a new file: read-write
+    assert _writable(str(folder / "missing.db"))  # not there: SQLite will say what is wrong
+
+
+# -- async, URLs, the CLI -----------------------------------------------------------------
+
+
+def test_async_store_opens_read_only_too(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    make_db(path)
+    before = digest(path)
+
+    async def scenario() -> None:
+        async with AsyncSQLiteStore(path, read_only=True) as store:
+            assert [m.text for m in await store.history("a")] == ["hello", "hi there"]
+            with pytest.raises(StoreError, match="read-only"):
+                await store.append("a", [user("x")])
+        async with AsyncSQLiteStore.from_url(f"sqlite:///{path}?mode=ro") as again:
+            assert await again.list_sessions() == ["a", "b"]
+
+    asyncio.run(scenario())
+    assert digest(path) == before
+
+
+def test_file_uris_and_their_parameters() -> None:
+    assert target("file:x.db") == target("x.db")
+    assert target("file:/abs/x.db?mode=ro").read_only is True
+    assert target("file:///abs/x%20y.db?mode=rw").path == "/abs/x y.db"
+    assert target("file://localhost/abs/x.db?mode=rwc").read_only is False
+    assert target("file:x.db?immutable=1") == Target("x.db", read_only=True, immutable=True)
+    assert target("file:x.db?mode=ro", read_only=False).read_only is False
+    for bad, match in [
+        ("file:x.db?cache=shared", "cache=shared is not supported"),
+        ("file:x.db?mode=bogus", "mode=bogus is not supported"),
+        ("file://host/x.db", "file:relative.db"),
+        ("file:x.db?mode=memory", "memory://"),
+    ]:
+        with pytest.raises(ConfigurationError, match=match):
+            target(bad)
+
+
+def test_cli_inspects_a_read_only_database_and_leaves_it_alone(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    make_db(path)
+    path.chmod(0o444)
+    before = digest(path)
+    url = f"sqlite:///{path}"
+    listed = run("sessions", "list", "--store", url, "--json")
+    assert listed.exit_code == 0, listed.output
+    assert [row["session"] for row in json.loads(listed.stdout)] == ["a", "b"]
+    shown = run("sessions", "show", "a", "--store", url)
+    assert shown.exit_code == 0 and "hi there" in shown.stdout
+    deleted = run("sessions", "delete", "a", "--store", url, "--yes")
+    assert deleted.exit_code != 0 and "read-only" in one_error_line(deleted)
+    assert digest(path) == before
+    assert stat.S_IMODE(path.stat().st_mode) == 0o444
+
+
+def test_cli_names_the_migration_an_older_read_only_database_needs(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    make_db(path, schema=3)
+    path.chmod(0o444)
+    before = digest(path)
+    listed = run("sessions", "list", "--store", f"sqlite:///{path}?mode=ro")
+    assert listed.exit_code != 0
+    assert "needs a migration, which cannot run on a read-only database" in one_error_line(listed)
+    assert digest(path) == before
