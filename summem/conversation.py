@@ -165,10 +165,11 @@ def check_batch(
     if len(msgs) == 1:
         msg = msgs[0]
         # The common turn, settled without the walk (which would do the same): one new user
-        # or assistant message with no tool calls, not a summary, its id not stored. It
-        # changes neither the system message nor the pending calls, and cannot fail.
+        # message, or assistant message with content and no tool calls, not a summary, its id
+        # not stored. It changes neither the system message nor the pending calls, and cannot
+        # fail (an assistant message without content goes to the walk's payload check).
         if (
-            (msg.role == "user" or msg.role == "assistant")
+            (msg.role == "user" or (msg.role == "assistant" and msg.content is not None))
             and not msg.tool_calls
             and not msg.is_summary
             and msg.id not in known
