@@ -50,7 +50,7 @@ INDIRECT_TEMPLATES: dict[str, tuple[str, ...]] = {
 INDIRECT_PREFERENCES: tuple[tuple[str, str], ...] = (
     ("ended up in hospital after trail mix", "No nuts in anything, I {v} once."),
     ("my partner reads every label for me", "Since the milk thing, {v}, so list ingredients."),
-    ("stuck behind the knees of a tall guy", "Last flight I was {v} for six hours, never again."),
+    ("knees wedged against a tall guy's seat", "Six hours with my {v} last flight, never again."),
     ("the smell of leather makes me queasy", "Honestly {v}, so suggest other boots."),
     ("my right hand is in a cast", "Until the autumn {v}, so zips need big pulls."),
     ("my dog comes everywhere with me", "Whatever tent we pick, {v}, and he's big."),
