@@ -25,27 +25,32 @@ INDIRECT_TEMPLATES: dict[str, tuple[str, ...]] = {
         "The courier slip from the last box had {v} scribbled on it, nothing came since.",
         "Funny, every parcel you sent me so far had {v} on the label, is that me?",
         "When I called last week they read {v} back to me before hanging up, whatever that was.",
+        "Leave it in the club locker with {v} on the door, the one I always use.",
     ),
     "name": (
         "{v} will be the one opening the door on Thursday, I'm away all week.",
         "Whoever drives up, {v} has the spare key to the shed where the kayak lives.",
         "The kids will be staying with {v} that weekend, so don't ring the house.",
         "Last time {v} signed for it and nobody told me for three days.",
+        "Ask for {v} at reception if I don't pick up, she sits next to me.",
     ),
     "date": (
         "We fly out on {v}, same as last time, so the boots need breaking in before then.",
         "The kids finish school on {v} and after that we're off to the lakes.",
         "Since the move on {v} nothing has been delivered to the right door.",
         "The last time I wore them properly was the wedding on {v}, and they pinched.",
+        "Everything has to be packed by {v}, the movers come the morning after.",
     ),
     "value": (
         "The old stove did {v} km with me before it gave up, so I expect the same.",
         "Last season I logged {v} metres of climbing on the watch, knees still complain.",
         "The cabin sits at {v} metres, so nights get cold even in summer.",
         "We raised {v} for the charity walk last year, the team wants nicer jackets now.",
+        "Our street is up at {v} feet, the snow comes early.",
     ),
 }
-"""Per kind, sentences that imply the value rather than state what it is."""
+"""Per kind, sentences that imply the value rather than state what it is. A trajectory uses
+each at most once until all have been used: nobody tells four facts in one sentence frame."""
 
 INDIRECT_PREFERENCES: tuple[tuple[str, str], ...] = (
     ("ended up in hospital after trail mix", "No nuts in anything, I {v} once."),

@@ -250,6 +250,7 @@ class _Generator:
         self.used: set[str] = set()
         self.preferences = list(P.PREFERENCES)
         rng.shuffle(self.preferences)
+        self.decks: dict[str, list[str]] = {}
         self.hidden_preferences = list(H.INDIRECT_PREFERENCES)
         if style == "indirect":
             rng.shuffle(self.hidden_preferences)
@@ -491,7 +492,11 @@ class _Generator:
             else:
                 makers = {"code": self._code, "name": self._name, "date": self._date}
                 value, aliases = makers.get(kind, self._amount)()
-                template = r.choice(H.INDIRECT_TEMPLATES[kind])
+                deck = self.decks.setdefault(kind, [])
+                if not deck:  # each frame once before any comes back
+                    deck.extend(H.INDIRECT_TEMPLATES[kind])
+                    r.shuffle(deck)
+                template = deck.pop()
             where = self._say("user", template.replace("{v}", value))
             self._say("assistant", r.choice(P.ACKNOWLEDGEMENTS))
             self._record(kind, value, aliases, index, where)
