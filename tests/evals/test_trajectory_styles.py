@@ -167,3 +167,10 @@ def test_nested_tool_credits_a_summarizer_only_for_what_it_reads_deep() -> None:
     weak = ExtractiveSummarizer(ablate=("numbers", "codes", "time_words", "names"))
     assert _summary_recall(weak, 2) <= shipped
     assert _summary_recall(_DeepReader(), 2) >= shipped + 0.1
+
+
+def test_rejects_an_unknown_style_and_more_facts_than_its_frames_allow() -> None:
+    with pytest.raises(ValueError, match="style"):
+        generate_trajectory(0, turns=10, facts=2, style="oblique")
+    with pytest.raises(ValueError, match="at most 60 facts"):
+        generate_trajectory(0, turns=100, facts=61, style="indirect")
