@@ -42,7 +42,14 @@ from summem.tokens.base import resolve_counter
 
 __all__ = ["DEFAULT_FAMILIES", "Measured", "main", "measure", "verdict"]
 
-DEFAULT_FAMILIES = ("plain", "realistic", "corrections", "both-speakers")
+DEFAULT_FAMILIES = (
+    "plain",
+    "realistic",
+    "corrections",
+    "both-speakers",
+    "indirect",
+    "nested-tool",
+)
 """The long family (1,000 turns) is left out by default: it takes as long as all the others."""
 SHIPPED = "(none: as shipped)"
 
@@ -102,6 +109,7 @@ def measure(
             corrections=family.corrections,
             summarizer=summarizer,
             speakers=family.speakers,
+            style=family.style,
         )
         violations += sum(len(t.violations) for t in traces)
         for row in probe_rows(probes, seeds, cycles=(10,)):

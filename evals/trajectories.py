@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from evals import _pools as P
+from evals import _pools_hidden as H
 from evals._text import normalize_text
 from evals.facts import (
     KINDS,
@@ -85,6 +86,7 @@ def generate_trajectory(
     filler: str = "plain",
     corrections: int = 0,
     speakers: str = "user",
+    style: str = "direct",
 ) -> Trajectory:
     """A deterministic support-assistant conversation with ``facts`` facts planted in it.
 
@@ -106,6 +108,11 @@ def generate_trajectory(
             preferences; not values in tool results): ``"user"``, or ``"both"``: the user or
             the assistant at random, the same sentences either way, so any difference in how
             well the two sides' facts are kept comes from the speaker alone.
+        style: how facts are planted: ``"direct"`` (as above); ``"indirect"``: every fact
+            in a user sentence that implies it rather than says what it is ("we fly out on
+            {date}, same as last time"; kinds code, name, date, value, preference);
+            ``"nested-tool"``: every fact three or more levels deep in a tool result's JSON,
+            among other keys and numbers (kinds code, name, date, value).
 
     Raises:
         ValueError: on impossible arguments (more facts than turns, rates outside [0, 1]).
@@ -119,6 +126,11 @@ def generate_trajectory(
         raise ValueError(f"speakers must be 'user' or 'both', got {speakers!r}")
     if filler not in ("plain", "realistic"):
         raise ValueError(f"filler must be 'plain' or 'realistic', got {filler!r}")
+    if style not in STYLES:
+        raise ValueError(f"style must be one of {STYLES}, got {style!r}")
+    kinds_planted = NESTED_KINDS if style == "nested-tool" else KINDS
+    if style == "indirect" and facts > len(H.INDIRECT_PREFERENCES) * len(KINDS):
+        raise ValueError(f"at most {len(H.INDIRECT_PREFERENCES) * len(KINDS)} facts are supported")
     if facts > len(P.PREFERENCES) * len(KINDS):
         raise ValueError(f"at most {len(P.PREFERENCES) * len(KINDS)} facts are supported")
     for name, rate in (("tool_call_rate", tool_call_rate), ("parallel_rate", parallel_rate)):
@@ -138,8 +150,9 @@ def generate_trajectory(
             (lo, hi),
             realistic=filler == "realistic",
             both_speakers=speakers == "both",
+            style=style,
         )
-        kinds = [KINDS[i % len(KINDS)] for i in range(facts)]
+        kinds = [kinds_planted[i % len(kinds_planted)] for i in range(facts)]
         rng.shuffle(kinds)
         plan: dict[int, Any] = dict(
             zip(sorted(rng.sample(range(turns), facts)), kinds, strict=True)
@@ -156,7 +169,7 @@ def generate_trajectory(
             _check_unique(gen.messages, gen.facts)
             break
         except _Collision:
-            if filler == "plain" and not corrections:
+            if filler == "plain" and not corrections and style == "direct":
                 raise  # the original family never collides: a bug, not bad luck
     else:  # pragma: no cover - fifty unlucky draws in a row
         raise AssertionError(f"seed {seed}: planted values keep colliding with filler")
@@ -171,11 +184,18 @@ def generate_trajectory(
             "filler": filler,
             "corrections": corrections,
             "speakers": speakers,
+            **({} if style == "direct" else {"style": style}),
             "tool_call_rate": tool_call_rate,
             "parallel_rate": parallel_rate,
             "filler_sentences": [lo, hi],
         },
     )
+
+
+STYLES = ("direct", "indirect", "nested-tool")
+"""How facts are planted (see :func:`generate_trajectory`)."""
+NESTED_KINDS: tuple[FactKind, ...] = ("code", "name", "date", "value")
+"""The kinds a ``nested-tool`` trajectory plants (a preference is not a tool's field)."""
 
 
 class _Collision(AssertionError):
@@ -214,8 +234,10 @@ class _Generator:
         *,
         realistic: bool = False,
         both_speakers: bool = False,
+        style: str = "direct",
     ) -> None:
         self.rng = rng
+        self.style = style
         self.realistic = realistic
         self.both_speakers = both_speakers
         self.corrections: dict[int, tuple[str, str, str, int]] = {}
@@ -228,6 +250,10 @@ class _Generator:
         self.used: set[str] = set()
         self.preferences = list(P.PREFERENCES)
         rng.shuffle(self.preferences)
+        self.decks: dict[str, list[str]] = {}
+        self.hidden_preferences = list(H.INDIRECT_PREFERENCES)
+        if style == "indirect":
+            rng.shuffle(self.hidden_preferences)
 
     # -- values -----------------------------------------------------------------------------
 
@@ -393,6 +419,9 @@ class _Generator:
         )
 
     def _plant(self, index: int, kind: FactKind) -> None:
+        if self.style != "direct":
+            self._plant_hidden(index, kind)
+            return
         r = self.rng
         reply: str | None
         if kind == "value" or (kind == "code" and r.random() < 0.5):
@@ -431,6 +460,11 @@ class _Generator:
                 reply = r.choice(P.ACKNOWLEDGEMENTS)
         if reply is not None:
             self._say("assistant", reply)
+        self._record(kind, value, aliases, index, where)
+
+    def _record(
+        self, kind: FactKind, value: str, aliases: tuple[str, ...], index: int, where: int
+    ) -> None:
         fact = PlantedFact(
             id=f"f{len(self.facts):02d}",
             kind=kind,
@@ -441,3 +475,47 @@ class _Generator:
             aliases=aliases,
         )
         self.facts.append(fact)
+
+    def _amount(self) -> tuple[str, tuple[str, ...]]:
+        """A four-digit whole number that cannot be read as a year."""
+        r = self.rng
+        return self._fresh(lambda: (str(r.randint(2101, 9999)), ()))
+
+    def _plant_hidden(self, index: int, kind: FactKind) -> None:
+        """Plant ``kind`` the ``indirect`` or the ``nested-tool`` way."""
+        r = self.rng
+        if self.style == "indirect":
+            if kind == "preference":
+                value, template = self.hidden_preferences.pop()
+                self.used.add(value)
+                aliases: tuple[str, ...] = ()
+            else:
+                makers = {"code": self._code, "name": self._name, "date": self._date}
+                value, aliases = makers.get(kind, self._amount)()
+                deck = self.decks.setdefault(kind, [])
+                if not deck:  # each frame once before any comes back
+                    deck.extend(H.INDIRECT_TEMPLATES[kind])
+                    r.shuffle(deck)
+                template = deck.pop()
+            where = self._say("user", template.replace("{v}", value))
+            self._say("assistant", r.choice(P.ACKNOWLEDGEMENTS))
+            self._record(kind, value, aliases, index, where)
+            return
+        stored: Any
+        if kind == "date":
+            day, aliases = self._date()
+            value = aliases[1]  # ISO, as a JSON API writes it; the prose forms are aliases
+            aliases = (day, aliases[0])
+            stored = value
+        elif kind == "value":
+            value, aliases = self._number()
+            stored = float(value)
+        else:
+            value, aliases = self._code() if kind == "code" else self._name()
+            stored = value
+        request, make = r.choice(H.NESTED_TOOLS)
+        self._say("user", request)
+        at = self._exchange(make(r, r.choice(H.NESTED_FIELDS[kind]), stored))
+        where = next(i for i in at if value in self.messages[i]["content"])
+        self._say("assistant", r.choice(P.AFTER_TOOL_REPLIES))
+        self._record(kind, value, aliases, index, where)

@@ -156,6 +156,7 @@ def run_trajectories(
     corrections: int = 0,
     summarizer: Summarizer | None = None,
     speakers: str = "user",
+    style: str = "direct",
 ) -> tuple[list[Probe], list[ReplayTrace]]:
     """Replay one trajectory per seed; probe after every cycle and at the end.
 
@@ -172,6 +173,7 @@ def run_trajectories(
                 filler=filler,
                 corrections=corrections,
                 speakers=speakers,
+                style=style,
             )
             reducer = build_reducer(config, counter=counter, client=client, summarizer=summarizer)
             on_cycle = functools.partial(_collect, probes, traj, reducer)
@@ -314,6 +316,7 @@ class Family:
     corrections: int = 0
     about: str = ""
     speakers: str = "user"
+    style: str = "direct"
 
 
 FAMILIES: dict[str, Family] = {
@@ -341,6 +344,21 @@ FAMILIES: dict[str, Family] = {
             20,
             about="the same fact sentences said by the user or the assistant at random",
             speakers="both",
+        ),
+        Family(
+            "indirect",
+            200,
+            20,
+            about="facts implied by context, not stated as 'my X is Y' ('we fly out on <date>, "
+            "same as last time')",
+            style="indirect",
+        ),
+        Family(
+            "nested-tool",
+            200,
+            20,
+            about="facts 3+ levels deep in tool-result JSON, among other keys and numbers",
+            style="nested-tool",
         ),
         Family(
             "long",
@@ -416,12 +434,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             filler=family.filler,
             corrections=family.corrections,
             speakers=family.speakers,
+            style=family.style,
         )
         report = build_report(
             config, probes, traces, seeds=seeds, turns=turns, facts=facts, counter=counter
         )
         report["meta"].update(
-            family=name, filler=family.filler, corrections=family.corrections, about=family.about
+            family=name,
+            filler=family.filler,
+            corrections=family.corrections,
+            style=family.style,
+            about=family.about,
         )
         reports[name] = report
         texts.append(render_markdown(report))
