@@ -10,7 +10,7 @@ Two measurements, under a minute together on one core, with the offline extracti
   30 trajectories of each of the ``realistic`` and ``corrections`` families (see
   :mod:`evals.trajectories_run`) after 10 cycles and at the end: facts carried, corrected
   values present, stale values gone or followed by their correction. Thirty, as the figures
-  the READMEs quote: 3 seeds put 6 realistic facts behind the cycle-10 figure and showed 1.00
+  the READMEs quote: 3 seeds put 12 realistic facts behind the cycle-10 figure and showed 1.00
   where 30 seeds show 0.76;
 - **locomo**: the first 2 LoCoMo conversations at 4000/3000/1000 tokens; answer in view (all
   items and per speaker side), evidence retention (cited: all items, all but adversarial,
@@ -80,8 +80,10 @@ FAMILY_SEEDS = 30
 def measure_trajectories(
     *, seeds: int = 3, turns: int = 200, family_seeds: int = FAMILY_SEEDS
 ) -> dict[str, Any]:
-    """The trajectory half of the gate: ``seeds`` of the plain family, ``family_seeds`` of
-    each gated family."""
+    """The trajectory half of the gate: the plain family, then each gated family.
+
+    ``seeds`` trajectories of the plain family, ``family_seeds`` of each gated family.
+    """
     counter = resolve_counter(model=_MODEL)
     probes, traces = run_trajectories(
         TRAJECTORY_CONFIG, seeds=range(seeds), turns=turns, counter=counter, progress=False
