@@ -51,6 +51,9 @@ _VALUE_RE = re.compile(r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m)?$")
 class _Slot:
     speaker: str
     subject: frozenset[str]
+    """Content words of the clauses that say the fact (not of one announcing a correction)."""
+    mentioned: frozenset[str]
+    """Content words of the whole sentence."""
     ids: frozenset[str]
     values: frozenset[str]
     correcting: bool
@@ -111,9 +114,10 @@ def _slot(fact: Fact) -> _Slot | None:
     # "Change of plan: ...", "I made a mistake, ...": a clause with a correction word and
     # no value announces the correction; the subject is in the other clauses.
     told = [c for c in clauses if CORRECTION_WORDS.isdisjoint(c) or not values.isdisjoint(c)]
-    subject = content(told) or content(clauses)
+    mentioned = content(clauses)
+    subject = content(told) or mentioned
     correcting = not CORRECTION_WORDS.isdisjoint(words)
-    return _Slot(speaker, subject, ids, values, correcting)
+    return _Slot(speaker, subject, mentioned, ids, values, correcting)
 
 
 def _replaces(new: _Slot, old: _Slot) -> bool:
@@ -121,16 +125,19 @@ def _replaces(new: _Slot, old: _Slot) -> bool:
 
     Every subject word of the new fact must be in the old one: a word of its own names
     something else ("my budget for the tent is now 8882 pounds" after "my budget for the
-    headlamps is 7919 pounds"). When in doubt nothing is replaced: a stale fact followed by
-    its correction misleads less than a fact lost to another one's correction.
+    headlamps is 7919 pounds"). The announcing clause may add words ("Change of plan:") but
+    not while the old fact has words of its own too ("Actually for the tent, my budget is
+    now 900" after the headlamps' budget: two things). When in doubt nothing is replaced: a
+    stale fact followed by its correction misleads less than a fact lost to another one's
+    correction.
     """
     if new.speaker != old.speaker or new.ids != old.ids or new.values <= old.values:
         return False
     if not new.correcting or not new.subject or not old.subject:
         return False
-    return new.subject <= old.subject
+    return new.subject <= old.mentioned and not _apart(new, old)
 
 
 def _apart(a: _Slot, b: _Slot) -> bool:
-    """Whether two facts are about different things: each has a subject word the other lacks."""
-    return bool(a.subject - b.subject) and bool(b.subject - a.subject)
+    """Whether two facts are about different things: each has a content word the other lacks."""
+    return bool(a.mentioned - b.mentioned) and bool(b.mentioned - a.mentioned)

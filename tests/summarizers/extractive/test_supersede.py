@@ -134,6 +134,17 @@ def test_a_correction_about_another_item_replaces_nothing() -> None:
     assert out.extra["superseded"] == 0
 
 
+def test_an_item_named_in_the_announcing_clause_still_tells_items_apart() -> None:
+    out = summarize(
+        [
+            msg("a", "My budget for the headlamps is 6354 pounds."),
+            msg("b", "Actually for the kayak, my budget is now 900 pounds."),
+        ]
+    )
+    assert "6354" in out.text and "900" in out.text
+    assert out.extra["superseded"] == 0
+
+
 def test_a_correction_announced_in_a_clause_of_its_own_still_replaces() -> None:
     # "plan" is in no other sentence: the announcing clause is not the subject
     out = summarize(
