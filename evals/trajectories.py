@@ -241,6 +241,7 @@ class _Generator:
         self.realistic = realistic
         self.both_speakers = both_speakers
         self.corrections: dict[int, tuple[str, str, str, int]] = {}
+        self.stated: set[tuple[str, str]] = set()  # (item, template) of each correction pair
         self.tool_call_rate = tool_call_rate
         self.parallel_rate = parallel_rate
         self.filler_sentences = filler_sentences
@@ -395,7 +396,7 @@ class _Generator:
         r = self.rng
         if step == "state":
             first, then = r.choice(P.CORRECTIONS)
-            item = P.CORRECTION_ITEMS[pair % len(P.CORRECTION_ITEMS)]
+            item = self._correction_item(pair, first)
             value = self._count()[0]
             at = self._say("user", first.replace("{item}", item).replace("{v}", value))
             self.corrections[pair] = (then.replace("{item}", item), value, item, at)
@@ -417,6 +418,21 @@ class _Generator:
                 stale_index=stale_at,
             )
         )
+
+    def _correction_item(self, pair: int, template: str) -> str:
+        """The item pair ``pair`` is about: never one another pair states in ``template``.
+
+        Two pairs saying the same sentence about the same item would be one thing corrected
+        twice: the second correction rightly replaces the first one's value, which its pair
+        still expects. Items go round from ``pair``'s own; no randomness is drawn.
+        """
+        items = P.CORRECTION_ITEMS
+        for k in range(len(items)):
+            item = items[(pair + k) % len(items)]
+            if (item, template) not in self.stated:
+                self.stated.add((item, template))
+                return item
+        raise ValueError(f"more than {len(items)} corrections in one sentence")  # pragma: no cover
 
     def _plant(self, index: int, kind: FactKind) -> None:
         if self.style != "direct":

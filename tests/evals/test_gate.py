@@ -35,7 +35,9 @@ def baseline() -> dict[str, Any]:
 def test_trajectory_retention_and_cost_hold(baseline: dict[str, Any]) -> None:
     base = baseline["trajectories"]
     assert base["config"] == TRAJECTORY_CONFIG.to_dict(), RERECORD
-    measured = measure_trajectories(seeds=base["seeds"], turns=base["turns"])
+    measured = measure_trajectories(
+        seeds=base["seeds"], turns=base["turns"], family_seeds=base["family_seeds"]
+    )
     problems = compare(measured, base, baseline["meta"]["tolerance"])
     assert not problems, "\n".join([*problems, RERECORD])
 

@@ -253,6 +253,19 @@ def test_corrections_state_a_value_then_replace_it_later() -> None:
         generate_trajectory(1, turns=10, facts=2, filler="noisy")
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_no_item_is_corrected_twice_in_the_same_sentence(seed: int) -> None:
+    # with 10 pairs and 8 items, a pair could restate another's item in the same sentence:
+    # its correction would then rightly replace the value the other pair still expects
+    traj = generate_trajectory(seed, turns=200, facts=10, corrections=10)
+    frames = []
+    for fact in traj.facts:
+        if fact.kind == "correction":
+            assert fact.stale is not None and fact.stale_index is not None
+            frames.append(traj.messages[fact.stale_index]["content"].replace(fact.stale, "{v}"))
+    assert len(frames) == 10 and len(set(frames)) == 10, Counter(frames).most_common(2)
+
+
 def test_both_speakers_say_the_same_fact_sentences() -> None:
     user_only = [generate_trajectory(s, turns=200, facts=20) for s in range(4)]
     both = [generate_trajectory(s, turns=200, facts=20, speakers="both") for s in range(4)]

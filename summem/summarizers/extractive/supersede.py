@@ -8,9 +8,15 @@ fact records the ids of what it replaced (provenance ``"supersedes"``) and ranks
 high as it did, so a correction is never lost where the stale value would have been kept.
 
 A later fact replaces an earlier one when it says it corrects or updates something
-(``actually``, ``now``, ``instead``, ``changed``, ``moved to``...) and, values aside, repeats
-most of the earlier one's words. Without such a word nothing is replaced: "Room 12 is booked"
-and "Room 14 is booked", or a run of 5 miles one day and of 7 the next, are two facts.
+(``actually``, ``now``, ``instead``, ``changed``, ``moved to``...) and, values aside, adds no
+content word to the earlier one's: it may leave words out ("actually my budget is now 2300"
+after "my budget for the new sofa is 1879") but not name something the earlier one does not
+("my budget for the tent is now 8882" never replaces "my budget for the headlamps is 7919").
+A clause that only announces the correction ("Change of plan:", "I made a mistake,") is not
+part of the subject. Without a correction word nothing is replaced: "Room 12 is booked" and
+"Room 14 is booked", or a run of 5 miles one day and of 7 the next, are two facts. A
+correction that fits several earlier facts about different things ("my budget is now 900"
+after the tent's budget and the stove's) replaces none of them.
 
 A value is a number, an amount, a date or a time: words with digits and no letters, and month
 names. Identifiers (``BW-58214-K``) are not values but subjects: two facts naming different
@@ -36,8 +42,8 @@ from summem.summarizers.extractive.selection import Fact
 __all__ = ["CORRECTION_WORDS", "supersede"]
 
 
-_MIN_SHARED = 0.5
-"""Share of the shorter fact's subject words a correction must repeat."""
+_CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
+"""Where a sentence's clauses part: a comma, semicolon or colon before a space, or a dash."""
 _VALUE_RE = re.compile(r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m)?$")
 
 
@@ -45,6 +51,9 @@ _VALUE_RE = re.compile(r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m)?$")
 class _Slot:
     speaker: str
     subject: frozenset[str]
+    """Content words of the clauses that say the fact (not of one announcing a correction)."""
+    mentioned: frozenset[str]
+    """Content words of the whole sentence."""
     ids: frozenset[str]
     values: frozenset[str]
     correcting: bool
@@ -58,18 +67,15 @@ def supersede(facts: Sequence[Fact]) -> int:
     replaced). Must-keep items and tool results are never dropped nor used to drop.
     """
     dropped = 0
-    candidates = [(f, _slot(f)) for f in sorted(facts, key=lambda f: f.order[:2])]
-    df: dict[str, int] = {}
-    for _f, maybe in candidates:
-        for word in maybe.subject if maybe is not None else ():
-            df[word] = df.get(word, 0) + 1
     slots: list[tuple[Fact, _Slot]] = []
-    for fact, slot in candidates:
+    for fact in sorted(facts, key=lambda f: f.order[:2]):
+        slot = _slot(fact)
         if slot is None:
             continue
-        for older, old_slot in slots:
-            if older.state == 2 or not _replaces(slot, old_slot, df):
-                continue
+        replaced = [(o, s) for o, s in slots if o.state != 2 and _replaces(slot, s)]
+        if any(_apart(a, b) for i, (_, a) in enumerate(replaced) for _, b in replaced[:i]):
+            replaced = []  # it fits facts about different things: which one is unclear
+        for older, _old_slot in replaced:
             older.state = 2
             dropped += 1
             fact.priority = max(fact.priority, older.priority)  # it inherits what it replaced
@@ -86,7 +92,8 @@ def _slot(fact: Fact) -> _Slot | None:
     speaker, sep, body = fact.line[2:].partition(": ")
     if not sep or speaker == "tool":
         return None
-    words = tokenize(body)
+    clauses = [tokenize(c) for c in _CLAUSE_RE.split(body)]
+    words = [w for c in clauses for w in c]
     numbers = {w for w in words if _VALUE_RE.match(w)}
     months = {w for w in words if w in MONTH_WORDS}
     if not numbers:  # "I may go", "the march": a month word alone is not a date
@@ -95,30 +102,42 @@ def _slot(fact: Fact) -> _Slot | None:
     if not values:
         return None
     ids = frozenset(w for w in words if any(c.isdigit() for c in w) and w not in values)
-    subject = frozenset(
-        w
-        for w in words
-        if w not in values and w not in ids and w not in STOPWORDS and w not in CORRECTION_WORDS
-    )
+
+    def content(chosen: list[list[str]]) -> frozenset[str]:
+        return frozenset(
+            w
+            for c in chosen
+            for w in c
+            if w not in values and w not in ids and w not in STOPWORDS and w not in CORRECTION_WORDS
+        )
+
+    # "Change of plan: ...", "I made a mistake, ...": a clause with a correction word and
+    # no value announces the correction; the subject is in the other clauses.
+    told = [c for c in clauses if CORRECTION_WORDS.isdisjoint(c) or not values.isdisjoint(c)]
+    mentioned = content(clauses)
+    subject = content(told) or mentioned
     correcting = not CORRECTION_WORDS.isdisjoint(words)
-    return _Slot(speaker, subject, ids, values, correcting)
+    return _Slot(speaker, subject, mentioned, ids, values, correcting)
 
 
-def _replaces(new: _Slot, old: _Slot, df: dict[str, int]) -> bool:
+def _replaces(new: _Slot, old: _Slot) -> bool:
     """Whether ``new`` restates ``old`` with a new value (see the module docstring).
 
-    Besides sharing most words, the new fact's most specific words (those fewest candidates
-    use) must all be in the old one: "my budget for the tent is now 8882 pounds" shares
-    "budget" and "pounds" with "my budget for the headlamps is 6354 pounds", but not "tent".
-    When in doubt nothing is replaced: a stale fact followed by its correction misleads less
-    than a fact lost to another one's correction.
+    Every subject word of the new fact must be in the old one: a word of its own names
+    something else ("my budget for the tent is now 8882 pounds" after "my budget for the
+    headlamps is 7919 pounds"). The announcing clause may add words ("Change of plan:") but
+    not while the old fact has words of its own too ("Actually for the tent, my budget is
+    now 900" after the headlamps' budget: two things). When in doubt nothing is replaced: a
+    stale fact followed by its correction misleads less than a fact lost to another one's
+    correction.
     """
     if new.speaker != old.speaker or new.ids != old.ids or new.values <= old.values:
         return False
     if not new.correcting or not new.subject or not old.subject:
         return False
-    shared = len(new.subject & old.subject)
-    if shared < 1 or shared < _MIN_SHARED * min(len(new.subject), len(old.subject)):
-        return False
-    rarest = min(df.get(w, 0) for w in new.subject)
-    return all(w in old.subject for w in new.subject if df.get(w, 0) == rarest)
+    return new.subject <= old.mentioned and not _apart(new, old)
+
+
+def _apart(a: _Slot, b: _Slot) -> bool:
+    """Whether two facts are about different things: each has a content word the other lacks."""
+    return bool(a.mentioned - b.mentioned) and bool(b.mentioned - a.mentioned)

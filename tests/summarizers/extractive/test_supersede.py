@@ -117,3 +117,76 @@ def test_tool_results_are_observations_and_never_replaced() -> None:
         ]
     )
     assert "2025-03-10" in out.text and "2025-03-14" in out.text
+
+
+def test_a_correction_about_another_item_replaces_nothing() -> None:
+    # "tent" is in more candidates than "budget": no rarity of words may let it through
+    out = summarize(
+        [
+            msg("a", "Actually, my budget for the headlamps is now 7919 pounds."),
+            msg("b", "My loyalty number for the tent warranty is 581."),
+            msg("c", "We need 4 of the two-person tent for the group trip."),
+            msg("d", "Actually, my budget for the tent is now 8882 pounds."),
+        ]
+    )
+    assert "7919" in out.text and "8882" in out.text and "581" in out.text
+    assert supersedes(out) == {}
+    assert out.extra["superseded"] == 0
+
+
+def test_an_item_named_in_the_announcing_clause_still_tells_items_apart() -> None:
+    out = summarize(
+        [
+            msg("a", "My budget for the headlamps is 6354 pounds."),
+            msg("b", "Actually for the kayak, my budget is now 900 pounds."),
+        ]
+    )
+    assert "6354" in out.text and "900" in out.text
+    assert out.extra["superseded"] == 0
+
+
+def test_a_correction_announced_in_a_clause_of_its_own_still_replaces() -> None:
+    # "plan" is in no other sentence: the announcing clause is not the subject
+    out = summarize(
+        [
+            msg("a", "The sleeping bags should arrive before room 4803 is free."),
+            msg("b", "Noted, I will track the delivery.", "assistant"),
+            msg("c", "My budget for the stove is 120 pounds."),
+            msg("d", "Change of plan: the sleeping bags should arrive before room 1664 is free."),
+            msg("e", "I made a mistake, my budget for the stove is 150 pounds."),
+        ]
+    )
+    assert "4803" not in out.text and "1664" in out.text
+    assert "120" not in out.text and "150" in out.text
+    assert sorted(supersedes(out).values()) == [["a"], ["c"]]
+
+
+def test_a_true_correction_among_other_items_replaces_only_its_own() -> None:
+    out = summarize(
+        [
+            msg("a", "My budget for the headlamps is 6354 pounds."),
+            msg("b", "My budget for the tent is 3000 pounds."),
+            msg("c", "We need a two-person tent for the group trip."),
+            msg("d", "Actually, my budget for the tent is now 8882 pounds."),
+            msg("e", "Sorry, my budget for the tent is now 9100 pounds."),
+        ]
+    )
+    assert "6354" in out.text and "9100" in out.text
+    assert "3000" not in out.text and "8882" not in out.text
+    # the last correction names the whole chain it replaced
+    last = "- user: Sorry, my budget for the tent is now 9100 pounds."
+    assert supersedes(out) == {last: ["d", "b"]}
+    assert out.extra["superseded"] == 2
+
+
+def test_a_correction_that_fits_two_different_items_replaces_neither() -> None:
+    out = summarize(
+        [
+            msg("a", "My budget for the headlamps is 6354 pounds."),
+            msg("b", "My budget for the tent is 3000 pounds."),
+            msg("c", "Actually my budget is now 900 pounds."),
+        ]
+    )
+    for value in ("6354", "3000", "900"):
+        assert value in out.text, value
+    assert out.extra["superseded"] == 0
