@@ -452,9 +452,14 @@ def test_async_store_opens_read_only_too(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         async with AsyncSQLiteStore(path, read_only=True) as store:
+            assert store.read_only is True
             assert [m.text for m in await store.history("a")] == ["hello", "hi there"]
             with pytest.raises(StoreError, match="read-only"):
                 await store.append("a", [user("x")])
+        unsaid = AsyncSQLiteStore(path)
+        assert unsaid.read_only is None  # decided when it opens
+        async with unsaid:
+            assert unsaid.read_only is False
         async with AsyncSQLiteStore.from_url(f"sqlite:///{path}?mode=ro") as again:
             assert await again.list_sessions() == ["a", "b"]
 
