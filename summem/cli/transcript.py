@@ -201,8 +201,8 @@ def _locomo(path: Path, data: list[Any], choice: str | None) -> Transcript:
             f"LoCoMo: {len(conversations)} conversations in the file; replaying #{index} "
             f"{conv.sample_id} (choose with --conversation N)"
         )
-    messages = _validated(path, conv.message_objects())
-    return Transcript(messages, "locomo", str(conv.sample_id), path, notes)
+    messages, more = _validated(path, conv.message_objects())
+    return Transcript(messages, "locomo", str(conv.sample_id), path, [*notes, *more])
 
 
 def _pick(path: Path, conversations: Sequence[Any], choice: str | None) -> int:
