@@ -42,7 +42,8 @@ class Transcript:
         format: ``"json"``, ``"jsonl"`` or ``"locomo"``.
         name: a short name for the session id: the file's stem, or the LoCoMo sample id.
         path: the file.
-        notes: what the reader decided for the user (which LoCoMo conversation).
+        notes: what the reader decided for the user (which LoCoMo conversation, an exported
+            empty assistant message replayed with content ``""``).
     """
 
     messages: list[Message]
@@ -93,7 +94,8 @@ def read_transcript(path: Path, *, conversation: str | None = None) -> Transcrip
         raise _fail(f"{path}: expected a list of messages, got {_kind(data)}")
     if not data:
         raise _fail(f"{path}: no messages")
-    return Transcript(_validated(path, data), fmt, path.stem, path)
+    messages, notes = _validated(path, data)
+    return Transcript(messages, fmt, path.stem, path, notes)
 
 
 def _kind(value: Any) -> str:
@@ -127,7 +129,7 @@ _EXPORTED = frozenset({"id", "message", "meta"})
 
 
 def _item(item: Any, index: int) -> Message:
-    if isinstance(item, dict) and "message" in item and set(item) <= _EXPORTED:
+    if _exported(item):
         ident, meta = item.get("id"), item.get("meta")
         message = Message.from_openai(
             item["message"], id=ident if isinstance(ident, str) else None, index=index
@@ -136,17 +138,49 @@ def _item(item: Any, index: int) -> Message:
     return Message.from_openai(item, index=index)
 
 
-def _validated(path: Path, items: Sequence[Any]) -> list[Message]:
+def _exported(item: Any) -> bool:
+    return isinstance(item, dict) and "message" in item and set(item) <= _EXPORTED
+
+
+def _emptied(messages: list[Message], items: Sequence[Any]) -> list[str]:
+    """Give an exported assistant message with nothing to send the content ``""``.
+
+    Older summem stored ``{"role": "assistant", "content": null}``; adding one is refused now
+    (:func:`~summem.conversation.check_assistant_payload`), but an export of a stored session
+    must replay. ``""`` is what such a message said; the note says which ones were changed.
+    """
+    from summem.conversation import check_assistant_payload
+
+    changed = []
+    for i, (msg, item) in enumerate(zip(messages, items, strict=True)):
+        if msg.role != "assistant" or not _exported(item):
+            continue
+        try:
+            check_assistant_payload(msg, i)
+        except MessageValidationError:
+            messages[i] = msg.model_copy(update={"content": ""})
+            changed.append(f"[{i}]")
+    if not changed:
+        return []
+    return [
+        f"{len(changed)} exported assistant message(s) with no content ({', '.join(changed)}) "
+        'replayed with content "": an older summem stored them, this one refuses to add an '
+        "assistant message with nothing to send"
+    ]
+
+
+def _validated(path: Path, items: Sequence[Any]) -> tuple[list[Message], list[str]]:
     from summem.conversation import check_batch
 
     try:
         messages = [_item(item, i) for i, item in enumerate(items)]
+        notes = _emptied(messages, items)
         # The checks a memory makes on add (tool pairing, summaries refused), on the whole
         # transcript first: a bad message at the end must not leave half a session behind.
         check_batch(messages, None, {}, {}, size=lambda _m: 0, single=False)
     except MessageValidationError as exc:
         raise _fail(f"{path}: {exc}") from None
-    return messages
+    return messages, notes
 
 
 # -- LoCoMo ----------------------------------------------------------------------------------
@@ -167,8 +201,8 @@ def _locomo(path: Path, data: list[Any], choice: str | None) -> Transcript:
             f"LoCoMo: {len(conversations)} conversations in the file; replaying #{index} "
             f"{conv.sample_id} (choose with --conversation N)"
         )
-    messages = _validated(path, conv.message_objects())
-    return Transcript(messages, "locomo", str(conv.sample_id), path, notes)
+    messages, more = _validated(path, conv.message_objects())
+    return Transcript(messages, "locomo", str(conv.sample_id), path, [*notes, *more])
 
 
 def _pick(path: Path, conversations: Sequence[Any], choice: str | None) -> int:

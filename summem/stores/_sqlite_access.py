@@ -5,27 +5,36 @@ a folder the process cannot write to, a read-only mount, or one the caller asks 
 read-only (``read_only=True``, ``sqlite:///app.db?mode=ro``, ``file:app.db?mode=ro``).
 Inspecting such a file (``summem sessions list``) must work and must never change it, so it is
 opened with SQLite's ``mode=ro``: SQLite itself then refuses every write, whoever runs the
-process. Root ignores permission bits, so a file or folder with no write bit at all counts as
-read-only for root too: ``chmod 444`` says what its owner wants.
+process. Whether the process can write is what the kernel says (``os.access``), as before
+read-only support existed: root may write a ``chmod 444`` file, so root keeps writing it.
 
 A WAL database needs its ``-shm`` file even to be read. In a folder the process cannot write
 to, SQLite cannot create that file, and ``mode=ro`` fails when it is missing (a cleanly closed
 database leaves none). The file is then opened ``immutable=1`` (no shared memory, no locks),
 which is only right when no ``-wal`` file holds commits not yet merged into the database: with
-one, :func:`immutable_fallback` says why it cannot be read that way.
+one, :func:`immutable_fallback` says why it cannot be read that way. An immutable reader cannot
+see another process's writes, so :func:`fingerprint` records the files it read; before every
+read the store compares them and, when anything changed, opens the file again (``mode=ro`` if a
+writer's ``-shm`` now allows it, else immutable if no ``-wal`` holds commits, else an error).
 """
 
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from summem.exceptions import ConfigurationError
 
-__all__ = ["Target", "immutable_fallback", "read_only_reason", "read_only_uri", "target"]
+__all__ = [
+    "Target",
+    "fingerprint",
+    "immutable_fallback",
+    "read_only_reason",
+    "read_only_uri",
+    "target",
+]
 
 _MEMORY_HINT = "use InMemoryStore ('memory://') for a store that is not persisted"
 
@@ -82,17 +91,20 @@ def target(path: str | os.PathLike[str], read_only: bool | None = None) -> Targe
                 "mode=ro|rw|rwc and immutable=1"
             )
     if immutable:
+        if uri_read_only is False or read_only is False:
+            raise ConfigurationError(
+                f"SQLite URI {text!r}: immutable=1 reads the file as it is and never writes "
+                "it; it cannot be opened read-write (drop immutable=1 or the read-write mode)"
+            )
         uri_read_only = True
     return Target(unquote(parts.path), uri_read_only if read_only is None else read_only, immutable)
 
 
 def _writable(path: str) -> bool:
-    """The process may write ``path`` and its owner has not taken every write bit away."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return True  # gone or unreadable: let SQLite say what is wrong
-    return os.access(path, os.W_OK) and bool(stat.S_IMODE(mode) & 0o222)
+    """The process may write ``path`` (what the kernel says: root may write a 444 file)."""
+    if not os.path.exists(path):
+        return True  # gone: let SQLite say what is wrong
+    return os.access(path, os.W_OK)
 
 
 def _folder(path: str) -> str:
@@ -136,3 +148,23 @@ def read_only_uri(path: str, *, immutable: bool) -> str:
     """The ``file:`` URI that opens ``path`` read-only (``immutable=1`` as well when asked)."""
     uri = Path(os.path.abspath(path)).as_uri() + "?mode=ro"
     return uri + "&immutable=1" if immutable else uri
+
+
+Fingerprint = tuple[tuple[int, int, int, int, int] | None, ...]
+
+
+def fingerprint(path: str) -> Fingerprint:
+    """What identifies the database's state on disk, to notice another process writing it.
+
+    Its file, ``-wal`` and ``-shm`` files: device, inode, size, mtime and ctime of each
+    (``None`` for one that is missing).
+    """
+    out: list[tuple[int, int, int, int, int] | None] = []
+    for name in (path, path + "-wal", path + "-shm"):
+        try:
+            st = os.stat(name)
+        except OSError:
+            out.append(None)
+        else:
+            out.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    return tuple(out)

@@ -57,6 +57,11 @@ class AsyncSQLiteStore(AsyncStoreAdapter):
 
         return SQLiteStore.async_from_url(url)
 
+    @property
+    def read_only(self) -> bool | None:
+        """Whether the file is open read-only (``None`` until opened, unless it was asked)."""
+        return self._sqlite.read_only
+
     async def open(self) -> None:
         """Open and migrate the file now, in a worker thread (then a no-op).
 

@@ -16,12 +16,16 @@ A file that cannot or must not be written (see :mod:`summem.stores._sqlite_acces
 read-only instead: no switch to WAL, no migration, every connection opened with SQLite's
 ``mode=ro``, and every write refused with a :class:`~summem.exceptions.StoreError` before it
 reaches SQLite. Its schema must be the current one: an older one needs a migration, which
-cannot run there, and opening says so.
+cannot run there, and opening says so. A file opened read-only because the process cannot
+write it is logged (WARNING). When the file had to be read ``immutable=1`` (no ``-shm`` could be
+made), every read first checks that the files on disk are still the ones read, and opens them
+again when they are not, so another process writing later is never read stale or torn.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import sqlite3
 import threading
 import time
@@ -31,7 +35,9 @@ from collections.abc import Iterator
 from summem.exceptions import SchemaVersionError, StoreError, StoreOutcomeUnknownError
 from summem.stores._schema_compat import check_schema
 from summem.stores._sqlite_access import (
+    Fingerprint,
     Target,
+    fingerprint,
     immutable_fallback,
     read_only_reason,
     read_only_uri,
@@ -40,14 +46,17 @@ from summem.stores._sqlite_schema import MIGRATIONS, open_wal, read_marker, writ
 
 __all__ = ["SQLiteFile"]
 
+logger = logging.getLogger("summem.stores")
+
 
 class _Holder:
     """Owns one thread's connection and closes it when the thread (and its locals) go away."""
 
-    __slots__ = ("__weakref__", "conn")
+    __slots__ = ("__weakref__", "conn", "generation")
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, generation: int) -> None:
         self.conn = conn
+        self.generation = generation
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):
@@ -73,6 +82,8 @@ class SQLiteFile:
         """Whether the file is open read-only (``None`` until it is opened, when unsaid)."""
         self._why_read_only = "opened read-only"
         self._uri: str | None = None  # the read-only URI every connection opens
+        self._generation = 0  # bumped when the file is opened again: older connections go
+        self._watch: Fingerprint | None = None  # read immutable as a fallback: what was read
         self._local = threading.local()
         self._holders: weakref.WeakSet[_Holder] = weakref.WeakSet()
         self._holders_lock = threading.Lock()
@@ -103,6 +114,12 @@ class SQLiteFile:
                     why = read_only_reason(self.path)
                     self.read_only = why is not None
                     self._why_read_only = why or ""
+                    if why is not None:
+                        logger.warning(
+                            "%s: opened read-only because %s; writes will be refused",
+                            self.label,
+                            why,
+                        )
                 if self.read_only:
                     self._open_read_only()
                 else:
@@ -137,6 +154,9 @@ class SQLiteFile:
         if self._closed:
             raise StoreError(f"{self.label} is closed")
         holder: _Holder | None = getattr(self._local, "holder", None)
+        if holder is not None and holder.generation != self._generation:
+            self._drop_conn()  # opened before the file was opened again
+            holder = None
         if holder is None:
             try:
                 conn = sqlite3.connect(
@@ -150,7 +170,7 @@ class SQLiteFile:
                 conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable enough, no fsync
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot open SQLite database {self.path!r}: {exc}") from exc
-            holder = self._local.holder = _Holder(conn)
+            holder = self._local.holder = _Holder(conn, self._generation)
             with self._holders_lock:
                 self._holders.add(holder)
         return holder.conn
@@ -171,6 +191,11 @@ class SQLiteFile:
             raise StoreError(
                 f"cannot {what}: {self.label} is open read-only ({self._why_read_only})"
             )
+        if self._watch is not None and not write:
+            with self._open_lock:
+                if self._watch is not None and fingerprint(self.path) != self._watch:
+                    self._reopen()
+        watch = self._watch
         conn = self._conn()
         with self._write_lock if write else contextlib.nullcontext():
             try:
@@ -181,10 +206,12 @@ class SQLiteFile:
                 raise self._error(name, exc) from exc
             try:
                 yield conn
+                self._still(watch, name)
             except BaseException as exc:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.Error):
+                    self._still(watch, name)
                     raise self._error(name, exc) from exc
                 raise
             try:
@@ -207,6 +234,41 @@ class SQLiteFile:
         where = f"session {name!r}" if name is not None else self.label
         return StoreError(f"{where}: SQLite error: {exc}")
 
+    def _still(self, watch: Fingerprint | None, name: str | None) -> None:
+        """Raise when the files read immutable changed during the read (it may be torn)."""
+        if watch is not None and fingerprint(self.path) != watch:
+            where = f"session {name!r}" if name is not None else self.label
+            raise StoreError(
+                f"{where}: another process wrote {self.path!r} while it was being read "
+                "(opened immutable, as no -shm file can be made in its folder); read again"
+            )
+
+    def _reopen(self) -> None:
+        """The files read immutable changed: open them again, as exactly as now possible."""
+        self._generation += 1
+        before, self._watch = self._watch, None
+        self._uri = read_only_uri(self.path, immutable=False)
+        try:
+            current = self._read_version()  # a writer's -shm may now let mode=ro follow it
+        except (sqlite3.Error, StoreError):
+            self._drop_conn()
+            why = immutable_fallback(self.path)
+            if why is not None:
+                self._watch = before  # every read tries again, until the writer is done
+                raise StoreError(
+                    f"{self.label}: another process is writing {self.path!r}; a read-only "
+                    "reader in a folder it cannot write cannot follow its write-ahead log "
+                    f"({why or 'SQLite refused to open it'}). Read it when the writer has "
+                    "closed it, or from a process that may write its folder"
+                ) from None
+            self._watch = fingerprint(self.path)
+            self._uri = read_only_uri(self.path, immutable=True)
+            try:
+                current = self._read_version()
+            except sqlite3.Error as exc:
+                raise self._error(None, exc) from exc
+        self._check_schema(current)
+
     def _open_read_only(self) -> None:
         self._uri = read_only_uri(self.path, immutable=self._target.immutable)
         try:
@@ -219,11 +281,18 @@ class SQLiteFile:
                     f"({self._why_read_only}): {exc}" + (f"; {why}" if why else "")
                 ) from exc
             self._drop_conn()  # no -shm can be made here: read the file as it is, unshared
+            self._watch = fingerprint(self.path)
             self._uri = read_only_uri(self.path, immutable=True)
             try:
                 current = self._read_version()
-            except sqlite3.Error as again:
-                raise self._error(None, again) from again
+            except (sqlite3.Error, StoreError) as again:
+                raise StoreError(
+                    f"cannot read SQLite database {self.path!r} read-only "
+                    f"({self._why_read_only}), even immutable: {again}"
+                ) from again
+        self._check_schema(current)
+
+    def _check_schema(self, current: int) -> None:
         if self._must_migrate(self._conn(), current):
             raise SchemaVersionError(
                 f"{self.path!r} has schema version {current}, older than this summem's "

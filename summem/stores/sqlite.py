@@ -73,7 +73,8 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
         path: the database file, or a ``file:`` URI (``file:app.db?mode=ro``).
         timeout: seconds to wait for another writer (``busy_timeout``) before failing.
         read_only: ``True`` to open it read-only (SQLite's ``mode=ro``), ``False`` to open it
-            read-write whatever its permissions; ``None`` (default) decides from them.
+            read-write; ``None`` (default): read-only when the process cannot write the file
+            or its folder (``os.access``; a WARNING is logged).
     """
 
     def __init__(

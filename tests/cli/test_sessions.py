@@ -185,3 +185,47 @@ def test_a_bad_store_url_is_one_line(tmp_path: Path) -> None:
     result = run("sessions", "list", "--store", "nosuch://x")
     assert result.exit_code == 2
     assert "nosuch" in one_error_line(result)
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_an_export_with_an_empty_assistant_message_an_older_summem_stored_replays(
+    tmp_path: Path, fmt: str
+) -> None:
+    """Adding ``{"role": "assistant", "content": None}`` is refused now, but older summem
+    stored it: an export of such a session still replays, the message with content ``""``
+    and a note saying so; a hand-written transcript with one is still refused."""
+    from summem.messages import Message, assistant, user
+
+    source = f"sqlite:///{tmp_path / 'old.db'}"
+    stored = [
+        user("q"),
+        Message.from_openai({"role": "assistant", "content": None}),
+        user("q2"),
+        assistant("a2"),
+    ]
+    with db(source) as store:
+        store.append("old", stored)  # as the older summem's memory did
+        ids = [m.id for m in store.history("old")]
+    path = tmp_path / f"old.{fmt}"
+    exported = run("sessions", "export", "old", "--store", source, "--format", fmt, "-o", path)
+    assert exported.exit_code == 0, exported.output
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    replayed = run("replay", path, *SMALL, "--store", other, "--session", "copy")
+    assert replayed.exit_code == 0, replayed.output
+    assert '1 exported assistant message(s) with no content ([1]) replayed with content ""' in (
+        " ".join(replayed.stderr.split())
+    )
+    with db(other) as store:
+        history = store.history("copy")
+    assert [m.id for m in history] == ids
+    assert [m.to_openai() for m in history] == [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": ""},
+        {"role": "user", "content": "q2"},
+        {"role": "assistant", "content": "a2"},
+    ]
+    hand_written = write_json(
+        tmp_path / "hand.json", [{"role": "user", "content": "q"}, {"role": "assistant"}]
+    )
+    refused = run("replay", hand_written, *SMALL, "--store", other, "--session", "hand")
+    assert refused.exit_code == 2 and "needs content or tool_calls" in one_error_line(refused)

@@ -1,10 +1,10 @@
 """Read-only SQLite databases: inspected without being changed, never migrated.
 
-Tests run as root here, and root ignores permission bits. So every case is covered twice
+Tests run as root here, and root may write whatever its permission bits say (so root keeps
+writing a ``chmod 444`` file, as before read-only support). So every case is covered twice
 where it matters: once through what binds root too (SQLite's ``mode=ro``, which the store
-uses for every read-only open, and a file or folder with no write bit at all, which the store
-treats as read-only whoever runs it), and once for real, as an unprivileged user in a forked
-child (:func:`unprivileged`), where the kernel refuses the writes.
+uses for every read-only open), and once for real, as an unprivileged user in a forked child
+(:func:`unprivileged`), where the kernel refuses the writes.
 """
 
 from __future__ import annotations
@@ -145,30 +145,8 @@ def check_reads(store: SQLiteStore) -> None:
     assert store.spent_since("tenant").cost_usd == 0.5
 
 
-@pytest.mark.parametrize(
-    "how",
-    ["read_only=True", "file: URI", "sqlite URL ?mode=ro", "chmod 444", "chmod 555 folder"],
-)
-def test_a_read_only_database_reads_refuses_writes_and_is_never_changed(
-    tmp_path: Path, how: str
-) -> None:
-    path = tmp_path / "s.db"
-    make_db(path)
-    before = digest(path)
-    if how == "read_only=True":
-        store = SQLiteStore(path, read_only=True)
-    elif how == "file: URI":
-        store = SQLiteStore(f"file:{path}?mode=ro")
-    elif how == "sqlite URL ?mode=ro":
-        opened = open_store(f"sqlite:///{path}?mode=ro")
-        assert isinstance(opened, SQLiteStore)
-        store = opened
-    elif how == "chmod 444":
-        path.chmod(0o444)
-        store = SQLiteStore(path)
-    else:
-        tmp_path.chmod(0o555)
-        store = SQLiteStore(path)
+def check_read_only(store: SQLiteStore) -> str:
+    """Reads work, every write is refused by summem and by SQLite itself; "ok" or raises."""
     try:
         assert store.read_only is True
         check_reads(store)
@@ -182,8 +160,82 @@ def test_a_read_only_database_reads_refuses_writes_and_is_never_changed(
         check_reads(store)
     finally:
         store.close()
-        tmp_path.chmod(0o755)
+    return "ok"
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["read_only=True", "file: URI", "sqlite URL ?mode=ro", "chmod 444", "chmod 555 folder"],
+)
+def test_a_read_only_database_reads_refuses_writes_and_is_never_changed(
+    folder: Path, how: str
+) -> None:
+    path = folder / "s.db"
+    make_db(path)
+    before = digest(path)
+    if how == "read_only=True":
+        assert check_read_only(SQLiteStore(path, read_only=True)) == "ok"
+    elif how == "file: URI":
+        assert check_read_only(SQLiteStore(f"file:{path}?mode=ro")) == "ok"
+    elif how == "sqlite URL ?mode=ro":
+        opened = open_store(f"sqlite:///{path}?mode=ro")
+        assert isinstance(opened, SQLiteStore)
+        assert check_read_only(opened) == "ok"
+    else:  # the kernel refuses the writes: as nobody (root may write whatever the bits say)
+        if how == "chmod 444":
+            path.chmod(0o444)
+        else:
+            folder.chmod(0o555)
+        assert unprivileged(lambda: check_read_only(SQLiteStore(path))) == "ok"
     assert digest(path) == before
+
+
+def test_root_keeps_writing_a_file_without_write_bits_as_before(folder: Path) -> None:
+    """What the process may do decides, not the bits: a root deployment with 0444/0555 files
+    and folders that wrote before read-only support still writes; asking still wins."""
+    if os.geteuid() != 0:
+        pytest.skip("only root may write a file without write bits")
+    path = folder / "s.db"
+    make_db(path)
+    path.chmod(0o444)
+    folder.chmod(0o555)
+    with SQLiteStore(path) as store:
+        assert store.read_only is False
+        store.append("a", [user("written")])
+    with SQLiteStore(path, read_only=True) as reader:
+        assert reader.read_only is True
+        assert reader.history("a")[-1].text == "written"
+
+
+def test_opening_read_only_because_it_cannot_write_is_logged(folder: Path) -> None:
+    path = folder / "s.db"
+    make_db(path)
+    path.chmod(0o444)
+
+    def open_it() -> list[str]:
+        import logging
+
+        seen: list[str] = []
+
+        class Seen(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                seen.append(f"{record.levelname} {record.getMessage()}")
+
+        handler = Seen(logging.WARNING)
+        logging.getLogger("summem.stores").addHandler(handler)
+        try:
+            SQLiteStore(path).close()
+            SQLiteStore(path, read_only=True).close()  # asked: nothing to warn about
+        finally:
+            logging.getLogger("summem.stores").removeHandler(handler)
+        return seen
+
+    out = unprivileged(open_it)
+    if os.geteuid() == 0 or not os.access(path, os.W_OK):
+        assert out == [
+            f"WARNING SQLiteStore({str(path)!r}): opened read-only because the file is not "
+            "writable; writes will be refused"
+        ], out
 
 
 def test_a_read_only_store_with_a_current_schema_reads_through_memory_too(tmp_path: Path) -> None:
@@ -192,8 +244,7 @@ def test_a_read_only_store_with_a_current_schema_reads_through_memory_too(tmp_pa
 
     path = tmp_path / "s.db"
     make_db(path)
-    path.chmod(0o444)
-    with SQLiteStore(path) as store:
+    with SQLiteStore(path, read_only=True) as store:
         memory = Memory("a", reducer=small_reducer(), store=store)
         assert [m["content"] for m in memory.messages()] == ["hello", "hi there"]
         with pytest.raises(StoreError, match="read-only"):
@@ -208,27 +259,35 @@ def test_recall_search_reads_an_index_that_is_up_to_date_and_says_when_it_is_not
     make_db(path)
     with SQLiteStore(path) as store:
         assert [h.position for h in store.search("a", "hello", k=3)] == [0]  # indexes "a"
-    path.chmod(0o444)
-    with SQLiteStore(path) as reader:
+    with SQLiteStore(path, read_only=True) as reader:
         assert [h.message.text for h in reader.search("a", "hello", k=3)] == ["hello"]
         with pytest.raises(StoreError, match=r"cannot index session 'b'.*read-only"):
             reader.search("b", "other", k=3)  # never indexed: that would be a write
 
 
 def test_an_older_schema_read_only_says_it_needs_a_migration_and_is_left_alone(
-    tmp_path: Path,
+    folder: Path,
 ) -> None:
-    path = tmp_path / "s.db"
+    path = folder / "s.db"
     make_db(path, schema=3)
-    path.chmod(0o444)
     before = digest(path)
     with pytest.raises(SchemaVersionError) as info:
-        SQLiteStore(path)
+        SQLiteStore(path, read_only=True)
     assert (info.value.stored, info.value.known) == (3, 4)
     text = str(info.value)
     assert "schema version 3, older than this summem's (4)" in text
     assert "needs a migration, which cannot run on a read-only database" in text
-    assert "the file is not writable" in text and "nothing was changed" in text
+    assert "nothing was changed" in text
+    path.chmod(0o444)
+
+    def open_it() -> str:
+        SQLiteStore(path).close()
+        return "opened"
+
+    out = unprivileged(open_it)
+    if os.geteuid() == 0 or not os.access(path, os.W_OK):
+        assert out.startswith("error: SchemaVersionError"), out
+        assert "read-only database (the file is not writable)" in out
     assert digest(path) == before
     path.chmod(0o644)
     conn = sqlite3.connect(path)
@@ -238,20 +297,6 @@ def test_an_older_schema_read_only_says_it_needs_a_migration_and_is_left_alone(
         assert writable.read_only is False
         assert [m.text for m in writable.history("a")] == ["hello", "hi there"]
         assert writable.spent_since("tenant").cost_usd == 0  # the ledger is new
-
-
-def test_read_only_false_overrides_the_bits_where_the_process_may_write(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    make_db(path)
-    path.chmod(0o444)
-    if not os.access(path, os.W_OK):
-        pytest.skip("only a process that may write a 444 file (root) can override its bits")
-    with SQLiteStore(path, read_only=False) as store:
-        assert store.read_only is False
-        store.append("a", [user("written")])
-    with SQLiteStore(path) as reader:
-        assert reader.read_only is True
-        assert reader.history("a")[-1].text == "written"
 
 
 # -- for real: an unprivileged user, where the kernel refuses writes ------------------------
@@ -356,37 +401,43 @@ def test_a_wal_with_unmerged_commits_and_no_shm_in_a_protected_folder_is_refused
 # -- what cannot be read: said, never guessed -----------------------------------------------
 
 
-def test_a_protected_file_that_is_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
-    path = tmp_path / "junk.db"
+def test_a_protected_file_that_is_not_a_database_is_a_clear_error(folder: Path) -> None:
+    path = folder / "junk.db"
     path.write_bytes(b"not a database" * 100)
     path.chmod(0o444)
-    with pytest.raises(StoreError, match=r"read-only \(the file is not writable\)") as info:
-        SQLiteStore(path)
-    assert "file is not a database" in str(info.value)
+
+    def open_it() -> str:
+        SQLiteStore(path).close()
+        return "opened"
+
+    out = unprivileged(open_it)
+    if os.geteuid() == 0 or not os.access(path, os.W_OK):
+        assert out.startswith("error: StoreError"), out
+        assert "read-only (the file is not writable)" in out and "file is not a database" in out
     with pytest.raises(StoreError, match="file is not a database"):
         SQLiteStore(f"file:{path}?immutable=1")  # asked for immutable: nothing to fall back to
 
 
 def test_in_a_protected_folder_the_fallback_is_tried_only_when_it_would_be_exact(
-    tmp_path: Path,
+    folder: Path,
 ) -> None:
-    """A folder with no write bit counts as read-only for root too, so this runs here."""
-    folder = tmp_path / "ro"
-    folder.mkdir()
     path = folder / "junk.db"
     path.write_bytes(b"not a database" * 100)
     folder.chmod(0o555)
-    try:
-        with pytest.raises(StoreError, match="file is not a database") as info:
-            SQLiteStore(path)  # no -wal: read immutable, which fails the same way
-        assert "-wal" not in str(info.value)
+
+    def open_it() -> str:
+        SQLiteStore(path).close()
+        return "opened"
+
+    if os.geteuid() == 0 or not os.access(folder, os.W_OK):
+        out = unprivileged(open_it)  # no -wal: read immutable, which fails the same way
+        assert out.startswith("error: StoreError") and "file is not a database" in out, out
+        assert "-wal" not in out
         folder.chmod(0o755)
         (folder / "junk.db-wal").write_bytes(b"x" * 64)
         folder.chmod(0o555)
-        with pytest.raises(StoreError, match="-wal file holds commits not yet merged"):
-            SQLiteStore(path)
-    finally:
-        folder.chmod(0o755)
+        out = unprivileged(open_it)
+        assert "-wal file holds commits not yet merged" in out, out
     assert read_only_reason(str(folder / "missing.db")) is None  # a new file: read-write
     assert _writable(str(folder / "missing.db"))  # not there: SQLite will say what is wrong
 
@@ -401,9 +452,14 @@ def test_async_store_opens_read_only_too(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         async with AsyncSQLiteStore(path, read_only=True) as store:
+            assert store.read_only is True
             assert [m.text for m in await store.history("a")] == ["hello", "hi there"]
             with pytest.raises(StoreError, match="read-only"):
                 await store.append("a", [user("x")])
+        unsaid = AsyncSQLiteStore(path)
+        assert unsaid.read_only is None  # decided when it opens
+        async with unsaid:
+            assert unsaid.read_only is False
         async with AsyncSQLiteStore.from_url(f"sqlite:///{path}?mode=ro") as again:
             assert await again.list_sessions() == ["a", "b"]
 
@@ -418,6 +474,12 @@ def test_file_uris_and_their_parameters() -> None:
     assert target("file://localhost/abs/x.db?mode=rwc").read_only is False
     assert target("file:x.db?immutable=1") == Target("x.db", read_only=True, immutable=True)
     assert target("file:x.db?mode=ro", read_only=False).read_only is False
+    for contradiction in [
+        lambda: target("file:x.db?immutable=1", read_only=False),
+        lambda: target("file:x.db?mode=rw&immutable=1"),
+    ]:
+        with pytest.raises(ConfigurationError, match="cannot be opened read-write"):
+            contradiction()
     for bad, match in [
         ("file:x.db?cache=shared", "cache=shared is not supported"),
         ("file:x.db?mode=bogus", "mode=bogus is not supported"),
@@ -433,7 +495,7 @@ def test_cli_inspects_a_read_only_database_and_leaves_it_alone(tmp_path: Path) -
     make_db(path)
     path.chmod(0o444)
     before = digest(path)
-    url = f"sqlite:///{path}"
+    url = f"sqlite:///{path}?mode=ro"  # root may write a 444 file: say read-only
     listed = run("sessions", "list", "--store", url, "--json")
     assert listed.exit_code == 0, listed.output
     assert [row["session"] for row in json.loads(listed.stdout)] == ["a", "b"]
@@ -454,3 +516,150 @@ def test_cli_names_the_migration_an_older_read_only_database_needs(tmp_path: Pat
     assert listed.exit_code != 0
     assert "needs a migration, which cannot run on a read-only database" in one_error_line(listed)
     assert digest(path) == before
+
+
+# -- a reader that had to read immutable, and a writer that starts after it ---------------
+
+
+def reader_while_written(path: Path, write: Callable[[], None]) -> Any:
+    """As nobody: open ``path``, read, let ``write`` run (as root, here), read again, in this
+    thread and in a new one. Returns what the reader saw, or its error."""
+    to_parent, from_child = os.pipe()
+    to_child, from_parent = os.pipe()
+
+    def histories(store: SQLiteStore) -> list[list[str] | str]:
+        seen: list[list[str] | str] = []
+
+        def one() -> None:
+            try:
+                seen.append([m.text for m in store.history("a")] + store.list_sessions())
+            except StoreError as exc:
+                seen.append(f"error: {exc}")
+
+        one()
+        import threading
+
+        thread = threading.Thread(target=one)
+        thread.start()
+        thread.join()
+        return seen
+
+    def read() -> dict[str, Any]:
+        with SQLiteStore(path) as store:
+            before = histories(store)
+            uri = store._file._uri
+            os.write(from_child, b"1")
+            os.read(to_child, 1)
+            return {"uri": uri, "before": before, "after": histories(store)}
+
+    def writer() -> None:
+        os.read(to_parent, 1)
+        try:
+            write()
+        finally:
+            os.write(from_parent, b"1")
+
+    import threading
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        return unprivileged(read)
+    finally:
+        if thread.is_alive():
+            os.write(from_child, b"1")  # the child never got there: let the writer go
+        thread.join()
+        for fd in (to_parent, from_child, to_child, from_parent):
+            os.close(fd)
+
+
+OLD = ["hello", "hi there", "a", "b"]
+
+
+@pytest.mark.parametrize("how", ["writer closed", "writer open, wal unmerged", "rewritten"])
+def test_an_immutable_reader_follows_a_writer_that_starts_after_it(folder: Path, how: str) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("needs root to fork a reader as nobody in a folder it cannot write")
+    path = folder / "s.db"
+    make_db(path)
+    path.chmod(0o644)  # nobody may not write it, nor the folder: read immutable
+    writers: list[SQLiteStore] = []
+
+    def write() -> None:
+        writer = SQLiteStore(path)
+        writers.append(writer)
+        if how == "writer open, wal unmerged":
+            writer._file._conn().execute("PRAGMA wal_autocheckpoint = 0")
+        if how == "rewritten":
+            writer.delete("a")
+            writer.append("a", [user("new " + "y" * 1500) for _ in range(100)])
+            for j in range(20):
+                writer.append(f"c{j}", [user("z" * 5000)])
+        else:
+            writer.append("a", [user("later")])
+        for p in folder.iterdir():
+            p.chmod(0o644)
+        if how != "writer open, wal unmerged":
+            writer.close()
+
+    try:
+        out = reader_while_written(path, write)
+    finally:
+        for writer in writers:
+            writer.close()
+    assert isinstance(out, dict), out
+    assert out["uri"].endswith("immutable=1")
+    assert out["before"] == [OLD, OLD]
+    if how == "rewritten":
+        new = ["new " + "y" * 1500] * 100 + ["a", "b"] + sorted(f"c{j}" for j in range(20))
+        assert out["after"] == [new, new]
+    else:
+        new = ["hello", "hi there", "later", "a", "b"]
+        assert out["after"] == [new, new]
+
+
+def test_an_immutable_reader_refuses_a_wal_it_cannot_follow(folder: Path, tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("needs root to fork a reader as nobody in a folder it cannot write")
+    path = folder / "s.db"
+    make_db(path)
+    path.chmod(0o644)
+    source = tmp_path / "w.db"
+    shutil.copy(path, source)
+
+    def write() -> None:  # what a writer that crashed leaves: unmerged commits, no -shm
+        writer = SQLiteStore(source)
+        writer._file._conn().execute("PRAGMA wal_autocheckpoint = 0")
+        writer.append("a", [user("only in the wal")])
+        shutil.copy(f"{source}-wal", f"{path}-wal")
+        writer.close()
+        os.chmod(f"{path}-wal", 0o644)
+
+    out = reader_while_written(path, write)
+    assert isinstance(out, dict), out
+    assert out["before"] == [OLD, OLD]
+    for seen in out["after"]:
+        assert seen.startswith("error: "), out
+        assert "another process is writing" in seen, out
+        assert "cannot follow its write-ahead log" in seen
+
+
+def test_the_immutable_watch_reopens_and_refuses_a_read_torn_by_a_write(tmp_path: Path) -> None:
+    """In-process (root may write the folder, so the fallback is set up by hand): a change
+    seen before a read opens the file again; one during a read fails that read."""
+    from summem.stores._sqlite_access import fingerprint
+
+    path = tmp_path / "s.db"
+    make_db(path)
+    with SQLiteStore(f"file:{path}?immutable=1") as reader:
+        reader._file._watch = fingerprint(str(path))
+        assert [m.text for m in reader.history("a")] == ["hello", "hi there"]
+        with SQLiteStore(path) as writer:
+            writer.append("a", [user("later")])
+        assert [m.text for m in reader.history("a")] == ["hello", "hi there", "later"]
+        assert reader._file._uri is not None and "immutable=1" not in reader._file._uri
+        reader._file._watch = fingerprint(str(path))  # as if immutable again
+        torn = pytest.raises(StoreError, match=r"wrote .* while it was being read")
+        with torn, reader._file.tx("a") as conn:
+            conn.execute("SELECT 1").fetchone()
+            os.utime(path, ns=(1, 1))
