@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from summem.async_memory import AsyncMemory
-from summem.exceptions import ConfigurationError, StoreError
+from summem.exceptions import ConfigurationError, ReductionError, StoreError
 from summem.formats.responses import to_items
 
 if TYPE_CHECKING:
@@ -117,11 +117,21 @@ class SummemSession:
     async def add_items(self, items: list[Any]) -> None:
         """Store new items (validated whole: one bad item stores none); may reduce the view.
 
+        A reduction that fails once the items are stored (the summarizer down, its reply
+        rejected) does not fail the call: the items are in the session, and raising would
+        abort the SDK's run and make its natural retry store them twice. The view stays
+        unreduced, the failure is logged and kept in ``session.memory.last_error``, and a
+        later turn tries again (after the reducer's back-off).
+
         Raises:
-            StoreError: the session is closed (also for an empty list).
+            StoreError: the session is closed (also for an empty list), or a write failed.
+            MessageValidationError: an item summem cannot store (then none is stored).
         """
         await self._settle()
-        await self.memory.add_items(items)
+        try:
+            await self.memory.add_items(items)
+        except ReductionError:  # stored; the core logged it and kept it as last_error
+            pass
 
     async def pop_item(self) -> Any:
         """Remove the most recent item from the history and return it (``None``: empty).
