@@ -23,6 +23,7 @@ turn it retries; it cannot pop a message the summary already covers.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 from collections.abc import Mapping
@@ -128,10 +129,8 @@ class SummemSession:
             MessageValidationError: an item summem cannot store (then none is stored).
         """
         await self._settle()
-        try:
+        with contextlib.suppress(ReductionError):  # stored; logged, kept as last_error
             await self.memory.add_items(items)
-        except ReductionError:  # stored; the core logged it and kept it as last_error
-            pass
 
     async def pop_item(self) -> Any:
         """Remove the most recent item from the history and return it (``None``: empty).
