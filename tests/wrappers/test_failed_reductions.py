@@ -67,7 +67,7 @@ def test_sync_create_and_stream_return_the_reply_when_the_reduction_after_it_fai
     for stream in (False, True):
         memory = failing_memory()
         memory.extend(EARLIER)
-        client = wrap_openai(openai.OpenAI(api_key="sk-test", max_retries=0), memory)
+        client: Any = wrap_openai(openai.OpenAI(api_key="sk-test", max_retries=0), memory)
         reply = client.chat.completions.create(model="m", messages=[USER], stream=stream)
         if stream:
             text = "".join(c.choices[0].delta.content or "" for c in reply if c.choices)
@@ -90,7 +90,7 @@ async def test_async_create_and_stream_return_the_reply_when_the_reduction_after
     for stream in (False, True):
         memory = failing_memory(AsyncMemory)
         await memory.extend(EARLIER)
-        client = wrap_openai(openai.AsyncOpenAI(api_key="sk-test", max_retries=0), memory)
+        client: Any = wrap_openai(openai.AsyncOpenAI(api_key="sk-test", max_retries=0), memory)
         reply = await client.chat.completions.create(model="m", messages=[USER], stream=stream)
         if stream:
             text = "".join([c.choices[0].delta.content or "" async for c in reply if c.choices])
