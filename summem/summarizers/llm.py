@@ -35,7 +35,7 @@ from summem.messages import Message
 from summem.prompts import PromptTemplate, load_prompt
 from summem.retry import RetryPolicy
 from summem.summarizers.base import SummaryOutput, SummaryRequest
-from summem.summarizers.checks import ECHO_SHARE, echo_share
+from summem.summarizers.checks import ECHO_SHARE, copied_delimiters, echo_share
 from summem.summarizers.chunking import (
     clip_for,
     halve_clip,
@@ -466,6 +466,13 @@ class LLMSummarizer:
             raise InvalidSummaryError(
                 f"{where}: the reply repeats the prompt's instructions ({share:.0%} of its "
                 "phrases are the prompt's own), not a summary"
+            )
+        copied = copied_delimiters(text)
+        if copied:
+            raise InvalidSummaryError(
+                f"{where}: the reply copies the prompt's block tags ({', '.join(copied)}), "
+                "which the conversation text never holds intact: it repeats its input, not a "
+                "summary"
             )
         return text
 
