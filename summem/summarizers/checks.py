@@ -13,8 +13,6 @@ import json
 import re
 from collections.abc import Iterable
 
-from summem.prompts import DEFAULT_DELIMITERS
-
 __all__ = [
     "ECHO_SHARE",
     "ECHO_SHINGLE",
@@ -77,6 +75,8 @@ def copied_delimiters(text: str) -> list[str]:
     ``<previous_summary>`` block, placeholder text and all). Only these tags are checked: a
     custom prompt may ask for a reply wrapped in tags of its own.
     """
+    from summem.prompts import DEFAULT_DELIMITERS  # on use: it brings in yaml
+
     lowered = text.lower()
     return [d for d in DEFAULT_DELIMITERS if d in lowered]
 
