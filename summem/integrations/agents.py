@@ -23,13 +23,14 @@ turn it retries; it cannot pop a message the summary already covers.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from summem.async_memory import AsyncMemory
-from summem.exceptions import ConfigurationError, StoreError
+from summem.exceptions import ConfigurationError, ReductionError, StoreError
 from summem.formats.responses import to_items
 
 if TYPE_CHECKING:
@@ -117,11 +118,19 @@ class SummemSession:
     async def add_items(self, items: list[Any]) -> None:
         """Store new items (validated whole: one bad item stores none); may reduce the view.
 
+        A reduction that fails once the items are stored (the summarizer down, its reply
+        rejected) does not fail the call: the items are in the session, and raising would
+        abort the SDK's run and make its natural retry store them twice. The view stays
+        unreduced, the failure is logged and kept in ``session.memory.last_error``, and a
+        later turn tries again (after the reducer's back-off).
+
         Raises:
-            StoreError: the session is closed (also for an empty list).
+            StoreError: the session is closed (also for an empty list), or a write failed.
+            MessageValidationError: an item summem cannot store (then none is stored).
         """
         await self._settle()
-        await self.memory.add_items(items)
+        with contextlib.suppress(ReductionError):  # stored; logged, kept as last_error
+            await self.memory.add_items(items)
 
     async def pop_item(self) -> Any:
         """Remove the most recent item from the history and return it (``None``: empty).

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 __all__ = [
     "ECHO_SHARE",
     "ECHO_SHINGLE",
+    "copied_delimiters",
     "echo_share",
     "error_shape",
     "foreign_links",
@@ -64,6 +65,20 @@ def error_shape(text: str) -> str | None:
     if _REFUSAL_START.match(first) and len(stripped.split()) < 60:
         return "it reads as a refusal, not a summary"
     return None
+
+
+def copied_delimiters(text: str) -> list[str]:
+    """The shipped prompts' block tags (``<transcript>``...) that ``text`` holds intact.
+
+    Rendering neutralizes them in everything the prompt carries (a backslash after ``<``), so a
+    reply holding one intact copied the prompt's scaffolding (a small model pasting back its
+    ``<previous_summary>`` block, placeholder text and all). Only these tags are checked: a
+    custom prompt may ask for a reply wrapped in tags of its own.
+    """
+    from summem.prompts import DEFAULT_DELIMITERS  # on use: it brings in yaml
+
+    lowered = text.lower()
+    return [d for d in DEFAULT_DELIMITERS if d in lowered]
 
 
 def echo_share(text: str, instructions: str, *, n: int = ECHO_SHINGLE) -> float:

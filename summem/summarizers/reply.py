@@ -14,7 +14,7 @@ from __future__ import annotations
 from summem._secrets import redact
 from summem.clients.base import ChatRequest, ChatResponse
 from summem.exceptions import InvalidSummaryError, LLMError, SummarizationError
-from summem.summarizers.checks import ECHO_SHARE, echo_share
+from summem.summarizers.checks import ECHO_SHARE, copied_delimiters, echo_share
 from summem.tokens.base import TokenCounter
 
 __all__ = ["accept_reply", "call_failure", "call_usage"]
@@ -54,6 +54,13 @@ def accept_reply(response: ChatResponse, *, name: str, instructions: str) -> str
         raise InvalidSummaryError(
             f"{where}: the reply repeats the prompt's instructions ({share:.0%} of its "
             "phrases are the prompt's own), not a summary"
+        )
+    copied = copied_delimiters(text)
+    if copied:
+        raise InvalidSummaryError(
+            f"{where}: the reply copies the prompt's block tags ({', '.join(copied)}), "
+            "which the conversation text never holds intact: it repeats its input, not a "
+            "summary"
         )
     return text
 

@@ -19,11 +19,12 @@ cut short records nothing; the input items recorded before the call stay.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError
 from summem.formats.responses import item_dict, to_items, to_messages
-from summem.wrappers.turn import TurnOptions, as_coroutine_function
+from summem.wrappers.turn import TurnOptions, as_coroutine_function, keep_reply, keep_reply_async
 
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory
@@ -108,7 +109,8 @@ def sync_responses_call(
         kwargs = {**kwargs, "input": to_items(memory.view())}
 
         def record(response: Any) -> None:
-            memory.extend(_reply_messages(output_items(response), response_usage(response)))
+            reply = _reply_messages(output_items(response), response_usage(response))
+            keep_reply(partial(memory.extend, reply))
 
         response = fn(*args, **kwargs)
         if helper:
@@ -136,7 +138,7 @@ def async_responses_call(
 
         async def record(response: Any) -> None:
             reply = _reply_messages(output_items(response), response_usage(response))
-            await memory.extend(reply)
+            await keep_reply_async(partial(memory.extend, reply))
 
         return kwargs, record
 

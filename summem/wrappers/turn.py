@@ -6,17 +6,22 @@ memory's view, and the reply (tool calls included, with the provider's usage in 
 is recorded once the call returns, or once a stream has been read to its end (see
 :mod:`summem.wrappers.stream`). New messages are recorded before the call: if the call fails
 they stay in the session (they were said), and calling again with ``messages=[]`` resends the
-view.
+view. The reply, once the provider has sent it, is never lost to the application: a
+reduction the recorded reply sets off that fails (``fail_on_error``) does not fail the call (it
+is logged and kept in ``memory.last_error``, and a later turn tries again), since the reply is
+stored and calling again would pay for a second one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from summem.exceptions import ConfigurationError
+from summem.exceptions import ConfigurationError, ReductionError
 from summem.recall.tool import RECALL_TOOL_NAME
 from summem.reducers.style import ViewStyle
 from summem.session.readonly import thaw
@@ -49,8 +54,27 @@ __all__ = [
     "async_call",
     "check_pair",
     "is_coroutine_function",
+    "keep_reply",
+    "keep_reply_async",
     "sync_call",
 ]
+
+
+def keep_reply(store: Callable[[], object]) -> None:
+    """Record a reply the provider sent; a reduction failing after it is stored is not raised.
+
+    The reply is in the session by then: raising would hide the response the application
+    paid for, and calling again would record a second reply. The memory logged the failure
+    and keeps it in ``last_error``; the next turn tries the reduction again.
+    """
+    with contextlib.suppress(ReductionError):
+        store()
+
+
+async def keep_reply_async(store: Callable[[], Awaitable[object]]) -> None:
+    """The async twin of :func:`keep_reply`."""
+    with contextlib.suppress(ReductionError):
+        await store()
 
 
 def _messages_position(fn: Callable[..., Any]) -> int | None:
@@ -208,7 +232,8 @@ def sync_call(
             def record(
                 message: dict[str, Any], usage: dict[str, Any] | None, view: Any = view
             ) -> None:
-                memory.add(_reply(message, usage or memory.estimate_usage(view, message)))
+                reply = _reply(message, usage or memory.estimate_usage(view, message))
+                keep_reply(partial(memory.add, reply))
 
             response = fn(*call_args, **call_kwargs)
             if helper:
@@ -221,7 +246,8 @@ def sync_call(
             ours, only = _recall_calls(reply or {}) if tool is not None else ([], False)
             for c in ours:  # answered here, from history: the application never sees them
                 answer = tool((c.get("function") or {}).get("arguments") or "{}")  # type: ignore[misc]
-                memory.add({"role": "tool", "tool_call_id": c.get("id"), "content": answer})
+                result = {"role": "tool", "tool_call_id": c.get("id"), "content": answer}
+                keep_reply(partial(memory.add, result))
             if not ours or not only:
                 return response
         return response
@@ -251,7 +277,8 @@ def async_call(
         noted[-1:] = [(view, sent)]
 
         async def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
-            await memory.add(_reply(message, usage or memory.estimate_usage(view, message)))
+            reply = _reply(message, usage or memory.estimate_usage(view, message))
+            await keep_reply_async(partial(memory.add, reply))
 
         return args, kwargs, record
 
@@ -282,7 +309,8 @@ def async_call(
             ours, only = _recall_calls(reply or {}) if tool is not None else ([], False)
             for c in ours:
                 answer = await tool.acall((c.get("function") or {}).get("arguments") or "{}")  # type: ignore[union-attr]
-                await memory.add({"role": "tool", "tool_call_id": c.get("id"), "content": answer})
+                result = {"role": "tool", "tool_call_id": c.get("id"), "content": answer}
+                await keep_reply_async(partial(memory.add, result))
             if not ours or not only:
                 return response
         return response

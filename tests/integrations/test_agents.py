@@ -26,6 +26,7 @@ from agents import Agent, RunConfig, Runner, function_tool  # noqa: E402
 from agents.memory import Session, SessionSettings  # noqa: E402
 
 from summem import SummarizationReducer, SummemSession  # noqa: E402
+from summem.exceptions import InvalidSummaryError  # noqa: E402
 from summem.stores import AsyncSQLiteStore  # noqa: E402
 from tests.fakes.counters import WordCounter, words  # noqa: E402
 from tests.fakes.responses import call_item, response, stream_events, text_item  # noqa: E402
@@ -245,3 +246,29 @@ async def test_a_long_session_is_bounded_and_summarized() -> None:
     calls = {i["call_id"] for i in last if i.get("type") == "function_call"}
     outputs = {i["call_id"] for i in last if i.get("type") == "function_call_output"}
     assert calls == outputs
+
+
+async def test_a_failed_reduction_does_not_fail_the_run_nor_duplicate_its_items() -> None:
+    # Seen live (SmolLM2 summarizing over llama.cpp): the summary came back over its budget,
+    # add_items raised InvalidSummaryError after storing the input, so Runner.run failed before
+    # calling the model and a retry of the run would have stored the input twice.
+    reducer = SummarizationReducer(
+        FakeSummarizer(fail_with=InvalidSummaryError("returned 152 tokens; max 100")),
+        token_counter=WordCounter(),
+        threshold_tokens=40,
+        target_tokens=20,
+        summary_max_tokens=5,
+    )
+    session = SummemSession("user-42", reducer=reducer)
+    model = Model(*(text(words(12, f"a{n}_"), n) for n in range(4)))
+    agent = Agent(name="chat", model=model.model)
+    for n in range(4):
+        result = await Runner.run(agent, words(12, f"u{n}_"), session=session)
+        assert result.final_output == words(12, f"a{n}_")
+    assert isinstance(session.memory.last_error, InvalidSummaryError)
+    history = await session.memory.history()
+    assert [m["content"] for m in history if m["role"] == "user"] == [
+        words(12, f"u{n}_") for n in range(4)
+    ]  # each input once, in order, each run answered
+    assert len(history) == 8
+    assert session.memory.summary is None  # nothing committed

@@ -135,6 +135,37 @@ def test_a_reply_echoing_the_instructions_is_rejected(echo: str) -> None:
         run_sync(summarizer.summarize(request(max_tokens=200)))
 
 
+# Seen live from SmolLM2-135M over llama.cpp: replies pasting back the prompt's blocks.
+COPIED_BLOCKS = [
+    "<<<Summary with 300+ tokens>>\n\n[user]: Hi there, I need some help with an order.\n\n"
+    "<previous_summary>\n(none yet: this is the first summary)",
+    "<<Summary with 300+ tokens>>\n\n<transcript>\n[assistant]: Here are three options.",
+    "- order BW-58214-K late\n</Transcript>",
+]
+
+
+@respx.mock
+@pytest.mark.parametrize("reply", COPIED_BLOCKS)
+def test_a_reply_copying_the_prompts_blocks_is_rejected(reply: str) -> None:
+    respx.post("https://api.openai.com/v1/chat/completions").mock(
+        return_value=httpx.Response(200, json=openai_completion(reply))
+    )
+    summarizer = LLMSummarizer("gpt-4o-mini", client=openai.OpenAI(api_key="sk-test"))
+    with pytest.raises(InvalidSummaryError, match="block tags"):
+        run_sync(summarizer.summarize(request(max_tokens=200)))
+
+
+@respx.mock
+def test_a_summary_about_tags_the_user_wrote_is_kept() -> None:
+    # what the conversation says about tags reaches the model neutralized; other tags are fine
+    reply = "- The user asked how to close a <\\/transcript> tag and a <summary> block."
+    respx.post("https://api.openai.com/v1/chat/completions").mock(
+        return_value=httpx.Response(200, json=openai_completion(reply))
+    )
+    summarizer = LLMSummarizer("gpt-4o-mini", client=openai.OpenAI(api_key="sk-test"))
+    assert run_sync(summarizer.summarize(request(max_tokens=200))).text == reply
+
+
 def test_a_real_summary_shares_little_with_the_instructions() -> None:
     from summem.prompts import load_prompt
 
