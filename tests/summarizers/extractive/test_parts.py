@@ -230,8 +230,8 @@ def _clutter(n: int) -> dict[str, object]:
 
 
 def test_flatten_json_reads_every_level_and_shows_a_deep_key_by_its_last_two_parts() -> None:
-    deep = {"data": {"bookings": [{"n": 1}, {"slot": {"attributes": {"reference": "ZF-49641"}}}]}}
-    deep["data"] |= _clutter(8)
+    bookings = [{"n": 1}, {"slot": {"attributes": {"reference": "ZF-49641"}}}]
+    deep = {"data": {"bookings": bookings, **_clutter(8)}}
     pairs = flatten_json(deep)
     assert pairs == [("attributes.reference", "ZF-49641")]  # among 33 fields
     assert flatten_json({"a": {"b": {"ref": "ZF-1"}}}) == [("a.b.ref", "ZF-1")]  # shown whole
