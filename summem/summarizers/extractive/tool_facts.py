@@ -5,8 +5,9 @@ status, a balance), and the most wasteful text to keep whole (JSON keys, quotes,
 call's own arguments). So one call and its result become one line such as
 ``create_refund(order_id=BW-58214-K, amount=37.5) -> refund_id=RF-22907; status=approved;
 expected_by=2025-03-21``: the call's arguments, identifying ones first, unquoted when that is
-unambiguous; then the result's scalar fields, identifying keys first, minus any field that only
-repeats an argument. Pure functions, linear in their input.
+unambiguous; then the result's scalar fields at any depth, the ones whose value and key tell
+most (codes, dates, names, amounts) first, minus any field that only repeats an argument.
+Pure functions, linear in their input (a result's walk reads at most ``_MAX_NODES`` nodes).
 """
 
 from __future__ import annotations
