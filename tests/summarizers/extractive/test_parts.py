@@ -259,6 +259,9 @@ def test_flatten_json_ranks_values_that_identify_over_counters_flags_and_enums()
     assert value_signal("ZF-49641") > value_signal("2025") > value_signal("12")
     assert value_signal("Octavia Quartermaine") > value_signal("pending") > value_signal("")
     assert value_signal("obj_9f3a2710") > value_signal("pending") > value_signal("false")
+    assert value_signal("10:30") > value_signal("12") == value_signal("0.42")
+    assert value_signal("ann@example.com") > value_signal("Ann") > value_signal("OK")
+    assert value_signal("21 March 2025") > value_signal("March 2025") > value_signal("2025")
 
 
 def test_flatten_json_reads_a_bounded_number_of_nodes_however_big_the_json() -> None:
