@@ -277,3 +277,13 @@ def test_flatten_json_reads_a_bounded_number_of_nodes_however_big_the_json() -> 
     assert len(pairs) == 12 and all(k.startswith("rows[") for k, _ in pairs)
     body = tool_body("scan()", {}, json.dumps(long_list))
     assert len(body) <= len("scan() -> ") + 400
+
+
+def test_flatten_json_shows_a_list_of_values_as_one_field_and_keeps_within_the_record() -> None:
+    assert flatten_json([1, 2, 3]) == [("items", "1, 2, 3")]
+    tags = {"tags": ["a", "b", "c", "d", "e", "f", "g"], "empty": [None]}
+    assert flatten_json(tags) == [("tags", "a, b, c, d, e, ...(+2)")]
+    wordy = {f"note{i}": f"ZX-{i}00 " + "x" * 70 for i in range(12)} | {"ref": "AB-1234"}
+    pairs = flatten_json(wordy)
+    assert pairs[-1] == ("ref", "AB-1234") and len(pairs) < 12
+    assert sum(len(k) + len(v) + 3 for k, v in pairs) <= 400  # the rest did not fit
