@@ -33,6 +33,7 @@ __all__ = [
     "score_sentence",
     "split_sentences",
     "tokenize",
+    "value_signal",
 ]
 
 ROLE_WEIGHT: dict[str, float] = {
@@ -292,6 +293,52 @@ def score_sentence(
         hits = len(wordset & focus)
         score += 1.5 * min(1.0, hits / max(1, min(3, len(focus))))
     return score * ROLE_WEIGHT.get(role, 1.0)
+
+
+_LOWER_ID_RE = re.compile(r"[a-z0-9]+(?:[_.:-][a-z0-9]+)*")
+_PLAIN_NUMBER_RE = re.compile(r"[-+]?\d+(?:\.\d+)?")
+_PROPER_RE = re.compile(r"[A-Z][\w'.-]*(?: (?:[a-z]{1,3} )?[A-Z][\w'.-]*)*")
+
+
+def value_signal(value: str) -> float:
+    """How much one field's value tells alone (a tool result's ``key=value``).
+
+    The value signals of :func:`score_sentence`: a code, a date, a contact, a proper name, a
+    precise number.
+
+    What carries little scores little: a small count, a flag, a lower-case word or
+    machine id (``pending``, ``obj_3fa2``).
+    """
+    if not value or value in ("true", "false", "null"):
+        return 0.0
+    w = _W
+    if _PLAIN_NUMBER_RE.fullmatch(value):
+        if ("." not in value and len(value.lstrip("+-")) <= 2) or abs(float(value)) < 1:
+            return 0.3  # a small count, a share or a score
+        return w["base"] + _number_signal(value)
+    if (
+        _LOWER_ID_RE.fullmatch(value)
+        and re.search("[a-z]", value)
+        and not _NUMERIC_DATE_RE.search(value)
+    ):
+        return 0.8 if _DIGIT_RE.search(value) else 0.3  # a machine id; an enum-like word
+    signal = w["base"]
+    has_digit = _DIGIT_RE.search(value) is not None
+    if has_digit:
+        if _CODE_RE.search(value):
+            signal += w["code"]
+        signal += _number_signal(value)
+    lower = value.lower()
+    words = set(tokenize(lower))
+    if (has_digit and _NUMERIC_DATE_RE.search(lower)) or not lex.MONTH_WORDS.isdisjoint(words):
+        signal += w["date"]
+    elif has_digit and _TIME_RE.search(value):
+        signal += w["time"]
+    if _CONTACT_RE.search(value):
+        signal += w["contact"]
+    if value not in _NOT_NAMES and _PROPER_RE.fullmatch(value):
+        signal += w["full_name"] if " " in value else w["name"]
+    return signal
 
 
 def _number_signal(sentence: str) -> float:

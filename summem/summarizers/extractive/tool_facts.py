@@ -5,16 +5,20 @@ status, a balance), and the most wasteful text to keep whole (JSON keys, quotes,
 call's own arguments). So one call and its result become one line such as
 ``create_refund(order_id=BW-58214-K, amount=37.5) -> refund_id=RF-22907; status=approved;
 expected_by=2025-03-21``: the call's arguments, identifying ones first, unquoted when that is
-unambiguous; then the result's scalar fields, identifying keys first, minus any field that only
-repeats an argument. Pure functions, linear in their input.
+unambiguous; then the result's scalar fields at any depth, the ones whose value and key tell
+most (codes, dates, names, amounts) first, minus any field that only repeats an argument.
+Pure functions, linear in their input (a result's walk reads at most ``_MAX_NODES`` nodes).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Mapping
 from typing import Any
+
+from summem.summarizers.extractive.facts import value_signal
 
 __all__ = ["call_arguments", "compact_call", "flatten_json", "tool_body"]
 
@@ -28,6 +32,14 @@ _KEY_PRIORITY_RE = re.compile(
 _SPACE_RE = re.compile(r"\s+")
 _BARE_VALUE_RE = re.compile(r"[^,()=;\"\n]{1,60}")
 _MAX_PAIRS = 12
+_MAX_NODES = 2000
+"""Objects, lists and scalars read in one result: the work is bounded, not the depth."""
+_KEY_BONUS = 0.75
+"""What an identifying key (``_KEY_PRIORITY_RE``) adds to its value's signal."""
+_MIN_SIGNAL = 1.0
+"""In a result with more than ``_MAX_PAIRS`` fields, the value signal a field needs to be
+kept: small counts, shares, flags, lower-case words and machine ids are left out."""
+"""What an identifying key (``_KEY_PRIORITY_RE``) adds to its value's signal."""
 _MAX_VALUE_CHARS = 80
 _MAX_RESULT_CHARS = 400
 _MAX_ARGS_CHARS = 90
@@ -48,9 +60,8 @@ def tool_body(head: str, args: Mapping[str, str], result: str) -> str:
     except ValueError:
         parsed = None
     if isinstance(parsed, (dict, list)):
-        pairs = flatten_json(parsed)
-        new = [f"{k}={v}" for k, v in pairs if args.get(k.rpartition(".")[2]) != v]
-        body = "; ".join(new) if new else ("done" if pairs else "(empty result)")
+        new = [f"{k}={v}" for k, v in flatten_json(parsed, skip=args)]
+        body = "; ".join(new) if new else ("done" if _leaves(parsed) else "(empty result)")
     elif parsed is not None and not isinstance(parsed, str):
         body = json.dumps(parsed)
     else:
@@ -90,41 +101,90 @@ def compact_call(name: str, args: Mapping[str, str]) -> str:
     return f"{name}({', '.join(shown)}{more})"
 
 
-def flatten_json(value: Any) -> list[tuple[str, str]]:
-    """Up to 12 ``(dotted.key, value)`` pairs of scalar fields, identifying keys first."""
-    pairs: list[tuple[str, str]] = []
-    _flatten(value, "", pairs, 0)
-    if len(pairs) <= _MAX_PAIRS:
-        return pairs
-    ranked = sorted(
-        range(len(pairs)), key=lambda i: (_KEY_PRIORITY_RE.search(pairs[i][0]) is None, i)
-    )
-    keep = sorted(ranked[:_MAX_PAIRS])
-    return [pairs[i] for i in keep]
+def flatten_json(value: Any, *, skip: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    """Up to 12 ``(key, value)`` pairs of scalar fields, the most informative, in document order.
+
+    Every level is read (at most ``_MAX_NODES`` objects, lists and scalars, in document order),
+    so a field four levels down competes with the top ones. Each pair is ranked by its value
+    (:func:`~summem.summarizers.extractive.facts.value_signal`: codes, dates, names, precise
+    amounts over small counters, flags and lower-case words) plus a bonus for an identifying
+    key; ties go to the earlier field. Pairs are taken in that order while they fit in the
+    record's ``_MAX_RESULT_CHARS``; in a result with more than 12 fields, only those whose
+    value tells something (``_MIN_SIGNAL``), unless none does. A key is its dotted path, or
+    its last two parts when the path is deeper than three.
+
+    Args:
+        value: the parsed JSON.
+        skip: the call's arguments: a field whose last key and value repeat one is left out.
+    """
+    pairs = _leaves(value)
+    if skip:
+        pairs = [(k, v) for k, v in pairs if skip.get(_last_key(k)) != v]
+    signals = [value_signal(v) for _, v in pairs]
+    scores = [s + _KEY_BONUS * _is_key(k) for s, (k, _) in zip(signals, pairs, strict=True)]
+    ranked = sorted(range(len(pairs)), key=lambda i: (-scores[i], i))
+    if len(pairs) > _MAX_PAIRS:  # a big result: only what tells something, if anything does
+        ranked = [i for i in ranked if signals[i] >= _MIN_SIGNAL] or ranked
+    chosen: list[int] = []
+    size = 0
+    for i in ranked:
+        piece = len(pairs[i][0]) + len(pairs[i][1]) + 3
+        if chosen and size + piece > _MAX_RESULT_CHARS:
+            continue
+        chosen.append(i)
+        size += piece
+        if len(chosen) == _MAX_PAIRS:
+            break
+    return [pairs[i] for i in sorted(chosen)]
 
 
-def _flatten(value: Any, prefix: str, out: list[tuple[str, str]], depth: int) -> None:
-    if len(out) >= 4 * _MAX_PAIRS:
-        return
-    if isinstance(value, Mapping):
-        if depth > 2:
-            out.append((prefix, "{...}"))
-            return
-        for k, v in value.items():
-            _flatten(v, f"{prefix}.{k}" if prefix else str(k), out, depth + 1)
-    elif isinstance(value, list):
-        if all(not isinstance(v, (Mapping, list)) for v in value):
-            shown = [_scalar(v) for v in value[:5] if v is not None]
-            more = f", ...(+{len(value) - 5})" if len(value) > 5 else ""
-            if shown:
-                out.append((prefix or "items", ", ".join(shown) + more))
-        elif depth <= 2:
-            for i, v in enumerate(value[:3]):
-                _flatten(v, f"{prefix}[{i}]", out, depth + 1)
-            if len(value) > 3:
-                out.append((f"{prefix}.count" if prefix else "count", str(len(value))))
-    elif value is not None and value != "":
-        out.append((prefix or "result", _scalar(value)))
+def _leaves(value: Any) -> list[tuple[str, str]]:
+    """Every scalar field of ``value`` as ``(shown key, value)``, within ``_MAX_NODES`` nodes.
+
+    A list of scalars is one field (its first five values); a list of objects longer than
+    three also says how long it is (``key.count``).
+    """
+    out: list[tuple[str, str]] = []
+    stack: list[tuple[tuple[str, ...], Any]] = [((), value)]
+    visited = 0
+    while stack and visited < _MAX_NODES:
+        path, node = stack.pop()
+        visited += 1
+        room = _MAX_NODES - visited
+        if isinstance(node, Mapping):
+            children = [((*path, str(k)), v) for k, v in itertools.islice(node.items(), room)]
+            stack.extend(reversed(children))
+        elif isinstance(node, list):
+            head = node[:room]
+            if all(not isinstance(v, (Mapping, list)) for v in head):
+                shown = [_scalar(v) for v in head[:5] if v is not None]
+                more = f", ...(+{len(node) - 5})" if len(node) > 5 else ""
+                if shown:
+                    out.append((_shown(path, "items"), ", ".join(shown) + more))
+                continue
+            at, name = path[:-1], path[-1] if path else ""
+            if len(node) > 3:  # popped after the items: it closes the list
+                stack.append(((*at, f"{name}.count" if name else "count"), str(len(node))))
+            items = [((*at, f"{name}[{i}]"), v) for i, v in enumerate(head)]
+            stack.extend(reversed(items))
+        elif node is not None and node != "":
+            out.append((_shown(path), _scalar(node)))
+    return out
+
+
+def _shown(path: tuple[str, ...], default: str = "result") -> str:
+    """A field's key: its dotted path up to three levels, else its last two parts."""
+    if not path:
+        return default
+    return ".".join(path if len(path) <= 3 else path[-2:])
+
+
+def _last_key(key: str) -> str:
+    return key.rpartition(".")[2]
+
+
+def _is_key(key: str) -> bool:
+    return _KEY_PRIORITY_RE.search(_last_key(key)) is not None
 
 
 def _scalar(value: Any) -> str:

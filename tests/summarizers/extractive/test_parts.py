@@ -6,7 +6,12 @@ import json
 
 import pytest
 
-from summem.summarizers.extractive.facts import compact_sentence, content_words, score_sentence
+from summem.summarizers.extractive.facts import (
+    compact_sentence,
+    content_words,
+    score_sentence,
+    value_signal,
+)
 from summem.summarizers.extractive.layout import (
     day_of,
     leading_stamp,
@@ -207,12 +212,78 @@ def test_tool_body_does_not_repeat_the_call() -> None:
 def test_flatten_json_keeps_identifying_keys_when_there_are_too_many() -> None:
     value = {f"extra_{i}": i for i in range(20)} | {"status": "ok", "order_id": "A17"}
     pairs = flatten_json(value)
-    assert len(pairs) == 12
-    assert ("status", "ok") in pairs and ("order_id", "A17") in pairs
+    assert pairs == [("order_id", "A17")]  # small counts and a bare "ok" tell nothing
+    assert len(flatten_json({f"extra_{i}": i for i in range(20)})) == 12  # unless nothing does
+    assert len(flatten_json(value | {f"code_{i}": f"C-{i}00" for i in range(20)})) == 12
     nested = {"items": [{"sku": "B-1"}, {"sku": "B-2"}, {"sku": "B-3"}, {"sku": "B-4"}]}
     assert flatten_json(nested) == [
         ("items[0].sku", "B-1"),
         ("items[1].sku", "B-2"),
         ("items[2].sku", "B-3"),
+        ("items[3].sku", "B-4"),  # every element is read, not the first three
         ("items.count", "4"),
     ]
+
+
+def _clutter(n: int) -> dict[str, object]:
+    return {f"k{i}": {"id": f"obj_{i:04x}", "state": "ok", "n": i % 7} for i in range(n)}
+
+
+def test_flatten_json_reads_every_level_and_shows_a_deep_key_by_its_last_two_parts() -> None:
+    bookings = [{"n": 1}, {"slot": {"attributes": {"reference": "ZF-49641"}}}]
+    deep = {"data": {"bookings": bookings, **_clutter(8)}}
+    pairs = flatten_json(deep)
+    assert pairs == [("attributes.reference", "ZF-49641")]  # among 33 fields
+    assert flatten_json({"a": {"b": {"ref": "ZF-1"}}}) == [("a.b.ref", "ZF-1")]  # shown whole
+    body = tool_body("list_bookings()", {}, json.dumps(deep))
+    assert "attributes.reference=ZF-49641" in body and len(body) <= 420
+
+
+def test_flatten_json_ranks_values_that_identify_over_counters_flags_and_enums() -> None:
+    record = {
+        **{f"f{i}": v for i, v in enumerate((3, True, "pending", 0.42, "obj_9f3a2710") * 12)},
+        "meta": {"a": {"b": {"signed_by": "Octavia Quartermaine", "on": "2025-03-21"}}},
+        "x": {"y": {"z": {"w": {"amount": 5253.5, "code": "RF-22907", "place": "São Paulo"}}}},
+    }
+    pairs = dict(flatten_json(record))
+    assert len(pairs) == 5
+    for key, value in {
+        "b.signed_by": "Octavia Quartermaine",
+        "b.on": "2025-03-21",
+        "w.amount": "5253.5",
+        "w.code": "RF-22907",
+        "w.place": "São Paulo",
+    }.items():
+        assert pairs[key] == value
+    assert list(pairs) == ["b.signed_by", "b.on", "w.amount", "w.code", "w.place"]
+    assert value_signal("ZF-49641") > value_signal("2025") > value_signal("12")
+    assert value_signal("Octavia Quartermaine") > value_signal("pending") > value_signal("")
+    assert value_signal("obj_9f3a2710") > value_signal("pending") > value_signal("false")
+    assert value_signal("10:30") > value_signal("12") == value_signal("0.42")
+    assert value_signal("ann@example.com") > value_signal("Ann") > value_signal("OK")
+    assert value_signal("21 March 2025") > value_signal("March 2025") > value_signal("2025")
+
+
+def test_flatten_json_reads_a_bounded_number_of_nodes_however_big_the_json() -> None:
+    wide = {f"k{i}": i for i in range(100_000)} | {"late": "ZZ-12345"}
+    pairs = flatten_json(wide)
+    assert len(pairs) == 12 and ("late", "ZZ-12345") not in pairs  # past the node cap
+    deep: dict[str, object] = {"ref": "AB-1234"}
+    for i in range(5_000):  # deeper than Python's recursion limit
+        deep = {f"level{i}": deep, "n": i}
+    assert len(flatten_json(deep)) <= 12
+    long_list = {"rows": [{"id": f"R-{i}"} for i in range(50_000)]}
+    pairs = flatten_json(long_list)
+    assert len(pairs) == 12 and all(k.startswith("rows[") for k, _ in pairs)
+    body = tool_body("scan()", {}, json.dumps(long_list))
+    assert len(body) <= len("scan() -> ") + 400
+
+
+def test_flatten_json_shows_a_list_of_values_as_one_field_and_keeps_within_the_record() -> None:
+    assert flatten_json([1, 2, 3]) == [("items", "1, 2, 3")]
+    tags = {"tags": ["a", "b", "c", "d", "e", "f", "g"], "empty": [None]}
+    assert flatten_json(tags) == [("tags", "a, b, c, d, e, ...(+2)")]
+    wordy = {f"note{i}": f"ZX-{i}00 " + "x" * 70 for i in range(12)} | {"ref": "AB-1234"}
+    pairs = flatten_json(wordy)
+    assert pairs[-1] == ("ref", "AB-1234") and len(pairs) < 12
+    assert sum(len(k) + len(v) + 3 for k, v in pairs) <= 400  # the rest did not fit
