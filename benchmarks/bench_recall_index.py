@@ -57,9 +57,9 @@ def drop_index(spec: tuple[str, str]) -> None:
     import psycopg
     from psycopg import sql
 
-    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as pg:
         drop = sql.SQL("ALTER TABLE {}.messages DROP COLUMN terms")  # its GIN index goes too
-        conn.execute(drop.format(sql.Identifier(where)))
+        pg.execute(drop.format(sql.Identifier(where)))
 
 
 def turns_on(spec: tuple[str, str], n: int, turns: int, with_index: bool) -> tuple[float, float]:

@@ -15,6 +15,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -34,7 +35,7 @@ class InstantSummarizer:
         return done(SummaryOutput(text=f"{len(request.messages)} messages", summarizer=self.name))
 
 
-def tokenize_only(raw: list[dict]) -> float:
+def tokenize_only(raw: list[dict[str, Any]]) -> float:
     counter = resolve_counter(model="gpt-4o")
     msgs = parse_messages(raw)
     start = time.perf_counter()
@@ -43,7 +44,7 @@ def tokenize_only(raw: list[dict]) -> float:
     return (time.perf_counter() - start) / len(msgs)
 
 
-def replay(reducer: object, raw: list[dict]) -> tuple[float, int]:
+def replay(reducer: object, raw: list[dict[str, Any]]) -> tuple[float, int]:
     msgs = parse_messages(raw)  # validation is the application's add(), not the reducer's turn
     view: list[Message] = []
     reductions = 0

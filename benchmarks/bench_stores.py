@@ -232,7 +232,7 @@ def throughput(spec: Spec, procs: int = 4, threads: int = 2, seconds: float = 5.
     ]
     for p in ps:
         p.start()
-    total = sum(out.get(timeout=300) for _ in ps)
+    total: float = sum(float(out.get(timeout=300)) for _ in ps)
     for p in ps:
         p.join(timeout=60)
     return total / seconds
