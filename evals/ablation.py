@@ -36,7 +36,7 @@ from evals.locomo import Conversation, load_locomo
 from evals.locomo_baselines import aggregate
 from evals.locomo_engine import run_engine
 from evals.report import markdown_table, report_metadata, write_json_report
-from evals.trajectories_run import DEFAULT_CONFIG, FAMILIES, probe_rows, run_trajectories
+from evals.trajectories_run import DEFAULT_CONFIG, FAMILIES, probe_rows, run_family
 from summem.summarizers.extractive.summarizer import HEURISTICS, ExtractiveSummarizer
 from summem.tokens.base import resolve_counter
 
@@ -98,18 +98,13 @@ def measure(
     violations = 0
     for name in families:
         family = FAMILIES[name]
-        probes, traces = run_trajectories(
+        probes, traces = run_family(
             DEFAULT_CONFIG,
+            family,
             seeds=range(seeds),
-            turns=family.turns,
-            facts=family.facts,
             counter=counter,
             progress=False,
-            filler=family.filler,
-            corrections=family.corrections,
             summarizer=summarizer,
-            speakers=family.speakers,
-            style=family.style,
         )
         violations += sum(len(t.violations) for t in traces)
         for row in probe_rows(probes, seeds, cycles=(10,)):

@@ -38,7 +38,7 @@ from evals.locomo_baselines import aggregate
 from evals.locomo_engine import run_engine
 from evals.replay import efficiency
 from evals.report import report_metadata, write_json_report
-from evals.trajectories_run import FAMILIES, probe_rows, run_trajectories
+from evals.trajectories_run import FAMILIES, probe_rows, run_family, run_trajectories
 from summem.tokens.base import resolve_counter
 
 __all__ = [
@@ -97,15 +97,8 @@ def measure_trajectories(
             retention[f"{name}_summary_recall"] = round(row["summary_recall"], 4)
     for family_name in GATED_FAMILIES:
         family = FAMILIES[family_name]
-        fprobes, ftraces = run_trajectories(
-            TRAJECTORY_CONFIG,
-            seeds=range(family_seeds),
-            turns=family.turns,
-            facts=family.facts,
-            counter=counter,
-            progress=False,
-            filler=family.filler,
-            corrections=family.corrections,
+        fprobes, ftraces = run_family(
+            TRAJECTORY_CONFIG, family, seeds=range(family_seeds), counter=counter, progress=False
         )
         traces = [*traces, *ftraces]
         for row in probe_rows(fprobes, family_seeds, cycles=(10,)):

@@ -399,6 +399,38 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def run_family(
+    config: EngineConfig,
+    family: Family,
+    *,
+    seeds: Sequence[int],
+    counter: TokenCounter,
+    turns: int | None = None,
+    facts: int | None = None,
+    client: LLMClient | None = None,
+    progress: bool | None = None,
+    summarizer: Summarizer | None = None,
+) -> tuple[list[Probe], list[ReplayTrace]]:
+    """:func:`run_trajectories` with every field ``family`` sets (one place, so none is lost).
+
+    ``turns`` and ``facts`` override the family's own when given.
+    """
+    return run_trajectories(
+        config,
+        seeds=seeds,
+        turns=family.turns if turns is None else turns,
+        facts=family.facts if facts is None else facts,
+        counter=counter,
+        client=client,
+        progress=progress,
+        filler=family.filler,
+        corrections=family.corrections,
+        summarizer=summarizer,
+        speakers=family.speakers,
+        style=family.style,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     config = EngineConfig(
@@ -423,18 +455,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         family = FAMILIES[name]
         turns = args.turns or family.turns
         facts = family.facts if args.facts is None else args.facts
-        probes, traces = run_trajectories(
+        probes, traces = run_family(
             config,
+            family,
             seeds=seeds,
             turns=turns,
             facts=facts,
             counter=counter,
             client=client,
             progress=False if args.no_progress else None,
-            filler=family.filler,
-            corrections=family.corrections,
-            speakers=family.speakers,
-            style=family.style,
         )
         report = build_report(
             config, probes, traces, seeds=seeds, turns=turns, facts=facts, counter=counter

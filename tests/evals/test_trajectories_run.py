@@ -167,3 +167,24 @@ def test_a_summarizer_that_never_lets_old_facts_go_fails_the_correction_family()
     assert good["correction"] >= 0.95 and good["stale unmarked"] <= 0.05
     assert weak["correction"] < good["correction"] - 0.2
     assert weak["stale unmarked"] > good["stale unmarked"]
+
+
+def test_run_family_passes_every_field_the_family_sets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ablation, the gate and the CLI run a family through this: no field is lost."""
+    import dataclasses
+
+    import evals.trajectories_run as tr
+
+    seen: dict[str, object] = {}
+
+    def fake(config: object, **kwargs: object) -> tuple[list[object], list[object]]:
+        seen.update(kwargs)
+        return [], []
+
+    monkeypatch.setattr(tr, "run_trajectories", fake)
+    family = tr.Family("x", 90, 7, "realistic", 3, speakers="both", style="indirect")
+    tr.run_family(tr.DEFAULT_CONFIG, family, seeds=[0], counter=COUNTER, progress=False)
+    fields = {f.name for f in dataclasses.fields(tr.Family)} - {"name", "about"}
+    assert {k: seen[k] for k in fields} == {k: getattr(family, k) for k in fields}
+    tr.run_family(tr.DEFAULT_CONFIG, family, seeds=[0], counter=COUNTER, turns=40, facts=2)
+    assert (seen["turns"], seen["facts"]) == (40, 2)
