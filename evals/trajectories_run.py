@@ -318,6 +318,23 @@ class Family:
     speakers: str = "user"
     style: str = "direct"
 
+    def trajectory(
+        self, seed: int, *, turns: int | None = None, facts: int | None = None
+    ) -> Trajectory:
+        """This family's trajectory for ``seed``, with every field it sets.
+
+        ``turns`` and ``facts`` override the family's own when given.
+        """
+        return generate_trajectory(
+            seed,
+            turns=self.turns if turns is None else turns,
+            facts=self.facts if facts is None else facts,
+            filler=self.filler,
+            corrections=self.corrections,
+            speakers=self.speakers,
+            style=self.style,
+        )
+
 
 FAMILIES: dict[str, Family] = {
     f.name: f

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evals.masking_run import tool_heavy
-from evals.trajectories import Trajectory, generate_trajectory
+from evals.trajectories import Trajectory
 from evals.trajectories_run import FAMILIES
 from summem.clients.base import ChatRequest, ChatResponse
 from summem.reducers.base import Reducer
@@ -154,13 +154,7 @@ class Workload:
 
 
 def _family(name: str) -> Workload:
-    f = FAMILIES[name]
-    return Workload(
-        name,
-        lambda seed: generate_trajectory(
-            seed, turns=f.turns, facts=f.facts, filler=f.filler, corrections=f.corrections
-        ),
-    )
+    return Workload(name, FAMILIES[name].trajectory)
 
 
 AGENT_RULES = 35
@@ -185,7 +179,7 @@ WORKLOADS: dict[str, Workload] = {
     w.name: w
     for w in (
         # The families that plant facts another way (``indirect``, ``nested-tool``) probe
-        # fidelity; priced, they would only repeat ``plain`` and shift the facts-kept means.
+        # fidelity (evals.trajectories_run); the priced ones state their facts directly.
         *(_family(n) for n, f in FAMILIES.items() if f.style == "direct"),
         Workload("tools", lambda s: tool_heavy(s, 120)),
         Workload("agent", _agent),

@@ -151,3 +151,15 @@ def test_the_headline_is_the_readmes_table() -> None:
     assert (
         "| $ / 1,000 turns: agent / 1,000-turn chat | gpt-4.1-mini | claude-sonnet-4-5 |" in readme
     )
+
+
+def test_each_family_workload_is_that_familys_trajectory() -> None:
+    """Every field a family sets reaches the priced workload (both-speakers was plain's)."""
+    from evals.cost.setups import WORKLOADS
+    from evals.trajectories_run import FAMILIES
+
+    families = [n for n in WORKLOADS if n in FAMILIES]
+    assert {"plain", "realistic", "corrections", "both-speakers", "long"} <= set(families)
+    for name in families:
+        assert WORKLOADS[name].make(3) == FAMILIES[name].trajectory(3)
+    assert WORKLOADS["both-speakers"].make(3).messages != WORKLOADS["plain"].make(3).messages
