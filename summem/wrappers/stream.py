@@ -5,10 +5,15 @@ a call goes through a memory. Here: turning a completion (an openai or litellm o
 dict) into the chat-completions message to record, rebuilding that message from streamed
 chunks, and the stream proxies that record it once the stream has been read to its end.
 
-A stream abandoned midway (not read to its end, closed early, or failing) records nothing, and
-neither does one that ends without a ``finish_reason`` (a connection dropped before the end, or
-a stream with no chunk at all): a half-written reply may end inside a tool call's arguments, and
-a tool call that will never get its result would stay pending in the view for good. The
+A reply is recorded once it is complete: its ``finish_reason`` has arrived, and so has its usage
+chunk when the request asked for one (``stream_options={"include_usage": True}``); or, failing
+the usage chunk, when the stream ends or is closed after the ``finish_reason``. So a caller that
+stops reading at the finishing chunk (or at the helper's ``content.done`` event) keeps the
+reply. A stream abandoned before its ``finish_reason`` (closed early, failing, or read no
+further) records nothing, and neither does one that ends without one (a connection dropped
+before the end, or a stream with no chunk at all): a half-written reply may end inside a tool
+call's arguments, and a tool call that will never get its result would stay pending in the view
+for good. The
 user's message, recorded before the call, stays; an application that shows partial replies can
 ``memory.add`` one itself.
 """
@@ -134,6 +139,11 @@ class StreamAccumulator:
         return out
 
 
+def _complete(acc: StreamAccumulator, expect_usage: bool) -> bool:
+    """Whether the reply has all it will get: its finish, and its usage if one was asked for."""
+    return acc.finish_reason is not None and (acc.usage is not None or not expect_usage)
+
+
 class _Proxy:
     """Everything not defined here is the wrapped object's (``response``, ``close``...)."""
 
@@ -147,11 +157,15 @@ class _Proxy:
 
 
 class RecordingStream(_Proxy):
-    """A sync chunk stream, passed through; the reply is recorded when it is exhausted."""
+    """A sync chunk stream, passed through; the reply is recorded once it is complete.
 
-    def __init__(self, stream: Any, record: Record) -> None:
+    ``expect_usage``: the request asked for a usage chunk, which follows the finishing one.
+    """
+
+    def __init__(self, stream: Any, record: Record, *, expect_usage: bool = False) -> None:
         self._inner = stream
         self._record = record
+        self._expect_usage = expect_usage
         self._acc = StreamAccumulator()
         self._iter: Iterator[Any] | None = None
         self._done = False
@@ -165,16 +179,21 @@ class RecordingStream(_Proxy):
         try:
             chunk = next(self._iter)
         except StopIteration:
-            if not self._done:
-                self._done = True
-                if self._acc.finish_reason is not None:  # else: cut short, not a reply
-                    self._record(self._acc.message(), self._acc.usage)
+            self.finish()
             raise
         self._feed(chunk)
+        if _complete(self._acc, self._expect_usage):
+            self.finish()
         return chunk
 
     def _feed(self, chunk: Any) -> None:
         self._acc.feed(chunk)
+
+    def finish(self) -> None:
+        """Record the reply if its ``finish_reason`` came and it is not recorded yet (once)."""
+        if not self._done and self._acc.finish_reason is not None:  # else: not a reply
+            self._done = True
+            self._record(self._acc.message(), self._acc.usage)
 
     def __enter__(self) -> RecordingStream:
         return self
@@ -183,18 +202,20 @@ class RecordingStream(_Proxy):
         self.close()
 
     def close(self) -> None:
-        """Close the underlying stream (an unfinished reply is not recorded)."""
+        """Close the underlying stream (a reply not finished yet is not recorded)."""
+        self.finish()
         close = getattr(self._inner, "close", None)
         if callable(close):
             close()
 
 
 class AsyncRecordingStream(_Proxy):
-    """An async chunk stream, passed through; the reply is recorded when it is exhausted."""
+    """An async chunk stream, passed through; the reply is recorded once it is complete."""
 
-    def __init__(self, stream: Any, record: AsyncRecord) -> None:
+    def __init__(self, stream: Any, record: AsyncRecord, *, expect_usage: bool = False) -> None:
         self._inner = stream
         self._record = record
+        self._expect_usage = expect_usage
         self._acc = StreamAccumulator()
         self._iter: AsyncIterator[Any] | None = None
         self._done = False
@@ -208,16 +229,21 @@ class AsyncRecordingStream(_Proxy):
         try:
             chunk = await self._iter.__anext__()
         except StopAsyncIteration:
-            if not self._done:
-                self._done = True
-                if self._acc.finish_reason is not None:  # else: cut short, not a reply
-                    await self._record(self._acc.message(), self._acc.usage)
+            await self.finish()
             raise
         self._feed(chunk)
+        if _complete(self._acc, self._expect_usage):
+            await self.finish()
         return chunk
 
     def _feed(self, chunk: Any) -> None:
         self._acc.feed(chunk)
+
+    async def finish(self) -> None:
+        """Record the reply if its ``finish_reason`` came and it is not recorded yet (once)."""
+        if not self._done and self._acc.finish_reason is not None:  # else: not a reply
+            self._done = True
+            await self._record(self._acc.message(), self._acc.usage)
 
     async def __aenter__(self) -> AsyncRecordingStream:
         return self
@@ -226,7 +252,8 @@ class AsyncRecordingStream(_Proxy):
         await self.close()
 
     async def close(self) -> None:
-        """Close the underlying stream (an unfinished reply is not recorded)."""
+        """Close the underlying stream (a reply not finished yet is not recorded)."""
+        await self.finish()
         close = getattr(self._inner, "close", None)
         if callable(close):
             result = close()
@@ -263,15 +290,24 @@ class _RecordingEventStream(RecordingStream):
 class RecordingEventStreamManager(_Proxy):
     """``with client.chat.completions.stream(...) as stream``: records the final reply."""
 
-    def __init__(self, manager: Any, record: Record) -> None:
+    def __init__(self, manager: Any, record: Record, *, expect_usage: bool = False) -> None:
         self._inner = manager
         self._record = record
+        self._expect_usage = expect_usage
+        self._stream: _RecordingEventStream | None = None
 
     def __enter__(self) -> Any:
-        return _RecordingEventStream(self._inner.__enter__(), self._record)
+        inner = self._inner.__enter__()
+        self._stream = _RecordingEventStream(inner, self._record, expect_usage=self._expect_usage)
+        return self._stream
 
     def __exit__(self, *exc: Any) -> Any:
-        return self._inner.__exit__(*exc)
+        try:
+            if self._stream is not None:
+                self._stream.finish()
+        finally:
+            result = self._inner.__exit__(*exc)
+        return result
 
 
 class _AsyncRecordingEventStream(AsyncRecordingStream):
@@ -296,12 +332,23 @@ class _AsyncRecordingEventStream(AsyncRecordingStream):
 class AsyncRecordingEventStreamManager(_Proxy):
     """``async with client.chat.completions.stream(...)``: records the final reply."""
 
-    def __init__(self, manager: Any, record: AsyncRecord) -> None:
+    def __init__(self, manager: Any, record: AsyncRecord, *, expect_usage: bool = False) -> None:
         self._inner = manager
         self._record = record
+        self._expect_usage = expect_usage
+        self._stream: _AsyncRecordingEventStream | None = None
 
     async def __aenter__(self) -> Any:
-        return _AsyncRecordingEventStream(await self._inner.__aenter__(), self._record)
+        inner = await self._inner.__aenter__()
+        self._stream = _AsyncRecordingEventStream(
+            inner, self._record, expect_usage=self._expect_usage
+        )
+        return self._stream
 
     async def __aexit__(self, *exc: Any) -> Any:
-        return await self._inner.__aexit__(*exc)
+        try:
+            if self._stream is not None:
+                await self._stream.finish()
+        finally:
+            result = await self._inner.__aexit__(*exc)
+        return result

@@ -3,7 +3,7 @@
 Shared by every wrapper (openai clients, litellm's functions), sync and async: the new messages
 are found in the call's arguments (``messages=`` or its position), recorded, replaced by the
 memory's view, and the reply (tool calls included, with the provider's usage in its ``meta``)
-is recorded once the call returns, or once a stream has been read to its end (see
+is recorded once the call returns, or once a stream has delivered the whole reply (see
 :mod:`summem.wrappers.stream`). New messages are recorded before the call: if the call fails
 they stay in the session (they were said), and calling again with ``messages=[]`` resends the
 view. The reply, once the provider has sent it, is never lost to the application: a
@@ -200,6 +200,12 @@ def _note_sent(
     )
 
 
+def _asks_usage(kwargs: dict[str, Any]) -> bool:
+    """Whether a streamed request asked for a usage chunk after the finishing one."""
+    options = kwargs.get("stream_options")
+    return isinstance(options, dict) and bool(options.get("include_usage"))
+
+
 def _reply(message: dict[str, Any], usage: dict[str, Any] | None) -> Message:
     from summem.messages import Message
 
@@ -236,10 +242,11 @@ def sync_call(
                 keep_reply(partial(memory.add, reply))
 
             response = fn(*call_args, **call_kwargs)
+            expect_usage = _asks_usage(call_kwargs)
             if helper:
-                return RecordingEventStreamManager(response, record)
+                return RecordingEventStreamManager(response, record, expect_usage=expect_usage)
             if call_kwargs.get("stream"):
-                return RecordingStream(response, record)
+                return RecordingStream(response, record, expect_usage=expect_usage)
             reply = reply_message(response)
             if reply is not None:
                 record(reply, usage_of(response))
@@ -302,7 +309,7 @@ def async_call(
                 _note_sent(memory, *noted[-1], call_args, call_kwargs)  # with the tool
             response = await fn(*call_args, **call_kwargs)
             if call_kwargs.get("stream"):
-                return AsyncRecordingStream(response, record)
+                return AsyncRecordingStream(response, record, expect_usage=_asks_usage(call_kwargs))
             reply = reply_message(response)
             if reply is not None:
                 await record(reply, usage_of(response))
@@ -341,7 +348,9 @@ class _LazyManager:
 
     async def __aenter__(self) -> Any:
         args, kwargs, record = await self._prepare(self._args, self._kwargs)
-        self._manager = AsyncRecordingEventStreamManager(self._fn(*args, **kwargs), record)
+        self._manager = AsyncRecordingEventStreamManager(
+            self._fn(*args, **kwargs), record, expect_usage=_asks_usage(kwargs)
+        )
         return await self._manager.__aenter__()
 
     async def __aexit__(self, *exc: Any) -> Any:

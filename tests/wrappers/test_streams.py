@@ -1,4 +1,5 @@
-"""Streams are recorded only when they really finished; usage is counted even without a chunk."""
+"""Streams are recorded only when they really finished, also when the caller stops reading at the
+finish; usage is counted even without a chunk."""
 
 from __future__ import annotations
 
@@ -94,3 +95,102 @@ def wrap_async(memory: AsyncMemory) -> Any:
     from summem import wrap_openai
 
     return wrap_openai(openai.AsyncOpenAI(api_key="sk-test", max_retries=0), memory)
+
+
+FINISHED = [chunk({"role": "assistant", "content": "a full reply"}), chunk({}, finish="stop")]
+USAGE = chunk({}, usage={"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8})
+
+
+def read_to_finish(stream: Any) -> None:
+    """Read until the finishing chunk, as callers that stop at ``finish_reason`` do."""
+    for part in stream:
+        if part.choices and part.choices[0].finish_reason:
+            break
+
+
+@respx.mock
+def test_a_caller_that_stops_at_the_finishing_chunk_keeps_the_reply() -> None:
+    respx.post(OPENAI_URL).mock(side_effect=lambda _: event_stream(sse(FINISHED)))
+    memory = small_memory()
+    client = wrap(memory)
+    read_to_finish(client.chat.completions.create(model="m", messages=[USER], stream=True))
+    assert [m.text for m in memory.history_messages()] == ["tell me", "a full reply"]
+    stream = client.chat.completions.create(model="m", messages=[], stream=True)
+    read_to_finish(stream)
+    list(stream)  # reading on to the end records nothing more
+    stream.close()
+    assert [m.role for m in memory.history_messages()] == ["user", "assistant", "assistant"]
+
+
+@respx.mock
+def test_a_requested_usage_chunk_is_waited_for_then_closing_records_an_estimate() -> None:
+    respx.post(OPENAI_URL).mock(side_effect=lambda _: event_stream(sse([*FINISHED, USAGE])))
+    memory = small_memory()
+    client = wrap(memory)
+    usage = {"include_usage": True}
+    with client.chat.completions.create(
+        model="m", messages=[USER], stream=True, stream_options=usage
+    ) as stream:
+        read_to_finish(stream)
+        assert [m.role for m in memory.history_messages()] == ["user"]  # usage to come
+    reply = memory.history_messages()[-1]
+    assert reply.text == "a full reply" and reply.meta["usage"]["estimated"] is True
+    read_all(
+        client.chat.completions.create(model="m", messages=[], stream=True, stream_options=usage)
+    )
+    assert memory.history_messages()[-1].meta["usage"] == {
+        "prompt_tokens": 5,
+        "completion_tokens": 3,
+        "total_tokens": 8,
+    }
+    assert len(memory.history_messages()) == 3
+
+
+@respx.mock
+def test_a_stream_closed_before_its_finish_records_no_reply() -> None:
+    respx.post(OPENAI_URL).mock(return_value=event_stream(sse(FINISHED)))
+    memory = small_memory()
+    with wrap(memory).chat.completions.create(model="m", messages=[USER], stream=True) as stream:
+        next(iter(stream))
+    assert [m.role for m in memory.history_messages()] == ["user"]
+
+
+@respx.mock
+def test_the_stream_helper_left_at_content_done_keeps_the_reply() -> None:
+    respx.post(OPENAI_URL).mock(return_value=event_stream(sse([*FINISHED, USAGE])))
+    memory = small_memory()
+    with wrap(memory).chat.completions.stream(
+        model="m", messages=[USER], stream_options={"include_usage": True}
+    ) as stream:
+        for event in stream:
+            if event.type == "content.done":
+                break
+    assert [m.text for m in memory.history_messages()] == ["tell me", "a full reply"]
+
+
+@respx.mock
+async def test_async_callers_that_stop_at_the_finish_keep_the_reply() -> None:
+    respx.post(OPENAI_URL).mock(side_effect=lambda _: event_stream(sse([*FINISHED, USAGE])))
+    memory = small_memory(AsyncMemory)
+    client = wrap_async(memory)
+    stream = await client.chat.completions.create(model="m", messages=[USER], stream=True)
+    async for part in stream:
+        if part.choices and part.choices[0].finish_reason:
+            break
+    assert [m.role for m in await memory.history_messages()] == ["user", "assistant"]
+    usage = {"include_usage": True}
+    async with await client.chat.completions.create(
+        model="m", messages=[], stream=True, stream_options=usage
+    ) as stream:
+        async for part in stream:
+            if part.choices and part.choices[0].finish_reason:
+                break
+    async with client.chat.completions.stream(
+        model="m", messages=[], stream_options=usage
+    ) as helper:
+        async for event in helper:
+            if event.type == "content.done":
+                break
+    history = await memory.history_messages()
+    assert [m.role for m in history] == ["user", "assistant", "assistant", "assistant"]
+    await memory.close()
