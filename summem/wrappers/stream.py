@@ -3,19 +3,19 @@
 Split from :mod:`summem.wrappers.openai` (the two-line entry points) so that module stays about how
 a call goes through a memory. Here: turning a completion (an openai or litellm object, or a
 dict) into the chat-completions message to record, rebuilding that message from streamed
-chunks, and the stream proxies that record it once the stream has been read to its end.
+chunks, and the stream proxies that record it once the stream has delivered all of it.
 
 A reply is recorded once it is complete: its ``finish_reason`` has arrived, and so has its usage
 chunk when the request asked for one (``stream_options={"include_usage": True}``); or, failing
-the usage chunk, when the stream ends or is closed after the ``finish_reason``. So a caller that
-stops reading at the finishing chunk (or at the helper's ``content.done`` event) keeps the
-reply. A stream abandoned before its ``finish_reason`` (closed early, failing, or read no
-further) records nothing, and neither does one that ends without one (a connection dropped
-before the end, or a stream with no chunk at all): a half-written reply may end inside a tool
-call's arguments, and a tool call that will never get its result would stay pending in the view
-for good. The
-user's message, recorded before the call, stays; an application that shows partial replies can
-``memory.add`` one itself.
+the usage chunk, when the stream ends or is closed after the ``finish_reason``, or at the
+memory's next wrapped call (before its new messages). So a caller that stops reading at the
+finishing chunk (or at the helper's ``content.done`` event) keeps the reply. A stream
+abandoned before its ``finish_reason`` (closed early, failing, or read no further) records
+nothing, and neither does one that ends without one (a connection dropped before the end, or
+a stream with no chunk at all): a half-written reply may end inside a tool call's arguments,
+and a tool call that will never get its result would stay pending in the view for good. The
+user's message, recorded before the call, stays; an application that shows partial replies
+can ``memory.add`` one itself.
 """
 
 from __future__ import annotations
@@ -27,9 +27,11 @@ from typing import Any
 __all__ = [
     "AsyncRecordingEventStreamManager",
     "AsyncRecordingStream",
+    "AsyncStreamReply",
     "RecordingEventStreamManager",
     "RecordingStream",
     "StreamAccumulator",
+    "StreamReply",
     "reply_message",
     "usage_of",
 ]
@@ -139,11 +141,6 @@ class StreamAccumulator:
         return out
 
 
-def _complete(acc: StreamAccumulator, expect_usage: bool) -> bool:
-    """Whether the reply has all it will get: its finish, and its usage if one was asked for."""
-    return acc.finish_reason is not None and (acc.usage is not None or not expect_usage)
-
-
 class _Proxy:
     """Everything not defined here is the wrapped object's (``response``, ``close``...)."""
 
@@ -156,19 +153,81 @@ class _Proxy:
 # -- chunk streams: ``create(stream=True)``, ``litellm.completion(stream=True)`` -------------
 
 
+class StreamReply:
+    """A streamed reply being rebuilt, and how to record it: once, and only once finished.
+
+    Apart from its stream so that a reply waiting for its usage chunk can be parked (see
+    ``on_waiting`` below) without keeping the stream and its connection alive.
+    """
+
+    def __init__(self, record: Record) -> None:
+        self.acc = StreamAccumulator()
+        self._record = record
+        self.done = False
+
+    def finish(self) -> None:
+        """Record the reply if its ``finish_reason`` came and it is not recorded yet."""
+        if not self.done and self.acc.finish_reason is not None:  # else: not a reply
+            self.done = True
+            self._record(self.acc.message(), self.acc.usage)
+
+
+class AsyncStreamReply:
+    """The async twin of :class:`StreamReply`."""
+
+    def __init__(self, record: AsyncRecord) -> None:
+        self.acc = StreamAccumulator()
+        self._record = record
+        self.done = False
+
+    async def finish(self) -> None:
+        """Record the reply if its ``finish_reason`` came and it is not recorded yet."""
+        if not self.done and self.acc.finish_reason is not None:  # else: not a reply
+            self.done = True
+            await self._record(self.acc.message(), self.acc.usage)
+
+
+def _after_chunk(reply: Any, expect_usage: bool, told: bool, on_waiting: Any) -> bool:
+    """Whether the reply is complete now (its finish, and its usage if asked for).
+
+    Tells ``on_waiting`` (unless ``told`` already) when the reply has its finish and waits
+    for its usage chunk.
+    """
+    acc = reply.acc
+    if acc.finish_reason is None or reply.done:
+        return False
+    if acc.usage is not None or not expect_usage:
+        return True
+    if not told and on_waiting is not None:
+        on_waiting(reply)
+    return False
+
+
 class RecordingStream(_Proxy):
     """A sync chunk stream, passed through; the reply is recorded once it is complete.
 
-    ``expect_usage``: the request asked for a usage chunk, which follows the finishing one.
+    Args:
+        expect_usage: the request asked for a usage chunk, which follows the finishing one.
+        on_waiting: called with the :class:`StreamReply` when it has its finish but waits for
+            its usage chunk, so that a caller leaving the stream there still gets it recorded
+            (the wrappers do it at the memory's next call).
     """
 
-    def __init__(self, stream: Any, record: Record, *, expect_usage: bool = False) -> None:
+    def __init__(
+        self,
+        stream: Any,
+        record: Record,
+        *,
+        expect_usage: bool = False,
+        on_waiting: Callable[[StreamReply], None] | None = None,
+    ) -> None:
         self._inner = stream
-        self._record = record
+        self._reply = StreamReply(record)
         self._expect_usage = expect_usage
-        self._acc = StreamAccumulator()
+        self._on_waiting = on_waiting
+        self._waiting = False
+        self._acc = self._reply.acc
         self._iter: Iterator[Any] | None = None
-        self._done = False
 
     def __iter__(self) -> RecordingStream:
         return self
@@ -182,8 +241,9 @@ class RecordingStream(_Proxy):
             self.finish()
             raise
         self._feed(chunk)
-        if _complete(self._acc, self._expect_usage):
+        if _after_chunk(self._reply, self._expect_usage, self._waiting, self._on_waiting):
             self.finish()
+        self._waiting = self._acc.finish_reason is not None
         return chunk
 
     def _feed(self, chunk: Any) -> None:
@@ -191,9 +251,7 @@ class RecordingStream(_Proxy):
 
     def finish(self) -> None:
         """Record the reply if its ``finish_reason`` came and it is not recorded yet (once)."""
-        if not self._done and self._acc.finish_reason is not None:  # else: not a reply
-            self._done = True
-            self._record(self._acc.message(), self._acc.usage)
+        self._reply.finish()
 
     def __enter__(self) -> RecordingStream:
         return self
@@ -212,13 +270,21 @@ class RecordingStream(_Proxy):
 class AsyncRecordingStream(_Proxy):
     """An async chunk stream, passed through; the reply is recorded once it is complete."""
 
-    def __init__(self, stream: Any, record: AsyncRecord, *, expect_usage: bool = False) -> None:
+    def __init__(
+        self,
+        stream: Any,
+        record: AsyncRecord,
+        *,
+        expect_usage: bool = False,
+        on_waiting: Callable[[AsyncStreamReply], None] | None = None,
+    ) -> None:
         self._inner = stream
-        self._record = record
+        self._reply = AsyncStreamReply(record)
         self._expect_usage = expect_usage
-        self._acc = StreamAccumulator()
+        self._on_waiting = on_waiting
+        self._waiting = False
+        self._acc = self._reply.acc
         self._iter: AsyncIterator[Any] | None = None
-        self._done = False
 
     def __aiter__(self) -> AsyncRecordingStream:
         return self
@@ -232,8 +298,9 @@ class AsyncRecordingStream(_Proxy):
             await self.finish()
             raise
         self._feed(chunk)
-        if _complete(self._acc, self._expect_usage):
+        if _after_chunk(self._reply, self._expect_usage, self._waiting, self._on_waiting):
             await self.finish()
+        self._waiting = self._acc.finish_reason is not None
         return chunk
 
     def _feed(self, chunk: Any) -> None:
@@ -241,9 +308,7 @@ class AsyncRecordingStream(_Proxy):
 
     async def finish(self) -> None:
         """Record the reply if its ``finish_reason`` came and it is not recorded yet (once)."""
-        if not self._done and self._acc.finish_reason is not None:  # else: not a reply
-            self._done = True
-            await self._record(self._acc.message(), self._acc.usage)
+        await self._reply.finish()
 
     async def __aenter__(self) -> AsyncRecordingStream:
         return self

@@ -200,6 +200,29 @@ def _note_sent(
     )
 
 
+def _park(memory: Memory | AsyncMemory) -> Callable[[Any], None]:
+    """Where a stream puts its reply when it has its finish and waits for its usage chunk."""
+    return memory._parked_replies.append
+
+
+def settle(memory: Memory) -> None:
+    """Record the replies of streams left after their finish, before their usage chunk.
+
+    The wrapped call after such a stream records its reply first (with estimated usage), so
+    that it comes before the new messages; a reply that had no finish stays unrecorded.
+    """
+    parked, memory._parked_replies[:] = list(memory._parked_replies), []
+    for reply in parked:
+        reply.finish()
+
+
+async def settle_async(memory: AsyncMemory) -> None:
+    """The async twin of :func:`settle`."""
+    parked, memory._parked_replies[:] = list(memory._parked_replies), []
+    for reply in parked:
+        await reply.finish()
+
+
 def _asks_usage(kwargs: dict[str, Any]) -> bool:
     """Whether a streamed request asked for a usage chunk after the finishing one."""
     options = kwargs.get("stream_options")
@@ -221,6 +244,7 @@ def sync_call(
 
     def call(*args: Any, **kwargs: Any) -> Any:
         new, with_view = _split(args, kwargs, position)
+        settle(memory)
         memory.record(new, mode=options.mode)
         recall = options.recall and not helper and not kwargs.get("stream")
         tool = memory.recall_tool() if recall else None
@@ -246,7 +270,9 @@ def sync_call(
             if helper:
                 return RecordingEventStreamManager(response, record, expect_usage=expect_usage)
             if call_kwargs.get("stream"):
-                return RecordingStream(response, record, expect_usage=expect_usage)
+                return RecordingStream(
+                    response, record, expect_usage=expect_usage, on_waiting=_park(memory)
+                )
             reply = reply_message(response)
             if reply is not None:
                 record(reply, usage_of(response))
@@ -293,6 +319,7 @@ def async_call(
         args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
         new, with_view = _split(args, kwargs, position)
+        await settle_async(memory)
         await memory.record(new, mode=options.mode)
         return await with_view_now(with_view)
 
@@ -300,6 +327,7 @@ def async_call(
         recall = options.recall and not kwargs.get("stream")
         tool = memory.recall_tool() if recall else None
         new, with_view = _split(args, kwargs, position)
+        await settle_async(memory)
         await memory.record(new, mode=options.mode)
         for round_no in range(1, options.recall_rounds + 2):
             call_args, call_kwargs, record = await with_view_now(with_view)
@@ -309,7 +337,12 @@ def async_call(
                 _note_sent(memory, *noted[-1], call_args, call_kwargs)  # with the tool
             response = await fn(*call_args, **call_kwargs)
             if call_kwargs.get("stream"):
-                return AsyncRecordingStream(response, record, expect_usage=_asks_usage(call_kwargs))
+                return AsyncRecordingStream(
+                    response,
+                    record,
+                    expect_usage=_asks_usage(call_kwargs),
+                    on_waiting=_park(memory),
+                )
             reply = reply_message(response)
             if reply is not None:
                 await record(reply, usage_of(response))

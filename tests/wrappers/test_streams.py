@@ -194,3 +194,49 @@ async def test_async_callers_that_stop_at_the_finish_keep_the_reply() -> None:
     history = await memory.history_messages()
     assert [m.role for m in history] == ["user", "assistant", "assistant", "assistant"]
     await memory.close()
+
+
+@respx.mock
+def test_a_reply_left_before_its_usage_chunk_is_recorded_by_the_next_call() -> None:
+    respx.post(OPENAI_URL).mock(side_effect=lambda _: event_stream(sse([*FINISHED, USAGE])))
+    memory = small_memory()
+    client = wrap(memory)
+    usage = {"include_usage": True}
+    read_to_finish(
+        client.chat.completions.create(
+            model="m", messages=[USER], stream=True, stream_options=usage
+        )
+    )  # left there, never closed: the usage chunk is never read
+    cut = sse([chunk({"role": "assistant", "content": "half"})]).replace(b"data: [DONE]\n\n", b"")
+    respx.post(OPENAI_URL).mock(return_value=event_stream(cut))
+    for _ in client.chat.completions.create(
+        model="m", messages=[{"role": "user", "content": "next"}], stream=True
+    ):
+        pass
+    history = memory.history_messages()
+    assert [m.text for m in history] == ["tell me", "a full reply", "next"]  # in order
+    assert history[1].meta["usage"]["estimated"] is True
+    client.chat.completions.create(model="m", messages=[], stream=True).close()
+    assert len(memory.history_messages()) == 3  # the unfinished one is never recorded
+
+
+@respx.mock
+async def test_async_a_reply_left_before_its_usage_chunk_is_recorded_by_the_next_call() -> None:
+    respx.post(OPENAI_URL).mock(side_effect=lambda _: event_stream(sse([*FINISHED, USAGE])))
+    memory = small_memory(AsyncMemory)
+    client = wrap_async(memory)
+    usage = {"include_usage": True}
+    stream = await client.chat.completions.create(
+        model="m", messages=[USER], stream=True, stream_options=usage
+    )
+    async for part in stream:
+        if part.choices and part.choices[0].finish_reason:
+            break
+    assert [m.role for m in await memory.history_messages()] == ["user"]
+    async with client.chat.completions.stream(
+        model="m", messages=[{"role": "user", "content": "next"}]
+    ) as helper:
+        await helper.until_done()
+    history = await memory.history_messages()
+    assert [m.text for m in history] == ["tell me", "a full reply", "next", "a full reply"]
+    await memory.close()
