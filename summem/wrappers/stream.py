@@ -92,6 +92,8 @@ class StreamAccumulator:
     def __init__(self) -> None:
         self.content: list[str] = []
         self.calls: dict[int, dict[str, Any]] = {}
+        """The tool calls in the order they began (keys are summem's, not the deltas')."""
+        self._open: dict[int, int] = {}  # a delta's index -> the call it continues
         self.usage: dict[str, Any] | None = None
         self.refusal: list[str] = []
         self.finish_reason: str | None = None
@@ -118,22 +120,39 @@ class StreamAccumulator:
             if refusal:
                 self.refusal.append(refusal)
             for call in _get(delta, "tool_calls") or []:
-                slot = self.calls.setdefault(
-                    _get(call, "index") or 0,
-                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
-                )
-                if _get(call, "id"):
-                    slot["id"] = _get(call, "id")
+                slot = self._slot(_get(call, "index"), _get(call, "id"))
                 fn = _get(call, "function")
                 if fn is not None:
                     slot["function"]["name"] += _get(fn, "name") or ""
                     slot["function"]["arguments"] += _get(fn, "arguments") or ""
 
+    def _slot(self, index: Any, call_id: Any) -> dict[str, Any]:
+        """The call a tool-call delta belongs to.
+
+        By its ``index``; a delta naming a new ``id`` at an index already taken begins another
+        call (servers that number every parallel call 0, or none), one without an ``id``
+        continues the call its index last began.
+        """
+        at = index if isinstance(index, int) else 0
+        key = self._open.get(at)
+        slot = self.calls.get(key) if key is not None else None
+        if slot is None or (call_id and slot["id"] and slot["id"] != call_id):
+            key = len(self.calls)
+            self._open[at] = key
+            slot = self.calls[key] = {
+                "id": "",
+                "type": "function",
+                "function": {"name": "", "arguments": ""},
+            }
+        if call_id:
+            slot["id"] = call_id
+        return slot
+
     def message(self) -> dict[str, Any]:
         """The assistant message the stream carried."""
         out: dict[str, Any] = {"role": "assistant", "content": "".join(self.content) or None}
         if self.calls:
-            out["tool_calls"] = [self.calls[i] for i in sorted(self.calls)]
+            out["tool_calls"] = list(self.calls.values())
         if self.refusal:
             out["refusal"] = "".join(self.refusal)
         if out["content"] is None and not self.calls and not self.refusal:

@@ -240,3 +240,40 @@ async def test_async_a_reply_left_before_its_usage_chunk_is_recorded_by_the_next
     history = await memory.history_messages()
     assert [m.text for m in history] == ["tell me", "a full reply", "next", "a full reply"]
     await memory.close()
+
+
+def _call_delta(index: int | None, call_id: str | None, name: str, args: str) -> dict[str, Any]:
+    call: dict[str, Any] = {"function": {"arguments": args}}
+    if index is not None:
+        call["index"] = index
+    if call_id is not None:
+        call.update(id=call_id, type="function")
+        call["function"]["name"] = name
+    return {"tool_calls": [call]}
+
+
+@respx.mock
+def test_parallel_calls_streamed_under_one_index_stay_apart() -> None:
+    # servers that number every parallel call 0 (or leave the index out)
+    for index in (0, None):
+        chunks = [
+            chunk({"role": "assistant", **_call_delta(index, "call_a", "weather", '{"city":')}),
+            chunk(_call_delta(index, None, "", ' "Paris"}')),
+            chunk(_call_delta(index, "call_b", "weather", '{"city": "Rome"}')),
+            chunk({}, finish="tool_calls"),
+        ]
+        respx.post(OPENAI_URL).mock(return_value=event_stream(sse(chunks)))
+        memory = small_memory()
+        client = wrap(memory)
+        read_all(client.chat.completions.create(model="m", messages=[USER], stream=True))
+        calls = memory.history_messages()[-1].to_openai()["tool_calls"]
+        assert [(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in calls] == [
+            ("call_a", "weather", '{"city": "Paris"}'),
+            ("call_b", "weather", '{"city": "Rome"}'),
+        ]
+        results = [
+            {"role": "tool", "tool_call_id": "call_b", "content": "24 C"},
+            {"role": "tool", "tool_call_id": "call_a", "content": "18 C"},
+        ]
+        memory.extend(results)  # both answered: the group is complete
+        assert [m["role"] for m in memory.messages()][-3:] == ["assistant", "tool", "tool"]
