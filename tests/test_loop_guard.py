@@ -52,6 +52,25 @@ def test_a_reduction_loop_pauses_within_three_reductions(caplog: pytest.LogCaptu
     check_session(memory.store, "s", memory.view())
 
 
+def test_a_paused_session_warns_once_that_it_truncates(caplog: pytest.LogCaptureFixture) -> None:
+    # a system message larger than the budget: every later turn truncates; one warning says so
+    memory = pinned_memory(FakeSummarizer())
+    with caplog.at_level(logging.DEBUG, logger="summem"):
+        for i in range(20):
+            memory.add(u(words(3, f"m{i}")))
+    truncations = [r for r in caplog.records if "without summarizing" in r.getMessage()]
+    assert len(truncations) > 3  # each is still logged...
+    assert [r.levelno for r in truncations].count(logging.WARNING) == 1  # ...one as a warning
+    assert truncations[0].levelno == logging.WARNING
+    memory.resume_reductions()  # a new pause warns again
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="summem"):
+        for i in range(10):
+            memory.add(u(words(3, f"r{i}")))
+    truncations = [r for r in caplog.records if "without summarizing" in r.getMessage()]
+    assert [r.levelno for r in truncations].count(logging.WARNING) == 1
+
+
 def test_resume_reduce_and_clear() -> None:
     summarizer = FakeSummarizer()
     memory = pinned_memory(summarizer)

@@ -123,6 +123,7 @@ class SessionCore:
         )
         """Watches automatic reductions for loops (``None``: never pauses)."""
         self.paused: ReductionsPaused | None = None
+        self._told_truncating: ReductionsPaused | None = None  # the pause already warned of
         """Why automatic reductions stopped, if they did (see :meth:`resume`)."""
         self.ledger = UsageLedger()
         self.summarizer_spent: dict[str, float] = {}
@@ -404,7 +405,10 @@ class SessionCore:
             return None
         epoch, version, watermark, previous = snapshot
         if self.paused is not None and trigger != "explicit" and self.summarizing is not None:
-            logger.warning(
+            # a warning the first time in a pause, then debug: a system message over the
+            # budget truncates on every turn, and the events say so each time
+            told, self._told_truncating = self._told_truncating is self.paused, self.paused
+            (logger.debug if told else logger.warning)(
                 "session %r: reductions are paused (%s) and the view (%d) is past its hard "
                 "limit (%d): truncating %d messages without summarizing",
                 self.session_id,
