@@ -33,6 +33,7 @@ from summem.wrappers.cache import (
     is_claude,
     with_breakpoints,
 )
+from summem.wrappers.pairing import paired_for_provider
 from summem.wrappers.stream import (
     AsyncRecord,
     AsyncRecordingEventStreamManager,
@@ -168,8 +169,11 @@ def _to_send(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
 ) -> list[dict[str, Any]]:
-    """The view as it goes out: plain copies, with ``cache_control`` where configured."""
-    sent: list[dict[str, Any]] = thaw(view)
+    """The view as it goes out: plain copies, calls paired, ``cache_control`` if configured.
+
+    Each tool call goes out followed by its results (see :mod:`summem.wrappers.pairing`).
+    """
+    sent: list[dict[str, Any]] = paired_for_provider(thaw(view))
     places = options.cache_breakpoints
     if places is None:
         places = DEFAULT_BREAKPOINTS if is_claude(_model_of(args, kwargs)) else ()
