@@ -1,10 +1,11 @@
 """The view as it goes out, with every tool call next to its results, as providers require.
 
-OpenAI, Anthropic and most chat templates accept an assistant message with ``tool_calls`` only
-when the tool results answering all of its calls follow it at once. A session may hold other
-orders: a call the application never answered (its tool failed, the user moved on) followed by
-more turns, or a result that arrived after other messages. Sent as stored, such a view is
-refused (HTTP 400) on every turn from then on. :func:`paired_for_provider` renders it so that
+OpenAI's chat completions (and Anthropic's messages) accept an assistant message with
+``tool_calls`` only when the tool results answering all of its calls follow it at once
+(llama.cpp's server does not check). A session may hold other orders: a call the application
+never answered (its tool failed, the user moved on) followed by more turns, or a result that
+arrived after other messages. Sent as stored to a provider that checks, such a view would be
+refused on every turn from then on. :func:`paired_for_provider` renders it so that
 it is accepted, changing no stored message: each call's results are moved up to follow it,
 and a call with no result that the conversation went past (anything but its own results after
 it) is left out of the request; an assistant message left with no call and no content is

@@ -130,8 +130,9 @@ class StreamAccumulator:
         """The call a tool-call delta belongs to.
 
         By its ``index``; a delta naming a new ``id`` at an index already taken begins another
-        call (servers that number every parallel call 0, or none), one without an ``id``
-        continues the call its index last began.
+        call (servers that number every parallel call 0, or none: Ollama's OpenAI-compatible
+        API, ollama/ollama#15457 and #7881; some gateways), one without an ``id`` continues the
+        call its index last began.
         """
         at = index if isinstance(index, int) else 0
         key = self._open.get(at)
