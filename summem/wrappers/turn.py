@@ -168,19 +168,24 @@ def _to_send(
     options: TurnOptions,
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], bool]:
     """The view as it goes out: plain copies, calls paired, ``cache_control`` if configured.
 
-    Each tool call goes out followed by its results (see :mod:`summem.wrappers.pairing`).
+    Each tool call goes out followed by its results (see :mod:`summem.wrappers.pairing`);
+    the flag says whether that moved or left out a message (then the request no longer
+    corresponds one to one with the view).
     """
-    sent: list[dict[str, Any]] = paired_for_provider(thaw(view))
+    plain: list[dict[str, Any]] = thaw(view)
+    sent = paired_for_provider(plain)
+    repaired = len(sent) != len(plain) or any(a is not b for a, b in zip(sent, plain, strict=True))
     places = options.cache_breakpoints
     if places is None:
         places = DEFAULT_BREAKPOINTS if is_claude(_model_of(args, kwargs)) else ()
     if not places:
-        return sent
+        return sent, repaired
     summary = memory.summary
-    return with_breakpoints(sent, places, summary_text=summary.text if summary else None)
+    marked = with_breakpoints(sent, places, summary_text=summary.text if summary else None)
+    return marked, repaired
 
 
 def _note_sent(
@@ -256,12 +261,14 @@ def sync_call(
             view = memory.view()
             # plain copies: the provider's SDK may change what it is given (the view
             # is read-only)
-            sent = _to_send(memory, memory.messages(style=options.style), options, args, kwargs)
+            rendered = memory.messages(style=options.style)
+            sent, repaired = _to_send(memory, rendered, options, args, kwargs)
+            shown = [] if repaired else view  # not the view one to one: nothing to reuse
             call_args, call_kwargs = with_view(sent)
             if tool is not None:
                 last = round_no > options.recall_rounds
                 call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
-            _note_sent(memory, view, sent, call_args, call_kwargs)
+            _note_sent(memory, shown, sent, call_args, call_kwargs)
 
             def record(
                 message: dict[str, Any], usage: dict[str, Any] | None, view: Any = view
@@ -308,10 +315,11 @@ def async_call(
     ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
         view = await memory.view()
         rendered = await memory.messages(style=options.style)
-        sent = _to_send(memory, rendered, options, *with_view([]))
+        sent, repaired = _to_send(memory, rendered, options, *with_view([]))
+        shown = [] if repaired else view  # not the view one to one: nothing to reuse
         args, kwargs = with_view(sent)
-        _note_sent(memory, view, sent, args, kwargs)
-        noted[-1:] = [(view, sent)]
+        _note_sent(memory, shown, sent, args, kwargs)
+        noted[-1:] = [(shown, sent)]
 
         async def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
             reply = _reply(message, usage or memory.estimate_usage(view, message))

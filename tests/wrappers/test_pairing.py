@@ -94,3 +94,23 @@ def test_a_session_with_an_abandoned_call_keeps_working_through_the_wrapper() ->
     check_pairs(sent)
     stored = [m.role for m in memory.history_messages()]  # the session itself is unchanged
     assert stored == ["user", "assistant", "user", "assistant", "tool", "assistant"]
+
+
+@respx.mock
+def test_a_re_paired_request_is_not_offered_for_cache_reuse() -> None:
+    # a cache-reusing summarizer finds its span by the request's positions: after moving a
+    # result up, they no longer match the view's, so the request is noted as not one to one
+    respx.post(OPENAI_URL).mock(return_value=httpx.Response(200, json=openai_completion("ok")))
+    memory = Memory("s")
+    client: Any = wrap_openai(openai.OpenAI(api_key="sk-test", max_retries=0), memory)
+    memory.extend([USER, call("a", "b"), result("a"), LATER, {"role": "assistant", "content": "4"}])
+    memory.add(result("b"))
+    client.chat.completions.create(model="gpt-4o-mini", messages=[])
+    assert memory._core.sent is not None and memory._core.sent.ids is None
+    client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": "x"}])
+    assert memory._core.sent.ids is None  # still re-paired (the late result stays late)
+    plain = Memory("p")
+    wrapped: Any = wrap_openai(openai.OpenAI(api_key="sk-test", max_retries=0), plain)
+    wrapped.chat.completions.create(model="gpt-4o-mini", messages=[USER])
+    assert plain._core.sent is not None and plain._core.sent.ids is not None
+    assert [m.role for m in memory.history_messages()][-2:] == ["user", "assistant"]
