@@ -7,15 +7,15 @@ chunks, and the stream proxies that record it once the stream has delivered all 
 
 A reply is recorded once it is complete: its ``finish_reason`` has arrived, and so has its usage
 chunk when the request asked for one (``stream_options={"include_usage": True}``); or, failing
-the usage chunk, when the stream ends or is closed after the ``finish_reason``, or at the
-memory's next wrapped call (before its new messages). So a caller that stops reading at the
-finishing chunk (or at the helper's ``content.done`` event) keeps the reply. A stream
-abandoned before its ``finish_reason`` (closed early, failing, or read no further) records
-nothing, and neither does one that ends without one (a connection dropped before the end, or
-a stream with no chunk at all): a half-written reply may end inside a tool call's arguments,
-and a tool call that will never get its result would stay pending in the view for good. The
-user's message, recorded before the call, stays; an application that shows partial replies
-can ``memory.add`` one itself.
+the usage chunk, when the stream ends or is closed after the ``finish_reason``, at the memory's
+next wrapped call (before its new messages), or when the memory is closed. So a caller that
+stops reading at the finishing chunk (or at the helper's ``content.done`` event) keeps the
+reply. A stream abandoned before its ``finish_reason`` (closed early, failing, or read no
+further) records nothing, and neither does one that ends without one (a connection dropped
+before the end, or a stream with no chunk at all): a half-written reply may end inside a tool
+call's arguments, and a tool call that will never get its result would stay pending in the
+view for good. The user's message, recorded before the call, stays; an application that shows
+partial replies can ``memory.add`` one itself.
 """
 
 from __future__ import annotations

@@ -277,3 +277,26 @@ def test_parallel_calls_streamed_under_one_index_stay_apart() -> None:
         ]
         memory.extend(results)  # both answered: the group is complete
         assert [m["role"] for m in memory.messages()][-3:] == ["assistant", "tool", "tool"]
+
+
+@respx.mock
+async def test_closing_the_memory_records_a_reply_left_before_its_usage_chunk() -> None:
+    respx.post(OPENAI_URL).mock(side_effect=lambda _: event_stream(sse([*FINISHED, USAGE])))
+    usage = {"include_usage": True}
+    memory = small_memory()
+    read_to_finish(
+        wrap(memory).chat.completions.create(
+            model="m", messages=[USER], stream=True, stream_options=usage
+        )
+    )
+    memory.close()
+    assert memory.store.load("wrapped").length == 2  # the question and its reply
+    amemory = small_memory(AsyncMemory)
+    stream = await wrap_async(amemory).chat.completions.create(
+        model="m", messages=[USER], stream=True, stream_options=usage
+    )
+    async for part in stream:
+        if part.choices and part.choices[0].finish_reason:
+            break
+    await amemory.close()
+    assert (await amemory.store.load("wrapped")).length == 2
