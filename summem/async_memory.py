@@ -369,6 +369,9 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.close`."""
         if self._closed:
             return
+        parked, self._parked_replies[:] = list(self._parked_replies), []
+        for reply in parked:
+            await reply.finish()
         await self._settled()
         self._closed = True
         if self._owns_store:

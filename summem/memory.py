@@ -442,9 +442,15 @@ class Memory(BaseMemory):
         self._raise_background_error()
 
     def close(self) -> None:
-        """Join the background reduction, then close the store if this memory opened it."""
+        """Join the background reduction, then close the store if this memory opened it.
+
+        A wrapped stream's reply left waiting for its usage chunk is recorded first.
+        """
         if self._closed:
             return
+        parked, self._parked_replies[:] = list(self._parked_replies), []
+        for reply in parked:
+            reply.finish()
         self._worker.stop()
         self._closed = True
         if self._owns_store:

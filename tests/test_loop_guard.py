@@ -18,7 +18,7 @@ from summem.reducers.loop_guard import LoopWatch
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from tests.fakes.counters import WordCounter, words
 from tests.fakes.memory import check_session, small_reducer
-from tests.fakes.messages import sys, turn, u
+from tests.fakes.messages import a, sys, turn, u
 from tests.fakes.summarizers import FakeSummarizer
 
 
@@ -50,6 +50,25 @@ def test_a_reduction_loop_pauses_within_three_reductions(caplog: pytest.LogCaptu
     assert len(memory.history_messages()) == 45  # nothing lost (I1)
     assert memory.recall("m00")[0].position == 0
     check_session(memory.store, "s", memory.view())
+
+
+def test_a_paused_session_warns_once_that_it_truncates(caplog: pytest.LogCaptureFixture) -> None:
+    # a system message larger than the budget: every later turn truncates; one warning says so
+    memory = pinned_memory(FakeSummarizer())
+    with caplog.at_level(logging.DEBUG, logger="summem"):
+        for i in range(20):
+            memory.add(u(words(3, f"m{i}")))
+    truncations = [r for r in caplog.records if "without summarizing" in r.getMessage()]
+    assert len(truncations) > 3  # each is still logged...
+    assert [r.levelno for r in truncations].count(logging.WARNING) == 1  # ...one as a warning
+    assert truncations[0].levelno == logging.WARNING
+    memory.resume_reductions()  # a new pause warns again
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="summem"):
+        for i in range(10):
+            memory.add(u(words(3, f"r{i}")))
+    truncations = [r for r in caplog.records if "without summarizing" in r.getMessage()]
+    assert [r.levelno for r in truncations].count(logging.WARNING) == 1
 
 
 def test_resume_reduce_and_clear() -> None:
@@ -229,3 +248,36 @@ def test_the_watch_counts_only_ineffective_reductions_in_a_row() -> None:
     assert grow(freed=50, size_after=50, summary_before=42, summary_after=43) is None
     verdict = grow(freed=50, size_after=50, summary_before=43, summary_after=44)
     assert verdict is not None and verdict.reason == "summary_growth"
+
+
+def test_an_unanswered_call_holding_the_view_over_its_budget_is_named_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    memory = Memory("s", reducer=small_reducer(FakeSummarizer()))
+    memory.add(u("weather?"))
+    calls = [{"id": "c1", "type": "function", "function": {"name": "w", "arguments": "{}"}}]
+    memory.add({"role": "assistant", "content": None, "tool_calls": calls})
+    with caplog.at_level(logging.WARNING, logger="summem"):
+        for i in range(30):
+            memory.add(u(words(3, f"m{i}")))
+            memory.add(a(words(3, f"r{i}")))
+    blocked = [r for r in caplog.records if "cannot be reduced" in r.getMessage()]
+    assert len(blocked) == 1 and "'c1'" in blocked[0].getMessage()
+    assert memory.size > 100  # nothing after the call is evicted: the warning is the news
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="summem"):
+        memory.add({"role": "tool", "tool_call_id": "c1", "content": "error: no weather"})
+        memory.add(u(words(3, "after")))
+    assert memory.size <= 100  # answered: the view shrinks again
+    assert "cannot be reduced" not in caplog.text
+
+
+def test_calls_being_run_at_the_end_of_the_view_are_not_warned_about(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    memory = Memory("s", reducer=small_reducer(FakeSummarizer()))
+    calls = [{"id": "c1", "type": "function", "function": {"name": "w", "arguments": "{}"}}]
+    with caplog.at_level(logging.WARNING, logger="summem"):
+        memory.add(u(words(120, "big")))
+        memory.add({"role": "assistant", "content": None, "tool_calls": calls})
+    assert "cannot be reduced" not in caplog.text

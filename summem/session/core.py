@@ -123,6 +123,8 @@ class SessionCore:
         )
         """Watches automatic reductions for loops (``None``: never pauses)."""
         self.paused: ReductionsPaused | None = None
+        self._told_truncating: ReductionsPaused | None = None  # the pause already warned of
+        self._told_blocked: tuple[str, ...] = ()  # the unanswered calls already warned of
         """Why automatic reductions stopped, if they did (see :meth:`resume`)."""
         self.ledger = UsageLedger()
         self.summarizer_spent: dict[str, float] = {}
@@ -362,6 +364,32 @@ class SessionCore:
                 return self._may_start("soft")
             return None, None
 
+    def _blocked_by_calls(self, tail: list[Message], size: int, limit: int) -> None:
+        """Warn (once per set of calls) when unanswered tool calls keep the view from shrinking.
+
+        Nothing at or after a call still waiting for its results is evicted (its results must
+        find it in the view): a call the application never answers holds the view over its
+        budget for good, and says so here rather than growing in silence.
+        """
+        with self._lock:
+            open_calls = tuple(self.open_calls)
+        if not open_calls or open_calls == self._told_blocked:
+            return
+        first = next((i for i, m in enumerate(tail) if set(m.tool_call_ids) & set(open_calls)), 0)
+        if all(m.role == "tool" for m in tail[first + 1 :]):
+            return  # the calls are the newest turn: the application is running its tools
+        self._told_blocked = open_calls
+        logger.warning(
+            "session %r: the view (%d) is over %d and cannot be reduced: tool call(s) %s have "
+            "no result, and nothing from an unanswered call on is evicted (%d messages); add "
+            "their results (an error result will do)",
+            self.session_id,
+            size,
+            limit,
+            ", ".join(repr(c) for c in open_calls[:5]),
+            len(tail) - first,
+        )
+
     def _may_start(self, trigger: Trigger) -> tuple[Trigger | None, ReductionSkipped | None]:
         if self._backoff is not None:
             detail = f"a reduction failed; {self._backoff} more of growth before the next try"
@@ -401,10 +429,14 @@ class SessionCore:
             system = self.system
         cut = r.plan_cut(system, tail, sizes)
         if cut == 0:
+            self._blocked_by_calls(tail, size, limit)
             return None
         epoch, version, watermark, previous = snapshot
         if self.paused is not None and trigger != "explicit" and self.summarizing is not None:
-            logger.warning(
+            # a warning the first time in a pause, then debug: a system message over the
+            # budget truncates on every turn, and the events say so each time
+            told, self._told_truncating = self._told_truncating is self.paused, self.paused
+            (logger.debug if told else logger.warning)(
                 "session %r: reductions are paused (%s) and the view (%d) is past its hard "
                 "limit (%d): truncating %d messages without summarizing",
                 self.session_id,

@@ -87,6 +87,9 @@ class BaseMemory:
         self._closed = False
         self._recorded_index: RecordedIndex | None = None  # built on first record()
         self._recall: RecallIndex | None = None  # built on first recall (keeps imports light)
+        self._parked_replies: list[Any] = []
+        """Wrapped streams' replies that came to their finish and wait for a usage chunk the
+        caller may never read: :mod:`summem.wrappers.turn` records them at the next call."""
 
     @property
     def _recorded(self) -> RecordedIndex:

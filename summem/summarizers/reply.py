@@ -1,12 +1,13 @@
 """One summarization call's outcome: a reply accepted or refused, a failure, what it cost.
 
 A reply is a summary only if it is one (invariant I4): an error inside a 200, a refusal or a
-filtered reply, a reply cut at the output limit, an empty one, or one that repeats the
-prompt's instructions is an :class:`~summem.exceptions.InvalidSummaryError`, never committed
-(:func:`accept_reply`). A call that failed becomes a
-:class:`~summem.exceptions.SummarizationError` naming the provider, model, status and attempts,
-with secrets redacted (:func:`call_failure`). Each call's tokens are the provider's figures,
-or estimated with the request's counter when it reports none (:func:`call_usage`).
+filtered reply, a reply cut at the output limit, an empty one, one with no word or number in
+it (a lone code fence), or one that repeats the prompt's instructions is an
+:class:`~summem.exceptions.InvalidSummaryError`, never committed (:func:`accept_reply`). A call
+that failed becomes a :class:`~summem.exceptions.SummarizationError` naming the provider,
+model, status and attempts, with secrets redacted (:func:`call_failure`). Each call's tokens
+are the provider's figures, or estimated with the request's counter when it reports none
+(:func:`call_usage`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,11 @@ def accept_reply(response: ChatResponse, *, name: str, instructions: str) -> str
     text = response.text.strip()
     if not text:
         raise InvalidSummaryError(f"{where}: the model returned an empty summary")
+    if not any(ch.isalnum() for ch in text):
+        raise InvalidSummaryError(
+            f"{where}: the reply has no word or number in it ({text[:40]!r}: punctuation or "
+            "markup only), not a summary"
+        )
     share = echo_share(text, instructions)
     if share >= ECHO_SHARE:
         raise InvalidSummaryError(

@@ -8,11 +8,11 @@ The application then passes only the *new* messages; summem records them, sends 
 the provider's usage in the reply's ``meta``) and reduces when due. A system message passed
 again with the same content is ignored; with new content it replaces the old one.
 
-Streaming works: the reply is recorded once the stream has been read to its end; a stream
-abandoned midway records nothing (see :mod:`summem.wrappers.stream`). New messages are
-recorded before the call: if the call fails they stay in the session (they were said), the
-provider's exception reaches the application unchanged, and calling again with
-``messages=[]`` resends the view.
+Streaming works: the reply is recorded once its finishing chunk (and the usage chunk, when
+asked for) has been read; a stream abandoned before its finish records nothing (see
+:mod:`summem.wrappers.stream`). New messages are recorded before the call: if the call fails
+they stay in the session (they were said), the provider's exception reaches the application
+unchanged, and calling again with ``messages=[]`` resends the view.
 
 The wrapped client is typed as the client it wraps, so editors and type checkers see the SDK's
 own signatures. Through memory go ``chat.completions.create``, ``.parse`` and ``.stream``, and

@@ -12,8 +12,9 @@ unbounded history to the view). For reasoning models over ``store=False``, ask f
 
 A response is recorded once it is complete: a non-streamed one whose ``status`` is
 ``completed`` (or ``incomplete``, minus a trailing reasoning item that nothing followed), a
-stream once its ``response.completed`` event has been read. A stream abandoned midway, failed or
-cut short records nothing; the input items recorded before the call stay.
+stream once its ``response.completed`` (or ``response.incomplete``) event has been read. A
+stream abandoned midway, failed or cut short records nothing; the input items recorded before
+the call stay.
 """
 
 from __future__ import annotations
@@ -171,9 +172,14 @@ class _Proxy:
         return getattr(self._inner, name)
 
 
+_FINAL_EVENTS = ("response.completed", "response.incomplete")
+"""The events that end a stream with a response to record: complete, or stopped at its output
+limit (recorded as a non-streamed ``incomplete`` response is); ``response.failed`` is not one."""
+
+
 def _completed(event: Any) -> Any:
-    """The response a ``response.completed`` event carries, else ``None``."""
-    return _get(event, "response") if _get(event, "type") == "response.completed" else None
+    """The response a ``response.completed`` or ``.incomplete`` event carries, else ``None``."""
+    return _get(event, "response") if _get(event, "type") in _FINAL_EVENTS else None
 
 
 class _EventStream(_Proxy):

@@ -3,14 +3,19 @@
 Split from :mod:`summem.wrappers.openai` (the two-line entry points) so that module stays about how
 a call goes through a memory. Here: turning a completion (an openai or litellm object, or a
 dict) into the chat-completions message to record, rebuilding that message from streamed
-chunks, and the stream proxies that record it once the stream has been read to its end.
+chunks, and the stream proxies that record it once the stream has delivered all of it.
 
-A stream abandoned midway (not read to its end, closed early, or failing) records nothing, and
-neither does one that ends without a ``finish_reason`` (a connection dropped before the end, or
-a stream with no chunk at all): a half-written reply may end inside a tool call's arguments, and
-a tool call that will never get its result would stay pending in the view for good. The
-user's message, recorded before the call, stays; an application that shows partial replies can
-``memory.add`` one itself.
+A reply is recorded once it is complete: its ``finish_reason`` has arrived, and so has its usage
+chunk when the request asked for one (``stream_options={"include_usage": True}``); or, failing
+the usage chunk, when the stream ends or is closed after the ``finish_reason``, at the memory's
+next wrapped call (before its new messages), or when the memory is closed. So a caller that
+stops reading at the finishing chunk (or at the helper's ``content.done`` event) keeps the
+reply. A stream abandoned before its ``finish_reason`` (closed early, failing, or read no
+further) records nothing, and neither does one that ends without one (a connection dropped
+before the end, or a stream with no chunk at all): a half-written reply may end inside a tool
+call's arguments, and a tool call that will never get its result would stay pending in the
+view for good. The user's message, recorded before the call, stays; an application that shows
+partial replies can ``memory.add`` one itself.
 """
 
 from __future__ import annotations
@@ -22,9 +27,11 @@ from typing import Any
 __all__ = [
     "AsyncRecordingEventStreamManager",
     "AsyncRecordingStream",
+    "AsyncStreamReply",
     "RecordingEventStreamManager",
     "RecordingStream",
     "StreamAccumulator",
+    "StreamReply",
     "reply_message",
     "usage_of",
 ]
@@ -85,6 +92,8 @@ class StreamAccumulator:
     def __init__(self) -> None:
         self.content: list[str] = []
         self.calls: dict[int, dict[str, Any]] = {}
+        """The tool calls in the order they began (keys are summem's, not the deltas')."""
+        self._open: dict[int, int] = {}  # a delta's index -> the call it continues
         self.usage: dict[str, Any] | None = None
         self.refusal: list[str] = []
         self.finish_reason: str | None = None
@@ -111,22 +120,40 @@ class StreamAccumulator:
             if refusal:
                 self.refusal.append(refusal)
             for call in _get(delta, "tool_calls") or []:
-                slot = self.calls.setdefault(
-                    _get(call, "index") or 0,
-                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
-                )
-                if _get(call, "id"):
-                    slot["id"] = _get(call, "id")
+                slot = self._slot(_get(call, "index"), _get(call, "id"))
                 fn = _get(call, "function")
                 if fn is not None:
                     slot["function"]["name"] += _get(fn, "name") or ""
                     slot["function"]["arguments"] += _get(fn, "arguments") or ""
 
+    def _slot(self, index: Any, call_id: Any) -> dict[str, Any]:
+        """The call a tool-call delta belongs to.
+
+        By its ``index``; a delta naming a new ``id`` at an index already taken begins another
+        call (servers that number every parallel call 0, or none: Ollama's OpenAI-compatible
+        API, ollama/ollama#15457 and #7881; some gateways), one without an ``id`` continues the
+        call its index last began.
+        """
+        at = index if isinstance(index, int) else 0
+        key = self._open.get(at)
+        slot = self.calls.get(key) if key is not None else None
+        if slot is None or (call_id and slot["id"] and slot["id"] != call_id):
+            key = len(self.calls)
+            self._open[at] = key
+            slot = self.calls[key] = {
+                "id": "",
+                "type": "function",
+                "function": {"name": "", "arguments": ""},
+            }
+        if call_id:
+            slot["id"] = call_id
+        return slot
+
     def message(self) -> dict[str, Any]:
         """The assistant message the stream carried."""
         out: dict[str, Any] = {"role": "assistant", "content": "".join(self.content) or None}
         if self.calls:
-            out["tool_calls"] = [self.calls[i] for i in sorted(self.calls)]
+            out["tool_calls"] = list(self.calls.values())
         if self.refusal:
             out["refusal"] = "".join(self.refusal)
         if out["content"] is None and not self.calls and not self.refusal:
@@ -146,15 +173,81 @@ class _Proxy:
 # -- chunk streams: ``create(stream=True)``, ``litellm.completion(stream=True)`` -------------
 
 
-class RecordingStream(_Proxy):
-    """A sync chunk stream, passed through; the reply is recorded when it is exhausted."""
+class StreamReply:
+    """A streamed reply being rebuilt, and how to record it: once, and only once finished.
 
-    def __init__(self, stream: Any, record: Record) -> None:
-        self._inner = stream
+    Apart from its stream so that a reply waiting for its usage chunk can be parked (see
+    ``on_waiting`` below) without keeping the stream and its connection alive.
+    """
+
+    def __init__(self, record: Record) -> None:
+        self.acc = StreamAccumulator()
         self._record = record
-        self._acc = StreamAccumulator()
+        self.done = False
+
+    def finish(self) -> None:
+        """Record the reply if its ``finish_reason`` came and it is not recorded yet."""
+        if not self.done and self.acc.finish_reason is not None:  # else: not a reply
+            self.done = True
+            self._record(self.acc.message(), self.acc.usage)
+
+
+class AsyncStreamReply:
+    """The async twin of :class:`StreamReply`."""
+
+    def __init__(self, record: AsyncRecord) -> None:
+        self.acc = StreamAccumulator()
+        self._record = record
+        self.done = False
+
+    async def finish(self) -> None:
+        """Record the reply if its ``finish_reason`` came and it is not recorded yet."""
+        if not self.done and self.acc.finish_reason is not None:  # else: not a reply
+            self.done = True
+            await self._record(self.acc.message(), self.acc.usage)
+
+
+def _after_chunk(reply: Any, expect_usage: bool, told: bool, on_waiting: Any) -> bool:
+    """Whether the reply is complete now (its finish, and its usage if asked for).
+
+    Tells ``on_waiting`` (unless ``told`` already) when the reply has its finish and waits
+    for its usage chunk.
+    """
+    acc = reply.acc
+    if acc.finish_reason is None or reply.done:
+        return False
+    if acc.usage is not None or not expect_usage:
+        return True
+    if not told and on_waiting is not None:
+        on_waiting(reply)
+    return False
+
+
+class RecordingStream(_Proxy):
+    """A sync chunk stream, passed through; the reply is recorded once it is complete.
+
+    Args:
+        expect_usage: the request asked for a usage chunk, which follows the finishing one.
+        on_waiting: called with the :class:`StreamReply` when it has its finish but waits for
+            its usage chunk, so that a caller leaving the stream there still gets it recorded
+            (the wrappers do it at the memory's next call).
+    """
+
+    def __init__(
+        self,
+        stream: Any,
+        record: Record,
+        *,
+        expect_usage: bool = False,
+        on_waiting: Callable[[StreamReply], None] | None = None,
+    ) -> None:
+        self._inner = stream
+        self._reply = StreamReply(record)
+        self._expect_usage = expect_usage
+        self._on_waiting = on_waiting
+        self._waiting = False
+        self._acc = self._reply.acc
         self._iter: Iterator[Any] | None = None
-        self._done = False
 
     def __iter__(self) -> RecordingStream:
         return self
@@ -165,16 +258,20 @@ class RecordingStream(_Proxy):
         try:
             chunk = next(self._iter)
         except StopIteration:
-            if not self._done:
-                self._done = True
-                if self._acc.finish_reason is not None:  # else: cut short, not a reply
-                    self._record(self._acc.message(), self._acc.usage)
+            self.finish()
             raise
         self._feed(chunk)
+        if _after_chunk(self._reply, self._expect_usage, self._waiting, self._on_waiting):
+            self.finish()
+        self._waiting = self._acc.finish_reason is not None
         return chunk
 
     def _feed(self, chunk: Any) -> None:
         self._acc.feed(chunk)
+
+    def finish(self) -> None:
+        """Record the reply if its ``finish_reason`` came and it is not recorded yet (once)."""
+        self._reply.finish()
 
     def __enter__(self) -> RecordingStream:
         return self
@@ -183,21 +280,31 @@ class RecordingStream(_Proxy):
         self.close()
 
     def close(self) -> None:
-        """Close the underlying stream (an unfinished reply is not recorded)."""
+        """Close the underlying stream (a reply not finished yet is not recorded)."""
+        self.finish()
         close = getattr(self._inner, "close", None)
         if callable(close):
             close()
 
 
 class AsyncRecordingStream(_Proxy):
-    """An async chunk stream, passed through; the reply is recorded when it is exhausted."""
+    """An async chunk stream, passed through; the reply is recorded once it is complete."""
 
-    def __init__(self, stream: Any, record: AsyncRecord) -> None:
+    def __init__(
+        self,
+        stream: Any,
+        record: AsyncRecord,
+        *,
+        expect_usage: bool = False,
+        on_waiting: Callable[[AsyncStreamReply], None] | None = None,
+    ) -> None:
         self._inner = stream
-        self._record = record
-        self._acc = StreamAccumulator()
+        self._reply = AsyncStreamReply(record)
+        self._expect_usage = expect_usage
+        self._on_waiting = on_waiting
+        self._waiting = False
+        self._acc = self._reply.acc
         self._iter: AsyncIterator[Any] | None = None
-        self._done = False
 
     def __aiter__(self) -> AsyncRecordingStream:
         return self
@@ -208,16 +315,20 @@ class AsyncRecordingStream(_Proxy):
         try:
             chunk = await self._iter.__anext__()
         except StopAsyncIteration:
-            if not self._done:
-                self._done = True
-                if self._acc.finish_reason is not None:  # else: cut short, not a reply
-                    await self._record(self._acc.message(), self._acc.usage)
+            await self.finish()
             raise
         self._feed(chunk)
+        if _after_chunk(self._reply, self._expect_usage, self._waiting, self._on_waiting):
+            await self.finish()
+        self._waiting = self._acc.finish_reason is not None
         return chunk
 
     def _feed(self, chunk: Any) -> None:
         self._acc.feed(chunk)
+
+    async def finish(self) -> None:
+        """Record the reply if its ``finish_reason`` came and it is not recorded yet (once)."""
+        await self._reply.finish()
 
     async def __aenter__(self) -> AsyncRecordingStream:
         return self
@@ -226,7 +337,8 @@ class AsyncRecordingStream(_Proxy):
         await self.close()
 
     async def close(self) -> None:
-        """Close the underlying stream (an unfinished reply is not recorded)."""
+        """Close the underlying stream (a reply not finished yet is not recorded)."""
+        await self.finish()
         close = getattr(self._inner, "close", None)
         if callable(close):
             result = close()
@@ -263,15 +375,24 @@ class _RecordingEventStream(RecordingStream):
 class RecordingEventStreamManager(_Proxy):
     """``with client.chat.completions.stream(...) as stream``: records the final reply."""
 
-    def __init__(self, manager: Any, record: Record) -> None:
+    def __init__(self, manager: Any, record: Record, *, expect_usage: bool = False) -> None:
         self._inner = manager
         self._record = record
+        self._expect_usage = expect_usage
+        self._stream: _RecordingEventStream | None = None
 
     def __enter__(self) -> Any:
-        return _RecordingEventStream(self._inner.__enter__(), self._record)
+        inner = self._inner.__enter__()
+        self._stream = _RecordingEventStream(inner, self._record, expect_usage=self._expect_usage)
+        return self._stream
 
     def __exit__(self, *exc: Any) -> Any:
-        return self._inner.__exit__(*exc)
+        try:
+            if self._stream is not None:
+                self._stream.finish()
+        finally:
+            result = self._inner.__exit__(*exc)
+        return result
 
 
 class _AsyncRecordingEventStream(AsyncRecordingStream):
@@ -296,12 +417,23 @@ class _AsyncRecordingEventStream(AsyncRecordingStream):
 class AsyncRecordingEventStreamManager(_Proxy):
     """``async with client.chat.completions.stream(...)``: records the final reply."""
 
-    def __init__(self, manager: Any, record: AsyncRecord) -> None:
+    def __init__(self, manager: Any, record: AsyncRecord, *, expect_usage: bool = False) -> None:
         self._inner = manager
         self._record = record
+        self._expect_usage = expect_usage
+        self._stream: _AsyncRecordingEventStream | None = None
 
     async def __aenter__(self) -> Any:
-        return _AsyncRecordingEventStream(await self._inner.__aenter__(), self._record)
+        inner = await self._inner.__aenter__()
+        self._stream = _AsyncRecordingEventStream(
+            inner, self._record, expect_usage=self._expect_usage
+        )
+        return self._stream
 
     async def __aexit__(self, *exc: Any) -> Any:
-        return await self._inner.__aexit__(*exc)
+        try:
+            if self._stream is not None:
+                await self._stream.finish()
+        finally:
+            result = await self._inner.__aexit__(*exc)
+        return result

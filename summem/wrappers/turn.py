@@ -3,7 +3,7 @@
 Shared by every wrapper (openai clients, litellm's functions), sync and async: the new messages
 are found in the call's arguments (``messages=`` or its position), recorded, replaced by the
 memory's view, and the reply (tool calls included, with the provider's usage in its ``meta``)
-is recorded once the call returns, or once a stream has been read to its end (see
+is recorded once the call returns, or once a stream has delivered the whole reply (see
 :mod:`summem.wrappers.stream`). New messages are recorded before the call: if the call fails
 they stay in the session (they were said), and calling again with ``messages=[]`` resends the
 view. The reply, once the provider has sent it, is never lost to the application: a
@@ -33,6 +33,7 @@ from summem.wrappers.cache import (
     is_claude,
     with_breakpoints,
 )
+from summem.wrappers.pairing import paired_for_provider
 from summem.wrappers.stream import (
     AsyncRecord,
     AsyncRecordingEventStreamManager,
@@ -167,16 +168,24 @@ def _to_send(
     options: TurnOptions,
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
-) -> list[dict[str, Any]]:
-    """The view as it goes out: plain copies, with ``cache_control`` where configured."""
-    sent: list[dict[str, Any]] = thaw(view)
+) -> tuple[list[dict[str, Any]], bool]:
+    """The view as it goes out: plain copies, calls paired, ``cache_control`` if configured.
+
+    Each tool call goes out followed by its results (see :mod:`summem.wrappers.pairing`);
+    the flag says whether that moved or left out a message (then the request no longer
+    corresponds one to one with the view).
+    """
+    plain: list[dict[str, Any]] = thaw(view)
+    sent = paired_for_provider(plain)
+    repaired = len(sent) != len(plain) or any(a is not b for a, b in zip(sent, plain, strict=True))
     places = options.cache_breakpoints
     if places is None:
         places = DEFAULT_BREAKPOINTS if is_claude(_model_of(args, kwargs)) else ()
     if not places:
-        return sent
+        return sent, repaired
     summary = memory.summary
-    return with_breakpoints(sent, places, summary_text=summary.text if summary else None)
+    marked = with_breakpoints(sent, places, summary_text=summary.text if summary else None)
+    return marked, repaired
 
 
 def _note_sent(
@@ -200,6 +209,35 @@ def _note_sent(
     )
 
 
+def _park(memory: Memory | AsyncMemory) -> Callable[[Any], None]:
+    """Where a stream puts its reply when it has its finish and waits for its usage chunk."""
+    return memory._parked_replies.append
+
+
+def settle(memory: Memory) -> None:
+    """Record the replies of streams left after their finish, before their usage chunk.
+
+    The wrapped call after such a stream records its reply first (with estimated usage), so
+    that it comes before the new messages; a reply that had no finish stays unrecorded.
+    """
+    parked, memory._parked_replies[:] = list(memory._parked_replies), []
+    for reply in parked:
+        reply.finish()
+
+
+async def settle_async(memory: AsyncMemory) -> None:
+    """The async twin of :func:`settle`."""
+    parked, memory._parked_replies[:] = list(memory._parked_replies), []
+    for reply in parked:
+        await reply.finish()
+
+
+def _asks_usage(kwargs: dict[str, Any]) -> bool:
+    """Whether a streamed request asked for a usage chunk after the finishing one."""
+    options = kwargs.get("stream_options")
+    return isinstance(options, dict) and bool(options.get("include_usage"))
+
+
 def _reply(message: dict[str, Any], usage: dict[str, Any] | None) -> Message:
     from summem.messages import Message
 
@@ -215,6 +253,7 @@ def sync_call(
 
     def call(*args: Any, **kwargs: Any) -> Any:
         new, with_view = _split(args, kwargs, position)
+        settle(memory)
         memory.record(new, mode=options.mode)
         recall = options.recall and not helper and not kwargs.get("stream")
         tool = memory.recall_tool() if recall else None
@@ -222,12 +261,14 @@ def sync_call(
             view = memory.view()
             # plain copies: the provider's SDK may change what it is given (the view
             # is read-only)
-            sent = _to_send(memory, memory.messages(style=options.style), options, args, kwargs)
+            rendered = memory.messages(style=options.style)
+            sent, repaired = _to_send(memory, rendered, options, args, kwargs)
+            shown = [] if repaired else view  # not the view one to one: nothing to reuse
             call_args, call_kwargs = with_view(sent)
             if tool is not None:
                 last = round_no > options.recall_rounds
                 call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
-            _note_sent(memory, view, sent, call_args, call_kwargs)
+            _note_sent(memory, shown, sent, call_args, call_kwargs)
 
             def record(
                 message: dict[str, Any], usage: dict[str, Any] | None, view: Any = view
@@ -236,10 +277,13 @@ def sync_call(
                 keep_reply(partial(memory.add, reply))
 
             response = fn(*call_args, **call_kwargs)
+            expect_usage = _asks_usage(call_kwargs)
             if helper:
-                return RecordingEventStreamManager(response, record)
+                return RecordingEventStreamManager(response, record, expect_usage=expect_usage)
             if call_kwargs.get("stream"):
-                return RecordingStream(response, record)
+                return RecordingStream(
+                    response, record, expect_usage=expect_usage, on_waiting=_park(memory)
+                )
             reply = reply_message(response)
             if reply is not None:
                 record(reply, usage_of(response))
@@ -271,10 +315,11 @@ def async_call(
     ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
         view = await memory.view()
         rendered = await memory.messages(style=options.style)
-        sent = _to_send(memory, rendered, options, *with_view([]))
+        sent, repaired = _to_send(memory, rendered, options, *with_view([]))
+        shown = [] if repaired else view  # not the view one to one: nothing to reuse
         args, kwargs = with_view(sent)
-        _note_sent(memory, view, sent, args, kwargs)
-        noted[-1:] = [(view, sent)]
+        _note_sent(memory, shown, sent, args, kwargs)
+        noted[-1:] = [(shown, sent)]
 
         async def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
             reply = _reply(message, usage or memory.estimate_usage(view, message))
@@ -286,6 +331,7 @@ def async_call(
         args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
         new, with_view = _split(args, kwargs, position)
+        await settle_async(memory)
         await memory.record(new, mode=options.mode)
         return await with_view_now(with_view)
 
@@ -293,6 +339,7 @@ def async_call(
         recall = options.recall and not kwargs.get("stream")
         tool = memory.recall_tool() if recall else None
         new, with_view = _split(args, kwargs, position)
+        await settle_async(memory)
         await memory.record(new, mode=options.mode)
         for round_no in range(1, options.recall_rounds + 2):
             call_args, call_kwargs, record = await with_view_now(with_view)
@@ -302,7 +349,12 @@ def async_call(
                 _note_sent(memory, *noted[-1], call_args, call_kwargs)  # with the tool
             response = await fn(*call_args, **call_kwargs)
             if call_kwargs.get("stream"):
-                return AsyncRecordingStream(response, record)
+                return AsyncRecordingStream(
+                    response,
+                    record,
+                    expect_usage=_asks_usage(call_kwargs),
+                    on_waiting=_park(memory),
+                )
             reply = reply_message(response)
             if reply is not None:
                 await record(reply, usage_of(response))
@@ -341,7 +393,9 @@ class _LazyManager:
 
     async def __aenter__(self) -> Any:
         args, kwargs, record = await self._prepare(self._args, self._kwargs)
-        self._manager = AsyncRecordingEventStreamManager(self._fn(*args, **kwargs), record)
+        self._manager = AsyncRecordingEventStreamManager(
+            self._fn(*args, **kwargs), record, expect_usage=_asks_usage(kwargs)
+        )
         return await self._manager.__aenter__()
 
     async def __aexit__(self, *exc: Any) -> Any:

@@ -99,6 +99,45 @@ def test_the_server_rejects_null_content_without_the_style(
         )
 
 
+def _stop_at_finish(stream: Any) -> None:
+    """Read a chunk stream up to its finishing chunk, then leave it, as many callers do."""
+    for chunk in stream:
+        if chunk.choices and chunk.choices[0].finish_reason:
+            break
+
+
+def test_a_stream_left_at_its_finish_keeps_the_reply(
+    openai_client: Any, live_base_url: str, live_model: str
+) -> None:
+    import litellm
+
+    memory = small_memory()
+    client: Any = wrap_openai(openai_client, memory, style=ViewStyle.compat())
+    completion = wrap_completion(litellm.completion, memory, style=ViewStyle.compat())
+    ask = {"role": "user", "content": "Say yes."}
+    _stop_at_finish(
+        client.chat.completions.create(model=live_model, messages=[SYSTEM, ask], stream=True)
+    )
+    _stop_at_finish(
+        completion(
+            model=f"openai/{live_model}",
+            messages=[ask],
+            api_base=live_base_url,
+            api_key="sk-no-key-needed",
+            max_tokens=20,
+            timeout=REQUEST_TIMEOUT,
+            stream=True,
+            stream_options={"include_usage": True},  # litellm sends it after the finish
+        )
+    )
+    assert [m.role for m in memory.history_messages()] == ["user", "assistant", "user"]
+    client.chat.completions.create(model=live_model, messages=[ask], max_tokens=20)
+    history = memory.history_messages()  # the reply left before its usage came first
+    assert [m.role for m in history] == ["user", "assistant"] * 3
+    assert history[3].meta["usage"]["estimated"] is True
+    check_session(memory.store, "live", memory.view())
+
+
 def test_litellm_completion_through_api_base(live_base_url: str, live_model: str) -> None:
     import litellm
 

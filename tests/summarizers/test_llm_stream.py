@@ -155,6 +155,32 @@ def test_a_reply_copying_the_prompts_blocks_is_rejected(reply: str) -> None:
         run_sync(summarizer.summarize(request(max_tokens=200)))
 
 
+# Seen live from SmolLM2-135M over llama.cpp: a reply of a lone code fence, committed as the
+# summary of ten messages before this check.
+WORDLESS = ["```", "...", "- \n- \n", "**:**", "  \u2014  "]
+
+
+@respx.mock
+@pytest.mark.parametrize("reply", WORDLESS)
+def test_a_reply_with_no_words_is_rejected(reply: str) -> None:
+    respx.post("https://api.openai.com/v1/chat/completions").mock(
+        return_value=httpx.Response(200, json=openai_completion(reply))
+    )
+    summarizer = LLMSummarizer("gpt-4o-mini", client=openai.OpenAI(api_key="sk-test"))
+    with pytest.raises(InvalidSummaryError, match="no word"):
+        run_sync(summarizer.summarize(request(max_tokens=200)))
+
+
+@respx.mock
+@pytest.mark.parametrize("reply", ["- 42", "- 注文は遅れた", "- \u00e9t\u00e9"])
+def test_a_short_summary_in_any_script_is_kept(reply: str) -> None:
+    respx.post("https://api.openai.com/v1/chat/completions").mock(
+        return_value=httpx.Response(200, json=openai_completion(reply))
+    )
+    summarizer = LLMSummarizer("gpt-4o-mini", client=openai.OpenAI(api_key="sk-test"))
+    assert run_sync(summarizer.summarize(request(max_tokens=200))).text == reply
+
+
 @respx.mock
 def test_a_summary_about_tags_the_user_wrote_is_kept() -> None:
     # what the conversation says about tags reaches the model neutralized; other tags are fine

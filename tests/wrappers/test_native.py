@@ -114,7 +114,10 @@ async def test_async_stream_supports_anext_and_records_once() -> None:
     memory = small_memory(AsyncMemory)
     client = wrap_openai(openai.AsyncOpenAI(api_key="sk-test"), memory)
     stream = await client.chat.completions.create(
-        model="m", messages=[{"role": "user", "content": "q"}], stream=True
+        model="m",
+        messages=[{"role": "user", "content": "q"}],
+        stream=True,
+        stream_options={"include_usage": True},
     )
     first = await anext(stream)
     rest = [c async for c in stream]
@@ -207,7 +210,9 @@ async def test_the_async_stream_helper_records_the_reply() -> None:
     memory = small_memory(AsyncMemory)
     client = wrap_openai(openai.AsyncOpenAI(api_key="sk-test"), memory)
     async with client.chat.completions.stream(
-        model="m", messages=[{"role": "user", "content": "q"}]
+        model="m",
+        messages=[{"role": "user", "content": "q"}],
+        stream_options={"include_usage": True},
     ) as stream:
         final = await stream.get_final_completion()  # reads the stream to its end
     assert final.choices[0].message.content == "streamed"

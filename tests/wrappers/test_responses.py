@@ -112,6 +112,35 @@ def test_a_stream_cut_short_records_nothing() -> None:
     assert memory.items() == [USER]
 
 
+def incomplete_events(output: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A stream stopped by ``max_output_tokens``: it ends with ``response.incomplete``."""
+    events = stream_events(output, complete=False)
+    cut = response(output, status="incomplete")
+    cut["incomplete_details"] = {"reason": "max_output_tokens"}
+    return [
+        *events,
+        {"type": "response.incomplete", "sequence_number": len(events), "response": cut},
+    ]
+
+
+def test_a_stream_stopped_at_its_output_limit_is_recorded_as_a_reply_would_be() -> None:
+    out = [text_item("A reply cut at the li")]
+    rec = Recorder(
+        replies(
+            sse_events(incomplete_events([*out, reasoning_item(2)])),
+            sse_events(incomplete_events(out)),
+        )
+    )
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    kinds = [e.type for e in client.responses.create(model="m", input=[USER], stream=True)]
+    assert kinds[-1] == "response.incomplete"
+    assert memory.items() == [USER, *out]  # as a non-streamed incomplete one: the trailing
+    with client.responses.stream(model="m", input="more") as stream:  # reasoning left out
+        stream.until_done()
+    assert memory.items() == [USER, *out, {"role": "user", "content": "more"}, *out]
+
+
 def test_stream_helper_records_the_final_response() -> None:
     out = [text_item("Helper.")]
     rec = Recorder(replies(sse_events(stream_events(out))))

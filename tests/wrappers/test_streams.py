@@ -1,4 +1,5 @@
-"""Streams are recorded only when they really finished; usage is counted even without a chunk."""
+"""Streams are recorded only when they really finished, also when the caller stops reading at the
+finish; usage is counted even without a chunk."""
 
 from __future__ import annotations
 
@@ -94,3 +95,208 @@ def wrap_async(memory: AsyncMemory) -> Any:
     from summem import wrap_openai
 
     return wrap_openai(openai.AsyncOpenAI(api_key="sk-test", max_retries=0), memory)
+
+
+FINISHED = [chunk({"role": "assistant", "content": "a full reply"}), chunk({}, finish="stop")]
+USAGE = chunk({}, usage={"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8})
+
+
+def read_to_finish(stream: Any) -> None:
+    """Read until the finishing chunk, as callers that stop at ``finish_reason`` do."""
+    for part in stream:
+        if part.choices and part.choices[0].finish_reason:
+            break
+
+
+@respx.mock
+def test_a_caller_that_stops_at_the_finishing_chunk_keeps_the_reply() -> None:
+    respx.post(OPENAI_URL).mock(side_effect=lambda _: event_stream(sse(FINISHED)))
+    memory = small_memory()
+    client = wrap(memory)
+    read_to_finish(client.chat.completions.create(model="m", messages=[USER], stream=True))
+    assert [m.text for m in memory.history_messages()] == ["tell me", "a full reply"]
+    stream = client.chat.completions.create(model="m", messages=[], stream=True)
+    read_to_finish(stream)
+    list(stream)  # reading on to the end records nothing more
+    stream.close()
+    assert [m.role for m in memory.history_messages()] == ["user", "assistant", "assistant"]
+
+
+@respx.mock
+def test_a_requested_usage_chunk_is_waited_for_then_closing_records_an_estimate() -> None:
+    respx.post(OPENAI_URL).mock(side_effect=lambda _: event_stream(sse([*FINISHED, USAGE])))
+    memory = small_memory()
+    client = wrap(memory)
+    usage = {"include_usage": True}
+    with client.chat.completions.create(
+        model="m", messages=[USER], stream=True, stream_options=usage
+    ) as stream:
+        read_to_finish(stream)
+        assert [m.role for m in memory.history_messages()] == ["user"]  # usage to come
+    reply = memory.history_messages()[-1]
+    assert reply.text == "a full reply" and reply.meta["usage"]["estimated"] is True
+    read_all(
+        client.chat.completions.create(model="m", messages=[], stream=True, stream_options=usage)
+    )
+    assert memory.history_messages()[-1].meta["usage"] == {
+        "prompt_tokens": 5,
+        "completion_tokens": 3,
+        "total_tokens": 8,
+    }
+    assert len(memory.history_messages()) == 3
+
+
+@respx.mock
+def test_a_stream_closed_before_its_finish_records_no_reply() -> None:
+    respx.post(OPENAI_URL).mock(return_value=event_stream(sse(FINISHED)))
+    memory = small_memory()
+    with wrap(memory).chat.completions.create(model="m", messages=[USER], stream=True) as stream:
+        next(iter(stream))
+    assert [m.role for m in memory.history_messages()] == ["user"]
+
+
+@respx.mock
+def test_the_stream_helper_left_at_content_done_keeps_the_reply() -> None:
+    respx.post(OPENAI_URL).mock(return_value=event_stream(sse([*FINISHED, USAGE])))
+    memory = small_memory()
+    with wrap(memory).chat.completions.stream(
+        model="m", messages=[USER], stream_options={"include_usage": True}
+    ) as stream:
+        for event in stream:
+            if event.type == "content.done":
+                break
+    assert [m.text for m in memory.history_messages()] == ["tell me", "a full reply"]
+
+
+@respx.mock
+async def test_async_callers_that_stop_at_the_finish_keep_the_reply() -> None:
+    respx.post(OPENAI_URL).mock(side_effect=lambda _: event_stream(sse([*FINISHED, USAGE])))
+    memory = small_memory(AsyncMemory)
+    client = wrap_async(memory)
+    stream = await client.chat.completions.create(model="m", messages=[USER], stream=True)
+    async for part in stream:
+        if part.choices and part.choices[0].finish_reason:
+            break
+    assert [m.role for m in await memory.history_messages()] == ["user", "assistant"]
+    usage = {"include_usage": True}
+    async with await client.chat.completions.create(
+        model="m", messages=[], stream=True, stream_options=usage
+    ) as stream:
+        async for part in stream:
+            if part.choices and part.choices[0].finish_reason:
+                break
+    async with client.chat.completions.stream(
+        model="m", messages=[], stream_options=usage
+    ) as helper:
+        async for event in helper:
+            if event.type == "content.done":
+                break
+    history = await memory.history_messages()
+    assert [m.role for m in history] == ["user", "assistant", "assistant", "assistant"]
+    await memory.close()
+
+
+@respx.mock
+def test_a_reply_left_before_its_usage_chunk_is_recorded_by_the_next_call() -> None:
+    respx.post(OPENAI_URL).mock(side_effect=lambda _: event_stream(sse([*FINISHED, USAGE])))
+    memory = small_memory()
+    client = wrap(memory)
+    usage = {"include_usage": True}
+    read_to_finish(
+        client.chat.completions.create(
+            model="m", messages=[USER], stream=True, stream_options=usage
+        )
+    )  # left there, never closed: the usage chunk is never read
+    cut = sse([chunk({"role": "assistant", "content": "half"})]).replace(b"data: [DONE]\n\n", b"")
+    respx.post(OPENAI_URL).mock(return_value=event_stream(cut))
+    for _ in client.chat.completions.create(
+        model="m", messages=[{"role": "user", "content": "next"}], stream=True
+    ):
+        pass
+    history = memory.history_messages()
+    assert [m.text for m in history] == ["tell me", "a full reply", "next"]  # in order
+    assert history[1].meta["usage"]["estimated"] is True
+    client.chat.completions.create(model="m", messages=[], stream=True).close()
+    assert len(memory.history_messages()) == 3  # the unfinished one is never recorded
+
+
+@respx.mock
+async def test_async_a_reply_left_before_its_usage_chunk_is_recorded_by_the_next_call() -> None:
+    respx.post(OPENAI_URL).mock(side_effect=lambda _: event_stream(sse([*FINISHED, USAGE])))
+    memory = small_memory(AsyncMemory)
+    client = wrap_async(memory)
+    usage = {"include_usage": True}
+    stream = await client.chat.completions.create(
+        model="m", messages=[USER], stream=True, stream_options=usage
+    )
+    async for part in stream:
+        if part.choices and part.choices[0].finish_reason:
+            break
+    assert [m.role for m in await memory.history_messages()] == ["user"]
+    async with client.chat.completions.stream(
+        model="m", messages=[{"role": "user", "content": "next"}]
+    ) as helper:
+        await helper.until_done()
+    history = await memory.history_messages()
+    assert [m.text for m in history] == ["tell me", "a full reply", "next", "a full reply"]
+    await memory.close()
+
+
+def _call_delta(index: int | None, call_id: str | None, name: str, args: str) -> dict[str, Any]:
+    call: dict[str, Any] = {"function": {"arguments": args}}
+    if index is not None:
+        call["index"] = index
+    if call_id is not None:
+        call.update(id=call_id, type="function")
+        call["function"]["name"] = name
+    return {"tool_calls": [call]}
+
+
+@respx.mock
+def test_parallel_calls_streamed_under_one_index_stay_apart() -> None:
+    # servers that number every parallel call 0 (or leave the index out)
+    for index in (0, None):
+        chunks = [
+            chunk({"role": "assistant", **_call_delta(index, "call_a", "weather", '{"city":')}),
+            chunk(_call_delta(index, None, "", ' "Paris"}')),
+            chunk(_call_delta(index, "call_b", "weather", '{"city": "Rome"}')),
+            chunk({}, finish="tool_calls"),
+        ]
+        respx.post(OPENAI_URL).mock(return_value=event_stream(sse(chunks)))
+        memory = small_memory()
+        client = wrap(memory)
+        read_all(client.chat.completions.create(model="m", messages=[USER], stream=True))
+        calls = memory.history_messages()[-1].to_openai()["tool_calls"]
+        assert [(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in calls] == [
+            ("call_a", "weather", '{"city": "Paris"}'),
+            ("call_b", "weather", '{"city": "Rome"}'),
+        ]
+        results = [
+            {"role": "tool", "tool_call_id": "call_b", "content": "24 C"},
+            {"role": "tool", "tool_call_id": "call_a", "content": "18 C"},
+        ]
+        memory.extend(results)  # both answered: the group is complete
+        assert [m["role"] for m in memory.messages()][-3:] == ["assistant", "tool", "tool"]
+
+
+@respx.mock
+async def test_closing_the_memory_records_a_reply_left_before_its_usage_chunk() -> None:
+    respx.post(OPENAI_URL).mock(side_effect=lambda _: event_stream(sse([*FINISHED, USAGE])))
+    usage = {"include_usage": True}
+    memory = small_memory()
+    read_to_finish(
+        wrap(memory).chat.completions.create(
+            model="m", messages=[USER], stream=True, stream_options=usage
+        )
+    )
+    memory.close()
+    assert memory.store.load("wrapped").length == 2  # the question and its reply
+    amemory = small_memory(AsyncMemory)
+    stream = await wrap_async(amemory).chat.completions.create(
+        model="m", messages=[USER], stream=True, stream_options=usage
+    )
+    async for part in stream:
+        if part.choices and part.choices[0].finish_reason:
+            break
+    await amemory.close()
+    assert (await amemory.store.load("wrapped")).length == 2

@@ -133,7 +133,10 @@ def test_streaming_records_the_reply_once_the_stream_ends() -> None:
     memory = small_memory()
     client = wrap_openai(openai.OpenAI(api_key="sk-test"), memory)
     stream = client.chat.completions.create(
-        model="m", messages=[{"role": "user", "content": "q"}], stream=True
+        model="m",
+        messages=[{"role": "user", "content": "q"}],
+        stream=True,
+        stream_options={"include_usage": True},
     )
     assert len(memory.history_messages()) == 1  # not recorded before the stream is read
     received = list(stream)
@@ -236,7 +239,10 @@ async def test_async_openai_streaming_records_once_read() -> None:
     memory = small_memory(AsyncMemory)
     client = wrap_openai(openai.AsyncOpenAI(api_key="sk-test"), memory)
     stream = await client.chat.completions.create(
-        model="m", messages=[{"role": "user", "content": "q"}], stream=True
+        model="m",
+        messages=[{"role": "user", "content": "q"}],
+        stream=True,
+        stream_options={"include_usage": True},
     )
     assert len(await memory.history_messages()) == 1
     texts = [c.choices[0].delta.content async for c in stream if c.choices]
