@@ -90,3 +90,4 @@ def _drop_postgres_test_database() -> Iterator[None]:
     backends = sys.modules.get("tests.stores.backends")
     if backends is not None:
         backends.drop_postgres_databases()
+        backends.drop_redis_keys()

@@ -40,7 +40,13 @@ from tests.fakes.memory import check_session, small_reducer
 from tests.fakes.messages import a, call, res, u
 from tests.fakes.summarizers import FakeSummarizer, GatedSummarizer
 from tests.stores._workers import open_spec
-from tests.stores.backends import REDIS_URL, postgres_url, require_postgres, require_redis
+from tests.stores.backends import (
+    REDIS_URL,
+    postgres_url,
+    require_postgres,
+    require_redis,
+    unique_prefix,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -90,10 +96,10 @@ def test_a_crash_before_the_commit_loses_nothing_and_the_work_is_redone_once(
     if kind == "sqlite":
         spec: tuple[str, ...] = ("sqlite", str(tmp_path / "crash.db"))
     elif kind == "postgres":
-        spec = ("postgres", postgres_url(), f"summem-test-{uuid.uuid4().hex}")
+        spec = ("postgres", postgres_url(), unique_prefix())
     else:
         require_redis()
-        spec = ("redis", REDIS_URL, f"summem-test-{uuid.uuid4().hex}")
+        spec = ("redis", REDIS_URL, unique_prefix())
     store = open_spec(spec)
     try:
         crash_and_restart(spec, where, store)
@@ -147,13 +153,13 @@ async def async_stores(
     elif request.param == "postgres":
         from summem.stores.postgres import AsyncPostgresStore, PostgresStore
 
-        url, schema = postgres_url(), f"summem-test-{uuid.uuid4().hex}"
+        url, schema = postgres_url(), unique_prefix()
         store, raw = AsyncPostgresStore(url, schema=schema), PostgresStore(url, schema=schema)
     else:
         require_redis()
         from summem.stores.redis import AsyncRedisStore, RedisStore
 
-        prefix = f"summem-test-{uuid.uuid4().hex}"
+        prefix = unique_prefix()
         store, raw = AsyncRedisStore(REDIS_URL, prefix=prefix), RedisStore(REDIS_URL, prefix=prefix)
     yield store, raw
     raw.delete("s")
@@ -390,11 +396,11 @@ class MemoryMachine(RuleBasedStateMachine):
         if self.kind == "redis":
             from summem.stores.redis import RedisStore
 
-            return RedisStore(REDIS_URL, prefix=f"summem-hyp-{uuid.uuid4().hex}")
+            return RedisStore(REDIS_URL, prefix=unique_prefix())
         if self.kind == "postgres":
             from summem.stores.postgres import PostgresStore
 
-            return PostgresStore(postgres_url(), schema=f"summem-hyp-{uuid.uuid4().hex}")
+            return PostgresStore(postgres_url(), schema=unique_prefix())
         return InMemoryStore()
 
     def _memory(self) -> Memory:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +14,7 @@ from summem import AsyncMemory, Memory
 from summem.observe.events import MemoryEvent
 from summem.stores import AsyncInMemoryStore, AsyncSQLiteStore, InMemoryStore, SQLiteStore
 from summem.stores.base import AsyncStore, Store
-from tests.stores.backends import REDIS_URL, require_redis
+from tests.stores.backends import REDIS_URL, require_redis, unique_prefix
 
 
 async def settle(value: Any) -> Any:
@@ -77,7 +76,7 @@ async def setup(kind: str, mode: str, tmp_path: Path) -> AsyncIterator[Setup]:
         require_redis()
         from summem.stores.redis import AsyncRedisStore, RedisStore
 
-        prefix = f"summem-test-{uuid.uuid4().hex}"
+        prefix = unique_prefix()
         raw = RedisStore(REDIS_URL, prefix=prefix)
         store = raw if mode == "sync" else AsyncRedisStore(REDIS_URL, prefix=prefix)
     yield Setup(mode, store, raw)

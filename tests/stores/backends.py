@@ -45,6 +45,7 @@ POSTGRES_ADMIN_URL = os.environ.get(
     "SUMMEM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
 )
 _created_databases: list[str] = []
+_key_prefixes: list[str] = []
 
 
 @functools.cache
@@ -133,6 +134,30 @@ def drop_postgres_databases() -> None:
             conn.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
+
+
+def unique_prefix() -> str:
+    """A key prefix (Redis) or schema name (PostgreSQL) of this run's own, cleaned up at its end."""
+    prefix = f"summem-test-{uuid.uuid4().hex}"
+    _key_prefixes.append(prefix)
+    return prefix
+
+
+def drop_redis_keys() -> None:
+    """Delete the Redis keys under this run's prefixes (a spend ledger outlives its session)."""
+    if not _key_prefixes or _redis_problem() is not None:
+        return
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        while _key_prefixes:
+            prefix = _key_prefixes.pop()
+            keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+            if keys:
+                client.delete(*keys)
+    finally:
+        client.close()
 
 
 def pg_execute(query: str, *params: Any, schema: str) -> int:

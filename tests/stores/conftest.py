@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from tests.stores.backends import (
     Backend,
     require_postgres,
     require_redis,
+    unique_prefix,
 )
 
 
@@ -28,7 +28,7 @@ def _backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend
         require_redis()
     if kind == "postgres":
         require_postgres()
-    b = Backend(kind, mode, tmp_path, prefix=f"summem-test-{uuid.uuid4().hex}")
+    b = Backend(kind, mode, tmp_path, prefix=unique_prefix())
     yield b
     b.close()
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import uuid
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from summem.stores import (
 )
 from summem.stores._sqlite_file import SQLiteFile
 from summem.stores.base import AsyncStore
-from tests.stores.backends import REDIS_URL, postgres_url, require_redis
+from tests.stores.backends import REDIS_URL, postgres_url, require_redis, unique_prefix
 
 
 def make(kind: str, tmp_path: Path) -> AsyncStore:
@@ -28,9 +27,9 @@ def make(kind: str, tmp_path: Path) -> AsyncStore:
     if kind == "sqlite":
         return AsyncSQLiteStore(tmp_path / "a.db")
     if kind == "postgres":
-        return AsyncPostgresStore(postgres_url(), schema=f"summem-test-{uuid.uuid4().hex}")
+        return AsyncPostgresStore(postgres_url(), schema=unique_prefix())
     require_redis()
-    return AsyncRedisStore(REDIS_URL, prefix=f"summem-test-{uuid.uuid4().hex}")
+    return AsyncRedisStore(REDIS_URL, prefix=unique_prefix())
 
 
 @pytest.mark.parametrize(

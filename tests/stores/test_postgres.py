@@ -14,7 +14,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,7 +38,7 @@ from summem.stores import (
 )
 from summem.stores._postgres_schema import MIGRATIONS, check_schema_name
 from summem.stores.url import postgres_settings
-from tests.stores.backends import Backend, pg_execute, postgres_url, require_postgres
+from tests.stores.backends import Backend, pg_execute, postgres_url, require_postgres, unique_prefix
 from tests.stores.helpers import fill, reduce_to, state_of, summary_msg
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +48,7 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture
 def schema() -> Iterator[str]:
     require_postgres()
-    name = f"summem-test-{uuid.uuid4().hex}"
+    name = unique_prefix()
     yield name
     pg_execute("DROP SCHEMA IF EXISTS {schema} CASCADE", schema=name)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import uuid
 
 import pytest
 from redis.crc import key_slot
@@ -11,7 +10,7 @@ from redis.crc import key_slot
 from summem.exceptions import ConfigurationError, MissingDependencyError, StoreError
 from summem.messages import user
 from summem.stores import AsyncRedisStore, RedisStore
-from tests.stores.backends import REDIS_URL, require_redis
+from tests.stores.backends import REDIS_URL, require_redis, unique_prefix
 from tests.stores.helpers import IDS
 
 
@@ -72,7 +71,7 @@ def test_a_given_client_is_used_as_is_and_left_open() -> None:
     import redis
 
     client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
-    prefix = f"summem-test-{uuid.uuid4().hex}"
+    prefix = unique_prefix()
     store = RedisStore(client, prefix=prefix)
     try:
         store.append("ü:1", [user("hello")])

@@ -10,7 +10,6 @@ import asyncio
 import hashlib
 import logging
 import sqlite3
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,13 @@ from summem.stores._redis_base import SCHEMA_VERSION as REDIS_SCHEMA
 from summem.stores._schema_compat import check_declarations, check_schema, compatible_down_to
 from summem.stores._sqlite_schema import COMPATIBLE, MIGRATIONS
 from summem.stores.sqlite import AsyncSQLiteStore
-from tests.stores.backends import REDIS_URL, pg_execute, postgres_url, require_postgres
+from tests.stores.backends import (
+    REDIS_URL,
+    pg_execute,
+    postgres_url,
+    require_postgres,
+    unique_prefix,
+)
 from tests.stores.backends import require_redis as _require_redis
 from tests.stores.helpers import summary_msg
 
@@ -192,7 +197,7 @@ def test_sqlite_newer_and_not_compatible_is_refused_naming_both_versions(
 @pytest.fixture
 def schema() -> Iterator[str]:
     require_postgres()
-    name = f"summem-test-{uuid.uuid4().hex}"
+    name = unique_prefix()
     yield name
     pg_execute("DROP SCHEMA IF EXISTS {schema} CASCADE", schema=name)
 
@@ -294,7 +299,7 @@ def redis_prefix() -> Iterator[str]:
     _require_redis()
     import redis
 
-    prefix = f"summem-test-{uuid.uuid4().hex}"
+    prefix = unique_prefix()
     yield prefix
     client = redis.Redis.from_url(REDIS_URL)
     for key in client.scan_iter(match=f"{prefix}:*"):

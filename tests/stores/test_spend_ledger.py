@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import math
 import sqlite3
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,6 +38,7 @@ from tests.stores.backends import (
     pg_execute,
     postgres_url,
     require_postgres,
+    unique_prefix,
 )
 
 CALL = 132  # tokens of one mocked LLM call (120 in, 12 out)
@@ -297,7 +297,7 @@ def test_a_sqlite_file_from_before_the_ledger_is_migrated_and_keeps_its_sessions
 @pytest.fixture
 def schema() -> Iterator[str]:
     require_postgres()
-    name = f"summem-test-{uuid.uuid4().hex}"
+    name = unique_prefix()
     yield name
     pg_execute("DROP SCHEMA IF EXISTS {schema} CASCADE", schema=name)
 
