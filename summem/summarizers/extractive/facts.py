@@ -233,9 +233,11 @@ def score_sentence(
     bigrams = {f"{a} {b}" for a, b in itertools.pairwise(words)}
     signal = 0.0
     explicit_date = False
+    named = sentence  # where names are looked for: a code's letters are not a name
     if has_digit:
         if _CODE_RE.search(sentence):
             signal += w["code"]
+            named = _CODE_RE.sub(" ", sentence)
         if "numbers" not in off:
             signal += _number_signal(sentence)
         explicit_date = bool(
@@ -253,7 +255,7 @@ def score_sentence(
         signal += w["contact"]
     names = [
         n
-        for n in _NAME_RE.findall(sentence)
+        for n in _NAME_RE.findall(named)
         if n not in _NOT_NAMES and not any(s.startswith(n.lower()) for s in speakers)
     ]
     if names:
