@@ -108,6 +108,16 @@ def test_a_codes_letters_are_not_read_as_a_name() -> None:
     assert named > score_sentence("The parcel has the receipt, number XN-19437.", "user")
 
 
+def test_a_full_name_given_as_a_records_value_is_a_full_name() -> None:
+    names_off = frozenset({"names"})
+    record = "attributes.signed_by=Svetlana Vasquez"
+    gain = score_sentence(record, "tool") - score_sentence(record, "tool", off=names_off)
+    assert gain == pytest.approx(2.5)  # whole, not "Vasquez" alone
+    # One capitalised word after "=" (a city, a status) is not taken for a name.
+    city = "city=Lisbon"
+    assert score_sentence(city, "tool") == score_sentence(city, "tool", off=names_off)
+
+
 def test_single_digits_tell_facts_apart() -> None:
     assert content_words("I have 2 kids") != content_words("I have 3 kids")
 
