@@ -120,7 +120,11 @@ _CODE_RE = re.compile(
 _CONTACT_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+|\w+://\S+|\+\d[\d ().-]{7,}\d")
 _NUMERIC_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\b(?:19|20)\d{2}\b")
 _TIME_RE = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2} ?(?:am|pm)\b", re.IGNORECASE)
-_NAME_RE = re.compile(r"(?<=[\w,;] )[A-Z][a-z]{1,}(?:[ -][A-Z][a-z]+)*|\b[A-Z]{2,6}s?\b\+?")
+_NAME_RE = re.compile(
+    r"(?<=[\w,;] )[A-Z][a-z]{1,}(?:[ -][A-Z][a-z]+)*"
+    r"|(?<==)[A-Z][a-z]{1,}(?:[ -][A-Z][a-z]+)+"  # a full name as a record's value: key=Ada Lee
+    r"|\b[A-Z]{2,6}s?\b\+?"
+)
 _NOT_NAMES = frozenset(("I", "I'm", "I'll", "I've", "I'd", "OK", "Ok", "AM", "PM", "TV", "OMG"))
 
 _LEAD_RE = re.compile(r"([A-Za-z][\w']*)((?:\s*[,!.:;\u2014\u2013-])*)\s+")
@@ -233,9 +237,11 @@ def score_sentence(
     bigrams = {f"{a} {b}" for a, b in itertools.pairwise(words)}
     signal = 0.0
     explicit_date = False
+    named = sentence  # where names are looked for: a code's letters are not a name
     if has_digit:
         if _CODE_RE.search(sentence):
             signal += w["code"]
+            named = _CODE_RE.sub(" ", sentence)
         if "numbers" not in off:
             signal += _number_signal(sentence)
         explicit_date = bool(
@@ -253,7 +259,7 @@ def score_sentence(
         signal += w["contact"]
     names = [
         n
-        for n in _NAME_RE.findall(sentence)
+        for n in _NAME_RE.findall(named)
         if n not in _NOT_NAMES and not any(s.startswith(n.lower()) for s in speakers)
     ]
     if names:

@@ -11,8 +11,8 @@ survivors. So the summarizer remembers, in its provenance (``extra["templates"]`
 templates it has seen repeated and how many instances it has seen of each: at most
 ``MEMORY_SIZE`` of them, the most recently seen kept. A fact whose template has ``n >= 3``
 instances so far (the candidates' own, plus those seen in earlier rounds) has its priority
-divided by ``n - 1``. A statement that says it updates something (``actually``, ``now``...)
-or that supersedes an earlier fact is an update, never boilerplate.
+divided by ``(n - 1) ** POWER``. A statement that says it updates something (``actually``,
+``now``...) or that supersedes an earlier fact is an update, never boilerplate.
 """
 
 from __future__ import annotations
@@ -25,12 +25,24 @@ from typing import Any
 from summem.summarizers.extractive.lexicon import CORRECTION_WORDS, MONTH_WORDS
 from summem.summarizers.extractive.selection import Fact
 
-__all__ = ["MEMORY_SIZE", "Template", "discount_templates", "read_memory", "write_memory"]
+__all__ = [
+    "MEMORY_SIZE",
+    "OVERLAP",
+    "POWER",
+    "Template",
+    "discount_templates",
+    "read_memory",
+    "write_memory",
+]
 
 MIN_INSTANCES = 3
 """A frame with this many instances is a template."""
-OVERLAP = 0.6
-"""Jaccard overlap of two frames that makes them one template."""
+OVERLAP = 0.5
+"""Jaccard overlap of two frames that makes them one template: at least as many words shared
+as not. A frame's slots hold common nouns too ("Batch ... of the trekking pole set was
+restocked on ..." and "... of the day pack ..."), which 0.6 told apart."""
+POWER = 1.5
+"""How steeply a template's instances are discounted: the ``n``-th by ``(n - 1) ** POWER``."""
 MIN_WORDS = 5
 """Shorter frames are too common to call a template."""
 MEMORY_SIZE = 32
@@ -94,7 +106,7 @@ def discount_templates(facts: Sequence[Fact], memory: list[Template]) -> list[Te
         for fact, frame, n in counted:
             if n >= MIN_INSTANCES:
                 fact.recorded = fact.priority  # the next round discounts afresh, not again
-                fact.priority /= n - 1
+                fact.priority /= (n - 1) ** POWER
             if fact.order[0] != 2 or n < 2:
                 continue
             template = next(

@@ -92,6 +92,32 @@ def test_both_speakers_weigh_the_same_and_instructions_less() -> None:
     assert score_sentence(sentence, "system") < score_sentence(sentence, "user")
 
 
+def test_a_codes_letters_are_not_read_as_a_name() -> None:
+    # "XN" in "XN-19437" is the code's prefix, already scored as a code: not also an acronym.
+    with_code = score_sentence("I still have the old receipt, number XN-19437, somewhere.", "user")
+    same_digits = score_sentence("I still have the old receipt, number 19437, somewhere.", "user")
+    code_only = score_sentence(
+        "I still have the old receipt, number XN-19437, somewhere.",
+        "user",
+        off=frozenset({"names"}),
+    )
+    assert with_code == pytest.approx(code_only)
+    assert with_code > same_digits
+    # A name next to a code still counts.
+    named = score_sentence("Maria Lopez has the receipt, number XN-19437.", "user")
+    assert named > score_sentence("The parcel has the receipt, number XN-19437.", "user")
+
+
+def test_a_full_name_given_as_a_records_value_is_a_full_name() -> None:
+    names_off = frozenset({"names"})
+    record = "attributes.signed_by=Svetlana Vasquez"
+    gain = score_sentence(record, "tool") - score_sentence(record, "tool", off=names_off)
+    assert gain == pytest.approx(2.5)  # whole, not "Vasquez" alone
+    # One capitalised word after "=" (a city, a status) is not taken for a name.
+    city = "city=Lisbon"
+    assert score_sentence(city, "tool") == score_sentence(city, "tool", off=names_off)
+
+
 def test_single_digits_tell_facts_apart() -> None:
     assert content_words("I have 2 kids") != content_words("I have 3 kids")
 

@@ -519,6 +519,20 @@ def test_prose_summary_from_an_llm_is_split_into_fact_lines() -> None:
 
 ITEMS = ("tent", "stove", "kayak", "lamp", "boots", "jacket", "rope", "map", "pack", "mug")
 COLOURS = ("red", "blue", "green", "black", "white", "grey")
+VERBS = [
+    "arrived",
+    "shipped",
+    "broke",
+    "sold",
+    "returned",
+    "matched",
+    "leaked",
+    "faded",
+    "ripped",
+    "cracked",
+    "fitted",
+]
+PLACES = ("garage", "attic", "van", "office", "shed", "porch", "cabin")
 
 
 def test_new_facts_cannot_push_out_every_old_fact() -> None:
@@ -529,7 +543,7 @@ def test_new_facts_cannot_push_out_every_old_fact() -> None:
             f"n{i}",
             "user",
             f"{COLOURS[i % 6].title()} {ITEMS[i // 6]} NEW-{i} costs {i}.99 {ITEMS[i % 10]} "
-            f"dollars on May {i % 28 + 1}.",
+            f"dollars on May {i % 28 + 1}, {VERBS[i % 11]} {PLACES[i % 7]}.",
         )
         for i in range(60)
     ]

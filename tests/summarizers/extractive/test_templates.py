@@ -9,6 +9,7 @@ from summem.summarizers.extractive.selection import Fact, make_fact
 from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 from summem.summarizers.extractive.templates import (
     MEMORY_SIZE,
+    POWER,
     Template,
     discount_templates,
     frame_of,
@@ -46,8 +47,26 @@ def test_the_third_instance_makes_a_template_and_each_is_discounted() -> None:
     assert discount_templates(two, []) and all(f.priority == 5.0 for f in two)
     three = [_batch(0), _batch(1), _batch(2)]
     discount_templates(three, [])
-    assert [f.priority for f in three] == [2.5, 2.5, 2.5]
+    third = 5.0 / 2**POWER
+    assert [f.priority for f in three] == [third, third, third]
     assert all(f.recorded == 5.0 for f in three)  # provenance keeps the undiscounted score
+
+
+def test_a_slot_filled_by_a_common_noun_is_still_the_same_template() -> None:
+    # "trekking pole set" and "day pack" fill one slot: the frames share 8 words of 14.
+    pole = _fact("- assistant: Batch LV-25119 of the trekking pole set was restocked on 2 May.")
+    pack = _fact("- assistant: Batch SB-18697 of the day pack was restocked on 9 June.", pos=1)
+    tent = _fact("- assistant: Batch PE-14024 of the tent was restocked on 4 July.", pos=2)
+    discount_templates([pole, pack, tent], [])
+    assert pole.priority == pack.priority == tent.priority == 5.0 / 2**POWER
+    # Sharing fewer words than they differ in is not a template.
+    told = [
+        _fact("- user: My sister lives in Leeds and teaches maths at the school there."),
+        _fact("- user: My brother lives in York and repairs old bikes in his garage.", pos=1),
+        _fact("- user: My father lives in Hull and keeps bees behind the house.", pos=2),
+    ]
+    discount_templates(told, [])
+    assert all(f.priority == 5.0 for f in told)
 
 
 def test_instances_seen_in_earlier_rounds_count() -> None:
@@ -55,7 +74,7 @@ def test_instances_seen_in_earlier_rounds_count() -> None:
     assert [(t.speaker, t.seen) for t in memory] == [("assistant", 2)]
     alone = _batch(2)
     memory = discount_templates([alone], memory)
-    assert alone.priority == 2.5 and memory[0].seen == 3
+    assert alone.priority == 5.0 / 2**POWER and memory[0].seen == 3
     other_speaker = _batch(3, speaker="user")
     discount_templates([other_speaker], memory)
     assert other_speaker.priority == 5.0  # another speaker's sentence is not their template
