@@ -31,8 +31,6 @@ from benchmarks.bench_hotpath import SCALE, reducer_for
 from benchmarks.conversation import conversation
 from summem import Memory
 from summem.messages import parse_message
-from summem.session.core import SessionCore
-from summem.stores.memory import InMemoryStore
 
 CLOCK = time.perf_counter_ns
 STEPS = (
@@ -62,9 +60,8 @@ def whole_turns(unit: str, msgs: list[dict[str, Any]]) -> float:
 
 def stepwise(unit: str, msgs: list[dict[str, Any]]) -> dict[str, float]:
     """Median ns of each step of a turn, called one by one as ``Memory`` calls them."""
-    core = SessionCore("profile", reducer_for(unit), background=False)
-    store = InMemoryStore()
-    core.reset(None)
+    memory = Memory("profile", reducer=reducer_for(unit))
+    core, store = memory._core, memory.store
     half = len(msgs) // 2
     times: dict[str, list[int]] = {name: [] for name in STEPS}
     for i, m in enumerate(msgs):
@@ -86,20 +83,13 @@ def stepwise(unit: str, msgs: list[dict[str, Any]]) -> dict[str, float]:
         core.render(None)
         t6 = CLOCK()
         if action is not None:  # reduce as the memory would (not timed: not the hot path)
-            _reduce(core, store)
+            memory._reduce(action)
         if i >= half:
             marks = (t0, t1, t2, t3, t4, t5, t6)
             for name, a, b in zip(STEPS, marks, marks[1:], strict=True):
                 times[name].append(b - a)
+    memory.close()
     return {name: statistics.median(ts) for name, ts in times.items()}
-
-
-def _reduce(core: SessionCore, store: InMemoryStore) -> None:
-    from summem._flow import run_sync
-    from summem.session.flows import reduction_flow
-    from summem.session.steps import SyncStoreSteps
-
-    run_sync(reduction_flow(core, SyncStoreSteps(store), "hard"))
 
 
 def main(argv: list[str] | None = None) -> None:
