@@ -102,16 +102,9 @@ class Probe:
         worker._cv = threading.Condition(TimedLock(threading.Lock(), self.waits))  # type: ignore[arg-type]
         job = worker._job
 
-        def timed() -> Any:
-            bound = job()
-            if bound is None:
-                return None
-
-            def run() -> None:
-                self.worker_clock = time.pthread_getcpuclockid(threading.get_ident())
-                bound()
-
-            return run
+        def timed() -> Any:  # called on the worker's thread
+            self.worker_clock = time.pthread_getcpuclockid(threading.get_ident())
+            return job()  # the job (or, before the worker held it weakly, its run's result)
 
         worker._job = timed
 
