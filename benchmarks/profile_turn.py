@@ -93,7 +93,7 @@ def stepwise(unit: str, msgs: list[dict[str, Any]]) -> dict[str, float]:
             memory._reduce(action)
         if i >= half:
             marks = (t0, t1, t2, t3, t4, t5, t6)
-            for name, a, b in zip(STEPS, marks, marks[1:], strict=True):
+            for name, a, b in zip(STEPS, marks[:-1], marks[1:], strict=True):
                 times[name].append(b - a)
     memory.close()
     return {name: statistics.median(ts) for name, ts in times.items()}
