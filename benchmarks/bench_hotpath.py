@@ -32,12 +32,17 @@ their results, and the answer, then ``messages()``), no gap between turns, a sum
 takes 300 ms. A reduction turn is one during which a reduction started (by the summarizer's
 start time). It reports p50/p99 there (goal p99 <= 5 ms), the turns that waited at the hard
 limit, and the summarizer calls next to blocking mode's on the same workload (goal <= 1.1x).
+Each reduction turn over 5 ms is then taken apart: the main thread's CPU time, the time it was
+runnable but not run (the machine was busy elsewhere: ``/proc/self/task/<tid>/schedstat``,
+Linux only), the garbage collector's pauses in it, and the rest, when the thread slept:
+waiting on a lock, the GIL or the worker.
 """
 
 from __future__ import annotations
 
 import argparse
 import bisect
+import gc
 import json
 import math
 import os
@@ -296,6 +301,35 @@ def heavy_turns(turns: int, seed: int = 11) -> list[list[dict[str, Any]]]:
     return out
 
 
+def _run_delay_ns() -> int | None:
+    """Time this thread has spent runnable but not running (Linux), or ``None``."""
+    try:
+        with open(f"/proc/self/task/{threading.get_native_id()}/schedstat") as f:
+            return int(f.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+class Pauses:
+    """The garbage collector's pauses in this thread, as (start, duration) in ns."""
+
+    def __init__(self) -> None:
+        self.spans: list[tuple[int, int]] = []
+        self._start = 0
+        self._thread = threading.get_ident()
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if threading.get_ident() != self._thread:
+            return
+        if phase == "start":
+            self._start = CLOCK()
+        else:
+            self.spans.append((self._start, CLOCK() - self._start))
+
+    def within(self, t0: int, t1: int) -> int:
+        return sum(d for s, d in self.spans if t0 <= s < t1)
+
+
 def latencies(background: bool, turns: int, slow_s: float) -> dict[str, Any]:
     """One run; turns are classed by what they did (from the summarizer's start times and the
     view's size before them), never by how long they took."""
@@ -310,17 +344,24 @@ def latencies(background: bool, turns: int, slow_s: float) -> dict[str, Any]:
     limit = reducer.hard_limit if background else reducer.threshold
     memory = Memory("lat", reducer=reducer, background=background)
     spans: list[tuple[int, int]] = []
+    parts: list[tuple[int, int | None]] = []  # per turn: CPU, run-queue wait (ns)
     blocked: set[int] = set()  # turns whose messages took the view past the limit
     over = 0  # views over the limit after a turn
+    pauses = Pauses()
+    gc.callbacks.append(pauses)
     for i, batch in enumerate(heavy_turns(turns)):
         before = memory.size
+        q0, c0 = _run_delay_ns(), time.thread_time_ns()
         t0 = CLOCK()
         memory.extend(batch)
         memory.messages()
         spans.append((t0, CLOCK()))
+        c1, q1 = time.thread_time_ns(), _run_delay_ns()
+        parts.append((c1 - c0, None if q0 is None or q1 is None else q1 - q0))
         if before + sum(reducer.size(m) for m in memory.view()[-len(batch) :]) > limit:
             blocked.add(i)
         over += memory.size > limit
+    gc.callbacks.remove(pauses)
     memory.wait()
     memory.close()
     starts = [t0 for t0, _ in spans]
@@ -330,8 +371,14 @@ def latencies(background: bool, turns: int, slow_s: float) -> dict[str, Any]:
         if i >= 0:
             marked.add(i)
     every = [b - a for a, b in spans]
+    slow = [
+        (every[i], *parts[i], pauses.within(*spans[i]))
+        for i in sorted(marked - blocked)
+        if every[i] > 5_000_000
+    ]
     return {
         "at": [every[i] for i in sorted(marked - blocked)],
+        "slow": slow,
         "plain": [d for i, d in enumerate(every) if i not in marked and i not in blocked],
         "blocked": [every[i] for i in sorted(blocked)],
         "all": every,
@@ -372,6 +419,14 @@ def part2(turns: int, slow_ms: float) -> None:
             f"{'':10} the other turns (the reference): p50 {pct(r['plain'], 0.5):7.2f} p99 "
             f"{pct(r['plain'], 0.99):7.2f}; views over the limit after a turn: {r['over']}"
         )
+        for wall, cpu, queued, paused in r["slow"]:
+            waited = "n/a" if queued is None else f"{queued / 1e6:.2f}"
+            asleep = "n/a" if queued is None else f"{(wall - cpu - queued) / 1e6:.2f}"
+            print(
+                f"{'':10} a reduction turn of {wall / 1e6:.2f} ms: CPU {cpu / 1e6:.2f} (GC "
+                f"{paused / 1e6:.2f} of it), runnable but not run {waited}, asleep (a lock, "
+                f"the GIL, the worker) {asleep}"
+            )
     ratio = calls["background"] / max(1, calls["blocking"])
     print(
         f"background/blocking summarizer calls: {ratio:.2f} (goal <= 1.1); background p99 at "

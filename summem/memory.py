@@ -121,6 +121,8 @@ class Memory(BaseMemory):
         self._reducing = threading.Lock()  # one reduction at a time in this object
         self._recall_lock = threading.Lock()  # the recall index, one user at a time
         self._worker = BackgroundWorker(self._work, name=f"summem-reduce:{self.session_id[:32]}")
+        if self._core.background:
+            self._worker.ready()  # no turn starts a thread (see summem.session.worker)
         try:
             self.refresh()
         except BaseException:

@@ -30,7 +30,7 @@ from hypothesis.stateful import (
 from summem.async_memory import AsyncMemory
 from summem.exceptions import MessageValidationError
 from summem.memory import Memory
-from summem.session.worker import BackgroundWorker
+from summem.session.worker import STARTER, BackgroundWorker
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import AsyncStore, Store
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
@@ -637,3 +637,82 @@ def test_async_background_memory_machine_on_postgres() -> None:
     from hypothesis.stateful import run_state_machine_as_test
 
     run_state_machine_as_test(AsyncBackgroundPostgresMachine, settings=FAST)
+
+
+def test_no_turn_starts_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting a thread waits for the OS to schedule it: the turn that needs the worker's
+    thread (first use, or after an idle exit) only asks the process's starter for it."""
+    started_by: list[str] = []
+    start = threading.Thread.start
+
+    def spy(thread: threading.Thread) -> None:
+        started_by.append(threading.current_thread().name)
+        start(thread)
+
+    summarizer = FakeSummarizer(reply="s")
+    memory = Memory("s", reducer=small_reducer(summarizer, soft_threshold_tokens=80))
+    me = threading.current_thread().name
+    monkeypatch.setattr(threading.Thread, "start", spy)
+    memory._worker._idle = 0.05
+    for round_ in range(2):
+        for i in range(12):  # past the target (prestart), then the soft threshold (submit)
+            memory.add(u(words(7, f"m{round_}-{i}")))
+        memory.wait()
+        deadline = time.monotonic() + 10  # a loaded machine may take a while to run it
+        while memory._worker._thread is not None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert memory._worker._thread is None  # exited when idle: the next round restarts it
+    assert len(summarizer.requests) >= 2  # reductions ran in the worker, both rounds
+    assert me not in started_by and started_by.count("summem-starter") >= 2
+    memory.close()
+
+
+class _Blocker:
+    """A starter request that holds the starter until released."""
+
+    def __init__(self) -> None:
+        self.entered, self.release = threading.Event(), threading.Event()
+
+    def _spawn(self) -> None:
+        self.entered.set()
+        self.release.wait()
+
+
+def test_a_worker_stopped_before_its_thread_starts_never_starts_it() -> None:
+    runs: list[int] = []
+    worker = BackgroundWorker(lambda: runs.append(1), name="w")
+    worker.ready()
+    blocker = _Blocker()
+    STARTER.request(cast("BackgroundWorker", blocker))
+    assert blocker.entered.wait(10)
+    worker.prestart()  # queued behind the blocker
+    stopper = threading.Thread(target=worker.stop)
+    stopper.start()
+    deadline = time.monotonic() + 10
+    while not worker._stopping and time.monotonic() < deadline:
+        time.sleep(0.001)
+    blocker.release.set()
+    stopper.join(10)
+    assert not stopper.is_alive() and worker._thread is None and runs == []
+
+
+def test_a_thread_that_cannot_start_leaves_the_worker_idle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    start = threading.Thread.start
+
+    def refuse(thread: threading.Thread) -> None:
+        if thread.name == "w":
+            raise RuntimeError("can't start new thread")
+        start(thread)
+
+    worker = BackgroundWorker(lambda: None, name="w")
+    worker.ready()
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    assert worker.submit()
+    worker.join()  # the starter gave up: nothing pending, nothing running
+    assert not worker.busy and worker._thread is None
+    monkeypatch.undo()
+    assert worker.submit()
+    worker.join()
+    worker.stop()

@@ -372,7 +372,9 @@ class BudgetReducer:
     def size(self, message: Message) -> int:
         """A message's size in the budget's unit (cached on the message)."""
         # size_counter without its two property calls: this runs for every message added
-        counter = _MESSAGE_COUNTER if self.unit != "tokens" else self._token_counter
+        if self.unit != "tokens":
+            return 1  # _MESSAGE_COUNTER's count, without the call
+        counter = self._token_counter
         return (counter or self.token_counter).count_message(message)
 
     def head_size(self, system: Message | None, summary: Message | None) -> int:

@@ -47,6 +47,7 @@ from summem.summarizers.base import (
     cost_of,
     spent_by,
     summary_limit,
+    tokens_up_to,
     uses_llm,
     validate_summary,
 )
@@ -330,9 +331,8 @@ class SummarizationReducer(BudgetReducer):
             previous_text = previous_text[: -len(RECALL_NOTE)].rstrip()
         counter = self.token_counter
         note = counter.count_text("\n" + RECALL_NOTE) if self.recall_note else 0
-        replaced = sum(counter.count_message(m) for m in evicted)
-        if previous_text:
-            replaced += counter.count_text(previous_text)
+        # the budget is min(summary_max_tokens, replaced - 1): no need to count further
+        replaced = tokens_up_to(counter, evicted, previous_text, self.summary_max_tokens + 1)
         request = SummaryRequest(
             messages=redact_messages(evicted, self.redactor) if self.redactor else tuple(evicted),
             previous_summary=previous_text,

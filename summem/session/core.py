@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal, cast
 
 from summem.conversation import Batch, check_batch, track_calls
@@ -150,7 +150,7 @@ class SessionCore:
         self.summary = state.summary if state else None
         self.tail: list[Message] = list(state.tail) if state else []
         masking = getattr(r, "masking", None)
-        self.masks = MaskState(masking, self._count_tokens) if masking is not None else None
+        self.masks = MaskState(masking, _token_count(r)) if masking is not None else None
         """Which tail messages the view shows as stubs (``None``: masking is off)."""
         if self.masks is not None:
             for m in self.tail:
@@ -167,10 +167,6 @@ class SessionCore:
         for m in self.tail:
             track_calls(self.open_calls, m)
         self.ledger.loaded(self.epoch, self.watermark, self.summary, self.tail)
-
-    def _count_tokens(self, message: Message) -> int:
-        counter = getattr(self.reducer, "token_counter", None)
-        return counter.count_message(message) if counter is not None else self.reducer.size(message)
 
     def shown(self, message: Message) -> Message:
         """A tail message as the view shows it: its stub when masked."""
@@ -646,3 +642,17 @@ class SessionCore:
         """Usage summed over ``history[start:stop]`` was read."""
         with self._lock:
             self.ledger.filled(epoch, start, stop, usage)
+
+
+def _token_count(reducer: Reducer) -> Callable[[Message], int]:
+    """A counter of a message's tokens, for masking.
+
+    A closure over the reducer, not a bound method of the core: kept in the core's own
+    ``masks``, that would be a reference cycle.
+    """
+
+    def count(message: Message) -> int:
+        counter = getattr(reducer, "token_counter", None)
+        return counter.count_message(message) if counter is not None else reducer.size(message)
+
+    return count

@@ -19,6 +19,17 @@ def render_message(msg: Message) -> ReadOnlyDict:
     From the message's own values when they are plain JSON (the frozen copy is the only
     one), else through the serializer, as ``to_openai`` does.
     """
+    values = msg.__dict__
+    if values["tool_calls"] is None and not msg.__pydantic_extra__:
+        content = values["content"]
+        if content is None or type(content) is str:  # role, name, tool_call_id: str or None
+            private = msg.__pydantic_private__
+            order = private["_keys"] if private is not None else None
+            fields_set = msg.__pydantic_fields_set__
+            if order is None or len(order) == len(fields_set):
+                return ReadOnlyDict(
+                    {k: values[k] for k in (order or _FIELD_NAMES) if k in fields_set}
+                )
     fields = msg.openai_fields()
     for value in fields.values():
         if type(value) not in _SCALARS:
@@ -33,6 +44,7 @@ def render_message(msg: Message) -> ReadOnlyDict:
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
+_FIELD_NAMES: tuple[str, ...] = tuple(Message.model_fields)
 
 
 class RenderCache:

@@ -34,6 +34,7 @@ __all__ = [
     "failure_cost",
     "spent_by",
     "summary_limit",
+    "tokens_up_to",
     "uses_llm",
     "validate_summary",
 ]
@@ -175,6 +176,25 @@ def summary_limit(max_tokens: int, *, slack: float = SUMMARY_SLACK) -> int:
     return max_tokens + max(16, int(max_tokens * slack))
 
 
+def tokens_up_to(
+    counter: TokenCounter, messages: Sequence[Message], previous: str | None, enough: int
+) -> int:
+    """The tokens of ``messages`` then ``previous``, counted until they pass ``enough``.
+
+    Exact when at most ``enough``; past it, a partial count (still past ``enough``). The
+    checks that compare a span with a bound need no more, and a message budget has no other
+    use for the span's tokens: the rest of a long span is not tokenized.
+    """
+    n = 0
+    for m in messages:
+        n += counter.count_message(m)
+        if n > enough:
+            return n
+    if previous:
+        n += counter.count_text(previous)
+    return n
+
+
 def validate_summary(
     output: SummaryOutput, request: SummaryRequest, *, slack: float = SUMMARY_SLACK
 ) -> int:
@@ -210,9 +230,8 @@ def validate_summary(
             f"summarizer {output.summarizer!r} returned {tokens} tokens; "
             f"summary_max_tokens is {request.max_tokens} (with slack {limit})"
         )
-    replaced = sum(counter.count_message(m) for m in request.messages)
-    if request.previous_summary:
-        replaced += counter.count_text(request.previous_summary)
+    # counted only until it passes the summary's size: the rest cannot change the verdict
+    replaced = tokens_up_to(counter, request.messages, request.previous_summary, tokens)
     if tokens >= replaced:
         raise InvalidSummaryError(
             f"summarizer {output.summarizer!r} returned {tokens} tokens, not smaller than the "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 
 import pytest
@@ -55,3 +56,37 @@ def test_only_one(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--only", "reducers", "--sizes", "200"]) == 0
     out = capsys.readouterr().out
     assert "== reducers" in out and "== memory" not in out
+
+
+def test_the_gc_pauses_of_a_turn_are_found_in_its_window() -> None:
+    pauses = bench_hotpath.Pauses()
+    gc.callbacks.append(pauses)
+    try:
+        t0 = bench_hotpath.CLOCK()
+        gc.collect()
+        t1 = bench_hotpath.CLOCK()
+    finally:
+        gc.callbacks.remove(pauses)
+    assert 0 < pauses.within(t0, t1) <= t1 - t0
+    assert pauses.within(t1 + 1, t1 + 2) == 0
+    delay = bench_hotpath._run_delay_ns()
+    assert delay is None or delay >= 0
+
+
+def test_profile_turn_times_each_step_and_the_tokenizer(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import profile_turn
+
+    profile_turn.main(["--unit", "messages", "--turns", "200"])
+    profile_turn.main(["--tokenizer", "--turns", "200"])
+    out = capsys.readouterr().out
+    for step in profile_turn.STEPS:
+        assert step in out
+    assert "messages: median turn" in out and "encode calls a message" in out
+
+
+def test_probe_background_reports_its_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import probe_background
+
+    probe_background.main(["--runs", "1", "--turns", "30", "--slow-ms", "1"])
+    out = capsys.readouterr().out
+    assert "objects the collector tracks now" in out and "generation-2 collections" in out

@@ -264,3 +264,46 @@ def test_hard_limit_survives_a_session_dict() -> None:
     )
     rebuilt = reducer_from_record(reducer.record())
     assert isinstance(rebuilt, SummarizationReducer) and rebuilt.hard_limit == 12_000
+
+
+class _Tally(WordCounter):
+    def __init__(self) -> None:
+        self.counted: list[str] = []
+
+    def count_message(self, message):
+        self.counted.append(message.id)
+        return super().count_message(message)
+
+
+@pytest.mark.parametrize("n_words", [2, 50])
+def test_a_span_is_tokenized_only_as_far_as_the_summary_budget_needs(n_words: int) -> None:
+    """max_tokens = min(summary_max_tokens, replaced - 1): once the span's tokens pass
+    summary_max_tokens + 1 the rest cannot change it, and is not counted."""
+    summarizer = FakeSummarizer(reply="s")
+    tally = _Tally()
+    r = SummarizationReducer(
+        summarizer,
+        threshold_messages=30,
+        target_messages=10,
+        token_counter=tally,
+        summary_max_tokens=40,
+    )
+    msgs = [u(words(n_words, f"m{i}")) for i in range(31)]
+    r.reduce(msgs)
+    (request,) = summarizer.requests
+    full = sum(3 + n_words for _ in request.messages)
+    assert request.max_tokens == max(1, min(40, full - 1))
+    evicted = {m.id for m in request.messages}
+    counted = [i for i in tally.counted if i in evicted]
+    # the budget needs 41 tokens; validating the 1-token summary, 2 (the first message)
+    need = 1 if n_words == 50 else 9  # 53 tokens a message, or 5
+    assert len(set(counted)) == min(need, len(evicted)) < len(evicted)
+
+
+def test_tokens_up_to_is_exact_up_to_the_bound_and_past_it_beyond() -> None:
+    from summem.summarizers.base import tokens_up_to
+
+    msgs = parse_messages([u(words(7, f"m{i}")) for i in range(4)])  # 10 tokens each
+    assert tokens_up_to(WordCounter(), msgs, "one two", 100) == 42  # all of it
+    assert tokens_up_to(WordCounter(), msgs, "one two", 40) == 42  # 40 is not passed by 40
+    assert tokens_up_to(WordCounter(), msgs, None, 15) == 20  # stopped after the second
