@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import os
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any, Literal, Protocol
@@ -48,13 +49,36 @@ with the call or reply it led to, so no cut falls right after it.
 """
 
 
-def new_message_id() -> str:
-    """A new, globally unique message id (``m_`` and 96 random bits in hex).
+class _IdSource:
+    """96-bit ids from a generator seeded with 128 bits from ``os.urandom``, per process.
 
-    Drawn from ``os.urandom`` each time, never from a pool drawn ahead: a process forked
-    from C (uWSGI's pre-fork mode runs no fork hooks) would hand out its parent's ids.
+    The process id is checked on every draw and the generator reseeded when it changed: a
+    process forked from C (uWSGI's pre-fork mode runs no fork hooks) would otherwise hand out
+    its parent's ids. Not ``os.urandom`` per id: that call releases the GIL, so in background
+    mode each new message could wait a whole switch interval (5 ms) for the worker thread.
+    Ids are unique, not secret.
     """
-    return "m_" + os.urandom(12).hex()
+
+    __slots__ = ("pid", "rng")
+
+    def __init__(self) -> None:
+        self.pid = -1
+        self.rng = random.Random()
+
+    def draw(self) -> int:
+        pid = os.getpid()
+        if pid != self.pid:
+            self.rng.seed(os.urandom(16))
+            self.pid = pid
+        return self.rng.getrandbits(96)
+
+
+_ids = _IdSource()
+
+
+def new_message_id() -> str:
+    """A new, globally unique message id (``m_`` and 96 random bits in hex)."""
+    return f"m_{_ids.draw():024x}"
 
 
 class SummaryInfo(BaseModel):

@@ -268,3 +268,40 @@ def test_a_flat_message_keeps_nothing_of_the_callers_dict() -> None:
     data["x_extra"] = 2
     data["added"] = True
     assert msg.to_openai() == {"role": "user", "content": "hi", "x_extra": 1}
+
+
+def test_ids_do_not_read_os_urandom_once_seeded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """os.urandom releases the GIL: per id, a background worker could take the turn's thread."""
+    import os
+
+    from summem.messages import new_message_id
+
+    new_message_id()  # seeded in this process
+
+    def refuse(n: int) -> bytes:
+        raise AssertionError("os.urandom on the hot path")
+
+    monkeypatch.setattr(os, "urandom", refuse)
+    ids = {new_message_id() for _ in range(1000)}
+    assert len(ids) == 1000
+
+
+def test_a_child_forked_by_python_draws_other_ids() -> None:
+    import os
+    import select
+
+    from summem.messages import new_message_id
+
+    new_message_id()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child process
+        os.write(write, new_message_id().encode())
+        os._exit(0)
+    os.close(write)
+    ready, _, _ = select.select([read], [], [], 60)
+    child_id = os.read(read, 64).decode() if ready else ""
+    os.close(read)
+    os.waitpid(pid, 0)
+    assert child_id.startswith("m_") and len(child_id) == 26
+    assert child_id != new_message_id()
