@@ -78,6 +78,14 @@ def _store_option(fn: F) -> F:
     )(fn)
 
 
+def _base_url_option(fn: F) -> F:
+    return click.option(
+        "--base-url",
+        help="An OpenAI-compatible server (llama.cpp, vLLM, Ollama...): needs no API key. "
+        "Without it, litellm sends OpenAI models to $OPENAI_BASE_URL if set.",
+    )(fn)
+
+
 # -- replay ----------------------------------------------------------------------------------
 
 PLOT_FORMATS = frozenset({".png", ".pdf", ".svg"})
@@ -95,6 +103,7 @@ PLOT_FORMATS = frozenset({".png", ".pdf", ".svg"})
     "--summary-max-tokens", type=click.IntRange(min=1), help="The summary's budget in tokens."
 )
 @click.option("--model", help="Summarizing model (a litellm name); none: offline extractive.")
+@_base_url_option
 @click.option("--store", help="Store URL (default: DIR/summem.db with --out, else the config's).")
 @click.option("--session", help="Session id (default: replay-<file name>).")
 @click.option(
@@ -122,6 +131,7 @@ def replay(
     target_tokens: int | None,
     summary_max_tokens: int | None,
     model: str | None,
+    base_url: str | None,
     store: str | None,
     session: str | None,
     overwrite: bool,
@@ -167,6 +177,7 @@ def replay(
         out=out,
         quiet=quiet,
         progress=not as_json,
+        base_url=base_url,
     )
     if plot is not None:
         from summem.cli.plot import plot_replay
@@ -321,10 +332,7 @@ def delete(session: str, store: str | None, config_path: str | None, yes: bool) 
 @click.option("--model", help="The chat model (a litellm name; default: the config's model).")
 @click.option("--session", required=True, help="Session id; the same id resumes the session.")
 @click.option("--system", "system_prompt", help="Set the session's system message.")
-@click.option(
-    "--base-url",
-    help="An OpenAI-compatible server (llama.cpp, vLLM, Ollama...): needs no API key.",
-)
+@_base_url_option
 @click.option("--max-tokens", type=click.IntRange(min=1), help="Cap on each reply's tokens.")
 @click.option(
     "--temperature", type=click.FloatRange(min=0.0, max=2.0), help="Sampling temperature."

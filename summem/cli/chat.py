@@ -26,6 +26,7 @@ from summem.cli.common import (
     import_litellm,
     missing_key_vars,
     scrub,
+    server_model,
 )
 from summem.cli.render import escape, print_history, provenance_line
 from summem.exceptions import SummemError
@@ -69,14 +70,7 @@ class ChatOptions:
 
     def call_kwargs(self, api_key: str | None) -> dict[str, Any]:
         """The keyword arguments of every ``litellm.completion`` call."""
-        model = self.model
-        kwargs: dict[str, Any] = {}
-        if self.base_url is not None:
-            model = model if "/" in model else f"openai/{model}"
-            kwargs["api_base"] = self.base_url
-            kwargs["api_key"] = api_key or "not-needed"  # a local server checks no key
-        elif api_key is not None:
-            kwargs["api_key"] = api_key
+        model, kwargs = server_model(self.model, self.base_url, api_key)
         kwargs["model"] = model
         if self.max_tokens is not None:
             kwargs["max_tokens"] = self.max_tokens
@@ -177,7 +171,11 @@ def _loop(memory: Memory, send: Any, kwargs: dict[str, Any], out: Console) -> bo
         text = reply.content or ""
         if not text and getattr(reply, "tool_calls", None):
             text = "(the model asked for a tool; summem chat runs no tools)"
-        out.print(f"[bold]{escape(kwargs['model'])}>[/bold] {escape(text)}")
+        cut = ""
+        if getattr(response.choices[0], "finish_reason", None) == "length":
+            cap = kwargs.get("max_tokens")
+            cut = f" [dim]\\[cut at --max-tokens {cap}][/dim]" if cap else " [dim]\\[cut][/dim]"
+        out.print(f"[bold]{escape(kwargs['model'])}>[/bold] {escape(text)}{cut}")
 
 
 def _command(name: str, memory: Memory, out: Console) -> bool:

@@ -12,6 +12,7 @@ went wrong while running (a store or a provider failing, an unknown session).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +47,7 @@ __all__ = [
     "model_prices",
     "open_existing_store",
     "scrub",
+    "server_model",
     "sqlite_path",
 ]
 
@@ -144,7 +146,33 @@ def load_settings(
     data["budget"] = budget
     source = config.source if not config.source.startswith("<") else "options"
     base_dir = Path(config.source).parent if not config.source.startswith("<") else None
-    return SummemConfig.from_dict(data, source=source, base_dir=base_dir)
+    flags = {
+        key: f"{flag} {value}"
+        for key, flag, value in (
+            ("budget.summary_max_tokens", "--summary-max-tokens", summary_max_tokens),
+            ("budget.threshold", "--threshold-tokens", threshold_tokens),
+            ("budget.target", "--target-tokens", target_tokens),
+            ("model", "--model", model),
+            ("store", "--store", store),
+        )
+        if value is not None
+    }
+    try:
+        return SummemConfig.from_dict(data, source=source, base_dir=base_dir)
+    except ConfigurationError as exc:
+        raise ConfigurationError(_name_flags(str(exc), flags, source)) from None
+
+
+def _name_flags(message: str, flags: dict[str, str], source: str) -> str:
+    """A settings error in the words the user typed: ``budget.target`` -> ``--target-tokens N``.
+
+    Keys that did not come from the command line keep their ``summem.yaml`` names.
+    """
+    if source == "options" and message.startswith("options: "):
+        message = message.removeprefix("options: ")
+    for key, flag in flags.items():  # the longer keys first: none is a prefix of a later one
+        message = re.sub(rf"(?<![\w.-]){re.escape(key)}(?![\w])( \([^)]*\))?", flag, message)
+    return message
 
 
 # -- stores ----------------------------------------------------------------------------------
@@ -181,6 +209,20 @@ def import_litellm() -> Any:
     from summem.clients.litellm import import_litellm as quiet_import
 
     return quiet_import()
+
+
+def server_model(
+    model: str, base_url: str | None, api_key: str | None
+) -> tuple[str, dict[str, Any]]:
+    """``model`` and litellm's keyword arguments for it, at ``base_url`` when given.
+
+    A server of one's own (``--base-url``) is OpenAI-compatible: its model goes through litellm
+    as ``openai/<model>`` and needs no key.
+    """
+    if base_url is not None:
+        model = model if "/" in model else f"openai/{model}"
+        return model, {"api_base": base_url, "api_key": api_key or "not-needed"}
+    return model, ({"api_key": api_key} if api_key is not None else {})
 
 
 def missing_key_vars(config: SummemConfig, model: str, *, base_url: str | None = None) -> list[str]:

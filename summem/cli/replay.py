@@ -29,6 +29,7 @@ from summem.cli.common import (
     display_url,
     missing_key_vars,
     model_prices,
+    server_model,
 )
 from summem.exceptions import ConflictError
 
@@ -291,17 +292,40 @@ def is_default_store(config: SummemConfig) -> bool:
     return config.store == default_store_url()
 
 
-def _summarizer(config: SummemConfig) -> tuple[Summarizer | None, str | None]:
-    """The summarizer to replace the configured one with (``None``: keep it), and why."""
+def _summarizer(
+    config: SummemConfig, base_url: str | None = None
+) -> tuple[Summarizer | None, str | None]:
+    """The summarizer to replace the configured one with (``None``: keep it), and why.
+
+    The why is a warning when a configured model is not used (no API key): ``-q`` shows it.
+
+    Raises:
+        CliError: ``--base-url`` without a model (exit code 2).
+    """
     if config.model is None:
+        if base_url is not None:
+            raise CliError(
+                f"--base-url {base_url} needs a model: give the server's model name with --model "
+                "(or model: in summem.yaml)",
+                exit_code=EXIT_USAGE,
+            )
         return None, "no model configured: using the offline extractive summarizer"
-    missing = missing_key_vars(config, config.model)
+    missing = missing_key_vars(config, config.model, base_url=base_url)
     if not missing:
-        return None, None
+        if base_url is None:
+            return None, None
+        from summem.clients.litellm import LiteLLMClient
+        from summem.summarizers.llm import LLMSummarizer
+
+        model, kwargs = server_model(config.model, base_url, config.api_key(config.model))
+        client = LiteLLMClient(**kwargs)
+        return LLMSummarizer(
+            model, client=client, prompt=config.prompt_template(), retry=config.retries.policy()
+        ), None
     from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 
     return ExtractiveSummarizer(), (
-        f"no API key for {config.model} ({' or '.join(missing)} not set): "
+        f"warning: no API key for {config.model} ({' or '.join(missing)} not set): "
         "using the offline extractive summarizer"
     )
 
@@ -332,19 +356,22 @@ def run_replay(
     out: Path | None,
     quiet: bool,
     progress: bool,
+    base_url: str | None = None,
 ) -> ReplayRun:
     """Replay ``data`` into ``session`` of the configured store.
 
-    Notes (e.g. "no API key: summarizing offline") and a progress bar (``progress``) go to
-    stderr unless ``quiet``; the report is the caller's to print.
+    Notes and a progress bar (``progress``) go to stderr unless ``quiet``; a warning (a
+    configured model not used, for want of its API key) goes there even with ``quiet``. The
+    report is the caller's to print. ``base_url``: the model's OpenAI-compatible server.
 
     Raises:
         CliError: the session exists and ``overwrite`` is off (exit code 2).
     """
     from summem.memory import Memory
 
-    summarizer, why = _summarizer(config)
+    summarizer, why = _summarizer(config, base_url)
     notes = [*data.notes, *([why] if why else [])]
+    warning = why is not None and summarizer is not None  # a configured model is not used
     reducer = config.build_reducer(summarizer=summarizer)
     store = config.build_store()
     url = display_url(config.store)
@@ -369,8 +396,8 @@ def run_replay(
                 "replay?): choose another --session",
                 exit_code=EXIT_USAGE,
             ) from None
-        if not quiet:
-            for note in notes:
+        for note in notes:
+            if not quiet or (warning and note == why):
                 err.print(note)
         show = progress and not quiet and len(data.messages) >= LONG_TRANSCRIPT
         try:

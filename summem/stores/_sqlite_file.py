@@ -48,6 +48,8 @@ __all__ = ["SQLiteFile"]
 
 logger = logging.getLogger("summem.stores")
 
+_LOCKED = "database is locked"  # SQLITE_BUSY past busy_timeout: another connection holds a lock
+
 
 class _Holder:
     """Owns one thread's connection and closes it when the thread (and its locals) go away."""
@@ -169,7 +171,9 @@ class SQLiteFile:
                 conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
                 conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable enough, no fsync
             except sqlite3.Error as exc:
-                raise StoreError(f"cannot open SQLite database {self.path!r}: {exc}") from exc
+                raise StoreError(
+                    f"cannot open SQLite database {self.path!r}: {exc}{self._lock_hint(exc)}"
+                ) from exc
             holder = self._local.holder = _Holder(conn, self._generation)
             with self._holders_lock:
                 self._holders.add(holder)
@@ -232,7 +236,17 @@ class SQLiteFile:
 
     def _error(self, name: str | None, exc: sqlite3.Error) -> StoreError:
         where = f"session {name!r}" if name is not None else self.label
-        return StoreError(f"{where}: SQLite error: {exc}")
+        return StoreError(f"{where}: SQLite error: {exc}{self._lock_hint(exc)}")
+
+    def _lock_hint(self, exc: sqlite3.Error) -> str:
+        """Why "database is locked" (after the timeout) and what to do, or ``""``."""
+        if not isinstance(exc, sqlite3.OperationalError) or _LOCKED not in str(exc).lower():
+            return ""
+        return (
+            f": another process or connection holds a lock on {self.path!r} (a long write "
+            f"transaction or an exclusive lock) and kept it past the {self.timeout:g} s timeout; "
+            "wait for it to finish, or close it, then try again"
+        )
 
     def _still(self, watch: Fingerprint | None, name: str | None) -> None:
         """Raise when the files read immutable changed during the read (it may be torn)."""

@@ -290,7 +290,7 @@ def test_a_missing_file_is_one_error_line(tmp_path: Path) -> None:
     ("args", "expected"),
     [
         (["--threshold-tokens", "600"], "summary_max_tokens"),
-        (["--threshold-tokens", "500", "--target-tokens", "600"], "budget.target"),
+        (["--threshold-tokens", "500", "--target-tokens", "600"], "--target-tokens 600: must"),
         (["--store", "bogus://x"], "bogus"),
         (["--config", "missing.yaml"], "missing.yaml"),
         (["--session", " "], "session id"),

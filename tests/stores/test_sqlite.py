@@ -223,7 +223,7 @@ def test_opening_gives_up_after_the_timeout_while_the_file_stays_locked(tmp_path
     holder.execute("CREATE TABLE other (x)")
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        with pytest.raises(StoreError, match="database is locked"):
+        with pytest.raises(StoreError, match="database is locked: another process or conn"):
             SQLiteStore(path, timeout=0.2)
     finally:
         holder.execute("ROLLBACK")
@@ -231,6 +231,26 @@ def test_opening_gives_up_after_the_timeout_while_the_file_stays_locked(tmp_path
     with SQLiteStore(path) as store:  # the other table is untouched; the store opens now
         assert store.list_sessions() == []
         assert sqlite3.connect(path).execute("SELECT count(*) FROM other").fetchone() == (0,)
+
+
+def test_a_lock_held_by_another_connection_is_named_with_what_to_do(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    with SQLiteStore(path, timeout=0.2) as store:
+        store.append("s1", [user("hi")])
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")  # another process's long write transaction
+        try:
+            with pytest.raises(StoreError) as caught:
+                store.append("s1", [user("second")])
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        text = str(caught.value)
+        assert "database is locked" in text
+        assert "another process or connection holds a lock on" in text
+        assert repr(str(path)) in text or str(path) in text
+        assert "wait" in text and "close it" in text and "0.2 s" in text
+        assert [m.content for m in store.history("s1")] == ["hi"]  # nothing lost
 
 
 def test_a_file_from_before_the_search_index_is_indexed_by_its_searches(
