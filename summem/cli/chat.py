@@ -174,7 +174,8 @@ def _loop(memory: Memory, send: Any, kwargs: dict[str, Any], out: Console) -> bo
         cut = ""
         if getattr(response.choices[0], "finish_reason", None) == "length":
             cap = kwargs.get("max_tokens")
-            cut = f" [dim]\\[cut at --max-tokens {cap}][/dim]" if cap else " [dim]\\[cut][/dim]"
+            limit = f"--max-tokens {cap}" if cap else "the model's output limit"
+            cut = f" [dim]\\[cut at {limit}][/dim]"
         out.print(f"[bold]{escape(kwargs['model'])}>[/bold] {escape(text)}{cut}")
 
 

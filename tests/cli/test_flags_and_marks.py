@@ -123,7 +123,13 @@ def test_quiet_replay_still_warns_that_it_fell_back_offline(
     assert quiet.stdout == "" and quiet.stderr == ""
 
 
-@pytest.mark.parametrize(("extra", "mark"), [(["--max-tokens", "5"], "[cut at --max-tokens 5]")])
+@pytest.mark.parametrize(
+    ("extra", "mark"),
+    [
+        (["--max-tokens", "5"], "[cut at --max-tokens 5]"),
+        ([], "[cut at the model's output limit]"),
+    ],
+)
 def test_chat_marks_a_reply_cut_by_max_tokens(tmp_path: Path, extra: list[str], mark: str) -> None:
     with respx.mock() as router:
         router.post(LOCAL + "/chat/completions").mock(
