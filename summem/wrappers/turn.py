@@ -210,25 +210,24 @@ def _note_sent(
 
 
 def _park(memory: Memory | AsyncMemory) -> Callable[[Any], None]:
-    """Where a stream puts its reply when it has its finish and waits for its usage chunk."""
+    """Where a stream puts its reply at its first ``finish_reason`` (see ``stream``)."""
     return memory._parked_replies.append
 
 
 def settle(memory: Memory) -> None:
-    """Record the replies of streams left after their finish, before their usage chunk.
+    """Record the parked replies of streams (those that came to a finish, the rest stay out).
 
-    The wrapped call after such a stream records its reply first (with estimated usage), so
-    that it comes before the new messages; a reply that had no finish stays unrecorded.
+    The wrapped call after such a stream records its reply first (with the usage it got, or
+    estimated), so that it comes before the new messages; a reply already recorded (its stream
+    was read to the end or closed) is not recorded again.
     """
-    parked, memory._parked_replies[:] = list(memory._parked_replies), []
-    for reply in parked:
+    for reply in memory._take_parked():
         reply.finish()
 
 
 async def settle_async(memory: AsyncMemory) -> None:
     """The async twin of :func:`settle`."""
-    parked, memory._parked_replies[:] = list(memory._parked_replies), []
-    for reply in parked:
+    for reply in memory._take_parked():
         await reply.finish()
 
 
@@ -263,7 +262,8 @@ def sync_call(
             # is read-only)
             rendered = memory.messages(style=options.style)
             sent, repaired = _to_send(memory, rendered, options, args, kwargs)
-            shown = [] if repaired else view  # not the view one to one: nothing to reuse
+            # a repaired request is not the view one to one: nothing for a summarizer to reuse
+            shown = [] if repaired else view
             call_args, call_kwargs = with_view(sent)
             if tool is not None:
                 last = round_no > options.recall_rounds
@@ -316,7 +316,8 @@ def async_call(
         view = await memory.view()
         rendered = await memory.messages(style=options.style)
         sent, repaired = _to_send(memory, rendered, options, *with_view([]))
-        shown = [] if repaired else view  # not the view one to one: nothing to reuse
+        # a repaired request is not the view one to one: nothing for a summarizer to reuse
+        shown = [] if repaired else view
         args, kwargs = with_view(sent)
         _note_sent(memory, shown, sent, args, kwargs)
         noted[-1:] = [(shown, sent)]
