@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["NO_RESULT", "paired_for_provider"]
+__all__ = ["NO_RESULT", "paired_for_provider", "paired_items"]
 
 NO_RESULT = "No result was recorded for this tool call."
 """The content of the stub result sent for a call the conversation went past unanswered."""
@@ -151,3 +151,34 @@ def _needs_pairing(messages: Sequence[dict[str, Any]]) -> bool:
             return True  # something else follows before every call is answered
         group = {str(c.get("id")) for c in _calls(m)}
     return False
+
+
+def paired_items(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Responses API ``input`` items repaired like :func:`paired_for_provider` repairs messages.
+
+    A ``function_call`` item is one call (an assistant message of its own), answered by the
+    ``function_call_output`` with its ``call_id``: the same rules apply, a late output's call
+    moved down to it, a stub output after a call gone past unanswered.
+    """
+    as_chat: list[dict[str, Any]] = []
+    for item in items:
+        kind = item.get("type")
+        if kind == "function_call":
+            call = {"id": item.get("call_id"), "item": item}
+            as_chat.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        elif kind == "function_call_output":
+            as_chat.append({"role": "tool", "tool_call_id": item.get("call_id"), "item": item})
+        else:
+            as_chat.append({"role": "other", "item": item})
+    if not _needs_pairing(as_chat):
+        return list(items)
+    out: list[dict[str, Any]] = []
+    for m in paired_for_provider(as_chat):
+        if "item" in m:
+            out.append(m["item"])
+        elif m.get("role") == "tool":  # a stub
+            call_id = m["tool_call_id"]
+            out.append({"type": "function_call_output", "call_id": call_id, "output": NO_RESULT})
+        else:  # a call moved down
+            out.extend(c["item"] for c in m["tool_calls"])
+    return out

@@ -4,10 +4,12 @@ accept it: each call followed at once by its results; the stored session is unch
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 import httpx
 import openai
+import pytest
 import respx
 
 from summem import AsyncMemory, Memory, wrap_openai
@@ -159,7 +161,10 @@ def test_a_re_paired_request_is_not_offered_for_cache_reuse() -> None:
 
 
 @respx.mock
-def test_a_reused_call_id_goes_out_paired_through_the_wrapper() -> None:
+def test_a_reused_call_id_goes_out_paired_through_the_wrapper(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="summem")
     route = respx.post(OPENAI_URL).mock(
         return_value=httpx.Response(200, json=openai_completion("ok"))
     )
@@ -172,6 +177,7 @@ def test_a_reused_call_id_goes_out_paired_through_the_wrapper() -> None:
     sent = json.loads(route.calls[-1].request.content)["messages"]
     check_pairs(sent)
     assert [m.get("tool_call_id") for m in sent if m["role"] == "tool"] == ["call_0", "call_0", "x"]
+    assert "re-paired in the request (11 messages stored, 12 sent)" in caplog.text
 
 
 @respx.mock
