@@ -369,8 +369,7 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.close`."""
         if self._closed:
             return
-        parked, self._parked_replies[:] = list(self._parked_replies), []
-        for reply in parked:
+        for reply in self._take_parked():
             await reply.finish()
         await self._settled()
         self._closed = True

@@ -450,8 +450,7 @@ class Memory(BaseMemory):
         """
         if self._closed:
             return
-        parked, self._parked_replies[:] = list(self._parked_replies), []
-        for reply in parked:
+        for reply in self._take_parked():
             reply.finish()
         self._worker.stop()
         self._closed = True

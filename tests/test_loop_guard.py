@@ -281,3 +281,34 @@ def test_calls_being_run_at_the_end_of_the_view_are_not_warned_about(
         memory.add(u(words(120, "big")))
         memory.add({"role": "assistant", "content": None, "tool_calls": calls})
     assert "cannot be reduced" not in caplog.text
+
+
+def test_a_reused_call_id_left_unanswered_is_named_again_and_counted_from_itself(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    memory = Memory("s", reducer=small_reducer(FakeSummarizer()))
+    calls = [{"id": "call_0", "type": "function", "function": {"name": "w", "arguments": "{}"}}]
+    ask = {"role": "assistant", "content": None, "tool_calls": calls}
+    memory.extend([u("weather?"), ask, {"role": "tool", "tool_call_id": "call_0", "content": "ok"}])
+    memory.extend([u("and now?"), ask])  # the same id again, never answered
+    held: int | None = None  # the messages from the open call on, when first warned
+    with caplog.at_level(logging.WARNING, logger="summem"):
+        for i in range(30):
+            for msg in (u(words(3, f"m{i}")), a(words(3, f"r{i}"))):
+                memory.add(msg)
+                if held is None and "cannot be reduced" in caplog.text:
+                    tail = memory.view()
+                    later = max(i for i, m in enumerate(tail) if m.tool_call_ids == ("call_0",))
+                    held = len(tail) - later
+    blocked = [r.getMessage() for r in caplog.records if "cannot be reduced" in r.getMessage()]
+    assert len(blocked) == 1 and held is not None
+    assert f"({held} messages)" in blocked[0]  # from the call left open, not the first one
+    memory.add({"role": "tool", "tool_call_id": "call_0", "content": "error: no weather"})
+    memory.add(u(words(3, "after")))
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="summem"):
+        memory.extend([u("once more?"), ask])  # reused a third time, never answered
+        for i in range(30):
+            memory.add(u(words(3, f"n{i}")))
+            memory.add(a(words(3, f"s{i}")))
+    assert len([r for r in caplog.records if "cannot be reduced" in r.getMessage()]) == 1

@@ -123,9 +123,9 @@ class SessionCore:
         )
         """Watches automatic reductions for loops (``None``: never pauses)."""
         self.paused: ReductionsPaused | None = None
-        self._told_truncating: ReductionsPaused | None = None  # the pause already warned of
-        self._told_blocked: tuple[str, ...] = ()  # the unanswered calls already warned of
         """Why automatic reductions stopped, if they did (see :meth:`resume`)."""
+        self._told_truncating: ReductionsPaused | None = None  # the pause already warned of
+        self._told_blocked: tuple[str, ...] = ()  # the messages whose open calls were named
         self.ledger = UsageLedger()
         self.summarizer_spent: dict[str, float] = {}
         """What this memory's summarizer calls cost, accepted or rejected (this process)."""
@@ -369,12 +369,16 @@ class SessionCore:
         """
         with self._lock:
             open_calls = tuple(self.open_calls)
-        if not open_calls or open_calls == self._told_blocked:
+        # the latest call with each open id (an id may be reused: ``call_0`` every turn)
+        latest = {c: i for i, m in enumerate(tail) for c in m.tool_call_ids if c in open_calls}
+        carriers = tuple(sorted({tail[i].id for i in latest.values()}))
+        if not open_calls or not latest or carriers == self._told_blocked:
+            self._told_blocked = carriers if open_calls else ()
             return
-        first = next((i for i, m in enumerate(tail) if set(m.tool_call_ids) & set(open_calls)), 0)
+        first = min(latest.values())
         if all(m.role == "tool" for m in tail[first + 1 :]):
             return  # the calls are the newest turn: the application is running its tools
-        self._told_blocked = open_calls
+        self._told_blocked = carriers
         logger.warning(
             "session %r: the view (%d) is over %d and cannot be reduced: tool call(s) %s have "
             "no result, and nothing from an unanswered call on is evicted (%d messages); add "

@@ -91,6 +91,19 @@ class BaseMemory:
         """Wrapped streams' replies that came to their finish and wait for a usage chunk the
         caller may never read: :mod:`summem.wrappers.turn` records them at the next call."""
 
+    def _take_parked(self) -> list[Any]:
+        """Take the parked stream replies out, each once even with threads doing it at once.
+
+        ``list.pop`` is atomic: two threads sharing a memory never both get one reply (and a
+        reply records itself once anyway, under its own lock).
+        """
+        taken: list[Any] = []
+        while True:
+            try:
+                taken.append(self._parked_replies.pop(0))
+            except IndexError:
+                return taken
+
     @property
     def _recorded(self) -> RecordedIndex:
         """What ``record()`` has seen, built on first use (callers hold the write lock)."""

@@ -19,12 +19,14 @@ the call stay.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError
 from summem.formats.responses import item_dict, to_items, to_messages
+from summem.wrappers.pairing import paired_items
 from summem.wrappers.turn import TurnOptions, as_coroutine_function, keep_reply, keep_reply_async
 
 if TYPE_CHECKING:
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
     from summem.memory import Memory
 
 __all__ = ["MemoryResponses", "output_items", "response_usage"]
+
+logger = logging.getLogger("summem")
 
 _STATEFUL = ("previous_response_id", "conversation", "response_id")
 
@@ -93,6 +97,21 @@ def _input(kwargs: dict[str, Any]) -> Any:
     return new
 
 
+def _repaired(session_id: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The view's items with each function call paired with its output (see ``pairing``)."""
+    sent = paired_items(items)
+    if sent is not items and (
+        len(sent) != len(items) or any(a is not b for a, b in zip(sent, items, strict=True))
+    ):
+        logger.debug(
+            "session %r: function calls re-paired in the input (%d items stored, %d sent)",
+            session_id,
+            len(items),
+            len(sent),
+        )
+    return sent
+
+
 def _reply_messages(items: list[dict[str, Any]], usage: dict[str, int] | None) -> list[Any]:
     msgs = to_messages(items)
     if msgs and usage:
@@ -107,7 +126,7 @@ def sync_responses_call(
 
     def call(*args: Any, **kwargs: Any) -> Any:
         memory.record(to_messages(_input(kwargs)), mode=options.mode)
-        kwargs = {**kwargs, "input": to_items(memory.view())}
+        kwargs = {**kwargs, "input": _repaired(memory.session_id, to_items(memory.view()))}
 
         def record(response: Any) -> None:
             reply = _reply_messages(output_items(response), response_usage(response))
@@ -135,7 +154,7 @@ def async_responses_call(
 
     async def prepare(kwargs: dict[str, Any]) -> tuple[dict[str, Any], AsyncRecord]:
         await memory.record(to_messages(_input(kwargs)), mode=options.mode)
-        kwargs = {**kwargs, "input": to_items(await memory.view())}
+        kwargs = {**kwargs, "input": _repaired(memory.session_id, to_items(await memory.view()))}
 
         async def record(response: Any) -> None:
             reply = _reply_messages(output_items(response), response_usage(response))

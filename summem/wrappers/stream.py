@@ -5,22 +5,26 @@ a call goes through a memory. Here: turning a completion (an openai or litellm o
 dict) into the chat-completions message to record, rebuilding that message from streamed
 chunks, and the stream proxies that record it once the stream has delivered all of it.
 
-A reply is recorded once it is complete: its ``finish_reason`` has arrived, and so has its usage
-chunk when the request asked for one (``stream_options={"include_usage": True}``); or, failing
-the usage chunk, when the stream ends or is closed after the ``finish_reason``, at the memory's
-next wrapped call (before its new messages), or when the memory is closed. So a caller that
-stops reading at the finishing chunk (or at the helper's ``content.done`` event) keeps the
-reply. A stream abandoned before its ``finish_reason`` (closed early, failing, or read no
-further) records nothing, and neither does one that ends without one (a connection dropped
-before the end, or a stream with no chunk at all): a half-written reply may end inside a tool
-call's arguments, and a tool call that will never get its result would stay pending in the
-view for good. The user's message, recorded before the call, stays; an application that shows
-partial replies can ``memory.add`` one itself.
+A reply is recorded once it is complete. A chunk with a ``finish_reason`` does not say so:
+some servers send it on more than one chunk (litellm with Gemini, sglang: each tool-call chunk
+marked ``tool_calls``), and some send a usage chunk after it that the request did not ask for
+(OpenRouter). So at the first ``finish_reason`` the reply is parked, not recorded, and recorded
+(once) at the first of: the end of the stream, the usage chunk the request asked for
+(``stream_options={"include_usage": True}``), the stream's ``close()``, the memory's next
+wrapped call (before its new messages), or the memory's ``close()``. So a caller that stops
+reading at the finishing chunk (or at the helper's ``content.done`` event) keeps the reply.
+A stream abandoned before its ``finish_reason`` (closed early, failing, or read no further)
+records nothing, and neither does one that ends without one (a connection dropped before the
+end, or a stream with no chunk at all): a half-written reply may end inside a tool call's
+arguments, and a tool call that will never get its result would stay pending in the view for
+good. The user's message, recorded before the call, stays; an application that shows partial
+replies can ``memory.add`` one itself.
 """
 
 from __future__ import annotations
 
 import inspect
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
@@ -176,24 +180,28 @@ class _Proxy:
 class StreamReply:
     """A streamed reply being rebuilt, and how to record it: once, and only once finished.
 
-    Apart from its stream so that a reply waiting for its usage chunk can be parked (see
-    ``on_waiting`` below) without keeping the stream and its connection alive.
+    Apart from its stream so that a parked reply (see ``on_waiting`` below) can be recorded
+    without keeping the stream and its connection alive. Thread-safe: two threads sharing one
+    memory (one settling its parked replies, one reading the stream) record it once.
     """
 
     def __init__(self, record: Record) -> None:
         self.acc = StreamAccumulator()
         self._record = record
+        self._lock = threading.Lock()
         self.done = False
 
     def finish(self) -> None:
         """Record the reply if its ``finish_reason`` came and it is not recorded yet."""
-        if not self.done and self.acc.finish_reason is not None:  # else: not a reply
+        with self._lock:
+            if self.done or self.acc.finish_reason is None:  # recorded, or not a reply
+                return
             self.done = True
-            self._record(self.acc.message(), self.acc.usage)
+        self._record(self.acc.message(), self.acc.usage)
 
 
 class AsyncStreamReply:
-    """The async twin of :class:`StreamReply`."""
+    """The async twin of :class:`StreamReply` (one event loop: no lock needed)."""
 
     def __init__(self, record: AsyncRecord) -> None:
         self.acc = StreamAccumulator()
@@ -207,18 +215,19 @@ class AsyncStreamReply:
             await self._record(self.acc.message(), self.acc.usage)
 
 
-def _after_chunk(reply: Any, expect_usage: bool, told: bool, on_waiting: Any) -> bool:
-    """Whether the reply is complete now (its finish, and its usage if asked for).
+def _after_chunk(reply: Any, expect_usage: bool, parked: bool, on_waiting: Any) -> bool:
+    """Whether the reply is complete now: its finish came, and the usage chunk it asked for.
 
-    Tells ``on_waiting`` (unless ``told`` already) when the reply has its finish and waits
-    for its usage chunk.
+    A finish alone is not the end (more finishing chunks, or a usage chunk not asked for, may
+    follow): the reply is parked with ``on_waiting`` (unless ``parked`` already) and recorded
+    at the end of the stream or later (see the module).
     """
     acc = reply.acc
     if acc.finish_reason is None or reply.done:
         return False
-    if acc.usage is not None or not expect_usage:
+    if expect_usage and acc.usage is not None:
         return True
-    if not told and on_waiting is not None:
+    if not parked and on_waiting is not None:
         on_waiting(reply)
     return False
 
@@ -227,10 +236,11 @@ class RecordingStream(_Proxy):
     """A sync chunk stream, passed through; the reply is recorded once it is complete.
 
     Args:
-        expect_usage: the request asked for a usage chunk, which follows the finishing one.
-        on_waiting: called with the :class:`StreamReply` when it has its finish but waits for
-            its usage chunk, so that a caller leaving the stream there still gets it recorded
-            (the wrappers do it at the memory's next call).
+        expect_usage: the request asked for a usage chunk, which follows the finishing ones
+            (the reply is recorded when it comes).
+        on_waiting: called with the :class:`StreamReply` at its first ``finish_reason`` (the
+            reply is parked), so that a caller leaving the stream there still gets it recorded
+            (the wrappers do it at the memory's next call and at its close).
     """
 
     def __init__(
@@ -245,7 +255,7 @@ class RecordingStream(_Proxy):
         self._reply = StreamReply(record)
         self._expect_usage = expect_usage
         self._on_waiting = on_waiting
-        self._waiting = False
+        self._parked = False
         self._acc = self._reply.acc
         self._iter: Iterator[Any] | None = None
 
@@ -261,9 +271,9 @@ class RecordingStream(_Proxy):
             self.finish()
             raise
         self._feed(chunk)
-        if _after_chunk(self._reply, self._expect_usage, self._waiting, self._on_waiting):
+        if _after_chunk(self._reply, self._expect_usage, self._parked, self._on_waiting):
             self.finish()
-        self._waiting = self._acc.finish_reason is not None
+        self._parked = self._acc.finish_reason is not None
         return chunk
 
     def _feed(self, chunk: Any) -> None:
@@ -280,7 +290,7 @@ class RecordingStream(_Proxy):
         self.close()
 
     def close(self) -> None:
-        """Close the underlying stream (a reply not finished yet is not recorded)."""
+        """Close the underlying stream, recording a parked reply (one with no finish: not)."""
         self.finish()
         close = getattr(self._inner, "close", None)
         if callable(close):
@@ -302,7 +312,7 @@ class AsyncRecordingStream(_Proxy):
         self._reply = AsyncStreamReply(record)
         self._expect_usage = expect_usage
         self._on_waiting = on_waiting
-        self._waiting = False
+        self._parked = False
         self._acc = self._reply.acc
         self._iter: AsyncIterator[Any] | None = None
 
@@ -318,9 +328,9 @@ class AsyncRecordingStream(_Proxy):
             await self.finish()
             raise
         self._feed(chunk)
-        if _after_chunk(self._reply, self._expect_usage, self._waiting, self._on_waiting):
+        if _after_chunk(self._reply, self._expect_usage, self._parked, self._on_waiting):
             await self.finish()
-        self._waiting = self._acc.finish_reason is not None
+        self._parked = self._acc.finish_reason is not None
         return chunk
 
     def _feed(self, chunk: Any) -> None:
@@ -337,7 +347,7 @@ class AsyncRecordingStream(_Proxy):
         await self.close()
 
     async def close(self) -> None:
-        """Close the underlying stream (a reply not finished yet is not recorded)."""
+        """Close the underlying stream, recording a parked reply (one with no finish: not)."""
         await self.finish()
         close = getattr(self._inner, "close", None)
         if callable(close):

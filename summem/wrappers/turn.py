@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -59,6 +60,8 @@ __all__ = [
     "keep_reply_async",
     "sync_call",
 ]
+
+logger = logging.getLogger("summem")
 
 
 def keep_reply(store: Callable[[], object]) -> None:
@@ -178,6 +181,13 @@ def _to_send(
     plain: list[dict[str, Any]] = thaw(view)
     sent = paired_for_provider(plain)
     repaired = len(sent) != len(plain) or any(a is not b for a, b in zip(sent, plain, strict=True))
+    if repaired:
+        logger.debug(
+            "session %r: tool calls re-paired in the request (%d messages stored, %d sent)",
+            memory.session_id,
+            len(plain),
+            len(sent),
+        )
     places = options.cache_breakpoints
     if places is None:
         places = DEFAULT_BREAKPOINTS if is_claude(_model_of(args, kwargs)) else ()
@@ -194,15 +204,22 @@ def _note_sent(
     sent: list[dict[str, Any]],
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
+    *,
+    one_to_one: bool,
 ) -> None:
-    """Tell the memory which request goes out (a cache-reusing summarizer repeats it)."""
+    """Tell the memory which request goes out (a cache-reusing summarizer repeats it).
+
+    ``one_to_one``: the request is the view message for message. A repaired one is not
+    (see :mod:`summem.wrappers.pairing`): noted with no view, so no summarizer finds a span
+    of the view in it by position.
+    """
     model = _model_of(args, kwargs)
     if model is None:
         return
     memory.note_sent(
         sent,
         model=model,
-        view=view,
+        view=view if one_to_one else [],
         tools=kwargs.get("tools"),
         tool_choice=kwargs.get("tool_choice"),
         prompt_cache_key=kwargs.get("prompt_cache_key"),
@@ -210,25 +227,24 @@ def _note_sent(
 
 
 def _park(memory: Memory | AsyncMemory) -> Callable[[Any], None]:
-    """Where a stream puts its reply when it has its finish and waits for its usage chunk."""
+    """Where a stream puts its reply at its first ``finish_reason`` (see ``stream``)."""
     return memory._parked_replies.append
 
 
 def settle(memory: Memory) -> None:
-    """Record the replies of streams left after their finish, before their usage chunk.
+    """Record the parked replies of streams (those that came to a finish, the rest stay out).
 
-    The wrapped call after such a stream records its reply first (with estimated usage), so
-    that it comes before the new messages; a reply that had no finish stays unrecorded.
+    The wrapped call after such a stream records its reply first (with the usage it got, or
+    estimated), so that it comes before the new messages; a reply already recorded (its stream
+    was read to the end or closed) is not recorded again.
     """
-    parked, memory._parked_replies[:] = list(memory._parked_replies), []
-    for reply in parked:
+    for reply in memory._take_parked():
         reply.finish()
 
 
 async def settle_async(memory: AsyncMemory) -> None:
     """The async twin of :func:`settle`."""
-    parked, memory._parked_replies[:] = list(memory._parked_replies), []
-    for reply in parked:
+    for reply in memory._take_parked():
         await reply.finish()
 
 
@@ -263,12 +279,11 @@ def sync_call(
             # is read-only)
             rendered = memory.messages(style=options.style)
             sent, repaired = _to_send(memory, rendered, options, args, kwargs)
-            shown = [] if repaired else view  # not the view one to one: nothing to reuse
             call_args, call_kwargs = with_view(sent)
             if tool is not None:
                 last = round_no > options.recall_rounds
                 call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
-            _note_sent(memory, shown, sent, call_args, call_kwargs)
+            _note_sent(memory, view, sent, call_args, call_kwargs, one_to_one=not repaired)
 
             def record(
                 message: dict[str, Any], usage: dict[str, Any] | None, view: Any = view
@@ -308,7 +323,7 @@ def async_call(
 ) -> Any:
     """The async twin of :func:`sync_call`."""
     position = _messages_position(fn)
-    noted: list[tuple[list[Message], list[dict[str, Any]]]] = []  # the last view sent
+    noted: list[tuple[list[Message], list[dict[str, Any]], bool]] = []  # the last view sent
 
     async def with_view_now(
         with_view: Callable[[list[dict[str, Any]]], tuple[tuple[Any, ...], dict[str, Any]]],
@@ -316,10 +331,9 @@ def async_call(
         view = await memory.view()
         rendered = await memory.messages(style=options.style)
         sent, repaired = _to_send(memory, rendered, options, *with_view([]))
-        shown = [] if repaired else view  # not the view one to one: nothing to reuse
         args, kwargs = with_view(sent)
-        _note_sent(memory, shown, sent, args, kwargs)
-        noted[-1:] = [(shown, sent)]
+        _note_sent(memory, view, sent, args, kwargs, one_to_one=not repaired)
+        noted[-1:] = [(view, sent, not repaired)]
 
         async def record(message: dict[str, Any], usage: dict[str, Any] | None) -> None:
             reply = _reply(message, usage or memory.estimate_usage(view, message))
@@ -346,7 +360,8 @@ def async_call(
             if tool is not None:
                 last = round_no > options.recall_rounds
                 call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
-                _note_sent(memory, *noted[-1], call_args, call_kwargs)  # with the tool
+                shown, sent, one_to_one = noted[-1]
+                _note_sent(memory, shown, sent, call_args, call_kwargs, one_to_one=one_to_one)
             response = await fn(*call_args, **call_kwargs)
             if call_kwargs.get("stream"):
                 return AsyncRecordingStream(

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 import pytest
 
 from summem import AsyncMemory, Memory, SummarizationReducer, wrap_openai
 from summem.exceptions import ConfigurationError
+from summem.formats.responses import to_messages
 from summem.wrappers.responses import output_items, response_usage
 from tests.fakes.counters import WordCounter, words
 from tests.fakes.responses import (
@@ -219,3 +221,55 @@ def test_omitted_input_records_nothing_new() -> None:
     client = wrap_openai(rec.client(), memory)
     client.responses.create(model="m")  # no input: the view alone is sent
     assert rec.requests[0][2]["input"] == [USER]
+
+
+def _kinds(items: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
+    return [(i.get("type") or i.get("role"), i.get("call_id")) for i in items]
+
+
+def test_a_call_gone_past_unanswered_gets_a_stub_output_in_the_input(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from summem.wrappers.pairing import NO_RESULT
+
+    caplog.set_level(logging.DEBUG, logger="summem")
+
+    rec = Recorder(
+        replies(response([call_item("c1", "weather", "{}")]), response([text_item("ok")], n=2))
+    )
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    client.responses.create(model="gpt-4.1-mini", input=[USER], store=False)
+    later = {"role": "user", "content": "never mind, hi"}
+    client.responses.create(model="gpt-4.1-mini", input=[later], store=False)
+    sent = rec.requests[-1][2]["input"]
+    assert _kinds(sent) == [
+        ("user", None),
+        ("function_call", "c1"),
+        ("function_call_output", "c1"),
+        ("user", None),
+    ]
+    assert sent[2]["output"] == NO_RESULT
+    assert len(memory.history_messages()) == 4  # stored: no stub
+    assert "re-paired in the input (3 items stored, 4 sent)" in caplog.text
+
+
+async def test_a_late_output_gets_its_call_moved_down_to_it() -> None:
+    rec = Recorder(replies(response([text_item("ok")])))
+    memory = AsyncMemory("s")
+    call = {k: v for k, v in call_item("c1", "weather", "{}").items() if k != "status"}
+    later = {"role": "user", "content": "never mind, hi"}
+    output = {"type": "function_call_output", "call_id": "c1", "output": "sunny"}
+    await memory.extend(to_messages([USER, call, later, {"type": "message", **text_item("?")}]))
+    await memory.extend(to_messages([output]))
+    client = wrap_openai(rec.async_client(), memory)
+    await client.responses.create(model="gpt-4.1-mini", input=[], store=False)
+    sent = rec.requests[-1][2]["input"]
+    assert _kinds(sent) == [
+        ("user", None),
+        ("user", None),
+        ("message", None),
+        ("function_call", "c1"),
+        ("function_call_output", "c1"),
+    ]
+    await memory.close()

@@ -3,6 +3,7 @@ finish; usage is counted even without a chunk."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import httpx
@@ -11,7 +12,7 @@ import respx
 
 from summem.async_memory import AsyncMemory
 from summem.memory import Memory
-from tests.fakes.replies import OPENAI_URL, chunk, sse
+from tests.fakes.replies import OPENAI_URL, chunk, openai_completion, sse
 from tests.wrappers.test_wrappers import small_memory
 
 USER = {"role": "user", "content": "tell me"}
@@ -114,8 +115,9 @@ def test_a_caller_that_stops_at_the_finishing_chunk_keeps_the_reply() -> None:
     memory = small_memory()
     client = wrap(memory)
     read_to_finish(client.chat.completions.create(model="m", messages=[USER], stream=True))
-    assert [m.text for m in memory.history_messages()] == ["tell me", "a full reply"]
+    assert [m.text for m in memory.history_messages()] == ["tell me"]  # parked: more may come
     stream = client.chat.completions.create(model="m", messages=[], stream=True)
+    assert [m.text for m in memory.history_messages()] == ["tell me", "a full reply"]
     read_to_finish(stream)
     list(stream)  # reading on to the end records nothing more
     stream.close()
@@ -177,11 +179,12 @@ async def test_async_callers_that_stop_at_the_finish_keep_the_reply() -> None:
     async for part in stream:
         if part.choices and part.choices[0].finish_reason:
             break
-    assert [m.role for m in await memory.history_messages()] == ["user", "assistant"]
+    assert [m.role for m in await memory.history_messages()] == ["user"]  # parked
     usage = {"include_usage": True}
     async with await client.chat.completions.create(
         model="m", messages=[], stream=True, stream_options=usage
     ) as stream:
+        assert [m.role for m in await memory.history_messages()] == ["user", "assistant"]
         async for part in stream:
             if part.choices and part.choices[0].finish_reason:
                 break
@@ -300,3 +303,83 @@ async def test_closing_the_memory_records_a_reply_left_before_its_usage_chunk() 
             break
     await amemory.close()
     assert (await amemory.store.load("wrapped")).length == 2
+
+
+def _calls_body() -> bytes:
+    """Two tool calls, each chunk marked ``tool_calls`` (litellm with Gemini, sglang)."""
+    return sse(
+        [
+            chunk(_call_delta(0, "c1", "weather", '{"city": "Paris"}'), finish="tool_calls"),
+            chunk(_call_delta(1, "c2", "weather", '{"city": "Rome"}'), finish="tool_calls"),
+        ]
+    )
+
+
+RESULTS = [
+    {"role": "tool", "tool_call_id": "c1", "content": "18 C"},
+    {"role": "tool", "tool_call_id": "c2", "content": "24 C"},
+]
+
+
+@respx.mock
+def test_a_finish_reason_before_the_last_chunk_loses_no_tool_call() -> None:
+    respx.post(OPENAI_URL).mock(
+        side_effect=[event_stream(_calls_body()), httpx.Response(200, json=openai_completion("ok"))]
+    )
+    memory = small_memory()
+    client = wrap(memory)
+    read_all(client.chat.completions.create(model="m", messages=[USER], stream=True))
+    calls = memory.history_messages()[-1].to_openai()["tool_calls"]
+    assert [c["id"] for c in calls] == ["c1", "c2"]
+    client.chat.completions.create(model="m", messages=RESULTS)  # c2 is known
+    assert [m.role for m in memory.history_messages()][-3:] == ["tool", "tool", "assistant"]
+
+
+@respx.mock
+async def test_async_a_finish_reason_before_the_last_chunk_loses_no_tool_call() -> None:
+    respx.post(OPENAI_URL).mock(return_value=event_stream(_calls_body()))
+    memory = small_memory(AsyncMemory)
+    stream = await wrap_async(memory).chat.completions.create(
+        model="m", messages=[USER], stream=True
+    )
+    async for _ in stream:
+        pass
+    calls = (await memory.history_messages())[-1].to_openai()["tool_calls"]
+    assert [c["id"] for c in calls] == ["c1", "c2"]
+    await memory.close()
+
+
+@respx.mock
+def test_a_usage_chunk_not_asked_for_is_used() -> None:
+    # OpenRouter sends usage after the finishing chunk, asked for or not
+    respx.post(OPENAI_URL).mock(return_value=event_stream(sse([*FINISHED, USAGE])))
+    memory = small_memory()
+    read_all(wrap(memory).chat.completions.create(model="m", messages=[USER], stream=True))
+    reply = memory.history_messages()[-1]
+    assert reply.text == "a full reply"
+    assert reply.meta["usage"] == {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8}
+
+
+def test_threads_settling_one_parked_reply_record_it_once() -> None:
+    from summem.wrappers.stream import StreamReply
+
+    recorded: list[dict[str, Any]] = []
+    memory = small_memory()
+    reply = StreamReply(lambda message, usage: recorded.append(message))
+    reply.acc.feed(chunk({"content": "hi"}, finish="stop"))
+    for _ in range(50):
+        memory._parked_replies.append(reply)
+    barrier = threading.Barrier(4)
+
+    def settle_now() -> None:
+        barrier.wait()
+        for parked in memory._take_parked():
+            parked.finish()
+        reply.finish()
+
+    threads = [threading.Thread(target=settle_now) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(recorded) == 1 and memory._parked_replies == []
