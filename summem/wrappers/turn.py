@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError, ReductionError
 from summem.recall.tool import RECALL_TOOL_NAME
-from summem.reducers.style import ViewStyle
+from summem.reducers.style import ViewStyle, apply_style
 from summem.session.readonly import thaw
 from summem.session.recorded import Mode
 from summem.wrappers.cache import (
@@ -56,6 +57,7 @@ __all__ = [
     "is_coroutine_function",
     "keep_reply",
     "keep_reply_async",
+    "reply_text_needed",
     "sync_call",
 ]
 
@@ -126,6 +128,9 @@ class TurnOptions:
     """Where ``cache_control`` goes (see :mod:`summem.wrappers.cache`): ``None``, the system
     message, the summary and the last message for Anthropic models and nothing for others;
     ``()`` never."""
+    reply_text: bool = False
+    """Send a reply carrying only a refusal or audio with it as its content when the model is
+    routed by litellm to another provider than OpenAI (see :func:`reply_text_needed`)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cache_breakpoints", check_breakpoints(self.cache_breakpoints))
@@ -161,6 +166,29 @@ def _model_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
     return model if isinstance(model, str) else None
 
 
+_KEEPS_REPLY_FIELDS = frozenset(("openai", "azure"))
+"""litellm providers that take an assistant message's ``refusal`` and ``audio`` as they are."""
+_TEXT_REPLIES = ViewStyle(reply_as_text=True)
+
+
+def reply_text_needed(model: str | None) -> bool:
+    """True when litellm routes ``model`` to a provider that drops a reply with no content.
+
+    litellm's Anthropic and Gemini routes (and other providers' that only read ``content``)
+    drop an assistant turn that carries only a ``refusal`` or an ``audio`` reply; OpenAI and
+    Azure take those fields. Asked of litellm only when it is already imported (the wrapped
+    function is litellm's); a model litellm does not know, or no litellm, is left alone.
+    """
+    litellm = sys.modules.get("litellm")
+    if litellm is None or not isinstance(model, str):
+        return False
+    try:
+        provider = litellm.get_llm_provider(model=model)[1]
+    except Exception:  # an unknown model: litellm itself will say so when called
+        return False
+    return isinstance(provider, str) and provider not in _KEEPS_REPLY_FIELDS
+
+
 def _to_send(
     memory: Memory | AsyncMemory,
     view: list[dict[str, Any]],
@@ -170,9 +198,12 @@ def _to_send(
 ) -> list[dict[str, Any]]:
     """The view as it goes out: plain copies, with ``cache_control`` where configured."""
     sent: list[dict[str, Any]] = thaw(view)
+    model = _model_of(args, kwargs)
+    if options.reply_text and reply_text_needed(model):
+        sent = apply_style(sent, _TEXT_REPLIES)
     places = options.cache_breakpoints
     if places is None:
-        places = DEFAULT_BREAKPOINTS if is_claude(_model_of(args, kwargs)) else ()
+        places = DEFAULT_BREAKPOINTS if is_claude(model) else ()
     if not places:
         return sent
     summary = memory.summary
