@@ -410,3 +410,23 @@ def test_without_the_wrapper_litellm_drops_such_a_turn(providers: Captured, lite
     send(litellm, ANTHROPIC, [u("Where does Dana live?"), reply, u("Then when?")])
     _, _, body = providers.last()
     assert [m["role"] for m in body["messages"]] == ["user", "user"]
+
+
+@pytest.mark.parametrize("model", [ANTHROPIC, GEMINI_25])
+def test_an_audio_reply_stored_by_its_id_is_sent_with_its_kept_transcript(
+    model: str, providers: Captured, litellm: Any
+) -> None:
+    from summem import Memory, wrap_completion
+    from summem.messages import parse_message
+
+    # as a wrapper records an audio reply: the id in the message, the transcript in its meta
+    reply = parse_message({"role": "assistant", "content": None, "audio": {"id": "audio_9"}})
+    reply = reply.with_meta(audio={"transcript": "It ships on Friday.", "expires_at": 1})
+    memory = Memory("s", store="memory://")
+    memory.extend([u("When does it ship?"), reply])
+    completion = wrap_completion(litellm.completion, memory)
+    completion(model=model, messages=[u("Thanks.")], api_key="test-key-not-real", num_retries=0)
+    provider, _, body = providers.last()
+    assert CHECKS[provider](body) == []
+    assert assistant_texts(provider, body) == ["It ships on Friday."]
+    assert memory.history()[1] == {"role": "assistant", "content": None, "audio": {"id": "audio_9"}}

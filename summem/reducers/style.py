@@ -21,9 +21,10 @@ role. A :class:`ViewStyle` renders the view so they accept it, from the same sto
   short placeholder such as ``[image]``).
 * ``developer_as_system``: the ``developer`` role is sent as ``system``.
 * ``reply_as_text``: an assistant reply with no text and no tool calls that carries only a
-  ``refusal`` or an ``audio`` reply is sent with that as its content (the refusal's text, the
-  audio's transcript, or ``[audio reply]`` without one). Servers that do not know those fields
-  (litellm's Anthropic and Gemini routes) would otherwise drop the turn; the fields stay.
+  ``refusal`` or an ``audio`` reply is sent with that as its content: the refusal's text, the
+  audio's transcript (in the message or in its ``meta["audio"]``), or ``[audio reply]``.
+  Servers that do not know those fields (litellm's Anthropic and Gemini routes) would
+  otherwise drop the turn; the fields stay.
 
 :meth:`ViewStyle.compat` bundles what OpenAI-compatible servers commonly need (strings only, no
 null content, no developer role, replies as text); :meth:`ViewStyle.strict` adds strict
@@ -35,9 +36,12 @@ Azure (see :func:`summem.wrappers.turn.reply_text_needed`).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from summem.messages import Message
 
 __all__ = [
     "AUDIO_PLACEHOLDER",
@@ -45,6 +49,7 @@ __all__ = [
     "PLACEHOLDER_USER",
     "ViewStyle",
     "apply_style",
+    "audio_transcripts",
 ]
 
 PLACEHOLDER_USER = "(The earlier conversation continues.)"
@@ -97,8 +102,33 @@ class ViewStyle:
 _PLAIN = ViewStyle()
 
 
-def apply_style(messages: Sequence[dict[str, Any]], style: ViewStyle) -> list[dict[str, Any]]:
-    """``messages`` rendered in ``style``; the dicts given are not changed."""
+def audio_transcripts(messages: Iterable[Message]) -> dict[str, str]:
+    """The transcripts kept in ``meta["audio"]`` of audio replies, by the audio's id.
+
+    A wrapper stores an audio reply as ``audio: {"id": ...}`` (what a request takes) and its
+    transcript in the message's meta (see :func:`summem.wrappers.stream.request_form`).
+    """
+    out: dict[str, str] = {}
+    for msg in messages:
+        audio = (msg.model_extra or {}).get("audio")
+        kept = msg.meta.get("audio") if isinstance(audio, dict) else None
+        transcript = kept.get("transcript") if isinstance(kept, dict) else None
+        if isinstance(transcript, str) and transcript and isinstance(audio, dict):
+            out[str(audio.get("id"))] = transcript
+    return out
+
+
+def apply_style(
+    messages: Sequence[dict[str, Any]],
+    style: ViewStyle,
+    *,
+    transcripts: Mapping[str, str] | None = None,
+) -> list[dict[str, Any]]:
+    """``messages`` rendered in ``style``; the dicts given are not changed.
+
+    ``transcripts``: audio transcripts by audio id (:func:`audio_transcripts`), for
+    ``reply_as_text`` when an audio reply carries only its id.
+    """
     if style.is_plain:
         return list(messages)
     names: dict[str, str] = {}
@@ -108,7 +138,7 @@ def apply_style(messages: Sequence[dict[str, Any]], style: ViewStyle) -> list[di
         if style.developer_as_system and msg.get("role") == "developer":
             msg["role"] = "system"
         if style.reply_as_text:
-            msg = _reply_as_text(msg)
+            msg = _reply_as_text(msg, transcripts or {})
         if style.tools_as_text:
             msg = _tool_as_text(msg, names)
         if style.text_content and isinstance(msg.get("content"), list):
@@ -121,7 +151,7 @@ def apply_style(messages: Sequence[dict[str, Any]], style: ViewStyle) -> list[di
     return out
 
 
-def _reply_as_text(msg: dict[str, Any]) -> dict[str, Any]:
+def _reply_as_text(msg: dict[str, Any], transcripts: Mapping[str, str]) -> dict[str, Any]:
     """An assistant reply with only a refusal or audio, with that as its content."""
     if msg.get("role") != "assistant" or msg.get("tool_calls") or _text(msg.get("content")):
         return msg
@@ -130,7 +160,7 @@ def _reply_as_text(msg: dict[str, Any]) -> dict[str, Any]:
     if isinstance(refusal, str) and refusal:
         text = refusal
     elif isinstance(audio, dict) and audio:
-        transcript = audio.get("transcript")
+        transcript = audio.get("transcript") or transcripts.get(str(audio.get("id")))
         text = transcript if isinstance(transcript, str) and transcript else AUDIO_PLACEHOLDER
     else:
         return msg

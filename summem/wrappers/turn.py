@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError, ReductionError
 from summem.recall.tool import RECALL_TOOL_NAME
-from summem.reducers.style import ViewStyle, apply_style
+from summem.reducers.style import ViewStyle, apply_style, audio_transcripts
 from summem.session.readonly import thaw
 from summem.session.recorded import Mode
 from summem.wrappers.cache import (
@@ -41,6 +41,7 @@ from summem.wrappers.stream import (
     RecordingEventStreamManager,
     RecordingStream,
     reply_message,
+    request_form,
     usage_of,
 )
 
@@ -192,15 +193,19 @@ def reply_text_needed(model: str | None) -> bool:
 def _to_send(
     memory: Memory | AsyncMemory,
     view: list[dict[str, Any]],
+    messages: list[Message],
     options: TurnOptions,
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
 ) -> list[dict[str, Any]]:
-    """The view as it goes out: plain copies, with ``cache_control`` where configured."""
+    """The view as it goes out: plain copies, with ``cache_control`` where configured.
+
+    ``messages``: the view's messages (``view`` is them rendered, perhaps styled).
+    """
     sent: list[dict[str, Any]] = thaw(view)
     model = _model_of(args, kwargs)
     if options.reply_text and reply_text_needed(model):
-        sent = apply_style(sent, _TEXT_REPLIES)
+        sent = apply_style(sent, _TEXT_REPLIES, transcripts=audio_transcripts(messages))
     places = options.cache_breakpoints
     if places is None:
         places = DEFAULT_BREAKPOINTS if is_claude(model) else ()
@@ -234,8 +239,11 @@ def _note_sent(
 def _reply(message: dict[str, Any], usage: dict[str, Any] | None) -> Message:
     from summem.messages import Message
 
+    message, meta = request_form(message)
+    if usage:
+        meta["usage"] = usage
     msg = Message.from_openai(message)
-    return msg.with_meta(usage=usage) if usage else msg
+    return msg.with_meta(**meta) if meta else msg
 
 
 def sync_call(
@@ -253,7 +261,8 @@ def sync_call(
             view = memory.view()
             # plain copies: the provider's SDK may change what it is given (the view
             # is read-only)
-            sent = _to_send(memory, memory.messages(style=options.style), options, args, kwargs)
+            rendered = memory.messages(style=options.style)
+            sent = _to_send(memory, rendered, view, options, args, kwargs)
             call_args, call_kwargs = with_view(sent)
             if tool is not None:
                 last = round_no > options.recall_rounds
@@ -302,7 +311,7 @@ def async_call(
     ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
         view = await memory.view()
         rendered = await memory.messages(style=options.style)
-        sent = _to_send(memory, rendered, options, *with_view([]))
+        sent = _to_send(memory, rendered, view, options, *with_view([]))
         args, kwargs = with_view(sent)
         _note_sent(memory, view, sent, args, kwargs)
         noted[-1:] = [(view, sent)]

@@ -284,3 +284,17 @@ def test_a_stored_refusal_survives_the_strict_view_and_is_stored_unchanged() -> 
     memory.extend([u("hi"), REFUSED, u("and now?")])
     assert [m["content"] for m in memory.messages()] == ["hi", REFUSED["refusal"], "and now?"]
     assert memory.history()[1] == REFUSED
+
+
+def test_reply_as_text_finds_a_transcript_kept_in_meta() -> None:
+    from summem.messages import parse_message
+
+    reply = parse_message({"role": "assistant", "content": None, "audio": {"id": "audio_9"}})
+    memory = Memory("s", store="memory://", style=ViewStyle.compat())
+    memory.extend([u("hi"), reply.with_meta(audio={"transcript": "Hello."}), u("ok")])
+    assert [m["content"] for m in memory.messages()] == ["hi", "Hello.", "ok"]
+    assert memory.history()[1] == {"role": "assistant", "content": None, "audio": {"id": "audio_9"}}
+    # without a kept transcript: a placeholder, so the turn is not dropped
+    other = Memory("t", store="memory://", style=ViewStyle.compat())
+    other.extend([u("hi"), reply, u("ok")])
+    assert other.messages()[1]["content"] == "[audio reply]"
