@@ -160,6 +160,7 @@ class Message(BaseModel):
     @classmethod
     def _validated(cls, data: Mapping[str, Any], id: str | None, index: int | None) -> Message:
         """The full path of :meth:`from_openai`: summem's checks, then pydantic's validator."""
+        data = _without_empty_calls(data)
         nested = check_message(data, index)
         # Nothing of the caller's is kept: nested values are copied; a plain dict of scalars
         # needs no copy (the model keeps its own dicts, and scalars are immutable).
@@ -356,6 +357,21 @@ def _in_dump_order(data: Mapping[str, Any]) -> bool:
             return False
         last = position
     return True
+
+
+def _without_empty_calls(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``data`` without ``tool_calls`` when it is an empty list on an assistant message.
+
+    ``tool_calls: []`` means "no tool calls" (some SDK dumps and clients send it), but OpenAI
+    rejects it in a request (400 ``empty_array``: "Expected an array with minimum length 1").
+    It is dropped when the message is parsed, on add and on reload alike, so neither a new
+    message nor one an older summem stored with it sends it again. An assistant message left
+    with no content and no tool calls is then refused on add, as any other one is.
+    """
+    calls = data.get("tool_calls")
+    if type(calls) is not list or calls or data.get("role") != "assistant":
+        return data
+    return {k: v for k, v in data.items() if k != "tool_calls"}
 
 
 def _private(id: str) -> dict[str, Any]:

@@ -339,3 +339,94 @@ def test_system_suffix_is_safe_when_cuts_fall_before_user_turns(
     assert CHECKS[provider](body) == []
     system = body.get("system") or body.get("system_instruction")
     assert "Summary of the earlier conversation" in json.dumps(system)
+
+
+# -- replies with no content: a refusal, an audio reply -------------------------------------
+
+REFUSAL = "I can't share another customer's address."
+REPLIES_WITHOUT_CONTENT: dict[str, tuple[dict[str, Any], str]] = {
+    "refusal": ({"role": "assistant", "content": None, "refusal": REFUSAL}, REFUSAL),
+    "audio": (
+        {
+            "role": "assistant",
+            "content": None,
+            "audio": {"id": "audio_1", "expires_at": 1700000000, "transcript": "It shipped."},
+        },
+        "It shipped.",
+    ),
+}
+
+
+def assistant_texts(provider: str, body: dict[str, Any]) -> list[str]:
+    if provider == "gemini":
+        return [
+            str(p.get("text"))
+            for c in body["contents"]
+            if c["role"] == "model"
+            for p in c["parts"]
+            if "text" in p
+        ]
+    out: list[str] = []
+    for m in body["messages"]:
+        if m["role"] != "assistant":
+            continue
+        content = m.get("content")
+        if isinstance(content, list):
+            out.extend(str(b.get("text")) for b in content if b.get("type") == "text")
+        elif content:
+            out.append(str(content))
+    return out
+
+
+@pytest.mark.parametrize("kind", sorted(REPLIES_WITHOUT_CONTENT))
+@pytest.mark.parametrize("model", MODELS)
+def test_a_reply_without_content_survives_the_litellm_wrapper(
+    kind: str, model: str, providers: Captured, litellm: Any
+) -> None:
+    from summem import Memory, wrap_completion
+
+    reply, text = REPLIES_WITHOUT_CONTENT[kind]
+    memory = Memory("s", store="memory://")
+    memory.extend([sys(), u("Where does Dana Whitfield live?"), reply])
+    completion = wrap_completion(litellm.completion, memory)
+    completion(
+        model=model,
+        messages=[u("Then when does my parcel arrive?")],
+        api_key="test-key-not-real",
+        num_retries=0,
+    )
+    provider, _, body = providers.last()
+    assert CHECKS[provider](body) == []
+    if provider == "openai":  # OpenAI takes the fields: the turn goes as stored
+        assert body["messages"][2] == {k: v for k, v in reply.items() if v is not None}
+    else:  # the turn is there, with its text
+        assert assistant_texts(provider, body) == [text]
+    assert memory.history()[1] == reply  # stored as it was
+
+
+def test_without_the_wrapper_litellm_drops_such_a_turn(providers: Captured, litellm: Any) -> None:
+    """Why the wrapper gives the turn its text: litellm sends Anthropic no assistant turn."""
+    reply, _ = REPLIES_WITHOUT_CONTENT["refusal"]
+    send(litellm, ANTHROPIC, [u("Where does Dana live?"), reply, u("Then when?")])
+    _, _, body = providers.last()
+    assert [m["role"] for m in body["messages"]] == ["user", "user"]
+
+
+@pytest.mark.parametrize("model", [ANTHROPIC, GEMINI_25])
+def test_an_audio_reply_stored_by_its_id_is_sent_with_its_kept_transcript(
+    model: str, providers: Captured, litellm: Any
+) -> None:
+    from summem import Memory, wrap_completion
+    from summem.messages import parse_message
+
+    # as a wrapper records an audio reply: the id in the message, the transcript in its meta
+    reply = parse_message({"role": "assistant", "content": None, "audio": {"id": "audio_9"}})
+    reply = reply.with_meta(audio={"transcript": "It ships on Friday.", "expires_at": 1})
+    memory = Memory("s", store="memory://")
+    memory.extend([u("When does it ship?"), reply])
+    completion = wrap_completion(litellm.completion, memory)
+    completion(model=model, messages=[u("Thanks.")], api_key="test-key-not-real", num_retries=0)
+    provider, _, body = providers.last()
+    assert CHECKS[provider](body) == []
+    assert assistant_texts(provider, body) == ["It ships on Friday."]
+    assert memory.history()[1] == {"role": "assistant", "content": None, "audio": {"id": "audio_9"}}

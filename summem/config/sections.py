@@ -130,6 +130,7 @@ class ViewConfig(Section):
     empty_null_content: bool | None = None
     text_content: bool | None = None
     developer_as_system: bool | None = None
+    reply_as_text: bool | None = None
 
     def build(self) -> ViewStyle | None:
         """The :class:`ViewStyle` these settings describe (``None``: render as stored)."""

@@ -20,25 +20,44 @@ role. A :class:`ViewStyle` renders the view so they accept it, from the same sto
 * ``text_content``: content parts are sent as one string (text parts joined; other parts as a
   short placeholder such as ``[image]``).
 * ``developer_as_system``: the ``developer`` role is sent as ``system``.
+* ``reply_as_text``: an assistant reply with no text and no tool calls that carries only a
+  ``refusal`` or an ``audio`` reply is sent with that as its content: the refusal's text, the
+  audio's transcript (in the message or in its ``meta["audio"]``), or ``[audio reply]``.
+  Servers that do not know those fields (litellm's Anthropic and Gemini routes) would
+  otherwise drop the turn; the fields stay.
 
 :meth:`ViewStyle.compat` bundles what OpenAI-compatible servers commonly need (strings only, no
-null content, no developer role); :meth:`ViewStyle.strict` adds strict alternation with tool
-traffic as text, for any chat template.
+null content, no developer role, replies as text); :meth:`ViewStyle.strict` adds strict
+alternation with tool traffic as text, for any chat template. The litellm wrapper turns
+``reply_as_text`` on by itself for a model litellm routes to a provider other than OpenAI or
+Azure (see :func:`summem.wrappers.turn.reply_text_needed`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["PLACEHOLDER_ASSISTANT", "PLACEHOLDER_USER", "ViewStyle", "apply_style"]
+if TYPE_CHECKING:
+    from summem.messages import Message
+
+__all__ = [
+    "AUDIO_PLACEHOLDER",
+    "PLACEHOLDER_ASSISTANT",
+    "PLACEHOLDER_USER",
+    "ViewStyle",
+    "apply_style",
+    "audio_transcripts",
+]
 
 PLACEHOLDER_USER = "(The earlier conversation continues.)"
 """The user turn inserted when a view would otherwise start with the assistant."""
 PLACEHOLDER_ASSISTANT = "(No reply.)"
 """The assistant turn inserted between two user turns that merging cannot join."""
+AUDIO_PLACEHOLDER = "[audio reply]"
+"""The content ``reply_as_text`` gives an audio reply that came without a transcript."""
 
 
 @dataclass(frozen=True)
@@ -50,11 +69,17 @@ class ViewStyle:
     empty_null_content: bool = False
     text_content: bool = False
     developer_as_system: bool = False
+    reply_as_text: bool = False
 
     @classmethod
     def compat(cls) -> ViewStyle:
         """Strings only, no ``null`` content, ``system`` not ``developer`` (llama.cpp, vLLM...)."""
-        return cls(empty_null_content=True, text_content=True, developer_as_system=True)
+        return cls(
+            empty_null_content=True,
+            text_content=True,
+            developer_as_system=True,
+            reply_as_text=True,
+        )
 
     @classmethod
     def strict(cls) -> ViewStyle:
@@ -65,6 +90,7 @@ class ViewStyle:
             empty_null_content=True,
             text_content=True,
             developer_as_system=True,
+            reply_as_text=True,
         )
 
     @property
@@ -76,8 +102,33 @@ class ViewStyle:
 _PLAIN = ViewStyle()
 
 
-def apply_style(messages: Sequence[dict[str, Any]], style: ViewStyle) -> list[dict[str, Any]]:
-    """``messages`` rendered in ``style``; the dicts given are not changed."""
+def audio_transcripts(messages: Iterable[Message]) -> dict[str, str]:
+    """The transcripts kept in ``meta["audio"]`` of audio replies, by the audio's id.
+
+    A wrapper stores an audio reply as ``audio: {"id": ...}`` (what a request takes) and its
+    transcript in the message's meta (see :func:`summem.wrappers.stream.request_form`).
+    """
+    out: dict[str, str] = {}
+    for msg in messages:
+        audio = (msg.model_extra or {}).get("audio")
+        kept = msg.meta.get("audio") if isinstance(audio, dict) else None
+        transcript = kept.get("transcript") if isinstance(kept, dict) else None
+        if isinstance(transcript, str) and transcript and isinstance(audio, dict):
+            out[str(audio.get("id"))] = transcript
+    return out
+
+
+def apply_style(
+    messages: Sequence[dict[str, Any]],
+    style: ViewStyle,
+    *,
+    transcripts: Mapping[str, str] | None = None,
+) -> list[dict[str, Any]]:
+    """``messages`` rendered in ``style``; the dicts given are not changed.
+
+    ``transcripts``: audio transcripts by audio id (:func:`audio_transcripts`), for
+    ``reply_as_text`` when an audio reply carries only its id.
+    """
     if style.is_plain:
         return list(messages)
     names: dict[str, str] = {}
@@ -86,6 +137,8 @@ def apply_style(messages: Sequence[dict[str, Any]], style: ViewStyle) -> list[di
         msg = dict(original)
         if style.developer_as_system and msg.get("role") == "developer":
             msg["role"] = "system"
+        if style.reply_as_text:
+            msg = _reply_as_text(msg, transcripts or {})
         if style.tools_as_text:
             msg = _tool_as_text(msg, names)
         if style.text_content and isinstance(msg.get("content"), list):
@@ -96,6 +149,22 @@ def apply_style(messages: Sequence[dict[str, Any]], style: ViewStyle) -> list[di
     if style.alternating:
         out = _alternate(out)
     return out
+
+
+def _reply_as_text(msg: dict[str, Any], transcripts: Mapping[str, str]) -> dict[str, Any]:
+    """An assistant reply with only a refusal or audio, with that as its content."""
+    if msg.get("role") != "assistant" or msg.get("tool_calls") or _text(msg.get("content")):
+        return msg
+    refusal = msg.get("refusal")
+    audio = msg.get("audio")
+    if isinstance(refusal, str) and refusal:
+        text = refusal
+    elif isinstance(audio, dict) and audio:
+        transcript = audio.get("transcript") or transcripts.get(str(audio.get("id")))
+        text = transcript if isinstance(transcript, str) and transcript else AUDIO_PLACEHOLDER
+    else:
+        return msg
+    return {**msg, "content": text}
 
 
 def _tool_as_text(msg: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer, ReduceResult, SummarizingReducer
 from summem.reducers.loop_guard import LoopGuard, LoopWatch, ReductionsPaused
 from summem.reducers.masking import MaskState
-from summem.reducers.style import ViewStyle, apply_style
+from summem.reducers.style import ViewStyle, apply_style, audio_transcripts
 from summem.reducers.view import (
     DEFAULT_SUMMARY_PREFIX,
     SummaryPlacement,
@@ -266,7 +266,8 @@ class SessionCore:
         elif placement != "after_system":  # the reducer checks it; only a later assignment
             raise ConfigurationError(f"unknown summary placement {placement!r}")
         if style is not None and not style.is_plain:
-            out = apply_style(out, style)
+            heard = audio_transcripts(tail) if style.reply_as_text else None
+            out = apply_style(out, style, transcripts=heard)
         return out
 
     # -- accepting messages -----------------------------------------------------------------

@@ -1,7 +1,9 @@
 """Recall over a SQLite store: full-text search of a session's history, and message positions.
 
 The index itself (an FTS5 table, filled by the search rather than by the append) is
-described in :mod:`summem.stores._sqlite_search`; this is the store's side of
+described in :mod:`summem.stores._sqlite_search`; a store that may not write searches an
+in-memory index when the file's is behind (:mod:`summem.stores._sqlite_scan`). This is the
+store's side of
 :class:`~summem.stores.base.SearchableStore`, mixed into
 :class:`~summem.stores.sqlite.SQLiteStore`.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 from summem.stores._sqlite_file import SQLiteFile
 from summem.stores._sqlite_rows import read_meta
+from summem.stores._sqlite_scan import ScanIndexes
 from summem.stores._sqlite_schema import SQL
 from summem.stores._sqlite_search import CATCH_UP_CHUNK, catch_up, fts_query
 from summem.stores.base import SearchHit, decode_message, validate_session_id
@@ -21,6 +24,7 @@ class SQLiteRecall:
     """``search`` and ``position_of`` on the store's file."""
 
     _file: SQLiteFile
+    _scans: ScanIndexes
 
     def search(
         self, session_id: str, query: str, *, k: int, stop: int | None = None
@@ -29,17 +33,38 @@ class SQLiteRecall:
 
         Indexes what was appended since the session's last search first (see
         :mod:`summem.stores._sqlite_search`), so every message below ``stop`` is searched.
+        Open read-only, it writes nothing: the file's index when it covers ``stop``, else an
+        in-memory one (:mod:`summem.stores._sqlite_scan`).
         """
         name = validate_session_id(session_id)
         with self._file.tx(name) as conn:
-            row = conn.execute(SQL.INDEX_STATE, (name,)).fetchone()
-        if row is None or k <= 0:
-            return []
-        sid, length, indexed = row
-        match = fts_query(sid, query)
-        hi = length if stop is None else min(stop, length)
-        if match is None or hi <= 0:
-            return []
+            row = conn.execute(SQL.SEARCH_STATE, (name,)).fetchone()
+            if row is None or k <= 0:
+                return []
+            sid, length, indexed, epoch = row
+            match = fts_query(sid, query)
+            hi = length if stop is None else min(stop, length)
+            if match is None or hi <= 0:
+                return []
+            if indexed < hi and self._file.read_only:
+                found = self._scans.search(
+                    conn,
+                    name,
+                    sid=sid,
+                    epoch=epoch,
+                    length=length,
+                    indexed=indexed,
+                    match=match,
+                    hi=hi,
+                    k=k,
+                )
+                return [
+                    SearchHit(
+                        pos, decode_message(body, session_id=name, where=f"message at {pos}"), -rank
+                    )
+                    for pos, rank in found
+                    for (body,) in conn.execute(SQL.BODY_AT, (sid, pos)).fetchall()
+                ]
         caught_up = indexed >= length
         while not caught_up:  # a bounded chunk per write transaction: others get the lock
             with self._file.tx(name, write="index") as conn:

@@ -182,6 +182,8 @@ class SQL:
     )
     DELETE_MESSAGES = "DELETE FROM messages WHERE sid = ?"
     INDEX_STATE = INDEX_STATE
+    SEARCH_STATE = "SELECT sid, length, indexed, epoch FROM sessions WHERE name = ?"
+    BODY_AT = "SELECT body FROM messages WHERE sid = ? AND position = ?"
     TO_INDEX = TO_INDEX
     INSERT_FTS = INSERT_FTS
     SET_INDEXED = SET_INDEXED

@@ -44,6 +44,7 @@ from summem.stores._sqlite_rows import (
     read_meta,
     read_range,
 )
+from summem.stores._sqlite_scan import ScanIndexes
 from summem.stores._sqlite_schema import MIGRATIONS, SQL
 from summem.stores._sqlite_spend import SQLiteSpend
 from summem.stores.base import (
@@ -91,6 +92,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
         target = sqlite_target(path, read_only)
         self._path = target.path
         self._file = SQLiteFile(target, timeout=timeout, label=repr(self))
+        self._scans = ScanIndexes(repr(self))
 
     @classmethod
     def _unopened(
@@ -324,6 +326,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
     def close(self) -> None:
         """Close every thread's connection; the store cannot be used afterwards."""
         self._file.close()
+        self._scans.close()
 
     # -- internals ------------------------------------------------------------------------
 

@@ -152,9 +152,19 @@ def content_text(message: Message) -> str:
     refusal = extra.get("refusal")
     if isinstance(refusal, str) and refusal:
         pieces.append(f"[refusal] {refusal}")
-    if extra.get("audio"):
-        pieces.append("[audio]")
+    audio = extra.get("audio")
+    if audio:
+        pieces.append(_audio_text(audio, message.meta.get("audio")))
     return scrub_binary("\n".join(p for p in pieces if p))
+
+
+def _audio_text(audio: Any, kept: Any) -> str:
+    """An audio reply: ``[audio]`` and its transcript (in the message, or in its meta)."""
+    for where in (audio, kept):
+        transcript = where.get("transcript") if isinstance(where, dict) else None
+        if isinstance(transcript, str) and transcript.strip():
+            return f"[audio] {transcript}"
+    return "[audio]"
 
 
 def scrub_binary(text: str) -> str:

@@ -44,7 +44,10 @@ def wrap_completion(
     returning a chat completion works (an async one with ``AsyncMemory``). The result keeps
     ``fn``'s signature for type checkers. ``mode``, ``style``, ``recall`` and
     ``cache_breakpoints`` are as for :func:`~summem.wrappers.openai.wrap_openai`: both habits
-    (only the new messages, or the whole conversation each call) work by default.
+    (only the new messages, or the whole conversation each call) work by default. A reply
+    stored with only a ``refusal`` or ``audio`` is sent with that text as its content to a
+    model litellm routes elsewhere than OpenAI or Azure (those drop a turn with no content);
+    what is stored does not change.
 
     Raises:
         ConfigurationError: an async function with a sync memory, or the other way round.
@@ -56,6 +59,7 @@ def wrap_completion(
         style=style,
         recall=recall,
         cache_breakpoints=cache_breakpoints,
+        reply_text=True,
     )
     if is_async:
         return cast(FnT, async_call(fn, cast("AsyncMemory", memory), options))

@@ -37,6 +37,7 @@ __all__ = [
     "StreamAccumulator",
     "StreamReply",
     "reply_message",
+    "request_form",
     "usage_of",
 ]
 
@@ -72,8 +73,34 @@ def _call_dict(call: Any) -> dict[str, Any]:
     }
 
 
+def _plain(value: Any) -> Any:
+    dump = getattr(value, "model_dump", None)
+    return dump(exclude_none=True) if callable(dump) else value
+
+
+def _audio_dict(audio: Any) -> dict[str, Any] | None:
+    """A reply's ``audio`` as the provider returned it, without the base64 ``data``."""
+    audio = _plain(audio)
+    if not isinstance(audio, dict) or not audio.get("id"):
+        return None
+    return {str(k): v for k, v in audio.items() if k != "data" and v is not None}
+
+
+def _function_call_dict(call: Any) -> dict[str, Any] | None:
+    """A legacy ``function_call`` reply as a chat-completions dict."""
+    if call is None:
+        return None
+    return {"name": str(_get(call, "name") or ""), "arguments": _get(call, "arguments") or ""}
+
+
 def reply_message(response: Any) -> dict[str, Any] | None:
-    """The assistant message of a (non-streamed) completion, as a chat-completions dict."""
+    """The assistant message of a (non-streamed) completion, as a chat-completions dict.
+
+    Content, tool calls, a ``refusal``, a legacy ``function_call`` and an ``audio`` reply are
+    kept as the provider returned them, except the audio's base64 ``data`` (megabytes a turn,
+    and a request has no place for it: the ``id`` names the audio). See :func:`request_form`
+    for how the audio is stored.
+    """
     choices = _get(response, "choices") or []
     if not choices:
         return None
@@ -85,9 +112,37 @@ def reply_message(response: Any) -> dict[str, Any] | None:
     refusal = _get(msg, "refusal")
     if refusal:
         out["refusal"] = refusal
-    if out["content"] is None and not calls and not refusal:
+    function_call = _function_call_dict(_get(msg, "function_call"))
+    if function_call is not None:
+        out["function_call"] = function_call
+    audio = _audio_dict(_get(msg, "audio"))
+    if audio is not None:
+        out["audio"] = audio
+    return _with_content(out)
+
+
+def _with_content(out: dict[str, Any]) -> dict[str, Any]:
+    """``out``, with ``""`` as content when it carries nothing else to send."""
+    if out["content"] is None and not any(
+        out.get(k) for k in ("tool_calls", "refusal", "function_call", "audio")
+    ):
         out["content"] = ""
     return out
+
+
+def request_form(message: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A reply as it is stored and sent again, and what of it goes into its ``meta``.
+
+    A request takes an earlier audio reply as ``audio: {"id": ...}`` only (OpenAI's request
+    schema; the model's audio stays on its server until ``expires_at``), so the reply keeps
+    the id, and its ``transcript`` and ``expires_at`` go into ``meta["audio"]``: stored,
+    never sent, read by the summarizer. Anything else is returned as it is.
+    """
+    audio = message.get("audio")
+    if not isinstance(audio, dict) or set(audio) <= {"id"}:
+        return message, {}
+    rest = {k: v for k, v in audio.items() if k != "id"}
+    return {**message, "audio": {"id": audio["id"]}}, {"audio": rest}
 
 
 class StreamAccumulator:
@@ -100,6 +155,9 @@ class StreamAccumulator:
         self._open: dict[int, int] = {}  # a delta's index -> the call it continues
         self.usage: dict[str, Any] | None = None
         self.refusal: list[str] = []
+        self.function_call: dict[str, str] | None = None
+        self.audio: dict[str, Any] = {}
+        self.transcript: list[str] = []
         self.finish_reason: str | None = None
         """Set by the chunk that ends the reply; a stream cut short never sets it."""
 
@@ -123,6 +181,7 @@ class StreamAccumulator:
             refusal = _get(delta, "refusal")
             if refusal:
                 self.refusal.append(refusal)
+            self._feed_legacy(_get(delta, "function_call"), _get(delta, "audio"))
             for call in _get(delta, "tool_calls") or []:
                 slot = self._slot(_get(call, "index"), _get(call, "id"))
                 fn = _get(call, "function")
@@ -153,16 +212,35 @@ class StreamAccumulator:
             slot["id"] = call_id
         return slot
 
+    def _feed_legacy(self, function_call: Any, audio: Any) -> None:
+        """A ``function_call`` delta (name and arguments in pieces), an ``audio`` delta."""
+        if function_call is not None:
+            slot = self.function_call or {"name": "", "arguments": ""}
+            slot["name"] += _get(function_call, "name") or ""
+            slot["arguments"] += _get(function_call, "arguments") or ""
+            self.function_call = slot
+        audio = _plain(audio)
+        if isinstance(audio, dict):
+            for key in ("id", "expires_at"):
+                if audio.get(key) is not None:
+                    self.audio[key] = audio[key]
+            if audio.get("transcript"):
+                self.transcript.append(str(audio["transcript"]))
+
     def message(self) -> dict[str, Any]:
-        """The assistant message the stream carried."""
+        """The assistant message the stream carried (audio without its ``data``)."""
         out: dict[str, Any] = {"role": "assistant", "content": "".join(self.content) or None}
         if self.calls:
             out["tool_calls"] = list(self.calls.values())
         if self.refusal:
             out["refusal"] = "".join(self.refusal)
-        if out["content"] is None and not self.calls and not self.refusal:
-            out["content"] = ""
-        return out
+        if self.function_call is not None:
+            out["function_call"] = self.function_call
+        if self.audio.get("id"):
+            out["audio"] = {**self.audio}
+            if self.transcript:
+                out["audio"]["transcript"] = "".join(self.transcript)
+        return _with_content(out)
 
 
 class _Proxy:

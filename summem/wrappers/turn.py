@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import logging
+import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError, ReductionError
 from summem.recall.tool import RECALL_TOOL_NAME
-from summem.reducers.style import ViewStyle
+from summem.reducers.style import ViewStyle, apply_style, audio_transcripts
 from summem.session.readonly import thaw
 from summem.session.recorded import Mode
 from summem.wrappers.cache import (
@@ -42,6 +43,7 @@ from summem.wrappers.stream import (
     RecordingEventStreamManager,
     RecordingStream,
     reply_message,
+    request_form,
     usage_of,
 )
 
@@ -58,6 +60,7 @@ __all__ = [
     "is_coroutine_function",
     "keep_reply",
     "keep_reply_async",
+    "reply_text_needed",
     "sync_call",
 ]
 
@@ -130,6 +133,9 @@ class TurnOptions:
     """Where ``cache_control`` goes (see :mod:`summem.wrappers.cache`): ``None``, the system
     message, the summary and the last message for Anthropic models and nothing for others;
     ``()`` never."""
+    reply_text: bool = False
+    """Send a reply carrying only a refusal or audio with it as its content when the model is
+    routed by litellm to another provider than OpenAI (see :func:`reply_text_needed`)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cache_breakpoints", check_breakpoints(self.cache_breakpoints))
@@ -165,20 +171,48 @@ def _model_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
     return model if isinstance(model, str) else None
 
 
+_KEEPS_REPLY_FIELDS = frozenset(("openai", "azure"))
+"""litellm providers that take an assistant message's ``refusal`` and ``audio`` as they are."""
+_TEXT_REPLIES = ViewStyle(reply_as_text=True)
+
+
+def reply_text_needed(model: str | None) -> bool:
+    """True when litellm routes ``model`` to a provider that drops a reply with no content.
+
+    litellm's Anthropic and Gemini routes (and other providers' that only read ``content``)
+    drop an assistant turn that carries only a ``refusal`` or an ``audio`` reply; OpenAI and
+    Azure take those fields. Asked of litellm only when it is already imported (the wrapped
+    function is litellm's); a model litellm does not know, or no litellm, is left alone.
+    """
+    litellm = sys.modules.get("litellm")
+    if litellm is None or not isinstance(model, str):
+        return False
+    try:
+        provider = litellm.get_llm_provider(model=model)[1]
+    except Exception:  # an unknown model: litellm itself will say so when called
+        return False
+    return isinstance(provider, str) and provider not in _KEEPS_REPLY_FIELDS
+
+
 def _to_send(
     memory: Memory | AsyncMemory,
     view: list[dict[str, Any]],
+    messages: list[Message],
     options: TurnOptions,
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
 ) -> tuple[list[dict[str, Any]], bool]:
     """The view as it goes out: plain copies, calls paired, ``cache_control`` if configured.
 
-    Each tool call goes out followed by its results (see :mod:`summem.wrappers.pairing`);
-    the flag says whether that moved or left out a message (then the request no longer
-    corresponds one to one with the view).
+    ``messages``: the view's messages (``view`` is them rendered, perhaps styled). Each tool
+    call goes out followed by its results (see :mod:`summem.wrappers.pairing`); the flag says
+    whether that moved or left out a message (then the request no longer corresponds one to
+    one with the view).
     """
     plain: list[dict[str, Any]] = thaw(view)
+    model = _model_of(args, kwargs)
+    if options.reply_text and reply_text_needed(model):
+        plain = apply_style(plain, _TEXT_REPLIES, transcripts=audio_transcripts(messages))
     sent = paired_for_provider(plain)
     repaired = len(sent) != len(plain) or any(a is not b for a, b in zip(sent, plain, strict=True))
     if repaired:
@@ -190,7 +224,7 @@ def _to_send(
         )
     places = options.cache_breakpoints
     if places is None:
-        places = DEFAULT_BREAKPOINTS if is_claude(_model_of(args, kwargs)) else ()
+        places = DEFAULT_BREAKPOINTS if is_claude(model) else ()
     if not places:
         return sent, repaired
     summary = memory.summary
@@ -257,8 +291,11 @@ def _asks_usage(kwargs: dict[str, Any]) -> bool:
 def _reply(message: dict[str, Any], usage: dict[str, Any] | None) -> Message:
     from summem.messages import Message
 
+    message, meta = request_form(message)
+    if usage:
+        meta["usage"] = usage
     msg = Message.from_openai(message)
-    return msg.with_meta(usage=usage) if usage else msg
+    return msg.with_meta(**meta) if meta else msg
 
 
 def sync_call(
@@ -278,7 +315,7 @@ def sync_call(
             # plain copies: the provider's SDK may change what it is given (the view
             # is read-only)
             rendered = memory.messages(style=options.style)
-            sent, repaired = _to_send(memory, rendered, options, args, kwargs)
+            sent, repaired = _to_send(memory, rendered, view, options, args, kwargs)
             call_args, call_kwargs = with_view(sent)
             if tool is not None:
                 last = round_no > options.recall_rounds
@@ -330,7 +367,7 @@ def async_call(
     ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
         view = await memory.view()
         rendered = await memory.messages(style=options.style)
-        sent, repaired = _to_send(memory, rendered, options, *with_view([]))
+        sent, repaired = _to_send(memory, rendered, view, options, *with_view([]))
         args, kwargs = with_view(sent)
         _note_sent(memory, view, sent, args, kwargs, one_to_one=not repaired)
         noted[-1:] = [(view, sent, not repaired)]

@@ -462,7 +462,11 @@ def test_the_view_section_builds_the_style(tmp_path: Path) -> None:
     assert SummemConfig().view.build() is None
     config = load_config(write(tmp_path, "view:\n  style: strict\n  tools_as_text: false\n"))
     assert config.view.build() == ViewStyle(
-        alternating=True, empty_null_content=True, text_content=True, developer_as_system=True
+        alternating=True,
+        empty_null_content=True,
+        text_content=True,
+        developer_as_system=True,
+        reply_as_text=True,
     )
     from summem.stores.memory import InMemoryStore
 

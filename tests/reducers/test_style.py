@@ -235,3 +235,66 @@ def test_strict_views_render_on_every_template(
 def test_jinja2_is_the_real_renderer() -> None:
     with pytest.raises(jinja2.exceptions.SecurityError):
         ImmutableSandboxedEnvironment().from_string("{{ ''.__class__.__mro__ }}").render()
+
+
+REFUSED = {"role": "assistant", "content": None, "refusal": "I can't help with that."}
+AUDIO = {
+    "role": "assistant",
+    "content": None,
+    "audio": {"id": "audio_1", "expires_at": 1700000000, "transcript": "Hello there."},
+}
+
+
+@pytest.mark.parametrize(
+    ("reply", "text"),
+    [
+        (REFUSED, "I can't help with that."),
+        ({**REFUSED, "content": ""}, "I can't help with that."),
+        (AUDIO, "Hello there."),
+        ({"role": "assistant", "content": None, "audio": {"id": "audio_2"}}, "[audio reply]"),
+    ],
+)
+def test_reply_as_text_gives_a_refusal_or_audio_reply_its_text(
+    reply: dict[str, Any], text: str
+) -> None:
+    view = [u("hi"), reply, u("and now?")]
+    out = apply_style(view, ViewStyle(reply_as_text=True))
+    assert out[1] == {**reply, "content": text}  # the refusal and the audio stay
+    assert view[1] == reply  # the dicts given are not changed
+    assert apply_style(view, ViewStyle.compat())[1]["content"] == text
+    assert apply_style(view, ViewStyle.strict())[1]["content"] == text
+    assert apply_style(view, ViewStyle())[1] == reply  # plain: as stored
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {**REFUSED, "content": "Sorry."},  # it has text already
+        {**REFUSED, "tool_calls": [call("c1")["tool_calls"][0]]},
+        {"role": "assistant", "content": None, "refusal": None, "audio": None},
+        {"role": "user", "content": "x", "refusal": "not a reply"},
+    ],
+)
+def test_reply_as_text_leaves_other_messages_alone(reply: dict[str, Any]) -> None:
+    assert apply_style([reply], ViewStyle(reply_as_text=True)) == [reply]
+
+
+def test_a_stored_refusal_survives_the_strict_view_and_is_stored_unchanged() -> None:
+    memory = Memory("s", store="memory://", style=ViewStyle.strict())
+    memory.extend([u("hi"), REFUSED, u("and now?")])
+    assert [m["content"] for m in memory.messages()] == ["hi", REFUSED["refusal"], "and now?"]
+    assert memory.history()[1] == REFUSED
+
+
+def test_reply_as_text_finds_a_transcript_kept_in_meta() -> None:
+    from summem.messages import parse_message
+
+    reply = parse_message({"role": "assistant", "content": None, "audio": {"id": "audio_9"}})
+    memory = Memory("s", store="memory://", style=ViewStyle.compat())
+    memory.extend([u("hi"), reply.with_meta(audio={"transcript": "Hello."}), u("ok")])
+    assert [m["content"] for m in memory.messages()] == ["hi", "Hello.", "ok"]
+    assert memory.history()[1] == {"role": "assistant", "content": None, "audio": {"id": "audio_9"}}
+    # without a kept transcript: a placeholder, so the turn is not dropped
+    other = Memory("t", store="memory://", style=ViewStyle.compat())
+    other.extend([u("hi"), reply, u("ok")])
+    assert other.messages()[1]["content"] == "[audio reply]"

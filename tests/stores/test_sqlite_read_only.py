@@ -252,17 +252,19 @@ def test_a_read_only_store_with_a_current_schema_reads_through_memory_too(tmp_pa
         assert [m.text for m in store.history("a")] == ["hello", "hi there"]
 
 
-def test_recall_search_reads_an_index_that_is_up_to_date_and_says_when_it_is_not(
+def test_recall_search_reads_an_index_that_is_up_to_date_and_searches_in_memory_if_not(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "s.db"
     make_db(path)
     with SQLiteStore(path) as store:
         assert [h.position for h in store.search("a", "hello", k=3)] == [0]  # indexes "a"
+    before = digest(path)
     with SQLiteStore(path, read_only=True) as reader:
         assert [h.message.text for h in reader.search("a", "hello", k=3)] == ["hello"]
-        with pytest.raises(StoreError, match=r"cannot index session 'b'.*read-only"):
-            reader.search("b", "other", k=3)  # never indexed: that would be a write
+        # never indexed: indexing would be a write, so it is searched in memory instead
+        assert [h.message.text for h in reader.search("b", "other", k=3)] == ["other"]
+    assert digest(path) == before
 
 
 def test_an_older_schema_read_only_says_it_needs_a_migration_and_is_left_alone(
@@ -663,3 +665,118 @@ def test_the_immutable_watch_reopens_and_refuses_a_read_torn_by_a_write(tmp_path
         with torn, reader._file.tx("a") as conn:
             conn.execute("SELECT 1").fetchone()
             os.utime(path, ns=(1, 1))
+
+
+# -- recall on a store that may not write: searched, never indexed in the file ----------------
+
+ORDERS = [
+    user("my parcel BW-58214-K is late"),
+    assistant("I will look into BW-58214-K"),
+    user("also the invoice INV-7731"),
+    assistant("INV-7731 was paid on March 3"),
+]
+
+
+def indexed_count(path: Path) -> int:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return int(conn.execute("SELECT indexed FROM sessions WHERE name = 'a'").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def found(store: SQLiteStore, query: str, **kw: Any) -> list[tuple[int, str]]:
+    return [(h.position, h.message.text) for h in store.search("a", query, k=5, **kw)]
+
+
+def test_search_on_a_read_only_store_finds_without_writing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as store:
+        store.append("a", ORDERS)  # never searched: nothing indexed yet
+    shutil.copy(path, tmp_path / "copy.db")
+    with SQLiteStore(tmp_path / "copy.db") as writer:  # what a search that indexes finds
+        expected = found(writer, "INV-7731")
+    before = digest(path)
+    with (
+        caplog.at_level("DEBUG", logger="summem.stores"),
+        SQLiteStore(path, read_only=True) as reader,
+    ):
+        assert indexed_count(path) == 0
+        assert found(reader, "INV-7731") == expected
+        assert sorted(expected) == [
+            (2, "also the invoice INV-7731"),
+            (3, "INV-7731 was paid on March 3"),
+        ]
+        assert found(reader, "BW-58214-K", stop=1) == [(0, "my parcel BW-58214-K is late")]
+        assert found(reader, "nothing-like-it") == []
+    assert digest(path) == before and indexed_count(path) == 0
+    said = [r for r in caplog.records if "in-memory index" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelname == "INFO"  # once per session
+
+
+def test_a_read_only_search_sees_what_a_writer_appends_later(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as writer:
+        writer.append("a", ORDERS[:2])
+        assert found(writer, "BW-58214-K")  # the file's index covers these two
+        with SQLiteStore(path, read_only=True) as reader:
+            assert [p for p, _ in found(reader, "BW-58214-K")] == [1, 0]  # the file's index
+            writer.append("a", ORDERS[2:])  # not indexed in the file
+            assert sorted(p for p, _ in found(reader, "INV-7731")) == [2, 3]  # in memory
+            writer.append("a", [user("INV-7731 again")])
+            assert sorted(p for p, _ in found(reader, "INV-7731")) == [2, 3, 4]
+            writer.clear("a")  # a new epoch: the in-memory index starts again
+            writer.append("a", [user("fresh INV-7731")])
+            assert found(reader, "INV-7731") == [(0, "fresh INV-7731")]
+        assert indexed_count(path) == 0  # the writer's clear; the reader indexed nothing
+
+
+async def test_async_read_only_store_and_memory_recall_search_too(tmp_path: Path) -> None:
+    from summem import AsyncMemory, Memory
+
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as store:
+        store.append("a", ORDERS)
+    async with AsyncSQLiteStore(path, read_only=True) as reader:
+        hits = await reader.search("a", "BW-58214-K", k=5)
+        assert sorted(h.position for h in hits) == [0, 1]
+        memory = AsyncMemory("a", store=reader)
+        recalled = await memory.recall("INV-7731", evicted_only=False)
+        assert {h.position for h in recalled} >= {2, 3}
+    with Memory("a", store=SQLiteStore(path, read_only=True)) as sync_memory:
+        recalled = sync_memory.recall("INV-7731", evicted_only=False)
+        assert {h.position for h in recalled} >= {2, 3}
+    assert indexed_count(path) == 0
+
+
+def test_unprivileged_search_of_a_file_it_cannot_write(folder: Path) -> None:
+    path = folder / "s.db"
+    with SQLiteStore(path) as store:
+        store.append("a", ORDERS)
+    path.chmod(0o444)
+    before = digest(path)
+
+    def search() -> list[Any]:
+        with SQLiteStore(path) as store:
+            return [store.read_only, [h.position for h in store.search("a", "INV-7731", k=5)]]
+
+    assert unprivileged(search) == [True, [2, 3]]  # best first, as a writer ranks them
+    shutil.copy(path, folder / "w.db")
+    (folder / "w.db").chmod(0o644)
+    with SQLiteStore(folder / "w.db") as writer:
+        assert [h.position for h in writer.search("a", "INV-7731", k=5)] == [2, 3]
+    assert digest(path) == before
+
+
+def test_a_read_only_search_skips_an_unreadable_record(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as store:
+        store.append("a", ORDERS)
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE messages SET body = 'not json' WHERE position = 2")
+    conn.close()
+    with SQLiteStore(path, read_only=True) as reader:
+        assert found(reader, "INV-7731") == [(3, "INV-7731 was paid on March 3")]

@@ -284,3 +284,22 @@ def test_litellm_with_tools_works() -> None:
     )
     assert json.loads(route.calls[0].request.content)["tools"][0]["function"]["name"] == "f"
     assert memory.history_messages()[-1].tool_call_ids == ("call_t",)
+
+
+def test_reply_text_is_needed_for_providers_other_than_openai_and_azure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys as _sys
+
+    import litellm  # noqa: F401  (imported: the wrapped function is litellm's)
+
+    from summem.wrappers.turn import reply_text_needed
+
+    assert reply_text_needed("anthropic/claude-3-5-haiku-20241022")
+    assert reply_text_needed("gemini/gemini-2.5-flash")
+    assert not reply_text_needed("gpt-4o-mini")
+    assert not reply_text_needed("azure/my-deployment")
+    assert not reply_text_needed(None)
+    assert not reply_text_needed("no-such-model-litellm-knows")  # litellm will say so itself
+    monkeypatch.delitem(_sys.modules, "litellm")  # not litellm's function: left alone
+    assert not reply_text_needed("anthropic/claude-3-5-haiku-20241022")
