@@ -30,6 +30,17 @@ logger = logging.getLogger("summem")
 _STARTING = object()
 """``BackgroundWorker._thread`` while the starter has yet to start the thread."""
 
+_forked_lock = threading.Lock()
+"""Serialises a forked child's resets of its workers' copied state (see ``_after_fork``)."""
+
+
+def _new_fork_lock() -> None:
+    global _forked_lock
+    _forked_lock = threading.Lock()  # a copy may be held by a thread the child does not have
+
+
+os.register_at_fork(after_in_child=_new_fork_lock)
+
 
 class Starter:
     """One daemon thread that starts other threads, so their starters do not wait for it."""
@@ -99,6 +110,7 @@ class BackgroundWorker:
         self._pending = False
         self._stopping = False
         self._thread: object = None  # None, _STARTING, or the running thread
+        self._pid = os.getpid()
 
     @property
     def busy(self) -> bool:
@@ -112,8 +124,27 @@ class BackgroundWorker:
         """
         STARTER.ready()
 
+    def _after_fork(self) -> None:
+        """In a forked child (any fork: uWSGI's from C runs no fork hooks), start afresh.
+
+        The parent's thread, its request to the starter and a run it had pending stay in the
+        parent; the child's copies of them (and of the condition's lock, which a parent
+        thread may have held) would leave :meth:`stop` waiting forever and :meth:`submit`
+        refusing. The child's memory reduces again on its next turn if it still needs to.
+        """
+        pid = os.getpid()
+        if self._pid == pid:
+            return
+        with _forked_lock:
+            if self._pid != pid:
+                self._cv = threading.Condition()
+                self._thread = None
+                self._pending = False
+                self._pid = pid
+
     def prestart(self) -> None:
         """Have the thread started (if it is not running), so a later submit finds it."""
+        self._after_fork()
         if self._thread is not None:
             return
         with self._cv:
@@ -121,6 +152,7 @@ class BackgroundWorker:
 
     def submit(self) -> bool:
         """Ask for one run of the job; False if one is already pending or running."""
+        self._after_fork()
         with self._cv:
             if self._pending or self._stopping:
                 return False
@@ -131,12 +163,14 @@ class BackgroundWorker:
 
     def join(self) -> None:
         """Wait until no job is pending or running."""
+        self._after_fork()
         with self._cv:
             while self._pending:
                 self._cv.wait()
 
     def stop(self) -> None:
         """Let the pending job finish, then end the thread."""
+        self._after_fork()
         with self._cv:
             self._stopping = True
             self._cv.notify_all()
