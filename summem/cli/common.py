@@ -153,7 +153,7 @@ def load_settings(
             ("budget.threshold", "--threshold-tokens", threshold_tokens),
             ("budget.target", "--target-tokens", target_tokens),
             ("model", "--model", model),
-            ("store", "--store", store),
+            ("store", "--store", None if store is None else display_url(store)),
         )
         if value is not None
     }
@@ -170,9 +170,23 @@ def _name_flags(message: str, flags: dict[str, str], source: str) -> str:
     """
     if source == "options" and message.startswith("options: "):
         message = message.removeprefix("options: ")
-    for key, flag in flags.items():  # the longer keys first: none is a prefix of a later one
-        message = re.sub(rf"(?<![\w.-]){re.escape(key)}(?![\w])( \([^)]*\))?", flag, message)
+    lead = "" if source == "options" else re.escape(f"{source}: ")
+    for key, flag in flags.items():
+        k = re.escape(key)
+        # where a key is named, not prose that contains it: a line's "key:" slot, "than key (N)"
+        message = re.sub(rf"(?m)^({lead}){k}(?=:)", _Literal(flag, keep_group=True), message)
+        message = re.sub(rf"(?<=than ){k}(?: \([^)]*\))?(?![\w.])", _Literal(flag), message)
     return message
+
+
+class _Literal:
+    """A ``re.sub`` replacement taken as is (a backslash in a typed value is not an escape)."""
+
+    def __init__(self, text: str, *, keep_group: bool = False) -> None:
+        self.text, self.keep_group = text, keep_group
+
+    def __call__(self, match: re.Match[str]) -> str:
+        return (match.group(1) if self.keep_group else "") + self.text
 
 
 # -- stores ----------------------------------------------------------------------------------

@@ -318,10 +318,14 @@ def _summarizer(
         from summem.summarizers.llm import LLMSummarizer
 
         model, kwargs = server_model(config.model, base_url, config.api_key(config.model))
-        client = LiteLLMClient(**kwargs)
-        return LLMSummarizer(
-            model, client=client, prompt=config.prompt_template(), retry=config.retries.policy()
-        ), None
+        server = LLMSummarizer(
+            model,
+            client=LiteLLMClient(**kwargs),
+            prompt=config.prompt_template(),
+            retry=config.retries.policy(),
+            reuse_cache=config.summary.reuse_cache,
+        )
+        return config.build_summarizer(primary=server), None  # the file's fallback: follows
     from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 
     return ExtractiveSummarizer(), (

@@ -227,24 +227,31 @@ class SummemConfig(Section):
 
     # -- factories ------------------------------------------------------------------------
 
-    def build_summarizer(self) -> Summarizer:
+    def build_summarizer(self, *, primary: Summarizer | None = None) -> Summarizer:
         """The summarizer: the model (or the extractive one), wrapped in the fallback chain.
+
+        Args:
+            primary: replaces the model's own summarizer at the head of the chain (e.g. one
+                built for a server of one's own); the ``fallback:`` steps still follow it.
 
         Raises:
             ConfigurationError: an ``api_key_env`` variable is not set.
         """
         from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 
-        if self.model is None:
+        if primary is not None:
+            pass
+        elif self.model is None:
             logger.info(
                 "%s: no model configured; summaries are written offline by the extractive "
                 "summarizer",
                 self._source,
             )
-        reuse = self.summary.reuse_cache
-        primary = (
-            self._step(self.model, reuse_cache=reuse) if self.model else ExtractiveSummarizer()
-        )
+        if primary is None:
+            reuse = self.summary.reuse_cache
+            primary = (
+                self._step(self.model, reuse_cache=reuse) if self.model else ExtractiveSummarizer()
+            )
         if not self.fallback:
             return primary
         from summem.summarizers.chain import FallbackSummarizer

@@ -149,3 +149,64 @@ def test_chat_marks_a_reply_cut_by_max_tokens(tmp_path: Path, extra: list[str], 
     done = [line for line in lines if "Done." in line]
     assert cut and mark in cut[0]
     assert done and "cut" not in done[0]
+
+
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (["--store", r"bogus://a\d"], r"--store bogus://a\d: unknown scheme"),
+        (["--store", r"bogus://C:\1x"], r"--store bogus://C:\1x: unknown scheme"),
+        (
+            ["--model", r"gpt\4o", "--threshold-tokens", "100", "--summary-max-tokens", "200"],
+            "--summary-max-tokens 200: must be smaller than",
+        ),
+    ],
+)
+def test_a_backslash_in_a_typed_value_is_printed_as_typed(
+    tmp_path: Path, flags: list[str], named: str
+) -> None:
+    source = write_json(tmp_path / "t.json", transcript(2))
+    result = run("replay", source, *flags, "--out", tmp_path / "o")
+    assert result.exit_code == 2, result.output
+    assert named in one_error_line(result)
+
+
+def test_a_store_password_the_error_refuses_is_not_printed(tmp_path: Path) -> None:
+    source = write_json(tmp_path / "t.json", transcript(2))
+    url = "postgresql://alice:hunter2@db:notaport/x"
+    result = run("replay", source, "--store", url, "--out", tmp_path / "o")
+    assert result.exit_code == 2
+    line = one_error_line(result)
+    assert "hunter2" not in result.output and "--store postgresql://alice:***@" in line
+
+
+def test_prose_that_contains_a_key_name_is_not_rewritten(tmp_path: Path) -> None:
+    config = tmp_path / "summem.yaml"
+    config.write_text("api_key_env: {gpt-4o: MY_KEY}\n")
+    source = write_json(tmp_path / "t.json", transcript(2))
+    result = run("replay", source, "--config", config, "--model", "gpt-4o-mini")
+    assert result.exit_code == 2
+    line = one_error_line(result)
+    assert "not a model named in model or fallback" in line and "--model" not in line
+
+
+def test_replay_base_url_keeps_the_files_fallback_chain(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    config = tmp_path / "summem.yaml"
+    config.write_text("model: llama3\nfallback: [extractive]\nretries:\n  max_attempts: 1\n")
+    source = write_json(tmp_path / "chat.json", transcript())
+    with respx.mock(assert_all_called=False) as router:  # answers nothing a summary holds
+        route = router.post(LOCAL + "/chat/completions").mock(
+            return_value=httpx.Response(200, json=openai_completion(""))
+        )
+        result = run(
+            "replay", source, *SMALL, "--config", config, "--base-url", LOCAL,
+            "--out", tmp_path / "o", "--json",
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert route.call_count >= 1
+    doc = json.loads(result.stdout)
+    with SQLiteStore(tmp_path / "o" / "summem.db") as store:
+        assert store.summaries(doc["session"])  # the extractive step wrote them
