@@ -156,16 +156,21 @@ def _needs_pairing(messages: Sequence[dict[str, Any]]) -> bool:
 def paired_items(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Responses API ``input`` items repaired like :func:`paired_for_provider` repairs messages.
 
-    A ``function_call`` item is one call (an assistant message of its own), answered by the
-    ``function_call_output`` with its ``call_id``: the same rules apply, a late output's call
-    moved down to it, a stub output after a call gone past unanswered.
+    A run of ``function_call`` items is one assistant turn's calls (parallel calls: the model
+    emits them together, then their outputs), each answered by the ``function_call_output``
+    with its ``call_id``: the same rules apply, a late output's call moved down to it, a stub
+    output after a call gone past unanswered. A valid input comes back as it is.
     """
     as_chat: list[dict[str, Any]] = []
     for item in items:
         kind = item.get("type")
         if kind == "function_call":
             call = {"id": item.get("call_id"), "item": item}
-            as_chat.append({"role": "assistant", "content": None, "tool_calls": [call]})
+            last = as_chat[-1] if as_chat else None
+            if last is not None and last.get("role") == "assistant":
+                last["tool_calls"].append(call)  # the same turn's next call
+            else:
+                as_chat.append({"role": "assistant", "content": None, "tool_calls": [call]})
         elif kind == "function_call_output":
             as_chat.append({"role": "tool", "tool_call_id": item.get("call_id"), "item": item})
         else:
@@ -179,6 +184,6 @@ def paired_items(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         elif m.get("role") == "tool":  # a stub
             call_id = m["tool_call_id"]
             out.append({"type": "function_call_output", "call_id": call_id, "output": NO_RESULT})
-        else:  # a call moved down
+        else:  # a turn's calls (those left in place, or one moved down)
             out.extend(c["item"] for c in m["tool_calls"])
     return out

@@ -214,3 +214,37 @@ async def test_async_wrappers_repair_the_request_the_same_way() -> None:
     stored = [m.to_openai() for m in await memory.history_messages()]
     assert stored[1]["tool_calls"] == call("a", "b")["tool_calls"]  # the session is unchanged
     await memory.close()
+
+
+def _fc(call_id: str) -> dict[str, Any]:
+    return {"type": "function_call", "call_id": call_id, "name": "f", "arguments": "{}"}
+
+
+def _out(call_id: str) -> dict[str, Any]:
+    return {"type": "function_call_output", "call_id": call_id, "output": "ok"}
+
+
+def test_parallel_responses_calls_then_their_outputs_go_out_as_they_are() -> None:
+    """The order the Responses API itself emits: a turn's calls together, then the outputs."""
+    from summem.wrappers.pairing import paired_items
+
+    reasoning = {"type": "reasoning", "id": "rs_1", "summary": []}
+    user = {"role": "user", "content": "next"}
+    items = [reasoning, _fc("a"), _fc("b"), _out("a"), _out("b"), user]
+    assert paired_items(items) == items
+    assert paired_items([_fc("a"), _fc("b"), _out("b"), _out("a")]) == [
+        _fc("a"), _fc("b"), _out("b"), _out("a")
+    ]  # fmt: skip
+    pending = [user, _fc("c1"), _fc("c0"), _fc("c1")]  # tools still running: left alone
+    assert paired_items(pending) == pending
+
+
+def test_a_parallel_responses_call_gone_past_gets_its_stub_after_the_turns_outputs() -> None:
+    from summem.wrappers.pairing import paired_items
+
+    user = {"role": "user", "content": "never mind"}
+    sent = paired_items([_fc("a"), _fc("b"), _out("a"), user])
+    assert sent[:3] == [_fc("a"), _fc("b"), _out("a")]
+    assert sent[3] == {"type": "function_call_output", "call_id": "b", "output": NO_RESULT}
+    assert sent[4:] == [user]
+    assert paired_items(sent) == sent
