@@ -49,6 +49,7 @@ DEFAULT_FAMILIES = (
     "both-speakers",
     "indirect",
     "nested-tool",
+    "lists",
 )
 """The long family (1,000 turns) is left out by default: it takes as long as all the others."""
 SHIPPED = "(none: as shipped)"

@@ -23,10 +23,10 @@ from typing import Any
 from evals.engine import build_reducer
 from evals.facts import fact_present
 from evals.replay import ReplayState, replay
-from evals.trajectories import generate_trajectory, message_text
+from evals.trajectories import message_text
 from evals.trajectories_run import DEFAULT_CONFIG, FAMILIES
 from summem.summarizers.extractive.facts import score_sentence, split_sentences
-from summem.summarizers.extractive.summarizer import _density
+from summem.summarizers.extractive.summarizer import length_density
 from summem.tokens.base import resolve_counter
 
 __all__ = ["Loss", "LossReport", "analyse", "main", "render"]
@@ -69,15 +69,7 @@ def analyse(family: str, seeds: Sequence[int], cycle: int = 10) -> LossReport:
     report = LossReport(cycle)
     facts_seen: dict[str, int] = defaultdict(int)
     for seed in seeds:
-        traj = generate_trajectory(
-            seed,
-            turns=fam.turns,
-            facts=fam.facts,
-            filler=fam.filler,
-            corrections=fam.corrections,
-            speakers=fam.speakers,
-            style=fam.style,
-        )
+        traj = fam.trajectory(seed)
         reducer = build_reducer(DEFAULT_CONFIG, counter=counter)
         summaries: list[tuple[str, list[dict[str, Any]]]] = []
         probe: list[ReplayState] = []
@@ -116,7 +108,7 @@ def analyse(family: str, seeds: Sequence[int], cycle: int = 10) -> LossReport:
                 continue
             sentence = _fact_sentence(message_text(source), (f.value, *f.aliases))
             line = f"- {f.role}: {sentence}"
-            score = _density(score_sentence(sentence, f.role), line)
+            score = length_density(score_sentence(sentence, f.role), line)
             carried = enumerate(summaries[:cycle], start=1)
             last = max((n for n, (t, _) in carried if fact_present(f, [], t)), default=0)
             report.losses.append(Loss(seed, f.kind, sentence, round(score, 2), last))

@@ -19,6 +19,7 @@ from typing import Any
 
 from evals import _pools as P
 from evals import _pools_hidden as H
+from evals import _pools_lists as L
 from evals._text import normalize_text
 from evals.facts import (
     KINDS,
@@ -112,7 +113,11 @@ def generate_trajectory(
             in a user sentence that implies it rather than says what it is ("we fly out on
             {date}, same as last time"; kinds code, name, date, value, preference);
             ``"nested-tool"``: every fact three or more levels deep in a tool result's JSON,
-            among other keys and numbers (kinds code, name, date, value).
+            among other keys and numbers (kinds code, name, date, value); ``"lists"``:
+            the user states the facts in lists of :data:`evals._pools_lists.LIST_LENGTH`,
+            one kind per list, in consecutive turns and one shared sentence frame, only the
+            value and a plain word or two changing ("My sister {v} lives in Leeds and ...",
+            then a brother); the lists are spread over the conversation.
 
     Raises:
         ValueError: on impossible arguments (more facts than turns, rates outside [0, 1]).
@@ -131,6 +136,10 @@ def generate_trajectory(
     kinds_planted = NESTED_KINDS if style == "nested-tool" else KINDS
     if style == "indirect" and facts > len(H.INDIRECT_PREFERENCES) * len(KINDS):
         raise ValueError(f"at most {len(H.INDIRECT_PREFERENCES) * len(KINDS)} facts are supported")
+    if style == "lists" and -(-facts // L.LIST_LENGTH) > turns // L.LIST_LENGTH:
+        raise ValueError(f"lists need {L.LIST_LENGTH} free turns each: {facts=} {turns=}")
+    if style == "lists" and corrections:
+        raise ValueError("the lists style takes no corrections")
     if facts > len(P.PREFERENCES) * len(KINDS):
         raise ValueError(f"at most {len(P.PREFERENCES) * len(KINDS)} facts are supported")
     for name, rate in (("tool_call_rate", tool_call_rate), ("parallel_rate", parallel_rate)):
@@ -152,11 +161,12 @@ def generate_trajectory(
             both_speakers=speakers == "both",
             style=style,
         )
-        kinds = [kinds_planted[i % len(kinds_planted)] for i in range(facts)]
-        rng.shuffle(kinds)
-        plan: dict[int, Any] = dict(
-            zip(sorted(rng.sample(range(turns), facts)), kinds, strict=True)
-        )
+        if style == "lists":
+            plan = _list_plan(rng, turns, facts)
+        else:
+            kinds = [kinds_planted[i % len(kinds_planted)] for i in range(facts)]
+            rng.shuffle(kinds)
+            plan = dict(zip(sorted(rng.sample(range(turns), facts)), kinds, strict=True))
         if corrections:
             free = [t for t in range(turns) if t not in plan]
             pairs = rng.sample(free, 2 * corrections)
@@ -192,10 +202,23 @@ def generate_trajectory(
     )
 
 
-STYLES = ("direct", "indirect", "nested-tool")
+STYLES = ("direct", "indirect", "nested-tool", "lists")
 """How facts are planted (see :func:`generate_trajectory`)."""
 NESTED_KINDS: tuple[FactKind, ...] = ("code", "name", "date", "value")
 """The kinds a ``nested-tool`` trajectory plants (a preference is not a tool's field)."""
+
+
+def _list_plan(rng: random.Random, turns: int, facts: int) -> dict[int, Any]:
+    """Turn -> kind for the ``lists`` style: lists of consecutive turns, one kind each."""
+    size = L.LIST_LENGTH
+    lists = -(-facts // size)
+    kinds = list(KINDS)
+    rng.shuffle(kinds)
+    plan: dict[int, Any] = {}
+    for k, block in enumerate(sorted(rng.sample(range(turns // size), lists))):
+        for i in range(min(size, facts - k * size)):
+            plan[block * size + i] = kinds[k % len(kinds)]
+    return plan
 
 
 class _Collision(AssertionError):
@@ -252,6 +275,7 @@ class _Generator:
         self.preferences = list(P.PREFERENCES)
         rng.shuffle(self.preferences)
         self.decks: dict[str, list[str]] = {}
+        self.frames: dict[str, tuple[L.ListFrame, list[str], list[str]]] = {}
         self.hidden_preferences = list(H.INDIRECT_PREFERENCES)
         if style == "indirect":
             rng.shuffle(self.hidden_preferences)
@@ -498,8 +522,11 @@ class _Generator:
         return self._fresh(lambda: (str(r.randint(2101, 9999)), ()))
 
     def _plant_hidden(self, index: int, kind: FactKind) -> None:
-        """Plant ``kind`` the ``indirect`` or the ``nested-tool`` way."""
+        """Plant ``kind`` the ``indirect``, the ``nested-tool`` or the ``lists`` way."""
         r = self.rng
+        if self.style == "lists":
+            self._plant_listed(index, kind)
+            return
         if self.style == "indirect":
             if kind == "preference":
                 value, template = self.hidden_preferences.pop()
@@ -534,4 +561,25 @@ class _Generator:
         at = self._exchange(make(r, r.choice(H.NESTED_FIELDS[kind]), stored))
         where = next(i for i in at if value in self.messages[i]["content"])
         self._say("assistant", r.choice(P.AFTER_TOOL_REPLIES))
+        self._record(kind, value, aliases, index, where)
+
+    def _plant_listed(self, index: int, kind: FactKind) -> None:
+        """The next item of ``kind``'s list, in the frame this trajectory picked for it."""
+        r = self.rng
+        if kind not in self.frames:
+            frame = r.choice(L.LIST_FRAMES[kind])
+            self.frames[kind] = (frame, r.sample(frame.a, len(frame.a)), [])
+        frame, words_a, words_b = self.frames[kind]
+        if not words_a:  # a second list of the same kind: its words come round again
+            words_a.extend(r.sample(frame.a, len(frame.a)))
+        if not words_b:
+            words_b.extend(r.sample(frame.b, len(frame.b)))
+        if kind == "preference":
+            value, aliases = self._fresh(lambda: (r.choice(L.ALLERGENS), ()))
+        else:
+            makers = {"code": self._code, "name": self._name, "date": self._date}
+            value, aliases = makers.get(kind, self._amount)()
+        text = frame.template.replace("{a}", words_a.pop()).replace("{b}", words_b.pop())
+        where = self._say("user", text.replace("{v}", value))
+        self._say("assistant", r.choice(P.ACKNOWLEDGEMENTS))
         self._record(kind, value, aliases, index, where)

@@ -371,6 +371,15 @@ FAMILIES: dict[str, Family] = {
             style="indirect",
         ),
         Family(
+            "lists",
+            200,
+            20,
+            "realistic",
+            about="the user lists facts of one kind in one shared frame, in consecutive turns "
+            "('My sister <name> lives in Leeds and ...', then a brother), among realistic filler",
+            style="lists",
+        ),
+        Family(
             "nested-tool",
             200,
             20,

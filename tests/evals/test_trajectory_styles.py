@@ -1,4 +1,4 @@
-"""The ``indirect`` and ``nested-tool`` trajectory families: generators, and what they can tell."""
+"""The ``indirect``, ``nested-tool`` and ``lists`` families: generators, what they show."""
 
 from __future__ import annotations
 
@@ -8,17 +8,18 @@ from typing import Any
 
 import pytest
 
+from evals._pools_lists import LIST_FRAMES, LIST_LENGTH
 from evals._text import normalize_text
 from evals.ablation import DEFAULT_FAMILIES, measure
 from evals.facts import message_text
-from evals.trajectories import NESTED_KINDS, generate_trajectory
+from evals.trajectories import KINDS, NESTED_KINDS, generate_trajectory
 from evals.trajectories_run import DEFAULT_CONFIG, FAMILIES, probe_rows, run_trajectories
 from summem._flow import Flow, done
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 from summem.tokens.base import resolve_counter
 
-STYLES = ("indirect", "nested-tool")
+STYLES = ("indirect", "nested-tool", "lists")
 
 
 @pytest.mark.parametrize("style", STYLES)
@@ -181,3 +182,33 @@ def test_rejects_an_unknown_style_and_more_facts_than_its_frames_allow() -> None
         generate_trajectory(0, turns=10, facts=2, style="oblique")
     with pytest.raises(ValueError, match="at most 60 facts"):
         generate_trajectory(0, turns=100, facts=61, style="indirect")
+    with pytest.raises(ValueError, match="lists need 4 free turns each"):
+        generate_trajectory(0, turns=10, facts=9, style="lists")
+    with pytest.raises(ValueError, match="no corrections"):
+        generate_trajectory(0, turns=100, facts=8, corrections=2, style="lists")
+
+
+def _frame_of(text: str, kind: str) -> int:
+    """Which of ``kind``'s list frames ``text`` was written in (by its fixed words)."""
+    fixed = [
+        [part for part in re.split(r"\{[abv]\}", frame.template) if part.strip()]
+        for frame in LIST_FRAMES[kind]  # type: ignore[index]
+    ]
+    found = [i for i, parts in enumerate(fixed) if all(p in text for p in parts)]
+    assert len(found) == 1, (text, found)
+    return found[0]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_lists_are_consecutive_user_turns_of_one_kind_in_one_frame(seed: int) -> None:
+    traj = generate_trajectory(seed, turns=200, facts=20, style="lists")
+    lists = [traj.facts[i : i + LIST_LENGTH] for i in range(0, 20, LIST_LENGTH)]
+    assert sorted(items[0].kind for items in lists) == sorted(KINDS)  # one list per kind
+    for items in lists:
+        turns = [f.turn_index for f in items]
+        assert turns == list(range(turns[0], turns[0] + LIST_LENGTH))
+        assert all(f.role == "user" and f.kind == items[0].kind for f in items)
+        texts = [message_text(traj.messages[f.message_index]) for f in items]
+        assert len({_frame_of(t, items[0].kind) for t in texts}) == 1  # one shared frame
+        assert len(set(texts)) == LIST_LENGTH  # but never the same sentence twice
+        assert len({f.value for f in items}) == LIST_LENGTH

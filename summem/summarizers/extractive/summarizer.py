@@ -82,7 +82,7 @@ from summem.summarizers.extractive.templates import (
 from summem.summarizers.extractive.tool_facts import call_arguments, compact_call, tool_body
 from summem.summarizers.render import content_text, format_call, message_timestamp, tool_names
 
-__all__ = ["FORMAT", "HEURISTICS", "ExtractiveSummarizer"]
+__all__ = ["FORMAT", "HEURISTICS", "ExtractiveSummarizer", "length_density"]
 
 FORMAT = "summem.extractive/2"
 """Recorded in ``extra["format"]``: the layout described in :mod:`.layout`."""
@@ -117,7 +117,7 @@ selection rules (a share set to 0, the second-sentence and template discounts, s
 the per-length density, sentence compaction, reading a bracketed stamp as a date, the cap on a
 tool result's score)."""
 _LINE_CHARS = 120.0
-"""A line this long counts its score once more against itself (see :func:`_density`)."""
+"""A line this long counts its score once more against itself (see :func:`length_density`)."""
 
 
 class ExtractiveSummarizer:
@@ -251,7 +251,7 @@ class ExtractiveSummarizer:
             selection.fill(pool, selection.used + room)
 
     def _density(self, score: float, line: str) -> float:
-        return score if "length_density" in self.ablate else _density(score, line)
+        return score if "length_density" in self.ablate else length_density(score, line)
 
     def _last_resort(self, request: SummaryRequest, facts: list[Fact]) -> list[Fact]:
         """Nothing fit whole: clip the best fact (undated), or note the span held no facts."""
@@ -390,7 +390,7 @@ def _call_head(tool_call: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
     return _one_line(format_call(tool_call, max_chars=200)), {}
 
 
-def _density(score: float, line: str) -> float:
+def length_density(score: float, line: str) -> float:
     """Score per length, mildly: a long line must say more to earn its tokens."""
     return score / (1.0 + len(line) / _LINE_CHARS)
 

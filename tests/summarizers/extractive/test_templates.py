@@ -52,13 +52,7 @@ def test_the_third_instance_makes_a_template_and_each_is_discounted() -> None:
     assert all(f.recorded == 5.0 for f in three)  # provenance keeps the undiscounted score
 
 
-def test_a_slot_filled_by_a_common_noun_is_still_the_same_template() -> None:
-    # "trekking pole set" and "day pack" fill one slot: the frames share 8 words of 14.
-    pole = _fact("- assistant: Batch LV-25119 of the trekking pole set was restocked on 2 May.")
-    pack = _fact("- assistant: Batch SB-18697 of the day pack was restocked on 9 June.", pos=1)
-    tent = _fact("- assistant: Batch PE-14024 of the tent was restocked on 4 July.", pos=2)
-    discount_templates([pole, pack, tent], [])
-    assert pole.priority == pack.priority == tent.priority == 5.0 / 2**POWER
+def test_frames_sharing_fewer_words_than_they_differ_in_are_not_a_template() -> None:
     # Sharing fewer words than they differ in is not a template.
     told = [
         _fact("- user: My sister lives in Leeds and teaches maths at the school there."),
