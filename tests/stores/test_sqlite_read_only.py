@@ -780,3 +780,41 @@ def test_a_read_only_search_skips_an_unreadable_record(tmp_path: Path) -> None:
     conn.close()
     with SQLiteStore(path, read_only=True) as reader:
         assert found(reader, "INV-7731") == [(3, "INV-7731 was paid on March 3")]
+
+
+def test_a_read_only_search_below_what_the_file_indexed_uses_it_though_the_session_grew(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The file's index covers ``[0, stop)`` but not the messages appended since: searched
+    as it is (no catching up, which would write), and no in-memory index is built."""
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as writer:
+        writer.append("a", ORDERS[:2])
+        expected = found(writer, "BW-58214-K")  # indexes 2 messages
+        writer.append("a", ORDERS[2:])  # not indexed in the file
+    before = digest(path)
+    with (
+        caplog.at_level("DEBUG", logger="summem.stores"),
+        SQLiteStore(path, read_only=True) as reader,
+    ):
+        assert found(reader, "BW-58214-K", stop=2) == expected
+        assert [p for p, _ in expected] == [1, 0]
+        assert found(reader, "BW-58214-K", stop=1) == [(0, "my parcel BW-58214-K is late")]
+        assert not [r for r in caplog.records if "in-memory" in r.getMessage()]
+        assert sorted(p for p, _ in found(reader, "INV-7731")) == [2, 3]  # past it: in memory
+    assert digest(path) == before and indexed_count(path) == 2
+
+
+def test_memory_recall_on_a_read_only_store_behind_a_writer(tmp_path: Path) -> None:
+    from summem import Memory
+
+    path = tmp_path / "s.db"
+    with Memory("a", store=SQLiteStore(path)) as writer:
+        writer.extend([user("parcel BW-1 late"), assistant("checking BW-1")])
+        assert {h.position for h in writer.recall("BW-1", evicted_only=False)} == {0, 1}
+        with Memory("a", store=SQLiteStore(path, read_only=True)) as reader:
+            assert len(reader.history()) == 2  # the reader knows 2 messages
+            writer.add(user("and BW-2?"))  # the file's index is now behind the session
+            recalled = reader.recall("BW-1", evicted_only=False)
+            assert {h.position for h in recalled} == {0, 1}
+    assert indexed_count(path) == 2
