@@ -29,8 +29,8 @@ role. A :class:`ViewStyle` renders the view so they accept it, from the same sto
 :meth:`ViewStyle.compat` bundles what OpenAI-compatible servers commonly need (strings only, no
 null content, no developer role, replies as text); :meth:`ViewStyle.strict` adds strict
 alternation with tool traffic as text, for any chat template. The litellm wrapper turns
-``reply_as_text`` on by itself for a model litellm routes to a provider other than OpenAI or
-Azure (see :func:`summem.wrappers.turn.reply_text_needed`).
+``reply_as_text`` on by itself unless litellm routes the call to OpenAI or Azure (see
+:func:`summem.wrappers.turn.reply_text_needed`; its ``reply_as_text=False`` turns it off).
 """
 
 from __future__ import annotations
