@@ -19,14 +19,20 @@ import functools
 import inspect
 import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from summem.exceptions import ConfigurationError, ReductionError
 from summem.recall.tool import RECALL_TOOL_NAME
-from summem.reducers.style import ViewStyle, apply_style, audio_transcripts
+from summem.reducers.style import (
+    ViewStyle,
+    apply_style,
+    audio_transcripts,
+    expired_audio_as_text,
+)
 from summem.session.readonly import thaw
 from summem.session.recorded import Mode
 from summem.wrappers.cache import (
@@ -135,6 +141,9 @@ class TurnOptions:
     """Send a reply carrying only a refusal or audio with it as its content: always, never, or
     (``"auto"``) unless litellm routes the call to OpenAI or Azure (see
     :func:`reply_text_needed`)."""
+    clock: Callable[[], float] = field(default=time.time, compare=False, repr=False)
+    """Seconds since the epoch: an audio reply past its ``expires_at`` is sent as its
+    transcript (see :func:`summem.reducers.style.expired_audio_as_text`). Tests inject it."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cache_breakpoints", check_breakpoints(self.cache_breakpoints))
@@ -227,7 +236,7 @@ def _to_send(
 
     ``messages``: the view's messages (``view`` is them rendered, perhaps styled).
     """
-    sent: list[dict[str, Any]] = thaw(view)
+    sent = expired_audio_as_text(thaw(view), messages, options.clock())
     model = _model_of(args, kwargs)
     if options.reply_text is True or (
         options.reply_text == "auto"
