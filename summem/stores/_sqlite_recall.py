@@ -63,6 +63,8 @@ class SQLiteRecall:
                     for pos, rank in found
                     for (body,) in conn.execute(SQL.BODY_AT, (sid, pos)).fetchall()
                 ]
+        if self._file.read_only and indexed >= length:
+            self._scans.forget(name)  # the file's index covers the session now
         # read-only here means the file's index covers [0, hi): searched as it is
         caught_up = indexed >= length or self._file.read_only
         while not caught_up:  # a bounded chunk per write transaction: others get the lock

@@ -818,3 +818,79 @@ def test_memory_recall_on_a_read_only_store_behind_a_writer(tmp_path: Path) -> N
             recalled = reader.recall("BW-1", evicted_only=False)
             assert {h.position for h in recalled} == {0, 1}
     assert indexed_count(path) == 2
+
+
+def scan_search(reader: SQLiteStore, conn: sqlite3.Connection, name: str, length: int) -> Any:
+    """The in-memory search as a read of a snapshot of ``length`` messages calls it."""
+    from summem.stores._sqlite_search import fts_query
+
+    sid, epoch, indexed = conn.execute(
+        "SELECT sid, epoch, indexed FROM sessions WHERE name = ?", (name,)
+    ).fetchone()
+    match = fts_query(sid, "alpha")
+    assert match is not None
+    return reader._scans.search(
+        conn,
+        name,
+        sid=sid,
+        epoch=epoch,
+        length=length,
+        indexed=indexed,
+        match=match,
+        hi=length,
+        k=3,
+    )
+
+
+def test_an_older_snapshot_after_a_newer_one_does_not_rebuild_the_in_memory_index(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as writer:
+        writer.append("a", [user(f"alpha {i}") for i in range(20)])
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    with caplog.at_level("INFO", logger="summem.stores"), SQLiteStore(path, read_only=True) as r:
+        first = scan_search(r, conn, "a", 20)
+        index = r._scans._indexes["a"]
+        for length in (10, 20, 10):
+            scan_search(r, conn, "a", length)
+        assert r._scans._indexes["a"] is index and index.done == 20  # never rebuilt
+        assert [p for p, _ in scan_search(r, conn, "a", 10)] == [9, 8, 7]
+        assert scan_search(r, conn, "a", 20) == first
+    conn.close()
+    said = [x for x in caplog.records if "in-memory index" in x.getMessage()]
+    assert len(said) == 1
+
+
+def test_in_memory_indexes_are_bounded_and_dropped_once_the_file_covers_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from summem.stores import _sqlite_scan
+
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as writer:
+        for i in range(5):
+            writer.append(f"s{i}", [user(f"alpha {i} {j}") for j in range(3)])
+    monkeypatch.setattr(_sqlite_scan, "MAX_SCAN_SESSIONS", 3)
+    with SQLiteStore(path, read_only=True) as reader:
+        for i in range(5):
+            assert len(reader.search(f"s{i}", "alpha", k=2)) == 2
+        assert list(reader._scans._indexes) == ["s2", "s3", "s4"]  # the 3 last searched
+        assert len(reader.search("s0", "alpha", k=2)) == 2  # built again
+        assert list(reader._scans._indexes) == ["s3", "s4", "s0"]
+        with SQLiteStore(path) as writer:
+            assert writer.search("s3", "alpha", k=2)  # the file's index covers s3 now
+        assert [h.position for h in reader.search("s3", "alpha", k=2)] == [2, 1]
+        assert "s3" not in reader._scans._indexes
+
+
+def test_a_session_cleared_and_grown_past_the_in_memory_index_is_indexed_again(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as writer, SQLiteStore(path, read_only=True) as reader:
+        writer.append("a", [user("old INV-7731"), user("old")])
+        assert found(reader, "INV-7731") == [(0, "old INV-7731")]
+        writer.clear("a")
+        writer.append("a", [user("new"), user("new too"), user("new INV-7731")])
+        assert found(reader, "INV-7731") == [(2, "new INV-7731")]
