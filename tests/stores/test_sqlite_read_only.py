@@ -762,7 +762,7 @@ def test_unprivileged_search_of_a_file_it_cannot_write(folder: Path) -> None:
         with SQLiteStore(path) as store:
             return [store.read_only, [h.position for h in store.search("a", "INV-7731", k=5)]]
 
-    assert unprivileged(search) == [True, [2, 3]]  # best first, as a writer ranks them
+    assert unprivileged(search) == [True, [2, 3]]  # best first, as a writer ranks one session
     shutil.copy(path, folder / "w.db")
     (folder / "w.db").chmod(0o644)
     with SQLiteStore(folder / "w.db") as writer:
