@@ -29,8 +29,8 @@ role. A :class:`ViewStyle` renders the view so they accept it, from the same sto
 :meth:`ViewStyle.compat` bundles what OpenAI-compatible servers commonly need (strings only, no
 null content, no developer role, replies as text); :meth:`ViewStyle.strict` adds strict
 alternation with tool traffic as text, for any chat template. The litellm wrapper turns
-``reply_as_text`` on by itself for a model litellm routes to a provider other than OpenAI or
-Azure (see :func:`summem.wrappers.turn.reply_text_needed`).
+``reply_as_text`` on by itself unless litellm routes the call to OpenAI or Azure (see
+:func:`summem.wrappers.turn.reply_text_needed`; its ``reply_as_text=False`` turns it off).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ __all__ = [
     "ViewStyle",
     "apply_style",
     "audio_transcripts",
+    "expired_audio_as_text",
 ]
 
 PLACEHOLDER_USER = "(The earlier conversation continues.)"
@@ -115,6 +116,39 @@ def audio_transcripts(messages: Iterable[Message]) -> dict[str, str]:
         transcript = kept.get("transcript") if isinstance(kept, dict) else None
         if isinstance(transcript, str) and transcript and isinstance(audio, dict):
             out[str(audio.get("id"))] = transcript
+    return out
+
+
+def expired_audio_as_text(
+    sent: Sequence[dict[str, Any]], messages: Iterable[Message], now: float
+) -> list[dict[str, Any]]:
+    """``sent`` with each expired audio reply as its transcript (content, no ``audio``).
+
+    Expired: ``meta["audio"]["expires_at"]`` is ``<= now`` (seconds since the epoch). The
+    provider forgets the audio then, and may refuse a request naming it. A reply that has
+    text content keeps it; one with no transcript gets :data:`AUDIO_PLACEHOLDER`. The dicts
+    given are not changed.
+    """
+    expired: dict[str, str] = {}
+    for msg in messages:
+        audio = (msg.model_extra or {}).get("audio")
+        kept = msg.meta.get("audio")
+        if not isinstance(audio, dict) or not isinstance(kept, dict):
+            continue
+        expires = kept.get("expires_at")
+        if isinstance(expires, (int, float)) and not isinstance(expires, bool) and expires <= now:
+            text = kept.get("transcript")
+            expired[str(audio.get("id"))] = text if isinstance(text, str) and text else ""
+    if not expired:
+        return list(sent)
+    out: list[dict[str, Any]] = []
+    for one in sent:
+        audio = one.get("audio")
+        if isinstance(audio, dict) and str(audio.get("id")) in expired:
+            text = expired[str(audio.get("id"))] or AUDIO_PLACEHOLDER
+            content = one.get("content") if _text(one.get("content")) else text
+            one = {k: v for k, v in one.items() if k != "audio"} | {"content": content}
+        out.append(one)
     return out
 
 

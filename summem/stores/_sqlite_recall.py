@@ -33,8 +33,8 @@ class SQLiteRecall:
 
         Indexes what was appended since the session's last search first (see
         :mod:`summem.stores._sqlite_search`), so every message below ``stop`` is searched.
-        Open read-only, it writes nothing: the file's index when it covers ``stop``, else an
-        in-memory one (:mod:`summem.stores._sqlite_scan`).
+        Open read-only, it writes nothing: the file's index when it covers ``stop`` (even if
+        the session grew since), else an in-memory one (:mod:`summem.stores._sqlite_scan`).
         """
         name = validate_session_id(session_id)
         with self._file.tx(name) as conn:
@@ -59,22 +59,20 @@ class SQLiteRecall:
                     k=k,
                 )
                 return [
-                    SearchHit(
-                        pos, decode_message(body, session_id=name, where=f"message at {pos}"), -rank
-                    )
+                    _hit(name, pos, body, rank)
                     for pos, rank in found
                     for (body,) in conn.execute(SQL.BODY_AT, (sid, pos)).fetchall()
                 ]
-        caught_up = indexed >= length
+        if self._file.read_only and indexed >= length:
+            self._scans.forget(name)  # the file's index covers the session now
+        # read-only here means the file's index covers [0, hi): searched as it is
+        caught_up = indexed >= length or self._file.read_only
         while not caught_up:  # a bounded chunk per write transaction: others get the lock
             with self._file.tx(name, write="index") as conn:
                 caught_up = catch_up(conn, name, CATCH_UP_CHUNK)
         with self._file.tx(name) as conn:
             rows = conn.execute(SQL.SEARCH, (match, sid, hi, k)).fetchall()
-        return [
-            SearchHit(pos, decode_message(body, session_id=name, where=f"message at {pos}"), -rank)
-            for pos, body, rank in rows
-        ]
+        return [_hit(name, pos, body, rank) for pos, body, rank in rows]
 
     def position_of(self, session_id: str, message_id: str) -> int | None:
         """See :meth:`summem.stores.base.SearchableStore.position_of`."""
@@ -85,3 +83,8 @@ class SQLiteRecall:
                 return None
             row = conn.execute(SQL.POSITION_OF, (meta.sid, message_id)).fetchone()
         return None if row is None else int(row[0])
+
+
+def _hit(name: str, pos: int, body: str, rank: float) -> SearchHit:
+    """The hit for the message at ``pos`` (``body`` as stored, ``rank`` FTS5's ``bm25()``)."""
+    return SearchHit(pos, decode_message(body, session_id=name, where=f"message at {pos}"), -rank)

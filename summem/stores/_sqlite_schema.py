@@ -15,6 +15,7 @@ from summem.stores._schema_compat import check_declarations, compatible_down_to
 from summem.stores._sqlite_search import (
     INDEX_STATE,
     INSERT_FTS,
+    RANKED,
     SET_INDEXED,
     TO_INDEX,
     create_fts,
@@ -191,7 +192,7 @@ class SQL:
         "DELETE FROM messages_fts WHERE rowid IN (SELECT rowid FROM messages WHERE sid = ?)"
     )
     SEARCH = (
-        "SELECT m.position, m.body, bm25(messages_fts, 0.0, 1.0) AS score "
+        f"SELECT m.position, m.body, {RANKED} "
         "FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid "
         "WHERE messages_fts MATCH ? AND m.sid = ? AND m.position < ? "
         "ORDER BY score, m.position DESC LIMIT ?"

@@ -26,6 +26,7 @@ the in-process index.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 
 from summem._terms import message_terms, terms
 from summem.exceptions import CorruptRecordError, StoreError
@@ -36,10 +37,12 @@ __all__ = [
     "CREATE_FTS",
     "INDEX_STATE",
     "INSERT_FTS",
+    "RANKED",
     "SET_INDEXED",
     "TO_INDEX",
     "catch_up",
     "create_fts",
+    "fts_docs",
     "fts_query",
     "session_token",
 ]
@@ -54,6 +57,9 @@ TO_INDEX = (
     "WHERE sid = ? AND position >= ? AND position < ? ORDER BY position"
 )
 INSERT_FTS = "INSERT INTO messages_fts (rowid, sess, terms) VALUES (?, ?, ?)"
+RANKED = "bm25(messages_fts, 0.0, 1.0) AS score"
+"""A match's score (the session column weighs nothing); a search orders by ``score`` (lower
+is better), then the later message first."""
 SET_INDEXED = "UPDATE sessions SET indexed = ? WHERE sid = ?"
 
 CATCH_UP_CHUNK = 2000
@@ -86,16 +92,30 @@ def catch_up(conn: sqlite3.Connection, name: str, chunk: int) -> bool:
         return True
     sid, length, indexed = row
     stop = min(length, indexed + chunk)
+    rows = conn.execute(TO_INDEX, (sid, indexed, stop)).fetchall()
+    conn.executemany(INSERT_FTS, fts_docs(rows, name, sid))
+    conn.execute(SET_INDEXED, (stop, sid))
+    return bool(stop >= length)
+
+
+def fts_docs(
+    rows: Iterable[tuple[int, int, str]], name: str, sid: int, *, by_position: bool = False
+) -> list[tuple[int, str, str]]:
+    """``messages_fts`` rows for :data:`TO_INDEX`'s ``(rowid, position, body)`` rows.
+
+    Keyed by the message's ``rowid`` (the file's table), or by its position
+    (``by_position``: an index of one session). A record that cannot be read is left out
+    (reading it raises anyway).
+    """
     docs: list[tuple[int, str, str]] = []
-    for rowid, pos, body in conn.execute(TO_INDEX, (sid, indexed, stop)).fetchall():
+    for rowid, pos, body in rows:
         try:
             message = decode_message(body, session_id=name, where=f"message at {pos}")
         except CorruptRecordError:
             continue  # unreadable anyway (reading it raises): nothing to index
-        docs.append((rowid, session_token(sid), " ".join(message_terms(message))))
-    conn.executemany(INSERT_FTS, docs)
-    conn.execute(SET_INDEXED, (stop, sid))
-    return bool(stop >= length)
+        key = pos if by_position else rowid
+        docs.append((key, session_token(sid), " ".join(message_terms(message))))
+    return docs
 
 
 def create_fts(conn: sqlite3.Connection) -> None:

@@ -37,6 +37,7 @@ def wrap_completion(
     style: ViewStyle | None = None,
     recall: bool = False,
     cache_breakpoints: Sequence[BreakpointPlace] | None = None,
+    reply_as_text: bool | None = None,
 ) -> FnT:
     """Wrap a completion function: ``litellm.completion`` + ``Memory``, or the async pair.
 
@@ -46,8 +47,9 @@ def wrap_completion(
     ``cache_breakpoints`` are as for :func:`~summem.wrappers.openai.wrap_openai`: both habits
     (only the new messages, or the whole conversation each call) work by default. A reply
     stored with only a ``refusal`` or ``audio`` is sent with that text as its content to a
-    model litellm routes elsewhere than OpenAI or Azure (those drop a turn with no content);
-    what is stored does not change.
+    model litellm routes elsewhere than OpenAI or Azure, or cannot route (the others drop a
+    turn with no content; the call's ``custom_llm_provider`` and ``api_base`` count); what is
+    stored does not change. ``reply_as_text=True`` always does so, ``False`` never.
 
     Raises:
         ConfigurationError: an async function with a sync memory, or the other way round.
@@ -59,7 +61,7 @@ def wrap_completion(
         style=style,
         recall=recall,
         cache_breakpoints=cache_breakpoints,
-        reply_text=True,
+        reply_text="auto" if reply_as_text is None else reply_as_text,
     )
     if is_async:
         return cast(FnT, async_call(fn, cast("AsyncMemory", memory), options))

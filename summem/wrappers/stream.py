@@ -118,7 +118,14 @@ def reply_message(response: Any) -> dict[str, Any] | None:
     audio = _audio_dict(_get(msg, "audio"))
     if audio is not None:
         out["audio"] = audio
+    elif out["content"] is None:  # audio with no id: nothing to name it by, its text kept
+        out["content"] = _transcript(_plain(_get(msg, "audio")))
     return _with_content(out)
+
+
+def _transcript(audio: Any) -> str | None:
+    text = audio.get("transcript") if isinstance(audio, dict) else None
+    return text if isinstance(text, str) and text else None
 
 
 def _with_content(out: dict[str, Any]) -> dict[str, Any]:
@@ -136,7 +143,9 @@ def request_form(message: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
     A request takes an earlier audio reply as ``audio: {"id": ...}`` only (OpenAI's request
     schema; the model's audio stays on its server until ``expires_at``), so the reply keeps
     the id, and its ``transcript`` and ``expires_at`` go into ``meta["audio"]``: stored,
-    never sent, read by the summarizer. Anything else is returned as it is.
+    never sent, read by the summarizer (and, once ``expires_at`` has passed, sent as the
+    reply's content instead of the id: see
+    :func:`summem.reducers.style.expired_audio_as_text`). Anything else is returned as it is.
     """
     audio = message.get("audio")
     if not isinstance(audio, dict) or set(audio) <= {"id"}:
@@ -240,6 +249,8 @@ class StreamAccumulator:
             out["audio"] = {**self.audio}
             if self.transcript:
                 out["audio"]["transcript"] = "".join(self.transcript)
+        elif out["content"] is None and self.transcript:  # no id: its text kept as content
+            out["content"] = "".join(self.transcript)
         return _with_content(out)
 
 

@@ -15,17 +15,25 @@ stored and calling again would pay for a second one.
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import logging
 import sys
+import threading
+import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from summem.exceptions import ConfigurationError, ReductionError
 from summem.recall.tool import RECALL_TOOL_NAME
-from summem.reducers.style import ViewStyle, apply_style, audio_transcripts
+from summem.reducers.style import (
+    ViewStyle,
+    apply_style,
+    audio_transcripts,
+    expired_audio_as_text,
+)
 from summem.session.readonly import thaw
 from summem.session.recorded import Mode
 from summem.wrappers.cache import (
@@ -133,9 +141,13 @@ class TurnOptions:
     """Where ``cache_control`` goes (see :mod:`summem.wrappers.cache`): ``None``, the system
     message, the summary and the last message for Anthropic models and nothing for others;
     ``()`` never."""
-    reply_text: bool = False
-    """Send a reply carrying only a refusal or audio with it as its content when the model is
-    routed by litellm to another provider than OpenAI (see :func:`reply_text_needed`)."""
+    reply_text: bool | Literal["auto"] = False
+    """Send a reply carrying only a refusal or audio with it as its content: always, never, or
+    (``"auto"``) unless litellm routes the call to OpenAI or Azure (see
+    :func:`reply_text_needed`)."""
+    clock: Callable[[], float] = field(default=time.time, compare=False, repr=False)
+    """Seconds since the epoch: an audio reply past its ``expires_at`` is sent as its
+    transcript (see :func:`summem.reducers.style.expired_audio_as_text`). Tests inject it."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cache_breakpoints", check_breakpoints(self.cache_breakpoints))
@@ -174,24 +186,46 @@ def _model_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
 _KEEPS_REPLY_FIELDS = frozenset(("openai", "azure"))
 """litellm providers that take an assistant message's ``refusal`` and ``audio`` as they are."""
 _TEXT_REPLIES = ViewStyle(reply_as_text=True)
+_QUIET = threading.Lock()
 
 
-def reply_text_needed(model: str | None) -> bool:
-    """True when litellm routes ``model`` to a provider that drops a reply with no content.
+def reply_text_needed(
+    model: str | None, *, provider: str | None = None, api_base: str | None = None
+) -> bool:
+    """True unless litellm routes ``model`` to a provider known to take a reply with no content.
 
     litellm's Anthropic and Gemini routes (and other providers' that only read ``content``)
     drop an assistant turn that carries only a ``refusal`` or an ``audio`` reply; OpenAI and
-    Azure take those fields. Asked of litellm only when it is already imported (the wrapped
-    function is litellm's); a model litellm does not know, or no litellm, is left alone.
+    Azure take those fields. ``provider`` and ``api_base`` are the call's
+    ``custom_llm_provider`` and ``api_base``, which litellm routes by too. A model litellm
+    cannot route is taken to need it (text as content is accepted everywhere). Asked of
+    litellm only when it is already imported (the wrapped function is litellm's); with no
+    litellm, or no model, it is left alone. litellm's "Provider List" banner is not printed.
     """
-    litellm = sys.modules.get("litellm")
-    if litellm is None or not isinstance(model, str):
+    if sys.modules.get("litellm") is None or not isinstance(model, str):
         return False
-    try:
-        provider = litellm.get_llm_provider(model=model)[1]
-    except Exception:  # an unknown model: litellm itself will say so when called
-        return False
-    return isinstance(provider, str) and provider not in _KEEPS_REPLY_FIELDS
+    return _routed_elsewhere(
+        model,
+        provider if isinstance(provider, str) else None,
+        api_base if isinstance(api_base, str) else None,
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _routed_elsewhere(model: str, provider: str | None, api_base: str | None) -> bool:
+    litellm = sys.modules["litellm"]
+    with _QUIET:  # litellm prints its banner for a model it cannot route unless told not to
+        quiet = litellm.suppress_debug_info
+        setattr(litellm, "suppress_debug_info", True)  # noqa: B010 - not in its stubs
+        try:
+            routed = litellm.get_llm_provider(
+                model=model, custom_llm_provider=provider, api_base=api_base
+            )[1]
+        except Exception:  # a model litellm cannot route: litellm will say so when called
+            routed = None
+        finally:
+            setattr(litellm, "suppress_debug_info", quiet)  # noqa: B010
+    return not (isinstance(routed, str) and routed in _KEEPS_REPLY_FIELDS)
 
 
 def _to_send(
@@ -209,9 +243,14 @@ def _to_send(
     whether that moved or left out a message (then the request no longer corresponds one to
     one with the view).
     """
-    plain: list[dict[str, Any]] = thaw(view)
+    plain = expired_audio_as_text(thaw(view), messages, options.clock())
     model = _model_of(args, kwargs)
-    if options.reply_text and reply_text_needed(model):
+    if options.reply_text is True or (
+        options.reply_text == "auto"
+        and reply_text_needed(
+            model, provider=kwargs.get("custom_llm_provider"), api_base=kwargs.get("api_base")
+        )
+    ):
         plain = apply_style(plain, _TEXT_REPLIES, transcripts=audio_transcripts(messages))
     sent = paired_for_provider(plain)
     repaired = len(sent) != len(plain) or any(a is not b for a, b in zip(sent, plain, strict=True))

@@ -298,3 +298,33 @@ def test_reply_as_text_finds_a_transcript_kept_in_meta() -> None:
     other = Memory("t", store="memory://", style=ViewStyle.compat())
     other.extend([u("hi"), reply, u("ok")])
     assert other.messages()[1]["content"] == "[audio reply]"
+
+
+def test_expired_audio_is_sent_as_its_transcript_and_the_rest_as_it_is() -> None:
+    from summem.messages import Message
+    from summem.reducers.style import AUDIO_PLACEHOLDER, expired_audio_as_text
+
+    def reply(audio_id: str, meta: dict[str, Any], content: str | None = None) -> Message:
+        msg = Message.from_openai(
+            {"role": "assistant", "content": content, "audio": {"id": audio_id}}
+        )
+        return msg.with_meta(audio=meta)
+
+    messages = [
+        Message.from_openai({"role": "user", "content": "hi"}),
+        reply("a1", {"expires_at": 100, "transcript": "said"}),
+        reply("a2", {"expires_at": 100}),
+        reply("a3", {"expires_at": 100, "transcript": "t"}, content="typed too"),
+        reply("a4", {"expires_at": 101, "transcript": "later"}),
+        reply("a5", {"expires_at": True, "transcript": "not a time"}),
+        reply("a6", {"transcript": "no expiry"}),
+    ]
+    sent = [m.to_openai() for m in messages]
+    out = expired_audio_as_text(sent, messages, 100.0)
+    assert out[0] == sent[0]
+    assert out[1] == {"role": "assistant", "content": "said"}
+    assert out[2] == {"role": "assistant", "content": AUDIO_PLACEHOLDER}
+    assert out[3] == {"role": "assistant", "content": "typed too"}
+    assert out[4:] == sent[4:]  # not yet expired, or no time to compare
+    assert sent[1]["audio"] == {"id": "a1"}  # the dicts given are not changed
+    assert expired_audio_as_text(sent, messages, 99.0) == sent

@@ -762,7 +762,7 @@ def test_unprivileged_search_of_a_file_it_cannot_write(folder: Path) -> None:
         with SQLiteStore(path) as store:
             return [store.read_only, [h.position for h in store.search("a", "INV-7731", k=5)]]
 
-    assert unprivileged(search) == [True, [2, 3]]  # best first, as a writer ranks them
+    assert unprivileged(search) == [True, [2, 3]]  # best first, as a writer ranks one session
     shutil.copy(path, folder / "w.db")
     (folder / "w.db").chmod(0o644)
     with SQLiteStore(folder / "w.db") as writer:
@@ -780,3 +780,117 @@ def test_a_read_only_search_skips_an_unreadable_record(tmp_path: Path) -> None:
     conn.close()
     with SQLiteStore(path, read_only=True) as reader:
         assert found(reader, "INV-7731") == [(3, "INV-7731 was paid on March 3")]
+
+
+def test_a_read_only_search_below_what_the_file_indexed_uses_it_though_the_session_grew(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The file's index covers ``[0, stop)`` but not the messages appended since: searched
+    as it is (no catching up, which would write), and no in-memory index is built."""
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as writer:
+        writer.append("a", ORDERS[:2])
+        expected = found(writer, "BW-58214-K")  # indexes 2 messages
+        writer.append("a", ORDERS[2:])  # not indexed in the file
+    before = digest(path)
+    with (
+        caplog.at_level("DEBUG", logger="summem.stores"),
+        SQLiteStore(path, read_only=True) as reader,
+    ):
+        assert found(reader, "BW-58214-K", stop=2) == expected
+        assert [p for p, _ in expected] == [1, 0]
+        assert found(reader, "BW-58214-K", stop=1) == [(0, "my parcel BW-58214-K is late")]
+        assert not [r for r in caplog.records if "in-memory" in r.getMessage()]
+        assert sorted(p for p, _ in found(reader, "INV-7731")) == [2, 3]  # past it: in memory
+    assert digest(path) == before and indexed_count(path) == 2
+
+
+def test_memory_recall_on_a_read_only_store_behind_a_writer(tmp_path: Path) -> None:
+    from summem import Memory
+
+    path = tmp_path / "s.db"
+    with Memory("a", store=SQLiteStore(path)) as writer:
+        writer.extend([user("parcel BW-1 late"), assistant("checking BW-1")])
+        assert {h.position for h in writer.recall("BW-1", evicted_only=False)} == {0, 1}
+        with Memory("a", store=SQLiteStore(path, read_only=True)) as reader:
+            assert len(reader.history()) == 2  # the reader knows 2 messages
+            writer.add(user("and BW-2?"))  # the file's index is now behind the session
+            recalled = reader.recall("BW-1", evicted_only=False)
+            assert {h.position for h in recalled} == {0, 1}
+    assert indexed_count(path) == 2
+
+
+def scan_search(reader: SQLiteStore, conn: sqlite3.Connection, name: str, length: int) -> Any:
+    """The in-memory search as a read of a snapshot of ``length`` messages calls it."""
+    from summem.stores._sqlite_search import fts_query
+
+    sid, epoch, indexed = conn.execute(
+        "SELECT sid, epoch, indexed FROM sessions WHERE name = ?", (name,)
+    ).fetchone()
+    match = fts_query(sid, "alpha")
+    assert match is not None
+    return reader._scans.search(
+        conn,
+        name,
+        sid=sid,
+        epoch=epoch,
+        length=length,
+        indexed=indexed,
+        match=match,
+        hi=length,
+        k=3,
+    )
+
+
+def test_an_older_snapshot_after_a_newer_one_does_not_rebuild_the_in_memory_index(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as writer:
+        writer.append("a", [user(f"alpha {i}") for i in range(20)])
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    with caplog.at_level("INFO", logger="summem.stores"), SQLiteStore(path, read_only=True) as r:
+        first = scan_search(r, conn, "a", 20)
+        index = r._scans._indexes["a"]
+        for length in (10, 20, 10):
+            scan_search(r, conn, "a", length)
+        assert r._scans._indexes["a"] is index and index.done == 20  # never rebuilt
+        assert [p for p, _ in scan_search(r, conn, "a", 10)] == [9, 8, 7]
+        assert scan_search(r, conn, "a", 20) == first
+    conn.close()
+    said = [x for x in caplog.records if "in-memory index" in x.getMessage()]
+    assert len(said) == 1
+
+
+def test_in_memory_indexes_are_bounded_and_dropped_once_the_file_covers_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from summem.stores import _sqlite_scan
+
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as writer:
+        for i in range(5):
+            writer.append(f"s{i}", [user(f"alpha {i} {j}") for j in range(3)])
+    monkeypatch.setattr(_sqlite_scan, "MAX_SCAN_SESSIONS", 3)
+    with SQLiteStore(path, read_only=True) as reader:
+        for i in range(5):
+            assert len(reader.search(f"s{i}", "alpha", k=2)) == 2
+        assert list(reader._scans._indexes) == ["s2", "s3", "s4"]  # the 3 last searched
+        assert len(reader.search("s0", "alpha", k=2)) == 2  # built again
+        assert list(reader._scans._indexes) == ["s3", "s4", "s0"]
+        with SQLiteStore(path) as writer:
+            assert writer.search("s3", "alpha", k=2)  # the file's index covers s3 now
+        assert [h.position for h in reader.search("s3", "alpha", k=2)] == [2, 1]
+        assert "s3" not in reader._scans._indexes
+
+
+def test_a_session_cleared_and_grown_past_the_in_memory_index_is_indexed_again(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as writer, SQLiteStore(path, read_only=True) as reader:
+        writer.append("a", [user("old INV-7731"), user("old")])
+        assert found(reader, "INV-7731") == [(0, "old INV-7731")]
+        writer.clear("a")
+        writer.append("a", [user("new"), user("new too"), user("new INV-7731")])
+        assert found(reader, "INV-7731") == [(2, "new INV-7731")]

@@ -16,13 +16,15 @@ import respx
 from summem.memory import Memory
 from summem.summarizers.render import content_text
 from summem.wrappers import wrap_openai
-from summem.wrappers.stream import reply_message
+from summem.wrappers.stream import StreamAccumulator, reply_message
+from summem.wrappers.turn import TurnOptions, sync_call
+from tests.fakes.llm import FakeClock
 from tests.fakes.replies import OPENAI_URL, chunk, openai_completion, sse
 
 AUDIO = {
     "id": "audio_abc123",
     "data": "UklGRiQAAABXQVZFZm10IBAAAAABAAEA" * 50,
-    "expires_at": 1_700_003_600,
+    "expires_at": 4_102_444_800,  # 2100: not expired when these tests run
     "transcript": "Yes, golden retrievers are loyal family dogs.",
 }
 FUNCTION_CALL = {"name": "lookup_order", "arguments": '{"order_id": "PX-20431"}'}
@@ -134,3 +136,38 @@ def test_a_streamed_audio_or_function_call_reply_is_recorded_too() -> None:
         "content": None,
         "function_call": {"name": "lookup", "arguments": '{"id": 1}'},
     }
+
+
+def test_an_audio_reply_is_sent_by_its_id_until_it_expires_then_as_its_transcript(
+    clock: FakeClock,
+) -> None:
+    """OpenAI forgets the audio at ``expires_at`` and may refuse a request naming it."""
+    audio = {**AUDIO, "expires_at": clock.now + 60}
+    replies = [completion_with(audio=audio)] + [completion_with(content="ok")] * 3
+    seen: list[list[dict[str, Any]]] = []
+
+    def fake(**kw: Any) -> dict[str, Any]:
+        seen.append(kw["messages"])
+        return replies[len(seen) - 1]
+
+    memory = Memory("s", store="memory://")
+    call = sync_call(fake, memory, TurnOptions(clock=clock))
+    call(model="gpt-4o-audio-preview", messages=[{"role": "user", "content": "a good dog?"}])
+    call(model="gpt-4o-audio-preview", messages=[{"role": "user", "content": "why?"}])
+    assert seen[-1][1] == {"role": "assistant", "content": None, "audio": {"id": "audio_abc123"}}
+    clock.advance(60)  # expires_at reached
+    call(model="gpt-4o-audio-preview", messages=[{"role": "user", "content": "and?"}])
+    assert seen[-1][1] == {"role": "assistant", "content": AUDIO["transcript"]}
+    stored = {"role": "assistant", "content": None, "audio": {"id": "audio_abc123"}}
+    assert memory.history()[1] == stored  # what is stored does not change
+
+
+def test_an_audio_reply_without_an_id_keeps_its_transcript_as_content() -> None:
+    assert reply_message(completion_with(audio={"transcript": "Yes.", "data": "AAAA"})) == {
+        "role": "assistant",
+        "content": "Yes.",
+    }
+    acc = StreamAccumulator()
+    acc.feed(chunk({"role": "assistant", "audio": {"transcript": "Yes, "}}))
+    acc.feed(chunk({"audio": {"transcript": "they are."}}, finish="stop"))
+    assert acc.message() == {"role": "assistant", "content": "Yes, they are."}

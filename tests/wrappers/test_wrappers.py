@@ -300,6 +300,80 @@ def test_reply_text_is_needed_for_providers_other_than_openai_and_azure(
     assert not reply_text_needed("gpt-4o-mini")
     assert not reply_text_needed("azure/my-deployment")
     assert not reply_text_needed(None)
-    assert not reply_text_needed("no-such-model-litellm-knows")  # litellm will say so itself
+    assert reply_text_needed("no-such-model-litellm-knows")  # unknown: text is safe anywhere
     monkeypatch.delitem(_sys.modules, "litellm")  # not litellm's function: left alone
     assert not reply_text_needed("anthropic/claude-3-5-haiku-20241022")
+
+
+@pytest.fixture
+def chatty_litellm(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """litellm as a user has it: its banners on (summem's own client turns them off), and
+    no provider looked up yet."""
+    import litellm
+
+    from summem.wrappers.turn import _routed_elsewhere
+
+    monkeypatch.setattr(litellm, "suppress_debug_info", False)
+    _routed_elsewhere.cache_clear()
+    yield litellm
+    _routed_elsewhere.cache_clear()
+
+
+def test_reply_text_follows_the_calls_provider_and_prints_nothing(
+    chatty_litellm: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from summem.wrappers.turn import reply_text_needed
+
+    assert reply_text_needed("my-model", provider="anthropic")
+    assert not reply_text_needed("my-vllm-model", provider="openai")
+    assert not reply_text_needed("claude-3-5-haiku-20241022", provider="azure")
+    assert reply_text_needed("my-custom-model")
+    assert reply_text_needed("another-unknown-name", api_base="http://localhost:1/v1")
+    assert capsys.readouterr() == ("", "")  # no "Provider List" banner
+    assert chatty_litellm.suppress_debug_info is False  # the user's setting is left as it was
+
+
+REFUSED = {
+    "choices": [
+        {
+            "message": {"role": "assistant", "content": None, "refusal": "I can't help."},
+            "finish_reason": "stop",
+        }
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    ("call", "setting", "as_text"),
+    [
+        ({"model": "my-model", "custom_llm_provider": "anthropic"}, None, True),
+        ({"model": "my-model", "custom_llm_provider": "openai"}, None, False),
+        ({"model": "unknown-model-name"}, None, True),
+        ({"model": "unknown-model-name"}, False, False),
+        ({"model": "gpt-4o-mini"}, True, True),
+    ],
+)
+def test_wrap_completion_sends_a_refusal_as_text_by_the_calls_route(
+    call: dict[str, Any],
+    setting: bool | None,
+    as_text: bool,
+    chatty_litellm: Any,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    seen: list[list[dict[str, Any]]] = []
+
+    def fake(**kw: Any) -> dict[str, Any]:
+        seen.append(kw["messages"])
+        return REFUSED
+
+    memory = Memory("s1")
+    wrapped = wrap_completion(fake, memory, reply_as_text=setting)
+    wrapped(messages=[{"role": "user", "content": "hi"}], **call)
+    wrapped(messages=[{"role": "user", "content": "again"}], **call)
+    reply = seen[-1][1]
+    if as_text:
+        assert reply["content"] == "I can't help."
+    else:
+        assert reply == {"role": "assistant", "content": None, "refusal": "I can't help."}
+    assert memory.history()[1]["content"] is None  # what is stored does not change
+    assert capsys.readouterr().out == ""
