@@ -287,21 +287,10 @@ def test_ids_do_not_read_os_urandom_once_seeded(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_a_child_forked_by_python_draws_other_ids() -> None:
-    import os
-    import select
-
     from summem.messages import new_message_id
+    from tests.fakes.fork import in_forked_child
 
     new_message_id()
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child process
-        os.write(write, new_message_id().encode())
-        os._exit(0)
-    os.close(write)
-    ready, _, _ = select.select([read], [], [], 60)
-    child_id = os.read(read, 64).decode() if ready else ""
-    os.close(read)
-    os.waitpid(pid, 0)
+    child_id = in_forked_child(new_message_id)
     assert child_id.startswith("m_") and len(child_id) == 26
     assert child_id != new_message_id()

@@ -3,34 +3,13 @@
 from __future__ import annotations
 
 import os
-import select
-import threading
-from collections.abc import Callable
 
 import pytest
 
 from summem.session.worker import BackgroundWorker
+from tests.fakes.fork import in_forked_child
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
-
-
-def _in_child(body: Callable[[], str]) -> str:
-    """Fork; the child runs ``body`` and reports its result (or 'hung') through a pipe."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child process
-        out: list[str] = []
-        t = threading.Thread(target=lambda: out.append(body()), daemon=True)
-        t.start()
-        t.join(60)  # a bound for a hang, far above the milliseconds it takes
-        os.write(write, (out[0] if out else "hung").encode())
-        os._exit(0)
-    os.close(write)
-    ready, _, _ = select.select([read], [], [], 120)
-    result = os.read(read, 256).decode() if ready else "no answer"
-    os.close(read)
-    os.waitpid(pid, 0)
-    return result
 
 
 def test_a_child_forked_while_the_thread_was_being_started_can_stop_and_submit() -> None:
@@ -48,7 +27,7 @@ def test_a_child_forked_while_the_thread_was_being_started_can_stop_and_submit()
     with worker._cv:  # the starter cannot start the thread before the fork
         worker._pending = True
         worker._ensure_thread()
-        result = _in_child(child)
+        result = in_forked_child(child)
     assert result == "stopped ran=1"
     worker.join()  # the parent's run goes ahead
     assert ran == [os.getpid()]
@@ -70,5 +49,5 @@ def test_a_worker_whose_thread_ran_in_the_parent_runs_its_job_in_the_child() -> 
         worker.stop()
         return "ran" if len(ran) == before + 1 and ran[-1] == os.getpid() else f"not run {ran}"
 
-    assert _in_child(child) == "ran"
+    assert in_forked_child(child) == "ran"
     worker.stop()
