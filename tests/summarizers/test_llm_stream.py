@@ -124,17 +124,6 @@ ECHOES = [
 ]
 
 
-@respx.mock
-@pytest.mark.parametrize("echo", ECHOES)
-def test_a_reply_echoing_the_instructions_is_rejected(echo: str) -> None:
-    respx.post("https://api.openai.com/v1/chat/completions").mock(
-        return_value=httpx.Response(200, json=openai_completion(echo))
-    )
-    summarizer = LLMSummarizer("gpt-4o-mini", client=openai.OpenAI(api_key="sk-test"))
-    with pytest.raises(InvalidSummaryError, match="instructions"):
-        run_sync(summarizer.summarize(request(max_tokens=200)))
-
-
 # Seen live from SmolLM2-135M over llama.cpp: replies pasting back the prompt's blocks.
 COPIED_BLOCKS = [
     "<<<Summary with 300+ tokens>>\n\n[user]: Hi there, I need some help with an order.\n\n"
@@ -144,30 +133,27 @@ COPIED_BLOCKS = [
 ]
 
 
-@respx.mock
-@pytest.mark.parametrize("reply", COPIED_BLOCKS)
-def test_a_reply_copying_the_prompts_blocks_is_rejected(reply: str) -> None:
-    respx.post("https://api.openai.com/v1/chat/completions").mock(
-        return_value=httpx.Response(200, json=openai_completion(reply))
-    )
-    summarizer = LLMSummarizer("gpt-4o-mini", client=openai.OpenAI(api_key="sk-test"))
-    with pytest.raises(InvalidSummaryError, match="block tags"):
-        run_sync(summarizer.summarize(request(max_tokens=200)))
-
-
 # Seen live from SmolLM2-135M over llama.cpp: a reply of a lone code fence, committed as the
 # summary of ten messages before this check.
 WORDLESS = ["```", "...", "- \n- \n", "**:**", "  \u2014  "]
 
 
+REJECTED = [
+    *((echo, "instructions") for echo in ECHOES),
+    *((reply, "block tags") for reply in COPIED_BLOCKS),
+    *((reply, "no word") for reply in WORDLESS),
+]
+"""Replies that are not a summary, and what the refusal names."""
+
+
 @respx.mock
-@pytest.mark.parametrize("reply", WORDLESS)
-def test_a_reply_with_no_words_is_rejected(reply: str) -> None:
+@pytest.mark.parametrize(("reply", "why"), REJECTED)
+def test_a_reply_that_is_not_a_summary_is_rejected(reply: str, why: str) -> None:
     respx.post("https://api.openai.com/v1/chat/completions").mock(
         return_value=httpx.Response(200, json=openai_completion(reply))
     )
     summarizer = LLMSummarizer("gpt-4o-mini", client=openai.OpenAI(api_key="sk-test"))
-    with pytest.raises(InvalidSummaryError, match="no word"):
+    with pytest.raises(InvalidSummaryError, match=why):
         run_sync(summarizer.summarize(request(max_tokens=200)))
 
 
