@@ -88,3 +88,23 @@ async def test_an_async_memory_is_freed_when_closed_and_dropped(config: str) -> 
     del memory
     await asyncio.sleep(0)  # a finished task's callbacks run
     assert [r() is None for r in refs] == [True] * len(refs)
+
+
+def _cached_ids(memory: Memory) -> set[str]:
+    return set(memory._core.renders._cache)
+
+
+def test_replaced_system_messages_and_summaries_leave_the_render_cache() -> None:
+    # An app that puts the date or the user's state in its system message replaces it every
+    # turn; each rendering kept would grow the memory by one message a turn, forever.
+    memory = Memory("s", reducer=small_reducer(FakeSummarizer(reply="s")))
+    for i in range(30):
+        memory.add(sys(f"Be brief. Turn {i}."))
+        memory.extend(turn(i))
+        memory.messages()
+    assert memory.summary is not None
+    memory.recompute()
+    memory.messages()
+    live = {m.id for m in (memory.system, memory.summary) if m is not None}
+    assert _cached_ids(memory) <= live
+    memory.close()

@@ -294,6 +294,8 @@ class SessionCore:
     def system_set(self, system: Message | None) -> None:
         """Record a system message written to the store."""
         with self._lock:
+            if self.system is not system:
+                self.renders.forget([self.system])  # a replaced system message is never shown again
             self.system = system
             self.head = self.reducer.head_size(system, self.summary)
 
@@ -575,6 +577,7 @@ class SessionCore:
         with self._lock:
             if (self.epoch, self.version) == (epoch, version):
                 self.ledger.filled(epoch, 0, self.watermark, usage)
+                self.renders.forget([self.summary])
                 self.summary = summary
                 self.head = self.reducer.head_size(self.system, summary)
                 self.version = new_version
