@@ -248,8 +248,10 @@ def _to_send(
     """
     plain = expired_audio_as_text(thaw(view), messages, options.clock())
     model = _model_of(args, kwargs)
+    style = options.style if options.style is not None else memory.style
     if options.reply_text is True or (
         options.reply_text == "auto"
+        and (style is None or style.reply_as_text is None)  # a style that sets it wins
         and reply_text_needed(
             model, provider=kwargs.get("custom_llm_provider"), api_base=kwargs.get("api_base")
         )
