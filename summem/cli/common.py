@@ -219,10 +219,16 @@ def open_existing_store(config: SummemConfig) -> Store | None:
 
 
 def import_litellm() -> Any:
-    """litellm, imported quietly: no cost-map download, no debug banners."""
+    """litellm, imported quietly: no cost-map download, no debug banners.
+
+    The command line owns its process: the banners go off for good (a library user's own
+    ``suppress_debug_info`` is left alone, see :func:`summem.clients.litellm.import_litellm`).
+    """
     from summem.clients.litellm import import_litellm as quiet_import
 
-    return quiet_import()
+    litellm = quiet_import()
+    setattr(litellm, "suppress_debug_info", True)  # noqa: B010 - not in its stubs
+    return litellm
 
 
 def server_model(
