@@ -288,12 +288,20 @@ class _Reply:
         if self._take():
             self._record(response)
 
+    def feed(self, event: Any) -> bool:
+        """Take one event into account (under the lock ``finish`` reads the items with)."""
+        with self._lock:
+            return self.items.feed(event)
+
     def finish(self) -> None:
         """Record the complete items, if any came and nothing is recorded yet."""
-        if self.items.done and not self.items.failed and self._take():
+        with self._lock:
+            if self.done or not self.items.done or self.items.failed:
+                return
+            self.done = True
             output = self.items.output()
-            if output:  # not a lone reasoning item
-                self._record({"output": output})
+        if output:  # not a lone reasoning item
+            self._record({"output": output})
 
 
 class _AsyncReply:
@@ -345,7 +353,7 @@ class _EventStream(_Proxy):
         response = _completed(event)
         if response is not None:
             self._reply.complete(response)
-        elif self._reply.items.feed(event) and self._park is not None:
+        elif self._reply.feed(event) and self._park is not None:
             self._park(self._reply)  # parked once, at its first complete item
             self._park = None
         return event

@@ -169,6 +169,24 @@ def test_a_stream_left_after_its_text_is_recorded_before_the_next_call() -> None
     assert rec.requests[1][2]["input"] == [USER, item, then]
 
 
+def test_a_function_call_item_left_after_it_is_done_is_recorded_before_a_chat_call() -> None:
+    from tests.fakes.replies import openai_completion
+
+    call = call_item("c1", "weather", '{"city": "Paris"}')
+    rec = Recorder(
+        replies(sse_events(stream_events([call, text_item("more")])), openai_completion("ok"))
+    )
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    for event in client.responses.create(model="m", input=[USER], stream=True):
+        if event.type == "response.output_item.done":
+            break  # the call is complete; the caller runs it
+    result = {"role": "tool", "tool_call_id": "c1", "content": "sunny"}
+    client.chat.completions.create(model="m", messages=[result])
+    assert [m.role for m in memory.history_messages()] == ["user", "assistant", "tool", "assistant"]
+    assert memory.history_messages()[1].tool_call_ids == ("c1",)
+
+
 def test_a_stream_left_after_its_text_is_recorded_at_memory_close_and_by_helper_exit() -> None:
     item = text_item("Left early.")
     rec = Recorder(replies(*[sse_events(text_stream_events(item))] * 2))
