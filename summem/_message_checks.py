@@ -102,6 +102,18 @@ def check_values(data: Mapping[str, Any], index: int | None) -> bool:
     return nested
 
 
+_LEGACY_RESULT = (
+    "role 'function' (the legacy result of function {name!r}) is not supported: a legacy "
+    "result names no call, so summem cannot keep it paired with its call. Send the pair in "
+    "tool form instead: the assistant message with "
+    '"tool_calls": [{{"id": "call_1", "type": "function", "function": {{"name": ..., '
+    '"arguments": ...}}}}] in place of "function_call", then '
+    '{{"role": "tool", "tool_call_id": "call_1", "content": ...}} (and tools= in place of '
+    "functions=)"
+)
+"""The error for a legacy ``{"role": "function", ...}`` result (OpenAI's deprecated form)."""
+
+
 def check_message(data: Mapping[str, Any], index: int | None) -> bool:
     """Checks pydantic's types cannot express; each error names the field.
 
@@ -115,6 +127,8 @@ def check_message(data: Mapping[str, Any], index: int | None) -> bool:
         if isinstance(data.get("type"), str):  # e.g. {"type": "function_call", ...}
             hint = f" (a Responses API {data['type']!r} item? add those with add_items)"
         raise MessageValidationError("missing required field" + hint, index=index, field="role")
+    if role == "function":
+        raise MessageValidationError(_LEGACY_RESULT.format(name=data.get("name")), index=index)
     if not isinstance(role, str) or role not in ROLES:
         raise MessageValidationError(
             f"unknown role {role!r}; expected one of {sorted(ROLES)}", index=index, field="role"

@@ -294,3 +294,20 @@ def test_a_child_forked_by_python_draws_other_ids() -> None:
     child_id = in_forked_child(new_message_id)
     assert child_id.startswith("m_") and len(child_id) == 26
     assert child_id != new_message_id()
+
+
+def test_a_legacy_function_result_is_refused_with_what_to_send_instead() -> None:
+    from summem import Memory
+
+    memory = Memory("s")
+    memory.add({"role": "user", "content": "weather?"})
+    call = {"role": "assistant", "content": None, "function_call": {"name": "w", "arguments": "{}"}}
+    result = {"role": "function", "name": "w", "content": "sunny"}
+    with pytest.raises(MessageValidationError) as info:
+        memory.extend([call, result])
+    text = str(info.value)
+    assert "message 1" in text and "legacy result of function 'w'" in text
+    assert '"tool_calls"' in text and '"role": "tool", "tool_call_id"' in text
+    assert memory.history() == [{"role": "user", "content": "weather?"}]  # neither half kept
+    with pytest.raises(MessageValidationError, match="legacy result of function 'w'"):
+        parse_message(result)

@@ -157,10 +157,44 @@ def load_settings(
         )
         if value is not None
     }
+    flags.update(_derived_names(config, budget, threshold_tokens, target_tokens))
     try:
         return SummemConfig.from_dict(data, source=source, base_dir=base_dir)
     except ConfigurationError as exc:
         raise ConfigurationError(_name_flags(str(exc), flags, source)) from None
+
+
+def _derived_names(
+    config: SummemConfig,
+    budget: dict[str, Any],
+    threshold_tokens: int | None,
+    target_tokens: int | None,
+) -> dict[str, str]:
+    """How to name a budget setting the user typed neither as a flag nor in the file.
+
+    A target derived from the threshold is "the target (75: three quarters of
+    --threshold-tokens 100; ...)", not ``budget.target``, which nobody typed; a threshold
+    left at its default (no file) says so and which flag sets it.
+    """
+    from summem.reducers.base import default_target
+
+    names: dict[str, str] = {}
+    threshold = budget["threshold"]
+    if threshold_tokens is not None:
+        origin = f"--threshold-tokens {threshold}"
+    elif config.source.startswith("<"):  # no file: the default
+        origin = f"the default threshold {threshold}"
+        names["budget.threshold"] = (
+            f"the default threshold ({threshold}; --threshold-tokens sets it)"
+        )
+    else:
+        origin = f"budget.threshold {threshold}"
+    if target_tokens is None and budget["target"] is None:
+        names["budget.target"] = (
+            f"the target ({default_target(threshold)}: three quarters of {origin}; "
+            "--target-tokens sets it)"
+        )
+    return names
 
 
 def _name_flags(message: str, flags: dict[str, str], source: str) -> str:
@@ -173,9 +207,11 @@ def _name_flags(message: str, flags: dict[str, str], source: str) -> str:
     lead = "" if source == "options" else re.escape(f"{source}: ")
     for key, flag in flags.items():
         k = re.escape(key)
-        # where a key is named, not prose that contains it: a line's "key:" slot, "than key (N)"
+        # where a key is named, not prose that contains it: a line's "key:" slot, "than key
+        # (N)", "between key (N) and key (M)"
         message = re.sub(rf"(?m)^({lead}){k}(?=:)", _Literal(flag, keep_group=True), message)
-        message = re.sub(rf"(?<=than ){k}(?: \([^)]*\))?(?![\w.])", _Literal(flag), message)
+        named = rf"(?<=than |ween | and ){k}(?: \([^)]*\))?(?![\w.])"
+        message = re.sub(named, _Literal(flag), message)
     return message
 
 
@@ -219,10 +255,16 @@ def open_existing_store(config: SummemConfig) -> Store | None:
 
 
 def import_litellm() -> Any:
-    """litellm, imported quietly: no cost-map download, no debug banners."""
+    """litellm, imported quietly: no cost-map download, no debug banners.
+
+    The command line owns its process: the banners go off for good (a library user's own
+    ``suppress_debug_info`` is left alone, see :func:`summem.clients.litellm.import_litellm`).
+    """
     from summem.clients.litellm import import_litellm as quiet_import
 
-    return quiet_import()
+    litellm = quiet_import()
+    setattr(litellm, "suppress_debug_info", True)  # noqa: B010 - not in its stubs
+    return litellm
 
 
 def server_model(

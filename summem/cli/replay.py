@@ -27,6 +27,7 @@ from summem.cli.common import (
     CliError,
     console,
     display_url,
+    import_litellm,
     missing_key_vars,
     model_prices,
     server_model,
@@ -317,6 +318,7 @@ def _summarizer(
         from summem.clients.litellm import LiteLLMClient
         from summem.summarizers.llm import LLMSummarizer
 
+        import_litellm()  # quiet for the whole command
         model, kwargs = server_model(config.model, base_url, config.api_key(config.model))
         server = LLMSummarizer(
             model,

@@ -14,10 +14,13 @@ not change that global for you.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import os
-from collections.abc import Mapping
+import sys
+import threading
+from collections.abc import Iterator, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +33,7 @@ from summem.exceptions import ConfigurationError, LLMError
 if TYPE_CHECKING:
     import openai
 
-__all__ = ["LiteLLMClient", "import_litellm"]
+__all__ = ["LiteLLMClient", "import_litellm", "quiet_litellm"]
 
 _OUTPUT_CAP_NAMES = ("max_tokens", "max_completion_tokens", "max_output_tokens")
 _RETRY_KWARGS = ("num_retries", "max_retries")
@@ -42,17 +45,40 @@ def import_litellm() -> ModuleType:
     Library use must not touch the network beyond the model call and must print nothing:
     litellm's bundled model map is used instead of downloading one, its debug banners ("Give
     Feedback / Get Help", "Provider List") are off, and its loggers only pass warnings on.
+    The banners are turned off (``litellm.suppress_debug_info``) only when summem is the
+    first to import litellm: an application that imported it itself keeps its own setting.
     """
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    first = "litellm" not in sys.modules  # else the application's, with its own settings
     litellm = importlib.import_module("litellm")
     if not getattr(litellm, "_summem_quiet", False):
-        setattr(litellm, "suppress_debug_info", True)  # noqa: B010 - not in its stubs
+        if first:
+            setattr(litellm, "suppress_debug_info", True)  # noqa: B010 - not in its stubs
         for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm"):
             logger = logging.getLogger(name)
             if logger.level < logging.WARNING:
                 logger.setLevel(logging.WARNING)
         setattr(litellm, "_summem_quiet", True)  # noqa: B010 - our own marker
     return litellm
+
+
+_QUIET = threading.Lock()
+
+
+@contextlib.contextmanager
+def quiet_litellm(litellm: Any) -> Iterator[Any]:
+    """``litellm`` with its banners off for one look-up, then the caller's setting back.
+
+    For summem's own look-ups (a model's provider, its limits), which print litellm's
+    "Provider List" banner for a model litellm cannot route unless told not to.
+    """
+    with _QUIET:
+        before = getattr(litellm, "suppress_debug_info", False)
+        setattr(litellm, "suppress_debug_info", True)  # noqa: B010 - not in its stubs
+        try:
+            yield litellm
+        finally:
+            setattr(litellm, "suppress_debug_info", before)  # noqa: B010
 
 
 class LiteLLMClient:
@@ -84,9 +110,9 @@ class LiteLLMClient:
 
     def max_input_tokens(self, model: str) -> int | None:
         """The model's input limit from litellm's model map, or ``None`` when unknown."""
-        litellm = import_litellm()
         try:
-            info = litellm.get_model_info(model)
+            with quiet_litellm(import_litellm()) as litellm:
+                info = litellm.get_model_info(model)
         except Exception:  # unmapped models raise; an unknown limit is not an error
             return None
         limit = info.get("max_input_tokens") if isinstance(info, Mapping) else None
@@ -166,7 +192,8 @@ class LiteLLMClient:
         if explicit:
             return str(explicit)
         try:
-            return str(import_litellm().get_llm_provider(model)[1])
+            with quiet_litellm(import_litellm()) as litellm:
+                return str(litellm.get_llm_provider(model)[1])
         except Exception:  # an unknown provider only makes the message less specific
             return None
 

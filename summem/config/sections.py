@@ -137,7 +137,8 @@ class ViewConfig(Section):
         base = {"plain": ViewStyle(), "compat": ViewStyle.compat(), "strict": ViewStyle.strict()}
         switches = {k: v for k, v in self.model_dump().items() if k != "style" and v is not None}
         style = replace(base[self.style], **switches)
-        return None if style.is_plain else style
+        # an explicit reply_as_text: false is kept: it overrides the litellm wrapper's default
+        return None if style.is_plain and style.reply_as_text is None else style
 
 
 class RetriesConfig(Section):

@@ -30,14 +30,16 @@ role. A :class:`ViewStyle` renders the view so they accept it, from the same sto
 null content, no developer role, replies as text); :meth:`ViewStyle.strict` adds strict
 alternation with tool traffic as text, for any chat template. The litellm wrapper turns
 ``reply_as_text`` on by itself unless litellm routes the call to OpenAI or Azure (see
-:func:`summem.wrappers.turn.reply_text_needed`; its ``reply_as_text=False`` turns it off).
+:func:`summem.wrappers.turn.reply_text_needed`); its ``reply_as_text=False`` argument turns
+that off, and so does a style that sets ``reply_as_text`` (left unset, ``None``, it is off and
+the wrapper decides by the route).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -70,7 +72,8 @@ class ViewStyle:
     empty_null_content: bool = False
     text_content: bool = False
     developer_as_system: bool = False
-    reply_as_text: bool = False
+    reply_as_text: bool | None = None
+    """``None``: not set (off; the litellm wrapper may turn it on by the call's route)."""
 
     @classmethod
     def compat(cls) -> ViewStyle:
@@ -96,8 +99,8 @@ class ViewStyle:
 
     @property
     def is_plain(self) -> bool:
-        """True when this style changes nothing."""
-        return self == _PLAIN
+        """True when this style changes nothing (``reply_as_text=False`` is plain too)."""
+        return not self.reply_as_text and replace(self, reply_as_text=None) == _PLAIN
 
 
 _PLAIN = ViewStyle()

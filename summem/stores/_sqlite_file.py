@@ -230,7 +230,7 @@ class SQLiteFile:
                 where = f"session {name!r}" if name is not None else self.label
                 raise StoreOutcomeUnknownError(
                     f"{where}: SQLite failed to commit the {write} ({exc}); it may or may not "
-                    "have been applied: read the session to know",
+                    f"have been applied: read the session to know{self._lock_hint(exc)}",
                     operation=write,
                 ) from exc
 

@@ -49,7 +49,8 @@ def wrap_completion(
     stored with only a ``refusal`` or ``audio`` is sent with that text as its content to a
     model litellm routes elsewhere than OpenAI or Azure, or cannot route (the others drop a
     turn with no content; the call's ``custom_llm_provider`` and ``api_base`` count); what is
-    stored does not change. ``reply_as_text=True`` always does so, ``False`` never.
+    stored does not change. ``reply_as_text=True`` always does so, ``False`` never; so does a
+    ``style`` (this one, else the memory's) that sets ``ViewStyle(reply_as_text=...)``.
 
     Raises:
         ConfigurationError: an async function with a sync memory, or the other way round.

@@ -12,14 +12,20 @@ unbounded history to the view). For reasoning models over ``store=False``, ask f
 
 A response is recorded once it is complete: a non-streamed one whose ``status`` is
 ``completed`` (or ``incomplete``, minus a trailing reasoning item that nothing followed), a
-stream once its ``response.completed`` (or ``response.incomplete``) event has been read. A
-stream abandoned midway, failed or cut short records nothing; the input items recorded before
-the call stay.
+stream once its ``response.completed`` (or ``response.incomplete``) event has been read. As
+with chat-completion streams (see :mod:`summem.wrappers.stream`), a stream's first complete
+output item (``response.output_item.done``, or the ``response.output_text.done`` before it)
+parks the reply, so that a caller who stops reading there keeps it: the items complete so far
+are recorded once, at the first of the stream's end, its ``close()``, the memory's next
+wrapped call or its ``close()`` (``response.completed`` read later records the whole response
+instead, once). A stream abandoned before any complete item, or ending in ``response.failed``
+or ``error``, records nothing; the input items recorded before the call stay.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -27,7 +33,15 @@ from typing import TYPE_CHECKING, Any
 from summem.exceptions import ConfigurationError
 from summem.formats.responses import item_dict, to_items, to_messages
 from summem.wrappers.pairing import paired_items
-from summem.wrappers.turn import TurnOptions, as_coroutine_function, keep_reply, keep_reply_async
+from summem.wrappers.turn import (
+    TurnOptions,
+    as_coroutine_function,
+    keep_reply,
+    keep_reply_async,
+    park,
+    settle,
+    settle_async,
+)
 
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory
@@ -125,7 +139,9 @@ def sync_responses_call(
     """``fn`` (``responses.create`` or ``.stream``) as one turn of ``memory``."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        memory.record(to_messages(_input(kwargs)), mode=options.mode)
+        new = to_messages(_input(kwargs))
+        settle(memory)
+        memory.record(new, mode=options.mode)
         kwargs = {**kwargs, "input": _repaired(memory.session_id, to_items(memory.view()))}
 
         def record(response: Any) -> None:
@@ -134,9 +150,9 @@ def sync_responses_call(
 
         response = fn(*args, **kwargs)
         if helper:
-            return _Manager(response, record)
+            return _Manager(response, record, park(memory))
         if kwargs.get("stream"):
-            return _EventStream(response, record)
+            return _EventStream(response, record, park(memory))
         record(response)
         return response
 
@@ -153,7 +169,9 @@ def async_responses_call(
     """The async twin of :func:`sync_responses_call`."""
 
     async def prepare(kwargs: dict[str, Any]) -> tuple[dict[str, Any], AsyncRecord]:
-        await memory.record(to_messages(_input(kwargs)), mode=options.mode)
+        new = to_messages(_input(kwargs))
+        await settle_async(memory)
+        await memory.record(new, mode=options.mode)
         kwargs = {**kwargs, "input": _repaired(memory.session_id, to_items(await memory.view()))}
 
         async def record(response: Any) -> None:
@@ -166,7 +184,7 @@ def async_responses_call(
         kwargs, record = await prepare(kwargs)
         response = await fn(*args, **kwargs)
         if kwargs.get("stream"):
-            return _AsyncEventStream(response, record)
+            return _AsyncEventStream(response, record, park(memory))
         await record(response)
         return response
 
@@ -176,7 +194,7 @@ def async_responses_call(
     def open_stream(*args: Any, **kwargs: Any) -> _AsyncManager:
         # ``AsyncResponses.stream`` is a plain method returning an async context manager;
         # the memory is only touched once it is entered.
-        return _AsyncManager(fn, args, kwargs, prepare)
+        return _AsyncManager(fn, args, kwargs, prepare, park(memory))
 
     return open_stream
 
@@ -195,19 +213,131 @@ _FINAL_EVENTS = ("response.completed", "response.incomplete")
 """The events that end a stream with a response to record: complete, or stopped at its output
 limit (recorded as a non-streamed ``incomplete`` response is); ``response.failed`` is not one."""
 
+_FAILED_EVENTS = ("response.failed", "error")
+"""Events after which nothing of the stream is recorded (as for a failed response)."""
+
 
 def _completed(event: Any) -> Any:
     """The response a ``response.completed`` or ``.incomplete`` event carries, else ``None``."""
     return _get(event, "response") if _get(event, "type") in _FINAL_EVENTS else None
 
 
-class _EventStream(_Proxy):
-    """Responses events, passed through; the output is recorded at ``response.completed``."""
+class _Items:
+    """The output items a stream has completed so far, by their ``output_index``.
 
-    def __init__(self, stream: Any, record: Callable[[Any], None]) -> None:
-        self._inner, self._record = stream, record
+    An item is complete at its ``response.output_item.done``; a message's text is complete at
+    its ``response.output_text.done``, which comes a few events earlier (a caller may stop
+    there, as the SDK's helper lets it): the message is then rebuilt from its
+    ``output_item.added`` and that text until its ``output_item.done`` replaces it.
+    """
+
+    def __init__(self) -> None:
+        self.added: dict[int, dict[str, Any]] = {}
+        self.done: dict[int, dict[str, Any]] = {}
+        self.failed = False
+
+    def feed(self, event: Any) -> bool:
+        """Take one event into account; whether it completed an item."""
+        kind = _get(event, "type")
+        index = _get(event, "output_index")
+        if kind in _FAILED_EVENTS:
+            self.failed = True
+        if not isinstance(index, int):
+            return False
+        if kind == "response.output_item.added" and _get(event, "item") is not None:
+            self.added[index] = _without_sdk_fields(item_dict(_get(event, "item")))
+        elif kind == "response.output_item.done" and _get(event, "item") is not None:
+            self.done[index] = _without_sdk_fields(item_dict(_get(event, "item")))
+            return True
+        elif kind == "response.output_text.done" and index not in self.done:
+            text = _get(event, "text")
+            item = self.added.get(index)
+            if isinstance(text, str) and item is not None and item.get("type") == "message":
+                part = {"type": "output_text", "text": text, "annotations": []}
+                self.done[index] = {**item, "status": "completed", "content": [part]}
+                return True
+        return False
+
+    def output(self) -> list[dict[str, Any]]:
+        """The complete items in order, as an ``incomplete`` response's output is recorded."""
+        partial_response = {
+            "status": "incomplete",
+            "output": [self.done[i] for i in sorted(self.done)],
+        }
+        return output_items(partial_response)
+
+
+class _Reply:
+    """A streamed response's reply, recorded once (sync; thread-safe as ``StreamReply``)."""
+
+    def __init__(self, record: Callable[[Any], None]) -> None:
+        self.items = _Items()
+        self._record = record
+        self._lock = threading.Lock()
+        self.done = False
+
+    def _take(self) -> bool:
+        with self._lock:
+            if self.done:
+                return False
+            self.done = True
+            return True
+
+    def complete(self, response: Any) -> None:
+        """Record the whole response (``response.completed``), unless recorded already."""
+        if self._take():
+            self._record(response)
+
+    def feed(self, event: Any) -> bool:
+        """Take one event into account (under the lock ``finish`` reads the items with)."""
+        with self._lock:
+            return self.items.feed(event)
+
+    def finish(self) -> None:
+        """Record the complete items, if any came and nothing is recorded yet."""
+        with self._lock:
+            if self.done or not self.items.done or self.items.failed:
+                return
+            self.done = True
+            output = self.items.output()
+        if output:  # not a lone reasoning item
+            self._record({"output": output})
+
+
+class _AsyncReply:
+    """The async twin of :class:`_Reply` (one event loop: no lock needed)."""
+
+    def __init__(self, record: AsyncRecord) -> None:
+        self.items = _Items()
+        self._record = record
+        self.done = False
+
+    async def complete(self, response: Any) -> None:
+        """See :meth:`_Reply.complete`."""
+        if not self.done:
+            self.done = True
+            await self._record(response)
+
+    async def finish(self) -> None:
+        """See :meth:`_Reply.finish`."""
+        if self.items.done and not self.items.failed and not self.done:
+            self.done = True
+            output = self.items.output()
+            if output:
+                await self._record({"output": output})
+
+
+Park = Callable[[Any], None]
+
+
+class _EventStream(_Proxy):
+    """Responses events, passed through; the output is recorded once it is complete."""
+
+    def __init__(self, stream: Any, record: Callable[[Any], None], park: Park) -> None:
+        self._inner = stream
+        self._reply = _Reply(record)
+        self._park: Park | None = park
         self._iter: Iterator[Any] | None = None
-        self._done = False
 
     def __iter__(self) -> _EventStream:
         return self
@@ -215,18 +345,33 @@ class _EventStream(_Proxy):
     def __next__(self) -> Any:
         if self._iter is None:
             self._iter = iter(self._inner)
-        event = next(self._iter)
+        try:
+            event = next(self._iter)
+        except StopIteration:
+            self.finish()
+            raise
         response = _completed(event)
-        if response is not None and not self._done:
-            self._done = True
-            self._record(response)
+        if response is not None:
+            self._reply.complete(response)
+        elif self._reply.feed(event) and self._park is not None:
+            self._park(self._reply)  # parked once, at its first complete item
+            self._park = None
         return event
+
+    def finish(self) -> None:
+        """Record the items complete so far, unless the output is recorded already (once)."""
+        self._reply.finish()
+
+    def close(self) -> None:
+        """Close the underlying stream, recording the items complete so far (once)."""
+        self.finish()
+        self._inner.close()
 
     def __enter__(self) -> _EventStream:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._inner.close()
+        self.close()
 
     def until_done(self) -> _EventStream:
         """Read the stream to its end (which records the output)."""
@@ -243,23 +388,31 @@ class _EventStream(_Proxy):
 class _Manager(_Proxy):
     """``with client.responses.stream(...) as stream``: records the completed output."""
 
-    def __init__(self, manager: Any, record: Callable[[Any], None]) -> None:
-        self._inner, self._record = manager, record
+    def __init__(self, manager: Any, record: Callable[[Any], None], park: Park) -> None:
+        self._inner, self._record, self._park = manager, record, park
+        self._stream: _EventStream | None = None
 
     def __enter__(self) -> _EventStream:
-        return _EventStream(self._inner.__enter__(), self._record)
+        self._stream = _EventStream(self._inner.__enter__(), self._record, self._park)
+        return self._stream
 
     def __exit__(self, *exc: Any) -> Any:
-        return self._inner.__exit__(*exc)
+        try:
+            if self._stream is not None:
+                self._stream.finish()
+        finally:
+            result = self._inner.__exit__(*exc)
+        return result
 
 
 class _AsyncEventStream(_Proxy):
     """The async twin of :class:`_EventStream`."""
 
-    def __init__(self, stream: Any, record: AsyncRecord) -> None:
-        self._inner, self._record = stream, record
+    def __init__(self, stream: Any, record: AsyncRecord, park: Park) -> None:
+        self._inner = stream
+        self._reply = _AsyncReply(record)
+        self._park: Park | None = park
         self._iter: AsyncIterator[Any] | None = None
-        self._done = False
 
     def __aiter__(self) -> _AsyncEventStream:
         return self
@@ -267,18 +420,33 @@ class _AsyncEventStream(_Proxy):
     async def __anext__(self) -> Any:
         if self._iter is None:
             self._iter = self._inner.__aiter__()
-        event = await self._iter.__anext__()
+        try:
+            event = await self._iter.__anext__()
+        except StopAsyncIteration:
+            await self.finish()
+            raise
         response = _completed(event)
-        if response is not None and not self._done:
-            self._done = True
-            await self._record(response)
+        if response is not None:
+            await self._reply.complete(response)
+        elif self._reply.items.feed(event) and self._park is not None:
+            self._park(self._reply)
+            self._park = None
         return event
+
+    async def finish(self) -> None:
+        """See :meth:`_EventStream.finish`."""
+        await self._reply.finish()
+
+    async def close(self) -> None:
+        """See :meth:`_EventStream.close`."""
+        await self.finish()
+        await self._inner.close()
 
     async def __aenter__(self) -> _AsyncEventStream:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        await self._inner.close()
+        await self.close()
 
     async def until_done(self) -> _AsyncEventStream:
         """Read the stream to its end (which records the output)."""
@@ -301,17 +469,27 @@ class _AsyncManager:
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
         prepare: Callable[[dict[str, Any]], Awaitable[tuple[dict[str, Any], AsyncRecord]]],
+        park: Park,
     ) -> None:
         self._fn, self._args, self._kwargs, self._prepare = fn, args, kwargs, prepare
+        self._park = park
         self._manager: Any = None
+        self._stream: _AsyncEventStream | None = None
 
     async def __aenter__(self) -> _AsyncEventStream:
         kwargs, record = await self._prepare(self._kwargs)
         self._manager = self._fn(*self._args, **kwargs)
-        return _AsyncEventStream(await self._manager.__aenter__(), record)
+        inner = await self._manager.__aenter__()
+        self._stream = _AsyncEventStream(inner, record, self._park)
+        return self._stream
 
     async def __aexit__(self, *exc: Any) -> Any:
-        return await self._manager.__aexit__(*exc)
+        try:
+            if self._stream is not None:
+                await self._stream.finish()
+        finally:
+            result = await self._manager.__aexit__(*exc)
+        return result
 
 
 class MemoryResponses:

@@ -68,7 +68,10 @@ __all__ = [
     "is_coroutine_function",
     "keep_reply",
     "keep_reply_async",
+    "park",
     "reply_text_needed",
+    "settle",
+    "settle_async",
     "sync_call",
 ]
 
@@ -245,8 +248,10 @@ def _to_send(
     """
     plain = expired_audio_as_text(thaw(view), messages, options.clock())
     model = _model_of(args, kwargs)
+    style = options.style if options.style is not None else memory.style
     if options.reply_text is True or (
         options.reply_text == "auto"
+        and (style is None or style.reply_as_text is None)  # a style that sets it wins
         and reply_text_needed(
             model, provider=kwargs.get("custom_llm_provider"), api_base=kwargs.get("api_base")
         )
@@ -299,8 +304,8 @@ def _note_sent(
     )
 
 
-def _park(memory: Memory | AsyncMemory) -> Callable[[Any], None]:
-    """Where a stream puts its reply at its first ``finish_reason`` (see ``stream``)."""
+def park(memory: Memory | AsyncMemory) -> Callable[[Any], None]:
+    """Where a stream puts its reply once complete (see ``stream``; ``responses`` too)."""
     return memory._parked_replies.append
 
 
@@ -373,7 +378,7 @@ def sync_call(
                 return RecordingEventStreamManager(response, record, expect_usage=expect_usage)
             if call_kwargs.get("stream"):
                 return RecordingStream(
-                    response, record, expect_usage=expect_usage, on_waiting=_park(memory)
+                    response, record, expect_usage=expect_usage, on_waiting=park(memory)
                 )
             reply = reply_message(response)
             if reply is not None:
@@ -444,7 +449,7 @@ def async_call(
                     response,
                     record,
                     expect_usage=_asks_usage(call_kwargs),
-                    on_waiting=_park(memory),
+                    on_waiting=park(memory),
                 )
             reply = reply_message(response)
             if reply is not None:

@@ -33,6 +33,17 @@ LOCAL = "http://127.0.0.1:9/v1"
             "budget.",
         ),
         (["--target-tokens", "9000"], "--target-tokens 9000: must be smaller than", "options"),
+        (  # settings nobody typed are named by what they derive from, not by yaml keys
+            ["--target-tokens", "9000"],
+            "smaller than the default threshold (8000; --threshold-tokens sets it)",
+            "budget.",
+        ),
+        (
+            ["--threshold-tokens", "100", "--summary-max-tokens", "80"],
+            "--summary-max-tokens 80: must be smaller than the target (75: three quarters of "
+            "--threshold-tokens 100; --target-tokens sets it)",
+            "budget.",
+        ),
         (["--store", "foo://bar"], "--store foo://bar: unknown scheme 'foo'", "options"),
     ],
 )
@@ -56,6 +67,10 @@ def test_a_file_s_setting_keeps_its_yaml_name_beside_the_flag(tmp_path: Path) ->
     assert result.exit_code == 2
     line = one_error_line(result)
     assert str(config) in line and "--summary-max-tokens 700" in line and "budget.target" in line
+    config.write_text("budget:\n  threshold: 1000\n  soft_threshold: 900\n")
+    result = run("replay", source, "--config", config, "--target-tokens", "950")
+    line = one_error_line(result)
+    assert "between --target-tokens 950 and budget.threshold (1000)" in line, line
 
 
 def test_chat_names_its_flags_too(tmp_path: Path) -> None:

@@ -225,3 +225,46 @@ async def test_tools_need_no_mcp_package(mocked_openai_chat, mode, monkeypatch):
         reply = await litellm.acompletion(**kwargs)
     assert reply.choices[0].message.content == "used no tool"
     assert request_json(mocked_openai_chat.calls.last)["tools"][0]["function"]["name"] == "lookup"
+
+
+@pytest.mark.parametrize("user_value", [False, True])
+def test_a_users_own_suppress_debug_info_is_left_alone(
+    monkeypatch: pytest.MonkeyPatch, user_value: bool
+) -> None:
+    import litellm
+
+    from summem.clients.litellm import import_litellm
+
+    monkeypatch.setattr(litellm, "suppress_debug_info", user_value)  # the application's choice
+    monkeypatch.setattr(litellm, "_summem_quiet", False, raising=False)  # summem not there yet
+    assert import_litellm() is litellm
+    assert litellm.suppress_debug_info is user_value
+
+
+def test_litellm_imported_by_summem_first_gets_its_banners_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib
+    import sys
+    import types
+
+    from summem.clients.litellm import import_litellm
+
+    fresh = types.SimpleNamespace(suppress_debug_info=False)  # litellm as it is on import
+    monkeypatch.delitem(sys.modules, "litellm", raising=False)
+    monkeypatch.setattr(importlib, "import_module", lambda name: fresh)
+    assert import_litellm() is fresh  # type: ignore[comparison-overlap]
+    assert fresh.suppress_debug_info is True
+
+
+def test_summems_own_lookups_print_no_banner_and_keep_the_users_setting(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import litellm
+
+    monkeypatch.setattr(litellm, "suppress_debug_info", False)
+    client = LiteLLMClient()
+    assert client._provider("a-model-litellm-cannot-route") is None
+    assert client.max_input_tokens("a-model-litellm-cannot-route") is None
+    assert capsys.readouterr() == ("", "")  # no "Provider List" banner
+    assert litellm.suppress_debug_info is False

@@ -476,6 +476,9 @@ def test_the_view_section_builds_the_style(tmp_path: Path) -> None:
     finally:
         memory.close()
     assert "view.styel: unknown key" in error_of("view:\n  styel: strict\n")
+    # an explicit "reply_as_text: false" is kept: it turns off the litellm wrapper's default
+    off = load_config(write(tmp_path, "view:\n  reply_as_text: false\n")).view.build()
+    assert off == ViewStyle(reply_as_text=False) and off.is_plain
 
 
 def test_summary_reuse_cache_reaches_the_primary_summarizer_only() -> None:

@@ -92,3 +92,32 @@ def stream_events(output: list[dict[str, Any]], *, complete: bool = True) -> lis
             }
         )
     return events
+
+
+def text_stream_events(item: dict[str, Any], *, complete: bool = True) -> list[dict[str, Any]]:
+    """A streamed message item event by event, as the server sends it (its text in one delta).
+
+    ``output_item.added`` with no content, ``content_part.added``, ``output_text.delta``,
+    ``output_text.done``, ``content_part.done``, ``output_item.done``, then (``complete``)
+    ``response.completed``.
+    """
+    part = item["content"][0]
+    text = part["text"]
+    where = {"item_id": item["id"], "output_index": 0, "content_index": 0}
+    empty = {**part, "text": ""}
+    body: list[dict[str, Any]] = [
+        {"type": "response.created", "response": response([], "in_progress")},
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {**item, "status": "in_progress", "content": []},
+        },
+        {"type": "response.content_part.added", **where, "part": empty},
+        {"type": "response.output_text.delta", **where, "delta": text, "logprobs": []},
+        {"type": "response.output_text.done", **where, "text": text, "logprobs": []},
+        {"type": "response.content_part.done", **where, "part": part},
+        {"type": "response.output_item.done", "output_index": 0, "item": item},
+    ]
+    if complete:
+        body.append({"type": "response.completed", "response": response([item])})
+    return [{**event, "sequence_number": n} for n, event in enumerate(body)]

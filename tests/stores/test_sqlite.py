@@ -82,16 +82,21 @@ def test_a_file_from_before_the_id_index_is_migrated_and_appends_stay_idempotent
     conn.close()
 
 
-class _CommitFails:
-    """A connection whose COMMIT lands, then reports an I/O error (the reply lost)."""
+_LOCKED = "database is locked"
 
-    def __init__(self, conn: sqlite3.Connection, *, lands: bool) -> None:
-        self._conn, self._lands = conn, lands
+
+class _CommitFails:
+    """A connection whose COMMIT lands (or not), then reports an error (the reply lost)."""
+
+    def __init__(
+        self, conn: sqlite3.Connection, *, lands: bool, error: str = "disk I/O error"
+    ) -> None:
+        self._conn, self._lands, self._error = conn, lands, error
 
     def execute(self, sql: str, *args: Any) -> Any:
         if sql == "COMMIT":
             self._conn.execute("COMMIT" if self._lands else "ROLLBACK")
-            raise sqlite3.OperationalError("disk I/O error")
+            raise sqlite3.OperationalError(self._error)
         return self._conn.execute(sql, *args)
 
     def __getattr__(self, name: str) -> Any:
@@ -117,6 +122,19 @@ def test_a_failed_commit_is_an_unknown_outcome_and_appending_again_is_safe(
     with pytest.raises(StoreError, match="'s'") as read:
         store.load("s")  # a read's failed COMMIT is a plain error: nothing was written
     assert not isinstance(read.value, StoreOutcomeUnknownError)
+    holder.conn = real
+    store.close()
+
+
+def test_a_commit_failing_on_a_lock_carries_the_lock_hint(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "s.db", timeout=0.5)
+    store.append("s", [user("a")])
+    holder = store._file._local.holder
+    real, holder.conn = holder.conn, _CommitFails(holder.conn, lands=False, error=_LOCKED)
+    with pytest.raises(StoreOutcomeUnknownError, match="may or may not") as info:
+        store.append("s", [user("b")])
+    assert "another process or connection holds a lock on" in str(info.value)
+    assert "0.5 s timeout" in str(info.value)
     holder.conn = real
     store.close()
 

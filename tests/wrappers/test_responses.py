@@ -10,7 +10,7 @@ import pytest
 
 from summem import AsyncMemory, Memory, SummarizationReducer, wrap_openai
 from summem.exceptions import ConfigurationError
-from summem.formats.responses import to_messages
+from summem.formats.responses import to_items, to_messages
 from summem.wrappers.responses import output_items, response_usage
 from tests.fakes.counters import WordCounter, words
 from tests.fakes.responses import (
@@ -19,6 +19,7 @@ from tests.fakes.responses import (
     response,
     stream_events,
     text_item,
+    text_stream_events,
 )
 from tests.fakes.summarizers import FakeSummarizer
 from tests.fakes.transport import Recorder, replies, sse_events
@@ -104,14 +105,146 @@ def test_create_stream_records_at_completed() -> None:
     assert memory.items() == [USER, *out]
 
 
-def test_a_stream_cut_short_records_nothing() -> None:
-    rec = Recorder(replies(sse_events(stream_events([text_item("half")], complete=False))))
+def _failed_after(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    failed = response([], status="failed")
+    end = {"type": "response.failed", "sequence_number": len(events), "response": failed}
+    return [*events, end]
+
+
+@pytest.mark.parametrize(
+    "events",
+    [
+        text_stream_events(text_item("half"))[:4],  # cut inside the text: no complete item
+        _failed_after(text_stream_events(text_item("done"), complete=False)),
+    ],
+    ids=["cut-before-any-complete-item", "failed-after-an-item"],
+)
+def test_a_stream_cut_short_or_failed_records_nothing(events: list[dict[str, Any]]) -> None:
+    rec = Recorder(replies(sse_events(events)))
     memory = Memory("s")
     client = wrap_openai(rec.client(), memory)
     with client.responses.create(model="m", input=[USER], stream=True) as stream:
         for _ in stream:
             pass
-    assert memory.items() == [USER]
+    memory.close()
+    assert stored(memory) == [USER]
+
+
+def stored(memory: Memory) -> list[dict[str, Any]]:
+    """The items stored for session ``s``, read after the memory is closed."""
+    return to_items(memory.store.history("s"))
+
+
+def _read_until_text_done(stream: Any) -> None:
+    for event in stream:
+        if event.type == "response.output_text.done":
+            break
+
+
+def test_a_stream_left_after_its_text_is_recorded_once_at_close() -> None:
+    item = text_item("Left early.")
+    rec = Recorder(replies(sse_events(text_stream_events(item))))
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    stream = client.responses.create(model="m", input=[USER], stream=True)
+    _read_until_text_done(stream)
+    assert memory.items() == [USER]  # parked, not yet recorded
+    stream.close()
+    stream.close()
+    memory.close()
+    assert stored(memory) == [USER, item]
+
+
+def test_a_stream_left_after_its_text_is_recorded_before_the_next_call() -> None:
+    item = text_item("Left early.")
+    rec = Recorder(
+        replies(sse_events(text_stream_events(item)), response([text_item("Next.", 2)], n=2))
+    )
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    _read_until_text_done(client.responses.create(model="m", input=[USER], stream=True))
+    client.responses.create(model="m", input="and then?")
+    then = {"role": "user", "content": "and then?"}
+    assert memory.items() == [USER, item, then, text_item("Next.", 2)]
+    assert rec.requests[1][2]["input"] == [USER, item, then]
+
+
+def test_a_function_call_item_left_after_it_is_done_is_recorded_before_a_chat_call() -> None:
+    from tests.fakes.replies import openai_completion
+
+    call = call_item("c1", "weather", '{"city": "Paris"}')
+    rec = Recorder(
+        replies(sse_events(stream_events([call, text_item("more")])), openai_completion("ok"))
+    )
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    for event in client.responses.create(model="m", input=[USER], stream=True):
+        if event.type == "response.output_item.done":
+            break  # the call is complete; the caller runs it
+    result = {"role": "tool", "tool_call_id": "c1", "content": "sunny"}
+    client.chat.completions.create(model="m", messages=[result])
+    assert [m.role for m in memory.history_messages()] == ["user", "assistant", "tool", "assistant"]
+    assert memory.history_messages()[1].tool_call_ids == ("c1",)
+
+
+def test_a_stream_left_after_its_text_is_recorded_at_memory_close_and_by_helper_exit() -> None:
+    item = text_item("Left early.")
+    rec = Recorder(replies(*[sse_events(text_stream_events(item))] * 2))
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    _read_until_text_done(client.responses.create(model="m", input=[USER], stream=True))
+    memory.close()
+    assert stored(memory) == [USER, item]
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    with client.responses.stream(model="m", input=[USER]) as helper:
+        _read_until_text_done(helper)
+    assert memory.items() == [USER, item]
+
+
+def test_a_stream_read_to_its_end_is_recorded_once_with_its_usage() -> None:
+    item = text_item("Whole.")
+    rec = Recorder(replies(sse_events(text_stream_events(item))))
+    memory = Memory("s")
+    client = wrap_openai(rec.client(), memory)
+    with client.responses.create(model="m", input=[USER], stream=True) as stream:
+        kinds = [event.type for event in stream]
+    memory.close()
+    assert kinds[-1] == "response.completed"
+    history = memory.store.history("s")
+    assert to_items(history) == [USER, item]
+    assert history[-1].meta["usage"]["total_tokens"] == 25
+
+
+async def test_async_stream_left_after_its_text_is_recorded_once() -> None:
+    item, whole = text_item("Left early."), text_item("Whole.", 2)
+    rec = Recorder(
+        replies(
+            sse_events(text_stream_events(item)),
+            sse_events(text_stream_events(whole)),
+            sse_events(text_stream_events(item)),
+        )
+    )
+    memory = AsyncMemory("s")
+    client = wrap_openai(rec.async_client(), memory)
+    stream = await client.responses.create(model="m", input=[USER], stream=True)
+    async for event in stream:
+        if event.type == "response.output_text.done":
+            break
+    assert await memory.items() == [USER]
+    async with client.responses.stream(model="m", input="more") as helper:
+        await helper.until_done()
+    more = {"role": "user", "content": "more"}
+    assert await memory.items() == [USER, item, more, whole]  # parked one first, once each
+    await stream.close()
+    async with client.responses.stream(model="m", input="again") as helper:
+        async for event in helper:
+            if event.type == "response.output_text.done":
+                break
+    await memory.close()
+    again = {"role": "user", "content": "again"}
+    stored_items = to_items(await memory.store.history("s"))
+    assert stored_items == [USER, item, more, whole, again, item]
 
 
 def incomplete_events(output: list[dict[str, Any]]) -> list[dict[str, Any]]:

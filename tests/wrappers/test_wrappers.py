@@ -343,6 +343,30 @@ REFUSED = {
 }
 
 
+@pytest.mark.parametrize("where", ["wrapper", "memory"])
+@pytest.mark.parametrize(("style", "as_text"), [(False, False), (True, True), (None, True)])
+def test_a_style_that_sets_reply_as_text_wins_over_the_route(
+    where: str, style: bool | None, as_text: bool, chatty_litellm: Any
+) -> None:
+    from summem import ViewStyle
+
+    seen: list[list[dict[str, Any]]] = []
+
+    def fake(**kw: Any) -> dict[str, Any]:
+        seen.append(kw["messages"])
+        return REFUSED
+
+    given = ViewStyle(reply_as_text=style)
+    memory = Memory("s1", style=given if where == "memory" else None)
+    wrapped = wrap_completion(fake, memory, style=given if where == "wrapper" else None)
+    call = {"model": "my-model", "custom_llm_provider": "anthropic"}  # needs text by its route
+    wrapped(messages=[{"role": "user", "content": "hi"}], **call)
+    wrapped(messages=[{"role": "user", "content": "again"}], **call)
+    reply = seen[-1][1]
+    assert (reply["content"] == "I can't help.") is as_text
+    assert memory.history()[1]["content"] is None
+
+
 @pytest.mark.parametrize(
     ("call", "setting", "as_text"),
     [
