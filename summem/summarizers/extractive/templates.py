@@ -107,11 +107,8 @@ def discount_templates(facts: Sequence[Fact], memory: list[Template]) -> list[Te
                 (t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None
             )
             runs = _runs(frame, group)
-            if template is not None:
-                n = template.seen + runs
-            else:  # the previous summary's instances: one earlier occasion at least
-                old = any(f.order[0] == 1 and _similar(frame, o) for f, o in group)
-                n = int(old) + runs
+            before = max(template.seen if template else 0, _runs(frame, group, summary=True))
+            n = before + runs
             counted.append((fact, frame, n, runs > 0))
         for fact, frame, n, fresh in counted:
             if n >= MIN_INSTANCES:
@@ -131,15 +128,19 @@ def discount_templates(facts: Sequence[Fact], memory: list[Template]) -> list[Te
     return memory[-MEMORY_SIZE:]
 
 
-def _runs(frame: frozenset[str], group: Sequence[tuple[Fact, frozenset[str]]]) -> int:
+def _runs(
+    frame: frozenset[str], group: Sequence[tuple[Fact, frozenset[str]]], summary: bool = False
+) -> int:
     """The occasions ``frame`` is said in the new span: runs of the speaker's messages saying it.
 
     ``group`` is one speaker's candidates; a run ends at a message of theirs whose facts do not
-    say the frame. Several instances in one message are one occasion.
+    say the frame. Several instances in one message are one occasion. With ``summary``, the
+    same over the previous summary's lines (in conversation order): a list kept whole is one
+    run, filler kept from several rounds is several.
     """
     said: dict[int, bool] = {}
     for fact, other in group:
-        if fact.order[0] == 2:
+        if fact.order[0] == (1 if summary else 2):
             said[fact.order[1]] = said.get(fact.order[1], False) or _similar(frame, other)
     runs, before = 0, False
     for position in sorted(said):
