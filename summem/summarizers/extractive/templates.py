@@ -12,11 +12,11 @@ templates it has seen repeated and on how many occasions: at most ``MEMORY_SIZE`
 most recently seen kept. An occasion is a run of instances in consecutive messages of one
 speaker (no message of theirs between with other facts): a user who lists their children,
 appointments or medications one message after another says one list, once, while filler
-comes back at one turn, then another. The previous summary's instances of a template not yet
-remembered count as one earlier occasion. A fact whose template has ``n >= 3`` occasions so
-far (this round's, plus those of earlier rounds) has its priority divided by
-``(n - 1) ** POWER``. A statement that says it updates something (``actually``, ``now``...)
-or that supersedes an earlier fact is an update, never boilerplate.
+comes back at one turn, then another. Earlier occasions are those remembered or, if more, the
+runs of the previous summary's lines saying the frame (a list kept whole is one run). A fact
+whose template has ``n >= 3`` occasions so far (this round's plus earlier ones) has its
+priority divided by ``(n - 1) ** POWER``. A statement that says it updates something
+(``actually``, ``now``...) or that supersedes an earlier fact is an update, never boilerplate.
 """
 
 from __future__ import annotations
