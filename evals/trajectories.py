@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from evals import _heldout
 from evals import _pools as P
 from evals import _pools_hidden as H
 from evals import _pools_lists as L
@@ -117,7 +118,11 @@ def generate_trajectory(
             the user states the facts in lists of :data:`evals._pools_lists.LIST_LENGTH`,
             one kind per list, in consecutive turns and one shared sentence frame, only the
             value and a plain word or two changing ("My sister {v} lives in Leeds and ...",
-            then a brother); the lists are spread over the conversation.
+            then a brother); the lists are spread over the conversation; ``"heldout"``: a
+            family written apart from the others and from the summarizer's heuristics, with
+            its own domain, filler, plan and sentence frames (:mod:`evals._heldout`; it needs
+            ``filler="realistic"`` and ``speakers="user"``, and ignores the rates and
+            ``filler_sentences``).
 
     Raises:
         ValueError: on impossible arguments (more facts than turns, rates outside [0, 1]).
@@ -133,6 +138,8 @@ def generate_trajectory(
         raise ValueError(f"filler must be 'plain' or 'realistic', got {filler!r}")
     if style not in STYLES:
         raise ValueError(f"style must be one of {STYLES}, got {style!r}")
+    if style == "heldout":
+        return _heldout_trajectory(seed, turns, facts, corrections, filler, speakers)
     kinds_planted = NESTED_KINDS if style == "nested-tool" else KINDS
     if style == "indirect" and facts > len(H.INDIRECT_PREFERENCES) * len(KINDS):
         raise ValueError(f"at most {len(H.INDIRECT_PREFERENCES) * len(KINDS)} facts are supported")
@@ -202,10 +209,48 @@ def generate_trajectory(
     )
 
 
-STYLES = ("direct", "indirect", "nested-tool", "lists")
+STYLES = ("direct", "indirect", "nested-tool", "lists", "heldout")
 """How facts are planted (see :func:`generate_trajectory`)."""
 NESTED_KINDS: tuple[FactKind, ...] = ("code", "name", "date", "value")
 """The kinds a ``nested-tool`` trajectory plants (a preference is not a tool's field)."""
+
+
+def _heldout_trajectory(
+    seed: int, turns: int, facts: int, corrections: int, filler: str, speakers: str
+) -> Trajectory:
+    """The ``heldout`` style: its own domain, filler and plan (see :mod:`evals._heldout`)."""
+    if filler != "realistic" or speakers != "user":
+        raise ValueError(
+            "the heldout style writes its own dense filler and chooses who states each fact: "
+            f"pass filler='realistic' and speakers='user', got {filler=} {speakers=}"
+        )
+    for attempt in range(50):
+        rng = random.Random(f"heldout/{seed}/{attempt}")
+        plan = _heldout.plan_turns(rng, turns, facts, corrections)
+        writer = _heldout.Writer(rng)
+        for t in range(turns):
+            writer.turn(t, plan.get(t))
+        try:
+            _check_unique(writer.messages, writer.facts)
+            break
+        except _Collision:
+            continue
+    else:  # pragma: no cover - fifty unlucky draws in a row
+        raise AssertionError(f"seed {seed}: planted values keep colliding with filler")
+    return Trajectory(
+        seed=seed,
+        messages=tuple(writer.messages),
+        facts=tuple(writer.facts),
+        turn_starts=tuple(writer.turn_starts),
+        params={
+            "turns": turns,
+            "facts": facts,
+            "filler": filler,
+            "corrections": corrections,
+            "speakers": speakers,
+            "style": "heldout",
+        },
+    )
 
 
 def _list_plan(rng: random.Random, turns: int, facts: int) -> dict[int, Any]:

@@ -387,6 +387,17 @@ FAMILIES: dict[str, Family] = {
             style="nested-tool",
         ),
         Family(
+            "heldout",
+            200,
+            20,
+            "realistic",
+            2,
+            about="held out from tuning: a home/IT/travel/banking assistant with its own filler "
+            "and frames; user, assistant and tool facts, short lists, one frame said twice far "
+            "apart, corrections",
+            style="heldout",
+        ),
+        Family(
             "long",
             1000,
             40,

@@ -8,11 +8,15 @@ overlap by at least ``OVERLAP`` (Jaccard).
 
 Instances rarely arrive together: one or two per reduction, while the summary holds only the
 survivors. So the summarizer remembers, in its provenance (``extra["templates"]``), the
-templates it has seen repeated and how many instances it has seen of each: at most
-``MEMORY_SIZE`` of them, the most recently seen kept. A fact whose template has ``n >= 3``
-instances so far (the candidates' own, plus those seen in earlier rounds) has its priority
-divided by ``(n - 1) ** POWER``. A statement that says it updates something (``actually``,
-``now``...) or that supersedes an earlier fact is an update, never boilerplate.
+templates it has seen repeated and on how many occasions: at most ``MEMORY_SIZE`` of them, the
+most recently seen kept. An occasion is a run of instances in consecutive messages of one
+speaker (no message of theirs between with other facts): a user who lists their children,
+appointments or medications one message after another says one list, once, while filler
+comes back at one turn, then another. Earlier occasions are those remembered or, if more, the
+runs of the previous summary's lines saying the frame (a list kept whole is one run). A fact
+whose template has ``n >= 3`` occasions so far (this round's plus earlier ones) has its
+priority divided by ``(n - 1) ** POWER``. A statement that says it updates something
+(``actually``, ``now``...) or that supersedes an earlier fact is an update, never boilerplate.
 """
 
 from __future__ import annotations
@@ -36,15 +40,15 @@ __all__ = [
 ]
 
 MIN_INSTANCES = 3
-"""A frame with this many instances is a template."""
-OVERLAP = 0.6
-"""Jaccard overlap of two frames that makes them one template. 0.5 (half the words shared)
-also caught filler whose slot holds a common noun, but it caught users' own lists too ("My
-son Jake is 12 and plays soccer on Saturdays", then a daughter's): see evals/README.md,
-"Realistic filler, round 4"."""
-POWER = 1.0
-"""How steeply a template's instances are discounted: the ``n``-th by ``(n - 1) ** POWER``.
-1.5 was tried in round 4 and reverted with ``OVERLAP`` 0.5, for the same reason."""
+"""A frame said on this many occasions is a template."""
+OVERLAP = 0.5
+"""Jaccard overlap of two frames that makes them one template: half the words shared, so a
+frame's slot may hold a common noun as well as a value ("Batch ... of the day pack was
+restocked", then "... of the trekking pole set ..."). With instances counted one by one
+instead of by occasions this also discounted users' own lists (see evals/README.md,
+"Realistic filler, round 4" and "Lists, round 5")."""
+POWER = 1.5
+"""How steeply a template is discounted: on its ``n``-th occasion by ``(n - 1) ** POWER``."""
 MIN_WORDS = 5
 """Shorter frames are too common to call a template."""
 MEMORY_SIZE = 32
@@ -55,7 +59,7 @@ _VALUE_RE = re.compile(r"\d")
 
 @dataclass
 class Template:
-    """A template seen repeated: whose it is, its frame, and the instances seen so far."""
+    """A template seen repeated: whose it is, its frame, and the occasions seen so far."""
 
     speaker: str
     frame: frozenset[str]
@@ -97,19 +101,20 @@ def discount_templates(facts: Sequence[Fact], memory: list[Template]) -> list[Te
             by_speaker.setdefault(speaker, []).append((fact, frame))
     memory = list(memory)
     for speaker, group in by_speaker.items():
-        known = [t for t in memory if t.speaker == speaker]
-        counted: list[tuple[Fact, frozenset[str], int]] = []
+        counted: list[tuple[Fact, frozenset[str], int, bool]] = []
         for fact, frame in group:
-            alike = [f for f, other in group if _similar(frame, other)]
-            template = next((t for t in known if _similar(frame, t.frame)), None)
-            fresh = sum(1 for f in alike if f.order[0] == 2)
-            n = max(len(alike), (template.seen if template else 0) + fresh)
-            counted.append((fact, frame, n))
-        for fact, frame, n in counted:
+            template = next(
+                (t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None
+            )
+            runs = _runs(frame, group)
+            before = max(template.seen if template else 0, _runs(frame, group, summary=True))
+            n = before + runs
+            counted.append((fact, frame, n, runs > 0))
+        for fact, frame, n, fresh in counted:
             if n >= MIN_INSTANCES:
                 fact.recorded = fact.priority  # the next round discounts afresh, not again
                 fact.priority /= (n - 1) ** POWER
-            if fact.order[0] != 2 or n < 2:
+            if not fresh or n < 2:
                 continue
             template = next(
                 (t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None
@@ -121,6 +126,27 @@ def discount_templates(facts: Sequence[Fact], memory: list[Template]) -> list[Te
                 template.seen = max(template.seen, n)
             memory.append(template)  # the most recently seen last
     return memory[-MEMORY_SIZE:]
+
+
+def _runs(
+    frame: frozenset[str], group: Sequence[tuple[Fact, frozenset[str]]], summary: bool = False
+) -> int:
+    """The occasions ``frame`` is said in the new span: runs of the speaker's messages saying it.
+
+    ``group`` is one speaker's candidates; a run ends at a message of theirs whose facts do not
+    say the frame. Several instances in one message are one occasion. With ``summary``, the
+    same over the previous summary's lines (in conversation order): a list kept whole is one
+    run, filler kept from several rounds is several.
+    """
+    said: dict[int, bool] = {}
+    for fact, other in group:
+        if fact.order[0] == (1 if summary else 2):
+            said[fact.order[1]] = said.get(fact.order[1], False) or _similar(frame, other)
+    runs, before = 0, False
+    for position in sorted(said):
+        runs += said[position] and not before
+        before = said[position]
+    return runs
 
 
 def read_memory(extra: Mapping[str, Any] | None) -> list[Template]:

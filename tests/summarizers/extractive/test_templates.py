@@ -1,4 +1,4 @@
-"""Templated sentences: discounted once repeated, remembered across reductions."""
+"""Templated sentences: discounted on their third occasion, remembered across reductions."""
 
 from __future__ import annotations
 
@@ -32,8 +32,28 @@ def _fact(line: str, order: int = 2, pos: int = 0, priority: float = 5.0) -> Fac
 
 
 def _batch(i: int, speaker: str = "assistant", order: int = 2) -> Fact:
+    """The ``i``-th filler instance, at message ``2 * i``: another message of its own between."""
     c, p, d = ITEMS[i]
-    return _fact(f"- {speaker}: {BATCH.format(c=c, p=p, d=d)}", order, i)
+    return _fact(f"- {speaker}: {BATCH.format(c=c, p=p, d=d)}", order, 2 * i)
+
+
+def _other(i: int, speaker: str = "assistant") -> Fact:
+    """Another fact of the speaker's, at message ``2 * i + 1``, between two instances."""
+    line = f"- {speaker}: Your parcel leaves the depot this afternoon, case {i}."
+    return _fact(line, pos=2 * i + 1)
+
+
+KIDS = (
+    "My son Jake is 12 and plays football on Saturdays at the park.",
+    "My daughter Maya is 9 and plays chess on Saturdays at the library.",
+    "My son Leo is 6 and plays tennis on Saturdays at the club.",
+    "My daughter Ava is 4 and plays piano on Saturdays at the school.",
+)
+
+
+def _kids(order: int = 2) -> list[Fact]:
+    """A user listing their children one message after another (the assistant's between)."""
+    return [_fact(f"- user: {t}", order, 2 * i) for i, t in enumerate(KIDS)]
 
 
 def test_a_frame_leaves_out_values_months_and_names() -> None:
@@ -42,14 +62,44 @@ def test_a_frame_leaves_out_values_months_and_names() -> None:
     assert frame == frozenset(kept)
 
 
-def test_the_third_instance_makes_a_template_and_each_is_discounted() -> None:
-    two = [_batch(0), _batch(1)]
+def test_the_third_occasion_makes_a_template_and_each_instance_is_discounted() -> None:
+    two = [_batch(0), _other(0), _batch(1)]
     assert discount_templates(two, []) and all(f.priority == 5.0 for f in two)
-    three = [_batch(0), _batch(1), _batch(2)]
+    three = [_batch(0), _other(0), _batch(1), _other(1), _batch(2)]
     discount_templates(three, [])
     third = 5.0 / 2**POWER
-    assert [f.priority for f in three] == [third, third, third]
-    assert all(f.recorded == 5.0 for f in three)  # provenance keeps the undiscounted score
+    assert [f.priority for f in three[::2]] == [third, third, third]
+    assert all(f.recorded == 5.0 for f in three[::2])  # provenance keeps the undiscounted score
+    assert three[1].priority == three[3].priority == 5.0
+
+
+def test_a_list_told_in_consecutive_messages_is_one_occasion() -> None:
+    # Counting instances one by one (the rule before) would divide each child by 3 ** POWER.
+    kids = _kids()
+    memory = discount_templates(kids, [])
+    assert all(f.priority == 5.0 for f in kids) and memory == []
+    interrupted = [*_kids()[:2], _other(1, speaker="user"), *_kids()[2:]]
+    discount_templates(interrupted, [])
+    assert all(f.priority == 5.0 for f in interrupted)  # two occasions: still not a template
+
+
+def test_a_list_carried_in_the_summary_is_not_counted_again() -> None:
+    memory = discount_templates(_kids(), [])
+    carried = _kids(order=1)
+    memory = discount_templates([*carried, _other(5, speaker="user")], memory)
+    assert all(f.priority == 5.0 for f in carried)
+    told_again = _kids()  # the same list told once more: a second occasion
+    discount_templates([*_kids(order=1), *told_again], memory)
+    assert all(f.priority == 5.0 for f in told_again)
+
+
+def test_a_frame_said_in_several_lists_becomes_a_template() -> None:
+    # The summary's list (an earlier occasion) and the same frame listed again: two.
+    memory = discount_templates([*_kids(order=1), *_kids()], [])
+    assert [t.seen for t in memory] == [2]
+    third = _kids()
+    discount_templates([*_kids(order=1), *third], memory)
+    assert all(f.priority == 5.0 / 2**POWER for f in third)
 
 
 def test_frames_sharing_fewer_words_than_they_differ_in_are_not_a_template() -> None:
@@ -63,8 +113,8 @@ def test_frames_sharing_fewer_words_than_they_differ_in_are_not_a_template() -> 
     assert all(f.priority == 5.0 for f in told)
 
 
-def test_instances_seen_in_earlier_rounds_count() -> None:
-    memory = discount_templates([_batch(0), _batch(1)], [])
+def test_occasions_seen_in_earlier_rounds_count() -> None:
+    memory = discount_templates([_batch(0), _other(0), _batch(1)], [])
     assert [(t.speaker, t.seen) for t in memory] == [("assistant", 2)]
     alone = _batch(2)
     memory = discount_templates([alone], memory)
@@ -108,12 +158,13 @@ def test_the_summarizer_remembers_templates_from_one_reduction_to_the_next() -> 
         )
 
     texts = [BATCH.format(c=c, p=p, d=d) for c, p, d in ITEMS]
+    between = "Your parcel leaves the depot this afternoon, case 12345."
     summarizer = ExtractiveSummarizer()
-    first = run_sync(summarizer.summarize(request(texts[:2], None, None)))
+    first = run_sync(summarizer.summarize(request([texts[0], between, texts[1]], None, None)))
     assert first.extra["templates"][0][:2] == ["assistant", 2]
     second = run_sync(summarizer.summarize(request(texts[2:3], first.text, first)))
     assert second.extra["templates"][0][:2] == ["assistant", 3]
     forgetful = run_sync(summarizer.summarize(request(texts[2:3], first.text, None)))
-    assert forgetful.extra["templates"][0][:2] == ["assistant", 3]  # 3 co-present anyway
+    assert forgetful.extra["templates"][0][:2] == ["assistant", 3]  # the summary: two occasions
     ablated = ExtractiveSummarizer(ablate=("templates",))
     assert run_sync(ablated.summarize(request(texts, None, None))).extra["templates"] == []
