@@ -18,8 +18,10 @@ output item (``response.output_item.done``, or the ``response.output_text.done``
 parks the reply, so that a caller who stops reading there keeps it: the items complete so far
 are recorded once, at the first of the stream's end, its ``close()``, the memory's next
 wrapped call or its ``close()`` (``response.completed`` read later records the whole response
-instead, once). A stream abandoned before any complete item, or ending in ``response.failed``
-or ``error``, records nothing; the input items recorded before the call stay.
+instead, once; whichever settles first wins). A stream abandoned before any complete item,
+ending in ``response.failed`` or ``error``, or cut by an exception while it is read (a dropped
+connection: the response may have had more items, and the app retries), records nothing; the
+input items recorded before the call stay.
 """
 
 from __future__ import annotations
@@ -350,6 +352,9 @@ class _EventStream(_Proxy):
         except StopIteration:
             self.finish()
             raise
+        except BaseException:
+            self._reply.items.failed = True  # cut by an error: the app retries, nothing recorded
+            raise
         response = _completed(event)
         if response is not None:
             self._reply.complete(response)
@@ -424,6 +429,9 @@ class _AsyncEventStream(_Proxy):
             event = await self._iter.__anext__()
         except StopAsyncIteration:
             await self.finish()
+            raise
+        except BaseException:
+            self._reply.items.failed = True  # see _EventStream.__next__
             raise
         response = _completed(event)
         if response is not None:

@@ -406,3 +406,69 @@ async def test_a_late_output_gets_its_call_moved_down_to_it() -> None:
         ("function_call_output", "c1"),
     ]
     await memory.close()
+
+
+def _dropping_client(events: list[dict[str, Any]], *, is_async: bool = False) -> Any:
+    """A client whose event stream sends ``events``, then loses its connection."""
+    import openai
+
+    from tests.fakes.transport import _http
+
+    http = _http()
+    body = sse_events(events)
+
+    class Dropped(http.SyncByteStream, http.AsyncByteStream):  # type: ignore[misc,name-defined]
+        def __iter__(self) -> Any:
+            yield body
+            raise http.ReadError("connection dropped")
+
+        async def __aiter__(self) -> Any:
+            yield body
+            raise http.ReadError("connection dropped")
+
+    def answer(request: Any) -> Any:
+        kind = {"content-type": "text/event-stream"}
+        return http.Response(200, headers=kind, stream=Dropped())
+
+    if is_async:
+
+        async def answer_async(request: Any) -> Any:
+            return answer(request)
+
+        transport = http.MockTransport(answer_async)
+        return openai.AsyncOpenAI(
+            api_key="sk-test", max_retries=0, http_client=http.AsyncClient(transport=transport)
+        )
+    transport = http.MockTransport(answer)
+    return openai.OpenAI(
+        api_key="sk-test", max_retries=0, http_client=http.Client(transport=transport)
+    )
+
+
+def test_a_stream_cut_by_a_dropped_connection_after_an_item_records_nothing() -> None:
+    # The response had more items coming (a second call, the message): the app retries it,
+    # and a partial reply recorded now would stand beside the retry's.
+    events = stream_events([call_item("c1", "weather", "{}"), text_item("more")])[:-3]
+    memory = Memory("s")
+    client = wrap_openai(_dropping_client(events), memory)
+    seen: list[str] = []
+    with pytest.raises(Exception, match="onnection"):
+        for event in client.responses.create(model="m", input=[USER], stream=True):
+            seen.append(event.type)
+    assert "response.output_item.done" in seen  # the call was complete when it dropped
+    memory.close()
+    assert stored(memory) == [USER]
+
+
+async def test_an_async_stream_cut_by_a_dropped_connection_records_nothing() -> None:
+    events = stream_events([call_item("c1", "weather", "{}"), text_item("more")])[:-3]
+    memory = AsyncMemory("s")
+    client = wrap_openai(_dropping_client(events, is_async=True), memory)
+    stream = await client.responses.create(model="m", input=[USER], stream=True)
+    seen: list[str] = []
+    with pytest.raises(Exception, match="onnection"):
+        async for event in stream:
+            seen.append(event.type)
+    assert "response.output_item.done" in seen
+    await memory.close()
+    assert to_items(await memory.store.history("s")) == [USER]
