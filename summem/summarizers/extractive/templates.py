@@ -26,8 +26,9 @@ priority divided by ``(n - 1) ** POWER``. A statement that says it updates somet
 (``actually``, ``now``...) or that supersedes an earlier fact is an update, never boilerplate.
 
 Limit: any other fact of the speaker's between two items ends the run (a user answering a
-follow-up question in the middle of a list says it on two occasions); a gap tolerance was not
-measured (evals/README.md, "Lists, round 5").
+follow-up question in the middle of a list says it on two occasions); a gap tolerance of one
+or two messages let filler back in and lost more than it saved (evals/README.md, "Lists,
+round 5").
 
 Summaries written before occasions were counted (no ``extra[COUNTED_BY]``) counted instances:
 their ``seen`` values are read as at most 2, so a list counted there is not a template forever
