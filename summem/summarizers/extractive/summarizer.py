@@ -75,9 +75,12 @@ from summem.summarizers.extractive.layout import day_of, leading_stamp, summary_
 from summem.summarizers.extractive.selection import Fact, Selection, make_fact, rank
 from summem.summarizers.extractive.supersede import supersede
 from summem.summarizers.extractive.templates import (
+    COUNTED_BY,
     discount_templates,
     read_memory,
+    read_open_runs,
     write_memory,
+    write_open_runs,
 )
 from summem.summarizers.extractive.tool_facts import call_arguments, compact_call, tool_body
 from summem.summarizers.render import content_text, format_call, message_timestamp, tool_names
@@ -201,9 +204,11 @@ class ExtractiveSummarizer:
         new = self._new_facts(request, focus, last_day)
         off = self.ablate
         superseded = 0 if "supersession" in off else supersede(old + new)
-        templates = read_memory(_previous_extra(request.previous_info))
+        previous_extra = _previous_extra(request.previous_info)
+        templates = read_memory(previous_extra)
+        open_runs = read_open_runs(previous_extra)
         if "templates" not in off:
-            templates = discount_templates(old + new, templates)
+            templates = discount_templates(old + new, templates, open_runs)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)
@@ -229,6 +234,8 @@ class ExtractiveSummarizer:
                 "candidates": len(old) + len(new),
                 "superseded": superseded,
                 "templates": write_memory(templates),
+                "open_runs": write_open_runs(open_runs),
+                COUNTED_BY: "occasions",
             },
         )
 

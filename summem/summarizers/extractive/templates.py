@@ -9,14 +9,30 @@ overlap by at least ``OVERLAP`` (Jaccard).
 Instances rarely arrive together: one or two per reduction, while the summary holds only the
 survivors. So the summarizer remembers, in its provenance (``extra["templates"]``), the
 templates it has seen repeated and on how many occasions: at most ``MEMORY_SIZE`` of them, the
-most recently seen kept. An occasion is a run of instances in consecutive messages of one
-speaker (no message of theirs between with other facts): a user who lists their children,
-appointments or medications one message after another says one list, once, while filler
-comes back at one turn, then another. Earlier occasions are those remembered or, if more, the
-runs of the previous summary's lines saying the frame (a list kept whole is one run). A fact
-whose template has ``n >= 3`` occasions so far (this round's plus earlier ones) has its
+most recently seen kept. An occasion is a run of instances in one speaker's consecutive
+candidate messages: a run ends only at a message of theirs whose candidates have at least
+``MIN_WORDS`` frame words, no correction word, and none of them saying the frame (a short
+reply or an update between two instances does not end it). A user who lists their children,
+appointments or medications one message after another says one list, once, while filler comes
+back at one turn, then another. Boilerplate repeated in each of one speaker's consecutive
+replies is likewise one occasion within a reduction (deliberate: it is learned over the
+reductions that follow). A run may cross a reduction: the frames of each speaker's last
+candidate message are kept (``extra["open_runs"]``), and when the next span's first candidate
+message of theirs says one again, the run goes on rather than being counted anew (a list told
+one message per reduction stays one occasion). Earlier occasions are those remembered or, if
+more, the runs of the previous summary's lines saying the frame (a list kept whole is one run).
+A fact whose template has ``n >= 3`` occasions so far (this round's plus earlier ones) has its
 priority divided by ``(n - 1) ** POWER``. A statement that says it updates something
 (``actually``, ``now``...) or that supersedes an earlier fact is an update, never boilerplate.
+
+Limit: any other fact of the speaker's between two items ends the run (a user answering a
+follow-up question in the middle of a list says it on two occasions); a gap tolerance of one
+or two messages let filler back in and lost more than it saved (evals/README.md, "Lists,
+round 5").
+
+Summaries written before occasions were counted (no ``extra[COUNTED_BY]``) counted instances:
+their ``seen`` values are read as at most 2, so a list counted there is not a template forever
+while real filler is relearned on its next occasion.
 """
 
 from __future__ import annotations
@@ -30,13 +46,16 @@ from summem.summarizers.extractive.lexicon import CORRECTION_WORDS, MONTH_WORDS
 from summem.summarizers.extractive.selection import Fact
 
 __all__ = [
+    "COUNTED_BY",
     "MEMORY_SIZE",
     "OVERLAP",
     "POWER",
     "Template",
     "discount_templates",
     "read_memory",
+    "read_open_runs",
     "write_memory",
+    "write_open_runs",
 ]
 
 MIN_INSTANCES = 3
@@ -53,6 +72,16 @@ MIN_WORDS = 5
 """Shorter frames are too common to call a template."""
 MEMORY_SIZE = 32
 """Templates remembered across reductions."""
+COUNTED_BY = "templates_counted_by"
+"""The key of a summary's extra saying its templates' ``seen`` counts occasions (its value
+``"occasions"``); summaries without it counted instances."""
+_OLD_SEEN = 2
+"""An old summary's ``seen`` is read as at most this."""
+_OPEN_SIZE = 16
+"""Open-run frames kept across a reduction, all speakers together."""
+
+OpenRuns = dict[str, list[frozenset[str]]]
+"""Per speaker, the frames of their last candidate message: a run that may go on."""
 _WORD_RE = re.compile(r"[A-Za-z0-9][\w'.@+-]*")
 _VALUE_RE = re.compile(r"\d")
 
@@ -83,11 +112,15 @@ def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     return len(a & b) >= OVERLAP * len(a | b)
 
 
-def discount_templates(facts: Sequence[Fact], memory: list[Template]) -> list[Template]:
+def discount_templates(
+    facts: Sequence[Fact], memory: list[Template], open_runs: OpenRuns | None = None
+) -> list[Template]:
     """Discount the templated facts among ``facts``; return the updated memory.
 
     ``facts`` are one round's candidates (the previous summary's, order 1, and the new span's,
-    order 2); ``memory`` is what earlier rounds saw (see :func:`read_memory`).
+    order 2); ``memory`` is what earlier rounds saw (see :func:`read_memory`). ``open_runs``
+    (see :func:`read_open_runs`), if given, is updated in place: a speaker's entry becomes the
+    frames of their last candidate message in the new span (kept as it was if they have none).
     """
     by_speaker: dict[str, list[tuple[Fact, frozenset[str]]]] = {}
     for fact in facts:
@@ -109,6 +142,8 @@ def discount_templates(facts: Sequence[Fact], memory: list[Template]) -> list[Te
             runs = _runs(frame, group)
             before = max(template.seen if template else 0, _runs(frame, group, summary=True))
             n = before + runs
+            if runs and before and _continues(frame, group, (open_runs or {}).get(speaker, [])):
+                n -= 1  # the previous round's last run goes on: the same occasion
             counted.append((fact, frame, n, runs > 0))
         for fact, frame, n, fresh in counted:
             if n >= MIN_INSTANCES:
@@ -125,7 +160,41 @@ def discount_templates(facts: Sequence[Fact], memory: list[Template]) -> list[Te
                 memory.remove(template)
                 template.seen = max(template.seen, n)
             memory.append(template)  # the most recently seen last
+        if open_runs is not None:
+            new = [(fact.order[1], frame) for fact, frame in group if fact.order[0] == 2]
+            if new:
+                last = max(position for position, _ in new)
+                open_runs.pop(speaker, None)
+                open_runs[speaker] = [frame for position, frame in new if position == last]
+    if open_runs is not None:
+        while sum(len(v) for v in open_runs.values()) > _OPEN_SIZE:
+            oldest = next(iter(open_runs))
+            open_runs[oldest] = open_runs[oldest][1:]
+            if not open_runs[oldest]:
+                del open_runs[oldest]
     return memory[-MEMORY_SIZE:]
+
+
+def _continues(
+    frame: frozenset[str],
+    group: Sequence[tuple[Fact, frozenset[str]]],
+    open_frames: Sequence[frozenset[str]],
+) -> bool:
+    """Whether the speaker's first new candidate message goes on an open run of ``frame``.
+
+    It does when the previous span's last candidate message of theirs said the frame
+    (``open_frames``) and this one says it too.
+    """
+    if not any(_similar(frame, other) for other in open_frames):
+        return False
+    kept = [(fact.order[1], other) for fact, other in group if fact.order[0] == 1]
+    if not kept or not any(
+        position == max(p for p, _ in kept) and _similar(frame, other) for position, other in kept
+    ):
+        return False  # the run's last piece was not kept: counted afresh, as dropped filler is
+    new = [(fact.order[1], other) for fact, other in group if fact.order[0] == 2]
+    first = min(position for position, _ in new)
+    return any(position == first and _similar(frame, other) for position, other in new)
 
 
 def _runs(
@@ -133,10 +202,11 @@ def _runs(
 ) -> int:
     """The occasions ``frame`` is said in the new span: runs of the speaker's messages saying it.
 
-    ``group`` is one speaker's candidates; a run ends at a message of theirs whose facts do not
-    say the frame. Several instances in one message are one occasion. With ``summary``, the
-    same over the previous summary's lines (in conversation order): a list kept whole is one
-    run, filler kept from several rounds is several.
+    ``group`` is one speaker's candidates (only facts with at least ``MIN_WORDS`` frame words
+    and no correction word); a run ends at a message with such a candidate but none saying the
+    frame: shorter facts and updates do not end it. Several instances in one message are one
+    occasion. With ``summary``, the same over the previous summary's lines (in conversation
+    order): a list kept whole is one run, filler kept from several rounds is several.
     """
     said: dict[int, bool] = {}
     for fact, other in group:
@@ -150,8 +220,15 @@ def _runs(
 
 
 def read_memory(extra: Mapping[str, Any] | None) -> list[Template]:
-    """The templates a previous extractive summary remembered (none if it is not one)."""
+    """The templates a previous extractive summary remembered (none if it is not one).
+
+    Without ``extra[COUNTED_BY] == "occasions"`` the summary counted instances: ``seen`` is
+    read as at most 2 (the next occasion makes a real template one again).
+    """
     raw = extra.get("templates") if isinstance(extra, Mapping) else None
+    cap = None
+    if isinstance(extra, Mapping) and extra.get(COUNTED_BY) != "occasions":
+        cap = _OLD_SEEN
     out: list[Template] = []
     for item in raw if isinstance(raw, list) else ():
         if (
@@ -161,10 +238,26 @@ def read_memory(extra: Mapping[str, Any] | None) -> list[Template]:
             and isinstance(item[1], int)
             and isinstance(item[2], str)
         ):
-            out.append(Template(item[0], frozenset(item[2].split()), item[1]))
+            seen = item[1] if cap is None else min(item[1], cap)
+            out.append(Template(item[0], frozenset(item[2].split()), seen))
     return out[-MEMORY_SIZE:]
 
 
 def write_memory(memory: Sequence[Template]) -> list[list[Any]]:
     """``memory`` as JSON: ``[speaker, seen, "frame words"]`` each."""
     return [[t.speaker, t.seen, " ".join(sorted(t.frame))] for t in memory]
+
+
+def read_open_runs(extra: Mapping[str, Any] | None) -> OpenRuns:
+    """The open runs a previous extractive summary recorded (none if it is not one)."""
+    raw = extra.get("open_runs") if isinstance(extra, Mapping) else None
+    out: OpenRuns = {}
+    for item in raw if isinstance(raw, list) else ():
+        if isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item):
+            out.setdefault(item[0], []).append(frozenset(item[1].split()))
+    return out
+
+
+def write_open_runs(open_runs: OpenRuns) -> list[list[str]]:
+    """``open_runs`` as JSON: ``[speaker, "frame words"]`` each."""
+    return [[s, " ".join(sorted(f))] for s, frames in open_runs.items() for f in frames]

@@ -8,13 +8,16 @@ from summem.summarizers.base import SummaryRequest
 from summem.summarizers.extractive.selection import Fact, make_fact
 from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 from summem.summarizers.extractive.templates import (
+    COUNTED_BY,
     MEMORY_SIZE,
     POWER,
     Template,
     discount_templates,
     frame_of,
     read_memory,
+    read_open_runs,
     write_memory,
+    write_open_runs,
 )
 from summem.tokens.base import ApproxCounter
 
@@ -139,9 +142,10 @@ def test_updates_tool_results_and_short_frames_are_never_templates() -> None:
 
 def test_memory_round_trips_and_is_capped() -> None:
     memory = [Template("assistant", frozenset(("a", "b", f"w{i}")), i) for i in range(40)]
-    back = read_memory({"templates": write_memory(memory)})
+    back = read_memory({"templates": write_memory(memory), COUNTED_BY: "occasions"})
     assert len(back) == MEMORY_SIZE and back[-1].frame == memory[-1].frame and back[-1].seen == 39
-    bad = {"templates": [["x", "2", "a b"], "junk", ["x", 2], ["assistant", 3, "a b c d e"]]}
+    junk = [["x", "2", "a b"], "junk", ["x", 2], ["assistant", 3, "a b c d e"]]
+    bad = {"templates": junk, COUNTED_BY: "occasions"}
     assert [(t.speaker, t.seen) for t in read_memory(bad)] == [("assistant", 3)]
     assert read_memory(None) == [] and read_memory({"templates": "x"}) == []
 
@@ -162,9 +166,105 @@ def test_the_summarizer_remembers_templates_from_one_reduction_to_the_next() -> 
     summarizer = ExtractiveSummarizer()
     first = run_sync(summarizer.summarize(request([texts[0], between, texts[1]], None, None)))
     assert first.extra["templates"][0][:2] == ["assistant", 2]
-    second = run_sync(summarizer.summarize(request(texts[2:3], first.text, first)))
+    later = "Your order ships from the north depot tomorrow, case 67890."
+    second = run_sync(summarizer.summarize(request([later, texts[2]], first.text, first)))
     assert second.extra["templates"][0][:2] == ["assistant", 3]
     forgetful = run_sync(summarizer.summarize(request(texts[2:3], first.text, None)))
     assert forgetful.extra["templates"][0][:2] == ["assistant", 3]  # the summary: two occasions
     ablated = ExtractiveSummarizer(ablate=("templates",))
     assert run_sync(ablated.summarize(request(texts, None, None))).extra["templates"] == []
+
+
+def _summarize(
+    summarizer: ExtractiveSummarizer,
+    turns: list[tuple[str, str]],
+    start: int,
+    previous: object,
+    budget: int = 400,
+) -> object:
+    messages = [
+        Message(role=role, content=text, id=f"m{start + i}") for i, (role, text) in enumerate(turns)
+    ]
+    request = SummaryRequest(
+        messages=messages,
+        previous_summary=getattr(previous, "text", None),
+        max_tokens=budget,
+        token_counter=ApproxCounter(),
+        previous_info=previous,
+    )
+    return run_sync(summarizer.summarize(request))
+
+
+def test_a_list_told_one_message_per_reduction_is_one_occasion() -> None:
+    # Each reduction holds one child and the assistant's reply: the list's runs in the summary
+    # and in the new span are one run going on, not one occasion per piece.
+    summarizer = ExtractiveSummarizer()
+    info: object = None
+    for i, kid in enumerate(KIDS):
+        info = _summarize(summarizer, [("user", kid), ("assistant", "Noted.")], 2 * i, info)
+    more = (
+        "I work night shifts at the hospital on Tuesdays and Thursdays.",
+        "Our car is a blue Skoda with plate KX19 RTA parked outside.",
+        "We moved to Leeds in March 2021 from Bristol with the whole family.",
+    )
+    for i, text in enumerate(more):
+        info = _summarize(summarizer, [("user", text), ("assistant", "Okay.")], 20 + 2 * i, info)
+    text = getattr(info, "text", "")
+    assert all(name in text for name in ("Jake", "Maya", "Leo", "Ava"))
+    assert getattr(info, "extra", {})["templates"] == []
+
+
+def test_an_open_run_goes_on_only_from_the_speakers_first_message() -> None:
+    memory = discount_templates([_kids(order=1)[0]], [])
+    open_runs = {"user": [frame_of(KIDS[0])]}
+    second = _fact(f"- user: {KIDS[1]}", 2, 10)
+    discount_templates([_kids(order=1)[0], second], memory, open_runs)
+    assert open_runs["user"] == [frame_of(KIDS[1])]
+    # Another fact of the user's first in the span: the list is said again, a second occasion.
+    memory = discount_templates(
+        [*_kids(order=1)[:2], _other(5, speaker="user"), _fact(f"- user: {KIDS[2]}", 2, 12)],
+        [],
+        {"user": [frame_of(KIDS[1])]},
+    )
+    assert [t.seen for t in memory] == [2]
+    back = read_open_runs({"open_runs": write_open_runs(open_runs)})
+    assert back == open_runs
+    assert read_open_runs({"open_runs": [["user"], "x", ["user", 3]]}) == {}
+    assert read_open_runs(None) == {}
+
+
+def test_boilerplate_in_each_consecutive_reply_is_one_occasion_but_learned_across_reductions() -> (
+    None
+):
+    sign_off = "Let me know if there is anything else I can help you with today, {n}."
+    replies = [
+        _fact(f"- assistant: {sign_off.format(n=c)}", 2, 2 * i) for i, c in enumerate("ABCD")
+    ]
+    memory = discount_templates(replies, [])
+    assert all(f.priority == 5.0 for f in replies) and memory == []  # one occasion: deliberate
+    carried = _fact(f"- assistant: {sign_off.format(n='D')}", 1, 6)  # the summary kept one
+    for round_ in range(1, 3):  # each reduction then says it again after something else
+        facts = [carried, _other(10 * round_, speaker="assistant")]
+        facts.append(_fact(f"- assistant: {sign_off.format(n=round_)}", 2, 20 * round_ + 5))
+        memory = discount_templates(facts, memory)
+    assert [t.seen for t in memory] == [3] and facts[-1].priority < 5.0
+
+
+def test_an_old_summary_counted_instances_and_its_seen_is_read_as_at_most_two() -> None:
+    old = {"format": "summem.extractive/2", "templates": [["user", 4, " ".join(frame_of(KIDS[0]))]]}
+    assert [t.seen for t in read_memory(old)] == [2]
+    # A list from before is not a template forever: one more occasion than the old list's
+    # two is a template, as a real filler template would be (relearned on its next occasion).
+    told_again = _kids()
+    memory = discount_templates(told_again, read_memory(old))
+    assert [t.seen for t in memory] == [3] and told_again[0].priority < 5.0
+    # Through the summarizer: a previous summary without the marker, then the new marker.
+    summarizer = ExtractiveSummarizer()
+    first = _summarize(summarizer, [("user", KIDS[0])], 0, None)
+    extra = dict(getattr(first, "extra", {}))
+    extra.pop(COUNTED_BY)
+    extra["templates"] = [["user", 9, " ".join(frame_of(KIDS[0]))]]
+    previous = type(first)(**{**vars(first), "extra": extra})
+    later = _summarize(summarizer, [("assistant", "Okay, noted."), ("user", KIDS[1])], 5, previous)
+    assert getattr(later, "extra", {})[COUNTED_BY] == "occasions"
+    assert [t[:2] for t in getattr(later, "extra", {})["templates"]] == [["user", 2]]
