@@ -52,6 +52,8 @@ __all__ = [
     "DEFAULT_DELIMITERS",
     "KNOWN_PLACEHOLDERS",
     "MAX_PROMPT_BYTES",
+    "NOTHING_GIVEN",
+    "NO_PREVIOUS_SUMMARY",
     "REQUIRED_PLACEHOLDERS",
     "ParameterValue",
     "PromptFile",
@@ -139,6 +141,11 @@ class PromptFile(BaseModel):
 
 # -- templates ------------------------------------------------------------------------------
 
+NO_PREVIOUS_SUMMARY = "(none yet: this is the first summary)"
+"""What ``{previous_summary}`` reads when there is none yet."""
+NOTHING_GIVEN = "(none)"
+"""What ``{focus}`` and ``{must_keep}`` read when the application gives none."""
+
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _TOKEN_RE = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 _IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -181,13 +188,15 @@ class PromptTemplate:
 
     @property
     def instructions(self) -> str:
-        """The prompt's own words (every message, placeholders left out).
+        """The prompt's own words, and what summem writes in place of an empty placeholder.
+
+        Every message with its placeholders left out, then :data:`NO_PREVIOUS_SUMMARY` and
+        :data:`NOTHING_GIVEN`.
 
         A reply that mostly repeats them is the model echoing its instructions, not a summary.
         """
-        return "\n".join(
-            "".join(s for s in segments if isinstance(s, str)) for _, segments in self._messages
-        )
+        own = ("".join(s for s in segments if isinstance(s, str)) for _, segments in self._messages)
+        return "\n".join((*own, NO_PREVIOUS_SUMMARY, NOTHING_GIVEN))
 
     def render(
         self,
@@ -216,13 +225,13 @@ class PromptTemplate:
         values = {
             "previous_summary": neutral(previous_summary)
             if previous_summary and previous_summary.strip()
-            else "(none yet: this is the first summary)",
+            else NO_PREVIOUS_SUMMARY,
             "transcript": neutral(transcript),
             "max_tokens": str(int(max_tokens)),
-            "focus": neutral(focus) if focus and focus.strip() else "(none)",
+            "focus": neutral(focus) if focus and focus.strip() else NOTHING_GIVEN,
             "must_keep": "\n".join(f"- {neutral(item)}" for item in must_keep)
             if must_keep
-            else "(none)",
+            else NOTHING_GIVEN,
         }
         return [
             {

@@ -20,6 +20,7 @@ __all__ = [
     "echo_share",
     "error_shape",
     "foreign_links",
+    "placeholder_only",
 ]
 
 ECHO_SHINGLE = 4
@@ -95,6 +96,19 @@ def echo_share(text: str, instructions: str, *, n: int = ECHO_SHINGLE) -> float:
     known = {tuple(source[i : i + n]) for i in range(len(source) - n + 1)}
     shingles = [tuple(words[i : i + n]) for i in range(len(words) - n + 1)]
     return sum(s in known for s in shingles) / len(shingles)
+
+
+def placeholder_only(text: str) -> bool:
+    """Whether ``text`` is only what summem writes in place of an empty placeholder.
+
+    A small model may answer with the ``(none)`` that stood for an empty field of its prompt,
+    or with "(none yet: this is the first summary)": words, but none from the conversation.
+    """
+    from summem.prompts import NO_PREVIOUS_SUMMARY, NOTHING_GIVEN  # on use: it brings in yaml
+
+    words = [w.lower() for w in _WORD.findall(text)]
+    known = {w.lower() for w in _WORD.findall(NO_PREVIOUS_SUMMARY + " " + NOTHING_GIVEN)}
+    return bool(words) and all(w in known for w in words)
 
 
 def foreign_links(text: str, sources: Iterable[str]) -> list[str]:

@@ -2,7 +2,8 @@
 
 A reply is a summary only if it is one (invariant I4): an error inside a 200, a refusal or a
 filtered reply, a reply cut at the output limit, an empty one, one with no word or number in
-it (a lone code fence), or one that repeats the prompt's instructions is an
+it (a lone code fence), one that repeats the prompt's instructions, or one that is only the
+``(none)`` an empty field of the prompt reads is an
 :class:`~summem.exceptions.InvalidSummaryError`, never committed (:func:`accept_reply`). A call
 that failed becomes a :class:`~summem.exceptions.SummarizationError` naming the provider,
 model, status and attempts, with secrets redacted (:func:`call_failure`). Each call's tokens
@@ -15,7 +16,12 @@ from __future__ import annotations
 from summem._secrets import redact
 from summem.clients.base import ChatRequest, ChatResponse
 from summem.exceptions import InvalidSummaryError, LLMError, SummarizationError
-from summem.summarizers.checks import ECHO_SHARE, copied_delimiters, echo_share
+from summem.summarizers.checks import (
+    ECHO_SHARE,
+    copied_delimiters,
+    echo_share,
+    placeholder_only,
+)
 from summem.tokens.base import TokenCounter
 
 __all__ = ["accept_reply", "call_failure", "call_usage"]
@@ -60,6 +66,11 @@ def accept_reply(response: ChatResponse, *, name: str, instructions: str) -> str
         raise InvalidSummaryError(
             f"{where}: the reply repeats the prompt's instructions ({share:.0%} of its "
             "phrases are the prompt's own), not a summary"
+        )
+    if placeholder_only(text):
+        raise InvalidSummaryError(
+            f"{where}: the reply ({text[:40]!r}) is only the text that stands for an empty "
+            "field in the prompt, nothing from the conversation: not a summary"
         )
     copied = copied_delimiters(text)
     if copied:

@@ -73,6 +73,17 @@ def _call_dict(call: Any) -> dict[str, Any]:
     }
 
 
+def _name(so_far: str, piece: Any) -> str:
+    """A streamed function name with ``piece`` added.
+
+    OpenAI sends the name once, in a call's first chunk; llama.cpp's server repeats the whole
+    name in every chunk of the call, and some servers send the name so far. A piece that begins
+    with what is already there replaces it; any other is appended (a name sent in pieces).
+    """
+    text = str(piece) if piece else ""
+    return text if text.startswith(so_far) else so_far + text
+
+
 def _plain(value: Any) -> Any:
     dump = getattr(value, "model_dump", None)
     return dump(exclude_none=True) if callable(dump) else value
@@ -195,7 +206,7 @@ class StreamAccumulator:
                 slot = self._slot(_get(call, "index"), _get(call, "id"))
                 fn = _get(call, "function")
                 if fn is not None:
-                    slot["function"]["name"] += _get(fn, "name") or ""
+                    slot["function"]["name"] = _name(slot["function"]["name"], _get(fn, "name"))
                     slot["function"]["arguments"] += _get(fn, "arguments") or ""
 
     def _slot(self, index: Any, call_id: Any) -> dict[str, Any]:
@@ -225,7 +236,7 @@ class StreamAccumulator:
         """A ``function_call`` delta (name and arguments in pieces), an ``audio`` delta."""
         if function_call is not None:
             slot = self.function_call or {"name": "", "arguments": ""}
-            slot["name"] += _get(function_call, "name") or ""
+            slot["name"] = _name(slot["name"], _get(function_call, "name"))
             slot["arguments"] += _get(function_call, "arguments") or ""
             self.function_call = slot
         audio = _plain(audio)

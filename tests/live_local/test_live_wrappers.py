@@ -210,3 +210,45 @@ def test_the_recall_loop_offers_the_tool_to_a_real_server(
     answered = [m.tool_call_id for m in history if m.role == "tool"]
     assert sorted(calls) == sorted(answered)  # any recall call the model made was answered
     check_session(memory.store, "live", memory.view())
+
+
+WEATHER_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "weather",
+        "description": "The weather in a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+        },
+    },
+}
+
+
+def test_a_streamed_tool_call_is_recorded_with_its_name_once(
+    openai_client: Any, live_model: str
+) -> None:
+    # llama.cpp repeats the whole name in every chunk of a call; the Agents SDK, LangChain and
+    # the openai helpers keep it once, and then send the whole list back to a wrapped client
+    memory = small_memory(style=ViewStyle.compat())
+    client: Any = wrap_openai(openai_client, memory)
+    user = {"role": "user", "content": "What is the weather in Bergen?"}
+    stream = client.chat.completions.create(
+        model=live_model,
+        messages=[SYSTEM, user],
+        tools=[WEATHER_TOOL],
+        tool_choice={"type": "function", "function": {"name": "weather"}},
+        max_tokens=30,
+        stream=True,
+    )
+    for _ in stream:
+        pass
+    (call,) = memory.history_messages()[-1].to_openai()["tool_calls"]
+    assert call["function"]["name"] == "weather"
+    sent = {"role": "assistant", "content": None, "tool_calls": [call]}
+    result = {"role": "tool", "tool_call_id": call["id"], "content": "Rain, 12 degrees."}
+    client.chat.completions.create(
+        model=live_model, messages=[SYSTEM, user, sent, result], max_tokens=20
+    )
+    assert [m.role for m in memory.history_messages()] == ["user", "assistant", "tool", "assistant"]

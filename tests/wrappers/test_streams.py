@@ -282,6 +282,54 @@ def test_parallel_calls_streamed_under_one_index_stay_apart() -> None:
         assert [m["role"] for m in memory.messages()][-3:] == ["assistant", "tool", "tool"]
 
 
+def _llama_cpp_delta(args: str) -> dict[str, Any]:
+    """A tool-call chunk as llama.cpp's server sends it: id and whole name in every chunk, and
+    the legacy ``function_call`` beside ``tool_calls``."""
+    function = {"name": "weather", "arguments": args}
+    call = {"index": 0, "id": "call_a", "type": "function", "function": function}
+    return {"content": None, "function_call": dict(function), "tool_calls": [call]}
+
+
+@respx.mock
+def test_a_name_repeated_in_every_chunk_is_recorded_once() -> None:
+    # seen live: llama.cpp's server, read through the OpenAI Agents SDK with the whole list
+    pieces = ['{"city":', ' "Paris"', "}"]
+    chunks = [chunk({"role": "assistant"}), *(chunk(_llama_cpp_delta(p)) for p in pieces)]
+    respx.post(OPENAI_URL).mock(
+        side_effect=[
+            event_stream(sse([*chunks, chunk({}, finish="tool_calls")])),
+            httpx.Response(200, json=openai_completion("18 C in Paris.")),
+        ]
+    )
+    memory = small_memory()
+    client = wrap(memory)
+    read_all(client.chat.completions.create(model="m", messages=[USER], stream=True))
+    reply = memory.history_messages()[-1].to_openai()
+    call = {"name": "weather", "arguments": '{"city": "Paris"}'}
+    assert reply["tool_calls"] == [{"id": "call_a", "type": "function", "function": call}]
+    assert reply["function_call"] == call
+    # the caller sends the whole list back, the call as its own stream handler read it
+    sent = {"role": "assistant", "content": None, "tool_calls": reply["tool_calls"]}
+    result = {"role": "tool", "tool_call_id": "call_a", "content": "18 C"}
+    client.chat.completions.create(model="m", messages=[USER, sent, result])
+    assert [m.role for m in memory.history_messages()] == ["user", "assistant", "tool", "assistant"]
+
+
+@respx.mock
+def test_a_name_sent_in_pieces_or_as_it_grows_is_whole() -> None:
+    for pieces in (["get_", "weather"], ["get_", "get_weather"]):
+        deltas = [_call_delta(0, "call_a", pieces[0], "{}")]
+        deltas += [{"tool_calls": [{"index": 0, "function": {"name": p}}]} for p in pieces[1:]]
+        chunks = [chunk({"role": "assistant", **deltas[0]}), *map(chunk, deltas[1:])]
+        respx.post(OPENAI_URL).mock(
+            return_value=event_stream(sse([*chunks, chunk({}, finish="tool_calls")]))
+        )
+        memory = small_memory()
+        read_all(wrap(memory).chat.completions.create(model="m", messages=[USER], stream=True))
+        (call,) = memory.history_messages()[-1].to_openai()["tool_calls"]
+        assert call["function"] == {"name": "get_weather", "arguments": "{}"}
+
+
 @respx.mock
 async def test_closing_the_memory_records_a_reply_left_before_its_usage_chunk() -> None:
     respx.post(OPENAI_URL).mock(side_effect=lambda _: event_stream(sse([*FINISHED, USAGE])))
