@@ -42,7 +42,7 @@ def test_a_memory_imports_only_what_a_turn_needs() -> None:
         "later = ('yaml', 'summem.prompts', 'summem.summarizers.extractive.summarizer', "
         "'summem.recall.index', 'summem.session.export', 'summem.formats.responses', "
         "'summem.stores.url', 'summem._secrets', 'summem.session.recorded', "
-        "'summem.reducers.records', 'summem.stores._new_session', "
+        "'summem.reducers.records', 'summem.stores.common.new_session', "
         "'summem.summarizers.extractive.tool_facts'); "
         "print([m for m in later if m in sys.modules])"
     )

@@ -1,7 +1,8 @@
 """The package's layout rules that import-linter does not check (it runs in scripts/lint).
 
-No module imports a private name (a ``_module`` or a ``_name``) of another package; the root
-of ``summem/`` has no family of modules sharing a prefix (a package waiting to be named).
+No module imports a private name (a ``_module`` or a ``_name``) of another package; no package
+of ``summem/`` (the root included) has a family of modules sharing a prefix (a package waiting
+to be named).
 """
 
 from __future__ import annotations
@@ -65,21 +66,38 @@ def test_no_module_imports_a_private_name_of_another_package() -> None:
     assert _private_imports(_modules()) == []
 
 
-def test_the_root_has_no_prefix_families() -> None:
-    names = [p.stem for p in ROOT.glob("*.py") if p.stem != "__init__" and p.stem != "__main__"]
-    prefixes = Counter(n.lstrip("_").split("_")[0] for n in names)
-    families = {p: n for p, n in prefixes.items() if n > 1}
-    assert families == {}, f"modules sharing a prefix at the root: {families}"
+def _prefix_families(names: list[str]) -> dict[str, int]:
+    """Prefixes (``_sqlite_file`` -> ``sqlite``) that more than one module name shares."""
+    prefixes = Counter(n.lstrip("_").split("_")[0] for n in names if n not in _NOT_A_FAMILY)
+    return {p: n for p, n in prefixes.items() if n > 1}
+
+
+_NOT_A_FAMILY = {"__init__", "__main__"}
+
+
+def test_no_package_has_prefix_families() -> None:
+    found = {}
+    for package in sorted({ROOT, *(p.parent for p in ROOT.rglob("__init__.py"))}):
+        families = _prefix_families([p.stem for p in package.glob("*.py")])
+        if families:
+            found[str(package.relative_to(ROOT.parent))] = families
+    assert found == {}, f"modules sharing a prefix: {found}"
+
+
+def test_the_family_check_sees_a_family() -> None:
+    names = ["__init__", "_sqlite_file", "_sqlite_rows", "sqlite", "memory", "base"]
+    assert _prefix_families(names) == {"sqlite": 3}
 
 
 def test_the_checker_tells_private_imports_across_packages_from_inside_one() -> None:
-    source = "from summem.stores._sqlite_schema import SQL\nfrom summem.reducers.cut import _x\n"
+    source = "from summem.stores.sqlite._wal import SQL\nfrom summem.reducers.cut import _x\n"
     outside = _private_imports([("summem.session.core", source, False)])
     assert outside == [
-        "summem.session.core imports summem.stores._sqlite_schema:SQL (private to summem.stores)",
+        "summem.session.core imports summem.stores.sqlite._wal:SQL"
+        " (private to summem.stores.sqlite)",
         "summem.session.core imports summem.reducers.cut:_x (private to summem.reducers.cut)",
     ]
-    inside = _private_imports([("summem.stores.sqlite", source.splitlines()[0], False)])
+    inside = _private_imports([("summem.stores.sqlite.store", source.splitlines()[0], False)])
     assert inside == []
     shared = _private_imports([("summem.session.core", "from summem._flow import Flow", False)])
     assert shared == []

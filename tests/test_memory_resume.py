@@ -24,8 +24,8 @@ from summem.exceptions import ConflictError, StoreError
 from summem.memory import Memory
 from summem.messages import Message
 from summem.stores import AsyncSQLiteStore, InMemoryStore, SQLiteStore
-from summem.stores._sqlite_schema import SQL
 from summem.stores.base import Store
+from summem.stores.sqlite.schema import SQL
 from tests.fakes.memory import small_reducer
 from tests.fakes.messages import call, sys, turn, u
 from tests.fakes.summarizers import FakeSummarizer

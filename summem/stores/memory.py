@@ -172,7 +172,7 @@ class InMemoryStore(ClosingStore):
         watermark: int = 0,
     ) -> None:
         """See :meth:`summem.stores.base.Store.create`."""
-        from summem.stores._new_session import prepare_new_session  # only to create one
+        from summem.stores.common.new_session import prepare_new_session  # only to create one
 
         name = validate_session_id(session_id)
         new = prepare_new_session(name, history, system, summary, watermark)

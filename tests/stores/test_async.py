@@ -16,8 +16,8 @@ from summem.stores import (
     AsyncRedisStore,
     AsyncSQLiteStore,
 )
-from summem.stores._sqlite_file import SQLiteFile
 from summem.stores.base import AsyncStore
+from summem.stores.sqlite.file import SQLiteFile
 from tests.stores.backends import REDIS_URL, postgres_url, require_redis, unique_prefix
 
 

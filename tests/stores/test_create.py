@@ -225,7 +225,7 @@ def test_a_write_failing_midway_leaves_no_session_and_a_retry_succeeds(
     other = state_of(store, "other")
     history = conversation("f", 30)
     if persistent.kind == "sqlite":
-        from summem.stores._sqlite_schema import SQL
+        from summem.stores.sqlite.schema import SQL
 
         # the summary log is the last insert: the session row and every message are in by then
         monkeypatch.setattr(SQL, "LOG_SUMMARY", "INSERT INTO no_such_table VALUES (?, ?, ?, ?, ?)")

@@ -36,7 +36,7 @@ from summem.stores import (
     open_async_store,
     open_store,
 )
-from summem.stores._postgres_schema import MIGRATIONS, check_schema_name
+from summem.stores.postgres.schema import MIGRATIONS, check_schema_name
 from summem.stores.url import postgres_settings
 from tests.stores.backends import Backend, pg_execute, postgres_url, require_postgres, unique_prefix
 from tests.stores.helpers import fill, reduce_to, state_of, summary_msg
@@ -502,7 +502,7 @@ def test_megabytes_in_one_create_or_append_go_through(postgres_backend: Backend)
 def test_a_schema_from_before_the_search_index_is_indexed_by_its_searches(
     schema: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from summem.stores import _postgres_ops
+    from summem.stores.postgres import operations as pg_operations
 
     with PostgresStore(postgres_url(), schema=schema) as store:
         store.append("a", [user("the osprey nests"), user("plain"), user("osprey again")])
@@ -513,7 +513,7 @@ def test_a_schema_from_before_the_search_index_is_indexed_by_its_searches(
     pg_execute("DROP TABLE {schema}.spend", schema=schema)
     pg_execute("UPDATE {schema}.summem_schema_version SET version = 1", schema=schema)
     pg_execute("UPDATE {schema}.messages SET body = 'junk' WHERE position = 1", schema=schema)
-    monkeypatch.setattr(_postgres_ops, "CATCH_UP_CHUNK", 2)  # several transactions
+    monkeypatch.setattr(pg_operations, "CATCH_UP_CHUNK", 2)  # several transactions
     with PostgresStore(postgres_url(), schema=schema) as store:
         assert _indexed_rows(schema) == 0  # the migration builds nothing: the searches do
         assert [h.position for h in store.search("a", "osprey", k=5)] == [2, 0]
@@ -536,7 +536,7 @@ def _indexed_rows(schema: str) -> int:
 
 
 def test_long_and_many_words_fit_a_tsvector() -> None:
-    from summem.stores._postgres_search import MAX_LEXEME, ts_query, ts_vector
+    from summem.stores.postgres.search import MAX_LEXEME, ts_query, ts_vector
 
     long_word = "x" * (MAX_LEXEME + 1)
     vector = ts_vector(user(f"{long_word} alpha " + "beta " * 20000))

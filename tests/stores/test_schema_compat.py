@@ -19,13 +19,13 @@ import pytest
 from summem.exceptions import SchemaVersionError
 from summem.messages import assistant, user
 from summem.stores import PostgresStore, SQLiteStore
-from summem.stores._postgres_schema import COMPATIBLE as PG_COMPATIBLE
-from summem.stores._postgres_schema import MIGRATIONS as PG_MIGRATIONS
-from summem.stores._redis_base import COMPATIBLE as REDIS_COMPATIBLE
-from summem.stores._redis_base import SCHEMA_VERSION as REDIS_SCHEMA
-from summem.stores._schema_compat import check_declarations, check_schema, compatible_down_to
-from summem.stores._sqlite_schema import COMPATIBLE, MIGRATIONS
+from summem.stores.common.schema_compat import check_declarations, check_schema, compatible_down_to
+from summem.stores.postgres.schema import COMPATIBLE as PG_COMPATIBLE
+from summem.stores.postgres.schema import MIGRATIONS as PG_MIGRATIONS
+from summem.stores.redis.operations import COMPATIBLE as REDIS_COMPATIBLE
+from summem.stores.redis.operations import SCHEMA_VERSION as REDIS_SCHEMA
 from summem.stores.sqlite import AsyncSQLiteStore
+from summem.stores.sqlite.schema import COMPATIBLE, MIGRATIONS
 from tests.stores.backends import (
     REDIS_URL,
     pg_execute,

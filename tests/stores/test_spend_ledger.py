@@ -26,7 +26,7 @@ from summem.stores import (
     InMemoryStore,
     SQLiteStore,
 )
-from summem.stores._sqlite_schema import MIGRATIONS
+from summem.stores.sqlite.schema import MIGRATIONS
 from tests.fakes.llm import FakeClock
 from tests.fakes.messages import u
 from tests.fakes.replies import OPENAI_URL, openai_completion

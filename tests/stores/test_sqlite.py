@@ -19,7 +19,7 @@ from summem.exceptions import (
 )
 from summem.messages import user
 from summem.stores import SQLiteStore
-from summem.stores._sqlite_schema import MIGRATIONS, SQL
+from summem.stores.sqlite.schema import MIGRATIONS, SQL
 
 
 def statements() -> dict[str, str]:
@@ -274,7 +274,7 @@ def test_a_lock_held_by_another_connection_is_named_with_what_to_do(tmp_path: Pa
 def test_a_file_from_before_the_search_index_is_indexed_by_its_searches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from summem.stores import _sqlite_recall  # the search lives there since the split
+    from summem.stores.sqlite import recall as sqlite_recall
 
     path = tmp_path / "s.db"
     with SQLiteStore(path) as store:
@@ -289,7 +289,7 @@ def test_a_file_from_before_the_search_index_is_indexed_by_its_searches(
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     conn.close()
-    monkeypatch.setattr(_sqlite_recall, "CATCH_UP_CHUNK", 2)  # several write transactions
+    monkeypatch.setattr(sqlite_recall, "CATCH_UP_CHUNK", 2)  # several write transactions
     with SQLiteStore(path) as store:
         assert _fts_rows(path) == 0  # opening builds nothing: the searches do
         assert [h.position for h in store.search("a", "osprey", k=5)] == [2, 0]
@@ -317,16 +317,16 @@ def _fts_rows(path: Path) -> int:
 
 
 def test_a_sqlite_without_fts5_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    from summem.stores import _sqlite_search
+    from summem.stores.sqlite import search as sqlite_search
 
     class NoFts5:
         def execute(self, sql: str, *args: Any) -> Any:
             raise sqlite3.OperationalError("no such module: fts5")
 
     with pytest.raises(StoreError, match="has no FTS5"):
-        _sqlite_search.create_fts(NoFts5())  # type: ignore[arg-type]
+        sqlite_search.create_fts(NoFts5())  # type: ignore[arg-type]
     other = sqlite3.connect(":memory:")
-    other.execute(_sqlite_search.CREATE_FTS)
+    other.execute(sqlite_search.CREATE_FTS)
     with pytest.raises(sqlite3.OperationalError, match="already exists"):
-        _sqlite_search.create_fts(other)
+        sqlite_search.create_fts(other)
     other.close()

@@ -29,8 +29,8 @@ import pytest
 from summem.exceptions import ConfigurationError, SchemaVersionError, StoreError
 from summem.messages import assistant, user
 from summem.stores import SQLiteStore, open_store
-from summem.stores._sqlite_access import Target, _writable, read_only_reason, target
 from summem.stores.sqlite import AsyncSQLiteStore
+from summem.stores.sqlite.access import Target, _writable, read_only_reason, target
 from tests.cli.test_app import one_error_line, run
 
 NOBODY = 65534
@@ -649,7 +649,7 @@ def test_an_immutable_reader_refuses_a_wal_it_cannot_follow(folder: Path, tmp_pa
 def test_the_immutable_watch_reopens_and_refuses_a_read_torn_by_a_write(tmp_path: Path) -> None:
     """In-process (root may write the folder, so the fallback is set up by hand): a change
     seen before a read opens the file again; one during a read fails that read."""
-    from summem.stores._sqlite_access import fingerprint
+    from summem.stores.sqlite.access import fingerprint
 
     path = tmp_path / "s.db"
     make_db(path)
@@ -822,7 +822,7 @@ def test_memory_recall_on_a_read_only_store_behind_a_writer(tmp_path: Path) -> N
 
 def scan_search(reader: SQLiteStore, conn: sqlite3.Connection, name: str, length: int) -> Any:
     """The in-memory search as a read of a snapshot of ``length`` messages calls it."""
-    from summem.stores._sqlite_search import fts_query
+    from summem.stores.sqlite.search import fts_query
 
     sid, epoch, indexed = conn.execute(
         "SELECT sid, epoch, indexed FROM sessions WHERE name = ?", (name,)
@@ -865,13 +865,13 @@ def test_an_older_snapshot_after_a_newer_one_does_not_rebuild_the_in_memory_inde
 def test_in_memory_indexes_are_bounded_and_dropped_once_the_file_covers_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from summem.stores import _sqlite_scan
+    from summem.stores.sqlite import scan as sqlite_scan
 
     path = tmp_path / "s.db"
     with SQLiteStore(path) as writer:
         for i in range(5):
             writer.append(f"s{i}", [user(f"alpha {i} {j}") for j in range(3)])
-    monkeypatch.setattr(_sqlite_scan, "MAX_SCAN_SESSIONS", 3)
+    monkeypatch.setattr(sqlite_scan, "MAX_SCAN_SESSIONS", 3)
     with SQLiteStore(path, read_only=True) as reader:
         for i in range(5):
             assert len(reader.search(f"s{i}", "alpha", k=2)) == 2

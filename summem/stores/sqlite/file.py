@@ -4,15 +4,15 @@
 at once by :meth:`SQLiteFile.close`), runs every unit of work as one transaction (``BEGIN`` for
 a consistent snapshot, ``BEGIN IMMEDIATE`` for the write lock), turns ``sqlite3`` errors into
 :class:`~summem.exceptions.StoreError` naming the session, and opens the file once: WAL mode
-and the schema migrations of :mod:`summem.stores._sqlite_schema`. Opening happens on the first
+and the schema migrations of :mod:`summem.stores.sqlite.schema`. Opening happens on the first
 transaction unless :meth:`SQLiteFile.open` is called first (``SQLiteStore`` does, in its
 constructor; ``AsyncSQLiteStore`` leaves it to the first call, which runs in a worker thread).
 
 Several processes may open and migrate the same file at once: the switch to WAL is retried
-(see :func:`~summem.stores._sqlite_schema.open_wal`) and the migration runs under the write
+(see :func:`~summem.stores.sqlite.schema.open_wal`) and the migration runs under the write
 lock, re-reading the schema version there, so exactly one process applies each migration.
 
-A file that cannot or must not be written (see :mod:`summem.stores._sqlite_access`) is opened
+A file that cannot or must not be written (see :mod:`summem.stores.sqlite.access`) is opened
 read-only instead: no switch to WAL, no migration, every connection opened with SQLite's
 ``mode=ro``, and every write refused with a :class:`~summem.exceptions.StoreError` before it
 reaches SQLite. Its schema must be the current one: an older one needs a migration, which
@@ -33,8 +33,8 @@ import weakref
 from collections.abc import Iterator
 
 from summem.exceptions import SchemaVersionError, StoreError, StoreOutcomeUnknownError
-from summem.stores._schema_compat import check_schema
-from summem.stores._sqlite_access import (
+from summem.stores.common.schema_compat import check_schema
+from summem.stores.sqlite.access import (
     Fingerprint,
     Target,
     fingerprint,
@@ -42,7 +42,7 @@ from summem.stores._sqlite_access import (
     read_only_reason,
     read_only_uri,
 )
-from summem.stores._sqlite_schema import MIGRATIONS, open_wal, read_marker, write_marker
+from summem.stores.sqlite.schema import MIGRATIONS, open_wal, read_marker, write_marker
 
 __all__ = ["SQLiteFile"]
 

@@ -30,8 +30,6 @@ from summem.exceptions import (
 )
 from summem.messages import Message
 from summem.observe.ledger import Spent, check_since, check_spend_entry, check_spend_key
-from summem.stores._new_session import prepare_new_session
-from summem.stores._schema_compat import check_declarations, check_schema
 from summem.stores.base import (
     SessionState,
     check_lease_args,
@@ -40,6 +38,8 @@ from summem.stores.base import (
     new_epoch,
     validate_session_id,
 )
+from summem.stores.common.new_session import prepare_new_session
+from summem.stores.common.schema_compat import check_declarations, check_schema
 
 __all__ = ["COMPATIBLE", "SCHEMA_VERSION", "CreateOps", "Op", "RedisBase", "import_redis"]
 
@@ -61,7 +61,7 @@ SCHEMA_VERSION = 1
 
 COMPATIBLE: tuple[int, ...] = (1,)
 """For each schema version, the oldest one whose code may still use its data (see
-:mod:`summem.stores._schema_compat`): ``<prefix>:schema`` records it in ``compatible``."""
+:mod:`summem.stores.common.schema_compat`): ``<prefix>:schema`` records it in ``compatible``."""
 check_declarations(COMPATIBLE, SCHEMA_VERSION)
 
 SCHEMA_FIELDS = ("version", "compatible", "compatible_for")

@@ -1,8 +1,8 @@
 """Recall over a SQLite store: full-text search of a session's history, and message positions.
 
 The index itself (an FTS5 table, filled by the search rather than by the append) is
-described in :mod:`summem.stores._sqlite_search`; a store that may not write searches an
-in-memory index when the file's is behind (:mod:`summem.stores._sqlite_scan`). This is the
+described in :mod:`summem.stores.sqlite.search`; a store that may not write searches an
+in-memory index when the file's is behind (:mod:`summem.stores.sqlite.scan`). This is the
 store's side of
 :class:`~summem.stores.base.SearchableStore`, mixed into
 :class:`~summem.stores.sqlite.SQLiteStore`.
@@ -10,12 +10,12 @@ store's side of
 
 from __future__ import annotations
 
-from summem.stores._sqlite_file import SQLiteFile
-from summem.stores._sqlite_rows import read_meta
-from summem.stores._sqlite_scan import ScanIndexes
-from summem.stores._sqlite_schema import SQL
-from summem.stores._sqlite_search import CATCH_UP_CHUNK, catch_up, fts_query
 from summem.stores.base import SearchHit, decode_message, validate_session_id
+from summem.stores.sqlite.file import SQLiteFile
+from summem.stores.sqlite.rows import read_meta
+from summem.stores.sqlite.scan import ScanIndexes
+from summem.stores.sqlite.schema import SQL
+from summem.stores.sqlite.search import CATCH_UP_CHUNK, catch_up, fts_query
 
 __all__ = ["SQLiteRecall"]
 
@@ -32,9 +32,9 @@ class SQLiteRecall:
         """See :meth:`summem.stores.base.SearchableStore.search` (FTS5, ``bm25()``).
 
         Indexes what was appended since the session's last search first (see
-        :mod:`summem.stores._sqlite_search`), so every message below ``stop`` is searched.
+        :mod:`summem.stores.sqlite.search`), so every message below ``stop`` is searched.
         Open read-only, it writes nothing: the file's index when it covers ``stop`` (even if
-        the session grew since), else an in-memory one (:mod:`summem.stores._sqlite_scan`).
+        the session grew since), else an in-memory one (:mod:`summem.stores.sqlite.scan`).
         """
         name = validate_session_id(session_id)
         with self._file.tx(name) as conn:

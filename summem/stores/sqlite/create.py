@@ -13,9 +13,9 @@ import sqlite3
 import time
 
 from summem.exceptions import ConflictError
-from summem.stores._new_session import NewSession
-from summem.stores._sqlite_schema import SQL
 from summem.stores.base import new_epoch
+from summem.stores.common.new_session import NewSession
+from summem.stores.sqlite.schema import SQL
 
 __all__ = ["insert_session"]
 

@@ -1,6 +1,6 @@
 """Recall on a SQLite file summem may not write: an in-memory index of the session instead.
 
-A search brings the file's FTS5 index up to date first (:mod:`summem.stores._sqlite_search`),
+A search brings the file's FTS5 index up to date first (:mod:`summem.stores.sqlite.search`),
 which writes. A store open read-only (``read_only=True``, or a file this process cannot
 write) must not, and must still search. When the file's index already covers what is
 searched, it is used as it is; when it is behind, the session's messages are indexed in a
@@ -30,7 +30,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from summem.stores._sqlite_search import CREATE_FTS, INSERT_FTS, RANKED, TO_INDEX, fts_docs
+from summem.stores.sqlite.search import CREATE_FTS, INSERT_FTS, RANKED, TO_INDEX, fts_docs
 
 __all__ = ["MAX_SCAN_SESSIONS", "ScanIndexes"]
 
@@ -50,7 +50,7 @@ _SEARCH = (
     f"SELECT rowid, {RANKED} FROM messages_fts "
     "WHERE messages_fts MATCH ? AND rowid < ? ORDER BY score, rowid DESC LIMIT ?"
 )
-""":data:`summem.stores._sqlite_schema.SQL.SEARCH` on an index of one session, keyed by
+""":data:`summem.stores.sqlite.schema.SQL.SEARCH` on an index of one session, keyed by
 position (no ``messages`` table to join: the bodies are read from the file)."""
 
 

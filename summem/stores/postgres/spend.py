@@ -11,14 +11,14 @@ from __future__ import annotations
 import math
 
 from summem.observe.ledger import Spent, check_since, check_spend_entry, check_spend_key
-from summem.stores._postgres_base import Op, PgBase, Query, Steps, batch
-from summem.stores._postgres_schema import name_key
+from summem.stores.postgres.op import Op, PgBase, Query, Steps, batch
+from summem.stores.postgres.schema import name_key
 
 __all__ = ["PgSpend"]
 
 
 class PgSpend(PgBase):
-    """The ledger's operations, as :class:`~summem.stores._postgres_base.Op` values."""
+    """The ledger's operations, as :class:`~summem.stores.postgres.op.Op` values."""
 
     def _op_record_spend(
         self, key: str, at: float, tokens: int, cost_usd: float, prune_before: float | None

@@ -4,19 +4,19 @@ One session lives under four keys, ``{prefix}:{<tag>}:meta|msgs|sums|lease``, wh
 is the session id in URL-safe base64: the braces make it a Redis Cluster hash tag (one slot per
 session, so multi-key scripts work on a cluster), and the encoding keeps ids such as ``a``,
 ``a:msgs`` or ``x}y`` from ever colliding. Every operation is one Lua script (see
-:mod:`summem.stores._redis_scripts`), so appends are atomic and commits compare-and-set on the
+:mod:`summem.stores.redis.scripts`), so appends are atomic and commits compare-and-set on the
 server. The reduction lease is ``SET NX PX`` with an owner token, released by a script that
 checks the owner. ``create`` writes a whole session in one script too; a history longer than
-:attr:`~summem.stores._redis_base.RedisBase.create_chunk_bytes` is first staged in chunks under
+:attr:`~summem.stores.redis.operations.RedisBase.create_chunk_bytes` is first staged in chunks under
 a private key of the session's slot, then renamed into place by that script (see
-:mod:`summem.stores._redis_scripts`), so no reader ever sees part of it.
+:mod:`summem.stores.redis.scripts`), so no reader ever sees part of it.
 
 The layout's schema version is recorded (when a summem ever changes it) in the hash
 ``{prefix}:schema`` (``version``, ``compatible``, ``compatible_for``), read once per store
 before its first command: data newer than this summem knows is used only if its "compatible
-down to" marker allows it (see :mod:`summem.stores._schema_compat`); no hash means schema 1.
+down to" marker allows it (see :mod:`summem.stores.common.schema_compat`); no hash means schema 1.
 
-Keys, scripts and parsing are written once in :mod:`summem.stores._redis_base`, as
+Keys, scripts and parsing are written once in :mod:`summem.stores.redis.operations`, as
 operations (script, keys, arguments, parser); :class:`RedisStore` and :class:`AsyncRedisStore`
 only run them. The ``redis`` package is imported when a store is built, so ``summem`` works
 without it.
@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 from summem.messages import Message
 from summem.observe.ledger import Spent
-from summem.stores._redis_base import SCHEMA_FIELDS, Op, RedisBase, import_redis
-from summem.stores._redis_scripts import SCRIPTS
 from summem.stores.base import ClosingStore, SessionState
+from summem.stores.redis.operations import SCHEMA_FIELDS, Op, RedisBase, import_redis
+from summem.stores.redis.scripts import SCRIPTS
 
 if TYPE_CHECKING:
     import redis as redis_sync

@@ -16,8 +16,8 @@ from typing import Any
 
 from summem.exceptions import ConflictError, CorruptRecordError
 from summem.messages import Message
-from summem.stores._sqlite_schema import SQL
 from summem.stores.base import decode_message, new_epoch
+from summem.stores.sqlite.schema import SQL
 
 __all__ = ["Meta", "checked_meta", "decode_opt", "new_session_row", "read_meta", "read_range"]
 

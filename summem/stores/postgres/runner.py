@@ -1,8 +1,8 @@
 """Running PostgreSQL operations on pooled connections, sync and async.
 
-Each operation (:mod:`summem.stores._postgres_ops`) is one transaction: its batches are sent
+Each operation (:mod:`summem.stores.postgres.operations`) is one transaction: its batches are sent
 in pipeline mode (one round trip each; the last one with the COMMIT), and what a failure means
-depends on how far it got (:class:`~summem.stores._postgres_base.Stage`): before the COMMIT the
+depends on how far it got (:class:`~summem.stores.postgres.op.Stage`): before the COMMIT the
 server rolled everything back, with it the outcome is unknown. A connection that died in the
 pool is replaced and the operation retried once, when that is safe. :class:`SyncRunner` and
 :class:`AsyncRunner` are the same loop, on ``ConnectionPool`` and ``AsyncConnectionPool``.
@@ -15,8 +15,8 @@ from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
 from summem.exceptions import ConfigurationError
-from summem.stores._postgres_base import Op, Stage
-from summem.stores._postgres_ops import PgOps
+from summem.stores.postgres.op import Op, Stage
+from summem.stores.postgres.operations import PgOps
 
 __all__ = ["AsyncRunner", "Pooled", "SyncRunner", "check_pool"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 
 from summem.observe.ledger import Spent, check_since, check_spend_entry, check_spend_key
-from summem.stores._sqlite_file import SQLiteFile
-from summem.stores._sqlite_schema import SQL
+from summem.stores.sqlite.file import SQLiteFile
+from summem.stores.sqlite.schema import SQL
 
 __all__ = ["SQLiteSpend"]
 

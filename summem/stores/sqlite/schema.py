@@ -11,8 +11,8 @@ import sqlite3
 import time
 from collections.abc import Callable
 
-from summem.stores._schema_compat import check_declarations, compatible_down_to
-from summem.stores._sqlite_search import (
+from summem.stores.common.schema_compat import check_declarations, compatible_down_to
+from summem.stores.sqlite.search import (
     INDEX_STATE,
     INSERT_FTS,
     RANKED,
@@ -105,7 +105,7 @@ COMPATIBLE: tuple[int, ...] = (
     3,  # 4: the spend ledger's table: code at schema 3 never reads or writes it
 )
 """For each migration, the oldest schema version whose code may still use the data once it
-has run (see :mod:`summem.stores._schema_compat` for what may be declared)."""
+has run (see :mod:`summem.stores.common.schema_compat` for what may be declared)."""
 check_declarations(COMPATIBLE, len(MIGRATIONS))
 
 _MARKER_TABLE = (

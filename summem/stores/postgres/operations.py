@@ -1,11 +1,11 @@
 """Every PostgreSQL store operation, written once for the sync and the async store.
 
 Each ``_op_*`` method checks its arguments, encodes what it writes, and returns an
-:class:`~summem.stores._postgres_base.Op`: a generator of statement batches, run in one
+:class:`~summem.stores.postgres.op.Op`: a generator of statement batches, run in one
 transaction. Writes lock the session row (``SELECT ... FOR UPDATE``) in their first batch and
 read what they change after it, which serialises appends and commits on one session across
 connections, processes and machines while other sessions go on; their last batch goes with the
-COMMIT (see :class:`~summem.stores._postgres_base.Batch`).
+COMMIT (see :class:`~summem.stores.postgres.op.Batch`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,20 @@ from collections.abc import Sequence
 
 from summem.exceptions import ConflictError, CorruptRecordError, SessionNotFoundError, StoreError
 from summem.messages import Message
-from summem.stores._new_session import prepare_new_session
-from summem.stores._postgres_base import (
+from summem.stores.base import (
+    SearchHit,
+    SessionState,
+    check_lease_args,
+    check_watermark,
+    decode_message,
+    encode_message,
+    new_epoch,
+    slice_bounds,
+    validate_session_id,
+)
+from summem.stores.common.new_session import prepare_new_session
+from summem.stores.common.schema_compat import compatible_down_to
+from summem.stores.postgres.op import (
     Meta,
     Op,
     Query,
@@ -28,27 +40,15 @@ from summem.stores._postgres_base import (
     parse_meta,
     schema_version,
 )
-from summem.stores._postgres_schema import COMPATIBLE, LOCK_CLASS, name_key
-from summem.stores._postgres_search import CATCH_UP_CHUNK, ts_query, ts_vector
-from summem.stores._postgres_spend import PgSpend
-from summem.stores._schema_compat import compatible_down_to
-from summem.stores.base import (
-    SearchHit,
-    SessionState,
-    check_lease_args,
-    check_watermark,
-    decode_message,
-    encode_message,
-    new_epoch,
-    slice_bounds,
-    validate_session_id,
-)
+from summem.stores.postgres.schema import COMPATIBLE, LOCK_CLASS, name_key
+from summem.stores.postgres.search import CATCH_UP_CHUNK, ts_query, ts_vector
+from summem.stores.postgres.spend import PgSpend
 
 __all__ = ["PgOps"]
 
 
 class PgOps(PgSpend):
-    """The store's operations, as :class:`~summem.stores._postgres_base.Op` values."""
+    """The store's operations, as :class:`~summem.stores.postgres.op.Op` values."""
 
     # -- schema ---------------------------------------------------------------------------
 

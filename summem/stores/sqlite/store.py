@@ -7,17 +7,17 @@ failing) and see each other's work. Each thread gets its own connection; writers
 process also queue on a lock, so they do not spin in SQLite's busy handler.
 
 This module is the store's operations on sessions. The rest lives beside it, one concept
-each: opening the file read-write or read-only (:mod:`summem.stores._sqlite_access`),
-connections, transactions and migrations (:mod:`summem.stores._sqlite_file`), the schema and
-every statement (:mod:`summem.stores._sqlite_schema`), reading and checking a session's rows
-(:mod:`summem.stores._sqlite_rows`), creating a whole session
-(:mod:`summem.stores._sqlite_create`), recall search (:mod:`summem.stores._sqlite_recall`
-over :mod:`summem.stores._sqlite_search`), the spend ledger
-(:mod:`summem.stores._sqlite_spend`) and the async twin (:mod:`summem.stores._sqlite_async`).
+each: opening the file read-write or read-only (:mod:`summem.stores.sqlite.access`),
+connections, transactions and migrations (:mod:`summem.stores.sqlite.file`), the schema and
+every statement (:mod:`summem.stores.sqlite.schema`), reading and checking a session's rows
+(:mod:`summem.stores.sqlite.rows`), creating a whole session
+(:mod:`summem.stores.sqlite.create`), recall search (:mod:`summem.stores.sqlite.recall`
+over :mod:`summem.stores.sqlite.search`), the spend ledger
+(:mod:`summem.stores.sqlite.spend`); the async twin is at the end of this module.
 
 Every query is an index lookup or range scan: ``append`` costs O(batch) and ``load`` reads only
 ``history[k:]``, whatever the history's length. The schema evolves through :data:`MIGRATIONS`
-(in :mod:`summem.stores._sqlite_schema`), tracked by ``PRAGMA user_version``.
+(in :mod:`summem.stores.sqlite.schema`), tracked by ``PRAGMA user_version``.
 :class:`AsyncSQLiteStore` runs the same code in worker threads, and opens the file in one
 too (never on the event loop).
 """
@@ -28,27 +28,15 @@ import os
 import sqlite3
 import time
 from collections.abc import Sequence
+from typing import TypeVar
 
 from summem.exceptions import CorruptRecordError, SessionNotFoundError, StoreError
 from summem.messages import Message
-from summem.stores._new_session import prepare_new_session
-from summem.stores._sqlite_access import target as sqlite_target
-from summem.stores._sqlite_async import AsyncSQLiteStore
-from summem.stores._sqlite_create import insert_session
-from summem.stores._sqlite_file import SQLiteFile
-from summem.stores._sqlite_recall import SQLiteRecall
-from summem.stores._sqlite_rows import (
-    checked_meta,
-    decode_opt,
-    new_session_row,
-    read_meta,
-    read_range,
-)
-from summem.stores._sqlite_scan import ScanIndexes
-from summem.stores._sqlite_schema import MIGRATIONS, SQL
-from summem.stores._sqlite_spend import SQLiteSpend
+from summem.observe.ledger import Spent
+from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
     ClosingStore,
+    SearchHit,
     SessionState,
     check_lease_args,
     check_watermark,
@@ -57,9 +45,24 @@ from summem.stores.base import (
     slice_bounds,
     validate_session_id,
 )
+from summem.stores.common.new_session import prepare_new_session
+from summem.stores.sqlite.access import target as sqlite_target
+from summem.stores.sqlite.create import insert_session
+from summem.stores.sqlite.file import SQLiteFile
+from summem.stores.sqlite.recall import SQLiteRecall
+from summem.stores.sqlite.rows import (
+    checked_meta,
+    decode_opt,
+    new_session_row,
+    read_meta,
+    read_range,
+)
+from summem.stores.sqlite.scan import ScanIndexes
+from summem.stores.sqlite.schema import SQL
+from summem.stores.sqlite.spend import SQLiteSpend
 from summem.stores.url import sqlite_file, sqlite_read_only
 
-__all__ = ["MIGRATIONS", "AsyncSQLiteStore", "SQLiteStore"]
+__all__ = ["AsyncSQLiteStore", "SQLiteStore"]
 
 
 class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
@@ -68,7 +71,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
     A file that cannot be written (no write permission on it or on its folder, including a
     ``chmod 444`` file when running as root) is opened read-only: every read works, every
     write raises :class:`~summem.exceptions.StoreError`, and the file is never changed (see
-    :mod:`summem.stores._sqlite_access`).
+    :mod:`summem.stores.sqlite.access`).
 
     Args:
         path: the database file, or a ``file:`` URI (``file:app.db?mode=ro``).
@@ -334,3 +337,91 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
         self, conn: sqlite3.Connection, sid: int, summary_id: str, wm: int, body: str, now: float
     ) -> None:
         conn.execute(SQL.LOG_SUMMARY, (sid, summary_id, wm, body, now))
+
+
+_AS = TypeVar("_AS", bound="AsyncSQLiteStore")
+
+
+class AsyncSQLiteStore(AsyncStoreAdapter):
+    """The async twin of :class:`~summem.stores.sqlite.SQLiteStore`, run in worker threads.
+
+    Building one does no I/O, so it may be done on a running event loop: the file is opened
+    (switched to WAL, migrated) in a worker thread by :meth:`open`, by ``async with``, or else
+    by the first call. An unusable file therefore raises there, not in the constructor.
+
+    Args:
+        path: the database file (created if missing; its directory must exist), or a
+            ``file:`` URI.
+        timeout: seconds to wait for another writer (``busy_timeout``) before failing.
+        read_only: as for :class:`~summem.stores.sqlite.SQLiteStore`.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        timeout: float = 30.0,
+        read_only: bool | None = None,
+    ) -> None:
+        self._sqlite: SQLiteStore = SQLiteStore._unopened(
+            path, timeout=timeout, read_only=read_only
+        )
+        super().__init__(self._sqlite, offload=True)
+
+    @classmethod
+    def from_url(cls, url: str) -> AsyncSQLiteStore:
+        """Build from ``sqlite:///relative.db`` or ``sqlite:////absolute/path.db``."""
+        return SQLiteStore.async_from_url(url)
+
+    @property
+    def read_only(self) -> bool | None:
+        """Whether the file is open read-only (``None`` until opened, unless it was asked)."""
+        return self._sqlite.read_only
+
+    async def open(self) -> None:
+        """Open and migrate the file now, in a worker thread (then a no-op).
+
+        Raises:
+            StoreError: the file cannot be opened, stays locked, or has a newer schema.
+        """
+        await self._run(self._sqlite._file.open)
+
+    async def search(
+        self, session_id: str, query: str, *, k: int, stop: int | None = None
+    ) -> list[SearchHit]:
+        """See :meth:`summem.stores.sqlite.SQLiteStore.search`."""
+        return await self._run(self._sqlite.search, session_id, query, k=k, stop=stop)
+
+    async def position_of(self, session_id: str, message_id: str) -> int | None:
+        """See :meth:`summem.stores.sqlite.SQLiteStore.position_of`."""
+        return await self._run(self._sqlite.position_of, session_id, message_id)
+
+    async def record_spend(
+        self,
+        key: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        """See :meth:`summem.stores.sqlite.SQLiteStore.record_spend`."""
+        await self._run(
+            self._sqlite.record_spend,
+            key,
+            at=at,
+            tokens=tokens,
+            cost_usd=cost_usd,
+            prune_before=prune_before,
+        )
+
+    async def spent_since(self, key: str, since: float | None = None) -> Spent:
+        """See :meth:`summem.stores.sqlite.SQLiteStore.spent_since`."""
+        return await self._run(self._sqlite.spent_since, key, since)
+
+    async def __aenter__(self: _AS) -> _AS:
+        await self.open()
+        return self
+
+    def __repr__(self) -> str:
+        return f"Async{self.sync_store!r}"

@@ -22,7 +22,7 @@ import re
 from typing import ClassVar
 
 from summem.exceptions import ConfigurationError
-from summem.stores._schema_compat import check_declarations
+from summem.stores.common.schema_compat import check_declarations
 
 __all__ = ["COMPATIBLE", "LOCK_CLASS", "MIGRATIONS", "SQL", "check_schema_name", "name_key"]
 
@@ -120,7 +120,7 @@ COMPATIBLE: tuple[int, ...] = (
     2,  # 3: the spend ledger's table: code at schema 2 never reads or writes it
 )
 """For each migration, the oldest schema version whose code may still use the data once it
-has run (see :mod:`summem.stores._schema_compat`). The version table records the marker in
+has run (see :mod:`summem.stores.common.schema_compat`). The version table records the marker in
 ``compatible``, with the version it was computed for in ``compatible_for``."""
 check_declarations(COMPATIBLE, len(MIGRATIONS))
 

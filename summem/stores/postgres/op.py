@@ -2,8 +2,8 @@
 
 An operation is a generator that yields batches (:class:`Batch`) of :class:`Query` objects and
 receives their rows (no I/O); the operations themselves are in
-:mod:`summem.stores._postgres_ops` and the code that runs them, on ``psycopg`` connections
-sync or async, in :mod:`summem.stores._postgres_run`. ``psycopg`` itself is imported only when
+:mod:`summem.stores.postgres.operations` and the code that runs them, on ``psycopg`` connections
+sync or async, in :mod:`summem.stores.postgres.runner`. ``psycopg`` itself is imported only when
 a store is built (:func:`import_psycopg`).
 """
 
@@ -21,9 +21,9 @@ from summem.exceptions import (
     StoreOutcomeUnknownError,
 )
 from summem.messages import Message
-from summem.stores._postgres_schema import SQL, check_schema_name
-from summem.stores._schema_compat import check_schema
 from summem.stores.base import decode_message
+from summem.stores.common.schema_compat import check_schema
+from summem.stores.postgres.schema import SQL, check_schema_name
 
 __all__ = [
     "Batch",
@@ -111,6 +111,7 @@ BULK_BYTES = 1 << 20
 
 
 def is_bulk(bodies: Sequence[str]) -> bool:
+    """True if these message bodies are too large to pipeline."""
     return sum(len(b) for b in bodies) > BULK_BYTES // 4  # up to 4 bytes a character
 
 
@@ -181,6 +182,7 @@ class PgBase:
 
 
 def parse_meta(name: str, rows: Rows) -> Meta | None:
+    """The session row, checked, or ``None`` when there is no session."""
     if not rows:
         return None
     sid, epoch, version, length, watermark, system, summary = rows[0]
@@ -190,6 +192,7 @@ def parse_meta(name: str, rows: Rows) -> Meta | None:
 
 
 def checked(name: str, rows: Rows, version: int, epoch: str | None) -> Meta:
+    """The session row, if it still has this version (and epoch), else a conflict."""
     meta = parse_meta(name, rows)
     if meta is None:
         raise ConflictError(f"session {name!r} no longer exists")
@@ -203,6 +206,7 @@ def checked(name: str, rows: Rows, version: int, epoch: str | None) -> Meta:
 
 
 def messages_at(name: str, rows: Rows, lo: int, hi: int) -> list[Message]:
+    """``history[lo:hi]`` decoded from its rows, which must be exactly those positions."""
     if [pos for pos, _ in rows] != list(range(lo, hi)):
         raise CorruptRecordError(
             f"session {name!r}: history positions {lo}..{hi - 1} are missing or out of order"
@@ -230,6 +234,7 @@ def schema_version(schema: str, rows: Rows, latest: int) -> tuple[int, bool]:
 
 
 def decode_opt(body: str | None, name: str, where: str) -> Message | None:
+    """A stored message, or ``None`` when there is none."""
     return None if body is None else decode_message(body, session_id=name, where=where)
 
 
