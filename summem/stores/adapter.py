@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import ParamSpec, TypeVar
+from typing import ParamSpec, Protocol, TypeVar
 
 from summem.messages import Message
+from summem.observe.ledger import SpendLedger, Spent
 from summem.stores.base import SessionState, Store
 
-__all__ = ["AsyncStoreAdapter"]
+__all__ = ["AsyncLedgerAdapter", "AsyncStoreAdapter", "LedgerStore"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -170,3 +171,38 @@ class AsyncStoreAdapter:
     async def close(self) -> None:
         """See :meth:`summem.stores.base.Store.close`."""
         await self._run(self._store.close)
+
+
+class LedgerStore(Store, SpendLedger, Protocol):
+    """A sync store that also keeps a spend ledger (the SQLite and in-memory stores)."""
+
+
+class AsyncLedgerAdapter(AsyncStoreAdapter):
+    """An :class:`AsyncStoreAdapter` that also awaits the wrapped store's spend ledger."""
+
+    def __init__(self, store: LedgerStore, *, offload: bool = True) -> None:
+        super().__init__(store, offload=offload)
+        self._ledger = store
+
+    async def record_spend(
+        self,
+        key: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        """See :meth:`summem.observe.ledger.SpendLedger.record_spend`."""
+        await self._run(
+            self._ledger.record_spend,
+            key,
+            at=at,
+            tokens=tokens,
+            cost_usd=cost_usd,
+            prune_before=prune_before,
+        )
+
+    async def spent_since(self, key: str, since: float | None = None) -> Spent:
+        """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
+        return await self._run(self._ledger.spent_since, key, since)

@@ -3,7 +3,7 @@
 :class:`InMemoryStore` keeps every session in a dict behind one lock, so it is safe to share
 between threads; nothing survives the process. Messages are kept as the (frozen) objects the
 caller appended, so their token caches survive between turns. :class:`AsyncInMemoryStore` is
-the same store behind :class:`~summem.stores.adapter.AsyncStoreAdapter`: every operation is a
+the same store behind :class:`~summem.stores.adapter.AsyncLedgerAdapter`: every operation is a
 few dict and list updates, so it runs inline in the event loop without blocking it.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from summem.exceptions import ConfigurationError, ConflictError, SessionNotFoundError, StoreError
 from summem.messages import Message
 from summem.observe.ledger import LocalSpendLedger, Spent
-from summem.stores.adapter import AsyncStoreAdapter
+from summem.stores.adapter import AsyncLedgerAdapter
 from summem.stores.base import (
     ClosingStore,
     SessionState,
@@ -289,7 +289,7 @@ def _check_url(url: str) -> None:
         raise ConfigurationError(f"a memory store URL is just 'memory://', got {url!r}")
 
 
-class AsyncInMemoryStore(AsyncStoreAdapter):
+class AsyncInMemoryStore(AsyncLedgerAdapter):
     """The async twin of :class:`InMemoryStore`: same semantics, run inline (nothing blocks).
 
     Args:
@@ -297,26 +297,7 @@ class AsyncInMemoryStore(AsyncStoreAdapter):
     """
 
     def __init__(self, store: InMemoryStore | None = None) -> None:
-        self._memory = store if store is not None else InMemoryStore()
-        super().__init__(self._memory, offload=False)
-
-    async def record_spend(
-        self,
-        key: str,
-        *,
-        at: float,
-        tokens: int,
-        cost_usd: float,
-        prune_before: float | None = None,
-    ) -> None:
-        """See :meth:`InMemoryStore.record_spend`."""
-        self._memory.record_spend(
-            key, at=at, tokens=tokens, cost_usd=cost_usd, prune_before=prune_before
-        )
-
-    async def spent_since(self, key: str, since: float | None = None) -> Spent:
-        """See :meth:`InMemoryStore.spent_since`."""
-        return self._memory.spent_since(key, since)
+        super().__init__(store if store is not None else InMemoryStore(), offload=False)
 
     @classmethod
     def from_url(cls, url: str) -> AsyncInMemoryStore:

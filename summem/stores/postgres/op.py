@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from summem.exceptions import (
     ConflictError,
@@ -22,6 +22,7 @@ from summem.exceptions import (
 )
 from summem.messages import Message
 from summem.stores.base import decode_message
+from summem.stores.common.op import Op as StoreOp
 from summem.stores.common.schema_compat import check_schema
 from summem.stores.postgres.schema import SQL, check_schema_name
 
@@ -87,7 +88,7 @@ Steps = Generator[Batch, list[Rows], T]
 
 
 @dataclass(frozen=True)
-class Op(Generic[T]):
+class Op(StoreOp[T]):
     """One store operation: a transaction's statements, written as a generator.
 
     Attributes:
@@ -99,7 +100,6 @@ class Op(Generic[T]):
             psycopg's pipeline mode can stall on a query that large.
     """
 
-    name: str | None
     write: str | None
     steps: Callable[[], Steps[T]]
     snapshot: bool = False

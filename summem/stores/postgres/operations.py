@@ -26,6 +26,7 @@ from summem.stores.base import (
     validate_session_id,
 )
 from summem.stores.common.new_session import prepare_new_session
+from summem.stores.common.op import CreateOps
 from summem.stores.common.schema_compat import compatible_down_to
 from summem.stores.postgres.op import (
     Meta,
@@ -206,14 +207,14 @@ class PgOps(PgSpend):
 
         return Op(name, "commit", steps)
 
-    def _op_create(
+    def _ops_create(
         self,
         session_id: str,
         history: Sequence[Message],
         system: Message | None,
         summary: Message | None,
         watermark: int,
-    ) -> Op[None]:
+    ) -> CreateOps:
         name = validate_session_id(session_id)
         new = prepare_new_session(name, history, system, summary, watermark)
         q = self._sql
@@ -236,7 +237,7 @@ class PgOps(PgSpend):
             if writes:
                 yield batch(*writes, final=True)
 
-        return Op(name, "create", steps, bulk=is_bulk(new.bodies))
+        return CreateOps((), Op(name, "create", steps, bulk=is_bulk(new.bodies)))
 
     def _op_catch_up(self, session_id: str) -> Op[bool]:
         """Index up to :data:`CATCH_UP_CHUNK` unindexed messages; True when none are left."""

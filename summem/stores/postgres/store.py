@@ -16,24 +16,24 @@ they have no TTL (a worker that hangs holding its connection would block the ses
 good), while a lease must outlive the call that takes it and expire by itself.
 
 Tables live in one schema (``summem`` by default, ``?schema=`` in the URL), created and
-migrated on first use under an advisory lock (see :mod:`summem.stores._postgres_schema`).
-Operations are written once (:mod:`summem.stores._postgres_ops`, SQL in
-:mod:`summem.stores._postgres_schema`) and run by :mod:`summem.stores._postgres_run` on
-``ConnectionPool`` or ``AsyncConnectionPool``; the two classes here are their public faces.
+migrated on first use under an advisory lock (see :mod:`summem.stores.postgres.schema`).
+Operations are written once (:mod:`summem.stores.postgres.operations`, SQL in
+:mod:`summem.stores.postgres.schema`) and run by :mod:`summem.stores.postgres.runner` on
+``ConnectionPool`` or ``AsyncConnectionPool``; the contract's methods are the shared shells of
+:mod:`summem.stores.common.shells`, so the two classes here only say how to run an operation.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from summem.messages import Message
-from summem.observe.ledger import Spent
-from summem.stores._postgres_base import Op
-from summem.stores._postgres_run import AsyncRunner, SyncRunner
-from summem.stores.base import ClosingStore, SearchHit, SessionState
+from summem.stores.base import SearchHit
+from summem.stores.common.op import Op
+from summem.stores.common.shells import AsyncOpStore, OpStore
+from summem.stores.postgres.op import Op as PgOp
+from summem.stores.postgres.runner import AsyncRunner, SyncRunner
 from summem.stores.url import PostgresSettings, postgres_settings
 
 __all__ = ["AsyncPostgresStore", "PostgresStore"]
@@ -41,7 +41,7 @@ __all__ = ["AsyncPostgresStore", "PostgresStore"]
 T = TypeVar("T")
 
 
-class PostgresStore(SyncRunner, ClosingStore):
+class PostgresStore(SyncRunner, OpStore):
     """A store in a PostgreSQL database, shared by every worker that opens it.
 
     Args:
@@ -80,14 +80,12 @@ class PostgresStore(SyncRunner, ClosingStore):
     @classmethod
     def from_url(cls, url: str) -> PostgresStore:
         """Build from ``postgresql://user@host:5432/db?schema=summem`` (see open_store)."""
-        o = postgres_settings(url)
-        return cls(_conninfo(o), schema=o.schema, **_sizes(o))
+        return cls(**_settings(postgres_settings(url)))
 
     @classmethod
     def async_from_url(cls, url: str) -> AsyncPostgresStore:
         """Build the async twin from the same URL (it connects on first use)."""
-        o = postgres_settings(url)
-        return AsyncPostgresStore(_conninfo(o), schema=o.schema, **_sizes(o))
+        return AsyncPostgresStore(**_settings(postgres_settings(url)))
 
     def open(self) -> None:
         """Open the pool and migrate the schema (once; then a no-op)."""
@@ -98,52 +96,7 @@ class PostgresStore(SyncRunner, ClosingStore):
                 self._migrated = True
 
     def _run(self, op: Op[T]) -> T:
-        return self._drive(op)
-
-    def load(self, session_id: str) -> SessionState:
-        """See :meth:`summem.stores.base.Store.load`."""
-        return self._run(self._op_load(session_id))
-
-    def exists(self, session_id: str) -> bool:
-        """See :meth:`summem.stores.base.Store.exists`."""
-        return self._run(self._op_exists(session_id))
-
-    def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
-        """See :meth:`summem.stores.base.Store.history`."""
-        return self._run(self._op_history(session_id, start, stop))
-
-    def append(self, session_id: str, messages: Sequence[Message]) -> int:
-        """See :meth:`summem.stores.base.Store.append`."""
-        return self._run(self._op_append(session_id, messages))
-
-    def set_system(self, session_id: str, message: Message | None) -> None:
-        """See :meth:`summem.stores.base.Store.set_system`."""
-        self._run(self._op_set_system(session_id, message))
-
-    def commit(
-        self,
-        session_id: str,
-        *,
-        summary: Message | None,
-        watermark: int,
-        expected_version: int,
-        expected_epoch: str,
-    ) -> int:
-        """See :meth:`summem.stores.base.Store.commit`."""
-        op = self._op_commit(session_id, summary, watermark, expected_version, expected_epoch)
-        return self._run(op)
-
-    def create(
-        self,
-        session_id: str,
-        *,
-        history: Sequence[Message],
-        system: Message | None = None,
-        summary: Message | None = None,
-        watermark: int = 0,
-    ) -> None:
-        """See :meth:`summem.stores.base.Store.create` (one transaction)."""
-        self._run(self._op_create(session_id, history, system, summary, watermark))
+        return self._drive(cast(PgOp[T], op))
 
     def search(
         self, session_id: str, query: str, *, k: int, stop: int | None = None
@@ -151,7 +104,7 @@ class PostgresStore(SyncRunner, ClosingStore):
         """See :meth:`summem.stores.base.SearchableStore.search` (``tsvector``, ``ts_rank``).
 
         Indexes what was appended since the session's last search first (see
-        :mod:`summem.stores._postgres_search`).
+        :mod:`summem.stores.postgres.search`).
         """
         state = self._run(self._op_index_state(session_id))
         if state is not None and state[1] < state[0]:
@@ -163,64 +116,12 @@ class PostgresStore(SyncRunner, ClosingStore):
         """See :meth:`summem.stores.base.SearchableStore.position_of`."""
         return self._run(self._op_position_of(session_id, message_id))
 
-    def summaries(self, session_id: str) -> list[Message]:
-        """See :meth:`summem.stores.base.Store.summaries`."""
-        return self._run(self._op_summaries(session_id))
-
-    def rollback(
-        self,
-        session_id: str,
-        *,
-        summary_id: str | None,
-        expected_version: int,
-        expected_epoch: str | None = None,
-    ) -> int:
-        """See :meth:`summem.stores.base.Store.rollback`."""
-        op = self._op_rollback(session_id, summary_id, expected_version, expected_epoch)
-        return self._run(op)
-
-    def clear(self, session_id: str) -> None:
-        """See :meth:`summem.stores.base.Store.clear`."""
-        self._run(self._op_clear(session_id))
-
-    def delete(self, session_id: str) -> bool:
-        """See :meth:`summem.stores.base.Store.delete`."""
-        return self._run(self._op_delete(session_id))
-
-    def list_sessions(self) -> list[str]:
-        """See :meth:`summem.stores.base.Store.list_sessions`."""
-        return self._run(self._op_list())
-
-    def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
-        """See :meth:`summem.stores.base.Store.acquire_lease`."""
-        return self._run(self._op_acquire(session_id, owner, ttl_seconds))
-
-    def release_lease(self, session_id: str, owner: str) -> None:
-        """See :meth:`summem.stores.base.Store.release_lease`."""
-        self._run(self._op_release(session_id, owner))
-
-    def record_spend(
-        self,
-        key: str,
-        *,
-        at: float,
-        tokens: int,
-        cost_usd: float,
-        prune_before: float | None = None,
-    ) -> None:
-        """See :meth:`summem.observe.ledger.SpendLedger.record_spend` (table ``spend``)."""
-        self._run(self._op_record_spend(key, at, tokens, cost_usd, prune_before))
-
-    def spent_since(self, key: str, since: float | None = None) -> Spent:
-        """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
-        return self._run(self._op_spent_since(key, since))
-
     def close(self) -> None:
         """Close the pool and its connections."""
         self._pool.close()
 
 
-class AsyncPostgresStore(AsyncRunner):
+class AsyncPostgresStore(AsyncRunner, AsyncOpStore):
     """The async twin of :class:`PostgresStore`, on ``AsyncConnectionPool``.
 
     Building one does no I/O (it may be done on a running loop): the pool is opened and the
@@ -282,54 +183,7 @@ class AsyncPostgresStore(AsyncRunner):
     async def _run(self, op: Op[T]) -> T:
         if not self._migrated:
             await self.open()
-        return await self._drive(op)
-
-    async def load(self, session_id: str) -> SessionState:
-        """See :meth:`summem.stores.base.Store.load`."""
-        return await self._run(self._op_load(session_id))
-
-    async def exists(self, session_id: str) -> bool:
-        """See :meth:`summem.stores.base.Store.exists`."""
-        return await self._run(self._op_exists(session_id))
-
-    async def history(
-        self, session_id: str, start: int = 0, stop: int | None = None
-    ) -> list[Message]:
-        """See :meth:`summem.stores.base.Store.history`."""
-        return await self._run(self._op_history(session_id, start, stop))
-
-    async def append(self, session_id: str, messages: Sequence[Message]) -> int:
-        """See :meth:`summem.stores.base.Store.append`."""
-        return await self._run(self._op_append(session_id, messages))
-
-    async def set_system(self, session_id: str, message: Message | None) -> None:
-        """See :meth:`summem.stores.base.Store.set_system`."""
-        await self._run(self._op_set_system(session_id, message))
-
-    async def commit(
-        self,
-        session_id: str,
-        *,
-        summary: Message | None,
-        watermark: int,
-        expected_version: int,
-        expected_epoch: str,
-    ) -> int:
-        """See :meth:`summem.stores.base.Store.commit`."""
-        op = self._op_commit(session_id, summary, watermark, expected_version, expected_epoch)
-        return await self._run(op)
-
-    async def create(
-        self,
-        session_id: str,
-        *,
-        history: Sequence[Message],
-        system: Message | None = None,
-        summary: Message | None = None,
-        watermark: int = 0,
-    ) -> None:
-        """See :meth:`summem.stores.base.Store.create` (one transaction)."""
-        await self._run(self._op_create(session_id, history, system, summary, watermark))
+        return await self._drive(cast(PgOp[T], op))
 
     async def search(
         self, session_id: str, query: str, *, k: int, stop: int | None = None
@@ -345,69 +199,15 @@ class AsyncPostgresStore(AsyncRunner):
         """See :meth:`PostgresStore.position_of`."""
         return await self._run(self._op_position_of(session_id, message_id))
 
-    async def summaries(self, session_id: str) -> list[Message]:
-        """See :meth:`summem.stores.base.Store.summaries`."""
-        return await self._run(self._op_summaries(session_id))
-
-    async def rollback(
-        self,
-        session_id: str,
-        *,
-        summary_id: str | None,
-        expected_version: int,
-        expected_epoch: str | None = None,
-    ) -> int:
-        """See :meth:`summem.stores.base.Store.rollback`."""
-        op = self._op_rollback(session_id, summary_id, expected_version, expected_epoch)
-        return await self._run(op)
-
-    async def clear(self, session_id: str) -> None:
-        """See :meth:`summem.stores.base.Store.clear`."""
-        await self._run(self._op_clear(session_id))
-
-    async def delete(self, session_id: str) -> bool:
-        """See :meth:`summem.stores.base.Store.delete`."""
-        return await self._run(self._op_delete(session_id))
-
-    async def list_sessions(self) -> list[str]:
-        """See :meth:`summem.stores.base.Store.list_sessions`."""
-        return await self._run(self._op_list())
-
-    async def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
-        """See :meth:`summem.stores.base.Store.acquire_lease`."""
-        return await self._run(self._op_acquire(session_id, owner, ttl_seconds))
-
-    async def release_lease(self, session_id: str, owner: str) -> None:
-        """See :meth:`summem.stores.base.Store.release_lease`."""
-        await self._run(self._op_release(session_id, owner))
-
-    async def record_spend(
-        self,
-        key: str,
-        *,
-        at: float,
-        tokens: int,
-        cost_usd: float,
-        prune_before: float | None = None,
-    ) -> None:
-        """See :meth:`PostgresStore.record_spend`."""
-        await self._run(self._op_record_spend(key, at, tokens, cost_usd, prune_before))
-
-    async def spent_since(self, key: str, since: float | None = None) -> Spent:
-        """See :meth:`PostgresStore.spent_since`."""
-        return await self._run(self._op_spent_since(key, since))
-
     async def close(self) -> None:
         """Close the pool and its connections."""
         await self._pool.close()
 
 
-def _conninfo(options: PostgresSettings) -> str:
-    return options.conninfo
-
-
-def _sizes(options: PostgresSettings) -> dict[str, Any]:
+def _settings(options: PostgresSettings) -> dict[str, Any]:
     return {
+        "conninfo": options.conninfo,
+        "schema": options.schema,
         "min_size": options.min_size,
         "max_size": options.max_size,
         "timeout": options.timeout,

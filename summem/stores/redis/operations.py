@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from summem.exceptions import (
     ConfigurationError,
@@ -39,9 +39,11 @@ from summem.stores.base import (
     validate_session_id,
 )
 from summem.stores.common.new_session import prepare_new_session
+from summem.stores.common.op import CreateOps
+from summem.stores.common.op import Op as StoreOp
 from summem.stores.common.schema_compat import check_declarations, check_schema
 
-__all__ = ["COMPATIBLE", "SCHEMA_VERSION", "CreateOps", "Op", "RedisBase", "import_redis"]
+__all__ = ["COMPATIBLE", "SCHEMA_VERSION", "Op", "RedisBase", "import_redis"]
 
 T = TypeVar("T")
 
@@ -96,10 +98,9 @@ class _Keys(NamedTuple):
 
 
 @dataclass(frozen=True)
-class Op(Generic[T]):
+class Op(StoreOp[T]):
     """One script call and how to read its reply."""
 
-    name: str | None
     script: str
     keys: list[str]
     args: list[str | int]
@@ -115,14 +116,6 @@ def _int(value: Any) -> int | None:
         return int(_text(value))
     except (TypeError, ValueError):
         return None
-
-
-class CreateOps(NamedTuple):
-    """A whole-session create: stage the history in chunks, create, or discard the staging."""
-
-    stage: list[Op[int]]
-    create: Op[int]
-    discard: Op[None]
 
 
 def _chunks(bodies: list[str], max_bytes: int, max_messages: int) -> list[list[str]]:

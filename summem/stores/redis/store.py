@@ -17,21 +17,20 @@ before its first command: data newer than this summem knows is used only if its 
 down to" marker allows it (see :mod:`summem.stores.common.schema_compat`); no hash means schema 1.
 
 Keys, scripts and parsing are written once in :mod:`summem.stores.redis.operations`, as
-operations (script, keys, arguments, parser); :class:`RedisStore` and :class:`AsyncRedisStore`
-only run them. The ``redis`` package is imported when a store is built, so ``summem`` works
-without it.
+operations (script, keys, arguments, parser); the contract's methods are the shared shells of
+:mod:`summem.stores.common.shells`, so :class:`RedisStore` and :class:`AsyncRedisStore` only
+run an operation (and list sessions by ``SCAN``). The ``redis`` package is imported when a
+store is built, so ``summem`` works without it.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
-from summem.messages import Message
-from summem.observe.ledger import Spent
-from summem.stores.base import ClosingStore, SessionState
-from summem.stores.redis.operations import SCHEMA_FIELDS, Op, RedisBase, import_redis
+from summem.stores.common.op import Op
+from summem.stores.common.shells import AsyncOpStore, OpStore
+from summem.stores.redis.operations import SCHEMA_FIELDS, RedisBase, import_redis
+from summem.stores.redis.operations import Op as RedisOp
 from summem.stores.redis.scripts import SCRIPTS
 
 if TYPE_CHECKING:
@@ -43,7 +42,7 @@ __all__ = ["AsyncRedisStore", "RedisStore"]
 T = TypeVar("T")
 
 
-class RedisStore(RedisBase, ClosingStore):
+class RedisStore(RedisBase, OpStore):
     """A store in Redis (or a Redis Cluster), shared by every worker that opens it.
 
     Args:
@@ -81,11 +80,12 @@ class RedisStore(RedisBase, ClosingStore):
         return f"RedisStore(prefix={self._prefix!r})"
 
     def _run(self, op: Op[T]) -> T:
+        script = cast(RedisOp[T], op)
         if not self._schema_checked:
-            self._schema(op.name)
-        with self._errors(op.name, op.script):
-            raw = self._scripts[op.script](keys=op.keys, args=op.args)
-        return op.parse(raw)
+            self._schema(script.name)
+        with self._errors(script.name, script.script):
+            raw = self._scripts[script.script](keys=script.keys, args=script.args)
+        return script.parse(raw)
 
     def _schema(self, name: str | None = None) -> None:
         """Check the prefix's recorded schema once, before this store's first command."""
@@ -94,115 +94,13 @@ class RedisStore(RedisBase, ClosingStore):
         self._check_schema(raw)
         self._schema_checked = True
 
-    def load(self, session_id: str) -> SessionState:
-        """See :meth:`summem.stores.base.Store.load`."""
-        return self._run(self._op_load(session_id))
-
-    def exists(self, session_id: str) -> bool:
-        """See :meth:`summem.stores.base.Store.exists`."""
-        return self._run(self._op_exists(session_id))
-
-    def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
-        """See :meth:`summem.stores.base.Store.history`."""
-        return self._run(self._op_history(session_id, start, stop))
-
-    def append(self, session_id: str, messages: Sequence[Message]) -> int:
-        """See :meth:`summem.stores.base.Store.append`."""
-        return self._run(self._op_append(session_id, messages))
-
-    def set_system(self, session_id: str, message: Message | None) -> None:
-        """See :meth:`summem.stores.base.Store.set_system`."""
-        self._run(self._op_set_system(session_id, message))
-
-    def commit(
-        self,
-        session_id: str,
-        *,
-        summary: Message | None,
-        watermark: int,
-        expected_version: int,
-        expected_epoch: str,
-    ) -> int:
-        """See :meth:`summem.stores.base.Store.commit`."""
-        op = self._op_commit(session_id, summary, watermark, expected_version, expected_epoch)
-        return self._run(op)
-
-    def create(
-        self,
-        session_id: str,
-        *,
-        history: Sequence[Message],
-        system: Message | None = None,
-        summary: Message | None = None,
-        watermark: int = 0,
-    ) -> None:
-        """See :meth:`summem.stores.base.Store.create` (one script; long histories staged)."""
-        ops = self._ops_create(session_id, history, system, summary, watermark)
-        try:
-            for op in ops.stage:
-                self._run(op)
-            self._run(ops.create)
-        except BaseException:
-            if ops.stage:
-                with contextlib.suppress(Exception):
-                    self._run(ops.discard)
-            raise
-
-    def summaries(self, session_id: str) -> list[Message]:
-        """See :meth:`summem.stores.base.Store.summaries`."""
-        return self._run(self._op_summaries(session_id))
-
-    def rollback(
-        self,
-        session_id: str,
-        *,
-        summary_id: str | None,
-        expected_version: int,
-        expected_epoch: str | None = None,
-    ) -> int:
-        """See :meth:`summem.stores.base.Store.rollback`."""
-        op = self._op_rollback(session_id, summary_id, expected_version, expected_epoch)
-        return self._run(op)
-
-    def clear(self, session_id: str) -> None:
-        """See :meth:`summem.stores.base.Store.clear`."""
-        self._run(self._op_clear(session_id))
-
-    def delete(self, session_id: str) -> bool:
-        """See :meth:`summem.stores.base.Store.delete`."""
-        return self._run(self._op_delete(session_id))
-
     def list_sessions(self) -> list[str]:
-        """See :meth:`summem.stores.base.Store.list_sessions`."""
+        """See :meth:`summem.stores.base.Store.list_sessions` (a ``SCAN`` of the keys)."""
         if not self._schema_checked:
             self._schema()
         with self._errors(None):
             keys = list(self._client.scan_iter(match=self._scan_pattern(), count=1000))
         return self._names(keys)
-
-    def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
-        """See :meth:`summem.stores.base.Store.acquire_lease`."""
-        return self._run(self._op_acquire(session_id, owner, ttl_seconds))
-
-    def release_lease(self, session_id: str, owner: str) -> None:
-        """See :meth:`summem.stores.base.Store.release_lease`."""
-        self._run(self._op_release(session_id, owner))
-
-    def record_spend(
-        self,
-        key: str,
-        *,
-        at: float,
-        tokens: int,
-        cost_usd: float,
-        prune_before: float | None = None,
-    ) -> None:
-        """See :meth:`summem.observe.ledger.SpendLedger.record_spend` (a sorted set by time)."""
-        self._run(self._op_record_spend(key, at, tokens, cost_usd, prune_before))
-
-    def spent_since(self, key: str, since: float | None = None) -> Spent:
-        """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
-        return self._run(self._op_spent_since(key, since))
 
     def close(self) -> None:
         """Close the client if the store created it from a URL."""
@@ -210,7 +108,7 @@ class RedisStore(RedisBase, ClosingStore):
             self._client.close()
 
 
-class AsyncRedisStore(RedisBase):
+class AsyncRedisStore(RedisBase, AsyncOpStore):
     """The async twin of :class:`RedisStore`, on ``redis.asyncio``.
 
     Args:
@@ -250,11 +148,12 @@ class AsyncRedisStore(RedisBase):
         await self.close()
 
     async def _run(self, op: Op[T]) -> T:
+        script = cast(RedisOp[T], op)
         if not self._schema_checked:
-            await self._schema(op.name)
-        with self._errors(op.name, op.script):
-            raw = await self._scripts[op.script](keys=op.keys, args=op.args)
-        return op.parse(raw)
+            await self._schema(script.name)
+        with self._errors(script.name, script.script):
+            raw = await self._scripts[script.script](keys=script.keys, args=script.args)
+        return script.parse(raw)
 
     async def _schema(self, name: str | None = None) -> None:
         """Check the prefix's recorded schema once, before this store's first command."""
@@ -263,117 +162,13 @@ class AsyncRedisStore(RedisBase):
         self._check_schema(raw)
         self._schema_checked = True
 
-    async def load(self, session_id: str) -> SessionState:
-        """See :meth:`summem.stores.base.Store.load`."""
-        return await self._run(self._op_load(session_id))
-
-    async def exists(self, session_id: str) -> bool:
-        """See :meth:`summem.stores.base.Store.exists`."""
-        return await self._run(self._op_exists(session_id))
-
-    async def history(
-        self, session_id: str, start: int = 0, stop: int | None = None
-    ) -> list[Message]:
-        """See :meth:`summem.stores.base.Store.history`."""
-        return await self._run(self._op_history(session_id, start, stop))
-
-    async def append(self, session_id: str, messages: Sequence[Message]) -> int:
-        """See :meth:`summem.stores.base.Store.append`."""
-        return await self._run(self._op_append(session_id, messages))
-
-    async def set_system(self, session_id: str, message: Message | None) -> None:
-        """See :meth:`summem.stores.base.Store.set_system`."""
-        await self._run(self._op_set_system(session_id, message))
-
-    async def commit(
-        self,
-        session_id: str,
-        *,
-        summary: Message | None,
-        watermark: int,
-        expected_version: int,
-        expected_epoch: str,
-    ) -> int:
-        """See :meth:`summem.stores.base.Store.commit`."""
-        op = self._op_commit(session_id, summary, watermark, expected_version, expected_epoch)
-        return await self._run(op)
-
-    async def create(
-        self,
-        session_id: str,
-        *,
-        history: Sequence[Message],
-        system: Message | None = None,
-        summary: Message | None = None,
-        watermark: int = 0,
-    ) -> None:
-        """See :meth:`summem.stores.base.Store.create` (one script; long histories staged)."""
-        ops = self._ops_create(session_id, history, system, summary, watermark)
-        try:
-            for op in ops.stage:
-                await self._run(op)
-            await self._run(ops.create)
-        except BaseException:
-            if ops.stage:
-                with contextlib.suppress(Exception):
-                    await self._run(ops.discard)
-            raise
-
-    async def summaries(self, session_id: str) -> list[Message]:
-        """See :meth:`summem.stores.base.Store.summaries`."""
-        return await self._run(self._op_summaries(session_id))
-
-    async def rollback(
-        self,
-        session_id: str,
-        *,
-        summary_id: str | None,
-        expected_version: int,
-        expected_epoch: str | None = None,
-    ) -> int:
-        """See :meth:`summem.stores.base.Store.rollback`."""
-        op = self._op_rollback(session_id, summary_id, expected_version, expected_epoch)
-        return await self._run(op)
-
-    async def clear(self, session_id: str) -> None:
-        """See :meth:`summem.stores.base.Store.clear`."""
-        await self._run(self._op_clear(session_id))
-
-    async def delete(self, session_id: str) -> bool:
-        """See :meth:`summem.stores.base.Store.delete`."""
-        return await self._run(self._op_delete(session_id))
-
     async def list_sessions(self) -> list[str]:
-        """See :meth:`summem.stores.base.Store.list_sessions`."""
+        """See :meth:`RedisStore.list_sessions`."""
         if not self._schema_checked:
             await self._schema()
         with self._errors(None):
             keys = [k async for k in self._client.scan_iter(match=self._scan_pattern(), count=1000)]
         return self._names(keys)
-
-    async def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
-        """See :meth:`summem.stores.base.Store.acquire_lease`."""
-        return await self._run(self._op_acquire(session_id, owner, ttl_seconds))
-
-    async def release_lease(self, session_id: str, owner: str) -> None:
-        """See :meth:`summem.stores.base.Store.release_lease`."""
-        await self._run(self._op_release(session_id, owner))
-
-    async def record_spend(
-        self,
-        key: str,
-        *,
-        at: float,
-        tokens: int,
-        cost_usd: float,
-        prune_before: float | None = None,
-    ) -> None:
-        """See :meth:`RedisStore.record_spend`."""
-        await self._run(self._op_record_spend(key, at, tokens, cost_usd, prune_before))
-
-    async def spent_since(self, key: str, since: float | None = None) -> Spent:
-        """See :meth:`RedisStore.spent_since`."""
-        return await self._run(self._op_spent_since(key, since))
 
     async def close(self) -> None:
         """Close the client if the store created it from a URL."""

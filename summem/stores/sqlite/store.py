@@ -32,8 +32,7 @@ from typing import TypeVar
 
 from summem.exceptions import CorruptRecordError, SessionNotFoundError, StoreError
 from summem.messages import Message
-from summem.observe.ledger import Spent
-from summem.stores.adapter import AsyncStoreAdapter
+from summem.stores.adapter import AsyncLedgerAdapter
 from summem.stores.base import (
     ClosingStore,
     SearchHit,
@@ -342,7 +341,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
 _AS = TypeVar("_AS", bound="AsyncSQLiteStore")
 
 
-class AsyncSQLiteStore(AsyncStoreAdapter):
+class AsyncSQLiteStore(AsyncLedgerAdapter):
     """The async twin of :class:`~summem.stores.sqlite.SQLiteStore`, run in worker threads.
 
     Building one does no I/O, so it may be done on a running event loop: the file is opened
@@ -395,29 +394,6 @@ class AsyncSQLiteStore(AsyncStoreAdapter):
     async def position_of(self, session_id: str, message_id: str) -> int | None:
         """See :meth:`summem.stores.sqlite.SQLiteStore.position_of`."""
         return await self._run(self._sqlite.position_of, session_id, message_id)
-
-    async def record_spend(
-        self,
-        key: str,
-        *,
-        at: float,
-        tokens: int,
-        cost_usd: float,
-        prune_before: float | None = None,
-    ) -> None:
-        """See :meth:`summem.stores.sqlite.SQLiteStore.record_spend`."""
-        await self._run(
-            self._sqlite.record_spend,
-            key,
-            at=at,
-            tokens=tokens,
-            cost_usd=cost_usd,
-            prune_before=prune_before,
-        )
-
-    async def spent_since(self, key: str, since: float | None = None) -> Spent:
-        """See :meth:`summem.stores.sqlite.SQLiteStore.spent_since`."""
-        return await self._run(self._sqlite.spent_since, key, since)
 
     async def __aenter__(self: _AS) -> _AS:
         await self.open()

@@ -1,0 +1,63 @@
+"""The operations a backend builds once and runs sync or async (PostgreSQL, Redis).
+
+A backend whose two I/O paths differ only in how a request is sent writes each store method
+once, as a function that builds an :class:`Op` (statements or a script call, and how to read
+the reply; no I/O). :class:`Operations` lists the builders the contract needs; the shells in
+:mod:`summem.stores.common.shells` turn them into :class:`~summem.stores.base.Store` and
+:class:`~summem.stores.base.AsyncStore` methods, so each backend's two stores only say how to
+run one operation (``_run``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, NamedTuple, TypeVar
+
+from summem.messages import Message
+from summem.observe.ledger import Spent
+from summem.stores.base import SessionState
+
+__all__ = ["CreateOps", "Op", "Operations"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Op(Generic[T]):
+    """One store operation returning ``T``; each backend's subclass says what it sends.
+
+    Attributes:
+        name: the session (errors name it), ``None`` for the whole store.
+    """
+
+    name: str | None
+
+
+class CreateOps(NamedTuple):
+    """A whole-session create: stage the history (if long), create, or discard the staging."""
+
+    stage: Sequence[Op[Any]]
+    create: Op[Any]
+    discard: Op[Any] | None = None
+
+
+class Operations:
+    """The operation builders behind the store contract, one per method (same arguments)."""
+
+    _op_load: Callable[[str], Op[SessionState]]
+    _op_exists: Callable[[str], Op[bool]]
+    _op_history: Callable[[str, int, int | None], Op[list[Message]]]
+    _op_append: Callable[[str, Sequence[Message]], Op[int]]
+    _op_set_system: Callable[[str, Message | None], Op[None]]
+    _op_commit: Callable[[str, Message | None, int, int, str], Op[int]]
+    _ops_create: Callable[[str, Sequence[Message], Message | None, Message | None, int], CreateOps]
+    _op_summaries: Callable[[str], Op[list[Message]]]
+    _op_rollback: Callable[[str, str | None, int, str | None], Op[int]]
+    _op_clear: Callable[[str], Op[None]]
+    _op_delete: Callable[[str], Op[bool]]
+    _op_list: Callable[[], Op[list[str]]]
+    _op_acquire: Callable[[str, str, float], Op[bool]]
+    _op_release: Callable[[str, str], Op[None]]
+    _op_record_spend: Callable[[str, float, int, float, float | None], Op[None]]
+    _op_spent_since: Callable[[str, float | None], Op[Spent]]
