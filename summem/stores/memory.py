@@ -26,6 +26,7 @@ from summem.stores.base import (
     new_epoch,
     validate_session_id,
 )
+from summem.stores.common.rows import check_expected
 
 __all__ = ["AsyncInMemoryStore", "InMemoryStore"]
 
@@ -269,16 +270,7 @@ class InMemoryStore(ClosingStore):
         """Nothing to release; the data stays until the store is garbage-collected."""
 
     def _checked(self, session_id: str, version: int, epoch: str | None) -> _Session:
-        s = self._sessions.get(session_id)
-        if s is None:
-            raise ConflictError(f"session {session_id!r} no longer exists")
-        if epoch is not None and s.epoch != epoch:
-            raise ConflictError(f"session {session_id!r} was deleted and created again")
-        if s.version != version:
-            raise ConflictError(
-                f"session {session_id!r} moved: version is {s.version}, expected {version}"
-            )
-        return s
+        return check_expected(session_id, self._sessions.get(session_id), version, epoch)
 
 
 def _check_url(url: str) -> None:

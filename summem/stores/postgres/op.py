@@ -14,21 +14,18 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from summem.exceptions import (
-    ConflictError,
     CorruptRecordError,
     MissingDependencyError,
     StoreError,
     StoreOutcomeUnknownError,
 )
-from summem.messages import Message
-from summem.stores.base import decode_message
 from summem.stores.common.op import Op as StoreOp
+from summem.stores.common.rows import Meta, check_expected
 from summem.stores.common.schema_compat import check_schema
 from summem.stores.postgres.schema import SQL, check_schema_name
 
 __all__ = [
     "Batch",
-    "Meta",
     "Op",
     "PgBase",
     "Query",
@@ -37,10 +34,8 @@ __all__ = [
     "Steps",
     "batch",
     "checked",
-    "decode_opt",
     "import_psycopg",
     "is_bulk",
-    "messages_at",
     "parse_meta",
     "schema_version",
 ]
@@ -123,19 +118,6 @@ class Stage:
     FINAL = "final"  # the COMMIT was (being) sent: a lost connection leaves it unknown
 
 
-@dataclass(frozen=True)
-class Meta:
-    """A session's row: its key, epoch, version, length, watermark and current records."""
-
-    sid: int
-    epoch: str
-    version: int
-    length: int
-    watermark: int
-    system: str | None
-    summary: str | None
-
-
 class PgBase:
     """Every PostgreSQL store operation, shared by the sync and async stores."""
 
@@ -193,28 +175,7 @@ def parse_meta(name: str, rows: Rows) -> Meta | None:
 
 def checked(name: str, rows: Rows, version: int, epoch: str | None) -> Meta:
     """The session row, if it still has this version (and epoch), else a conflict."""
-    meta = parse_meta(name, rows)
-    if meta is None:
-        raise ConflictError(f"session {name!r} no longer exists")
-    if epoch is not None and meta.epoch != epoch:
-        raise ConflictError(f"session {name!r} was deleted and created again")
-    if meta.version != version:
-        raise ConflictError(
-            f"session {name!r} moved: version is {meta.version}, expected {version}"
-        )
-    return meta
-
-
-def messages_at(name: str, rows: Rows, lo: int, hi: int) -> list[Message]:
-    """``history[lo:hi]`` decoded from its rows, which must be exactly those positions."""
-    if [pos for pos, _ in rows] != list(range(lo, hi)):
-        raise CorruptRecordError(
-            f"session {name!r}: history positions {lo}..{hi - 1} are missing or out of order"
-        )
-    return [
-        decode_message(body, session_id=name, where=f"message at position {pos}")
-        for pos, body in rows
-    ]
+    return check_expected(name, parse_meta(name, rows), version, epoch)
 
 
 def schema_version(schema: str, rows: Rows, latest: int) -> tuple[int, bool]:
@@ -231,11 +192,6 @@ def schema_version(schema: str, rows: Rows, latest: int) -> tuple[int, bool]:
         f"PostgreSQL schema {schema!r}", stored=current, known=latest, compatible=compatible
     )
     return current, state == "older"
-
-
-def decode_opt(body: str | None, name: str, where: str) -> Message | None:
-    """A stored message, or ``None`` when there is none."""
-    return None if body is None else decode_message(body, session_id=name, where=where)
 
 
 def _text(exc: Exception) -> str:

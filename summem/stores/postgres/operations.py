@@ -27,17 +27,15 @@ from summem.stores.base import (
 )
 from summem.stores.common.new_session import prepare_new_session
 from summem.stores.common.op import CreateOps
+from summem.stores.common.rows import Meta, decode_positions
 from summem.stores.common.schema_compat import compatible_down_to
 from summem.stores.postgres.op import (
-    Meta,
     Op,
     Query,
     Steps,
     batch,
     checked,
-    decode_opt,
     is_bulk,
-    messages_at,
     parse_meta,
     schema_version,
 )
@@ -92,16 +90,7 @@ class PgOps(PgSpend):
             meta = parse_meta(name, meta_rows)
             if meta is None:
                 raise SessionNotFoundError(f"no session {name!r}")
-            return SessionState(
-                session_id=name,
-                system=decode_opt(meta.system, name, "system message"),
-                summary=decode_opt(meta.summary, name, "summary"),
-                watermark=meta.watermark,
-                length=meta.length,
-                version=meta.version,
-                epoch=meta.epoch,
-                tail=messages_at(name, tail_rows, meta.watermark, meta.length),
-            )
+            return meta.state(name, decode_positions(name, tail_rows, meta.watermark, meta.length))
 
         return Op(name, None, steps, snapshot=True)
 
@@ -125,7 +114,7 @@ class PgOps(PgSpend):
                 return []
             lo, hi = slice_bounds(start, stop, meta.length)
             (rows,) = yield batch(Query(q.RANGE, (meta.sid, lo, hi)), final=True)
-            return messages_at(name, rows, lo, hi)
+            return decode_positions(name, rows, lo, hi)
 
         return Op(name, None, steps, snapshot=True)
 

@@ -41,6 +41,7 @@ from summem.stores.base import (
 from summem.stores.common.new_session import prepare_new_session
 from summem.stores.common.op import CreateOps
 from summem.stores.common.op import Op as StoreOp
+from summem.stores.common.rows import decode_opt
 from summem.stores.common.schema_compat import check_declarations, check_schema
 
 __all__ = ["COMPATIBLE", "SCHEMA_VERSION", "Op", "RedisBase", "import_redis"]
@@ -241,8 +242,8 @@ class RedisBase:
                 raise CorruptRecordError(f"session {name!r}: stored watermark is invalid")
             return SessionState(
                 session_id=name,
-                system=self._decode_opt(meta.get("system"), name, "system message"),
-                summary=self._decode_opt(meta.get("summary"), name, "summary"),
+                system=decode_opt(meta.get("system"), name, "system message"),
+                summary=decode_opt(meta.get("summary"), name, "summary"),
                 watermark=watermark,
                 length=length,
                 version=version,
@@ -441,10 +442,6 @@ class RedisBase:
 
         low = "-inf" if since is None else f"({since!r}"
         return Op(None, "spent_since", [self._spend_key(key)], [low], parse)
-
-    @staticmethod
-    def _decode_opt(body: Any, name: str, where: str) -> Message | None:
-        return None if body is None else decode_message(body, session_id=name, where=where)
 
     @staticmethod
     def _decode_range(bodies: Sequence[Any], name: str, start: int) -> list[Message]:

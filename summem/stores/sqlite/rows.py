@@ -11,28 +11,14 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass
-from typing import Any
 
-from summem.exceptions import ConflictError, CorruptRecordError
+from summem.exceptions import CorruptRecordError
 from summem.messages import Message
-from summem.stores.base import decode_message, new_epoch
+from summem.stores.base import new_epoch
+from summem.stores.common.rows import Meta, check_expected, decode_positions
 from summem.stores.sqlite.schema import SQL
 
-__all__ = ["Meta", "checked_meta", "decode_opt", "new_session_row", "read_meta", "read_range"]
-
-
-@dataclass(frozen=True)
-class Meta:
-    """A session's row: its key, epoch, version, length, watermark and encoded messages."""
-
-    sid: int
-    epoch: str
-    version: int
-    length: int
-    watermark: int
-    system: str | None
-    summary: str | None
+__all__ = ["checked_meta", "new_session_row", "read_meta", "read_range"]
 
 
 def read_meta(conn: sqlite3.Connection, name: str) -> Meta | None:
@@ -68,16 +54,7 @@ def checked_meta(conn: sqlite3.Connection, name: str, version: int, epoch: str |
     Raises:
         ConflictError: the session is gone, was created again, or moved on.
     """
-    meta = read_meta(conn, name)
-    if meta is None:
-        raise ConflictError(f"session {name!r} no longer exists")
-    if epoch is not None and meta.epoch != epoch:
-        raise ConflictError(f"session {name!r} was deleted and created again")
-    if meta.version != version:
-        raise ConflictError(
-            f"session {name!r} moved: version is {meta.version}, expected {version}"
-        )
-    return meta
+    return check_expected(name, read_meta(conn, name), version, epoch)
 
 
 def read_range(conn: sqlite3.Connection, name: str, sid: int, lo: int, hi: int) -> list[Message]:
@@ -86,17 +63,4 @@ def read_range(conn: sqlite3.Connection, name: str, sid: int, lo: int, hi: int) 
     Raises:
         CorruptRecordError: a position is missing, or a message cannot be decoded.
     """
-    rows = conn.execute(SQL.RANGE, (sid, lo, hi)).fetchall()
-    if [pos for pos, _ in rows] != list(range(lo, hi)):
-        raise CorruptRecordError(
-            f"session {name!r}: history positions {lo}..{hi - 1} are missing or out of order"
-        )
-    return [
-        decode_message(body, session_id=name, where=f"message at position {pos}")
-        for pos, body in rows
-    ]
-
-
-def decode_opt(body: Any, name: str, where: str) -> Message | None:
-    """A stored message that may be absent (the system message, the summary)."""
-    return None if body is None else decode_message(body, session_id=name, where=where)
+    return decode_positions(name, conn.execute(SQL.RANGE, (sid, lo, hi)).fetchall(), lo, hi)

@@ -51,7 +51,6 @@ from summem.stores.sqlite.file import SQLiteFile
 from summem.stores.sqlite.recall import SQLiteRecall
 from summem.stores.sqlite.rows import (
     checked_meta,
-    decode_opt,
     new_session_row,
     read_meta,
     read_range,
@@ -141,16 +140,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
             if meta is None:
                 raise SessionNotFoundError(f"no session {name!r}")
             tail = read_range(conn, name, meta.sid, meta.watermark, meta.length)
-        return SessionState(
-            session_id=name,
-            system=decode_opt(meta.system, name, "system message"),
-            summary=decode_opt(meta.summary, name, "summary"),
-            watermark=meta.watermark,
-            length=meta.length,
-            version=meta.version,
-            epoch=meta.epoch,
-            tail=tail,
-        )
+        return meta.state(name, tail)
 
     def exists(self, session_id: str) -> bool:
         """See :meth:`summem.stores.base.Store.exists`."""
