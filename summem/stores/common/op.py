@@ -18,7 +18,16 @@ from summem.messages import Message
 from summem.observe.ledger import Spent
 from summem.stores.base import SessionState
 
-__all__ = ["CreateOps", "Op", "Operations"]
+__all__ = [
+    "Commit",
+    "Create",
+    "CreateOps",
+    "LedgerOperations",
+    "Op",
+    "Operations",
+    "Rollback",
+    "SpendEntry",
+]
 
 T = TypeVar("T")
 
@@ -34,6 +43,41 @@ class Op(Generic[T]):
     name: str | None
 
 
+class Commit(NamedTuple):
+    """The arguments of :meth:`~summem.stores.base.Store.commit` after the session id."""
+
+    summary: Message | None
+    watermark: int
+    expected_version: int
+    expected_epoch: str
+
+
+class Rollback(NamedTuple):
+    """The arguments of :meth:`~summem.stores.base.Store.rollback` after the session id."""
+
+    summary_id: str | None
+    expected_version: int
+    expected_epoch: str | None
+
+
+class Create(NamedTuple):
+    """The arguments of :meth:`~summem.stores.base.Store.create` after the session id."""
+
+    history: Sequence[Message]
+    system: Message | None
+    summary: Message | None
+    watermark: int
+
+
+class SpendEntry(NamedTuple):
+    """The arguments of :meth:`~summem.observe.ledger.SpendLedger.record_spend` after the key."""
+
+    at: float
+    tokens: int
+    cost_usd: float
+    prune_before: float | None
+
+
 class CreateOps(NamedTuple):
     """A whole-session create: stage the history (if long), create, or discard the staging."""
 
@@ -43,21 +87,30 @@ class CreateOps(NamedTuple):
 
 
 class Operations:
-    """The operation builders behind the store contract, one per method (same arguments)."""
+    """The operation builders behind the store contract, one per method.
+
+    Each takes the method's arguments, those after the session id packed in one tuple
+    (:class:`Commit`, :class:`Create`, :class:`Rollback`) where there are several.
+    """
 
     _op_load: Callable[[str], Op[SessionState]]
     _op_exists: Callable[[str], Op[bool]]
     _op_history: Callable[[str, int, int | None], Op[list[Message]]]
     _op_append: Callable[[str, Sequence[Message]], Op[int]]
     _op_set_system: Callable[[str, Message | None], Op[None]]
-    _op_commit: Callable[[str, Message | None, int, int, str], Op[int]]
-    _ops_create: Callable[[str, Sequence[Message], Message | None, Message | None, int], CreateOps]
+    _op_commit: Callable[[str, Commit], Op[int]]
+    _ops_create: Callable[[str, Create], CreateOps]
     _op_summaries: Callable[[str], Op[list[Message]]]
-    _op_rollback: Callable[[str, str | None, int, str | None], Op[int]]
+    _op_rollback: Callable[[str, Rollback], Op[int]]
     _op_clear: Callable[[str], Op[None]]
     _op_delete: Callable[[str], Op[bool]]
     _op_list: Callable[[], Op[list[str]]]
     _op_acquire: Callable[[str, str, float], Op[bool]]
     _op_release: Callable[[str, str], Op[None]]
-    _op_record_spend: Callable[[str, float, int, float, float | None], Op[None]]
+
+
+class LedgerOperations:
+    """The operation builders behind a spend ledger (``record_spend``, ``spent_since``)."""
+
+    _op_record_spend: Callable[[str, SpendEntry], Op[None]]
     _op_spent_since: Callable[[str, float | None], Op[Spent]]

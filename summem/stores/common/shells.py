@@ -16,9 +16,17 @@ from typing import TypeVar
 from summem.messages import Message
 from summem.observe.ledger import Spent
 from summem.stores.base import ClosingStore, SessionState
-from summem.stores.common.op import Op, Operations
+from summem.stores.common.op import (
+    Commit,
+    Create,
+    LedgerOperations,
+    Op,
+    Operations,
+    Rollback,
+    SpendEntry,
+)
 
-__all__ = ["AsyncOpStore", "OpStore"]
+__all__ = ["AsyncOpLedger", "AsyncOpStore", "OpLedger", "OpStore"]
 
 T = TypeVar("T")
 
@@ -60,9 +68,8 @@ class OpStore(Operations, ClosingStore):
         expected_epoch: str,
     ) -> int:
         """See :meth:`summem.stores.base.Store.commit`."""
-        return self._run(
-            self._op_commit(session_id, summary, watermark, expected_version, expected_epoch)
-        )
+        commit = Commit(summary, watermark, expected_version, expected_epoch)
+        return self._run(self._op_commit(session_id, commit))
 
     def create(
         self,
@@ -74,7 +81,7 @@ class OpStore(Operations, ClosingStore):
         watermark: int = 0,
     ) -> None:
         """See :meth:`summem.stores.base.Store.create` (a long history may be staged first)."""
-        ops = self._ops_create(session_id, history, system, summary, watermark)
+        ops = self._ops_create(session_id, Create(history, system, summary, watermark))
         try:
             for op in ops.stage:
                 self._run(op)
@@ -98,9 +105,8 @@ class OpStore(Operations, ClosingStore):
         expected_epoch: str | None = None,
     ) -> int:
         """See :meth:`summem.stores.base.Store.rollback`."""
-        return self._run(
-            self._op_rollback(session_id, summary_id, expected_version, expected_epoch)
-        )
+        rollback = Rollback(summary_id, expected_version, expected_epoch)
+        return self._run(self._op_rollback(session_id, rollback))
 
     def clear(self, session_id: str) -> None:
         """See :meth:`summem.stores.base.Store.clear`."""
@@ -121,22 +127,6 @@ class OpStore(Operations, ClosingStore):
     def release_lease(self, session_id: str, owner: str) -> None:
         """See :meth:`summem.stores.base.Store.release_lease`."""
         self._run(self._op_release(session_id, owner))
-
-    def record_spend(
-        self,
-        key: str,
-        *,
-        at: float,
-        tokens: int,
-        cost_usd: float,
-        prune_before: float | None = None,
-    ) -> None:
-        """See :meth:`summem.observe.ledger.SpendLedger.record_spend`."""
-        self._run(self._op_record_spend(key, at, tokens, cost_usd, prune_before))
-
-    def spent_since(self, key: str, since: float | None = None) -> Spent:
-        """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
-        return self._run(self._op_spent_since(key, since))
 
 
 class AsyncOpStore(Operations):
@@ -178,9 +168,8 @@ class AsyncOpStore(Operations):
         expected_epoch: str,
     ) -> int:
         """See :meth:`summem.stores.base.Store.commit`."""
-        return await self._run(
-            self._op_commit(session_id, summary, watermark, expected_version, expected_epoch)
-        )
+        commit = Commit(summary, watermark, expected_version, expected_epoch)
+        return await self._run(self._op_commit(session_id, commit))
 
     async def create(
         self,
@@ -192,7 +181,7 @@ class AsyncOpStore(Operations):
         watermark: int = 0,
     ) -> None:
         """See :meth:`summem.stores.base.Store.create` (a long history may be staged first)."""
-        ops = self._ops_create(session_id, history, system, summary, watermark)
+        ops = self._ops_create(session_id, Create(history, system, summary, watermark))
         try:
             for op in ops.stage:
                 await self._run(op)
@@ -216,9 +205,8 @@ class AsyncOpStore(Operations):
         expected_epoch: str | None = None,
     ) -> int:
         """See :meth:`summem.stores.base.Store.rollback`."""
-        return await self._run(
-            self._op_rollback(session_id, summary_id, expected_version, expected_epoch)
-        )
+        rollback = Rollback(summary_id, expected_version, expected_epoch)
+        return await self._run(self._op_rollback(session_id, rollback))
 
     async def clear(self, session_id: str) -> None:
         """See :meth:`summem.stores.base.Store.clear`."""
@@ -240,6 +228,33 @@ class AsyncOpStore(Operations):
         """See :meth:`summem.stores.base.Store.release_lease`."""
         await self._run(self._op_release(session_id, owner))
 
+    async def close(self) -> None:
+        """Release connections (overridden by each store)."""
+
+
+class OpLedger(OpStore, LedgerOperations):
+    """An :class:`OpStore` that also keeps a spend ledger, one operation a call."""
+
+    def record_spend(
+        self,
+        key: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        """See :meth:`summem.observe.ledger.SpendLedger.record_spend`."""
+        self._run(self._op_record_spend(key, SpendEntry(at, tokens, cost_usd, prune_before)))
+
+    def spent_since(self, key: str, since: float | None = None) -> Spent:
+        """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
+        return self._run(self._op_spent_since(key, since))
+
+
+class AsyncOpLedger(AsyncOpStore, LedgerOperations):
+    """The async twin of :class:`OpLedger`."""
+
     async def record_spend(
         self,
         key: str,
@@ -250,11 +265,8 @@ class AsyncOpStore(Operations):
         prune_before: float | None = None,
     ) -> None:
         """See :meth:`summem.observe.ledger.SpendLedger.record_spend`."""
-        await self._run(self._op_record_spend(key, at, tokens, cost_usd, prune_before))
+        await self._run(self._op_record_spend(key, SpendEntry(at, tokens, cost_usd, prune_before)))
 
     async def spent_since(self, key: str, since: float | None = None) -> Spent:
         """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
         return await self._run(self._op_spent_since(key, since))
-
-    async def close(self) -> None:
-        """Release connections (overridden by each store)."""

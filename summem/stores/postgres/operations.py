@@ -26,7 +26,7 @@ from summem.stores.base import (
     validate_session_id,
 )
 from summem.stores.common.new_session import prepare_new_session
-from summem.stores.common.op import CreateOps
+from summem.stores.common.op import Commit, Create, CreateOps, Rollback
 from summem.stores.common.rows import Meta, decode_positions
 from summem.stores.common.schema_compat import compatible_down_to
 from summem.stores.postgres.op import (
@@ -172,15 +172,9 @@ class PgOps(PgSpend):
 
         return Op(name, "set_system", steps)
 
-    def _op_commit(
-        self,
-        session_id: str,
-        summary: Message | None,
-        watermark: int,
-        expected_version: int,
-        expected_epoch: str,
-    ) -> Op[int]:
+    def _op_commit(self, session_id: str, commit: Commit) -> Op[int]:
         name = validate_session_id(session_id)
+        summary, watermark, expected_version, expected_epoch = commit
         body = None if summary is None else encode_message(summary)
         q = self._sql
 
@@ -196,16 +190,9 @@ class PgOps(PgSpend):
 
         return Op(name, "commit", steps)
 
-    def _ops_create(
-        self,
-        session_id: str,
-        history: Sequence[Message],
-        system: Message | None,
-        summary: Message | None,
-        watermark: int,
-    ) -> CreateOps:
+    def _ops_create(self, session_id: str, create: Create) -> CreateOps:
         name = validate_session_id(session_id)
-        new = prepare_new_session(name, history, system, summary, watermark)
+        new = prepare_new_session(name, *create)
         q = self._sql
         ids = [m.id for m in new.history]
         keys = [name_key(i) for i in ids]
@@ -310,14 +297,9 @@ class PgOps(PgSpend):
 
         return Op(name, None, steps)
 
-    def _op_rollback(
-        self,
-        session_id: str,
-        summary_id: str | None,
-        expected_version: int,
-        expected_epoch: str | None,
-    ) -> Op[int]:
+    def _op_rollback(self, session_id: str, rollback: Rollback) -> Op[int]:
         name = validate_session_id(session_id)
+        summary_id, expected_version, expected_epoch = rollback
         q, key = self._sql, name_key(name)
 
         def steps() -> Steps[int]:

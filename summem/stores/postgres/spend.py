@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from summem.observe.ledger import Spent, check_since, check_spend_entry, check_spend_key
+from summem.stores.common.op import SpendEntry
 from summem.stores.postgres.op import Op, PgBase, Query, Steps, batch
 from summem.stores.postgres.schema import name_key
 
@@ -20,12 +21,8 @@ __all__ = ["PgSpend"]
 class PgSpend(PgBase):
     """The ledger's operations, as :class:`~summem.stores.postgres.op.Op` values."""
 
-    def _op_record_spend(
-        self, key: str, at: float, tokens: int, cost_usd: float, prune_before: float | None
-    ) -> Op[None]:
-        key, at, tokens, cost_usd, prune_before = check_spend_entry(
-            key, at, tokens, cost_usd, prune_before
-        )
+    def _op_record_spend(self, key: str, spend: SpendEntry) -> Op[None]:
+        key, at, tokens, cost_usd, prune_before = check_spend_entry(key, *spend)
         q, hashed = self._sql, name_key(key)
         queries = [Query(q.RECORD_SPEND, (hashed, key, at, tokens, cost_usd))]
         if prune_before is not None:

@@ -31,7 +31,7 @@ from typing import Any, TypeVar, cast
 
 from summem.stores.base import SearchHit
 from summem.stores.common.op import Op
-from summem.stores.common.shells import AsyncOpStore, OpStore
+from summem.stores.common.shells import AsyncOpLedger, OpLedger
 from summem.stores.postgres.op import Op as PgOp
 from summem.stores.postgres.runner import AsyncRunner, SyncRunner
 from summem.stores.url import PostgresSettings, postgres_settings
@@ -41,7 +41,7 @@ __all__ = ["AsyncPostgresStore", "PostgresStore"]
 T = TypeVar("T")
 
 
-class PostgresStore(SyncRunner, OpStore):
+class PostgresStore(SyncRunner, OpLedger):
     """A store in a PostgreSQL database, shared by every worker that opens it.
 
     Args:
@@ -121,7 +121,7 @@ class PostgresStore(SyncRunner, OpStore):
         self._pool.close()
 
 
-class AsyncPostgresStore(AsyncRunner, AsyncOpStore):
+class AsyncPostgresStore(AsyncRunner, AsyncOpLedger):
     """The async twin of :class:`PostgresStore`, on ``AsyncConnectionPool``.
 
     Building one does no I/O (it may be done on a running loop): the pool is opened and the

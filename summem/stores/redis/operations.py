@@ -39,7 +39,7 @@ from summem.stores.base import (
     validate_session_id,
 )
 from summem.stores.common.new_session import prepare_new_session
-from summem.stores.common.op import CreateOps
+from summem.stores.common.op import Commit, Create, CreateOps, Rollback, SpendEntry
 from summem.stores.common.op import Op as StoreOp
 from summem.stores.common.rows import decode_opt
 from summem.stores.common.schema_compat import check_declarations, check_schema
@@ -286,15 +286,9 @@ class RedisBase:
         keys = [k.meta, k.msgs, k.sums, k.ids]
         return Op(name, "set_system", keys, [new_epoch(), body], _none)
 
-    def _op_commit(
-        self,
-        session_id: str,
-        summary: Message | None,
-        watermark: int,
-        expected_version: int,
-        expected_epoch: str,
-    ) -> Op[int]:
+    def _op_commit(self, session_id: str, commit: Commit) -> Op[int]:
         name = validate_session_id(session_id)
+        summary, watermark, expected_version, expected_epoch = commit
         k = self._keys(name)
         body = log = ""
         if summary is not None:
@@ -308,16 +302,9 @@ class RedisBase:
 
         return Op(name, "commit", [k.meta, k.msgs, k.sums], args, parse)
 
-    def _ops_create(
-        self,
-        session_id: str,
-        history: Sequence[Message],
-        system: Message | None,
-        summary: Message | None,
-        watermark: int,
-    ) -> CreateOps:
+    def _ops_create(self, session_id: str, create: Create) -> CreateOps:
         name = validate_session_id(session_id)
-        new = prepare_new_session(name, history, system, summary, watermark)
+        new = prepare_new_session(name, *create)
         k = self._keys(name)
         stage_key = f"{k.meta.removesuffix('meta')}import:{uuid.uuid4().hex}"
         *staged, inline = _chunks(new.bodies, self.create_chunk_bytes, self.create_chunk_messages)
@@ -365,14 +352,9 @@ class RedisBase:
 
         return Op(name, "summaries", [self._keys(name).sums], [], parse)
 
-    def _op_rollback(
-        self,
-        session_id: str,
-        summary_id: str | None,
-        expected_version: int,
-        expected_epoch: str | None,
-    ) -> Op[int]:
+    def _op_rollback(self, session_id: str, rollback: Rollback) -> Op[int]:
         name = validate_session_id(session_id)
+        summary_id, expected_version, expected_epoch = rollback
         k = self._keys(name)
         args: list[str | int] = [
             expected_epoch or "",
@@ -415,12 +397,8 @@ class RedisBase:
         tag = base64.urlsafe_b64encode(key.encode("utf-8")).decode("ascii").rstrip("=")
         return f"{self._prefix}:spend:{{{tag}}}"
 
-    def _op_record_spend(
-        self, key: str, at: float, tokens: int, cost_usd: float, prune_before: float | None
-    ) -> Op[None]:
-        key, at, tokens, cost_usd, prune_before = check_spend_entry(
-            key, at, tokens, cost_usd, prune_before
-        )
+    def _op_record_spend(self, key: str, spend: SpendEntry) -> Op[None]:
+        key, at, tokens, cost_usd, prune_before = check_spend_entry(key, *spend)
         entry = f"{uuid.uuid4().hex}:{tokens}:{cost_usd!r}"
         prune = "" if prune_before is None else repr(prune_before)
         # the whole set expires once its newest entry is past the retention (a deleted

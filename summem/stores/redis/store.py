@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from summem.stores.common.op import Op
-from summem.stores.common.shells import AsyncOpStore, OpStore
+from summem.stores.common.shells import AsyncOpLedger, OpLedger
 from summem.stores.redis.operations import SCHEMA_FIELDS, RedisBase, import_redis
 from summem.stores.redis.operations import Op as RedisOp
 from summem.stores.redis.scripts import SCRIPTS
@@ -42,7 +42,7 @@ __all__ = ["AsyncRedisStore", "RedisStore"]
 T = TypeVar("T")
 
 
-class RedisStore(RedisBase, OpStore):
+class RedisStore(RedisBase, OpLedger):
     """A store in Redis (or a Redis Cluster), shared by every worker that opens it.
 
     Args:
@@ -108,7 +108,7 @@ class RedisStore(RedisBase, OpStore):
             self._client.close()
 
 
-class AsyncRedisStore(RedisBase, AsyncOpStore):
+class AsyncRedisStore(RedisBase, AsyncOpLedger):
     """The async twin of :class:`RedisStore`, on ``redis.asyncio``.
 
     Args:

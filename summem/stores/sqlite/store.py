@@ -373,17 +373,17 @@ class AsyncSQLiteStore(AsyncLedgerAdapter):
         Raises:
             StoreError: the file cannot be opened, stays locked, or has a newer schema.
         """
-        await self._run(self._sqlite._file.open)
+        await self.run_sync(self._sqlite._file.open)
 
     async def search(
         self, session_id: str, query: str, *, k: int, stop: int | None = None
     ) -> list[SearchHit]:
         """See :meth:`summem.stores.sqlite.SQLiteStore.search`."""
-        return await self._run(self._sqlite.search, session_id, query, k=k, stop=stop)
+        return await self.run_sync(self._sqlite.search, session_id, query, k=k, stop=stop)
 
     async def position_of(self, session_id: str, message_id: str) -> int | None:
         """See :meth:`summem.stores.sqlite.SQLiteStore.position_of`."""
-        return await self._run(self._sqlite.position_of, session_id, message_id)
+        return await self.run_sync(self._sqlite.position_of, session_id, message_id)
 
     async def __aenter__(self: _AS) -> _AS:
         await self.open()
