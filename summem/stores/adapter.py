@@ -5,47 +5,38 @@ Backends whose work is either trivial (in memory) or blocking I/O through a sync
 sync store's methods, inline or in a worker thread (``asyncio.to_thread``), so the async twin
 can never drift from the sync one. Third-party sync stores can be wrapped the same way.
 
-Each call of the sync store is an operation (:class:`Call`) run by the shared async shell
-(:class:`~summem.stores.common.shells.AsyncOpStore`), as the PostgreSQL and Redis stores run
-theirs.
+Each call of the sync store is an operation (:class:`~summem.stores.common.direct.Call`) run by
+the shared async shell (:class:`~summem.stores.common.shells.AsyncOpStore`), as the PostgreSQL
+and Redis stores run theirs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import partial
 from types import TracebackType
 from typing import ParamSpec, Protocol, TypeVar, cast
 
 from summem.messages import Message
 from summem.observe.ledger import SpendLedger, Spent
 from summem.stores.base import SessionState, Store
+from summem.stores.common.direct import Call, Direct
 from summem.stores.common.op import (
     Commit,
     Create,
-    CreateOps,
     Op,
     Rollback,
     SpendEntry,
 )
 from summem.stores.common.shells import AsyncOpLedger, AsyncOpStore
 
-__all__ = ["AsyncLedgerAdapter", "AsyncStoreAdapter", "Call", "LedgerStore"]
+__all__ = ["AsyncLedgerAdapter", "AsyncStoreAdapter", "LedgerStore"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
 _A = TypeVar("_A", bound="AsyncStoreAdapter")
 
 
-@dataclass(frozen=True)
-class Call(Op[T]):
-    """One call of the wrapped sync store."""
-
-    fn: Callable[[], T]
-
-
-class AsyncStoreAdapter(AsyncOpStore):
+class AsyncStoreAdapter(Direct, AsyncOpStore):
     """An :class:`~summem.stores.base.AsyncStore` over a sync :class:`~summem.stores.base.Store`.
 
     Args:
@@ -93,48 +84,47 @@ class AsyncStoreAdapter(AsyncOpStore):
         """See :meth:`summem.stores.base.Store.close`."""
         await self.run_sync(self._store.close)
 
-    def _op_load(self, session_id: str) -> Op[SessionState]:
-        return Call(session_id, partial(self._store.load, session_id))
+    def _load(self, session_id: str) -> SessionState:
+        return self._store.load(session_id)
 
-    def _op_exists(self, session_id: str) -> Op[bool]:
-        return Call(session_id, partial(self._store.exists, session_id))
+    def _exists(self, session_id: str) -> bool:
+        return self._store.exists(session_id)
 
-    def _op_history(self, session_id: str, start: int, stop: int | None) -> Op[list[Message]]:
-        return Call(session_id, partial(self._store.history, session_id, start, stop))
+    def _history(self, session_id: str, start: int, stop: int | None) -> list[Message]:
+        return self._store.history(session_id, start, stop)
 
-    def _op_append(self, session_id: str, messages: Sequence[Message]) -> Op[int]:
-        return Call(session_id, partial(self._store.append, session_id, list(messages)))
+    def _append(self, session_id: str, messages: Sequence[Message]) -> int:
+        return self._store.append(session_id, messages)
 
-    def _op_set_system(self, session_id: str, message: Message | None) -> Op[None]:
-        return Call(session_id, partial(self._store.set_system, session_id, message))
+    def _set_system(self, session_id: str, message: Message | None) -> None:
+        self._store.set_system(session_id, message)
 
-    def _op_commit(self, session_id: str, commit: Commit) -> Op[int]:
-        return Call(session_id, partial(self._store.commit, session_id, **commit._asdict()))
+    def _commit(self, session_id: str, commit: Commit) -> int:
+        return self._store.commit(session_id, **commit._asdict())
 
-    def _ops_create(self, session_id: str, create: Create) -> CreateOps:
-        call = partial(self._store.create, session_id, **create._asdict())
-        return CreateOps((), Call(session_id, call))
+    def _create(self, session_id: str, create: Create) -> None:
+        self._store.create(session_id, **create._asdict())
 
-    def _op_summaries(self, session_id: str) -> Op[list[Message]]:
-        return Call(session_id, partial(self._store.summaries, session_id))
+    def _summaries(self, session_id: str) -> list[Message]:
+        return self._store.summaries(session_id)
 
-    def _op_rollback(self, session_id: str, rollback: Rollback) -> Op[int]:
-        return Call(session_id, partial(self._store.rollback, session_id, **rollback._asdict()))
+    def _rollback(self, session_id: str, rollback: Rollback) -> int:
+        return self._store.rollback(session_id, **rollback._asdict())
 
-    def _op_clear(self, session_id: str) -> Op[None]:
-        return Call(session_id, partial(self._store.clear, session_id))
+    def _clear(self, session_id: str) -> None:
+        self._store.clear(session_id)
 
-    def _op_delete(self, session_id: str) -> Op[bool]:
-        return Call(session_id, partial(self._store.delete, session_id))
+    def _delete(self, session_id: str) -> bool:
+        return self._store.delete(session_id)
 
-    def _op_list(self) -> Op[list[str]]:
-        return Call(None, self._store.list_sessions)
+    def _list(self) -> list[str]:
+        return self._store.list_sessions()
 
-    def _op_acquire(self, session_id: str, owner: str, ttl_seconds: float) -> Op[bool]:
-        return Call(session_id, partial(self._store.acquire_lease, session_id, owner, ttl_seconds))
+    def _acquire(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
+        return self._store.acquire_lease(session_id, owner, ttl_seconds)
 
-    def _op_release(self, session_id: str, owner: str) -> Op[None]:
-        return Call(session_id, partial(self._store.release_lease, session_id, owner))
+    def _release(self, session_id: str, owner: str) -> None:
+        self._store.release_lease(session_id, owner)
 
 
 class LedgerStore(Store, SpendLedger, Protocol):
@@ -148,8 +138,8 @@ class AsyncLedgerAdapter(AsyncStoreAdapter, AsyncOpLedger):
         super().__init__(store, offload=offload)
         self._ledger = store
 
-    def _op_record_spend(self, key: str, spend: SpendEntry) -> Op[None]:
-        return Call(None, partial(self._ledger.record_spend, key, **spend._asdict()))
+    def _record_spend(self, key: str, spend: SpendEntry) -> None:
+        self._ledger.record_spend(key, **spend._asdict())
 
-    def _op_spent_since(self, key: str, since: float | None) -> Op[Spent]:
-        return Call(None, partial(self._ledger.spent_since, key, since))
+    def _spent_since(self, key: str, since: float | None) -> Spent:
+        return self._ledger.spent_since(key, since)

@@ -19,13 +19,14 @@ from summem.messages import Message
 from summem.observe.ledger import LocalSpendLedger, Spent
 from summem.stores.adapter import AsyncLedgerAdapter
 from summem.stores.base import (
-    ClosingStore,
     SessionState,
     check_lease_args,
     check_watermark,
     new_epoch,
     validate_session_id,
 )
+from summem.stores.common.direct import DirectStore
+from summem.stores.common.op import Commit, Create, Rollback, SpendEntry
 from summem.stores.common.rows import check_expected
 
 __all__ = ["AsyncInMemoryStore", "InMemoryStore"]
@@ -43,7 +44,7 @@ class _Session:
     log: list[tuple[Message, int]] = field(default_factory=list)
 
 
-class InMemoryStore(ClosingStore):
+class InMemoryStore(DirectStore):
     """A thread-safe store in process memory; nothing is persisted."""
 
     def __init__(self) -> None:
@@ -64,25 +65,18 @@ class InMemoryStore(ClosingStore):
         _check_url(url)
         return AsyncInMemoryStore()
 
-    def record_spend(
-        self,
-        key: str,
-        *,
-        at: float,
-        tokens: int,
-        cost_usd: float,
-        prune_before: float | None = None,
-    ) -> None:
+    def _record_spend(self, key: str, spend: SpendEntry) -> None:
         """See :meth:`summem.observe.ledger.SpendLedger.record_spend` (in this process)."""
+        at, tokens, cost_usd, prune_before = spend
         self._spend.record_spend(
             key, at=at, tokens=tokens, cost_usd=cost_usd, prune_before=prune_before
         )
 
-    def spent_since(self, key: str, since: float | None = None) -> Spent:
+    def _spent_since(self, key: str, since: float | None) -> Spent:
         """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
         return self._spend.spent_since(key, since)
 
-    def load(self, session_id: str) -> SessionState:
+    def _load(self, session_id: str) -> SessionState:
         """See :meth:`summem.stores.base.Store.load`."""
         validate_session_id(session_id)
         with self._lock:
@@ -100,20 +94,20 @@ class InMemoryStore(ClosingStore):
                 tail=s.history[s.watermark :],
             )
 
-    def exists(self, session_id: str) -> bool:
+    def _exists(self, session_id: str) -> bool:
         """See :meth:`summem.stores.base.Store.exists`."""
         validate_session_id(session_id)
         with self._lock:
             return session_id in self._sessions
 
-    def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
+    def _history(self, session_id: str, start: int, stop: int | None) -> list[Message]:
         """See :meth:`summem.stores.base.Store.history`."""
         validate_session_id(session_id)
         with self._lock:
             s = self._sessions.get(session_id)
             return [] if s is None else s.history[start:stop]
 
-    def append(self, session_id: str, messages: Sequence[Message]) -> int:
+    def _append(self, session_id: str, messages: Sequence[Message]) -> int:
         """See :meth:`summem.stores.base.Store.append`."""
         validate_session_id(session_id)
         batch = list(messages)
@@ -131,7 +125,7 @@ class InMemoryStore(ClosingStore):
                     history.append(msg)
             return len(history)
 
-    def set_system(self, session_id: str, message: Message | None) -> None:
+    def _set_system(self, session_id: str, message: Message | None) -> None:
         """See :meth:`summem.stores.base.Store.set_system`."""
         validate_session_id(session_id)
         with self._lock:
@@ -142,16 +136,9 @@ class InMemoryStore(ClosingStore):
                 s = self._sessions[session_id] = _Session()
             s.system = message
 
-    def commit(
-        self,
-        session_id: str,
-        *,
-        summary: Message | None,
-        watermark: int,
-        expected_version: int,
-        expected_epoch: str,
-    ) -> int:
+    def _commit(self, session_id: str, commit: Commit) -> int:
         """See :meth:`summem.stores.base.Store.commit`."""
+        summary, watermark, expected_version, expected_epoch = commit
         validate_session_id(session_id)
         with self._lock:
             s = self._checked(session_id, expected_version, expected_epoch)
@@ -163,16 +150,9 @@ class InMemoryStore(ClosingStore):
             s.version += 1
             return s.version
 
-    def create(
-        self,
-        session_id: str,
-        *,
-        history: Sequence[Message],
-        system: Message | None = None,
-        summary: Message | None = None,
-        watermark: int = 0,
-    ) -> None:
+    def _create(self, session_id: str, create: Create) -> None:
         """See :meth:`summem.stores.base.Store.create`."""
+        history, system, summary, watermark = create
         from summem.stores.common.new_session import prepare_new_session  # only to create one
 
         name = validate_session_id(session_id)
@@ -189,22 +169,16 @@ class InMemoryStore(ClosingStore):
                 log=[] if new.summary is None else [(new.summary, new.watermark)],
             )
 
-    def summaries(self, session_id: str) -> list[Message]:
+    def _summaries(self, session_id: str) -> list[Message]:
         """See :meth:`summem.stores.base.Store.summaries`."""
         validate_session_id(session_id)
         with self._lock:
             s = self._sessions.get(session_id)
             return [] if s is None else [m for m, _ in s.log]
 
-    def rollback(
-        self,
-        session_id: str,
-        *,
-        summary_id: str | None,
-        expected_version: int,
-        expected_epoch: str | None = None,
-    ) -> int:
+    def _rollback(self, session_id: str, rollback: Rollback) -> int:
         """See :meth:`summem.stores.base.Store.rollback`."""
+        summary_id, expected_version, expected_epoch = rollback
         validate_session_id(session_id)
         with self._lock:
             s = self._checked(session_id, expected_version, expected_epoch)
@@ -221,7 +195,7 @@ class InMemoryStore(ClosingStore):
             s.version += 1
             return s.version
 
-    def clear(self, session_id: str) -> None:
+    def _clear(self, session_id: str) -> None:
         """See :meth:`summem.stores.base.Store.clear`."""
         validate_session_id(session_id)
         with self._lock:
@@ -234,19 +208,19 @@ class InMemoryStore(ClosingStore):
             s.watermark = 0
             s.version += 1
 
-    def delete(self, session_id: str) -> bool:
+    def _delete(self, session_id: str) -> bool:
         """See :meth:`summem.stores.base.Store.delete`."""
         validate_session_id(session_id)
         with self._lock:
             self._leases.pop(session_id, None)
             return self._sessions.pop(session_id, None) is not None
 
-    def list_sessions(self) -> list[str]:
+    def _list(self) -> list[str]:
         """See :meth:`summem.stores.base.Store.list_sessions`."""
         with self._lock:
             return sorted(self._sessions)
 
-    def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
+    def _acquire(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
         """See :meth:`summem.stores.base.Store.acquire_lease`."""
         validate_session_id(session_id)
         check_lease_args(owner, ttl_seconds)
@@ -258,7 +232,7 @@ class InMemoryStore(ClosingStore):
             self._leases[session_id] = (owner, now + ttl_seconds)
             return True
 
-    def release_lease(self, session_id: str, owner: str) -> None:
+    def _release(self, session_id: str, owner: str) -> None:
         """See :meth:`summem.stores.base.Store.release_lease`."""
         validate_session_id(session_id)
         with self._lock:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from summem.observe.ledger import Spent, check_since, check_spend_entry, check_spend_key
+from summem.stores.common.op import SpendEntry
 from summem.stores.sqlite.file import SQLiteFile
 from summem.stores.sqlite.schema import SQL
 
@@ -22,16 +23,9 @@ class SQLiteSpend:
 
     _file: SQLiteFile
 
-    def record_spend(
-        self,
-        key: str,
-        *,
-        at: float,
-        tokens: int,
-        cost_usd: float,
-        prune_before: float | None = None,
-    ) -> None:
+    def _record_spend(self, key: str, spend: SpendEntry) -> None:
         """See :meth:`summem.observe.ledger.SpendLedger.record_spend` (table ``spend``)."""
+        at, tokens, cost_usd, prune_before = spend
         key, at, tokens, cost_usd, prune_before = check_spend_entry(
             key, at, tokens, cost_usd, prune_before
         )
@@ -40,7 +34,7 @@ class SQLiteSpend:
             if prune_before is not None:
                 conn.execute(SQL.PRUNE_SPEND, (key, prune_before))
 
-    def spent_since(self, key: str, since: float | None = None) -> Spent:
+    def _spent_since(self, key: str, since: float | None) -> Spent:
         """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
         key, since = check_spend_key(key), check_since("since", since)
         with self._file.tx(None) as conn:

@@ -34,7 +34,6 @@ from summem.exceptions import CorruptRecordError, SessionNotFoundError, StoreErr
 from summem.messages import Message
 from summem.stores.adapter import AsyncLedgerAdapter
 from summem.stores.base import (
-    ClosingStore,
     SearchHit,
     SessionState,
     check_lease_args,
@@ -44,7 +43,9 @@ from summem.stores.base import (
     slice_bounds,
     validate_session_id,
 )
+from summem.stores.common.direct import DirectStore
 from summem.stores.common.new_session import prepare_new_session
+from summem.stores.common.op import Commit, Create, Rollback
 from summem.stores.sqlite.access import target as sqlite_target
 from summem.stores.sqlite.create import insert_session
 from summem.stores.sqlite.file import SQLiteFile
@@ -63,7 +64,7 @@ from summem.stores.url import sqlite_file, sqlite_read_only
 __all__ = ["AsyncSQLiteStore", "SQLiteStore"]
 
 
-class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
+class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
     """A store in one SQLite file (created if missing; its directory must exist).
 
     A file that cannot be written (no write permission on it or on its folder, including a
@@ -132,7 +133,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
 
     # -- the contract ---------------------------------------------------------------------
 
-    def load(self, session_id: str) -> SessionState:
+    def _load(self, session_id: str) -> SessionState:
         """See :meth:`summem.stores.base.Store.load`."""
         name = validate_session_id(session_id)
         with self._file.tx(name) as conn:
@@ -142,13 +143,13 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
             tail = read_range(conn, name, meta.sid, meta.watermark, meta.length)
         return meta.state(name, tail)
 
-    def exists(self, session_id: str) -> bool:
+    def _exists(self, session_id: str) -> bool:
         """See :meth:`summem.stores.base.Store.exists`."""
         name = validate_session_id(session_id)
         with self._file.tx(name) as conn:
             return conn.execute(SQL.EXISTS, (name,)).fetchone() is not None
 
-    def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
+    def _history(self, session_id: str, start: int, stop: int | None) -> list[Message]:
         """See :meth:`summem.stores.base.Store.history`."""
         name = validate_session_id(session_id)
         with self._file.tx(name) as conn:
@@ -157,7 +158,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
                 return []
             return read_range(conn, name, meta.sid, *slice_bounds(start, stop, meta.length))
 
-    def append(self, session_id: str, messages: Sequence[Message]) -> int:
+    def _append(self, session_id: str, messages: Sequence[Message]) -> int:
         """See :meth:`summem.stores.base.Store.append`."""
         name = validate_session_id(session_id)
         batch = [(m.id, encode_message(m)) for m in messages]
@@ -180,7 +181,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
             conn.execute(SQL.SET_LENGTH, (n + len(rows), time.time(), meta.sid))
             return n + len(rows)
 
-    def set_system(self, session_id: str, message: Message | None) -> None:
+    def _set_system(self, session_id: str, message: Message | None) -> None:
         """See :meth:`summem.stores.base.Store.set_system`."""
         name = validate_session_id(session_id)
         body = None if message is None else encode_message(message)
@@ -191,16 +192,9 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
             meta = meta or new_session_row(conn, name)
             conn.execute(SQL.SET_SYSTEM, (body, time.time(), meta.sid))
 
-    def commit(
-        self,
-        session_id: str,
-        *,
-        summary: Message | None,
-        watermark: int,
-        expected_version: int,
-        expected_epoch: str,
-    ) -> int:
+    def _commit(self, session_id: str, commit: Commit) -> int:
         """See :meth:`summem.stores.base.Store.commit`."""
+        summary, watermark, expected_version, expected_epoch = commit
         name = validate_session_id(session_id)
         body = None if summary is None else encode_message(summary)
         with self._file.tx(name, write="commit") as conn:
@@ -212,22 +206,15 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
                 self._log_summary(conn, meta.sid, summary.id, watermark, body, now)
             return meta.version + 1
 
-    def create(
-        self,
-        session_id: str,
-        *,
-        history: Sequence[Message],
-        system: Message | None = None,
-        summary: Message | None = None,
-        watermark: int = 0,
-    ) -> None:
+    def _create(self, session_id: str, create: Create) -> None:
         """See :meth:`summem.stores.base.Store.create` (one ``BEGIN IMMEDIATE`` transaction)."""
+        history, system, summary, watermark = create
         name = validate_session_id(session_id)
         new = prepare_new_session(name, history, system, summary, watermark)
         with self._file.tx(name, write="create") as conn:
             insert_session(conn, name, new)
 
-    def summaries(self, session_id: str) -> list[Message]:
+    def _summaries(self, session_id: str) -> list[Message]:
         """See :meth:`summem.stores.base.Store.summaries`."""
         name = validate_session_id(session_id)
         with self._file.tx(name) as conn:
@@ -237,15 +224,9 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
             decode_message(body, session_id=name, where="summary log entry") for (body,) in rows
         ]
 
-    def rollback(
-        self,
-        session_id: str,
-        *,
-        summary_id: str | None,
-        expected_version: int,
-        expected_epoch: str | None = None,
-    ) -> int:
+    def _rollback(self, session_id: str, rollback: Rollback) -> int:
         """See :meth:`summem.stores.base.Store.rollback`."""
+        summary_id, expected_version, expected_epoch = rollback
         name = validate_session_id(session_id)
         with self._file.tx(name, write="rollback") as conn:
             meta = checked_meta(conn, name, expected_version, expected_epoch)
@@ -264,7 +245,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
             conn.execute(SQL.SET_SUMMARY, (body, watermark, time.time(), meta.sid))
             return meta.version + 1
 
-    def clear(self, session_id: str) -> None:
+    def _clear(self, session_id: str) -> None:
         """See :meth:`summem.stores.base.Store.clear`."""
         name = validate_session_id(session_id)
         with self._file.tx(name, write="clear") as conn:
@@ -275,7 +256,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
                 conn.execute(SQL.DELETE_SUMMARIES, (meta.sid,))
                 conn.execute(SQL.CLEAR, (time.time(), meta.sid))
 
-    def delete(self, session_id: str) -> bool:
+    def _delete(self, session_id: str) -> bool:
         """See :meth:`summem.stores.base.Store.delete`."""
         name = validate_session_id(session_id)
         with self._file.tx(name, write="delete") as conn:
@@ -292,12 +273,12 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
                 conn.execute(stmt, (row[0],))
             return True
 
-    def list_sessions(self) -> list[str]:
+    def _list(self) -> list[str]:
         """See :meth:`summem.stores.base.Store.list_sessions`."""
         with self._file.tx(None) as conn:
             return sorted(name for (name,) in conn.execute(SQL.NAMES))
 
-    def acquire_lease(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
+    def _acquire(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
         """See :meth:`summem.stores.base.Store.acquire_lease`."""
         name = validate_session_id(session_id)
         check_lease_args(owner, ttl_seconds)
@@ -309,7 +290,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
             conn.execute(SQL.PUT_LEASE, (name, owner, now + ttl_seconds))
             return True
 
-    def release_lease(self, session_id: str, owner: str) -> None:
+    def _release(self, session_id: str, owner: str) -> None:
         """See :meth:`summem.stores.base.Store.release_lease`."""
         name = validate_session_id(session_id)
         with self._file.tx(name, write="release_lease") as conn:

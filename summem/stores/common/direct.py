@@ -1,0 +1,118 @@
+"""Operations of a store that does its work in this process (memory, SQLite, the adapter).
+
+Such a store writes each contract method once, as a plain method: the method's name with a
+leading underscore, taking the builders' arguments (``_commit(session_id, commit)``).
+:class:`Direct` turns each call into an operation (a :class:`Call`), so the shared shells of
+:mod:`summem.stores.common.shells` serve it as they serve PostgreSQL and Redis:
+:class:`DirectStore` runs a call at once, and
+:class:`~summem.stores.adapter.AsyncStoreAdapter` awaits it, inline or in a worker thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import TypeVar, cast
+
+from summem.messages import Message
+from summem.observe.ledger import Spent
+from summem.stores.base import SessionState
+from summem.stores.common.op import (
+    Commit,
+    Create,
+    CreateOps,
+    LedgerOperations,
+    Op,
+    Operations,
+    Rollback,
+    SpendEntry,
+)
+from summem.stores.common.shells import OpLedger
+
+__all__ = ["Call", "Direct", "DirectStore"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Call(Op[T]):
+    """One call of a store's own method."""
+
+    fn: Callable[[], T]
+
+
+class Direct(Operations, LedgerOperations):
+    """The operation builders of a store whose methods do the work (one a contract method)."""
+
+    _load: Callable[[str], SessionState]
+    _exists: Callable[[str], bool]
+    _history: Callable[[str, int, int | None], list[Message]]
+    _append: Callable[[str, Sequence[Message]], int]
+    _set_system: Callable[[str, Message | None], None]
+    _commit: Callable[[str, Commit], int]
+    _create: Callable[[str, Create], None]
+    _summaries: Callable[[str], list[Message]]
+    _rollback: Callable[[str, Rollback], int]
+    _clear: Callable[[str], None]
+    _delete: Callable[[str], bool]
+    _list: Callable[[], list[str]]
+    _acquire: Callable[[str, str, float], bool]
+    _release: Callable[[str, str], None]
+    _record_spend: Callable[[str, SpendEntry], None]
+    _spent_since: Callable[[str, float | None], Spent]
+
+    def _op_load(self, session_id: str) -> Op[SessionState]:
+        return Call(session_id, partial(self._load, session_id))
+
+    def _op_exists(self, session_id: str) -> Op[bool]:
+        return Call(session_id, partial(self._exists, session_id))
+
+    def _op_history(self, session_id: str, start: int, stop: int | None) -> Op[list[Message]]:
+        return Call(session_id, partial(self._history, session_id, start, stop))
+
+    def _op_append(self, session_id: str, messages: Sequence[Message]) -> Op[int]:
+        return Call(session_id, partial(self._append, session_id, list(messages)))
+
+    def _op_set_system(self, session_id: str, message: Message | None) -> Op[None]:
+        return Call(session_id, partial(self._set_system, session_id, message))
+
+    def _op_commit(self, session_id: str, commit: Commit) -> Op[int]:
+        return Call(session_id, partial(self._commit, session_id, commit))
+
+    def _ops_create(self, session_id: str, create: Create) -> CreateOps:
+        return CreateOps((), Call(session_id, partial(self._create, session_id, create)))
+
+    def _op_summaries(self, session_id: str) -> Op[list[Message]]:
+        return Call(session_id, partial(self._summaries, session_id))
+
+    def _op_rollback(self, session_id: str, rollback: Rollback) -> Op[int]:
+        return Call(session_id, partial(self._rollback, session_id, rollback))
+
+    def _op_clear(self, session_id: str) -> Op[None]:
+        return Call(session_id, partial(self._clear, session_id))
+
+    def _op_delete(self, session_id: str) -> Op[bool]:
+        return Call(session_id, partial(self._delete, session_id))
+
+    def _op_list(self) -> Op[list[str]]:
+        return Call(None, self._list)
+
+    def _op_acquire(self, session_id: str, owner: str, ttl_seconds: float) -> Op[bool]:
+        return Call(session_id, partial(self._acquire, session_id, owner, ttl_seconds))
+
+    def _op_release(self, session_id: str, owner: str) -> Op[None]:
+        return Call(session_id, partial(self._release, session_id, owner))
+
+    def _op_record_spend(self, key: str, spend: SpendEntry) -> Op[None]:
+        return Call(None, partial(self._record_spend, key, spend))
+
+    def _op_spent_since(self, key: str, since: float | None) -> Op[Spent]:
+        return Call(None, partial(self._spent_since, key, since))
+
+
+class DirectStore(Direct, OpLedger):
+    """A sync store (and spend ledger) whose operations are its own calls, run at once."""
+
+    def _run(self, op: Op[T]) -> T:
+        return cast(Call[T], op).fn()
