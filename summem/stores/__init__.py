@@ -8,6 +8,29 @@ class with a ``from_url(url)`` classmethod returning a :class:`Store` (or any ca
 ``url -> Store``), and optionally ``async_from_url(url)`` returning an :class:`AsyncStore` for
 :func:`open_async_store`.
 
+Layout: the contract (:mod:`summem.stores.base`) and store URLs (:mod:`summem.stores.url`) at
+the bottom; above them the shared layer, :mod:`summem.stores.common` (each method's public
+signature written once in ``shells``, over operation builders declared in ``op``; ``direct`` for
+stores that do the work in this process; ``rows``, ``new_session``, ``schema_compat``); then
+:mod:`summem.stores.adapter` (any sync store behind the async interface); and at the top one
+backend a module or package (``memory``, ``sqlite/``, ``postgres/``, ``redis/``), none of which
+imports another (import-linter checks it).
+
+Adding a backend:
+
+1. a package ``summem/stores/<name>/`` whose store is a shell over operations: subclass
+   :class:`~summem.stores.common.direct.DirectStore` and write ``_load``, ``_append``,
+   ``_commit(session_id, commit)``... (the work done in this process; the async twin is then
+   an :class:`~summem.stores.adapter.AsyncStoreAdapter`), or write the ``_op_*`` builders of
+   :class:`~summem.stores.common.op.Operations` and a ``_run`` for
+   :class:`~summem.stores.common.shells.OpStore` and
+   :class:`~summem.stores.common.shells.AsyncOpStore` (two real I/O paths, as PostgreSQL and
+   Redis do); give the store ``from_url`` (and ``async_from_url``);
+2. register its URL scheme: an entry point in ``pyproject.toml`` and a line in ``_BUILTIN``
+   below, and its class names in ``_LAZY``;
+3. register it for the tests: one ``Kind`` subclass in ``KINDS`` of
+   ``tests/stores/backends.py``; the contract suite then runs on it, sync and async.
+
 Examples::
 
     open_store("memory://")

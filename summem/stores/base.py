@@ -13,7 +13,8 @@ the id. A session resumed from elsewhere is written whole by ``create``, atomica
 id that must not exist yet.
 
 Backends implement :class:`Store` (sync) or :class:`AsyncStore` (async) with the same method
-names; keys, SQL and serialisation live here and in each backend's shared base.
+names; both are written once, as the shells of :mod:`summem.stores.common.shells` over each
+backend's operations, and keys, SQL and serialisation live in the backend's own modules.
 
 A store is a persistence layer, not a policy: it does not decide when to reduce, it only makes
 sure that appends are atomic (positions contiguous, nothing lost or duplicated), that a commit

@@ -12,20 +12,15 @@ from typing import Any
 
 from summem.exceptions import ConflictError
 from summem.messages import SummaryInfo, assistant, user
-from summem.stores import PostgresStore, RedisStore, SQLiteStore
 from summem.stores.base import Store
 
 
 def open_spec(spec: tuple[str, ...]) -> Store:
-    """A store from a picklable description: ("sqlite", path), ("redis", url, prefix) or
-    ("postgres", url, schema)."""
-    if spec[0] == "sqlite":
-        return SQLiteStore(spec[1])
-    if spec[0] == "postgres":
-        return PostgresStore(spec[1], schema=spec[2])
-    if spec[0] == "redis":
-        return RedisStore(spec[1], prefix=spec[2])
-    raise ValueError(spec)
+    """A sync store from a picklable description (``Kind.spec``): ("sqlite", path),
+    ("redis", url, prefix), ("postgres", url, schema)..."""
+    from tests.stores.backends import KINDS
+
+    return KINDS[spec[0]].open(*spec[1:])
 
 
 def write(store: Store, session_id: str, tag: str, n: int, barrier: Any = None) -> dict[str, Any]:

@@ -20,10 +20,10 @@ import os
 import sqlite3
 import threading
 import uuid
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -206,24 +206,26 @@ class SyncFacade:
 
 @dataclass
 class Backend:
-    """One store configuration under test."""
+    """One store configuration under test: a registered kind (see :data:`KINDS`) and a mode."""
 
-    kind: str  # memory | sqlite | redis | postgres
+    kind: str  # a name in KINDS: memory | sqlite | redis | postgres
     mode: str  # sync | async
     tmp_path: Path
     portal: Portal | None = None
     prefix: str = ""
     opened: list[Any] = field(default_factory=list)
-    _shared_memory: InMemoryStore | None = None
+    shared_memory: InMemoryStore | None = None
+
+    @property
+    def registered(self) -> Kind:
+        return KINDS[self.kind]
 
     @property
     def spec(self) -> tuple[str, ...]:
         """A picklable description for writer processes (sync stores on the same data)."""
-        if self.kind == "sqlite":
-            return ("sqlite", str(self.db_path))
-        if self.kind == "postgres":
-            return ("postgres", postgres_url(), self.prefix)
-        return ("redis", REDIS_URL, self.prefix)
+        spec = self.registered.spec(self)
+        assert spec is not None, f"{self.kind} stores are not shared between processes"
+        return spec
 
     @property
     def db_path(self) -> Path:
@@ -231,23 +233,7 @@ class Backend:
 
     def make(self) -> Store:
         """A new store instance (new connections) on this backend's data."""
-        if self.kind == "memory":
-            if self._shared_memory is None:
-                self._shared_memory = InMemoryStore()
-            raw: Any = (
-                self._shared_memory
-                if self.mode == "sync"
-                else AsyncInMemoryStore(self._shared_memory)
-            )
-        elif self.kind == "sqlite":
-            raw = SQLiteStore if self.mode == "sync" else AsyncSQLiteStore
-            raw = raw(self.db_path)
-        elif self.kind == "postgres":
-            raw = PostgresStore if self.mode == "sync" else AsyncPostgresStore
-            raw = raw(postgres_url(), schema=self.prefix)
-        else:
-            raw = RedisStore if self.mode == "sync" else AsyncRedisStore
-            raw = raw(REDIS_URL, prefix=self.prefix)
+        raw = self.registered.make(self, self.mode)
         store = raw if self.mode == "sync" else SyncFacade(raw, self._portal())
         self.opened.append(store)
         return cast(Store, store)
@@ -264,46 +250,15 @@ class Backend:
     # -- writing garbage behind the store's back ------------------------------------------
 
     def corrupt_message(self, session_id: str, position: int) -> None:
-        if self.kind == "sqlite":
-            with sqlite3.connect(self.db_path) as conn:
-                cur = conn.execute(
-                    "UPDATE messages SET body = '{not json' WHERE position = ? AND sid = "
-                    "(SELECT sid FROM sessions WHERE name = ?)",
-                    (position, session_id),
-                )
-                assert cur.rowcount == 1
-            conn.close()
-        elif self.kind == "postgres":
-            changed = pg_execute(
-                "UPDATE {schema}.messages SET body = '{{not json' WHERE position = %s AND sid = "
-                "(SELECT sid FROM {schema}.sessions WHERE name = %s)",
-                position,
-                session_id,
-                schema=self.prefix,
-            )
-            assert changed == 1
-        else:
-            self._redis().lset(self.redis_keys(session_id).msgs, position, b"\xff{not json")
+        self.registered.corrupt_message(self, session_id, position)
 
     def corrupt_meta(self, session_id: str) -> None:
-        if self.kind == "sqlite":
-            with sqlite3.connect(self.db_path) as conn:
-                conn.execute("UPDATE sessions SET version = 'abc' WHERE name = ?", (session_id,))
-            conn.close()
-        elif self.kind == "postgres":  # typed columns: corrupt what the types allow
-            changed = pg_execute(
-                "UPDATE {schema}.sessions SET watermark = length + 5 WHERE name = %s",
-                session_id,
-                schema=self.prefix,
-            )
-            assert changed == 1
-        else:
-            self._redis().hset(self.redis_keys(session_id).meta, "version", "abc")
+        self.registered.corrupt_meta(self, session_id)
 
     def redis_keys(self, session_id: str) -> Any:
-        return RedisStore(self._redis(), prefix=self.prefix)._keys(session_id)
+        return RedisStore(self.redis_client(), prefix=self.prefix)._keys(session_id)
 
-    def _redis(self) -> Any:
+    def redis_client(self) -> Any:
         import redis
 
         client = redis.Redis.from_url(REDIS_URL)
@@ -313,32 +268,190 @@ class Backend:
     def close(self) -> None:
         for store in reversed(self.opened):
             store.close()
-        if self.kind == "redis":
-            import redis
-
-            client = redis.Redis.from_url(REDIS_URL)
-            keys = list(client.scan_iter(match=f"{self.prefix}:*", count=1000))
-            if keys:
-                client.delete(*keys)
-            client.close()
-        if self.kind == "postgres":
-            pg_execute("DROP SCHEMA IF EXISTS {schema} CASCADE", schema=self.prefix)
+        self.registered.clean(self)
         if self.portal is not None:
             self.portal.close()
 
 
-BACKEND_PARAMS = [
-    pytest.param(("memory", "sync"), id="memory-sync"),
-    pytest.param(("memory", "async"), id="memory-async"),
-    pytest.param(("sqlite", "sync"), id="sqlite-sync"),
-    pytest.param(("sqlite", "async"), id="sqlite-async"),
-    pytest.param(("redis", "sync"), id="redis-sync", marks=pytest.mark.redis),
-    pytest.param(("redis", "async"), id="redis-async", marks=pytest.mark.redis),
-    pytest.param(("postgres", "sync"), id="postgres-sync", marks=pytest.mark.postgres),
-    pytest.param(("postgres", "async"), id="postgres-async", marks=pytest.mark.postgres),
-]
-PERSISTENT_PARAMS = [p for p in BACKEND_PARAMS if p.values[0][0] != "memory"]  # type: ignore[index]
-MULTIPROCESS_PARAMS = [p for p in PERSISTENT_PARAMS if p.values[0][1] == "sync"]  # type: ignore[index]
-SYNC_PARAMS = [p for p in BACKEND_PARAMS if p.values[0][1] == "sync"]  # type: ignore[index]
-REDIS_PARAMS = [p for p in PERSISTENT_PARAMS if p.values[0][0] == "redis"]  # type: ignore[index]
-POSTGRES_PARAMS = [p for p in PERSISTENT_PARAMS if p.values[0][0] == "postgres"]  # type: ignore[index]
+# -- the registration point: one Kind per backend -----------------------------------------
+
+
+class Kind:
+    """A backend the store tests run on: how to open it, and how to reach behind it.
+
+    A new backend is one subclass registered in :data:`KINDS`: the contract suite then runs
+    on it in both modes (and the persistence, corruption and multi-process suites too, as its
+    flags say).
+    """
+
+    name: ClassVar[str]
+    marks: ClassVar[tuple[Any, ...]] = ()
+    persistent: ClassVar[bool] = True
+    """Records survive the store object, can be corrupted, and writes can fail."""
+    searchable: ClassVar[bool] = False
+    """The store searches history itself (:class:`~summem.stores.base.SearchableStore`)."""
+
+    def require(self) -> None:
+        """Skip (or, under CI=true, fail) when the backend's service is not reachable."""
+
+    def make(self, backend: Backend, mode: str) -> Any:
+        """A new store (``mode``: sync or async) on ``backend``'s data."""
+        raise NotImplementedError
+
+    def spec(self, backend: Backend) -> tuple[str, ...] | None:
+        """A picklable description of ``backend``'s data (``None``: not shared by processes)."""
+        return None
+
+    def open(self, *spec: str) -> Store:
+        """The sync store a :meth:`spec` describes (in a writer process)."""
+        raise NotImplementedError
+
+    def corrupt_message(self, backend: Backend, session_id: str, position: int) -> None:
+        raise NotImplementedError
+
+    def corrupt_meta(self, backend: Backend, session_id: str) -> None:
+        raise NotImplementedError
+
+    def clean(self, backend: Backend) -> None:
+        """Remove what the test left on the backend's service."""
+
+
+class MemoryKind(Kind):
+    name = "memory"
+    persistent = False
+
+    def make(self, backend: Backend, mode: str) -> Any:
+        if backend.shared_memory is None:
+            backend.shared_memory = InMemoryStore()
+        if mode == "sync":
+            return backend.shared_memory
+        return AsyncInMemoryStore(backend.shared_memory)
+
+
+class SQLiteKind(Kind):
+    name = "sqlite"
+    searchable = True
+
+    def make(self, backend: Backend, mode: str) -> Any:
+        return (SQLiteStore if mode == "sync" else AsyncSQLiteStore)(backend.db_path)
+
+    def spec(self, backend: Backend) -> tuple[str, ...]:
+        return ("sqlite", str(backend.db_path))
+
+    def open(self, *spec: str) -> Store:
+        return SQLiteStore(spec[0])
+
+    def corrupt_message(self, backend: Backend, session_id: str, position: int) -> None:
+        with sqlite3.connect(backend.db_path) as conn:
+            cur = conn.execute(
+                "UPDATE messages SET body = '{not json' WHERE position = ? AND sid = "
+                "(SELECT sid FROM sessions WHERE name = ?)",
+                (position, session_id),
+            )
+            assert cur.rowcount == 1
+        conn.close()
+
+    def corrupt_meta(self, backend: Backend, session_id: str) -> None:
+        with sqlite3.connect(backend.db_path) as conn:
+            conn.execute("UPDATE sessions SET version = 'abc' WHERE name = ?", (session_id,))
+        conn.close()
+
+
+class RedisKind(Kind):
+    name = "redis"
+    marks = (pytest.mark.redis,)
+
+    def require(self) -> None:
+        require_redis()
+
+    def make(self, backend: Backend, mode: str) -> Any:
+        return (RedisStore if mode == "sync" else AsyncRedisStore)(REDIS_URL, prefix=backend.prefix)
+
+    def spec(self, backend: Backend) -> tuple[str, ...]:
+        return ("redis", REDIS_URL, backend.prefix)
+
+    def open(self, *spec: str) -> Store:
+        return RedisStore(spec[0], prefix=spec[1])
+
+    def corrupt_message(self, backend: Backend, session_id: str, position: int) -> None:
+        keys = backend.redis_keys(session_id)
+        backend.redis_client().lset(keys.msgs, position, b"\xff{not json")
+
+    def corrupt_meta(self, backend: Backend, session_id: str) -> None:
+        backend.redis_client().hset(backend.redis_keys(session_id).meta, "version", "abc")
+
+    def clean(self, backend: Backend) -> None:
+        import redis
+
+        client = redis.Redis.from_url(REDIS_URL)
+        keys = list(client.scan_iter(match=f"{backend.prefix}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+
+class PostgresKind(Kind):
+    name = "postgres"
+    marks = (pytest.mark.postgres,)
+    searchable = True
+
+    def require(self) -> None:
+        require_postgres()
+
+    def make(self, backend: Backend, mode: str) -> Any:
+        store = PostgresStore if mode == "sync" else AsyncPostgresStore
+        return store(postgres_url(), schema=backend.prefix)
+
+    def spec(self, backend: Backend) -> tuple[str, ...]:
+        return ("postgres", postgres_url(), backend.prefix)
+
+    def open(self, *spec: str) -> Store:
+        return PostgresStore(spec[0], schema=spec[1])
+
+    def corrupt_message(self, backend: Backend, session_id: str, position: int) -> None:
+        changed = pg_execute(
+            "UPDATE {schema}.messages SET body = '{{not json' WHERE position = %s AND sid = "
+            "(SELECT sid FROM {schema}.sessions WHERE name = %s)",
+            position,
+            session_id,
+            schema=backend.prefix,
+        )
+        assert changed == 1
+
+    def corrupt_meta(self, backend: Backend, session_id: str) -> None:
+        changed = pg_execute(  # typed columns: corrupt what the types allow
+            "UPDATE {schema}.sessions SET watermark = length + 5 WHERE name = %s",
+            session_id,
+            schema=backend.prefix,
+        )
+        assert changed == 1
+
+    def clean(self, backend: Backend) -> None:
+        pg_execute("DROP SCHEMA IF EXISTS {schema} CASCADE", schema=backend.prefix)
+
+
+KINDS: dict[str, Kind] = {
+    k.name: k for k in (MemoryKind(), SQLiteKind(), RedisKind(), PostgresKind())
+}
+"""Every backend the store tests run on, by name: the one place a new backend is added."""
+
+MODES = ("sync", "async")
+
+
+def params(*, where: Callable[[Kind, str], bool] = lambda kind, mode: True) -> list[Any]:
+    """``(kind, mode)`` parameters of the registered backends ``where`` accepts."""
+    return [
+        pytest.param((kind.name, mode), id=f"{kind.name}-{mode}", marks=kind.marks)
+        for kind in KINDS.values()
+        for mode in MODES
+        if where(kind, mode)
+    ]
+
+
+BACKEND_PARAMS = params()
+PERSISTENT_PARAMS = params(where=lambda kind, mode: kind.persistent)
+MULTIPROCESS_PARAMS = params(where=lambda kind, mode: kind.persistent and mode == "sync")
+SYNC_PARAMS = params(where=lambda kind, mode: mode == "sync")
+SEARCHABLE_PARAMS = params(where=lambda kind, mode: kind.searchable)
+REDIS_PARAMS = params(where=lambda kind, mode: kind.name == "redis")
+POSTGRES_PARAMS = params(where=lambda kind, mode: kind.name == "postgres")

@@ -10,24 +10,20 @@ import pytest
 from summem.stores.base import Store
 from tests.stores.backends import (
     BACKEND_PARAMS,
+    KINDS,
     MULTIPROCESS_PARAMS,
     PERSISTENT_PARAMS,
     POSTGRES_PARAMS,
     REDIS_PARAMS,
     SYNC_PARAMS,
     Backend,
-    require_postgres,
-    require_redis,
     unique_prefix,
 )
 
 
 def _backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
     kind, mode = request.param
-    if kind == "redis":
-        require_redis()
-    if kind == "postgres":
-        require_postgres()
+    KINDS[kind].require()
     b = Backend(kind, mode, tmp_path, prefix=unique_prefix())
     yield b
     b.close()

@@ -1,4 +1,4 @@
-"""The store contract, checked on every backend in both modes (see conftest.BACKEND_PARAMS)."""
+"""The store contract, checked on every backend in both modes (registered in backends.KINDS)."""
 
 from __future__ import annotations
 

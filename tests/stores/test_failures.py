@@ -147,7 +147,7 @@ def test_a_redis_session_from_before_the_id_index_is_indexed_on_its_next_append(
     store = redis_backend.make()
     old = fill(store, "r", 3)
     keys = redis_backend.redis_keys("r")
-    client = redis_backend._redis()
+    client = redis_backend.redis_client()
     client.hdel(keys.meta, "indexed")  # as summem wrote sessions before the index
     client.delete(keys.ids)
     assert store.append("r", [*old, user("new")]) == 4

@@ -21,7 +21,7 @@ from summem.messages import parse_messages, user
 from summem.stores.base import AsyncSearchableStore, SearchableStore, Store
 from tests.fakes.memory import small_reducer
 from tests.fakes.messages import a, call, res, turn, u
-from tests.stores.backends import BACKEND_PARAMS, Backend
+from tests.stores.backends import SEARCHABLE_PARAMS, Backend
 from tests.stores.conftest import _backend
 from tests.stores.test_unknown_outcomes import new_store
 
@@ -193,8 +193,6 @@ def call_(*ids: str) -> dict[str, Any]:
 
 # -- the stores' own search (SQLite, PostgreSQL) ---------------------------------------------
 
-SEARCHABLE_PARAMS = [p for p in BACKEND_PARAMS if p.values[0][0] in {"sqlite", "postgres"}]  # type: ignore[index]
-
 
 @pytest.fixture(params=SEARCHABLE_PARAMS)
 def searchable(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
@@ -204,7 +202,7 @@ def searchable(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backe
 def test_which_stores_search_themselves(backend: Backend) -> None:
     raw = new_store(backend)
     is_searchable = isinstance(raw, SearchableStore | AsyncSearchableStore)
-    assert is_searchable == (backend.kind in {"sqlite", "postgres"})
+    assert is_searchable == backend.registered.searchable
     if backend.mode == "sync":
         raw.close()
 
