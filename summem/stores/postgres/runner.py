@@ -11,6 +11,7 @@ pool is replaced and the operation retried once, when that is safe. :class:`Sync
 from __future__ import annotations
 
 import contextlib
+from abc import abstractmethod
 from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
@@ -41,8 +42,16 @@ def check_pool(min_size: int, max_size: int, timeout: float) -> None:
 class Pooled(PgOps):
     """Settings and the pool's construction arguments, shared by both stores."""
 
+    _pool: Any
+
     def __init__(
-        self, conninfo: str, *, schema: str, min_size: int, max_size: int, timeout: float
+        self,
+        conninfo: str = "",
+        *,
+        schema: str = "summem",
+        min_size: int = 1,
+        max_size: int = 10,
+        timeout: float = 30.0,
     ) -> None:
         super().__init__(schema)
         check_pool(min_size, max_size, timeout)
@@ -56,6 +65,11 @@ class Pooled(PgOps):
         }
         self._migrated = False
         self._idle = self._psycopg.pq.TransactionStatus.IDLE
+        self._start()
+
+    @abstractmethod
+    def _start(self) -> None:
+        """Make the pool (from ``self._pool_args``): each runner makes its own kind."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(schema={self.schema!r})"  # never the conninfo
@@ -64,7 +78,10 @@ class Pooled(PgOps):
 class SyncRunner(Pooled):
     """Runs operations on a ``psycopg_pool.ConnectionPool`` (``self._pool``)."""
 
-    _pool: Any
+    def _start(self) -> None:
+        from psycopg_pool import ConnectionPool
+
+        self._pool = ConnectionPool(**self._pool_args)
 
     def _drive(self, op: Op[T]) -> T:
         for attempt in range(2):
@@ -132,7 +149,10 @@ class SyncRunner(Pooled):
 class AsyncRunner(Pooled):
     """Runs operations on a ``psycopg_pool.AsyncConnectionPool`` (``self._pool``)."""
 
-    _pool: Any
+    def _start(self) -> None:
+        from psycopg_pool import AsyncConnectionPool
+
+        self._pool = AsyncConnectionPool(**self._pool_args)
 
     async def _drive(self, op: Op[T]) -> T:
         for attempt in range(2):

@@ -55,21 +55,8 @@ class PostgresStore(SyncRunner, OpLedger):
         StoreError: the database cannot be reached or migrated (tried at construction).
     """
 
-    def __init__(
-        self,
-        conninfo: str = "",
-        *,
-        schema: str = "summem",
-        min_size: int = 1,
-        max_size: int = 10,
-        timeout: float = 30.0,
-    ) -> None:
-        super().__init__(
-            conninfo, schema=schema, min_size=min_size, max_size=max_size, timeout=timeout
-        )
-        from psycopg_pool import ConnectionPool
-
-        self._pool: Any = ConnectionPool(**self._pool_args)
+    def _start(self) -> None:
+        super()._start()
         self._lock = threading.Lock()
         try:
             self.open()
@@ -125,31 +112,12 @@ class AsyncPostgresStore(AsyncRunner, AsyncOpLedger):
     """The async twin of :class:`PostgresStore`, on ``AsyncConnectionPool``.
 
     Building one does no I/O (it may be done on a running loop): the pool is opened and the
-    schema migrated by :meth:`open`, ``async with``, or the first call.
-
-    Args:
-        conninfo: a libpq connection string or ``postgresql://`` URL.
-        schema: the PostgreSQL schema of summem's tables (created if missing).
-        min_size: connections the pool keeps open.
-        max_size: most connections the pool opens (tasks beyond it wait).
-        timeout: seconds to wait for a connection before failing.
+    schema migrated by :meth:`open`, ``async with``, or the first call. Its arguments are
+    :class:`PostgresStore`'s (tasks beyond ``max_size`` wait for a connection).
     """
 
-    def __init__(
-        self,
-        conninfo: str = "",
-        *,
-        schema: str = "summem",
-        min_size: int = 1,
-        max_size: int = 10,
-        timeout: float = 30.0,
-    ) -> None:
-        super().__init__(
-            conninfo, schema=schema, min_size=min_size, max_size=max_size, timeout=timeout
-        )
-        from psycopg_pool import AsyncConnectionPool
-
-        self._pool: Any = AsyncConnectionPool(**self._pool_args)
+    def _start(self) -> None:
+        super()._start()
         self._lock: asyncio.Lock | None = None
 
     @classmethod

@@ -14,10 +14,11 @@ import binascii
 import json
 import math
 import uuid
+from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from summem.exceptions import (
     ConfigurationError,
@@ -43,10 +44,12 @@ from summem.stores.common.op import Commit, Create, CreateOps, Rollback, SpendEn
 from summem.stores.common.op import Op as StoreOp
 from summem.stores.common.rows import decode_opt
 from summem.stores.common.schema_compat import check_declarations, check_schema
+from summem.stores.redis.scripts import SCRIPTS
 
 __all__ = ["COMPATIBLE", "SCHEMA_VERSION", "Op", "RedisBase", "import_redis"]
 
 T = TypeVar("T")
+C = TypeVar("C")
 
 
 def import_redis() -> Any:
@@ -133,7 +136,7 @@ def _chunks(bodies: list[str], max_bytes: int, max_messages: int) -> list[list[s
     return chunks
 
 
-class RedisBase:
+class RedisBase(Generic[C]):
     """Key building, script arguments and reply parsing shared by both Redis stores."""
 
     create_chunk_bytes = 8 << 20
@@ -143,7 +146,8 @@ class RedisBase:
     create_stage_ttl_seconds = 600.0
     """How long a staged history outlives its last chunk (a crashed create's leftovers)."""
 
-    def __init__(self, prefix: str, redis_module: Any) -> None:
+    def __init__(self, url_or_client: str | C, *, prefix: str = "summem") -> None:
+        redis_module = import_redis()
         if not isinstance(prefix, str) or not prefix or "{" in prefix or "}" in prefix:
             raise ConfigurationError(
                 f"Redis key prefix must be a non-empty string without braces, got {prefix!r}"
@@ -156,6 +160,15 @@ class RedisBase:
             errors.ConnectionError,
             errors.TimeoutError,
         )
+        self._owns = isinstance(url_or_client, str)
+        self._client: Any = url_or_client
+        if isinstance(url_or_client, str):
+            self._client = self._client_from_url(redis_module, url_or_client)
+        self._scripts = {n: self._client.register_script(src) for n, src in SCRIPTS.items()}
+
+    @abstractmethod
+    def _client_from_url(self, redis_module: Any, url: str) -> Any:
+        """A client of the store's kind (sync or asyncio) for ``url``; the store owns it."""
 
     @property
     def prefix(self) -> str:

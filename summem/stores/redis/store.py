@@ -25,24 +25,23 @@ store is built, so ``summem`` works without it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from summem.stores.common.op import Op
 from summem.stores.common.shells import AsyncOpLedger, OpLedger
-from summem.stores.redis.operations import SCHEMA_FIELDS, RedisBase, import_redis
+from summem.stores.redis.operations import SCHEMA_FIELDS, RedisBase
 from summem.stores.redis.operations import Op as RedisOp
-from summem.stores.redis.scripts import SCRIPTS
 
-if TYPE_CHECKING:
-    import redis as redis_sync
-    import redis.asyncio as redis_async
+if TYPE_CHECKING:  # the clients a store may be given (named in the base classes' strings)
+    import redis as redis_sync  # noqa: F401
+    import redis.asyncio as redis_async  # noqa: F401
 
 __all__ = ["AsyncRedisStore", "RedisStore"]
 
 T = TypeVar("T")
 
 
-class RedisStore(RedisBase, OpLedger):
+class RedisStore(RedisBase["redis_sync.Redis | redis_sync.RedisCluster"], OpLedger):
     """A store in Redis (or a Redis Cluster), shared by every worker that opens it.
 
     Args:
@@ -52,19 +51,8 @@ class RedisStore(RedisBase, OpLedger):
         prefix: the first part of every key; stores with different prefixes never meet.
     """
 
-    def __init__(
-        self,
-        url_or_client: str | redis_sync.Redis | redis_sync.RedisCluster,
-        *,
-        prefix: str = "summem",
-    ) -> None:
-        redis = import_redis()
-        super().__init__(prefix, redis)
-        self._owns = isinstance(url_or_client, str)
-        self._client = (
-            redis.Redis.from_url(url_or_client) if isinstance(url_or_client, str) else url_or_client
-        )
-        self._scripts = {n: self._client.register_script(src) for n, src in SCRIPTS.items()}
+    def _client_from_url(self, redis_module: Any, url: str) -> Any:
+        return redis_module.Redis.from_url(url)
 
     @classmethod
     def from_url(cls, url: str) -> RedisStore:
@@ -108,7 +96,7 @@ class RedisStore(RedisBase, OpLedger):
             self._client.close()
 
 
-class AsyncRedisStore(RedisBase, AsyncOpLedger):
+class AsyncRedisStore(RedisBase["redis_async.Redis | redis_async.RedisCluster"], AsyncOpLedger):
     """The async twin of :class:`RedisStore`, on ``redis.asyncio``.
 
     Args:
@@ -117,21 +105,8 @@ class AsyncRedisStore(RedisBase, AsyncOpLedger):
         prefix: the first part of every key.
     """
 
-    def __init__(
-        self,
-        url_or_client: str | redis_async.Redis | redis_async.RedisCluster,
-        *,
-        prefix: str = "summem",
-    ) -> None:
-        redis = import_redis()
-        super().__init__(prefix, redis)
-        self._owns = isinstance(url_or_client, str)
-        self._client = (
-            redis.asyncio.Redis.from_url(url_or_client)
-            if isinstance(url_or_client, str)
-            else url_or_client
-        )
-        self._scripts = {n: self._client.register_script(src) for n, src in SCRIPTS.items()}
+    def _client_from_url(self, redis_module: Any, url: str) -> Any:
+        return redis_module.asyncio.Redis.from_url(url)
 
     @classmethod
     def from_url(cls, url: str) -> AsyncRedisStore:
