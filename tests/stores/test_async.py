@@ -5,42 +5,26 @@ from __future__ import annotations
 import asyncio
 import threading
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from summem.exceptions import StoreError
 from summem.messages import user
-from summem.stores import (
-    AsyncInMemoryStore,
-    AsyncPostgresStore,
-    AsyncRedisStore,
-    AsyncSQLiteStore,
-)
+from summem.stores import AsyncSQLiteStore
 from summem.stores.base import AsyncStore
 from summem.stores.sqlite.file import SQLiteFile
-from tests.stores.backends import REDIS_URL, postgres_url, require_redis, unique_prefix
+from tests.stores.backends import KINDS, Backend, unique_prefix
 
 
 def make(kind: str, tmp_path: Path) -> AsyncStore:
-    if kind == "memory":
-        return AsyncInMemoryStore()
-    if kind == "sqlite":
-        return AsyncSQLiteStore(tmp_path / "a.db")
-    if kind == "postgres":
-        return AsyncPostgresStore(postgres_url(), schema=unique_prefix())
-    require_redis()
-    return AsyncRedisStore(REDIS_URL, prefix=unique_prefix())
+    """The async store of a registered backend, to use in this test's own loop."""
+    KINDS[kind].require()
+    backend = Backend(kind, "async", tmp_path, prefix=unique_prefix())
+    return cast(AsyncStore, KINDS[kind].make(backend, "async"))
 
 
-@pytest.mark.parametrize(
-    "kind",
-    [
-        "memory",
-        "sqlite",
-        pytest.param("redis", marks=pytest.mark.redis),
-        pytest.param("postgres", marks=pytest.mark.postgres),
-    ],
-)
+@pytest.mark.parametrize("kind", [pytest.param(k.name, marks=k.marks) for k in KINDS.values()])
 async def test_concurrent_tasks_in_one_loop(kind: str, tmp_path: Path) -> None:
     store = make(kind, tmp_path)
     async with store:  # type: ignore[attr-defined]
