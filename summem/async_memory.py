@@ -310,16 +310,8 @@ class AsyncMemory(BaseMemory):
     ) -> AsyncMemory:
         from summem.session.export import import_flow
 
-        session, reducer, background, ttl = cls._resume_args(data, reducer)
-        memory = cls(
-            session.session_id,
-            reducer=reducer,
-            store=store,
-            background=background,
-            lease_ttl_seconds=ttl,
-            hooks=hooks,
-            spend_limit=spend_limit,
-        )
+        session, args = cls._resume_args(data, reducer)
+        memory = cls(session.session_id, store=store, hooks=hooks, spend_limit=spend_limit, **args)
         try:
             await run_async(import_flow(memory._core, memory._steps, session))
         except BaseException:

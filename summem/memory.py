@@ -401,16 +401,8 @@ class Memory(BaseMemory):
         """
         from summem.session.export import import_flow
 
-        session, reducer, background, ttl = cls._resume_args(data, reducer)
-        memory = cls(
-            session.session_id,
-            reducer=reducer,
-            store=store,
-            background=background,
-            lease_ttl_seconds=ttl,
-            hooks=hooks,
-            spend_limit=spend_limit,
-        )
+        session, args = cls._resume_args(data, reducer)
+        memory = cls(session.session_id, store=store, hooks=hooks, spend_limit=spend_limit, **args)
         try:
             run_sync(import_flow(memory._core, memory._steps, session))
         except BaseException:

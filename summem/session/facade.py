@@ -13,7 +13,7 @@ import inspect
 import os
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from summem._flow import Flow
 from summem.exceptions import (
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from summem.session.export import SessionDict
     from summem.session.recorded import Mode, RecordedIndex
 
-__all__ = ["BaseMemory", "doc_of", "is_async_store"]
+__all__ = ["BaseMemory", "Resumed", "doc_of", "is_async_store"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,6 +51,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 def is_async_store(store: object) -> bool:
     """True for a store whose methods are coroutines (an ``AsyncStore``)."""
     return inspect.iscoroutinefunction(getattr(store, "load", None))
+
+
+class Resumed(TypedDict):
+    """The constructor's arguments a ``to_dict()`` dict gives (for ``from_dict``)."""
+
+    reducer: Reducer
+    background: bool | None
+    lease_ttl_seconds: float
 
 
 def doc_of(twin: Callable[..., Any], note: str | None = None) -> Callable[[F], F]:
@@ -297,8 +305,10 @@ class BaseMemory:
     @staticmethod
     def _resume_args(
         data: Mapping[str, Any], reducer: Reducer | None
-    ) -> tuple[SessionDict, Reducer, bool | None, float]:
+    ) -> tuple[SessionDict, Resumed]:
         """Check a whole ``to_dict()`` dict (records and config) before anything is opened.
+
+        Returns the session, and the constructor's arguments its config gives.
 
         Raises:
             StoreError: naming what is wrong in the dict.
@@ -312,7 +322,7 @@ class BaseMemory:
         if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not ttl > 0:
             raise StoreError(f"session dict: config 'lease_ttl_seconds' is invalid: {ttl!r}")
         if reducer is not None:
-            return session, reducer, None, float(ttl)
+            return session, Resumed(reducer=reducer, background=None, lease_ttl_seconds=float(ttl))
         background = config.get("background")
         if background is not None and not isinstance(background, bool):
             raise StoreError(f"session dict: config 'background' is invalid: {background!r}")
@@ -320,7 +330,8 @@ class BaseMemory:
             reducer = reducer_from_record(config.get("reducer"))
         except (SummemError, TypeError, ValueError) as exc:
             raise StoreError(f"session dict: config 'reducer' is unusable: {exc}") from exc
-        return session, reducer, background, float(ttl)
+        resumed = Resumed(reducer=reducer, background=background, lease_ttl_seconds=float(ttl))
+        return session, resumed
 
     def _recompute_reducer(self, summarizer: Summarizer | None) -> SummarizingReducer:
         reducer = self._core.summarizing
