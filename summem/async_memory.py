@@ -269,15 +269,10 @@ class AsyncMemory(BaseMemory):
         evicted_only: bool = True,
         max_tokens: int = 2000,
     ) -> list[RecallHit]:
-        from summem.session.recall import recall_flow  # on first use: keeps imports light
-
         args = self._recall_args(query, id, k, max_tokens)
         async with self._recall_lock:
             self._check_open()
-            flow = recall_flow(
-                self._core, self._steps, self._recall_index, evicted_only=evicted_only, **args
-            )
-            return await run_async(flow)
+            return await run_async(self._recall_flow(args, evicted_only))
 
     @doc_of(Memory.recall_tool, "Answer its calls with ``await tool.acall(arguments)``.")
     def recall_tool(self, *, k: int = 5, max_tokens: int = 2000) -> RecallTool:

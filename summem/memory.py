@@ -348,15 +348,10 @@ class Memory(BaseMemory):
         stopping before ``max_tokens``. The index is kept in this object and extended with
         what was added since its last use; a first recall reads the history once.
         """
-        from summem.session.recall import recall_flow  # on first use: keeps imports light
-
         args = self._recall_args(query, id, k, max_tokens)
         with self._recall_lock:
             self._check_open()
-            flow = recall_flow(
-                self._core, self._steps, self._recall_index, evicted_only=evicted_only, **args
-            )
-            return run_sync(flow)
+            return run_sync(self._recall_flow(args, evicted_only))
 
     def recall_tool(self, *, k: int = 5, max_tokens: int = 2000) -> RecallTool:
         """Recall as a tool a model can call: ``tool.schema`` and ``tool(arguments)``."""

@@ -39,7 +39,7 @@ from summem.summarizers.sent import SentView
 from summem.tokens.base import ApproxCounter
 
 if TYPE_CHECKING:
-    from summem.recall.index import RecallIndex
+    from summem.recall.index import RecallHit, RecallIndex
     from summem.session.export import SessionDict
     from summem.session.recorded import Mode, RecordedIndex
 
@@ -173,6 +173,14 @@ class BaseMemory:
         err = exc if isinstance(exc, SummemError) else ReductionError(str(exc))
         self._core.failed(err, background=True)
         yield from emit(self._hooks, failure_event(self._core, err, "soft", True, False, 0.0))
+
+    def _recall_flow(self, args: dict[str, Any], evicted_only: bool) -> Flow[list[RecallHit]]:
+        """``recall()``'s flow (``args`` from :meth:`_recall_args`), run under the recall lock."""
+        from summem.session.recall import recall_flow  # on first use: keeps imports light
+
+        index = self._recall_index  # built on first use, under the lock
+        flow = recall_flow(self._core, self._steps, index, evicted_only=evicted_only, **args)
+        return (yield from flow)
 
     @property
     def _recall_index(self) -> RecallIndex:
