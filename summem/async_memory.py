@@ -97,8 +97,8 @@ class AsyncMemory(BaseMemory):
         self._task: asyncio.Task[None] | None = None
 
     @property
+    @doc_of(Memory.store)
     def store(self) -> AsyncStore:
-        """The store holding the session."""
         return self._store
 
     @doc_of(Memory.add)
