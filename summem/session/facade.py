@@ -61,10 +61,12 @@ class Resumed(TypedDict):
     lease_ttl_seconds: float
 
 
-def doc_of(twin: Callable[..., Any], note: str | None = None) -> Callable[[F], F]:
-    """Give the decorated method ``twin``'s docstring, so that each is written once.
+def doc_of(twin: object, note: str | None = None) -> Callable[[F], F]:
+    """Give the decorated method ``twin``'s docstring (a method's or a property's).
 
-    ``AsyncMemory``'s methods take ``Memory``'s docs; ``note`` (what differs) is appended.
+    So that each is written once: ``AsyncMemory``'s methods take ``Memory``'s docs; ``note``
+    (what differs) is appended.
+    ``tests/test_async_parity.py`` checks that the two facades' methods and docs match.
     """
 
     def document(method: F) -> F:
