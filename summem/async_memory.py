@@ -11,25 +11,20 @@ import asyncio
 import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from summem._flow import run_async
+from summem._flow import Flow, run_async
 from summem._locks import LoopSafeLock
-from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
+from summem.exceptions import ConfigurationError
+from summem.memory import Memory
 from summem.messages import Message, MessageLike
-from summem.observe.hooks import Hook, lease_held
+from summem.observe.hooks import Hook
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer, ReduceResult
 from summem.reducers.style import ViewStyle
 from summem.session.core import Trigger
-from summem.session.facade import BaseMemory, is_async_store
-from summem.session.flows import (
-    extend_flow,
-    failure_event,
-    record_flow,
-    reduction_flow,
-    reload_flow,
-)
+from summem.session.facade import BaseMemory, doc_of, is_async_store
+from summem.session.flows import extend_flow, reduction_flow, reload_flow
 from summem.session.rebuild import clear_flow, recompute_flow, rollback_flow
 from summem.session.steps import AsyncStoreSteps
 from summem.stores.adapter import AsyncStoreAdapter
@@ -44,6 +39,8 @@ if TYPE_CHECKING:
     from summem.session.recorded import Mode
 
 __all__ = ["AsyncMemory"]
+
+T = TypeVar("T")
 
 
 class AsyncMemory(BaseMemory):
@@ -100,42 +97,43 @@ class AsyncMemory(BaseMemory):
         self._task: asyncio.Task[None] | None = None
 
     @property
+    @doc_of(Memory.store)
     def store(self) -> AsyncStore:
-        """The store holding the session."""
         return self._store
 
+    @doc_of(Memory.add)
     async def add(self, message: MessageLike) -> Message:
-        """See :meth:`Memory.add`."""
         return (await self._write_batch(message, single=True))[0]
 
+    @doc_of(Memory.extend)
     async def extend(self, messages: Iterable[MessageLike]) -> list[Message]:
-        """See :meth:`Memory.extend`."""
         return await self._write_batch(messages, single=False)
 
+    @doc_of(Memory.add_items)
     async def add_items(self, items: Iterable[ResponseItem] | str) -> list[Message]:
-        """See :meth:`Memory.add_items`."""
         from summem.formats.responses import to_messages  # on first use: light imports
 
         return await self.extend(to_messages(items))
 
+    @doc_of(Memory.record)
     async def record(
         self, messages: Iterable[MessageLike], *, mode: Mode = "auto"
     ) -> list[Message]:
-        """See :meth:`Memory.record`."""
-        items = self._record_items(messages, mode)
-        async with self._write:
-            self._check_open()
-            flow = record_flow(self._core, self._steps, self._recorded, items, mode=mode)
-            accepted = await run_async(flow)
+        flow = self._record_flow(self._record_items(messages, mode), mode)
+        accepted = await self._written(flow)
         await self._after_write()
         return accepted
 
     async def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
-        async with self._write:
-            self._check_open()
-            accepted = await run_async(extend_flow(self._core, self._steps, items, single=single))
+        accepted = await self._written(extend_flow(self._core, self._steps, items, single=single))
         await self._after_write()
         return accepted
+
+    async def _written(self, flow: Flow[T]) -> T:
+        """Run ``flow`` under the write lock, on an open memory."""
+        async with self._write:
+            self._check_open()
+            return await run_async(flow)
 
     async def _after_write(self) -> None:
         task = self._task
@@ -164,9 +162,7 @@ class AsyncMemory(BaseMemory):
         try:
             await self._reduce("soft", background=True)
         except Exception as exc:  # the task has nobody to raise to: recorded for wait()
-            err = exc if isinstance(exc, SummemError) else ReductionError(str(exc))
-            self._core.failed(err, background=True)
-            await self._hooks.adeliver(failure_event(self._core, err, "soft", True, False, 0.0))
+            await run_async(self._background_failed(exc))
 
     async def _take_lease(self) -> bool:
         """Acquire the reduction lease; if cancelled meanwhile, give it back, then stay cancelled.
@@ -191,16 +187,15 @@ class AsyncMemory(BaseMemory):
         await asyncio.shield(self._store.release_lease(self.session_id, self._owner))
 
     async def _reduce(self, trigger: Trigger, *, background: bool = False) -> ReduceResult | None:
-        sid = self.session_id
+        flow = reduction_flow(self._core, self._steps, trigger, background=background)
+        return await self._leased(flow, self._lease_refused(trigger))
+
+    async def _leased(self, flow: Flow[T], refused: Flow[T]) -> T:
+        """Run ``flow`` holding the session's reduction lease; ``refused`` when it is held."""
         async with self._reducing:
             if not await self._take_lease():
-                await self._hooks.adeliver(lease_held(sid, trigger))
-                if trigger == "explicit":
-                    raise LeaseHeldError(f"session {sid!r} is being reduced elsewhere")
-                self._core.lease_busy()
-                return None
+                return await run_async(refused)
             try:
-                flow = reduction_flow(self._core, self._steps, trigger, background=background)
                 return await run_async(flow)
             except asyncio.CancelledError:
                 self._core.stale = True  # a store call may have landed after all: read again
@@ -208,57 +203,43 @@ class AsyncMemory(BaseMemory):
             finally:
                 await self._give_lease_back()
 
+    @doc_of(Memory.reduce)
     async def reduce(self) -> ReduceResult | None:
-        """See :meth:`Memory.reduce`."""
         self._check_open()
         return await self._reduce("explicit")
 
+    @doc_of(Memory.clear)
     async def clear(self) -> None:
-        """See :meth:`Memory.clear`."""
-        async with self._write:
-            self._check_open()
-            await run_async(clear_flow(self._core, self._steps))
+        await self._written(clear_flow(self._core, self._steps))
 
+    @doc_of(Memory.recompute)
     async def recompute(self, *, summarizer: Summarizer | None = None) -> Message | None:
-        """See :meth:`Memory.recompute`."""
         self._check_open()
-        reducer = self._recompute_reducer(summarizer)
-        async with self._reducing:
-            if not await self._take_lease():
-                raise LeaseHeldError(f"session {self.session_id!r} is being reduced elsewhere")
-            try:
-                return await run_async(recompute_flow(self._core, self._steps, reducer))
-            except asyncio.CancelledError:
-                self._core.stale = True  # the commit may have landed after all: read again
-                raise
-            finally:
-                await self._give_lease_back()
+        flow = recompute_flow(self._core, self._steps, self._recompute_reducer(summarizer))
+        return await self._leased(flow, self._lease_refused(None))
 
+    @doc_of(Memory.rollback)
     async def rollback(self, summary_id: str | None) -> None:
-        """See :meth:`Memory.rollback`."""
         self._check_open()
         async with self._reducing, self._write:
             await run_async(rollback_flow(self._core, self._steps, summary_id))
 
+    @doc_of(Memory.refresh)
     async def refresh(self) -> None:
-        """See :meth:`Memory.refresh`."""
-        async with self._write:
-            self._check_open()
-            self._core.stale = True
-            await run_async(reload_flow(self._core, self._steps))
+        await self._written(self._refresh_flow())
 
+    @doc_of(Memory.messages)
     async def messages(self, *, style: ViewStyle | None = None) -> list[dict[str, Any]]:
-        """See :meth:`Memory.messages`."""
         await self._ensure_fresh()
         return self._render(style)
 
+    @doc_of(Memory.view)
     async def view(self) -> list[Message]:
-        """See :meth:`Memory.view`."""
         await self._ensure_fresh()
         return self._core.view()
 
+    @doc_of(Memory.items)
     async def items(self) -> list[dict[str, Any]]:
-        """See :meth:`Memory.items`."""
         from summem.formats.responses import to_items
 
         return to_items(await self.view())
@@ -269,15 +250,16 @@ class AsyncMemory(BaseMemory):
             async with self._write:
                 await run_async(reload_flow(self._core, self._steps))
 
+    @doc_of(Memory.history)
     async def history(self, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
-        """See :meth:`Memory.history`."""
         return [m.to_openai() for m in await self.history_messages(start, stop)]
 
+    @doc_of(Memory.history_messages)
     async def history_messages(self, start: int = 0, stop: int | None = None) -> list[Message]:
-        """See :meth:`Memory.history_messages`."""
         self._check_open()
         return await self._store.history(self.session_id, start, stop)
 
+    @doc_of(Memory.recall)
     async def recall(
         self,
         query: str | None = None,
@@ -287,36 +269,31 @@ class AsyncMemory(BaseMemory):
         evicted_only: bool = True,
         max_tokens: int = 2000,
     ) -> list[RecallHit]:
-        """See :meth:`Memory.recall`."""
-        from summem.session.recall import recall_flow  # on first use: keeps imports light
-
         args = self._recall_args(query, id, k, max_tokens)
         async with self._recall_lock:
             self._check_open()
-            flow = recall_flow(
-                self._core, self._steps, self._recall_index, evicted_only=evicted_only, **args
-            )
-            return await run_async(flow)
+            return await run_async(self._recall_flow(args, evicted_only))
 
+    @doc_of(Memory.recall_tool, "Answer its calls with ``await tool.acall(arguments)``.")
     def recall_tool(self, *, k: int = 5, max_tokens: int = 2000) -> RecallTool:
-        """See :meth:`Memory.recall_tool` (answer calls with ``await tool.acall(arguments)``)."""
         from summem.recall.tool import RecallTool
 
         return RecallTool(self, k=k, max_tokens=max_tokens)
 
+    @doc_of(Memory.summaries)
     async def summaries(self) -> list[Message]:
-        """See :meth:`Memory.summaries`."""
         self._check_open()
         return await self._store.summaries(self.session_id)
 
+    @doc_of(Memory.to_dict)
     async def to_dict(self) -> dict[str, Any]:
-        """See :meth:`Memory.to_dict`."""
         self._check_open()
         from summem.session.export import export_flow
 
         return await run_async(export_flow(self._core, self._steps, self._config()))
 
     @classmethod
+    @doc_of(Memory.from_dict)
     async def from_dict(
         cls,
         data: Mapping[str, Any],
@@ -326,19 +303,10 @@ class AsyncMemory(BaseMemory):
         hooks: Sequence[Hook] = (),
         spend_limit: SpendLimit | None = None,
     ) -> AsyncMemory:
-        """See :meth:`Memory.from_dict`."""
         from summem.session.export import import_flow
 
-        session, reducer, background, ttl = cls._resume_args(data, reducer)
-        memory = cls(
-            session.session_id,
-            reducer=reducer,
-            store=store,
-            background=background,
-            lease_ttl_seconds=ttl,
-            hooks=hooks,
-            spend_limit=spend_limit,
-        )
+        session, args = cls._resume_args(data, reducer)
+        memory = cls(session.session_id, store=store, hooks=hooks, spend_limit=spend_limit, **args)
         try:
             await run_async(import_flow(memory._core, memory._steps, session))
         except BaseException:
@@ -360,13 +328,13 @@ class AsyncMemory(BaseMemory):
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.05)
 
+    @doc_of(Memory.wait)
     async def wait(self) -> None:
-        """See :meth:`Memory.wait`."""
         await self._settled()
         self._raise_background_error()
 
+    @doc_of(Memory.close)
     async def close(self) -> None:
-        """See :meth:`Memory.close`."""
         if self._closed:
             return
         for reply in self._take_parked():

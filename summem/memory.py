@@ -20,24 +20,18 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from summem._flow import run_sync
-from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
+from summem._flow import Flow, run_sync
+from summem.exceptions import ConfigurationError
 from summem.messages import Message, MessageLike
-from summem.observe.hooks import Hook, lease_held
+from summem.observe.hooks import Hook
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer, ReduceResult
 from summem.reducers.style import ViewStyle
 from summem.session.core import Trigger
 from summem.session.facade import BaseMemory, is_async_store
-from summem.session.flows import (
-    extend_flow,
-    failure_event,
-    record_flow,
-    reduction_flow,
-    reload_flow,
-)
+from summem.session.flows import extend_flow, reduction_flow, reload_flow
 from summem.session.rebuild import clear_flow, recompute_flow, rollback_flow
 from summem.session.steps import SyncStoreSteps
 from summem.session.worker import BackgroundWorker
@@ -52,6 +46,8 @@ if TYPE_CHECKING:
     from summem.session.recorded import Mode
 
 __all__ = ["Memory"]
+
+T = TypeVar("T")
 
 
 class Memory(BaseMemory):
@@ -182,20 +178,20 @@ class Memory(BaseMemory):
                 the position in the list.
             MessageValidationError: a message is not valid (nothing is stored).
         """
-        items = self._record_items(messages, mode)
-        with self._write:
-            self._check_open()
-            flow = record_flow(self._core, self._steps, self._recorded, items, mode=mode)
-            accepted = run_sync(flow)
+        accepted = self._written(self._record_flow(self._record_items(messages, mode), mode))
         self._after_write()
         return accepted
 
     def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
-        with self._write:
-            self._check_open()
-            accepted = run_sync(extend_flow(self._core, self._steps, items, single=single))
+        accepted = self._written(extend_flow(self._core, self._steps, items, single=single))
         self._after_write()
         return accepted
+
+    def _written(self, flow: Flow[T]) -> T:
+        """Run ``flow`` under the write lock, on an open memory."""
+        with self._write:
+            self._check_open()
+            return run_sync(flow)
 
     def _after_write(self) -> None:
         core, worker = self._core, self._worker
@@ -224,24 +220,21 @@ class Memory(BaseMemory):
         try:
             self._reduce("soft", background=True)
         except Exception as exc:  # the worker has nobody to raise to: recorded for wait()
-            err = exc if isinstance(exc, SummemError) else ReductionError(str(exc))
-            self._core.failed(err, background=True)
-            self._hooks.deliver(failure_event(self._core, err, "soft", True, False, 0.0))
+            run_sync(self._background_failed(exc))
 
     def _reduce(self, trigger: Trigger, *, background: bool = False) -> ReduceResult | None:
-        sid = self.session_id
+        flow = reduction_flow(self._core, self._steps, trigger, background=background)
+        return self._leased(flow, self._lease_refused(trigger))
+
+    def _leased(self, flow: Flow[T], refused: Flow[T]) -> T:
+        """Run ``flow`` holding the session's reduction lease; ``refused`` when it is held."""
         with self._reducing:
-            if not self._store.acquire_lease(sid, self._owner, self._lease_ttl):
-                self._hooks.deliver(lease_held(sid, trigger))
-                if trigger == "explicit":
-                    raise LeaseHeldError(f"session {sid!r} is being reduced elsewhere")
-                self._core.lease_busy()
-                return None
+            if not self._store.acquire_lease(self.session_id, self._owner, self._lease_ttl):
+                return run_sync(refused)
             try:
-                flow = reduction_flow(self._core, self._steps, trigger, background=background)
                 return run_sync(flow)
             finally:
-                self._store.release_lease(sid, self._owner)
+                self._store.release_lease(self.session_id, self._owner)
 
     def reduce(self) -> ReduceResult | None:
         """Reduce now if the view is over the target; ``None`` when there is nothing to do.
@@ -258,9 +251,7 @@ class Memory(BaseMemory):
 
     def clear(self) -> None:
         """Empty the session; a reduction in flight fails its CAS and changes nothing."""
-        with self._write:
-            self._check_open()
-            run_sync(clear_flow(self._core, self._steps))
+        self._written(clear_flow(self._core, self._steps))
 
     def recompute(self, *, summarizer: Summarizer | None = None) -> Message | None:
         """Rebuild the summary of ``history[:k]`` from scratch, in bounded spans.
@@ -274,14 +265,8 @@ class Memory(BaseMemory):
             ReductionError: the summarizer failed (nothing is committed).
         """
         self._check_open()
-        reducer = self._recompute_reducer(summarizer)
-        with self._reducing:
-            if not self._store.acquire_lease(self.session_id, self._owner, self._lease_ttl):
-                raise LeaseHeldError(f"session {self.session_id!r} is being reduced elsewhere")
-            try:
-                return run_sync(recompute_flow(self._core, self._steps, reducer))
-            finally:
-                self._store.release_lease(self.session_id, self._owner)
+        flow = recompute_flow(self._core, self._steps, self._recompute_reducer(summarizer))
+        return self._leased(flow, self._lease_refused(None))
 
     def rollback(self, summary_id: str | None) -> None:
         """Make a logged summary current again (``None``: no summary, watermark 0)."""
@@ -291,10 +276,7 @@ class Memory(BaseMemory):
 
     def refresh(self) -> None:
         """Read the session again (``history[k:]`` only): other workers' writes appear."""
-        with self._write:
-            self._check_open()
-            self._core.stale = True
-            run_sync(reload_flow(self._core, self._steps))
+        self._written(self._refresh_flow())
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -366,15 +348,10 @@ class Memory(BaseMemory):
         stopping before ``max_tokens``. The index is kept in this object and extended with
         what was added since its last use; a first recall reads the history once.
         """
-        from summem.session.recall import recall_flow  # on first use: keeps imports light
-
         args = self._recall_args(query, id, k, max_tokens)
         with self._recall_lock:
             self._check_open()
-            flow = recall_flow(
-                self._core, self._steps, self._recall_index, evicted_only=evicted_only, **args
-            )
-            return run_sync(flow)
+            return run_sync(self._recall_flow(args, evicted_only))
 
     def recall_tool(self, *, k: int = 5, max_tokens: int = 2000) -> RecallTool:
         """Recall as a tool a model can call: ``tool.schema`` and ``tool(arguments)``."""
@@ -419,16 +396,8 @@ class Memory(BaseMemory):
         """
         from summem.session.export import import_flow
 
-        session, reducer, background, ttl = cls._resume_args(data, reducer)
-        memory = cls(
-            session.session_id,
-            reducer=reducer,
-            store=store,
-            background=background,
-            lease_ttl_seconds=ttl,
-            hooks=hooks,
-            spend_limit=spend_limit,
-        )
+        session, args = cls._resume_args(data, reducer)
+        memory = cls(session.session_id, store=store, hooks=hooks, spend_limit=spend_limit, **args)
         try:
             run_sync(import_flow(memory._core, memory._steps, session))
         except BaseException:

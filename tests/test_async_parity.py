@@ -303,6 +303,60 @@ async def test_truncation_through_both(kind: str) -> None:
     check_session(sync_store(memory), "s", await memory.view())
 
 
+# -- the API: one definition, two drivers -----------------------------------------------------
+
+STORE_TYPES = {Memory: "Store | str | None", AsyncMemory: "AsyncStore | Store | str | None"}
+
+
+def public(cls: type) -> set[str]:
+    return {name for name in dir(cls) if not name.startswith("_")}
+
+
+def same_signature(name: str, sync: inspect.Signature, aio: inspect.Signature) -> None:
+    """Same parameters (names, kinds, defaults, types) and return type, but for the store's
+    type and the class a constructor returns."""
+    assert list(sync.parameters) == list(aio.parameters), name
+    for param, other in zip(sync.parameters.values(), aio.parameters.values(), strict=True):
+        assert (param.kind, param.default) == (other.kind, other.default), (name, param.name)
+        if param.name == "store":
+            assert (param.annotation, other.annotation) == tuple(STORE_TYPES.values()), name
+        else:
+            assert param.annotation == other.annotation, (name, param.name)
+    returns = (sync.return_annotation, aio.return_annotation)
+    assert returns == ("Memory", "AsyncMemory") or returns[0] == returns[1], name
+
+
+def test_both_facades_have_the_same_methods_signatures_and_docs() -> None:
+    names = public(Memory)
+    assert names == public(AsyncMemory)
+    same_signature("__init__", inspect.signature(Memory), inspect.signature(AsyncMemory))
+    for name in sorted(names):
+        sync, aio = inspect.getattr_static(Memory, name), inspect.getattr_static(AsyncMemory, name)
+        if isinstance(sync, property):
+            assert isinstance(aio, property), name
+            assert sync.__doc__ and sync.__doc__ == aio.__doc__, name
+            continue
+        sync, aio = getattr(Memory, name), getattr(AsyncMemory, name)
+        same_signature(name, inspect.signature(sync), inspect.signature(aio))
+        assert sync.__doc__, f"Memory.{name} has no docstring"
+        if name == "recall_tool":  # the one that says what differs
+            assert aio.__doc__.startswith(inspect.cleandoc(sync.__doc__) + "\n\n"), name
+        else:
+            assert sync.__doc__ == aio.__doc__, f"AsyncMemory.{name}'s docs drifted"
+        # what Memory does with I/O, AsyncMemory awaits; the rest is one shared method
+        does_io = name in vars(Memory) and name != "recall_tool"
+        assert inspect.iscoroutinefunction(aio) is does_io, name
+        assert does_io or sync is aio or name == "recall_tool", name
+
+
+def test_the_context_managers_pair_up() -> None:
+    for sync, aio in (("__enter__", "__aenter__"), ("__exit__", "__aexit__")):
+        assert sync in vars(Memory) and aio in vars(AsyncMemory)
+        assert inspect.iscoroutinefunction(getattr(AsyncMemory, aio))
+        enter, aenter = getattr(Memory, sync), getattr(AsyncMemory, aio)
+        same_signature(sync, inspect.signature(enter), inspect.signature(aenter))
+
+
 async def test_async_memory_wraps_a_sync_store_and_shares_it() -> None:
     shared = InMemoryStore()
     one = AsyncMemory("s", reducer=small_reducer(), store=shared)

@@ -9,7 +9,7 @@ layer; SDK errors become summem errors (:mod:`summem.clients.errors`) with the A
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import openai
@@ -21,6 +21,8 @@ from summem.clients.streaming import aread_stream, read_stream
 from summem.exceptions import ConfigurationError, LLMError
 
 __all__ = ["OpenAIClient"]
+
+C = TypeVar("C", openai.OpenAI, openai.AsyncOpenAI)
 
 _OUTPUT_CAP_NAMES = ("max_tokens", "max_completion_tokens", "max_output_tokens")
 
@@ -92,29 +94,27 @@ class OpenAIClient:
 
     def _sync(self) -> openai.OpenAI:
         if self._client is None:
-            if not self._defaults:
-                raise ConfigurationError(
-                    "this OpenAIClient has only an async client; pass client=openai.OpenAI(...) "
-                    "to call it synchronously"
-                )
-            try:
-                self._client = openai.OpenAI(max_retries=0)
-            except openai.OpenAIError as exc:
-                raise ConfigurationError(f"cannot create the default openai client: {exc}") from exc
+            self._client = self._default(openai.OpenAI, "an async", "client", "synchronously")
         return self._client
 
     def _async(self) -> openai.AsyncOpenAI:
         if self._async_client is None:
-            if not self._defaults:
-                raise ConfigurationError(
-                    "this OpenAIClient has only a sync client; pass "
-                    "async_client=openai.AsyncOpenAI(...) to call it asynchronously"
-                )
-            try:
-                self._async_client = openai.AsyncOpenAI(max_retries=0)
-            except openai.OpenAIError as exc:
-                raise ConfigurationError(f"cannot create the default openai client: {exc}") from exc
+            self._async_client = self._default(
+                openai.AsyncOpenAI, "a sync", "async_client", "asynchronously"
+            )
         return self._async_client
+
+    def _default(self, cls: type[C], other: str, param: str, how: str) -> C:
+        """The SDK's default client (its environment's key and URL), if this one makes them."""
+        if not self._defaults:
+            raise ConfigurationError(
+                f"this OpenAIClient has only {other} client; pass "
+                f"{param}=openai.{cls.__name__}(...) to call it {how}"
+            )
+        try:
+            return cls(max_retries=0)
+        except openai.OpenAIError as exc:
+            raise ConfigurationError(f"cannot create the default openai client: {exc}") from exc
 
     # -- calls ----------------------------------------------------------------------------
 

@@ -1,8 +1,10 @@
 """What ``Memory`` and ``AsyncMemory`` share besides the flows: configuration and accessors.
 
 The two facades differ only in how they do I/O (a sync store and a worker thread, or an async
-store and a task); their configuration, the defaults, the ``to_dict()`` configuration record
-and every accessor that reads the cached view without I/O live here once.
+store and a task); their configuration, the defaults, the ``to_dict()`` configuration record,
+every accessor that reads the cached view without I/O, and the small flows around the session
+flows (a refused lease, a failed background reduction) live here once. Each facade method is
+documented once, on ``Memory``; ``AsyncMemory`` takes the same docs with :func:`doc_of`.
 """
 
 from __future__ import annotations
@@ -10,34 +12,40 @@ from __future__ import annotations
 import inspect
 import os
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
+from summem._flow import Flow
 from summem.exceptions import (
     ConfigurationError,
+    LeaseHeldError,
     MessageValidationError,
     ReductionError,
     StoreError,
     SummemError,
 )
 from summem.messages import Message, MessageLike
-from summem.observe.hooks import Hook, HookList
+from summem.observe.hooks import Hook, HookList, emit, lease_held
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import BudgetReducer, Reducer, SummarizingReducer
 from summem.reducers.loop_guard import ReductionsPaused
 from summem.reducers.style import ViewStyle
-from summem.session.core import SessionCore
+from summem.session.core import SessionCore, Trigger
+from summem.session.flows import failure_event, record_flow, reload_flow
+from summem.session.steps import StoreSteps
 from summem.stores.base import validate_session_id
 from summem.summarizers.base import Summarizer
 from summem.summarizers.sent import SentView
 from summem.tokens.base import ApproxCounter
 
 if TYPE_CHECKING:
-    from summem.recall.index import RecallIndex
+    from summem.recall.index import RecallHit, RecallIndex
     from summem.session.export import SessionDict
     from summem.session.recorded import Mode, RecordedIndex
 
-__all__ = ["BaseMemory", "is_async_store"]
+__all__ = ["BaseMemory", "Resumed", "doc_of", "is_async_store"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def is_async_store(store: object) -> bool:
@@ -45,8 +53,35 @@ def is_async_store(store: object) -> bool:
     return inspect.iscoroutinefunction(getattr(store, "load", None))
 
 
+class Resumed(TypedDict):
+    """The constructor's arguments a ``to_dict()`` dict gives (for ``from_dict``)."""
+
+    reducer: Reducer
+    background: bool | None
+    lease_ttl_seconds: float
+
+
+def doc_of(twin: object, note: str | None = None) -> Callable[[F], F]:
+    """Give the decorated method ``twin``'s docstring (a method's or a property's).
+
+    So that each is written once: ``AsyncMemory``'s methods take ``Memory``'s docs; ``note``
+    (what differs) is appended.
+    ``tests/test_async_parity.py`` checks that the two facades' methods and docs match.
+    """
+
+    def document(method: F) -> F:
+        doc = twin.__doc__
+        method.__doc__ = doc if note is None else f"{inspect.cleandoc(doc or '')}\n\n{note}"
+        return method
+
+    return document
+
+
 class BaseMemory:
     """What both facades share: configuration, the cached view, and the pure accessors."""
+
+    _steps: StoreSteps
+    """The store's steps for the flows (set by the facade, over its store)."""
 
     def __init__(
         self,
@@ -112,6 +147,42 @@ class BaseMemory:
 
             self._recorded_index = RecordedIndex()
         return self._recorded_index
+
+    def _record_flow(self, items: list[MessageLike], mode: Mode) -> Flow[list[Message]]:
+        """``record()``'s flow, run under the write lock (where its index is built)."""
+        return (yield from record_flow(self._core, self._steps, self._recorded, items, mode=mode))
+
+    def _refresh_flow(self) -> Flow[None]:
+        """``refresh()``'s flow: the cached view is read again, whole."""
+        self._core.stale = True
+        yield from reload_flow(self._core, self._steps)
+
+    def _lease_refused(self, trigger: Trigger | None) -> Flow[None]:
+        """Another worker holds the reduction lease: say so, then raise or back off.
+
+        ``trigger`` is ``None`` for :meth:`recompute`, which raises without an event; an
+        explicit reduction announces the held lease and raises; an automatic one backs off.
+        """
+        sid = self.session_id
+        if trigger is not None:
+            yield from emit(self._hooks, lease_held(sid, trigger))
+        if trigger is None or trigger == "explicit":
+            raise LeaseHeldError(f"session {sid!r} is being reduced elsewhere")
+        self._core.lease_busy()
+
+    def _background_failed(self, exc: Exception) -> Flow[None]:
+        """Record a background reduction's failure (it has nobody to raise to) for ``wait()``."""
+        err = exc if isinstance(exc, SummemError) else ReductionError(str(exc))
+        self._core.failed(err, background=True)
+        yield from emit(self._hooks, failure_event(self._core, err, "soft", True, False, 0.0))
+
+    def _recall_flow(self, args: dict[str, Any], evicted_only: bool) -> Flow[list[RecallHit]]:
+        """``recall()``'s flow (``args`` from :meth:`_recall_args`), run under the recall lock."""
+        from summem.session.recall import recall_flow  # on first use: keeps imports light
+
+        index = self._recall_index  # built on first use, under the lock
+        flow = recall_flow(self._core, self._steps, index, evicted_only=evicted_only, **args)
+        return (yield from flow)
 
     @property
     def _recall_index(self) -> RecallIndex:
@@ -244,8 +315,10 @@ class BaseMemory:
     @staticmethod
     def _resume_args(
         data: Mapping[str, Any], reducer: Reducer | None
-    ) -> tuple[SessionDict, Reducer, bool | None, float]:
+    ) -> tuple[SessionDict, Resumed]:
         """Check a whole ``to_dict()`` dict (records and config) before anything is opened.
+
+        Returns the session, and the constructor's arguments its config gives.
 
         Raises:
             StoreError: naming what is wrong in the dict.
@@ -259,7 +332,7 @@ class BaseMemory:
         if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not ttl > 0:
             raise StoreError(f"session dict: config 'lease_ttl_seconds' is invalid: {ttl!r}")
         if reducer is not None:
-            return session, reducer, None, float(ttl)
+            return session, Resumed(reducer=reducer, background=None, lease_ttl_seconds=float(ttl))
         background = config.get("background")
         if background is not None and not isinstance(background, bool):
             raise StoreError(f"session dict: config 'background' is invalid: {background!r}")
@@ -267,7 +340,8 @@ class BaseMemory:
             reducer = reducer_from_record(config.get("reducer"))
         except (SummemError, TypeError, ValueError) as exc:
             raise StoreError(f"session dict: config 'reducer' is unusable: {exc}") from exc
-        return session, reducer, background, float(ttl)
+        resumed = Resumed(reducer=reducer, background=background, lease_ttl_seconds=float(ttl))
+        return session, resumed
 
     def _recompute_reducer(self, summarizer: Summarizer | None) -> SummarizingReducer:
         reducer = self._core.summarizing

@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from summem.exceptions import ConfigurationError
 from summem.formats.responses import item_dict, to_items, to_messages
 from summem.wrappers.pairing import paired_items
+from summem.wrappers.passing import AsyncManaged, AsyncPassing, Managed, Passing, Proxy
 from summem.wrappers.turn import (
     TurnOptions,
     as_coroutine_function,
@@ -204,13 +205,6 @@ def async_responses_call(
 AsyncRecord = Callable[[Any], Awaitable[None]]
 
 
-class _Proxy:
-    _inner: Any
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-
 _FINAL_EVENTS = ("response.completed", "response.incomplete")
 """The events that end a stream with a response to record: complete, or stopped at its output
 limit (recorded as a non-streamed ``incomplete`` response is); ``response.failed`` is not one."""
@@ -320,6 +314,10 @@ class _AsyncReply:
             self.done = True
             await self._record(response)
 
+    def feed(self, event: Any) -> bool:
+        """See :meth:`_Reply.feed`."""
+        return self.items.feed(event)
+
     async def finish(self) -> None:
         """See :meth:`_Reply.finish`."""
         if self.items.done and not self.items.failed and not self.done:
@@ -332,51 +330,38 @@ class _AsyncReply:
 Park = Callable[[Any], None]
 
 
-class _EventStream(_Proxy):
+class _Events:
+    """What a Responses stream's events mean: the output, recorded once it is complete."""
+
+    _reply: _Reply | _AsyncReply
+    _park: Park | None
+
+    def _took(self, event: Any) -> Callable[[], Any] | None:
+        response = _completed(event)
+        if response is not None:
+            return partial(self._reply.complete, response)
+        if self._reply.feed(event) and self._park is not None:
+            self._park(self._reply)  # parked once, at its first complete item
+            self._park = None
+        return None
+
+    def _cut(self) -> None:
+        self._reply.items.failed = True  # cut by an error: the app retries, nothing recorded
+
+
+class _EventStream(_Events, Passing):
     """Responses events, passed through; the output is recorded once it is complete."""
+
+    _reply: _Reply
 
     def __init__(self, stream: Any, record: Callable[[Any], None], park: Park) -> None:
         self._inner = stream
         self._reply = _Reply(record)
-        self._park: Park | None = park
-        self._iter: Iterator[Any] | None = None
-
-    def __iter__(self) -> _EventStream:
-        return self
-
-    def __next__(self) -> Any:
-        if self._iter is None:
-            self._iter = iter(self._inner)
-        try:
-            event = next(self._iter)
-        except StopIteration:
-            self.finish()
-            raise
-        except BaseException:
-            self._reply.items.failed = True  # cut by an error: the app retries, nothing recorded
-            raise
-        response = _completed(event)
-        if response is not None:
-            self._reply.complete(response)
-        elif self._reply.feed(event) and self._park is not None:
-            self._park(self._reply)  # parked once, at its first complete item
-            self._park = None
-        return event
+        self._park = park
 
     def finish(self) -> None:
         """Record the items complete so far, unless the output is recorded already (once)."""
         self._reply.finish()
-
-    def close(self) -> None:
-        """Close the underlying stream, recording the items complete so far (once)."""
-        self.finish()
-        self._inner.close()
-
-    def __enter__(self) -> _EventStream:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def until_done(self) -> _EventStream:
         """Read the stream to its end (which records the output)."""
@@ -390,71 +375,29 @@ class _EventStream(_Proxy):
         return self._inner.get_final_response()
 
 
-class _Manager(_Proxy):
+class _Manager(Managed, Proxy):
     """``with client.responses.stream(...) as stream``: records the completed output."""
 
     def __init__(self, manager: Any, record: Callable[[Any], None], park: Park) -> None:
         self._inner, self._record, self._park = manager, record, park
-        self._stream: _EventStream | None = None
 
-    def __enter__(self) -> _EventStream:
-        self._stream = _EventStream(self._inner.__enter__(), self._record, self._park)
-        return self._stream
-
-    def __exit__(self, *exc: Any) -> Any:
-        try:
-            if self._stream is not None:
-                self._stream.finish()
-        finally:
-            result = self._inner.__exit__(*exc)
-        return result
+    def _open(self, stream: Any) -> _EventStream:
+        return _EventStream(stream, self._record, self._park)
 
 
-class _AsyncEventStream(_Proxy):
+class _AsyncEventStream(_Events, AsyncPassing):
     """The async twin of :class:`_EventStream`."""
+
+    _reply: _AsyncReply
 
     def __init__(self, stream: Any, record: AsyncRecord, park: Park) -> None:
         self._inner = stream
         self._reply = _AsyncReply(record)
-        self._park: Park | None = park
-        self._iter: AsyncIterator[Any] | None = None
-
-    def __aiter__(self) -> _AsyncEventStream:
-        return self
-
-    async def __anext__(self) -> Any:
-        if self._iter is None:
-            self._iter = self._inner.__aiter__()
-        try:
-            event = await self._iter.__anext__()
-        except StopAsyncIteration:
-            await self.finish()
-            raise
-        except BaseException:
-            self._reply.items.failed = True  # see _EventStream.__next__
-            raise
-        response = _completed(event)
-        if response is not None:
-            await self._reply.complete(response)
-        elif self._reply.items.feed(event) and self._park is not None:
-            self._park(self._reply)
-            self._park = None
-        return event
+        self._park = park
 
     async def finish(self) -> None:
         """See :meth:`_EventStream.finish`."""
         await self._reply.finish()
-
-    async def close(self) -> None:
-        """See :meth:`_EventStream.close`."""
-        await self.finish()
-        await self._inner.close()
-
-    async def __aenter__(self) -> _AsyncEventStream:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
 
     async def until_done(self) -> _AsyncEventStream:
         """Read the stream to its end (which records the output)."""
@@ -468,7 +411,7 @@ class _AsyncEventStream(_Proxy):
         return await self._inner.get_final_response()
 
 
-class _AsyncManager:
+class _AsyncManager(AsyncManaged):
     """``async with``: record the new input, then open the SDK's stream over the view."""
 
     def __init__(
@@ -481,23 +424,14 @@ class _AsyncManager:
     ) -> None:
         self._fn, self._args, self._kwargs, self._prepare = fn, args, kwargs, prepare
         self._park = park
-        self._manager: Any = None
-        self._stream: _AsyncEventStream | None = None
+        self._inner = None  # the SDK's manager, made once the memory is ready
 
     async def __aenter__(self) -> _AsyncEventStream:
         kwargs, record = await self._prepare(self._kwargs)
-        self._manager = self._fn(*self._args, **kwargs)
-        inner = await self._manager.__aenter__()
-        self._stream = _AsyncEventStream(inner, record, self._park)
-        return self._stream
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        try:
-            if self._stream is not None:
-                await self._stream.finish()
-        finally:
-            result = await self._manager.__aexit__(*exc)
-        return result
+        self._inner = self._fn(*self._args, **kwargs)
+        inner = await self._inner.__aenter__()
+        self._stream = stream = _AsyncEventStream(inner, record, self._park)
+        return stream
 
 
 class MemoryResponses:

@@ -23,10 +23,11 @@ replies can ``memory.add`` one itself.
 
 from __future__ import annotations
 
-import inspect
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any
+
+from summem.wrappers.passing import AsyncManaged, AsyncPassing, Managed, Passing, Proxy
 
 __all__ = [
     "AsyncRecordingEventStreamManager",
@@ -265,15 +266,6 @@ class StreamAccumulator:
         return _with_content(out)
 
 
-class _Proxy:
-    """Everything not defined here is the wrapped object's (``response``, ``close``...)."""
-
-    _inner: Any
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-
 # -- chunk streams: ``create(stream=True)``, ``litellm.completion(stream=True)`` -------------
 
 
@@ -332,7 +324,26 @@ def _after_chunk(reply: Any, expect_usage: bool, parked: bool, on_waiting: Any) 
     return False
 
 
-class RecordingStream(_Proxy):
+class _Chunks:
+    """What a chunk stream's items mean: the reply rebuilt, recorded once it is complete."""
+
+    _reply: StreamReply | AsyncStreamReply
+    _expect_usage: bool
+    _on_waiting: Any
+    _parked: bool = False
+
+    def _took(self, chunk: Any) -> Callable[[], Any] | None:
+        self._feed(chunk)
+        reply = self._reply
+        done = _after_chunk(reply, self._expect_usage, self._parked, self._on_waiting)
+        self._parked = reply.acc.finish_reason is not None
+        return reply.finish if done else None
+
+    def _feed(self, chunk: Any) -> None:
+        self._reply.acc.feed(chunk)
+
+
+class RecordingStream(_Chunks, Passing):
     """A sync chunk stream, passed through; the reply is recorded once it is complete.
 
     Args:
@@ -342,6 +353,8 @@ class RecordingStream(_Proxy):
             reply is parked), so that a caller leaving the stream there still gets it recorded
             (the wrappers do it at the memory's next call and at its close).
     """
+
+    _reply: StreamReply
 
     def __init__(
         self,
@@ -355,50 +368,16 @@ class RecordingStream(_Proxy):
         self._reply = StreamReply(record)
         self._expect_usage = expect_usage
         self._on_waiting = on_waiting
-        self._parked = False
-        self._acc = self._reply.acc
-        self._iter: Iterator[Any] | None = None
-
-    def __iter__(self) -> RecordingStream:
-        return self
-
-    def __next__(self) -> Any:
-        if self._iter is None:
-            self._iter = iter(self._inner)
-        try:
-            chunk = next(self._iter)
-        except StopIteration:
-            self.finish()
-            raise
-        self._feed(chunk)
-        if _after_chunk(self._reply, self._expect_usage, self._parked, self._on_waiting):
-            self.finish()
-        self._parked = self._acc.finish_reason is not None
-        return chunk
-
-    def _feed(self, chunk: Any) -> None:
-        self._acc.feed(chunk)
 
     def finish(self) -> None:
         """Record the reply if its ``finish_reason`` came and it is not recorded yet (once)."""
         self._reply.finish()
 
-    def __enter__(self) -> RecordingStream:
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Close the underlying stream, recording a parked reply (one with no finish: not)."""
-        self.finish()
-        close = getattr(self._inner, "close", None)
-        if callable(close):
-            close()
-
-
-class AsyncRecordingStream(_Proxy):
+class AsyncRecordingStream(_Chunks, AsyncPassing):
     """An async chunk stream, passed through; the reply is recorded once it is complete."""
+
+    _reply: AsyncStreamReply
 
     def __init__(
         self,
@@ -412,54 +391,16 @@ class AsyncRecordingStream(_Proxy):
         self._reply = AsyncStreamReply(record)
         self._expect_usage = expect_usage
         self._on_waiting = on_waiting
-        self._parked = False
-        self._acc = self._reply.acc
-        self._iter: AsyncIterator[Any] | None = None
-
-    def __aiter__(self) -> AsyncRecordingStream:
-        return self
-
-    async def __anext__(self) -> Any:
-        if self._iter is None:
-            self._iter = self._inner.__aiter__()
-        try:
-            chunk = await self._iter.__anext__()
-        except StopAsyncIteration:
-            await self.finish()
-            raise
-        self._feed(chunk)
-        if _after_chunk(self._reply, self._expect_usage, self._parked, self._on_waiting):
-            await self.finish()
-        self._parked = self._acc.finish_reason is not None
-        return chunk
-
-    def _feed(self, chunk: Any) -> None:
-        self._acc.feed(chunk)
 
     async def finish(self) -> None:
         """Record the reply if its ``finish_reason`` came and it is not recorded yet (once)."""
         await self._reply.finish()
 
-    async def __aenter__(self) -> AsyncRecordingStream:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    async def close(self) -> None:
-        """Close the underlying stream, recording a parked reply (one with no finish: not)."""
-        await self.finish()
-        close = getattr(self._inner, "close", None)
-        if callable(close):
-            result = close()
-            if inspect.isawaitable(result):
-                await result
-
 
 # -- event streams: the openai SDK's ``chat.completions.stream(...)`` helper ----------------
 
 
-class _RecordingEventStream(RecordingStream):
+class _ChunkEvents(_Chunks):
     """The helper's events, passed through; the reply is rebuilt from their ``chunk`` events.
 
     Not from ``get_final_completion()``: it raises on a ``length`` finish, where iterating
@@ -468,7 +409,11 @@ class _RecordingEventStream(RecordingStream):
 
     def _feed(self, event: Any) -> None:
         if _get(event, "type") == "chunk":
-            self._acc.feed(_get(event, "chunk"))
+            self._reply.acc.feed(_get(event, "chunk"))
+
+
+class _RecordingEventStream(_ChunkEvents, RecordingStream):
+    """The sync helper's stream (see :class:`_ChunkEvents`)."""
 
     def until_done(self) -> _RecordingEventStream:
         """Read the stream to its end (which records the reply)."""
@@ -482,35 +427,20 @@ class _RecordingEventStream(RecordingStream):
         return self._inner.get_final_completion()
 
 
-class RecordingEventStreamManager(_Proxy):
+class RecordingEventStreamManager(Managed, Proxy):
     """``with client.chat.completions.stream(...) as stream``: records the final reply."""
 
     def __init__(self, manager: Any, record: Record, *, expect_usage: bool = False) -> None:
         self._inner = manager
         self._record = record
         self._expect_usage = expect_usage
-        self._stream: _RecordingEventStream | None = None
 
-    def __enter__(self) -> Any:
-        inner = self._inner.__enter__()
-        self._stream = _RecordingEventStream(inner, self._record, expect_usage=self._expect_usage)
-        return self._stream
-
-    def __exit__(self, *exc: Any) -> Any:
-        try:
-            if self._stream is not None:
-                self._stream.finish()
-        finally:
-            result = self._inner.__exit__(*exc)
-        return result
+    def _open(self, stream: Any) -> _RecordingEventStream:
+        return _RecordingEventStream(stream, self._record, expect_usage=self._expect_usage)
 
 
-class _AsyncRecordingEventStream(AsyncRecordingStream):
-    """The async twin of :class:`_RecordingEventStream`."""
-
-    def _feed(self, event: Any) -> None:
-        if _get(event, "type") == "chunk":
-            self._acc.feed(_get(event, "chunk"))
+class _AsyncRecordingEventStream(_ChunkEvents, AsyncRecordingStream):
+    """The async helper's stream (see :class:`_ChunkEvents`)."""
 
     async def until_done(self) -> _AsyncRecordingEventStream:
         """Read the stream to its end (which records the reply)."""
@@ -524,14 +454,13 @@ class _AsyncRecordingEventStream(AsyncRecordingStream):
         return await self._inner.get_final_completion()
 
 
-class AsyncRecordingEventStreamManager(_Proxy):
+class AsyncRecordingEventStreamManager(AsyncManaged, Proxy):
     """``async with client.chat.completions.stream(...)``: records the final reply."""
 
     def __init__(self, manager: Any, record: AsyncRecord, *, expect_usage: bool = False) -> None:
         self._inner = manager
         self._record = record
         self._expect_usage = expect_usage
-        self._stream: _AsyncRecordingEventStream | None = None
 
     async def __aenter__(self) -> Any:
         inner = await self._inner.__aenter__()
@@ -539,11 +468,3 @@ class AsyncRecordingEventStreamManager(_Proxy):
             inner, self._record, expect_usage=self._expect_usage
         )
         return self._stream
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        try:
-            if self._stream is not None:
-                await self._stream.finish()
-        finally:
-            result = await self._inner.__aexit__(*exc)
-        return result
