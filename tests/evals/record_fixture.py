@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evals.engine import EngineConfig, open_client
-from evals.recording import RecordingClient
-from evals.trajectories_run import build_report, run_trajectories
+from evals.engine.config import EngineConfig, open_client
+from evals.engine.recording import RecordingClient
+from evals.runners.trajectories import build_report, run_trajectories
 from summem.clients.base import LLMClient
 from summem.tokens.base import resolve_counter
 from tests.fakes.llm import ScriptedLLM
@@ -40,7 +40,7 @@ REPLAY_ARGS = [
     "--seeds", str(SEEDS), "--turns", str(TURNS), "--summarizer", f"llm:{MODEL}",
     "--family", "plain",
 ]  # fmt: skip
-"""``python -m evals.trajectories_run`` arguments the recording answers (plus ``--replay``)."""
+"""``python -m evals.runners.trajectories`` arguments the recording answers (plus ``--replay``)."""
 COMPARED = ("probes", "curve")
 """Report keys compared whole; ``efficiency`` is compared without its wall time."""
 

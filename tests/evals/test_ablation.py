@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.ablation import SHIPPED, Measured, main, measure, render, verdict
+from evals.runners.ablation import SHIPPED, Measured, main, measure, render, verdict
 from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from evals._audit import provenance_problems
-from evals.engine import EngineConfig, build_reducer
-from evals.replay import replay
-from evals.trajectories import generate_trajectory
+from evals.engine.config import EngineConfig, build_reducer
+from evals.engine.replay import replay
+from evals.families.trajectories import generate_trajectory
+from evals.metrics.audit import provenance_problems
 from summem.messages import Message, SummaryInfo, parse_message
 from summem.tokens.base import resolve_counter
 

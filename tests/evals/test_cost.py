@@ -1,4 +1,4 @@
-"""``python -m evals.cost``: every request of a replay priced under each provider's caching."""
+"""``python -m evals.runners.cost``: each request of a replay priced under providers' caching."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 
 from evals.cost.pricing import Price
 from evals.cost.replay import price_run, replay_requests, run_cost, tool_schemas
-from evals.cost.report import main
 from evals.cost.setups import SETUPS
-from evals.trajectories import generate_trajectory
+from evals.families.trajectories import generate_trajectory
+from evals.runners.cost import main
 from summem.tokens.base import resolve_counter
 
 COUNTER = resolve_counter(model="gpt-4o")
@@ -132,7 +132,7 @@ def test_the_agent_workload_puts_a_long_system_prompt_before_the_tool_heavy_turn
 
 
 def test_the_headline_is_the_readmes_table() -> None:
-    from evals.cost.report import headline
+    from evals.runners.cost import headline
 
     rows = [
         {"config": c, "provider": p, "workload": w, "dollars": d, "fact_retention": k}
@@ -156,7 +156,7 @@ def test_the_headline_is_the_readmes_table() -> None:
 def test_each_family_workload_is_that_familys_trajectory() -> None:
     """Every field a family sets reaches the priced workload (both-speakers was plain's)."""
     from evals.cost.setups import WORKLOADS
-    from evals.trajectories_run import FAMILIES
+    from evals.families.catalogue import FAMILIES
 
     families = [n for n in WORKLOADS if n in FAMILIES]
     assert {"plain", "realistic", "corrections", "both-speakers", "long"} <= set(families)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.engine import EngineConfig, build_summarizer, open_client, provenance_ids
-from evals.recording import RecordingClient, ReplayingClient
+from evals.engine.config import EngineConfig, build_summarizer, open_client, provenance_ids
+from evals.engine.recording import RecordingClient, ReplayingClient
 from summem.exceptions import ConfigurationError
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.extractive.summarizer import ExtractiveSummarizer

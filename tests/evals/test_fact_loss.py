@@ -1,10 +1,10 @@
-"""evals.fact_loss: the planted facts lost by a cycle, and the filler kept instead."""
+"""evals.runners.fact_loss: the planted facts lost by a cycle, and the filler kept instead."""
 
 from __future__ import annotations
 
 import pytest
 
-from evals import fact_loss
+from evals.runners import fact_loss
 
 
 def test_reports_the_lost_facts_with_their_scores_and_the_filler_kept() -> None:

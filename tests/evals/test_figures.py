@@ -1,4 +1,4 @@
-"""`python -m evals.figures` runs the evals whose tables the READMEs quote, with their arguments."""
+"""`python -m evals.runners.figures` runs the evals whose tables the READMEs quote, with their args."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from evals import figures, trajectories_run
+from evals.families.catalogue import FAMILIES
+from evals.runners import figures, trajectories
 
 
 def test_it_runs_every_eval_with_the_arguments_of_its_table(
@@ -25,12 +26,12 @@ def test_it_runs_every_eval_with_the_arguments_of_its_table(
 
         return run
 
-    monkeypatch.setattr("evals.trajectories_run.main", fake("trajectories"))
-    monkeypatch.setattr("evals.locomo_run.main", fake("locomo"))
-    monkeypatch.setattr("evals.locomo_recall.main", fake("recall"))
-    monkeypatch.setattr("evals.ablation.main", fake("ablation"))
-    monkeypatch.setattr("evals.masking_run.main", fake("masking"))
-    monkeypatch.setattr("evals.cost.report.main", fake("cost"))
+    monkeypatch.setattr("evals.runners.trajectories.main", fake("trajectories"))
+    monkeypatch.setattr("evals.runners.locomo.main", fake("locomo"))
+    monkeypatch.setattr("evals.runners.locomo_recall.main", fake("recall"))
+    monkeypatch.setattr("evals.runners.ablation.main", fake("ablation"))
+    monkeypatch.setattr("evals.runners.masking.main", fake("masking"))
+    monkeypatch.setattr("evals.runners.cost.main", fake("cost"))
     out = tmp_path / "out"
     assert figures.main([str(tmp_path), "--out", str(out)]) == 0
     names = [name for name, _ in calls]
@@ -50,7 +51,7 @@ def test_it_runs_every_eval_with_the_arguments_of_its_table(
     assert "--family" not in traj and traj[:2] == ["--seeds", "5"]  # every family
     assert stat[:2] == ["--seeds", "30"] and stat[stat.index("--out") + 1] == str(out / "seeds-30")
     stat_families = [stat[i + 1] for i, a in enumerate(stat) if a == "--family"]
-    assert stat_families == [f for f in trajectories_run.FAMILIES if f != "long"]
+    assert stat_families == [f for f in FAMILIES if f != "long"]
     assert locomo[0] == str(tmp_path / "locomo10.json")
     assert "--audit" in locomo
     budgets = [locomo[i + 1] for i, a in enumerate(locomo) if a == "--budget"]
@@ -108,7 +109,7 @@ def test_the_real_pipeline_on_a_tiny_configuration(
     # each report is what the eval's own command gives with the same arguments
     direct = tmp_path / "direct"
     direct_argv = ["--seeds", "2", "--family", "nested-tool", "--turns", "40"]
-    trajectories_run.main([*direct_argv, "--out", str(direct), "--no-progress"])
+    trajectories.main([*direct_argv, "--out", str(direct), "--no-progress"])
     assert _probes(out / "seeds-2" / "trajectories.json") == _probes(direct / "trajectories.json")
     assert list(_probes(out / "trajectories.json")) == ["nested-tool"]
     locomo = json.loads((out / "locomo.json").read_text())

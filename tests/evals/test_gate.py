@@ -1,8 +1,8 @@
-"""The CI gate: retention and cost of a small offline eval against evals/baselines/gate.json.
+"""The CI gate: retention and cost of a small offline eval against evals/runners/gate.json.
 
 Re-record the baseline (and commit it) after a change that moves the figures on purpose:
 
-    python -m evals.gate --record
+    python -m evals.runners.gate --record
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from evals.gate import (
+from evals.runners.gate import (
     BASELINE_PATH,
     LOCOMO_CONFIG,
     TRAJECTORY_CONFIG,
@@ -23,7 +23,7 @@ from evals.gate import (
     measure_trajectories,
 )
 
-RERECORD = "if the change is intended, re-record: python -m evals.gate --record"
+RERECORD = "if the change is intended, re-record: python -m evals.runners.gate --record"
 
 
 @pytest.fixture(scope="module")

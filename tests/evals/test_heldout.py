@@ -8,10 +8,11 @@ from collections import Counter
 
 import pytest
 
-from evals._text import normalize_text
-from evals.facts import message_text
-from evals.trajectories import Trajectory, generate_trajectory
-from evals.trajectories_run import DEFAULT_CONFIG, FAMILIES, probe_rows, run_family
+from evals.families.catalogue import FAMILIES
+from evals.families.facts import message_text
+from evals.families.trajectories import Trajectory, generate_trajectory
+from evals.runners.trajectories import DEFAULT_CONFIG, probe_rows, run_family
+from evals.text import normalize_text
 from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 from summem.tokens.base import resolve_counter
 

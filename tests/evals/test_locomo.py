@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.locomo import (
+from evals.families.locomo import (
     CATEGORY_NAMES,
     Conversation,
     dia_id_of,

@@ -2,15 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from evals.locomo import Conversation, Observation, QAItem, Turn
-from evals.locomo_baselines import (
-    CarriedView,
-    aggregate,
-    carried_view,
-    observation_baseline,
-    score_items,
-    window_baseline,
-)
+from evals.baselines.observations import observation_baseline
+from evals.baselines.window import window_baseline
+from evals.families.locomo import Conversation, Observation, QAItem, Turn
+from evals.metrics.evidence import CarriedView, aggregate, carried_view, score_items
 from summem.messages import Message
 from summem.tokens.base import ApproxCounter, TokenCounter
 
@@ -144,7 +139,7 @@ def test_carried_view_from_a_watermark_and_provenance() -> None:
 
 # Measured with ApproxCounter() (4 characters a token) on locomo10.json, no audit corrections.
 # They move only if the rendering of turns, the baselines or the scoring change: then re-measure
-# (python -m evals.locomo_run PATH --budget 4000 --model approx --summarizer window
+# (python -m evals.runners.locomo PATH --budget 4000 --model approx --summarizer window
 # --summarizer observations) and update them together with the report.
 EXPECTED_4K = {
     ("window", "all"): (0.149, 0.112),
@@ -245,7 +240,7 @@ def test_items_are_grouped_by_the_side_their_evidence_comes_from() -> None:
 
 
 def test_even_sampling_spreads_over_the_span() -> None:
-    from evals.locomo_more_baselines import even_sample
+    from evals.baselines.window import even_sample
 
     assert even_sample(10, 3) == [0, 4, 9]
     assert even_sample(10, 1) == [9] and even_sample(3, 5) == [0, 1, 2]
@@ -253,7 +248,9 @@ def test_even_sampling_spreads_over_the_span() -> None:
 
 
 def test_the_more_baselines_fit_the_budget_and_cite_only_what_they_carry() -> None:
-    from evals.locomo_more_baselines import observations_even, session_summaries, tfidf_baseline
+    from evals.baselines.observations import observations_even
+    from evals.baselines.session_summaries import session_summaries
+    from evals.baselines.tfidf import tfidf_baseline
 
     conv = Conversation(
         sample_id="tiny",

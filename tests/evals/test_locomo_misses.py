@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from evals.locomo import Conversation, QAItem, Turn
-from evals.locomo_baselines import CarriedView
-from evals.locomo_misses import miss_breakdown
+from evals.families.locomo import Conversation, QAItem, Turn
+from evals.metrics.evidence import CarriedView
+from evals.metrics.misses import miss_breakdown
 
 
 def turn(i: int, text: str) -> Turn:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.locomo_recall import main, recall_scores, recall_table
+from evals.runners.locomo_recall import main, recall_scores, recall_table
 from tests.evals.test_locomo_baselines import CONV
 
 
@@ -36,7 +36,7 @@ def test_a_real_question_reaches_its_answer() -> None:
 def test_the_store_index_reaches_the_same_answer(kind: str) -> None:
     from dataclasses import replace
 
-    from evals.locomo_recall import searcher
+    from evals.runners.locomo_recall import searcher
 
     # FTS5's IDF gives no weight to a word in half the file's messages or more ("Ann" here),
     # so the question names something rarer, as real ones do
@@ -61,7 +61,7 @@ def test_command_on_the_dataset(locomo_path: Path, tmp_path: Path) -> None:
 def test_bad_dataset_path_is_one_error_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from evals._cli import run_cli
+    from evals.runners.cli import run_cli
 
     assert run_cli(main, [str(tmp_path / "missing.json"), "--out", str(tmp_path)]) != 0
     err = capsys.readouterr().err

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-import evals.engine
-from evals.locomo_run import main
+import evals.engine.config
+from evals.runners.locomo import main
 from tests.fakes.llm import ScriptedLLM
 
 
@@ -87,7 +87,7 @@ def test_llm_summary_and_judge_recorded_then_replayed(
     locomo_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "rec.jsonl"
-    monkeypatch.setattr(evals.engine, "has_provider_key", lambda: True)
+    monkeypatch.setattr(evals.engine.config, "has_provider_key", lambda: True)
     monkeypatch.setattr("summem.clients.litellm.LiteLLMClient", lambda: ScriptedLLM())
     args = [
         "--budget",
@@ -101,7 +101,7 @@ def test_llm_summary_and_judge_recorded_then_replayed(
         "5",
     ]
     live = run(locomo_path, tmp_path / "live", *args, "--record", str(path))
-    monkeypatch.setattr(evals.engine, "has_provider_key", lambda: False)
+    monkeypatch.setattr(evals.engine.config, "has_provider_key", lambda: False)
     replayed = run(locomo_path, tmp_path / "replayed", *args, "--replay", str(path))
     assert without_timings(live["rows"]) == without_timings(replayed["rows"])
     rows = {(r["method"], r["group"]): r for r in replayed["rows"]}

@@ -1,4 +1,4 @@
-"""``python -m evals.masking_run``: window, masking-only, summarization and hybrid compared."""
+"""``python -m evals.runners.masking``: window, masking-only, summarization and hybrid compared."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.masking_run import main, run_masking, tool_heavy
+from evals.families.catalogue import tool_heavy
+from evals.runners.masking import main, run_masking
 
 
 def test_tool_results_are_padded_without_moving_the_facts() -> None:

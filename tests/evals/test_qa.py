@@ -1,7 +1,13 @@
 from __future__ import annotations
 
-from evals.locomo import Conversation, QAItem, Turn
-from evals.qa import answer_and_judge, judge_accuracy, parse_label, prompt_refs, render_memory
+from evals.families.locomo import Conversation, QAItem, Turn
+from evals.metrics.qa import (
+    answer_and_judge,
+    judge_accuracy,
+    parse_label,
+    prompt_refs,
+    render_memory,
+)
 from tests.fakes.llm import ScriptedLLM
 
 

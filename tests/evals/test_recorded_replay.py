@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-import evals.engine
-from evals import trajectories_run
-from evals._cli import run_cli
-from evals.recording import ReplayingClient
+import evals.engine.config
+from evals.engine.recording import ReplayingClient
+from evals.runners import trajectories
+from evals.runners.cli import run_cli
 from tests.evals.record_fixture import EXPECTED, RECORDING, REPLAY_ARGS, comparable
 
 RERECORD = (
@@ -32,9 +32,11 @@ def test_the_recording_says_who_wrote_it_and_holds_only_synthetic_text() -> None
 def test_a_recorded_llm_run_replays_offline_with_no_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(evals.engine, "has_provider_key", lambda: False)  # no live path at all
+    monkeypatch.setattr(
+        evals.engine.config, "has_provider_key", lambda: False
+    )  # no live path at all
     argv = [*REPLAY_ARGS, "--replay", str(RECORDING), "--out", str(tmp_path), "--no-progress"]
-    code = run_cli(trajectories_run.main, argv)
+    code = run_cli(trajectories.main, argv)
     assert code == 0, RERECORD
     replayed = comparable(json.loads((tmp_path / "trajectories.json").read_text()))
     expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
@@ -49,10 +51,10 @@ def test_a_recorded_llm_run_replays_offline_with_no_key(
 def test_a_miss_is_one_line_and_exit_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(evals.engine, "has_provider_key", lambda: False)
+    monkeypatch.setattr(evals.engine.config, "has_provider_key", lambda: False)
     changed = ["--summary-budget", "300"]  # another setting: requests the file never saw
     argv = [*REPLAY_ARGS, *changed, "--replay", str(RECORDING), "--out", str(tmp_path)]
-    assert run_cli(trajectories_run.main, argv) == 2
+    assert run_cli(trajectories.main, argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "has no reply for this request" in err
     assert "Traceback" not in err
@@ -61,6 +63,6 @@ def test_a_miss_is_one_line_and_exit_2(
 def test_live_without_a_key_is_one_line_and_exit_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(evals.engine, "has_provider_key", lambda: False)
-    assert run_cli(trajectories_run.main, ["--summarizer", "llm:gpt-4o-mini"]) == 2
+    monkeypatch.setattr(evals.engine.config, "has_provider_key", lambda: False)
+    assert run_cli(trajectories.main, ["--summarizer", "llm:gpt-4o-mini"]) == 2
     assert "--replay FILE" in capsys.readouterr().err

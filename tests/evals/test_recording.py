@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from evals.engine import EngineConfig, build_reducer
-from evals.recording import RecordingClient, ReplayingClient, ReplayMissError, request_key
-from evals.replay import replay
-from evals.trajectories import generate_trajectory
+from evals.engine.config import EngineConfig, build_reducer
+from evals.engine.recording import RecordingClient, ReplayingClient, ReplayMissError, request_key
+from evals.engine.replay import replay
+from evals.families.trajectories import generate_trajectory
 from summem.clients.base import ChatRequest, ChatResponse
 from summem.exceptions import ContextWindowExceededError, LLMError, LLMTransientError
 from summem.tokens.base import resolve_counter

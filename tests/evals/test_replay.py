@@ -5,9 +5,9 @@ from collections.abc import Iterable
 
 import pytest
 
-from evals.engine import EngineConfig, build_reducer
-from evals.replay import ReplayState, efficiency, replay
-from evals.trajectories import generate_trajectory
+from evals.engine.config import EngineConfig, build_reducer
+from evals.engine.replay import ReplayState, efficiency, replay
+from evals.families.trajectories import generate_trajectory
 from summem.messages import MessageLike
 from summem.reducers.base import ReduceResult
 from summem.reducers.summarization import SummarizationReducer

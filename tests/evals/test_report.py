@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from evals.report import (
+from evals.runners.report import (
     markdown_table,
     pareto_front,
     plot_pareto,
@@ -92,7 +92,7 @@ def test_plot_pareto_writes_a_png(tmp_path: Path) -> None:
 
 
 def test_the_progress_bar_draws_on_stderr_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
-    from evals._progress import progress_bar
+    from evals.progress import progress_bar
 
     with progress_bar(3, "settings", enabled=True) as advance:
         for _ in range(3):

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from evals.sweep import grid, main, run_setting
+from evals.runners.sweep import grid, main, run_setting
 from tests.fakes.llm import ScriptedLLM
 
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from evals.facts import KINDS, PlantedFact, fact_present, fact_retention, message_text
-from evals.trajectories import Trajectory, generate_trajectory
+from evals.families.facts import KINDS, PlantedFact, message_text
+from evals.families.trajectories import Trajectory, generate_trajectory
+from evals.metrics.retention import fact_present, fact_retention
 from summem.messages import SummaryInfo, parse_message, parse_messages
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +38,7 @@ def test_other_seed_other_trajectory() -> None:
 
 def test_deterministic_across_hash_seeds() -> None:
     code = (
-        "import hashlib, json; from evals.trajectories import generate_trajectory; "
+        "import hashlib, json; from evals.families.trajectories import generate_trajectory; "
         "t = generate_trajectory(7, turns=60, facts=12, tool_call_rate=0.5, parallel_rate=0.5); "
         "print(hashlib.sha256(json.dumps(t.to_dict(), sort_keys=True).encode()).hexdigest())"
     )

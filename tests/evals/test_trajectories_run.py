@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from evals.engine import EngineConfig, build_reducer
-from evals.trajectories import generate_trajectory
-from evals.trajectories_run import main, probe_rows, run_trajectories
+from evals.engine.config import EngineConfig, build_reducer
+from evals.families.trajectories import generate_trajectory
+from evals.runners.trajectories import main, probe_rows, run_trajectories
 from summem.messages import parse_messages
 from summem.tokens.base import resolve_counter
 from tests.fakes.llm import ScriptedLLM
@@ -67,16 +67,16 @@ def test_command_writes_report_and_table(
 def test_llm_summarizer_records_live_and_replays_offline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import evals.engine
+    import evals.engine.config
 
     path = tmp_path / "rec.jsonl"
-    monkeypatch.setattr(evals.engine, "has_provider_key", lambda: True)
+    monkeypatch.setattr(evals.engine.config, "has_provider_key", lambda: True)
     monkeypatch.setattr("summem.clients.litellm.LiteLLMClient", lambda: ScriptedLLM(), raising=True)
     args = ["--seeds", "1", "--turns", "120", "--summarizer", "llm:gpt-4o-mini", "--no-progress"]
     args += ["--family", "plain"]
     assert main([*args, "--record", str(path), "--out", str(tmp_path / "live")]) == 0
     assert path.read_text().count('"response"') > 5
-    monkeypatch.setattr(evals.engine, "has_provider_key", lambda: False)
+    monkeypatch.setattr(evals.engine.config, "has_provider_key", lambda: False)
     assert main([*args, "--replay", str(path), "--out", str(tmp_path / "replayed")]) == 0
     live = json.loads((tmp_path / "live" / "trajectories.json").read_text())["families"]["plain"]
     replayed = json.loads((tmp_path / "replayed" / "trajectories.json").read_text())
@@ -89,9 +89,9 @@ def test_llm_summarizer_records_live_and_replays_offline(
 def test_live_without_a_key_says_how_to_run_offline(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
         monkeypatch.delenv(name, raising=False)
-    import evals.engine
+    import evals.engine.config
 
-    monkeypatch.setattr(evals.engine, "has_provider_key", lambda: False)
+    monkeypatch.setattr(evals.engine.config, "has_provider_key", lambda: False)
     with pytest.raises(Exception, match="--replay FILE"):
         main(["--summarizer", "llm:gpt-4o-mini", "--seeds", "1"])
 
@@ -104,7 +104,7 @@ def parse_messages_of(traj: Any) -> list[Any]:
 
 
 def test_a_stale_value_counts_unless_its_correction_follows_it() -> None:
-    from evals.trajectories_run import _probe
+    from evals.runners.trajectories import _probe
     from summem.messages import SummaryInfo, parse_message, user
 
     traj = generate_trajectory(5, turns=60, facts=4, corrections=2)
@@ -131,15 +131,15 @@ def test_a_stale_value_counts_unless_its_correction_follows_it() -> None:
 def test_a_summarizer_that_never_lets_old_facts_go_fails_the_correction_family() -> None:
     """The evals tell a weakened summarizer apart: one that keeps what it has (carry-over at
     100%, no room for new facts) keeps stale values and loses their corrections."""
-    from evals.engine import build_reducer as real_build
-    from evals.trajectories_run import FAMILIES
+    from evals.engine.config import build_reducer as real_build
+    from evals.families.catalogue import FAMILIES
     from summem.summarizers.extractive import ExtractiveSummarizer
 
     family = FAMILIES["corrections"]
     config = EngineConfig(threshold_tokens=2000, target_tokens=1500, summary_max_tokens=400)
 
     def run(reducer_factory: Any) -> dict[str, Any]:
-        import evals.trajectories_run as tr
+        import evals.runners.trajectories as tr
 
         original = getattr(tr, "build_reducer")  # noqa: B009 - the name the module imported
         setattr(tr, "build_reducer", reducer_factory)  # noqa: B010
@@ -173,7 +173,7 @@ def test_run_family_passes_every_field_the_family_sets(monkeypatch: pytest.Monke
     """The ablation, the gate and the CLI run a family through this: no field is lost."""
     import dataclasses
 
-    import evals.trajectories_run as tr
+    import evals.runners.trajectories as tr
 
     seen: dict[str, object] = {}
 
@@ -193,8 +193,8 @@ def test_run_family_passes_every_field_the_family_sets(monkeypatch: pytest.Monke
 def test_a_familys_trajectory_uses_every_field_it_sets() -> None:
     import dataclasses
 
-    import evals.trajectories_run as tr
-    from evals.trajectories import generate_trajectory
+    import evals.runners.trajectories as tr
+    from evals.families.trajectories import generate_trajectory
 
     family = tr.Family("x", 60, 4, "realistic", 2, speakers="both", style="indirect")
     fields = {f.name for f in dataclasses.fields(tr.Family)} - {"name", "about"}

@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 
-from evals._pools_lists import LIST_FRAMES, LIST_LENGTH
-from evals._text import normalize_text
-from evals.ablation import DEFAULT_FAMILIES, measure
-from evals.facts import message_text
-from evals.trajectories import KINDS, NESTED_KINDS, generate_trajectory
-from evals.trajectories_run import DEFAULT_CONFIG, FAMILIES, probe_rows, run_trajectories
+from evals.families.catalogue import FAMILIES
+from evals.families.facts import KINDS, message_text
+from evals.families.lists import LIST_FRAMES, LIST_LENGTH
+from evals.families.trajectories import NESTED_KINDS, generate_trajectory
+from evals.runners.ablation import DEFAULT_FAMILIES, measure
+from evals.runners.trajectories import DEFAULT_CONFIG, probe_rows, run_trajectories
+from evals.text import normalize_text
 from summem._flow import Flow, done
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive.summarizer import ExtractiveSummarizer

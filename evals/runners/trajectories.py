@@ -1,12 +1,12 @@
 """How many planted facts the memory still carries after 1, 3 and 10 reduction cycles.
 
-    python -m evals.trajectories_run --seeds 5 --out out/trajectories
-    python -m evals.trajectories_run --summarizer llm:gpt-4o-mini --record out/traj.jsonl
-    python -m evals.trajectories_run --summarizer llm:gpt-4o-mini --replay out/traj.jsonl
+    python -m evals.runners.trajectories --seeds 5 --out out/trajectories
+    python -m evals.runners.trajectories --summarizer llm:gpt-4o-mini --record out/traj.jsonl
+    python -m evals.runners.trajectories --summarizer llm:gpt-4o-mini --replay out/traj.jsonl
 
 Each seed generates a support-assistant conversation with facts planted at known turns (see
-:mod:`evals.trajectories`) and replays it through the engine one message at a time. After every
-reduction cycle a probe asks, for each fact planted so far, whether the view still carries it:
+:mod:`evals.families.trajectories`) and replays it through the engine one message at a time.
+After every reduction cycle a probe asks, for each fact planted so far, whether the view still carries it:
 verbatim in a kept message, or in the summary's text (any accepted surface form). This works
 the same for an extractive and an LLM summary. The probes reported are cycles 1, 3 and 10 and
 the end of the conversation; ``summary recall`` is the same share over the facts already
@@ -25,19 +25,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evals._progress import progress_bar
-from evals._text import normalize_text
-from evals.engine import EngineConfig, add_llm_arguments, build_reducer, open_client
-from evals.facts import ALL_KINDS
-from evals.replay import ReplayState, ReplayTrace, efficiency, replay
-from evals.report import markdown_table, report_metadata, write_json_report
-from evals.trajectories import (
-    KINDS,
-    Trajectory,
-    fact_retention,
-    generate_trajectory,
-    message_text,
-)
+from evals.engine.config import EngineConfig, add_llm_arguments, build_reducer, open_client
+from evals.engine.replay import ReplayState, ReplayTrace, efficiency, replay
+from evals.families.catalogue import FAMILIES, Family
+from evals.families.facts import ALL_KINDS, KINDS, message_text
+from evals.families.trajectories import Trajectory, generate_trajectory
+from evals.metrics.retention import fact_retention
+from evals.progress import progress_bar
+from evals.runners.report import markdown_table, report_metadata, write_json_report
+from evals.text import normalize_text
 from summem.clients.base import LLMClient
 from summem.messages import Message
 from summem.reducers.summarization import SummarizationReducer
@@ -160,7 +156,7 @@ def run_trajectories(
 ) -> tuple[list[Probe], list[ReplayTrace]]:
     """Replay one trajectory per seed; probe after every cycle and at the end.
 
-    ``summarizer`` replaces the one ``config`` names (see :func:`evals.engine.build_reducer`).
+    ``summarizer`` replaces the one ``config`` names (:func:`evals.engine.config.build_reducer`).
     """
     probes: list[Probe] = []
     traces: list[ReplayTrace] = []
@@ -305,114 +301,11 @@ def render_markdown(report: dict[str, Any]) -> str:
     return f"### Planted facts: {title}\n\n{probes}\n{eff}"
 
 
-@dataclass(frozen=True)
-class Family:
-    """A kind of trajectory: how long, what filler, how many facts and corrections."""
-
-    name: str
-    turns: int
-    facts: int
-    filler: str = "plain"
-    corrections: int = 0
-    about: str = ""
-    speakers: str = "user"
-    style: str = "direct"
-
-    def trajectory(
-        self, seed: int, *, turns: int | None = None, facts: int | None = None
-    ) -> Trajectory:
-        """This family's trajectory for ``seed``, with every field it sets.
-
-        ``turns`` and ``facts`` override the family's own when given.
-        """
-        return generate_trajectory(
-            seed,
-            turns=self.turns if turns is None else turns,
-            facts=self.facts if facts is None else facts,
-            filler=self.filler,
-            corrections=self.corrections,
-            speakers=self.speakers,
-            style=self.style,
-        )
-
-
-FAMILIES: dict[str, Family] = {
-    f.name: f
-    for f in (
-        Family("plain", 200, 20, about="the original: plain filler, facts never updated"),
-        Family(
-            "realistic",
-            200,
-            20,
-            "realistic",
-            about="filler dense with numbers, codes, dates, times and names",
-        ),
-        Family(
-            "corrections",
-            200,
-            10,
-            "plain",
-            10,
-            about="10 values stated, then corrected later; the stale value must go",
-        ),
-        Family(
-            "both-speakers",
-            200,
-            20,
-            about="the same fact sentences said by the user or the assistant at random",
-            speakers="both",
-        ),
-        Family(
-            "indirect",
-            200,
-            20,
-            about="facts implied by context, not stated as 'my X is Y' ('we fly out on <date>, "
-            "same as last time')",
-            style="indirect",
-        ),
-        Family(
-            "lists",
-            200,
-            20,
-            "realistic",
-            about="the user lists facts of one kind in one shared frame, in consecutive turns "
-            "('My sister <name> lives in Leeds and ...', then a brother), among realistic filler",
-            style="lists",
-        ),
-        Family(
-            "nested-tool",
-            200,
-            20,
-            about="facts 3+ levels deep in tool-result JSON, among other keys and numbers",
-            style="nested-tool",
-        ),
-        Family(
-            "heldout",
-            200,
-            20,
-            "realistic",
-            2,
-            about="held out from tuning: a home/IT/travel/banking assistant with its own filler "
-            "and frames; user, assistant and tool facts, short lists, one frame said twice far "
-            "apart, corrections",
-            style="heldout",
-        ),
-        Family(
-            "long",
-            1000,
-            40,
-            "realistic",
-            10,
-            about="1,000 turns (about 100 reduction cycles), realistic filler, corrections",
-        ),
-    )
-}
-"""The families :func:`main` runs (``--family``, repeatable; default all)."""
-
-
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     d = DEFAULT_CONFIG
-    parser = argparse.ArgumentParser(prog="python -m evals.trajectories_run", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m evals.runners.trajectories", description=__doc__
+    )
     parser.add_argument("--seeds", type=int, default=5, help="trajectories (seeds 0..N-1)")
     parser.add_argument(
         "--family",
@@ -522,6 +415,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from evals._cli import run_cli
+    from evals.runners.cli import run_cli
 
     raise SystemExit(run_cli(main))

@@ -1,6 +1,6 @@
 """Regenerate the measured tables of the README and ``evals/README.md`` with one command.
 
-    python -m evals.figures DATA_DIR [--out out/figures]
+    python -m evals.runners.figures DATA_DIR [--out out/figures]
 
 ``DATA_DIR`` holds LoCoMo's ``locomo10.json`` and locomo-audit's ``audit-errors.json`` (never
 shipped here: CC BY-NC). Runs, offline, with the extractive summarizer, each eval's command
@@ -22,8 +22,8 @@ with the arguments its table was made with, and writes each report under ``--out
 
 Not regenerated here: the one-off analyses of "The 8,000-token gap" in ``evals/README.md``
 (summary sizes, turns kept, answers in the summary against the kept turns), the comparisons
-of summarizer variants (each names its patch or setting), the sweep (``python -m evals.sweep``)
-and the live tier. The options below shrink every run, for a quick check of the pipeline.
+of summarizer variants (each names its patch or setting), the sweep
+(``python -m evals.runners.sweep``) and the live tier. The options below shrink every run, for a quick check of the pipeline.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from evals import ablation, locomo_recall, locomo_run, masking_run, trajectories_run
-from evals.cost import report as cost_report
+from evals.families.catalogue import FAMILIES
+from evals.runners import ablation, cost, locomo, locomo_recall, masking, trajectories
 
 __all__ = ["main"]
 
@@ -47,14 +47,12 @@ def _repeat(flag: str, values: Sequence[object]) -> list[str]:
 
 
 def parse_args(argv: Sequence[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
-    parser = argparse.ArgumentParser(prog="python -m evals.figures", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m evals.runners.figures", description=__doc__)
     parser.add_argument("data", type=Path, help="folder with locomo10.json and audit-errors.json")
     parser.add_argument("--out", type=Path, default=Path("out/figures"))
     parser.add_argument("--seeds", type=int, default=5, help="trajectories and masking seeds")
     parser.add_argument("--stat-seeds", type=int, default=30, help="noise check (0: skip)")
-    parser.add_argument(
-        "--family", action="append", choices=sorted(trajectories_run.FAMILIES), help="(all)"
-    )
+    parser.add_argument("--family", action="append", choices=sorted(FAMILIES), help="(all)")
     parser.add_argument("--turns", type=int, help="override every trajectory family's turns")
     parser.add_argument("--budget", type=int, action="append", help="LoCoMo budgets")
     parser.add_argument("--conversations", type=int, help="only the first N LoCoMo ones")
@@ -84,10 +82,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write("\n")
 
     traj = ["--seeds", str(args.seeds), *families, *turns, "--out", out, "--no-progress"]
-    codes = [trajectories_run.main(traj)]
+    codes = [trajectories.main(traj)]
     section()
     if args.stat_seeds:
-        stat_families = args.family or [f for f in trajectories_run.FAMILIES if f != "long"]
+        stat_families = args.family or [f for f in FAMILIES if f != "long"]
         stat = [
             "--seeds",
             str(args.stat_seeds),
@@ -97,10 +95,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             str(args.out / f"seeds-{args.stat_seeds}"),
             "--no-progress",
         ]
-        codes.append(trajectories_run.main(stat))
+        codes.append(trajectories.main(stat))
         section()
-    locomo = [str(dataset), *audit_args, *subset, *budgets, "--out", out, "--no-progress"]
-    codes.append(locomo_run.main(locomo))
+    locomo_args = [str(dataset), *audit_args, *subset, *budgets, "--out", out, "--no-progress"]
+    codes.append(locomo.main(locomo_args))
     section()
     recall = [str(dataset), *audit_args, *subset, "--budget", "4000", "--out", out]
     codes.append(locomo_recall.main([*recall, "--no-progress"]))
@@ -111,16 +109,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     section()
     for threshold in args.masking_threshold or MASKING_THRESHOLDS:
         sys.stdout.write(f"### Tool-result masking, threshold {threshold}\n\n")
-        masking = ["--seeds", str(args.seeds), "--threshold", str(threshold)]
-        masking += ["--turns", str(args.masking_turns)]
-        codes.append(masking_run.main([*masking, "--out", str(args.out / f"masking-{threshold}")]))
+        masking_args = ["--seeds", str(args.seeds), "--threshold", str(threshold)]
+        masking_args += ["--turns", str(args.masking_turns)]
+        codes.append(masking.main([*masking_args, "--out", str(args.out / f"masking-{threshold}")]))
         section()
-    cost = [*_repeat("--workload", args.cost_workload or ()), "--out", str(args.out / "cost")]
-    codes.append(cost_report.main([*cost, *_repeat("--config", args.cost_config or ())]))
+    cost_args = [*_repeat("--workload", args.cost_workload or ()), "--out", str(args.out / "cost")]
+    codes.append(cost.main([*cost_args, *_repeat("--config", args.cost_config or ())]))
     return max(codes)
 
 
 if __name__ == "__main__":
-    from evals._cli import run_cli
+    from evals.runners.cli import run_cli
 
     raise SystemExit(run_cli(main))

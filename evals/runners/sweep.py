@@ -1,7 +1,8 @@
 """Sweep the engine's settings and plot what each keeps against what it costs.
 
-    python -m evals.sweep DATA/locomo10.json --audit DATA/audit-errors.json --out out/sweep
-    python -m evals.sweep DATA --thresholds 4000 --targets 0.75,0.9 --summary-budgets 0.25,0.5 \
+    python -m evals.runners.sweep DATA/locomo10.json --audit DATA/audit-errors.json --out out/sweep
+    python -m evals.runners.sweep DATA --thresholds 4000 --targets 0.75,0.9 \
+        --summary-budgets 0.25,0.5 \
         --summarizers extractive,llm:gpt-4o-mini --prompts summarize,summarize-brief \
         --replay out/sweep.jsonl
 
@@ -34,15 +35,15 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from evals._progress import progress_bar
-from evals.engine import EngineConfig, add_llm_arguments, open_client
-from evals.locomo import Conversation, load_locomo, locomo_file
-from evals.locomo_baselines import aggregate
-from evals.locomo_engine import run_engine, view_stats
-from evals.locomo_run import baseline_rows
-from evals.replay import efficiency
-from evals.report import markdown_table, plot_pareto, report_metadata, write_json_report
-from evals.trajectories_run import probe_rows, run_trajectories
+from evals.engine.config import EngineConfig, add_llm_arguments, open_client
+from evals.engine.locomo import run_engine, view_stats
+from evals.engine.replay import efficiency
+from evals.families.locomo import Conversation, load_locomo, locomo_file
+from evals.metrics.evidence import aggregate
+from evals.progress import progress_bar
+from evals.runners.locomo import baseline_rows
+from evals.runners.report import markdown_table, plot_pareto, report_metadata, write_json_report
+from evals.runners.trajectories import probe_rows, run_trajectories
 from summem.clients.base import LLMClient
 from summem.exceptions import ConfigurationError
 from summem.tokens.base import resolve_counter
@@ -169,7 +170,7 @@ def _floats(text: str) -> list[float]:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m evals.sweep",
+        prog="python -m evals.runners.sweep",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -327,6 +328,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from evals._cli import run_cli
+    from evals.runners.cli import run_cli
 
     raise SystemExit(run_cli(main))

@@ -1,4 +1,4 @@
-"""Word pools and templates for :mod:`evals.trajectories`, kept apart from the generator's logic.
+"""Word pools and templates for the trajectory generator, kept apart from its logic.
 
 Filler text never holds a person's name, a month, an upper-case code or a number of four or more
 digits, so no planted value (an order code, a name, a date, a four-to-five digit amount) can occur

@@ -1,18 +1,19 @@
 """What each heuristic of the extractive summarizer is worth: switch it off, measure again.
 
-    python -m evals.ablation --locomo DATA/locomo10.json --audit DATA/audit-errors.json
-    python -m evals.ablation --heuristic time_words --heuristic names --seeds 3 --budget 4000
+    python -m evals.runners.ablation --locomo DATA/locomo10.json --audit DATA/audit-errors.json
+    python -m evals.runners.ablation --heuristic time_words --heuristic names --seeds 3 \
+        --budget 4000
 
 The summarizer as shipped is measured first; then, one at a time, each heuristic of
 :data:`summem.summarizers.extractive.summarizer.HEURISTICS` is switched off
 (``ExtractiveSummarizer(ablate=...)``) and everything is measured again:
 
-- each synthetic trajectory family (:data:`evals.trajectories_run.FAMILIES`): planted facts
+- each synthetic trajectory family (:data:`evals.families.catalogue.FAMILIES`): planted facts
   carried after 10 cycles and at the end (for ``corrections``: the corrected value present,
   and ``corrections-fresh``, the share of probes with no stale value left unmarked; for
   ``both-speakers``, also per speaker at the end);
 - LoCoMo (when its path is given): answer in view at each ``--budget`` (summary budget a
-  quarter, target three quarters of it, as in :mod:`evals.locomo_run`).
+  quarter, target three quarters of it, as in :mod:`evals.runners.locomo`).
 
 Each row gives the figures with the heuristic off, minus the shipped summarizer's: a negative
 figure means the heuristic helps there. The verdict says where it helps (drops more than
@@ -31,12 +32,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evals.engine import EngineConfig
-from evals.locomo import Conversation, load_locomo
-from evals.locomo_baselines import aggregate
-from evals.locomo_engine import run_engine
-from evals.report import markdown_table, report_metadata, write_json_report
-from evals.trajectories_run import DEFAULT_CONFIG, FAMILIES, probe_rows, run_family
+from evals.engine.config import EngineConfig
+from evals.engine.locomo import run_engine
+from evals.families.catalogue import FAMILIES
+from evals.families.locomo import Conversation, load_locomo
+from evals.metrics.evidence import aggregate
+from evals.runners.report import markdown_table, report_metadata, write_json_report
+from evals.runners.trajectories import DEFAULT_CONFIG, probe_rows, run_family
 from summem.summarizers.extractive.summarizer import HEURISTICS, ExtractiveSummarizer
 from summem.tokens.base import resolve_counter
 
@@ -65,7 +67,7 @@ class Measured:
 
 
 def locomo_config(budget: int) -> EngineConfig:
-    """LoCoMo's engine settings at ``budget``, as :mod:`evals.locomo_run` sets them."""
+    """LoCoMo's engine settings at ``budget``, as :mod:`evals.runners.locomo` sets them."""
     return EngineConfig(
         threshold_tokens=budget, target_tokens=budget * 3 // 4, summary_max_tokens=budget // 4
     )
@@ -205,7 +207,7 @@ def _measure_one(job: tuple[str | None, dict[str, Any]]) -> Measured:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m evals.ablation", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m evals.runners.ablation", description=__doc__)
     parser.add_argument("--locomo", type=Path, help="locomo10.json (none: synthetic only)")
     parser.add_argument("--audit", type=Path, help="locomo-audit's audit-errors.json")
     parser.add_argument("--conversations", type=int, help="only the first N conversations")
@@ -265,6 +267,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from evals._cli import run_cli
+    from evals.runners.cli import run_cli
 
     raise SystemExit(run_cli(main))

@@ -60,7 +60,7 @@ class EngineConfig:
         summarizer: ``"extractive"`` or ``"llm:MODEL"``.
         prompt: a prompt name or YAML path, for LLM summarizers.
         soft_threshold_tokens: start reductions in the background from here (simulated; see
-            :mod:`evals.replay`).
+            :mod:`evals.engine.replay`).
         latency_messages: messages appended while a background reduction runs.
         max_tokens: the output cap of every LLM call (by default the summarizer's own).
     """
@@ -149,7 +149,7 @@ def open_client(
     Raises:
         ConfigurationError: both given, or a live run with no provider key in the environment.
     """
-    from evals.recording import RecordingClient, ReplayingClient
+    from evals.engine.recording import RecordingClient, ReplayingClient
 
     if record is not None and replay is not None:
         raise ConfigurationError("--record and --replay exclude each other")

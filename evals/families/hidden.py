@@ -1,9 +1,9 @@
-"""Templates for the ``indirect`` and ``nested-tool`` styles of :mod:`evals.trajectories`.
+"""Templates for the ``indirect`` and ``nested-tool`` styles of :mod:`evals.families.trajectories`.
 
 ``indirect``: a fact is implied by what the speaker says rather than stated as "my X is Y" ("I'll
 be flying out on 14 March 2025, same as last time", "whoever drives, {v} has the spare key").
 ``nested-tool``: a fact sits three or more levels deep inside a tool result, among many other
-keys, numbers and lower-case identifiers. As in :mod:`evals._pools`, ``{v}`` is the planted
+keys, numbers and lower-case identifiers. As in :mod:`evals.families.pools`, ``{v}`` is the planted
 value and other ``{slot}`` names are filled at random; filler values here never hold a person's
 name, a month, an upper-case code or a number of four or more digits, so the generator's
 uniqueness check still holds.
@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from evals._pools import CARRIERS, CITIES, PRODUCTS, STORES, Call
+from evals.families.pools import CARRIERS, CITIES, PRODUCTS, STORES, Call
 
 # -- indirect: the value is implied by context ---------------------------------------------------
 

@@ -1,4 +1,32 @@
-"""The cost model's command line, its tables and its plot."""
+"""The billed cost of a conversation under each memory, with each provider's prompt caching.
+
+    python -m evals.runners.cost [--seeds 1] [--out out/cost]
+
+What a memory costs depends less on how many tokens it sends than on how much of each request
+repeats the one before: providers bill a repeated prefix at a tenth of the price (OpenAI
+automatically, Anthropic at ``cache_control`` breakpoints, see :mod:`evals.cost.pricing`). Every
+reduction changes the prefix of the next request, and a summarizer given a fresh prompt pays
+for all of it. This eval replays conversations through memory configurations, one message at a
+time through :class:`~summem.memory.Memory`, and prices every request the assistant and the
+summarizer would send:
+
+- the assistant's request before each recorded assistant message: the tool definitions and the
+  view (``memory.messages()``), its reply being that recorded message;
+- each summarizer request exactly as :class:`~summem.summarizers.llm.LLMSummarizer` builds it
+  (same prompt, same transcript), its reply the extractive summary of the same span, so the
+  summaries (and the planted-fact retention) are those of the offline summarizer.
+
+Both are billed under OpenAI's rules (``gpt-4.1-mini``) and Anthropic's (``claude-sonnet-4-5``,
+breakpoints on the system message, the summary and the last message), with litellm's bundled
+prices, offline. Workloads: the planted-fact trajectory families (``plain``, ``realistic``,
+``corrections``, ``long``), the tool-heavy trajectories of :mod:`evals.runners.masking`
+(``tools``), and the same behind a 1,500-token system prompt (``agent``).
+Reported per 1,000 user turns: input tokens, cached share, output tokens, the summarizer's
+share of the dollars, dollars, beside the share of planted facts the final view carries.
+Writes ``cost.json``, ``cost.md`` and ``cost.png`` (dollars against retention).
+
+The cost model itself is :mod:`evals.cost`; this is its command line, tables and plot.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +38,7 @@ from typing import Any
 
 from evals.cost.replay import run_cost
 from evals.cost.setups import MODELS, SETUPS, SUMMARY_MAX, TARGET, THRESHOLD, WORKLOADS
-from evals.report import markdown_table, report_metadata, write_json_report
+from evals.runners.report import markdown_table, report_metadata, write_json_report
 
 __all__ = ["main", "plot", "render", "summary_rows"]
 
@@ -121,7 +149,7 @@ def _iter_names(given: Sequence[str] | None, known: dict[str, Any]) -> Iterator[
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: replay, price, print the table, write the reports and the plot."""
-    parser = argparse.ArgumentParser(prog="python -m evals.cost", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m evals.runners.cost", description=__doc__)
     parser.add_argument("--seeds", type=int, default=1, help="trajectories per workload")
     parser.add_argument("--workload", action="append", choices=sorted(WORKLOADS))
     parser.add_argument("--config", action="append", choices=list(SETUPS))
@@ -143,3 +171,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     (args.out / "cost.md").write_text(text, encoding="utf-8")
     plot(rows, args.plot or args.out / "cost.png")
     return 0
+
+
+if __name__ == "__main__":
+    from evals.runners.cli import run_cli
+
+    raise SystemExit(run_cli(main))

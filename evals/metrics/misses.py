@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from evals._text import contains_normalized, normalize_text
-from evals.locomo import Conversation
-from evals.locomo_baselines import CarriedView
+from evals.families.locomo import Conversation
+from evals.metrics.evidence import CarriedView
+from evals.text import contains_normalized, normalize_text
 
 __all__ = ["MissBreakdown", "miss_breakdown"]
 

@@ -6,8 +6,8 @@ no gold answer, and the published LoCoMo tables leave them out of the judged sco
 answering model gets the final view rendered as text (summary, then recent turns with their
 speakers) and the question; the judge gets the question, the gold answer and the reply, and
 labels it ``CORRECT`` or ``WRONG``. Both prompts are versioned YAML files in
-``evals/prompts/``; both run at temperature 0 and go through the eval's client, so a live run
-records every reply and a replay reproduces it with no key.
+``evals/metrics/prompts/``; both run at temperature 0 and go through the eval's client, so a
+live run records every reply and a replay reproduces it with no key.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from evals.locomo import CATEGORY_NAMES, Conversation
+from evals.families.locomo import CATEGORY_NAMES, Conversation
 from summem.clients.base import ChatCall, ChatRequest, LLMClient
 from summem.messages import Message
 from summem.retry import RetryPolicy

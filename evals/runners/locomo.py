@@ -1,8 +1,10 @@
 """What each memory keeps of LoCoMo at one token budget: summem's engine beside two baselines.
 
-    python -m evals.locomo_run DATA/locomo10.json --audit DATA/audit-errors.json --budget 4000
-    python -m evals.locomo_run DATA --budget 4000 --summarizer llm:gpt-4o-mini --record rec.jsonl
-    python -m evals.locomo_run DATA --budget 4000 --summarizer llm:gpt-4o-mini --replay rec.jsonl
+    python -m evals.runners.locomo DATA/locomo10.json --audit DATA/audit-errors.json --budget 4000
+    python -m evals.runners.locomo DATA --budget 4000 --summarizer llm:gpt-4o-mini \
+        --record rec.jsonl
+    python -m evals.runners.locomo DATA --budget 4000 --summarizer llm:gpt-4o-mini \
+        --replay rec.jsonl
 
 Methods (``--summarizer``, repeatable; default extractive, observations and window):
 
@@ -34,22 +36,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evals.engine import EngineConfig, add_llm_arguments, open_client
-from evals.locomo import CATEGORY_NAMES, Conversation, load_locomo, locomo_file
-from evals.locomo_baselines import (
-    CarriedView,
-    aggregate,
-    carried_view,
-    observation_baseline,
-    score_items,
-    window_baseline,
-)
-from evals.locomo_engine import run_engine, view_stats
-from evals.locomo_misses import miss_breakdown
-from evals.locomo_more_baselines import observations_even, session_summaries, tfidf_baseline
-from evals.qa import answer_and_judge, judge_accuracy, prompt_refs
-from evals.replay import efficiency
-from evals.report import markdown_table, plot_pareto, report_metadata, write_json_report
+from evals.baselines.observations import observation_baseline, observations_even
+from evals.baselines.session_summaries import session_summaries
+from evals.baselines.tfidf import tfidf_baseline
+from evals.baselines.window import window_baseline
+from evals.engine.config import EngineConfig, add_llm_arguments, open_client
+from evals.engine.locomo import run_engine, view_stats
+from evals.engine.replay import efficiency
+from evals.families.locomo import CATEGORY_NAMES, Conversation, load_locomo, locomo_file
+from evals.metrics.evidence import CarriedView, aggregate, carried_view, score_items
+from evals.metrics.misses import miss_breakdown
+from evals.metrics.qa import answer_and_judge, judge_accuracy, prompt_refs
+from evals.runners.report import markdown_table, plot_pareto, report_metadata, write_json_report
 from summem.clients.base import LLMClient
 from summem.tokens.base import TokenCounter, resolve_counter
 
@@ -200,7 +198,7 @@ def run_methods(
     """Rows for every method at ``budget``, the engine runs' cost rows, and any violations.
 
     When ``misses`` is given and the even observations are among the methods, each engine
-    run's items missed against them, by kind (:mod:`evals.locomo_misses`), are appended to it.
+    run's items missed against them, by kind (:mod:`evals.metrics.misses`), are appended to it.
     """
     rows: list[dict[str, Any]] = []
     engine_views: dict[str, list[CarriedView]] = {}
@@ -354,7 +352,7 @@ def render_markdown(
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m evals.locomo_run",
+        prog="python -m evals.runners.locomo",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -458,6 +456,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from evals._cli import run_cli
+    from evals.runners.cli import run_cli
 
     raise SystemExit(run_cli(main))

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evals._audit import (
+from evals.metrics.audit import (
     budget_problems,
     call_problems,
     provenance_problems,

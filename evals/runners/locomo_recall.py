@@ -1,9 +1,10 @@
 """Recall quality on LoCoMo: can the question itself find what the view dropped?
 
-    python -m evals.locomo_recall DATA/locomo10.json --audit DATA/audit-errors.json --budget 4000
+    python -m evals.runners.locomo_recall DATA/locomo10.json --audit DATA/audit-errors.json \
+        --budget 4000
 
 Each conversation is replayed through the engine (extractive summarizer) to its end, as in
-:mod:`evals.locomo_run`. Then, for every question, its text is the query of
+:mod:`evals.runners.locomo`. Then, for every question, its text is the query of
 ``memory.recall`` over the evicted history (:class:`summem.recall.RecallIndex`, BM25, or with
 ``--index sqlite`` the SQLite store's FTS5 index), and:
 
@@ -27,11 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evals._text import contains_normalized, normalize_text
-from evals.engine import EngineConfig
-from evals.locomo import CATEGORY_NAMES, Conversation, load_locomo
-from evals.locomo_engine import run_engine
-from evals.report import markdown_table, report_metadata, write_json_report
+from evals.engine.config import EngineConfig
+from evals.engine.locomo import run_engine
+from evals.families.locomo import CATEGORY_NAMES, Conversation, load_locomo
+from evals.runners.report import markdown_table, report_metadata, write_json_report
+from evals.text import contains_normalized, normalize_text
 from summem.recall import RecallIndex
 from summem.stores import SQLiteStore
 from summem.tokens.base import resolve_counter
@@ -146,7 +147,9 @@ def recall_table(scores: Sequence[RecallScore]) -> list[dict[str, Any]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m evals.locomo_recall", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m evals.runners.locomo_recall", description=__doc__
+    )
     parser.add_argument("dataset", type=Path, help="path to locomo10.json (not shipped here)")
     parser.add_argument("--audit", type=Path, help="locomo-audit's audit-errors.json")
     parser.add_argument("--budget", type=int, default=4000)
@@ -192,6 +195,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from evals._cli import run_cli
+    from evals.runners.cli import run_cli
 
     raise SystemExit(run_cli(main))

@@ -1,6 +1,6 @@
 """The invariant checks a replay runs after every message, as pure functions over its state.
 
-Kept apart from :mod:`evals.replay` so each check reads as the invariant it enforces (see
+Kept apart from :mod:`evals.engine.replay` so each check reads as the invariant it enforces (see
 DESIGN.md): I2, the view is ``[system] + [summary] + history[k:]`` and each evicted message is
 summarized exactly once; I3, tool-call groups are never split; the budget, kept whenever a
 cut was possible; and the summary's provenance, which evidence retention trusts: a summary line

@@ -1,12 +1,13 @@
 """Replay LoCoMo conversations through summem's engine and score what the final view carries.
 
-The engine run sits beside the baselines of :mod:`evals.locomo_baselines`, scored the same way:
+The engine run sits beside the baselines of :mod:`evals.metrics.evidence`, scored the same way:
 at the end of each conversation, every QA item's evidence turns are looked up in the view.
 A turn is carried **verbatim** when its message is still among the kept turns, and **by the
 summary** when the summary's provenance names it: the extractive summarizer records, for every
 line, the message ids it came from (a message id is ``<sample_id>/<dia_id>``). An LLM summary
 has no provenance, so it carries evidence only verbatim here; what it holds is judged by
-answer containment in its text and, live, by the LLM judge of :mod:`evals.qa`. Reports say so.
+answer containment in its text and, live, by the LLM judge of :mod:`evals.metrics.qa`.
+Reports say so.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from evals._progress import progress_bar
-from evals.engine import EngineConfig, build_reducer, provenance_ids
-from evals.locomo import Conversation, dia_id_of
-from evals.locomo_baselines import CarriedView, ItemScore, score_items
-from evals.replay import ReplayTrace, replay
+from evals.engine.config import EngineConfig, build_reducer, provenance_ids
+from evals.engine.replay import ReplayTrace, replay
+from evals.families.locomo import Conversation, dia_id_of
+from evals.metrics.evidence import CarriedView, ItemScore, score_items
+from evals.progress import progress_bar
 from summem.clients.base import LLMClient
 from summem.reducers.summarization import SummarizationReducer
 from summem.summarizers.base import Summarizer

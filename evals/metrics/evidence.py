@@ -1,17 +1,12 @@
-"""What a bounded view of a LoCoMo conversation carries, and how summem's views are scored.
+"""Evidence retention on LoCoMo: what a bounded view of a conversation carries, scored.
 
-Every memory under test ends the conversation with a view of at most ``budget_tokens`` tokens.
-For each QA item we ask whether its evidence turns are still carried by that view: verbatim
-(the turn is one of the kept messages) or by the summary (its provenance names the turn). We
-also ask whether the gold answer's text is in the view, beside its ceiling: whether it is in the
-full conversation at all (LoCoMo answers are often paraphrases, so the ceiling is well below 1).
-
-Two baselines at the same budget frame summem's numbers:
-
-- **window**: the most recent turns that fit; no summary.
-- **observations**: LoCoMo's own LLM-written observation facts stand in for a summary: the most
-  recent observations about evicted turns that fit ``summary_budget``, then recent turns in the
-  rest. Each observation is tagged with its source turns, so its provenance is exact.
+Every memory under test (summem's engine, :mod:`evals.engine.locomo`; a baseline,
+:mod:`evals.baselines`) ends the conversation with a view of at most ``budget_tokens`` tokens,
+as a :class:`CarriedView`. For each QA item we ask whether its evidence turns are still carried
+by that view: verbatim (the turn is one of the kept messages) or by the summary (its provenance
+names the turn). We also ask whether the gold answer's text is in the view, beside its ceiling:
+whether it is in the full conversation at all (LoCoMo answers are often paraphrases, so the
+ceiling is well below 1).
 
 Views are counted with any :class:`summem.tokens.base.TokenCounter`, whole requests included.
 """
@@ -19,12 +14,12 @@ Views are counted with any :class:`summem.tokens.base.TokenCounter`, whole reque
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evals._text import contains_normalized, normalize_text
-from evals.locomo import CATEGORY_NAMES, Conversation, Observation, QAItem, Turn
+from evals.families.locomo import CATEGORY_NAMES, Conversation, QAItem, Turn
+from evals.text import contains_normalized, normalize_text
 from summem.messages import Message, parse_message
 from summem.tokens.base import TokenCounter
 
@@ -34,13 +29,11 @@ __all__ = [
     "ItemScore",
     "aggregate",
     "carried_view",
-    "fit_summary",
-    "observation_baseline",
     "score_items",
-    "window_baseline",
+    "summary_message",
+    "turn_message",
 ]
 
-SUMMARY_HEADER = "Summary of the earlier conversation:"
 SIDES = ("user", "assistant")
 
 
@@ -71,12 +64,13 @@ class CarriedView:
 
 
 @functools.lru_cache(maxsize=20_000)
-def _message(turn: Turn) -> Message:
+def turn_message(turn: Turn) -> Message:
     """The turn's message, built once so token counts are cached across views."""
     return parse_message(turn.to_openai())
 
 
-def _summary_message(text: str) -> Message:
+def summary_message(text: str) -> Message:
+    """A summary's text as the one ``system`` message a view sends it as."""
     return parse_message({"role": "system", "content": text})
 
 
@@ -98,8 +92,8 @@ def carried_view(
         summary_ids: turn ids the summary carries (an extractive summary's provenance).
     """
     kept = turns[watermark:]
-    messages = [_message(t) for t in kept]
-    summary = _summary_message(summary_text) if summary_text else None
+    messages = [turn_message(t) for t in kept]
+    summary = summary_message(summary_text) if summary_text else None
     summary_tokens = counter.count_message(summary) if summary is not None else 0
     tokens = summary_tokens + sum(counter.count_message(m) for m in messages)
     view = ([summary] if summary is not None else []) + messages
@@ -111,107 +105,6 @@ def carried_view(
         tokens=tokens + counter.request_overhead,
         summary_tokens=summary_tokens,
     )
-
-
-def _window_start(turns: Sequence[Turn], budget: int, counter: TokenCounter, end: int) -> int:
-    """Smallest ``k`` such that ``turns[k:end]`` fits ``budget`` tokens (messages only)."""
-    used, k = 0, end
-    while k > 0:
-        cost = counter.count_message(_message(turns[k - 1]))
-        if used + cost > budget:
-            break
-        used += cost
-        k -= 1
-    return k
-
-
-def window_baseline(
-    turns: Sequence[Turn], budget_tokens: int, counter: TokenCounter
-) -> CarriedView:
-    """The most recent turns that fit ``budget_tokens`` (request overhead included)."""
-    k = _window_start(turns, budget_tokens - counter.request_overhead, counter, len(turns))
-    return carried_view(turns, k, counter)
-
-
-def render_observations(conv: Conversation, observations: Sequence[Observation]) -> str:
-    """Observations as a summary: grouped under their session's date, oldest first."""
-    lines = [SUMMARY_HEADER]
-    session = None
-    for obs in observations:
-        if obs.session != session:
-            session = obs.session
-            lines.append(f"[{conv.session_dates.get(session, f'session {session}')}]")
-        lines.append(f"- {obs.text}")
-    return "\n".join(lines)
-
-
-def observation_baseline(
-    conv: Conversation, budget_tokens: int, summary_budget: int, counter: TokenCounter
-) -> CarriedView:
-    """LoCoMo's observations as the summary, then the most recent turns.
-
-    ``summary_budget`` tokens are set aside for the summary and the rest filled with recent
-    turns, which fixes the evicted span ``turns[:k]``. The summary is the longest run of the
-    most recent observations about evicted turns that fits ``summary_budget``; whatever it
-    leaves unused goes to older turns.
-    """
-    position = {t.dia_id: t.index for t in conv.turns}
-
-    def candidates(k: int) -> list[object]:
-        return [
-            o for o in conv.observations if o.dia_ids and max(position[d] for d in o.dia_ids) < k
-        ]
-
-    k, chosen, text = fit_summary(
-        conv,
-        budget_tokens,
-        summary_budget,
-        counter,
-        candidates,
-        lambda items: render_observations(conv, items),  # type: ignore[arg-type]
-        lambda pool, n: pool[len(pool) - n :],
-    )
-    ids = {d for o in chosen for d in o.dia_ids}  # type: ignore[attr-defined]
-    return carried_view(conv.turns, k, counter, summary_text=text, summary_ids=ids)
-
-
-def fit_summary(
-    conv: Conversation,
-    budget_tokens: int,
-    summary_budget: int,
-    counter: TokenCounter,
-    candidates: Callable[[int], Sequence[object]],
-    render: Callable[[Sequence[object]], str],
-    pick: Callable[[Sequence[object], int], Sequence[object]],
-) -> tuple[int, Sequence[object], str | None]:
-    """Set ``summary_budget`` aside, fill the rest with recent turns, pick the summary.
-
-    ``candidates(k)`` are the items about ``turns[:k]``; ``pick(pool, n)`` chooses ``n`` of
-    them and ``render`` writes them as the summary. The most items that fit are chosen (a
-    binary search); whatever the summary leaves unused goes to older turns. Returns the
-    evicted span ``k``, the items chosen and the summary's text (``None`` when empty).
-    """
-    if not 0 <= summary_budget <= budget_tokens:
-        raise ValueError(f"need 0 <= summary_budget <= budget_tokens, got {summary_budget}")
-    turns = conv.turns
-    room = budget_tokens - counter.request_overhead
-    k = _window_start(turns, room - summary_budget, counter, len(turns))
-    pool = candidates(k)
-
-    def size(n: int) -> int:
-        return counter.count_message(_summary_message(render(pick(pool, n)))) if n else 0
-
-    lo, hi = 0, len(pool)  # binary search: the most items that fit
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if size(mid) <= summary_budget:
-            lo = mid
-        else:
-            hi = mid - 1
-    chosen = pick(pool, lo)
-    used = size(lo)
-    k = _window_start(turns, room - used, counter, len(turns))
-    return k, chosen, render(chosen) if chosen else None
 
 
 # -- scoring ---------------------------------------------------------------------------------

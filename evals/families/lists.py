@@ -1,4 +1,4 @@
-"""Sentence frames for the ``lists`` style of :mod:`evals.trajectories`.
+"""Sentence frames for the ``lists`` style of :mod:`evals.families.trajectories`.
 
 A user states several facts of one kind in one shared frame, one after another, as people do
 when they list their relatives, appointments, devices or allergies: "My sister {v} lives in
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evals.facts import FactKind
+from evals.families.facts import FactKind
 
 
 @dataclass(frozen=True)

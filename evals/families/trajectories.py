@@ -17,34 +17,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from evals import _heldout
-from evals import _pools as P
-from evals import _pools_hidden as H
-from evals import _pools_lists as L
-from evals._text import normalize_text
-from evals.facts import (
-    KINDS,
-    FactKind,
-    FactRetention,
-    PlantedFact,
-    Presence,
-    fact_present,
-    fact_retention,
-    message_text,
-)
+from evals.families import heldout
+from evals.families import hidden as H
+from evals.families import lists as L
+from evals.families import pools as P
+from evals.families.facts import KINDS, FactKind, PlantedFact, message_text
+from evals.text import normalize_text
 
-__all__ = [
-    "KINDS",
-    "FactKind",
-    "FactRetention",
-    "PlantedFact",
-    "Presence",
-    "Trajectory",
-    "fact_present",
-    "fact_retention",
-    "generate_trajectory",
-    "message_text",
-]
+__all__ = ["NESTED_KINDS", "STYLES", "Trajectory", "generate_trajectory"]
 
 
 @dataclass(frozen=True)
@@ -115,13 +95,13 @@ def generate_trajectory(
             {date}, same as last time"; kinds code, name, date, value, preference);
             ``"nested-tool"``: every fact three or more levels deep in a tool result's JSON,
             among other keys and numbers (kinds code, name, date, value); ``"lists"``:
-            the user states the facts in lists of :data:`evals._pools_lists.LIST_LENGTH`,
+            the user states the facts in lists of :data:`evals.families.lists.LIST_LENGTH`,
             one kind per list, in consecutive turns and one shared sentence frame, only the
             value and a plain word or two changing ("My sister {v} lives in Leeds and ...",
             then a brother); the lists are spread over the conversation; ``"heldout"``: a
             family written apart from the others and from the summarizer's heuristics, with
-            its own domain, filler, plan and sentence frames (:mod:`evals._heldout`; it needs
-            ``filler="realistic"`` and ``speakers="user"``, and ignores the rates and
+            its own domain, filler, plan and sentence frames (:mod:`evals.families.heldout`; it
+            needs ``filler="realistic"`` and ``speakers="user"``, and ignores the rates and
             ``filler_sentences``).
 
     Raises:
@@ -218,7 +198,7 @@ NESTED_KINDS: tuple[FactKind, ...] = ("code", "name", "date", "value")
 def _heldout_trajectory(
     seed: int, turns: int, facts: int, corrections: int, filler: str, speakers: str
 ) -> Trajectory:
-    """The ``heldout`` style: its own domain, filler and plan (see :mod:`evals._heldout`)."""
+    """The ``heldout`` style: its own domain, filler and plan (:mod:`evals.families.heldout`)."""
     if filler != "realistic" or speakers != "user":
         raise ValueError(
             "the heldout style writes its own dense filler and chooses who states each fact: "
@@ -226,8 +206,8 @@ def _heldout_trajectory(
         )
     for attempt in range(50):
         rng = random.Random(f"heldout/{seed}/{attempt}")
-        plan = _heldout.plan_turns(rng, turns, facts, corrections)
-        writer = _heldout.Writer(rng)
+        plan = heldout.plan_turns(rng, turns, facts, corrections)
+        writer = heldout.Writer(rng)
         for t in range(turns):
             writer.turn(t, plan.get(t))
         try:

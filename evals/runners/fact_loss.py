@@ -1,8 +1,8 @@
 """Which planted facts a family loses by a reduction cycle, and which filler lines beat them.
 
-    python -m evals.fact_loss --family realistic --seeds 30 --cycle 10
+    python -m evals.runners.fact_loss --family realistic --seeds 30 --cycle 10
 
-Each seed's trajectory is replayed as :mod:`evals.trajectories_run` does, with the extractive
+Each seed's trajectory is replayed as :mod:`evals.runners.trajectories` does, with the extractive
 summarizer. At the probe cycle, for every planted fact the view no longer carries it reports
 its kind, the score its sentence gets alone (``score_sentence`` per length, as the summarizer
 ranks it) and the cycle after which no summary held it (0: no summary ever did); beside them,
@@ -20,11 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evals.engine import build_reducer
-from evals.facts import fact_present
-from evals.replay import ReplayState, replay
-from evals.trajectories import message_text
-from evals.trajectories_run import DEFAULT_CONFIG, FAMILIES
+from evals.engine.config import build_reducer
+from evals.engine.replay import ReplayState, replay
+from evals.families.catalogue import FAMILIES
+from evals.families.facts import message_text
+from evals.metrics.retention import fact_present
+from evals.runners.trajectories import DEFAULT_CONFIG
 from summem.summarizers.extractive.facts import score_sentence, split_sentences
 from summem.summarizers.extractive.summarizer import length_density
 from summem.tokens.base import resolve_counter
@@ -155,7 +156,7 @@ def render(report: LossReport, examples: int = 8) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m evals.fact_loss", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m evals.runners.fact_loss", description=__doc__)
     parser.add_argument("--family", default="realistic", choices=sorted(FAMILIES))
     parser.add_argument("--seeds", type=int, default=30)
     parser.add_argument("--cycle", type=int, default=10)

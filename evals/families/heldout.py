@@ -1,4 +1,4 @@
-"""The ``heldout`` style of :mod:`evals.trajectories`: a family written apart from the others.
+"""The ``heldout`` style of the trajectory generator: a family written apart from the others.
 
 Tuning the extractive summarizer against the other families risks fitting their sentence
 frames. This family shares none of them: a personal assistant for home, IT, travel and banking,
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from evals.facts import FactKind, PlantedFact
+from evals.families.facts import FactKind, PlantedFact
 
 SYSTEM_PROMPT = (
     "You are Wren, a personal assistant with access to the user's calendar, bank accounts, "

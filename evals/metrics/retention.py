@@ -1,6 +1,6 @@
-"""Planted facts and the check of whether a memory view still carries them.
+"""Fact retention: whether a memory view still carries each planted fact.
 
-The generator in :mod:`evals.trajectories` plants each fact's value in exactly one message, so
+Each planted fact's value occurs in exactly one message (:mod:`evals.families.facts`), so
 retention is a string check rather than a model's judgement: the value is verbatim in a kept
 message, or the summary holds it in one of its accepted surface forms (``"14 March 2025"``,
 ``"March 14, 2025"``, ``"2025-03-14"``), or it is lost. This module is what a replay of summem's
@@ -13,68 +13,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from evals._text import contains_normalized, normalize_text
+from evals.families.facts import ALL_KINDS, PlantedFact, message_text
+from evals.text import contains_normalized, normalize_text
 from summem.messages import Message
 
-__all__ = [
-    "ALL_KINDS",
-    "KINDS",
-    "FactKind",
-    "FactRetention",
-    "PlantedFact",
-    "Presence",
-    "fact_present",
-    "fact_retention",
-    "message_text",
-]
+__all__ = ["FactRetention", "Presence", "fact_present", "fact_retention"]
 
-FactKind = Literal["code", "name", "date", "preference", "value", "correction"]
-KINDS: tuple[FactKind, ...] = ("code", "name", "date", "preference", "value")
-"""The kinds planted by turns of their own; ``"correction"`` facts come in pairs of turns."""
-ALL_KINDS: tuple[FactKind, ...] = (*KINDS, "correction")
 Presence = Literal["verbatim", "summary", False]
-
-
-@dataclass(frozen=True)
-class PlantedFact:
-    """One fact planted in a trajectory.
-
-    Attributes:
-        id: ``"f00"``, ``"f01"``... in planting order.
-        kind: what sort of detail it is.
-        value: the exact string planted; it occurs in one message only.
-        turn_index: the user turn (0-based) it was planted in.
-        message_index: index in :attr:`Trajectory.messages` of the message holding it.
-        role: the role of that message (``user``, ``assistant`` or ``tool``).
-        aliases: other surface forms a summary may use for it (``"March 14, 2025"``).
-        stale: for a correction, the value it replaced (stated once, earlier).
-        stale_index: index of the message that stated ``stale``.
-    """
-
-    id: str
-    kind: FactKind
-    value: str
-    turn_index: int
-    message_index: int
-    role: str
-    aliases: tuple[str, ...] = ()
-    stale: str | None = None
-    stale_index: int | None = None
-
-
-def message_text(message: Message | Mapping[str, Any]) -> str:
-    """Everything a model reads in one message: content text, tool call names and arguments."""
-    data = message.to_openai() if isinstance(message, Message) else message
-    content = data.get("content")
-    parts: list[str] = []
-    if isinstance(content, str):
-        parts.append(content)
-    elif isinstance(content, list):
-        parts.extend(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
-    for call in data.get("tool_calls") or ():
-        fn = call.get("function") or {}
-        parts.append(f"{fn.get('name', '')}({fn.get('arguments', '')})")
-    return "\n".join(parts)
 
 
 def fact_present(

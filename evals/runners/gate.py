@@ -1,14 +1,14 @@
 """The CI gate: a small offline eval that fails when retention or cost regress past a baseline.
 
-    python -m evals.gate             # measure and compare with evals/baselines/gate.json
-    python -m evals.gate --record    # measure and write the baseline (commit it with the change)
+    python -m evals.runners.gate           # measure and compare with evals/runners/gate.json
+    python -m evals.runners.gate --record  # measure and write the baseline (commit it with the change)
 
 Two measurements, under a minute together on one core, with the offline extractive summarizer:
 
 - **trajectories**: 3 planted-fact trajectories of 200 turns at 2000/1500/400 tokens; facts
   carried after 1, 3 and 10 cycles and at the end, summary recall, and the engine's cost; then
   30 trajectories of each of the ``realistic``, ``corrections``, ``lists`` and ``heldout``
-  families (see :mod:`evals.trajectories_run`) after 10 cycles and at the end: facts carried,
+  families (see :mod:`evals.runners.trajectories`) after 10 cycles and at the end: facts carried,
   corrected values present, stale values gone or followed by their correction. Thirty, as the
   figures the READMEs quote: 3 seeds put 12 realistic facts behind the cycle-10 figure and
   showed 1.00 where 30 seeds show 0.76;
@@ -32,13 +32,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from evals.engine import EngineConfig
-from evals.locomo import load_locomo
-from evals.locomo_baselines import aggregate
-from evals.locomo_engine import run_engine
-from evals.replay import efficiency
-from evals.report import report_metadata, write_json_report
-from evals.trajectories_run import FAMILIES, probe_rows, run_family, run_trajectories
+from evals.engine.config import EngineConfig
+from evals.engine.locomo import run_engine
+from evals.engine.replay import efficiency
+from evals.families.catalogue import FAMILIES
+from evals.families.locomo import load_locomo
+from evals.metrics.evidence import aggregate
+from evals.runners.report import report_metadata, write_json_report
+from evals.runners.trajectories import probe_rows, run_family, run_trajectories
 from summem.tokens.base import resolve_counter
 
 __all__ = [
@@ -49,7 +50,7 @@ __all__ = [
     "measure_trajectories",
 ]
 
-BASELINE_PATH = Path(__file__).with_name("baselines") / "gate.json"
+BASELINE_PATH = Path(__file__).with_name("gate.json")
 TOLERANCE = {"retention_abs": 0.02, "cost_rel": 0.10}
 TRAJECTORY_CONFIG = EngineConfig(threshold_tokens=2000, target_tokens=1500, summary_max_tokens=400)
 LOCOMO_CONFIG = EngineConfig(threshold_tokens=4000, target_tokens=3000, summary_max_tokens=1000)
@@ -188,11 +189,11 @@ def load_baseline(path: Path = BASELINE_PATH) -> dict[str, Any]:
 
 
 def _default_locomo() -> Path:
-    return Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo10.json"
+    return Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo10.json"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m evals.gate", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m evals.runners.gate", description=__doc__)
     parser.add_argument("--locomo", type=Path, default=_default_locomo(), help="locomo10.json")
     parser.add_argument("--baseline", type=Path, default=BASELINE_PATH)
     parser.add_argument("--record", action="store_true", help="write the baseline")
@@ -211,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         previous = load_baseline(args.baseline) if args.baseline.is_file() else {}
         if "locomo" not in measured and "locomo" in previous:
             measured["locomo"] = previous["locomo"]  # keep the half we could not measure
-        meta = report_metadata(command="python -m evals.gate --record", tolerance=TOLERANCE)
+        meta = report_metadata(command="python -m evals.runners.gate --record", tolerance=TOLERANCE)
         write_json_report(args.baseline, {"meta": meta, **measured})
         sys.stdout.write(f"baseline written to {args.baseline}\n")
         return 0
@@ -220,7 +221,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for part, found in measured.items():
         base = baseline.get(part)
         if base is None:
-            problems.append(f"{part}: no baseline recorded (run python -m evals.gate --record)")
+            problems.append(
+                f"{part}: no baseline recorded (run python -m evals.runners.gate --record)"
+            )
             continue
         if base.get("config") != found["config"]:
             problems.append(f"{part}: the gate's settings changed; re-record the baseline")
@@ -237,6 +240,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from evals._cli import run_cli
+    from evals.runners.cli import run_cli
 
     raise SystemExit(run_cli(main))

@@ -1,9 +1,9 @@
 """Window, masking-only, summarization and hybrid on tool-heavy trajectories, offline.
 
-    python -m evals.masking_run --seeds 5 --out out/masking
+    python -m evals.runners.masking --seeds 5 --out out/masking
 
-Each seed generates a support trajectory (see :mod:`evals.trajectories`) with tools called on
-most turns, and every tool result padded with a verbose ``trace`` field (no planted value in
+Each seed generates a support trajectory (see :mod:`evals.families.trajectories`) with tools
+called on most turns, and every tool result padded with a verbose ``trace`` field (no planted value in
 it), as real tool observations are. The conversation is replayed one message at a time through
 ``Memory`` with each configuration:
 
@@ -22,15 +22,16 @@ included, or in the summary). Writes ``masking.json`` and ``masking.md``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evals.report import markdown_table, report_metadata, write_json_report
-from evals.trajectories import Trajectory, fact_retention, generate_trajectory
+from evals.families.catalogue import tool_heavy
+from evals.families.trajectories import Trajectory
+from evals.metrics.retention import fact_retention
+from evals.runners.report import markdown_table, report_metadata, write_json_report
 from summem.memory import Memory
 from summem.reducers.base import Reducer
 from summem.reducers.summarization import SummarizationReducer
@@ -42,7 +43,6 @@ __all__ = ["CONFIGS", "main", "run_masking"]
 
 SUMMARY_MAX = 400
 MASKING: dict[str, Any] = {"mask_tool_results_after": 3, "mask_min_tokens": 100}
-TRACE = " ".join(["upstream answered normally, cache warm, no retry was needed;"] * 24)
 
 
 def _window(counter: TokenCounter, threshold: int, **extra: Any) -> Reducer:
@@ -66,19 +66,6 @@ CONFIGS: dict[str, Callable[[TokenCounter, int], Reducer]] = {
 }
 """The configurations compared, by name (given a counter and the threshold; the target is
 three quarters of it)."""
-
-
-def tool_heavy(seed: int, turns: int) -> Trajectory:
-    """A trajectory with tools on most turns, each result padded with a verbose trace."""
-    traj = generate_trajectory(seed, turns=turns, facts=20, tool_call_rate=0.8)
-    messages = []
-    for m in traj.messages:
-        if m["role"] == "tool":
-            data = json.loads(m["content"])
-            if isinstance(data, dict):
-                m = {**m, "content": json.dumps({**data, "trace": TRACE})}
-        messages.append(m)
-    return Trajectory(traj.seed, tuple(messages), traj.facts, traj.turn_starts, traj.params)
 
 
 @dataclass
@@ -149,7 +136,7 @@ def run_masking(seeds: Sequence[int], turns: int, threshold: int) -> list[dict[s
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: run the comparison, print the table, write the reports."""
-    parser = argparse.ArgumentParser(prog="python -m evals.masking_run", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m evals.runners.masking", description=__doc__)
     parser.add_argument("--seeds", type=int, default=3, help="trajectories (seeds 0..N-1)")
     parser.add_argument("--turns", type=int, default=120, help="user turns per trajectory")
     parser.add_argument("--threshold", type=int, default=3000, help="threshold_tokens")
