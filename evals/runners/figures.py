@@ -23,7 +23,8 @@ with the arguments its table was made with, and writes each report under ``--out
 Not regenerated here: the one-off analyses of "The 8,000-token gap" in ``evals/README.md``
 (summary sizes, turns kept, answers in the summary against the kept turns), the comparisons
 of summarizer variants (each names its patch or setting), the sweep
-(``python -m evals.runners.sweep``) and the live tier. The options below shrink every run, for a quick check of the pipeline.
+(``python -m evals.runners.sweep``) and the live tier. The options below shrink every run, for
+a quick check of the pipeline.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The CI gate: a small offline eval that fails when retention or cost regress past a baseline.
 
     python -m evals.runners.gate           # measure and compare with evals/runners/gate.json
-    python -m evals.runners.gate --record  # measure and write the baseline (commit it with the change)
+    python -m evals.runners.gate --record  # measure and write the baseline (commit it with it)
 
 Two measurements, under a minute together on one core, with the offline extractive summarizer:
 

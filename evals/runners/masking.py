@@ -3,9 +3,9 @@
     python -m evals.runners.masking --seeds 5 --out out/masking
 
 Each seed generates a support trajectory (see :mod:`evals.families.trajectories`) with tools
-called on most turns, and every tool result padded with a verbose ``trace`` field (no planted value in
-it), as real tool observations are. The conversation is replayed one message at a time through
-``Memory`` with each configuration:
+called on most turns, and every tool result padded with a verbose ``trace`` field (no planted
+value in it), as real tool observations are. The conversation is replayed one message at a time
+through ``Memory`` with each configuration:
 
 - ``window``: ``TruncationReducer`` (no summary, no masking);
 - ``masking``: the same window with ``mask_tool_results_after`` (zero summarizer calls);

@@ -6,11 +6,11 @@
 
 Each seed generates a support-assistant conversation with facts planted at known turns (see
 :mod:`evals.families.trajectories`) and replays it through the engine one message at a time.
-After every reduction cycle a probe asks, for each fact planted so far, whether the view still carries it:
-verbatim in a kept message, or in the summary's text (any accepted surface form). This works
-the same for an extractive and an LLM summary. The probes reported are cycles 1, 3 and 10 and
-the end of the conversation; ``summary recall`` is the same share over the facts already
-evicted, the ones only the summary can carry. Writes ``trajectories.json`` and
+After every reduction cycle a probe asks, for each fact planted so far, whether the view still
+carries it: verbatim in a kept message, or in the summary's text (any accepted surface form).
+This works the same for an extractive and an LLM summary. The probes reported are cycles 1, 3
+and 10 and the end of the conversation; ``summary recall`` is the same share over the facts
+already evicted, the ones only the summary can carry. Writes ``trajectories.json`` and
 ``trajectories.md``; every run also reports the engine's cost and checks its invariants.
 """
 

@@ -1,4 +1,4 @@
-"""`python -m evals.runners.figures` runs the evals whose tables the READMEs quote, with their args."""
+"""`python -m evals.runners.figures` runs the evals the READMEs quote, with their arguments."""
 
 from __future__ import annotations
 
