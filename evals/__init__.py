@@ -26,3 +26,7 @@ A new trajectory family is a line in :mod:`evals.families.catalogue`; a new base
 module in :mod:`evals.baselines` named in :mod:`evals.runners.locomo`; a new command is a
 module in :mod:`evals.runners`.
 """
+
+from __future__ import annotations
+
+__all__: list[str] = []

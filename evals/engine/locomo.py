@@ -1,13 +1,13 @@
 """Replay LoCoMo conversations through summem's engine and score what the final view carries.
 
-The engine run sits beside the baselines of :mod:`evals.metrics.evidence`, scored the same way:
-at the end of each conversation, every QA item's evidence turns are looked up in the view.
-A turn is carried **verbatim** when its message is still among the kept turns, and **by the
-summary** when the summary's provenance names it: the extractive summarizer records, for every
-line, the message ids it came from (a message id is ``<sample_id>/<dia_id>``). An LLM summary
-has no provenance, so it carries evidence only verbatim here; what it holds is judged by
-answer containment in its text and, live, by the LLM judge of :mod:`evals.metrics.qa`.
-Reports say so.
+The engine run sits beside the baselines of :mod:`evals.baselines`, scored the same way
+(:mod:`evals.metrics.evidence`): at the end of each conversation, every QA item's evidence turns
+are looked up in the view. A turn is carried **verbatim** when its message is still among the
+kept turns, and **by the summary** when the summary's provenance names it: the extractive
+summarizer records, for every line, the message ids it came from (a message id is
+``<sample_id>/<dia_id>``). An LLM summary has no provenance, so it carries evidence only
+verbatim here; what it holds is judged by answer containment in its text and, live, by the LLM
+judge of :mod:`evals.metrics.qa`. Reports say so.
 """
 
 from __future__ import annotations

@@ -22,6 +22,36 @@ from typing import Any
 
 from evals.families.facts import FactKind, PlantedFact
 
+__all__ = [
+    "ACKS",
+    "AFTER_TOOL",
+    "ASSISTANT_FACTS",
+    "ASSISTANT_OPENERS",
+    "ASSISTANT_PLAIN",
+    "CITIES",
+    "CORRECTIONS",
+    "FIRST",
+    "LAST",
+    "LIST_FRAMES",
+    "MEDICATIONS",
+    "MERCHANTS",
+    "MONTHS",
+    "NOTICES",
+    "PAIR_FRAMES",
+    "PREFERENCES",
+    "SERVICES",
+    "SYSTEM_PROMPT",
+    "TASKS",
+    "TOOL_FACTS",
+    "USER_FACTS",
+    "USER_FILLER",
+    "USER_NOTICES",
+    "Frame",
+    "Plan",
+    "Writer",
+    "plan_turns",
+]
+
 SYSTEM_PROMPT = (
     "You are Wren, a personal assistant with access to the user's calendar, bank accounts, "
     "travel bookings and smart-home hub. Keep answers short, check with the tools before acting, "

@@ -17,6 +17,8 @@ from typing import Any
 
 from evals.families.pools import CARRIERS, CITIES, PRODUCTS, STORES, Call
 
+__all__ = ["INDIRECT_PREFERENCES", "INDIRECT_TEMPLATES", "NESTED_FIELDS", "NESTED_TOOLS"]
+
 # -- indirect: the value is implied by context ---------------------------------------------------
 
 INDIRECT_TEMPLATES: dict[str, tuple[str, ...]] = {

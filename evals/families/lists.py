@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from evals.families.facts import FactKind
 
+__all__ = ["ALLERGENS", "LIST_FRAMES", "LIST_LENGTH", "ListFrame"]
+
 
 @dataclass(frozen=True)
 class ListFrame:

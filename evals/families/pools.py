@@ -13,6 +13,37 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+__all__ = [
+    "ACKNOWLEDGEMENTS",
+    "AFTER_TOOL_REPLIES",
+    "ASSISTANT_DATE_TURNS",
+    "ASSISTANT_OPENERS",
+    "ASSISTANT_SENTENCES",
+    "CARRIERS",
+    "CITIES",
+    "CODE_LETTERS",
+    "CODE_TOOLS",
+    "CONDITIONS",
+    "CORRECTIONS",
+    "CORRECTION_ITEMS",
+    "FILLER_TOOLS",
+    "FIRST_NAMES",
+    "LAST_NAMES",
+    "MONTHS",
+    "PREFERENCES",
+    "PRODUCTS",
+    "REALISTIC_ASSISTANT",
+    "REALISTIC_USER",
+    "STORES",
+    "SYSTEM_PROMPT",
+    "TOOL_REQUESTS",
+    "USER_FACT_TEMPLATES",
+    "USER_REQUESTS",
+    "VALUE_TOOLS",
+    "Call",
+    "fill",
+]
+
 Call = tuple[str, dict[str, Any], dict[str, Any]]
 """A tool call: function name, its arguments, and the result the tool returns."""
 

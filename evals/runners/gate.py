@@ -8,7 +8,7 @@ Two measurements, under a minute together on one core, with the offline extracti
 - **trajectories**: 3 planted-fact trajectories of 200 turns at 2000/1500/400 tokens; facts
   carried after 1, 3 and 10 cycles and at the end, summary recall, and the engine's cost; then
   30 trajectories of each of the ``realistic``, ``corrections``, ``lists`` and ``heldout``
-  families (see :mod:`evals.runners.trajectories`) after 10 cycles and at the end: facts carried,
+  families (see :mod:`evals.families.catalogue`) after 10 cycles and at the end: facts carried,
   corrected values present, stale values gone or followed by their correction. Thirty, as the
   figures the READMEs quote: 3 seeds put 12 realistic facts behind the cycle-10 figure and
   showed 1.00 where 30 seeds show 0.76;
