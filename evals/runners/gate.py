@@ -19,7 +19,8 @@ Two measurements, under a minute together on one core, with the offline extracti
 
 A retention figure fails when it falls more than ``retention_abs`` below the baseline; a cost
 figure when it rises more than ``cost_rel`` (relative) above it; any invariant violation
-fails. Improvements pass (re-record to lock them in). ``tests/evals/test_gate.py`` runs this.
+fails. Improvements pass (re-record to lock them in). ``tests/evals/runners/test_gate.py`` runs
+this.
 """
 
 from __future__ import annotations

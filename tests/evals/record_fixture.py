@@ -6,7 +6,7 @@ trajectory summarized by ``llm:gpt-4o-mini`` (the command in :data:`REPLAY_ARGS`
 replays the recording through the documented command with no key and no network, and checks
 it reproduces those figures. The trajectory is synthetic, so the files hold no LoCoMo text.
 
-The replies were written by :class:`tests.evals.fakes.ScriptedLLM`, a deterministic stand-in,
+The replies were written by :class:`tests.fakes.llm.ScriptedLLM`, a deterministic stand-in,
 not by a real model: the recording's first line says so. That is what a CI without a key can
 make. The point is the mechanism: if the engine's requests change (prompt, rendering, where it
 cuts), the replay misses and the test says to re-record. To record a real model instead, with

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evals.runners.locomo_recall import main, recall_scores, recall_table
-from tests.evals.test_locomo_baselines import CONV
+from tests.evals.baselines.test_baselines import CONV
 
 
 def test_the_question_finds_the_evicted_evidence() -> None:

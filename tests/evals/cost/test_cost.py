@@ -147,7 +147,7 @@ def test_the_headline_is_the_readmes_table() -> None:
         "claude-sonnet-4-5": "2.00 / 2.00 (1.00 / 1.00)",
         "facts kept": 0.5,
     }
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    readme = (Path(__file__).parents[3] / "README.md").read_text()
     assert (
         "| $ / 1,000 turns: agent / 1,000-turn chat | gpt-4.1-mini | claude-sonnet-4-5 |" in readme
     )

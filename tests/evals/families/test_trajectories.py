@@ -15,7 +15,7 @@ from evals.families.trajectories import Trajectory, generate_trajectory
 from evals.metrics.retention import fact_present, fact_retention
 from summem.messages import SummaryInfo, parse_message, parse_messages
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def digest(t: Trajectory) -> str:
