@@ -174,6 +174,7 @@ def test_run_family_passes_every_field_the_family_sets(monkeypatch: pytest.Monke
     import dataclasses
 
     import evals.runners.trajectories as tr
+    from evals.families.catalogue import Family
 
     seen: dict[str, object] = {}
 
@@ -182,9 +183,9 @@ def test_run_family_passes_every_field_the_family_sets(monkeypatch: pytest.Monke
         return [], []
 
     monkeypatch.setattr(tr, "run_trajectories", fake)
-    family = tr.Family("x", 90, 7, "realistic", 3, speakers="both", style="indirect")
+    family = Family("x", 90, 7, "realistic", 3, speakers="both", style="indirect")
     tr.run_family(tr.DEFAULT_CONFIG, family, seeds=[0], counter=COUNTER, progress=False)
-    fields = {f.name for f in dataclasses.fields(tr.Family)} - {"name", "about"}
+    fields = {f.name for f in dataclasses.fields(Family)} - {"name", "about"}
     assert {k: seen[k] for k in fields} == {k: getattr(family, k) for k in fields}
     tr.run_family(tr.DEFAULT_CONFIG, family, seeds=[0], counter=COUNTER, turns=40, facts=2)
     assert (seen["turns"], seen["facts"]) == (40, 2)
@@ -193,11 +194,11 @@ def test_run_family_passes_every_field_the_family_sets(monkeypatch: pytest.Monke
 def test_a_familys_trajectory_uses_every_field_it_sets() -> None:
     import dataclasses
 
-    import evals.runners.trajectories as tr
+    from evals.families.catalogue import Family
     from evals.families.trajectories import generate_trajectory
 
-    family = tr.Family("x", 60, 4, "realistic", 2, speakers="both", style="indirect")
-    fields = {f.name for f in dataclasses.fields(tr.Family)} - {"name", "about"}
+    family = Family("x", 60, 4, "realistic", 2, speakers="both", style="indirect")
+    fields = {f.name for f in dataclasses.fields(Family)} - {"name", "about"}
     expected = generate_trajectory(5, **{k: getattr(family, k) for k in fields})
     assert family.trajectory(5) == expected
     assert (
