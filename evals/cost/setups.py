@@ -184,7 +184,7 @@ WORKLOADS: dict[str, Workload] = {
         Workload("agent", _agent),
     )
 }
-"""The trajectory families, the tool-heavy trajectories of :mod:`evals.runners.masking`, and
+"""The trajectory families, the tool-heavy trajectories of :mod:`evals.families.catalogue`, and
 ``agent``: the same tool-heavy ones behind a 1,500-token system prompt."""
 
 

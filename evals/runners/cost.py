@@ -19,7 +19,7 @@ summarizer would send:
 Both are billed under OpenAI's rules (``gpt-4.1-mini``) and Anthropic's (``claude-sonnet-4-5``,
 breakpoints on the system message, the summary and the last message), with litellm's bundled
 prices, offline. Workloads: the planted-fact trajectory families (``plain``, ``realistic``,
-``corrections``, ``long``), the tool-heavy trajectories of :mod:`evals.runners.masking`
+``corrections``, ``long``), the tool-heavy trajectories of :mod:`evals.families.catalogue`
 (``tools``), and the same behind a 1,500-token system prompt (``agent``).
 Reported per 1,000 user turns: input tokens, cached share, output tokens, the summarizer's
 share of the dollars, dollars, beside the share of planted facts the final view carries.
