@@ -189,21 +189,3 @@ def test_run_family_passes_every_field_the_family_sets(monkeypatch: pytest.Monke
     assert {k: seen[k] for k in fields} == {k: getattr(family, k) for k in fields}
     tr.run_family(tr.DEFAULT_CONFIG, family, seeds=[0], counter=COUNTER, turns=40, facts=2)
     assert (seen["turns"], seen["facts"]) == (40, 2)
-
-
-def test_a_familys_trajectory_uses_every_field_it_sets() -> None:
-    import dataclasses
-
-    from evals.families.catalogue import Family
-    from evals.families.trajectories import generate_trajectory
-
-    family = Family("x", 60, 4, "realistic", 2, speakers="both", style="indirect")
-    fields = {f.name for f in dataclasses.fields(Family)} - {"name", "about"}
-    expected = generate_trajectory(5, **{k: getattr(family, k) for k in fields})
-    assert family.trajectory(5) == expected
-    assert (
-        family.trajectory(5, turns=30, facts=2).params
-        == generate_trajectory(
-            5, **{**{k: getattr(family, k) for k in fields}, "turns": 30, "facts": 2}
-        ).params
-    )
