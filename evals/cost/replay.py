@@ -16,8 +16,8 @@ from evals.cost.pricing import (
     price_of,
 )
 from evals.cost.setups import MODELS, SETUPS, WORKLOADS, Replier, Setup
-from evals.facts import fact_retention
-from evals.trajectories import Trajectory
+from evals.families.trajectories import Trajectory
+from evals.metrics.retention import fact_retention
 from summem.clients.base import ChatRequest
 from summem.memory import Memory
 from summem.messages import Message

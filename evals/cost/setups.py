@@ -6,9 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from evals.masking_run import tool_heavy
-from evals.trajectories import Trajectory
-from evals.trajectories_run import FAMILIES
+from evals.families.catalogue import FAMILIES, tool_heavy
+from evals.families.trajectories import Trajectory
 from summem.clients.base import ChatRequest, ChatResponse
 from summem.reducers.base import Reducer
 from summem.reducers.summarization import SummarizationReducer
@@ -179,13 +178,13 @@ WORKLOADS: dict[str, Workload] = {
     w.name: w
     for w in (
         # The families that plant facts another way (``indirect``, ``nested-tool``) probe
-        # fidelity (evals.trajectories_run); the priced ones state their facts directly.
+        # fidelity (evals.runners.trajectories); the priced ones state their facts directly.
         *(_family(n) for n, f in FAMILIES.items() if f.style == "direct"),
         Workload("tools", lambda s: tool_heavy(s, 120)),
         Workload("agent", _agent),
     )
 }
-"""The trajectory families, the tool-heavy trajectories of :mod:`evals.masking_run`, and
+"""The trajectory families, the tool-heavy trajectories of :mod:`evals.families.catalogue`, and
 ``agent``: the same tool-heavy ones behind a 1,500-token system prompt."""
 
 

@@ -381,8 +381,8 @@ def eval_() -> None:
     """How to run the evals (they live in the source tree's evals/ package)."""
     click.echo(
         "The evals run from a summem source checkout (they are not installed):\n"
-        "  python -m evals.trajectories_run --seeds 5 --out out/trajectories\n"
-        "  python -m evals.locomo_run PATH/locomo10.json --out out/locomo\n"
+        "  python -m evals.runners.trajectories --seeds 5 --out out/trajectories\n"
+        "  python -m evals.runners.locomo PATH/locomo10.json --out out/locomo\n"
         "Both run offline by default; see each module's --help. LoCoMo is CC BY-NC 4.0:\n"
         "download it yourself, its path is an argument."
     )

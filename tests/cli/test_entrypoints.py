@@ -21,7 +21,7 @@ def test_help_lists_the_commands() -> None:
     assert result.exit_code == 0
     for command in ("replay", "sessions", "chat", "eval"):
         assert command in result.output
-    assert "python -m evals.locomo_run" in run("eval").output
+    assert "python -m evals.runners.locomo" in run("eval").output
 
 
 def test_version() -> None:

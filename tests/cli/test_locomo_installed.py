@@ -38,7 +38,7 @@ def test_locomo_replays_without_the_evals_package(tmp_path: Path) -> None:
 
 
 def test_the_cli_and_the_evals_read_the_same_messages() -> None:
-    from evals.locomo import _conversation
+    from evals.families.locomo import _conversation
 
     sample = locomo_sample("conv-9", "Eve", "Fox")
     evals_view = _conversation(0, sample, {})

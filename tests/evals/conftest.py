@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.locomo import Conversation, load_locomo
+from evals.families.locomo import Conversation, load_locomo
 
 _ROOT = Path(__file__).resolve().parents[2]
 LOCOMO_PATH = Path(

@@ -6,7 +6,7 @@ trajectory summarized by ``llm:gpt-4o-mini`` (the command in :data:`REPLAY_ARGS`
 replays the recording through the documented command with no key and no network, and checks
 it reproduces those figures. The trajectory is synthetic, so the files hold no LoCoMo text.
 
-The replies were written by :class:`tests.evals.fakes.ScriptedLLM`, a deterministic stand-in,
+The replies were written by :class:`tests.fakes.llm.ScriptedLLM`, a deterministic stand-in,
 not by a real model: the recording's first line says so. That is what a CI without a key can
 make. The point is the mechanism: if the engine's requests change (prompt, rendering, where it
 cuts), the replay misses and the test says to re-record. To record a real model instead, with
@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evals.engine import EngineConfig, open_client
-from evals.recording import RecordingClient
-from evals.trajectories_run import build_report, run_trajectories
+from evals.engine.config import EngineConfig, open_client
+from evals.engine.recording import RecordingClient
+from evals.runners.trajectories import build_report, run_trajectories
 from summem.clients.base import LLMClient
 from summem.tokens.base import resolve_counter
 from tests.fakes.llm import ScriptedLLM
@@ -40,7 +40,7 @@ REPLAY_ARGS = [
     "--seeds", str(SEEDS), "--turns", str(TURNS), "--summarizer", f"llm:{MODEL}",
     "--family", "plain",
 ]  # fmt: skip
-"""``python -m evals.trajectories_run`` arguments the recording answers (plus ``--replay``)."""
+"""``python -m evals.runners.trajectories`` arguments the recording answers (plus ``--replay``)."""
 COMPARED = ("probes", "curve")
 """Report keys compared whole; ``efficiency`` is compared without its wall time."""
 

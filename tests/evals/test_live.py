@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from evals import locomo_run, trajectories_run
+from evals.runners import locomo, trajectories
 
 LIVE_KEY = os.environ.get("OPENAI_API_KEY")
 LIVE_MODEL = os.environ.get("SUMMEM_LIVE_MODEL", "gpt-4o-mini")
@@ -33,9 +33,9 @@ def test_trajectories_live_then_replayed(tmp_path: Path, monkeypatch: pytest.Mon
     path = tmp_path / "traj.jsonl"
     args = ["--seeds", "1", "--turns", "80", "--summarizer", f"llm:{LIVE_MODEL}", "--no-progress"]
     args += ["--family", "plain"]
-    assert trajectories_run.main([*args, "--record", str(path), "--out", str(tmp_path / "a")]) == 0
+    assert trajectories.main([*args, "--record", str(path), "--out", str(tmp_path / "a")]) == 0
     monkeypatch.delenv("OPENAI_API_KEY")
-    assert trajectories_run.main([*args, "--replay", str(path), "--out", str(tmp_path / "b")]) == 0
+    assert trajectories.main([*args, "--replay", str(path), "--out", str(tmp_path / "b")]) == 0
     live = json.loads((tmp_path / "a" / "trajectories.json").read_text())["families"]["plain"]
     replayed = json.loads((tmp_path / "b" / "trajectories.json").read_text())
     replayed = replayed["families"]["plain"]
@@ -52,7 +52,7 @@ def test_locomo_qa_live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, locomo_
         "--qa", "--qa-limit", "10", "--answer-model", LIVE_MODEL, "--judge-model", LIVE_MODEL,
         "--record", str(tmp_path / "qa.jsonl"), "--out", str(tmp_path), "--no-progress",
     ]  # fmt: skip
-    assert locomo_run.main(argv) == 0
+    assert locomo.main(argv) == 0
     rows = json.loads((tmp_path / "locomo.json").read_text())["rows"]
     judged = [r["judge_all"] for r in rows if r["group"] == "all"]
     assert all(j is not None and 0.0 <= j <= 1.0 for j in judged)

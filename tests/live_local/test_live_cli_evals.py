@@ -64,7 +64,16 @@ def test_an_eval_recorded_live_replays_offline(
     live_base_url: str, live_model: str, tmp_path: Path
 ) -> None:
     recording = tmp_path / "rec.jsonl"
-    common = ["-m", "evals.trajectories_run", "--seeds", "1", "--turns", "60", "--family", "plain"]
+    common = [
+        "-m",
+        "evals.runners.trajectories",
+        "--seeds",
+        "1",
+        "--turns",
+        "60",
+        "--family",
+        "plain",
+    ]
     common += ["--threshold", "1200", "--target", "900", "--summary-budget", "200"]
     common += ["--summarizer", f"llm:{live_model}", "--no-progress"]
     live = _run(

@@ -1,0 +1,113 @@
+"""Replay LoCoMo conversations through summem's engine and score what the final view carries.
+
+The engine run sits beside the baselines of :mod:`evals.baselines`, scored the same way
+(:mod:`evals.metrics.evidence`): at the end of each conversation, every QA item's evidence turns
+are looked up in the view. A turn is carried **verbatim** when its message is still among the
+kept turns, and **by the summary** when the summary's provenance names it: the extractive
+summarizer records, for every line, the message ids it came from (a message id is
+``<sample_id>/<dia_id>``). An LLM summary has no provenance, so it carries evidence only
+verbatim here; what it holds is judged by answer containment in its text and, live, by the LLM
+judge of :mod:`evals.metrics.qa`. Reports say so.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from evals.engine.config import EngineConfig, build_reducer, provenance_ids
+from evals.engine.replay import ReplayTrace, replay
+from evals.families.locomo import Conversation, dia_id_of
+from evals.metrics.evidence import CarriedView, ItemScore, score_items
+from evals.progress import progress_bar
+from summem.clients.base import LLMClient
+from summem.reducers.summarization import SummarizationReducer
+from summem.summarizers.base import Summarizer
+from summem.tokens.base import TokenCounter
+
+__all__ = ["EngineRun", "engine_view", "run_engine", "view_stats"]
+
+
+@dataclass
+class EngineRun:
+    """One configuration replayed over a list of conversations.
+
+    Attributes:
+        config: the engine's settings.
+        views: the final view of each conversation, as scored.
+        traces: each conversation's replay (cycles, cost, violations).
+        scores: every QA item's score against its conversation's view.
+        provenance: True when the summaries named their source turns (extractive).
+    """
+
+    config: EngineConfig
+    views: list[CarriedView] = field(default_factory=list)
+    traces: list[ReplayTrace] = field(default_factory=list)
+    scores: list[ItemScore] = field(default_factory=list)
+    provenance: bool = True
+
+
+def engine_view(trace: ReplayTrace, reducer: SummarizationReducer) -> CarriedView:
+    """The final view of a replay as a :class:`CarriedView` (turn ids, text, tokens)."""
+    summary = trace.summary
+    kept = [m for m in trace.view if not m.is_summary and not m.is_system]
+    verbatim = {d for m in kept if (d := dia_id_of(m.id)) is not None}
+    summarized = {d for i in provenance_ids(summary) if (d := dia_id_of(i)) is not None}
+    return CarriedView(
+        messages=tuple(m.to_openai() for m in trace.view),
+        verbatim=frozenset(verbatim),
+        summarized=frozenset(summarized),
+        text="\n".join(m.text for m in trace.view),
+        tokens=trace.view_tokens,
+        summary_tokens=reducer.token_counter.count_message(summary) if summary else 0,
+    )
+
+
+def run_engine(
+    conversations: Sequence[Conversation],
+    config: EngineConfig,
+    *,
+    counter: TokenCounter,
+    client: LLMClient | None = None,
+    timestamps: bool = False,
+    progress: bool | None = None,
+    summarizer: Summarizer | None = None,
+) -> EngineRun:
+    """Replay each conversation through a fresh reducer built from ``config``; score it.
+
+    Args:
+        conversations: LoCoMo conversations.
+        config: the engine's settings.
+        counter: the tokenizer budgets are counted with.
+        client: for LLM summarizers (live, recording or replaying).
+        timestamps: give each message its session date as a ``timestamp`` extra, which the
+            extractive summarizer writes in front of its lines (and which costs tokens).
+        progress: show a progress bar (default: when stderr is a terminal).
+        summarizer: replaces the one ``config`` names (an ablated extractive summarizer).
+    """
+    run = EngineRun(config)
+    with progress_bar(len(conversations), config.label, enabled=progress) as advance:
+        for conv in conversations:
+            reducer = build_reducer(config, counter=counter, client=client, summarizer=summarizer)
+            messages = conv.message_objects(timestamp_key="timestamp" if timestamps else None)
+            trace = replay(messages, reducer, latency_messages=config.latency_messages)
+            view = engine_view(trace, reducer)
+            run.traces.append(trace)
+            run.views.append(view)
+            run.scores.extend(score_items(conv, view))
+            run.provenance = run.provenance and (trace.summary is None or bool(view.summarized))
+            advance(1)
+    return run
+
+
+def view_stats(views: Sequence[CarriedView]) -> dict[str, float]:
+    """Mean and largest view size, summary size and carried turns over ``views``."""
+    sizes = [v.tokens for v in views]
+    return {
+        "view_tokens_mean": statistics.fmean(sizes),
+        "view_tokens_max": float(max(sizes)),
+        "summary_tokens_mean": statistics.fmean(v.summary_tokens for v in views),
+        "turns_verbatim_mean": statistics.fmean(len(v.verbatim) for v in views),
+        "turns_summarized_mean": statistics.fmean(len(v.summarized) for v in views),
+    }

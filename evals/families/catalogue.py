@@ -1,0 +1,137 @@
+"""The named trajectory families every eval runs, and the tool-heavy trajectories.
+
+A family is a kind of planted-fact trajectory (:mod:`evals.families.trajectories`): how long,
+what filler, how many facts and corrections, who states them and in what style. A new family
+is one :class:`Family` line here (with a new style, if it needs one, in the generator); every
+runner (``--family``), the CI gate and the cost model pick it up by name.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from evals.families.trajectories import Trajectory, generate_trajectory
+
+__all__ = ["FAMILIES", "TRACE", "Family", "tool_heavy"]
+
+
+@dataclass(frozen=True)
+class Family:
+    """A kind of trajectory: how long, what filler, how many facts and corrections."""
+
+    name: str
+    turns: int
+    facts: int
+    filler: str = "plain"
+    corrections: int = 0
+    about: str = ""
+    speakers: str = "user"
+    style: str = "direct"
+
+    def trajectory(
+        self, seed: int, *, turns: int | None = None, facts: int | None = None
+    ) -> Trajectory:
+        """This family's trajectory for ``seed``, with every field it sets.
+
+        ``turns`` and ``facts`` override the family's own when given.
+        """
+        return generate_trajectory(
+            seed,
+            turns=self.turns if turns is None else turns,
+            facts=self.facts if facts is None else facts,
+            filler=self.filler,
+            corrections=self.corrections,
+            speakers=self.speakers,
+            style=self.style,
+        )
+
+
+FAMILIES: dict[str, Family] = {
+    f.name: f
+    for f in (
+        Family("plain", 200, 20, about="the original: plain filler, facts never updated"),
+        Family(
+            "realistic",
+            200,
+            20,
+            "realistic",
+            about="filler dense with numbers, codes, dates, times and names",
+        ),
+        Family(
+            "corrections",
+            200,
+            10,
+            "plain",
+            10,
+            about="10 values stated, then corrected later; the stale value must go",
+        ),
+        Family(
+            "both-speakers",
+            200,
+            20,
+            about="the same fact sentences said by the user or the assistant at random",
+            speakers="both",
+        ),
+        Family(
+            "indirect",
+            200,
+            20,
+            about="facts implied by context, not stated as 'my X is Y' ('we fly out on <date>, "
+            "same as last time')",
+            style="indirect",
+        ),
+        Family(
+            "lists",
+            200,
+            20,
+            "realistic",
+            about="the user lists facts of one kind in one shared frame, in consecutive turns "
+            "('My sister <name> lives in Leeds and ...', then a brother), among realistic filler",
+            style="lists",
+        ),
+        Family(
+            "nested-tool",
+            200,
+            20,
+            about="facts 3+ levels deep in tool-result JSON, among other keys and numbers",
+            style="nested-tool",
+        ),
+        Family(
+            "heldout",
+            200,
+            20,
+            "realistic",
+            2,
+            about="held out from tuning: a home/IT/travel/banking assistant with its own filler "
+            "and frames; user, assistant and tool facts, short lists, one frame said twice far "
+            "apart, corrections",
+            style="heldout",
+        ),
+        Family(
+            "long",
+            1000,
+            40,
+            "realistic",
+            10,
+            about="1,000 turns (about 100 reduction cycles), realistic filler, corrections",
+        ),
+    )
+}
+"""The families the runners run (``--family``, repeatable; default all)."""
+
+TRACE = " ".join(["upstream answered normally, cache warm, no retry was needed;"] * 24)
+"""The verbose trace padded into every tool result of :func:`tool_heavy` (no planted value)."""
+
+
+def tool_heavy(seed: int, turns: int) -> Trajectory:
+    """A trajectory with tools on most turns, each result padded with a verbose trace."""
+    traj = generate_trajectory(seed, turns=turns, facts=20, tool_call_rate=0.8)
+    messages = []
+    for m in traj.messages:
+        if m["role"] == "tool":
+            data = json.loads(m["content"])
+            if isinstance(data, dict):
+                m = {**m, "content": json.dumps({**data, "trace": TRACE})}
+        messages.append(m)
+    return Trajectory(traj.seed, tuple(messages), traj.facts, traj.turn_starts, traj.params)

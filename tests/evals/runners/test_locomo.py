@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import evals.engine.config
+from evals.runners.locomo import main
+from tests.fakes.llm import ScriptedLLM
+
+
+def run(locomo_path: Path, out: Path, *extra: str) -> dict[str, Any]:
+    args = [str(locomo_path), "--conversations", "2", "--out", str(out), "--no-progress"]
+    assert main([*args, *extra]) == 0
+    report: dict[str, Any] = json.loads((out / "locomo.json").read_text())
+    return report
+
+
+def without_timings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+
+def test_engine_beside_the_baselines(
+    locomo_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = run(locomo_path, tmp_path, "--budget", "4000")
+    assert report["meta"]["dataset_sha256"].startswith("79fa87e9")
+    assert report["meta"]["counter"] == "tiktoken:o200k_base"
+    rows = {(r["method"], r["group"]): r for r in report["rows"]}
+    assert {m for m, _ in rows} == {
+        "extractive",
+        "observations",
+        "observations-even",
+        "session-summaries",
+        "tfidf",
+        "window",
+    }
+    ext, window = rows[("extractive", "all")], rows[("window", "all")]
+    assert ext["provenance"] is True and window["provenance"] is False
+    assert ext["config"] == "extractive 4000/3000/1000"
+    assert ext["view_tokens_max"] <= 4000 and window["view_tokens_max"] <= 4000
+    assert ext["evidence_all"] > window["evidence_all"]
+    assert ext["answer_ceiling"] == window["answer_ceiling"]
+    assert report["violations"] == []
+    (cost,) = report["costs"]
+    assert cost["cycles"] > 10 and cost["violations"] == 0 and cost["waited_share"] > 0
+    table = (tmp_path / "locomo.md").read_text()
+    assert "| method | budget | summary budget | view tokens | multi-hop |" in table
+    assert "| method | budget | whole turns | answer-bearing part |" in table
+    assert "| extractive | 4000 |" in table and "compression_ratio" in table
+    (miss,) = report["misses"]
+    assert (miss["method"], miss["reference"], miss["budget_tokens"]) == (
+        "extractive",
+        "observations-even",
+        4000,
+    )
+    kinds = ("not_carried", "cited_answer_lost", "answer_turn_evicted", "no_literal_evidence")
+    assert miss["missed"] == sum(miss[k] for k in kinds)
+    assert 0 < miss["missed"] < miss["items"] and miss["in_window"] <= miss["missed"]
+    assert "| method | reference | budget_tokens | items | missed | not_carried |" in table
+    assert capsys.readouterr().out == table
+
+
+def test_several_budgets_draw_the_plot(locomo_path: Path, tmp_path: Path) -> None:
+    run(
+        locomo_path,
+        tmp_path,
+        "--budget",
+        "2000",
+        "--budget",
+        "4000",
+        "--summary-budget",
+        "500",
+        "--summarizer",
+        "window",
+        "--summarizer",
+        "observations",
+    )
+    assert (tmp_path / "locomo.png").read_bytes().startswith(b"\x89PNG")
+    report = json.loads((tmp_path / "locomo.json").read_text())
+    assert report["misses"] == []  # no engine run, no reference: nothing to compare
+
+
+def test_llm_summary_and_judge_recorded_then_replayed(
+    locomo_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "rec.jsonl"
+    monkeypatch.setattr(evals.engine.config, "has_provider_key", lambda: True)
+    monkeypatch.setattr("summem.clients.litellm.LiteLLMClient", lambda: ScriptedLLM())
+    args = [
+        "--budget",
+        "4000",
+        "--summarizer",
+        "llm:gpt-4o-mini",
+        "--summarizer",
+        "window",
+        "--qa",
+        "--qa-limit",
+        "5",
+    ]
+    live = run(locomo_path, tmp_path / "live", *args, "--record", str(path))
+    monkeypatch.setattr(evals.engine.config, "has_provider_key", lambda: False)
+    replayed = run(locomo_path, tmp_path / "replayed", *args, "--replay", str(path))
+    assert without_timings(live["rows"]) == without_timings(replayed["rows"])
+    rows = {(r["method"], r["group"]): r for r in replayed["rows"]}
+    llm = rows[("llm:gpt-4o-mini", "all")]
+    assert llm["provenance"] is False  # judged by answer containment and the judge, not ids
+    assert llm["llm_calls_per_1k"] > 0
+    assert llm["summarizer_cost_usd"] > 0  # priced from litellm's bundled map
+    assert 0.0 <= llm["judge_all"] <= 1.0 and "judge_all" in rows[("window", "all")]
+    assert replayed["meta"]["qa"]["judge"] == "locomo-judge@1"
+    assert "judge all" in (tmp_path / "replayed" / "locomo.md").read_text()
