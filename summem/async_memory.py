@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from summem._flow import run_async
 from summem._locks import LoopSafeLock
-from summem.exceptions import ConfigurationError, LeaseHeldError, ReductionError, SummemError
+from summem.errors import ConfigurationError, LeaseHeldError, ReductionError, SummemError
 from summem.messages import Message, MessageLike
 from summem.observe.hooks import Hook, lease_held
 from summem.observe.spend import SpendLimit

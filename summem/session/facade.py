@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     MessageValidationError,
     ReductionError,
@@ -207,7 +207,7 @@ class BaseMemory:
             return dict(self._core.summarizer_spent)
 
     def add_hook(self, hook: Hook) -> None:
-        """Call ``hook`` with every event this memory emits (see :mod:`summem.observe.events`).
+        """Call ``hook`` with every event this memory emits (see :mod:`summem.events`).
 
         Hooks run in the thread (or task) doing the work, between store calls, never inside a
         store transaction; one that raises is logged and ignored. ``AsyncMemory`` awaits

@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.stores._postgres_base import Op, Stage
 from summem.stores._postgres_ops import PgOps
 

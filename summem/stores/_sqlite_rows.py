@@ -2,9 +2,9 @@
 
 Every operation reads the session's row (:func:`read_meta`) and, for the view or a slice of
 history, its messages by position (:func:`read_range`). Both refuse what they cannot trust
-with a :class:`~summem.exceptions.CorruptRecordError` naming the session, rather than hand
+with a :class:`~summem.errors.CorruptRecordError` naming the session, rather than hand
 back something wrong. :func:`checked_meta` is the compare-and-set's read: the session as the
-caller last saw it (epoch and version), or a :class:`~summem.exceptions.ConflictError`.
+caller last saw it (epoch and version), or a :class:`~summem.errors.ConflictError`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from summem.exceptions import ConflictError, CorruptRecordError
+from summem.errors import ConflictError, CorruptRecordError
 from summem.messages import Message
 from summem.stores._sqlite_schema import SQL
 from summem.stores.base import decode_message, new_epoch

@@ -29,7 +29,7 @@ import sqlite3
 import time
 from collections.abc import Sequence
 
-from summem.exceptions import CorruptRecordError, SessionNotFoundError, StoreError
+from summem.errors import CorruptRecordError, SessionNotFoundError, StoreError
 from summem.messages import Message
 from summem.stores._new_session import prepare_new_session
 from summem.stores._sqlite_access import target as sqlite_target
@@ -67,7 +67,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, ClosingStore):
 
     A file that cannot be written (no write permission on it or on its folder, including a
     ``chmod 444`` file when running as root) is opened read-only: every read works, every
-    write raises :class:`~summem.exceptions.StoreError`, and the file is never changed (see
+    write raises :class:`~summem.errors.StoreError`, and the file is never changed (see
     :mod:`summem.stores._sqlite_access`).
 
     Args:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from summem.exceptions import StoreError
+from summem.errors import StoreError
 from summem.messages import user
 from summem.stores import (
     AsyncInMemoryStore,

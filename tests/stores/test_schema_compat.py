@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from summem.exceptions import SchemaVersionError
+from summem.errors import SchemaVersionError
 from summem.messages import assistant, user
 from summem.stores import PostgresStore, SQLiteStore
 from summem.stores._postgres_schema import COMPATIBLE as PG_COMPATIBLE
