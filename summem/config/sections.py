@@ -156,7 +156,10 @@ class RetriesConfig(Section):
 
 
 class SpendLimitConfig(Section):
-    """A budget for summarization (``observe: spend_limit:``); see :class:`~summem.observe.SpendLimit`."""
+    """A budget for summarization (``observe: spend_limit:``).
+
+    See :class:`~summem.observe.SpendLimit`.
+    """
 
     max_tokens: NonNegativeInt | None = None
     """Summarizer tokens (in + out) allowed per window."""
