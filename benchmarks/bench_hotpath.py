@@ -63,8 +63,9 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from benchmarks.bench_memory import InstantSummarizer
 from benchmarks.conversation import conversation
-from summem import ApproxCounter, Memory, SummarizationReducer
+from summem import Memory, SummarizationReducer
 from summem.summarizers.base import Flow, SummaryOutput, SummaryRequest
+from summem.tokens import ApproxCounter
 from summem.tokens.openai import load_encoding
 
 ROOT = Path(__file__).resolve().parents[1]

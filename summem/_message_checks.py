@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from summem.exceptions import MessageValidationError
+from summem.errors import MessageValidationError
 
 __all__ = ["MAX_DEPTH", "ROLES", "check_message", "check_part", "check_values"]
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from summem._flow import Flow, run_async
 from summem._locks import LoopSafeLock
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.memory import Memory
 from summem.messages import Message, MessageLike
 from summem.observe.hooks import Hook

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from summem.exceptions import MessageValidationError
+from summem.errors import MessageValidationError
 from summem.messages import GLUED_TO_NEXT, Message
 
 __all__ = [

@@ -23,7 +23,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from summem._flow import Flow, run_sync
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.messages import Message, MessageLike
 from summem.observe.hooks import Hook
 from summem.observe.spend import SpendLimit
@@ -69,8 +69,8 @@ class Memory(BaseMemory):
         style: how :meth:`messages` renders the view by default, for servers and chat
             templates that accept less than OpenAI (see :class:`~summem.ViewStyle`).
         hooks: callables given every event about this session's reductions (see
-            :meth:`add_hook` and :mod:`summem.observe.events`).
-        spend_limit: a :class:`~summem.SpendLimit` on summarization tokens or cost; once it
+            :meth:`add_hook` and :mod:`summem.events`).
+        spend_limit: a :class:`~summem.observe.SpendLimit` on summarization tokens or cost; once it
             is exhausted, summaries are written without the LLM (the fallback chain's other
             steps) and a ``SpendLimitReached`` event says so. The spend is kept in the
             store's ledger, so the budget holds across restarts and is shared by every

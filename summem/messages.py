@@ -19,7 +19,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from summem._message_checks import check_message, check_values
-from summem.exceptions import MessageValidationError
+from summem.errors import MessageValidationError
 
 __all__ = [
     "GLUED_TO_NEXT",

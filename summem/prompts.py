@@ -3,7 +3,7 @@
 Prompts are data, not code strings: ``prompts/<name>.yaml`` at the repository root, shipped in
 the wheel as ``summem/_prompts/``. A prompt file is read with yaml's safe loader under a size
 cap, validated by a pydantic model that forbids unknown keys, and its ``{placeholder}`` fields
-are checked at load: an unknown or missing placeholder is a :class:`~summem.exceptions.PromptError`
+are checked at load: an unknown or missing placeholder is a :class:`~summem.errors.PromptError`
 naming the file and the key, never a surprise at the first reduction.
 
 Rendering is single-pass and does not use ``str.format`` or a template engine: the template is
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
 from summem._yaml import MAX_YAML_BYTES, YAMLFileError, parse_yaml, read_capped
-from summem.exceptions import PromptError
+from summem.errors import PromptError
 
 if TYPE_CHECKING:  # importlib.resources.abc is 3.11+
     from importlib.abc import Traversable

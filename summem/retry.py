@@ -4,7 +4,7 @@ Provider SDKs retry on their own (openai twice, litellm through ``num_retries``)
 multiplies attempts and ignores our deadline. summem turns those off and retries here, in one
 place, for every client and both I/O modes:
 
-* only :class:`~summem.exceptions.LLMTransientError` is retried (429, 5xx, timeouts...);
+* only :class:`~summem.errors.LLMTransientError` is retried (429, 5xx, timeouts...);
 * the wait is exponential (``initial_backoff`` doubling up to ``max_backoff``), with "equal
   jitter" (a uniform draw in ``[wait/2, wait]``) unless ``jitter=False``;
 * a ``Retry-After`` the provider sent is honoured exactly. When it is longer than
@@ -15,7 +15,7 @@ place, for every client and both I/O modes:
   deadline, and each request's timeout is clipped to the time left (:meth:`RetryPolicy.call`
   hands it to the attempt);
 * when retrying stops, the last error is wrapped in
-  :class:`~summem.exceptions.LLMRetryError` (``attempts``, ``last_exception``), chained.
+  :class:`~summem.errors.LLMRetryError` (``attempts``, ``last_exception``), chained.
 
 ``sleep`` and ``clock`` are injectable so tests never really wait::
 
@@ -35,7 +35,7 @@ from typing import Any, NoReturn, TypeVar
 
 from tenacity import AsyncRetrying, RetryCallState, Retrying, retry_if_exception_type
 
-from summem.exceptions import ConfigurationError, LLMRetryError, LLMTransientError
+from summem.errors import ConfigurationError, LLMRetryError, LLMTransientError
 
 __all__ = ["ClockFn", "RetryPolicy", "SleepFn"]
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from summem.async_memory import AsyncMemory
-from summem.exceptions import MessageValidationError, SummarizationError
+from summem.errors import MessageValidationError, SummarizationError
 from summem.memory import Memory
 from summem.reducers.truncation import TruncationReducer
 from summem.stores.adapter import AsyncStoreAdapter

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from summem.conversation import apply_system, boundaries, check_batch, split_groups, track_calls
-from summem.exceptions import MessageValidationError
+from summem.errors import MessageValidationError
 from summem.messages import Message, parse_messages
 from tests.fakes.messages import a, call, res, sys, u
 

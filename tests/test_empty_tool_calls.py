@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from summem import Memory, MessageValidationError
+from summem import Memory
 from summem.cli.transcript import read_transcript
+from summem.errors import MessageValidationError
 from summem.messages import parse_message
 from summem.stores.sqlite import SQLiteStore
 

@@ -1,7 +1,69 @@
+import importlib
 import subprocess
 import sys
 
+import pytest
+
 import summem
+import summem.errors
+
+HOMES = (
+    "summem.async_memory",
+    "summem.clients",
+    "summem.config",
+    "summem.errors",
+    "summem.events",
+    "summem.integrations.agents",
+    "summem.logs",
+    "summem.memory",
+    "summem.messages",
+    "summem.observe",
+    "summem.prompts",
+    "summem.recall",
+    "summem.reducers",
+    "summem.retry",
+    "summem.stores",
+    "summem.summarizers",
+    "summem.tokens",
+    "summem.wrappers",
+)
+"""Where the names that are not at the top live (what users import from them)."""
+
+
+def _isort_key(name: str) -> tuple[int, str]:
+    """ruff's order for ``__all__`` (RUF022): CONSTANTS, then Classes, then the rest."""
+    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
+    return kind, name
+
+
+def test_the_top_level_stays_small() -> None:
+    assert len(summem.__all__) <= 20, summem.__all__
+    assert {"Memory", "AsyncMemory", "SummemError", "open_store", "wrap_openai"} <= set(
+        summem.__all__
+    )
+
+
+@pytest.mark.parametrize("home", HOMES)
+def test_each_home_exports_a_sorted_all_of_importable_names(home: str) -> None:
+    module = importlib.import_module(home)
+    names = list(module.__all__)
+    assert names, home
+    assert names == sorted(names, key=_isort_key), home
+    assert len(set(names)) == len(names), home
+    for name in names:
+        assert getattr(module, name) is not None, f"{home}.{name}"
+        assert name in dir(module), f"{home}.{name}"
+
+
+def test_no_name_is_both_at_the_top_and_missing_from_its_home() -> None:
+    """A name at the top is also importable from the package it belongs to."""
+    for name in summem.__all__:
+        if name == "__version__":
+            continue
+        value = getattr(summem, name)
+        assert value.__module__.startswith("summem."), name
+        homes = [h for h in HOMES if name in importlib.import_module(h).__all__]
+        assert homes, f"{name} is at the top only"
 
 
 def test_all_is_sorted_and_complete() -> None:
@@ -18,13 +80,22 @@ def test_all_is_sorted_and_complete() -> None:
 
 
 def test_every_exported_error_derives_from_the_root() -> None:
-    errors = [getattr(summem, n) for n in summem.__all__ if n.endswith("Error")]
-    assert errors and all(issubclass(e, summem.SummemError) for e in errors)
+    errors = [getattr(summem.errors, n) for n in summem.errors.__all__]
+    assert len(errors) > 20 and all(issubclass(e, summem.SummemError) for e in errors)
+    assert summem.SummemError is summem.errors.SummemError
 
 
-def test_import_is_light() -> None:
+@pytest.mark.parametrize(
+    "imported",
+    [
+        "summem",
+        "summem.clients, summem.errors, summem.events, summem.observe, summem.reducers, "
+        "summem.summarizers, summem.recall",
+    ],
+)
+def test_import_is_light(imported: str) -> None:
     code = (
-        "import sys, summem; "
+        f"import sys, {imported}; "
         "heavy = ('litellm', 'openai', 'matplotlib', 'redis', 'psycopg'); "
         "heavy = [m for m in heavy if m in sys.modules]; "
         "print(heavy)"

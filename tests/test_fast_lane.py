@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from summem import AsyncMemory, Memory, SummarizationReducer
 from summem.conversation import Batch, _check_each, check_batch
-from summem.exceptions import MessageValidationError
+from summem.errors import MessageValidationError
 from summem.messages import Message, SummaryInfo, _flat_message, parse_message, parse_messages
 from summem.session.readonly import ReadOnlyDict, freeze
 from summem.session.render import render_message

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from summem import AsyncMemory, LoopGuard, Memory, ReductionsPaused, SummarizationReducer
+from summem import AsyncMemory, Memory, SummarizationReducer
 from summem._flow import Flow, done
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
+from summem.reducers import LoopGuard, ReductionsPaused
 from summem.reducers.loop_guard import LoopWatch
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from tests.fakes.counters import WordCounter, words

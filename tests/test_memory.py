@@ -11,7 +11,7 @@ import pytest
 
 import summem.session.core as session_mod
 from summem.async_memory import AsyncMemory
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     InvalidSessionIdError,
     LeaseHeldError,

@@ -28,7 +28,7 @@ from hypothesis.stateful import (
 )
 
 from summem.async_memory import AsyncMemory
-from summem.exceptions import MessageValidationError
+from summem.errors import MessageValidationError
 from summem.memory import Memory
 from summem.session.worker import STARTER, BackgroundWorker
 from summem.stores.adapter import AsyncStoreAdapter

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from summem.async_memory import AsyncMemory
+from summem.events import MemoryEvent
 from summem.memory import Memory
-from summem.observe.events import MemoryEvent
 from tests.fakes.counters import words
 from tests.fakes.memory import small_reducer
 from tests.fakes.messages import sys, turn, u

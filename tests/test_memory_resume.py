@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from summem.async_memory import AsyncMemory
-from summem.exceptions import ConflictError, StoreError
+from summem.errors import ConflictError, StoreError
 from summem.memory import Memory
 from summem.messages import Message
 from summem.stores import AsyncSQLiteStore, InMemoryStore, SQLiteStore

@@ -5,7 +5,7 @@ from typing import Any, cast
 
 import pytest
 
-from summem import MessageValidationError
+from summem.errors import MessageValidationError
 from summem.messages import Message, SummaryInfo, assistant, parse_message, parse_messages, tool
 
 CALL: dict[str, Any] = {
@@ -201,7 +201,8 @@ HOSTILE = [
 def test_values_that_cannot_be_stored_as_json_are_refused_at_add(
     data: dict[str, Any], field: str, reason: str
 ) -> None:
-    from summem import Memory, MessageValidationError
+    from summem import Memory
+    from summem.errors import MessageValidationError
 
     memory = Memory("hostile")
     with pytest.raises(MessageValidationError, match=reason) as info:
@@ -211,7 +212,8 @@ def test_values_that_cannot_be_stored_as_json_are_refused_at_add(
 
 
 def test_deep_nesting_is_refused_without_a_recursion_error() -> None:
-    from summem import Memory, MessageValidationError
+    from summem import Memory
+    from summem.errors import MessageValidationError
 
     deep: Any = "leaf"
     for _ in range(3000):
@@ -221,7 +223,7 @@ def test_deep_nesting_is_refused_without_a_recursion_error() -> None:
 
 
 def test_meta_must_be_json_too() -> None:
-    from summem import MessageValidationError
+    from summem.errors import MessageValidationError
     from summem.messages import user
 
     with pytest.raises(MessageValidationError, match="not a JSON number"):

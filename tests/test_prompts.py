@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from summem.exceptions import PromptError, SummemError
+from summem.errors import PromptError, SummemError
 from summem.prompts import (
     DEFAULT_DELIMITERS,
     MAX_PROMPT_BYTES,

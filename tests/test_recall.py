@@ -8,7 +8,7 @@ import json
 import pytest
 
 from summem import AsyncMemory, Memory
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.messages import parse_messages
 from summem.recall.index import RecallIndex, terms
 from tests.fakes.memory import small_reducer
@@ -187,7 +187,7 @@ def test_each_reduction_records_what_no_summary_line_comes_from() -> None:
 
 def test_the_recall_note_ends_the_summary_and_is_never_summarized_again() -> None:
     from summem import SummarizationReducer
-    from summem.exceptions import ConfigurationError
+    from summem.errors import ConfigurationError
     from summem.reducers.summarization import RECALL_NOTE
     from summem.summarizers.extractive import ExtractiveSummarizer
     from tests.fakes.counters import WordCounter

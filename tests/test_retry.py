@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from tenacity import AsyncRetrying, Retrying
 
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     LLMError,
     LLMRetryError,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from summem.clients.base import LLMClient
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.messages import Message
 from summem.reducers.summarization import SummarizationReducer
 from summem.summarizers.base import Summarizer

@@ -29,7 +29,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from summem import exceptions as errors
+from summem import errors
 from summem.clients.base import (
     ChatRequest,
     ChatResponse,

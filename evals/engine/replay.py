@@ -38,7 +38,7 @@ from evals.metrics.audit import (
     span_problems,
     view_problems,
 )
-from summem.exceptions import LLMError, ReductionError
+from summem.errors import LLMError, ReductionError
 from summem.messages import Message, parse_message
 from summem.reducers.base import ReduceResult
 from summem.reducers.summarization import SummarizationReducer

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.formats.locomo import Turn, normalize_evidence, read_conversation, sanitize_name
 from summem.messages import Message
 

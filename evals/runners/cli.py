@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 
-from summem.exceptions import SummemError
+from summem.errors import SummemError
 
 __all__ = ["run_cli"]
 

@@ -171,7 +171,7 @@ def plot_pareto(
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError as exc:
-        from summem.exceptions import MissingDependencyError
+        from summem.errors import MissingDependencyError
 
         raise MissingDependencyError("matplotlib", "evals") from exc
 

@@ -45,7 +45,7 @@ from evals.runners.locomo import baseline_rows
 from evals.runners.report import markdown_table, plot_pareto, report_metadata, write_json_report
 from evals.runners.trajectories import probe_rows, run_trajectories
 from summem.clients.base import LLMClient
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.tokens.base import resolve_counter
 
 __all__ = ["grid", "main", "run_setting"]

@@ -5,7 +5,7 @@ stores, the wrappers), so that what the CLI shows is what an application gets. S
 fast: this module imports click and summem's light core only; rich, the stores, tokenizers and
 litellm are imported by the command that needs them (litellm only when a model is named).
 
-Every :class:`~summem.exceptions.SummemError` becomes one ``Error: ...`` line on stderr and a
+Every :class:`~summem.errors.SummemError` becomes one ``Error: ...`` line on stderr and a
 non-zero exit (2 for bad input or settings, 1 for failures while running), never a traceback.
 """
 
@@ -28,7 +28,7 @@ from summem.cli.common import (
     load_settings,
     open_existing_store,
 )
-from summem.exceptions import SessionNotFoundError, SummemError
+from summem.errors import SessionNotFoundError, SummemError
 
 if TYPE_CHECKING:
     from summem.stores.base import Store

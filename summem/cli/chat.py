@@ -29,7 +29,7 @@ from summem.cli.common import (
     server_model,
 )
 from summem.cli.render import escape, print_history, provenance_line
-from summem.exceptions import SummemError
+from summem.errors import SummemError
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from summem._secrets import MASK, environment_secrets, is_secret_name, mask_url
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     InvalidSessionIdError,
     MessageValidationError,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from summem.exceptions import MissingDependencyError
+from summem.errors import MissingDependencyError
 
 if TYPE_CHECKING:
     from summem.cli.replay import ReplayResult

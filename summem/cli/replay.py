@@ -32,7 +32,7 @@ from summem.cli.common import (
     model_prices,
     server_model,
 )
-from summem.exceptions import ConflictError
+from summem.errors import ConflictError
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from summem.cli.common import EXIT_USAGE, CliError
-from summem.exceptions import MessageValidationError
+from summem.errors import MessageValidationError
 from summem.formats.locomo import is_locomo
 from summem.messages import Message
 

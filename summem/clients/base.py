@@ -5,7 +5,7 @@ Summarizers do not talk to an SDK. They build a :class:`ChatRequest` and yield a
 with ``client.complete`` or ``await client.acomplete``, retried under a
 :class:`~summem.retry.RetryPolicy`. An adapter (openai SDK, litellm, a test fake) only has to
 turn a request into a :class:`ChatResponse` and a failure into a
-:class:`~summem.exceptions.LLMError`: it never retries by itself.
+:class:`~summem.errors.LLMError`: it never retries by itself.
 """
 
 from __future__ import annotations

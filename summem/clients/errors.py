@@ -4,13 +4,13 @@ The openai SDK and litellm raise the same exception family (litellm's classes su
 openai SDK's), so one mapping serves both adapters without importing litellm:
 
 * timeouts, connection errors, 408, 409, 429 and 5xx become
-  :class:`~summem.exceptions.LLMTransientError` (the only retried kind), with the wait read from
+  :class:`~summem.errors.LLMTransientError` (the only retried kind), with the wait read from
   ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date);
 * a request larger than the context window (OpenAI's ``context_length_exceeded``, litellm's
   ``ContextWindowExceededError``, Anthropic's "prompt is too long", HTTP 413) becomes
-  :class:`~summem.exceptions.ContextWindowExceededError`;
+  :class:`~summem.errors.ContextWindowExceededError`;
 * anything else (400, 401, 403, 404, 422, a 429 for an exhausted quota) is a plain
-  :class:`~summem.exceptions.LLMError`: retrying cannot help.
+  :class:`~summem.errors.LLMError`: retrying cannot help.
 
 Messages name the provider, model and status and quote the provider's own text, passed
 through :func:`~summem._secrets.redact`, so an API key (ours, or one echoed in a
@@ -28,7 +28,7 @@ from typing import Any
 
 from summem._secrets import redact, redact_pii
 from summem.clients.keys import KEY_VARIABLES
-from summem.exceptions import (
+from summem.errors import (
     ContextWindowExceededError,
     LLMAuthenticationError,
     LLMError,

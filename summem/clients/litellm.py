@@ -28,7 +28,7 @@ from summem._secrets import mask_parameters, secret_values
 from summem.clients.base import ChatRequest, ChatResponse
 from summem.clients.errors import map_provider_error
 from summem.clients.streaming import StreamedReply, aread_stream, read_stream
-from summem.exceptions import ConfigurationError, LLMError
+from summem.errors import ConfigurationError, LLMError
 
 if TYPE_CHECKING:
     import openai

@@ -18,7 +18,7 @@ from summem._secrets import redact
 from summem.clients.base import ChatRequest, ChatResponse
 from summem.clients.errors import map_provider_error
 from summem.clients.streaming import aread_stream, read_stream
-from summem.exceptions import ConfigurationError, LLMError
+from summem.errors import ConfigurationError, LLMError
 
 __all__ = ["OpenAIClient"]
 

@@ -1,7 +1,7 @@
 """Reading ``summem.yaml`` safely, keeping secrets out of it, and naming what is wrong.
 
 Split from :mod:`summem.config.model` (the schema and the factories) so that module stays about
-settings. Everything here raises :class:`~summem.exceptions.ConfigurationError` with the file
+settings. Everything here raises :class:`~summem.errors.ConfigurationError` with the file
 and the key path, and never repeats a value that might be a secret.
 """
 
@@ -21,7 +21,7 @@ from pydantic_core import PydanticCustomError
 from summem._secrets import MASK, is_secret_name, looks_like_key
 from summem._yaml import MAX_YAML_BYTES, YAMLFileError, parse_yaml
 from summem._yaml import read_capped as _read_capped
-from summem.exceptions import ConfigurationError, MissingDependencyError, SummemError
+from summem.errors import ConfigurationError, MissingDependencyError, SummemError
 from summem.reducers.base import budget_problem
 
 __all__ = [

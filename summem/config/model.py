@@ -8,7 +8,7 @@ the ``build_*`` methods turn it into the objects the rest of summem takes::
     config = load_config()                      # ./summem.yaml, else the defaults
     memory = config.build_memory("user-42")     # Memory(reducer=..., store=...)
 
-Every problem is a :class:`~summem.exceptions.ConfigurationError` naming the file and the key
+Every problem is a :class:`~summem.errors.ConfigurationError` naming the file and the key
 path, e.g. ``summem.yaml: budget.target: must be smaller than budget.threshold (8000)``.
 
 **Secrets never live in the file.** A key such as ``api_key``, ``token`` or ``password``, or a
@@ -57,7 +57,7 @@ from summem.config.sections import (
     SummaryConfig,
     ViewConfig,
 )
-from summem.exceptions import ConfigurationError, PromptError
+from summem.errors import ConfigurationError, PromptError
 from summem.observe.spend import SpendLimit
 from summem.stores.base import validate_session_id
 from summem.stores.url import data_dir, default_store_url
@@ -97,7 +97,7 @@ class SummemConfig(Section):
     """The contents of ``summem.yaml``; every key is optional.
 
     Build it with :func:`load_config` or :func:`parse_config` (which raise
-    :class:`~summem.exceptions.ConfigurationError`); ``SummemConfig()`` is the defaults.
+    :class:`~summem.errors.ConfigurationError`); ``SummemConfig()`` is the defaults.
     """
 
     model: str | None = None

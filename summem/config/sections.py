@@ -22,7 +22,7 @@ from pydantic import (
     model_validator,
 )
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import DEFAULT_MASK_MIN_TOKENS, DEFAULT_THRESHOLD, default_target
 from summem.reducers.style import ViewStyle
@@ -156,7 +156,10 @@ class RetriesConfig(Section):
 
 
 class SpendLimitConfig(Section):
-    """A budget for summarization (``observe: spend_limit:``); see :class:`~summem.SpendLimit`."""
+    """A budget for summarization (``observe: spend_limit:``).
+
+    See :class:`~summem.observe.SpendLimit`.
+    """
 
     max_tokens: NonNegativeInt | None = None
     """Summarizer tokens (in + out) allowed per window."""
@@ -177,7 +180,7 @@ class SpendLimitConfig(Section):
         return self
 
     def build(self) -> SpendLimit:
-        """The :class:`~summem.SpendLimit` these settings describe."""
+        """The :class:`~summem.observe.SpendLimit` these settings describe."""
         return SpendLimit(**self.model_dump())
 
 

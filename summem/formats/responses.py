@@ -32,7 +32,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from summem.exceptions import MessageValidationError
+from summem.errors import MessageValidationError
 from summem.messages import GLUED_TO_NEXT, Message, SDKMessage, copy_json
 
 __all__ = ["ITEM_META", "ResponseItem", "item_dict", "to_items", "to_messages"]

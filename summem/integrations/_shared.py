@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from summem.exceptions import MissingDependencyError
+from summem.errors import MissingDependencyError
 
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from summem.async_memory import AsyncMemory
-from summem.exceptions import ConfigurationError, ReductionError, StoreError
+from summem.errors import ConfigurationError, ReductionError, StoreError
 from summem.formats.responses import to_items
 
 if TYPE_CHECKING:

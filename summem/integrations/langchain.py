@@ -23,7 +23,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from summem.exceptions import ConfigurationError, MessageValidationError
+from summem.errors import ConfigurationError, MessageValidationError
 from summem.integrations._shared import (
     dump_arguments,
     load_arguments,

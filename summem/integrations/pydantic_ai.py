@@ -31,7 +31,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.integrations._shared import missing, split_head
 from summem.messages import Message
 

@@ -19,8 +19,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from summem._flow import Flow, Step
-from summem.exceptions import ConfigurationError
-from summem.observe.events import MemoryEvent, ReductionSkipped
+from summem.errors import ConfigurationError
+from summem.events import MemoryEvent, ReductionSkipped
 
 __all__ = ["Announce", "Hook", "HookList", "announce", "emit", "lease_held", "relay"]
 

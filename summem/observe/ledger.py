@@ -21,7 +21,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 
 __all__ = [
     "MAX_SPEND_KEY_LENGTH",

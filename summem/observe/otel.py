@@ -29,8 +29,8 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from summem._version import __version__
-from summem.exceptions import MissingDependencyError
-from summem.observe.events import (
+from summem.errors import MissingDependencyError
+from summem.events import (
     MemoryEvent,
     ReductionCommitted,
     ReductionFailed,

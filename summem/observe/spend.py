@@ -5,7 +5,7 @@ same object to every memory of a process that shares the budget. Before each sum
 the memory checks what the budget's key spent in the window (:meth:`SpendLimit.within`);
 once the budget is exhausted, the call is made without the LLM (a fallback chain goes on
 with its other steps: extractive, then truncation) and a
-:class:`~summem.observe.events.SpendLimitReached` event says so. What each call spent (accepted
+:class:`~summem.events.SpendLimitReached` event says so. What each call spent (accepted
 or rejected) is charged after it returns.
 
 Where the spend is kept: a memory whose store keeps a spend ledger
@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Literal
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.observe.ledger import LocalSpendLedger, Spent
 
 __all__ = ["LEDGER_RETENTION_SECONDS", "SpendLimit", "Spent"]

@@ -37,3 +37,7 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

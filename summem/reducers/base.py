@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-from summem.exceptions import ConfigurationError, SummemError
+from summem.errors import ConfigurationError, SummemError
 from summem.messages import Message, MessageLike, parse_messages
 from summem.reducers.cut import CutOptions, choose_cut
 from summem.reducers.masking import ToolMasking, mask_messages

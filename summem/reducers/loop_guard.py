@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 
 __all__ = ["LoopGuard", "LoopWatch", "PauseReason", "ReductionsPaused"]
 

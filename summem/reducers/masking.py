@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.messages import Message
 
 __all__ = ["STUB_PREFIX", "MaskState", "ToolMasking", "mask_messages", "stub_for"]

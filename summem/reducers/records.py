@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.reducers.base import DEFAULT_THRESHOLD, BudgetReducer, Reducer
 from summem.reducers.summarization import DEFAULT_SUMMARY_MAX_TOKENS, SummarizationReducer
 from summem.reducers.truncation import TruncationReducer

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from summem._flow import Flow, run_async, run_sync
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     InvalidSummaryError,
     ReductionError,
@@ -27,8 +27,8 @@ from summem.exceptions import (
     SummarizationError,
     SummemError,
 )
+from summem.events import SummaryRejected
 from summem.messages import Message, MessageLike, Role, SummaryInfo
-from summem.observe.events import SummaryRejected
 from summem.observe.hooks import announce
 from summem.reducers.base import (
     DEFAULT_MASK_MIN_TOKENS,

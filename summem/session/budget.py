@@ -19,7 +19,7 @@ import logging
 import math
 
 from summem._flow import Flow
-from summem.exceptions import StoreError
+from summem.errors import StoreError
 from summem.observe.ledger import Spent
 from summem.observe.spend import SpendLimit
 from summem.session.steps import StoreSteps

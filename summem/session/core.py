@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, Literal, cast
 
 from summem.conversation import Batch, check_batch, track_calls
-from summem.exceptions import ConfigurationError, SummarizationError, SummemError
+from summem.errors import ConfigurationError, SummarizationError, SummemError
+from summem.events import ReductionSkipped
 from summem.messages import Message, MessageLike, parse_message, parse_messages
-from summem.observe.events import ReductionSkipped
 from summem.observe.hooks import HookList
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer, ReduceResult, SummarizingReducer

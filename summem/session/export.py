@@ -18,7 +18,7 @@ from typing import Any
 
 from summem._flow import Flow
 from summem.conversation import boundaries
-from summem.exceptions import ConflictError, SessionNotFoundError, StoreError
+from summem.errors import ConflictError, SessionNotFoundError, StoreError
 from summem.messages import Message
 from summem.session.core import SessionCore
 from summem.session.flows import reload_flow

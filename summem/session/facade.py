@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from summem._flow import Flow
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     LeaseHeldError,
     MessageValidationError,
@@ -278,7 +278,7 @@ class BaseMemory:
             return dict(self._core.summarizer_spent)
 
     def add_hook(self, hook: Hook) -> None:
-        """Call ``hook`` with every event this memory emits (see :mod:`summem.observe.events`).
+        """Call ``hook`` with every event this memory emits (see :mod:`summem.events`).
 
         Hooks run in the thread (or task) doing the work, between store calls, never inside a
         store transaction; one that raises is logged and ignored. ``AsyncMemory`` awaits

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from summem._flow import Flow
 from summem.conversation import Batch
-from summem.exceptions import (
+from summem.errors import (
     ConflictError,
     MessageValidationError,
     ReductionError,
@@ -29,14 +29,14 @@ from summem.exceptions import (
     StoreOutcomeUnknownError,
     SummarizationError,
 )
-from summem.messages import Message, MessageLike
-from summem.observe.events import (
+from summem.events import (
     ReductionCommitted,
     ReductionFailed,
     ReductionPlanned,
     ReductionStarted,
     StoreConflictRetried,
 )
+from summem.messages import Message, MessageLike
 from summem.observe.hooks import emit, relay
 from summem.reducers.base import ReduceResult
 from summem.session.budget import Budget

@@ -14,9 +14,9 @@ from typing import Any
 
 from summem._flow import Flow
 from summem.conversation import boundaries
-from summem.exceptions import SummarizationError
+from summem.errors import SummarizationError
+from summem.events import SpendLimitReached, SummarizerCalled
 from summem.messages import Message
-from summem.observe.events import SpendLimitReached, SummarizerCalled
 from summem.observe.hooks import announce
 from summem.reducers.base import SummarizingReducer
 from summem.session.budget import Budget
@@ -120,7 +120,7 @@ def summarize_plan_flow(
     The summary records ``head_usage``, the usage summed over the ``history[:k']`` it stands
     for, so a later load knows the session's usage without reading that part of the history,
     and the summarizer's running total for the session (``extra["summarizer_total"]``).
-    Each span's call is announced (:class:`~summem.observe.events.SummarizerCalled`) and
+    Each span's call is announced (:class:`~summem.events.SummarizerCalled`) and
     charged to ``spend``; once ``spend`` is exhausted the calls go on without the LLM.
     """
     if reducer is None:

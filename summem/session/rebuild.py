@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 
 from summem._flow import Flow
-from summem.exceptions import ConflictError, SessionNotFoundError, StoreError, SummarizationError
+from summem.errors import ConflictError, SessionNotFoundError, StoreError, SummarizationError
+from summem.events import SessionCleared, SummaryRecomputed, SummaryRolledBack
 from summem.messages import Message
-from summem.observe.events import SessionCleared, SummaryRecomputed, SummaryRolledBack
 from summem.observe.hooks import emit
 from summem.reducers.base import SummarizingReducer
 from summem.session.budget import Budget

@@ -23,7 +23,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from summem.exceptions import HistoryMismatchError
+from summem.errors import HistoryMismatchError
 from summem.messages import Message, sdk_message_dict
 
 __all__ = ["Mode", "Recorded", "RecordedIndex", "fingerprint", "new_messages"]
@@ -34,7 +34,7 @@ Mode = Literal["auto", "new", "full"]
 ``"auto"``: a list that starts by repeating the end of the recorded conversation is a resend
 (only what follows is new); anything else is all new. ``"new"``: every message is new.
 ``"full"``: the list must start with the recorded conversation (after the system message and
-summem's summary); a list that does not raises :class:`~summem.exceptions.HistoryMismatchError`.
+summem's summary); a list that does not raises :class:`~summem.errors.HistoryMismatchError`.
 """
 
 _FP_KEY = "summem:fingerprint"

@@ -45,7 +45,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.observe.ledger import AsyncSpendLedger, SpendLedger
 from summem.stores.base import (
     AsyncSearchableStore,

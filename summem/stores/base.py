@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     ConflictError,
     CorruptRecordError,

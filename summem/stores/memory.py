@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from summem.exceptions import ConfigurationError, ConflictError, SessionNotFoundError, StoreError
+from summem.errors import ConfigurationError, ConflictError, SessionNotFoundError, StoreError
 from summem.messages import Message
 from summem.observe.ledger import LocalSpendLedger, Spent
 from summem.stores.adapter import AsyncLedgerAdapter

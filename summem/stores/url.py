@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 
 __all__ = [
     "DATA_DIR_ENV",

@@ -1,1 +1,54 @@
-"""Summarizers."""
+"""Summarizers: what writes the summary, and the protocol they share.
+
+:class:`LLMSummarizer` (any model), :class:`ExtractiveSummarizer` (offline),
+:class:`FallbackSummarizer` (a chain with a circuit breaker) and :class:`TruncatingSummarizer`
+(the last resort); the protocol (:class:`Summarizer`, :class:`SummaryRequest`,
+:class:`SummaryOutput`) for writing your own; :func:`redact_pii`, a ``redactor=`` for what is
+sent. The names below load on first use (see :mod:`summem.recall` for why lazily).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from summem.summarizers.base import Summarizer, SummaryOutput, SummaryRequest
+    from summem.summarizers.chain import FallbackSummarizer, TruncatingSummarizer
+    from summem.summarizers.extractive import ExtractiveSummarizer
+    from summem.summarizers.hooks import redact_pii
+    from summem.summarizers.llm import LLMSummarizer
+
+__all__ = [
+    "ExtractiveSummarizer",
+    "FallbackSummarizer",
+    "LLMSummarizer",
+    "Summarizer",
+    "SummaryOutput",
+    "SummaryRequest",
+    "TruncatingSummarizer",
+    "redact_pii",
+]
+
+_HOMES = {
+    "ExtractiveSummarizer": "extractive",
+    "FallbackSummarizer": "chain",
+    "LLMSummarizer": "llm",
+    "Summarizer": "base",
+    "SummaryOutput": "base",
+    "SummaryRequest": "base",
+    "TruncatingSummarizer": "chain",
+    "redact_pii": "hooks",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The summarizers' names, loaded on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

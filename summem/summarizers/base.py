@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast, runtime_checkable
 
 from summem._flow import Flow, done
-from summem.exceptions import InvalidSummaryError, SummarizationError
+from summem.errors import InvalidSummaryError, SummarizationError
 from summem.messages import Message
 from summem.observe.cost import cost_usd
 from summem.summarizers.checks import error_shape

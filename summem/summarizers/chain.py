@@ -4,7 +4,7 @@ A reduction should not fail because one provider is down. :class:`FallbackSummar
 its steps in order (say, a strong model, a cheap model, the extractive summarizer, then
 :class:`TruncatingSummarizer`) inside ONE flow, so the chain itself serves sync and async
 callers. Each step's output is checked with :func:`~summem.summarizers.base.validate_summary`
-before it is accepted; a step that raises a :class:`~summem.exceptions.SummemError` or returns
+before it is accepted; a step that raises a :class:`~summem.errors.SummemError` or returns
 an invalid summary hands over to the next.
 
 Each step has a circuit breaker: after ``failure_threshold`` failures in a row the step is
@@ -24,14 +24,14 @@ from dataclasses import dataclass, replace
 
 from summem._flow import Flow, done
 from summem._secrets import redact
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     InvalidSummaryError,
     SpendLimitError,
     SummarizationError,
     SummemError,
 )
-from summem.observe.events import SummaryRejected
+from summem.events import SummaryRejected
 from summem.observe.hooks import announce
 from summem.summarizers.base import (
     VETTED,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from summem.clients.base import LLMClient, OutputCapAware
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 
 __all__ = ["CLIENT_KWARGS", "OUTPUT_CAP_NAMES", "honours_output_cap", "resolve_client"]
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from summem._flow import Flow
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.messages import Message
 
 if TYPE_CHECKING:

@@ -4,13 +4,13 @@
 the prompt, yields a :class:`~summem.clients.base.ChatCall` (the driver performs it, sync or
 async, under the :class:`~summem.retry.RetryPolicy`), and checks the reply *before* returning
 it: an empty, truncated (``length``), filtered or refused reply, or a provider error inside a
-200, is an :class:`~summem.exceptions.InvalidSummaryError`, never a summary (invariant I4).
+200, is an :class:`~summem.errors.InvalidSummaryError`, never a summary (invariant I4).
 
 A span too large for one call (over ``max_chunk_tokens``, over the model's known input limit,
 or refused with a context-window error) is halved at message boundaries and summarized in
 rounds, each folding its chunk into the previous round's summary. Rounds are bounded by
 ``max_rounds`` (invariant I7): when the span cannot fit in that many, the flow fails with a
-:class:`~summem.exceptions.SummarizationError` before spending calls it cannot finish with.
+:class:`~summem.errors.SummarizationError` before spending calls it cannot finish with.
 
 Beside it: which client it talks to (:mod:`summem.summarizers.endpoint`), what a reply must
 pass and what a failed call says (:mod:`summem.summarizers.reply`), how a span is cut
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from summem._flow import Flow
 from summem.clients.base import ChatCall, ChatRequest, ChatResponse, LLMClient
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     ContextWindowExceededError,
     InvalidSummaryError,

@@ -4,8 +4,8 @@ A reply is a summary only if it is one (invariant I4): an error inside a 200, a 
 filtered reply, a reply cut at the output limit, an empty one, one with no word or number in
 it (a lone code fence), one that repeats the prompt's instructions, or one that is only the
 ``(none)`` an empty field of the prompt reads is an
-:class:`~summem.exceptions.InvalidSummaryError`, never committed (:func:`accept_reply`). A call
-that failed becomes a :class:`~summem.exceptions.SummarizationError` naming the provider,
+:class:`~summem.errors.InvalidSummaryError`, never committed (:func:`accept_reply`). A call
+that failed becomes a :class:`~summem.errors.SummarizationError` naming the provider,
 model, status and attempts, with secrets redacted (:func:`call_failure`). Each call's tokens
 are the provider's figures, or estimated with the request's counter when it reports none
 (:func:`call_usage`).
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from summem._secrets import redact
 from summem.clients.base import ChatRequest, ChatResponse
-from summem.exceptions import InvalidSummaryError, LLMError, SummarizationError
+from summem.errors import InvalidSummaryError, LLMError, SummarizationError
 from summem.summarizers.checks import (
     ECHO_SHARE,
     copied_delimiters,

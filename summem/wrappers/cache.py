@@ -21,7 +21,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 
 __all__ = [
     "BREAKPOINT_PLACES",

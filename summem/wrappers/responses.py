@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.formats.responses import item_dict, to_items, to_messages
 from summem.wrappers.pairing import paired_items
 from summem.wrappers.passing import AsyncManaged, AsyncPassing, Managed, Passing, Proxy

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
-from summem.exceptions import ConfigurationError, ReductionError
+from summem.errors import ConfigurationError, ReductionError
 from summem.recall.tool import RECALL_TOOL_NAME
 from summem.reducers.style import (
     ViewStyle,

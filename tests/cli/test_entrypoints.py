@@ -86,7 +86,7 @@ def test_the_cli_loads_only_itself(entry: str) -> None:
         "summem",
         "summem._version",
         "summem._secrets",
-        "summem.exceptions",
+        "summem.errors",
         "summem.cli",
         "summem.cli.app",
         "summem.cli.common",

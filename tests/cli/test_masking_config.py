@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from summem.config import parse_config
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.reducers.masking import STUB_PREFIX, ToolMasking
 from tests.cli.test_app import run, write_json
 from tests.reducers.test_masking import tool_turn

@@ -10,7 +10,7 @@ import pytest
 
 from summem.cli.plot import plot_replay
 from summem.cli.replay import Reduction, ReplayResult
-from summem.exceptions import MissingDependencyError
+from summem.errors import MissingDependencyError
 from tests.cli.test_app import SMALL, run, transcript, write_json
 
 

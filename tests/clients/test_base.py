@@ -7,7 +7,7 @@ import pytest
 from summem._flow import Step
 from summem._secrets import mask_parameters, secret_values
 from summem.clients.base import ChatCall, ChatRequest, ChatResponse
-from summem.exceptions import LLMError, LLMRetryError, LLMTransientError
+from summem.errors import LLMError, LLMRetryError, LLMTransientError
 from tests.fakes.llm import FakeClock, FakeLLMClient
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from summem._secrets import redact
 from summem.clients.errors import map_provider_error, parse_retry_after
-from summem.exceptions import (
+from summem.errors import (
     ContextWindowExceededError,
     LLMAuthenticationError,
     LLMError,

@@ -7,7 +7,7 @@ import pytest
 
 from summem.clients.base import ChatRequest, LLMClient
 from summem.clients.litellm import LiteLLMClient
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     ContextWindowExceededError,
     LLMAuthenticationError,
@@ -166,7 +166,7 @@ def test_library_use_prints_nothing_and_fails_a_missing_key_at_once(tmp_path) ->
             raise OSError("network access in a test")
         socket.socket.connect = refuse  # the cost map must not be downloaded
         from summem import LLMSummarizer, RetryPolicy
-        from summem.exceptions import LLMAuthenticationError, SummarizationError
+        from summem.errors import LLMAuthenticationError, SummarizationError
         from summem.messages import parse_messages
         from summem.summarizers.base import SummaryRequest
         from summem.tokens import ApproxCounter

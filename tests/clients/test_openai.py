@@ -8,7 +8,7 @@ import pytest
 
 from summem.clients.base import ChatRequest, LLMClient
 from summem.clients.openai import OpenAIClient
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     ContextWindowExceededError,
     LLMError,

@@ -18,7 +18,7 @@ from summem.config.model import (
     load_config,
     parse_config,
 )
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.reducers.summarization import SummarizationReducer
 from summem.retry import RetryPolicy
 from summem.stores.memory import InMemoryStore

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from summem._flow import Flow, done
-from summem.exceptions import SummarizationError
+from summem.errors import SummarizationError
 from summem.messages import Message
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 

@@ -9,7 +9,7 @@ import pytest
 
 from summem import AsyncMemory, Memory, SummarizationReducer
 from summem.conversation import boundaries
-from summem.exceptions import MessageValidationError
+from summem.errors import MessageValidationError
 from summem.formats.responses import ITEM_META, item_dict, to_items, to_messages
 from summem.messages import assistant, tool, user
 from summem.tokens.base import ApproxCounter

@@ -25,8 +25,9 @@ agents = pytest.importorskip(
 from agents import Agent, RunConfig, Runner, function_tool  # noqa: E402
 from agents.memory import Session, SessionSettings  # noqa: E402
 
-from summem import SummarizationReducer, SummemSession  # noqa: E402
-from summem.exceptions import InvalidSummaryError  # noqa: E402
+from summem import SummarizationReducer  # noqa: E402
+from summem.errors import InvalidSummaryError  # noqa: E402
+from summem.integrations.agents import SummemSession  # noqa: E402
 from summem.stores import AsyncSQLiteStore  # noqa: E402
 from tests.fakes.counters import WordCounter, words  # noqa: E402
 from tests.fakes.responses import call_item, response, stream_events, text_item  # noqa: E402

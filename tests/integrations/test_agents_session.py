@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from summem import AsyncMemory, SummarizationReducer, SummemSession
-from summem.exceptions import ConfigurationError, StoreError
+from summem import AsyncMemory, SummarizationReducer
+from summem.errors import ConfigurationError, StoreError
+from summem.integrations.agents import SummemSession
 from summem.stores import AsyncSQLiteStore
 from tests.fakes.counters import WordCounter
 from tests.fakes.summarizers import FakeSummarizer

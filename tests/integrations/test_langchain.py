@@ -34,7 +34,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import Field
 
 from summem import AsyncMemory, Memory, SummarizationReducer
-from summem.exceptions import ConfigurationError, MessageValidationError, MissingDependencyError
+from summem.errors import ConfigurationError, MessageValidationError, MissingDependencyError
 from summem.integrations.langchain import (
     SummemMiddleware,
     from_langchain,

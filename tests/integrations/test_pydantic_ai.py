@@ -39,7 +39,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 
 from summem import AsyncMemory, Memory, SummarizationReducer
-from summem.exceptions import ConfigurationError, MissingDependencyError
+from summem.errors import ConfigurationError, MissingDependencyError
 from summem.integrations.pydantic_ai import SummemHistory, from_pydantic_ai, to_pydantic_ai
 from summem.messages import Message
 

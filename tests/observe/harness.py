@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from summem import AsyncMemory, Memory
-from summem.observe.events import MemoryEvent
+from summem.events import MemoryEvent
 from summem.stores import AsyncInMemoryStore, AsyncSQLiteStore, InMemoryStore, SQLiteStore
 from summem.stores.base import AsyncStore, Store
 from tests.stores.backends import REDIS_URL, require_redis, unique_prefix

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from summem import OpenTelemetryHook, SpendLimit
 from summem.config import parse_config
-from summem.exceptions import ConfigurationError
-from summem.observe.events import MemoryEvent, ReductionCommitted
+from summem.errors import ConfigurationError
+from summem.events import MemoryEvent, ReductionCommitted
+from summem.observe import OpenTelemetryHook, SpendLimit
 
 SEEN: list[MemoryEvent] = []
 

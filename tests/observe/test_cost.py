@@ -14,10 +14,11 @@ import openai
 import pytest
 import respx
 
-from summem import LLMSummarizer, Memory, SQLiteStore
+from summem import LLMSummarizer, Memory
+from summem.events import ReductionCommitted, SummarizerCalled
 from summem.observe import cost
 from summem.observe.cost import PRICE_MAP_FILE, cost_usd, price_per_token
-from summem.observe.events import ReductionCommitted, SummarizerCalled
+from summem.stores import SQLiteStore
 from tests.fakes.memory import small_reducer
 from tests.fakes.replies import OPENAI_URL, openai_completion
 from tests.observe.harness import Recorder

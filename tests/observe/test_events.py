@@ -16,15 +16,14 @@ from summem import (
     SummarizationReducer,
 )
 from summem._flow import Flow, done
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     ConflictError,
     LeaseHeldError,
     StoreError,
     SummarizationError,
 )
-from summem.messages import parse_message
-from summem.observe.events import (
+from summem.events import (
     MemoryEvent,
     ReductionCommitted,
     ReductionFailed,
@@ -38,6 +37,7 @@ from summem.observe.events import (
     SummaryRejected,
     SummaryRolledBack,
 )
+from summem.messages import parse_message
 from summem.stores import InMemoryStore
 from summem.stores.base import Store
 from summem.summarizers.base import SummaryOutput, SummaryRequest
@@ -294,7 +294,7 @@ async def test_a_second_lost_compare_and_set_gives_up_and_says_so(setup: Setup) 
 
 
 async def test_a_resumed_memory_takes_hooks_and_a_spend_limit() -> None:
-    from summem import SpendLimit
+    from summem.observe import SpendLimit
 
     rec, limit = Recorder(), SpendLimit(max_tokens=10)
     source = Memory("s", reducer=small_reducer())

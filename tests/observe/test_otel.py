@@ -14,14 +14,15 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from summem import Memory, OpenTelemetryHook
-from summem.observe.events import (
+from summem import Memory
+from summem.events import (
     ReductionFailed,
     ReductionSkipped,
     SpendLimitReached,
     StoreConflictRetried,
     SummaryRejected,
 )
+from summem.observe import OpenTelemetryHook
 from tests.fakes.counters import words
 from tests.fakes.memory import small_reducer
 from tests.fakes.replies import OPENAI_URL, openai_completion
@@ -146,7 +147,7 @@ def test_no_conversation_content_goes_into_spans_or_metrics_by_default(
 def test_failures_skips_and_other_events_become_span_events_and_metrics() -> None:
     telemetry = Telemetry()
     hook = telemetry.hook
-    from summem.observe.events import ReductionStarted
+    from summem.events import ReductionStarted
 
     hook(ReductionStarted("x", trigger="soft", background=True, attempt=1, summarizer="fake"))
     hook(

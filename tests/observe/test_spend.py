@@ -9,13 +9,13 @@ import respx
 from summem import (
     ExtractiveSummarizer,
     FallbackSummarizer,
-    SpendLimit,
     SummarizationReducer,
     TruncatingSummarizer,
 )
 from summem._flow import Flow, done
-from summem.exceptions import ConfigurationError, SpendLimitError
-from summem.observe.events import ReductionCommitted, ReductionFailed, SpendLimitReached
+from summem.errors import ConfigurationError, SpendLimitError
+from summem.events import ReductionCommitted, ReductionFailed, SpendLimitReached
+from summem.observe import SpendLimit
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from tests.fakes.counters import WordCounter
 from tests.fakes.llm import FakeClock
@@ -193,7 +193,7 @@ async def test_a_call_reporting_an_unusable_cost_is_charged_its_tokens_and_the_t
 
 def test_a_failed_recompute_is_charged_what_its_calls_spent() -> None:
     from summem import Memory
-    from summem.exceptions import SummarizationError
+    from summem.errors import SummarizationError
 
     class Flaky:
         name, model, fail = "llm:flaky", "flaky", False

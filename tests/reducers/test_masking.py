@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from summem.conversation import boundaries
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.messages import Message, parse_messages
 from summem.reducers.masking import STUB_PREFIX, ToolMasking, mask_messages
 from summem.reducers.records import reducer_from_record

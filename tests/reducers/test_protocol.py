@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from summem import AsyncMemory, Memory, StoreError
+from summem import AsyncMemory, Memory
 from summem.conversation import boundaries
-from summem.exceptions import ConfigurationError, ReductionError
+from summem.errors import ConfigurationError, ReductionError, StoreError
 from summem.messages import Message
 from summem.reducers.base import Reducer, SummarizingReducer
 from summem.reducers.summarization import SummarizationReducer

@@ -2,7 +2,7 @@ import copy
 
 import pytest
 
-from summem import ConfigurationError, ReductionError, SummarizationError
+from summem.errors import ConfigurationError, ReductionError, SummarizationError
 from summem.messages import parse_messages
 from summem.reducers.summarization import SummarizationReducer
 from summem.summarizers.base import summary_limit

@@ -2,7 +2,7 @@ import copy
 
 import pytest
 
-from summem import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.reducers.truncation import TruncationReducer
 from tests.fakes.messages import a, call, res, sys, u
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from summem._flow import Flow, run_async, run_sync
-from summem.exceptions import ConflictError
+from summem.errors import ConflictError
 from summem.messages import Message
 from summem.session.steps import AsyncStoreSteps, StoreSteps, SyncStoreSteps
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from summem.exceptions import ConflictError
+from summem.errors import ConflictError
 from summem.messages import SummaryInfo, assistant, user
 from summem.stores.base import Store
 

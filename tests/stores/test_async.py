@@ -9,7 +9,7 @@ from typing import cast
 
 import pytest
 
-from summem.exceptions import StoreError
+from summem.errors import StoreError
 from summem.messages import user
 from summem.stores import AsyncSQLiteStore
 from summem.stores.base import AsyncStore

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     ConflictError,
     InvalidSessionIdError,

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from summem.exceptions import ConflictError, StoreError
+from summem.errors import ConflictError, StoreError
 from summem.messages import Message, SummaryInfo, assistant, system, tool, user
 from summem.stores.base import Store
 from tests.stores import _workers

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from summem.exceptions import CorruptRecordError, StoreError, StoreOutcomeUnknownError
+from summem.errors import CorruptRecordError, StoreError, StoreOutcomeUnknownError
 from summem.messages import user
 from summem.stores import SQLiteStore
 from tests.stores.backends import Backend

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import pytest
 
 import summem.stores as stores
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.stores import (
     AsyncInMemoryStore,
     AsyncRedisStore,

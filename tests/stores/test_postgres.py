@@ -21,7 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     ConflictError,
     MissingDependencyError,

@@ -7,7 +7,7 @@ import sys
 import pytest
 from redis.crc import key_slot
 
-from summem.exceptions import ConfigurationError, MissingDependencyError, StoreError
+from summem.errors import ConfigurationError, MissingDependencyError, StoreError
 from summem.messages import user
 from summem.stores import AsyncRedisStore, RedisStore
 from tests.stores.backends import REDIS_URL, require_redis, unique_prefix

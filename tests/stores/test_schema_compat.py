@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from summem.exceptions import SchemaVersionError
+from summem.errors import SchemaVersionError
 from summem.messages import assistant, user
 from summem.stores import PostgresStore, SQLiteStore
 from summem.stores.common.schema_compat import check_declarations, check_schema, compatible_down_to

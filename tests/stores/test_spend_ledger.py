@@ -13,10 +13,11 @@ import httpx
 import pytest
 import respx
 
-from summem import AsyncMemory, Memory, SpendLimit
-from summem.exceptions import ConfigurationError, StoreError
+from summem import AsyncMemory, Memory
+from summem.errors import ConfigurationError, StoreError
+from summem.events import ReductionCommitted, ReductionFailed, SpendLimitReached
 from summem.messages import user
-from summem.observe.events import ReductionCommitted, ReductionFailed, SpendLimitReached
+from summem.observe import SpendLimit
 from summem.observe.ledger import AsyncSpendLedger, LocalSpendLedger, SpendLedger, Spent
 from summem.observe.spend import LEDGER_RETENTION_SECONDS
 from summem.stores import (
@@ -415,7 +416,7 @@ async def test_an_async_memory_over_a_sync_store_uses_its_ledger(tmp_path: Path)
 def test_a_corrupt_redis_spend_entry_is_reported(redis_backend: Backend) -> None:
     import redis
 
-    from summem.exceptions import CorruptRecordError
+    from summem.errors import CorruptRecordError
     from summem.stores.redis import RedisStore
 
     store = RedisStore(REDIS_URL, prefix=redis_backend.prefix)

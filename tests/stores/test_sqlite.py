@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     CorruptRecordError,
     StoreError,

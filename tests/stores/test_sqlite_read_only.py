@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from summem.exceptions import ConfigurationError, SchemaVersionError, StoreError
+from summem.errors import ConfigurationError, SchemaVersionError, StoreError
 from summem.messages import assistant, user
 from summem.stores import SQLiteStore, open_store
 from summem.stores.sqlite import AsyncSQLiteStore

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from summem import Memory
-from summem.exceptions import InvalidSummaryError
+from summem.errors import InvalidSummaryError
 from tests.fakes.memory import check_session, small_reducer
 from tests.fakes.messages import turn
 from tests.fakes.summarizers import FakeSummarizer

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from summem.async_memory import AsyncMemory
-from summem.exceptions import StoreError, StoreOutcomeUnknownError
+from summem.errors import StoreError, StoreOutcomeUnknownError
 from summem.memory import Memory
 from summem.messages import Message
 from summem.stores import (

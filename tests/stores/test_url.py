@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.stores.url import parse_store_url, sqlite_file, sqlite_read_only
 
 

@@ -13,15 +13,9 @@ import httpx
 import pytest
 import respx
 
-from summem import (
-    AsyncMemory,
-    LLMSummarizer,
-    Memory,
-    SummarizationReducer,
-    redact_pii,
-    wrap_completion,
-)
+from summem import AsyncMemory, LLMSummarizer, Memory, SummarizationReducer, wrap_completion
 from summem.messages import Message
+from summem.summarizers import redact_pii
 from summem.summarizers.sent import STOP, SentView, in_place
 from tests.fakes.replies import OPENAI_URL, openai_completion
 
@@ -223,7 +217,7 @@ def _request(fake: Any) -> tuple[LLMSummarizer, Any]:
 
 def test_a_request_too_large_for_the_context_falls_back_to_the_prompt() -> None:
     from summem._flow import run_sync
-    from summem.exceptions import ContextWindowExceededError
+    from summem.errors import ContextWindowExceededError
     from tests.fakes.llm import FakeLLMClient
 
     fake = FakeLLMClient().enqueue(ContextWindowExceededError("too long"), "BW-1 was late.")
@@ -237,7 +231,7 @@ def test_a_request_too_large_for_the_context_falls_back_to_the_prompt() -> None:
 
 def test_a_failed_or_empty_reply_in_place_fails_as_a_prompted_one_would() -> None:
     from summem._flow import run_sync
-    from summem.exceptions import InvalidSummaryError, LLMError, SummarizationError
+    from summem.errors import InvalidSummaryError, LLMError, SummarizationError
     from tests.fakes.llm import FakeLLMClient
 
     summarizer, request = _request(FakeLLMClient().enqueue(LLMError("bad request")))

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from summem._flow import Flow, done, run_async, run_sync
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     InvalidSummaryError,
     LLMRetryError,

@@ -10,7 +10,7 @@ import pytest
 import respx
 
 from summem import AsyncMemory, FallbackSummarizer, LLMSummarizer, Memory, SummarizationReducer
-from summem.exceptions import InvalidSummaryError, SummarizationError
+from summem.errors import InvalidSummaryError, SummarizationError
 from summem.summarizers.checks import error_shape, foreign_links
 from summem.summarizers.extractive import ExtractiveSummarizer
 from summem.summarizers.hooks import redact_pii

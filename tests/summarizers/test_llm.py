@@ -13,7 +13,7 @@ import httpx
 import pytest
 import respx
 
-from summem.exceptions import (
+from summem.errors import (
     InvalidSummaryError,
     LLMError,
     LLMRetryError,

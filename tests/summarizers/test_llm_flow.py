@@ -12,7 +12,7 @@ from summem._flow import run_sync
 from summem.clients.base import ChatResponse, LLMClient
 from summem.clients.litellm import LiteLLMClient
 from summem.clients.openai import OpenAIClient
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     ContextWindowExceededError,
     InvalidSummaryError,

@@ -10,9 +10,9 @@ import openai
 import pytest
 import respx
 
-from summem import InvalidSummaryError, LLMSummarizer, Memory, SummarizationReducer
+from summem import LLMSummarizer, Memory, SummarizationReducer
 from summem._flow import run_async, run_sync
-from summem.exceptions import SummarizationError
+from summem.errors import InvalidSummaryError, SummarizationError
 from summem.messages import parse_messages
 from summem.summarizers.base import SummaryRequest
 from summem.summarizers.chain import FallbackSummarizer

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from summem.exceptions import MessageValidationError
+from summem.errors import MessageValidationError
 from summem.messages import Message, assistant, parse_message, tool, user
 from summem.summarizers.render import (
     content_text,

@@ -18,7 +18,7 @@ import pytest
 import tiktoken
 import tiktoken.registry
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.messages import Message, assistant, tool, user
 from summem.tokens import openai as _openai_tokens
 from summem.tokens.base import (

@@ -14,7 +14,7 @@ import pytest
 import respx
 
 from summem import LLMSummarizer, Memory, SummarizationReducer, wrap_completion
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.summarizers.sent import STOP
 from summem.wrappers.cache import EPHEMERAL, with_breakpoints
 from tests.fakes.replies import ANTHROPIC_URL, OPENAI_URL, anthropic_message, openai_completion

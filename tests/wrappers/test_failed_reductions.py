@@ -15,7 +15,7 @@ import openai
 import respx
 
 from summem.async_memory import AsyncMemory
-from summem.exceptions import SummarizationError
+from summem.errors import SummarizationError
 from summem.memory import Memory
 from summem.messages import Message
 from summem.reducers.summarization import SummarizationReducer

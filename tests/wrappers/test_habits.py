@@ -17,8 +17,8 @@ import openai
 import pytest
 import respx
 
-from summem import HistoryMismatchError
 from summem.async_memory import AsyncMemory
+from summem.errors import HistoryMismatchError
 from summem.memory import Memory
 from summem.reducers.summarization import SummarizationReducer
 from summem.wrappers import wrap_completion, wrap_openai

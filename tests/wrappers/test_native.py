@@ -14,8 +14,8 @@ import respx
 from openai.types.chat import ChatCompletionSystemMessageParam
 from typing_extensions import assert_type
 
-from summem import ConfigurationError
 from summem.async_memory import AsyncMemory
+from summem.errors import ConfigurationError
 from summem.memory import Memory
 from summem.wrappers import wrap_completion, wrap_openai
 from tests.fakes.replies import OPENAI_URL as URL

@@ -187,7 +187,7 @@ def test_async_and_litellm_twins() -> None:
 
 
 def test_recall_rounds_must_be_positive() -> None:
-    from summem.exceptions import ConfigurationError
+    from summem.errors import ConfigurationError
     from summem.wrappers.turn import TurnOptions
 
     with pytest.raises(ConfigurationError, match="recall_rounds"):

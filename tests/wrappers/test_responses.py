@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from summem import AsyncMemory, Memory, SummarizationReducer, wrap_openai
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.formats.responses import to_items, to_messages
 from summem.wrappers.responses import output_items, response_usage
 from tests.fakes.counters import WordCounter, words

@@ -10,8 +10,8 @@ import openai
 import pytest
 import respx
 
-from summem import ConfigurationError
 from summem.async_memory import AsyncMemory
+from summem.errors import ConfigurationError
 from summem.memory import Memory
 from summem.reducers.summarization import SummarizationReducer
 from summem.wrappers import wrap_completion, wrap_openai

@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from summem.exceptions import StoreError
+from summem.errors import StoreError
 from summem.messages import Message
 from summem.stores.base import encode_message
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from summem.exceptions import ConflictError, CorruptRecordError
+from summem.errors import ConflictError, CorruptRecordError
 from summem.messages import Message
 from summem.stores.base import SessionState, decode_message
 

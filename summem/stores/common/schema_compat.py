@@ -24,7 +24,7 @@ import logging
 from collections.abc import Sequence
 from typing import Literal
 
-from summem.exceptions import SchemaVersionError
+from summem.errors import SchemaVersionError
 
 __all__ = ["check_declarations", "check_schema", "compatible_down_to"]
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from summem.exceptions import (
+from summem.errors import (
     CorruptRecordError,
     MissingDependencyError,
     StoreError,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from summem.exceptions import ConflictError, CorruptRecordError, SessionNotFoundError, StoreError
+from summem.errors import ConflictError, CorruptRecordError, SessionNotFoundError, StoreError
 from summem.messages import Message
 from summem.stores.base import (
     SearchHit,

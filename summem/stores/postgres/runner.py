@@ -15,7 +15,7 @@ from abc import abstractmethod
 from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.stores.postgres.op import Op, Stage
 from summem.stores.postgres.operations import PgOps
 

@@ -21,7 +21,7 @@ import hashlib
 import re
 from typing import ClassVar
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.stores.common.schema_compat import check_declarations
 
 __all__ = ["COMPATIBLE", "LOCK_CLASS", "MIGRATIONS", "SQL", "check_schema_name", "name_key"]

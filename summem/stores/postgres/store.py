@@ -7,7 +7,7 @@ version and the summary log together or not at all; reads of several statements 
 ``REPEATABLE READ`` snapshot. Appends are idempotent by message id (a unique index on the
 session and the id's hash, checked before inserting), so appending a batch again after a lost
 reply stores nothing twice. A COMMIT whose connection failed is
-:class:`~summem.exceptions.StoreOutcomeUnknownError`; any failure before it rolls back.
+:class:`~summem.errors.StoreOutcomeUnknownError`; any failure before it rolls back.
 
 The reduction lease is a row (``leases``) with an expiry on the server's clock, taken by one
 ``INSERT ... ON CONFLICT DO UPDATE ... WHERE`` statement. Not an advisory lock: those belong

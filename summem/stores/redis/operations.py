@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from summem.exceptions import (
+from summem.errors import (
     ConfigurationError,
     ConflictError,
     CorruptRecordError,

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 
 __all__ = [
     "Target",

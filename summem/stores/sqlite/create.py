@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from summem.exceptions import ConflictError
+from summem.errors import ConflictError
 from summem.stores.base import new_epoch
 from summem.stores.common.new_session import NewSession
 from summem.stores.sqlite.schema import SQL

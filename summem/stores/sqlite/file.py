@@ -3,7 +3,7 @@
 :class:`SQLiteFile` owns one connection per thread (closed when its thread goes away, or all
 at once by :meth:`SQLiteFile.close`), runs every unit of work as one transaction (``BEGIN`` for
 a consistent snapshot, ``BEGIN IMMEDIATE`` for the write lock), turns ``sqlite3`` errors into
-:class:`~summem.exceptions.StoreError` naming the session, and opens the file once: WAL mode
+:class:`~summem.errors.StoreError` naming the session, and opens the file once: WAL mode
 and the schema migrations of :mod:`summem.stores.sqlite.schema`. Opening happens on the first
 transaction unless :meth:`SQLiteFile.open` is called first (``SQLiteStore`` does, in its
 constructor; ``AsyncSQLiteStore`` leaves it to the first call, which runs in a worker thread).
@@ -14,7 +14,7 @@ lock, re-reading the schema version there, so exactly one process applies each m
 
 A file that cannot or must not be written (see :mod:`summem.stores.sqlite.access`) is opened
 read-only instead: no switch to WAL, no migration, every connection opened with SQLite's
-``mode=ro``, and every write refused with a :class:`~summem.exceptions.StoreError` before it
+``mode=ro``, and every write refused with a :class:`~summem.errors.StoreError` before it
 reaches SQLite. Its schema must be the current one: an older one needs a migration, which
 cannot run there, and opening says so. A file opened read-only because the process cannot
 write it is logged (WARNING). When the file had to be read ``immutable=1`` (no ``-shm`` could be
@@ -32,7 +32,7 @@ import time
 import weakref
 from collections.abc import Iterator
 
-from summem.exceptions import SchemaVersionError, StoreError, StoreOutcomeUnknownError
+from summem.errors import SchemaVersionError, StoreError, StoreOutcomeUnknownError
 from summem.stores.common.schema_compat import check_schema
 from summem.stores.sqlite.access import (
     Fingerprint,

@@ -2,9 +2,9 @@
 
 Every operation reads the session's row (:func:`read_meta`) and, for the view or a slice of
 history, its messages by position (:func:`read_range`). Both refuse what they cannot trust
-with a :class:`~summem.exceptions.CorruptRecordError` naming the session, rather than hand
+with a :class:`~summem.errors.CorruptRecordError` naming the session, rather than hand
 back something wrong. :func:`checked_meta` is the compare-and-set's read: the session as the
-caller last saw it (epoch and version), or a :class:`~summem.exceptions.ConflictError`.
+caller last saw it (epoch and version), or a :class:`~summem.errors.ConflictError`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from summem.exceptions import CorruptRecordError
+from summem.errors import CorruptRecordError
 from summem.messages import Message
 from summem.stores.base import new_epoch
 from summem.stores.common.rows import Meta, check_expected, decode_positions

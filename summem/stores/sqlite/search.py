@@ -29,7 +29,7 @@ import sqlite3
 from collections.abc import Iterable
 
 from summem._terms import message_terms, terms
-from summem.exceptions import CorruptRecordError, StoreError
+from summem.errors import CorruptRecordError, StoreError
 from summem.stores.base import decode_message
 
 __all__ = [

@@ -30,7 +30,7 @@ import time
 from collections.abc import Sequence
 from typing import TypeVar
 
-from summem.exceptions import CorruptRecordError, SessionNotFoundError, StoreError
+from summem.errors import CorruptRecordError, SessionNotFoundError, StoreError
 from summem.messages import Message
 from summem.stores.adapter import AsyncLedgerAdapter
 from summem.stores.base import (
@@ -69,7 +69,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
 
     A file that cannot be written (no write permission on it or on its folder, including a
     ``chmod 444`` file when running as root) is opened read-only: every read works, every
-    write raises :class:`~summem.exceptions.StoreError`, and the file is never changed (see
+    write raises :class:`~summem.errors.StoreError`, and the file is never changed (see
     :mod:`summem.stores.sqlite.access`).
 
     Args:

@@ -60,7 +60,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from summem._flow import Flow, done
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.clip import clip_to_tokens
 from summem.summarizers.extractive.facts import (

@@ -6,7 +6,7 @@ import pytest
 
 from evals.engine.config import EngineConfig, build_summarizer, open_client, provenance_ids
 from evals.engine.recording import RecordingClient, ReplayingClient
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 from summem.summarizers.llm import LLMSummarizer

@@ -10,7 +10,7 @@ from evals.engine.recording import RecordingClient, ReplayingClient, ReplayMissE
 from evals.engine.replay import replay
 from evals.families.trajectories import generate_trajectory
 from summem.clients.base import ChatRequest, ChatResponse
-from summem.exceptions import ContextWindowExceededError, LLMError, LLMTransientError
+from summem.errors import ContextWindowExceededError, LLMError, LLMTransientError
 from summem.tokens.base import resolve_counter
 from tests.fakes.llm import ScriptedLLM
 

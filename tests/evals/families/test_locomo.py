@@ -16,7 +16,7 @@ from evals.families.locomo import (
     normalize_evidence,
     sanitize_name,
 )
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.messages import parse_messages
 
 CANONICAL = re.compile(r"D[1-9]\d*:[1-9]\d*")

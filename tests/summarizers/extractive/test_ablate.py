@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from summem._flow import run_sync
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.messages import Message
 from summem.summarizers.base import SummaryRequest
 from summem.summarizers.extractive.facts import SCORING_HEURISTICS, score_sentence

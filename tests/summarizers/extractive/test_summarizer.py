@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from summem._flow import run_async, run_sync
-from summem.exceptions import ConfigurationError
+from summem.errors import ConfigurationError
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import Summarizer, SummaryOutput, SummaryRequest
 from summem.summarizers.extractive.layout import HEADER_RE, summary_lines
