@@ -14,10 +14,19 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from tests.fakes.transport import route_httpx2_too
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+# Property tests (hypothesis) take their example count from a profile, not from the test:
+# "default" keeps the everyday suite quick; "thorough" (SUMMEM_HYPOTHESIS=thorough, or
+# `--hypothesis-profile=thorough`) is for a scheduled or explicit deep run. A test that needs a
+# share of it (the stateful machines, each example a new store) scales the loaded profile's count.
+settings.register_profile("default", max_examples=50)
+settings.register_profile("thorough", max_examples=1000, stateful_step_count=100)
+settings.load_profile(os.environ.get("SUMMEM_HYPOTHESIS", "default"))
 
 # LLM HTTP fixtures (respx routes, a fake clock, backends) for the client and summarizer tests.
 pytest_plugins = ["tests.fakes.fixtures"]

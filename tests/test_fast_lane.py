@@ -100,7 +100,7 @@ def outcome(build: Callable[[], Message]) -> tuple[str, Any]:
         return "error", (str(exc), exc.field, exc.index)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(deadline=None)
 @given(message_dicts(), st.sampled_from([None, 0, 3]))
 def test_from_openai_is_the_full_path_for_any_dict(data: dict[Any, Any], index: int | None) -> None:
     before = dict(data)

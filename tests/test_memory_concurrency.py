@@ -539,9 +539,11 @@ class AsyncMemoryMachine(MemoryMachine):
         self.loop.close()
 
 
+# a share of the loaded profile (tests/conftest.py), each example being a new store and memory:
+# 10 runs of 25 steps by default, 200 of 50 under the thorough profile
 FAST = settings(
-    max_examples=20,
-    stateful_step_count=25,
+    max_examples=settings.default.max_examples // 5,
+    stateful_step_count=settings.default.stateful_step_count // 2,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

@@ -347,7 +347,7 @@ _message = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @given(st.lists(_message, max_size=5))
 def test_round_trip_is_lossless(messages: list[ModelMessage]) -> None:
     assert dump(to_pydantic_ai(from_pydantic_ai(messages))) == dump(messages)

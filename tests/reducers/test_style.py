@@ -204,7 +204,7 @@ def conversations(draw: st.DrawFn) -> list[dict[str, Any]]:
     return out
 
 
-@settings(max_examples=200, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(conversations(), st.data())
 def test_strict_views_render_on_every_template(
     history: list[dict[str, Any]], data: st.DataObject
