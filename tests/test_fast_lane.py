@@ -226,7 +226,9 @@ SINGLES = [
 ]
 
 
-@pytest.mark.parametrize("msg", SINGLES, ids=repr)
+# ids by position: a repr holds the random message id, and pytest-xdist needs the same test ids
+# in every process
+@pytest.mark.parametrize("msg", SINGLES, ids=[f"{i}-{m.role}" for i, m in enumerate(SINGLES)])
 @pytest.mark.parametrize("system", [None, SYSTEM])
 @pytest.mark.parametrize("pending", [{}, {"c1": None}])
 def test_one_message_check_is_the_walk(
