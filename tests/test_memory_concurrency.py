@@ -606,6 +606,7 @@ for _case in (
 
 
 @pytest.mark.slow
+@pytest.mark.hypothesis  # as @given tests are: the thorough run (.ci/run) selects it
 @pytest.mark.redis
 def test_memory_machine_on_redis() -> None:
     require_redis()
@@ -615,6 +616,7 @@ def test_memory_machine_on_redis() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.hypothesis  # as @given tests are: the thorough run (.ci/run) selects it
 @pytest.mark.redis
 def test_async_background_memory_machine_on_redis() -> None:
     require_redis()
@@ -624,6 +626,7 @@ def test_async_background_memory_machine_on_redis() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.hypothesis  # as @given tests are: the thorough run (.ci/run) selects it
 @pytest.mark.postgres
 def test_memory_machine_on_postgres() -> None:
     require_postgres()
@@ -633,6 +636,7 @@ def test_memory_machine_on_postgres() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.hypothesis  # as @given tests are: the thorough run (.ci/run) selects it
 @pytest.mark.postgres
 def test_async_background_memory_machine_on_postgres() -> None:
     require_postgres()
