@@ -175,6 +175,11 @@ def test_placeholders_only_where_merging_cannot_help() -> None:
     out = apply_style(tools, ViewStyle(alternating=True))
     assert {"role": "assistant", "content": PLACEHOLDER_ASSISTANT} in out
     render("mistral-v0.3", out)
+    # a view whose first turn is a tool call (its user message evicted): a user placeholder first
+    out = apply_style([sys("s"), call(nine(2)), res(nine(2)), u("q")], ViewStyle(alternating=True))
+    assert [m["role"] for m in out[:3]] == ["system", "user", "assistant"]
+    assert out[1] == {"role": "user", "content": PLACEHOLDER_USER} and out[2]["tool_calls"]
+    render("mistral-v0.3", out)
 
 
 # -- property: any conversation, any cut, every style renders on every template --------------
