@@ -541,9 +541,10 @@ class AsyncMemoryMachine(MemoryMachine):
 
 # a share of the loaded profile (tests/conftest.py), each example being a new store and memory:
 # 10 runs of 25 steps by default, 200 of 50 under the thorough profile
+_PROFILE = settings()  # the values of the profile tests/conftest.py loaded
 FAST = settings(
-    max_examples=settings.default.max_examples // 5,
-    stateful_step_count=settings.default.stateful_step_count // 2,
+    max_examples=_PROFILE.max_examples // 5,
+    stateful_step_count=_PROFILE.stateful_step_count // 2,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
