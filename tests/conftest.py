@@ -107,10 +107,11 @@ def _drop_postgres_test_database() -> Iterator[None]:
 
 # -- the `sdk` mark: what the oldest openai and litellm releases can break -----------------------
 # scripts/test runs the whole suite on the newest openai and litellm, then only the tests marked
-# `sdk` on the oldest supported ones (nothing else differs between the two virtualenvs). The mark
-# is given here, so a new test gets it without anyone remembering to: a test is `sdk` when it
-# lives in a folder about the SDKs, when its module names the SDKs or summem's code that calls
-# them, or when it uses a fixture of tests/fakes/fixtures.py (respx routes, litellm on httpx).
+# `sdk` on the oldest supported ones (the two virtualenvs differ only in those and what they pull
+# in). The mark is given here, so a new test gets it without anyone remembering to: a test is
+# `sdk` when it lives in a folder about the SDKs, when its module names the SDKs or summem's code
+# that calls them, or when it uses a fixture of tests/fakes/fixtures.py (respx routes, litellm on
+# httpx).
 _SDK_FOLDERS = frozenset({"clients", "wrappers", "integrations", "tokens"})
 _SDK_SOURCE = re.compile(
     r"^\s*(?:import|from) (?:openai|litellm|respx|agents|httpx2)\b"  # the SDKs themselves
