@@ -539,9 +539,12 @@ class AsyncMemoryMachine(MemoryMachine):
         self.loop.close()
 
 
+# a share of the loaded profile (tests/conftest.py), each example being a new store and memory:
+# 10 runs of 25 steps by default, 200 of 50 under the thorough profile
+_PROFILE = settings()  # the values of the profile tests/conftest.py loaded
 FAST = settings(
-    max_examples=20,
-    stateful_step_count=25,
+    max_examples=_PROFILE.max_examples // 5,
+    stateful_step_count=_PROFILE.stateful_step_count // 2,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
@@ -604,6 +607,7 @@ for _case in (
 
 
 @pytest.mark.slow
+@pytest.mark.hypothesis  # as @given tests are: the thorough run (.ci/run) selects it
 @pytest.mark.redis
 def test_memory_machine_on_redis() -> None:
     require_redis()
@@ -613,6 +617,7 @@ def test_memory_machine_on_redis() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.hypothesis  # as @given tests are: the thorough run (.ci/run) selects it
 @pytest.mark.redis
 def test_async_background_memory_machine_on_redis() -> None:
     require_redis()
@@ -622,6 +627,7 @@ def test_async_background_memory_machine_on_redis() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.hypothesis  # as @given tests are: the thorough run (.ci/run) selects it
 @pytest.mark.postgres
 def test_memory_machine_on_postgres() -> None:
     require_postgres()
@@ -631,6 +637,7 @@ def test_memory_machine_on_postgres() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.hypothesis  # as @given tests are: the thorough run (.ci/run) selects it
 @pytest.mark.postgres
 def test_async_background_memory_machine_on_postgres() -> None:
     require_postgres()

@@ -376,7 +376,7 @@ lc_messages = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(lc_messages)
 def test_round_trip_is_lossless(message: BaseMessage) -> None:
     back = to_langchain(from_langchain(message))

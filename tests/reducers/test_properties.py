@@ -23,7 +23,6 @@ from tests.fakes.counters import WordCounter, words
 from tests.fakes.summarizers import FakeSummarizer
 
 SETTINGS = settings(
-    max_examples=500,
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

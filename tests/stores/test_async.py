@@ -77,3 +77,9 @@ async def test_async_sqlite_store_reports_a_bad_file_on_open_and_on_first_use(
     with pytest.raises(StoreError, match=r"cannot open|unable to open"):
         await store.load("s")
     await store.close()
+
+
+async def test_async_sqlite_store_repr_is_its_sync_twins(tmp_path: Path) -> None:
+    store = AsyncSQLiteStore(tmp_path / "a.db")
+    assert repr(store) == f"AsyncSQLiteStore({str(tmp_path / 'a.db')!r})"
+    await store.close()

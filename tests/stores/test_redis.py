@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 
 import pytest
@@ -83,3 +84,12 @@ def test_a_given_client_is_used_as_is_and_left_open() -> None:
         for key in client.scan_iter(match=f"{prefix}:*"):
             client.delete(key)
         client.close()
+
+
+def test_reprs_name_the_prefix_and_never_the_password() -> None:
+    url = "redis://:pa55word@127.0.0.1:6379/0"  # both connect on first use only
+    store, async_store = RedisStore(url, prefix="app"), AsyncRedisStore(url, prefix="app")
+    assert repr(store) == "RedisStore(prefix='app')"
+    assert repr(async_store) == "AsyncRedisStore(prefix='app')"
+    store.close()
+    asyncio.run(async_store.close())

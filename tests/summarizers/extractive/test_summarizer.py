@@ -733,7 +733,7 @@ def spans(draw: st.DrawFn) -> tuple[list[Message], str | None, SummaryInfo | Non
     return msgs, prev, info
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spans(), st.integers(min_value=1, max_value=300), st.sampled_from(["approx", "words"]))
 def test_property_within_budget_and_ids_are_real(
     span: tuple[list[Message], str | None, SummaryInfo | None], budget: int, kind: str
