@@ -9,11 +9,8 @@ instead of reaching a provider, whichever HTTP stack sent it (httpx or httpx2: b
 from __future__ import annotations
 
 import os
-import re
 import socket
 from collections.abc import Iterator
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -103,53 +100,3 @@ def _drop_postgres_test_database() -> Iterator[None]:
     if backends is not None:
         backends.drop_postgres_databases()
         backends.drop_redis_keys()
-
-
-# -- the `sdk` mark: what the oldest openai and litellm releases can break -----------------------
-# scripts/test runs the whole suite on the newest openai and litellm, then only the tests marked
-# `sdk` on the oldest supported ones (the two virtualenvs differ only in those and what they pull
-# in). The mark is given here, so a new test gets it without anyone remembering to: a test is
-# `sdk` when it lives in a folder about the SDKs, when its module names the SDKs or summem's code
-# that calls them, or when it uses a fixture of tests/fakes/fixtures.py (respx routes, litellm on
-# httpx).
-_SDK_FOLDERS = frozenset({"clients", "wrappers", "integrations", "tokens"})
-_SDK_SOURCE = re.compile(
-    r"^\s*(?:import|from) (?:openai|litellm|respx|agents|httpx2)\b"  # the SDKs themselves
-    r"|importorskip\(\"(?:openai|litellm|agents)"
-    r"|\btests\.fakes\.(?:providers|replies|transport|responses|fixtures)\b"  # fake providers
-    # summem's code that imports the SDKs, or reads litellm's files (tokenizers, prices, windows)
-    r"|\bsummem\.(?:clients|wrappers|integrations|summarizers\.(?:llm|endpoint)"
-    r"|tokens\.(?:openai|windows)|observe\.cost)\b"
-    r"|\b(?:wrap_openai|wrap_completion|LLMSummarizer|TiktokenCounter)\b",
-    re.MULTILINE,
-)
-_TESTS = Path(__file__).parent
-
-
-@cache
-def _module_touches_sdk(path: Path) -> bool:
-    folders = path.relative_to(_TESTS).parts[:-1]
-    return bool(_SDK_FOLDERS.intersection(folders)) or bool(
-        _SDK_SOURCE.search(path.read_text(encoding="utf-8"))
-    )
-
-
-def _touches_sdk(item: pytest.Item) -> bool:
-    path = Path(str(item.path))
-    if path.is_relative_to(_TESTS) and _module_touches_sdk(path):
-        return True
-    fixtures = getattr(item, "_fixtureinfo", None)
-    defs = fixtures.name2fixturedefs.values() if fixtures is not None else ()
-    return any(  # the last definition of each name is the one in force (stores/ has a `backend`)
-        chain[-1].func.__module__ == "tests.fakes.fixtures"
-        and chain[-1].argname not in ("clock", "mode")
-        for chain in defs
-        if chain
-    )
-
-
-@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if _touches_sdk(item):
-            item.add_marker(pytest.mark.sdk)
