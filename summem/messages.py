@@ -121,6 +121,16 @@ class Message(BaseModel):
     tool_calls: list[dict[str, Any]] | None = None
     tool_call_id: str | None = None
 
+    def __init__(self, /, **data: Any) -> None:
+        """Build from fields, with :meth:`from_openai`'s checks (pydantic's types alone allow
+        values no store can keep, such as a 5,000-digit integer in an extra field).
+
+        Raises:
+            MessageValidationError: naming the field at fault.
+        """
+        check_message(data, None)
+        super().__init__(**data)
+
     # summem's bookkeeping (id, summary marker, token cache, meta) lives in pydantic's private
     # slot, managed here rather than through PrivateAttr: pydantic's private-attribute set-up
     # costs more than validating the message itself, and every turn builds one.
