@@ -62,7 +62,8 @@ def check_values(data: Mapping[str, Any], index: int | None) -> bool:
     No text with lone surrogates (they cannot be encoded as UTF-8: SQLite and Redis would fail
     where the memory store would not), no ``NaN`` or infinite number (not JSON), no key that is
     not a string, no nesting deeper than :data:`MAX_DEPTH` (a recursion bomb), no integer
-    longer than :data:`MAX_INT_DIGITS` (``str()`` refuses it), and only JSON types. Walks iteratively: a hostile message cannot exhaust the stack here.
+    longer than :data:`MAX_INT_DIGITS` (``str()`` refuses it), and only JSON types. Walks
+    iteratively: a hostile message cannot exhaust the stack here.
 
     Returns:
         True when a copy must go deeper than the top level: a value is a list, a mapping or a

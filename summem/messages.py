@@ -122,8 +122,10 @@ class Message(BaseModel):
     tool_call_id: str | None = None
 
     def __init__(self, /, **data: Any) -> None:
-        """Build from fields, with :meth:`from_openai`'s checks (pydantic's types alone allow
-        values no store can keep, such as a 5,000-digit integer in an extra field).
+        """Build from fields, with :meth:`from_openai`'s checks.
+
+        pydantic's types alone allow values no store can keep, such as a 5,000-digit integer
+        in an extra field.
 
         Raises:
             MessageValidationError: naming the field at fault.
