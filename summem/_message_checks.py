@@ -9,7 +9,7 @@ the field at fault, e.g. ``message 3, field 'content[1].image_url.url'``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from summem.errors import MessageValidationError
@@ -21,6 +21,7 @@ __all__ = [
     "check_message",
     "check_part",
     "check_values",
+    "expect_batch",
     "load_json",
 ]
 
@@ -112,8 +113,9 @@ def check_values(data: Mapping[str, Any], index: int | None) -> bool:
                 raise MessageValidationError(problem, index=index, field=where)
         elif isinstance(value, (Mapping, list, tuple)):
             if depth >= MAX_DEPTH:
+                shown = where if len(where) <= 60 else where[:57] + "..."
                 raise MessageValidationError(
-                    f"nested deeper than {MAX_DEPTH} levels", index=index, field=where
+                    f"nested deeper than {MAX_DEPTH} levels", index=index, field=shown
                 )
             if isinstance(value, Mapping):
                 for k, v in value.items():
@@ -129,6 +131,16 @@ def check_values(data: Mapping[str, Any], index: int | None) -> bool:
                 f"{type(value).__name__} is not a JSON value", index=index, field=where
             )
     return nested
+
+
+def expect_batch(items: object, what: str = "messages") -> None:
+    """``items`` can be a batch: an iterable, not a string, bytes or a single mapping.
+
+    Raises:
+        MessageValidationError: naming what was passed instead.
+    """
+    if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+        raise MessageValidationError(f"expected a list of {what}, got {type(items).__name__}")
 
 
 def _bounded_int(digits: str) -> int:
@@ -156,14 +168,14 @@ def load_json(text: str | bytes, *, index: int | None = None, field: str = "json
         value = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
     except RecursionError:
         raise MessageValidationError(
-            f"not JSON summem accepts: nested deeper than {MAX_DEPTH} levels",
+            f"nested deeper than {MAX_DEPTH} levels",
             index=index,
             field=field,
         ) from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, the hooks above
         raise MessageValidationError(
             f"not valid JSON: {str(exc)[:200]}", index=index, field=field
-        ) from None
+        ) from exc
     check_values({field: value}, index)
     return value
 

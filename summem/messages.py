@@ -18,7 +18,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from summem._message_checks import check_message, check_values
+from summem._message_checks import check_message, check_values, expect_batch
 from summem.errors import MessageValidationError
 
 __all__ = [
@@ -477,8 +477,7 @@ def parse_messages(items: Iterable[MessageLike]) -> list[Message]:
     Raises:
         MessageValidationError: naming the index of the first bad message and its field.
     """
-    if isinstance(items, (str, bytes, Mapping)):
-        raise MessageValidationError(f"expected a list of messages, got {type(items).__name__}")
+    expect_batch(items)
     return [Message.from_openai(item, index=i) for i, item in enumerate(items)]
 
 

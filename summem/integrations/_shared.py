@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from summem.errors import MissingDependencyError
+from summem._message_checks import load_json
+from summem.errors import MessageValidationError, MissingDependencyError
 
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory
@@ -45,9 +46,9 @@ def dump_arguments(args: Any) -> str:
 def load_arguments(text: str | None) -> tuple[dict[str, Any] | None, str | None]:
     """``(arguments, None)`` for a JSON object, else ``(None, why not)``."""
     try:
-        value = json.loads(text or "{}")
-    except ValueError as exc:
-        return None, f"arguments are not JSON: {exc}"
+        value = load_json(text or "{}", field="arguments")
+    except MessageValidationError as exc:
+        return None, f"arguments are not JSON: {exc.reason}"
     if not isinstance(value, dict):
         return None, "arguments are not a JSON object"
     return value, None

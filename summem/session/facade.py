@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from summem._flow import Flow
+from summem._message_checks import expect_batch
 from summem.errors import (
     ConfigurationError,
     LeaseHeldError,
-    MessageValidationError,
     ReductionError,
     StoreError,
     SummemError,
@@ -433,10 +433,7 @@ class BaseMemory:
     def _record_items(messages: Iterable[MessageLike], mode: Mode) -> list[MessageLike]:
         if mode not in ("auto", "new", "full"):
             raise ConfigurationError(f"mode must be 'auto', 'new' or 'full', got {mode!r}")
-        if isinstance(messages, (str, bytes, Mapping)):
-            raise MessageValidationError(
-                f"expected a list of messages, got {type(messages).__name__}"
-            )
+        expect_batch(messages)
         return list(messages)
 
     @property
