@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from summem._message_checks import check_message, check_values, expect_batch
 from summem.errors import MessageValidationError
@@ -104,6 +104,15 @@ class SummaryInfo(BaseModel):
     created_at: datetime = Field(default_factory=lambda: datetime.now(timezone.utc))
     extra: dict[str, Any] = Field(default_factory=dict)
     """Anything a summarizer wants to keep, e.g. provenance of extracted facts."""
+
+    @field_validator("covered_ids")
+    @classmethod
+    def _each_once(cls, ids: tuple[str, ...]) -> tuple[str, ...]:
+        if len(set(ids)) != len(ids):
+            seen: set[str] = set()
+            twice = next(i for i in ids if i in seen or seen.add(i))  # type: ignore[func-returns-value]
+            raise ValueError(f"covers {twice!r} twice: a message is covered once")
+        return ids
 
 
 class Message(BaseModel):

@@ -490,7 +490,10 @@ def decode_message(raw: str | bytes, *, session_id: str, where: str = "message")
         msg = Message.from_openai(record["m"], id=str(record["id"]))
         info = record.get("s")
         if info is not None:
-            msg = msg.as_summary(SummaryInfo.model_validate(info))
+            summary = SummaryInfo.model_validate(info)
+            if summary.previous_summary_id == msg.id:
+                raise ValueError("the summary names itself as the summary it replaced")
+            msg = msg.as_summary(summary)
         meta = record.get("x")
         if meta:
             msg = msg.with_meta(**meta)
