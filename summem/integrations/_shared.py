@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from summem._message_checks import load_json
+from summem._message_checks import check_values, load_json
 from summem.errors import MessageValidationError, MissingDependencyError
 
 if TYPE_CHECKING:
@@ -38,8 +38,14 @@ def placement_of(memory: Memory | AsyncMemory) -> SummaryPlacement:
     return placement if isinstance(placement, str) else "after_system"  # type: ignore[return-value]
 
 
-def dump_arguments(args: Any) -> str:
-    """A tool call's arguments as the JSON text chat-completions carries."""
+def dump_arguments(args: Any, *, field: str = "arguments") -> str:
+    """A tool call's arguments as the JSON text chat-completions carries.
+
+    Raises:
+        MessageValidationError: the arguments (the model's) are not a value summem accepts:
+            too deep, an integer too long, not JSON (``field`` names them).
+    """
+    check_values({field: args}, None)
     return json.dumps(args, ensure_ascii=False)
 
 
