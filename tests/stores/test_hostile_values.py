@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from summem import Memory
-from summem.errors import MessageValidationError
+from summem.errors import CorruptRecordError, MessageValidationError
 from summem.messages import Message
-from summem.stores.base import Store, encode_message
+from summem.stores.base import Store, decode_message, encode_message
 from tests.stores.backends import Backend
+from tests.stores.helpers import fill, reduce_to
 
 HUGE = 10**5000  # 5,001 digits: str() and json.dumps refuse it under Python's default limit
 BIG_OK = 10**600  # still converts in every process (the smallest settable limit is 640 digits)
@@ -82,3 +83,28 @@ def test_encoding_never_raises_a_raw_error() -> None:
     msg.meta["sneaked"] = HUGE
     with pytest.raises(MessageValidationError, match=msg.id):
         encode_message(msg)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "[" * 200_000,
+        '{"id": "m_1", "m": {"role": "user", "content": "x", "n": ' + "9" * 5000 + "}}",
+        '{"id": "m_1", "m": {"role": "user", "content": "x"}, "x": {"n": ' + "9" * 700 + "}}",
+    ],
+)
+def test_a_tampered_record_every_store_decodes_is_a_corrupt_record(raw: str) -> None:
+    with pytest.raises(CorruptRecordError, match="session 's': stored message"):
+        decode_message(raw, session_id="s")
+
+
+def test_a_redis_summary_log_entry_too_deep_to_parse_is_a_corrupt_record(
+    redis_backend: Backend,
+) -> None:
+    store = redis_backend.make()
+    fill(store, "s", 4)
+    reduce_to(store, "s", 2)
+    keys = redis_backend.redis_keys("s")
+    redis_backend.redis_client().lset(keys.sums, 0, "[" * 200_000)
+    with pytest.raises(CorruptRecordError, match="summary log entry"):
+        store.summaries("s")
