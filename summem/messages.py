@@ -14,7 +14,7 @@ import os
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -130,17 +130,19 @@ class Message(BaseModel):
     tool_calls: list[dict[str, Any]] | None = None
     tool_call_id: str | None = None
 
-    def __init__(self, /, **data: Any) -> None:
-        """Build from fields, with :meth:`from_openai`'s checks.
+    if not TYPE_CHECKING:  # mypy keeps the pydantic plugin's typed signature
 
-        pydantic's types alone allow values no store can keep, such as a 5,000-digit integer
-        in an extra field.
+        def __init__(self, /, **data: Any) -> None:
+            """Build from fields, with :meth:`from_openai`'s checks.
 
-        Raises:
-            MessageValidationError: naming the field at fault.
-        """
-        check_message(data, None)
-        super().__init__(**data)
+            pydantic's types alone allow values no store can keep, such as a 5,000-digit
+            integer in an extra field.
+
+            Raises:
+                MessageValidationError: naming the field at fault.
+            """
+            check_message(data, None)
+            super().__init__(**data)
 
     # summem's bookkeeping (id, summary marker, token cache, meta) lives in pydantic's private
     # slot, managed here rather than through PrivateAttr: pydantic's private-attribute set-up

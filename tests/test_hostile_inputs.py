@@ -113,7 +113,7 @@ def test_malformed_call_items_are_refused_at_add_and_nothing_is_stored(
 
 def test_well_formed_call_items_are_still_accepted() -> None:
     memory = Memory("s")
-    items = [
+    items: list[dict[str, Any]] = [
         {"role": "user", "content": "hi"},
         {"type": "function_call", "call_id": "c1", "name": "f", "arguments": ""},
         {

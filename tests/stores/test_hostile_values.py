@@ -72,7 +72,7 @@ def test_every_backend_accepts_and_refuses_the_same_messages(backend: Backend) -
 
 def test_the_constructor_and_meta_refuse_what_a_store_cannot_keep() -> None:
     with pytest.raises(MessageValidationError, match="x_n"):
-        Message(role="user", content="x", x_n=HUGE)  # type: ignore[call-arg]
+        Message(role="user", content="x", x_n=HUGE)
     with pytest.raises(MessageValidationError, match=r"meta\.usage"):
         Message.from_openai({"role": "user", "content": "x"}).with_meta(usage={"n": HUGE})
 
