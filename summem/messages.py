@@ -110,8 +110,10 @@ class SummaryInfo(BaseModel):
     def _each_once(cls, ids: tuple[str, ...]) -> tuple[str, ...]:
         if len(set(ids)) != len(ids):
             seen: set[str] = set()
-            twice = next(i for i in ids if i in seen or seen.add(i))  # type: ignore[func-returns-value]
-            raise ValueError(f"covers {twice!r} twice: a message is covered once")
+            for i in ids:
+                if i in seen:
+                    raise ValueError(f"covers {i!r} twice: a message is covered once")
+                seen.add(i)
         return ids
 
 
