@@ -256,3 +256,22 @@ def test_a_hostile_transcript_file_is_a_usage_error(tmp_path: Path, text: str, r
     path.write_text(text, encoding="utf-8")
     with pytest.raises(CliError, match=reason):
         read_transcript(path)
+
+
+@pytest.mark.parametrize(
+    ("item", "reason"),
+    [
+        ({"role": "user", "content": [{"type": "text", "text": "x", "d": nested(5000)}]}, "deeper"),
+        ({"role": "user", "content": [{"type": "text", "text": "x", "n": HUGE}]}, "640"),
+        (None, "expected a mapping"),
+        (5, "expected a mapping"),
+    ],
+)
+def test_record_checks_the_list_before_comparing_it_with_history(item: Any, reason: str) -> None:
+    memory = Memory("s")
+    memory.add({"role": "user", "content": "hi"})
+    for passed, index in (([item], 0), ([{"role": "user", "content": "hi"}, item], 1)):
+        with pytest.raises(MessageValidationError, match=reason) as caught:
+            memory.record(passed)
+        assert caught.value.index == index  # the position in the list passed
+    assert memory.history() == [{"role": "user", "content": "hi"}]
