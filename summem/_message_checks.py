@@ -8,12 +8,22 @@ the field at fault, e.g. ``message 3, field 'content[1].image_url.url'``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from summem.errors import MessageValidationError
 
-__all__ = ["MAX_DEPTH", "ROLES", "check_message", "check_part", "check_values"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_INT_DIGITS",
+    "ROLES",
+    "check_message",
+    "check_part",
+    "check_values",
+    "expect_batch",
+    "load_json",
+]
 
 ROLES: frozenset[str] = frozenset(("system", "developer", "user", "assistant", "tool"))
 
@@ -33,14 +43,28 @@ _EXACT_SCALARS = frozenset((str, int, float, bool, type(None)))
 MAX_DEPTH = 64
 """Deepest nesting of lists and mappings a message may have (a message is a few levels deep)."""
 
+MAX_INT_DIGITS = 640
+"""Most decimal digits an integer may have: the smallest limit Python lets a process set on
+``str(int)`` (``sys.set_int_max_str_digits``), so a value accepted here is written as JSON by
+every store, in every process."""
+
+_INT_BOUND = 10**MAX_INT_DIGITS
+
+
+def _int_problem(value: int) -> str | None:
+    if -_INT_BOUND < value < _INT_BOUND:
+        return None
+    return f"an integer of more than {MAX_INT_DIGITS} digits cannot be stored as JSON"
+
 
 def check_values(data: Mapping[str, Any], index: int | None) -> bool:
     """Every value is storable as strict JSON, the same on every store; True if any is nested.
 
     No text with lone surrogates (they cannot be encoded as UTF-8: SQLite and Redis would fail
     where the memory store would not), no ``NaN`` or infinite number (not JSON), no key that is
-    not a string, no nesting deeper than :data:`MAX_DEPTH` (a recursion bomb), and only JSON
-    types. Walks iteratively: a hostile message cannot exhaust the stack here.
+    not a string, no nesting deeper than :data:`MAX_DEPTH` (a recursion bomb), no integer
+    longer than :data:`MAX_INT_DIGITS` (``str()`` refuses it), and only JSON types. Walks
+    iteratively: a hostile message cannot exhaust the stack here.
 
     Returns:
         True when a copy must go deeper than the top level: a value is a list, a mapping or a
@@ -55,7 +79,9 @@ def check_values(data: Mapping[str, Any], index: int | None) -> bool:
         if not isinstance(key, str):
             raise MessageValidationError(f"keys must be strings, got {key!r}", index=index)
         kind = type(value)  # the common top-level values are settled here, without the stack
-        if (kind is str and value.isascii()) or value is None or kind is int or kind is bool:
+        if (kind is str and value.isascii()) or value is None or kind is bool:
+            continue
+        if kind is int and -_INT_BOUND < value < _INT_BOUND:
             continue
         stack.append((value, key, 1))
     nested = False
@@ -79,12 +105,17 @@ def check_values(data: Mapping[str, Any], index: int | None) -> bool:
                 raise MessageValidationError(
                     f"{value!r} is not a JSON number", index=index, field=where
                 )
-        elif value is None or kind is bool or isinstance(value, int):
+        elif value is None or kind is bool:
             continue
+        elif isinstance(value, int):
+            problem = _int_problem(value)
+            if problem is not None:
+                raise MessageValidationError(problem, index=index, field=where)
         elif isinstance(value, (Mapping, list, tuple)):
             if depth >= MAX_DEPTH:
+                shown = where if len(where) <= 60 else where[:57] + "..."
                 raise MessageValidationError(
-                    f"nested deeper than {MAX_DEPTH} levels", index=index, field=where
+                    f"nested deeper than {MAX_DEPTH} levels", index=index, field=shown
                 )
             if isinstance(value, Mapping):
                 for k, v in value.items():
@@ -100,6 +131,53 @@ def check_values(data: Mapping[str, Any], index: int | None) -> bool:
                 f"{type(value).__name__} is not a JSON value", index=index, field=where
             )
     return nested
+
+
+def expect_batch(items: object, what: str = "messages") -> None:
+    """``items`` can be a batch: an iterable, not a string, bytes or a single mapping.
+
+    Raises:
+        MessageValidationError: naming what was passed instead.
+    """
+    if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+        raise MessageValidationError(f"expected a list of {what}, got {type(items).__name__}")
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits) > MAX_INT_DIGITS + 1:  # checked before the conversion, which is quadratic
+        raise ValueError(f"an integer of more than {MAX_INT_DIGITS} digits")
+    return int(digits)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def load_json(text: str | bytes, *, index: int | None = None, field: str = "json") -> Any:
+    """Parse JSON text summem did not write (a model's tool arguments, a tool's result, a file).
+
+    The value is held to :func:`check_values`' rules (depth, integer size, strict JSON), so a
+    hostile text gives an error naming it, never a ``RecursionError`` from the parser or from
+    whatever walks the value later.
+
+    Raises:
+        MessageValidationError: (a ``ValueError``) the text is not JSON, or not such a value;
+            ``index`` and ``field`` say where the text came from.
+    """
+    try:
+        value = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+    except RecursionError:
+        raise MessageValidationError(
+            f"nested deeper than {MAX_DEPTH} levels",
+            index=index,
+            field=field,
+        ) from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, the hooks above
+        raise MessageValidationError(
+            f"not valid JSON: {str(exc)[:200]}", index=index, field=field
+        ) from exc
+    check_values({field: value}, index)
+    return value
 
 
 _LEGACY_RESULT = (

@@ -3,7 +3,10 @@
 Safe by construction: yaml's ``SafeLoader`` (no Python tags: nothing in a file ever runs), a
 size cap on the bytes, UTF-8 only, a key given twice in one mapping refused instead of the last
 one silently winning, and a bound on what anchors and aliases expand to, so a small file cannot
-make a caller walk billions of nodes (the "billion laughs" alias bomb). Every problem is a
+make a caller walk billions of nodes (the "billion laughs" alias bomb), no alias inside the
+node it names (a structure holding itself, which every walker would follow forever), and no
+integer longer than :data:`MAX_INT_DIGITS` digits (``str()`` refuses them; the same bound as
+for messages). Every problem is a
 :class:`YAMLFileError` that names the line and column; callers wrap it in their own error with
 the file's name (``PromptError``, ``ConfigurationError``).
 """
@@ -15,13 +18,24 @@ from typing import Any
 
 import yaml
 
-__all__ = ["MAX_YAML_BYTES", "MAX_YAML_NODES", "YAMLFileError", "parse_yaml", "read_capped"]
+__all__ = [
+    "MAX_INT_DIGITS",
+    "MAX_YAML_BYTES",
+    "MAX_YAML_NODES",
+    "YAMLFileError",
+    "parse_yaml",
+    "read_capped",
+]
 
 MAX_YAML_BYTES = 64 * 1024
 """Largest file accepted: prompts and configs are a few KiB; anything bigger is a mistake."""
 
 MAX_YAML_NODES = 100_000
 """Most nodes a document may hold once its aliases are expanded."""
+
+MAX_INT_DIGITS = 640
+"""Most digits an integer may be written with (``summem._message_checks`` has the same bound:
+the smallest limit Python lets a process set on ``str(int)``)."""
 
 
 class YAMLFileError(ValueError):
@@ -95,6 +109,21 @@ class _Loader(yaml.SafeLoader):
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
 
+    def construct_bounded_int(self, node: yaml.ScalarNode) -> int:
+        """An integer, refused before the conversion when it has too many digits."""
+        digits = str(self.construct_scalar(node)).lstrip("+-").replace("_", "")
+        if len(digits) > MAX_INT_DIGITS:
+            mark = node.start_mark
+            raise YAMLFileError(
+                f"line {mark.line + 1}, column {mark.column + 1}: an integer of more than "
+                f"{MAX_INT_DIGITS} digits"
+            )
+        value: int = self.construct_yaml_int(node)
+        return value
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_bounded_int)
+
 
 def _check_expansion(root: yaml.Node) -> None:
     """Refuse a document whose aliases expand past :data:`MAX_YAML_NODES` nodes.
@@ -110,8 +139,12 @@ def _check_expansion(root: yaml.Node) -> None:
         known = sizes.get(key)
         if known is not None:
             return known
-        if key in active:  # a recursive alias: the constructor rejects it as it is
-            return 1
+        if key in active:  # the constructor would build a structure that holds itself
+            mark = node.start_mark
+            raise YAMLFileError(
+                f"line {mark.line + 1}, column {mark.column + 1}: an alias refers to itself "
+                "(a structure holding itself)"
+            )
         active.add(key)
         total = 1
         if isinstance(node, yaml.SequenceNode):

@@ -14,11 +14,11 @@ import os
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from summem._message_checks import check_message, check_values
+from summem._message_checks import check_message, check_values, expect_batch
 from summem.errors import MessageValidationError
 
 __all__ = [
@@ -105,6 +105,17 @@ class SummaryInfo(BaseModel):
     extra: dict[str, Any] = Field(default_factory=dict)
     """Anything a summarizer wants to keep, e.g. provenance of extracted facts."""
 
+    @field_validator("covered_ids")
+    @classmethod
+    def _each_once(cls, ids: tuple[str, ...]) -> tuple[str, ...]:
+        if len(set(ids)) != len(ids):
+            seen: set[str] = set()
+            for i in ids:
+                if i in seen:
+                    raise ValueError(f"covers {i!r} twice: a message is covered once")
+                seen.add(i)
+        return ids
+
 
 class Message(BaseModel):
     """One chat-completions message.
@@ -120,6 +131,20 @@ class Message(BaseModel):
     name: str | None = None
     tool_calls: list[dict[str, Any]] | None = None
     tool_call_id: str | None = None
+
+    if not TYPE_CHECKING:  # mypy keeps the pydantic plugin's typed signature
+
+        def __init__(self, /, **data: Any) -> None:
+            """Build from fields, with :meth:`from_openai`'s checks.
+
+            pydantic's types alone allow values no store can keep, such as a 5,000-digit
+            integer in an extra field.
+
+            Raises:
+                MessageValidationError: naming the field at fault.
+            """
+            check_message(data, None)
+            super().__init__(**data)
 
     # summem's bookkeeping (id, summary marker, token cache, meta) lives in pydantic's private
     # slot, managed here rather than through PrivateAttr: pydantic's private-attribute set-up
@@ -465,8 +490,7 @@ def parse_messages(items: Iterable[MessageLike]) -> list[Message]:
     Raises:
         MessageValidationError: naming the index of the first bad message and its field.
     """
-    if isinstance(items, (str, bytes, Mapping)):
-        raise MessageValidationError(f"expected a list of messages, got {type(items).__name__}")
+    expect_batch(items)
     return [Message.from_openai(item, index=i) for i, item in enumerate(items)]
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from summem._message_checks import load_json
 from summem.cli.common import EXIT_USAGE, CliError
 from summem.errors import MessageValidationError
 from summem.formats.locomo import is_locomo
@@ -106,8 +107,11 @@ def _kind(value: Any) -> str:
 
 def _parse(path: Path, text: str) -> tuple[Any, str]:
     try:
-        return json.loads(text), "json"
-    except json.JSONDecodeError as whole:
+        return load_json(text, field="transcript"), "json"
+    except MessageValidationError as exc:
+        whole = exc.__cause__
+        if not isinstance(whole, json.JSONDecodeError):  # too deep, a huge integer...
+            raise _fail(f"{path}: {exc}") from None
         lines = [(i, line) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
         if len(lines) < 2 or lines[0][1].strip() in ("[", "{"):
             raise _fail(
@@ -116,9 +120,11 @@ def _parse(path: Path, text: str) -> tuple[Any, str]:
     items: list[Any] = []
     for lineno, line in lines:
         try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise _fail(f"{path}: line {lineno}: not valid JSON: {exc.msg}") from None
+            item = load_json(line, field="line")
+        except MessageValidationError as exc:
+            cause = exc.__cause__
+            why = cause.msg if isinstance(cause, json.JSONDecodeError) else str(exc)
+            raise _fail(f"{path}: line {lineno}: not valid JSON: {why}") from None
         if not isinstance(item, dict):
             raise _fail(f"{path}: line {lineno}: expected a message object, got {_kind(item)}")
         items.append(item)

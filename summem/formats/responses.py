@@ -32,6 +32,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from summem._message_checks import check_values, expect_batch
 from summem.errors import MessageValidationError
 from summem.messages import GLUED_TO_NEXT, Message, SDKMessage, copy_json
 
@@ -56,12 +57,20 @@ def item_dict(item: Any, *, index: int | None = None) -> dict[str, Any]:
     if isinstance(item, Message):
         raise MessageValidationError("expected a Responses item, got a summem Message", index=index)
     if isinstance(item, Mapping):
+        check_values(item, index)  # before anything recursive walks it (depth, integers...)
         return dict(copy_json(item))
     dump = getattr(item, "model_dump", None)
     if callable(dump):
         # warnings off: a parsed response's items hold the caller's own model in ``parsed``
-        dumped = dump(mode="json", exclude_unset=True, warnings=False)
+        try:
+            dumped = dump(mode="json", exclude_unset=True, warnings=False)
+        except (RecursionError, ValueError) as exc:  # a recursion bomb, a 5,000-digit integer
+            raise MessageValidationError(
+                f"the {type(item).__name__} item cannot be read as JSON: {str(exc)[:200]}",
+                index=index,
+            ) from None
         if isinstance(dumped, dict):
+            check_values(dumped, index)
             return dumped
     raise MessageValidationError(
         f"expected a Responses input item (a mapping), got {type(item).__name__}", index=index
@@ -88,16 +97,59 @@ def _need_str(item: Mapping[str, Any], key: str, kind: str, index: int | None) -
     return value
 
 
-def _chat_parts(parts: Sequence[Any], index: int | None) -> list[dict[str, Any]]:
+_PAIRED_FIELDS: dict[str, tuple[tuple[str, tuple[type, ...]], ...]] = {
+    "function_call": (("call_id", (str,)), ("name", (str,)), ("arguments", (str,))),
+    "function_call_output": (("call_id", (str,)), ("output", (str, list))),
+    "custom_tool_call": (("call_id", (str,)), ("name", (str,)), ("input", (str,))),
+    "custom_tool_call_output": (("call_id", (str,)), ("output", (str, list))),
+    "computer_call": (("call_id", (str,)),),
+    "computer_call_output": (("call_id", (str,)),),
+    "local_shell_call": (("call_id", (str,)),),
+    "shell_call": (("call_id", (str,)),),
+    "shell_call_output": (("call_id", (str,)),),
+    "apply_patch_call": (("call_id", (str,)),),
+    "apply_patch_call_output": (("call_id", (str,)),),
+}
+"""What the API requires of the items paired by ``call_id``: an item without it would be
+stored, sent back every turn and refused every time, until it was evicted."""
+
+_NON_EMPTY = ("call_id", "name")
+
+
+def _check_paired(item: Mapping[str, Any], kind: str, index: int | None) -> None:
+    for key, types in _PAIRED_FIELDS.get(kind, ()):
+        value = item.get(key)
+        if not isinstance(value, types) or (key in _NON_EMPTY and not value):
+            wanted = (
+                "a non-empty string"
+                if key in _NON_EMPTY
+                else " or ".join(
+                    "a string" if t is str else "a list of content parts" for t in types
+                )
+            )
+            got = "missing" if key not in item else f"got {type(value).__name__}"
+            raise MessageValidationError(
+                f"a {kind!r} item needs {key!r} as {wanted} ({got})", index=index, field=key
+            )
+
+
+def _chat_parts(
+    parts: Sequence[Any], index: int | None, field: str = "content"
+) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for i, part in enumerate(parts):
         if not isinstance(part, Mapping):
             raise MessageValidationError(
                 f"a content part must be a mapping, got {type(part).__name__}",
                 index=index,
-                field=f"content[{i}]",
+                field=f"{field}[{i}]",
             )
         ptype = part.get("type")
+        key = "refusal" if ptype == "refusal" else "text"
+        if ptype in (*_TEXT_PARTS, "refusal") and not isinstance(part.get(key), str):
+            raise MessageValidationError(
+                f"a {ptype!r} part needs {key!r} as a string", index=index, field=f"{field}[{i}]"
+            )
         if ptype in _TEXT_PARTS:
             out.append({"type": "text", "text": str(part.get("text", ""))})
         elif ptype == "refusal":
@@ -151,11 +203,12 @@ def _chat_form(item: dict[str, Any], index: int | None) -> dict[str, Any]:
         if isinstance(item.get("encrypted_content"), str):
             out["encrypted_content"] = item["encrypted_content"]  # opaque: counted, never read
         return out
+    _check_paired(item, kind, index)
     if kind.endswith("_call_output") and "call_id" in item:
         call_id = _need_str(item, "call_id", kind, index)
         output = item.get("output")
         if isinstance(output, list):
-            content: str | list[dict[str, Any]] = _chat_parts(output, index)
+            content: str | list[dict[str, Any]] = _chat_parts(output, index, "output")
         else:
             content = output if isinstance(output, str) else json.dumps(output, sort_keys=True)
         return {"role": "tool", "tool_call_id": call_id, "content": content}
@@ -180,8 +233,8 @@ def to_messages(items: Iterable[Any]) -> list[Message]:
     """
     if isinstance(items, str):
         items = [{"role": "user", "content": items}]
-    elif isinstance(items, (bytes, Mapping)):
-        raise MessageValidationError(f"expected a list of items, got {type(items).__name__}")
+    else:
+        expect_batch(items, "items")
     out: list[Message] = []
     for i, raw in enumerate(items):
         item = item_dict(raw, index=i)

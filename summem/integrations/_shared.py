@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from summem.errors import MissingDependencyError
+from summem._message_checks import check_values, load_json
+from summem.errors import MessageValidationError, MissingDependencyError
 
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory
@@ -37,17 +38,23 @@ def placement_of(memory: Memory | AsyncMemory) -> SummaryPlacement:
     return placement if isinstance(placement, str) else "after_system"  # type: ignore[return-value]
 
 
-def dump_arguments(args: Any) -> str:
-    """A tool call's arguments as the JSON text chat-completions carries."""
+def dump_arguments(args: Any, *, field: str = "arguments") -> str:
+    """A tool call's arguments as the JSON text chat-completions carries.
+
+    Raises:
+        MessageValidationError: the arguments (the model's) are not a value summem accepts:
+            too deep, an integer too long, not JSON (``field`` names them).
+    """
+    check_values({field: args}, None)
     return json.dumps(args, ensure_ascii=False)
 
 
 def load_arguments(text: str | None) -> tuple[dict[str, Any] | None, str | None]:
     """``(arguments, None)`` for a JSON object, else ``(None, why not)``."""
     try:
-        value = json.loads(text or "{}")
-    except ValueError as exc:
-        return None, f"arguments are not JSON: {exc}"
+        value = load_json(text or "{}", field="arguments")
+    except MessageValidationError as exc:
+        return None, f"arguments are not JSON: {exc.reason}"
     if not isinstance(value, dict):
         return None, "arguments are not a JSON object"
     return value, None

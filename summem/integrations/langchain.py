@@ -136,7 +136,7 @@ def from_langchain(message: BaseMessage) -> Message:
                     "their results by id",
                     field=f"tool_calls[{i}].id",
                 )
-            arguments = dump_arguments(call["args"])
+            arguments = dump_arguments(call["args"], field=f"tool_calls[{i}].args")
             function = {"name": call["name"], "arguments": arguments}
             calls.append({"id": call["id"], "type": "function", "function": function})
         if calls:

@@ -31,7 +31,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from summem.errors import ConfigurationError
+from summem.errors import ConfigurationError, MessageValidationError
 from summem.integrations._shared import missing, split_head
 from summem.messages import Message
 
@@ -75,9 +75,29 @@ SUMMARY_KEY = "summem_summary"
 
 
 def _dump(message: ModelMessage) -> dict[str, Any]:
-    """pydantic-ai's own JSON form of a message (its parts' ids need the message's context)."""
-    data: dict[str, Any] = ModelMessagesTypeAdapter.dump_python([message], mode="json")[0]
+    """pydantic-ai's own JSON form of a message (its parts' ids need the message's context).
+
+    Raises:
+        MessageValidationError: a part holds what JSON cannot (a recursion bomb...).
+    """
+    try:
+        data: dict[str, Any] = ModelMessagesTypeAdapter.dump_python([message], mode="json")[0]
+    except (ValueError, RecursionError) as exc:  # PydanticSerializationError is a ValueError
+        raise _not_json(message, exc) from None
     return data
+
+
+def _not_json(message: ModelMessage, exc: Exception) -> MessageValidationError:
+    return MessageValidationError(
+        f"a pydantic-ai {type(message).__name__} cannot be stored as JSON: {str(exc)[:200]}"
+    )
+
+
+def _arguments(response: ModelResponse, part: ToolCallPart) -> str:
+    try:
+        return part.args_as_json_str()
+    except (ValueError, RecursionError) as exc:  # the model's arguments, too deep
+        raise _not_json(response, exc) from None
 
 
 def _load(data: dict[str, Any]) -> ModelMessage:
@@ -159,7 +179,7 @@ def _from_response(response: ModelResponse) -> Message:
         {
             "id": p.tool_call_id,
             "type": "function",
-            "function": {"name": p.tool_name, "arguments": p.args_as_json_str()},
+            "function": {"name": p.tool_name, "arguments": _arguments(response, p)},
         }
         for p in response.parts
         if isinstance(p, ToolCallPart)

@@ -18,6 +18,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from summem._message_checks import check_values, load_json
+from summem.errors import MessageValidationError
 from summem.recall.index import RecallHit
 from summem.summarizers.render import message_timestamp
 
@@ -115,11 +117,13 @@ class RecallTool:
         }
 
     def _arguments(self, arguments: str | Mapping[str, Any]) -> dict[str, Any] | str:
-        if isinstance(arguments, str):
-            try:
-                arguments = json.loads(arguments or "{}")
-            except ValueError:
-                return "arguments are not valid JSON"
+        try:  # the model wrote them: any problem is an answer to the model, never an exception
+            if isinstance(arguments, str):
+                arguments = load_json(arguments or "{}", field="arguments")
+            elif isinstance(arguments, Mapping):
+                check_values(arguments, None)
+        except MessageValidationError as exc:
+            return f"unusable arguments: {exc.reason}"
         if not isinstance(arguments, Mapping):
             return "arguments must be a JSON object"
         query, message_id = arguments.get("query"), arguments.get("message_id")

@@ -65,6 +65,8 @@ def reducer_from_record(record: object) -> Reducer:
         budget[f"soft_threshold_{unit}"] = record["soft_threshold"]
     if record.get("hard_limit") is not None:
         budget[f"hard_limit_{unit}"] = record["hard_limit"]
+    if record.get("summary_role") is not None:
+        budget["summary_role"] = record["summary_role"]
     return SummarizationReducer(
         summary_max_tokens=record.get("summary_max_tokens", DEFAULT_SUMMARY_MAX_TOKENS), **budget
     )

@@ -266,6 +266,8 @@ class SummarizationReducer(BudgetReducer):
         }
         if self._hard_limit_given:
             record["hard_limit"] = self._hard_limit
+        if self.summary_role != "user":  # from_dict checks the summary's role against it
+            record["summary_role"] = self.summary_role
         return record
 
     def with_summarizer(self, summarizer: Summarizer) -> SummarizationReducer:

@@ -30,7 +30,14 @@ from summem.stores.base import (
     validate_session_id,
 )
 
-__all__ = ["EXPORT_FORMAT", "SessionDict", "export_flow", "import_flow", "parse_session_dict"]
+__all__ = [
+    "EXPORT_FORMAT",
+    "SessionDict",
+    "check_summary_role",
+    "export_flow",
+    "import_flow",
+    "parse_session_dict",
+]
 
 EXPORT_FORMAT = "summem.session/1"
 """``format`` of the dict ``to_dict()`` writes."""
@@ -181,6 +188,11 @@ def _check_invariants(
                 f"session dict: the summary stands for history[:{info.watermark}] but the "
                 f"watermark is {watermark}"
             )
+        if info.previous_summary_id is not None and info.previous_summary_id in seen:
+            raise StoreError(
+                f"session dict: the summary's previous summary {info.previous_summary_id!r} "
+                f"is a message of the history (history[{seen[info.previous_summary_id]}])"
+            )
         head = {m.id for m in history[:watermark]}
         stray = [i for i in info.covered_ids if i not in head]
         if stray:
@@ -188,6 +200,26 @@ def _check_invariants(
                 f"session dict: the summary covers {stray[0]!r}, which is not in "
                 f"history[:{watermark}]"
             )
+
+
+def check_summary_role(summary: Message | None, reducer: object) -> None:
+    """A ``system`` or ``developer`` summary only where the reducer writes summaries so.
+
+    Its role is what the model trusts it by: a summary that became ``system`` would be a
+    second, privileged system message in the view.
+
+    Raises:
+        StoreError: naming the role and what the reducer writes.
+    """
+    if summary is None or not summary.is_system:
+        return
+    writes = getattr(reducer, "summary_role", None)
+    if summary.role != writes:
+        said = f"as {writes!r} messages" if isinstance(writes, str) else "none"
+        raise StoreError(
+            f"session dict: the summary is a {summary.role!r} message, but the reducer writes "
+            f"its summaries {said}: it would be a second system message in the view"
+        )
 
 
 def import_flow(core: SessionCore, store: StoreSteps, session: SessionDict) -> Flow[None]:

@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from summem._flow import Flow
+from summem._message_checks import expect_batch
 from summem.errors import (
     ConfigurationError,
     LeaseHeldError,
-    MessageValidationError,
     ReductionError,
     StoreError,
     SummemError,
@@ -324,7 +324,7 @@ class BaseMemory:
             StoreError: naming what is wrong in the dict.
         """
         from summem.reducers.records import reducer_from_record
-        from summem.session.export import parse_session_dict
+        from summem.session.export import check_summary_role, parse_session_dict
 
         session = parse_session_dict(data)
         config = session.config
@@ -332,6 +332,7 @@ class BaseMemory:
         if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not ttl > 0:
             raise StoreError(f"session dict: config 'lease_ttl_seconds' is invalid: {ttl!r}")
         if reducer is not None:
+            check_summary_role(session.summary, reducer)
             return session, Resumed(reducer=reducer, background=None, lease_ttl_seconds=float(ttl))
         background = config.get("background")
         if background is not None and not isinstance(background, bool):
@@ -340,6 +341,7 @@ class BaseMemory:
             reducer = reducer_from_record(config.get("reducer"))
         except (SummemError, TypeError, ValueError) as exc:
             raise StoreError(f"session dict: config 'reducer' is unusable: {exc}") from exc
+        check_summary_role(session.summary, reducer)
         resumed = Resumed(reducer=reducer, background=background, lease_ttl_seconds=float(ttl))
         return session, resumed
 
@@ -433,10 +435,7 @@ class BaseMemory:
     def _record_items(messages: Iterable[MessageLike], mode: Mode) -> list[MessageLike]:
         if mode not in ("auto", "new", "full"):
             raise ConfigurationError(f"mode must be 'auto', 'new' or 'full', got {mode!r}")
-        if isinstance(messages, (str, bytes, Mapping)):
-            raise MessageValidationError(
-                f"expected a list of messages, got {type(messages).__name__}"
-            )
+        expect_batch(messages)
         return list(messages)
 
     @property

@@ -19,11 +19,12 @@ never a scan of the stored history.
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from summem.errors import HistoryMismatchError
+from summem._message_checks import check_values
+from summem.errors import HistoryMismatchError, MessageValidationError
 from summem.messages import Message, sdk_message_dict
 
 __all__ = ["Mode", "Recorded", "RecordedIndex", "fingerprint", "new_messages"]
@@ -169,6 +170,15 @@ def new_messages(
             or ``mode="full"``) that differs from it; names the position in ``items``.
     """
     plain = [m if isinstance(m, (dict, Message)) else sdk_message_dict(m) for m in items]
+    for i, item in enumerate(plain):  # before anything below walks or hashes them
+        if isinstance(item, Message):
+            continue
+        if not isinstance(item, Mapping):
+            raise MessageValidationError(
+                f"expected a mapping (a chat-completions dict), got {type(item).__name__}",
+                index=i,
+            )
+        check_values(item, i)
     if mode == "new" or not plain:
         return list(plain), False
     lead = 0

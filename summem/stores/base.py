@@ -31,11 +31,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from summem._message_checks import check_values
 from summem.errors import (
     ConfigurationError,
     ConflictError,
     CorruptRecordError,
     InvalidSessionIdError,
+    MessageValidationError,
 )
 from summem.messages import Message, SummaryInfo
 
@@ -464,7 +466,17 @@ def encode_message(message: Message) -> str:
         record["s"] = message.summary_info.model_dump(mode="json")
     if message.meta:
         record["x"] = message.meta
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        return json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        pass  # a value the checks at entry would have refused got in around them: name it
+    reason, where = "it cannot be written as JSON", None
+    try:
+        check_values({"meta": message.meta}, None)
+        check_values(record["m"], None)
+    except MessageValidationError as exc:
+        reason, where = exc.reason, exc.field
+    raise MessageValidationError(f"{reason} (message {message.id!r})", field=where)
 
 
 def decode_message(raw: str | bytes, *, session_id: str, where: str = "message") -> Message:
@@ -478,7 +490,10 @@ def decode_message(raw: str | bytes, *, session_id: str, where: str = "message")
         msg = Message.from_openai(record["m"], id=str(record["id"]))
         info = record.get("s")
         if info is not None:
-            msg = msg.as_summary(SummaryInfo.model_validate(info))
+            summary = SummaryInfo.model_validate(info)
+            if summary.previous_summary_id == msg.id:
+                raise ValueError("the summary names itself as the summary it replaced")
+            msg = msg.as_summary(summary)
         meta = record.get("x")
         if meta:
             msg = msg.with_meta(**meta)

@@ -9,9 +9,10 @@ carry a markdown image whose URL leaks data when a client renders it
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
+
+from summem._message_checks import load_json
 
 __all__ = [
     "ECHO_SHARE",
@@ -55,7 +56,7 @@ def error_shape(text: str) -> str | None:
         return "it is an HTML or XML document, not a summary"
     if stripped.startswith("{"):
         try:
-            data = json.loads(stripped)
+            data = load_json(stripped)
         except ValueError:
             data = None
         if isinstance(data, dict) and ("error" in data or "detail" in data):

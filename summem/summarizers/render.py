@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
+from summem._message_checks import load_json
 from summem.messages import Message
 from summem.prompts import DEFAULT_DELIMITERS, neutralize_delimiters
 
@@ -192,7 +193,7 @@ def format_call(call: Mapping[str, Any], *, max_chars: int = 2000) -> str:
     raw = fn.get("arguments", "")
     args = raw if isinstance(raw, str) else json.dumps(raw, ensure_ascii=False)
     try:
-        parsed = json.loads(args) if args.strip() else {}
+        parsed = load_json(args) if args.strip() else {}
     except ValueError:
         parsed = None
     if isinstance(parsed, dict):

@@ -356,7 +356,7 @@ class RedisBase(Generic[C]):
             for entry in raw:
                 try:
                     body = json.loads(entry)["m"]
-                except (ValueError, TypeError, KeyError) as exc:
+                except (ValueError, TypeError, KeyError, RecursionError) as exc:
                     raise CorruptRecordError(
                         f"session {name!r}: stored summary log entry cannot be decoded"
                     ) from exc

@@ -18,6 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from summem._message_checks import load_json
 from summem.summarizers.extractive.facts import value_signal
 
 __all__ = ["call_arguments", "compact_call", "flatten_json", "tool_body"]
@@ -56,7 +57,7 @@ def tool_body(head: str, args: Mapping[str, str], result: str) -> str:
         result: the result's text.
     """
     try:
-        parsed: Any = json.loads(result)
+        parsed: Any = load_json(result)
     except ValueError:
         parsed = None
     if isinstance(parsed, (dict, list)):
@@ -73,7 +74,7 @@ def call_arguments(raw: Any) -> dict[str, str] | None:
     """A call's arguments as ``{key: shown value}``, or ``None`` when they are not an object."""
     if isinstance(raw, str):
         try:
-            raw = json.loads(raw) if raw.strip() else {}
+            raw = load_json(raw) if raw.strip() else {}
         except ValueError:
             return None
     if not isinstance(raw, Mapping):
