@@ -40,8 +40,9 @@ class Plan:
         previous: the summary being replaced.
         size_before: the view's size when planned.
         automatic: started by a turn (not by ``reduce()``): watched by the loop breaker.
-        truncate: evict without summarizing (automatic reductions are paused, and the view
-            is past its hard limit); the summary is dropped, as by plain truncation.
+        truncate: evict without summarizing (automatic reductions are paused, or a failed
+            reduction's back-off holds, and the view is past its hard limit); the summary is
+            dropped, as by plain truncation.
     """
 
     epoch: str
@@ -78,9 +79,13 @@ class PlanResult:
 def pack_spans(
     messages: Sequence[Message], sizes: Sequence[int], limit: int, *, final: bool
 ) -> list[list[Message]]:
-    """Cut ``messages`` into consecutive spans of whole groups, each of size ``<= limit``.
+    """Cut ``messages`` into consecutive spans of whole groups, each of size ``<= limit``...
 
-    A group larger than ``limit`` forms a span of its own. With ``final=False`` the last group
+    ...but a span is never closed below half the limit: its summary must be smaller than what
+    it replaces, so a message or two cut off before a large group (a tool result larger than
+    the limit, say) would be a span no summary can replace, and the whole reduction would
+    fail on it. Such a span takes the next group along (at most ``1.5 * limit``, or half a
+    limit more than a group larger than ``limit``). With ``final=False`` the last group
     (which may continue past ``messages``) and the last, unfilled span are left out: the caller
     keeps them for the next call.
     """
@@ -93,7 +98,7 @@ def pack_spans(
     lo, total = 0, 0
     for start, end in groups:
         size = sum(sizes[start:end])
-        if start > lo and total + size > limit:
+        if start > lo and total + size > limit and 2 * total >= limit:
             spans.append(list(messages[lo:start]))
             lo, total = start, 0
         total += size
