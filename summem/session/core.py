@@ -132,7 +132,7 @@ class SessionCore:
         self._lease_retry_at = 0.0
         self._background_error: SummemError | None = None
         self.last_error: SummemError | None = None
-        """The last reduction failure (cleared by a successful reduction)."""
+        """The last reduction failure (cleared by a reduction that summarized)."""
         guard = getattr(summarizing, "loop_guard", LoopGuard()) if summarizing else None
         self.loop = (
             None
@@ -598,7 +598,8 @@ class SessionCore:
             elif (self.epoch, self.version) == (plan.epoch, plan.version):
                 self.stale = True  # the copy cannot be patched: read it again
             self._backoff = None
-            self.last_error = None
+            if not plan.truncate:  # a truncation is the fallback of a failure, not a success
+                self.last_error = None
             self._spend(
                 {
                     "calls": outcome.calls,

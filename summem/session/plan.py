@@ -21,7 +21,7 @@ from summem.observe.hooks import announce
 from summem.reducers.base import SummarizingReducer
 from summem.session.budget import Budget
 from summem.session.usage import HISTORY_USAGE_KEY, SUMMARIZER_TOTAL_KEY, add_spend
-from summem.summarizers.base import cost_of, failure_cost, spent_by, uses_llm
+from summem.summarizers.base import SummaryOutput, cost_of, failure_cost, spent_by, uses_llm
 from summem.summarizers.sent import SentView
 
 __all__ = ["Plan", "PlanResult", "pack_spans", "summarize_plan_flow"]
@@ -79,13 +79,9 @@ class PlanResult:
 def pack_spans(
     messages: Sequence[Message], sizes: Sequence[int], limit: int, *, final: bool
 ) -> list[list[Message]]:
-    """Cut ``messages`` into consecutive spans of whole groups, each of size ``<= limit``...
+    """Cut ``messages`` into consecutive spans of whole groups, each of size ``<= limit``.
 
-    ...but a span is never closed below half the limit: its summary must be smaller than what
-    it replaces, so a message or two cut off before a large group (a tool result larger than
-    the limit, say) would be a span no summary can replace, and the whole reduction would
-    fail on it. Such a span takes the next group along (at most ``1.5 * limit``, or half a
-    limit more than a group larger than ``limit``). With ``final=False`` the last group
+    A group larger than ``limit`` forms a span of its own. With ``final=False`` the last group
     (which may continue past ``messages``) and the last, unfilled span are left out: the caller
     keeps them for the next call.
     """
@@ -98,7 +94,7 @@ def pack_spans(
     lo, total = 0, 0
     for start, end in groups:
         size = sum(sizes[start:end])
-        if start > lo and total + size > limit and 2 * total >= limit:
+        if start > lo and total + size > limit:
             spans.append(list(messages[lo:start]))
             lo, total = start, 0
         total += size
@@ -143,7 +139,8 @@ def summarize_plan_flow(
     output = None
     failed: list[str] = []
     fallback_used: str | None = None
-    for span in plan.spans:
+    spans = plan.spans
+    for n, span in enumerate(spans):
         watermark += len(span)
         allow = True
         if spend is not None:
@@ -163,8 +160,9 @@ def summarize_plan_flow(
                 )
         started = time.monotonic()
         try:
-            summary, output = yield from reducer.summarize_flow(
-                span, previous, watermark=watermark, allow_llm=allow, sent=sent
+            later = [m for s in spans[n + 1 :] for m in s]
+            summary, output = yield from _summarize_span(
+                reducer, span, later, previous, watermark=watermark, allow_llm=allow, sent=sent
             )
         except SummarizationError as exc:  # the spans summarized before were spent too
             lost = failure_cost(exc, model if isinstance(model, str) else None)
@@ -231,6 +229,27 @@ def summarize_plan_flow(
         fallback_used=fallback_used,
         fallback_failed=tuple(failed),
     )
+
+
+def _summarize_span(
+    reducer: SummarizingReducer,
+    span: list[Message],
+    later: list[Message],
+    previous: Message | None,
+    **kw: Any,
+) -> Flow[tuple[Message, SummaryOutput]]:
+    """One span's summary; ``later``, the plan's spans after it, which it stands for too.
+
+    A summary between two spans is never committed: the next span's replaces it. So it must
+    be smaller than everything it will stand for, not than its own span: a message or two cut
+    off before a group larger than a span (a huge tool result) is a span no summary could be
+    smaller than, and would fail the whole reduction.
+    """
+    from summem.reducers.summarization import SummarizationReducer
+
+    if later and isinstance(reducer, SummarizationReducer):
+        return (yield from reducer.summarize_flow(span, previous, then=later, **kw))
+    return (yield from reducer.summarize_flow(span, previous, **kw))
 
 
 def _spends(summarizer: object) -> bool:

@@ -37,6 +37,7 @@ __all__ = [
     "elide",
     "format_call",
     "message_timestamp",
+    "part_text",
     "render_transcript",
     "scrub_binary",
     "speaker_label",
@@ -147,7 +148,7 @@ def content_text(message: Message) -> str:
     if isinstance(content, str):
         pieces.append(content)
     elif isinstance(content, list):
-        pieces.extend(_part_text(p) for p in content)
+        pieces.extend(part_text(p) for p in content)
     extra = message.model_extra or {}
     refusal = extra.get("refusal")
     if isinstance(refusal, str) and refusal:
@@ -228,7 +229,8 @@ def _calls_of(message: Message) -> list[Mapping[str, Any]]:
     return calls
 
 
-def _part_text(part: Mapping[str, Any]) -> str:
+def part_text(part: Mapping[str, Any]) -> str:
+    """A content part as text: its text, or a placeholder for media (``[image]``)."""
     kind = part.get("type")
     if kind == "text":
         return str(part.get("text", ""))
