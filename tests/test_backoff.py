@@ -118,3 +118,15 @@ def test_a_step_of_a_reduction_in_spans_may_be_longer_than_its_own_span() -> Non
     memory.extend([u(words(2, "hi")), u(words(300, "big")), u("next")])
     assert memory.summary is not None and memory.size <= 100
     assert [len(r.messages) for r in summarizer.requests] == [1, 1]  # two spans, two calls
+
+
+def test_a_recompute_measures_each_step_against_all_it_folds() -> None:
+    # the same class in the rebuild of the summary from scratch: a short first span before
+    # a group larger than a span is a step, not the summary
+    summarizer = FakeSummarizer(reply=words(8, "s"))
+    memory = Memory("s", reducer=small_reducer(summarizer))
+    memory.extend([u(words(2, "hi")), u(words(300, "big")), u("next")])
+    assert memory.summary is not None
+    rebuilt = memory.recompute()
+    assert rebuilt is not None and memory.summary is not None
+    assert memory.summary.id == rebuilt.id

@@ -127,3 +127,28 @@ def test_hits_json_never_passes_its_budget(max_tokens: int) -> None:
     reply = hits_json(hits, max_tokens=max_tokens)
     assert len(reply) <= max(max_tokens * 4, REPLY_FLOOR_CHARS)
     assert json.loads(reply)["results"]
+
+
+def test_a_masking_stub_is_compact_whatever_the_call_holds() -> None:
+    # the stub says it is compact (the call in about 90 characters, the result's key values):
+    # a huge tool name or argument key must not make it as large as what it stands for
+    from summem.messages import Message
+    from summem.reducers.masking import stub_for
+
+    result = Message.from_openai({"role": "tool", "tool_call_id": "c1", "content": "x " * 90_000})
+    stub = stub_for(result, "n" * 100_000, json.dumps({"k" * 50_000: "v", "id": "A1"}))
+    assert len(stub.text) <= 1000
+
+
+def test_the_transcript_caps_a_message_with_many_calls_as_a_whole() -> None:
+    # message_max_chars is "any one message's share of the transcript": calls count too
+    from summem.messages import Message
+    from summem.summarizers.render import render_transcript
+
+    calls = [
+        {"id": f"c{i}", "type": "function", "function": {"name": "f", "arguments": "a" * 3000}}
+        for i in range(100)
+    ]
+    msg = Message.from_openai({"role": "assistant", "content": "hi", "tool_calls": calls})
+    text = render_transcript([msg], tool_result_max_chars=2000, message_max_chars=16_000)
+    assert len(text) <= 16_000 + 200

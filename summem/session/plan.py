@@ -24,7 +24,7 @@ from summem.session.usage import HISTORY_USAGE_KEY, SUMMARIZER_TOTAL_KEY, add_sp
 from summem.summarizers.base import SummaryOutput, cost_of, failure_cost, spent_by, uses_llm
 from summem.summarizers.sent import SentView
 
-__all__ = ["Plan", "PlanResult", "pack_spans", "summarize_plan_flow"]
+__all__ = ["Plan", "PlanResult", "pack_spans", "summarize_plan_flow", "summarize_span"]
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ def summarize_plan_flow(
         started = time.monotonic()
         try:
             later = [m for s in spans[n + 1 :] for m in s]
-            summary, output = yield from _summarize_span(
+            summary, output = yield from summarize_span(
                 reducer, span, later, previous, watermark=watermark, allow_llm=allow, sent=sent
             )
         except SummarizationError as exc:  # the spans summarized before were spent too
@@ -231,7 +231,7 @@ def summarize_plan_flow(
     )
 
 
-def _summarize_span(
+def summarize_span(
     reducer: SummarizingReducer,
     span: list[Message],
     later: list[Message],

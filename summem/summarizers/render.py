@@ -70,8 +70,9 @@ def render_transcript(
         messages: the span, in order.
         tool_result_max_chars: cap on each tool result and each call's arguments; the rest is
             replaced by ``... [N more characters elided]``.
-        message_max_chars: cap on any message's text (-1: none), for a single message too
-            large for the summarizer's context.
+        message_max_chars: cap on any message's share (-1: none): its text, and its text
+            and tool calls together, for a single message too large for the summarizer's
+            context.
         delimiters: the prompt's block delimiters (``PromptTemplate.delimiters``); any
             occurrence inside the conversation is neutralized.
 
@@ -91,7 +92,8 @@ def render_transcript(
             for call in _calls_of(message):
                 body.append("-> call " + format_call(call, max_chars=tool_result_max_chars))
         label = speaker_label(message, names)
-        blocks.append(f"[{label}]: " + "\n".join(body))
+        # the cap is the message's whole share: its text and all its calls together
+        blocks.append(f"[{label}]: " + elide("\n".join(body), message_max_chars))
     return neutralize_delimiters("\n\n".join(blocks), delimiters)
 
 
