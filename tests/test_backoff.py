@@ -35,8 +35,8 @@ class Recorder:
         self.events.append(event)
 
 
-def make(kind: str, summarizer: FakeSummarizer, rec: Recorder | None = None) -> Any:
-    reducer = small_reducer(summarizer, fail_on_error=False)
+def make(kind: str, summarizer: FakeSummarizer, rec: Recorder | None = None, **kw: Any) -> Any:
+    reducer = small_reducer(summarizer, fail_on_error=False, **kw)
     hooks = [rec] if rec is not None else []
     if kind == "sync":
         return Awaited(Memory("s", reducer=reducer, hooks=hooks))
@@ -130,3 +130,18 @@ def test_a_recompute_measures_each_step_against_all_it_folds() -> None:
     rebuilt = memory.recompute()
     assert rebuilt is not None and memory.summary is not None
     assert memory.summary.id == rebuilt.id
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("kind", KINDS)
+async def test_in_background_mode_too(kind: str, form: str) -> None:
+    summarizer = FakeSummarizer(reply=words(8, "s"))
+    memory = make(kind, summarizer, soft_threshold_tokens=80, hard_limit_tokens=150)
+    assert memory.background
+    await huge_tool_group(memory, form)
+    assert memory.summary is None and memory.size > 75 * 100  # rejected, as above
+    await add(memory, form, u("thanks"))  # past the hard limit: the turn waits, and it fits
+    assert memory.summary is not None and memory.size <= 150
+    await memory.wait()
+    check_session(sync_store(memory), "s", await memory.view())
+    await memory.close()
