@@ -27,11 +27,16 @@ _B = 0.75
 
 @dataclass(frozen=True)
 class RecallHit:
-    """One message found: the message as stored, its position in history, its score."""
+    """One message found: the message as stored, its position in history, its score.
+
+    ``matched`` is False for a message given with a match as part of its tool group (a call
+    with its results), which may not match the query itself.
+    """
 
     message: Message
     position: int
     score: float
+    matched: bool = True
 
 
 @dataclass

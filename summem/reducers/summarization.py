@@ -314,8 +314,13 @@ class SummarizationReducer(BudgetReducer):
         watermark: int,
         allow_llm: bool = True,
         sent: SentView | None = None,
+        then: Sequence[Message] = (),
     ) -> Flow[tuple[Message, SummaryOutput]]:
         """Summarize ``evicted`` with ``previous``; return the validated summary message.
+
+        ``then``: the spans the same reduction folds after this one. This summary is a step
+        (the next span's replaces it), so it must be smaller than all it will stand for, not
+        than ``evicted`` alone.
 
         With ``allow_llm=False`` (a spend limit is exhausted) no LLM is called: a fallback
         chain skips its LLM steps; a summarizer that is an LLM raises ``SpendLimitError``.
@@ -333,8 +338,11 @@ class SummarizationReducer(BudgetReducer):
             previous_text = previous_text[: -len(RECALL_NOTE)].rstrip()
         counter = self.token_counter
         note = counter.count_text("\n" + RECALL_NOTE) if self.recall_note else 0
-        # the budget is min(summary_max_tokens, replaced - 1): no need to count further
-        replaced = tokens_up_to(counter, evicted, previous_text, self.summary_max_tokens + 1)
+        # the budget is min(summary_max_tokens, replaced - 1): no need to count further (with
+        # later spans, up to the most a summary may take: validation compares with this count)
+        enough = summary_limit(self.summary_max_tokens) if then else self.summary_max_tokens
+        enough += 1
+        replaced = tokens_up_to(counter, [*evicted, *then], previous_text, enough)
         request = SummaryRequest(
             messages=redact_messages(evicted, self.redactor) if self.redactor else tuple(evicted),
             previous_summary=previous_text,
@@ -347,6 +355,7 @@ class SummarizationReducer(BudgetReducer):
             checks=self._vet,
             allow_llm=allow_llm,
             sent=sent if self.redactor is None else None,
+            replaces=replaced if then else 0,
         )
         name = self.summarizer_name
         if not allow_llm and uses_llm(self.summarizer):

@@ -20,6 +20,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from summem.conversation import Batch, check_batch, track_calls
@@ -57,6 +58,23 @@ after a rollback or a budget change never folds the whole history at once (I7)."
 
 LEASE_RETRY_SECONDS = 1.0
 """After another worker was found holding the lease, automatic reductions wait this long."""
+
+
+@dataclass
+class _Backoff:
+    """Automatic reductions wait after a failure, until the view or what it may evict grows.
+
+    Attributes:
+        growth: the view's growth still to come before the next try.
+        epoch: the session's epoch at the failure.
+        watermark: ``k`` at the failure: another start means another span.
+        evictable: the size of what the cut could evict at the failure.
+    """
+
+    growth: int
+    epoch: str
+    watermark: int
+    evictable: int
 
 
 class SessionCore:
@@ -108,11 +126,13 @@ class SessionCore:
         """The copy must be read again before use (not loaded yet, or a write went wrong)."""
         self.recheck = False
         """Another worker may have committed: read again before planning a reduction."""
-        self._backoff: int | None = None
+        self._backoff: _Backoff | None = None
+        """Set by a failed reduction (see :meth:`failed`); ``None``: no back-off."""
+        self._ceiling: int | None = None
         self._lease_retry_at = 0.0
         self._background_error: SummemError | None = None
         self.last_error: SummemError | None = None
-        """The last reduction failure (cleared by a successful reduction)."""
+        """The last reduction failure (cleared by a reduction that summarized)."""
         guard = getattr(summarizing, "loop_guard", LoopGuard()) if summarizing else None
         self.loop = (
             None
@@ -324,9 +344,10 @@ class SessionCore:
                     track_calls(open_calls, msg)
                 if msg.meta:  # usage lives in meta; most messages have none
                     sum_usage((msg,), usage)
-            if self._backoff is not None:
-                self._backoff -= grown
-                if self._backoff <= 0:
+            backoff = self._backoff
+            if backoff is not None:
+                backoff.growth -= grown
+                if backoff.growth <= 0:
                     self._backoff = None
             return True
 
@@ -394,8 +415,15 @@ class SessionCore:
         )
 
     def _may_start(self, trigger: Trigger) -> tuple[Trigger | None, ReductionSkipped | None]:
-        if self._backoff is not None:
-            detail = f"a reduction failed; {self._backoff} more of growth before the next try"
+        backoff = self._backoff
+        if backoff is not None and self._span_changed(backoff):
+            self._backoff = backoff = None
+        if backoff is not None and self.size <= self.ceiling:
+            detail = (
+                f"a reduction failed; {backoff.growth} more of growth, or "
+                f"{self.reducer.threshold - self.reducer.target} more that may be evicted, "
+                "before the next try"
+            )
             return None, ReductionSkipped(
                 self.session_id, reason="backoff", trigger=trigger, detail=detail
             )
@@ -407,6 +435,35 @@ class SessionCore:
                 detail="another worker held the reduction lease moments ago",
             )
         return trigger, None
+
+    @property
+    def ceiling(self) -> int:
+        """The size no back-off holds the view over: the hard limit, whatever the mode.
+
+        In blocking mode turns wait at the threshold, but the reducer's hard limit (the
+        model's context window by default) still bounds the view: past it a back-off ends
+        in truncation (:meth:`plan`).
+        """
+        if self._ceiling is None:
+            self._ceiling = max(self.hard_limit, getattr(self.summarizing, "hard_limit", 0))
+        return self._ceiling
+
+    def _evictable(self) -> int:
+        """The size of what the cut would evict now (lock held)."""
+        sizes = self.sizes
+        return sum(sizes[: self.reducer.plan_cut(self.system, self.tail, sizes)])
+
+    def _span_changed(self, backoff: _Backoff) -> bool:
+        """Whether what a reduction may evict changed since the failure (lock held).
+
+        Another start (a commit elsewhere, a rollback, a fork), or as much newly evictable as
+        a reduction exists to free (``threshold - target``): a group that was the newest, or
+        held by a pending call, when the reduction failed may be most of the view now.
+        """
+        if (self.epoch, self.watermark) != (backoff.epoch, backoff.watermark):
+            return True
+        room = self.reducer.threshold - self.reducer.target
+        return self._evictable() - backoff.evictable >= room
 
     def lease_busy(self) -> None:
         """Another worker holds the lease: wait a little, and read again before planning."""
@@ -435,7 +492,8 @@ class SessionCore:
             self._blocked_by_calls(tail, size, limit)
             return None
         epoch, version, watermark, previous = snapshot
-        if self.paused is not None and trigger != "explicit" and self.summarizing is not None:
+        automatic = trigger != "explicit"
+        if self.paused is not None and automatic and self.summarizing is not None:
             # a warning the first time in a pause, then debug: a system message over the
             # budget truncates on every turn, and the events say so each time
             told, self._told_truncating = self._told_truncating is self.paused, self.paused
@@ -449,6 +507,18 @@ class SessionCore:
                 cut,
             )
             return Plan(epoch, version, watermark, tail[:cut], [], previous, size, truncate=True)
+        if self._backing_off_past_ceiling(automatic, size):
+            # the summarizer failed on this very span: the chain ends in what fits (I7)
+            logger.warning(
+                "session %r: a reduction failed and the view (%d) is past its hard limit "
+                "(%d): truncating %d messages without summarizing (the summary is dropped "
+                "from the view; the history and the summary log keep everything)",
+                self.session_id,
+                size,
+                self.ceiling,
+                cut,
+            )
+            return Plan(epoch, version, watermark, tail[:cut], [], previous, size, truncate=True)
         # The summarizer reads the originals: spans are packed by their size, not the stubs'.
         read = sizes[:cut] if self.masks is None else [r.size(m) for m in tail[:cut]]
         spans = pack_spans(tail[:cut], read, r.threshold, final=True)
@@ -458,8 +528,15 @@ class SessionCore:
                 keep = self._spans_to_commit(spans, sizes, size, trigger)
             spans = spans[:keep]
             cut = sum(len(s) for s in spans)
-        automatic = trigger != "explicit"
         return Plan(epoch, version, watermark, tail[:cut], spans, previous, size, automatic)
+
+    def _backing_off_past_ceiling(self, automatic: bool, size: int) -> bool:
+        """An automatic reduction past the hard limit, while a back-off holds (same span)."""
+        with self._lock:
+            backoff = self._backoff
+            if not automatic or backoff is None or self.summarizing is None:
+                return False
+            return size > self.ceiling and not self._span_changed(backoff)
 
     def _spans_to_commit(
         self, spans: list[list[Message]], sizes: list[int], size: int, trigger: Trigger
@@ -521,7 +598,8 @@ class SessionCore:
             elif (self.epoch, self.version) == (plan.epoch, plan.version):
                 self.stale = True  # the copy cannot be patched: read it again
             self._backoff = None
-            self.last_error = None
+            if not plan.truncate:  # a truncation is the fallback of a failure, not a success
+                self.last_error = None
             self._spend(
                 {
                     "calls": outcome.calls,
@@ -585,12 +663,19 @@ class SessionCore:
                 self.stale = True
 
     def failed(self, exc: SummemError, *, background: bool) -> ReduceResult:
-        """Record a failed reduction: back off for ``threshold - target`` of growth."""
+        """Record a failed reduction: back off until something changes.
+
+        The back-off ends after ``threshold - target`` of growth, or as much that may be
+        evicted (the span the reduction failed on changed), or when the view starts from
+        elsewhere; past the hard limit it ends in truncation (see :meth:`plan`): a back-off
+        never holds the view there.
+        """
         logger.warning(
             "session %r: reduction failed, view left unreduced: %s", self.session_id, exc
         )
         with self._lock:
-            self._backoff = self.reducer.threshold - self.reducer.target
+            room = self.reducer.threshold - self.reducer.target
+            self._backoff = _Backoff(room, self.epoch, self.watermark, self._evictable())
             self.last_error = exc
             if isinstance(exc, SummarizationError):
                 self._spend({**exc.usage, "cost_usd": exc.cost_usd or 0.0}, rejected=True)

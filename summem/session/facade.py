@@ -300,7 +300,10 @@ class BaseMemory:
 
     @property
     def last_error(self) -> SummemError | None:
-        """The last reduction failure, cleared by the next successful reduction."""
+        """The last reduction failure, cleared by the next reduction that summarizes.
+
+        A truncation past the hard limit after a failure keeps it.
+        """
         return self._core.last_error
 
     def _config(self) -> dict[str, Any]:

@@ -21,10 +21,10 @@ from summem.observe.hooks import announce
 from summem.reducers.base import SummarizingReducer
 from summem.session.budget import Budget
 from summem.session.usage import HISTORY_USAGE_KEY, SUMMARIZER_TOTAL_KEY, add_spend
-from summem.summarizers.base import cost_of, failure_cost, spent_by, uses_llm
+from summem.summarizers.base import SummaryOutput, cost_of, failure_cost, spent_by, uses_llm
 from summem.summarizers.sent import SentView
 
-__all__ = ["Plan", "PlanResult", "pack_spans", "summarize_plan_flow"]
+__all__ = ["Plan", "PlanResult", "pack_spans", "summarize_plan_flow", "summarize_span"]
 
 
 @dataclass(frozen=True)
@@ -40,8 +40,9 @@ class Plan:
         previous: the summary being replaced.
         size_before: the view's size when planned.
         automatic: started by a turn (not by ``reduce()``): watched by the loop breaker.
-        truncate: evict without summarizing (automatic reductions are paused, and the view
-            is past its hard limit); the summary is dropped, as by plain truncation.
+        truncate: evict without summarizing (automatic reductions are paused, or a failed
+            reduction's back-off holds, and the view is past its hard limit); the summary is
+            dropped, as by plain truncation.
     """
 
     epoch: str
@@ -138,7 +139,8 @@ def summarize_plan_flow(
     output = None
     failed: list[str] = []
     fallback_used: str | None = None
-    for span in plan.spans:
+    spans = plan.spans
+    for n, span in enumerate(spans):
         watermark += len(span)
         allow = True
         if spend is not None:
@@ -158,8 +160,9 @@ def summarize_plan_flow(
                 )
         started = time.monotonic()
         try:
-            summary, output = yield from reducer.summarize_flow(
-                span, previous, watermark=watermark, allow_llm=allow, sent=sent
+            later = [m for s in spans[n + 1 :] for m in s]
+            summary, output = yield from summarize_span(
+                reducer, span, later, previous, watermark=watermark, allow_llm=allow, sent=sent
             )
         except SummarizationError as exc:  # the spans summarized before were spent too
             lost = failure_cost(exc, model if isinstance(model, str) else None)
@@ -226,6 +229,27 @@ def summarize_plan_flow(
         fallback_used=fallback_used,
         fallback_failed=tuple(failed),
     )
+
+
+def summarize_span(
+    reducer: SummarizingReducer,
+    span: list[Message],
+    later: list[Message],
+    previous: Message | None,
+    **kw: Any,
+) -> Flow[tuple[Message, SummaryOutput]]:
+    """One span's summary; ``later``, the plan's spans after it, which it stands for too.
+
+    A summary between two spans is never committed: the next span's replaces it. So it must
+    be smaller than everything it will stand for, not than its own span: a message or two cut
+    off before a group larger than a span (a huge tool result) is a span no summary could be
+    smaller than, and would fail the whole reduction.
+    """
+    from summem.reducers.summarization import SummarizationReducer
+
+    if later and isinstance(reducer, SummarizationReducer):
+        return (yield from reducer.summarize_flow(span, previous, then=later, **kw))
+    return (yield from reducer.summarize_flow(span, previous, **kw))
 
 
 def _spends(summarizer: object) -> bool:

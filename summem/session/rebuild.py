@@ -19,7 +19,7 @@ from summem.reducers.base import SummarizingReducer
 from summem.session.budget import Budget
 from summem.session.core import SessionCore
 from summem.session.flows import READ_WINDOW, commit_flow, reload_flow
-from summem.session.plan import pack_spans
+from summem.session.plan import pack_spans, summarize_span
 from summem.session.steps import StoreSteps
 from summem.session.usage import (
     HISTORY_USAGE_KEY,
@@ -77,8 +77,9 @@ def recompute_flow(
             for span in pack_spans(pending, sizes, reducer.threshold, final=final):
                 done += len(span)
                 try:
-                    summary, output = yield from reducer.summarize_flow(
-                        span, summary, watermark=done
+                    later = pending[len(span) :]  # non-empty unless this is the last span
+                    summary, output = yield from summarize_span(
+                        reducer, span, later, summary, watermark=done
                     )
                 except SummarizationError as exc:  # its failed calls were paid for too
                     if budget is not None:

@@ -60,7 +60,7 @@ def recall_flow(
             break
         used += cost
         seen.update(group)
-        out += [hit if p == hit.position else RecallHit(at(p), p, hit.score) for p in group]
+        out += [hit if p == hit.position else RecallHit(at(p), p, hit.score, False) for p in group]
     return out
 
 

@@ -63,6 +63,9 @@ class SummaryRequest:
             steps that call an LLM (see :func:`uses_llm`).
         sent: the request the assistant last sent, for a summarizer that reuses its cached
             prefix (see :mod:`summem.summarizers.sent`); ``None`` when none was recorded.
+        replaces: the tokens this summary stands for, when more than ``messages`` and the
+            previous summary: a step of a reduction in several spans, whose summary the next
+            span's replaces (0: just those).
     """
 
     messages: Sequence[Message]
@@ -75,6 +78,7 @@ class SummaryRequest:
     checks: Callable[[SummaryOutput, SummaryRequest], Flow[None]] | None = None
     allow_llm: bool = True
     sent: SentView | None = None
+    replaces: int = 0
 
 
 @dataclass(frozen=True)
@@ -232,6 +236,7 @@ def validate_summary(
         )
     # counted only until it passes the summary's size: the rest cannot change the verdict
     replaced = tokens_up_to(counter, request.messages, request.previous_summary, tokens)
+    replaced = max(replaced, request.replaces)
     if tokens >= replaced:
         raise InvalidSummaryError(
             f"summarizer {output.summarizer!r} returned {tokens} tokens, not smaller than the "

@@ -38,6 +38,7 @@ __all__ = [
     "elide",
     "format_call",
     "message_timestamp",
+    "part_text",
     "render_transcript",
     "scrub_binary",
     "speaker_label",
@@ -70,8 +71,9 @@ def render_transcript(
         messages: the span, in order.
         tool_result_max_chars: cap on each tool result and each call's arguments; the rest is
             replaced by ``... [N more characters elided]``.
-        message_max_chars: cap on any message's text (-1: none), for a single message too
-            large for the summarizer's context.
+        message_max_chars: cap on any message's share (-1: none): its text, and its text
+            and tool calls together, for a single message too large for the summarizer's
+            context.
         delimiters: the prompt's block delimiters (``PromptTemplate.delimiters``); any
             occurrence inside the conversation is neutralized.
 
@@ -91,7 +93,8 @@ def render_transcript(
             for call in _calls_of(message):
                 body.append("-> call " + format_call(call, max_chars=tool_result_max_chars))
         label = speaker_label(message, names)
-        blocks.append(f"[{label}]: " + "\n".join(body))
+        # the cap is the message's whole share: its text and all its calls together
+        blocks.append(f"[{label}]: " + elide("\n".join(body), message_max_chars))
     return neutralize_delimiters("\n\n".join(blocks), delimiters)
 
 
@@ -148,7 +151,7 @@ def content_text(message: Message) -> str:
     if isinstance(content, str):
         pieces.append(content)
     elif isinstance(content, list):
-        pieces.extend(_part_text(p) for p in content)
+        pieces.extend(part_text(p) for p in content)
     extra = message.model_extra or {}
     refusal = extra.get("refusal")
     if isinstance(refusal, str) and refusal:
@@ -229,7 +232,8 @@ def _calls_of(message: Message) -> list[Mapping[str, Any]]:
     return calls
 
 
-def _part_text(part: Mapping[str, Any]) -> str:
+def part_text(part: Mapping[str, Any]) -> str:
+    """A content part as text: its text, or a placeholder for media (``[image]``)."""
     kind = part.get("type")
     if kind == "text":
         return str(part.get("text", ""))

@@ -44,6 +44,7 @@ kept: small counts, shares, flags, lower-case words and machine ids are left out
 _MAX_VALUE_CHARS = 80
 _MAX_RESULT_CHARS = 400
 _MAX_ARGS_CHARS = 90
+_MAX_NAME_CHARS = 64
 _MAX_TEXT_CHARS = 300
 
 
@@ -83,8 +84,12 @@ def call_arguments(raw: Any) -> dict[str, str] | None:
 
 
 def compact_call(name: str, args: Mapping[str, str]) -> str:
-    """``name(key=value, ...)``: identifying arguments first, about 90 characters at most."""
-    items = list(args.items())
+    """``name(key=value, ...)``: identifying arguments first, about 90 characters at most.
+
+    The name and the keys are clipped too (a model or an application may make them huge).
+    """
+    name = _clip(name, _MAX_NAME_CHARS)
+    items = [(_clip(k, _MAX_NAME_CHARS), v) for k, v in args.items()]
     ranked = sorted(
         range(len(items)), key=lambda i: (_KEY_PRIORITY_RE.search(items[i][0]) is None, i)
     )
