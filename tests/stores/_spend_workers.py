@@ -14,6 +14,7 @@ import threading
 from typing import Any
 
 from summem import Memory
+from summem._flow import Flow, done
 from summem.messages import user
 from summem.observe import SpendLimit
 from summem.reducers import SummarizationReducer
@@ -61,18 +62,20 @@ class GatedLLM:
         self.gate = gate
         self.entered = False
 
-    def summarize(self, request: SummaryRequest) -> SummaryOutput:
+    def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
         self.entered = True
         self.gate.arrive(call=True)
         self.gate.wait()
         tokens_in, tokens_out = CALL_TOKENS
-        return SummaryOutput(
-            text="Short.",
-            summarizer=self.name,
-            model=self.model,
-            calls=1,
-            input_tokens=tokens_in,
-            output_tokens=tokens_out,
+        return done(
+            SummaryOutput(
+                text="Short.",
+                summarizer=self.name,
+                model=self.model,
+                calls=1,
+                input_tokens=tokens_in,
+                output_tokens=tokens_out,
+            )
         )
 
 

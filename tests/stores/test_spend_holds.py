@@ -79,7 +79,7 @@ def test_an_unsettled_hold_lapses_at_its_expiry(backend: Backend) -> None:
 
 def test_every_limit_is_checked_with_the_holds(backend: Backend) -> None:
     store: Any = backend.make()
-    both = {"max_tokens": 1000, "max_cost_usd": 1.0}
+    both: dict[str, Any] = {"max_tokens": 1000, "max_cost_usd": 1.0}
     assert store.reserve_spend("k", hold("a", 1, 0.6, **both)).granted
     assert store.reserve_spend("k", hold("b", 1, 0.5, **both)) == Reserved(True, Spent(1, 0.6))
     assert store.reserve_spend("k", hold("c", 1, 0.0, **both)) == Reserved(False, Spent(2, 1.1))

@@ -121,8 +121,7 @@ class Operations:
 
 
 class LedgerOperations:
-    """The operation builders behind a spend ledger (``record_spend``, ``spent_since``, and
-    the holds: ``reserve_spend``, ``settle_spend``, ``release_spend``)."""
+    """The operation builders behind a spend ledger, with its holds."""
 
     _op_record_spend: Callable[[str, SpendEntry], Op[None]]
     _op_spent_since: Callable[[str, float | None], Op[Spent]]
