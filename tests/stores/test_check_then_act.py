@@ -33,13 +33,15 @@ def test_a_postgres_append_racing_the_creation_of_its_session_stays_idempotent(
     results: list[Any] = []
     try:
         s = sql.Identifier(schema)
-        (sid,) = other.execute(
+        row = other.execute(
             sql.SQL(
                 "INSERT INTO {}.sessions (key, name, epoch, length) VALUES (%s, %s, 'e', 1) "
                 "RETURNING sid"
             ).format(s),
             (name_key("S"), "S"),
         ).fetchone()
+        assert row is not None
+        sid = row[0]
         other.execute(
             sql.SQL(
                 "INSERT INTO {}.messages (sid, position, id_key, msg_id, body) "
