@@ -298,9 +298,12 @@ class SQL:
         "EXPIRE_HOLDS": (
             "DELETE FROM {schema}.spend_holds WHERE key = %s AND name = %s AND expires_at <= %s"
         ),
-        "HELD": (
-            "SELECT COALESCE(SUM(tokens), 0), COALESCE(SUM(cost_usd), 0) FROM "
-            "{schema}.spend_holds WHERE key = %s AND name = %s AND hold_id <> %s"
+        "SPENT_AND_HELD": (  # one statement, one snapshot: a settle is seen whole or not
+            "SELECT s.t + h.t, s.c + h.c FROM (SELECT COALESCE(SUM(tokens), 0) AS t, "
+            "COALESCE(SUM(cost_usd), 0) AS c FROM {schema}.spend "
+            "WHERE key = %s AND name = %s AND at > %s) s, "
+            "(SELECT COALESCE(SUM(tokens), 0) AS t, COALESCE(SUM(cost_usd), 0) AS c "
+            "FROM {schema}.spend_holds WHERE key = %s AND name = %s AND hold_id <> %s) h"
         ),
         "PUT_HOLD": (
             "INSERT INTO {schema}.spend_holds AS h "
@@ -354,7 +357,7 @@ class SQL:
     SPENT_SINCE: bytes
     SPEND_LOCK: bytes
     EXPIRE_HOLDS: bytes
-    HELD: bytes
+    SPENT_AND_HELD: bytes
     PUT_HOLD: bytes
     DROP_HOLD: bytes
 

@@ -62,15 +62,12 @@ class PgSpend(PgBase):
         since = -math.inf if hold.since is None else hold.since
 
         def steps() -> Steps[Reserved]:
-            _, _, settled, held = yield batch(
+            _, _, rows = yield batch(
                 Query(q.SPEND_LOCK, (SPEND_LOCK_CLASS, key)),
                 Query(q.EXPIRE_HOLDS, (hashed, key, hold.at)),
-                Query(q.SPENT_SINCE, (hashed, key, since)),
-                Query(q.HELD, (hashed, key, hold.hold_id)),
+                Query(q.SPENT_AND_HELD, (hashed, key, since, hashed, key, hold.hold_id)),
             )
-            spent = Spent(
-                int(settled[0][0]) + int(held[0][0]), float(settled[0][1]) + float(held[0][1])
-            )
+            spent = Spent(int(rows[0][0]), float(rows[0][1]))
             if exhausted(spent, hold.max_tokens, hold.max_cost_usd):
                 return Reserved(False, spent)
             row = (hashed, key, hold.hold_id, hold.expires_at, hold.tokens, hold.cost_usd)
