@@ -14,15 +14,16 @@ import httpx
 import pytest
 import respx
 
-from summem import Memory
+from summem import AsyncMemory, Memory
 from summem.errors import ConfigurationError, SummarizationError
 from summem.observe import SpendLimit
 from summem.observe.ledger import Hold, Reserved, Spent
-from summem.stores import InMemoryStore, SQLiteStore
+from summem.stores import AsyncSQLiteStore, InMemoryStore, SQLiteStore
 from summem.summarizers.base import SummaryRequest
 from tests.fakes.llm import FakeClock
 from tests.fakes.messages import u
 from tests.fakes.replies import OPENAI_URL, openai_completion
+from tests.observe.harness import settle
 from tests.observe.test_spend import chain_reducer
 from tests.stores.backends import REDIS_URL, Backend
 
@@ -174,21 +175,29 @@ def _fill(memory: Memory, n: int) -> None:
         memory.add(u(f"a{i} " + "word " * 6))
 
 
+@pytest.mark.parametrize("mode", ["sync", "async"])
 @respx.mock
-def test_a_hold_left_by_a_dead_process_blocks_the_budget_until_it_lapses(tmp_path: Path) -> None:
+async def test_a_hold_left_by_a_dead_process_blocks_the_budget_until_it_lapses(
+    tmp_path: Path, mode: str
+) -> None:
     route = _mock_llm()
     clock = FakeClock()
     limit = SpendLimit(max_tokens=300, clock=clock, hold_ttl_seconds=120)
-    with SQLiteStore(tmp_path / "h.db") as store:
-        # another process reserved the whole budget, then died before settling
-        store.reserve_spend("session:s", limit.hold("dead", 300, 0.0))
-        memory = Memory("s", store=store, reducer=chain_reducer(), spend_limit=limit)
-        _fill(memory, 30)
-        assert route.call_count == 0  # the hold counts: the chain went on without the LLM
-        clock.advance(120)  # the hold lapses
-        _fill(memory, 30)
-        assert route.call_count >= 1
-        memory.close()
+    path = tmp_path / "h.db"
+    with SQLiteStore(path) as raw:  # another process reserved the whole budget, then died
+        raw.reserve_spend("session:s", limit.hold("dead", 300, 0.0))
+    store: Any = SQLiteStore(path) if mode == "sync" else AsyncSQLiteStore(path)
+    facade: Any = Memory if mode == "sync" else AsyncMemory
+    memory = facade("s", store=store, reducer=chain_reducer(), spend_limit=limit)
+    for i in range(30):
+        await settle(memory.add(u(f"a{i} " + "word " * 6)))
+    assert route.call_count == 0  # the hold counts: the chain went on without the LLM
+    clock.advance(120)  # the hold lapses
+    for i in range(30):
+        await settle(memory.add(u(f"b{i} " + "word " * 6)))
+    assert route.call_count >= 1
+    await settle(memory.close())
+    await settle(store.close())
 
 
 @respx.mock
