@@ -2,8 +2,8 @@
 
 A :class:`SpendLimit` is given to ``Memory`` / ``AsyncMemory`` (``spend_limit=``); give the
 same object to every memory of a process that shares the budget. Before each summarizer call
-the memory **reserves** an estimate of the call's spend (the span and the previous summary in,
-the reply's room out, priced by the model) in the ledger, in one atomic step with the check:
+the memory **reserves** an estimate of the call's spend (the span, the previous summary and
+the prompt in, the reply's room out, priced by the model) in the ledger, in one atomic step with the check:
 the call may use the LLM only while what the key spent in the window, plus the holds of the
 calls still in flight, is under every limit. Once the budget is exhausted, the call is made
 without the LLM (a fallback chain goes on with its other steps: extractive, then truncation)

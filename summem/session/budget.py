@@ -202,9 +202,10 @@ def estimate(
 ) -> tuple[int, float]:
     """What one summarizer call on ``span`` may spend: ``(tokens, cost_usd)``, for its hold.
 
-    The span and the previous summary in (the reducer's token counter, else 4 characters a
-    token), the reply's room out (as an LLM summarizer caps it: twice the summary's budget, at
-    least the budget plus 256), priced on the dearest model of the summarizer's steps.
+    In: the span and the previous summary (the reducer's token counter, else 4 characters a
+    token) and the fixed text of the largest prompt of the summarizer's LLM steps; out: the
+    reply's room (as an LLM summarizer caps it: twice the summary's budget, at least the
+    budget plus 256). Priced on the dearest model of the steps.
     """
     counter = getattr(reducer, "token_counter", None)
     parts = [*span, *([previous] if previous is not None else [])]
@@ -215,15 +216,36 @@ def estimate(
         tokens_in = sum(len(m.text) for m in parts) // 4 + 4 * len(parts)
     budget = getattr(reducer, "summary_max_tokens", None)
     budget = budget if isinstance(budget, int) and budget > 0 else 512
+    steps = _llm_steps(summarizer)
+    tokens_in += max((_prompt_tokens(step, counter, budget) for step in steps), default=0)
     tokens_out = max(2 * budget, budget + 256)
-    cost = max((cost_usd(m, tokens_in, tokens_out) for m in _models(summarizer)), default=0.0)
+    models = [str(getattr(step, "model", "")) for step in steps]
+    cost = max((cost_usd(m, tokens_in, tokens_out) for m in models), default=0.0)
     return tokens_in + tokens_out, cost
 
 
-def _models(summarizer: object) -> list[str]:
-    """The models of ``summarizer`` and of its chain's steps."""
+def _llm_steps(summarizer: object) -> list[object]:
+    """``summarizer`` and its chain's steps that call a model (they have a ``model`` name)."""
     steps = getattr(summarizer, "steps", None)
     if isinstance(steps, tuple):
-        return [m for step in steps for m in _models(step)]
-    model = getattr(summarizer, "model", None)
-    return [model] if isinstance(model, str) else []
+        return [s for step in steps for s in _llm_steps(step)]
+    return [summarizer] if isinstance(getattr(summarizer, "model", None), str) else []
+
+
+def _prompt_tokens(step: object, counter: object, budget: int) -> int:
+    """The fixed text of ``step``'s prompt (rendered with no transcript), in tokens.
+
+    0 when ``step`` has no prompt summem can render.
+    """
+    render = getattr(getattr(step, "prompt", None), "render", None)
+    if not callable(render):
+        return 0
+    try:
+        rendered = render(previous_summary=None, transcript="", max_tokens=budget)
+        texts = [str(m.get("content", "")) for m in rendered]
+    except Exception:  # a prompt of another shape: the estimate goes without it
+        return 0
+    count_text = getattr(counter, "count_text", None)
+    if callable(count_text):
+        return sum(int(count_text(t)) + 4 for t in texts)
+    return sum(len(t) // 4 + 4 for t in texts)

@@ -250,3 +250,25 @@ def test_a_spend_limit_checks_its_hold_ttl() -> None:
     for bad in (0, -1.0, math.inf, True, "60"):
         with pytest.raises(ConfigurationError, match="hold_ttl_seconds must be"):
             SpendLimit(max_tokens=1, hold_ttl_seconds=bad)  # type: ignore[arg-type]
+
+
+def test_a_hold_estimates_the_span_the_prompt_and_the_reply_room() -> None:
+    from summem import ExtractiveSummarizer
+    from summem.messages import Message
+    from summem.observe.cost import cost_usd
+    from summem.session.budget import estimate
+    from tests.fakes.counters import WordCounter
+
+    reducer = chain_reducer()  # an LLM step (gpt-4o-mini, a YAML prompt), then offline ones
+    span = [Message.from_openai(u("one two three")), Message.from_openai(u("four five"))]
+    previous = Message.from_openai(u("the summary so far"))
+    counter = WordCounter()
+    tokens, cost = estimate(span, None, reducer, reducer.summarizer)
+    spans_tokens = sum(counter.count_message(m) for m in span)
+    reply_room = max(2 * 30, 30 + 256)  # summary_max_tokens=30
+    prompt = tokens - spans_tokens - reply_room
+    assert prompt > 20  # the prompt's instructions count too
+    assert cost == cost_usd("gpt-4o-mini", tokens - reply_room, reply_room) > 0
+    with_previous, _ = estimate(span, previous, reducer, reducer.summarizer)
+    assert with_previous == tokens + counter.count_message(previous)
+    assert estimate(span, None, reducer, ExtractiveSummarizer()) == (spans_tokens + reply_room, 0)
