@@ -3,13 +3,14 @@
 A :class:`SpendLimit` is given to ``Memory`` / ``AsyncMemory`` (``spend_limit=``); give the
 same object to every memory of a process that shares the budget. Before each summarizer call
 the memory **reserves** an estimate of the call's spend (the span, the previous summary and
-the prompt in, the reply's room out, priced by the model) in the ledger, in one atomic step with the check:
-the call may use the LLM only while what the key spent in the window, plus the holds of the
-calls still in flight, is under every limit. Once the budget is exhausted, the call is made
-without the LLM (a fallback chain goes on with its other steps: extractive, then truncation)
-and a :class:`~summem.events.SpendLimitReached` event says so. When the call returns, its hold
-is **settled** with what it spent (accepted or rejected), or released if it failed without
-spending; a hold left by a process that died meanwhile lapses after ``hold_ttl_seconds``.
+the prompt in, the reply's room out, priced by the model) in the ledger, in one atomic step
+with the check: the call may use the LLM only while what the key spent in the window, plus
+the holds of the calls still in flight, is under every limit. Once the budget is exhausted,
+the call is made without the LLM (a fallback chain goes on with its other steps: extractive,
+then truncation) and a :class:`~summem.events.SpendLimitReached` event says so. When the
+call returns, its hold is **settled** with what it spent (accepted or rejected), or released
+if it failed without spending; a hold left by a process that died meanwhile lapses after
+``hold_ttl_seconds``.
 
 Where the spend is kept: a memory whose store keeps a spend ledger
 (:class:`~summem.observe.ledger.SpendLedger`: SQLite, PostgreSQL, Redis, in-memory) records
@@ -17,8 +18,8 @@ and reads it there, so the budget holds across restarts and is shared by every p
 worker on that store (each with its own ``SpendLimit`` of the same settings); otherwise in
 this object, in this process. Memories racing for one budget (threads, processes, workers on
 one store) therefore never start more calls than it allows one at a time: as without
-concurrency, the one call that starts under a limit may take the spend past it. The object's own
-:meth:`SpendLimit.spent` and :meth:`SpendLimit.allows` see what went through it in this
+concurrency, the one call that starts under a limit may take the spend past it. The object's
+own :meth:`SpendLimit.spent` and :meth:`SpendLimit.allows` see what went through it in this
 process.
 """
 

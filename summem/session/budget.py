@@ -152,6 +152,11 @@ class Budget:
         except StoreError as exc:
             logger.warning("hold for %r not released in the store (it lapses): %s", key, exc)
 
+    def forget(self, key: str, ticket: Ticket) -> None:
+        """Drop ``ticket``'s hold in this process only (no store call can be made now)."""
+        if ticket.hold_id is not None:
+            self.limit.release(key, ticket.hold_id)
+
     def charge(self, key: str, tokens: int, cost_usd: float) -> Flow[None]:
         """Record one call's spend; a store that cannot record it is logged, not raised.
 

@@ -177,6 +177,10 @@ def summarize_plan_flow(
             if spend is not None and ticket is not None:
                 yield from spend.release(key, ticket)
             raise
+        except BaseException:  # closed or cancelled: no store call now, the store's hold lapses
+            if spend is not None and ticket is not None:
+                spend.forget(key, ticket)
+            raise
         span_cost = cost_of(output)
         for k, value in spent_by(output).items():
             spent[k] += value

@@ -272,3 +272,23 @@ def test_a_hold_estimates_the_span_the_prompt_and_the_reply_room() -> None:
     with_previous, _ = estimate(span, previous, reducer, reducer.summarizer)
     assert with_previous == tokens + counter.count_message(previous)
     assert estimate(span, None, reducer, ExtractiveSummarizer()) == (spans_tokens + reply_room, 0)
+
+
+def test_a_reduction_closed_during_its_call_drops_this_process_hold() -> None:
+    """A flow closed mid-call (a cancelled task, an interrupt) makes no store call: the
+    store's hold lapses later, and the limit's own hold is dropped at once."""
+    from summem._flow import run_sync
+    from summem.session.budget import Budget
+
+    limit = SpendLimit(max_tokens=100)
+    store = InMemoryStore()
+    from summem.session.steps import SyncStoreSteps
+
+    budget = Budget(limit, SyncStoreSteps(store))
+    ticket = run_sync(budget.reserve("s", 100, 0.0))
+    assert ticket.granted
+    budget.forget("s", ticket)
+    assert limit.reserve("s", limit.hold("again", 1, 0.0)) == Reserved(True, Spent(0, 0.0))
+    assert store.reserve_spend("session:s", limit.hold("x", 1, 0.0)) == Reserved(
+        False, Spent(100, 0.0)
+    )  # the store's hold stays until it lapses
