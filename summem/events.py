@@ -255,8 +255,9 @@ class SpendLimitReached(MemoryEvent):
 
     Attributes:
         key: the budget's key (the session id, or its tenant prefix).
-        spent_tokens: summarizer tokens (in + out) spent in the window.
-        spent_cost_usd: what they cost.
+        spent_tokens: summarizer tokens (in + out) spent in the window, plus what the
+            calls in flight hold (their estimates, until they settle).
+        spent_cost_usd: what they cost (likewise).
         max_tokens: the limit on tokens, if any.
         max_cost_usd: the limit on cost, if any.
         next: what happens: the fallback chain's steps that need no LLM, if any.

@@ -23,7 +23,7 @@ from pydantic import (
 )
 
 from summem.errors import ConfigurationError
-from summem.observe.spend import SpendLimit
+from summem.observe.spend import DEFAULT_HOLD_TTL_SECONDS, SpendLimit
 from summem.reducers.base import DEFAULT_MASK_MIN_TOKENS, DEFAULT_THRESHOLD, default_target
 from summem.reducers.style import ViewStyle
 from summem.reducers.summarization import DEFAULT_SUMMARY_MAX_TOKENS
@@ -170,6 +170,8 @@ class SpendLimitConfig(Section):
     scope: Literal["session", "prefix"] = "session"
     """One budget per session, or per tenant (the session id up to ``separator``)."""
     separator: str = ":"
+    hold_ttl_seconds: PositiveFloat = DEFAULT_HOLD_TTL_SECONDS
+    """How long a summarizer call's hold on the budget lasts if its process dies."""
 
     @model_validator(mode="after")
     def _some_limit(self) -> SpendLimitConfig:

@@ -19,7 +19,7 @@ from summem.events import SpendLimitReached, SummarizerCalled
 from summem.messages import Message
 from summem.observe.hooks import announce
 from summem.reducers.base import SummarizingReducer
-from summem.session.budget import Budget
+from summem.session.budget import Budget, estimate
 from summem.session.usage import HISTORY_USAGE_KEY, SUMMARIZER_TOTAL_KEY, add_spend
 from summem.summarizers.base import SummaryOutput, cost_of, failure_cost, spent_by, uses_llm
 from summem.summarizers.sent import SentView
@@ -121,8 +121,10 @@ def summarize_plan_flow(
     The summary records ``head_usage``, the usage summed over the ``history[:k']`` it stands
     for, so a later load knows the session's usage without reading that part of the history,
     and the summarizer's running total for the session (``extra["summarizer_total"]``).
-    Each span's call is announced (:class:`~summem.events.SummarizerCalled`) and
-    charged to ``spend``; once ``spend`` is exhausted the calls go on without the LLM.
+    Each span's call is announced (:class:`~summem.events.SummarizerCalled`) and paid
+    for in ``spend``: a hold of its estimated spend is reserved before it (atomically with the
+    check, see :mod:`summem.session.budget`) and settled with what it spent after it; once
+    ``spend`` is exhausted the calls go on without the LLM.
     """
     if reducer is None:
         return PlanResult(None)
@@ -142,10 +144,11 @@ def summarize_plan_flow(
     spans = plan.spans
     for n, span in enumerate(spans):
         watermark += len(span)
-        allow = True
+        allow, ticket = True, None
         if spend is not None:
-            used = yield from spend.spent(key)
-            allow = spend.limit.within(used)
+            tokens, price = estimate(span, previous, reducer, summarizer)
+            ticket = yield from spend.reserve(key, tokens, price)
+            allow, used = ticket.granted, ticket.spent
             if not allow and not limited:
                 limited = True
                 yield from announce(
@@ -166,19 +169,28 @@ def summarize_plan_flow(
             )
         except SummarizationError as exc:  # the spans summarized before were spent too
             lost = failure_cost(exc, model if isinstance(model, str) else None)
-            if spend is not None:
+            if spend is not None and ticket is not None:
                 used_tokens = int(exc.usage.get("input_tokens", 0))
                 used_tokens += int(exc.usage.get("output_tokens", 0))
-                yield from spend.charge(key, used_tokens, lost)
+                yield from spend.settle(key, ticket, used_tokens, lost)
             exc.usage = {k: v + int(exc.usage.get(k, 0)) for k, v in spent.items()}
             exc.cost_usd = cost + lost
+            raise
+        except Exception:  # nothing known spent; a process that dies here leaves it to lapse
+            if spend is not None and ticket is not None:
+                yield from spend.release(key, ticket)
+            raise
+        except BaseException:  # closed or cancelled: no store call now, the store's hold lapses
+            if spend is not None and ticket is not None:
+                spend.forget(key, ticket)
             raise
         span_cost = cost_of(output)
         for k, value in spent_by(output).items():
             spent[k] += value
         cost += span_cost
-        if spend is not None:
-            yield from spend.charge(key, output.input_tokens + output.output_tokens, span_cost)
+        if spend is not None and ticket is not None:
+            used_tokens = output.input_tokens + output.output_tokens
+            yield from spend.settle(key, ticket, used_tokens, span_cost)
         fallback = output.extra.get("fallback")
         fallback = fallback if isinstance(fallback, dict) else {}
         span_failed = tuple(str(f) for f in fallback.get("failed") or ())

@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from summem._flow import Flow, Step
 from summem.messages import Message
-from summem.observe.ledger import AsyncSpendLedger, SpendLedger, Spent
+from summem.observe.ledger import AsyncSpendLedger, Hold, Reserved, SpendLedger, Spent
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
     AsyncSearchableStore,
@@ -84,6 +84,32 @@ class _AdaptedLedger:
 
     async def spent_since(self, key: str, since: float | None = None) -> Spent:
         return await self._adapter.run_sync(self._ledger.spent_since, key, since)
+
+    async def reserve_spend(self, key: str, hold: Hold) -> Reserved:
+        return await self._adapter.run_sync(self._ledger.reserve_spend, key, hold)
+
+    async def settle_spend(
+        self,
+        key: str,
+        hold_id: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        await self._adapter.run_sync(
+            self._ledger.settle_spend,
+            key,
+            hold_id,
+            at=at,
+            tokens=tokens,
+            cost_usd=cost_usd,
+            prune_before=prune_before,
+        )
+
+    async def release_spend(self, key: str, hold_id: str) -> None:
+        await self._adapter.run_sync(self._ledger.release_spend, key, hold_id)
 
 
 def _async_ledger(store: AsyncStore) -> AsyncSpendLedger | None:
@@ -159,6 +185,34 @@ class StoreSteps:
         """See :meth:`SpendLedger.spent_since`; only when ``spend_ledger``."""
         ledger = self._spending()
         return self._step(lambda: ledger.spent_since(key, since))
+
+    def reserve_spend(self, key: str, hold: Hold) -> Flow[Reserved]:
+        """See :meth:`SpendLedger.reserve_spend`; only when ``spend_ledger``."""
+        ledger = self._spending()
+        return self._step(lambda: ledger.reserve_spend(key, hold))
+
+    def settle_spend(
+        self,
+        key: str,
+        hold_id: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None,
+    ) -> Flow[None]:
+        """See :meth:`SpendLedger.settle_spend`; only when ``spend_ledger``."""
+        ledger = self._spending()
+        return self._step(
+            lambda: ledger.settle_spend(
+                key, hold_id, at=at, tokens=tokens, cost_usd=cost_usd, prune_before=prune_before
+            )
+        )
+
+    def release_spend(self, key: str, hold_id: str) -> Flow[None]:
+        """See :meth:`SpendLedger.release_spend`; only when ``spend_ledger``."""
+        ledger = self._spending()
+        return self._step(lambda: ledger.release_spend(key, hold_id))
 
     def load(self, session_id: str) -> Flow[SessionState]:
         """See :meth:`Store.load <summem.stores.base.Store.load>`."""

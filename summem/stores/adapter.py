@@ -17,7 +17,7 @@ from types import TracebackType
 from typing import ParamSpec, Protocol, TypeVar, cast
 
 from summem.messages import Message
-from summem.observe.ledger import SpendLedger, Spent
+from summem.observe.ledger import Hold, Reserved, SpendLedger, Spent
 from summem.stores.base import SessionState, Store
 from summem.stores.common.direct import Call, Direct
 from summem.stores.common.op import (
@@ -25,6 +25,7 @@ from summem.stores.common.op import (
     Create,
     Op,
     Rollback,
+    Settle,
     SpendEntry,
 )
 from summem.stores.common.shells import AsyncOpLedger, AsyncOpStore
@@ -143,3 +144,12 @@ class AsyncLedgerAdapter(AsyncStoreAdapter, AsyncOpLedger):
 
     def _spent_since(self, key: str, since: float | None) -> Spent:
         return self._ledger.spent_since(key, since)
+
+    def _reserve_spend(self, key: str, hold: Hold) -> Reserved:
+        return self._ledger.reserve_spend(key, hold)
+
+    def _settle_spend(self, key: str, settle: Settle) -> None:
+        self._ledger.settle_spend(key, **settle._asdict())
+
+    def _release_spend(self, key: str, hold_id: str) -> None:
+        self._ledger.release_spend(key, hold_id)

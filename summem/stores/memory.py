@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from summem.errors import ConfigurationError, ConflictError, SessionNotFoundError, StoreError
 from summem.messages import Message
-from summem.observe.ledger import LocalSpendLedger, Spent
+from summem.observe.ledger import Hold, LocalSpendLedger, Reserved, Spent
 from summem.stores.adapter import AsyncLedgerAdapter
 from summem.stores.base import (
     SessionState,
@@ -26,7 +26,7 @@ from summem.stores.base import (
     validate_session_id,
 )
 from summem.stores.common.direct import DirectStore
-from summem.stores.common.op import Commit, Create, Rollback, SpendEntry
+from summem.stores.common.op import Commit, Create, Rollback, Settle, SpendEntry
 from summem.stores.common.rows import check_expected
 
 __all__ = ["AsyncInMemoryStore", "InMemoryStore"]
@@ -75,6 +75,21 @@ class InMemoryStore(DirectStore):
     def _spent_since(self, key: str, since: float | None) -> Spent:
         """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
         return self._spend.spent_since(key, since)
+
+    def _reserve_spend(self, key: str, hold: Hold) -> Reserved:
+        """See :meth:`summem.observe.ledger.SpendLedger.reserve_spend` (in this process)."""
+        return self._spend.reserve_spend(key, hold)
+
+    def _settle_spend(self, key: str, settle: Settle) -> None:
+        """See :meth:`summem.observe.ledger.SpendLedger.settle_spend` (in this process)."""
+        hold_id, at, tokens, cost_usd, prune_before = settle
+        self._spend.settle_spend(
+            key, hold_id, at=at, tokens=tokens, cost_usd=cost_usd, prune_before=prune_before
+        )
+
+    def _release_spend(self, key: str, hold_id: str) -> None:
+        """See :meth:`summem.observe.ledger.SpendLedger.release_spend` (in this process)."""
+        self._spend.release_spend(key, hold_id)
 
     def _load(self, session_id: str) -> SessionState:
         """See :meth:`summem.stores.base.Store.load`."""

@@ -22,7 +22,7 @@ summary: {}
 store: "memory://"
 observe:
   hooks: ["tests.observe.test_config:remember", "summem.observe.otel.OpenTelemetryHook"]
-  spend_limit: {max_tokens: 1000, window_seconds: 3600, scope: prefix}
+  spend_limit: {max_tokens: 1000, window_seconds: 3600, scope: prefix, hold_ttl_seconds: 60}
 """
 
 
@@ -34,6 +34,7 @@ def test_hooks_and_the_spend_limit_come_from_the_config() -> None:
     limit = config.spend_limit()
     assert isinstance(limit, SpendLimit) and limit.scope == "prefix"
     assert limit.max_tokens == 1000 and limit.window_seconds == 3600
+    assert limit.hold_ttl_seconds == 60
     assert config.spend_limit() is limit  # shared by every memory the config builds
     memory = config.build_memory("acme:1")
     assert memory.spend_limit is limit

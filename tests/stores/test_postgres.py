@@ -510,7 +510,7 @@ def test_a_schema_from_before_the_search_index_is_indexed_by_its_searches(
     # as summem wrote it at schema version 1, with a record it cannot read
     pg_execute("ALTER TABLE {schema}.messages DROP COLUMN terms", schema=schema)
     pg_execute("ALTER TABLE {schema}.sessions DROP COLUMN indexed", schema=schema)
-    pg_execute("DROP TABLE {schema}.spend", schema=schema)
+    pg_execute("DROP TABLE {schema}.spend, {schema}.spend_holds", schema=schema)
     pg_execute("UPDATE {schema}.summem_schema_version SET version = 1", schema=schema)
     pg_execute("UPDATE {schema}.messages SET body = 'junk' WHERE position = 1", schema=schema)
     monkeypatch.setattr(pg_operations, "CATCH_UP_CHUNK", 2)  # several transactions

@@ -122,6 +122,7 @@ def test_sqlite_records_the_marker_when_it_migrates(tmp_path: Path) -> None:
     conn = sqlite3.connect(old)
     conn.execute("DROP TABLE summem_schema")
     conn.execute("DROP TABLE spend")
+    conn.execute("DROP TABLE spend_holds")
     conn.execute("PRAGMA user_version = 3")
     conn.commit()
     conn.close()
@@ -250,7 +251,7 @@ def test_postgres_records_the_marker_and_uses_a_newer_compatible_schema(schema: 
 @pytest.mark.parametrize(
     ("compatible", "marker_for", "why"),
     [
-        (4, 4, "compatible down to schema version 4 only"),
+        (5, 5, "compatible down to schema version 5 only"),
         (None, None, "records no marker"),
         (2, 3, "records no marker"),  # recorded for another version
     ],
@@ -284,8 +285,8 @@ def test_postgres_version_table_from_before_the_marker_is_read_and_upgraded(sche
     pg_execute("UPDATE {schema}.summem_schema_version SET version = %s", latest + 1, schema=schema)
     with pytest.raises(SchemaVersionError, match="records no marker"):
         PostgresStore(postgres_url(), schema=schema)
-    pg_execute("DROP TABLE {schema}.spend", schema=schema)
-    pg_execute("UPDATE {schema}.summem_schema_version SET version = %s", latest - 1, schema=schema)
+    pg_execute("DROP TABLE {schema}.spend, {schema}.spend_holds", schema=schema)
+    pg_execute("UPDATE {schema}.summem_schema_version SET version = 2", schema=schema)
     with PostgresStore(postgres_url(), schema=schema) as store:
         assert store.spent_since("t").tokens == 0  # migrated: the ledger is back
     assert pg_version_row(schema) == (latest, 2, latest)

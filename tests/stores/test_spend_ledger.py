@@ -281,6 +281,7 @@ def test_a_sqlite_file_from_before_the_ledger_is_migrated_and_keeps_its_sessions
         store.record_spend("session:s", at=1.0, tokens=1, cost_usd=0.0)
     conn = sqlite3.connect(path)  # as summem wrote it at schema version 3
     conn.execute("DROP TABLE spend")
+    conn.execute("DROP TABLE spend_holds")
     conn.execute("PRAGMA user_version = 3")
     conn.commit()
     conn.close()
@@ -291,7 +292,7 @@ def test_a_sqlite_file_from_before_the_ledger_is_migrated_and_keeps_its_sessions
         store.record_spend("session:s", at=2.0, tokens=7, cost_usd=0.5)
         assert store.spent_since("session:s") == Spent(7, 0.5)
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 4
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 5
     conn.close()
 
 
@@ -309,14 +310,14 @@ def test_a_postgres_schema_from_before_the_ledger_is_migrated(schema: str) -> No
 
     with PostgresStore(postgres_url(), schema=schema) as store:
         store.append("s", [user("one"), user("two")])
-    pg_execute("DROP TABLE {schema}.spend", schema=schema)
+    pg_execute("DROP TABLE {schema}.spend, {schema}.spend_holds", schema=schema)
     pg_execute("UPDATE {schema}.summem_schema_version SET version = 2", schema=schema)
     with PostgresStore(postgres_url(), schema=schema) as store:
         assert [m.text for m in store.history("s")] == ["one", "two"]
         store.record_spend("prefix:t", at=2.0, tokens=7, cost_usd=0.5, prune_before=1.0)
         assert store.spent_since("prefix:t") == Spent(7, 0.5)
     rows = pg_execute(
-        "SELECT 1 FROM {schema}.summem_schema_version WHERE version = 3", schema=schema
+        "SELECT 1 FROM {schema}.summem_schema_version WHERE version = 4", schema=schema
     )
     assert rows == 1
 
@@ -334,6 +335,14 @@ class _BrokenLedger(InMemoryStore):
             raise StoreError("ledger is down")
         return super().spent_since(key, since)
 
+    def reserve_spend(self, key: str, hold: Any) -> Any:
+        if not self.reads:
+            raise StoreError("ledger is down")
+        return super().reserve_spend(key, hold)
+
+    def settle_spend(self, key: str, hold_id: str, **kwargs: Any) -> None:
+        raise StoreError("ledger is down")
+
 
 @respx.mock
 async def test_an_unwritable_ledger_is_logged_and_an_unreadable_one_fails_the_reduction(
@@ -347,7 +356,9 @@ async def test_an_unwritable_ledger_is_logged_and_an_unreadable_one_fails_the_re
     with caplog.at_level(logging.WARNING, logger="summem"):
         await _fill(memory, 60, "a")
     assert "spend for 's' not recorded in the store: ledger is down" in caplog.text
-    assert route.call_count == 3 and limit.spent("s").tokens == 3 * CALL  # this process knows
+    # this process knows what it spent; the store still holds the call's estimate (its
+    # hold was never settled), which keeps the budget until the hold lapses
+    assert route.call_count == 1 and limit.spent("s").tokens == CALL
     store.reads = False
     calls = route.call_count
     with pytest.raises(StoreError, match="ledger is down"):

@@ -69,6 +69,7 @@ def test_a_file_from_before_the_id_index_is_migrated_and_appends_stay_idempotent
     conn.execute("DROP TABLE messages_fts")
     conn.execute("ALTER TABLE sessions DROP COLUMN indexed")
     conn.execute("DROP TABLE spend")
+    conn.execute("DROP TABLE spend_holds")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
@@ -76,7 +77,7 @@ def test_a_file_from_before_the_id_index_is_migrated_and_appends_stay_idempotent
         assert store.append("s", [*first, user("c")]) == 3
         assert [m.text for m in store.history("s")] == ["a", "b", "c"]
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 4
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 5
     indexes = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
     assert ("messages_by_id",) in indexes
     conn.close()
@@ -284,6 +285,7 @@ def test_a_file_from_before_the_search_index_is_indexed_by_its_searches(
     conn.execute("DROP TABLE messages_fts")
     conn.execute("ALTER TABLE sessions DROP COLUMN indexed")
     conn.execute("DROP TABLE spend")
+    conn.execute("DROP TABLE spend_holds")
     conn.execute("INSERT INTO messages (sid, position, msg_id, body) VALUES (2, 1, 'x', 'junk')")
     conn.execute("UPDATE sessions SET length = 2 WHERE sid = 2")
     conn.execute("PRAGMA user_version = 2")

@@ -107,6 +107,7 @@ def make_db(path: Path, *, schema: int | None = None) -> None:
     if schema is not None:  # as an older summem left it
         conn = sqlite3.connect(path)
         conn.execute("DROP TABLE spend")
+        conn.execute("DROP TABLE spend_holds")
         conn.execute(f"PRAGMA user_version = {schema}")
         conn.commit()
         conn.close()
@@ -275,9 +276,9 @@ def test_an_older_schema_read_only_says_it_needs_a_migration_and_is_left_alone(
     before = digest(path)
     with pytest.raises(SchemaVersionError) as info:
         SQLiteStore(path, read_only=True)
-    assert (info.value.stored, info.value.known) == (3, 4)
+    assert (info.value.stored, info.value.known) == (3, 5)
     text = str(info.value)
-    assert "schema version 3, older than this summem's (4)" in text
+    assert "schema version 3, older than this summem's (5)" in text
     assert "needs a migration, which cannot run on a read-only database" in text
     assert "nothing was changed" in text
     path.chmod(0o444)
@@ -345,7 +346,7 @@ def test_unprivileged_reader_of_an_older_schema_gets_the_clear_error(folder: Pat
     out = unprivileged(open_it)
     if os.geteuid() == 0:
         assert isinstance(out, str) and out.startswith("error: SchemaVersionError"), out
-        assert "schema version 2, older than this summem's (4)" in out
+        assert "schema version 2, older than this summem's (5)" in out
         assert "cannot run on a read-only database (the file is not writable)" in out
         assert digest(path) == before
         assert sorted(p.name for p in folder.iterdir()) == ["s.db"]

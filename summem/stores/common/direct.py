@@ -16,7 +16,7 @@ from functools import partial
 from typing import TypeVar, cast
 
 from summem.messages import Message
-from summem.observe.ledger import Spent
+from summem.observe.ledger import Hold, Reserved, Spent
 from summem.stores.base import SessionState
 from summem.stores.common.op import (
     Commit,
@@ -26,6 +26,7 @@ from summem.stores.common.op import (
     Op,
     Operations,
     Rollback,
+    Settle,
     SpendEntry,
 )
 from summem.stores.common.shells import OpLedger
@@ -61,6 +62,9 @@ class Direct(Operations, LedgerOperations):
     _release: Callable[[str, str], None]
     _record_spend: Callable[[str, SpendEntry], None]
     _spent_since: Callable[[str, float | None], Spent]
+    _reserve_spend: Callable[[str, Hold], Reserved]
+    _settle_spend: Callable[[str, Settle], None]
+    _release_spend: Callable[[str, str], None]
 
     def _op_load(self, session_id: str) -> Op[SessionState]:
         return Call(session_id, partial(self._load, session_id))
@@ -109,6 +113,15 @@ class Direct(Operations, LedgerOperations):
 
     def _op_spent_since(self, key: str, since: float | None) -> Op[Spent]:
         return Call(None, partial(self._spent_since, key, since))
+
+    def _op_reserve_spend(self, key: str, hold: Hold) -> Op[Reserved]:
+        return Call(None, partial(self._reserve_spend, key, hold))
+
+    def _op_settle_spend(self, key: str, settle: Settle) -> Op[None]:
+        return Call(None, partial(self._settle_spend, key, settle))
+
+    def _op_release_spend(self, key: str, hold_id: str) -> Op[None]:
+        return Call(None, partial(self._release_spend, key, hold_id))
 
 
 class DirectStore(Direct, OpLedger):

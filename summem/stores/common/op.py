@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from summem.messages import Message
-from summem.observe.ledger import Spent
+from summem.observe.ledger import Hold, Reserved, Spent
 from summem.stores.base import SessionState
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "Op",
     "Operations",
     "Rollback",
+    "Settle",
     "SpendEntry",
 ]
 
@@ -78,6 +79,16 @@ class SpendEntry(NamedTuple):
     prune_before: float | None
 
 
+class Settle(NamedTuple):
+    """The arguments of :meth:`~summem.observe.ledger.SpendLedger.settle_spend` after the key."""
+
+    hold_id: str
+    at: float
+    tokens: int
+    cost_usd: float
+    prune_before: float | None
+
+
 class CreateOps(NamedTuple):
     """A whole-session create: stage the history (if long), create, or discard the staging."""
 
@@ -110,7 +121,10 @@ class Operations:
 
 
 class LedgerOperations:
-    """The operation builders behind a spend ledger (``record_spend``, ``spent_since``)."""
+    """The operation builders behind a spend ledger, with its holds."""
 
     _op_record_spend: Callable[[str, SpendEntry], Op[None]]
     _op_spent_since: Callable[[str, float | None], Op[Spent]]
+    _op_reserve_spend: Callable[[str, Hold], Op[Reserved]]
+    _op_settle_spend: Callable[[str, Settle], Op[None]]
+    _op_release_spend: Callable[[str, str], Op[None]]

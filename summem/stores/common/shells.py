@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from summem.messages import Message
-from summem.observe.ledger import Spent
+from summem.observe.ledger import Hold, Reserved, Spent
 from summem.stores.base import ClosingStore, SessionState
 from summem.stores.common.op import (
     Commit,
@@ -23,6 +23,7 @@ from summem.stores.common.op import (
     Op,
     Operations,
     Rollback,
+    Settle,
     SpendEntry,
 )
 
@@ -251,6 +252,27 @@ class OpLedger(OpStore, LedgerOperations):
         """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
         return self._run(self._op_spent_since(key, since))
 
+    def reserve_spend(self, key: str, hold: Hold) -> Reserved:
+        """See :meth:`summem.observe.ledger.SpendLedger.reserve_spend`."""
+        return self._run(self._op_reserve_spend(key, hold))
+
+    def settle_spend(
+        self,
+        key: str,
+        hold_id: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        """See :meth:`summem.observe.ledger.SpendLedger.settle_spend`."""
+        self._run(self._op_settle_spend(key, Settle(hold_id, at, tokens, cost_usd, prune_before)))
+
+    def release_spend(self, key: str, hold_id: str) -> None:
+        """See :meth:`summem.observe.ledger.SpendLedger.release_spend`."""
+        self._run(self._op_release_spend(key, hold_id))
+
 
 class AsyncOpLedger(AsyncOpStore, LedgerOperations):
     """The async twin of :class:`OpLedger`."""
@@ -270,3 +292,25 @@ class AsyncOpLedger(AsyncOpStore, LedgerOperations):
     async def spent_since(self, key: str, since: float | None = None) -> Spent:
         """See :meth:`summem.observe.ledger.SpendLedger.spent_since`."""
         return await self._run(self._op_spent_since(key, since))
+
+    async def reserve_spend(self, key: str, hold: Hold) -> Reserved:
+        """See :meth:`summem.observe.ledger.SpendLedger.reserve_spend`."""
+        return await self._run(self._op_reserve_spend(key, hold))
+
+    async def settle_spend(
+        self,
+        key: str,
+        hold_id: str,
+        *,
+        at: float,
+        tokens: int,
+        cost_usd: float,
+        prune_before: float | None = None,
+    ) -> None:
+        """See :meth:`summem.observe.ledger.SpendLedger.settle_spend`."""
+        settle = Settle(hold_id, at, tokens, cost_usd, prune_before)
+        await self._run(self._op_settle_spend(key, settle))
+
+    async def release_spend(self, key: str, hold_id: str) -> None:
+        """See :meth:`summem.observe.ledger.SpendLedger.release_spend`."""
+        await self._run(self._op_release_spend(key, hold_id))

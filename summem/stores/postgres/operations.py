@@ -133,8 +133,11 @@ class PgOps(PgSpend):
                 Query(q.LOCK_META, (key, name)), Query(q.HELD_IDS, (key, name, keys))
             )
             meta = parse_meta(name, meta_rows)
-            if meta is None:
+            if meta is None:  # no row was locked: what was read may be stale by now
                 meta = yield from self._create(name)
+                # another writer may have created the session and appended meanwhile (its
+                # row lock was waited for): read the ids again, under the lock now held
+                (held_rows,) = yield batch(Query(q.HELD_IDS, (key, name, keys)))
             held = {row[0] for row in held_rows}
             positions: list[int] = []
             id_keys: list[bytes] = []

@@ -24,9 +24,18 @@ from typing import ClassVar
 from summem.errors import ConfigurationError
 from summem.stores.common.schema_compat import check_declarations
 
-__all__ = ["COMPATIBLE", "LOCK_CLASS", "MIGRATIONS", "SQL", "check_schema_name", "name_key"]
+__all__ = [
+    "COMPATIBLE",
+    "LOCK_CLASS",
+    "MIGRATIONS",
+    "SPEND_LOCK_CLASS",
+    "SQL",
+    "check_schema_name",
+    "name_key",
+]
 
 LOCK_CLASS = 0x53554D4D  # "SUMM": the advisory lock class of migrations (two-key form)
+SPEND_LOCK_CLASS = 0x53504E44  # "SPND": a budget key's reservations, one at a time
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -111,6 +120,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             cost_usd double precision NOT NULL)""",
         "CREATE INDEX spend_by_key ON {schema}.spend (key, at)",
     ),
+    (  # 4: the holds of summarizer calls in flight, so that racing calls never pass a budget
+        """CREATE TABLE {schema}.spend_holds (
+            key bytea NOT NULL,
+            name text NOT NULL,
+            hold_id text NOT NULL,
+            expires_at double precision NOT NULL,
+            tokens bigint NOT NULL,
+            cost_usd double precision NOT NULL,
+            PRIMARY KEY (key, name, hold_id))""",
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
 
@@ -118,6 +137,7 @@ COMPATIBLE: tuple[int, ...] = (
     1,  # 1: the initial schema
     2,  # 2: recall's terms: older code would clear a session without resetting ``indexed``
     2,  # 3: the spend ledger's table: code at schema 2 never reads or writes it
+    2,  # 4: the holds' table: older code never reads it (it checks budgets without holds)
 )
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat`). The version table records the marker in
@@ -273,6 +293,27 @@ class SQL:
             "SELECT COALESCE(SUM(tokens), 0), COALESCE(SUM(cost_usd), 0) FROM {schema}.spend "
             "WHERE key = %s AND name = %s AND at > %s"
         ),
+        # -- holds: a reservation takes the key's lock for its transaction, then checks
+        "SPEND_LOCK": "SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+        "EXPIRE_HOLDS": (
+            "DELETE FROM {schema}.spend_holds WHERE key = %s AND name = %s AND expires_at <= %s"
+        ),
+        "SPENT_AND_HELD": (  # one statement, one snapshot: a settle is seen whole or not
+            "SELECT s.t + h.t, s.c + h.c FROM (SELECT COALESCE(SUM(tokens), 0) AS t, "
+            "COALESCE(SUM(cost_usd), 0) AS c FROM {schema}.spend "
+            "WHERE key = %s AND name = %s AND at > %s) s, "
+            "(SELECT COALESCE(SUM(tokens), 0) AS t, COALESCE(SUM(cost_usd), 0) AS c "
+            "FROM {schema}.spend_holds WHERE key = %s AND name = %s AND hold_id <> %s) h"
+        ),
+        "PUT_HOLD": (
+            "INSERT INTO {schema}.spend_holds AS h "
+            "(key, name, hold_id, expires_at, tokens, cost_usd) VALUES (%s, %s, %s, %s, %s, %s) "
+            "ON CONFLICT (key, name, hold_id) DO UPDATE SET expires_at = EXCLUDED.expires_at, "
+            "tokens = EXCLUDED.tokens, cost_usd = EXCLUDED.cost_usd"
+        ),
+        "DROP_HOLD": (
+            "DELETE FROM {schema}.spend_holds WHERE key = %s AND name = %s AND hold_id = %s"
+        ),
     }
 
     ADVISORY_LOCK: bytes
@@ -314,6 +355,11 @@ class SQL:
     RECORD_SPEND: bytes
     PRUNE_SPEND: bytes
     SPENT_SINCE: bytes
+    SPEND_LOCK: bytes
+    EXPIRE_HOLDS: bytes
+    SPENT_AND_HELD: bytes
+    PUT_HOLD: bytes
+    DROP_HOLD: bytes
 
     def __init__(self, schema: str) -> None:
         self.schema = check_schema_name(schema)

@@ -30,7 +30,16 @@ from summem.errors import (
     StoreOutcomeUnknownError,
 )
 from summem.messages import Message
-from summem.observe.ledger import Spent, check_since, check_spend_entry, check_spend_key
+from summem.observe.ledger import (
+    Hold,
+    Reserved,
+    Spent,
+    check_hold,
+    check_hold_id,
+    check_since,
+    check_spend_entry,
+    check_spend_key,
+)
 from summem.stores.base import (
     SessionState,
     check_lease_args,
@@ -40,7 +49,7 @@ from summem.stores.base import (
     validate_session_id,
 )
 from summem.stores.common.new_session import prepare_new_session
-from summem.stores.common.op import Commit, Create, CreateOps, Rollback, SpendEntry
+from summem.stores.common.op import Commit, Create, CreateOps, Rollback, Settle, SpendEntry
 from summem.stores.common.op import Op as StoreOp
 from summem.stores.common.rows import decode_opt
 from summem.stores.common.schema_compat import check_declarations, check_schema
@@ -88,6 +97,9 @@ WRITES = frozenset(
         "acquire_lease",
         "release_lease",
         "record_spend",
+        "reserve_spend",
+        "settle_spend",
+        "release_spend",
     }
 )
 """The scripts that write: a lost reply leaves their outcome unknown."""
@@ -433,6 +445,49 @@ class RedisBase(Generic[C]):
 
         low = "-inf" if since is None else f"({since!r}"
         return Op(None, "spent_since", [self._spend_key(key)], [low], parse)
+
+    def _op_reserve_spend(self, key: str, hold: Hold) -> Op[Reserved]:
+        key, hold = check_hold(key, hold)
+        ledger = self._spend_key(key)
+
+        def parse(raw: Any) -> Reserved:
+            parts = [_text(part) for part in raw]  # yes/no, tokens, cost / bad, the entry
+            if len(parts) == 3 and parts[0] in ("yes", "no"):
+                return Reserved(parts[0] == "yes", Spent(int(parts[1]), float(parts[2])))
+            raise CorruptRecordError(
+                f"Redis store {self._prefix!r}: a spend entry or hold of {key!r} is invalid"
+            )
+
+        low = "-inf" if hold.since is None else f"({hold.since!r}"
+        ttl_ms = max(1, math.ceil((hold.expires_at - hold.at) * 1000))
+        args: list[str | int] = [
+            repr(hold.at),
+            low,
+            hold.hold_id,
+            f"{hold.expires_at!r}:{hold.tokens}:{hold.cost_usd!r}",
+            "" if hold.max_tokens is None else str(hold.max_tokens),
+            "" if hold.max_cost_usd is None else repr(hold.max_cost_usd),
+            ttl_ms,
+        ]
+        return Op(None, "reserve_spend", [ledger, f"{ledger}:holds"], args, parse)
+
+    def _op_settle_spend(self, key: str, settle: Settle) -> Op[None]:
+        hold_id, at, tokens, cost_usd, prune_before = settle
+        key, at, tokens, cost_usd, prune_before = check_spend_entry(
+            key, at, tokens, cost_usd, prune_before
+        )
+        check_hold_id(hold_id)
+        ledger = self._spend_key(key)
+        prune = "" if prune_before is None else repr(prune_before)
+        keep_ms = "" if prune_before is None else str(max(1, math.ceil((at - prune_before) * 1000)))
+        entry = f"{hold_id}:{tokens}:{cost_usd!r}"
+        args: list[str | int] = [repr(at), entry, prune, keep_ms, hold_id]
+        return Op(None, "settle_spend", [ledger, f"{ledger}:holds"], args, _none)
+
+    def _op_release_spend(self, key: str, hold_id: str) -> Op[None]:
+        key, hold_id = check_spend_key(key), check_hold_id(hold_id)
+        holds = f"{self._spend_key(key)}:holds"
+        return Op(None, "release_spend", [holds], [hold_id], _none)
 
     @staticmethod
     def _decode_range(bodies: Sequence[Any], name: str, start: int) -> list[Message]:

@@ -16,7 +16,9 @@ existed or by a whole-session create). Scripts take the keys they use, in the or
 comments give. A create whose history
 is too long for one call first stages it in a private list ``...:import:<token>`` of the same
 slot (with a TTL, so a crashed creator leaves nothing for long), renamed into place at the end.
-The spend ledger of a budget key is one sorted set ``<prefix>:spend:{<key>}`` (its own slot).
+The spend ledger of a budget key is one sorted set ``<prefix>:spend:{<key>}`` (its own slot),
+and the holds of its calls in flight one hash ``<prefix>:spend:{<key>}:holds`` (the same slot):
+a reservation reads both and holds in one script, so racing reservations never pass a limit.
 """
 
 from __future__ import annotations
@@ -275,6 +277,59 @@ end
 return {'ok', string.format('%d', tokens), string.format('%.17g', cost)}
 """
 
+# Sums the live holds of KEYS[2] (hold id -> "<expires_at>:<tokens>:<cost>"), dropping those
+# expired at ARGV[1] (now), leaving out ARGV[3] (the hold being taken); leaves `ht`, `hc`, or
+# returns the first hold that is not one, for the caller to report.
+_HELD = """
+local at, ht, hc = tonumber(ARGV[1]), 0, 0
+local holds = redis.call('HGETALL', KEYS[2])
+for i = 1, #holds, 2 do
+  local e, u, s = string.match(holds[i + 1], '^([^:]*):([^:]*):([^:]*)$')
+  local exp, t, c = tonumber(e or ''), tonumber(u or ''), tonumber(s or '')
+  if exp == nil or t == nil or c == nil then return {'bad', holds[i + 1]} end
+  if exp <= at then
+    redis.call('HDEL', KEYS[2], holds[i])
+  elseif holds[i] ~= ARGV[3] then
+    ht, hc = ht + t, hc + c
+  end
+end
+"""
+
+# Reserve: KEYS[1] the ledger, KEYS[2] its holds. ARGV[1] now, ARGV[2] window start (ZRANGE
+# bound), ARGV[3] hold id, ARGV[4] the hold ("<expires_at>:<tokens>:<cost>"), ARGV[5] max
+# tokens ('' = none), ARGV[6] max cost ('' = none), ARGV[7] the hold's TTL in milliseconds.
+_RESERVE_SPEND = (
+    _HELD
+    + """
+local tokens, cost = ht, hc
+for _, entry in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[2], '+inf')) do
+  local used, spent = string.match(entry, '^[^:]*:([^:]*):([^:]*)$')
+  local t, c = tonumber(used or ''), tonumber(spent or '')
+  if t == nil or c == nil then return {'bad', entry} end
+  tokens, cost = tokens + t, cost + c
+end
+local over = (ARGV[5] ~= '' and tokens >= tonumber(ARGV[5]))
+  or (ARGV[6] ~= '' and cost >= tonumber(ARGV[6]))
+if not over then
+  redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
+  if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[7]) then
+    redis.call('PEXPIRE', KEYS[2], ARGV[7])
+  end
+end
+return {over and 'no' or 'yes', string.format('%d', tokens), string.format('%.17g', cost)}
+"""
+)
+
+# Settle: KEYS[1] the ledger, KEYS[2] its holds; ARGV[1..4] as for _RECORD_SPEND (the entry is
+# "<hold id>:<tokens>:<cost>", so a settle sent twice adds it once), ARGV[5] the hold id.
+_SETTLE_SPEND = """
+redis.call('HDEL', KEYS[2], ARGV[5])
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[3] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3]) end
+if ARGV[4] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return 1
+"""
+
 SCRIPTS: dict[str, str] = {
     "load": _LOAD,
     "exists": "return redis.call('EXISTS', KEYS[1])",
@@ -293,5 +348,8 @@ SCRIPTS: dict[str, str] = {
     "release_lease": _RELEASE,
     "record_spend": _RECORD_SPEND,
     "spent_since": _SPENT_SINCE,
+    "reserve_spend": _RESERVE_SPEND,
+    "settle_spend": _SETTLE_SPEND,
+    "release_spend": "return redis.call('HDEL', KEYS[1], ARGV[1])",
 }
 """Script name -> Lua source; each store registers them all on its client."""

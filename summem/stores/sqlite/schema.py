@@ -95,6 +95,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             cost_usd REAL NOT NULL)""",
         "CREATE INDEX spend_by_key ON spend (key, at)",
     ),
+    (  # 5: the holds of summarizer calls in flight, so that racing calls never pass a budget.
+        """CREATE TABLE spend_holds (
+            key TEXT NOT NULL,
+            hold_id TEXT NOT NULL,
+            expires_at REAL NOT NULL,
+            tokens INTEGER NOT NULL,
+            cost_usd REAL NOT NULL,
+            PRIMARY KEY (key, hold_id))""",
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings ``user_version`` to ``i + 1``."""
 
@@ -103,6 +112,7 @@ COMPATIBLE: tuple[int, ...] = (
     1,  # 2: an index only: code at schema 1 reads and writes the same rows
     3,  # 3: recall's FTS index: older code would clear and delete without its rows and state
     3,  # 4: the spend ledger's table: code at schema 3 never reads or writes it
+    3,  # 5: the holds' table: older code never reads it (it checks budgets without holds)
 )
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat` for what may be declared)."""
@@ -211,3 +221,13 @@ class SQL:
         "SELECT COALESCE(SUM(tokens), 0), COALESCE(SUM(cost_usd), 0.0) FROM spend "
         "WHERE key = ? AND at > ?"
     )
+    EXPIRE_HOLDS = "DELETE FROM spend_holds WHERE key = ? AND expires_at <= ?"
+    HELD = (
+        "SELECT COALESCE(SUM(tokens), 0), COALESCE(SUM(cost_usd), 0.0) FROM spend_holds "
+        "WHERE key = ? AND hold_id <> ?"
+    )
+    PUT_HOLD = (
+        "INSERT OR REPLACE INTO spend_holds (key, hold_id, expires_at, tokens, cost_usd) "
+        "VALUES (?, ?, ?, ?, ?)"
+    )
+    DROP_HOLD = "DELETE FROM spend_holds WHERE key = ? AND hold_id = ?"
