@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from summem._words import a
 from summem.errors import MessageValidationError
 
 __all__ = ["MAX_DEPTH", "ROLES", "check_message", "check_part", "check_values"]
@@ -221,7 +222,7 @@ def check_part(part: object, index: int | None, i: int) -> None:
     key, kind = spec
     if not isinstance(part.get(key), kind):
         raise MessageValidationError(
-            f"a {ptype!r} part needs {key!r} as a {kind.__name__}",
+            f"{a(repr(ptype))} part needs {key!r} as {a(kind.__name__)}",
             index=index,
             field=f"{where}.{key}",
         )
