@@ -498,6 +498,15 @@ class _LazyManager:
         return await self._manager.__aexit__(*exc)
 
 
+def check_memory(memory: Any, *, wrapper: str) -> None:
+    """Refuse anything but a summem ``Memory`` or ``AsyncMemory`` (named by its type)."""
+    if not (callable(getattr(memory, "record", None)) and callable(getattr(memory, "add", None))):
+        raise ConfigurationError(
+            f"{wrapper} needs a summem Memory or AsyncMemory as its memory, got "
+            f"{type(memory).__name__}"
+        )
+
+
 def check_pair(is_async: bool, memory: Any, *, fn_name: str) -> None:
     """Refuse an async client with a sync memory, or the other way round."""
     if is_async != is_coroutine_function(getattr(memory, "add", None)):
