@@ -174,9 +174,8 @@ def budget_problem(
         summary, goal = name("summary_max_tokens"), name("target")
         if "summary_max_tokens" in defaults and "target" not in defaults:
             return "target", (
-                f"must be larger than {shown('summary_max_tokens', summary_max_tokens)}, the "
-                f"summary's budget: set {goal} above {summary_max_tokens}, or {summary} below "
-                f"{target}"
+                f"must be larger than {shown('summary_max_tokens', summary_max_tokens)}: set "
+                f"{goal} above {summary_max_tokens}, or {summary} below {target}"
             )
         return "summary_max_tokens", (
             f"must be smaller than {shown('target', target)}: set {summary} below {target}, "

@@ -156,9 +156,8 @@ def test_non_utf8_file(tmp_path: Path) -> None:
         ),
         (  # the summary budget is a default: the target the file set is at fault
             "budget: {target: 500}\n",
-            "budget.target: must be larger than budget.summary_max_tokens (512, its default), "
-            "the summary's budget: set budget.target above 512, or budget.summary_max_tokens "
-            "below 500",
+            "budget.target: must be larger than budget.summary_max_tokens (512, its default): "
+            "set budget.target above 512, or budget.summary_max_tokens below 500",
         ),
         (
             "budget: {target: 500, summary_max_tokens: 600}\n",

@@ -314,8 +314,8 @@ def test_tokens_up_to_is_exact_up_to_the_bound_and_past_it_beyond() -> None:
     [
         (  # the default summary budget does not fit the target the user set: blame the target
             {"threshold_tokens": 800, "target_tokens": 500},
-            "target_tokens (500) must be larger than summary_max_tokens (512, its default), "
-            "the summary's budget: set target_tokens above 512, or summary_max_tokens below 500",
+            "target_tokens (500) must be larger than summary_max_tokens (512, its default): "
+            "set target_tokens above 512, or summary_max_tokens below 500",
         ),
         (  # both set by the user: the summary budget is at fault
             {"threshold_tokens": 800, "target_tokens": 500, "summary_max_tokens": 600},
