@@ -53,6 +53,11 @@ def test_every_note_with_python_is_collected() -> None:
 def test_the_python_blocks_of_each_note_run(
     name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    run_note(name, monkeypatch, tmp_path)
+
+
+def run_note(name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Run every python block of docs-notes/``name``, in order, in one namespace."""
     for module, reason in NEEDS.get(name, ()):
         pytest.importorskip(module, reason=reason)
     monkeypatch.chdir(tmp_path)
