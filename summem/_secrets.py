@@ -23,6 +23,7 @@ from urllib.parse import parse_qsl, urlsplit
 __all__ = [
     "MASK",
     "REDACTED",
+    "client_secrets",
     "environment_secrets",
     "is_secret_name",
     "looks_like_key",
@@ -143,6 +144,21 @@ def secret_values(parameters: Mapping[str, Any]) -> list[str]:
         elif isinstance(value, str) and "://" in value:
             found.extend(url_secrets(value))
     return found
+
+
+def client_secrets(client: Any, parameters: Mapping[str, Any] | None = None) -> list[str]:
+    """What a call through an openai-style ``client`` with ``parameters`` must never show.
+
+    The client's key, its secret headers and query parameters, its base URL's, and the
+    secrets among the call's own ``parameters`` (``extra_headers``...).
+    """
+    found = [str(client.api_key)] if isinstance(getattr(client, "api_key", None), str) else []
+    own = {
+        "headers": dict(getattr(client, "default_headers", None) or {}),
+        "query": dict(getattr(client, "default_query", None) or {}),
+        "base_url": str(getattr(client, "base_url", "") or ""),
+    }
+    return found + secret_values(own) + secret_values(parameters or {})
 
 
 def mask_url(url: str) -> str:

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import openai
 
-from summem._secrets import redact, secret_values
+from summem._secrets import client_secrets, redact
 from summem.clients.base import ChatRequest, ChatResponse
 from summem.clients.errors import map_provider_error
 from summem.clients.streaming import aread_stream, read_stream
@@ -123,7 +123,7 @@ class OpenAIClient:
         """Perform ``request`` with the sync client (no retries)."""
         client = self._sync()
         kwargs = self._kwargs(request)
-        secrets = _client_secrets(client, kwargs)
+        secrets = client_secrets(client, kwargs)
         with redacted_logs(secrets):  # the SDK's and httpx's own log lines carry no key
             try:
                 completion = client.chat.completions.create(**kwargs)
@@ -140,7 +140,7 @@ class OpenAIClient:
         """Perform ``request`` with the async client (no retries)."""
         client = self._async()
         kwargs = self._kwargs(request)
-        secrets = _client_secrets(client, kwargs)
+        secrets = client_secrets(client, kwargs)
         with redacted_logs(secrets):
             try:
                 completion = await client.chat.completions.create(**kwargs)
@@ -197,19 +197,6 @@ class OpenAIClient:
             refusal=getattr(message, "refusal", None),
             **common,
         )
-
-
-def _client_secrets(client: Any, kwargs: Mapping[str, Any]) -> list[str]:
-    """What a call through ``client`` may show and must not: its key, its secret headers and
-    query parameters (the client's own and this call's), its base URL's.
-    """
-    found = [str(client.api_key)] if getattr(client, "api_key", None) else []
-    own = {
-        "headers": dict(getattr(client, "default_headers", None) or {}),
-        "query": dict(getattr(client, "default_query", None) or {}),
-        "base_url": str(getattr(client, "base_url", "")),
-    }
-    return found + secret_values(own) + secret_values(kwargs)
 
 
 def _is_openai_host(client: Any) -> bool:
