@@ -9,7 +9,7 @@ parameters and the call's own (``api_key=``, ``extra_headers=``...).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from summem._secrets import client_secrets
 from summem.logs import redacted_logs
@@ -19,10 +19,11 @@ __all__ = ["acall_quietly", "call_quietly"]
 
 def _secrets(fn: Callable[..., Any], kwargs: dict[str, Any]) -> list[str]:
     """The call's secrets: an SDK method's client's (``resource._client``) and ``kwargs``'."""
-    owner, seen = None, 0
-    while fn is not None and owner is None and seen < 5:  # through wrappers' ``__wrapped__``
-        owner = getattr(getattr(fn, "__self__", None), "_client", None)
-        fn, seen = getattr(fn, "__wrapped__", None), seen + 1
+    owner: Any = None
+    seen, at = 0, cast(Any, fn)
+    while at is not None and owner is None and seen < 5:  # through wrappers' ``__wrapped__``
+        owner = getattr(getattr(at, "__self__", None), "_client", None)
+        at, seen = getattr(at, "__wrapped__", None), seen + 1
     return client_secrets(owner, kwargs)
 
 

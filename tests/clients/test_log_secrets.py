@@ -185,7 +185,7 @@ def test_a_wrapped_client_s_calls_log_no_key(driver: str, every_log: io.StringIO
         "default_query": {"subscription-key": QUERY_KEY},
         "max_retries": 0,
     }
-    user = [{"role": "user", "content": "hello"}]
+    user: Any = [{"role": "user", "content": "hello"}]
     if driver == "sync":
         sdk = openai.OpenAI(
             **options, http_client=http.Client(transport=http.MockTransport(recorder._answer))

@@ -348,6 +348,7 @@ def test_a_fallback_says_why_once_at_warning_and_the_event_keeps_the_reason(
             memory.add({"role": "user", "content": f"message {i} about the blue car " * 3})
     committed = [e for e in events if isinstance(e, ReductionCommitted)]
     called = [e for e in events if isinstance(e, SummarizerCalled)]
+    both: list[ReductionCommitted | SummarizerCalled] = [*committed, *called]
     assert len(committed) >= 2 and called
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1, [r.getMessage() for r in warnings]  # once, not per reduction
@@ -358,7 +359,7 @@ def test_a_fallback_says_why_once_at_warning_and_the_event_keeps_the_reason(
     assert (
         first[0].startswith("llm:gpt-4o-mini: SummarizationError") and "OPENAI_API_KEY" in first[0]
     )
-    for event in (*committed, *called):  # later: the same reason, or the open circuit's
+    for event in both:  # later: the same reason, or the open circuit's
         assert event.fallback_failed == ("llm:gpt-4o-mini",)
         (reason,) = event.fallback_reasons
         assert reason == first[0] or reason.startswith("llm:gpt-4o-mini: skipped (circuit open")

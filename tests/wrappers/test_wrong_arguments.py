@@ -29,9 +29,10 @@ def test_wrap_openai_names_the_client_it_expects(client: Any) -> None:
 
 @pytest.mark.parametrize("memory", [object(), None, "s", {"session_id": "s"}])
 def test_wrap_openai_and_wrap_completion_name_the_memory_they_expect(memory: Any) -> None:
-    for wrap, first in ((wrap_openai, openai.OpenAI(api_key="sk-test")), (wrap_completion, len)):
-        with pytest.raises(ConfigurationError, match="a summem Memory or AsyncMemory"):
-            wrap(first, memory)  # type: ignore[operator]
+    with pytest.raises(ConfigurationError, match="a summem Memory or AsyncMemory"):
+        wrap_openai(openai.OpenAI(api_key="sk-test"), memory)
+    with pytest.raises(ConfigurationError, match="a summem Memory or AsyncMemory"):
+        wrap_completion(len, memory)
 
 
 @pytest.mark.parametrize("fn", [object(), None, "litellm.completion"])
