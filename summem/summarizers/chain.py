@@ -91,6 +91,14 @@ class FallbackSummarizer:
     ) -> None:
         if not steps:
             raise ConfigurationError("a fallback chain needs at least one summarizer")
+        for i, step in enumerate(steps):
+            if not callable(getattr(step, "summarize", None)) or not isinstance(
+                getattr(step, "name", None), str
+            ):
+                raise ConfigurationError(
+                    f"fallback chain step {i} must be a summarizer (a summarize(request) method "
+                    f"and a name), such as ExtractiveSummarizer(); got {type(step).__name__}"
+                )
         if failure_threshold < 1:
             raise ConfigurationError(
                 f"failure_threshold must be at least 1, got {failure_threshold}"

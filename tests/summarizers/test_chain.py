@@ -381,3 +381,9 @@ def test_a_step_failing_again_after_a_success_is_said_again(
 
 def failure(text: str) -> SummarizationError:
     return SummarizationError(text)
+
+
+@pytest.mark.parametrize("step", [object(), "extractive", None])
+def test_a_step_that_is_not_a_summarizer_is_named(step: Any) -> None:
+    with pytest.raises(ConfigurationError, match=r"step 1 .* summarize\(request\) method"):
+        FallbackSummarizer([ExtractiveSummarizer(), step])
