@@ -2,8 +2,8 @@
 
 A block that calls a provider goes through the real client, answered by respx at the transport
 (chat completions and the Responses API); top-level ``await`` runs on an event loop. What a block
-cannot do here is said in :data:`NEEDS`, visibly: a framework extra that is not installed skips
-its file with the extra's name, and the PostgreSQL example's URL (a server named
+cannot do here is said in :data:`NEEDS`, visibly: a block importing a framework extra that is
+not installed is left out (the others still run, and the test ends as skipped naming it), and the PostgreSQL example's URL (a server named
 ``db.internal``) is pointed at the test server, which ``CI=true`` requires.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import importlib
 import inspect
 import re
 from pathlib import Path
@@ -56,10 +57,25 @@ def test_the_python_blocks_of_each_note_run(
     run_note(name, monkeypatch, tmp_path)
 
 
-def run_note(name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Run every python block of docs-notes/``name``, in order, in one namespace."""
+def _missing(name: str, block: str) -> str | None:
+    """Why ``block`` cannot run here (it imports an extra that is not installed), or None."""
     for module, reason in NEEDS.get(name, ()):
-        pytest.importorskip(module, reason=reason)
+        top = module.split(".")[0]
+        if re.search(rf"^\s*(?:from|import) {re.escape(top)}\b", block, flags=re.M):
+            try:
+                importlib.import_module(module)
+            except ImportError:
+                return f"{module}: {reason}"
+    return None
+
+
+def run_note(name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Run every python block of docs-notes/``name``, in order, in one namespace.
+
+    A block that imports an extra which is not installed is left out, and the test then ends
+    as skipped, naming the blocks left out and why, once the others have run.
+    """
+    left_out: list[str] = []
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-docs-notes-test")
     monkeypatch.setenv("OPENAI_AGENTS_DISABLE_TRACING", "1")  # the SDK would export traces
@@ -77,6 +93,10 @@ def run_note(name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None
             return_value=httpx.Response(200, json=response([text_item("Where we left off.")]))
         )
         for i, block in enumerate(FENCE.findall(text)):
+            why = _missing(name, block)
+            if why is not None:
+                left_out.append(f"block {i} ({why})")
+                continue
             code = compile(block, f"{name} block {i}", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
             if code.co_flags & inspect.CO_COROUTINE:
                 asyncio.run(eval(code, namespace))
@@ -86,3 +106,5 @@ def run_note(name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None
         close = getattr(value, "close", None)
         if callable(close) and type(value).__name__ in {"Memory", "SQLiteStore", "PostgresStore"}:
             close()
+    if left_out:
+        pytest.skip(f"{name}: the other blocks ran; left out: " + "; ".join(left_out))
