@@ -3,8 +3,9 @@
 A block that calls a provider goes through the real client, answered by respx at the transport
 (chat completions and the Responses API); top-level ``await`` runs on an event loop. What a block
 cannot do here is said in :data:`NEEDS`, visibly: a block importing a framework extra that is
-not installed is left out (the others still run, and the test ends as skipped naming it), and the PostgreSQL example's URL (a server named
-``db.internal``) is pointed at the test server, which ``CI=true`` requires.
+not installed is left out (the others still run, and the test ends as skipped naming it); the
+PostgreSQL example's URL (a server named ``db.internal``) is pointed at the test server, which
+``CI=true`` requires.
 """
 
 from __future__ import annotations
