@@ -571,7 +571,7 @@ def _wrong_urls() -> list[tuple[str, str]]:
     parts = urlsplit(POSTGRES_ADMIN_URL)
     missing_db = urlunsplit((parts.scheme, parts.netloc, "/summem_no_such_db", parts.query, ""))
     return [
-        ("postgresql://postgres@127.0.0.1:1/postgres", "refused"),
+        ("postgresql://postgres:pw-never-shown@127.0.0.1:1/postgres", "refused"),
         (missing_db, 'database "summem_no_such_db" does not exist'),
     ]
 
@@ -589,6 +589,7 @@ def test_a_wrong_url_fails_on_the_first_connection_with_its_cause_in_one_line(
     text = str(info.value)
     assert cause in text and "\n" not in text and "PoolTimeout" not in text, text
     assert "summem_no_such_db" in text or "127.0.0.1:1" in text  # which URL (no password)
+    assert "pw-never-shown" not in text
     said = [r.getMessage() for r in caplog.records if "error connecting" in r.getMessage()]
     assert not said, said
 
