@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from summem._words import a
 from summem.errors import MessageValidationError
 
 __all__ = [
@@ -299,7 +300,7 @@ def check_part(part: object, index: int | None, i: int) -> None:
     key, kind = spec
     if not isinstance(part.get(key), kind):
         raise MessageValidationError(
-            f"a {ptype!r} part needs {key!r} as a {kind.__name__}",
+            f"{a(repr(ptype))} part needs {key!r} as {a(kind.__name__)}",
             index=index,
             field=f"{where}.{key}",
         )

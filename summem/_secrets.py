@@ -18,10 +18,12 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 __all__ = [
     "MASK",
     "REDACTED",
+    "client_secrets",
     "environment_secrets",
     "is_secret_name",
     "looks_like_key",
@@ -30,6 +32,7 @@ __all__ = [
     "redact",
     "redact_pii",
     "secret_values",
+    "url_secrets",
 ]
 
 MASK = "***"
@@ -61,7 +64,14 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _KEY_PREFIX = (
     r"(?:sk|rk|pk)-|sk_live_|sk_test_|rk_live_|AIza|xai-|gsk_|hf_|r8_|pplx-|ghp_|github_pat_|glpat-"
 )
+# A URL's query parameter named like a secret (``?key=``, ``&subscription-key=``, ``&sig=``):
+# gateways and some providers take the key there, and HTTP clients log whole URLs.
+_QUERY_SECRET = re.compile(
+    r"(?i)([?&](?:[\w.~-]*(?:key|token|secret|password|passwd|signature|credential)[\w.~-]*"
+    r"|sig)=)[^&\s\"'#]+"
+)
 _TEXT_PATTERNS = (
+    _QUERY_SECRET,
     re.compile(rf"\b(?:{_KEY_PREFIX})[A-Za-z0-9_\-]{{6,}}"),
     re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=\-]{6,}"),
     re.compile(
@@ -99,8 +109,28 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
 
 
 def mask_parameters(parameters: Mapping[str, Any]) -> dict[str, Any]:
-    """A copy of ``parameters`` safe to show: values of secret-looking names become ``***``."""
-    return {k: MASK if v and is_secret_name(k) else v for k, v in parameters.items()}
+    """A copy of ``parameters`` safe to show: values of secret-looking names become ``***``.
+
+    A URL's password and secret-named query parameters (``?subscription-key=``) are masked too.
+    """
+    return {k: MASK if v and is_secret_name(k) else _mask_in_url(v) for k, v in parameters.items()}
+
+
+def _mask_in_url(value: Any) -> Any:
+    if not isinstance(value, str) or "://" not in value:
+        return value
+    return _QUERY_SECRET.sub(lambda m: m.group(1) + MASK, mask_url(value))
+
+
+def url_secrets(url: str) -> list[str]:
+    """A URL's password and the values of its secret-named query parameters."""
+    try:
+        parts = urlsplit(url)
+        found = [parts.password] if parts.password else []
+        pairs = parse_qsl(parts.query, keep_blank_values=False)
+    except ValueError:  # not a URL after all
+        return []
+    return found + [v for k, v in pairs if v and (is_secret_name(k) or k.lower() == "sig")]
 
 
 def secret_values(parameters: Mapping[str, Any]) -> list[str]:
@@ -111,7 +141,24 @@ def secret_values(parameters: Mapping[str, Any]) -> list[str]:
             found.extend(secret_values(value))
         elif isinstance(value, str) and value and is_secret_name(name):
             found.append(value)
+        elif isinstance(value, str) and "://" in value:
+            found.extend(url_secrets(value))
     return found
+
+
+def client_secrets(client: Any, parameters: Mapping[str, Any] | None = None) -> list[str]:
+    """What a call through an openai-style ``client`` with ``parameters`` must never show.
+
+    The client's key, its secret headers and query parameters, its base URL's, and the
+    secrets among the call's own ``parameters`` (``extra_headers``...).
+    """
+    found = [str(client.api_key)] if isinstance(getattr(client, "api_key", None), str) else []
+    own = {
+        "headers": dict(getattr(client, "default_headers", None) or {}),
+        "query": dict(getattr(client, "default_query", None) or {}),
+        "base_url": str(getattr(client, "base_url", "") or ""),
+    }
+    return found + secret_values(own) + secret_values(parameters or {})
 
 
 def mask_url(url: str) -> str:

@@ -116,6 +116,8 @@ class SummarizerCalled(MemoryEvent):
         duration_seconds: how long the call took.
         fallback_used: the chain's step that wrote it, when earlier steps failed.
         fallback_failed: the chain's steps that failed or were skipped before it.
+        fallback_reasons: why, one line per failed step: ``"step: ErrorType: message"``
+            (keys redacted, each capped at 300 characters).
     """
 
     summarizer: str
@@ -127,6 +129,7 @@ class SummarizerCalled(MemoryEvent):
     duration_seconds: float
     fallback_used: str | None = None
     fallback_failed: tuple[str, ...] = ()
+    fallback_reasons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,8 @@ class ReductionCommitted(MemoryEvent):
         model: its model, for an LLM summary.
         fallback_used: the chain's step that wrote it, when earlier steps failed.
         fallback_failed: the chain's steps that failed or were skipped before it.
+        fallback_reasons: why, one line per failed step: ``"step: ErrorType: message"``
+            (keys redacted, each capped at 300 characters).
         summary_text: the new summary (conversation content: for hooks that want it).
     """
 
@@ -169,6 +174,7 @@ class ReductionCommitted(MemoryEvent):
     model: str | None
     fallback_used: str | None = None
     fallback_failed: tuple[str, ...] = ()
+    fallback_reasons: tuple[str, ...] = ()
     summary_text: str | None = field(default=None, repr=False)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pytest
 
@@ -60,3 +61,42 @@ def test_a_provider_error_quoting_the_request_carries_no_card_or_prompt_at_lengt
     err = map_provider_error(exc, provider="openai", model="m")
     assert "4111 1111 1111 1111" not in str(err)
     assert len(str(err)) < 400
+
+
+def test_a_traceback_on_a_record_is_redacted_too() -> None:
+    try:
+        raise ValueError(f"refused key {KEY}")
+    except ValueError:
+        import sys
+
+        rec = logging.LogRecord(
+            "LiteLLM", logging.ERROR, __file__, 1, "call failed", (), sys.exc_info()
+        )
+    redact_record(rec)
+    handler_output = logging.Formatter().format(rec)
+    assert "call failed" in handler_output and "ValueError" in handler_output
+    assert KEY not in handler_output
+
+
+def passes(f: Any, rec: logging.LogRecord) -> bool:
+    return bool(f.filter(rec) if hasattr(f, "filter") else f(rec))
+
+
+def test_redacted_logs_is_scoped_nested_and_leaves_the_loggers_as_it_found_them() -> None:
+    from summem.logs import redacted_logs
+
+    logger = logging.getLogger("httpcore2.http11")
+    before = list(logger.filters)
+    rec = record("send %s", "call-secret-value")
+    with redacted_logs(["call-secret-value"]):
+        with redacted_logs(["other-secret-value"]):
+            assert len(logger.filters) == len(before) + 1  # one filter, however many calls
+            inner = record("send %s %s", "call-secret-value", "other-secret-value")
+            assert all(passes(f, inner) for f in logger.filters)
+            assert "secret-value" not in inner.getMessage()
+        assert all(passes(f, rec) for f in logger.filters)
+        assert "call-secret-value" not in rec.getMessage()
+        late = logging.getLogger("httpx2.late_module")  # a logger made during a call...
+        with redacted_logs():
+            assert any(type(f).__name__ == "_CallRedaction" for f in late.filters)  # ...too
+    assert logger.filters == before and not late.filters

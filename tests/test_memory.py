@@ -535,3 +535,19 @@ def test_closed_memory_refuses_work() -> None:
     memory.close()
     with pytest.raises(StoreError, match="closed"):
         memory.add(u("x"))
+
+
+def test_an_empty_usage_says_why_it_is_empty() -> None:
+    """Offline, with the extractive summarizer, ``usage`` is ``{}``: its repr says why."""
+    memory = Memory("offline")
+    memory.add({"role": "user", "content": "hello"})
+    usage = memory.usage
+    assert usage == {} and isinstance(usage, dict)
+    said = repr(usage)
+    assert said.startswith("{}") and "wrapper" in said and "extractive" in said
+    memory.add(
+        Message.from_openai({"role": "assistant", "content": "hi"}).with_meta(
+            usage={"total_tokens": 9}
+        )
+    )
+    assert repr(memory.usage) == repr({"total_tokens": 9})  # a plain dict's once it has numbers

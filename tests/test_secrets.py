@@ -71,3 +71,18 @@ def test_masking_parameters_urls_and_the_environment(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("MY_SERVICE_URL", "https://example.invalid/abcdefgh")
     found = environment_secrets()
     assert "tok-0123456789" in found and "https://example.invalid/abcdefgh" not in found
+
+
+def test_a_secret_in_a_url_s_query_is_found_masked_and_redacted() -> None:
+    """Gateways take keys as query parameters, and HTTP clients log whole URLs (I6)."""
+    from summem._secrets import mask_parameters, redact, secret_values, url_secrets
+    from summem.clients.litellm import LiteLLMClient
+
+    url = "https://gw.example/v1?api-version=2024&subscription-key=qk-123456789&sig=s1gn4ture"
+    assert url_secrets(url) == ["qk-123456789", "s1gn4ture"]
+    assert secret_values({"api_base": url}) == ["qk-123456789", "s1gn4ture"]
+    text = redact(f'HTTP Request: POST {url} "HTTP/1.1 401"')
+    assert "qk-123456789" not in text and "s1gn4ture" not in text and "api-version=2024" in text
+    shown = mask_parameters({"api_base": url, "model": "m"})
+    assert "qk-123456789" not in str(shown) and shown["model"] == "m"
+    assert "qk-123456789" not in repr(LiteLLMClient(api_base=url))

@@ -247,17 +247,28 @@ def list_sessions(store: str | None, config_path: str | None, as_json: bool) -> 
 @_store_option
 @_config_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document, no tables.")
-def show(session: str, store: str | None, config_path: str | None, as_json: bool) -> None:
+@click.option(
+    "--summaries", is_flag=True, help="Print every summary of the log, oldest first, instead."
+)
+def show(
+    session: str, store: str | None, config_path: str | None, as_json: bool, summaries: bool
+) -> None:
     """Show SESSION: system message, summary, reduction timeline and view.
 
     The timeline lists each reduction: when, the span of history it folded in, tokens, cost,
-    summarizer, fallbacks, and what was dropped when the summarizer records it.
+    summarizer, fallbacks, and what was dropped when the summarizer records it. With
+    ``--summaries``, every summary the session's log keeps, oldest first, with its provenance.
     """
     from summem.cli.sessions import reduction_timeline, show_document
 
     url, opened = _open(config_path, store)
     found = _require(opened, session, url)
     try:
+        if summaries:
+            from summem.cli.render import print_summaries
+
+            print_summaries(console(), session, found.summaries(session))
+            return
         if as_json:
             click.echo(json.dumps(show_document(found, session), indent=2, ensure_ascii=False))
             return

@@ -143,6 +143,8 @@ def load_settings(
             budget["target"] = target_tokens
     if summary_max_tokens is not None:
         budget["summary_max_tokens"] = summary_max_tokens
+    elif "summary_max_tokens" not in config.budget.model_fields_set:
+        del budget["summary_max_tokens"]  # still the default: an error must not blame it
     data["budget"] = budget
     source = config.source if not config.source.startswith("<") else "options"
     base_dir = Path(config.source).parent if not config.source.startswith("<") else None
@@ -189,6 +191,11 @@ def _derived_names(
         )
     else:
         origin = f"budget.threshold {threshold}"
+    if "summary_max_tokens" not in budget and config.source.startswith("<"):
+        names["budget.summary_max_tokens"] = (
+            f"the default summary_max_tokens ({config.budget.summary_max_tokens}; "
+            "--summary-max-tokens sets it)"
+        )
     if target_tokens is None and budget["target"] is None:
         names["budget.target"] = (
             f"the target ({default_target(threshold)}: three quarters of {origin}; "
@@ -212,7 +219,20 @@ def _name_flags(message: str, flags: dict[str, str], source: str) -> str:
         message = re.sub(rf"(?m)^({lead}){k}(?=:)", _Literal(flag, keep_group=True), message)
         named = rf"(?<=than |ween | and ){k}(?: \([^)]*\))?(?![\w.])"
         message = re.sub(named, _Literal(flag), message)
+    for key, name in _FLAG_NAMES.items():  # "set KEY below N, or KEY above M": the flag alone
+        if key in flags or source == "options":
+            for before in ("set ", "or "):
+                message = re.sub(
+                    rf"(?<={before}){re.escape(key)}(?= (?:below|above) )", _Literal(name), message
+                )
     return message
+
+
+_FLAG_NAMES = {
+    "budget.summary_max_tokens": "--summary-max-tokens",
+    "budget.threshold": "--threshold-tokens",
+    "budget.target": "--target-tokens",
+}
 
 
 class _Literal:

@@ -24,9 +24,13 @@ __all__ = [
     "print_replay_run",
     "print_session",
     "print_sessions",
+    "print_summaries",
     "print_timeline",
     "provenance_line",
 ]
+
+SUMMARY_LINES = 6
+"""How many of the last summary's lines a replay's report shows."""
 
 
 def escape(text: str) -> str:
@@ -272,14 +276,42 @@ def print_history(console: Console, messages: list[Message], *, title: str) -> N
 def print_replay_run(
     console: Console, run: ReplayRun, *, model: str | None, session: str, url: str
 ) -> None:
-    """The replay's report: the table and totals, the files written, where the session is."""
+    """The replay's report: the table, the totals and the last summary's first lines.
+
+    Then the files written, where the session is, and the commands that show it and every
+    summary.
+    """
     print_replay(console, run.result, prices=run.prices, model=model)
+    count = len(run.result.reductions)
+    if run.last_summary is not None:
+        lines = run.last_summary.splitlines()
+        console.print(
+            f"last summary (of {count}), its first {min(len(lines), SUMMARY_LINES)} "
+            f"of {len(lines)} lines:"
+        )
+        for line in lines[:SUMMARY_LINES]:
+            console.print(f"  {escape(line)}", soft_wrap=True)
     if run.files is not None:
         console.print(f"wrote {escape(run.files['view'])} and {escape(run.files['summaries'])}")
     if url.startswith("memory://"):
         console.print("store memory:// keeps nothing: the session ended with the replay")
     else:
+        show = f"summem sessions show {escape(session)} --store '{escape(url)}'"
         console.print(f"session {escape(session)} saved in {escape(url)}; to inspect it:")
-        console.print(
-            f"  summem sessions show {escape(session)} --store '{escape(url)}'", soft_wrap=True
-        )
+        console.print(f"  {show}", soft_wrap=True)
+        if count:
+            console.print("every summary, oldest first:")
+            console.print(f"  {show} --summaries", soft_wrap=True)
+
+
+def print_summaries(console: Console, session: str, summaries: list[Message]) -> None:
+    """``sessions show --summaries``: every summary of the log, oldest first, with provenance."""
+    from rich.panel import Panel
+
+    if not summaries:
+        console.print(f"session {escape(session)}: no summary yet (nothing has been evicted)")
+        return
+    for i, summary in enumerate(summaries, 1):
+        title = f"summary {i} of {len(summaries)}"
+        console.print(Panel(escape(summary.text), title=title, title_align="left"))
+        console.print(f"[dim]{escape(provenance_line(summary))}[/dim]")

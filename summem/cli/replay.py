@@ -345,12 +345,14 @@ class ReplayRun:
         document: the ``--json`` report.
         files: the files written (``--out``), if any.
         prices: the model's (input, output) USD per token, when known.
+        last_summary: the text of the summary in the final view, if any.
     """
 
     result: ReplayResult
     document: dict[str, Any]
     files: dict[str, str] | None
     prices: tuple[float, float] | None
+    last_summary: str | None = None
 
 
 def run_replay(
@@ -414,6 +416,7 @@ def run_replay(
                     total=len(data.messages) if show else 0,
                 )
                 files = write_outputs(memory, result, out) if out is not None else None
+                last = memory.summary.text if memory.summary is not None else None
         except BaseException:  # this run's partial session would only block the next run
             try:
                 store.delete(session)
@@ -442,7 +445,7 @@ def run_replay(
         "totals": result.totals(prices),
         "files": files,
     }
-    return ReplayRun(result, document, files, prices)
+    return ReplayRun(result, document, files, prices, last)
 
 
 def _with_progress(

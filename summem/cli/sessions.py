@@ -79,6 +79,7 @@ def reduction_timeline(summaries: list[Message]) -> list[dict[str, Any]]:
                 "summarizer": info.summarizer,
                 "model": info.model,
                 "fallback_failed": list(fallback.get("failed") or []) if fallback else [],
+                "fallback_reasons": list(fallback.get("reasons") or []) if fallback else [],
                 "dropped_ids": list(uncovered) if isinstance(uncovered, list) else None,
                 "truncated_messages": int(truncated) if isinstance(truncated, int) else None,
                 "recomputed": recomputed,

@@ -29,6 +29,7 @@ from summem.clients.base import ChatRequest, ChatResponse
 from summem.clients.errors import map_provider_error
 from summem.clients.streaming import StreamedReply, aread_stream, read_stream
 from summem.errors import ConfigurationError, LLMError
+from summem.logs import redacted_logs
 
 if TYPE_CHECKING:
     import openai
@@ -126,13 +127,14 @@ class LiteLLMClient:
         import openai  # litellm's errors derive from the SDK's; litellm imported it already
 
         kwargs = self._kwargs(request)
-        try:
-            response = litellm.completion(**kwargs)
-            if request.stream:
-                reply = read_stream(response, request.stop_after_tokens)
-                return self._streamed(reply, request)
-        except openai.OpenAIError as exc:
-            raise self._error(exc, kwargs) from exc
+        with redacted_logs(secret_values(kwargs)):  # litellm's and httpx's lines carry no key
+            try:
+                response = litellm.completion(**kwargs)
+                if request.stream:
+                    reply = read_stream(response, request.stop_after_tokens)
+                    return self._streamed(reply, request)
+            except openai.OpenAIError as exc:
+                raise self._error(exc, kwargs) from exc
         return self._parse(response, request)
 
     async def acomplete(self, request: ChatRequest) -> ChatResponse:
@@ -141,13 +143,14 @@ class LiteLLMClient:
         import openai  # litellm's errors derive from the SDK's; litellm imported it already
 
         kwargs = self._kwargs(request)
-        try:
-            response = await litellm.acompletion(**kwargs)
-            if request.stream:
-                reply = await aread_stream(response, request.stop_after_tokens)
-                return self._streamed(reply, request)
-        except openai.OpenAIError as exc:
-            raise self._error(exc, kwargs) from exc
+        with redacted_logs(secret_values(kwargs)):
+            try:
+                response = await litellm.acompletion(**kwargs)
+                if request.stream:
+                    reply = await aread_stream(response, request.stop_after_tokens)
+                    return self._streamed(reply, request)
+            except openai.OpenAIError as exc:
+                raise self._error(exc, kwargs) from exc
         return self._parse(response, request)
 
     def _kwargs(self, request: ChatRequest) -> dict[str, Any]:

@@ -14,11 +14,12 @@ from urllib.parse import urlsplit
 
 import openai
 
-from summem._secrets import redact
+from summem._secrets import client_secrets, redact
 from summem.clients.base import ChatRequest, ChatResponse
 from summem.clients.errors import map_provider_error
 from summem.clients.streaming import aread_stream, read_stream
 from summem.errors import ConfigurationError, LLMError
+from summem.logs import redacted_logs
 
 __all__ = ["OpenAIClient"]
 
@@ -121,26 +122,36 @@ class OpenAIClient:
     def complete(self, request: ChatRequest) -> ChatResponse:
         """Perform ``request`` with the sync client (no retries)."""
         client = self._sync()
-        try:
-            completion = client.chat.completions.create(**self._kwargs(request))
-            if request.stream:
-                reply = read_stream(completion, request.stop_after_tokens)
-                return ChatResponse.from_stream(reply, provider=self.provider, model=request.model)
-        except openai.OpenAIError as exc:
-            raise self._error(exc, request, client.api_key) from exc
-        return self._parse(completion, request, client.api_key)
+        kwargs = self._kwargs(request)
+        secrets = client_secrets(client, kwargs)
+        with redacted_logs(secrets):  # the SDK's and httpx's own log lines carry no key
+            try:
+                completion = client.chat.completions.create(**kwargs)
+                if request.stream:
+                    reply = read_stream(completion, request.stop_after_tokens)
+                    return ChatResponse.from_stream(
+                        reply, provider=self.provider, model=request.model
+                    )
+            except openai.OpenAIError as exc:
+                raise self._error(exc, request, secrets) from exc
+        return self._parse(completion, request, secrets)
 
     async def acomplete(self, request: ChatRequest) -> ChatResponse:
         """Perform ``request`` with the async client (no retries)."""
         client = self._async()
-        try:
-            completion = await client.chat.completions.create(**self._kwargs(request))
-            if request.stream:
-                reply = await aread_stream(completion, request.stop_after_tokens)
-                return ChatResponse.from_stream(reply, provider=self.provider, model=request.model)
-        except openai.OpenAIError as exc:
-            raise self._error(exc, request, client.api_key) from exc
-        return self._parse(completion, request, client.api_key)
+        kwargs = self._kwargs(request)
+        secrets = client_secrets(client, kwargs)
+        with redacted_logs(secrets):
+            try:
+                completion = await client.chat.completions.create(**kwargs)
+                if request.stream:
+                    reply = await aread_stream(completion, request.stop_after_tokens)
+                    return ChatResponse.from_stream(
+                        reply, provider=self.provider, model=request.model
+                    )
+            except openai.OpenAIError as exc:
+                raise self._error(exc, request, secrets) from exc
+        return self._parse(completion, request, secrets)
 
     def _kwargs(self, request: ChatRequest) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"model": request.model, "messages": request.messages}
@@ -156,13 +167,13 @@ class OpenAIClient:
             kwargs.setdefault("stream_options", {"include_usage": True})
         return kwargs
 
-    def _error(self, exc: openai.OpenAIError, request: ChatRequest, key: str | None) -> LLMError:
-        return map_provider_error(exc, provider=self.provider, model=request.model, secrets=(key,))
+    def _error(self, exc: openai.OpenAIError, request: ChatRequest, secrets: list[str]) -> LLMError:
+        return map_provider_error(exc, provider=self.provider, model=request.model, secrets=secrets)
 
-    def _parse(self, completion: Any, request: ChatRequest, key: str | None) -> ChatResponse:
+    def _parse(self, completion: Any, request: ChatRequest, secrets: list[str]) -> ChatResponse:
         if not isinstance(completion, openai.BaseModel):
             # A 200 whose body is not JSON (an HTML error page from a proxy, say).
-            shown = redact(" ".join(str(completion).split())[:200], (key,))
+            shown = redact(" ".join(str(completion).split())[:200], secrets)
             return ChatResponse(
                 provider=self.provider, error=f"the reply is not a chat completion: {shown!r}"
             )
@@ -177,7 +188,7 @@ class OpenAIClient:
         }
         choices = getattr(completion, "choices", None) or []
         if extra.get("error") is not None or not choices:
-            return ChatResponse(error=redact(_error_text(extra.get("error")), (key,)), **common)
+            return ChatResponse(error=redact(_error_text(extra.get("error")), secrets), **common)
         choice = choices[0]
         message = getattr(choice, "message", None)
         return ChatResponse(

@@ -221,6 +221,11 @@ def check_consistency(config: Any) -> None:
         soft_threshold=b.soft_threshold,
         summary_max_tokens=b.summary_max_tokens,
         name=lambda setting: f"budget.{setting}",
+        defaults=[
+            s
+            for s in ("target", "summary_max_tokens")
+            if s not in b.model_fields_set or getattr(b, s) is None
+        ],
     )
     if problem is not None:
         setting, what = problem

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from summem._message_checks import check_values, expect_batch
+from summem._words import a
 from summem.errors import MessageValidationError
 from summem.messages import GLUED_TO_NEXT, Message, SDKMessage, copy_json
 
@@ -92,7 +93,7 @@ def _need_str(item: Mapping[str, Any], key: str, kind: str, index: int | None) -
     value = item.get(key)
     if not isinstance(value, str) or not value:
         raise MessageValidationError(
-            f"a {kind!r} item needs {key!r} as a non-empty string", index=index, field=key
+            f"{a(repr(kind))} item needs {key!r} as a non-empty string", index=index, field=key
         )
     return value
 

@@ -220,6 +220,7 @@ class OpenTelemetryHook:
         if event.fallback_used:
             attrs["summem.fallback.used"] = event.fallback_used
             attrs["summem.fallback.failed"] = list(event.fallback_failed)
+            attrs["summem.fallback.reasons"] = list(event.fallback_reasons)
         span = self._tracer.start_span(
             name,
             context=context,

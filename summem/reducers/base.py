@@ -14,7 +14,7 @@ bring their own; :class:`BudgetReducer` is the base the built-in reducers share.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
@@ -149,14 +149,21 @@ def budget_problem(
     soft_threshold: int | None = None,
     summary_max_tokens: int | None = None,
     name: Callable[[str], str],
+    defaults: Collection[str] = (),
 ) -> tuple[str, str] | None:
     """The first rule a budget breaks, as ``(setting, what is wrong)``; ``None`` if it is sound.
 
     The rules, shared by the reducers and ``summem.yaml``: the target is below the threshold,
     a soft threshold lies between them, and (in tokens) the summary is smaller than the target.
     ``name`` gives each setting's name as the caller spells it (``target_tokens`` or
-    ``budget.target``), for the message.
+    ``budget.target``), for the message. ``defaults`` names the settings the caller did not
+    set: a setting left at its default is never the one blamed when one that was set can be,
+    the message says which values are defaults, and it says what to set instead.
     """
+
+    def shown(setting: str, value: int) -> str:
+        return f"{name(setting)} ({value}{', its default' if setting in defaults else ''})"
+
     if target >= threshold:
         return "target", f"must be smaller than {name('threshold')} ({threshold})"
     if soft_threshold is not None and not target < soft_threshold < threshold:
@@ -164,7 +171,16 @@ def budget_problem(
             f"must lie between {name('target')} ({target}) and {name('threshold')} ({threshold})"
         )
     if unit == "tokens" and summary_max_tokens is not None and summary_max_tokens >= target:
-        return "summary_max_tokens", f"must be smaller than {name('target')} ({target})"
+        summary, goal = name("summary_max_tokens"), name("target")
+        if "summary_max_tokens" in defaults and "target" not in defaults:
+            return "target", (
+                f"must be larger than {shown('summary_max_tokens', summary_max_tokens)}: set "
+                f"{goal} above {summary_max_tokens}, or {summary} below {target}"
+            )
+        return "summary_max_tokens", (
+            f"must be smaller than {shown('target', target)}: set {summary} below {target}, "
+            f"or {goal} above {summary_max_tokens}"
+        )
     return None
 
 
@@ -175,6 +191,7 @@ def check_budget(
     *,
     soft_threshold: int | None = None,
     summary_max_tokens: int | None = None,
+    defaults: Collection[str] = (),
 ) -> None:
     """Raise the first rule a reducer's budget breaks (see :func:`budget_problem`).
 
@@ -197,10 +214,12 @@ def check_budget(
         soft_threshold=soft_threshold,
         summary_max_tokens=summary_max_tokens,
         name=name,
+        defaults=defaults,
     )
     if problem is not None:
         setting, what = problem
-        raise ConfigurationError(f"{name(setting)} ({values[setting]}) {what}")
+        note = ", its default" if setting in defaults else ""
+        raise ConfigurationError(f"{name(setting)} ({values[setting]}{note}) {what}")
 
 
 @dataclass(frozen=True)

@@ -206,6 +206,17 @@ class SummarizationReducer(BudgetReducer):
             self.target,
             soft_threshold=soft,
             summary_max_tokens=summary_max_tokens,
+            defaults=[
+                setting
+                for setting, unset in (
+                    (
+                        "target",
+                        (target_tokens if self.unit == "tokens" else target_messages) is None,
+                    ),
+                    ("summary_max_tokens", summary_max_tokens == DEFAULT_SUMMARY_MAX_TOKENS),
+                )
+                if unset
+            ],
         )
         hard = hard_limit_tokens if self.unit == "tokens" else hard_limit_messages
         other_hard = hard_limit_messages if self.unit == "tokens" else hard_limit_tokens
@@ -239,7 +250,9 @@ class SummarizationReducer(BudgetReducer):
             if note * 2 > self.summary_max_tokens:
                 raise ConfigurationError(
                     f"recall_note takes {note} tokens, more than half of summary_max_tokens "
-                    f"({self.summary_max_tokens}): raise the budget or leave the note out"
+                    f"({self.summary_max_tokens}"
+                    f"{', its default' if summary_max_tokens == DEFAULT_SUMMARY_MAX_TOKENS else ''}"
+                    f"): set summary_max_tokens to {note * 2} or more, or leave the note out"
                 )
         self._reserve: int | None = None
 

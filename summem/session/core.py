@@ -42,7 +42,7 @@ from summem.reducers.view import (
 from summem.session.plan import Plan, PlanResult, pack_spans
 from summem.session.readonly import freeze
 from summem.session.render import RenderCache, render_message
-from summem.session.usage import UsageLedger, sum_usage, summarizer_total
+from summem.session.usage import Usage, UsageLedger, sum_usage, summarizer_total
 from summem.stores.base import SessionState
 from summem.summarizers.sent import SentView
 
@@ -719,7 +719,7 @@ class SessionCore:
     def usage(self) -> dict[str, float]:
         """Provider usage summed over the whole history, and the summarizer's (prefixed)."""
         with self._lock:
-            total: dict[str, float] = dict(self.ledger.total())
+            total = Usage(self.ledger.total())
             for key, value in summarizer_total(self.summary).items():
                 if value:
                     total[f"summarizer_{key}"] = value

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from summem._flow import Flow
+from summem._words import a
 from summem.conversation import boundaries
 from summem.errors import ConflictError, SessionNotFoundError, StoreError
 from summem.messages import Message
@@ -123,7 +124,7 @@ def parse_session_dict(data: object) -> SessionDict:
         )
     system = None if data.get("system") is None else _decode(data["system"], "'system'")
     if system is not None and not system.is_system:
-        raise StoreError(f"session dict: 'system' is a {system.role!r} message")
+        raise StoreError(f"session dict: 'system' is {a(repr(system.role))} message")
     summary = None if data.get("summary") is None else _decode(data["summary"], "'summary'")
     if summary is not None and (summary.summary_info is None or watermark == 0):
         raise StoreError("session dict: the summary has no provenance or covers nothing")
@@ -154,7 +155,7 @@ def _check_invariants(
         seen[message.id] = i
         if message.is_system:
             raise StoreError(
-                f"session dict: history[{i}] is a {message.role} message; the system message "
+                f"session dict: history[{i}] is {a(message.role)} message; the system message "
                 "goes in 'system'"
             )
         if message.is_summary:

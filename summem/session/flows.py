@@ -351,6 +351,7 @@ def _committed(
         model=outcome.model,
         fallback_used=outcome.fallback_used,
         fallback_failed=outcome.fallback_failed,
+        fallback_reasons=outcome.fallback_reasons,
         summary_text=summary.text if summary is not None else None,
     )
 

@@ -74,6 +74,7 @@ class PlanResult:
     model: str | None = None
     fallback_used: str | None = None
     fallback_failed: tuple[str, ...] = ()
+    fallback_reasons: tuple[str, ...] = ()
 
 
 def pack_spans(
@@ -140,6 +141,7 @@ def summarize_plan_flow(
     model = getattr(summarizer, "model", None)
     output = None
     failed: list[str] = []
+    reasons: list[str] = []
     fallback_used: str | None = None
     spans = plan.spans
     for n, span in enumerate(spans):
@@ -194,7 +196,9 @@ def summarize_plan_flow(
         fallback = output.extra.get("fallback")
         fallback = fallback if isinstance(fallback, dict) else {}
         span_failed = tuple(str(f) for f in fallback.get("failed") or ())
+        span_reasons = tuple(str(f) for f in fallback.get("reasons") or ())
         failed += [f for f in span_failed if f not in failed]
+        reasons += [f for f in span_reasons if f not in reasons]
         if span_failed:
             fallback_used = str(fallback.get("used"))
         yield from announce(
@@ -209,6 +213,7 @@ def summarize_plan_flow(
                 duration_seconds=time.monotonic() - started,
                 fallback_used=fallback.get("used"),
                 fallback_failed=span_failed,
+                fallback_reasons=span_reasons,
             )
         )
         previous, sent = summary, None
@@ -240,6 +245,7 @@ def summarize_plan_flow(
         model=output.model,
         fallback_used=fallback_used,
         fallback_failed=tuple(failed),
+        fallback_reasons=tuple(reasons),
     )
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from summem._message_checks import check_values
+from summem._words import a
 from summem.errors import HistoryMismatchError, MessageValidationError
 from summem.messages import Message, sdk_message_dict
 
@@ -228,7 +229,7 @@ def _fp(item: Any) -> Hashable:
 
 def _mismatch(index: int, item: Any) -> HistoryMismatchError:
     return HistoryMismatchError(
-        f"the list repeats the recorded conversation, then differs here (a {_role(item)!s} "
+        f"the list repeats the recorded conversation, then differs here ({a(_role(item))} "
         "message): earlier turns were edited or dropped, and nothing was recorded; pass only "
         "the new messages, or mode='new' to record the whole list as new",
         index=index,

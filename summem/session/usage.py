@@ -15,6 +15,7 @@ from summem.messages import Message
 __all__ = [
     "HISTORY_USAGE_KEY",
     "SUMMARIZER_TOTAL_KEY",
+    "Usage",
     "UsageLedger",
     "add_spend",
     "sum_usage",
@@ -57,6 +58,19 @@ def add_spend(carried: object, spent: dict[str, float]) -> dict[str, float]:
     for key, value in spent.items():
         total[key] = total.get(key, 0) + value
     return total
+
+
+class Usage(dict[str, float]):
+    """``Memory.usage``: a dict whose repr, while it is empty, says why (offline, it stays so)."""
+
+    def __repr__(self) -> str:
+        if self:
+            return super().__repr__()
+        return (
+            "{} (nothing spent yet: usage adds up the provider usage of the replies a wrapper "
+            "recorded and what LLM summaries cost; the offline extractive summarizer calls no "
+            "model)"
+        )
 
 
 def summarizer_total(summary: Message | None) -> dict[str, float]:

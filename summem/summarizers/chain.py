@@ -5,7 +5,10 @@ its steps in order (say, a strong model, a cheap model, the extractive summarize
 :class:`TruncatingSummarizer`) inside ONE flow, so the chain itself serves sync and async
 callers. Each step's output is checked with :func:`~summem.summarizers.base.validate_summary`
 before it is accepted; a step that raises a :class:`~summem.errors.SummemError` or returns
-an invalid summary hands over to the next.
+an invalid summary hands over to the next. A step that starts failing is said once at WARNING
+on the ``summem.summarizers`` logger, with the reason (not again until it has succeeded), and
+each step's reason is kept in the summary's ``extra["fallback"]["reasons"]`` and in the events'
+``fallback_reasons``.
 
 Each step has a circuit breaker: after ``failure_threshold`` failures in a row the step is
 skipped for ``cooldown_seconds``; after that it gets one trial again (a success closes the
@@ -16,6 +19,7 @@ Breakers live on the chain object and are shared by every session using it (thre
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import time
@@ -52,6 +56,8 @@ __all__ = ["VETTED", "FallbackSummarizer", "TruncatingSummarizer"]
 
 _ERROR_CHARS = 300
 
+logger = logging.getLogger("summem.summarizers")
+
 
 @dataclass
 class _Breaker:
@@ -85,6 +91,14 @@ class FallbackSummarizer:
     ) -> None:
         if not steps:
             raise ConfigurationError("a fallback chain needs at least one summarizer")
+        for i, step in enumerate(steps):
+            if not callable(getattr(step, "summarize", None)) or not isinstance(
+                getattr(step, "name", None), str
+            ):
+                raise ConfigurationError(
+                    f"fallback chain step {i} must be a summarizer (a summarize(request) method "
+                    f"and a name), such as ExtractiveSummarizer(); got {type(step).__name__}"
+                )
         if failure_threshold < 1:
             raise ConfigurationError(
                 f"failure_threshold must be at least 1, got {failure_threshold}"
@@ -161,8 +175,12 @@ class FallbackSummarizer:
                     cost += failure_cost(exc, getattr(step, "model", None))
                 for key in spent:
                     spent[key] += int(used.get(key, 0))
-                self._record(i, ok=False)
+                first_failure = self._record(i, ok=False)
                 reason = _redact(str(exc))
+                if first_failure:
+                    _say_why(
+                        step.name, exc, reason, self._steps[i + 1].name if i != final else None
+                    )
                 if output is not None and isinstance(exc, InvalidSummaryError):
                     yield from announce(
                         SummaryRejected(
@@ -187,7 +205,10 @@ class FallbackSummarizer:
                     input_tokens=output.input_tokens + spent["input_tokens"],
                     output_tokens=output.output_tokens + spent["output_tokens"],
                     cost_usd=cost_of(output) + cost,
-                    extra={**output.extra, "fallback": {"used": step.name, "failed": failed}},
+                    extra={
+                        **output.extra,
+                        "fallback": {"used": step.name, "failed": failed, "reasons": errors},
+                    },
                 )
             return output
         error = SpendLimitError if limited and last is None else SummarizationError
@@ -204,15 +225,17 @@ class FallbackSummarizer:
             and now - breaker.opened_at < self.cooldown_seconds
         )
 
-    def _record(self, step: int, *, ok: bool) -> None:
+    def _record(self, step: int, *, ok: bool) -> bool:
+        """Count a success or a failure; True for a first failure after a success (or ever)."""
         with self._lock:
             breaker = self._breakers[step]
             if ok:
                 breaker.failures, breaker.opened_at = 0, None
-                return
+                return False
             breaker.failures += 1
             if breaker.failures >= self.failure_threshold:
                 breaker.opened_at = self._clock()  # opens, or re-opens after a failed trial
+            return breaker.failures == 1
 
 
 class TruncatingSummarizer:
@@ -265,6 +288,18 @@ class TruncatingSummarizer:
         return done(
             SummaryOutput(text=text, summarizer=self._name, extra={"dropped_messages": dropped})
         )
+
+
+def _say_why(name: str, exc: SummemError, reason: str, following: str | None) -> None:
+    """One WARNING when a step starts failing (not again until it has succeeded once)."""
+    then = f"falling back to {following!r}" if following is not None else "no step is left"
+    logger.warning(
+        "summarizer %r failed, %s (said once until it succeeds again): %s: %s",
+        name,
+        then,
+        type(exc).__name__,
+        reason,
+    )
 
 
 def _redact(message: str) -> str:

@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from summem.errors import ConfigurationError
 from summem.wrappers.turn import (
     TurnOptions,
     async_call,
+    check_memory,
     check_pair,
     is_coroutine_function,
     sync_call,
@@ -53,8 +55,16 @@ def wrap_completion(
     ``style`` (this one, else the memory's) that sets ``ViewStyle(reply_as_text=...)``.
 
     Raises:
-        ConfigurationError: an async function with a sync memory, or the other way round.
+        ConfigurationError: ``fn`` is not callable, ``memory`` is not a summem memory, or an
+            async function with a sync memory (or the other way round).
     """
+    if not callable(fn):
+        raise ConfigurationError(
+            "wrap_completion needs a completion function such as litellm.completion (or "
+            f"litellm.acompletion), got {type(fn).__name__}; for an openai client, use "
+            "wrap_openai"
+        )
+    check_memory(memory, wrapper="wrap_completion")
     is_async = is_coroutine_function(fn)
     check_pair(is_async, memory, fn_name=getattr(fn, "__name__", type(fn).__name__))
     options = TurnOptions(

@@ -25,11 +25,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from summem.errors import ConfigurationError
 from summem.wrappers.responses import MemoryResponses
 from summem.wrappers.turn import (
     TurnOptions,
     as_coroutine_function,
     async_call,
+    check_memory,
     check_pair,
     is_coroutine_function,
     sync_call,
@@ -150,8 +152,18 @@ def wrap_openai(
             others; ``()`` turns them off. See :mod:`summem.wrappers.cache`.
 
     Raises:
-        ConfigurationError: an async client with a sync memory, or the other way round.
+        ConfigurationError: not an openai client, not a summem memory, or an async client with
+            a sync memory (or the other way round).
     """
+    if not callable(
+        getattr(getattr(getattr(client, "chat", None), "completions", None), "create", None)
+    ):
+        raise ConfigurationError(
+            "wrap_openai needs an openai.OpenAI or openai.AsyncOpenAI client (an object with "
+            f"chat.completions.create), got {type(client).__name__}; for a completion "
+            "function such as litellm.completion, use wrap_completion"
+        )
+    check_memory(memory, wrapper="wrap_openai")
     check_pair(_is_async_client(client), memory, fn_name=type(client).__name__)
     return cast(
         ClientT,

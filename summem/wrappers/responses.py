@@ -36,6 +36,7 @@ from summem.errors import ConfigurationError
 from summem.formats.responses import item_dict, to_items, to_messages
 from summem.wrappers.pairing import paired_items
 from summem.wrappers.passing import AsyncManaged, AsyncPassing, Managed, Passing, Proxy
+from summem.wrappers.quiet import acall_quietly, call_quietly
 from summem.wrappers.turn import (
     TurnOptions,
     as_coroutine_function,
@@ -151,7 +152,7 @@ def sync_responses_call(
             reply = _reply_messages(output_items(response), response_usage(response))
             keep_reply(partial(memory.extend, reply))
 
-        response = fn(*args, **kwargs)
+        response = call_quietly(fn, args, kwargs)
         if helper:
             return _Manager(response, record, park(memory))
         if kwargs.get("stream"):
@@ -185,7 +186,7 @@ def async_responses_call(
 
     async def acall(*args: Any, **kwargs: Any) -> Any:
         kwargs, record = await prepare(kwargs)
-        response = await fn(*args, **kwargs)
+        response = await acall_quietly(fn, args, kwargs)
         if kwargs.get("stream"):
             return _AsyncEventStream(response, record, park(memory))
         await record(response)

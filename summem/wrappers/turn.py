@@ -44,6 +44,7 @@ from summem.wrappers.cache import (
     with_breakpoints,
 )
 from summem.wrappers.pairing import paired_for_provider
+from summem.wrappers.quiet import acall_quietly, call_quietly
 from summem.wrappers.stream import (
     AsyncRecord,
     AsyncRecordingEventStreamManager,
@@ -372,7 +373,7 @@ def sync_call(
                 reply = _reply(message, usage or memory.estimate_usage(view, message))
                 keep_reply(partial(memory.add, reply))
 
-            response = fn(*call_args, **call_kwargs)
+            response = call_quietly(fn, call_args, call_kwargs)
             expect_usage = _asks_usage(call_kwargs)
             if helper:
                 return RecordingEventStreamManager(response, record, expect_usage=expect_usage)
@@ -443,7 +444,7 @@ def async_call(
                 call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
                 shown, sent, one_to_one = noted[-1]
                 _note_sent(memory, shown, sent, call_args, call_kwargs, one_to_one=one_to_one)
-            response = await fn(*call_args, **call_kwargs)
+            response = await acall_quietly(fn, call_args, call_kwargs)
             if call_kwargs.get("stream"):
                 return AsyncRecordingStream(
                     response,
@@ -496,6 +497,15 @@ class _LazyManager:
 
     async def __aexit__(self, *exc: Any) -> Any:
         return await self._manager.__aexit__(*exc)
+
+
+def check_memory(memory: Any, *, wrapper: str) -> None:
+    """Refuse anything but a summem ``Memory`` or ``AsyncMemory`` (named by its type)."""
+    if not (callable(getattr(memory, "record", None)) and callable(getattr(memory, "add", None))):
+        raise ConfigurationError(
+            f"{wrapper} needs a summem Memory or AsyncMemory as its memory, got "
+            f"{type(memory).__name__}"
+        )
 
 
 def check_pair(is_async: bool, memory: Any, *, fn_name: str) -> None:

@@ -419,3 +419,27 @@ def test_sessions_list_shows_whole_ids(tmp_path: Path) -> None:
         line.split("│")[1].strip() for line in listed.output.splitlines() if line.startswith("│")
     ]
     assert "".join(first_column) == long_id  # folded over lines, never cut
+
+
+def test_a_replay_shows_the_last_summary_and_the_command_to_see_every_one(tmp_path: Path) -> None:
+    """What ./scripts/demo prints: the last summary's first lines, and how to see them all."""
+    source = write_json(tmp_path / "chat.json", transcript())
+    out = tmp_path / "out"
+    result = run("replay", source, *SMALL, "--out", out)
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in (out / "summaries.jsonl").read_text().splitlines()]
+    last = records[-1]["message"]["content"].splitlines()
+    said = result.stdout
+    assert f"last summary (of {len(records)}" in said
+    assert last[1] in said  # its first lines...
+    assert last[-1] not in said or len(last) <= 6  # ...not all of them
+    command = next(line.strip() for line in said.splitlines() if "--summaries" in line)
+    assert command.startswith("summem sessions show replay-chat --store ")
+    # the command it gives shows every summary, oldest first
+    store = command.split("--store ", 1)[1].split(" --summaries")[0].strip("'")
+    shown = run("sessions", "show", "replay-chat", "--store", store, "--summaries")
+    assert shown.exit_code == 0, shown.output
+    firsts = [r["message"]["content"].splitlines()[1] for r in records]
+    at = [shown.stdout.find(f[:40]) for f in firsts]
+    assert all(i >= 0 for i in at), shown.stdout
+    assert f"summary 1 of {len(records)}" in shown.stdout

@@ -45,6 +45,13 @@ LOCAL = "http://127.0.0.1:9/v1"
             "budget.",
         ),
         (["--store", "foo://bar"], "--store foo://bar: unknown scheme 'foo'", "options"),
+        (  # the summary budget left at its default is not blamed; the fix names flags
+            ["--threshold-tokens", "800", "--target-tokens", "500"],
+            "--target-tokens 500: must be larger than the default summary_max_tokens (512; "
+            "--summary-max-tokens sets it): set --target-tokens above 512, or "
+            "--summary-max-tokens below 500",
+            "budget.",
+        ),
     ],
 )
 def test_a_bad_option_is_named_by_the_flag_typed(

@@ -108,6 +108,8 @@ def test_the_timeline_names_fallbacks_truncations_and_recomputes() -> None:
     memory.recompute()
     timeline = reduction_timeline(memory.summaries())
     assert timeline[0]["fallback_failed"] == ["fake"]
+    (reason,) = timeline[0]["fallback_reasons"]  # why, kept with the summary
+    assert reason.startswith("fake: ")
     assert timeline[0]["truncated_messages"] == timeline[0]["messages"]
     assert timeline[-1]["recomputed"] and timeline[-1]["start"] == 0
     console = Console(record=True, width=200)

@@ -154,9 +154,15 @@ def test_non_utf8_file(tmp_path: Path) -> None:
             "budget: {soft_threshold: 9000}\n",
             "budget.soft_threshold: must lie between budget.target (6000)",
         ),
-        (
+        (  # the summary budget is a default: the target the file set is at fault
             "budget: {target: 500}\n",
-            "budget.summary_max_tokens: must be smaller than budget.target (500)",
+            "budget.target: must be larger than budget.summary_max_tokens (512, its default): "
+            "set budget.target above 512, or budget.summary_max_tokens below 500",
+        ),
+        (
+            "budget: {target: 500, summary_max_tokens: 600}\n",
+            "budget.summary_max_tokens: must be smaller than budget.target (500): set "
+            "budget.summary_max_tokens below 500, or budget.target above 600",
         ),
         (
             "budget: {soft_threshold: 7000, hard_limit: 7999}\n",

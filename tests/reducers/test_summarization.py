@@ -1,4 +1,5 @@
 import copy
+from typing import Any
 
 import pytest
 
@@ -307,3 +308,53 @@ def test_tokens_up_to_is_exact_up_to_the_bound_and_past_it_beyond() -> None:
     assert tokens_up_to(WordCounter(), msgs, "one two", 100) == 42  # all of it
     assert tokens_up_to(WordCounter(), msgs, "one two", 40) == 42  # 40 is not passed by 40
     assert tokens_up_to(WordCounter(), msgs, None, 15) == 20  # stopped after the second
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (  # the default summary budget does not fit the target the user set: blame the target
+            {"threshold_tokens": 800, "target_tokens": 500},
+            "target_tokens (500) must be larger than summary_max_tokens (512, its default): "
+            "set target_tokens above 512, or summary_max_tokens below 500",
+        ),
+        (  # both set by the user: the summary budget is at fault
+            {"threshold_tokens": 800, "target_tokens": 500, "summary_max_tokens": 600},
+            "summary_max_tokens (600) must be smaller than target_tokens (500): set "
+            "summary_max_tokens below 500, or target_tokens above 600",
+        ),
+        (  # only a threshold: the target is a default too, and said to be
+            {"threshold_tokens": 500},
+            "summary_max_tokens (512, its default) must be smaller than target_tokens "
+            "(375, its default)",
+        ),
+    ],
+)
+def test_a_budget_error_blames_what_was_set_and_says_what_to_set(
+    kwargs: dict[str, Any], message: str
+) -> None:
+    from summem.reducers.summarization import SummarizationReducer
+
+    with pytest.raises(ConfigurationError) as info:
+        SummarizationReducer(**kwargs)
+    assert message in str(info.value)
+
+
+def test_a_recall_note_too_big_for_the_summary_says_what_to_set() -> None:
+    import re
+
+    from summem.reducers.summarization import SummarizationReducer
+
+    def build(summary_max_tokens: int) -> SummarizationReducer:
+        return SummarizationReducer(
+            threshold_tokens=2000,
+            target_tokens=1500,
+            summary_max_tokens=summary_max_tokens,
+            recall_note=True,
+        )
+
+    with pytest.raises(ConfigurationError) as info:
+        build(20)
+    found = re.search(r"set summary_max_tokens to (\d+) or more", str(info.value))
+    assert found, str(info.value)
+    build(int(found.group(1)))  # what it says to set works

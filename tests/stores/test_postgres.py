@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import multiprocessing
 import os
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,7 +40,14 @@ from summem.stores import (
 )
 from summem.stores.postgres.schema import MIGRATIONS, check_schema_name
 from summem.stores.url import postgres_settings
-from tests.stores.backends import Backend, pg_execute, postgres_url, require_postgres, unique_prefix
+from tests.stores.backends import (
+    POSTGRES_ADMIN_URL,
+    Backend,
+    pg_execute,
+    postgres_url,
+    require_postgres,
+    unique_prefix,
+)
 from tests.stores.helpers import fill, reduce_to, state_of, summary_msg
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -553,3 +562,48 @@ def test_search_terms_reach_postgres_as_a_bound_tsquery(schema: str) -> None:
         for query in ("o'brien's", "'", "\\", "a\\b.txt", "!x & y | (z) <-> w:*"):
             store.search("s", query, k=3)  # never a syntax error
         assert [h.position for h in store.search("s", "O'Brien", k=3)] == [0]
+
+
+# -- a wrong URL fails fast, with its cause, once ----------------------------------------------
+
+
+def _wrong_urls() -> list[tuple[str, str]]:
+    parts = urlsplit(POSTGRES_ADMIN_URL)
+    missing_db = urlunsplit((parts.scheme, parts.netloc, "/summem_no_such_db", parts.query, ""))
+    return [
+        ("postgresql://postgres:pw-never-shown@127.0.0.1:1/postgres", "refused"),
+        (missing_db, 'database "summem_no_such_db" does not exist'),
+    ]
+
+
+@pytest.mark.parametrize("case", range(2))
+def test_a_wrong_url_fails_on_the_first_connection_with_its_cause_in_one_line(
+    case: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    require_postgres()
+    url, cause = _wrong_urls()[case]
+    started = time.monotonic()
+    with caplog.at_level(logging.DEBUG), pytest.raises(StoreError) as info:
+        PostgresStore(url, timeout=20)  # the pool's wait is not what a wrong URL costs
+    assert time.monotonic() - started < 10  # generous: it does not wait out the timeout
+    text = str(info.value)
+    assert cause in text and "\n" not in text and "PoolTimeout" not in text, text
+    assert "summem_no_such_db" in text or "127.0.0.1:1" in text  # which URL (no password)
+    assert "pw-never-shown" not in text
+    said = [r.getMessage() for r in caplog.records if "error connecting" in r.getMessage()]
+    assert not said, said
+
+
+async def test_the_async_store_fails_on_the_first_connection_with_its_cause(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    require_postgres()
+    for url, cause in _wrong_urls():
+        store = AsyncPostgresStore(url, timeout=20)
+        started = time.monotonic()
+        with caplog.at_level(logging.DEBUG), pytest.raises(StoreError) as info:
+            await store.load("s")
+        assert time.monotonic() - started < 10
+        assert cause in str(info.value) and "\n" not in str(info.value)
+        await store.close()
+    assert not [r for r in caplog.records if "error connecting" in r.getMessage()]

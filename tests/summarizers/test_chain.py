@@ -114,7 +114,11 @@ def test_falls_back_in_order_on_errors() -> None:
     c = Scripted("c")
     out = run_sync(FallbackSummarizer([a, b, c]).summarize(request()))
     assert out.summarizer == "c"
-    assert out.extra["fallback"] == {"used": "c", "failed": ["a", "b"]}
+    assert out.extra["fallback"] == {
+        "used": "c",
+        "failed": ["a", "b"],
+        "reasons": ["a: LLMRetryError: gave up", "b: SummarizationError: model refused"],
+    }
     assert (a.calls, b.calls, c.calls) == (1, 1, 1)
 
 
@@ -319,3 +323,67 @@ def test_truncation_never_raises_even_with_tiny_budgets() -> None:
     for budget in range(20):
         out = truncate(request(max_tokens=budget, previous="- user: x " * 50))
         assert counter.count_text(out.text) <= max(budget, 0)
+
+
+def test_a_fallback_says_why_once_at_warning_and_the_event_keeps_the_reason(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new user's chain without a key: the fallback is not silent, the reason is kept."""
+    import logging
+
+    from summem.events import ReductionCommitted, SummarizerCalled
+    from summem.memory import Memory
+    from summem.reducers.summarization import SummarizationReducer
+    from summem.summarizers.llm import LLMSummarizer
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    chain = FallbackSummarizer([LLMSummarizer("gpt-4o-mini"), ExtractiveSummarizer()])
+    events: list[object] = []
+    reducer = SummarizationReducer(
+        threshold_tokens=300, target_tokens=200, summary_max_tokens=100, summarizer=chain
+    )
+    memory = Memory("no-key", reducer=reducer, hooks=[events.append])
+    with caplog.at_level(logging.WARNING):
+        for i in range(30):
+            memory.add({"role": "user", "content": f"message {i} about the blue car " * 3})
+    committed = [e for e in events if isinstance(e, ReductionCommitted)]
+    called = [e for e in events if isinstance(e, SummarizerCalled)]
+    both: list[ReductionCommitted | SummarizerCalled] = [*committed, *called]
+    assert len(committed) >= 2 and called
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1, [r.getMessage() for r in warnings]  # once, not per reduction
+    said = warnings[0].getMessage()
+    assert "llm:gpt-4o-mini" in said and "OPENAI_API_KEY" in said and "extractive" in said
+    first = committed[0].fallback_reasons
+    assert first == called[0].fallback_reasons and len(first) == 1
+    assert (
+        first[0].startswith("llm:gpt-4o-mini: SummarizationError") and "OPENAI_API_KEY" in first[0]
+    )
+    for event in both:  # later: the same reason, or the open circuit's
+        assert event.fallback_failed == ("llm:gpt-4o-mini",)
+        (reason,) = event.fallback_reasons
+        assert reason == first[0] or reason.startswith("llm:gpt-4o-mini: skipped (circuit open")
+
+
+def test_a_step_failing_again_after_a_success_is_said_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    import logging
+
+    first = Scripted("first", [failure("down"), "back up", failure("down again")])
+    chain = FallbackSummarizer([first, Scripted("second")])
+    with caplog.at_level(logging.WARNING, logger="summem"):
+        for _ in range(3):
+            run_sync(chain.summarize(request()))
+    said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(said) == 2 and "down" in said[0] and "down again" in said[1]
+
+
+def failure(text: str) -> SummarizationError:
+    return SummarizationError(text)
+
+
+@pytest.mark.parametrize("step", [object(), "extractive", None])
+def test_a_step_that_is_not_a_summarizer_is_named(step: Any) -> None:
+    with pytest.raises(ConfigurationError, match=r"step 1 .* summarize\(request\) method"):
+        FallbackSummarizer([ExtractiveSummarizer(), step])

@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from summem._words import a
 from summem.errors import StoreError
 from summem.messages import Message
 from summem.stores.base import encode_message
@@ -80,7 +81,7 @@ def prepare_new_session(
 
 def _encode(message: object, name: str, where: str) -> str:
     if not isinstance(message, Message):
-        raise StoreError(f"session {name!r}: {where} is a {type(message).__name__}, not a Message")
+        raise StoreError(f"session {name!r}: {where} is {a(type(message).__name__)}, not a Message")
     try:
         return encode_message(message)
     except Exception as exc:

@@ -6,16 +6,23 @@ depends on how far it got (:class:`~summem.stores.postgres.op.Stage`): before th
 server rolled everything back, with it the outcome is unknown. A connection that died in the
 pool is replaced and the operation retried once, when that is safe. :class:`SyncRunner` and
 :class:`AsyncRunner` are the same loop, on ``ConnectionPool`` and ``AsyncConnectionPool``.
+
+Before the pool opens, one plain connection is made (:meth:`SyncRunner.first_connection`): a
+wrong port, host, password or database then fails at once with libpq's cause in one line,
+instead of the pool retrying in the background for its whole timeout (logging "error
+connecting" at each try) and reporting only ``PoolTimeout``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
+import re
 from abc import abstractmethod
 from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
-from summem.errors import ConfigurationError
+from summem.errors import ConfigurationError, StoreError
 from summem.stores.postgres.op import Op, Stage
 from summem.stores.postgres.operations import PgOps
 
@@ -74,6 +81,33 @@ class Pooled(PgOps):
     def __repr__(self) -> str:
         return f"{type(self).__name__}(schema={self.schema!r})"  # never the conninfo
 
+    def _connect_args(self) -> dict[str, Any]:
+        """The first connection's arguments: the pool's conninfo, and a connect timeout."""
+        args: dict[str, Any] = {"conninfo": self._pool_args["conninfo"], "autocommit": True}
+        if "connect_timeout" not in self._conninfo():
+            args["connect_timeout"] = max(2, math.ceil(self._pool_args["timeout"]))
+        return args
+
+    def _conninfo(self) -> dict[str, Any]:
+        try:
+            return dict(self._psycopg.conninfo.conninfo_to_dict(self._pool_args["conninfo"]))
+        except Exception:  # malformed: the connection attempt reports it
+            return {}
+
+    def _cannot_connect(self, exc: Exception) -> StoreError:
+        """One line: where (host, port, database; never a password) and libpq's cause."""
+        info = self._conninfo()
+        where = (
+            f"{info.get('host') or 'localhost'}:{info.get('port') or 5432}/"
+            f"{info.get('dbname') or info.get('user') or ''}"
+        )
+        cause = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+        cause = re.sub(r"\s+", " ", cause)[:500]
+        return StoreError(
+            f"PostgreSQL store {self.schema!r}: cannot get a PostgreSQL connection to {where}: "
+            f"{type(exc).__name__}: {cause}"
+        )
+
 
 class SyncRunner(Pooled):
     """Runs operations on a ``psycopg_pool.ConnectionPool`` (``self._pool``)."""
@@ -82,6 +116,18 @@ class SyncRunner(Pooled):
         from psycopg_pool import ConnectionPool
 
         self._pool = ConnectionPool(**self._pool_args)
+
+    def first_connection(self) -> None:
+        """Connect once outside the pool, so that a wrong URL fails now, with its cause.
+
+        Raises:
+            StoreError: the server refused, the database does not exist, the password is wrong...
+        """
+        try:
+            conn = self._psycopg.connect(**self._connect_args())
+        except self._psycopg.Error as exc:
+            raise self._cannot_connect(exc) from exc
+        conn.close()
 
     def _drive(self, op: Op[T]) -> T:
         for attempt in range(2):
@@ -153,6 +199,14 @@ class AsyncRunner(Pooled):
         from psycopg_pool import AsyncConnectionPool
 
         self._pool = AsyncConnectionPool(**self._pool_args)
+
+    async def first_connection(self) -> None:
+        """See :meth:`SyncRunner.first_connection`."""
+        try:
+            conn = await self._psycopg.AsyncConnection.connect(**self._connect_args())
+        except self._psycopg.Error as exc:
+            raise self._cannot_connect(exc) from exc
+        await conn.close()
 
     async def _drive(self, op: Op[T]) -> T:
         for attempt in range(2):

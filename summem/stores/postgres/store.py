@@ -78,6 +78,7 @@ class PostgresStore(SyncRunner, OpLedger):
         """Open the pool and migrate the schema (once; then a no-op)."""
         with self._lock:
             if not self._migrated:
+                self.first_connection()  # a wrong URL fails here, with its cause
                 self._pool.open()
                 self._drive(self._op_migrate())
                 self._migrated = True
@@ -144,6 +145,7 @@ class AsyncPostgresStore(AsyncRunner, AsyncOpLedger):
             self._lock = asyncio.Lock()
         async with self._lock:
             if not self._migrated:
+                await self.first_connection()  # a wrong URL fails here, with its cause
                 await self._pool.open()
                 await self._drive(self._op_migrate())
                 self._migrated = True
