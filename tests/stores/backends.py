@@ -15,6 +15,7 @@ skip, or fail under ``CI=true``, as with Redis.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import os
 import sqlite3
@@ -567,11 +568,20 @@ REDIS_PARAMS = params(where=lambda kind, mode: kind.name == "redis")
 POSTGRES_PARAMS = params(where=lambda kind, mode: kind.name == "postgres")
 
 
-def open_backend(kind_mode: tuple[str, str], tmp_path: Path) -> Iterator[Backend]:
+@contextlib.contextmanager
+def backend_of(kind_mode: tuple[str, str], tmp_path: Path) -> Iterator[Backend]:
     """A :class:`Backend` of a registered ``(kind, mode)`` (skipped when its service is not
-    reachable), closed and cleaned after the test: the body of every backend fixture."""
+    reachable), closed and cleaned at the end of the block."""
     kind, mode = kind_mode
     KINDS[kind].require()
     b = Backend(kind, mode, tmp_path, prefix=unique_prefix())
-    yield b
-    b.close()
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+def open_backend(kind_mode: tuple[str, str], tmp_path: Path) -> Iterator[Backend]:
+    """The body of every backend fixture (see :func:`backend_of`)."""
+    with backend_of(kind_mode, tmp_path) as b:
+        yield b
