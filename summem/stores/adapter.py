@@ -66,6 +66,17 @@ class AsyncStoreAdapter(Direct, AsyncOpStore):
             return await asyncio.to_thread(fn, *args, **kwargs)
         return fn(*args, **kwargs)
 
+    def spend_ledger(self) -> AsyncLedgerAdapter | None:
+        """The wrapped store's spend ledger, awaited as this adapter calls the store.
+
+        ``None`` when the wrapped store keeps none.
+        """
+        if isinstance(self, AsyncLedgerAdapter):
+            return self
+        if isinstance(self._store, SpendLedger):
+            return AsyncLedgerAdapter(cast(LedgerStore, self._store), offload=self._offload)
+        return None
+
     async def _run(self, op: Op[T]) -> T:
         return await self.run_sync(cast(Call[T], op).fn)
 
