@@ -22,7 +22,7 @@ Adding a backend:
    :class:`~summem.stores.common.direct.DirectStore` and write ``_load``, ``_append``,
    ``_commit(session_id, commit)``... (the work done in this process; the async twin is then
    an :class:`~summem.stores.adapter.AsyncStoreAdapter`), or write the ``_op_*`` builders of
-   :class:`~summem.stores.common.op.Operations` and a ``_run`` for
+   :class:`~summem.stores.common.operations.Operations` and a ``_run`` for
    :class:`~summem.stores.common.shells.OpStore` and
    :class:`~summem.stores.common.shells.AsyncOpStore` (two real I/O paths, as PostgreSQL and
    Redis do); give the store ``from_url`` (and ``async_from_url``);

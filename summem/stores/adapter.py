@@ -20,12 +20,12 @@ from summem.messages import Message
 from summem.observe.ledger import SpendLedger, Spent
 from summem.stores.base import SessionState, Store
 from summem.stores.common.direct import Call, Direct
-from summem.stores.common.op import (
+from summem.stores.common.operations import (
     Commit,
     Create,
-    Op,
     Rollback,
     SpendEntry,
+    StoreOp,
 )
 from summem.stores.common.shells import AsyncOpLedger, AsyncOpStore
 
@@ -77,7 +77,7 @@ class AsyncStoreAdapter(Direct, AsyncOpStore):
             return AsyncLedgerAdapter(cast(LedgerStore, self._store), offload=self._offload)
         return None
 
-    async def _run(self, op: Op[T]) -> T:
+    async def _run(self, op: StoreOp[T]) -> T:
         return await self.run_sync(cast(Call[T], op).fn)
 
     async def __aenter__(self: _A) -> _A:

@@ -27,10 +27,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from summem.stores.common.op import Op
+from summem.stores.common.operations import StoreOp
 from summem.stores.common.shells import AsyncOpLedger, OpLedger
-from summem.stores.redis.operations import SCHEMA_FIELDS, RedisBase
-from summem.stores.redis.operations import Op as RedisOp
+from summem.stores.redis.operations import SCHEMA_FIELDS, RedisBase, ScriptCall
 
 if TYPE_CHECKING:  # the clients a store may be given (named in the base classes' strings)
     import redis as redis_sync  # noqa: F401
@@ -67,8 +66,8 @@ class RedisStore(RedisBase["redis_sync.Redis | redis_sync.RedisCluster"], OpLedg
     def __repr__(self) -> str:
         return f"RedisStore(prefix={self._prefix!r})"
 
-    def _run(self, op: Op[T]) -> T:
-        script = cast(RedisOp[T], op)
+    def _run(self, op: StoreOp[T]) -> T:
+        script = cast(ScriptCall[T], op)
         if not self._schema_checked:
             self._schema(script.name)
         with self._errors(script.name, script.script):
@@ -122,8 +121,8 @@ class AsyncRedisStore(RedisBase["redis_async.Redis | redis_async.RedisCluster"],
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
 
-    async def _run(self, op: Op[T]) -> T:
-        script = cast(RedisOp[T], op)
+    async def _run(self, op: StoreOp[T]) -> T:
+        script = cast(ScriptCall[T], op)
         if not self._schema_checked:
             await self._schema(script.name)
         with self._errors(script.name, script.script):
