@@ -31,9 +31,9 @@ from summem.stores.common.operations import StoreOp
 from summem.stores.common.shells import AsyncOpLedger, OpLedger
 from summem.stores.redis.operations import SCHEMA_FIELDS, RedisBase, ScriptCall
 
-if TYPE_CHECKING:  # the clients a store may be given (named in the base classes' strings)
-    import redis as redis_sync  # noqa: F401
-    import redis.asyncio as redis_async  # noqa: F401
+if TYPE_CHECKING:  # the clients a store may be given
+    import redis as redis_sync
+    import redis.asyncio as redis_async
 
 __all__ = ["AsyncRedisStore", "RedisStore"]
 
@@ -49,6 +49,14 @@ class RedisStore(RedisBase["redis_sync.Redis | redis_sync.RedisCluster"], OpLedg
             manage yourself.
         prefix: the first part of every key; stores with different prefixes never meet.
     """
+
+    def __init__(
+        self,
+        url_or_client: str | redis_sync.Redis | redis_sync.RedisCluster,
+        *,
+        prefix: str = "summem",
+    ) -> None:
+        super().__init__(url_or_client, prefix=prefix)  # (here for the client types' names)
 
     def _client_from_url(self, redis_module: Any, url: str) -> Any:
         return redis_module.Redis.from_url(url)
@@ -103,6 +111,14 @@ class AsyncRedisStore(RedisBase["redis_async.Redis | redis_async.RedisCluster"],
             / ``redis.asyncio.RedisCluster`` client.
         prefix: the first part of every key.
     """
+
+    def __init__(
+        self,
+        url_or_client: str | redis_async.Redis | redis_async.RedisCluster,
+        *,
+        prefix: str = "summem",
+    ) -> None:
+        super().__init__(url_or_client, prefix=prefix)  # (here for the client types' names)
 
     def _client_from_url(self, redis_module: Any, url: str) -> Any:
         return redis_module.asyncio.Redis.from_url(url)
