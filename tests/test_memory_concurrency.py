@@ -519,9 +519,9 @@ def test_memory_machine(kind: str, mode: str, background: bool) -> None:
     KINDS[kind].require()
     from hypothesis.stateful import run_state_machine_as_test
 
-    base = AsyncMemoryMachine if mode.startswith("async") else MemoryMachine
-    machine = type(f"{base.__name__}On{kind.title()}", (base,), {"kind": kind})
-    machine.background = background
+    base: type[MemoryMachine] = AsyncMemoryMachine if mode.startswith("async") else MemoryMachine
+    name = f"{base.__name__}On{kind.title()}"
+    machine = type(name, (base,), {"kind": kind, "background": background})
     run_state_machine_as_test(machine, settings=FAST)
 
 
