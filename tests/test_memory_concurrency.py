@@ -74,7 +74,7 @@ if where == "commit":
     def commit(*args, **kwargs):
         os._exit(17)  # killed between the summarizer's reply and the commit
     store.commit = commit
-memory = Memory("s", reducer=small_reducer(Crashing()), store=store, lease_ttl_seconds=0.3)
+memory = Memory("s", reducer=small_reducer(Crashing()), store=store, lease_ttl_seconds=0.1)
 for i in range(12):
     memory.add(u(words(7, f"m{i}")))
 raise SystemExit("the reduction never ran")
