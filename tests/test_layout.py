@@ -12,10 +12,12 @@ from __future__ import annotations
 import ast
 from collections import Counter
 from pathlib import Path
-
-import grimp
+from typing import TYPE_CHECKING
 
 import summem
+
+if TYPE_CHECKING:
+    import grimp
 
 ROOT = Path(summem.__file__).resolve().parent
 
@@ -111,6 +113,8 @@ def test_the_family_check_counts_subpackages(tmp_path: Path) -> None:
 
 
 def _graph() -> grimp.ImportGraph:
+    import grimp  # import-linter's graph library (a dev dependency), loaded when needed
+
     return grimp.build_graph("summem", cache_dir=None)  # no cache: the tree as it is now
 
 
@@ -172,6 +176,8 @@ def test_summem_has_no_import_cycle() -> None:
 
 
 def test_the_cycle_check_sees_a_cycle() -> None:
+    import grimp
+
     graph = grimp.ImportGraph()
     for importer, imported in [("p.a", "p.b"), ("p.b", "p.c"), ("p.c", "p.a"), ("p.c", "p.d")]:
         graph.add_import(importer=importer, imported=imported)
