@@ -11,17 +11,17 @@ from __future__ import annotations
 import math
 
 from summem.observe.ledger import Spent, check_since, check_spend_entry, check_spend_key
-from summem.stores.common.op import SpendEntry
-from summem.stores.postgres.op import Op, PgBase, Query, Steps, batch
+from summem.stores.common.operations import SpendEntry
 from summem.stores.postgres.schema import name_key
+from summem.stores.postgres.transaction import PgBase, Query, Steps, Transaction, batch
 
 __all__ = ["PgSpend"]
 
 
 class PgSpend(PgBase):
-    """The ledger's operations, as :class:`~summem.stores.postgres.op.Op` values."""
+    """The ledger's operations, each a :class:`~summem.stores.postgres.transaction.Transaction`."""
 
-    def _op_record_spend(self, key: str, spend: SpendEntry) -> Op[None]:
+    def _op_record_spend(self, key: str, spend: SpendEntry) -> Transaction[None]:
         key, at, tokens, cost_usd, prune_before = check_spend_entry(key, *spend)
         q, hashed = self._sql, name_key(key)
         queries = [Query(q.RECORD_SPEND, (hashed, key, at, tokens, cost_usd))]
@@ -31,9 +31,9 @@ class PgSpend(PgBase):
         def steps() -> Steps[None]:
             yield batch(*queries, final=True)
 
-        return Op(None, "record_spend", steps)
+        return Transaction(None, "record_spend", steps)
 
-    def _op_spent_since(self, key: str, since: float | None) -> Op[Spent]:
+    def _op_spent_since(self, key: str, since: float | None) -> Transaction[Spent]:
         key, since = check_spend_key(key), check_since("since", since)
         params = (name_key(key), key, -math.inf if since is None else since)
 
@@ -42,4 +42,4 @@ class PgSpend(PgBase):
             tokens, cost = rows[0]
             return Spent(int(tokens), float(cost))
 
-        return Op(None, None, steps)
+        return Transaction(None, None, steps)

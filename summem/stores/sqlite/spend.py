@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from summem.observe.ledger import Spent, check_since, check_spend_entry, check_spend_key
-from summem.stores.common.op import SpendEntry
+from summem.stores.common.operations import SpendEntry
 from summem.stores.sqlite.file import SQLiteFile
 from summem.stores.sqlite.schema import SQL
 
