@@ -159,6 +159,23 @@ async def test_failures_back_off_and_commit_nothing(kind: str) -> None:
     assert len(await strict.history_messages()) == 11 and await strict.summaries() == []
 
 
+def when_a_turn_joins(memory: Any) -> threading.Event:
+    """An event set when a turn past the hard limit decides to join the reduction in flight
+    (so a gate released on it opens only once that turn waits: no timer guessing when)."""
+    core = memory._core
+    decide = core.decide
+    joining = threading.Event()
+
+    def spy(*, in_flight: bool) -> Any:
+        decision = decide(in_flight=in_flight)
+        if in_flight and decision[0] == "hard":
+            joining.set()
+        return decision
+
+    core.decide = spy
+    return joining
+
+
 async def test_background_reduction_lets_the_turns_go_on(kind: str) -> None:
     """Below the hard limit no turn waits, not even past the threshold; past it, the turn
     joins the reduction in flight (the gate is released only once that turn is waiting)."""
@@ -175,15 +192,21 @@ async def test_background_reduction_lets_the_turns_go_on(kind: str) -> None:
     assert memory.summary is None and memory.size == 110
     assert not summarizer.gate.release.is_set()  # so neither turn waited for the summary
     released: list[bool] = []
+    joining = when_a_turn_joins(memory)
 
     def release() -> None:  # from another thread: the turn below blocks a sync Memory's loop
-        time.sleep(0.2)
-        released.append(True)
+        if joining.wait(timeout=60):
+            released.append(True)
         summarizer.gate.release.set()
 
-    threading.Thread(target=release).start()
+    releaser = threading.Thread(target=release)
+    releaser.start()
     late = await memory.add(u(words(7, "late")))  # 120: past the hard limit, the turn joins
-    assert released, "the turn past the hard limit returned before the reduction finished"
+    joined, waited = joining.is_set(), bool(released)
+    joining.set()  # (when it did not, the releaser must not keep the gate shut)
+    await asyncio.to_thread(releaser.join)
+    assert joined, "the turn past the hard limit did not join the reduction"
+    assert waited, "the turn past the hard limit returned before the reduction finished"
     await memory.wait()
     assert memory.summary is not None and memory.size <= 100
     assert len(summarizer.requests) == 1
@@ -206,12 +229,17 @@ async def test_a_reduction_landing_over_the_soft_threshold_is_followed_by_anothe
         await memory.add(u(words(7, f"m{i}")))  # 90: a reduction of 90 starts off the turn
     await until(summarizer.gate.started.is_set)
 
+    joining = when_a_turn_joins(memory)
+
     def release() -> None:  # from another thread: the turn below blocks a sync Memory's loop
-        time.sleep(0.2)
+        joining.wait(timeout=60)
         summarizer.gate.release.set()
 
-    threading.Thread(target=release).start()
+    releaser = threading.Thread(target=release)
+    releaser.start()
     await memory.extend([u(words(7, f"b{i}")) for i in range(5)])  # 140 > 120: waits
+    assert joining.is_set(), "the turn past the hard limit did not join the reduction"
+    await asyncio.to_thread(releaser.join)
     # the reduction planned at 90 kept 2 of 9: 11 (summary) + 20 + 50 = 81 > 80 when it lands
     assert memory.summary is not None and len(summarizer.requests) >= 1
     await memory.wait()

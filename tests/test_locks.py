@@ -79,7 +79,12 @@ async def test_a_cancelled_waiter_leaves_the_lock_as_it_was() -> None:
     await asyncio.to_thread(held_elsewhere.wait)
     queued_behind = asyncio.create_task(lock.__aenter__())  # polls: another loop holds it
     second = asyncio.create_task(lock.__aenter__())  # queues on this loop's lock
-    await asyncio.sleep(0.01)
+    queue = lock._queue()  # this loop's: the first holds it while it polls, the second waits
+    for _ in range(1000):  # a few turns of the loop (no timer): each task reaches its wait
+        if queue.locked() and getattr(queue, "_waiters", None):
+            break
+        await asyncio.sleep(0)
+    assert queue.locked() and getattr(queue, "_waiters", None), "the waiters never queued"
     queued_behind.cancel()
     second.cancel()
     with pytest.raises(asyncio.CancelledError):

@@ -33,18 +33,18 @@ from summem.memory import Memory
 from summem.session.worker import STARTER, BackgroundWorker
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import AsyncStore, Store
-from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
-from summem.stores.sqlite import AsyncSQLiteStore, SQLiteStore
+from summem.stores.memory import InMemoryStore
+from summem.stores.sqlite import SQLiteStore
 from tests.fakes.counters import words
 from tests.fakes.memory import check_session, small_reducer
 from tests.fakes.messages import a, call, res, u
 from tests.fakes.summarizers import FakeSummarizer, GatedSummarizer
-from tests.stores._workers import open_spec
 from tests.stores.backends import (
-    REDIS_URL,
-    postgres_url,
-    require_postgres,
-    require_redis,
+    KINDS,
+    MULTIPROCESS_PARAMS,
+    Backend,
+    backend_of,
+    params,
     unique_prefix,
 )
 
@@ -74,7 +74,7 @@ if where == "commit":
     def commit(*args, **kwargs):
         os._exit(17)  # killed between the summarizer's reply and the commit
     store.commit = commit
-memory = Memory("s", reducer=small_reducer(Crashing()), store=store, lease_ttl_seconds=0.3)
+memory = Memory("s", reducer=small_reducer(Crashing()), store=store, lease_ttl_seconds=0.1)
 for i in range(12):
     memory.add(u(words(7, f"m{i}")))
 raise SystemExit("the reduction never ran")
@@ -82,30 +82,12 @@ raise SystemExit("the reduction never ran")
 
 
 @pytest.mark.parametrize("where", ["summarizer", "commit"])
-@pytest.mark.parametrize(
-    "kind",
-    [
-        "sqlite",
-        pytest.param("redis", marks=pytest.mark.redis),
-        pytest.param("postgres", marks=pytest.mark.postgres),
-    ],
-)
+@pytest.mark.parametrize("kind_mode", MULTIPROCESS_PARAMS)
 def test_a_crash_before_the_commit_loses_nothing_and_the_work_is_redone_once(
-    tmp_path: Path, where: str, kind: str
+    tmp_path: Path, where: str, kind_mode: tuple[str, str]
 ) -> None:
-    if kind == "sqlite":
-        spec: tuple[str, ...] = ("sqlite", str(tmp_path / "crash.db"))
-    elif kind == "postgres":
-        spec = ("postgres", postgres_url(), unique_prefix())
-    else:
-        require_redis()
-        spec = ("redis", REDIS_URL, unique_prefix())
-    store = open_spec(spec)
-    try:
-        crash_and_restart(spec, where, store)
-    finally:
-        store.delete("s")
-        store.close()
+    with backend_of(kind_mode, tmp_path) as backend:
+        crash_and_restart(backend.spec, where, backend.make())
 
 
 def crash_and_restart(spec: tuple[str, ...], where: str, store: Store) -> None:
@@ -122,7 +104,7 @@ def crash_and_restart(spec: tuple[str, ...], where: str, store: Store) -> None:
     state = store.load("s")
     assert state.length == 11 and state.watermark == 0 and state.summary is None
     assert [m.text for m in store.history("s")] == [words(7, f"m{i}") for i in range(11)]
-    time.sleep(0.35)  # the dead worker's lease expires
+    wait_for_lease_expiry(store, "s")  # the dead worker's
     summarizer = FakeSummarizer()
     memory = Memory("s", reducer=small_reducer(summarizer), store=store)
     assert [m.id for m in memory.view()] == [m.id for m in store.history("s")]  # old view
@@ -132,39 +114,27 @@ def crash_and_restart(spec: tuple[str, ...], where: str, store: Store) -> None:
     check_session(store, "s", memory.view())
 
 
-@pytest.fixture(
-    params=[
-        "memory",
-        "sqlite",
-        pytest.param("redis", marks=pytest.mark.redis),
-        pytest.param("postgres", marks=pytest.mark.postgres),
-    ]
-)
+def wait_for_lease_expiry(store: Store, session_id: str) -> None:
+    """Poll until nobody holds ``session_id``'s lease (server clocks: no fake clock to turn)."""
+    deadline = time.monotonic() + 30  # generous: a loaded machine, not a guess at a TTL
+    while not store.acquire_lease(session_id, "expiry-probe", 1.0):
+        assert time.monotonic() < deadline, "the dead worker's lease never expired"
+        time.sleep(0.01)
+    store.release_lease(session_id, "expiry-probe")
+
+
+@pytest.fixture(params=params(where=lambda kind, mode: mode == "async"))
 async def async_stores(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> AsyncIterator[tuple[AsyncStore, Store]]:
     """An async store, and a sync store on the same data to check it with."""
-    raw: Store
-    if request.param == "memory":
-        store: AsyncStore = AsyncInMemoryStore()
-        raw = store.sync_store  # type: ignore[attr-defined]
-    elif request.param == "sqlite":
-        store, raw = AsyncSQLiteStore(tmp_path / "c.db"), SQLiteStore(tmp_path / "c.db")
-    elif request.param == "postgres":
-        from summem.stores.postgres import AsyncPostgresStore, PostgresStore
-
-        url, schema = postgres_url(), unique_prefix()
-        store, raw = AsyncPostgresStore(url, schema=schema), PostgresStore(url, schema=schema)
-    else:
-        require_redis()
-        from summem.stores.redis import AsyncRedisStore, RedisStore
-
-        prefix = unique_prefix()
-        store, raw = AsyncRedisStore(REDIS_URL, prefix=prefix), RedisStore(REDIS_URL, prefix=prefix)
-    yield store, raw
-    raw.delete("s")
-    await store.close()
-    raw.close()
+    with backend_of(request.param, tmp_path) as backend:
+        store: AsyncStore = backend.native()
+        raw: Store = backend.native("sync")
+        yield store, raw
+        raw.delete("s")
+        await store.close()
+        raw.close()
 
 
 async def test_cancelling_a_turn_during_the_summarizer_commits_nothing_and_frees_the_lease(
@@ -391,17 +361,8 @@ class MemoryMachine(RuleBasedStateMachine):
         self.memory = self._memory()
 
     def _make_store(self) -> Store:
-        if self.kind == "sqlite":
-            return SQLiteStore(Path(self.tmp.name) / "hyp.db")
-        if self.kind == "redis":
-            from summem.stores.redis import RedisStore
-
-            return RedisStore(REDIS_URL, prefix=unique_prefix())
-        if self.kind == "postgres":
-            from summem.stores.postgres import PostgresStore
-
-            return PostgresStore(postgres_url(), schema=unique_prefix())
-        return InMemoryStore()
+        self.backend = Backend(self.kind, "sync", Path(self.tmp.name), prefix=unique_prefix())
+        return cast(Store, self.backend.native("sync"))
 
     def _memory(self) -> Memory:
         soft = {"soft_threshold_tokens": 80} if self.background else {}
@@ -487,8 +448,7 @@ class MemoryMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         self.memory.close()
-        if self.kind in ("redis", "postgres"):
-            self.store.delete(self.sid)
+        self.store.delete(self.sid)
         self.store.close()
         self.tmp.cleanup()
 
@@ -510,19 +470,7 @@ class AsyncMemoryMachine(MemoryMachine):
     def _make_store(self) -> Store:
         self.loop = asyncio.new_event_loop()
         store = super()._make_store()
-        if isinstance(store, InMemoryStore):
-            self.async_store: AsyncStore = AsyncInMemoryStore(store)
-        elif isinstance(store, SQLiteStore):
-            self.async_store = AsyncSQLiteStore(store.path)
-        elif self.kind == "postgres":
-            from summem.stores.postgres import AsyncPostgresStore
-
-            schema = store.schema  # type: ignore[attr-defined]
-            self.async_store = AsyncPostgresStore(postgres_url(), schema=schema)
-        else:
-            from summem.stores.redis import AsyncRedisStore
-
-            self.async_store = AsyncRedisStore(REDIS_URL, prefix=store._prefix)  # type: ignore[attr-defined]
+        self.async_store: AsyncStore = self.backend.native("async")  # on the same data
         return store
 
     def _memory(self) -> Memory:
@@ -550,100 +498,31 @@ FAST = settings(
 )
 
 
-class SQLiteMemoryMachine(MemoryMachine):
-    kind = "sqlite"
-
-
-class RedisMemoryMachine(MemoryMachine):
-    kind = "redis"
-
-
-class BackgroundSQLiteMemoryMachine(MemoryMachine):
-    kind = "sqlite"
-    background = True
-
-
-class PostgresMemoryMachine(MemoryMachine):
-    kind = "postgres"
-
-
-class AsyncBackgroundPostgresMachine(AsyncMemoryMachine):
-    kind = "postgres"
-    background = True
-
-
-class AsyncInMemoryMachine(AsyncMemoryMachine):
-    kind = "memory"
-
-
-class AsyncBackgroundSQLiteMachine(AsyncMemoryMachine):
-    kind = "sqlite"
-    background = True
-
-
-class AsyncBackgroundRedisMachine(AsyncMemoryMachine):
-    kind = "redis"
-    background = True
-
-
-TestMemoryMachineInMemory = MemoryMachine.TestCase
-TestMemoryMachineInMemory.settings = FAST
-TestMemoryMachineSQLite = SQLiteMemoryMachine.TestCase
-TestMemoryMachineSQLite.settings = FAST
-TestMemoryMachineSQLiteBackground = BackgroundSQLiteMemoryMachine.TestCase
-TestMemoryMachineSQLiteBackground.settings = FAST
-TestAsyncMemoryMachineInMemory = AsyncInMemoryMachine.TestCase
-TestAsyncMemoryMachineInMemory.settings = FAST
-TestAsyncMemoryMachineSQLiteBackground = AsyncBackgroundSQLiteMachine.TestCase
-TestAsyncMemoryMachineSQLiteBackground.settings = FAST
-for _case in (
-    TestMemoryMachineInMemory,
-    TestMemoryMachineSQLite,
-    TestMemoryMachineSQLiteBackground,
-    TestAsyncMemoryMachineInMemory,
-    TestAsyncMemoryMachineSQLiteBackground,
-):
-    _case.pytestmark = [pytest.mark.slow]  # type: ignore[attr-defined]
+MACHINE_PARAMS = [
+    *(
+        pytest.param(kind.name, mode, background, id=f"{kind.name}-{mode}", marks=kind.marks)
+        for kind in KINDS.values()
+        for mode, background in (("sync", False), ("async-background", True))
+    ),
+    # and the other two combinations on one in-process backend each
+    pytest.param("sqlite", "sync-background", True, id="sqlite-sync-background"),
+    pytest.param("memory", "async", False, id="memory-async"),
+]
+"""Every registered backend under the sync machine and under the async one reducing in the
+background, plus a background sync run and a foreground async run."""
 
 
 @pytest.mark.slow
 @pytest.mark.hypothesis  # as @given tests are: the thorough run (.ci/run) selects it
-@pytest.mark.redis
-def test_memory_machine_on_redis() -> None:
-    require_redis()
+@pytest.mark.parametrize(("kind", "mode", "background"), MACHINE_PARAMS)
+def test_memory_machine(kind: str, mode: str, background: bool) -> None:
+    KINDS[kind].require()
     from hypothesis.stateful import run_state_machine_as_test
 
-    run_state_machine_as_test(RedisMemoryMachine, settings=FAST)
-
-
-@pytest.mark.slow
-@pytest.mark.hypothesis  # as @given tests are: the thorough run (.ci/run) selects it
-@pytest.mark.redis
-def test_async_background_memory_machine_on_redis() -> None:
-    require_redis()
-    from hypothesis.stateful import run_state_machine_as_test
-
-    run_state_machine_as_test(AsyncBackgroundRedisMachine, settings=FAST)
-
-
-@pytest.mark.slow
-@pytest.mark.hypothesis  # as @given tests are: the thorough run (.ci/run) selects it
-@pytest.mark.postgres
-def test_memory_machine_on_postgres() -> None:
-    require_postgres()
-    from hypothesis.stateful import run_state_machine_as_test
-
-    run_state_machine_as_test(PostgresMemoryMachine, settings=FAST)
-
-
-@pytest.mark.slow
-@pytest.mark.hypothesis  # as @given tests are: the thorough run (.ci/run) selects it
-@pytest.mark.postgres
-def test_async_background_memory_machine_on_postgres() -> None:
-    require_postgres()
-    from hypothesis.stateful import run_state_machine_as_test
-
-    run_state_machine_as_test(AsyncBackgroundPostgresMachine, settings=FAST)
+    base: type[MemoryMachine] = AsyncMemoryMachine if mode.startswith("async") else MemoryMachine
+    name = f"{base.__name__}On{kind.title()}"
+    machine = type(name, (base,), {"kind": kind, "background": background})
+    run_state_machine_as_test(machine, settings=FAST)
 
 
 def test_no_turn_starts_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -58,65 +58,11 @@ class _AsyncCall(Generic[T]):
         return await self.fn(*self.args)
 
 
-class _AdaptedLedger:
-    """A sync store's ledger behind an :class:`AsyncStoreAdapter` that does not offer it."""
-
-    def __init__(self, adapter: AsyncStoreAdapter, ledger: SpendLedger) -> None:
-        self._adapter, self._ledger = adapter, ledger
-
-    async def record_spend(
-        self,
-        key: str,
-        *,
-        at: float,
-        tokens: int,
-        cost_usd: float,
-        prune_before: float | None = None,
-    ) -> None:
-        await self._adapter.run_sync(
-            self._ledger.record_spend,
-            key,
-            at=at,
-            tokens=tokens,
-            cost_usd=cost_usd,
-            prune_before=prune_before,
-        )
-
-    async def spent_since(self, key: str, since: float | None = None) -> Spent:
-        return await self._adapter.run_sync(self._ledger.spent_since, key, since)
-
-    async def reserve_spend(self, key: str, hold: Hold) -> Reserved:
-        return await self._adapter.run_sync(self._ledger.reserve_spend, key, hold)
-
-    async def settle_spend(
-        self,
-        key: str,
-        hold_id: str,
-        *,
-        at: float,
-        tokens: int,
-        cost_usd: float,
-        prune_before: float | None = None,
-    ) -> None:
-        await self._adapter.run_sync(
-            self._ledger.settle_spend,
-            key,
-            hold_id,
-            at=at,
-            tokens=tokens,
-            cost_usd=cost_usd,
-            prune_before=prune_before,
-        )
-
-    async def release_spend(self, key: str, hold_id: str) -> None:
-        await self._adapter.run_sync(self._ledger.release_spend, key, hold_id)
-
-
 def _async_ledger(store: AsyncStore) -> AsyncSpendLedger | None:
     if isinstance(store, AsyncSpendLedger):
         return store
-    if isinstance(store, AsyncStoreAdapter) and isinstance(store.sync_store, SpendLedger):
-        return _AdaptedLedger(store, store.sync_store)
+    if isinstance(store, AsyncStoreAdapter):  # a sync store's ledger, if it keeps one
+        return store.spend_ledger()
     return None
 
 

@@ -22,14 +22,17 @@ Adding a backend:
    :class:`~summem.stores.common.direct.DirectStore` and write ``_load``, ``_append``,
    ``_commit(session_id, commit)``... (the work done in this process; the async twin is then
    an :class:`~summem.stores.adapter.AsyncStoreAdapter`), or write the ``_op_*`` builders of
-   :class:`~summem.stores.common.op.Operations` and a ``_run`` for
+   :class:`~summem.stores.common.operations.Operations` and a ``_run`` for
    :class:`~summem.stores.common.shells.OpStore` and
    :class:`~summem.stores.common.shells.AsyncOpStore` (two real I/O paths, as PostgreSQL and
-   Redis do); give the store ``from_url`` (and ``async_from_url``);
+   Redis do); give the store ``from_url`` (and ``async_from_url``); add ``<name>`` to the top
+   layer of the stores contract in ``pyproject.toml`` (a test checks it);
 2. register its URL scheme: an entry point in ``pyproject.toml`` and a line in ``_BUILTIN``
    below, and its class names in ``_LAZY``;
-3. register it for the tests: one ``Kind`` subclass in ``KINDS`` of
-   ``tests/stores/backends.py``; the contract suite then runs on it, sync and async.
+3. register it for the tests: one ``Kind`` subclass named ``<name>`` in ``KINDS`` of
+   ``tests/stores/backends.py`` (a test checks that too); the contract suite then runs on
+   it, sync and async, and the failure tests as far as its hooks go (a missing hook skips
+   them, naming it).
 
 Examples::
 

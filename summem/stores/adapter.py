@@ -20,13 +20,13 @@ from summem.messages import Message
 from summem.observe.ledger import Hold, Reserved, SpendLedger, Spent
 from summem.stores.base import SessionState, Store
 from summem.stores.common.direct import Call, Direct
-from summem.stores.common.op import (
+from summem.stores.common.operations import (
     Commit,
     Create,
-    Op,
     Rollback,
     Settle,
     SpendEntry,
+    StoreOp,
 )
 from summem.stores.common.shells import AsyncOpLedger, AsyncOpStore
 
@@ -67,7 +67,18 @@ class AsyncStoreAdapter(Direct, AsyncOpStore):
             return await asyncio.to_thread(fn, *args, **kwargs)
         return fn(*args, **kwargs)
 
-    async def _run(self, op: Op[T]) -> T:
+    def spend_ledger(self) -> AsyncLedgerAdapter | None:
+        """The wrapped store's spend ledger, awaited as this adapter calls the store.
+
+        ``None`` when the wrapped store keeps none.
+        """
+        if isinstance(self, AsyncLedgerAdapter):
+            return self
+        if isinstance(self._store, SpendLedger):
+            return AsyncLedgerAdapter(cast(LedgerStore, self._store), offload=self._offload)
+        return None
+
+    async def _run(self, op: StoreOp[T]) -> T:
         return await self.run_sync(cast(Call[T], op).fn)
 
     async def __aenter__(self: _A) -> _A:

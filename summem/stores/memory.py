@@ -26,7 +26,7 @@ from summem.stores.base import (
     validate_session_id,
 )
 from summem.stores.common.direct import DirectStore
-from summem.stores.common.op import Commit, Create, Rollback, Settle, SpendEntry
+from summem.stores.common.operations import Commit, Create, Rollback, Settle, SpendEntry
 from summem.stores.common.rows import check_expected
 
 __all__ = ["AsyncInMemoryStore", "InMemoryStore"]

@@ -12,9 +12,8 @@ import pytest
 
 from summem import AsyncMemory, Memory
 from summem.events import MemoryEvent
-from summem.stores import AsyncInMemoryStore, AsyncSQLiteStore, InMemoryStore, SQLiteStore
 from summem.stores.base import AsyncStore, Store
-from tests.stores.backends import REDIS_URL, require_redis, unique_prefix
+from tests.stores.backends import backend_of, kind_params
 
 
 async def settle(value: Any) -> Any:
@@ -53,35 +52,21 @@ class Setup:
         return AsyncMemory(session_id, store=self.store, **kw)
 
 
-@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+@pytest.fixture(params=kind_params())
 def kind(request: pytest.FixtureRequest) -> str:
+    """Every registered backend (tests/stores/backends.py ``KINDS``)."""
     value: str = request.param
     return value
 
 
 @pytest.fixture
 async def setup(kind: str, mode: str, tmp_path: Path) -> AsyncIterator[Setup]:
-    store: Store | AsyncStore
-    raw: Store
-    if kind == "memory":
-        if mode == "sync":
-            store = raw = InMemoryStore()
-        else:
-            store = AsyncInMemoryStore()
-            raw = store.sync_store
-    elif kind == "sqlite":
-        raw = SQLiteStore(tmp_path / "e.db")
-        store = raw if mode == "sync" else AsyncSQLiteStore(tmp_path / "e.db")
-    else:
-        require_redis()
-        from summem.stores.redis import AsyncRedisStore, RedisStore
-
-        prefix = unique_prefix()
-        raw = RedisStore(REDIS_URL, prefix=prefix)
-        store = raw if mode == "sync" else AsyncRedisStore(REDIS_URL, prefix=prefix)
-    yield Setup(mode, store, raw)
-    for sid in raw.list_sessions():
-        raw.delete(sid)
-    if store is not raw:
-        await settle(store.close())
-    raw.close()
+    with backend_of((kind, mode), tmp_path) as backend:
+        store: Store | AsyncStore = backend.native()
+        raw: Store = store if mode == "sync" else backend.native("sync")  # type: ignore[assignment]
+        yield Setup(mode, store, raw)
+        for sid in raw.list_sessions():
+            raw.delete(sid)
+        if store is not raw:
+            await settle(store.close())
+        raw.close()

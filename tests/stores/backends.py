@@ -15,15 +15,16 @@ skip, or fail under ``CI=true``, as with Redis.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import os
 import sqlite3
 import threading
 import uuid
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, NoReturn, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -238,6 +239,11 @@ class Backend:
         self.opened.append(store)
         return cast(Store, store)
 
+    def native(self, mode: str | None = None) -> Any:
+        """A new store as the library sees it (``mode``, default this backend's: async stores
+        not wrapped), on this backend's data; the caller closes it."""
+        return self.registered.make(self, mode or self.mode)
+
     def raw(self, store: Store) -> Any:
         """The real store object behind ``store`` (unwrapping the async facade)."""
         return store.inner if isinstance(store, SyncFacade) else store
@@ -315,6 +321,35 @@ class Kind:
     def clean(self, backend: Backend) -> None:
         """Remove what the test left on the backend's service."""
 
+    # -- failure injection: a backend without a hook skips the test, naming the hook --------
+
+    def fail_commit_after_session_row(
+        self, backend: Backend, store: Store, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Make ``store``'s commits fail after the session row was updated (until
+        ``monkeypatch.undo()``)."""
+        missing_hook(self, "fail_commit_after_session_row")
+
+    def fail_create_midway(
+        self, backend: Backend, store: Store, monkeypatch: pytest.MonkeyPatch
+    ) -> Callable[[], None]:
+        """Make ``store.create`` fail after part of the session was written (until
+        ``monkeypatch.undo()``); returns a check of what the failed create left behind."""
+        missing_hook(self, "fail_create_midway")
+
+
+def missing_hook(kind: Kind, hook: str) -> NoReturn:
+    """Skip a test that needs a failure-injection hook ``kind`` does not define (visible in
+    the skip report, with the backend and the hook named)."""
+    pytest.skip(
+        f"the {kind.name} backend has no Kind.{hook} hook in tests/stores/backends.py: "
+        "this failure cannot be injected into it"
+    )
+
+
+def _nothing_to_check() -> None:
+    """What a failed create leaves behind needs no backend-specific check."""
+
 
 class MemoryKind(Kind):
     name = "memory"
@@ -356,6 +391,23 @@ class SQLiteKind(Kind):
             conn.execute("UPDATE sessions SET version = 'abc' WHERE name = ?", (session_id,))
         conn.close()
 
+    def fail_commit_after_session_row(
+        self, backend: Backend, store: Store, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        def boom(*args: Any) -> None:  # after the session row was updated
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr(SQLiteStore, "_log_summary", boom)
+
+    def fail_create_midway(
+        self, backend: Backend, store: Store, monkeypatch: pytest.MonkeyPatch
+    ) -> Callable[[], None]:
+        from summem.stores.sqlite.schema import SQL
+
+        # the summary log is the last insert: the session row and every message are in by then
+        monkeypatch.setattr(SQL, "LOG_SUMMARY", "INSERT INTO no_such_table VALUES (?, ?, ?, ?, ?)")
+        return _nothing_to_check
+
 
 class RedisKind(Kind):
     name = "redis"
@@ -388,6 +440,43 @@ class RedisKind(Kind):
         if keys:
             client.delete(*keys)
         client.close()
+
+    def fail_commit_after_session_row(
+        self, backend: Backend, store: Store, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import redis
+
+        def lost(*args: Any, **kwargs: Any) -> Any:  # the commit script is one atomic step
+            raise redis.exceptions.ConnectionError("connection reset by peer")
+
+        monkeypatch.setitem(backend.raw(store)._scripts, "commit", lost)
+
+    def fail_create_midway(
+        self, backend: Backend, store: Store, monkeypatch: pytest.MonkeyPatch
+    ) -> Callable[[], None]:
+        import redis
+
+        raw = backend.raw(store)
+        raw.create_chunk_messages = 7  # staged in chunks first: fail after some have landed
+        real_stage = raw._scripts["stage"]
+        calls = 0
+
+        def flaky(*args: Any, **kwargs: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            if calls == 3:
+                raise redis.exceptions.ConnectionError("connection reset by peer")
+            return real_stage(*args, **kwargs)
+
+        monkeypatch.setitem(raw._scripts, "stage", flaky)
+
+        def check() -> None:
+            assert calls == 3
+            client = backend.redis_client()
+            keys = client.scan_iter(match=f"{backend.prefix}:*", count=1000)
+            assert not [k for k in keys if b":import:" in k]  # the staging list is discarded
+
+        return check
 
 
 class PostgresKind(Kind):
@@ -429,6 +518,19 @@ class PostgresKind(Kind):
     def clean(self, backend: Backend) -> None:
         pg_execute("DROP SCHEMA IF EXISTS {schema} CASCADE", schema=backend.prefix)
 
+    def fail_commit_after_session_row(
+        self, backend: Backend, store: Store, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        raw = backend.raw(store)  # the summary log goes in after the session row
+        monkeypatch.setattr(raw._sql, "LOG_SUMMARY", b"INSERT INTO no_such_table VALUES (%s)")
+
+    def fail_create_midway(
+        self, backend: Backend, store: Store, monkeypatch: pytest.MonkeyPatch
+    ) -> Callable[[], None]:
+        # the summary log goes in last, after the session row and every message
+        self.fail_commit_after_session_row(backend, store, monkeypatch)
+        return _nothing_to_check
+
 
 KINDS: dict[str, Kind] = {
     k.name: k for k in (MemoryKind(), SQLiteKind(), RedisKind(), PostgresKind())
@@ -436,6 +538,15 @@ KINDS: dict[str, Kind] = {
 """Every backend the store tests run on, by name: the one place a new backend is added."""
 
 MODES = ("sync", "async")
+
+
+def kind_params(*, where: Callable[[Kind], bool] = lambda kind: True) -> list[Any]:
+    """``kind`` name parameters of the registered backends ``where`` accepts."""
+    return [
+        pytest.param(kind.name, id=kind.name, marks=kind.marks)
+        for kind in KINDS.values()
+        if where(kind)
+    ]
 
 
 def params(*, where: Callable[[Kind, str], bool] = lambda kind, mode: True) -> list[Any]:
@@ -455,3 +566,22 @@ SYNC_PARAMS = params(where=lambda kind, mode: mode == "sync")
 SEARCHABLE_PARAMS = params(where=lambda kind, mode: kind.searchable)
 REDIS_PARAMS = params(where=lambda kind, mode: kind.name == "redis")
 POSTGRES_PARAMS = params(where=lambda kind, mode: kind.name == "postgres")
+
+
+@contextlib.contextmanager
+def backend_of(kind_mode: tuple[str, str], tmp_path: Path) -> Iterator[Backend]:
+    """A :class:`Backend` of a registered ``(kind, mode)`` (skipped when its service is not
+    reachable), closed and cleaned at the end of the block."""
+    kind, mode = kind_mode
+    KINDS[kind].require()
+    b = Backend(kind, mode, tmp_path, prefix=unique_prefix())
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+def open_backend(kind_mode: tuple[str, str], tmp_path: Path) -> Iterator[Backend]:
+    """The body of every backend fixture (see :func:`backend_of`)."""
+    with backend_of(kind_mode, tmp_path) as b:
+        yield b

@@ -10,23 +10,18 @@ import pytest
 from summem.stores.base import Store
 from tests.stores.backends import (
     BACKEND_PARAMS,
-    KINDS,
     MULTIPROCESS_PARAMS,
     PERSISTENT_PARAMS,
     POSTGRES_PARAMS,
     REDIS_PARAMS,
     SYNC_PARAMS,
     Backend,
-    unique_prefix,
+    open_backend,
 )
 
 
 def _backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    kind, mode = request.param
-    KINDS[kind].require()
-    b = Backend(kind, mode, tmp_path, prefix=unique_prefix())
-    yield b
-    b.close()
+    yield from open_backend(request.param, tmp_path)
 
 
 @pytest.fixture(params=BACKEND_PARAMS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
 
@@ -83,3 +83,21 @@ async def test_async_sqlite_store_repr_is_its_sync_twins(tmp_path: Path) -> None
     store = AsyncSQLiteStore(tmp_path / "a.db")
     assert repr(store) == f"AsyncSQLiteStore({str(tmp_path / 'a.db')!r})"
     await store.close()
+
+
+async def test_an_adapter_offers_the_spend_ledger_of_the_store_it_wraps() -> None:
+    from summem.stores.adapter import AsyncStoreAdapter
+    from summem.stores.memory import InMemoryStore
+
+    inner = InMemoryStore()
+    ledger = AsyncStoreAdapter(inner).spend_ledger()
+    assert ledger is not None
+    await ledger.record_spend("k", at=1.0, tokens=3, cost_usd=0.5)
+    assert await ledger.spent_since("k") == inner.spent_since("k")
+    assert inner.spent_since("k").tokens == 3
+
+    class Plain:  # a store without a ledger
+        def close(self) -> None:
+            pass
+
+    assert AsyncStoreAdapter(cast(Any, Plain())).spend_ledger() is None

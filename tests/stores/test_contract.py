@@ -361,19 +361,28 @@ def test_invalid_ids_are_rejected(store: Store, bad: Any) -> None:
 # -- leases -------------------------------------------------------------------------------
 
 
+def until_acquired(store: Store, session_id: str, owner: str) -> None:
+    """Poll until ``owner`` takes the lease (the store's clock, a server's for some: no fake
+    clock to turn), within a deadline far longer than any short TTL here."""
+    deadline = time.monotonic() + 30
+    while not store.acquire_lease(session_id, owner, 5):
+        assert time.monotonic() < deadline, f"the lease on {session_id!r} never expired"
+        time.sleep(0.01)
+
+
 def test_lease_is_exclusive_reentrant_and_expires(store: Store) -> None:
-    assert store.acquire_lease("L", "w1", 0.2)
+    assert store.acquire_lease("L", "w1", 0.1)
+    assert store.acquire_lease("M", "w1", 0.1)  # a witness, taken after L's first 0.1 s
     assert store.acquire_lease("L", "w1", 30)  # re-entrant, extends
-    time.sleep(0.3)
+    until_acquired(store, "M", "w3")  # so L's first 0.1 s are over by the store's clock
     assert not store.acquire_lease("L", "w2", 5)  # still held: the second call extended it
     store.release_lease("L", "w2")  # not the owner: no effect
     assert not store.acquire_lease("L", "w2", 5)
     store.release_lease("L", "w1")
     assert store.acquire_lease("L", "w2", 60)
     assert not store.acquire_lease("L", "w1", 5)
-    assert store.acquire_lease("L", "w2", 0.2)  # re-entrant: shortened to 0.2 s
-    time.sleep(0.3)  # (only a longer pause could change the outcome: none makes this flaky)
-    assert store.acquire_lease("L", "w1", 5)  # w2's lease expired
+    assert store.acquire_lease("L", "w2", 0.1)  # re-entrant: shortened to 0.1 s (from 60)
+    until_acquired(store, "L", "w1")  # w2's lease expired (well before the 60 s)
     assert not store.exists("L")  # a lease does not create a session
     with pytest.raises(ConfigurationError):
         store.acquire_lease("L", "", 5)

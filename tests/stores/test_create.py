@@ -224,38 +224,12 @@ def test_a_write_failing_midway_leaves_no_session_and_a_retry_succeeds(
     fill(store, "other", 2)
     other = state_of(store, "other")
     history = conversation("f", 30)
-    if persistent.kind == "sqlite":
-        from summem.stores.sqlite.schema import SQL
-
-        # the summary log is the last insert: the session row and every message are in by then
-        monkeypatch.setattr(SQL, "LOG_SUMMARY", "INSERT INTO no_such_table VALUES (?, ?, ?, ?, ?)")
-    elif persistent.kind == "postgres":
-        # the same: the summary log goes in last, after the session row and every message
-        raw = persistent.raw(store)
-        monkeypatch.setattr(raw._sql, "LOG_SUMMARY", b"INSERT INTO no_such_table VALUES (%s)")
-    else:
-        import redis
-
-        raw = persistent.raw(store)
-        raw.create_chunk_messages = 7  # staged in chunks first: fail after some have landed
-        real_stage = raw._scripts["stage"]
-        calls = 0
-
-        def flaky(*args: Any, **kwargs: Any) -> Any:
-            nonlocal calls
-            calls += 1
-            if calls == 3:
-                raise redis.exceptions.ConnectionError("connection reset by peer")
-            return real_stage(*args, **kwargs)
-
-        monkeypatch.setitem(raw._scripts, "stage", flaky)
+    check_leftovers = persistent.registered.fail_create_midway(persistent, store, monkeypatch)
     with pytest.raises(StoreError, match="'f'"):
         store.create("f", history=history, summary=summary_of(history, 9), watermark=9)
     assert not store.exists("f") and store.history("f") == [] and store.summaries("f") == []
     assert store.list_sessions() == ["other"] and state_of(store, "other") == other
-    if persistent.kind == "redis":
-        assert calls == 3
-        assert not [k for k in _leftover_keys(persistent) if b":import:" in k]  # discarded
+    check_leftovers()
     monkeypatch.undo()
     store.create("f", history=history, summary=summary_of(history, 9), watermark=9)
     assert [m.id for m in store.history("f")] == [m.id for m in history]

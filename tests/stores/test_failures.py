@@ -6,14 +6,12 @@ sessions working; a write that fails midway leaves nothing behind.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import pytest
 
 from summem.errors import CorruptRecordError, StoreError, StoreOutcomeUnknownError
 from summem.messages import user
-from summem.stores import SQLiteStore
 from tests.stores.backends import Backend
 from tests.stores.helpers import fill, reduce_to, state_of
 
@@ -62,24 +60,7 @@ def test_failed_commit_writes_nothing_and_the_session_stays_usable(
     fill(store, "f", 5)
     st = store.load("f")
     before = state_of(store, "f")
-    if persistent.kind == "sqlite":
-
-        def boom(*args: Any) -> None:  # after the session row was updated
-            raise sqlite3.OperationalError("disk I/O error")
-
-        monkeypatch.setattr(SQLiteStore, "_log_summary", boom)
-    elif persistent.kind == "postgres":  # after the session row was updated
-        raw = persistent.raw(store)
-        monkeypatch.setattr(raw._sql, "LOG_SUMMARY", b"INSERT INTO no_such_table VALUES (%s)")
-    else:
-        import redis
-
-        raw = persistent.raw(store)
-
-        def lost(*args: Any, **kwargs: Any) -> Any:
-            raise redis.exceptions.ConnectionError("connection reset by peer")
-
-        monkeypatch.setitem(raw._scripts, "commit", lost)
+    persistent.registered.fail_commit_after_session_row(persistent, store, monkeypatch)
     with pytest.raises(StoreError, match="'f'"):
         reduce_to(store, "f", 3, "s")
     assert state_of(store, "f") == before

@@ -22,7 +22,6 @@ from tests.fakes.memory import check_session
 from tests.fakes.summarizers import FakeSummarizer
 from tests.reducers.test_masking import tool_turn
 from tests.stores.backends import Backend
-from tests.stores.test_unknown_outcomes import new_store
 
 
 def masking_reducer(summarizer: FakeSummarizer, **kw: Any) -> SummarizationReducer:
@@ -39,7 +38,7 @@ def masking_reducer(summarizer: FakeSummarizer, **kw: Any) -> SummarizationReduc
 
 
 def run_session(backend: Backend, reducer: SummarizationReducer, turns: int) -> dict[str, Any]:
-    store = new_store(backend)
+    store = backend.native()
 
     async def run() -> dict[str, Any]:
         def open_memory() -> Any:

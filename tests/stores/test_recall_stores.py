@@ -23,7 +23,6 @@ from tests.fakes.memory import small_reducer
 from tests.fakes.messages import a, call, res, turn, u
 from tests.stores.backends import SEARCHABLE_PARAMS, Backend
 from tests.stores.conftest import _backend
-from tests.stores.test_unknown_outcomes import new_store
 
 SYNTAX = [
     '"',
@@ -57,7 +56,7 @@ def run_memory(backend: Backend, script: Callable[[Any], Any]) -> Any:
     ``call(memory, method, *args)`` runs the method and awaits it when async; ``script`` gets
     ``(new_memory, call)`` where ``new_memory(session_id)`` opens one on the shared store.
     """
-    store = new_store(backend)
+    store = backend.native()
 
     async def run() -> Any:
         opened: list[Any] = []
@@ -200,7 +199,7 @@ def searchable(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backe
 
 
 def test_which_stores_search_themselves(backend: Backend) -> None:
-    raw = new_store(backend)
+    raw = backend.native()
     is_searchable = isinstance(raw, SearchableStore | AsyncSearchableStore)
     assert is_searchable == backend.registered.searchable
     if backend.mode == "sync":
@@ -281,7 +280,7 @@ def test_a_store_without_search_is_never_asked_to_search() -> None:
 def test_a_session_cleared_elsewhere_during_recall_gives_what_is_there(
     searchable: Backend,
 ) -> None:
-    store: Any = new_store(searchable)
+    store: Any = searchable.native()
     other = searchable.make()
 
     async def run() -> Any:

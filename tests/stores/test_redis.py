@@ -93,3 +93,14 @@ def test_reprs_name_the_prefix_and_never_the_password() -> None:
     assert repr(async_store) == "AsyncRedisStore(prefix='app')"
     store.close()
     asyncio.run(async_store.close())
+
+
+def test_the_stores_name_the_clients_they_take() -> None:
+    """help() shows the client types, not the base class's type variable."""
+    import inspect
+
+    from summem.stores.redis import AsyncRedisStore, RedisStore
+
+    for store, module in ((RedisStore, "redis_sync"), (AsyncRedisStore, "redis_async")):
+        shown = str(inspect.signature(store.__init__).parameters["url_or_client"].annotation)
+        assert shown == f"str | {module}.Redis | {module}.RedisCluster", shown

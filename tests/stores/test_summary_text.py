@@ -8,13 +8,12 @@ from tests.fakes.memory import check_session, small_reducer
 from tests.fakes.messages import turn
 from tests.fakes.summarizers import FakeSummarizer
 from tests.stores.backends import Backend
-from tests.stores.test_unknown_outcomes import new_store
 
 
 def test_a_summary_with_a_lone_surrogate_is_rejected_and_nothing_commits(
     sync_backend: Backend,
 ) -> None:
-    store = new_store(sync_backend)
+    store = sync_backend.native()
     bad = FakeSummarizer(reply="bad \ud800 text")
     memory = Memory("s", reducer=small_reducer(bad, fail_on_error=False), store=store)
     for i in range(12):

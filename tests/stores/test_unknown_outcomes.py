@@ -23,20 +23,10 @@ from summem.async_memory import AsyncMemory
 from summem.errors import StoreError, StoreOutcomeUnknownError
 from summem.memory import Memory
 from summem.messages import Message
-from summem.stores import (
-    AsyncInMemoryStore,
-    AsyncPostgresStore,
-    AsyncRedisStore,
-    AsyncSQLiteStore,
-    InMemoryStore,
-    PostgresStore,
-    RedisStore,
-    SQLiteStore,
-)
 from tests.fakes.counters import words
 from tests.fakes.memory import check_session, small_reducer
 from tests.fakes.messages import call, res
-from tests.stores.backends import REDIS_URL, Backend, postgres_url
+from tests.stores.backends import Backend
 
 FAULTS = ("landed", "lost", "down")
 
@@ -92,19 +82,6 @@ def make_faulty(store: Any, faults: Faults) -> None:
         store.append = append_sync
 
 
-def new_store(backend: Backend) -> Any:
-    if backend.kind == "memory":
-        return InMemoryStore() if backend.mode == "sync" else AsyncInMemoryStore()
-    if backend.kind == "sqlite":
-        cls: Any = SQLiteStore if backend.mode == "sync" else AsyncSQLiteStore
-        return cls(backend.db_path)
-    if backend.kind == "postgres":
-        cls = PostgresStore if backend.mode == "sync" else AsyncPostgresStore
-        return cls(postgres_url(), schema=backend.prefix)
-    cls = RedisStore if backend.mode == "sync" else AsyncRedisStore
-    return cls(REDIS_URL, prefix=backend.prefix)
-
-
 def conversation(n: int) -> list[list[dict[str, Any]]]:
     """``n`` writes: single user turns, and tool-call groups written as one batch."""
     out: list[list[dict[str, Any]]] = []
@@ -151,7 +128,7 @@ def test_retrying_appends_of_unknown_outcome_stores_each_message_once(
 ) -> None:
     writes = conversation(120)
     faults = Faults(seed, rate=0.35)
-    store = new_store(backend)
+    store = backend.native()
     make_faulty(store, faults)
 
     if backend.mode == "sync":
@@ -170,12 +147,11 @@ def test_retrying_appends_of_unknown_outcome_stores_each_message_once(
             return got, out
 
         outcome, history = asyncio.run(run())
-        check_store = backend.make()  # a sync view of the same data (memory: not shared)
+        check_store = backend.make()  # a sync view of the same data
     assert [m.text for m in history] == expected_texts(writes)
     assert len({m.id for m in history}) == len(history)
     assert all(faults.seen[f] for f in FAULTS) and outcome["unknown"] and outcome["failed"]
-    if backend.kind != "memory" or backend.mode == "sync":
-        check_session(check_store, "s")
+    check_session(check_store, "s")
     if backend.mode == "sync":
         store.close()
 
@@ -192,7 +168,7 @@ def test_retrying_appends_of_unknown_outcome_stores_each_message_once(
 def test_add_settles_what_it_can_and_names_the_messages_when_it_cannot(
     sync_backend: Backend, script: list[str], raises: bool
 ) -> None:
-    store = new_store(sync_backend)
+    store = sync_backend.native()
     faults = Faults(0, rate=0.0)
     make_faulty(store, faults)
     memory = Memory("s", reducer=small_reducer(), store=store)

@@ -18,16 +18,16 @@ from typing import TypeVar, cast
 from summem.messages import Message
 from summem.observe.ledger import Hold, Reserved, Spent
 from summem.stores.base import SessionState
-from summem.stores.common.op import (
+from summem.stores.common.operations import (
     Commit,
     Create,
     CreateOps,
     LedgerOperations,
-    Op,
     Operations,
     Rollback,
     Settle,
     SpendEntry,
+    StoreOp,
 )
 from summem.stores.common.shells import OpLedger
 
@@ -37,7 +37,7 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
-class Call(Op[T]):
+class Call(StoreOp[T]):
     """One call of a store's own method."""
 
     fn: Callable[[], T]
@@ -66,66 +66,66 @@ class Direct(Operations, LedgerOperations):
     _settle_spend: Callable[[str, Settle], None]
     _release_spend: Callable[[str, str], None]
 
-    def _op_load(self, session_id: str) -> Op[SessionState]:
+    def _op_load(self, session_id: str) -> StoreOp[SessionState]:
         return Call(session_id, partial(self._load, session_id))
 
-    def _op_exists(self, session_id: str) -> Op[bool]:
+    def _op_exists(self, session_id: str) -> StoreOp[bool]:
         return Call(session_id, partial(self._exists, session_id))
 
-    def _op_history(self, session_id: str, start: int, stop: int | None) -> Op[list[Message]]:
+    def _op_history(self, session_id: str, start: int, stop: int | None) -> StoreOp[list[Message]]:
         return Call(session_id, partial(self._history, session_id, start, stop))
 
-    def _op_append(self, session_id: str, messages: Sequence[Message]) -> Op[int]:
+    def _op_append(self, session_id: str, messages: Sequence[Message]) -> StoreOp[int]:
         return Call(session_id, partial(self._append, session_id, list(messages)))
 
-    def _op_set_system(self, session_id: str, message: Message | None) -> Op[None]:
+    def _op_set_system(self, session_id: str, message: Message | None) -> StoreOp[None]:
         return Call(session_id, partial(self._set_system, session_id, message))
 
-    def _op_commit(self, session_id: str, commit: Commit) -> Op[int]:
+    def _op_commit(self, session_id: str, commit: Commit) -> StoreOp[int]:
         return Call(session_id, partial(self._commit, session_id, commit))
 
     def _ops_create(self, session_id: str, create: Create) -> CreateOps:
         return CreateOps((), Call(session_id, partial(self._create, session_id, create)))
 
-    def _op_summaries(self, session_id: str) -> Op[list[Message]]:
+    def _op_summaries(self, session_id: str) -> StoreOp[list[Message]]:
         return Call(session_id, partial(self._summaries, session_id))
 
-    def _op_rollback(self, session_id: str, rollback: Rollback) -> Op[int]:
+    def _op_rollback(self, session_id: str, rollback: Rollback) -> StoreOp[int]:
         return Call(session_id, partial(self._rollback, session_id, rollback))
 
-    def _op_clear(self, session_id: str) -> Op[None]:
+    def _op_clear(self, session_id: str) -> StoreOp[None]:
         return Call(session_id, partial(self._clear, session_id))
 
-    def _op_delete(self, session_id: str) -> Op[bool]:
+    def _op_delete(self, session_id: str) -> StoreOp[bool]:
         return Call(session_id, partial(self._delete, session_id))
 
-    def _op_list(self) -> Op[list[str]]:
+    def _op_list(self) -> StoreOp[list[str]]:
         return Call(None, self._list)
 
-    def _op_acquire(self, session_id: str, owner: str, ttl_seconds: float) -> Op[bool]:
+    def _op_acquire(self, session_id: str, owner: str, ttl_seconds: float) -> StoreOp[bool]:
         return Call(session_id, partial(self._acquire, session_id, owner, ttl_seconds))
 
-    def _op_release(self, session_id: str, owner: str) -> Op[None]:
+    def _op_release(self, session_id: str, owner: str) -> StoreOp[None]:
         return Call(session_id, partial(self._release, session_id, owner))
 
-    def _op_record_spend(self, key: str, spend: SpendEntry) -> Op[None]:
+    def _op_record_spend(self, key: str, spend: SpendEntry) -> StoreOp[None]:
         return Call(None, partial(self._record_spend, key, spend))
 
-    def _op_spent_since(self, key: str, since: float | None) -> Op[Spent]:
+    def _op_spent_since(self, key: str, since: float | None) -> StoreOp[Spent]:
         return Call(None, partial(self._spent_since, key, since))
 
-    def _op_reserve_spend(self, key: str, hold: Hold) -> Op[Reserved]:
+    def _op_reserve_spend(self, key: str, hold: Hold) -> StoreOp[Reserved]:
         return Call(None, partial(self._reserve_spend, key, hold))
 
-    def _op_settle_spend(self, key: str, settle: Settle) -> Op[None]:
+    def _op_settle_spend(self, key: str, settle: Settle) -> StoreOp[None]:
         return Call(None, partial(self._settle_spend, key, settle))
 
-    def _op_release_spend(self, key: str, hold_id: str) -> Op[None]:
+    def _op_release_spend(self, key: str, hold_id: str) -> StoreOp[None]:
         return Call(None, partial(self._release_spend, key, hold_id))
 
 
 class DirectStore(Direct, OpLedger):
     """A sync store (and spend ledger) whose operations are its own calls, run at once."""
 
-    def _run(self, op: Op[T]) -> T:
+    def _run(self, op: StoreOp[T]) -> T:
         return cast(Call[T], op).fn()

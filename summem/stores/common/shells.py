@@ -2,8 +2,8 @@
 
 :class:`OpStore` and :class:`AsyncOpStore` are the whole :class:`~summem.stores.base.Store` and
 :class:`~summem.stores.base.AsyncStore` (and the spend ledger) over the builders of
-:class:`~summem.stores.common.op.Operations`; a backend's stores add how to run one operation
-(``_run``: on a pool, a client, sync or awaited) and what only that backend does.
+:class:`~summem.stores.common.operations.Operations`; a backend's stores add how to run one
+operation (``_run``: on a pool, a client, sync or awaited) and what only that backend does.
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ from typing import TypeVar
 from summem.messages import Message
 from summem.observe.ledger import Hold, Reserved, Spent
 from summem.stores.base import ClosingStore, SessionState
-from summem.stores.common.op import (
+from summem.stores.common.operations import (
     Commit,
     Create,
     LedgerOperations,
-    Op,
     Operations,
     Rollback,
     Settle,
     SpendEntry,
+    StoreOp,
 )
 
 __all__ = ["AsyncOpLedger", "AsyncOpStore", "OpLedger", "OpStore"]
@@ -36,7 +36,7 @@ class OpStore(Operations, ClosingStore):
     """A sync store whose methods each build one operation and run it."""
 
     @abstractmethod
-    def _run(self, op: Op[T]) -> T:
+    def _run(self, op: StoreOp[T]) -> T:
         """Run ``op`` (one transaction or script call) and return its result."""
 
     def load(self, session_id: str) -> SessionState:
@@ -134,7 +134,7 @@ class AsyncOpStore(Operations):
     """The async twin of :class:`OpStore`: the same operations, awaited."""
 
     @abstractmethod
-    async def _run(self, op: Op[T]) -> T:
+    async def _run(self, op: StoreOp[T]) -> T:
         """Run ``op`` and return its result."""
 
     async def load(self, session_id: str) -> SessionState:

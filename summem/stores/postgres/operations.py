@@ -1,11 +1,11 @@
 """Every PostgreSQL store operation, written once for the sync and the async store.
 
-Each ``_op_*`` method checks its arguments, encodes what it writes, and returns an
-:class:`~summem.stores.postgres.op.Op`: a generator of statement batches, run in one
-transaction. Writes lock the session row (``SELECT ... FOR UPDATE``) in their first batch and
-read what they change after it, which serialises appends and commits on one session across
-connections, processes and machines while other sessions go on; their last batch goes with the
-COMMIT (see :class:`~summem.stores.postgres.op.Batch`).
+Each ``_op_*`` method checks its arguments, encodes what it writes, and returns a
+:class:`~summem.stores.postgres.transaction.Transaction`: a generator of statement batches, run
+in one database transaction. Writes lock the session row (``SELECT ... FOR UPDATE``) in their
+first batch and read what they change after it, which serialises appends and commits on one
+session across connections, processes and machines while other sessions go on; their last batch
+goes with the COMMIT (see :class:`~summem.stores.postgres.transaction.Batch`).
 """
 
 from __future__ import annotations
@@ -26,32 +26,32 @@ from summem.stores.base import (
     validate_session_id,
 )
 from summem.stores.common.new_session import prepare_new_session
-from summem.stores.common.op import Commit, Create, CreateOps, Rollback
+from summem.stores.common.operations import Commit, Create, CreateOps, Rollback
 from summem.stores.common.rows import Meta, decode_positions
 from summem.stores.common.schema_compat import compatible_down_to
-from summem.stores.postgres.op import (
-    Op,
+from summem.stores.postgres.schema import COMPATIBLE, LOCK_CLASS, name_key
+from summem.stores.postgres.search import CATCH_UP_CHUNK, ts_query, ts_vector
+from summem.stores.postgres.spend import PgSpend
+from summem.stores.postgres.transaction import (
     Query,
     Steps,
+    Transaction,
     batch,
     checked,
     is_bulk,
     parse_meta,
     schema_version,
 )
-from summem.stores.postgres.schema import COMPATIBLE, LOCK_CLASS, name_key
-from summem.stores.postgres.search import CATCH_UP_CHUNK, ts_query, ts_vector
-from summem.stores.postgres.spend import PgSpend
 
 __all__ = ["PgOps"]
 
 
 class PgOps(PgSpend):
-    """The store's operations, as :class:`~summem.stores.postgres.op.Op` values."""
+    """The store's operations, each a :class:`~summem.stores.postgres.transaction.Transaction`."""
 
     # -- schema ---------------------------------------------------------------------------
 
-    def _op_migrate(self) -> Op[int]:
+    def _op_migrate(self) -> Transaction[int]:
         q, latest = self._sql, len(self._sql.migrations)
 
         def steps() -> Steps[int]:
@@ -75,11 +75,11 @@ class PgOps(PgSpend):
                 return latest
             return current  # migrated meanwhile by another worker (or newer, compatible)
 
-        return Op(None, "migration", steps)
+        return Transaction(None, "migration", steps)
 
     # -- operations -----------------------------------------------------------------------
 
-    def _op_load(self, session_id: str) -> Op[SessionState]:
+    def _op_load(self, session_id: str) -> Transaction[SessionState]:
         name = validate_session_id(session_id)
         q, key = self._sql, name_key(name)
 
@@ -92,18 +92,20 @@ class PgOps(PgSpend):
                 raise SessionNotFoundError(f"no session {name!r}")
             return meta.state(name, decode_positions(name, tail_rows, meta.watermark, meta.length))
 
-        return Op(name, None, steps, snapshot=True)
+        return Transaction(name, None, steps, snapshot=True)
 
-    def _op_exists(self, session_id: str) -> Op[bool]:
+    def _op_exists(self, session_id: str) -> Transaction[bool]:
         name = validate_session_id(session_id)
 
         def steps() -> Steps[bool]:
             (rows,) = yield batch(Query(self._sql.EXISTS, (name_key(name), name)), final=True)
             return bool(rows)
 
-        return Op(name, None, steps)
+        return Transaction(name, None, steps)
 
-    def _op_history(self, session_id: str, start: int, stop: int | None) -> Op[list[Message]]:
+    def _op_history(
+        self, session_id: str, start: int, stop: int | None
+    ) -> Transaction[list[Message]]:
         name = validate_session_id(session_id)
         q = self._sql
 
@@ -116,9 +118,9 @@ class PgOps(PgSpend):
             (rows,) = yield batch(Query(q.RANGE, (meta.sid, lo, hi)), final=True)
             return decode_positions(name, rows, lo, hi)
 
-        return Op(name, None, steps, snapshot=True)
+        return Transaction(name, None, steps, snapshot=True)
 
-    def _op_append(self, session_id: str, messages: Sequence[Message]) -> Op[int]:
+    def _op_append(self, session_id: str, messages: Sequence[Message]) -> Transaction[int]:
         name = validate_session_id(session_id)
         pending = [(m.id, encode_message(m)) for m in messages]
         q, key = self._sql, name_key(name)
@@ -158,9 +160,9 @@ class PgOps(PgSpend):
             return n
 
         bulk = is_bulk([body for _, body in pending])
-        return Op(name, "append" if pending else None, steps, bulk=bulk)
+        return Transaction(name, "append" if pending else None, steps, bulk=bulk)
 
-    def _op_set_system(self, session_id: str, message: Message | None) -> Op[None]:
+    def _op_set_system(self, session_id: str, message: Message | None) -> Transaction[None]:
         name = validate_session_id(session_id)
         body = None if message is None else encode_message(message)
         q = self._sql
@@ -173,9 +175,9 @@ class PgOps(PgSpend):
             if meta is not None:
                 yield batch(Query(q.SET_SYSTEM, (body, meta.sid)), final=True)
 
-        return Op(name, "set_system", steps)
+        return Transaction(name, "set_system", steps)
 
-    def _op_commit(self, session_id: str, commit: Commit) -> Op[int]:
+    def _op_commit(self, session_id: str, commit: Commit) -> Transaction[int]:
         name = validate_session_id(session_id)
         summary, watermark, expected_version, expected_epoch = commit
         body = None if summary is None else encode_message(summary)
@@ -191,7 +193,7 @@ class PgOps(PgSpend):
             yield batch(*writes, final=True)
             return meta.version + 1
 
-        return Op(name, "commit", steps)
+        return Transaction(name, "commit", steps)
 
     def _ops_create(self, session_id: str, create: Create) -> CreateOps:
         name = validate_session_id(session_id)
@@ -216,9 +218,9 @@ class PgOps(PgSpend):
             if writes:
                 yield batch(*writes, final=True)
 
-        return CreateOps((), Op(name, "create", steps, bulk=is_bulk(new.bodies)))
+        return CreateOps((), Transaction(name, "create", steps, bulk=is_bulk(new.bodies)))
 
-    def _op_catch_up(self, session_id: str) -> Op[bool]:
+    def _op_catch_up(self, session_id: str) -> Transaction[bool]:
         """Index up to :data:`CATCH_UP_CHUNK` unindexed messages; True when none are left."""
         name = validate_session_id(session_id)
         q = self._sql
@@ -246,9 +248,9 @@ class PgOps(PgSpend):
             )
             return bool(stop >= length)
 
-        return Op(name, "index", steps)
+        return Transaction(name, "index", steps)
 
-    def _op_index_state(self, session_id: str) -> Op[tuple[int, int] | None]:
+    def _op_index_state(self, session_id: str) -> Transaction[tuple[int, int] | None]:
         """(length, indexed) of the session, or ``None`` if there is none."""
         name = validate_session_id(session_id)
 
@@ -256,11 +258,11 @@ class PgOps(PgSpend):
             (rows,) = yield batch(Query(self._sql.INDEX_STATE, (name_key(name), name)), final=True)
             return (int(rows[0][0]), int(rows[0][1])) if rows else None
 
-        return Op(name, None, steps)
+        return Transaction(name, None, steps)
 
     def _op_search(
         self, session_id: str, query: str, k: int, stop: int | None
-    ) -> Op[list[SearchHit]]:
+    ) -> Transaction[list[SearchHit]]:
         name = validate_session_id(session_id)
         tsquery = ts_query(query)
         limit = (1 << 62) if stop is None else stop
@@ -277,9 +279,9 @@ class PgOps(PgSpend):
                 for pos, body, score in rows
             ]
 
-        return Op(name, None, steps)
+        return Transaction(name, None, steps)
 
-    def _op_position_of(self, session_id: str, message_id: str) -> Op[int | None]:
+    def _op_position_of(self, session_id: str, message_id: str) -> Transaction[int | None]:
         name = validate_session_id(session_id)
         params = (name_key(name), name, name_key(message_id), message_id)
 
@@ -287,9 +289,9 @@ class PgOps(PgSpend):
             (rows,) = yield batch(Query(self._sql.POSITION_OF, params), final=True)
             return int(rows[0][0]) if rows else None
 
-        return Op(name, None, steps)
+        return Transaction(name, None, steps)
 
-    def _op_summaries(self, session_id: str) -> Op[list[Message]]:
+    def _op_summaries(self, session_id: str) -> Transaction[list[Message]]:
         name = validate_session_id(session_id)
 
         def steps() -> Steps[list[Message]]:
@@ -298,9 +300,9 @@ class PgOps(PgSpend):
                 decode_message(body, session_id=name, where="summary log entry") for (body,) in rows
             ]
 
-        return Op(name, None, steps)
+        return Transaction(name, None, steps)
 
-    def _op_rollback(self, session_id: str, rollback: Rollback) -> Op[int]:
+    def _op_rollback(self, session_id: str, rollback: Rollback) -> Transaction[int]:
         name = validate_session_id(session_id)
         summary_id, expected_version, expected_epoch = rollback
         q, key = self._sql, name_key(name)
@@ -325,9 +327,9 @@ class PgOps(PgSpend):
             yield batch(Query(q.SET_SUMMARY, (body, watermark, meta.sid)), final=True)
             return meta.version + 1
 
-        return Op(name, "rollback", steps)
+        return Transaction(name, "rollback", steps)
 
-    def _op_clear(self, session_id: str) -> Op[None]:
+    def _op_clear(self, session_id: str) -> Transaction[None]:
         name = validate_session_id(session_id)
         q = self._sql
 
@@ -338,9 +340,9 @@ class PgOps(PgSpend):
                 stmts = (q.DELETE_MESSAGES, q.DELETE_SUMMARIES, q.CLEAR)
                 yield batch(*(Query(s, (meta.sid,)) for s in stmts), final=True)
 
-        return Op(name, "clear", steps)
+        return Transaction(name, "clear", steps)
 
-    def _op_delete(self, session_id: str) -> Op[bool]:
+    def _op_delete(self, session_id: str) -> Transaction[bool]:
         name = validate_session_id(session_id)
         q, key = self._sql, name_key(name)
 
@@ -350,16 +352,16 @@ class PgOps(PgSpend):
             )
             return bool(rows)
 
-        return Op(name, "delete", steps)
+        return Transaction(name, "delete", steps)
 
-    def _op_list(self) -> Op[list[str]]:
+    def _op_list(self) -> Transaction[list[str]]:
         def steps() -> Steps[list[str]]:
             (rows,) = yield batch(Query(self._sql.NAMES), final=True)
             return sorted(row[0] for row in rows)
 
-        return Op(None, None, steps)
+        return Transaction(None, None, steps)
 
-    def _op_acquire(self, session_id: str, owner: str, ttl_seconds: float) -> Op[bool]:
+    def _op_acquire(self, session_id: str, owner: str, ttl_seconds: float) -> Transaction[bool]:
         name = validate_session_id(session_id)
         check_lease_args(owner, ttl_seconds)
         params = (name_key(name), owner, float(ttl_seconds))
@@ -368,16 +370,16 @@ class PgOps(PgSpend):
             (rows,) = yield batch(Query(self._sql.ACQUIRE_LEASE, params), final=True)
             return bool(rows)
 
-        return Op(name, "acquire_lease", steps)
+        return Transaction(name, "acquire_lease", steps)
 
-    def _op_release(self, session_id: str, owner: str) -> Op[None]:
+    def _op_release(self, session_id: str, owner: str) -> Transaction[None]:
         name = validate_session_id(session_id)
         params = (name_key(name), owner)
 
         def steps() -> Steps[None]:
             yield batch(Query(self._sql.RELEASE_LEASE, params), final=True)
 
-        return Op(name, "release_lease", steps)
+        return Transaction(name, "release_lease", steps)
 
     def _create(self, name: str) -> Steps[Meta]:
         """Create the session row (unless a concurrent writer just did) and lock it."""

@@ -1,11 +1,11 @@
 """Running PostgreSQL operations on pooled connections, sync and async.
 
-Each operation (:mod:`summem.stores.postgres.operations`) is one transaction: its batches are sent
-in pipeline mode (one round trip each; the last one with the COMMIT), and what a failure means
-depends on how far it got (:class:`~summem.stores.postgres.op.Stage`): before the COMMIT the
-server rolled everything back, with it the outcome is unknown. A connection that died in the
-pool is replaced and the operation retried once, when that is safe. :class:`SyncRunner` and
-:class:`AsyncRunner` are the same loop, on ``ConnectionPool`` and ``AsyncConnectionPool``.
+Each operation (:mod:`summem.stores.postgres.operations`) is one transaction: its batches are
+sent in pipeline mode (one round trip each; the last one with the COMMIT), and what a failure
+means depends on how far it got (:class:`~summem.stores.postgres.transaction.Stage`): before the
+COMMIT the server rolled everything back, with it the outcome is unknown. A connection that died
+in the pool is replaced and the operation retried once, when that is safe. :class:`SyncRunner`
+and :class:`AsyncRunner` are the same loop, on ``ConnectionPool`` and ``AsyncConnectionPool``.
 
 Before the pool opens, one plain connection is made (:meth:`SyncRunner.first_connection`): a
 wrong port, host, password or database then fails at once with libpq's cause in one line,
@@ -23,8 +23,8 @@ from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
 from summem.errors import ConfigurationError, StoreError
-from summem.stores.postgres.op import Op, Stage
 from summem.stores.postgres.operations import PgOps
+from summem.stores.postgres.transaction import Stage, Transaction
 
 __all__ = ["AsyncRunner", "Pooled", "SyncRunner", "check_pool"]
 
@@ -129,7 +129,7 @@ class SyncRunner(Pooled):
             raise self._cannot_connect(exc) from exc
         conn.close()
 
-    def _drive(self, op: Op[T]) -> T:
+    def _drive(self, op: Transaction[T]) -> T:
         for attempt in range(2):
             if attempt:  # a pooled connection had died (server restart?): drop all dead ones
                 self._pool.check()
@@ -155,7 +155,7 @@ class SyncRunner(Pooled):
                 self._give_back(conn)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _steps(self, conn: Any, op: Op[T], stage: list[str]) -> T:
+    def _steps(self, conn: Any, op: Transaction[T], stage: list[str]) -> T:
         """Run ``op``'s batches on ``conn`` (pipelined: one round trip each) and commit."""
         gen = op.steps()
         with (
@@ -183,7 +183,7 @@ class SyncRunner(Pooled):
                 conn.commit()
         return result
 
-    def _isolation(self, op: Op[Any]) -> Any:
+    def _isolation(self, op: Transaction[Any]) -> Any:
         return self._psycopg.IsolationLevel.REPEATABLE_READ if op.snapshot else None
 
     def _give_back(self, conn: Any) -> None:
@@ -208,7 +208,7 @@ class AsyncRunner(Pooled):
             raise self._cannot_connect(exc) from exc
         await conn.close()
 
-    async def _drive(self, op: Op[T]) -> T:
+    async def _drive(self, op: Transaction[T]) -> T:
         for attempt in range(2):
             if attempt:  # a pooled connection had died (server restart?): drop all dead ones
                 await self._pool.check()
@@ -238,7 +238,7 @@ class AsyncRunner(Pooled):
                 await self._pool.putconn(conn)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def _steps(self, conn: Any, op: Op[T], stage: list[str]) -> T:
+    async def _steps(self, conn: Any, op: Transaction[T], stage: list[str]) -> T:
         """Run ``op``'s batches on ``conn`` (pipelined: one round trip each) and commit."""
         gen = op.steps()
         async with conn.pipeline() if self._pipelined and not op.bulk else _no_pipeline() as pipe:

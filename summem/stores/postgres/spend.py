@@ -23,17 +23,17 @@ from summem.observe.ledger import (
     check_spend_key,
     exhausted,
 )
-from summem.stores.common.op import Settle, SpendEntry
-from summem.stores.postgres.op import Op, PgBase, Query, Steps, batch
+from summem.stores.common.operations import Settle, SpendEntry
 from summem.stores.postgres.schema import SPEND_LOCK_CLASS, name_key
+from summem.stores.postgres.transaction import PgBase, Query, Steps, Transaction, batch
 
 __all__ = ["PgSpend"]
 
 
 class PgSpend(PgBase):
-    """The ledger's operations, as :class:`~summem.stores.postgres.op.Op` values."""
+    """The ledger's operations, each a :class:`~summem.stores.postgres.transaction.Transaction`."""
 
-    def _op_record_spend(self, key: str, spend: SpendEntry) -> Op[None]:
+    def _op_record_spend(self, key: str, spend: SpendEntry) -> Transaction[None]:
         key, at, tokens, cost_usd, prune_before = check_spend_entry(key, *spend)
         q, hashed = self._sql, name_key(key)
         queries = [Query(q.RECORD_SPEND, (hashed, key, at, tokens, cost_usd))]
@@ -43,9 +43,9 @@ class PgSpend(PgBase):
         def steps() -> Steps[None]:
             yield batch(*queries, final=True)
 
-        return Op(None, "record_spend", steps)
+        return Transaction(None, "record_spend", steps)
 
-    def _op_spent_since(self, key: str, since: float | None) -> Op[Spent]:
+    def _op_spent_since(self, key: str, since: float | None) -> Transaction[Spent]:
         key, since = check_spend_key(key), check_since("since", since)
         params = (name_key(key), key, -math.inf if since is None else since)
 
@@ -54,9 +54,9 @@ class PgSpend(PgBase):
             tokens, cost = rows[0]
             return Spent(int(tokens), float(cost))
 
-        return Op(None, None, steps)
+        return Transaction(None, None, steps)
 
-    def _op_reserve_spend(self, key: str, hold: Hold) -> Op[Reserved]:
+    def _op_reserve_spend(self, key: str, hold: Hold) -> Transaction[Reserved]:
         key, hold = check_hold(key, hold)
         q, hashed = self._sql, name_key(key)
         since = -math.inf if hold.since is None else hold.since
@@ -74,9 +74,9 @@ class PgSpend(PgBase):
             yield batch(Query(q.PUT_HOLD, row), final=True)
             return Reserved(True, spent)
 
-        return Op(None, "reserve_spend", steps)
+        return Transaction(None, "reserve_spend", steps)
 
-    def _op_settle_spend(self, key: str, settle: Settle) -> Op[None]:
+    def _op_settle_spend(self, key: str, settle: Settle) -> Transaction[None]:
         hold_id, at, tokens, cost_usd, prune_before = settle
         key, at, tokens, cost_usd, prune_before = check_spend_entry(
             key, at, tokens, cost_usd, prune_before
@@ -93,13 +93,13 @@ class PgSpend(PgBase):
         def steps() -> Steps[None]:
             yield batch(*queries, final=True)
 
-        return Op(None, "settle_spend", steps)
+        return Transaction(None, "settle_spend", steps)
 
-    def _op_release_spend(self, key: str, hold_id: str) -> Op[None]:
+    def _op_release_spend(self, key: str, hold_id: str) -> Transaction[None]:
         key, hold_id = check_spend_key(key), check_hold_id(hold_id)
         query = Query(self._sql.DROP_HOLD, (name_key(key), key, hold_id))
 
         def steps() -> Steps[None]:
             yield batch(query, final=True)
 
-        return Op(None, "release_spend", steps)
+        return Transaction(None, "release_spend", steps)

@@ -30,10 +30,10 @@ import threading
 from typing import Any, TypeVar, cast
 
 from summem.stores.base import SearchHit
-from summem.stores.common.op import Op
+from summem.stores.common.operations import StoreOp
 from summem.stores.common.shells import AsyncOpLedger, OpLedger
-from summem.stores.postgres.op import Op as PgOp
 from summem.stores.postgres.runner import AsyncRunner, SyncRunner
+from summem.stores.postgres.transaction import Transaction
 from summem.stores.url import PostgresSettings, postgres_settings
 
 __all__ = ["AsyncPostgresStore", "PostgresStore"]
@@ -83,8 +83,8 @@ class PostgresStore(SyncRunner, OpLedger):
                 self._drive(self._op_migrate())
                 self._migrated = True
 
-    def _run(self, op: Op[T]) -> T:
-        return self._drive(cast(PgOp[T], op))
+    def _run(self, op: StoreOp[T]) -> T:
+        return self._drive(cast(Transaction[T], op))
 
     def search(
         self, session_id: str, query: str, *, k: int, stop: int | None = None
@@ -150,10 +150,10 @@ class AsyncPostgresStore(AsyncRunner, AsyncOpLedger):
                 await self._drive(self._op_migrate())
                 self._migrated = True
 
-    async def _run(self, op: Op[T]) -> T:
+    async def _run(self, op: StoreOp[T]) -> T:
         if not self._migrated:
             await self.open()
-        return await self._drive(cast(PgOp[T], op))
+        return await self._drive(cast(Transaction[T], op))
 
     async def search(
         self, session_id: str, query: str, *, k: int, stop: int | None = None

@@ -1,6 +1,6 @@
 """What both Redis stores share: key layout, script arguments and reply parsing.
 
-Each store operation is built here as an :class:`Op` (which script, which keys, which
+Each store operation is built here as a :class:`ScriptCall` (which script, which keys, which
 arguments, and how to read the reply), with no I/O. :class:`~summem.stores.redis.RedisStore`
 runs it with ``redis`` and :class:`~summem.stores.redis.AsyncRedisStore` awaits it with
 ``redis.asyncio``, so the two can never drift apart. The ``redis`` package itself is imported
@@ -49,13 +49,20 @@ from summem.stores.base import (
     validate_session_id,
 )
 from summem.stores.common.new_session import prepare_new_session
-from summem.stores.common.op import Commit, Create, CreateOps, Rollback, Settle, SpendEntry
-from summem.stores.common.op import Op as StoreOp
+from summem.stores.common.operations import (
+    Commit,
+    Create,
+    CreateOps,
+    Rollback,
+    Settle,
+    SpendEntry,
+    StoreOp,
+)
 from summem.stores.common.rows import decode_opt
 from summem.stores.common.schema_compat import check_declarations, check_schema
 from summem.stores.redis.scripts import SCRIPTS
 
-__all__ = ["COMPATIBLE", "SCHEMA_VERSION", "Op", "RedisBase", "import_redis"]
+__all__ = ["COMPATIBLE", "SCHEMA_VERSION", "RedisBase", "ScriptCall", "import_redis"]
 
 T = TypeVar("T")
 C = TypeVar("C")
@@ -114,7 +121,7 @@ class _Keys(NamedTuple):
 
 
 @dataclass(frozen=True)
-class Op(StoreOp[T]):
+class ScriptCall(StoreOp[T]):
     """One script call and how to read its reply."""
 
     script: str
@@ -251,7 +258,7 @@ class RedisBase(Generic[C]):
 
     # -- operations -----------------------------------------------------------------------
 
-    def _op_load(self, session_id: str) -> Op[SessionState]:
+    def _op_load(self, session_id: str) -> ScriptCall[SessionState]:
         name = validate_session_id(session_id)
         k = self._keys(name)
 
@@ -276,16 +283,18 @@ class RedisBase(Generic[C]):
                 tail=self._decode_range(bodies, name, watermark),
             )
 
-        return Op(name, "load", [k.meta, k.msgs], [], parse)
+        return ScriptCall(name, "load", [k.meta, k.msgs], [], parse)
 
-    def _op_exists(self, session_id: str) -> Op[bool]:
+    def _op_exists(self, session_id: str) -> ScriptCall[bool]:
         name = validate_session_id(session_id)
-        return Op(name, "exists", [self._keys(name).meta], [], lambda raw: bool(raw))
+        return ScriptCall(name, "exists", [self._keys(name).meta], [], lambda raw: bool(raw))
 
-    def _op_history(self, session_id: str, start: int, stop: int | None) -> Op[list[Message]]:
+    def _op_history(
+        self, session_id: str, start: int, stop: int | None
+    ) -> ScriptCall[list[Message]]:
         name = validate_session_id(session_id)
         args: list[str | int] = [int(start), "" if stop is None else int(stop)]
-        return Op(
+        return ScriptCall(
             name,
             "history",
             [self._keys(name).msgs],
@@ -293,7 +302,7 @@ class RedisBase(Generic[C]):
             lambda raw: self._decode_range(raw[1], name, int(raw[0])),
         )
 
-    def _op_append(self, session_id: str, messages: Sequence[Message]) -> Op[int]:
+    def _op_append(self, session_id: str, messages: Sequence[Message]) -> ScriptCall[int]:
         name = validate_session_id(session_id)
         k = self._keys(name)
         args: list[str | int] = [
@@ -302,16 +311,16 @@ class RedisBase(Generic[C]):
             *(m.id for m in messages),
             *(encode_message(m) for m in messages),
         ]
-        return Op(name, "append", [k.meta, k.msgs, k.sums, k.ids], args, int)
+        return ScriptCall(name, "append", [k.meta, k.msgs, k.sums, k.ids], args, int)
 
-    def _op_set_system(self, session_id: str, message: Message | None) -> Op[None]:
+    def _op_set_system(self, session_id: str, message: Message | None) -> ScriptCall[None]:
         name = validate_session_id(session_id)
         k = self._keys(name)
         body = "" if message is None else encode_message(message)
         keys = [k.meta, k.msgs, k.sums, k.ids]
-        return Op(name, "set_system", keys, [new_epoch(), body], _none)
+        return ScriptCall(name, "set_system", keys, [new_epoch(), body], _none)
 
-    def _op_commit(self, session_id: str, commit: Commit) -> Op[int]:
+    def _op_commit(self, session_id: str, commit: Commit) -> ScriptCall[int]:
         name = validate_session_id(session_id)
         summary, watermark, expected_version, expected_epoch = commit
         k = self._keys(name)
@@ -325,7 +334,7 @@ class RedisBase(Generic[C]):
         def parse(raw: Any) -> int:
             return _cas_result(name, raw, watermark)
 
-        return Op(name, "commit", [k.meta, k.msgs, k.sums], args, parse)
+        return ScriptCall(name, "commit", [k.meta, k.msgs, k.sums], args, parse)
 
     def _ops_create(self, session_id: str, create: Create) -> CreateOps:
         name = validate_session_id(session_id)
@@ -346,7 +355,9 @@ class RedisBase(Generic[C]):
                 )
             return int(raw[1])
 
-        stage_ops = [Op(name, "stage", [stage_key, k.meta], [ttl_ms, *c], parse) for c in staged]
+        stage_ops = [
+            ScriptCall(name, "stage", [stage_key, k.meta], [ttl_ms, *c], parse) for c in staged
+        ]
         args: list[str | int] = [
             new_epoch(),
             new.watermark,
@@ -356,11 +367,11 @@ class RedisBase(Generic[C]):
             sum(len(c) for c in staged),
             *inline,
         ]
-        final = Op(name, "create", [k.meta, k.msgs, k.sums, stage_key, k.ids], args, parse)
-        discard = Op(name, "discard", [stage_key], [], _none)
+        final = ScriptCall(name, "create", [k.meta, k.msgs, k.sums, stage_key, k.ids], args, parse)
+        discard = ScriptCall(name, "discard", [stage_key], [], _none)
         return CreateOps(stage_ops, final, discard)
 
-    def _op_summaries(self, session_id: str) -> Op[list[Message]]:
+    def _op_summaries(self, session_id: str) -> ScriptCall[list[Message]]:
         name = validate_session_id(session_id)
 
         def parse(raw: Any) -> list[Message]:
@@ -375,9 +386,9 @@ class RedisBase(Generic[C]):
                 out.append(decode_message(body, session_id=name, where="summary log entry"))
             return out
 
-        return Op(name, "summaries", [self._keys(name).sums], [], parse)
+        return ScriptCall(name, "summaries", [self._keys(name).sums], [], parse)
 
-    def _op_rollback(self, session_id: str, rollback: Rollback) -> Op[int]:
+    def _op_rollback(self, session_id: str, rollback: Rollback) -> ScriptCall[int]:
         name = validate_session_id(session_id)
         summary_id, expected_version, expected_epoch = rollback
         k = self._keys(name)
@@ -391,9 +402,9 @@ class RedisBase(Generic[C]):
         def parse(raw: Any) -> int:
             return _cas_result(name, raw, None, summary_id)
 
-        return Op(name, "rollback", [k.meta, k.msgs, k.sums], args, parse)
+        return ScriptCall(name, "rollback", [k.meta, k.msgs, k.sums], args, parse)
 
-    def _op_clear(self, session_id: str) -> Op[None]:
+    def _op_clear(self, session_id: str) -> ScriptCall[None]:
         name = validate_session_id(session_id)
         k = self._keys(name)
 
@@ -401,28 +412,28 @@ class RedisBase(Generic[C]):
             if int(raw) < 0:
                 raise CorruptRecordError(f"session {name!r}: stored version is invalid")
 
-        return Op(name, "clear", [k.meta, k.msgs, k.sums, k.ids], [], parse)
+        return ScriptCall(name, "clear", [k.meta, k.msgs, k.sums, k.ids], [], parse)
 
-    def _op_delete(self, session_id: str) -> Op[bool]:
+    def _op_delete(self, session_id: str) -> ScriptCall[bool]:
         name = validate_session_id(session_id)
-        return Op(name, "delete", list(self._keys(name)), [], lambda raw: bool(raw))
+        return ScriptCall(name, "delete", list(self._keys(name)), [], lambda raw: bool(raw))
 
-    def _op_acquire(self, session_id: str, owner: str, ttl_seconds: float) -> Op[bool]:
+    def _op_acquire(self, session_id: str, owner: str, ttl_seconds: float) -> ScriptCall[bool]:
         name = validate_session_id(session_id)
         check_lease_args(owner, ttl_seconds)
         ttl_ms = max(1, math.ceil(ttl_seconds * 1000))
         args: list[str | int] = [owner, ttl_ms]
-        return Op(name, "acquire_lease", [self._keys(name).lease], args, lambda r: bool(r))
+        return ScriptCall(name, "acquire_lease", [self._keys(name).lease], args, lambda r: bool(r))
 
-    def _op_release(self, session_id: str, owner: str) -> Op[None]:
+    def _op_release(self, session_id: str, owner: str) -> ScriptCall[None]:
         name = validate_session_id(session_id)
-        return Op(name, "release_lease", [self._keys(name).lease], [owner], _none)
+        return ScriptCall(name, "release_lease", [self._keys(name).lease], [owner], _none)
 
     def _spend_key(self, key: str) -> str:
         tag = base64.urlsafe_b64encode(key.encode("utf-8")).decode("ascii").rstrip("=")
         return f"{self._prefix}:spend:{{{tag}}}"
 
-    def _op_record_spend(self, key: str, spend: SpendEntry) -> Op[None]:
+    def _op_record_spend(self, key: str, spend: SpendEntry) -> ScriptCall[None]:
         key, at, tokens, cost_usd, prune_before = check_spend_entry(key, *spend)
         entry = f"{uuid.uuid4().hex}:{tokens}:{cost_usd!r}"
         prune = "" if prune_before is None else repr(prune_before)
@@ -430,9 +441,9 @@ class RedisBase(Generic[C]):
         # session's or a gone tenant's spend does not stay for ever)
         keep_ms = "" if prune_before is None else str(max(1, math.ceil((at - prune_before) * 1000)))
         args: list[str | int] = [repr(at), entry, prune, keep_ms]
-        return Op(None, "record_spend", [self._spend_key(key)], args, _none)
+        return ScriptCall(None, "record_spend", [self._spend_key(key)], args, _none)
 
-    def _op_spent_since(self, key: str, since: float | None) -> Op[Spent]:
+    def _op_spent_since(self, key: str, since: float | None) -> ScriptCall[Spent]:
         key, since = check_spend_key(key), check_since("since", since)
 
         def parse(raw: Any) -> Spent:
@@ -444,9 +455,9 @@ class RedisBase(Generic[C]):
             )
 
         low = "-inf" if since is None else f"({since!r}"
-        return Op(None, "spent_since", [self._spend_key(key)], [low], parse)
+        return ScriptCall(None, "spent_since", [self._spend_key(key)], [low], parse)
 
-    def _op_reserve_spend(self, key: str, hold: Hold) -> Op[Reserved]:
+    def _op_reserve_spend(self, key: str, hold: Hold) -> ScriptCall[Reserved]:
         key, hold = check_hold(key, hold)
         ledger = self._spend_key(key)
 
@@ -469,9 +480,9 @@ class RedisBase(Generic[C]):
             "" if hold.max_cost_usd is None else repr(hold.max_cost_usd),
             ttl_ms,
         ]
-        return Op(None, "reserve_spend", [ledger, f"{ledger}:holds"], args, parse)
+        return ScriptCall(None, "reserve_spend", [ledger, f"{ledger}:holds"], args, parse)
 
-    def _op_settle_spend(self, key: str, settle: Settle) -> Op[None]:
+    def _op_settle_spend(self, key: str, settle: Settle) -> ScriptCall[None]:
         hold_id, at, tokens, cost_usd, prune_before = settle
         key, at, tokens, cost_usd, prune_before = check_spend_entry(
             key, at, tokens, cost_usd, prune_before
@@ -482,12 +493,12 @@ class RedisBase(Generic[C]):
         keep_ms = "" if prune_before is None else str(max(1, math.ceil((at - prune_before) * 1000)))
         entry = f"{hold_id}:{tokens}:{cost_usd!r}"
         args: list[str | int] = [repr(at), entry, prune, keep_ms, hold_id]
-        return Op(None, "settle_spend", [ledger, f"{ledger}:holds"], args, _none)
+        return ScriptCall(None, "settle_spend", [ledger, f"{ledger}:holds"], args, _none)
 
-    def _op_release_spend(self, key: str, hold_id: str) -> Op[None]:
+    def _op_release_spend(self, key: str, hold_id: str) -> ScriptCall[None]:
         key, hold_id = check_spend_key(key), check_hold_id(hold_id)
         holds = f"{self._spend_key(key)}:holds"
-        return Op(None, "release_spend", [holds], [hold_id], _none)
+        return ScriptCall(None, "release_spend", [holds], [hold_id], _none)
 
     @staticmethod
     def _decode_range(bodies: Sequence[Any], name: str, start: int) -> list[Message]:

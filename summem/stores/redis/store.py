@@ -27,14 +27,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from summem.stores.common.op import Op
+from summem.stores.common.operations import StoreOp
 from summem.stores.common.shells import AsyncOpLedger, OpLedger
-from summem.stores.redis.operations import SCHEMA_FIELDS, RedisBase
-from summem.stores.redis.operations import Op as RedisOp
+from summem.stores.redis.operations import SCHEMA_FIELDS, RedisBase, ScriptCall
 
-if TYPE_CHECKING:  # the clients a store may be given (named in the base classes' strings)
-    import redis as redis_sync  # noqa: F401
-    import redis.asyncio as redis_async  # noqa: F401
+if TYPE_CHECKING:  # the clients a store may be given
+    import redis as redis_sync
+    import redis.asyncio as redis_async
 
 __all__ = ["AsyncRedisStore", "RedisStore"]
 
@@ -50,6 +49,14 @@ class RedisStore(RedisBase["redis_sync.Redis | redis_sync.RedisCluster"], OpLedg
             manage yourself.
         prefix: the first part of every key; stores with different prefixes never meet.
     """
+
+    def __init__(
+        self,
+        url_or_client: str | redis_sync.Redis | redis_sync.RedisCluster,
+        *,
+        prefix: str = "summem",
+    ) -> None:
+        super().__init__(url_or_client, prefix=prefix)  # (here for the client types' names)
 
     def _client_from_url(self, redis_module: Any, url: str) -> Any:
         return redis_module.Redis.from_url(url)
@@ -67,8 +74,8 @@ class RedisStore(RedisBase["redis_sync.Redis | redis_sync.RedisCluster"], OpLedg
     def __repr__(self) -> str:
         return f"RedisStore(prefix={self._prefix!r})"
 
-    def _run(self, op: Op[T]) -> T:
-        script = cast(RedisOp[T], op)
+    def _run(self, op: StoreOp[T]) -> T:
+        script = cast(ScriptCall[T], op)
         if not self._schema_checked:
             self._schema(script.name)
         with self._errors(script.name, script.script):
@@ -105,6 +112,14 @@ class AsyncRedisStore(RedisBase["redis_async.Redis | redis_async.RedisCluster"],
         prefix: the first part of every key.
     """
 
+    def __init__(
+        self,
+        url_or_client: str | redis_async.Redis | redis_async.RedisCluster,
+        *,
+        prefix: str = "summem",
+    ) -> None:
+        super().__init__(url_or_client, prefix=prefix)  # (here for the client types' names)
+
     def _client_from_url(self, redis_module: Any, url: str) -> Any:
         return redis_module.asyncio.Redis.from_url(url)
 
@@ -122,8 +137,8 @@ class AsyncRedisStore(RedisBase["redis_async.Redis | redis_async.RedisCluster"],
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
 
-    async def _run(self, op: Op[T]) -> T:
-        script = cast(RedisOp[T], op)
+    async def _run(self, op: StoreOp[T]) -> T:
+        script = cast(ScriptCall[T], op)
         if not self._schema_checked:
             await self._schema(script.name)
         with self._errors(script.name, script.script):

@@ -23,7 +23,7 @@ from summem.observe.ledger import (
     check_spend_key,
     exhausted,
 )
-from summem.stores.common.op import Settle, SpendEntry
+from summem.stores.common.operations import Settle, SpendEntry
 from summem.stores.sqlite.file import SQLiteFile
 from summem.stores.sqlite.schema import SQL
 

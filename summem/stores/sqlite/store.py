@@ -45,7 +45,7 @@ from summem.stores.base import (
 )
 from summem.stores.common.direct import DirectStore
 from summem.stores.common.new_session import prepare_new_session
-from summem.stores.common.op import Commit, Create, Rollback
+from summem.stores.common.operations import Commit, Create, Rollback
 from summem.stores.sqlite.access import target as sqlite_target
 from summem.stores.sqlite.create import insert_session
 from summem.stores.sqlite.file import SQLiteFile

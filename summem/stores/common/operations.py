@@ -1,7 +1,7 @@
 """The operations a backend builds once and runs sync or async (PostgreSQL, Redis).
 
 A backend whose two I/O paths differ only in how a request is sent writes each store method
-once, as a function that builds an :class:`Op` (statements or a script call, and how to read
+once, as a function that builds a :class:`StoreOp` (statements or a script call, and how to read
 the reply; no I/O). :class:`Operations` lists the builders the contract needs; the shells in
 :mod:`summem.stores.common.shells` turn them into :class:`~summem.stores.base.Store` and
 :class:`~summem.stores.base.AsyncStore` methods, so each backend's two stores only say how to
@@ -23,18 +23,18 @@ __all__ = [
     "Create",
     "CreateOps",
     "LedgerOperations",
-    "Op",
     "Operations",
     "Rollback",
     "Settle",
     "SpendEntry",
+    "StoreOp",
 ]
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
-class Op(Generic[T]):
+class StoreOp(Generic[T]):
     """One store operation returning ``T``; each backend's subclass says what it sends.
 
     Attributes:
@@ -92,9 +92,9 @@ class Settle(NamedTuple):
 class CreateOps(NamedTuple):
     """A whole-session create: stage the history (if long), create, or discard the staging."""
 
-    stage: Sequence[Op[Any]]
-    create: Op[Any]
-    discard: Op[Any] | None = None
+    stage: Sequence[StoreOp[Any]]
+    create: StoreOp[Any]
+    discard: StoreOp[Any] | None = None
 
 
 class Operations:
@@ -104,27 +104,27 @@ class Operations:
     (:class:`Commit`, :class:`Create`, :class:`Rollback`) where there are several.
     """
 
-    _op_load: Callable[[str], Op[SessionState]]
-    _op_exists: Callable[[str], Op[bool]]
-    _op_history: Callable[[str, int, int | None], Op[list[Message]]]
-    _op_append: Callable[[str, Sequence[Message]], Op[int]]
-    _op_set_system: Callable[[str, Message | None], Op[None]]
-    _op_commit: Callable[[str, Commit], Op[int]]
+    _op_load: Callable[[str], StoreOp[SessionState]]
+    _op_exists: Callable[[str], StoreOp[bool]]
+    _op_history: Callable[[str, int, int | None], StoreOp[list[Message]]]
+    _op_append: Callable[[str, Sequence[Message]], StoreOp[int]]
+    _op_set_system: Callable[[str, Message | None], StoreOp[None]]
+    _op_commit: Callable[[str, Commit], StoreOp[int]]
     _ops_create: Callable[[str, Create], CreateOps]
-    _op_summaries: Callable[[str], Op[list[Message]]]
-    _op_rollback: Callable[[str, Rollback], Op[int]]
-    _op_clear: Callable[[str], Op[None]]
-    _op_delete: Callable[[str], Op[bool]]
-    _op_list: Callable[[], Op[list[str]]]
-    _op_acquire: Callable[[str, str, float], Op[bool]]
-    _op_release: Callable[[str, str], Op[None]]
+    _op_summaries: Callable[[str], StoreOp[list[Message]]]
+    _op_rollback: Callable[[str, Rollback], StoreOp[int]]
+    _op_clear: Callable[[str], StoreOp[None]]
+    _op_delete: Callable[[str], StoreOp[bool]]
+    _op_list: Callable[[], StoreOp[list[str]]]
+    _op_acquire: Callable[[str, str, float], StoreOp[bool]]
+    _op_release: Callable[[str, str], StoreOp[None]]
 
 
 class LedgerOperations:
     """The operation builders behind a spend ledger, with its holds."""
 
-    _op_record_spend: Callable[[str, SpendEntry], Op[None]]
-    _op_spent_since: Callable[[str, float | None], Op[Spent]]
-    _op_reserve_spend: Callable[[str, Hold], Op[Reserved]]
-    _op_settle_spend: Callable[[str, Settle], Op[None]]
-    _op_release_spend: Callable[[str, str], Op[None]]
+    _op_record_spend: Callable[[str, SpendEntry], StoreOp[None]]
+    _op_spent_since: Callable[[str, float | None], StoreOp[Spent]]
+    _op_reserve_spend: Callable[[str, Hold], StoreOp[Reserved]]
+    _op_settle_spend: Callable[[str, Settle], StoreOp[None]]
+    _op_release_spend: Callable[[str, str], StoreOp[None]]

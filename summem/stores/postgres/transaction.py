@@ -1,7 +1,7 @@
-"""What both PostgreSQL stores share: the shape of an operation, errors, and row parsing.
+"""What both PostgreSQL stores share: an operation as a transaction, errors, and row parsing.
 
-An operation is a generator that yields batches (:class:`Batch`) of :class:`Query` objects and
-receives their rows (no I/O); the operations themselves are in
+An operation is a :class:`Transaction`: a generator that yields batches (:class:`Batch`) of
+:class:`Query` objects and receives their rows (no I/O); the operations themselves are in
 :mod:`summem.stores.postgres.operations` and the code that runs them, on ``psycopg`` connections
 sync or async, in :mod:`summem.stores.postgres.runner`. ``psycopg`` itself is imported only when
 a store is built (:func:`import_psycopg`).
@@ -19,19 +19,19 @@ from summem.errors import (
     StoreError,
     StoreOutcomeUnknownError,
 )
-from summem.stores.common.op import Op as StoreOp
+from summem.stores.common.operations import StoreOp
 from summem.stores.common.rows import Meta, check_expected
 from summem.stores.common.schema_compat import check_schema
 from summem.stores.postgres.schema import SQL, check_schema_name
 
 __all__ = [
     "Batch",
-    "Op",
     "PgBase",
     "Query",
     "Rows",
     "Stage",
     "Steps",
+    "Transaction",
     "batch",
     "checked",
     "import_psycopg",
@@ -83,7 +83,7 @@ Steps = Generator[Batch, list[Rows], T]
 
 
 @dataclass(frozen=True)
-class Op(StoreOp[T]):
+class Transaction(StoreOp[T]):
     """One store operation: a transaction's statements, written as a generator.
 
     Attributes:
@@ -134,12 +134,14 @@ class PgBase:
 
     # -- errors ---------------------------------------------------------------------------
 
-    def _where(self, op: Op[Any]) -> str:
+    def _where(self, op: Transaction[Any]) -> str:
         if op.name is not None:
             return f"session {op.name!r}"
         return f"PostgreSQL store {self.schema!r}"
 
-    def _failure(self, op: Op[Any], exc: Exception, stage: str, broken: bool) -> StoreError:
+    def _failure(
+        self, op: Transaction[Any], exc: Exception, stage: str, broken: bool
+    ) -> StoreError:
         """What a ``psycopg`` error at ``stage`` means for the caller."""
         lost = broken or isinstance(exc, self._psycopg.OperationalError)
         if stage == Stage.FINAL and op.write and lost:
@@ -150,7 +152,7 @@ class PgBase:
             )
         return StoreError(f"{self._where(op)}: PostgreSQL error: {_text(exc)}")
 
-    def _retry(self, op: Op[Any], stage: str, broken: bool, attempt: int) -> bool:
+    def _retry(self, op: Transaction[Any], stage: str, broken: bool, attempt: int) -> bool:
         """A connection lost on the first try, where trying again is safe: retry once.
 
         That is a read, or a write whose COMMIT was not sent yet (the server rolls back an
@@ -159,7 +161,7 @@ class PgBase:
         """
         return attempt == 0 and broken and (not op.write or stage == Stage.FIRST)
 
-    def _unreachable(self, op: Op[Any], exc: Exception) -> StoreError:
+    def _unreachable(self, op: Transaction[Any], exc: Exception) -> StoreError:
         return StoreError(f"{self._where(op)}: cannot get a PostgreSQL connection: {_text(exc)}")
 
 
