@@ -145,17 +145,7 @@ def test_an_adapter_over_a_sync_ledger_offers_it_to_async_memories() -> None:
 
 def _open(backend: Backend, mode: str) -> Any:
     """A store of its own (its own connections) on the backend's data, sync or async."""
-    if backend.kind == "sqlite":
-        return (SQLiteStore if mode == "sync" else AsyncSQLiteStore)(backend.db_path)
-    if backend.kind == "postgres":
-        from summem.stores.postgres import AsyncPostgresStore, PostgresStore
-
-        cls: Any = PostgresStore if mode == "sync" else AsyncPostgresStore
-        return cls(postgres_url(), schema=backend.prefix)
-    from summem.stores.redis import AsyncRedisStore, RedisStore
-
-    cls = RedisStore if mode == "sync" else AsyncRedisStore
-    return cls(REDIS_URL, prefix=backend.prefix)
+    return backend.native(mode)
 
 
 def _memory(mode: str, store: Any, session_id: str, limit: SpendLimit, rec: Recorder) -> Any:
