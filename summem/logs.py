@@ -108,6 +108,8 @@ class _CallRedaction(logging.Filter):
         self.secrets: tuple[str, ...] = ()
         """The running calls' secrets: replaced whole (never mutated) for lock-free reads."""
         self.loggers: list[logging.Logger] = []
+        self.known = -1
+        """How many loggers existed at the last :meth:`attach` (a stream's steps are many)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Redact ``record`` in place with the running calls' secrets; always pass it."""
@@ -117,6 +119,9 @@ class _CallRedaction(logging.Filter):
     def attach(self) -> None:
         """Put the filter on every third-party logger not yet holding it (children included)."""
         manager = logging.Logger.manager
+        if self.loggers and len(manager.loggerDict) == self.known:
+            return  # attached, and no logger made since
+        self.known = len(manager.loggerDict)
         for name in (*THIRD_PARTY_LOGGERS, *list(manager.loggerDict)):
             if not name.startswith(THIRD_PARTY_LOGGERS) or not _is_family(name):
                 continue
@@ -129,6 +134,7 @@ class _CallRedaction(logging.Filter):
         for logger in self.loggers:
             logger.removeFilter(self)
         self.loggers.clear()
+        self.known = -1
 
 
 def _is_family(name: str) -> bool:

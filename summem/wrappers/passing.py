@@ -7,18 +7,38 @@ Responses events). What an item means is written once per kind of stream, withou
 (``_took``); :class:`Passing` and :class:`AsyncPassing` are the two drivers that read the
 stream and run the recording an item makes due, and :class:`Managed` / :class:`AsyncManaged`
 the two ``with`` blocks around the SDKs' stream managers.
+
+Every step that drives the SDK (reading an item, closing, entering and leaving a manager, the
+SDK's ``get_final_*``) runs inside :func:`summem.logs.redacted_logs` with the secrets of the
+call that made the stream (``_secrets``, set by :func:`summem.wrappers.quiet.quieted`): the
+SDK and its transport log while a stream is read, and a manager sends its request when it is
+entered. Each step is a scope of its own, so a stream left unclosed holds no filter.
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractContextManager
 from typing import Any
 
-__all__ = ["AsyncManaged", "AsyncPassing", "Managed", "Passing", "Proxy"]
+from summem.logs import redacted_logs
+
+__all__ = ["AsyncManaged", "AsyncPassing", "Managed", "Passing", "Proxy", "Quieted"]
 
 
-class Proxy:
+class Quieted:
+    """Something that drives the SDK for a call, inside that call's log redaction."""
+
+    _secrets: tuple[str, ...] = ()
+    """The secrets of the call (its client's key, secret headers and query parameters...)."""
+
+    def _quiet(self) -> AbstractContextManager[None]:
+        """One step driving the SDK: no key in the HTTP and LLM libraries' logs meanwhile."""
+        return redacted_logs(self._secrets)
+
+
+class Proxy(Quieted):
     """Everything not defined here is the wrapped object's (``response``, ``close``...)."""
 
     _inner: Any
@@ -47,10 +67,11 @@ class Passing(Proxy):
         return self
 
     def __next__(self) -> Any:
-        if self._iter is None:
-            self._iter = iter(self._inner)
         try:
-            item = next(self._iter)
+            with self._quiet():
+                if self._iter is None:
+                    self._iter = iter(self._inner)
+                item = next(self._iter)
         except StopIteration:
             self.finish()
             raise
@@ -77,7 +98,8 @@ class Passing(Proxy):
         self.finish()
         close = getattr(self._inner, "close", None)
         if callable(close):
-            close()
+            with self._quiet():
+                close()
 
 
 class AsyncPassing(Proxy):
@@ -95,10 +117,11 @@ class AsyncPassing(Proxy):
         return self
 
     async def __anext__(self) -> Any:
-        if self._iter is None:
-            self._iter = self._inner.__aiter__()
         try:
-            item = await self._iter.__anext__()
+            with self._quiet():
+                if self._iter is None:
+                    self._iter = self._inner.__aiter__()
+                item = await self._iter.__anext__()
         except StopAsyncIteration:
             await self.finish()
             raise
@@ -125,15 +148,16 @@ class AsyncPassing(Proxy):
         await self.finish()
         close = getattr(self._inner, "close", None)
         if callable(close):
-            result = close()
-            if inspect.isawaitable(result):
-                await result
+            with self._quiet():
+                result = close()
+                if inspect.isawaitable(result):
+                    await result
 
 
-class Managed:
+class Managed(Quieted):
     """``with manager as stream``: leaving records what is complete, then the SDK's manager.
 
-    ``_open`` makes the recording stream over the SDK's.
+    ``_open`` makes the recording stream over the SDK's (it sends its request when entered).
     """
 
     _inner: Any
@@ -143,7 +167,10 @@ class Managed:
         raise NotImplementedError
 
     def __enter__(self) -> Any:
-        self._stream = self._open(self._inner.__enter__())
+        with self._quiet():
+            inner = self._inner.__enter__()
+        self._stream = self._open(inner)
+        self._stream._secrets = self._secrets
         return self._stream
 
     def __exit__(self, *exc: Any) -> Any:
@@ -151,11 +178,12 @@ class Managed:
             if self._stream is not None:
                 self._stream.finish()
         finally:
-            result = self._inner.__exit__(*exc)
+            with self._quiet():
+                result = self._inner.__exit__(*exc)
         return result
 
 
-class AsyncManaged:
+class AsyncManaged(Quieted):
     """The async twin of :class:`Managed` (``__aenter__`` sets ``_inner`` and ``_stream``)."""
 
     _inner: Any
@@ -166,5 +194,6 @@ class AsyncManaged:
             if self._stream is not None:
                 await self._stream.finish()
         finally:
-            result = await self._inner.__aexit__(*exc)
+            with self._quiet():
+                result = await self._inner.__aexit__(*exc)
         return result

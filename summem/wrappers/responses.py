@@ -36,7 +36,7 @@ from summem.errors import ConfigurationError
 from summem.formats.responses import item_dict, to_items, to_messages
 from summem.wrappers.pairing import paired_items
 from summem.wrappers.passing import AsyncManaged, AsyncPassing, Managed, Passing, Proxy
-from summem.wrappers.quiet import acall_quietly, call_quietly
+from summem.wrappers.quiet import acall_quietly, call_quietly, quieted, secrets_of
 from summem.wrappers.turn import (
     TurnOptions,
     as_coroutine_function,
@@ -154,9 +154,9 @@ def sync_responses_call(
 
         response = call_quietly(fn, args, kwargs)
         if helper:
-            return _Manager(response, record, park(memory))
+            return quieted(_Manager(response, record, park(memory)), fn, kwargs)
         if kwargs.get("stream"):
-            return _EventStream(response, record, park(memory))
+            return quieted(_EventStream(response, record, park(memory)), fn, kwargs)
         record(response)
         return response
 
@@ -188,7 +188,7 @@ def async_responses_call(
         kwargs, record = await prepare(kwargs)
         response = await acall_quietly(fn, args, kwargs)
         if kwargs.get("stream"):
-            return _AsyncEventStream(response, record, park(memory))
+            return quieted(_AsyncEventStream(response, record, park(memory)), fn, kwargs)
         await record(response)
         return response
 
@@ -373,7 +373,8 @@ class _EventStream(_Events, Passing):
     def get_final_response(self) -> Any:
         """The SDK's final response, once the stream is read (and the output recorded)."""
         self.until_done()
-        return self._inner.get_final_response()
+        with self._quiet():
+            return self._inner.get_final_response()
 
 
 class _Manager(Managed, Proxy):
@@ -409,7 +410,8 @@ class _AsyncEventStream(_Events, AsyncPassing):
     async def get_final_response(self) -> Any:
         """The SDK's final response, once the stream is read (and the output recorded)."""
         await self.until_done()
-        return await self._inner.get_final_response()
+        with self._quiet():
+            return await self._inner.get_final_response()
 
 
 class _AsyncManager(AsyncManaged):
@@ -429,9 +431,12 @@ class _AsyncManager(AsyncManaged):
 
     async def __aenter__(self) -> _AsyncEventStream:
         kwargs, record = await self._prepare(self._kwargs)
-        self._inner = self._fn(*self._args, **kwargs)
-        inner = await self._inner.__aenter__()
+        self._secrets = secrets_of(self._fn, kwargs)
+        with self._quiet():  # the SDK's manager sends its request when entered
+            self._inner = self._fn(*self._args, **kwargs)
+            inner = await self._inner.__aenter__()
         self._stream = stream = _AsyncEventStream(inner, record, self._park)
+        stream._secrets = self._secrets
         return stream
 
 

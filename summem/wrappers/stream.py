@@ -424,7 +424,8 @@ class _RecordingEventStream(_ChunkEvents, RecordingStream):
     def get_final_completion(self) -> Any:
         """The SDK's final completion, once the stream is read (and the reply recorded)."""
         self.until_done()
-        return self._inner.get_final_completion()
+        with self._quiet():
+            return self._inner.get_final_completion()
 
 
 class RecordingEventStreamManager(Managed, Proxy):
@@ -451,7 +452,8 @@ class _AsyncRecordingEventStream(_ChunkEvents, AsyncRecordingStream):
     async def get_final_completion(self) -> Any:
         """The SDK's final completion, once the stream is read (and the reply recorded)."""
         await self.until_done()
-        return await self._inner.get_final_completion()
+        with self._quiet():
+            return await self._inner.get_final_completion()
 
 
 class AsyncRecordingEventStreamManager(AsyncManaged, Proxy):
@@ -463,8 +465,10 @@ class AsyncRecordingEventStreamManager(AsyncManaged, Proxy):
         self._expect_usage = expect_usage
 
     async def __aenter__(self) -> Any:
-        inner = await self._inner.__aenter__()
+        with self._quiet():  # the SDK's manager sends its request when entered
+            inner = await self._inner.__aenter__()
         self._stream = _AsyncRecordingEventStream(
             inner, self._record, expect_usage=self._expect_usage
         )
+        self._stream._secrets = self._secrets
         return self._stream

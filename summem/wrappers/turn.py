@@ -27,6 +27,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from summem.errors import ConfigurationError, ReductionError
+from summem.logs import redacted_logs
 from summem.recall.tool import RECALL_TOOL_NAME
 from summem.reducers.style import (
     ViewStyle,
@@ -44,7 +45,7 @@ from summem.wrappers.cache import (
     with_breakpoints,
 )
 from summem.wrappers.pairing import paired_for_provider
-from summem.wrappers.quiet import acall_quietly, call_quietly
+from summem.wrappers.quiet import acall_quietly, call_quietly, quieted, secrets_of
 from summem.wrappers.stream import (
     AsyncRecord,
     AsyncRecordingEventStreamManager,
@@ -376,11 +377,13 @@ def sync_call(
             response = call_quietly(fn, call_args, call_kwargs)
             expect_usage = _asks_usage(call_kwargs)
             if helper:
-                return RecordingEventStreamManager(response, record, expect_usage=expect_usage)
+                manager = RecordingEventStreamManager(response, record, expect_usage=expect_usage)
+                return quieted(manager, fn, call_kwargs)
             if call_kwargs.get("stream"):
-                return RecordingStream(
+                stream = RecordingStream(
                     response, record, expect_usage=expect_usage, on_waiting=park(memory)
                 )
+                return quieted(stream, fn, call_kwargs)
             reply = reply_message(response)
             if reply is not None:
                 record(reply, usage_of(response))
@@ -446,12 +449,13 @@ def async_call(
                 _note_sent(memory, shown, sent, call_args, call_kwargs, one_to_one=one_to_one)
             response = await acall_quietly(fn, call_args, call_kwargs)
             if call_kwargs.get("stream"):
-                return AsyncRecordingStream(
+                astream = AsyncRecordingStream(
                     response,
                     record,
                     expect_usage=_asks_usage(call_kwargs),
                     on_waiting=park(memory),
                 )
+                return quieted(astream, fn, call_kwargs)
             reply = reply_message(response)
             if reply is not None:
                 await record(reply, usage_of(response))
@@ -490,9 +494,13 @@ class _LazyManager:
 
     async def __aenter__(self) -> Any:
         args, kwargs, record = await self._prepare(self._args, self._kwargs)
+        secrets = secrets_of(self._fn, kwargs)
+        with redacted_logs(secrets):  # the SDK's manager, then its request, sent when entered
+            inner = self._fn(*args, **kwargs)
         self._manager = AsyncRecordingEventStreamManager(
-            self._fn(*args, **kwargs), record, expect_usage=_asks_usage(kwargs)
+            inner, record, expect_usage=_asks_usage(kwargs)
         )
+        self._manager._secrets = secrets
         return await self._manager.__aenter__()
 
     async def __aexit__(self, *exc: Any) -> Any:
@@ -528,4 +536,5 @@ def as_coroutine_function(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Aw
     async def call(*args: Any, **kwargs: Any) -> Any:
         return await fn(*args, **kwargs)
 
+    call.__wrapped__ = fn  # type: ignore[attr-defined]  # the SDK method's client, for its secrets
     return call
