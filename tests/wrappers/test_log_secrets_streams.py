@@ -284,7 +284,18 @@ def _litellm_body(request: Any) -> Any:
     )
 
 
-def test_a_litellm_stream_logs_no_key(every_log: io.StringIO, litellm_httpx: Any) -> None:
+def _alitellm_body(request: Any) -> Any:
+    import httpx
+
+    return httpx.Response(
+        200, content=_abody(request, CHAT), headers={"content-type": "text/event-stream"}
+    )
+
+
+@pytest.mark.parametrize("driver", ["sync", "async"])
+def test_a_litellm_stream_logs_no_key(
+    driver: str, every_log: io.StringIO, litellm_httpx: Any
+) -> None:
     """``wrap_completion(litellm.completion)`` with ``stream=True``: read after the call."""
     import respx
 
@@ -293,21 +304,32 @@ def test_a_litellm_stream_logs_no_key(every_log: io.StringIO, litellm_httpx: Any
     litellm = import_litellm()
     for name in ("LiteLLM", "litellm"):
         logging.getLogger(name).setLevel(logging.DEBUG)
-    memory = Memory("s")
-    completion = wrap_completion(litellm.completion, memory)
+    call: dict[str, Any] = {
+        "model": "openai/gpt-4o-mini",
+        "messages": USER,
+        "stream": True,
+        "api_key": KEY,
+        "api_base": f"{GATEWAY}?subscription-key={QUERY_KEY}",
+        "extra_headers": {"x-api-key": GATEWAY_KEY},
+    }
     with respx.mock(assert_all_mocked=True) as router:
-        route = router.route(host="gateway.example").mock(side_effect=_litellm_body)
-        stream = completion(
-            model="openai/gpt-4o-mini",
-            messages=USER,
-            stream=True,
-            api_key=KEY,
-            api_base=f"{GATEWAY}?subscription-key={QUERY_KEY}",
-            extra_headers={"x-api-key": GATEWAY_KEY},
-        )
-        chunks = list(stream)
+        if driver == "sync":
+            route = router.route(host="gateway.example").mock(side_effect=_litellm_body)
+            memory = Memory("s")
+            chunks = list(wrap_completion(litellm.completion, memory)(**call))
+            roles = [m["role"] for m in memory.messages()]
+        else:
+            route = router.route(host="gateway.example").mock(side_effect=_alitellm_body)
+
+            async def main() -> tuple[list[Any], list[str]]:
+                amemory = AsyncMemory("s")
+                stream = await wrap_completion(litellm.acompletion, amemory)(**call)
+                got = [c async for c in stream]
+                return got, [m["role"] for m in await amemory.messages()]
+
+            chunks, roles = asyncio.run(main())
     assert route.called and chunks
-    assert [m["role"] for m in memory.messages()] == ["user", "assistant"]
+    assert roles == ["user", "assistant"]
     text = every_log.getvalue()
     assert READING in text
     for secret in SECRETS:
