@@ -153,6 +153,10 @@ class AsyncPassing(Proxy):
                 if inspect.isawaitable(result):
                     await result
 
+    async def aclose(self) -> None:
+        """:meth:`close` (openai's ``AsyncStream.aclose`` is its alias)."""
+        await self.close()
+
 
 class Managed(Quieted):
     """``with manager as stream``: leaving records what is complete, then the SDK's manager.

@@ -242,7 +242,11 @@ def test_a_stream_abandoned_or_closed_leaves_no_filter(every_log: io.StringIO) -
     stream = client.chat.completions.create(model="gpt-4o-mini", messages=USER, stream=True)
     next(stream)
     _no_filter_left()  # between two reads the application's loggers are its own
-    del stream  # abandoned unclosed
+    stream.close()  # closed early
+    _no_filter_left()
+    abandoned = client.chat.completions.create(model="gpt-4o-mini", messages=USER, stream=True)
+    next(abandoned)
+    abandoned = None  # left unclosed, then collected: no filter stays for it
     gc.collect()
     _no_filter_left()
     manager = client.chat.completions.stream(model="gpt-4o-mini", messages=USER)
@@ -265,7 +269,7 @@ def test_an_async_stream_abandoned_leaves_no_filter(every_log: io.StringIO) -> N
         )
         await stream.__anext__()
         _no_filter_left()
-        await stream.close()
+        await stream.aclose()  # openai's alias of close(): the same step, in the redaction
         _no_filter_left()
         async with client.chat.completions.stream(model="gpt-4o-mini", messages=USER) as events:
             await events.__anext__()
@@ -353,3 +357,73 @@ def test_the_body_logs_carry_the_keys_without_summem() -> None:
     text = buf.getvalue()
     assert KEY in text and GATEWAY_KEY in text and QUERY_KEY in text
     assert json.dumps(READING).strip('"') in text
+
+
+class _SDKStream:
+    """An SDK stream whose ``close`` logs its request, key included (as a debugging one may)."""
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter([chunk({"role": "assistant", "content": "Hi"})])
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        async def items() -> AsyncIterator[Any]:
+            yield chunk({"role": "assistant", "content": "Hi"})
+
+        return items()
+
+    def _log_close(self) -> None:
+        self.closed = True
+        logging.getLogger("openai._base_client").debug(
+            "closing %s?subscription-key=%s Authorization: Bearer %s", GATEWAY, QUERY_KEY, KEY
+        )
+
+
+class _SyncSDKStream(_SDKStream):
+    def close(self) -> None:
+        self._log_close()
+
+
+class _AsyncSDKStream(_SDKStream):
+    async def close(self) -> None:
+        self._log_close()
+
+
+@pytest.mark.parametrize("how", ["close", "with", "aclose", "async-with", "async-close"])
+def test_closing_a_stream_drives_the_sdk_in_the_redaction(how: str, every_log: io.StringIO) -> None:
+    from summem.wrappers.stream import AsyncRecordingStream, RecordingStream
+
+    if how in ("close", "with"):
+        inner: Any = _SyncSDKStream()
+        stream = RecordingStream(inner, lambda message, usage: None)
+        next(stream)
+        if how == "close":
+            stream.close()
+        else:
+            with stream:
+                pass
+    else:
+        inner = _AsyncSDKStream()
+
+        async def main() -> None:
+            async def record(message: Any, usage: Any) -> None:
+                return None
+
+            stream = AsyncRecordingStream(inner, record)
+            await stream.__anext__()
+            if how == "aclose":
+                await stream.aclose()
+            elif how == "async-close":
+                await stream.close()
+            else:
+                async with stream:
+                    pass
+
+        asyncio.run(main())
+    assert inner.closed
+    text = every_log.getvalue()
+    assert "closing" in text
+    assert KEY not in text and QUERY_KEY not in text, text
+    _no_filter_left()
