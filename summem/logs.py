@@ -10,10 +10,12 @@ command line installs it.
 
 A library must not change logging on import, yet no request summem makes may put a key in any
 log: :func:`redacted_logs` does it for summem's own calls, without the application doing
-anything. While a call runs (the LLM clients enter it around each request), a filter that
-redacts sits on the loggers of the HTTP and LLM libraries (``httpx``, ``httpcore``, the
-openai SDK, litellm..., and their ``*2`` successors); it knows the call's own secrets (its
-``api_key``, secret headers, a URL's secret query parameters) besides the patterns. It never
+anything. While a call runs (the LLM clients enter it around each request; the wrappers
+around each step that drives the SDK, a stream's reads and a stream manager's enter included),
+a filter that redacts sits on the loggers of the HTTP and LLM libraries (``httpx``,
+``httpcore``, the openai SDK, litellm..., and their ``*2`` successors); it knows the call's
+own secrets (its ``api_key``, secret headers, a URL's secret query parameters) besides the
+patterns. It never
 drops a record, and the last call to finish takes it off again: what those libraries log
 outside summem's calls is the application's business, untouched.
 """
