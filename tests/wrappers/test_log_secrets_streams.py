@@ -6,7 +6,7 @@ The wrappers drive the SDK after the wrapped call returns: the application reads
 entered. Every one of those steps runs in the call's log redaction: the real openai SDK at
 DEBUG (openai 2.x logs its "Request options" and the URL, httpx its URL at INFO) over a
 transport that also logs the request, its ``Authorization`` header and URL included, while the
-body is read (as a debugging transport does), with the key in ``api_key``, in a gateway's
+body is read (as a debugging transport does; hpack logs every header it encodes), with the key in ``api_key``, in a gateway's
 header and in a gateway's query parameter (``default_query``, or ``with_options``). The
 redaction is one scope per step: a stream read, closed or abandoned leaves no filter behind.
 """
@@ -42,6 +42,8 @@ TRANSPORT_LOG = logging.getLogger(
     f"{'httpcore2' if SDK_HTTP.__name__ == 'httpx2' else 'httpcore'}.http11"
 )
 
+HPACK_LOG = logging.getLogger("hpack.hpack")
+
 CHAT = sse([chunk({"role": "assistant", "content": "Hi"}), chunk({}, "stop")])
 RESPONSES = sse_events(stream_events([text_item("Hi.")]))
 
@@ -57,7 +59,7 @@ def every_log() -> Iterator[io.StringIO]:
     before = root.level
     root.addHandler(handler)
     root.setLevel(logging.DEBUG)
-    names = ("openai", "httpx", "httpx2", "httpcore", "httpcore2", "LiteLLM", "litellm")
+    names = ("openai", "httpx", "httpx2", "httpcore", "httpcore2", "hpack", "LiteLLM", "litellm")
     levels = {n: logging.getLogger(n).level for n in names}
     for name in names:
         logging.getLogger(name).setLevel(logging.DEBUG)
@@ -71,6 +73,8 @@ def every_log() -> Iterator[io.StringIO]:
 
 
 def _log_reading(request: Any) -> None:
+    for name, value in request.headers.items():  # as hpack logs each header it encodes
+        HPACK_LOG.debug("Adding %r to the header table", (name.encode(), value.encode()))
     TRANSPORT_LOG.debug(
         "%s request=%s %s authorization=%s x-api-key=%s",
         READING,
