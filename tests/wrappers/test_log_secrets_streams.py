@@ -6,9 +6,10 @@ The wrappers drive the SDK after the wrapped call returns: the application reads
 entered. Every one of those steps runs in the call's log redaction: the real openai SDK at
 DEBUG (openai 2.x logs its "Request options" and the URL, httpx its URL at INFO) over a
 transport that also logs the request, its ``Authorization`` header and URL included, while the
-body is read (as a debugging transport does; hpack logs every header it encodes), with the key in ``api_key``, in a gateway's
-header and in a gateway's query parameter (``default_query``, or ``with_options``). The
-redaction is one scope per step: a stream read, closed or abandoned leaves no filter behind.
+body is read (as a debugging transport does), and each header it sends (as hpack does), with
+the key in ``api_key``, in a gateway's header and in a gateway's query parameter
+(``default_query``, or ``with_options``). The redaction is one scope per step: a stream read,
+closed or abandoned leaves no filter behind.
 """
 
 from __future__ import annotations
