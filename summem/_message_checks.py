@@ -9,7 +9,9 @@ the field at fault, e.g. ``message 3, field 'content[1].image_url.url'``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from summem._words import a
@@ -24,6 +26,7 @@ __all__ = [
     "check_values",
     "expect_batch",
     "load_json",
+    "stored_values",
 ]
 
 ROLES: frozenset[str] = frozenset(("system", "developer", "user", "assistant", "tool"))
@@ -51,9 +54,26 @@ every store, in every process."""
 
 _INT_BOUND = 10**MAX_INT_DIGITS
 
+_STORED: ContextVar[bool] = ContextVar("summem_stored_values", default=False)
+
+
+@contextmanager
+def stored_values() -> Iterator[None]:
+    """Check values summem wrote itself (a store's record, a :meth:`to_dict` session).
+
+    :data:`MAX_INT_DIGITS` is an entry limit for new input: a record an earlier release stored
+    may hold a longer integer (up to Python's own limit, which ``json.loads`` applies when it
+    reads the record), and it must stay readable. Every other rule still holds.
+    """
+    token = _STORED.set(True)
+    try:
+        yield
+    finally:
+        _STORED.reset(token)
+
 
 def _int_problem(value: int) -> str | None:
-    if -_INT_BOUND < value < _INT_BOUND:
+    if -_INT_BOUND < value < _INT_BOUND or _STORED.get():
         return None
     return f"an integer of more than {MAX_INT_DIGITS} digits cannot be stored as JSON"
 

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from summem._message_checks import check_values
+from summem._message_checks import check_values, stored_values
 from summem.errors import (
     ConfigurationError,
     ConflictError,
@@ -482,24 +482,31 @@ def encode_message(message: Message) -> str:
 def decode_message(raw: str | bytes, *, session_id: str, where: str = "message") -> Message:
     """Inverse of :func:`encode_message`.
 
+    The record is summem's own: an integer longer than the entry limit an earlier release
+    stored is read back (see :func:`~summem._message_checks.stored_values`).
+
     Raises:
         CorruptRecordError: naming the session and the record.
     """
     try:
-        record = json.loads(raw)
-        msg = Message.from_openai(record["m"], id=str(record["id"]))
-        info = record.get("s")
-        if info is not None:
-            summary = SummaryInfo.model_validate(info)
-            if summary.previous_summary_id == msg.id:
-                raise ValueError("the summary names itself as the summary it replaced")
-            msg = msg.as_summary(summary)
-        meta = record.get("x")
-        if meta:
-            msg = msg.with_meta(**meta)
+        with stored_values():
+            return _decoded(json.loads(raw))
     except Exception as exc:
         raise CorruptRecordError(
             f"session {session_id!r}: stored {where} cannot be decoded ({type(exc).__name__}: "
             f"{str(exc)[:200]})"
         ) from exc
+
+
+def _decoded(record: Any) -> Message:
+    msg = Message.from_openai(record["m"], id=str(record["id"]))
+    info = record.get("s")
+    if info is not None:
+        summary = SummaryInfo.model_validate(info)
+        if summary.previous_summary_id == msg.id:
+            raise ValueError("the summary names itself as the summary it replaced")
+        msg = msg.as_summary(summary)
+    meta = record.get("x")
+    if meta:
+        msg = msg.with_meta(**meta)
     return msg

@@ -258,6 +258,11 @@ class Backend:
     def corrupt_message(self, session_id: str, position: int) -> None:
         self.registered.corrupt_message(self, session_id, position)
 
+    def write_message(self, session_id: str, position: int, body: str) -> None:
+        """Replace the stored record at ``position`` with ``body``, as written (e.g. by an
+        older release)."""
+        self.registered.write_message(self, session_id, position, body)
+
     def corrupt_meta(self, session_id: str) -> None:
         self.registered.corrupt_meta(self, session_id)
 
@@ -313,6 +318,9 @@ class Kind:
         raise NotImplementedError
 
     def corrupt_message(self, backend: Backend, session_id: str, position: int) -> None:
+        raise NotImplementedError
+
+    def write_message(self, backend: Backend, session_id: str, position: int, body: str) -> None:
         raise NotImplementedError
 
     def corrupt_meta(self, backend: Backend, session_id: str) -> None:
@@ -377,11 +385,14 @@ class SQLiteKind(Kind):
         return SQLiteStore(spec[0])
 
     def corrupt_message(self, backend: Backend, session_id: str, position: int) -> None:
+        self.write_message(backend, session_id, position, "{not json")
+
+    def write_message(self, backend: Backend, session_id: str, position: int, body: str) -> None:
         with sqlite3.connect(backend.db_path) as conn:
             cur = conn.execute(
-                "UPDATE messages SET body = '{not json' WHERE position = ? AND sid = "
+                "UPDATE messages SET body = ? WHERE position = ? AND sid = "
                 "(SELECT sid FROM sessions WHERE name = ?)",
-                (position, session_id),
+                (body, position, session_id),
             )
             assert cur.rowcount == 1
         conn.close()
@@ -428,6 +439,10 @@ class RedisKind(Kind):
     def corrupt_message(self, backend: Backend, session_id: str, position: int) -> None:
         keys = backend.redis_keys(session_id)
         backend.redis_client().lset(keys.msgs, position, b"\xff{not json")
+
+    def write_message(self, backend: Backend, session_id: str, position: int, body: str) -> None:
+        keys = backend.redis_keys(session_id)
+        backend.redis_client().lset(keys.msgs, position, body.encode("utf-8"))
 
     def corrupt_meta(self, backend: Backend, session_id: str) -> None:
         backend.redis_client().hset(backend.redis_keys(session_id).meta, "version", "abc")
@@ -498,9 +513,13 @@ class PostgresKind(Kind):
         return PostgresStore(spec[0], schema=spec[1])
 
     def corrupt_message(self, backend: Backend, session_id: str, position: int) -> None:
+        self.write_message(backend, session_id, position, "{not json")
+
+    def write_message(self, backend: Backend, session_id: str, position: int, body: str) -> None:
         changed = pg_execute(
-            "UPDATE {schema}.messages SET body = '{{not json' WHERE position = %s AND sid = "
+            "UPDATE {schema}.messages SET body = %s WHERE position = %s AND sid = "
             "(SELECT sid FROM {schema}.sessions WHERE name = %s)",
+            body,
             position,
             session_id,
             schema=backend.prefix,

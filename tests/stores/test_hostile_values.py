@@ -7,6 +7,8 @@ to encode, and what one store accepts every other one stores and gives back.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -90,12 +92,38 @@ def test_encoding_never_raises_a_raw_error() -> None:
     [
         "[" * 200_000,
         '{"id": "m_1", "m": {"role": "user", "content": "x", "n": ' + "9" * 5000 + "}}",
-        '{"id": "m_1", "m": {"role": "user", "content": "x"}, "x": {"n": ' + "9" * 700 + "}}",
+        '{"id": "m_1", "m": {"role": "user", "content": "x"}, "x": {"n": ' + "9" * 5000 + "}}",
     ],
 )
 def test_a_tampered_record_every_store_decodes_is_a_corrupt_record(raw: str) -> None:
     with pytest.raises(CorruptRecordError, match="session 's': stored message"):
         decode_message(raw, session_id="s")
+
+
+OLD_BIG = 10**1000  # 1,001 digits: releases before the 640-digit entry limit stored such values
+
+
+def test_a_record_an_older_release_wrote_with_a_big_integer_reads_back(
+    persistent: Backend, tmp_path: Path
+) -> None:
+    """The 640-digit limit applies to new input only: what a store already holds (any integer
+    ``json.loads`` reads) stays readable, exports and resumes."""
+    store = persistent.make()
+    with Memory("s", store=store) as memory:
+        first = memory.add({"role": "user", "content": "hello"})
+        memory.add({"role": "user", "content": "second"})
+    old = {"role": "user", "content": "hello", "x_big": OLD_BIG}
+    record = {"id": first.id, "m": old, "x": {"usage": {"n": -OLD_BIG}}}
+    persistent.write_message("s", 0, json.dumps(record, separators=(",", ":")))
+    with Memory("s", store=persistent.make()) as memory:
+        assert memory.history() == [old, {"role": "user", "content": "second"}]
+        assert memory.history_messages()[0].meta == {"usage": {"n": -OLD_BIG}}
+        memory.add({"role": "user", "content": "third"})  # the session stays writable
+        exported = memory.to_dict()
+    assert exported["history"][0]["m"] == old
+    with Memory.from_dict(exported, store=f"sqlite:///{tmp_path / 'resumed.db'}") as resumed:
+        assert resumed.history()[0] == old
+        assert resumed.to_dict()["history"] == exported["history"]
 
 
 def test_a_redis_summary_log_entry_too_deep_to_parse_is_a_corrupt_record(
