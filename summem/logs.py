@@ -40,6 +40,8 @@ THIRD_PARTY_LOGGERS = (
     "httpcore2",
     "openai",
     "LiteLLM",
+    "LiteLLM Router",  # litellm's three loggers: a space, so not children of "LiteLLM"
+    "LiteLLM Proxy",
     "litellm",
     "hpack",
     "h2",

@@ -100,3 +100,18 @@ def test_redacted_logs_is_scoped_nested_and_leaves_the_loggers_as_it_found_them(
         with redacted_logs():
             assert any(type(f).__name__ == "_CallRedaction" for f in late.filters)  # ...too
     assert logger.filters == before and not late.filters
+
+
+@pytest.mark.parametrize("name", ["LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm.utils"])
+def test_redacted_logs_filters_each_of_litellms_loggers(name: str) -> None:
+    """litellm logs under "LiteLLM", "LiteLLM Router" and "LiteLLM Proxy" (a space, not a dot)."""
+    from summem.logs import redacted_logs
+
+    logger = logging.getLogger(name)
+    with redacted_logs(["router-secret-value"]):
+        rec = logging.LogRecord(
+            name, logging.DEBUG, __file__, 1, "key %s", ("router-secret-value",), None
+        )
+        assert all(passes(f, rec) for f in logger.filters)
+        assert "router-secret-value" not in rec.getMessage()
+    assert not [f for f in logger.filters if type(f).__name__ == "_CallRedaction"]
