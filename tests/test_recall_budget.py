@@ -152,3 +152,29 @@ def test_the_transcript_caps_a_message_with_many_calls_as_a_whole() -> None:
     msg = Message.from_openai({"role": "assistant", "content": "hi", "tool_calls": calls})
     text = render_transcript([msg], tool_result_max_chars=2000, message_max_chars=16_000)
     assert len(text) <= 16_000 + 200
+
+
+KEY_BODY = base64.b64encode(bytes(range(7, 229))).decode().rstrip("=")  # 296 characters
+
+
+def test_an_exact_value_that_fits_comes_back_untouched() -> None:
+    """A key-like token (an SSH public key) is an exact value recall is for, not binary data."""
+    key = f"ssh-rsa AAAAB3{KEY_BODY} user@host"
+    memory = filled(Memory("s", reducer=small_reducer()), u("my public key is " + key))
+    reply = json.loads(memory.recall_tool()(json.dumps({"query": "public key"})))
+    assert reply["results"][0]["content"] == "my public key is " + key
+    assert "binary data" not in json.dumps(reply)
+
+
+def test_data_urls_stay_placeholders_and_base64_goes_when_clipped() -> None:
+    png = base64.b64encode(bytes(range(256)) * 40).decode()  # 13,656 characters
+    memory = filled(
+        Memory("s", reducer=small_reducer()),
+        u(f"logo LG-5 is data:image/png;base64,{png[:300]} ok"),
+        u(f"dump DP-9 is {png} end"),
+    )
+    small = memory.recall_tool()(json.dumps({"query": "LG-5"}))
+    assert png[:100] not in small and "[inline data: image/png]" in small
+    clipped = ask(memory, "DP-9")
+    assert png[:100] not in json.dumps(clipped)
+    assert "[binary data: 13656 characters]" in json.dumps(clipped)

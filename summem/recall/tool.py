@@ -21,7 +21,12 @@ from typing import Any
 from summem._message_checks import check_values, load_json
 from summem.errors import MessageValidationError
 from summem.recall.index import RecallHit
-from summem.summarizers.render import message_timestamp, part_text, scrub_binary
+from summem.summarizers.render import (
+    message_timestamp,
+    part_text,
+    scrub_binary,
+    scrub_data_urls,
+)
 
 __all__ = ["RECALL_TOOL_NAME", "REPLY_FLOOR_CHARS", "RecallTool", "hits_json"]
 
@@ -59,7 +64,15 @@ def _json_len(value: Any) -> int:
 
 
 def _fit_text(text: str, room: int) -> tuple[str, int]:
-    """``text`` (base64 and data URLs as placeholders) within ``room`` characters of JSON."""
+    """``text`` within ``room`` characters of JSON, data URLs as placeholders.
+
+    Whole when it fits: a key or a hash that looks like base64 is an exact value recall is
+    for. Only when it must be clipped do base64-looking runs become placeholders first.
+    """
+    text = scrub_data_urls(text)
+    n = _json_len(text)
+    if n <= room:
+        return text, n
     text = scrub_binary(text)
     n = _json_len(text)
     if n <= room:

@@ -41,6 +41,7 @@ __all__ = [
     "part_text",
     "render_transcript",
     "scrub_binary",
+    "scrub_data_urls",
     "speaker_label",
     "tool_names",
 ]
@@ -175,8 +176,14 @@ def scrub_binary(text: str) -> str:
     """Replace data URLs and base64-looking runs (200+ characters) with a short placeholder."""
     if len(text) < 64:
         return text
-    text = _DATA_URL_RE.sub(lambda m: f"[inline data: {m.group('mime') or 'binary'}]", text)
-    return _BASE64_RUN_RE.sub(_binary_placeholder, text)
+    return _BASE64_RUN_RE.sub(_binary_placeholder, scrub_data_urls(text))
+
+
+def scrub_data_urls(text: str) -> str:
+    """Replace data URLs (``data:...;base64,...``, inline media) with a short placeholder."""
+    if len(text) < 64 or "data:" not in text:
+        return text
+    return _DATA_URL_RE.sub(lambda m: f"[inline data: {m.group('mime') or 'binary'}]", text)
 
 
 def _binary_placeholder(m: re.Match[str]) -> str:
