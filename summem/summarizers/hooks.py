@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from summem._flow import Flow
+from summem._message_checks import stored_values
 from summem.errors import ConfigurationError
 from summem.messages import Message
 
@@ -107,7 +108,8 @@ def redact_messages(messages: Sequence[Message], redactor: Redactor) -> tuple[Me
             fn = call.get("function")
             if isinstance(fn, dict) and isinstance(fn.get("arguments"), str):
                 fn["arguments"] = redactor(fn["arguments"])
-        out.append(Message.from_openai(data, id=msg.id))
+        with stored_values():  # only text changed: the rest is what summem holds already
+            out.append(Message.from_openai(data, id=msg.id))
     return tuple(out)
 
 

@@ -136,3 +136,13 @@ def test_a_redis_summary_log_entry_too_deep_to_parse_is_a_corrupt_record(
     redis_backend.redis_client().lset(keys.sums, 0, "[" * 200_000)
     with pytest.raises(CorruptRecordError, match="summary log entry"):
         store.summaries("s")
+
+
+def test_a_held_message_with_an_older_big_integer_goes_through_a_redactor() -> None:
+    """Copies of messages summem holds (here: redacted for the summarizer) keep their integers."""
+    from summem.summarizers.hooks import redact_messages
+
+    record = {"id": "m_1", "m": {"role": "user", "content": "card 4111", "x_big": OLD_BIG}}
+    held = decode_message(json.dumps(record), session_id="s")
+    (redacted,) = redact_messages([held], lambda text: text.replace("4111", "[card]"))
+    assert redacted.to_openai() == {"role": "user", "content": "card [card]", "x_big": OLD_BIG}
