@@ -501,7 +501,7 @@ class SessionCore:
         automatic = trigger != "explicit"
         if self.paused is not None and automatic and self.summarizing is not None:
             # a warning the first time in a pause, then debug: a system message over the
-            # budget truncates on every turn, and the events say so each time
+            # budget folds offline on every turn, and the events say so each time
             told, self._told_truncating = self._told_truncating is self.paused, self.paused
             (logger.debug if told else logger.warning)(
                 "session %r: reductions are paused (%s) and the view (%d) is past its hard "
@@ -618,7 +618,7 @@ class SessionCore:
             elif (self.epoch, self.version) == (plan.epoch, plan.version):
                 self.stale = True  # the copy cannot be patched: read it again
             self._backoff = None
-            if not plan.truncate:  # a truncation is the fallback of a failure, not a success
+            if not plan.truncate:  # a fold at the hard limit is a failure's fallback
                 self.last_error = None
             self._spend(
                 {
