@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 
 from summem.async_memory import AsyncMemory
-from summem.events import ReductionFailed, ReductionSkipped
+from summem.errors import SummarizationError
+from summem.events import ReductionCommitted, ReductionFailed, ReductionSkipped
 from summem.memory import Memory
+from summem.session.plan import CEILING_FALLBACK
 from tests.fakes.counters import words
 from tests.fakes.memory import check_session, small_reducer
 from tests.fakes.messages import call, res, u
@@ -143,5 +145,40 @@ async def test_in_background_mode_too(kind: str, form: str) -> None:
     await add(memory, form, u("thanks"))  # past the hard limit: the turn waits, and it fits
     assert memory.summary is not None and memory.size <= 150
     await memory.wait()
+    check_session(sync_store(memory), "s", await memory.view())
+    await memory.close()
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("kind", KINDS)
+async def test_the_summary_survives_a_back_off_past_the_hard_limit(kind: str, form: str) -> None:
+    # a summary exists; the provider goes down; a huge tool result passes the hard limit: the
+    # chain ends in something that fits, which still holds the summary (summarized offline),
+    # and once the provider is back the next request carries it
+    summarizer = FakeSummarizer(reply="order BW-1 for customer Ann")
+    rec = Recorder()
+    memory = make(kind, summarizer, rec)
+    for i in range(12):
+        await add(memory, form, u(words(10, f"t{i}")))
+    assert memory.summary is not None and "BW-1" in memory.summary.text
+    summarizer.fail_with = SummarizationError("provider down")
+    await huge_tool_group(memory, form)
+    await add(memory, form, u("thanks"))  # a retry: it fails too
+    assert memory.size > 75 * 100
+    await add(memory, form, u("still there?"))  # same span, back-off, past the hard limit
+    assert memory.size <= 200  # fits the hard limit (twice the threshold)
+    assert memory.summary is not None and "BW-1" in memory.summary.text
+    committed = [e for e in rec.events if isinstance(e, ReductionCommitted)][-1]
+    assert committed.fallback_used == CEILING_FALLBACK
+    assert committed.summary_text is not None and "BW-1" in committed.summary_text
+    assert len(await memory.history_messages()) == 12 + 5  # nothing lost (I1)
+    check_session(sync_store(memory), "s", await memory.view())
+    summarizer.fail_with = None
+    calls = len(summarizer.requests)
+    for i in range(15):
+        await add(memory, form, u(words(10, f"z{i}")))
+    assert len(summarizer.requests) > calls
+    previous = summarizer.requests[calls].previous_summary
+    assert previous is not None and "BW-1" in previous  # the chain goes on from it
     check_session(sync_store(memory), "s", await memory.view())
     await memory.close()

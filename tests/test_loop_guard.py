@@ -21,6 +21,7 @@ from tests.fakes.counters import WordCounter, words
 from tests.fakes.memory import check_session, small_reducer
 from tests.fakes.messages import a, sys, turn, u
 from tests.fakes.summarizers import FakeSummarizer
+from tests.test_async_parity import Awaited
 
 
 def pinned_memory(summarizer: FakeSummarizer, **kw: Any) -> Memory:
@@ -44,10 +45,13 @@ def test_a_reduction_loop_pauses_within_three_reductions(caplog: pytest.LogCaptu
     assert "automatic reductions paused (ineffective)" in caplog.text
     for i in range(40):
         memory.add(u(words(3, f"n{i}")))
-        assert memory.size <= 100  # the hard limit holds: truncation, no summarizer
+        assert memory.size <= 100  # the hard limit holds: offline summaries, no summarizer
     assert len(summarizer.requests) == 3
-    assert memory.summary is None  # the truncation dropped it (the log keeps it)
-    assert len(memory.summaries()) == 3
+    folded = memory.summaries()[3:]  # by the extractive summarizer, or truncated (the log keeps it)
+    assert folded and all(
+        s.summary_info is not None and s.summary_info.summarizer == "extractive" for s in folded
+    )
+    assert memory.summary is None or memory.summary.id == folded[-1].id
     assert len(memory.history_messages()) == 45  # nothing lost (I1)
     assert memory.recall("m00")[0].position == 0
     check_session(memory.store, "s", memory.view())
@@ -78,7 +82,9 @@ def test_resume_reduce_and_clear() -> None:
     for i in range(5):
         memory.add(u(words(3, f"m{i}")))
     assert memory.reductions_paused is not None
-    for i in range(4):
+    # paused turns past the hard limit fold offline: a summary that fits, or (the turn after,
+    # when it does not) truncation; after three the view holds one and an evictable message
+    for i in range(3):
         memory.add(u(words(3, f"p{i}")))
     result = memory.reduce()  # on request it still summarizes, and does not resume
     assert result is not None and result.summary is not None and len(summarizer.requests) == 4
@@ -313,3 +319,33 @@ def test_a_reused_call_id_left_unanswered_is_named_again_and_counted_from_itself
             memory.add(u(words(3, f"n{i}")))
             memory.add(a(words(3, f"s{i}")))
     assert len([r for r in caplog.records if "cannot be reduced" in r.getMessage()]) == 1
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_a_paused_truncation_keeps_the_summary_to_chain_from(kind: str) -> None:
+    # paused, past the hard limit, where not even the offline summary fits: the view drops
+    # the summary, but the next reduction (once resumed) still starts from it (issue #29)
+    async def run() -> tuple[FakeSummarizer, list[bool]]:
+        summarizer = FakeSummarizer(reply="order BW-1")
+        sync = Memory("s", reducer=small_reducer(summarizer))
+        memory: Any = Awaited(sync) if kind == "sync" else AsyncMemory("s", reducer=sync.reducer)
+        await memory.add(sys(words(80, "sys")))
+        dropped = []
+        for i in range(12):
+            await memory.add(u(words(3, f"m{i}")))
+            dropped.append(memory.summary is None)
+        assert memory.reductions_paused is not None
+        resumed = memory.resume_reductions()
+        if asyncio.iscoroutine(resumed):
+            await resumed
+        calls = len(summarizer.requests)
+        for i in range(6):
+            await memory.add(u(words(3, f"r{i}")))
+        assert len(summarizer.requests) > calls
+        await memory.close()
+        return summarizer, dropped
+
+    summarizer, dropped = asyncio.run(run())
+    assert any(dropped)  # a truncation took the summary out of the view
+    first = summarizer.requests[3]  # the first call once resumed (3 paused the session)
+    assert first.previous_summary is not None and "BW-1" in first.previous_summary

@@ -145,6 +145,9 @@ class SessionCore:
         self.paused: ReductionsPaused | None = None
         """Why automatic reductions stopped, if they did (see :meth:`resume`)."""
         self._told_truncating: ReductionsPaused | None = None  # the pause already warned of
+        self._carried: tuple[str, Message] | None = None
+        """``(epoch, summary)``: the summary a truncation at the hard limit took out of the
+        view; the next reduction chains from it (a summary is never dropped for good)."""
         self._told_blocked: tuple[str, ...] = ()  # the messages whose open calls were named
         self.ledger = UsageLedger()
         self.summarizer_spent: dict[str, float] = {}
@@ -442,7 +445,7 @@ class SessionCore:
 
         In blocking mode turns wait at the threshold, but the reducer's hard limit (the
         model's context window by default) still bounds the view: past it a back-off ends
-        in truncation (:meth:`plan`).
+        in an offline extractive summary, or truncation if even that fails (:meth:`plan`).
         """
         if self._ceiling is None:
             self._ceiling = max(self.hard_limit, getattr(self.summarizing, "hard_limit", 0))
@@ -485,7 +488,10 @@ class SessionCore:
             if size <= limit:
                 return None
             tail, sizes = list(self.tail), list(self.sizes)
-            snapshot = (self.epoch, self.version, self.watermark, self.summary)
+            previous = self.summary
+            if previous is None and self._carried is not None and self._carried[0] == self.epoch:
+                previous = self._carried[1]
+            snapshot = (self.epoch, self.version, self.watermark, previous)
             system = self.system
         cut = r.plan_cut(system, tail, sizes)
         if cut == 0:
@@ -495,11 +501,12 @@ class SessionCore:
         automatic = trigger != "explicit"
         if self.paused is not None and automatic and self.summarizing is not None:
             # a warning the first time in a pause, then debug: a system message over the
-            # budget truncates on every turn, and the events say so each time
+            # budget folds offline on every turn, and the events say so each time
             told, self._told_truncating = self._told_truncating is self.paused, self.paused
             (logger.debug if told else logger.warning)(
                 "session %r: reductions are paused (%s) and the view (%d) is past its hard "
-                "limit (%d): truncating %d messages without summarizing",
+                "limit (%d): folding %d messages without summarizing with the model "
+                "(an extractive summary, offline)",
                 self.session_id,
                 self.paused.reason,
                 size,
@@ -511,8 +518,8 @@ class SessionCore:
             # the summarizer failed on this very span: the chain ends in what fits (I7)
             logger.warning(
                 "session %r: a reduction failed and the view (%d) is past its hard limit "
-                "(%d): truncating %d messages without summarizing (the summary is dropped "
-                "from the view; the history and the summary log keep everything)",
+                "(%d): folding %d messages without summarizing with the model (an extractive "
+                "summary, offline; the history and the summary log keep everything)",
                 self.session_id,
                 size,
                 self.ceiling,
@@ -529,6 +536,16 @@ class SessionCore:
             spans = spans[:keep]
             cut = sum(len(s) for s in spans)
         return Plan(epoch, version, watermark, tail[:cut], spans, previous, size, automatic)
+
+    def fits(self, plan: Plan, summary: Message) -> bool:
+        """Whether the view, once ``plan`` commits with ``summary``, is within the hard limit."""
+        with self._lock:
+            cut = len(plan.evicted)
+            if cut > len(self.tail) or self.tail[cut - 1].id != plan.evicted[-1].id:
+                return True  # the copy moved on: the commit's CAS decides
+            after = self.total - sum(self.sizes[:cut])
+            limit = self.hard_limit if self.paused is not None else self.ceiling
+            return after + self.reducer.head_size(self.system, summary) <= limit
 
     def _backing_off_past_ceiling(self, automatic: bool, size: int) -> bool:
         """An automatic reduction past the hard limit, while a back-off holds (same span)."""
@@ -589,6 +606,9 @@ class SessionCore:
                     self.masks.drop(plan.evicted)
                 self.renders.forget([self.summary])
                 self.summary = outcome.summary
+                self._carried = None
+                if outcome.summary is None and plan.previous is not None:
+                    self._carried = (plan.epoch, plan.previous)
                 self.head = self.reducer.head_size(self.system, self.summary)
                 self.ledger.moved(plan.epoch, plan.watermark, plan.new_watermark, plan.evicted)
                 self.watermark = plan.new_watermark
@@ -598,7 +618,7 @@ class SessionCore:
             elif (self.epoch, self.version) == (plan.epoch, plan.version):
                 self.stale = True  # the copy cannot be patched: read it again
             self._backoff = None
-            if not plan.truncate:  # a truncation is the fallback of a failure, not a success
+            if not plan.truncate:  # a fold at the hard limit is a failure's fallback
                 self.last_error = None
             self._spend(
                 {

@@ -243,8 +243,10 @@ class BaseMemory:
         The loop breaker (``SummarizationReducer(loop_guard=...)``, see
         :mod:`summem.reducers.loop_guard`) pauses them when reductions in a row free almost
         nothing, or the summary keeps growing past its cap; it logs a warning saying why.
-        While paused no turn calls the summarizer; a turn past the hard limit truncates
-        instead (the summary is dropped; history keeps everything, and ``recall`` finds it).
+        While paused no turn calls the summarizer; a turn past the hard limit folds the span
+        and the summary offline (extractive) instead, or truncates if even that does not fit
+        (the summary leaves the view, the next reduction still starts from it; history
+        keeps everything, and ``recall`` finds it).
         ``reduce()`` still summarizes on request; :meth:`resume_reductions` ends the pause.
         """
         return self._core.paused
@@ -302,7 +304,7 @@ class BaseMemory:
     def last_error(self) -> SummemError | None:
         """The last reduction failure, cleared by the next reduction that summarizes.
 
-        A truncation past the hard limit after a failure keeps it.
+        The offline fold (or truncation) past the hard limit after a failure keeps it.
         """
         return self._core.last_error
 

