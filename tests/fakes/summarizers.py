@@ -101,3 +101,13 @@ class GatedSummarizer:
         self.requests.append(request)
         text = yield self.gate
         return SummaryOutput(text=f"{text} {len(self.requests)}", summarizer=self.name, calls=1)
+
+
+def offline_or_none(summary: Any, rejected: str | None = None) -> bool:
+    """No summary, or (past the hard limit) the offline extractive one, never a rejected reply."""
+    if summary is None:
+        return True
+    info = summary.summary_info
+    if info is None or info.summarizer != "extractive":
+        return False
+    return rejected is None or rejected not in summary.text

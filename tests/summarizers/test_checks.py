@@ -11,13 +11,12 @@ import respx
 
 from summem import AsyncMemory, FallbackSummarizer, LLMSummarizer, Memory, SummarizationReducer
 from summem.errors import InvalidSummaryError, SummarizationError
-from summem.messages import Message
 from summem.summarizers.checks import error_shape, foreign_links
 from summem.summarizers.extractive import ExtractiveSummarizer
 from summem.summarizers.hooks import redact_pii
 from tests.fakes.counters import WordCounter
 from tests.fakes.replies import openai_completion
-from tests.fakes.summarizers import FakeSummarizer
+from tests.fakes.summarizers import FakeSummarizer, offline_or_none
 
 ERRORS = [
     "Error generating summary: 429 Too Many Requests",
@@ -56,14 +55,6 @@ def reducer(summarizer: Any, **kw: Any) -> SummarizationReducer:
         token_counter=WordCounter(),
         **kw,
     )
-
-
-def offline_or_none(summary: Message | None, rejected: str) -> bool:
-    """No summary, or past the hard limit the offline one (never the rejected reply)."""
-    if summary is None:
-        return True
-    info = summary.summary_info
-    return info is not None and info.summarizer == "extractive" and rejected not in summary.text
 
 
 def fill(memory: Memory, n: int = 12, text: str = "words about order BW-1 and more words") -> None:
