@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from summem._flow import Flow
-from summem.errors import StoreError
+from summem.errors import StoreError, StoreOutcomeUnknownError
 from summem.messages import Message
 from summem.observe.cost import cost_usd
 from summem.observe.ledger import Spent
@@ -122,20 +122,27 @@ class Budget:
         self.limit.settle(key, ticket.hold_id, tokens, cost_usd)
         if self.store is None:
             return
-        try:
-            if not tokens and not cost_usd:
-                yield from self.store.release_spend(self.limit.ledger_key(key), ticket.hold_id)
-            else:
-                yield from self.store.settle_spend(
-                    self.limit.ledger_key(key),
-                    ticket.hold_id,
-                    at=self.limit.now(),
-                    tokens=tokens,
-                    cost_usd=cost_usd,
-                    prune_before=self.limit.prune_horizon(),
-                )
-        except StoreError as exc:
-            logger.warning("spend for %r not recorded in the store: %s", key, exc)
+        at, prune_before = self.limit.now(), self.limit.prune_horizon()
+        for attempt in (1, 2):  # a settle is idempotent: one that may not have landed is retried
+            try:
+                if not tokens and not cost_usd:
+                    yield from self.store.release_spend(self.limit.ledger_key(key), ticket.hold_id)
+                else:
+                    yield from self.store.settle_spend(
+                        self.limit.ledger_key(key),
+                        ticket.hold_id,
+                        at=at,
+                        tokens=tokens,
+                        cost_usd=cost_usd,
+                        prune_before=prune_before,
+                    )
+                return
+            except StoreOutcomeUnknownError as exc:
+                if attempt == 2:
+                    logger.warning("spend for %r may not be recorded in the store: %s", key, exc)
+            except StoreError as exc:
+                logger.warning("spend for %r not recorded in the store: %s", key, exc)
+                return
 
     def release(self, key: str, ticket: Ticket) -> Flow[None]:
         """Drop ``ticket``'s holds: the call failed before spending anything.

@@ -292,3 +292,57 @@ def test_a_reduction_closed_during_its_call_drops_this_process_hold() -> None:
     assert store.reserve_spend("session:s", limit.hold("x", 1, 0.0)) == Reserved(
         False, Spent(100, 0.0)
     )  # the store's hold stays until it lapses
+
+
+def test_a_settle_repeated_charges_once(backend: Backend) -> None:
+    """A settle retried (its reply was lost) is charged once: the hold id keys the entry."""
+    store: Any = backend.make()
+    assert store.reserve_spend("k", hold("a", 50)).granted
+    store.settle_spend("k", "a", at=11.0, tokens=7, cost_usd=0.5)
+    store.settle_spend("k", "a", at=12.0, tokens=7, cost_usd=0.5)
+    assert store.spent_since("k") == Spent(7, 0.5)
+    store.record_spend("k", at=13.0, tokens=1, cost_usd=0.0)  # plain entries are not keyed
+    store.record_spend("k", at=13.0, tokens=1, cost_usd=0.0)
+    store.settle_spend("k", "b", at=14.0, tokens=2, cost_usd=0.0)  # another hold: its own
+    assert store.spent_since("k") == Spent(11, 0.5)
+    assert store.spent_since("other") == Spent(0, 0.0)
+
+
+def _ambiguous(base: type, method: str, *, lands: bool) -> Any:
+    """``base`` whose first ``method`` call fails with an unknown outcome (applied or not)."""
+    from summem.errors import StoreOutcomeUnknownError
+
+    class Ambiguous(base):  # type: ignore[misc, valid-type]
+        failed = False
+
+        def _fail_once(self, *args: Any, **kwargs: Any) -> Any:
+            real = getattr(super(), method)
+            if type(self).failed:
+                return real(*args, **kwargs)
+            type(self).failed = True
+            if lands:
+                real(*args, **kwargs)
+            raise StoreOutcomeUnknownError("reply lost", operation=method)
+
+    setattr(Ambiguous, method, Ambiguous._fail_once)
+    return Ambiguous
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+@pytest.mark.parametrize("lands", [True, False])
+def test_a_settle_of_unknown_outcome_is_retried_and_charged_once(
+    tmp_path: Path, kind: str, lands: bool
+) -> None:
+    from summem._flow import run_sync
+    from summem.session.budget import Budget
+    from summem.session.steps import SyncStoreSteps
+
+    base = InMemoryStore if kind == "memory" else SQLiteStore
+    cls = _ambiguous(base, "settle_spend", lands=lands)
+    store = cls() if kind == "memory" else cls(tmp_path / "s.db")
+    limit = SpendLimit(max_tokens=100)
+    budget = Budget(limit, SyncStoreSteps(store))
+    ticket = run_sync(budget.reserve("s", 50, 0.0))
+    run_sync(budget.settle("s", ticket, 7, 0.0))
+    assert store.spent_since("session:s") == Spent(7, 0.0)  # not lost, not twice
+    assert store.reserve_spend("session:s", limit.hold("x", 1, 0.0)).spent == Spent(7, 0.0)
