@@ -340,6 +340,7 @@ class AsyncMemory(BaseMemory):
         for reply in self._take_parked():
             await reply.finish()
         await self._settled()
+        await self._steps.released()  # the holds of cancelled reductions, dropped
         self._closed = True
         if self._owns_store:
             await self._store.close()

@@ -11,8 +11,11 @@ at run time.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Generic, TypeVar
+import asyncio
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import Any, Generic, TypeVar
 
 from summem._flow import Flow, Step
 from summem.messages import Message
@@ -28,6 +31,8 @@ from summem.stores.base import (
 )
 
 __all__ = ["AsyncStoreSteps", "StoreSteps", "SyncStoreSteps"]
+
+_logger = logging.getLogger("summem")
 
 T = TypeVar("T")
 
@@ -89,6 +94,7 @@ class StoreSteps:
         self._ledger = ledger
         self.spend_ledger = ledger is not None
         """The store keeps a spend ledger (:class:`~summem.observe.ledger.SpendLedger`)."""
+        self._releasing: set[asyncio.Task[Any]] = set()  # detached releases, until done
 
     def _searching(self) -> SearchableStore | AsyncSearchableStore:
         if self._searcher is None:
@@ -159,6 +165,27 @@ class StoreSteps:
         """See :meth:`SpendLedger.release_spend`; only when ``spend_ledger``."""
         ledger = self._spending()
         return self._step(lambda: ledger.release_spend(key, hold_id))
+
+    def release_spend_now(self, key: str, hold_id: str) -> None:
+        """Drop the hold ``hold_id`` outside any flow (one closed or cancelled yields no step).
+
+        A sync store's at once; an async store's in a task of its own on the running loop,
+        which the cancellation does not reach (:meth:`released` waits for it). Best effort: a
+        failure is logged (the hold lapses at its expiry). Only when ``spend_ledger``.
+        """
+        ledger = self._spending()
+        try:
+            result = ledger.release_spend(key, hold_id)
+        except Exception as exc:
+            _logger.warning("hold for %r not released in the store (it lapses): %s", key, exc)
+            return
+        if inspect.iscoroutine(result):
+            _detach(key, result, self._releasing)
+
+    async def released(self) -> None:
+        """Wait for the releases :meth:`release_spend_now` left running (a memory's close)."""
+        while self._releasing:
+            await asyncio.gather(*self._releasing, return_exceptions=True)
 
     def load(self, session_id: str) -> Flow[SessionState]:
         """See :meth:`Store.load <summem.stores.base.Store.load>`."""
@@ -254,3 +281,23 @@ class AsyncStoreSteps(StoreSteps):
             searcher=store if isinstance(store, AsyncSearchableStore) else None,
             ledger=_async_ledger(store),
         )
+
+
+def _detach(key: str, release: Coroutine[Any, Any, Any], pending: set[asyncio.Task[Any]]) -> None:
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # no loop to run it on (a flow closed after its loop ended)
+        release.close()
+        _logger.warning("hold for %r not released in the store (it lapses): no event loop", key)
+        return
+    task = loop.create_task(release)
+    pending.add(task)
+
+    def finished(task: asyncio.Task[Any]) -> None:
+        pending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _logger.warning(
+                "hold for %r not released in the store (it lapses): %s", key, task.exception()
+            )
+
+    task.add_done_callback(finished)

@@ -274,24 +274,23 @@ def test_a_hold_estimates_the_span_the_prompt_and_the_reply_room() -> None:
     assert estimate(span, None, reducer, ExtractiveSummarizer()) == (spans_tokens + reply_room, 0)
 
 
-def test_a_reduction_closed_during_its_call_drops_this_process_hold() -> None:
-    """A flow closed mid-call (a cancelled task, an interrupt) makes no store call: the
-    store's hold lapses later, and the limit's own hold is dropped at once."""
+def test_a_reduction_closed_during_its_call_drops_every_hold() -> None:
+    """A flow closed mid-call (an interrupt, a generator dropped) cannot yield a store step:
+    the store's hold is dropped at once all the same, not left to lapse."""
     from summem._flow import run_sync
     from summem.session.budget import Budget
+    from summem.session.steps import SyncStoreSteps
 
     limit = SpendLimit(max_tokens=100)
     store = InMemoryStore()
-    from summem.session.steps import SyncStoreSteps
-
     budget = Budget(limit, SyncStoreSteps(store))
     ticket = run_sync(budget.reserve("s", 100, 0.0))
     assert ticket.granted
     budget.forget("s", ticket)
     assert limit.reserve("s", limit.hold("again", 1, 0.0)) == Reserved(True, Spent(0, 0.0))
     assert store.reserve_spend("session:s", limit.hold("x", 1, 0.0)) == Reserved(
-        False, Spent(100, 0.0)
-    )  # the store's hold stays until it lapses
+        True, Spent(0, 0.0)
+    )
 
 
 def test_a_settle_repeated_charges_once(backend: Backend) -> None:
@@ -346,3 +345,61 @@ def test_a_settle_of_unknown_outcome_is_retried_and_charged_once(
     run_sync(budget.settle("s", ticket, 7, 0.0))
     assert store.spent_since("session:s") == Spent(7, 0.0)  # not lost, not twice
     assert store.reserve_spend("session:s", limit.hold("x", 1, 0.0)).spent == Spent(7, 0.0)
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_a_reservation_of_unknown_outcome_leaves_nothing_held(tmp_path: Path, kind: str) -> None:
+    """The store took the hold but its reply was lost: the hold is released before the
+    error goes on, or it would block the budget until it lapses."""
+    from summem._flow import run_sync
+    from summem.errors import StoreOutcomeUnknownError
+    from summem.session.budget import Budget
+    from summem.session.steps import SyncStoreSteps
+
+    base = InMemoryStore if kind == "memory" else SQLiteStore
+    cls = _ambiguous(base, "reserve_spend", lands=True)
+    store = cls() if kind == "memory" else cls(tmp_path / "s.db")
+    limit = SpendLimit(max_tokens=100)
+    budget = Budget(limit, SyncStoreSteps(store))
+    with pytest.raises(StoreOutcomeUnknownError):
+        run_sync(budget.reserve("s", 100, 0.0))
+    assert store.reserve_spend("session:s", limit.hold("x", 1, 0.0)) == Reserved(
+        True, Spent(0, 0.0)
+    )
+    assert limit.reserve("s", limit.hold("y", 1, 0.0)) == Reserved(True, Spent(0, 0.0))
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+@respx.mock
+async def test_a_reduction_cancelled_during_its_call_leaves_nothing_held(
+    tmp_path: Path, kind: str
+) -> None:
+    import asyncio
+
+    from summem.stores import AsyncInMemoryStore
+
+    started, never = asyncio.Event(), asyncio.Event()
+
+    async def hang(request: httpx.Request) -> httpx.Response:
+        started.set()
+        await never.wait()
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    respx.post(OPENAI_URL).mock(side_effect=hang)
+    limit = SpendLimit(max_tokens=100_000)
+    store: Any = AsyncInMemoryStore() if kind == "memory" else AsyncSQLiteStore(tmp_path / "c.db")
+    memory = AsyncMemory("s", store=store, reducer=chain_reducer(), spend_limit=limit)
+
+    async def fill() -> None:
+        for i in range(30):
+            await memory.add(u(f"a{i} " + "word " * 6))
+
+    task = asyncio.create_task(fill())
+    await asyncio.wait_for(started.wait(), timeout=30)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await memory.close()  # the release runs in a task of its own: close waits for it
+    probe = await store.reserve_spend("session:s", limit.hold("probe", 1, 0.0))
+    assert probe == Reserved(True, Spent(0, 0.0))
+    await store.close()
