@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Generic, TypeVar
 
 from summem._flow import Flow, Step
+from summem.errors import ConfigurationError
 from summem.messages import Message
 from summem.observe.ledger import AsyncSpendLedger, Hold, Reserved, SpendLedger, Spent
 from summem.stores.adapter import AsyncStoreAdapter
@@ -30,7 +31,7 @@ from summem.stores.base import (
     Store,
 )
 
-__all__ = ["AsyncStoreSteps", "StoreSteps", "SyncStoreSteps"]
+__all__ = ["AsyncStoreSteps", "StoreSteps", "SyncStoreSteps", "check_spend_ledger"]
 
 _logger = logging.getLogger("summem")
 
@@ -301,3 +302,31 @@ def _detach(key: str, release: Coroutine[Any, Any, Any], pending: set[asyncio.Ta
             )
 
     task.add_done_callback(finished)
+
+
+_HOLD_METHODS = ("reserve_spend", "settle_spend", "release_spend")
+
+
+def check_spend_ledger(store: object) -> None:
+    """Refuse a store with the spend ledger of before holds, for a memory with a spend limit.
+
+    A store with ``record_spend`` and ``spent_since`` but not ``reserve_spend``,
+    ``settle_spend`` and ``release_spend`` is no :class:`SpendLedger` any more: the memory
+    would silently keep the budget in this process only, no longer shared on the store.
+
+    Raises:
+        ConfigurationError: naming the store and the methods it lacks.
+    """
+    stores = [store]
+    if isinstance(store, AsyncStoreAdapter):  # a sync store's ledger, if it keeps one
+        stores.append(getattr(store, "_store", None))
+    for candidate in stores:
+        if not all(callable(getattr(candidate, m, None)) for m in ("record_spend", "spent_since")):
+            continue
+        missing = [m for m in _HOLD_METHODS if not callable(getattr(candidate, m, None))]
+        if missing:
+            raise ConfigurationError(
+                f"{type(candidate).__name__} keeps a spend ledger without holds: it lacks "
+                f"{', '.join(missing)} (see summem.observe.ledger.SpendLedger); a spend limit "
+                "on it would not be shared by the processes on the store"
+            )

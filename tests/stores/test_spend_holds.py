@@ -403,3 +403,18 @@ async def test_a_reduction_cancelled_during_its_call_leaves_nothing_held(
     probe = await store.reserve_spend("session:s", limit.hold("probe", 1, 0.0))
     assert probe == Reserved(True, Spent(0, 0.0))
     await store.close()
+
+
+class _OldLedgerStore(InMemoryStore):
+    """A plugin store written for the ledger before holds: record_spend and spent_since."""
+
+    reserve_spend = settle_spend = release_spend = None  # type: ignore[assignment]
+
+
+def test_a_store_with_the_old_ledger_is_refused_with_a_spend_limit() -> None:
+    """It would silently stop sharing the budget (the process's own ledger instead)."""
+    limit = SpendLimit(max_tokens=100)
+    for facade in (Memory, AsyncMemory):
+        with pytest.raises(ConfigurationError, match="reserve_spend, settle_spend, release_spend"):
+            facade("s", store=_OldLedgerStore(), spend_limit=limit)
+        facade("s", store=_OldLedgerStore())  # no limit: its ledger is not used
