@@ -311,7 +311,7 @@ def _ambiguous(base: type, method: str, *, lands: bool) -> Any:
     """``base`` whose first ``method`` call fails with an unknown outcome (applied or not)."""
     from summem.errors import StoreOutcomeUnknownError
 
-    class Ambiguous(base):  # type: ignore[misc, valid-type]
+    class Ambiguous(base):  # type: ignore[misc]
         failed = False
 
         def _fail_once(self, *args: Any, **kwargs: Any) -> Any:
