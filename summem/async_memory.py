@@ -26,7 +26,7 @@ from summem.session.core import Trigger
 from summem.session.facade import BaseMemory, doc_of, is_async_store
 from summem.session.flows import extend_flow, reduction_flow, reload_flow
 from summem.session.rebuild import clear_flow, recompute_flow, rollback_flow
-from summem.session.steps import AsyncStoreSteps
+from summem.session.steps import AsyncStoreSteps, check_spend_ledger
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import AsyncStore, Store
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
@@ -90,6 +90,8 @@ class AsyncMemory(BaseMemory):
         else:
             raise ConfigurationError(f"AsyncMemory needs a Store or an AsyncStore: {store!r}")
         self._steps = AsyncStoreSteps(self._store)
+        if spend_limit is not None:
+            check_spend_ledger(self._store)
         # not asyncio.Lock: one memory may be shared by threads that each run their own loop
         self._write = LoopSafeLock()
         self._reducing = LoopSafeLock()
@@ -340,6 +342,7 @@ class AsyncMemory(BaseMemory):
         for reply in self._take_parked():
             await reply.finish()
         await self._settled()
+        await self._steps.released()  # the holds of cancelled reductions, dropped
         self._closed = True
         if self._owns_store:
             await self._store.close()

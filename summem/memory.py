@@ -33,7 +33,7 @@ from summem.session.core import Trigger
 from summem.session.facade import BaseMemory, is_async_store
 from summem.session.flows import extend_flow, reduction_flow, reload_flow
 from summem.session.rebuild import clear_flow, recompute_flow, rollback_flow
-from summem.session.steps import SyncStoreSteps
+from summem.session.steps import SyncStoreSteps, check_spend_ledger
 from summem.session.worker import BackgroundWorker
 from summem.stores.base import Store
 from summem.stores.memory import InMemoryStore
@@ -113,6 +113,8 @@ class Memory(BaseMemory):
         else:
             self._store, self._owns_store = store, False
         self._steps = SyncStoreSteps(self._store)
+        if spend_limit is not None:
+            check_spend_ledger(self._store)
         self._write = threading.Lock()  # one writer at a time in this object
         self._reducing = threading.Lock()  # one reduction at a time in this object
         self._recall_lock = threading.Lock()  # the recall index, one user at a time

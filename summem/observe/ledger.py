@@ -257,7 +257,9 @@ class SpendLedger(Protocol):
     ) -> None:
         """Drop the hold ``hold_id`` and add the call's entry, in one atomic step.
 
-        The entry is added even when the hold has expired: the call was paid for.
+        The entry is added even when the hold has expired: the call was paid for. A settle
+        repeated (a retry after a lost reply) adds nothing more: the entry is keyed by
+        ``hold_id`` until the window prunes it.
 
         Raises:
             ConfigurationError: a bad key, hold id, time, token count or cost.
@@ -315,6 +317,7 @@ class LocalSpendLedger:
         self._lock = threading.Lock()
         self._entries: dict[str, deque[tuple[float, int, float]]] = {}
         self._holds: dict[str, dict[str, tuple[float, int, float]]] = {}
+        self._settled: dict[str, dict[str, float]] = {}  # key -> hold id -> its entry's time
 
     def record_spend(
         self,
@@ -382,8 +385,11 @@ class LocalSpendLedger:
         check_hold_id(hold_id)
         with self._lock:
             self._drop_hold(key, hold_id)
+            settled = self._settled.setdefault(key, {})
             entries = self._entries.setdefault(key, deque())
-            entries.append((at, tokens, cost_usd))
+            if hold_id not in settled:  # a settle retried is charged once
+                settled[hold_id] = at
+                entries.append((at, tokens, cost_usd))
             if prune_before is not None:
                 self._prune(key, entries, prune_before)
 
@@ -406,6 +412,12 @@ class LocalSpendLedger:
         return Spent(sum(e[1] for e in kept), float(sum(e[2] for e in kept)))
 
     def _prune(self, key: str, entries: deque[tuple[float, int, float]], before: float) -> None:
+        settled = self._settled.get(key)
+        if settled:
+            for hold_id in [h for h, at in settled.items() if at <= before]:
+                del settled[hold_id]
+            if not settled:
+                del self._settled[key]
         if entries and min(e[0] for e in entries) <= before:
             kept = [e for e in entries if e[0] > before]
             if kept:

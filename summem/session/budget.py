@@ -15,7 +15,8 @@ the calls in flight; after it, :meth:`Budget.settle` replaces the holds with wha
 spent, or :meth:`Budget.release` drops them. Memories racing for one budget (threads of a
 process, processes on one store) so never start more calls than it allows: a call starts only
 while what was spent plus what the calls in flight may spend is under every limit. A hold
-whose process died lapses after the limit's ``hold_ttl_seconds``.
+whose process died lapses after the limit's ``hold_ttl_seconds``; one whose reservation had
+an unknown outcome, or whose flow was closed or cancelled, is released at once.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from summem._flow import Flow
-from summem.errors import StoreError
+from summem.errors import StoreError, StoreOutcomeUnknownError
 from summem.messages import Message
 from summem.observe.cost import cost_usd
 from summem.observe.ledger import Spent
@@ -96,10 +97,19 @@ class Budget:
         local = self.limit.reserve(key, hold)
         if not local.granted or self.store is None:
             return Ticket(hold.hold_id if local.granted else None, local.spent)
+        ledger_key = self.limit.ledger_key(key)
         try:
-            shared = yield from self.store.reserve_spend(self.limit.ledger_key(key), hold)
-        except BaseException:
+            shared = yield from self.store.reserve_spend(ledger_key, hold)
+        except StoreOutcomeUnknownError:  # the store may hold it: drop it (idempotent)
             self.limit.release(key, hold.hold_id)
+            yield from self._release_quietly(key, ledger_key, hold.hold_id)
+            raise
+        except Exception:
+            self.limit.release(key, hold.hold_id)
+            raise
+        except BaseException:  # closed or cancelled mid-reservation: the store may hold it
+            self.limit.release(key, hold.hold_id)
+            self.store.release_spend_now(ledger_key, hold.hold_id)
             raise
         spent = Spent(
             max(local.spent.tokens, shared.spent.tokens),
@@ -122,20 +132,27 @@ class Budget:
         self.limit.settle(key, ticket.hold_id, tokens, cost_usd)
         if self.store is None:
             return
-        try:
-            if not tokens and not cost_usd:
-                yield from self.store.release_spend(self.limit.ledger_key(key), ticket.hold_id)
-            else:
-                yield from self.store.settle_spend(
-                    self.limit.ledger_key(key),
-                    ticket.hold_id,
-                    at=self.limit.now(),
-                    tokens=tokens,
-                    cost_usd=cost_usd,
-                    prune_before=self.limit.prune_horizon(),
-                )
-        except StoreError as exc:
-            logger.warning("spend for %r not recorded in the store: %s", key, exc)
+        at, prune_before = self.limit.now(), self.limit.prune_horizon()
+        for attempt in (1, 2):  # a settle is idempotent: one that may not have landed is retried
+            try:
+                if not tokens and not cost_usd:
+                    yield from self.store.release_spend(self.limit.ledger_key(key), ticket.hold_id)
+                else:
+                    yield from self.store.settle_spend(
+                        self.limit.ledger_key(key),
+                        ticket.hold_id,
+                        at=at,
+                        tokens=tokens,
+                        cost_usd=cost_usd,
+                        prune_before=prune_before,
+                    )
+                return
+            except StoreOutcomeUnknownError as exc:
+                if attempt == 2:
+                    logger.warning("spend for %r may not be recorded in the store: %s", key, exc)
+            except StoreError as exc:
+                logger.warning("spend for %r not recorded in the store: %s", key, exc)
+                return
 
     def release(self, key: str, ticket: Ticket) -> Flow[None]:
         """Drop ``ticket``'s holds: the call failed before spending anything.
@@ -147,15 +164,26 @@ class Budget:
         self.limit.release(key, ticket.hold_id)
         if self.store is None:
             return
+        yield from self._release_quietly(key, self.limit.ledger_key(key), ticket.hold_id)
+
+    def _release_quietly(self, key: str, ledger_key: str, hold_id: str) -> Flow[None]:
+        assert self.store is not None
         try:
-            yield from self.store.release_spend(self.limit.ledger_key(key), ticket.hold_id)
+            yield from self.store.release_spend(ledger_key, hold_id)
         except StoreError as exc:
             logger.warning("hold for %r not released in the store (it lapses): %s", key, exc)
 
     def forget(self, key: str, ticket: Ticket) -> None:
-        """Drop ``ticket``'s hold in this process only (no store call can be made now)."""
-        if ticket.hold_id is not None:
-            self.limit.release(key, ticket.hold_id)
+        """Drop ``ticket``'s holds from outside the flow (closed or cancelled: no store step).
+
+        The store's hold goes at once all the same (a sync store's now, an async store's in a
+        task of its own), not left to lapse and block the budget.
+        """
+        if ticket.hold_id is None:
+            return
+        self.limit.release(key, ticket.hold_id)
+        if self.store is not None:
+            self.store.release_spend_now(self.limit.ledger_key(key), ticket.hold_id)
 
     def charge(self, key: str, tokens: int, cost_usd: float) -> Flow[None]:
         """Record one call's spend; a store that cannot record it is logged, not raised.

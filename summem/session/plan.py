@@ -197,7 +197,7 @@ def summarize_plan_flow(
             if spend is not None and ticket is not None:
                 yield from spend.release(key, ticket)
             raise
-        except BaseException:  # closed or cancelled: no store call now, the store's hold lapses
+        except BaseException:  # closed or cancelled: no store step now, released outside it
             if spend is not None and ticket is not None:
                 spend.forget(key, ticket)
             raise

@@ -11,10 +11,14 @@ at run time.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Generic, TypeVar
+import asyncio
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import Any, Generic, TypeVar
 
 from summem._flow import Flow, Step
+from summem.errors import ConfigurationError
 from summem.messages import Message
 from summem.observe.ledger import AsyncSpendLedger, Hold, Reserved, SpendLedger, Spent
 from summem.stores.adapter import AsyncStoreAdapter
@@ -27,7 +31,9 @@ from summem.stores.base import (
     Store,
 )
 
-__all__ = ["AsyncStoreSteps", "StoreSteps", "SyncStoreSteps"]
+__all__ = ["AsyncStoreSteps", "StoreSteps", "SyncStoreSteps", "check_spend_ledger"]
+
+_logger = logging.getLogger("summem")
 
 T = TypeVar("T")
 
@@ -89,6 +95,7 @@ class StoreSteps:
         self._ledger = ledger
         self.spend_ledger = ledger is not None
         """The store keeps a spend ledger (:class:`~summem.observe.ledger.SpendLedger`)."""
+        self._releasing: set[asyncio.Task[Any]] = set()  # detached releases, until done
 
     def _searching(self) -> SearchableStore | AsyncSearchableStore:
         if self._searcher is None:
@@ -159,6 +166,27 @@ class StoreSteps:
         """See :meth:`SpendLedger.release_spend`; only when ``spend_ledger``."""
         ledger = self._spending()
         return self._step(lambda: ledger.release_spend(key, hold_id))
+
+    def release_spend_now(self, key: str, hold_id: str) -> None:
+        """Drop the hold ``hold_id`` outside any flow (one closed or cancelled yields no step).
+
+        A sync store's at once; an async store's in a task of its own on the running loop,
+        which the cancellation does not reach (:meth:`released` waits for it). Best effort: a
+        failure is logged (the hold lapses at its expiry). Only when ``spend_ledger``.
+        """
+        ledger = self._spending()
+        try:
+            result = ledger.release_spend(key, hold_id)
+        except Exception as exc:
+            _logger.warning("hold for %r not released in the store (it lapses): %s", key, exc)
+            return
+        if inspect.iscoroutine(result):
+            _detach(key, result, self._releasing)
+
+    async def released(self) -> None:
+        """Wait for the releases :meth:`release_spend_now` left running (a memory's close)."""
+        while self._releasing:
+            await asyncio.gather(*self._releasing, return_exceptions=True)
 
     def load(self, session_id: str) -> Flow[SessionState]:
         """See :meth:`Store.load <summem.stores.base.Store.load>`."""
@@ -254,3 +282,51 @@ class AsyncStoreSteps(StoreSteps):
             searcher=store if isinstance(store, AsyncSearchableStore) else None,
             ledger=_async_ledger(store),
         )
+
+
+def _detach(key: str, release: Coroutine[Any, Any, Any], pending: set[asyncio.Task[Any]]) -> None:
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # no loop to run it on (a flow closed after its loop ended)
+        release.close()
+        _logger.warning("hold for %r not released in the store (it lapses): no event loop", key)
+        return
+    task = loop.create_task(release)
+    pending.add(task)
+
+    def finished(task: asyncio.Task[Any]) -> None:
+        pending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _logger.warning(
+                "hold for %r not released in the store (it lapses): %s", key, task.exception()
+            )
+
+    task.add_done_callback(finished)
+
+
+_HOLD_METHODS = ("reserve_spend", "settle_spend", "release_spend")
+
+
+def check_spend_ledger(store: object) -> None:
+    """Refuse a store with the spend ledger of before holds, for a memory with a spend limit.
+
+    A store with ``record_spend`` and ``spent_since`` but not ``reserve_spend``,
+    ``settle_spend`` and ``release_spend`` is no :class:`SpendLedger` any more: the memory
+    would silently keep the budget in this process only, no longer shared on the store.
+
+    Raises:
+        ConfigurationError: naming the store and the methods it lacks.
+    """
+    stores = [store]
+    if isinstance(store, AsyncStoreAdapter):  # a sync store's ledger, if it keeps one
+        stores.append(getattr(store, "_store", None))
+    for candidate in stores:
+        if not all(callable(getattr(candidate, m, None)) for m in ("record_spend", "spent_since")):
+            continue
+        missing = [m for m in _HOLD_METHODS if not callable(getattr(candidate, m, None))]
+        if missing:
+            raise ConfigurationError(
+                f"{type(candidate).__name__} keeps a spend ledger without holds: it lacks "
+                f"{', '.join(missing)} (see summem.observe.ledger.SpendLedger); a spend limit "
+                "on it would not be shared by the processes on the store"
+            )

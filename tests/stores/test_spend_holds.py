@@ -274,21 +274,147 @@ def test_a_hold_estimates_the_span_the_prompt_and_the_reply_room() -> None:
     assert estimate(span, None, reducer, ExtractiveSummarizer()) == (spans_tokens + reply_room, 0)
 
 
-def test_a_reduction_closed_during_its_call_drops_this_process_hold() -> None:
-    """A flow closed mid-call (a cancelled task, an interrupt) makes no store call: the
-    store's hold lapses later, and the limit's own hold is dropped at once."""
+def test_a_reduction_closed_during_its_call_drops_every_hold() -> None:
+    """A flow closed mid-call (an interrupt, a generator dropped) cannot yield a store step:
+    the store's hold is dropped at once all the same, not left to lapse."""
     from summem._flow import run_sync
     from summem.session.budget import Budget
+    from summem.session.steps import SyncStoreSteps
 
     limit = SpendLimit(max_tokens=100)
     store = InMemoryStore()
-    from summem.session.steps import SyncStoreSteps
-
     budget = Budget(limit, SyncStoreSteps(store))
     ticket = run_sync(budget.reserve("s", 100, 0.0))
     assert ticket.granted
     budget.forget("s", ticket)
     assert limit.reserve("s", limit.hold("again", 1, 0.0)) == Reserved(True, Spent(0, 0.0))
     assert store.reserve_spend("session:s", limit.hold("x", 1, 0.0)) == Reserved(
-        False, Spent(100, 0.0)
-    )  # the store's hold stays until it lapses
+        True, Spent(0, 0.0)
+    )
+
+
+def test_a_settle_repeated_charges_once(backend: Backend) -> None:
+    """A settle retried (its reply was lost) is charged once: the hold id keys the entry."""
+    store: Any = backend.make()
+    assert store.reserve_spend("k", hold("a", 50)).granted
+    store.settle_spend("k", "a", at=11.0, tokens=7, cost_usd=0.5)
+    store.settle_spend("k", "a", at=12.0, tokens=7, cost_usd=0.5)
+    assert store.spent_since("k") == Spent(7, 0.5)
+    store.record_spend("k", at=13.0, tokens=1, cost_usd=0.0)  # plain entries are not keyed
+    store.record_spend("k", at=13.0, tokens=1, cost_usd=0.0)
+    store.settle_spend("k", "b", at=14.0, tokens=2, cost_usd=0.0)  # another hold: its own
+    assert store.spent_since("k") == Spent(11, 0.5)
+    assert store.spent_since("other") == Spent(0, 0.0)
+
+
+def _ambiguous(base: type, method: str, *, lands: bool) -> Any:
+    """``base`` whose first ``method`` call fails with an unknown outcome (applied or not)."""
+    from summem.errors import StoreOutcomeUnknownError
+
+    class Ambiguous(base):  # type: ignore[misc]
+        failed = False
+
+        def _fail_once(self, *args: Any, **kwargs: Any) -> Any:
+            real = getattr(super(), method)
+            if type(self).failed:
+                return real(*args, **kwargs)
+            type(self).failed = True
+            if lands:
+                real(*args, **kwargs)
+            raise StoreOutcomeUnknownError("reply lost", operation=method)
+
+    setattr(Ambiguous, method, Ambiguous._fail_once)
+    return Ambiguous
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+@pytest.mark.parametrize("lands", [True, False])
+def test_a_settle_of_unknown_outcome_is_retried_and_charged_once(
+    tmp_path: Path, kind: str, lands: bool
+) -> None:
+    from summem._flow import run_sync
+    from summem.session.budget import Budget
+    from summem.session.steps import SyncStoreSteps
+
+    base = InMemoryStore if kind == "memory" else SQLiteStore
+    cls = _ambiguous(base, "settle_spend", lands=lands)
+    store = cls() if kind == "memory" else cls(tmp_path / "s.db")
+    limit = SpendLimit(max_tokens=100)
+    budget = Budget(limit, SyncStoreSteps(store))
+    ticket = run_sync(budget.reserve("s", 50, 0.0))
+    run_sync(budget.settle("s", ticket, 7, 0.0))
+    assert store.spent_since("session:s") == Spent(7, 0.0)  # not lost, not twice
+    assert store.reserve_spend("session:s", limit.hold("x", 1, 0.0)).spent == Spent(7, 0.0)
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_a_reservation_of_unknown_outcome_leaves_nothing_held(tmp_path: Path, kind: str) -> None:
+    """The store took the hold but its reply was lost: the hold is released before the
+    error goes on, or it would block the budget until it lapses."""
+    from summem._flow import run_sync
+    from summem.errors import StoreOutcomeUnknownError
+    from summem.session.budget import Budget
+    from summem.session.steps import SyncStoreSteps
+
+    base = InMemoryStore if kind == "memory" else SQLiteStore
+    cls = _ambiguous(base, "reserve_spend", lands=True)
+    store = cls() if kind == "memory" else cls(tmp_path / "s.db")
+    limit = SpendLimit(max_tokens=100)
+    budget = Budget(limit, SyncStoreSteps(store))
+    with pytest.raises(StoreOutcomeUnknownError):
+        run_sync(budget.reserve("s", 100, 0.0))
+    assert store.reserve_spend("session:s", limit.hold("x", 1, 0.0)) == Reserved(
+        True, Spent(0, 0.0)
+    )
+    assert limit.reserve("s", limit.hold("y", 1, 0.0)) == Reserved(True, Spent(0, 0.0))
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+@respx.mock
+async def test_a_reduction_cancelled_during_its_call_leaves_nothing_held(
+    tmp_path: Path, kind: str
+) -> None:
+    import asyncio
+
+    from summem.stores import AsyncInMemoryStore
+
+    started, never = asyncio.Event(), asyncio.Event()
+
+    async def hang(request: httpx.Request) -> httpx.Response:
+        started.set()
+        await never.wait()
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    respx.post(OPENAI_URL).mock(side_effect=hang)
+    limit = SpendLimit(max_tokens=100_000)
+    store: Any = AsyncInMemoryStore() if kind == "memory" else AsyncSQLiteStore(tmp_path / "c.db")
+    memory = AsyncMemory("s", store=store, reducer=chain_reducer(), spend_limit=limit)
+
+    async def fill() -> None:
+        for i in range(30):
+            await memory.add(u(f"a{i} " + "word " * 6))
+
+    task = asyncio.create_task(fill())
+    await asyncio.wait_for(started.wait(), timeout=30)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await memory.close()  # the release runs in a task of its own: close waits for it
+    probe = await store.reserve_spend("session:s", limit.hold("probe", 1, 0.0))
+    assert probe == Reserved(True, Spent(0, 0.0))
+    await store.close()
+
+
+class _OldLedgerStore(InMemoryStore):
+    """A plugin store written for the ledger before holds: record_spend and spent_since."""
+
+    reserve_spend = settle_spend = release_spend = None  # type: ignore[assignment]
+
+
+def test_a_store_with_the_old_ledger_is_refused_with_a_spend_limit() -> None:
+    """It would silently stop sharing the budget (the process's own ledger instead)."""
+    limit = SpendLimit(max_tokens=100)
+    for facade in (Memory, AsyncMemory):
+        with pytest.raises(ConfigurationError, match="reserve_spend, settle_spend, release_spend"):
+            facade("s", store=_OldLedgerStore(), spend_limit=limit)
+        facade("s", store=_OldLedgerStore())  # no limit: its ledger is not used

@@ -129,6 +129,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             tokens bigint NOT NULL,
             cost_usd double precision NOT NULL,
             PRIMARY KEY (key, name, hold_id))""",
+        # a settled call's entry keeps its hold id, so a settle retried is charged once
+        # (NULL for a plain record_spend entry: NULLs never conflict)
+        "ALTER TABLE {schema}.spend ADD COLUMN hold_id text",
+        "CREATE UNIQUE INDEX spend_by_hold ON {schema}.spend (key, name, hold_id)",
     ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
@@ -288,6 +292,10 @@ class SQL:
             "INSERT INTO {schema}.spend (key, name, at, tokens, cost_usd) "
             "VALUES (%s, %s, %s, %s, %s)"
         ),
+        "SETTLE_SPEND": (
+            "INSERT INTO {schema}.spend (key, name, at, tokens, cost_usd, hold_id) "
+            "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING"
+        ),
         "PRUNE_SPEND": "DELETE FROM {schema}.spend WHERE key = %s AND name = %s AND at <= %s",
         "SPENT_SINCE": (
             "SELECT COALESCE(SUM(tokens), 0), COALESCE(SUM(cost_usd), 0) FROM {schema}.spend "
@@ -353,6 +361,7 @@ class SQL:
     RELEASE_LEASE: bytes
     DELETE_LEASE: bytes
     RECORD_SPEND: bytes
+    SETTLE_SPEND: bytes
     PRUNE_SPEND: bytes
     SPENT_SINCE: bytes
     SPEND_LOCK: bytes

@@ -85,7 +85,7 @@ class PgSpend(PgBase):
         q, hashed = self._sql, name_key(key)
         queries = [
             Query(q.DROP_HOLD, (hashed, key, hold_id)),
-            Query(q.RECORD_SPEND, (hashed, key, at, tokens, cost_usd)),
+            Query(q.SETTLE_SPEND, (hashed, key, at, tokens, cost_usd, hold_id)),
         ]
         if prune_before is not None:
             queries.append(Query(q.PRUNE_SPEND, (hashed, key, prune_before)))

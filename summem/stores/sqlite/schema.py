@@ -103,6 +103,10 @@ MIGRATIONS: tuple[Migration, ...] = (
             tokens INTEGER NOT NULL,
             cost_usd REAL NOT NULL,
             PRIMARY KEY (key, hold_id))""",
+        # a settled call's entry keeps its hold id, so a settle retried is charged once
+        # (NULL for a plain record_spend entry: NULLs never conflict)
+        "ALTER TABLE spend ADD COLUMN hold_id TEXT",
+        "CREATE UNIQUE INDEX spend_by_hold ON spend (key, hold_id)",
     ),
 )
 """Schema migrations, applied in order; migration ``i`` brings ``user_version`` to ``i + 1``."""
@@ -216,6 +220,10 @@ class SQL:
     RELEASE_LEASE = "DELETE FROM leases WHERE name = ? AND owner = ?"
     DELETE_LEASE = "DELETE FROM leases WHERE name = ?"
     RECORD_SPEND = "INSERT INTO spend (key, at, tokens, cost_usd) VALUES (?, ?, ?, ?)"
+    SETTLE_SPEND = (
+        "INSERT INTO spend (key, at, tokens, cost_usd, hold_id) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT DO NOTHING"
+    )
     PRUNE_SPEND = "DELETE FROM spend WHERE key = ? AND at <= ?"
     SPENT_SINCE = (
         "SELECT COALESCE(SUM(tokens), 0), COALESCE(SUM(cost_usd), 0.0) FROM spend "

@@ -79,7 +79,7 @@ class SQLiteSpend:
         check_hold_id(hold_id)
         with self._file.tx(None, write="settle_spend") as conn:
             conn.execute(SQL.DROP_HOLD, (key, hold_id))
-            conn.execute(SQL.RECORD_SPEND, (key, at, tokens, cost_usd))
+            conn.execute(SQL.SETTLE_SPEND, (key, at, tokens, cost_usd, hold_id))
             if prune_before is not None:
                 conn.execute(SQL.PRUNE_SPEND, (key, prune_before))
 
