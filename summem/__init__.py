@@ -12,9 +12,9 @@ the CLI and the SDKs they use load only when asked.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from summem._lazy import lazy_names as _lazy_names
 from summem._version import __version__
 
 if TYPE_CHECKING:
@@ -70,15 +70,4 @@ _WHERE: dict[str, str] = {
 }
 """Where each public name lives (loaded by :func:`__getattr__` on first use)."""
 
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'summem' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_names(globals(), _WHERE)

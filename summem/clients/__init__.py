@@ -7,8 +7,9 @@ below load on first use: each client imports its SDK, which ``import summem`` mu
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from summem._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from summem.clients.base import ChatRequest, ChatResponse, LLMClient
@@ -18,21 +19,11 @@ if TYPE_CHECKING:
 __all__ = ["ChatRequest", "ChatResponse", "LLMClient", "LiteLLMClient", "OpenAIClient"]
 
 _HOMES = {
-    "ChatRequest": "base",
-    "ChatResponse": "base",
-    "LLMClient": "base",
-    "LiteLLMClient": "litellm",
-    "OpenAIClient": "openai",
+    "ChatRequest": ".base",
+    "ChatResponse": ".base",
+    "LLMClient": ".base",
+    "LiteLLMClient": ".litellm",
+    "OpenAIClient": ".openai",
 }
 
-
-def __getattr__(name: str) -> Any:
-    """The clients' names, loaded on first use (see :mod:`summem.recall` for why lazily)."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_names(globals(), _HOMES)

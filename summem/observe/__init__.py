@@ -7,8 +7,9 @@ extra). The names below load on first use (see :mod:`summem.recall` for why lazi
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from summem._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from summem.observe.otel import OpenTelemetryHook
@@ -16,16 +17,6 @@ if TYPE_CHECKING:
 
 __all__ = ["OpenTelemetryHook", "SpendLimit"]
 
-_HOMES = {"OpenTelemetryHook": "otel", "SpendLimit": "spend"}
+_HOMES = {"OpenTelemetryHook": ".otel", "SpendLimit": ".spend"}
 
-
-def __getattr__(name: str) -> Any:
-    """The names above, loaded on first use."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_names(globals(), _HOMES)

@@ -8,7 +8,9 @@ can call.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from summem._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from summem.recall.index import RecallHit, RecallIndex
@@ -17,27 +19,13 @@ if TYPE_CHECKING:
 __all__ = ["RECALL_TOOL_NAME", "RecallHit", "RecallIndex", "RecallTool"]
 
 _HOMES = {
-    "RecallHit": "index",
-    "RecallIndex": "index",
-    "RECALL_TOOL_NAME": "tool",
-    "RecallTool": "tool",
+    "RecallHit": ".index",
+    "RecallIndex": ".index",
+    "RECALL_TOOL_NAME": ".tool",
+    "RecallTool": ".tool",
 }
 
-
-def __getattr__(name: str) -> Any:
-    """The recall names, loaded on first use.
-
-    Lazily, and not only for import time: a package that imports its own submodules while a
-    memory imports one of them lazily in another thread can deadlock Python's import locks
-    (each thread holding one module's lock and waiting for the other's).
-    """
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+# Lazily, and not only for import time: a package that imports its own submodules while a
+# memory imports one of them lazily in another thread can deadlock Python's import locks (each
+# thread holding one module's lock and waiting for the other's).
+__getattr__, __dir__ = _lazy_names(globals(), _HOMES)

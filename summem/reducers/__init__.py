@@ -8,8 +8,9 @@ load on first use (see :mod:`summem.recall` for why lazily).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from summem._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from summem.reducers.base import ReduceResult
@@ -28,22 +29,12 @@ __all__ = [
 ]
 
 _HOMES = {
-    "LoopGuard": "loop_guard",
-    "ReduceResult": "base",
-    "ReductionsPaused": "loop_guard",
-    "SummarizationReducer": "summarization",
-    "TruncationReducer": "truncation",
-    "ViewStyle": "style",
+    "LoopGuard": ".loop_guard",
+    "ReduceResult": ".base",
+    "ReductionsPaused": ".loop_guard",
+    "SummarizationReducer": ".summarization",
+    "TruncationReducer": ".truncation",
+    "ViewStyle": ".style",
 }
 
-
-def __getattr__(name: str) -> Any:
-    """The reducers' names, loaded on first use."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_names(globals(), _HOMES)

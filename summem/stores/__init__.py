@@ -48,6 +48,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from summem._lazy import lazy_names as _lazy_names
 from summem.errors import ConfigurationError
 from summem.observe.ledger import AsyncSpendLedger, SpendLedger
 from summem.stores.base import (
@@ -80,15 +81,6 @@ _LAZY: dict[str, str] = {
     "AsyncSQLiteStore": "summem.stores.sqlite",
     "SQLiteStore": "summem.stores.sqlite",
 }
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
 
 
 __all__ = [
@@ -204,3 +196,6 @@ def open_async_store(url: str) -> AsyncStore:
     if not isinstance(store, AsyncStore):
         raise ConfigurationError(f"the store registered for {url!r} is not a summem AsyncStore")
     return store
+
+
+__getattr__, __dir__ = _lazy_names(globals(), _LAZY)

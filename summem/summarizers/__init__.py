@@ -9,8 +9,9 @@ sent. The names below load on first use (see :mod:`summem.recall` for why lazily
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from summem._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from summem.summarizers.base import Summarizer, SummaryOutput, SummaryRequest
@@ -31,24 +32,14 @@ __all__ = [
 ]
 
 _HOMES = {
-    "ExtractiveSummarizer": "extractive",
-    "FallbackSummarizer": "chain",
-    "LLMSummarizer": "llm",
-    "Summarizer": "base",
-    "SummaryOutput": "base",
-    "SummaryRequest": "base",
-    "TruncatingSummarizer": "chain",
-    "redact_pii": "hooks",
+    "ExtractiveSummarizer": ".extractive",
+    "FallbackSummarizer": ".chain",
+    "LLMSummarizer": ".llm",
+    "Summarizer": ".base",
+    "SummaryOutput": ".base",
+    "SummaryRequest": ".base",
+    "TruncatingSummarizer": ".chain",
+    "redact_pii": ".hooks",
 }
 
-
-def __getattr__(name: str) -> Any:
-    """The summarizers' names, loaded on first use."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_names(globals(), _HOMES)
