@@ -28,6 +28,7 @@ from summem.messages import Message
 from summem.summarizers.base import SummaryRequest
 from summem.summarizers.llm import LLMSummarizer
 from summem.tokens.base import ApproxCounter
+from tests.fakes.logs import every_log_at_debug
 from tests.fakes.messages import u
 from tests.fakes.transport import SDK_HTTP, Recorder
 
@@ -51,23 +52,8 @@ def _echo(secret: str = KEY) -> dict[str, Any]:
 @pytest.fixture
 def every_log() -> Iterator[io.StringIO]:
     """A root handler at DEBUG, every logger at DEBUG (litellm's too), as a debugging app does."""
-    buf = io.StringIO()
-    handler = logging.StreamHandler(buf)
-    handler.setLevel(logging.DEBUG)
-    handler.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
-    root = logging.getLogger()
-    before = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
-    names = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm", "openai", "httpx", "httpcore")
-    levels = {n: logging.getLogger(n).level for n in names}
-    try:
+    with every_log_at_debug() as buf:
         yield buf
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(before)
-        for name, level in levels.items():
-            logging.getLogger(name).setLevel(level)
 
 
 def _debug_everything() -> None:

@@ -27,6 +27,7 @@ import pytest
 
 from summem import AsyncMemory, Memory, wrap_completion, wrap_openai
 from summem.logs import _CALLS, THIRD_PARTY_LOGGERS
+from tests.fakes.logs import every_log_at_debug
 from tests.fakes.replies import chunk, sse
 from tests.fakes.responses import stream_events, text_item
 from tests.fakes.transport import SDK_HTTP, sse_events
@@ -52,25 +53,8 @@ RESPONSES = sse_events(stream_events([text_item("Hi.")]))
 @pytest.fixture
 def every_log() -> Iterator[io.StringIO]:
     """A root handler at DEBUG, every logger at DEBUG, as a debugging application has."""
-    buf = io.StringIO()
-    handler = logging.StreamHandler(buf)
-    handler.setLevel(logging.DEBUG)
-    handler.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
-    root = logging.getLogger()
-    before = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
-    names = ("openai", "httpx", "httpx2", "httpcore", "httpcore2", "hpack", "LiteLLM", "litellm")
-    levels = {n: logging.getLogger(n).level for n in names}
-    for name in names:
-        logging.getLogger(name).setLevel(logging.DEBUG)
-    try:
+    with every_log_at_debug() as buf:
         yield buf
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(before)
-        for name, level in levels.items():
-            logging.getLogger(name).setLevel(level)
 
 
 def _log_reading(request: Any) -> None:
