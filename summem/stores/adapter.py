@@ -79,7 +79,7 @@ class AsyncStoreAdapter(Direct, AsyncOpStore):
         return None
 
     async def _run(self, op: StoreOp[T]) -> T:
-        return await self.run_sync(cast(Call[T], op).fn)
+        return await self.run_sync(cast("Call[T]", op).fn)
 
     async def __aenter__(self: _A) -> _A:
         return self

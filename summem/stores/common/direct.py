@@ -128,4 +128,4 @@ class DirectStore(Direct, OpLedger):
     """A sync store (and spend ledger) whose operations are its own calls, run at once."""
 
     def _run(self, op: StoreOp[T]) -> T:
-        return cast(Call[T], op).fn()
+        return cast("Call[T]", op).fn()

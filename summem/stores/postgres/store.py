@@ -84,7 +84,7 @@ class PostgresStore(SyncRunner, OpLedger):
                 self._migrated = True
 
     def _run(self, op: StoreOp[T]) -> T:
-        return self._drive(cast(Transaction[T], op))
+        return self._drive(cast("Transaction[T]", op))
 
     def search(
         self, session_id: str, query: str, *, k: int, stop: int | None = None
@@ -153,7 +153,7 @@ class AsyncPostgresStore(AsyncRunner, AsyncOpLedger):
     async def _run(self, op: StoreOp[T]) -> T:
         if not self._migrated:
             await self.open()
-        return await self._drive(cast(Transaction[T], op))
+        return await self._drive(cast("Transaction[T]", op))
 
     async def search(
         self, session_id: str, query: str, *, k: int, stop: int | None = None

@@ -75,7 +75,7 @@ class RedisStore(RedisBase["redis_sync.Redis | redis_sync.RedisCluster"], OpLedg
         return f"RedisStore(prefix={self._prefix!r})"
 
     def _run(self, op: StoreOp[T]) -> T:
-        script = cast(ScriptCall[T], op)
+        script = cast("ScriptCall[T]", op)
         if not self._schema_checked:
             self._schema(script.name)
         with self._errors(script.name, script.script):
@@ -138,7 +138,7 @@ class AsyncRedisStore(RedisBase["redis_async.Redis | redis_async.RedisCluster"],
         await self.close()
 
     async def _run(self, op: StoreOp[T]) -> T:
-        script = cast(ScriptCall[T], op)
+        script = cast("ScriptCall[T]", op)
         if not self._schema_checked:
             await self._schema(script.name)
         with self._errors(script.name, script.script):
