@@ -265,6 +265,7 @@ class StoreSteps:
         expected_version: int,
         expected_epoch: str,
         branch_id: str,
+        expected_length: int | None = None,
     ) -> Flow[int]:
         """See :meth:`Store.rewrite <summem.stores.base.Store.rewrite>`."""
         return self._step(
@@ -275,6 +276,7 @@ class StoreSteps:
                 expected_version=expected_version,
                 expected_epoch=expected_epoch,
                 branch_id=branch_id,
+                expected_length=expected_length,
             )
         )
 

@@ -293,6 +293,7 @@ class Store(Protocol):
         expected_version: int,
         expected_epoch: str,
         branch_id: str,
+        expected_length: int | None = None,
     ) -> int:
         """The history becomes ``history[:keep] + messages``, in one atomic compare-and-set write.
 
@@ -313,6 +314,9 @@ class Store(Protocol):
         - Idempotent: if a branch with ``branch_id`` is already recorded for the session (a
           retry after :class:`~summem.errors.StoreOutcomeUnknownError`), nothing is written
           and the current version is returned. This check comes before the compare-and-set.
+        - ``expected_length`` (optional): the history's length the caller planned against;
+          appends do not bump the version, so without it a rewrite racing another writer's
+          append abandons that append too (it is kept in the branch). Checked with the version.
 
         Costs O(abandoned + new messages) plus index work, never O(history).
 
@@ -320,8 +324,9 @@ class Store(Protocol):
             The new version.
 
         Raises:
-            ConflictError: version or epoch differ, the session does not exist, ``keep < 0``
-                or ``keep > length`` (the message says which).
+            ConflictError: version or epoch differ, the session does not exist, the history's
+                length is not ``expected_length`` (when given), ``keep < 0`` or
+                ``keep > length`` (the message says which).
             StoreOutcomeUnknownError: the reply was lost (network stores).
             StoreError: bad input (empty ``branch_id``, a non-Message in ``messages``);
                 nothing is written.
@@ -436,6 +441,7 @@ class AsyncStore(Protocol):
         expected_version: int,
         expected_epoch: str,
         branch_id: str,
+        expected_length: int | None = None,
     ) -> int:
         """See :meth:`Store.rewrite`."""
 

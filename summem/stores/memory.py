@@ -247,7 +247,7 @@ class InMemoryStore(DirectStore):
             if s is not None and branch_id in s.branches:
                 return s.version  # a retry: the branch is already recorded
             s = self._checked(name, rewrite.expected_version, rewrite.expected_epoch)
-            check_keep(name, keep, len(s.history))
+            check_keep(name, rewrite, len(s.history))
             abandoned = s.history[keep:]
             s.branches[branch_id] = (
                 Branch(

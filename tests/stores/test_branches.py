@@ -271,6 +271,35 @@ def test_rewrite_conflicts(store: Store) -> None:
     assert not store.exists("s")
 
 
+def test_expected_length_refuses_a_rewrite_that_missed_an_append(store: Store) -> None:
+    fill(store, "s", 3)
+    st = store.load("s")
+    store.append("s", [user("raced")])  # appends do not bump the version
+    before = state_of(store, "s")
+    with pytest.raises(ConflictError, match="the history is 4 long, expected 3"):
+        store.rewrite(
+            "s",
+            keep=2,
+            messages=[],
+            expected_version=st.version,
+            expected_epoch=st.epoch,
+            branch_id="b",
+            expected_length=3,
+        )
+    assert state_of(store, "s") == before
+    assert store.branches("s") == []
+    store.rewrite(
+        "s",
+        keep=3,
+        messages=[],
+        expected_version=st.version,
+        expected_epoch=st.epoch,
+        branch_id="b",
+        expected_length=4,
+    )
+    assert [m.content for m in store.branch_messages("s", "b")] == ["raced"]
+
+
 def test_a_retry_with_the_same_branch_id_writes_nothing(store: Store) -> None:
     fill(store, "s", 4)
     st = store.load("s")

@@ -35,8 +35,10 @@ def check_rewrite(name: str, rewrite: Rewrite) -> list[Message]:
         raise StoreError(
             f"session {name!r}: branch_id must be a non-empty string, got {branch_id!r}"
         )
-    for field in ("keep", "expected_version"):
+    for field in ("keep", "expected_version", "expected_length"):
         value = getattr(rewrite, field)
+        if field == "expected_length" and value is None:
+            continue
         if isinstance(value, bool) or not isinstance(value, int):
             raise StoreError(f"session {name!r}: {field} must be an int, got {value!r}")
     if not isinstance(rewrite.expected_epoch, str):
@@ -58,12 +60,20 @@ def check_rewrite(name: str, rewrite: Rewrite) -> list[Message]:
     return batch
 
 
-def check_keep(name: str, keep: int, length: int) -> None:
-    """``0 <= keep <= length``, checked after the compare-and-set.
+def check_keep(name: str, rewrite: Rewrite, length: int) -> None:
+    """The history is ``expected_length`` long (when given), and ``0 <= keep <= length``.
+
+    Checked with the compare-and-set on the version (see
+    :func:`~summem.stores.common.rows.check_expected`).
 
     Raises:
         ConflictError: naming the session, ``keep`` and the history's length.
     """
+    keep, expected = rewrite.keep, rewrite.expected_length
+    if expected is not None and expected != length:
+        raise ConflictError(
+            f"session {name!r} moved: the history is {length} long, expected {expected}"
+        )
     if keep < 0:
         raise ConflictError(f"session {name!r}: cannot keep {keep} messages (keep must be >= 0)")
     if keep > length:

@@ -70,6 +70,7 @@ class Rewrite(NamedTuple):
     expected_version: int
     expected_epoch: str
     branch_id: str
+    expected_length: int | None = None
 
 
 class Create(NamedTuple):

@@ -119,9 +119,12 @@ class OpStore(Operations, ClosingStore):
         expected_version: int,
         expected_epoch: str,
         branch_id: str,
+        expected_length: int | None = None,
     ) -> int:
         """See :meth:`summem.stores.base.Store.rewrite`."""
-        rewrite = Rewrite(keep, messages, expected_version, expected_epoch, branch_id)
+        rewrite = Rewrite(
+            keep, messages, expected_version, expected_epoch, branch_id, expected_length
+        )
         return self._run(self._op_rewrite(session_id, rewrite))
 
     def branches(self, session_id: str) -> list[Branch]:
@@ -241,9 +244,12 @@ class AsyncOpStore(Operations):
         expected_version: int,
         expected_epoch: str,
         branch_id: str,
+        expected_length: int | None = None,
     ) -> int:
         """See :meth:`summem.stores.base.Store.rewrite`."""
-        rewrite = Rewrite(keep, messages, expected_version, expected_epoch, branch_id)
+        rewrite = Rewrite(
+            keep, messages, expected_version, expected_epoch, branch_id, expected_length
+        )
         return await self._run(self._op_rewrite(session_id, rewrite))
 
     async def branches(self, session_id: str) -> list[Branch]:
