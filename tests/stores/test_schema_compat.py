@@ -34,7 +34,7 @@ from tests.stores.backends import (
     unique_prefix,
 )
 from tests.stores.backends import require_redis as _require_redis
-from tests.stores.helpers import summary_msg
+from tests.stores.helpers import sqlite_drop_branches, summary_msg
 
 KNOWN = len(MIGRATIONS)
 
@@ -47,7 +47,7 @@ def test_the_marker_is_the_most_any_applied_migration_declared() -> None:
     assert compatible_down_to((1, 1, 3, 3), 2) == 1
     assert compatible_down_to((1, 3, 2), 3) == 3  # a later, lower declaration cannot lower it
     assert compatible_down_to((1,), 0) == 0
-    assert compatible_down_to(COMPATIBLE, KNOWN) == 3  # SQLite today
+    assert compatible_down_to(COMPATIBLE, KNOWN) == 6  # SQLite today (branches, issue #28)
     assert compatible_down_to(PG_COMPATIBLE, len(PG_MIGRATIONS)) == 2  # PostgreSQL today
     assert compatible_down_to(REDIS_COMPATIBLE, REDIS_SCHEMA) == 1  # Redis today
 
@@ -116,18 +116,19 @@ def future_sqlite(path: Path, *, compatible: int | None, marker_for: int = KNOWN
 def test_sqlite_records_the_marker_when_it_migrates(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     SQLiteStore(path).close()
-    assert sqlite_marker(path) == (KNOWN, (KNOWN, 3))
+    assert sqlite_marker(path) == (KNOWN, (KNOWN, 6))
     old = tmp_path / "old.db"  # written before markers: migrated, it gets one
     SQLiteStore(old).close()
     conn = sqlite3.connect(old)
     conn.execute("DROP TABLE summem_schema")
     conn.execute("DROP TABLE spend")
     conn.execute("DROP TABLE spend_holds")
+    sqlite_drop_branches(conn)
     conn.execute("PRAGMA user_version = 3")
     conn.commit()
     conn.close()
     SQLiteStore(old).close()
-    assert sqlite_marker(old) == (KNOWN, (KNOWN, 3))
+    assert sqlite_marker(old) == (KNOWN, (KNOWN, 6))
 
 
 def test_sqlite_newer_but_compatible_is_used_as_it_is(

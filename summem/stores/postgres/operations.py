@@ -103,6 +103,15 @@ class PgOps(PgSpend):
 
         return Transaction(name, None, steps)
 
+    def _op_probe(self, session_id: str) -> Transaction[tuple[str, int, int] | None]:
+        name = validate_session_id(session_id)
+
+        def steps() -> Steps[tuple[str, int, int] | None]:
+            (rows,) = yield batch(Query(self._sql.PROBE, (name_key(name), name)), final=True)
+            return (rows[0][0], int(rows[0][1]), int(rows[0][2])) if rows else None
+
+        return Transaction(name, None, steps)
+
     def _op_history(
         self, session_id: str, start: int, stop: int | None
     ) -> Transaction[list[Message]]:

@@ -192,6 +192,9 @@ class SQL:
             f"SELECT {_META} FROM {{schema}}.sessions WHERE key = %s AND name = %s FOR UPDATE"
         ),
         "EXISTS": "SELECT sid FROM {schema}.sessions WHERE key = %s AND name = %s",
+        "PROBE": (
+            "SELECT epoch, version, length FROM {schema}.sessions WHERE key = %s AND name = %s"
+        ),
         "CREATE": (
             "INSERT INTO {schema}.sessions (key, name, epoch) VALUES (%s, %s, %s) "
             "ON CONFLICT (key) DO NOTHING"
@@ -334,6 +337,7 @@ class SQL:
     META: bytes
     LOCK_META: bytes
     EXISTS: bytes
+    PROBE: bytes
     CREATE: bytes
     CREATE_WHOLE: bytes
     NAMES: bytes
