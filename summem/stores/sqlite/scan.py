@@ -19,8 +19,8 @@ dropped as soon as the file's index covers the whole session. It is built again 
 the session is not the one it indexed: another epoch (deleted and created again), cleared
 (the id of the last message both hold differs), or rewritten (``Store.rewrite`` recorded a
 branch since: the messages past its fork were replaced), not when a search sees an older
-snapshot than an earlier one did (the positions searched are below what it holds). Building it is logged
-at INFO, once per session and epoch; extending it at DEBUG.
+snapshot than an earlier one did (the positions searched are below what it holds). Building
+it is logged at INFO, once per session and epoch; extending it at DEBUG.
 """
 
 from __future__ import annotations
