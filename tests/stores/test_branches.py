@@ -20,7 +20,7 @@ from summem.stores.base import Branch, Store
 from tests.stores.backends import Backend, open_backend, params
 from tests.stores.helpers import fill, reduce_to, snap, state_of
 
-BRANCHING_PARAMS = params(where=lambda kind, mode: kind.name in {"memory", "sqlite"})
+BRANCHING_PARAMS = params(where=lambda kind, mode: kind.name in {"memory", "sqlite", "postgres"})
 PROBE_PARAMS = params()
 
 
@@ -400,7 +400,7 @@ def test_probe_tells_whether_a_copy_is_current(probed: Backend) -> None:
 
 
 SEARCHING_PARAMS = params(
-    where=lambda kind, mode: kind.searchable and kind.name in {"memory", "sqlite"}
+    where=lambda kind, mode: kind.searchable and kind.name in {"memory", "sqlite", "postgres"}
 )
 
 

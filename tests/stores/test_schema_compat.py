@@ -34,7 +34,7 @@ from tests.stores.backends import (
     unique_prefix,
 )
 from tests.stores.backends import require_redis as _require_redis
-from tests.stores.helpers import sqlite_drop_branches, summary_msg
+from tests.stores.helpers import pg_drop_branches, sqlite_drop_branches, summary_msg
 
 KNOWN = len(MIGRATIONS)
 
@@ -48,7 +48,7 @@ def test_the_marker_is_the_most_any_applied_migration_declared() -> None:
     assert compatible_down_to((1, 3, 2), 3) == 3  # a later, lower declaration cannot lower it
     assert compatible_down_to((1,), 0) == 0
     assert compatible_down_to(COMPATIBLE, KNOWN) == 6  # SQLite today (branches, issue #28)
-    assert compatible_down_to(PG_COMPATIBLE, len(PG_MIGRATIONS)) == 2  # PostgreSQL today
+    assert compatible_down_to(PG_COMPATIBLE, len(PG_MIGRATIONS)) == 5  # PostgreSQL (branches)
     assert compatible_down_to(REDIS_COMPATIBLE, REDIS_SCHEMA) == 1  # Redis today
 
 
@@ -234,7 +234,7 @@ def future_postgres(schema: str, *, compatible: int | None, marker_for: int | No
 def test_postgres_records_the_marker_and_uses_a_newer_compatible_schema(schema: str) -> None:
     latest = len(PG_MIGRATIONS)
     PostgresStore(postgres_url(), schema=schema).close()
-    assert pg_version_row(schema) == (latest, 2, latest)
+    assert pg_version_row(schema) == (latest, 5, latest)
     future_postgres(schema, compatible=latest, marker_for=latest + 1)
     with PostgresStore(postgres_url(), schema=schema) as store:
         state = store.load("s")
@@ -252,7 +252,7 @@ def test_postgres_records_the_marker_and_uses_a_newer_compatible_schema(schema: 
 @pytest.mark.parametrize(
     ("compatible", "marker_for", "why"),
     [
-        (5, 5, "compatible down to schema version 5 only"),
+        (6, 6, "compatible down to schema version 6 only"),
         (None, None, "records no marker"),
         (2, 3, "records no marker"),  # recorded for another version
     ],
@@ -287,10 +287,11 @@ def test_postgres_version_table_from_before_the_marker_is_read_and_upgraded(sche
     with pytest.raises(SchemaVersionError, match="records no marker"):
         PostgresStore(postgres_url(), schema=schema)
     pg_execute("DROP TABLE {schema}.spend, {schema}.spend_holds", schema=schema)
+    pg_drop_branches(schema)
     pg_execute("UPDATE {schema}.summem_schema_version SET version = 2", schema=schema)
     with PostgresStore(postgres_url(), schema=schema) as store:
         assert store.spent_since("t").tokens == 0  # migrated: the ledger is back
-    assert pg_version_row(schema) == (latest, 2, latest)
+    assert pg_version_row(schema) == (latest, 5, latest)
 
 
 # -- Redis ------------------------------------------------------------------------------------
