@@ -17,22 +17,8 @@ import pytest
 from summem.errors import ConflictError, StoreError
 from summem.messages import Message, system, user
 from summem.stores.base import Branch, Store
-from tests.stores.backends import Backend, open_backend, params
+from tests.stores.backends import SEARCHABLE_PARAMS, Backend, open_backend
 from tests.stores.helpers import fill, reduce_to, snap, state_of
-
-BRANCHING_PARAMS = params(where=lambda kind, mode: kind.name in {"memory", "sqlite", "postgres"})
-PROBE_PARAMS = params()
-
-
-@pytest.fixture(params=BRANCHING_PARAMS)
-def branching(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    """The backends that implement branching, sync and async."""
-    yield from open_backend(request.param, tmp_path)
-
-
-@pytest.fixture
-def store(branching: Backend) -> Store:
-    return branching.make()
 
 
 def ids(store: Store, sid: str) -> list[str]:
@@ -378,13 +364,7 @@ def test_clear_and_delete_remove_branches(store: Store) -> None:
     assert store.branches("s") == []
 
 
-@pytest.fixture(params=PROBE_PARAMS)
-def probed(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    yield from open_backend(request.param, tmp_path)
-
-
-def test_probe_tells_whether_a_copy_is_current(probed: Backend) -> None:
-    store = probed.make()
+def test_probe_tells_whether_a_copy_is_current(store: Store) -> None:
     assert store.probe("s") is None
     fill(store, "s", 2)
     st = store.load("s")
@@ -399,14 +379,9 @@ def test_probe_tells_whether_a_copy_is_current(probed: Backend) -> None:
     assert store.probe("s") is None
 
 
-SEARCHING_PARAMS = params(
-    where=lambda kind, mode: kind.searchable and kind.name in {"memory", "sqlite", "postgres"}
-)
-
-
-@pytest.fixture(params=SEARCHING_PARAMS)
+@pytest.fixture(params=SEARCHABLE_PARAMS)
 def searching(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    """The backends that search history themselves and implement branching."""
+    """The backends that search history themselves."""
     yield from open_backend(request.param, tmp_path)
 
 

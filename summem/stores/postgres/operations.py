@@ -30,9 +30,9 @@ from summem.stores.common.new_session import prepare_new_session
 from summem.stores.common.operations import Commit, Create, CreateOps, Rollback
 from summem.stores.common.rows import Meta, decode_positions
 from summem.stores.common.schema_compat import compatible_down_to
+from summem.stores.postgres.branching import PgBranching
 from summem.stores.postgres.schema import COMPATIBLE, LOCK_CLASS, name_key
 from summem.stores.postgres.search import CATCH_UP_CHUNK, ts_query, ts_vector
-from summem.stores.postgres.branching import PgBranching
 from summem.stores.postgres.spend import PgSpend
 from summem.stores.postgres.transaction import (
     Query,
