@@ -105,6 +105,31 @@ local function catch_up(n, upto)
 end
 """
 
+# Appends a batch at position `at` of KEYS[2]: m messages, their ids at ARGV[first + 1 ..
+# first + m] and bodies at ARGV[first + m + 1 .. first + 2m]; an id the ids hash (KEYS[4])
+# holds, or repeated in the batch, is skipped. Returns the new length.
+_PUSH_FRESH = """
+local function push_fresh(m, first, at)
+  local fresh, ids, seen = {}, {}, {}
+  for i = 1, m do
+    local id = ARGV[first + i]
+    if not seen[id] and redis.call('HEXISTS', KEYS[4], id) == 0 then
+      seen[id] = true
+      ids[#ids + 1] = id
+      fresh[#fresh + 1] = ARGV[first + m + i]
+    end
+  end
+  for i = 1, #fresh, 1000 do
+    redis.call('RPUSH', KEYS[2], unpack(fresh, i, math.min(i + 999, #fresh)))
+  end
+  for i = 1, #ids do
+    redis.call('HSET', KEYS[4], ids[i], at + i - 1)
+  end
+  redis.call('HSET', KEYS[1], 'indexed', at + #fresh)
+  return at + #fresh
+end
+"""
+
 # KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned. ARGV[1] epoch for a new session,
 # ARGV[2] the batch size m,
 # ARGV[3 .. m+2] the message ids, ARGV[m+3 .. 2m+2] the encoded messages. A message whose id
@@ -119,25 +144,10 @@ if m == 0 then return redis.call('LLEN', KEYS[2]) end
 local n = redis.call('LLEN', KEYS[2])
 """
     + _CATCH_UP
+    + _PUSH_FRESH
     + """
-local done = catch_up(n, n)
-local fresh, ids, seen = {}, {}, {}
-for i = 1, m do
-  local id = ARGV[2 + i]
-  if not seen[id] and redis.call('HEXISTS', KEYS[4], id) == 0 then
-    seen[id] = true
-    ids[#ids + 1] = id
-    fresh[#fresh + 1] = ARGV[2 + m + i]
-  end
-end
-for i = 1, #fresh, 1000 do
-  redis.call('RPUSH', KEYS[2], unpack(fresh, i, math.min(i + 999, #fresh)))
-end
-for i = 1, #ids do
-  redis.call('HSET', KEYS[4], ids[i], n + i - 1)
-end
-redis.call('HSET', KEYS[1], 'indexed', n + #fresh)
-return n + #fresh
+catch_up(n, n)
+return push_fresh(m, 2, n)
 """
 )
 
@@ -217,6 +227,7 @@ end
 """
     + _CAS
     + _CATCH_UP
+    + _PUSH_FRESH
     + """
 local n = redis.call('LLEN', KEYS[2])
 if ARGV[5] ~= '' and tonumber(ARGV[5]) ~= n then return {'length', n} end
@@ -267,23 +278,7 @@ if wm > keep then
     redis.call('HSET', KEYS[1], 'watermark', 0)
   end
 end
-local m = tonumber(ARGV[6])
-local fresh, ids, seen = {}, {}, {}
-for i = 1, m do
-  local id = ARGV[6 + i]
-  if not seen[id] and redis.call('HEXISTS', KEYS[4], id) == 0 then
-    seen[id] = true
-    ids[#ids + 1] = id
-    fresh[#fresh + 1] = ARGV[6 + m + i]
-  end
-end
-for i = 1, #fresh, 1000 do
-  redis.call('RPUSH', KEYS[2], unpack(fresh, i, math.min(i + 999, #fresh)))
-end
-for i = 1, #ids do
-  redis.call('HSET', KEYS[4], ids[i], keep + i - 1)
-end
-redis.call('HSET', KEYS[1], 'indexed', keep + #fresh)
+push_fresh(tonumber(ARGV[6]), 6, keep)
 return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
 """
 )
