@@ -76,6 +76,7 @@ def sqlite_drop_branches(conn: Any) -> None:
     older summem wrote it."""
     conn.execute("DROP TABLE branch_messages")
     conn.execute("DROP TABLE branches")
+    conn.execute("DROP INDEX summaries_valid")
     conn.execute("ALTER TABLE summaries DROP COLUMN abandoned_by")
 
 
