@@ -44,6 +44,7 @@ from summem.session.readonly import freeze
 from summem.session.render import RenderCache, render_message
 from summem.session.usage import Usage, UsageLedger, sum_usage, summarizer_total
 from summem.stores.base import SessionState
+from summem.summarizers.base import summary_limit
 from summem.summarizers.sent import SentView
 
 __all__ = ["MAX_SPANS_PER_REDUCTION", "SessionCore", "Trigger"]
@@ -138,7 +139,11 @@ class SessionCore:
             None
             if guard is None
             else LoopWatch(
-                guard, threshold=reducer.threshold, target=reducer.target, unit=reducer.unit
+                guard,
+                threshold=reducer.threshold,
+                target=reducer.target,
+                unit=reducer.unit,
+                summary_allowance=_summary_allowance(reducer),
             )
         )
         """Watches automatic reductions for loops (``None``: never pauses)."""
@@ -769,3 +774,20 @@ def _token_count(reducer: Reducer) -> Callable[[Message], int]:
         return counter.count_message(message) if counter is not None else reducer.size(message)
 
     return count
+
+
+def _summary_allowance(reducer: Reducer) -> int:
+    """A summary message's size at its own ``summary_max_tokens`` (0: the reducer has none).
+
+    The loop guard never calls such a summary *growing*. It is the room the reducer reserves
+    for a summary without the slack validation accepts on top (a summary in the slack, larger
+    every time, still counts as growing).
+    """
+    reserve = getattr(reducer, "summary_reserve", None)
+    most = getattr(reducer, "summary_max_tokens", None)
+    if not callable(reserve) or not isinstance(most, int):
+        return 0
+    room = reserve()
+    if not isinstance(room, int):
+        return 0
+    return room - (summary_limit(most) - most) if reducer.unit == "tokens" else room
