@@ -82,19 +82,19 @@ def test_resume_reduce_and_clear() -> None:
     for i in range(5):
         memory.add(u(words(3, f"m{i}")))
     assert memory.reductions_paused is not None
-    # paused turns past the hard limit fold offline: a summary that fits, or (the turn after,
-    # when it does not) truncation; after three the view holds one and an evictable message
+    # paused turns past the hard limit fold offline into a summary made to fit the room left:
+    # the view is the system message, a summary and the newest turn, with nothing to evict
     for i in range(3):
         memory.add(u(words(3, f"p{i}")))
-    result = memory.reduce()  # on request it still summarizes, and does not resume
-    assert result is not None and result.summary is not None and len(summarizer.requests) == 4
-    assert memory.reductions_paused is not None
+        assert memory.summary is not None and len(memory.view()) == 3
+    assert memory.reduce() is None and len(summarizer.requests) == 3
+    assert memory.reductions_paused is not None  # reduce() does not resume
     memory.resume_reductions()
     assert memory.reductions_paused is None
     for i in range(3):
         memory.add(u(words(3, f"r{i}")))
     assert memory.reductions_paused is not None  # caught again, after three more
-    assert len(summarizer.requests) == 7
+    assert len(summarizer.requests) == 6
     memory.clear()
     assert memory.reductions_paused is None
 
