@@ -519,9 +519,7 @@ class SessionCore:
                 cut,
             )
             room = self._summary_room(system, sizes, cut, self.hard_limit)
-            return Plan(
-                epoch, version, watermark, tail[:cut], [], previous, size, True, True, room
-            )
+            return Plan(epoch, version, watermark, tail[:cut], [], previous, size, True, True, room)
         if self._backing_off_past_ceiling(automatic, size):
             # the summarizer failed on this very span: the chain ends in what fits (I7)
             logger.warning(
@@ -534,9 +532,7 @@ class SessionCore:
                 cut,
             )
             room = self._summary_room(system, sizes, cut, self.ceiling)
-            return Plan(
-                epoch, version, watermark, tail[:cut], [], previous, size, True, True, room
-            )
+            return Plan(epoch, version, watermark, tail[:cut], [], previous, size, True, True, room)
         # The summarizer reads the originals: spans are packed by their size, not the stubs'.
         read = sizes[:cut] if self.masks is None else [r.size(m) for m in tail[:cut]]
         spans = pack_spans(tail[:cut], read, r.threshold, final=True)
@@ -548,9 +544,7 @@ class SessionCore:
             cut = sum(len(s) for s in spans)
         return Plan(epoch, version, watermark, tail[:cut], spans, previous, size, automatic)
 
-    def _summary_room(
-        self, system: Message | None, sizes: list[int], cut: int, limit: int
-    ) -> int:
+    def _summary_room(self, system: Message | None, sizes: list[int], cut: int, limit: int) -> int:
         """The room a summary has under ``limit`` once ``cut`` tail messages are evicted."""
         return limit - sum(sizes[cut:]) - self.reducer.head_size(system, None)
 

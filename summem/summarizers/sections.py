@@ -60,9 +60,7 @@ def carry_sections(reply: str, previous: str | None, sections: Sequence[str]) ->
     _, before = split_sections(previous)
     _, after = split_sections(reply)
     order = [_key(s) for s in sections]
-    missing = [
-        k for k in order if k in before and k not in after and "\n" in before[k].strip()
-    ]
+    missing = [k for k in order if k in before and k not in after and "\n" in before[k].strip()]
     if not missing:
         return reply
     preamble, blocks = split_sections(reply)

@@ -64,9 +64,7 @@ async def test_the_prompt_sent_carries_the_previous_sections_and_the_rule(
         assert f"## {heading}:" in sent  # the instructions name every section
 
 
-async def test_a_reply_dropping_a_section_gets_the_previous_block_back(
-    backend, route, mode, clock
-):
+async def test_a_reply_dropping_a_section_gets_the_previous_block_back(backend, route, mode, clock):
     route.side_effect = [backend.ok(REPLY_WITHOUT_VALUES)]
     out = await summarize(backend, mode, clock, PREVIOUS)
     _, blocks = split_sections(out.text)
