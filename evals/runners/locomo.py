@@ -49,7 +49,6 @@ from evals.metrics.misses import miss_breakdown
 from evals.metrics.qa import answer_and_judge, judge_accuracy, prompt_refs
 from evals.runners.report import markdown_table, plot_pareto, report_metadata, write_json_report
 from summem.clients.base import LLMClient
-from summem.reducers.base import default_target
 from summem.tokens.base import TokenCounter, resolve_counter
 
 __all__ = ["baseline_rows", "main", "method_rows", "score_views"]
@@ -206,6 +205,7 @@ def run_methods(
     reference: list[CarriedView] | None = None
     costs: list[dict[str, Any]] = []
     violations: list[str] = []
+    target = args.target or budget * 3 // 4
     summary_budget = args.summary_budget or budget // 4
     for method in args.summarizer or DEFAULT_METHODS:
         extra: dict[str, Any] = {}
@@ -221,8 +221,6 @@ def run_methods(
             if method == MISS_REFERENCE:
                 reference = views
         else:
-            # the library's default: 9/10 of the budget offline, 3/4 with a model
-            target = args.target or default_target(budget, offline=method == "extractive")
             config = EngineConfig(
                 threshold_tokens=budget,
                 target_tokens=target,
@@ -361,11 +359,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("dataset", type=Path, help="path to locomo10.json (not shipped here)")
     parser.add_argument("--audit", type=Path, help="locomo-audit's audit-errors.json")
     parser.add_argument("--budget", type=int, action="append", help="view budget (tokens)")
-    parser.add_argument(
-        "--target",
-        type=int,
-        help="engine target (default: summem's; 9/10 of the budget extractive, 3/4 llm:MODEL)",
-    )
+    parser.add_argument("--target", type=int, help="engine target (default 3/4 of the budget)")
     parser.add_argument(
         "--summary-budget", type=int, help="summary tokens (default: a quarter of the budget)"
     )

@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MASK_MIN_TOKENS",
     "DEFAULT_THRESHOLD",
-    "OFFLINE_TARGET_FRACTION",
     "BudgetReducer",
     "ReduceResult",
     "Reducer",
@@ -137,21 +136,8 @@ DEFAULT_THRESHOLD: dict[str, int] = {"tokens": 8000, "messages": 40}
 """The threshold when none is configured, by unit."""
 
 
-OFFLINE_TARGET_FRACTION = 0.9
-"""The default target of a reducer whose summarizer is the offline extractive one, as a
-fraction of the threshold (three quarters otherwise; see :func:`default_target`)."""
-
-
-def default_target(threshold: int, *, offline: bool = False) -> int:
-    """The target when only a threshold is given: three quarters of it (hysteresis).
-
-    The hysteresis spaces model calls out: one per ``threshold - target`` of growth. An
-    offline summarizer costs no call, so with ``offline`` the step is a tenth of the
-    threshold (:data:`OFFLINE_TARGET_FRACTION`): the view stays between 90 and 100 % of its
-    budget instead of 75 and 100 %, and keeps more recent turns verbatim (issue #29).
-    """
-    if offline:
-        return max(1, min(threshold - 1, int(threshold * OFFLINE_TARGET_FRACTION)))
+def default_target(threshold: int) -> int:
+    """The target when only a threshold is given: three quarters of it (hysteresis)."""
     return max(1, threshold * 3 // 4)
 
 

@@ -35,7 +35,6 @@ from summem.reducers.base import (
     BudgetReducer,
     ReduceResult,
     check_budget,
-    default_target,
 )
 from summem.reducers.loop_guard import LoopGuard
 from summem.reducers.view import DEFAULT_SUMMARY_PREFIX, PLACEMENTS, SummaryPlacement
@@ -180,10 +179,6 @@ class SummarizationReducer(BudgetReducer):
             from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 
             summarizer = ExtractiveSummarizer()
-        target_unset = (target_tokens if self.unit == "tokens" else target_messages) is None
-        if target_unset and self.unit == "tokens" and _is_offline(summarizer):
-            # no model call to space out: smaller steps keep the view nearer its budget
-            self.target = default_target(self.threshold, offline=True)
         if not callable(getattr(summarizer, "summarize", None)):
             raise ConfigurationError(
                 f"summarizer must have a summarize(request) method, got {summarizer!r}"
@@ -214,7 +209,10 @@ class SummarizationReducer(BudgetReducer):
             defaults=[
                 setting
                 for setting, unset in (
-                    ("target", target_unset),
+                    (
+                        "target",
+                        (target_tokens if self.unit == "tokens" else target_messages) is None,
+                    ),
                     ("summary_max_tokens", summary_max_tokens == DEFAULT_SUMMARY_MAX_TOKENS),
                 )
                 if unset
@@ -546,8 +544,3 @@ def _extra(output: SummaryOutput, evicted: Sequence[Message]) -> dict[str, Any]:
     }
     extra["usage"] = usage
     return extra
-
-
-def _is_offline(summarizer: object) -> bool:
-    """The built-in offline summarizer (extractive, no model): reductions cost no call."""
-    return getattr(summarizer, "name", None) == "extractive" and not uses_llm(summarizer)
