@@ -22,12 +22,13 @@ threshold's worth). So ordinary workloads, whose hysteresis is one reduction per
 ``max_ineffective``-th reduction.
 
 Growth is measured against the summary's own allowance: the cap is the larger of
-``max_summary_fraction`` of the target and the room the reducer reserves for a summary
-(``summary_max_tokens`` with the slack validation accepts, the prefix and the message's
-overhead). A summary within its allowance is never *growing*, whatever the ratio of that
-allowance to the target: a rolling summary that fills the room it was given is doing its job
-(with summaries of half the target or more, it crossed the fraction on every reduction and
-ordinary conversations paused, issue #29).
+``max_summary_fraction`` of the target and the size of a summary message at the reducer's
+``summary_max_tokens`` (its text, prefix and overhead, as the reducer reserves room for it,
+without the slack validation accepts on top). A summary within its allowance is never
+*growing*, whatever the ratio of that allowance to the target: a rolling summary that fills the
+room it was given is doing its job (with summaries of half the target or more, it crossed the
+fraction on every reduction and ordinary conversations paused, issue #29); one that keeps
+growing into the slack past it still is.
 """
 
 from __future__ import annotations

@@ -506,7 +506,8 @@ class SessionCore:
         automatic = trigger != "explicit"
         if self.paused is not None and automatic and self.summarizing is not None:
             # a warning the first time in a pause, then debug: a system message over the
-            # budget folds offline on every turn, and the events say so each time
+            # budget folds offline on every turn, and the events say so each time; the offline
+            # summary is made to fit the room left (a smaller summary rather than none)
             told, self._told_truncating = self._told_truncating is self.paused, self.paused
             (logger.debug if told else logger.warning)(
                 "session %r: reductions are paused (%s) and the view (%d) is past its hard "
@@ -519,7 +520,17 @@ class SessionCore:
                 cut,
             )
             room = self._summary_room(system, sizes, cut, self.hard_limit)
-            return Plan(epoch, version, watermark, tail[:cut], [], previous, size, True, True, room)
+            return Plan(
+                epoch,
+                version,
+                watermark,
+                tail[:cut],
+                [],
+                previous,
+                size,
+                truncate=True,
+                summary_room=room,
+            )
         if self._backing_off_past_ceiling(automatic, size):
             # the summarizer failed on this very span: the chain ends in what fits (I7)
             logger.warning(
@@ -532,7 +543,17 @@ class SessionCore:
                 cut,
             )
             room = self._summary_room(system, sizes, cut, self.ceiling)
-            return Plan(epoch, version, watermark, tail[:cut], [], previous, size, True, True, room)
+            return Plan(
+                epoch,
+                version,
+                watermark,
+                tail[:cut],
+                [],
+                previous,
+                size,
+                truncate=True,
+                summary_room=room,
+            )
         # The summarizer reads the originals: spans are packed by their size, not the stubs'.
         read = sizes[:cut] if self.masks is None else [r.size(m) for m in tail[:cut]]
         spans = pack_spans(tail[:cut], read, r.threshold, final=True)
