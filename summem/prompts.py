@@ -121,6 +121,9 @@ class PromptFile(BaseModel):
     parameters: dict[str, _Parameter] = Field(default_factory=dict)
     """Model parameters sent with the prompt (``temperature``, ``max_tokens``...)."""
     messages: list[PromptMessage] = Field(min_length=1)
+    sections: list[str] = Field(default_factory=list)
+    """The ``## `` headings a structured prompt writes; a section the previous summary had
+    is carried forward when a reply leaves it out (:mod:`summem.summarizers.sections`)."""
 
     @field_validator("version", mode="before")
     @classmethod
@@ -128,6 +131,16 @@ class PromptFile(BaseModel):
         # ``version: 1`` is the natural way to write it; a float (``1.10``) would lose digits.
         if isinstance(value, int) and not isinstance(value, bool):
             return str(value)
+        return value
+
+    @field_validator("sections")
+    @classmethod
+    def _plain_headings(cls, value: list[str]) -> list[str]:
+        for heading in value:
+            if not heading.strip() or "\n" in heading or heading != heading.strip():
+                raise ValueError(f"a section is one non-empty line, got {heading!r}")
+        if len(set(value)) != len(value):
+            raise ValueError("sections are named once each")
         return value
 
     @field_validator("parameters")
@@ -169,6 +182,8 @@ class PromptTemplate:
         placeholders: the placeholder names the prompt uses.
         delimiters: the block tags the prompt uses (``<transcript>``...); rendering neutralizes
             them inside every substituted value.
+        sections: the ``## `` headings a structured prompt's summaries have (empty: free
+            text), carried forward from the previous summary when a reply drops one.
     """
 
     name: str
@@ -180,6 +195,7 @@ class PromptTemplate:
     placeholders: frozenset[str]
     delimiters: tuple[str, ...]
     _messages: tuple[tuple[str, tuple[_Segment, ...]], ...] = field(repr=False)
+    sections: tuple[str, ...] = ()
 
     @property
     def ref(self) -> str:
@@ -336,6 +352,7 @@ def parse_prompt(data: str | bytes, *, source: str = "<string>") -> PromptTempla
         placeholders=frozenset(used),
         delimiters=tuple(sorted(set(DEFAULT_DELIMITERS) | tags)),
         _messages=tuple(messages),
+        sections=tuple(spec.sections),
     )
 
 

@@ -6,7 +6,7 @@ message or ``keep_last_user_turns`` over long turns, fills it), so every turn re
 reduction frees almost nothing; or the summary itself keeps growing until it is most of the
 view. :class:`LoopWatch` looks at each committed automatic reduction and, after
 ``max_ineffective`` ineffective ones in a row, or as many in a row that each grew the summary
-past its cap (a summary at its own ``summary_max_tokens`` is not growing), returns a
+past its cap, returns a
 :class:`ReductionsPaused` verdict; the session then makes no more automatic summarizer calls
 until ``Memory.resume_reductions()`` (see :mod:`summem.session.core` for what a paused session
 does past its hard limit).
@@ -20,6 +20,15 @@ background reduction folding one span of a view far over its limits frees a span
 threshold's worth). So ordinary workloads, whose hysteresis is one reduction per
 ``threshold - target`` of growth, never trip it, and a loop trips it on its
 ``max_ineffective``-th reduction.
+
+Growth is measured against the summary's own allowance: the cap is the larger of
+``max_summary_fraction`` of the target and the size of a summary message at the reducer's
+``summary_max_tokens`` (its text, prefix and overhead, as the reducer reserves room for it,
+without the slack validation accepts on top). A summary within its allowance is never
+*growing*, whatever the ratio of that allowance to the target: a rolling summary that fills the
+room it was given is doing its job (with summaries of half the target or more, it crossed the
+fraction on every reduction and ordinary conversations paused, issue #29); one that keeps
+growing into the slack past it still is.
 """
 
 from __future__ import annotations
@@ -43,8 +52,8 @@ class LoopGuard:
             ``threshold - target`` and leaves the view above the target is ineffective.
         max_ineffective: pause after this many ineffective reductions in a row, or this many
             in a row that each grew the summary past ``max_summary_fraction``.
-        max_summary_fraction: a summary larger than the one it replaced and than this
-            fraction of the target is growing.
+        max_summary_fraction: a summary larger than the one it replaced, than this
+            fraction of the target and than its own allowance is growing.
     """
 
     min_freed_fraction: float = 0.25
@@ -98,11 +107,21 @@ class LoopWatch:
     Not thread-safe: the session core calls it under its lock.
     """
 
-    def __init__(self, guard: LoopGuard, *, threshold: int, target: int, unit: str) -> None:
+    def __init__(
+        self,
+        guard: LoopGuard,
+        *,
+        threshold: int,
+        target: int,
+        unit: str,
+        summary_allowance: int = 0,
+    ) -> None:
         self.guard = guard
         self.min_freed = guard.min_freed_fraction * (threshold - target)
         self.target = target
-        self.summary_cap = guard.max_summary_fraction * target
+        self.summary_allowance = summary_allowance
+        """The summary's own room (in the budget's unit): a summary within it never grows."""
+        self.summary_cap = max(guard.max_summary_fraction * target, summary_allowance)
         self.unit = unit
         self.ineffective = 0
         self.growing = 0
@@ -131,8 +150,7 @@ class LoopWatch:
             return ReductionsPaused(
                 "summary_growth",
                 f"the summary grew in {self.growing} reductions in a row, to {summary_after} "
-                f"{unit}, past {self.guard.max_summary_fraction:g} of the target "
-                f"({self.summary_cap:g})",
+                f"{unit}, past {self._cap_named()}",
                 self.reductions,
             )
         if freed < self.min_freed and size_after > self.target:
@@ -148,3 +166,10 @@ class LoopWatch:
                 self.reductions,
             )
         return None
+
+    def _cap_named(self) -> str:
+        """The growth cap in words: the target's fraction, or the summary's own allowance."""
+        fraction = self.guard.max_summary_fraction
+        if self.summary_allowance > fraction * self.target:
+            return f"its own allowance ({self.summary_allowance})"
+        return f"{fraction:g} of the target ({self.summary_cap:g})"

@@ -289,6 +289,26 @@ class SummarizationReducer(BudgetReducer):
         clone.summarizer = summarizer
         return clone
 
+    def within_room(self, room: int) -> SummarizationReducer | None:
+        """A copy whose summaries fit ``room`` (the summary message, in the budget's unit).
+
+        ``self`` when its own allowance fits; ``None`` when not even a one-token summary
+        does. The hard-limit fallback of a paused memory uses it, so the view keeps a
+        (smaller) summary rather than none.
+        """
+        if room >= self.summary_reserve():
+            return self
+        if self.unit != "tokens":
+            return None
+        # the message's own overhead, as counted: the reserve's margin would waste the room
+        most = room - self.size(Message(role="user", content=self.summary_prefix))
+        if most < 1:
+            return None
+        clone = copy.copy(self)
+        clone.summary_max_tokens = most
+        clone._reserve = None
+        return clone
+
     @property
     def summarizer_name(self) -> str:
         """The summarizer's name, for provenance."""

@@ -44,6 +44,7 @@ from summem.session.readonly import freeze
 from summem.session.render import RenderCache, render_message
 from summem.session.usage import Usage, UsageLedger, sum_usage, summarizer_total
 from summem.stores.base import SessionState
+from summem.summarizers.base import summary_limit
 from summem.summarizers.sent import SentView
 
 __all__ = ["MAX_SPANS_PER_REDUCTION", "SessionCore", "Trigger"]
@@ -138,7 +139,11 @@ class SessionCore:
             None
             if guard is None
             else LoopWatch(
-                guard, threshold=reducer.threshold, target=reducer.target, unit=reducer.unit
+                guard,
+                threshold=reducer.threshold,
+                target=reducer.target,
+                unit=reducer.unit,
+                summary_allowance=_summary_allowance(reducer),
             )
         )
         """Watches automatic reductions for loops (``None``: never pauses)."""
@@ -501,7 +506,8 @@ class SessionCore:
         automatic = trigger != "explicit"
         if self.paused is not None and automatic and self.summarizing is not None:
             # a warning the first time in a pause, then debug: a system message over the
-            # budget folds offline on every turn, and the events say so each time
+            # budget folds offline on every turn, and the events say so each time; the offline
+            # summary is made to fit the room left (a smaller summary rather than none)
             told, self._told_truncating = self._told_truncating is self.paused, self.paused
             (logger.debug if told else logger.warning)(
                 "session %r: reductions are paused (%s) and the view (%d) is past its hard "
@@ -513,7 +519,18 @@ class SessionCore:
                 self.hard_limit,
                 cut,
             )
-            return Plan(epoch, version, watermark, tail[:cut], [], previous, size, truncate=True)
+            room = self._summary_room(system, sizes, cut, self.hard_limit)
+            return Plan(
+                epoch,
+                version,
+                watermark,
+                tail[:cut],
+                [],
+                previous,
+                size,
+                truncate=True,
+                summary_room=room,
+            )
         if self._backing_off_past_ceiling(automatic, size):
             # the summarizer failed on this very span: the chain ends in what fits (I7)
             logger.warning(
@@ -525,7 +542,18 @@ class SessionCore:
                 self.ceiling,
                 cut,
             )
-            return Plan(epoch, version, watermark, tail[:cut], [], previous, size, truncate=True)
+            room = self._summary_room(system, sizes, cut, self.ceiling)
+            return Plan(
+                epoch,
+                version,
+                watermark,
+                tail[:cut],
+                [],
+                previous,
+                size,
+                truncate=True,
+                summary_room=room,
+            )
         # The summarizer reads the originals: spans are packed by their size, not the stubs'.
         read = sizes[:cut] if self.masks is None else [r.size(m) for m in tail[:cut]]
         spans = pack_spans(tail[:cut], read, r.threshold, final=True)
@@ -536,6 +564,10 @@ class SessionCore:
             spans = spans[:keep]
             cut = sum(len(s) for s in spans)
         return Plan(epoch, version, watermark, tail[:cut], spans, previous, size, automatic)
+
+    def _summary_room(self, system: Message | None, sizes: list[int], cut: int, limit: int) -> int:
+        """The room a summary has under ``limit`` once ``cut`` tail messages are evicted."""
+        return limit - sum(sizes[cut:]) - self.reducer.head_size(system, None)
 
     def fits(self, plan: Plan, summary: Message) -> bool:
         """Whether the view, once ``plan`` commits with ``summary``, is within the hard limit."""
@@ -769,3 +801,20 @@ def _token_count(reducer: Reducer) -> Callable[[Message], int]:
         return counter.count_message(message) if counter is not None else reducer.size(message)
 
     return count
+
+
+def _summary_allowance(reducer: Reducer) -> int:
+    """A summary message's size at its own ``summary_max_tokens`` (0: the reducer has none).
+
+    The loop guard never calls such a summary *growing*. It is the room the reducer reserves
+    for a summary without the slack validation accepts on top (a summary in the slack, larger
+    every time, still counts as growing).
+    """
+    reserve = getattr(reducer, "summary_reserve", None)
+    most = getattr(reducer, "summary_max_tokens", None)
+    if not callable(reserve) or not isinstance(most, int):
+        return 0
+    room = reserve()
+    if not isinstance(room, int):
+        return 0
+    return room - (summary_limit(most) - most) if reducer.unit == "tokens" else room

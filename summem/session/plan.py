@@ -58,6 +58,8 @@ class Plan:
             or a failed reduction's back-off holds: the summarizer is not called, the span
             and the previous summary are summarized offline instead
             (:func:`summarize_ceiling_flow`), or, if even that fails, truncated.
+        summary_room: with ``truncate``, the room the view has left for the summary under
+            its hard limit once ``evicted`` is gone: the offline summary is made to fit it.
     """
 
     epoch: str
@@ -69,6 +71,7 @@ class Plan:
     size_before: int
     automatic: bool = True
     truncate: bool = False
+    summary_room: int | None = None
 
     @property
     def new_watermark(self) -> int:
@@ -316,7 +319,20 @@ def summarize_ceiling_flow(
         return PlanResult(None, fallback_used=CEILING_TRUNCATION, fallback_failed=failed)
     from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 
-    offline: SummarizingReducer = with_summarizer(ExtractiveSummarizer())
+    offline: SummarizingReducer | None = with_summarizer(ExtractiveSummarizer())
+    within = getattr(offline, "within_room", None)
+    if plan.summary_room is not None and within is not None:
+        offline = within(plan.summary_room)  # a smaller summary rather than none
+    if offline is None:
+        return PlanResult(
+            None,
+            fallback_used=CEILING_TRUNCATION,
+            fallback_failed=(*failed, "extractive"),
+            fallback_reasons=(
+                f"not even a one-token summary fits the {plan.summary_room} left under the "
+                "hard limit",
+            ),
+        )
     sizes = [offline.size(m) for m in plan.evicted]
     spans = pack_spans(plan.evicted, sizes, offline.threshold, final=True)
     try:

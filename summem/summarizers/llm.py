@@ -49,6 +49,7 @@ from summem.summarizers.chunking import (
 from summem.summarizers.endpoint import OUTPUT_CAP_NAMES, honours_output_cap, resolve_client
 from summem.summarizers.render import render_transcript
 from summem.summarizers.reply import accept_reply, call_failure, call_usage
+from summem.summarizers.sections import carry_sections
 from summem.summarizers.sent import STOP, InPlace, forced_tool_choice, in_place, position_note
 
 if TYPE_CHECKING:
@@ -207,8 +208,11 @@ class LLMSummarizer:
                     calls += step.attempts
                     input_tokens, output_tokens = call_usage(response, chat, counter)
                     try:
-                        summary = accept_reply(
-                            response, name=self.name, instructions=self.prompt.instructions
+                        summary = self._carried(
+                            accept_reply(
+                                response, name=self.name, instructions=self.prompt.instructions
+                            ),
+                            summary,
                         )
                     except InvalidSummaryError as exc:
                         exc.usage = spent()
@@ -266,8 +270,9 @@ class LLMSummarizer:
             input_tokens += spent_in
             output_tokens += spent_out
             try:
-                summary = accept_reply(
-                    response, name=self.name, instructions=self.prompt.instructions
+                summary = self._carried(
+                    accept_reply(response, name=self.name, instructions=self.prompt.instructions),
+                    summary,
                 )
             except InvalidSummaryError as exc:
                 exc.usage = spent()
@@ -291,6 +296,13 @@ class LLMSummarizer:
         )
 
     # -- pure parts -----------------------------------------------------------------------
+
+    def _carried(self, reply: str, previous: str | None) -> str:
+        """``reply`` with the previous summary's sections it dropped carried forward."""
+        text = carry_sections(reply, previous, self.prompt.sections)
+        if text != reply:
+            logger.info("summarizer %r: the reply left out a section; carried forward", self.name)
+        return text
 
     def _round_policy(
         self, started: float | None, rounds: int, calls: int
