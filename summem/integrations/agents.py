@@ -63,13 +63,18 @@ def _legacy_backup_id(session_id: str) -> str:
 
 
 def _coerce_settings(settings: Any) -> Any:
-    """A dict as the SDK's ``SessionSettings`` when it is installed (the runner calls resolve)."""
-    if not isinstance(settings, Mapping):
+    """The SDK's ``SessionSettings`` when it is installed: a dict as one, ``None`` as the default.
+
+    The SDK's own sessions default to ``SessionSettings()`` (the runner calls ``resolve``).
+    """
+    if settings is not None and not isinstance(settings, Mapping):
         return settings
     try:
-        from agents.memory.session_settings import coerce_session_settings
+        from agents.memory.session_settings import SessionSettings, coerce_session_settings
     except ImportError:  # no SDK: nothing will call resolve(); the dict's limit still applies
         return settings
+    if settings is None:
+        return SessionSettings()
     return coerce_session_settings(dict(settings))
 
 
@@ -251,6 +256,7 @@ class SummemSession:
         if self._legacy_checked:
             return
         memory = self.memory
+        memory._check_open()
         store, backup = memory.store, _legacy_backup_id(self.session_id)
         if await store.exists(backup):
             if not await store.exists(self.session_id):
