@@ -133,7 +133,6 @@ class RecordedIndex:
             and (last_id is None or self.last_id == last_id)
         )
 
-
     def truncate(self, length: int) -> None:
         """Forget ``history[length:]`` (a branch at ``length``): O(what is forgotten)."""
         fps, positions = self.fps, self.positions
