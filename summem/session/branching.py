@@ -116,7 +116,7 @@ def branch_flow(
         StoreOutcomeUnknownError: whether the branch was written cannot be told.
     """
     sid = core.session_id
-    if core.stale:
+    if core.needs_load():  # stale, or the epoch unknown (the session was made by appends)
         yield from reload_flow(core, store)
     check_position("at", at, core.length)
     assert isinstance(at, int)  # checked above; for the type checker

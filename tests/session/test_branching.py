@@ -333,6 +333,7 @@ async def test_a_reduction_committed_elsewhere_meanwhile_is_retried(on: Make) ->
 async def test_a_branch_never_abandons_what_another_writer_appended_meanwhile(on: Make) -> None:
     mine, other = on("race"), on("race")
     await mine.extend(CONVERSATION)
+    await mine.refresh()  # mine's copy knows the session (its epoch), then misses an append
     await other.refresh()
     theirs = await other.add(u("theirs"))
     with pytest.raises(ConflictError, match="another writer"):
