@@ -15,12 +15,13 @@ from typing import TypeVar
 
 from summem.messages import Message
 from summem.observe.ledger import Hold, Reserved, Spent
-from summem.stores.base import ClosingStore, SessionState
+from summem.stores.base import Branch, ClosingStore, SessionState
 from summem.stores.common.operations import (
     Commit,
     Create,
     LedgerOperations,
     Operations,
+    Rewrite,
     Rollback,
     Settle,
     SpendEntry,
@@ -108,6 +109,31 @@ class OpStore(Operations, ClosingStore):
         """See :meth:`summem.stores.base.Store.rollback`."""
         rollback = Rollback(summary_id, expected_version, expected_epoch)
         return self._run(self._op_rollback(session_id, rollback))
+
+    def rewrite(
+        self,
+        session_id: str,
+        *,
+        keep: int,
+        messages: Sequence[Message],
+        expected_version: int,
+        expected_epoch: str,
+        branch_id: str,
+        expected_length: int | None = None,
+    ) -> int:
+        """See :meth:`summem.stores.base.Store.rewrite`."""
+        rewrite = Rewrite(
+            keep, messages, expected_version, expected_epoch, branch_id, expected_length
+        )
+        return self._run(self._op_rewrite(session_id, rewrite))
+
+    def branches(self, session_id: str) -> list[Branch]:
+        """See :meth:`summem.stores.base.Store.branches`."""
+        return self._run(self._op_branches(session_id))
+
+    def branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
+        """See :meth:`summem.stores.base.Store.branch_messages`."""
+        return self._run(self._op_branch_messages(session_id, branch_id))
 
     def clear(self, session_id: str) -> None:
         """See :meth:`summem.stores.base.Store.clear`."""
@@ -208,6 +234,31 @@ class AsyncOpStore(Operations):
         """See :meth:`summem.stores.base.Store.rollback`."""
         rollback = Rollback(summary_id, expected_version, expected_epoch)
         return await self._run(self._op_rollback(session_id, rollback))
+
+    async def rewrite(
+        self,
+        session_id: str,
+        *,
+        keep: int,
+        messages: Sequence[Message],
+        expected_version: int,
+        expected_epoch: str,
+        branch_id: str,
+        expected_length: int | None = None,
+    ) -> int:
+        """See :meth:`summem.stores.base.Store.rewrite`."""
+        rewrite = Rewrite(
+            keep, messages, expected_version, expected_epoch, branch_id, expected_length
+        )
+        return await self._run(self._op_rewrite(session_id, rewrite))
+
+    async def branches(self, session_id: str) -> list[Branch]:
+        """See :meth:`summem.stores.base.Store.branches`."""
+        return await self._run(self._op_branches(session_id))
+
+    async def branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
+        """See :meth:`summem.stores.base.Store.branch_messages`."""
+        return await self._run(self._op_branch_messages(session_id, branch_id))
 
     async def clear(self, session_id: str) -> None:
         """See :meth:`summem.stores.base.Store.clear`."""
