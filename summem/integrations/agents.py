@@ -40,7 +40,13 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from summem.async_memory import AsyncMemory
-from summem.errors import ConfigurationError, MessageValidationError, ReductionError, StoreError
+from summem.errors import (
+    ConfigurationError,
+    ConflictError,
+    MessageValidationError,
+    ReductionError,
+    StoreError,
+)
 from summem.formats.responses import ITEM_META, standalone_message, to_items, to_messages
 
 if TYPE_CHECKING:
@@ -51,6 +57,9 @@ if TYPE_CHECKING:
 __all__ = ["SummemSession"]
 
 logger = logging.getLogger(__name__)
+
+_POP_ATTEMPTS = 8
+"""Pops tried while other writers keep changing the session (each one reads it again)."""
 
 _UNPAIRED = ("tool_call_id", "tool_calls")
 """The fields a pairing error names: an output answering no pending call, a call id pending."""
@@ -200,12 +209,21 @@ class SummemSession:
 
         async def pop() -> Any:
             await self._legacy()
-            await self._fresh()
             memory = self.memory
-            if not memory._core.length:
-                return None
-            popped = await memory.pop()
-            return to_items(popped)[-1] if popped else None
+            for attempt in range(1, _POP_ATTEMPTS + 1):
+                await self._fresh()
+                if not memory._core.length:
+                    return None
+                try:
+                    popped = await memory.pop()
+                except (ConflictError, ConfigurationError):
+                    # another writer got there first (its append, pop or clear): look again
+                    memory._core.stale = True
+                    if attempt == _POP_ATTEMPTS:
+                        raise
+                    continue
+                return to_items(popped)[-1] if popped else None
+            return None  # pragma: no cover - the loop returns or raises
 
         return await self._guarded(pop)
 
