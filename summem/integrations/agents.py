@@ -148,7 +148,7 @@ class SummemSession:
         What another ``SummemSession`` (or process) wrote, popped or cleared is seen: the
         store's version is checked first, and the view read again only when it changed.
         """
-        await self._guarded(self._fresh)
+        await self._guarded(self._read)
         if limit is None:
             limit = self._default_limit()
         items = await self.memory.items()
@@ -244,6 +244,10 @@ class SummemSession:
                 await memory.refresh()
 
         await self._guarded(clear)
+
+    async def _read(self) -> None:
+        await self._legacy()
+        await self._fresh()
 
     async def _fresh(self) -> None:
         """Read the session again if the store holds another version of it than the copy.

@@ -158,7 +158,8 @@ async def test_session_input_callback() -> None:
 
 
 async def test_session_settings() -> None:
-    assert SummemSession("s").session_settings is None
+    default = SummemSession("s").session_settings  # as the SDK's own sessions
+    assert isinstance(default, SessionSettings) and default.limit is None
     session = SummemSession("s", session_settings=SessionSettings(limit=3))
     assert session.session_settings.limit == 3
     await session.add_items([{"role": "user", "content": f"Message {i}"} for i in range(5)])
