@@ -37,7 +37,7 @@ import inspect
 import logging
 import sys
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from summem.async_memory import AsyncMemory
 from summem.errors import (
@@ -56,10 +56,12 @@ if TYPE_CHECKING:
 
 __all__ = ["SummemSession"]
 
+T = TypeVar("T")
+
 logger = logging.getLogger(__name__)
 
-_POP_ATTEMPTS = 8
-"""Pops tried while other writers keep changing the session (each one reads it again)."""
+_BRANCH_ATTEMPTS = 8
+"""Pops and clears tried while other writers keep changing the session (each reads again)."""
 
 _UNPAIRED = ("tool_call_id", "tool_calls")
 """The fields a pairing error names: an output answering no pending call, a call id pending."""
@@ -208,24 +210,12 @@ class SummemSession:
         """
 
         async def pop() -> Any:
-            await self._legacy()
-            memory = self.memory
-            for attempt in range(1, _POP_ATTEMPTS + 1):
-                await self._fresh()
-                if not memory._core.length:
-                    return None
-                try:
-                    popped = await memory.pop()
-                except (ConflictError, ConfigurationError):
-                    # another writer got there first (its append, pop or clear): look again
-                    memory._core.stale = True
-                    if attempt == _POP_ATTEMPTS:
-                        raise
-                    continue
-                return to_items(popped)[-1] if popped else None
-            return None  # pragma: no cover - the loop returns or raises
+            if not self.memory._core.length:
+                return None
+            popped = await self.memory.pop()
+            return to_items(popped)[-1] if popped else None
 
-        return await self._guarded(pop)
+        return await self._guarded(lambda: self._branching(pop))
 
     async def clear_session(self) -> None:
         """Empty the session; its items are kept as an abandoned branch, never sent again.
@@ -235,15 +225,31 @@ class SummemSession:
         """
 
         async def clear() -> None:
-            await self._legacy()
-            await self._fresh()
             memory = self.memory
             await memory.branch(0)
             if memory.system is not None:
                 await memory.store.set_system(self.session_id, None)
                 await memory.refresh()
 
-        await self._guarded(clear)
+        await self._guarded(lambda: self._branching(clear))
+
+    async def _branching(self, operation: Callable[[], Awaitable[T]]) -> T:
+        """Run a pop or clear on a fresh copy, again while other writers keep changing it.
+
+        The branch is a compare-and-set on the version and the length, so a write that
+        landed since the copy was read makes it fail (:class:`ConflictError`; or a pop
+        finding the history shorter): the copy is read again and the operation retried.
+        """
+        await self._legacy()
+        for attempt in range(1, _BRANCH_ATTEMPTS + 1):
+            await self._fresh()
+            try:
+                return await operation()
+            except (ConflictError, ConfigurationError):
+                self.memory._core.stale = True
+                if attempt == _BRANCH_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def _read(self) -> None:
         await self._legacy()

@@ -274,3 +274,26 @@ async def test_a_failed_reduction_does_not_fail_the_run_nor_duplicate_its_items(
     ]  # each input once, in order, each run answered
     assert len(history) == 8
     assert offline_or_none(session.memory.summary)  # the failed summarizer's: never committed
+
+
+async def test_developer_items_in_the_input_keep_their_place_across_turns() -> None:
+    model = Model(text("Hi", 1), text("Short answer", 2), text("Free plan", 3))
+    agent = Agent(name="test", model=model.model)
+    session = SummemSession("plans")
+    turn1 = [{"role": "developer", "content": "plan: free"}, {"role": "user", "content": "hi"}]
+    turn2 = [{"role": "developer", "content": "be brief"}, {"role": "user", "content": "why?"}]
+    await Runner.run(agent, turn1, session=session)
+    await Runner.run(agent, turn2, session=session)
+    await Runner.run(agent, "which plan am I on?", session=session)
+    sent = model.inputs[-1]
+    said = [(i.get("role"), i.get("content")) for i in sent if isinstance(i.get("content"), str)]
+    assert said == [
+        ("developer", "plan: free"),
+        ("user", "hi"),
+        ("developer", "be brief"),
+        ("user", "why?"),
+        ("user", "which plan am I on?"),
+    ]
+    roles = [i.get("role") for i in sent]
+    assert roles.index("developer") == 0 and roles.count("developer") == 2
+    assert [i for i in sent if i.get("role") == "assistant"] != []  # the replies are there too
