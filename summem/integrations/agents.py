@@ -35,6 +35,7 @@ import asyncio
 import hashlib
 import inspect
 import logging
+import random
 import sys
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -60,8 +61,9 @@ T = TypeVar("T")
 
 logger = logging.getLogger(__name__)
 
-_BRANCH_ATTEMPTS = 8
-"""Pops and clears tried while other writers keep changing the session (each reads again)."""
+_BRANCH_ATTEMPTS = 64
+"""Pops and clears tried while other writers keep changing the session (each reads again,
+after a jittered back-off that grows up to ~30 ms)."""
 
 _UNPAIRED = ("tool_call_id", "tool_calls")
 """The fields a pairing error names: an output answering no pending call, a call id pending."""
@@ -249,6 +251,8 @@ class SummemSession:
                 self.memory._core.stale = True
                 if attempt == _BRANCH_ATTEMPTS:
                     raise
+                # back off (jittered, growing) so that busy writers leave a gap
+                await asyncio.sleep(random.uniform(0, 0.0005 * 2 ** min(attempt, 6)))
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _read(self) -> None:
