@@ -356,3 +356,13 @@ def test_close_after_run_sync_left_a_reduction_parked(tmp_path: Path) -> None:
     store = AsyncSQLiteStore(str(tmp_path / "s.db"))
     assert in_thread(lambda: asyncio.run(store.acquire_lease("s", "someone-else", 30.0)))
     asyncio.run(store.close())
+
+
+def test_get_items_returning_the_view_is_documented_beside_the_full_history() -> None:
+    doc = " ".join((SummemSession.__doc__ or "").split())
+    assert "returns the **view**" in doc and "counts back from the view's end" in doc
+    assert "await session.memory.history()" in doc
+    notes = (Path(__file__).resolve().parents[2] / "docs-notes" / "integrations.md").read_text()
+    section = notes[notes.index("## OpenAI Agents SDK") :]
+    assert "**`get_items(limit)` returns the view**" in section
+    assert "await session.memory.history()" in section and "branch_messages" in section
