@@ -10,6 +10,7 @@ are the only places that perform I/O: the first calls ``step.run()``, the second
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Generator
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -81,16 +82,14 @@ async def run_async_guarded(flow: Flow[T], guard: Callable[[Callable[[], Any]], 
     resumes, to touch its session's copy, after it stopped being the one allowed to.
     """
     try:
-        step = guard(lambda: next(flow))
+        step = guard(functools.partial(next, flow))
         while True:
             try:
                 result = await step.arun()
             except Exception as exc:  # handed to the flow, which may recover or re-raise
-                error = exc
-                step = guard(lambda: flow.throw(error))
+                step = guard(functools.partial(flow.throw, exc))
             else:
-                value = result
-                step = guard(lambda: flow.send(value))
+                step = guard(functools.partial(flow.send, result))
     except StopIteration as stop:
         return stop.value  # type: ignore[no-any-return]  # Generator's return type is T
     finally:

@@ -32,6 +32,7 @@ testable) wherever summem is installed; ``pip install "summem[agents]"`` brings 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import inspect
 import logging
@@ -180,10 +181,8 @@ class SummemSession:
 
         async def store() -> None:
             await self._legacy()
-            try:
+            with contextlib.suppress(ReductionError):  # stored; logged, kept as last_error
                 await self._extend(messages)
-            except ReductionError:  # stored; logged, kept as last_error
-                pass
 
         await self._guarded(store)
 
@@ -344,7 +343,7 @@ class SummemSession:
                 "while this thread's event loop is running, so it cannot close here; "
                 "use `await session.close()`"
             )
-        return self.memory.close()  # type: ignore[return-value]  # a coroutine
+        return self.memory.close()
 
     def __repr__(self) -> str:
         return f"SummemSession({self.session_id!r})"

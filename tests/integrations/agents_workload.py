@@ -17,6 +17,7 @@ import json
 import random
 import sys
 import threading
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,11 +47,10 @@ class Outcome:
         self.errors += other.errors
 
 
-async def _one(
-    session: SummemSession, rng: random.Random, tag: str, n: int, out: Outcome
-) -> None:
+async def _one(session: SummemSession, rng: random.Random, tag: str, n: int, out: Outcome) -> None:
     roll = rng.random()
     content = f"{tag}-{n}"
+    call: Awaitable[Any]
     if roll < 0.55:
         kind, call = "add", session.add_items([{"role": "user", "content": content}])
     elif roll < 0.75:
@@ -59,7 +59,7 @@ async def _one(
         kind, call = "clear", session.clear_session()
     else:
         kind, call = "get", session.get_items()
-    task = asyncio.ensure_future(call)
+    task: asyncio.Future[Any] = asyncio.ensure_future(call)
     if rng.random() < 0.25:  # cancelled after a random number of loop turns
         for _ in range(rng.randrange(0, 12)):
             await asyncio.sleep(0)

@@ -280,8 +280,14 @@ async def test_developer_items_in_the_input_keep_their_place_across_turns() -> N
     model = Model(text("Hi", 1), text("Short answer", 2), text("Free plan", 3))
     agent = Agent(name="test", model=model.model)
     session = SummemSession("plans")
-    turn1 = [{"role": "developer", "content": "plan: free"}, {"role": "user", "content": "hi"}]
-    turn2 = [{"role": "developer", "content": "be brief"}, {"role": "user", "content": "why?"}]
+    turn1: list[Any] = [
+        {"role": "developer", "content": "plan: free"},
+        {"role": "user", "content": "hi"},
+    ]
+    turn2: list[Any] = [
+        {"role": "developer", "content": "be brief"},
+        {"role": "user", "content": "why?"},
+    ]
     await Runner.run(agent, turn1, session=session)
     await Runner.run(agent, turn2, session=session)
     await Runner.run(agent, "which plan am I on?", session=session)

@@ -59,4 +59,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         name = getattr(item, "originalname", item.name)
         reason = INTERNALS.get(name)
         if reason is not None:
-            item.add_marker(pytest.mark.xfail(strict=True, reason=f"SQLiteSession internals: {reason}"))
+            item.add_marker(
+                pytest.mark.xfail(strict=True, reason=f"SQLiteSession internals: {reason}")
+            )

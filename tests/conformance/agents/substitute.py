@@ -51,7 +51,6 @@ class SQLiteSession(SummemSession):
         task.add_done_callback(_closing.discard)
         return None
 
-
     async def _close_store(self) -> None:
         memory = self.memory
         memory._closed = False  # AsyncMemory.close() returns at once on a closed memory
