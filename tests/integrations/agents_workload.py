@@ -86,7 +86,7 @@ async def _loop_body(
 ) -> tuple[Outcome, list[SummemSession]]:
     rng = random.Random(seed)
     out = Outcome()
-    objects = [SummemSession(SESSION, store=url) for _ in range(sessions)]
+    objects = [SummemSession(SESSION, store=_store(url)) for _ in range(sessions)]
 
     async def driver(i: int) -> None:
         own = random.Random(rng.random())
@@ -131,22 +131,38 @@ def run(
     return total, objects
 
 
+def _store(url: str) -> Any:
+    """A URL the memory opens (and closes) itself; PostgreSQL as a sync store (any loop)."""
+    if url.startswith("postgresql"):
+        from summem.stores import open_store
+
+        return open_store(url)
+    return url
+
+
+async def _close(session: SummemSession) -> None:
+    owned = session.memory._owns_store
+    await session.close()
+    if not owned:
+        await session.memory.store.close()
+
+
 async def views_are_fresh(url: str, objects: list[SummemSession]) -> list[str]:
     """Once every writer has stopped: each object's view is the store's; then closes them."""
-    fresh = SummemSession(SESSION, store=url)
+    fresh = SummemSession(SESSION, store=_store(url))
     expected = await fresh.get_items()
-    await fresh.close()
+    await _close(fresh)
     stale = []
     for i, session in enumerate(objects):
         if await session.get_items() != expected:
             stale.append(f"session object {i}: a stale view after the run")
-        await session.close()
+        await _close(session)
     return stale
 
 
 async def stored(url: str) -> tuple[list[str], list[list[str]]]:
     """The history's contents and each branch's, as the store holds them."""
-    memory = AsyncMemory(SESSION, store=url)
+    memory = AsyncMemory(SESSION, store=_store(url))
     try:
         history = [str(m["content"]) for m in await memory.history()]
         branches = [
@@ -154,7 +170,10 @@ async def stored(url: str) -> tuple[list[str], list[list[str]]]:
             for b in await memory.branches()
         ]
     finally:
+        owned = memory._owns_store
         await memory.close()
+        if not owned:
+            await memory.store.close()
     return history, branches
 
 
@@ -183,7 +202,7 @@ if __name__ == "__main__":
 
     async def close_all() -> None:
         for session in made:
-            await session.close()
+            await _close(session)
 
     asyncio.run(close_all())
     print(json.dumps(result.__dict__))

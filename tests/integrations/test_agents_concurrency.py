@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.integrations import agents_workload as workload
+from tests.stores.backends import postgres_url, unique_prefix
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,3 +64,11 @@ def test_processes_threads_and_loops_on_one_sqlite_file(tmp_path: Path) -> None:
     assert total.operations == 4 * 2 * 2 * 150
     assert total.cancelled > 0 and total.popped
     workload.check(total, *asyncio.run(workload.stored(url)))
+
+
+def test_threads_and_loops_on_postgres() -> None:
+    url = f"{postgres_url()}?schema={unique_prefix().replace('-', '_')}"
+    outcome, objects = workload.run(url, 7, ops=80, tag="pg", threads=2, sessions=2)
+    assert asyncio.run(workload.views_are_fresh(url, objects)) == []
+    assert outcome.cancelled > 0 and outcome.popped
+    workload.check(outcome, *asyncio.run(workload.stored(url)))
