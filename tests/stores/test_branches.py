@@ -14,33 +14,19 @@ from typing import Any
 
 import pytest
 
-from summem.errors import ConflictError, StoreError
+from summem.errors import ConflictError, StoreError, StoreOutcomeUnknownError
 from summem.messages import Message, system, user
-from summem.stores.base import Branch, Store
-from tests.stores.backends import Backend, open_backend, params
-from tests.stores.helpers import fill, reduce_to, snap, state_of
-
-BRANCHING_PARAMS = params(where=lambda kind, mode: kind.name in {"memory", "sqlite", "postgres"})
-PROBE_PARAMS = params()
+from summem.stores.base import Branch
+from tests.stores.backends import SEARCHABLE_PARAMS, Backend, open_backend
+from tests.stores.helpers import BranchStore, branching, fill, reduce_to, snap, state_of
 
 
-@pytest.fixture(params=BRANCHING_PARAMS)
-def branching(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    """The backends that implement branching, sync and async."""
-    yield from open_backend(request.param, tmp_path)
-
-
-@pytest.fixture
-def store(branching: Backend) -> Store:
-    return branching.make()
-
-
-def ids(store: Store, sid: str) -> list[str]:
+def ids(store: BranchStore, sid: str) -> list[str]:
     return [m.id for m in store.history(sid)]
 
 
 def rewrite(
-    store: Store,
+    store: BranchStore,
     sid: str,
     keep: int,
     messages: list[Message] | tuple[()] = (),
@@ -62,7 +48,7 @@ def rewrite(
 # -- the history becomes history[:keep] + messages ----------------------------------------
 
 
-def test_truncate_keeps_the_suffix_as_a_branch(store: Store) -> None:
+def test_truncate_keeps_the_suffix_as_a_branch(store: BranchStore) -> None:
     batch = fill(store, "s", 5)
     store.set_system("s", system("be brief"))
     before = store.load("s")
@@ -82,7 +68,7 @@ def test_truncate_keeps_the_suffix_as_a_branch(store: Store) -> None:
     assert [snap(m) for m in store.branch_messages("s", "b1")] == [snap(m) for m in batch[3:]]
 
 
-def test_rewrite_with_new_messages(store: Store) -> None:
+def test_rewrite_with_new_messages(store: BranchStore) -> None:
     batch = fill(store, "s", 4)
     new = [user("edited"), user("and more")]
     rewrite(store, "s", 2, new, branch_id="b1")
@@ -92,7 +78,9 @@ def test_rewrite_with_new_messages(store: Store) -> None:
     assert store.branches("s")[0].length == 2
 
 
-def test_new_messages_skip_kept_and_repeated_ids_and_reuse_abandoned_ids(store: Store) -> None:
+def test_new_messages_skip_kept_and_repeated_ids_and_reuse_abandoned_ids(
+    store: BranchStore,
+) -> None:
     batch = fill(store, "s", 4)
     again = user("the same id, new text").with_id(batch[3].id)  # abandoned: its id is free again
     kept = user("a kept id").with_id(batch[0].id)  # in history[:keep]: skipped
@@ -106,7 +94,7 @@ def test_new_messages_skip_kept_and_repeated_ids_and_reuse_abandoned_ids(store: 
     assert store.append("s", [batch[2], fresh]) == 5
 
 
-def test_keep_zero_and_keep_length(store: Store) -> None:
+def test_keep_zero_and_keep_length(store: BranchStore) -> None:
     batch = fill(store, "s", 3)
     rewrite(store, "s", 3, branch_id="nothing")  # nothing abandoned: still recorded
     assert ids(store, "s") == [m.id for m in batch]
@@ -120,7 +108,7 @@ def test_keep_zero_and_keep_length(store: Store) -> None:
     assert [b.id for b in store.branches("s")] == ["nothing", "all"]
 
 
-def test_append_after_rewrite_keeps_positions_contiguous(store: Store) -> None:
+def test_append_after_rewrite_keeps_positions_contiguous(store: BranchStore) -> None:
     batch = fill(store, "s", 5)
     rewrite(store, "s", 2, [user("x")], branch_id="b1")
     more = [user("y"), user("z")]
@@ -137,7 +125,7 @@ def test_append_after_rewrite_keeps_positions_contiguous(store: Store) -> None:
 # -- summaries: kept, rolled back, dropped -------------------------------------------------
 
 
-def test_fork_after_the_watermark_keeps_the_summary(store: Store) -> None:
+def test_fork_after_the_watermark_keeps_the_summary(store: BranchStore) -> None:
     fill(store, "s", 6)
     s1 = reduce_to(store, "s", 3, "s1")
     rewrite(store, "s", 3, branch_id="b1")  # keep == watermark: the summary still fits
@@ -148,7 +136,7 @@ def test_fork_after_the_watermark_keeps_the_summary(store: Store) -> None:
     assert (branch.summary_id, branch.watermark) == (s1.id, 3)
 
 
-def test_fork_inside_the_summary_rolls_back(store: Store) -> None:
+def test_fork_inside_the_summary_rolls_back(store: BranchStore) -> None:
     fill(store, "s", 10)
     s1 = reduce_to(store, "s", 2, "s1")
     s2 = reduce_to(store, "s", 4, "s2")
@@ -169,7 +157,7 @@ def test_fork_inside_the_summary_rolls_back(store: Store) -> None:
     assert store.load("s").watermark == 2
 
 
-def test_fork_before_every_summary_drops_it(store: Store) -> None:
+def test_fork_before_every_summary_drops_it(store: BranchStore) -> None:
     fill(store, "s", 6)
     s1 = reduce_to(store, "s", 3, "s1")
     rewrite(store, "s", 2, branch_id="b1")
@@ -179,7 +167,7 @@ def test_fork_before_every_summary_drops_it(store: Store) -> None:
         store.rollback("s", summary_id=s1.id, expected_version=st.version)
 
 
-def test_chain_of_branches_never_brings_an_abandoned_summary_back(store: Store) -> None:
+def test_chain_of_branches_never_brings_an_abandoned_summary_back(store: BranchStore) -> None:
     fill(store, "s", 6)
     s1 = reduce_to(store, "s", 4, "s1")
     rewrite(store, "s", 2, branch_id="b1")  # s1 abandoned by b1
@@ -199,7 +187,7 @@ def test_chain_of_branches_never_brings_an_abandoned_summary_back(store: Store) 
     ]
 
 
-def test_chain_of_branches_keeps_a_summary_logged_before_them(store: Store) -> None:
+def test_chain_of_branches_keeps_a_summary_logged_before_them(store: BranchStore) -> None:
     fill(store, "s", 8)
     s1 = reduce_to(store, "s", 2, "s1")
     rewrite(store, "s", 6, branch_id="b1")  # s1 untouched: watermark 2 <= 6
@@ -211,7 +199,7 @@ def test_chain_of_branches_keeps_a_summary_logged_before_them(store: Store) -> N
         store.rollback("s", summary_id=s2.id, expected_version=st.version)
 
 
-def test_a_summary_past_keep_is_abandoned_even_when_rolled_back_from(store: Store) -> None:
+def test_a_summary_past_keep_is_abandoned_even_when_rolled_back_from(store: BranchStore) -> None:
     fill(store, "s", 8)
     s1 = reduce_to(store, "s", 2, "s1")
     s2 = reduce_to(store, "s", 6, "s2")
@@ -224,7 +212,7 @@ def test_a_summary_past_keep_is_abandoned_even_when_rolled_back_from(store: Stor
         store.rollback("s", summary_id=s2.id, expected_version=st.version)
 
 
-def test_a_truncation_inside_the_fork_rolls_back_to_the_last_summary(store: Store) -> None:
+def test_a_truncation_inside_the_fork_rolls_back_to_the_last_summary(store: BranchStore) -> None:
     fill(store, "s", 8)
     s1 = reduce_to(store, "s", 2, "s1")
     st = store.load("s")
@@ -241,7 +229,7 @@ def test_a_truncation_inside_the_fork_rolls_back_to_the_last_summary(store: Stor
 # -- compare-and-set, retries, bad input ---------------------------------------------------
 
 
-def test_rewrite_conflicts(store: Store) -> None:
+def test_rewrite_conflicts(store: BranchStore) -> None:
     fill(store, "s", 3)
     st = store.load("s")
     before = state_of(store, "s")
@@ -272,7 +260,7 @@ def test_rewrite_conflicts(store: Store) -> None:
     assert not store.exists("s")
 
 
-def test_expected_length_refuses_a_rewrite_that_missed_an_append(store: Store) -> None:
+def test_expected_length_refuses_a_rewrite_that_missed_an_append(store: BranchStore) -> None:
     fill(store, "s", 3)
     st = store.load("s")
     store.append("s", [user("raced")])  # appends do not bump the version
@@ -301,7 +289,7 @@ def test_expected_length_refuses_a_rewrite_that_missed_an_append(store: Store) -
     assert [m.content for m in store.branch_messages("s", "b")] == ["raced"]
 
 
-def test_a_retry_with_the_same_branch_id_writes_nothing(store: Store) -> None:
+def test_a_retry_with_the_same_branch_id_writes_nothing(store: BranchStore) -> None:
     fill(store, "s", 4)
     st = store.load("s")
     new = [user("new")]
@@ -322,7 +310,7 @@ def test_a_retry_with_the_same_branch_id_writes_nothing(store: Store) -> None:
     assert [b.id for b in store.branches("s")] == ["b1"]
 
 
-def test_bad_input_writes_nothing(store: Store) -> None:
+def test_bad_input_writes_nothing(store: BranchStore) -> None:
     fill(store, "s", 3)
     before = state_of(store, "s")
     st = store.load("s")
@@ -338,7 +326,7 @@ def test_bad_input_writes_nothing(store: Store) -> None:
     assert store.branches("s") == []
 
 
-def test_branch_reads_of_unknown_sessions_and_branches(store: Store) -> None:
+def test_branch_reads_of_unknown_sessions_and_branches(store: BranchStore) -> None:
     assert store.branches("nope") == []
     with pytest.raises(StoreError, match="no branch 'b'"):
         store.branch_messages("nope", "b")
@@ -348,7 +336,7 @@ def test_branch_reads_of_unknown_sessions_and_branches(store: Store) -> None:
         store.branch_messages("s", "other")
 
 
-def test_branches_are_per_session(store: Store) -> None:
+def test_branches_are_per_session(store: BranchStore) -> None:
     fill(store, "a", 2)
     fill(store, "a:branches", 2)
     rewrite(store, "a", 1, branch_id="b")
@@ -363,7 +351,7 @@ def test_branches_are_per_session(store: Store) -> None:
     ]
 
 
-def test_clear_and_delete_remove_branches(store: Store) -> None:
+def test_clear_and_delete_remove_branches(store: BranchStore) -> None:
     fill(store, "s", 3)
     rewrite(store, "s", 1, branch_id="b")
     store.clear("s")
@@ -378,13 +366,7 @@ def test_clear_and_delete_remove_branches(store: Store) -> None:
     assert store.branches("s") == []
 
 
-@pytest.fixture(params=PROBE_PARAMS)
-def probed(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    yield from open_backend(request.param, tmp_path)
-
-
-def test_probe_tells_whether_a_copy_is_current(probed: Backend) -> None:
-    store = probed.make()
+def test_probe_tells_whether_a_copy_is_current(store: BranchStore) -> None:
     assert store.probe("s") is None
     fill(store, "s", 2)
     st = store.load("s")
@@ -399,14 +381,9 @@ def test_probe_tells_whether_a_copy_is_current(probed: Backend) -> None:
     assert store.probe("s") is None
 
 
-SEARCHING_PARAMS = params(
-    where=lambda kind, mode: kind.searchable and kind.name in {"memory", "sqlite", "postgres"}
-)
-
-
-@pytest.fixture(params=SEARCHING_PARAMS)
+@pytest.fixture(params=SEARCHABLE_PARAMS)
 def searching(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    """The backends that search history themselves and implement branching."""
+    """The backends that search history themselves."""
     yield from open_backend(request.param, tmp_path)
 
 
@@ -424,3 +401,104 @@ def test_search_finds_the_new_branch_and_not_the_abandoned_one(searching: Backen
         (2, "later heron")
     ]
     assert store.position_of("s", store.branch_messages("s", "b")[0].id) is None
+
+
+def test_a_lost_reply_then_the_retry_writes_once(
+    persistent: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = branching(persistent.make())
+    fill(store, "s", 4)
+    st = store.load("s")
+    args: dict[str, Any] = {
+        "keep": 2,
+        "messages": [user("new")],
+        "expected_version": st.version,
+        "expected_epoch": st.epoch,
+        "branch_id": "b1",
+    }
+    persistent.registered.lose_next_reply(persistent, store, monkeypatch)
+    with pytest.raises(StoreOutcomeUnknownError, match="may or may not") as info:
+        store.rewrite("s", **args)
+    assert info.value.operation == "rewrite"
+    monkeypatch.undo()
+    assert store.rewrite("s", **args) == st.version + 1  # recognised: nothing written twice
+    assert [m.content for m in store.history("s")] == ["s#0", "s#1", "new"]
+    assert [(b.id, b.length) for b in store.branches("s")] == [("b1", 2)]
+    assert [m.content for m in store.branch_messages("s", "b1")] == ["s#2", "s#3"]
+    assert store.load("s").version == st.version + 1
+
+
+# -- a database written before branches is migrated and branches -----------------------------
+
+
+def branch_an_old_session(store: BranchStore) -> None:
+    """``store`` holds session "s" written before branches: 6 messages, summaries at 2 and 4."""
+    st = store.load("s")
+    assert (st.length, st.watermark) == (6, 4)
+    assert store.branches("s") == []
+    first, second = store.summaries("s")
+    rewrite(store, "s", 3, [user("new")], branch_id="b1")
+    st = store.load("s")
+    assert (snap(st.summary), st.watermark) == (snap(first), 2)
+    assert [m.content for m in st.tail] == ["s#2", "new"]
+    with pytest.raises(StoreError, match="'b1'"):
+        store.rollback("s", summary_id=second.id, expected_version=st.version)
+    assert [m.content for m in store.branch_messages("s", "b1")] == ["s#3", "s#4", "s#5"]
+    store.clear("s")
+    assert store.branches("s") == []
+
+
+def old_session(store: BranchStore) -> None:
+    fill(store, "s", 6)
+    reduce_to(store, "s", 2, "first")
+    reduce_to(store, "s", 4, "second")
+
+
+def test_an_old_sqlite_file_is_migrated_and_branches(tmp_path: Path) -> None:
+    import sqlite3
+
+    from summem.stores import SQLiteStore
+    from summem.stores.sqlite.schema import MIGRATIONS
+    from tests.stores.helpers import sqlite_drop_branches
+
+    path = tmp_path / "old.db"
+    with SQLiteStore(path) as store:
+        old_session(store)
+    conn = sqlite3.connect(path)  # as summem wrote it at schema version 5
+    sqlite_drop_branches(conn)
+    conn.execute("PRAGMA user_version = 5")
+    conn.execute("DROP TABLE summem_schema")
+    conn.commit()
+    conn.close()
+    with SQLiteStore(path) as store:
+        branch_an_old_session(store)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 6
+    conn.close()
+
+
+@pytest.mark.postgres
+def test_an_old_postgres_schema_is_migrated_and_branches() -> None:
+    from summem.stores import PostgresStore
+    from summem.stores.postgres.schema import MIGRATIONS
+    from tests.stores.backends import pg_execute, postgres_url, require_postgres, unique_prefix
+    from tests.stores.helpers import pg_drop_branches
+
+    require_postgres()
+    schema = unique_prefix()
+    try:
+        with PostgresStore(postgres_url(), schema=schema) as store:
+            old_session(store)
+        pg_drop_branches(schema)  # as summem wrote it at schema version 4
+        pg_execute("UPDATE {schema}.summem_schema_version SET version = 4", schema=schema)
+        pg_execute(
+            "UPDATE {schema}.summem_schema_version SET compatible = 2, compatible_for = 4",
+            schema=schema,
+        )
+        with PostgresStore(postgres_url(), schema=schema) as store:
+            branch_an_old_session(store)
+        migrated = pg_execute("SELECT 1 FROM {schema}.branches", schema=schema)
+        assert migrated == 0  # the table exists (and the clear emptied it)
+        assert len(MIGRATIONS) == 5
+    finally:
+        pg_execute("DROP SCHEMA IF EXISTS {schema} CASCADE", schema=schema)
