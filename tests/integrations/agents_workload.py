@@ -132,11 +132,20 @@ def run(
 
 
 def _store(url: str) -> Any:
-    """A URL the memory opens (and closes) itself; PostgreSQL as a sync store (any loop)."""
+    """A URL the memory opens (and closes) itself; PostgreSQL and Redis as sync stores.
+
+    A sync store serves any event loop (an async client belongs to the loop that made it).
+    For Redis, ``#prefix`` after the URL is the key prefix.
+    """
     if url.startswith("postgresql"):
         from summem.stores import open_store
 
         return open_store(url)
+    if url.startswith("redis"):
+        from summem.stores import RedisStore
+
+        address, _, prefix = url.partition("#")
+        return RedisStore(address, prefix=prefix or "summem")
     return url
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.integrations import agents_workload as workload
-from tests.stores.backends import postgres_url, unique_prefix
+from tests.stores.backends import REDIS_URL, postgres_url, require_redis, unique_prefix
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,6 +69,15 @@ def test_processes_threads_and_loops_on_one_sqlite_file(tmp_path: Path) -> None:
 def test_threads_and_loops_on_postgres() -> None:
     url = f"{postgres_url()}?schema={unique_prefix().replace('-', '_')}"
     outcome, objects = workload.run(url, 7, ops=80, tag="pg", threads=2, sessions=2)
+    assert asyncio.run(workload.views_are_fresh(url, objects)) == []
+    assert outcome.cancelled > 0 and outcome.popped
+    workload.check(outcome, *asyncio.run(workload.stored(url)))
+
+
+def test_threads_and_loops_on_redis() -> None:
+    require_redis()
+    url = f"{REDIS_URL}#{unique_prefix()}"
+    outcome, objects = workload.run(url, 8, ops=80, tag="rd", threads=2, sessions=2)
     assert asyncio.run(workload.views_are_fresh(url, objects)) == []
     assert outcome.cancelled > 0 and outcome.popped
     workload.check(outcome, *asyncio.run(workload.stored(url)))
