@@ -242,17 +242,30 @@ class SummemSession:
         finding the history shorter): the copy is read again and the operation retried.
         """
         await self._legacy()
+        core = self.memory._core
         for attempt in range(1, _BRANCH_ATTEMPTS + 1):
             await self._fresh()
+            seen = (core.epoch, core.version, core.length)
             try:
                 return await operation()
-            except (ConflictError, ConfigurationError):
-                self.memory._core.stale = True
+            except (ConflictError, ConfigurationError) as exc:
+                # a ConfigurationError is a race only if the session changed meanwhile (a
+                # pop finding it shorter); otherwise (a store that cannot branch) it stands
+                if isinstance(exc, ConfigurationError) and not await self._changed(seen):
+                    raise
+                core.stale = True
                 if attempt == _BRANCH_ATTEMPTS:
                     raise
                 # back off (jittered, growing) so that busy writers leave a gap
                 await asyncio.sleep(random.uniform(0, 0.0005 * 2 ** min(attempt, 6)))
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _changed(self, seen: tuple[str, int, int]) -> bool:
+        probe: Callable[[str], Awaitable[Any]] | None = getattr(self.memory.store, "probe", None)
+        if probe is None:
+            return True  # cannot tell cheaply: treat as a race (bounded by the attempts)
+        now = await probe(self.session_id)
+        return (tuple(now) if now is not None else ("", 0, 0)) != seen
 
     async def _read(self) -> None:
         await self._legacy()
