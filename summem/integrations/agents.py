@@ -47,6 +47,7 @@ from summem.errors import (
     ConflictError,
     MessageValidationError,
     ReductionError,
+    SessionNotFoundError,
     StoreError,
 )
 from summem.formats.responses import ITEM_META, standalone_message, to_items, to_messages
@@ -138,6 +139,7 @@ class SummemSession:
         self.session_id = self.memory.session_id
         self.session_settings = _coerce_settings(session_settings)
         self._legacy_checked = False
+        self._no_probe = False
 
     def _default_limit(self) -> int | None:
         settings = self.session_settings
@@ -260,12 +262,30 @@ class SummemSession:
                 await asyncio.sleep(random.uniform(0, 0.0005 * 2 ** min(attempt, 6)))
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def _changed(self, seen: tuple[str, int, int]) -> bool:
+    async def _probe(self) -> tuple[str, int, int] | bool | None:
+        """The store's ``probe`` of the session; ``False`` when the store has none."""
+        if self._no_probe:
+            return False
         probe: Callable[[str], Awaitable[Any]] | None = getattr(self.memory.store, "probe", None)
         if probe is None:
-            return True  # cannot tell cheaply: treat as a race (bounded by the attempts)
-        now = await probe(self.session_id)
-        return (tuple(now) if now is not None else ("", 0, 0)) != seen
+            self._no_probe = True
+            return False
+        try:
+            seen = await probe(self.session_id)
+        except ConfigurationError:  # a store from before branches (behind the adapter)
+            self._no_probe = True
+            return False
+        return None if seen is None else (str(seen[0]), int(seen[1]), int(seen[2]))
+
+    async def _changed(self, seen: tuple[str, int, int]) -> bool:
+        now = await self._probe()
+        if now is False:  # no cheap probe: the whole state says it
+            try:
+                state = await self.memory.store.load(self.session_id)
+            except SessionNotFoundError:
+                return seen != ("", 0, 0)
+            now = (state.epoch, state.version, state.length)
+        return (now or ("", 0, 0)) != seen
 
     async def _read(self) -> None:
         await self._legacy()
@@ -279,15 +299,9 @@ class SummemSession:
         """
         memory = self.memory
         core = memory._core
-        probe: Callable[[str], Awaitable[Any]] | None = getattr(memory.store, "probe", None)
-        if probe is None or core.stale:
-            await memory.refresh()
-            return
-        seen = await probe(self.session_id)
+        seen = False if core.stale else await self._probe()
         mine = (core.epoch, core.version, core.length) if core.epoch else None
-        if seen is not None:
-            seen = tuple(seen)
-        if seen != mine:
+        if seen is False or seen != mine:
             await memory.refresh()
 
     async def _legacy(self) -> None:

@@ -287,3 +287,24 @@ def test_threads_each_running_their_own_loop_share_one_session(tmp_path: Path) -
             f"{tag} {i}" for i in range(10)
         ]
     asyncio.run(session.memory.close())
+
+
+async def test_pop_on_a_store_that_cannot_branch_says_so_at_once() -> None:
+    from tests.stores.test_append_only_store import AppendOnlyStore
+
+    store = AppendOnlyStore()
+    session = SummemSession("s", store=store)
+    await session.add_items([{"role": "user", "content": "a"}])
+    calls = 0
+    real = session.memory.pop
+
+    async def counted(n: int = 1) -> Any:
+        nonlocal calls
+        calls += 1
+        return await real(n)
+
+    session.memory.pop = counted  # type: ignore[method-assign]
+    with pytest.raises(ConfigurationError, match="AppendOnlyStore"):
+        await session.pop_item()
+    assert calls == 1  # not retried: nothing raced it
+    assert await session.get_items() == [{"role": "user", "content": "a"}]
