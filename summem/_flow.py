@@ -10,10 +10,11 @@ are the only places that perform I/O: the first calls ``step.run()``, the second
 
 from __future__ import annotations
 
-from collections.abc import Generator
+import functools
+from collections.abc import Callable, Generator
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["Flow", "Step", "done", "run_async", "run_sync"]
+__all__ = ["Flow", "Step", "done", "run_async", "run_async_guarded", "run_sync"]
 
 T = TypeVar("T")
 
@@ -67,6 +68,28 @@ async def run_async(flow: Flow[T]) -> T:
                 step = flow.throw(exc)
             else:
                 step = flow.send(result)
+    except StopIteration as stop:
+        return stop.value  # type: ignore[no-any-return]  # Generator's return type is T
+    finally:
+        flow.close()
+
+
+async def run_async_guarded(flow: Flow[T], guard: Callable[[Callable[[], Any]], Any]) -> T:
+    """:func:`run_async`, advancing the flow only through ``guard``.
+
+    ``guard(fn)`` calls ``fn`` or raises (for example when the lock the flow runs under was
+    taken over while its loop was parked, see :class:`summem._locks.Hold`): a flow never
+    resumes, to touch its session's copy, after it stopped being the one allowed to.
+    """
+    try:
+        step = guard(functools.partial(next, flow))
+        while True:
+            try:
+                result = await step.arun()
+            except Exception as exc:  # handed to the flow, which may recover or re-raise
+                step = guard(functools.partial(flow.throw, exc))
+            else:
+                step = guard(functools.partial(flow.send, result))
     except StopIteration as stop:
         return stop.value  # type: ignore[no-any-return]  # Generator's return type is T
     finally:

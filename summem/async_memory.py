@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from summem._flow import Flow, run_async
-from summem._locks import LoopSafeLock
+from summem._flow import Flow, run_async, run_async_guarded
+from summem._locks import Hold, HoldRevokedError, LoopSafeLock
 from summem.errors import ConfigurationError
 from summem.memory import Memory
 from summem.messages import Message, MessageLike
@@ -28,7 +28,7 @@ from summem.session.flows import extend_flow, reduction_flow, reload_flow
 from summem.session.rebuild import clear_flow, recompute_flow, rollback_flow
 from summem.session.steps import AsyncStoreSteps, check_spend_ledger
 from summem.stores.adapter import AsyncStoreAdapter
-from summem.stores.base import AsyncStore, Store
+from summem.stores.base import AsyncStore, Branch, Store
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
 from summem.summarizers.base import Summarizer
 
@@ -94,7 +94,9 @@ class AsyncMemory(BaseMemory):
             check_spend_ledger(self._store)
         # not asyncio.Lock: one memory may be shared by threads that each run their own loop
         self._write = LoopSafeLock()
-        self._reducing = LoopSafeLock()
+        # abandonable: a reduction parked on a loop that no longer runs (Runner.run_sync
+        # leaves its loop idle; a closed loop) must not block the other loops for ever
+        self._reducing = LoopSafeLock(abandonable=True)
         self._recall_lock = LoopSafeLock()
         self._task: asyncio.Task[None] | None = None
 
@@ -126,6 +128,32 @@ class AsyncMemory(BaseMemory):
         await self._after_write()
         return accepted
 
+    @doc_of(Memory.branch)
+    async def branch(self, at: int, messages: Iterable[MessageLike] = ()) -> list[Message]:
+        accepted = await self._written(self._branch_flow(at, messages))
+        await self._after_write()
+        return accepted
+
+    @doc_of(Memory.pop)
+    async def pop(self, n: int = 1) -> list[Message]:
+        popped = await self._written(self._pop_flow(n))
+        await self._after_write()
+        return popped
+
+    @doc_of(Memory.branches)
+    async def branches(self) -> list[Branch]:
+        self._check_open()
+        return await self._store.branches(self.session_id)
+
+    @doc_of(Memory.branch_messages)
+    async def branch_messages(self, branch_id: str) -> list[dict[str, Any]]:
+        return [m.to_openai() for m in await self.branch_history(branch_id)]
+
+    @doc_of(Memory.branch_history)
+    async def branch_history(self, branch_id: str) -> list[Message]:
+        self._check_open()
+        return await self._store.branch_messages(self.session_id, self._branch_id(branch_id))
+
     async def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
         accepted = await self._written(extend_flow(self._core, self._steps, items, single=single))
         await self._after_write()
@@ -139,7 +167,7 @@ class AsyncMemory(BaseMemory):
 
     async def _after_write(self) -> None:
         task = self._task
-        busy = task is not None and not task.done()
+        busy = task is not None and not task.done() and _progressing(task)
         action, skipped = self._core.decide(in_flight=busy)
         if skipped is not None:
             await self._hooks.adeliver(skipped)
@@ -161,8 +189,12 @@ class AsyncMemory(BaseMemory):
             await self._reduce("hard")
 
     async def _work(self) -> None:
+        if self._closed:  # started late, on a loop that ran again after close()
+            return
         try:
             await self._reduce("soft", background=True)
+        except HoldRevokedError:  # taken over while its loop was parked: nothing to record
+            return
         except Exception as exc:  # the task has nobody to raise to: recorded for wait()
             await run_async(self._background_failed(exc))
 
@@ -193,17 +225,25 @@ class AsyncMemory(BaseMemory):
         return await self._leased(flow, self._lease_refused(trigger))
 
     async def _leased(self, flow: Flow[T], refused: Flow[T]) -> T:
-        """Run ``flow`` holding the session's reduction lease; ``refused`` when it is held."""
-        async with self._reducing:
+        """Run ``flow`` holding the session's reduction lease; ``refused`` when it is held.
+
+        Raises:
+            HoldRevokedError: the reduction lock was taken over while this loop was parked
+                (another loop reduces now): nothing more was done here.
+        """
+        async with self._reducing as hold:
+            if hold.took_over:
+                self._core.stale = True  # the parked reduction's last write may have landed
             if not await self._take_lease():
-                return await run_async(refused)
+                return await _held(refused, hold)
             try:
-                return await run_async(flow)
-            except asyncio.CancelledError:
+                return await _held(flow, hold)
+            except (asyncio.CancelledError, HoldRevokedError):
                 self._core.stale = True  # a store call may have landed after all: read again
                 raise
             finally:
-                await self._give_lease_back()
+                if hold.current:  # a revoked hold's lease is the new holder's now (same owner)
+                    await self._give_lease_back()
 
     @doc_of(Memory.reduce)
     async def reduce(self) -> ReduceResult | None:
@@ -223,8 +263,8 @@ class AsyncMemory(BaseMemory):
     @doc_of(Memory.rollback)
     async def rollback(self, summary_id: str | None) -> None:
         self._check_open()
-        async with self._reducing, self._write:
-            await run_async(rollback_flow(self._core, self._steps, summary_id))
+        async with self._reducing as hold, self._write:
+            await _held(rollback_flow(self._core, self._steps, summary_id), hold)
 
     @doc_of(Memory.refresh)
     async def refresh(self) -> None:
@@ -317,7 +357,11 @@ class AsyncMemory(BaseMemory):
         return memory
 
     async def _settled(self) -> None:
-        """Until the background reduction (if any) has finished; never cancels it."""
+        """Until the background reduction (if any) has finished; never cancels it.
+
+        One parked on another loop that does not run (idle, closed) is not waited for: it
+        may never finish, and the reduction lock can be taken from it.
+        """
         task = self._task
         if task is None:
             return
@@ -326,7 +370,7 @@ class AsyncMemory(BaseMemory):
             return
         # another thread's loop runs it: its done callbacks run there, so look instead
         delay = 0.001
-        while not task.done():
+        while not task.done() and _progressing(task):
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.05)
 
@@ -342,6 +386,10 @@ class AsyncMemory(BaseMemory):
         for reply in self._take_parked():
             await reply.finish()
         await self._settled()
+        async with self._reducing as hold:  # a reduction still running elsewhere ends first
+            if hold.took_over:  # from one parked on a loop that does not run: its lease
+                with contextlib.suppress(Exception):
+                    await self._give_lease_back()
         await self._steps.released()  # the holds of cancelled reductions, dropped
         self._closed = True
         if self._owns_store:
@@ -357,3 +405,14 @@ class AsyncMemory(BaseMemory):
         tb: TracebackType | None,
     ) -> None:
         await self.close()
+
+
+def _progressing(task: asyncio.Task[Any]) -> bool:
+    """True if ``task``'s loop is running: the task can finish (or is finished)."""
+    loop = task.get_loop()
+    return task.done() or loop.is_running()
+
+
+async def _held(flow: Flow[T], hold: Hold) -> T:
+    """Run ``flow`` under the reduction lock's ``hold``: it stops once the hold is revoked."""
+    return await run_async_guarded(flow, hold.run)

@@ -23,6 +23,7 @@ from summem.errors import MessageValidationError
 
 __all__ = [
     "GLUED_TO_NEXT",
+    "IN_PLACE",
     "Message",
     "MessageLike",
     "Role",
@@ -46,6 +47,15 @@ GLUED_TO_NEXT = "glued_to_next"
 
 Set on a Responses ``reasoning`` item (see :mod:`summem.formats.responses`): the model needs it
 with the call or reply it led to, so no cut falls right after it.
+"""
+
+
+IN_PLACE = "in_place"
+"""``meta`` key: ``True`` on a ``system`` / ``developer`` message that is ordinary history.
+
+Such a message stays where it arrived (a Responses item in the middle of an Agents SDK session,
+an agent's mid-run note): it is not the session's head system message, so it is neither moved
+to the front nor replaced by a later one (:attr:`Message.is_system` is ``False`` for it).
 """
 
 
@@ -260,8 +270,13 @@ class Message(BaseModel):
 
     @property
     def is_system(self) -> bool:
-        """True for ``system`` and ``developer`` messages (treated alike)."""
-        return self.role in ("system", "developer")
+        """True for ``system`` and ``developer`` messages (treated alike), except in place ones.
+
+        A message marked :data:`IN_PLACE` is ordinary history, whatever its role.
+        """
+        if self.role not in ("system", "developer"):
+            return False
+        return not (self.__pydantic_private__ or self._priv())["_meta"].get(IN_PLACE)
 
     @property
     def meta(self) -> dict[str, Any]:

@@ -97,3 +97,44 @@ async def test_a_cancelled_waiter_leaves_the_lock_as_it_was() -> None:
     async with lock:  # and it still works
         assert lock.locked()
     assert not lock.locked()
+
+
+@pytest.mark.parametrize("abandonable", [True, False])
+def test_an_abandonable_lock_is_taken_from_a_holder_parked_on_an_idle_loop(
+    abandonable: bool,
+) -> None:
+    from summem._locks import Hold, HoldRevokedError
+
+    lock = LoopSafeLock(abandonable=abandonable)
+    parked = asyncio.new_event_loop()
+    holds: list[Hold] = []
+    proceed = asyncio.Event()
+
+    async def holder() -> None:
+        async with lock as hold:
+            holds.append(hold)
+            await proceed.wait()  # parked here while its loop does not run
+            hold.run(lambda: None)  # raises once taken over
+
+    task = parked.create_task(holder())
+    parked.run_until_complete(asyncio.sleep(0))  # the holder has the lock; its loop idles
+    assert lock.locked() and holds[0].current
+
+    async def poll() -> Hold | None:
+        return lock._try(asyncio.get_running_loop())  # what a waiter on another loop does
+
+    taken = asyncio.run(poll())
+    if not abandonable:
+        assert taken is None and holds[0].current  # a plain lock waits, whatever
+        proceed.set()
+        parked.run_until_complete(task)
+        assert not lock.locked()
+        parked.close()
+        return
+    assert taken is not None and taken.took_over and taken.current
+    assert not holds[0].current
+    proceed.set()  # the parked loop runs again: its holder stops, releasing nothing
+    with pytest.raises(HoldRevokedError):
+        parked.run_until_complete(task)
+    assert lock.locked() and taken.current  # still the new holder's
+    parked.close()

@@ -15,11 +15,22 @@ item                        message
 ``function_call_output``    a ``tool`` message answering it (``tool_call_id`` = ``call_id``)
 other ``*_call`` with       the same pair (``custom_tool_call``, ``computer_call``,
 ``call_id`` / its output    ``shell_call``...), arguments as JSON text
+``tool_search_output`` ...  any other ``*_output`` item with a ``call_id``: the same answer
+a ``*_call`` whose          standalone (nothing will answer it): as "anything else"
+``call_id`` is ``None``
 ``reasoning``               an assistant message, its summary as text and any
                             ``encrypted_content`` as a string extra (opaque, counted); glued to
                             the item after it (:data:`~summem.messages.GLUED_TO_NEXT`)
 anything else               an assistant message holding the item as JSON text (counted)
 ==========================  ==================================================================
+
+Two options serve a session that must keep whatever it is given, as the Agents SDK's own
+sessions do (``SummemSession``): ``system="in_place"`` keeps ``system`` / ``developer`` message
+items as ordinary history where they arrived (:data:`~summem.messages.IN_PLACE`), instead of
+making them the session's one head system message; ``unknown="opaque"`` keeps an item summem
+cannot read (no ``type`` nor ``role``, as the SDK's ``EncryptedSession`` writes, or one that
+fails the checks below) as an **opaque** message (:func:`opaque_message`): a placeholder text
+for summaries and the item as a string extra (counted, never read), given back unchanged.
 
 So the chat-completions invariants hold item by item: a ``function_call`` is never split from
 its ``function_call_output``, a call whose output has not arrived is never evicted, and a
@@ -30,20 +41,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from summem._message_checks import check_values, expect_batch
 from summem._words import a
 from summem.errors import MessageValidationError
-from summem.messages import GLUED_TO_NEXT, Message, SDKMessage, copy_json
+from summem.messages import GLUED_TO_NEXT, IN_PLACE, Message, SDKMessage, copy_json
 
-__all__ = ["ITEM_META", "ResponseItem", "item_dict", "to_items", "to_messages"]
+__all__ = [
+    "ITEM_META",
+    "OPAQUE_FIELD",
+    "ResponseItem",
+    "item_dict",
+    "opaque_message",
+    "standalone_message",
+    "to_items",
+    "to_messages",
+]
 
 ResponseItem = Mapping[str, Any] | SDKMessage
 """One Responses API input item: a dict, or an openai SDK item object (pydantic)."""
 
 ITEM_META = "responses_item"
 """Key in ``Message.meta`` holding the Responses item the message was made from."""
+
+OPAQUE_FIELD = "opaque_item"
+"""The extra field of an opaque message's chat form: the item as JSON text (counted only)."""
 
 _MESSAGE_ROLES = ("user", "assistant", "system", "developer")
 _TEXT_PARTS = ("input_text", "output_text", "text", "summary_text", "reasoning_text")
@@ -205,15 +228,16 @@ def _chat_form(item: dict[str, Any], index: int | None) -> dict[str, Any]:
             out["encrypted_content"] = item["encrypted_content"]  # opaque: counted, never read
         return out
     _check_paired(item, kind, index)
-    if kind.endswith("_call_output") and "call_id" in item:
+    paired = item.get("call_id") is not None  # a call_id of None: nothing pairs with it
+    if kind.endswith("_output") and paired:
         call_id = _need_str(item, "call_id", kind, index)
-        output = item.get("output")
+        output = item.get("output") if "output" in item else _arguments(item)
         if isinstance(output, list):
             content: str | list[dict[str, Any]] = _chat_parts(output, index, "output")
         else:
             content = output if isinstance(output, str) else json.dumps(output, sort_keys=True)
         return {"role": "tool", "tool_call_id": call_id, "content": content}
-    if kind.endswith("_call") and "call_id" in item:
+    if kind.endswith("_call") and paired:
         call_id = _need_str(item, "call_id", kind, index)
         name = item.get("name") if isinstance(item.get("name"), str) else kind
         call = {"id": call_id, "type": "function", "function": {"name": name}}
@@ -221,16 +245,69 @@ def _chat_form(item: dict[str, Any], index: int | None) -> dict[str, Any]:
         return {"role": "assistant", "content": None, "tool_calls": [call]}
     # hosted tool calls (web search, file search...), item references, compaction items:
     # standalone, their JSON as text so they are counted and summarized.
+    return _standalone(kind, item)
+
+
+def _standalone(kind: str, item: Mapping[str, Any]) -> dict[str, Any]:
     return {"role": "assistant", "content": f"[{kind}] {json.dumps(item, sort_keys=True)}"}
 
 
-def to_messages(items: Iterable[Any]) -> list[Message]:
+def standalone_message(item: Mapping[str, Any]) -> Message:
+    """An item as a standalone message (its JSON as text), paired with nothing.
+
+    For an output whose call the session never saw, or a call id already pending: kept in
+    its place and given back unchanged by :func:`to_items`, as an item summem does not pair.
+
+    Raises:
+        MessageValidationError: not a mapping nor an SDK model, or not JSON.
+    """
+    data = item_dict(item)
+    kind = data.get("type")
+    chat = _standalone(kind if isinstance(kind, str) and kind else "item", data)
+    return Message.from_openai(chat).with_meta(**{ITEM_META: data})
+
+
+def opaque_message(item: Mapping[str, Any] | Any) -> Message:
+    """An item summem does not read, as a standalone message that gives it back unchanged.
+
+    Its chat form is an assistant message whose text only names the item's kind (a summary
+    never quotes it) and whose :data:`OPAQUE_FIELD` extra holds the item as JSON (counted
+    against the budget, never read); :func:`to_items` returns the item itself.
+
+    Raises:
+        MessageValidationError: not a mapping nor an SDK model, or not JSON.
+    """
+    data = item_dict(item)
+    kind = data.get("type")
+    label = kind if isinstance(kind, str) and kind else "unknown"
+    chat = {
+        "role": "assistant",
+        "content": f"[{label} item, kept as it came]",
+        OPAQUE_FIELD: json.dumps(data, sort_keys=True, ensure_ascii=False),
+    }
+    return Message.from_openai(chat).with_meta(**{ITEM_META: data})
+
+
+def to_messages(
+    items: Iterable[Any],
+    *,
+    system: Literal["head", "in_place"] = "head",
+    unknown: Literal["refuse", "opaque"] = "refuse",
+) -> list[Message]:
     """Responses input items as messages, each carrying its item in ``meta``.
 
     A bare string is one user message (as ``responses.create(input="...")`` takes it).
 
+    Args:
+        items: the items.
+        system: ``"head"``: a ``system`` / ``developer`` item sets the session's system
+            message; ``"in_place"``: it is ordinary history where it is.
+        unknown: ``"refuse"``: an item summem cannot read raises; ``"opaque"``: it is kept
+            as an opaque message (:func:`opaque_message`).
+
     Raises:
-        MessageValidationError: an item is not valid, naming its index and field.
+        MessageValidationError: an item is not valid, naming its index and field (with
+            ``unknown="opaque"``, only an item that is not a mapping or not JSON).
     """
     if isinstance(items, str):
         items = [{"role": "user", "content": items}]
@@ -239,10 +316,18 @@ def to_messages(items: Iterable[Any]) -> list[Message]:
     out: list[Message] = []
     for i, raw in enumerate(items):
         item = item_dict(raw, index=i)
-        msg = Message.from_openai(_chat_form(item, i), index=i)
+        try:
+            msg = Message.from_openai(_chat_form(item, i), index=i)
+        except MessageValidationError:
+            if unknown == "refuse":
+                raise
+            out.append(opaque_message(item))
+            continue
         meta: dict[str, Any] = {ITEM_META: item}
         if item.get("type") == "reasoning":
             meta[GLUED_TO_NEXT] = True
+        elif system == "in_place" and msg.role in ("system", "developer"):
+            meta[IN_PLACE] = True
         out.append(msg.with_meta(**meta))
     return out
 

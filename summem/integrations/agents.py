@@ -5,62 +5,107 @@
 
 The SDK reads the session before each run (``get_items``) and saves each turn's input and
 output items after it (``add_items``). Here the items go into an
-:class:`~summem.async_memory.AsyncMemory` (``add_items``: kept as given, see
-:mod:`summem.formats.responses`) and ``get_items`` gives back its **view**: the rolling summary of
-what was evicted, then the recent items, within the reducer's budget. A function call is never
-separated from its output, a call whose output has not arrived is never evicted, and reasoning
-items stay with what they led to; the full history stays in the store
-(``session.memory.history()``).
+:class:`~summem.async_memory.AsyncMemory`, each kept as given (see
+:mod:`summem.formats.responses`), and ``get_items`` gives back its **view**: the rolling summary
+of what was evicted, then the recent items, within the reducer's budget. A function call is
+never separated from its output, a call whose output has not arrived is never evicted, and
+reasoning items stay with what they led to; the full history stays in the store
+(``await session.memory.history()``).
+
+Like the SDK's own sessions, the session keeps whatever it is given, in order:
+``system`` / ``developer`` items are ordinary history where they arrived (never moved to the
+front, never replaced by a later one); an output whose call it never saw is kept as a standalone
+item; an item summem cannot read (``EncryptedSession``'s, a provider's new kind) is kept opaque
+and sent back unchanged.
+
+``pop_item`` and ``clear_session`` never delete anything: they **branch** the session
+(:meth:`~summem.async_memory.AsyncMemory.branch`): the removed items are kept as an abandoned
+branch (``await session.memory.branches()``), never sent to the model again, and a summary
+that covered a popped item is rolled back by the store in the same atomic write. Every read
+checks the store's version first (one cheap read), so two ``SummemSession`` objects on one
+store id see each other's writes, pops and clears.
 
 The SDK's protocol is structural: nothing here imports ``agents``, so the class is usable (and
 testable) wherever summem is installed; ``pip install "summem[agents]"`` brings the SDK.
-
-``pop_item`` removes the last item from history itself, which summem otherwise never does: the
-session is read, deleted and created again without it (O(history), and not atomic: a crash
-between the delete and the create loses the session). The SDK calls it to rewind the items of a
-turn it retries; it cannot pop a message the summary already covers.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
+import inspect
 import logging
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+import random
+import sys
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from summem.async_memory import AsyncMemory
-from summem.errors import ConfigurationError, ReductionError, StoreError
-from summem.formats.responses import to_items
+from summem.errors import (
+    ConfigurationError,
+    ConflictError,
+    MessageValidationError,
+    ReductionError,
+    SessionNotFoundError,
+    StoreError,
+)
+from summem.formats.responses import ITEM_META, standalone_message, to_items, to_messages
 
 if TYPE_CHECKING:
+    from summem.messages import Message
     from summem.reducers.base import Reducer
     from summem.stores.base import AsyncStore, Store
 
 __all__ = ["SummemSession"]
 
+T = TypeVar("T")
+
 logger = logging.getLogger(__name__)
 
+_BRANCH_ATTEMPTS = 64
+"""Pops and clears tried while other writers keep changing the session (each reads again,
+after a jittered back-off that grows up to ~30 ms)."""
 
-def _backup_id(session_id: str) -> str:
-    """Where :meth:`SummemSession.pop_item` keeps a whole copy while it rewrites the session."""
+_UNPAIRED = ("tool_call_id", "tool_calls")
+"""The fields a pairing error names: an output answering no pending call, a call id pending."""
+
+
+def _legacy_backup_id(session_id: str) -> str:
+    """Where ``pop_item`` of summem 0.x kept a whole copy while it rewrote the session."""
     digest = hashlib.sha256(session_id.encode("utf-8")).hexdigest()[:32]
     return f"summem-pop-backup:{digest}"
 
 
 def _coerce_settings(settings: Any) -> Any:
-    """A dict as the SDK's ``SessionSettings`` when it is installed (the runner calls resolve)."""
-    if not isinstance(settings, Mapping):
+    """The SDK's ``SessionSettings`` when it is installed: a dict as one, ``None`` as the default.
+
+    The SDK's own sessions default to ``SessionSettings()`` (the runner calls ``resolve``).
+    """
+    if settings is not None and not isinstance(settings, Mapping):
         return settings
     try:
-        from agents.memory.session_settings import coerce_session_settings
+        from agents.memory.session_settings import SessionSettings, coerce_session_settings
     except ImportError:  # no SDK: nothing will call resolve(); the dict's limit still applies
         return settings
+    if settings is None:
+        return SessionSettings()
     return coerce_session_settings(dict(settings))
 
 
 class SummemSession:
     """An Agents SDK session over a summem memory.
+
+    ``get_items(limit)`` returns the **view**, what the model is sent (the SDK's runner sends
+    what it gets): the summary of the evicted items, then the recent ones; ``limit`` counts
+    back from the view's end. The full history is ``await session.memory.history()`` (chat
+    form) or ``await session.memory.history_messages()`` (each message's ``meta`` holds its
+    item); items popped or cleared are in ``await session.memory.branches()``.
+
+    ``close()`` is a coroutine: ``await session.close()``. Called from synchronous code with
+    no event loop running (``session.close()`` at the end of a script, or
+    ``asyncio.run(session.close())``), it closes at once; called from synchronous code while
+    this thread's loop runs, it raises, saying to await it.
 
     Args:
         session_id: the session's id (validated by summem).
@@ -93,7 +138,8 @@ class SummemSession:
         self.memory = memory or AsyncMemory(session_id, reducer=reducer, store=store)
         self.session_id = self.memory.session_id
         self.session_settings = _coerce_settings(session_settings)
-        self._settled = False
+        self._legacy_checked = False
+        self._no_probe = False
 
     def _default_limit(self) -> int | None:
         settings = self.session_settings
@@ -106,8 +152,10 @@ class SummemSession:
         """The view as Responses input items; ``limit``: only the latest ``limit`` of them.
 
         A negative ``limit`` (like ``None``) gives them all, ``0`` none, as the SDK's sessions.
+        What another ``SummemSession`` (or process) wrote, popped or cleared is seen: the
+        store's version is checked first, and the view read again only when it changed.
         """
-        await self._settle()
+        await self._guarded(self._read)
         if limit is None:
             limit = self._default_limit()
         items = await self.memory.items()
@@ -116,7 +164,10 @@ class SummemSession:
         return items[max(len(items) - limit, 0) :] if limit else []
 
     async def add_items(self, items: list[Any]) -> None:
-        """Store new items (validated whole: one bad item stores none); may reduce the view.
+        """Store new items, in order, validated whole (one bad item stores none); may reduce.
+
+        Anything that is a JSON mapping is accepted (as the SDK's sessions accept it): what
+        summem cannot read is kept opaque, an output whose call is unknown stands alone.
 
         A reduction that fails once the items are stored (the summarizer down, its reply
         rejected) does not fail the call: the items are in the session, and raising would
@@ -126,56 +177,145 @@ class SummemSession:
 
         Raises:
             StoreError: the session is closed (also for an empty list), or a write failed.
-            MessageValidationError: an item summem cannot store (then none is stored).
+            MessageValidationError: an item that is not a JSON mapping (then none is stored).
         """
-        await self._settle()
-        with contextlib.suppress(ReductionError):  # stored; logged, kept as last_error
-            await self.memory.add_items(items)
+        messages = to_messages(items, system="in_place", unknown="opaque")
+
+        async def store() -> None:
+            await self._legacy()
+            with contextlib.suppress(ReductionError):  # stored; logged, kept as last_error
+                await self._extend(messages)
+
+        await self._guarded(store)
+
+    async def _extend(self, messages: list[Message]) -> None:
+        """Extend; a call or output that does not pair (see :data:`_UNPAIRED`) stands alone."""
+        while True:
+            try:
+                await self.memory.extend(messages)
+                return
+            except MessageValidationError as exc:
+                index = exc.index
+                if exc.field not in _UNPAIRED or index is None or not 0 <= index < len(messages):
+                    raise
+                item = messages[index].meta.get(ITEM_META)
+                if not isinstance(item, dict):
+                    raise
+                messages = [*messages]
+                messages[index] = standalone_message(item)
 
     async def pop_item(self) -> Any:
-        """Remove the most recent item from the history and return it (``None``: empty).
+        """Remove the most recent item and return it (``None``: the session is empty).
 
-        A store keeps a history append-only, so the session is rewritten without its last
-        item: a whole copy is saved under a backup id first, then the session is replaced
-        (each write whole or not at all), then the backup goes. A crash in between loses
-        nothing: the next ``SummemSession`` on the store finds the backup and restores the
-        session from it when the session itself is missing.
-
-        Raises:
-            StoreError: the last item is covered by the summary (cannot be popped).
+        The item is not deleted: it is kept as an abandoned branch of one item
+        (``await session.memory.branches()``). If a summary covered it, the store rolls the
+        view back to the latest summary that does not, in the same atomic write.
         """
-        await self._settle()
-        memory = self.memory
-        await memory.wait()
-        data = await memory.to_dict()
-        history = data["history"]
-        if not history:
-            return None
-        if data["watermark"] >= len(history):
-            raise StoreError(
-                f"the last item of session {self.session_id!r} is covered by the summary"
-            )
-        last = (await memory.history_messages(len(history) - 1))[-1]
-        store, backup = memory.store, _backup_id(self.session_id)
-        saved = await AsyncMemory.from_dict(
-            {**data, "session_id": backup}, reducer=memory.reducer, store=store
-        )
-        await saved.close()
-        await store.delete(self.session_id)
-        copy = await AsyncMemory.from_dict(
-            {**data, "history": history[:-1]}, reducer=memory.reducer, store=store
-        )
-        await copy.close()
-        await store.delete(backup)
-        await memory.refresh()
-        return to_items([last])[-1]
 
-    async def _settle(self) -> None:
-        """Finish a pop an earlier process left half done (see :meth:`pop_item`)."""
-        if self._settled:
+        async def pop() -> Any:
+            if not self.memory._core.length:
+                return None
+            popped = await self.memory.pop()
+            return to_items(popped)[-1] if popped else None
+
+        return await self._guarded(lambda: self._branching(pop))
+
+    async def clear_session(self) -> None:
+        """Empty the session; its items are kept as an abandoned branch, never sent again.
+
+        A head system message (set on ``session.memory`` directly, or by an older summem) is
+        removed too: the session then holds nothing, as the SDK's sessions do after a clear.
+        """
+
+        async def clear() -> None:
+            memory = self.memory
+            await memory.branch(0)
+            if memory.system is not None:
+                await memory.store.set_system(self.session_id, None)
+                await memory.refresh()
+
+        await self._guarded(lambda: self._branching(clear))
+
+    async def _branching(self, operation: Callable[[], Awaitable[T]]) -> T:
+        """Run a pop or clear on a fresh copy, again while other writers keep changing it.
+
+        The branch is a compare-and-set on the version and the length, so a write that
+        landed since the copy was read makes it fail (:class:`ConflictError`; or a pop
+        finding the history shorter): the copy is read again and the operation retried.
+        """
+        await self._legacy()
+        core = self.memory._core
+        for attempt in range(1, _BRANCH_ATTEMPTS + 1):
+            await self._fresh()
+            seen = (core.epoch, core.version, core.length)
+            try:
+                return await operation()
+            except (ConflictError, ConfigurationError) as exc:
+                # a ConfigurationError is a race only if the session changed meanwhile (a
+                # pop finding it shorter); otherwise (a store that cannot branch) it stands
+                if isinstance(exc, ConfigurationError) and not await self._changed(seen):
+                    raise
+                core.stale = True
+                if attempt == _BRANCH_ATTEMPTS:
+                    raise
+                # back off (jittered, growing) so that busy writers leave a gap
+                await asyncio.sleep(random.uniform(0, 0.0005 * 2 ** min(attempt, 6)))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _probe(self) -> tuple[str, int, int] | bool | None:
+        """The store's ``probe`` of the session; ``False`` when the store has none."""
+        if self._no_probe:
+            return False
+        probe: Callable[[str], Awaitable[Any]] | None = getattr(self.memory.store, "probe", None)
+        if probe is None:
+            self._no_probe = True
+            return False
+        try:
+            seen = await probe(self.session_id)
+        except ConfigurationError:  # a store from before branches (behind the adapter)
+            self._no_probe = True
+            return False
+        return None if seen is None else (str(seen[0]), int(seen[1]), int(seen[2]))
+
+    async def _changed(self, seen: tuple[str, int, int]) -> bool:
+        now = await self._probe()
+        if now is False:  # no cheap probe: the whole state says it
+            try:
+                state = await self.memory.store.load(self.session_id)
+            except SessionNotFoundError:
+                return seen != ("", 0, 0)
+            now = (state.epoch, state.version, state.length)
+        return (now or ("", 0, 0)) != seen
+
+    async def _read(self) -> None:
+        await self._legacy()
+        await self._fresh()
+
+    async def _fresh(self) -> None:
+        """Read the session again if the store holds another version of it than the copy.
+
+        One cheap read (the store's ``probe``: epoch, version, length) when nothing changed;
+        a store without ``probe`` is read whole (its view).
+        """
+        memory = self.memory
+        core = memory._core
+        seen = False if core.stale else await self._probe()
+        mine = (core.epoch, core.version, core.length) if core.epoch else None
+        if seen is False or seen != mine:
+            await memory.refresh()
+
+    async def _legacy(self) -> None:
+        """Once: finish or clean up a pop that summem 0.x left half done (its backup copy).
+
+        summem 0.x popped by copying the session to a backup id, deleting and re-creating it;
+        a crash in between left the backup behind. If the session is missing, it is restored
+        from the backup; the backup is then removed.
+        """
+        if self._legacy_checked:
             return
         memory = self.memory
-        store, backup = memory.store, _backup_id(self.session_id)
+        memory._check_open()
+        store, backup = memory.store, _legacy_backup_id(self.session_id)
         if await store.exists(backup):
             if not await store.exists(self.session_id):
                 saved = AsyncMemory(backup, reducer=memory.reducer, store=store)
@@ -188,21 +328,70 @@ class SummemSession:
                 )
                 await restored.close()
                 logger.warning(
-                    "session %r: restored from the backup a pop_item interrupted",
+                    "session %r: restored from the backup an older summem's pop_item left",
                     self.session_id,
                 )
             await store.delete(backup)
             await memory.refresh()
-        self._settled = True
+        self._legacy_checked = True
 
-    async def clear_session(self) -> None:
-        """Empty the session (history, summary and system message)."""
-        await self._settle()
-        await self.memory.clear()
+    async def _guarded(self, operation: Callable[[], Awaitable[Any]]) -> Any:
+        """Run ``operation``; if it is cancelled, the copy is read again before it is trusted.
 
-    async def close(self) -> None:
-        """Close the memory (and the store, if the memory opened it)."""
-        await self.memory.close()
+        A cancelled write may still land (a store call already sent, a worker thread still
+        running): the next call reads the session instead of serving a stale view.
+        """
+        try:
+            return await operation()
+        except asyncio.CancelledError:
+            self.memory._core.stale = True
+            raise
+
+    def close(self) -> Coroutine[Any, Any, None]:
+        """Close the memory (and the store, if the memory opened it): ``await session.close()``.
+
+        With no event loop running in this thread, the session is closed at once (the
+        returned coroutine has nothing left to do), so ``session.close()`` works in a script
+        and ``asyncio.run(session.close())`` too.
+
+        Raises:
+            StoreError: called from synchronous code while this thread's event loop runs
+                (the close could not happen): ``await session.close()`` instead.
+        """
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            asyncio.run(self.memory.close())
+            return _Done()
+        caller = sys._getframe(1)
+        if not caller.f_code.co_flags & (inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
+            raise StoreError(
+                f"SummemSession {self.session_id!r}: close() was called from synchronous code "
+                "while this thread's event loop is running, so it cannot close here; "
+                "use `await session.close()`"
+            )
+        return self.memory.close()
 
     def __repr__(self) -> str:
         return f"SummemSession({self.session_id!r})"
+
+
+class _Done(Coroutine[Any, Any, None]):
+    """A coroutine that is already finished: what ``close()`` returns once it has closed.
+
+    A real coroutine never awaited would warn; this one may be awaited (or run by
+    ``asyncio.run``) or dropped.
+    """
+
+    def send(self, value: Any) -> Any:
+        raise StopIteration(None)
+
+    def throw(self, typ: Any, val: Any = None, tb: Any = None) -> Any:
+        raise typ if val is None else val
+
+    def close(self) -> None:
+        return None
+
+    def __await__(self) -> Generator[Any, None, None]:
+        return
+        yield  # pragma: no cover - makes this a generator

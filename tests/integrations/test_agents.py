@@ -12,6 +12,7 @@ one event loop) and of the SDK's own error propagation.
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -158,7 +159,8 @@ async def test_session_input_callback() -> None:
 
 
 async def test_session_settings() -> None:
-    assert SummemSession("s").session_settings is None
+    default = SummemSession("s").session_settings  # as the SDK's own sessions
+    assert isinstance(default, SessionSettings) and default.limit is None
     session = SummemSession("s", session_settings=SessionSettings(limit=3))
     assert session.session_settings.limit == 3
     await session.add_items([{"role": "user", "content": f"Message {i}"} for i in range(5)])
@@ -273,3 +275,75 @@ async def test_a_failed_reduction_does_not_fail_the_run_nor_duplicate_its_items(
     ]  # each input once, in order, each run answered
     assert len(history) == 8
     assert offline_or_none(session.memory.summary)  # the failed summarizer's: never committed
+
+
+async def test_developer_items_in_the_input_keep_their_place_across_turns() -> None:
+    model = Model(text("Hi", 1), text("Short answer", 2), text("Free plan", 3))
+    agent = Agent(name="test", model=model.model)
+    session = SummemSession("plans")
+    turn1: list[Any] = [
+        {"role": "developer", "content": "plan: free"},
+        {"role": "user", "content": "hi"},
+    ]
+    turn2: list[Any] = [
+        {"role": "developer", "content": "be brief"},
+        {"role": "user", "content": "why?"},
+    ]
+    await Runner.run(agent, turn1, session=session)
+    await Runner.run(agent, turn2, session=session)
+    await Runner.run(agent, "which plan am I on?", session=session)
+    sent = model.inputs[-1]
+    said = [(i.get("role"), i.get("content")) for i in sent if isinstance(i.get("content"), str)]
+    assert said == [
+        ("developer", "plan: free"),
+        ("user", "hi"),
+        ("developer", "be brief"),
+        ("user", "why?"),
+        ("user", "which plan am I on?"),
+    ]
+    roles = [i.get("role") for i in sent]
+    assert roles.index("developer") == 0 and roles.count("developer") == 2
+    assert [i for i in sent if i.get("role") == "assistant"] != []  # the replies are there too
+
+
+def test_run_sync_from_two_threads_with_a_reduction_parked_on_one(tmp_path: Path) -> None:
+    """``Runner.run_sync`` keeps each thread's loop open and idle between runs."""
+    import asyncio
+    import threading
+
+    from tests.integrations.test_agents_items import in_thread, parked_session, resume_and_close
+
+    session, summarizer = parked_session(tmp_path)
+    long = "word " * 40
+    first = Model(*(text(f"reply {i} " + long, i + 1) for i in range(4)))
+    second = Model(text("done", 9))
+
+    parked: list[asyncio.AbstractEventLoop] = []
+
+    def thread_a() -> None:
+        agent = Agent(name="a", model=first.model)
+        for i in range(4):
+            Runner.run_sync(agent, f"question {i} " + long, session=session)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            loop = asyncio.get_event_loop_policy().get_event_loop()  # run_sync's, left open
+        loop.run_until_complete(asyncio.to_thread(summarizer.asked.wait))  # parked there now
+        parked.append(loop)
+
+    worker = threading.Thread(target=thread_a)
+    worker.start()
+    worker.join()
+    assert session.memory._reducing.locked()
+    big: list[Any] = [{"role": "user", "content": f"more {i} " + long} for i in range(6)]
+
+    def thread_b() -> None:  # past the hard limit: it must not wait for the parked reduction
+        Runner.run_sync(Agent(name="b", model=second.model), big, session=session)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            parked.append(asyncio.get_event_loop_policy().get_event_loop())
+
+    in_thread(thread_b)
+    assert second.inputs  # thread B's run went through
+    in_thread(lambda: asyncio.run(session.close()))
+    for loop in parked:
+        resume_and_close(loop)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -75,12 +76,9 @@ async def test_a_closed_session_refuses_even_an_empty_add() -> None:
 async def test_add_nothing_and_a_bad_item() -> None:
     session = SummemSession("s")
     await session.add_items([])
-    with pytest.raises(ValueError, match="no pending tool call"):
+    with pytest.raises(ValueError, match="a mapping"):
         await session.add_items(
-            [
-                {"role": "user", "content": "kept? no: the batch is refused whole"},
-                {"type": "function_call_output", "call_id": "nope", "output": "x"},
-            ]
+            [{"role": "user", "content": "kept? no: the batch is refused whole"}, "not an item"]
         )
     assert await session.get_items() == []
 
@@ -174,18 +172,22 @@ async def test_memory_argument_checks() -> None:
     assert repr(SummemSession("a")) == "SummemSession('a')"
 
 
-async def test_pop_refuses_an_item_the_summary_covers() -> None:
+async def test_pop_of_an_item_the_summary_covers_rolls_the_summary_back() -> None:
     session = small_session()
-    await session.add_items([{"role": "user", "content": "x"}])
-    data = await session.memory.to_dict()
-    data["watermark"] = 1  # as if everything had been summarized
-    data["summary"] = None
-    store = session.memory.store
-    await store.delete("user-42")
-    restored = SummemSession("user-42", memory=await AsyncMemory.from_dict(data, store=store))
-    with pytest.raises(StoreError, match="covered by the summary"):
-        await restored.pop_item()
-    assert len(await restored.memory.history()) == 1  # refused before anything was touched
+    items = [{"role": "user", "content": f"turn {i} " + "word " * 30} for i in range(6)]
+    await session.add_items(items)
+    memory = session.memory
+    assert memory.summary is not None  # reduced: the summary covers the first items
+    covered = (await memory.to_dict())["watermark"]
+    for _ in range(len(items) - covered + 1):  # down into what the summary covers
+        await session.pop_item()
+    remaining = await memory.history()
+    assert [m["content"] for m in remaining] == [i["content"] for i in items[: covered - 1]]
+    view = await session.get_items()
+    assert view[-len(remaining) :] == items[: covered - 1] or memory.summary is not None
+    # nothing is lost: each popped item is a branch of its own
+    popped = [await memory.branch_messages(b.id) for b in await memory.branches()]
+    assert [m[0]["content"] for m in popped] == [i["content"] for i in items[covered - 1 :]][::-1]
 
 
 def test_sync_use_from_another_loop() -> None:
@@ -194,60 +196,65 @@ def test_sync_use_from_another_loop() -> None:
     assert asyncio.run(session.get_items()) == [{"role": "user", "content": "hi"}]
 
 
-async def test_a_pop_interrupted_after_the_session_was_removed_loses_nothing(
+async def _legacy_backup(store: AsyncSQLiteStore, session_id: str, items: list[Any]) -> None:
+    """What summem 0.x's pop_item left when it died mid-way: a copy under its backup id."""
+    from summem.integrations.agents import _legacy_backup_id
+
+    backup = AsyncMemory(_legacy_backup_id(session_id), store=store)
+    await backup.add_items(items)
+    await backup.close()
+
+
+async def test_a_legacy_pop_backup_restores_a_session_it_removed(tmp_path: Path) -> None:
+    store = db(tmp_path)
+    items = [{"role": "user", "content": f"message {i}"} for i in range(3)]
+    await _legacy_backup(store, "crashy", items)  # the session itself was deleted
+    session = SummemSession("crashy", store=store)
+    assert await session.get_items() == items  # restored whole from the backup
+    assert await store.list_sessions() == ["crashy"]  # and the backup is gone
+    assert await session.pop_item() == items[2]
+    assert await session.get_items() == items[:2]
+    assert await store.list_sessions() == ["crashy"]
+    await store.close()
+
+
+async def test_a_legacy_pop_backup_beside_its_session_is_only_removed(tmp_path: Path) -> None:
+    store = db(tmp_path)
+    items = [{"role": "user", "content": f"message {i}"} for i in range(2)]
+    written = AsyncMemory("crashy", store=store)
+    await written.add_items(items)  # the session was never removed: it counts, not the backup
+    await written.close()
+    await _legacy_backup(store, "crashy", [*items, {"role": "user", "content": "old copy"}])
+    assert len(await store.list_sessions()) == 2
+    again = SummemSession("crashy", store=store)
+    assert await again.get_items() == items
+    assert await store.list_sessions() == ["crashy"]
+    await store.close()
+
+
+async def test_pop_and_clear_never_delete_the_session(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = db(tmp_path)
-    session = SummemSession("crashy", store=store)
+    session = SummemSession("kept", store=store)
     items = [{"role": "user", "content": f"message {i}"} for i in range(3)]
     await session.add_items(items)
-    real = AsyncMemory.from_dict
-    calls = 0
 
-    async def crash_on_the_rewrite(*args: object, **kwargs: object) -> AsyncMemory:
-        nonlocal calls
-        calls += 1
-        if calls == 2:  # the backup was written and the session removed: the process dies
-            raise KeyboardInterrupt
-        return await real(*args, **kwargs)  # type: ignore[arg-type]
+    async def no_delete(session_id: str) -> bool:
+        raise AssertionError(f"{session_id!r} deleted")
 
-    monkeypatch.setattr(AsyncMemory, "from_dict", crash_on_the_rewrite)
-    with pytest.raises(KeyboardInterrupt):
-        await session.pop_item()
-    monkeypatch.setattr(AsyncMemory, "from_dict", real)
-    assert "crashy" not in await store.list_sessions()  # the moment a crash would lose it
-    again = SummemSession("crashy", store=store)
-    assert await again.get_items() == items  # restored whole from the backup
-    assert await store.list_sessions() == ["crashy"]  # and the backup is gone
-    assert await again.pop_item() == items[2]
-    assert await again.get_items() == items[:2]
-    assert await store.list_sessions() == ["crashy"]
-    await again.close()
-    await session.close()
-
-
-async def test_a_pop_interrupted_before_the_session_was_removed_keeps_it_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    store = db(tmp_path)
-    session = SummemSession("crashy", store=store)
-    items = [{"role": "user", "content": f"message {i}"} for i in range(2)]
-    await session.add_items(items)
-    real_delete = store.delete
-
-    async def crash(session_id: str) -> bool:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(store, "delete", crash)
-    with pytest.raises(KeyboardInterrupt):
-        await session.pop_item()
-    monkeypatch.setattr(store, "delete", real_delete)
-    assert len(await store.list_sessions()) == 2  # the session and its backup
-    again = SummemSession("crashy", store=store)
-    assert await again.get_items() == items  # the session, not the backup, is what counts
-    assert await store.list_sessions() == ["crashy"]
-    await again.close()
-    await session.close()
+    monkeypatch.setattr(store, "delete", no_delete)
+    monkeypatch.setattr(store, "create", no_delete)
+    assert await session.pop_item() == items[2]
+    await session.clear_session()
+    assert await session.get_items() == []
+    memory = session.memory
+    kept = [await memory.branch_messages(b.id) for b in await memory.branches()]
+    assert [[m["content"] for m in k] for k in kept] == [["message 2"], ["message 0", "message 1"]]
+    await session.add_items(items[:1])
+    assert await session.get_items() == items[:1]
+    monkeypatch.undo()
+    await store.close()
 
 
 def test_threads_each_running_their_own_loop_share_one_session(tmp_path: Path) -> None:
@@ -280,3 +287,24 @@ def test_threads_each_running_their_own_loop_share_one_session(tmp_path: Path) -
             f"{tag} {i}" for i in range(10)
         ]
     asyncio.run(session.memory.close())
+
+
+async def test_pop_on_a_store_that_cannot_branch_says_so_at_once() -> None:
+    from tests.stores.test_append_only_store import AppendOnlyStore
+
+    store = AppendOnlyStore()
+    session = SummemSession("s", store=store)
+    await session.add_items([{"role": "user", "content": "a"}])
+    calls = 0
+    real = session.memory.pop
+
+    async def counted(n: int = 1) -> Any:
+        nonlocal calls
+        calls += 1
+        return await real(n)
+
+    session.memory.pop = counted  # type: ignore[method-assign]
+    with pytest.raises(ConfigurationError, match="AppendOnlyStore"):
+        await session.pop_item()
+    assert calls == 1  # not retried: nothing raced it
+    assert await session.get_items() == [{"role": "user", "content": "a"}]
