@@ -5,16 +5,24 @@
 
     agent = Agent(model, capabilities=[SummemHistory(Memory("user-42"))])
 
-Before each model request, the run's messages are recorded in the memory (what is already
-recorded is recognised and skipped, as the wrappers do) and the model is sent the memory's view
-instead: the system prompt, the summary (a user-prompt request of its own), the recent turns,
-never a tool call without its results. Each response is recorded when the next request brings
-it back, and the last one when the run ends. The run's own history is left whole
-(``result.all_messages()``), and the store holds all of it too.
+Before each model request, the run's messages (its ``message_history`` and what the run
+added) are followed into the memory (see :mod:`summem.integrations._window`): what is recorded
+is recognised by pydantic-ai's own form of each message (timestamps included); a history that
+goes back to an earlier point (a regenerate from ``message_history=result.all_messages()[:k]``,
+an edited message) **branches** the session there, the abandoned turns kept as a branch
+(``memory.branches()``), never sent again; a run given no history starts a new conversation,
+as in pydantic-ai (``resume=True``: the memory supplies the past instead); a history whose
+oldest messages a processor dropped is a window onto the recorded one, and the model is not
+sent what it dropped. The model is sent the memory's view: the system prompt, the summary (a
+user-prompt request of its own), the recent turns, never a tool call without its results.
+Each response is recorded when the next request brings it back, and the last one when the run
+ends. The run's own history is left whole (``result.all_messages()``), and the store holds all
+of it too.
 
 ``SummemHistory.processor()`` gives the same as a plain history processor, for
-``ProcessHistory(...)``; pydantic-ai then replaces the run's history with the view, and a
-response is recorded when the next request brings it back.
+``ProcessHistory(...)``; pydantic-ai then replaces the run's history with the view (the summary
+request coming back is summem's own and is left out), and a response is recorded when the next
+request brings it back.
 
 Messages convert to chat-completions messages and back without loss: each request part becomes
 one message (consecutive system prompt parts one system message; parts with no chat form, such
@@ -26,6 +34,7 @@ its tool calls; pydantic-ai's own serialisation of the parts is kept in the mess
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,7 +42,9 @@ from typing import TYPE_CHECKING, Any
 
 from summem.errors import ConfigurationError, MessageValidationError
 from summem.integrations._shared import missing, split_head
+from summem.integrations._window import RecordedKeys, Window, follow_any, shown
 from summem.messages import Message
+from summem.session.recorded import fingerprint
 
 try:
     from pydantic_ai.capabilities import AbstractCapability
@@ -54,13 +65,13 @@ try:
         ToolReturnPart,
         UserPromptPart,
     )
+    from pydantic_ai.tools import RunContext  # at run time: pydantic-ai reads processor() hints
 except ImportError as exc:  # pragma: no cover - exercised with the package hidden
     raise missing("pydantic-ai", "pydantic-ai", exc) from exc
 
 if TYPE_CHECKING:
     from pydantic_ai.agent import AgentRunResult
     from pydantic_ai.models import ModelRequestContext
-    from pydantic_ai.tools import RunContext
 
     from summem.async_memory import AsyncMemory
     from summem.memory import Memory
@@ -298,29 +309,18 @@ def to_pydantic_ai(view: list[Message]) -> list[ModelMessage]:
 # -- the capability -------------------------------------------------------------------------
 
 
-async def _record_and_view(
-    memory: Memory | AsyncMemory, incoming: list[Message], mode: Mode
-) -> list[Message]:
-    from summem.async_memory import AsyncMemory
+def message_key(message: Message) -> tuple[str, Any]:
+    """A recorded message's key: pydantic-ai's form of it, and what a provider sees of it.
 
-    if isinstance(memory, AsyncMemory):
-        await memory.record(incoming, mode=mode)
-        return await memory.view()
-
-    def work() -> list[Message]:
-        memory.record(incoming, mode=mode)
-        return memory.view()
-
-    return await asyncio.to_thread(work)
+    pydantic-ai's form carries the timestamps and run id (summem's grouping is left out).
+    """
+    extra = {k: v for k, v in (message.meta.get(META_KEY) or {}).items() if k != "group"}
+    return json.dumps(extra, sort_keys=True, default=str), fingerprint(message)
 
 
-async def _record(memory: Memory | AsyncMemory, incoming: list[Message], mode: Mode) -> None:
-    from summem.async_memory import AsyncMemory
-
-    if isinstance(memory, AsyncMemory):
-        await memory.record(incoming, mode=mode)
-    else:
-        await asyncio.to_thread(memory.record, incoming, mode=mode)
+def _this_run_only(messages: Sequence[ModelMessage], run_id: str | None) -> bool:
+    """True when every message came from the run ``run_id`` (it was given no history)."""
+    return run_id is not None and all(m.run_id == run_id for m in messages)
 
 
 @dataclass
@@ -330,11 +330,20 @@ class SummemHistory(AbstractCapability[Any]):
     Args:
         memory: the session's :class:`~summem.Memory` (its calls run in a worker thread) or
             :class:`~summem.AsyncMemory`; both work with ``run`` and ``run_sync``.
-        mode: how the run's messages are read (see :meth:`summem.Memory.record`).
+        resume: a run given no ``message_history`` (pydantic-ai cannot tell ``None`` from
+            ``[]``) continues the memory's conversation, the memory supplying the past. Off
+            by default: such a run starts a new conversation, as in pydantic-ai, and the
+            recorded one is kept as a branch (``memory.branches()``).
+        mode: ``None`` (default): the run's messages are the conversation, and a history
+            that differs from what is recorded branches the session (see the module).
+            ``"auto"``, ``"new"`` or ``"full"``: read them as :meth:`summem.Memory.record`
+            does instead (no branches).
     """
 
     memory: Memory | AsyncMemory
-    mode: Mode = field(default="auto", kw_only=True)
+    resume: bool = field(default=False, kw_only=True)
+    mode: Mode | None = field(default=None, kw_only=True)
+    _recorded: RecordedKeys = field(default_factory=RecordedKeys, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not callable(getattr(self.memory, "view", None)):
@@ -345,25 +354,64 @@ class SummemHistory(AbstractCapability[Any]):
         """Not part of agent specs: it holds a live memory."""
         return None
 
-    async def bound(self, messages: list[ModelMessage]) -> list[ModelMessage]:
-        """Record ``messages``; return the memory's view as pydantic-ai messages."""
+    async def _follow(self, messages: Sequence[ModelMessage], run_id: str | None) -> Window | None:
         incoming = from_pydantic_ai(messages)
-        return to_pydantic_ai(await _record_and_view(self.memory, incoming, self.mode))
+        if self.mode is not None:
+            await _record(self.memory, incoming, self.mode)
+            return None
+        resumed = self.resume and _this_run_only(messages, run_id)
+        return await follow_any(self.memory, self._recorded, incoming, message_key, resume=resumed)
+
+    async def bound(
+        self, messages: list[ModelMessage], run_id: str | None = None
+    ) -> list[ModelMessage]:
+        """Record ``messages`` (a run's, ``run_id``); return the view as pydantic-ai messages.
+
+        Messages the list no longer holds from its start on (a processor before this one
+        dropped them) are not in what it returns.
+        """
+        window = await self._follow(messages, run_id)
+        view = await _view(self.memory)
+        return to_pydantic_ai(view if window is None else shown(view, window))
 
     async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
         """Send the view instead of the run's messages (the run keeps its own)."""
-        request_context.messages = await self.bound(list(request_context.messages))
+        messages = list(request_context.messages)
+        request_context.messages = await self.bound(messages, ctx.run_id)
         return request_context
 
     async def after_run(
         self, ctx: RunContext[Any], *, result: AgentRunResult[Any]
     ) -> AgentRunResult[Any]:
         """Record the run's last response (the others came back with the next request)."""
-        await _record(self.memory, from_pydantic_ai(result.all_messages()), self.mode)
+        await self._follow(result.all_messages(), ctx.run_id)
         return result
 
-    def processor(self) -> Callable[[list[ModelMessage]], Awaitable[list[ModelMessage]]]:
+    def processor(
+        self,
+    ) -> Callable[[RunContext[Any], list[ModelMessage]], Awaitable[list[ModelMessage]]]:
         """The same as a history processor, for ``ProcessHistory(history.processor())``."""
-        return self.bound
+
+        async def process(ctx: RunContext[Any], messages: list[ModelMessage]) -> list[ModelMessage]:
+            return await self.bound(messages, ctx.run_id)
+
+        return process
+
+
+async def _view(memory: Memory | AsyncMemory) -> list[Message]:
+    from summem.async_memory import AsyncMemory
+
+    if isinstance(memory, AsyncMemory):
+        return await memory.view()
+    return await asyncio.to_thread(memory.view)
+
+
+async def _record(memory: Memory | AsyncMemory, incoming: list[Message], mode: Mode) -> None:
+    from summem.async_memory import AsyncMemory
+
+    if isinstance(memory, AsyncMemory):
+        await memory.record(incoming, mode=mode)
+    else:
+        await asyncio.to_thread(memory.record, incoming, mode=mode)
