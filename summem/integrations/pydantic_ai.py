@@ -312,10 +312,12 @@ def to_pydantic_ai(view: list[Message]) -> list[ModelMessage]:
 def message_key(message: Message) -> tuple[str, Any]:
     """A recorded message's key: pydantic-ai's form of it, and what a provider sees of it.
 
-    pydantic-ai's form carries the timestamps and run id (summem's grouping is left out).
+    pydantic-ai's form carries the timestamps: a response whole, a request's message by its
+    own parts (pydantic-ai merges neighbouring requests, which changes their envelope).
     """
-    extra = {k: v for k, v in (message.meta.get(META_KEY) or {}).items() if k != "group"}
-    return json.dumps(extra, sort_keys=True, default=str), fingerprint(message)
+    extra = message.meta.get(META_KEY) or {}
+    own = extra.get("response", extra.get("parts"))
+    return json.dumps(own, sort_keys=True, default=str), fingerprint(message)
 
 
 def _this_run_only(messages: Sequence[ModelMessage], run_id: str | None) -> bool:
@@ -355,7 +357,7 @@ class SummemHistory(AbstractCapability[Any]):
         return None
 
     async def _follow(self, messages: Sequence[ModelMessage], run_id: str | None) -> Window | None:
-        incoming = from_pydantic_ai(messages)
+        incoming = _without_summary(from_pydantic_ai(messages), self.memory)
         if self.mode is not None:
             await _record(self.memory, incoming, self.mode)
             return None
@@ -398,6 +400,28 @@ class SummemHistory(AbstractCapability[Any]):
             return await self.bound(messages, ctx.run_id)
 
         return process
+
+
+def _without_summary(incoming: list[Message], memory: Memory | AsyncMemory) -> list[Message]:
+    """``incoming`` without summem's summary, when a view came back as a run's history.
+
+    pydantic-ai merges the summary's request with its neighbour (its ``metadata`` mark is then
+    lost), so the summary is recognised as the first user message after the system messages
+    that starts with the reducer's summary prefix, as :meth:`summem.Memory.record` does.
+    """
+    prefix = getattr(memory.reducer, "summary_prefix", None)
+    lead = 0
+    while lead < len(incoming) and incoming[lead].is_system:
+        lead += 1
+    if (
+        isinstance(prefix, str)
+        and prefix
+        and lead < len(incoming)
+        and incoming[lead].role == "user"
+        and incoming[lead].text.startswith(prefix)
+    ):
+        return incoming[:lead] + incoming[lead + 1 :]
+    return incoming
 
 
 async def _view(memory: Memory | AsyncMemory) -> list[Message]:
