@@ -296,7 +296,7 @@ def _trimmed(state: Any, recorded: RecordedKeys, view: list[Message]) -> dict[st
     w = len(recorded.keys) - len(tail)
     if w == 0 or not tail:
         return None
-    first = recorded.keys[w][0]
+    first = cast("tuple[Any, Any]", recorded.keys[w])[0]
     messages = _state_messages(state)
     ids = [m.id for m in messages]
     if first is None or first not in ids:

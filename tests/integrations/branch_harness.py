@@ -98,3 +98,21 @@ def run_scenario(
 
         asyncio.run(main())
 
+
+Scenario = Callable[[Harness], Coroutine[Any, Any, None]]
+StoreTest = Callable[[tuple[str, str], Path], None]
+
+
+def scenario_test(reducer: Callable[[], Reducer]) -> Callable[[Scenario], StoreTest]:
+    """Make an ``async def test_x(h)`` body a test on every store and memory mode."""
+
+    def wrap(body: Scenario) -> StoreTest:
+        @pytest.mark.parametrize("kind_mode", STORE_MODES)
+        def test(kind_mode: tuple[str, str], tmp_path: Path) -> None:
+            run_scenario(kind_mode, tmp_path, reducer, body)
+
+        test.__name__ = body.__name__
+        test.__doc__ = body.__doc__
+        return test
+
+    return wrap

@@ -10,7 +10,6 @@ scripted chat model, on every store, with a sync ``Memory`` (``invoke``) and an 
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +27,7 @@ from pydantic import Field
 from summem import Memory, SummarizationReducer
 from summem.errors import ConfigurationError
 from summem.integrations.langchain import SummemMiddleware, pre_model_hook, to_langchain
-from tests.integrations.branch_harness import STORE_MODES, Harness, run_scenario
+from tests.integrations.branch_harness import Harness, scenario_test
 
 SYSTEM = "You are a support assistant."
 CONFIG: Any = {"configurable": {"thread_id": "t1"}}
@@ -60,6 +59,10 @@ def texts(messages: list[Any]) -> list[str]:
 def seen_texts(model: EchoModel, call: int = -1) -> list[str]:
     """What the model was sent on ``call`` (the system message left out)."""
     return [m.text for m in model.seen[call] if m.type != "system"]
+
+
+def remove(messages: list[BaseMessage]) -> list[RemoveMessage]:
+    return [RemoveMessage(id=str(m.id)) for m in messages]
 
 
 def no_reduction() -> SummarizationReducer:
@@ -104,25 +107,10 @@ class Chat:
             await asyncio.to_thread(self.agent.update_state, CONFIG, {"messages": messages})
 
 
-def scenario_test(reducer: Any = no_reduction) -> Any:
-    """Parametrise an ``async def scenario(h)`` test body over every store and memory mode."""
-
-    def wrap(body: Any) -> Any:
-        @pytest.mark.parametrize("kind_mode", STORE_MODES)
-        def test(kind_mode: tuple[str, str], tmp_path: Path) -> None:
-            run_scenario(kind_mode, tmp_path, reducer, body)
-
-        test.__name__ = body.__name__
-        test.__doc__ = body.__doc__
-        return test
-
-    return wrap
-
-
 # -- conformance: time travel, regenerate, edit, rewind ------------------------------------
 
 
-@scenario_test()
+@scenario_test(no_reduction)
 async def test_time_travel_to_an_earlier_checkpoint_branches_there(h: Harness) -> None:
     chat = Chat(h)
     for text in ("one", "two", "three"):
@@ -134,7 +122,7 @@ async def test_time_travel_to_an_earlier_checkpoint_branches_there(h: Harness) -
     assert await h.branch_texts() == [(3, ["re: two #2", "three", "re: three #3"])]
 
 
-@scenario_test()
+@scenario_test(no_reduction)
 async def test_regenerate_the_last_answer(h: Harness) -> None:
     chat = Chat(h)
     await chat.say("one")
@@ -148,7 +136,7 @@ async def test_regenerate_the_last_answer(h: Harness) -> None:
     assert seen_texts(chat.model) == ["one", "re: one #1", "two", "re: two #3", "three"]
 
 
-@scenario_test()
+@scenario_test(no_reduction)
 async def test_update_state_editing_an_earlier_message_branches_at_it(h: Harness) -> None:
     chat = Chat(h)
     await chat.say("one")
@@ -162,24 +150,24 @@ async def test_update_state_editing_an_earlier_message_branches_at_it(h: Harness
     assert await h.branch_texts() == [(2, ["two", "re: two #2"])]
 
 
-@scenario_test()
+@scenario_test(no_reduction)
 async def test_rewind_with_remove_message(h: Harness) -> None:
     chat = Chat(h)
     await chat.say("one")
     state = await chat.say("two")
-    await chat.update([RemoveMessage(id=m.id) for m in state[2:]])  # pop the last turn
+    await chat.update(remove(state[2:]))  # pop the last turn
     await chat.say("three")
     assert seen_texts(chat.model) == ["one", "re: one #1", "three"]
     assert await h.texts() == ["one", "re: one #1", "three", "re: three #3"]
     assert await h.branch_texts() == [(2, ["two", "re: two #2"])]
 
 
-@scenario_test()
+@scenario_test(no_reduction)
 async def test_remove_message_in_the_middle_branches_there(h: Harness) -> None:
     chat = Chat(h)
     for text in ("one", "two", "three"):
         state = await chat.say(text)
-    await chat.update([RemoveMessage(id=m.id) for m in state[2:4]])  # turn 2
+    await chat.update(remove(state[2:4]))  # turn 2
     await chat.say("four")
     expected = ["one", "re: one #1", "three", "re: three #3", "four"]
     assert seen_texts(chat.model) == expected  # the removed turn does not reach the model
@@ -187,12 +175,12 @@ async def test_remove_message_in_the_middle_branches_there(h: Harness) -> None:
     assert await h.branch_texts() == [(2, ["two", "re: two #2", "three", "re: three #3"])]
 
 
-@scenario_test()
+@scenario_test(no_reduction)
 async def test_remove_message_at_the_front_is_a_window_not_a_branch(h: Harness) -> None:
     chat = Chat(h)
     for text in ("one", "two"):
         state = await chat.say(text)
-    await chat.update([RemoveMessage(id=m.id) for m in state[:2]])  # turn 1
+    await chat.update(remove(state[:2]))  # turn 1
     await chat.say("three")
     assert seen_texts(chat.model) == ["two", "re: two #2", "three"]
     assert await h.texts() == ["one", "re: one #1", "two", "re: two #2", "three", "re: three #3"]

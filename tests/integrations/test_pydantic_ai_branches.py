@@ -9,7 +9,6 @@ with a FunctionModel recording what it is sent, on every store, with a sync ``Me
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,7 +29,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from summem import Memory, SummarizationReducer
 from summem.integrations.pydantic_ai import SummemHistory
-from tests.integrations.branch_harness import STORE_MODES, Harness, run_scenario
+from tests.integrations.branch_harness import Harness, scenario_test
 
 SYSTEM = "You are a support assistant."
 
@@ -84,23 +83,10 @@ class Chat:
         return result.all_messages()
 
 
-def scenario_test(reducer: Any = no_reduction) -> Any:
-    def wrap(body: Any) -> Any:
-        @pytest.mark.parametrize("kind_mode", STORE_MODES)
-        def test(kind_mode: tuple[str, str], tmp_path: Path) -> None:
-            run_scenario(kind_mode, tmp_path, reducer, body)
-
-        test.__name__ = body.__name__
-        test.__doc__ = body.__doc__
-        return test
-
-    return wrap
-
-
 # -- conformance: regenerate, time travel, edit, rewind ------------------------------------
 
 
-@scenario_test()
+@scenario_test(no_reduction)
 async def test_regenerate_from_an_earlier_history_branches(h: Harness) -> None:
     chat = Chat(h)
     one = await chat.say("one")
@@ -112,7 +98,7 @@ async def test_regenerate_from_an_earlier_history_branches(h: Harness) -> None:
     assert await h.branch_texts() == [(2, ["two", "re: two #2"])]
 
 
-@scenario_test()
+@scenario_test(no_reduction)
 async def test_time_travel_to_an_earlier_turn(h: Harness) -> None:
     chat = Chat(h)
     one = await chat.say("one")
@@ -124,7 +110,7 @@ async def test_time_travel_to_an_earlier_turn(h: Harness) -> None:
     assert await h.branch_texts() == [(2, ["two", "re: two #2", "three", "re: three #3"])]
 
 
-@scenario_test()
+@scenario_test(no_reduction)
 async def test_an_edited_message_branches_at_it(h: Harness) -> None:
     chat = Chat(h)
     two = await chat.say("two", await chat.say("one"))
@@ -142,7 +128,7 @@ async def test_an_edited_message_branches_at_it(h: Harness) -> None:
     assert await h.branch_texts() == [(0, ["one", "re: one #1", "two", "re: two #2"])]
 
 
-@scenario_test()
+@scenario_test(no_reduction)
 async def test_rewind_drops_the_last_turn(h: Harness) -> None:
     chat = Chat(h)
     two = await chat.say("two", await chat.say("one"))
@@ -154,7 +140,7 @@ async def test_rewind_drops_the_last_turn(h: Harness) -> None:
 # -- message_history=[] and resume -----------------------------------------------------------
 
 
-@scenario_test()
+@scenario_test(no_reduction)
 async def test_an_empty_history_starts_a_new_conversation(h: Harness) -> None:
     chat = Chat(h)
     await chat.say("two", await chat.say("one"))
@@ -168,7 +154,7 @@ async def test_an_empty_history_starts_a_new_conversation(h: Harness) -> None:
     assert [b.at for b in await h.branches()] == [0, 0]
 
 
-@scenario_test()
+@scenario_test(no_reduction)
 async def test_resume_lets_the_memory_supply_the_past(h: Harness) -> None:
     chat = Chat(h, resume=True)
     await chat.say("one")
@@ -193,7 +179,7 @@ def keep_last(n: int) -> Any:
     return trim
 
 
-@scenario_test()
+@scenario_test(no_reduction)
 async def test_a_trimming_processor_before_it_limits_what_the_model_sees(h: Harness) -> None:
     chat = Chat(h, ProcessHistory(keep_last(3)))
     history: list[ModelMessage] = []
