@@ -193,6 +193,10 @@ class StoreSteps:
         """See :meth:`Store.load <summem.stores.base.Store.load>`."""
         return self._step(lambda: self.store.load(session_id))
 
+    def probe(self, session_id: str) -> Flow[tuple[str, int, int] | None]:
+        """See :meth:`Store.probe <summem.stores.base.Store.probe>`."""
+        return self._step(lambda: self.store.probe(session_id))
+
     def history(self, session_id: str, start: int, stop: int | None) -> Flow[list[Message]]:
         """See :meth:`Store.history <summem.stores.base.Store.history>`."""
         return self._step(lambda: self.store.history(session_id, start, stop))

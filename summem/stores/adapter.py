@@ -103,6 +103,9 @@ class AsyncStoreAdapter(Direct, AsyncOpStore):
     def _exists(self, session_id: str) -> bool:
         return self._store.exists(session_id)
 
+    def _probe(self, session_id: str) -> tuple[str, int, int] | None:
+        return self._store.probe(session_id)
+
     def _history(self, session_id: str, start: int, stop: int | None) -> list[Message]:
         return self._store.history(session_id, start, stop)
 

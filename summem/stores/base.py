@@ -184,6 +184,13 @@ class Store(Protocol):
     def exists(self, session_id: str) -> bool:
         """True if the session exists."""
 
+    def probe(self, session_id: str) -> tuple[str, int, int] | None:
+        """``(epoch, version, length)`` of the session, ``None`` if there is no such session.
+
+        One cheap read (no message is read or decoded): enough to tell whether a copy of the
+        session is still current, since every write changes the version or the length.
+        """
+
     def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
         """``history[start:stop]`` with Python slice semantics; empty for an unknown session."""
 
@@ -385,6 +392,9 @@ class AsyncStore(Protocol):
 
     async def exists(self, session_id: str) -> bool:
         """See :meth:`Store.exists`."""
+
+    async def probe(self, session_id: str) -> tuple[str, int, int] | None:
+        """See :meth:`Store.probe`."""
 
     async def history(
         self, session_id: str, start: int = 0, stop: int | None = None

@@ -139,6 +139,13 @@ class InMemoryStore(DirectStore):
         with self._lock:
             return session_id in self._sessions
 
+    def _probe(self, session_id: str) -> tuple[str, int, int] | None:
+        """See :meth:`summem.stores.base.Store.probe`."""
+        validate_session_id(session_id)
+        with self._lock:
+            s = self._sessions.get(session_id)
+            return None if s is None else (s.epoch, s.version, len(s.history))
+
     def _history(self, session_id: str, start: int, stop: int | None) -> list[Message]:
         """See :meth:`summem.stores.base.Store.history`."""
         validate_session_id(session_id)

@@ -20,7 +20,8 @@ from summem.stores.base import Branch, Store
 from tests.stores.backends import Backend, open_backend, params
 from tests.stores.helpers import fill, reduce_to, snap, state_of
 
-BRANCHING_PARAMS = params(where=lambda kind, mode: kind.name in {"memory"})
+BRANCHING_PARAMS = params(where=lambda kind, mode: kind.name in {"memory", "sqlite", "postgres"})
+PROBE_PARAMS = params()
 
 
 @pytest.fixture(params=BRANCHING_PARAMS)
@@ -375,3 +376,51 @@ def test_clear_and_delete_remove_branches(store: Store) -> None:
     assert store.branches("s") == []
     fill(store, "s", 2)
     assert store.branches("s") == []
+
+
+@pytest.fixture(params=PROBE_PARAMS)
+def probed(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    yield from open_backend(request.param, tmp_path)
+
+
+def test_probe_tells_whether_a_copy_is_current(probed: Backend) -> None:
+    store = probed.make()
+    assert store.probe("s") is None
+    fill(store, "s", 2)
+    st = store.load("s")
+    assert store.probe("s") == (st.epoch, st.version, 2)
+    store.append("s", [user("more")])
+    assert store.probe("s") == (st.epoch, st.version, 3)
+    reduce_to(store, "s", 1)
+    assert store.probe("s") == (st.epoch, st.version + 1, 3)
+    store.clear("s")
+    assert store.probe("s") == (st.epoch, st.version + 2, 0)
+    store.delete("s")
+    assert store.probe("s") is None
+
+
+SEARCHING_PARAMS = params(
+    where=lambda kind, mode: kind.searchable and kind.name in {"memory", "sqlite", "postgres"}
+)
+
+
+@pytest.fixture(params=SEARCHING_PARAMS)
+def searching(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """The backends that search history themselves and implement branching."""
+    yield from open_backend(request.param, tmp_path)
+
+
+def test_search_finds_the_new_branch_and_not_the_abandoned_one(searching: Backend) -> None:
+    store: Any = searching.make()
+    store.append("s", [user("kept osprey"), user("gone heron"), user("gone too")])
+    assert [h.position for h in store.search("s", "heron osprey", k=5)] == [1, 0]
+    rewrite(store, "s", 1, [user("new kingfisher")], branch_id="b")
+    assert [h.message.text for h in store.search("s", "heron", k=5)] == []
+    assert [(h.position, h.message.text) for h in store.search("s", "kingfisher", k=5)] == [
+        (1, "new kingfisher")
+    ]
+    store.append("s", [user("later heron")])
+    assert [(h.position, h.message.text) for h in store.search("s", "heron", k=5)] == [
+        (2, "later heron")
+    ]
+    assert store.position_of("s", store.branch_messages("s", "b")[0].id) is None

@@ -49,6 +49,7 @@ class Direct(Operations, LedgerOperations):
 
     _load: Callable[[str], SessionState]
     _exists: Callable[[str], bool]
+    _probe: Callable[[str], tuple[str, int, int] | None]
     _history: Callable[[str, int, int | None], list[Message]]
     _append: Callable[[str, Sequence[Message]], int]
     _set_system: Callable[[str, Message | None], None]
@@ -75,6 +76,9 @@ class Direct(Operations, LedgerOperations):
 
     def _op_exists(self, session_id: str) -> StoreOp[bool]:
         return Call(session_id, partial(self._exists, session_id))
+
+    def _op_probe(self, session_id: str) -> StoreOp[tuple[str, int, int] | None]:
+        return Call(session_id, partial(self._probe, session_id))
 
     def _op_history(self, session_id: str, start: int, stop: int | None) -> StoreOp[list[Message]]:
         return Call(session_id, partial(self._history, session_id, start, stop))

@@ -119,6 +119,7 @@ class Operations:
 
     _op_load: Callable[[str], StoreOp[SessionState]]
     _op_exists: Callable[[str], StoreOp[bool]]
+    _op_probe: Callable[[str], StoreOp[tuple[str, int, int] | None]]
     _op_history: Callable[[str, int, int | None], StoreOp[list[Message]]]
     _op_append: Callable[[str, Sequence[Message]], StoreOp[int]]
     _op_set_system: Callable[[str, Message | None], StoreOp[None]]

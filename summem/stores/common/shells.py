@@ -48,6 +48,10 @@ class OpStore(Operations, ClosingStore):
         """See :meth:`summem.stores.base.Store.exists`."""
         return self._run(self._op_exists(session_id))
 
+    def probe(self, session_id: str) -> tuple[str, int, int] | None:
+        """See :meth:`summem.stores.base.Store.probe`."""
+        return self._run(self._op_probe(session_id))
+
     def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
         """See :meth:`summem.stores.base.Store.history`."""
         return self._run(self._op_history(session_id, start, stop))
@@ -170,6 +174,10 @@ class AsyncOpStore(Operations):
     async def exists(self, session_id: str) -> bool:
         """See :meth:`summem.stores.base.Store.exists`."""
         return await self._run(self._op_exists(session_id))
+
+    async def probe(self, session_id: str) -> tuple[str, int, int] | None:
+        """See :meth:`summem.stores.base.Store.probe`."""
+        return await self._run(self._op_probe(session_id))
 
     async def history(
         self, session_id: str, start: int = 0, stop: int | None = None
