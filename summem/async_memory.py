@@ -335,10 +335,15 @@ class AsyncMemory(BaseMemory):
 
         session, args = cls._resume_args(data, reducer)
         memory = cls(session.session_id, store=store, hooks=hooks, spend_limit=spend_limit, **args)
+        progress: list[str] = []
         try:
-            await run_async(import_flow(memory._core, memory._steps, session))
+            await run_async(import_flow(memory._core, memory._steps, session, progress))
         except BaseException:
-            await memory.close()
+            try:
+                if progress:  # cancelled midway (a failure deletes it in the flow)
+                    await asyncio.shield(memory._store.delete(session.session_id))
+            finally:
+                await memory.close()
             raise
         return memory
 

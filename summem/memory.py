@@ -462,7 +462,10 @@ class Memory(BaseMemory):
 
         The whole dict is checked first; the session is then written with one atomic
         :meth:`~summem.stores.base.Store.create`: it appears whole or not at all, and of two
-        processes resuming the same dict at once exactly one succeeds. Without ``reducer``, a
+        processes resuming the same dict at once exactly one succeeds. A session with
+        branches is replayed (the history before its first branch, each branch again, the
+        summary), and deleted again if that fails or is cancelled midway (see
+        :mod:`summem.session.export`). Without ``reducer``, a
         reducer with the recorded budget is built (default summarizer and token counter).
         The summary log is not carried over: only the current summary. ``hooks`` and
         ``spend_limit`` are as for the constructor (they are not part of the dict).
@@ -475,10 +478,15 @@ class Memory(BaseMemory):
 
         session, args = cls._resume_args(data, reducer)
         memory = cls(session.session_id, store=store, hooks=hooks, spend_limit=spend_limit, **args)
+        progress: list[str] = []
         try:
-            run_sync(import_flow(memory._core, memory._steps, session))
+            run_sync(import_flow(memory._core, memory._steps, session, progress))
         except BaseException:
-            memory.close()
+            try:
+                if progress:  # interrupted midway (a failure deletes it in the flow)
+                    memory._store.delete(session.session_id)
+            finally:
+                memory.close()
             raise
         return memory
 
