@@ -28,7 +28,7 @@ from summem.session.flows import extend_flow, reduction_flow, reload_flow
 from summem.session.rebuild import clear_flow, recompute_flow, rollback_flow
 from summem.session.steps import AsyncStoreSteps, check_spend_ledger
 from summem.stores.adapter import AsyncStoreAdapter
-from summem.stores.base import AsyncStore, Store
+from summem.stores.base import AsyncStore, Branch, Store
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
 from summem.summarizers.base import Summarizer
 
@@ -125,6 +125,32 @@ class AsyncMemory(BaseMemory):
         accepted = await self._written(flow)
         await self._after_write()
         return accepted
+
+    @doc_of(Memory.branch)
+    async def branch(self, at: int, messages: Iterable[MessageLike] = ()) -> list[Message]:
+        accepted = await self._written(self._branch_flow(at, messages))
+        await self._after_write()
+        return accepted
+
+    @doc_of(Memory.pop)
+    async def pop(self, n: int = 1) -> list[Message]:
+        popped = await self._written(self._pop_flow(n))
+        await self._after_write()
+        return popped
+
+    @doc_of(Memory.branches)
+    async def branches(self) -> list[Branch]:
+        self._check_open()
+        return await self._store.branches(self.session_id)
+
+    @doc_of(Memory.branch_messages)
+    async def branch_messages(self, branch_id: str) -> list[dict[str, Any]]:
+        return [m.to_openai() for m in await self.branch_history(branch_id)]
+
+    @doc_of(Memory.branch_history)
+    async def branch_history(self, branch_id: str) -> list[Message]:
+        self._check_open()
+        return await self._store.branch_messages(self.session_id, self._branch_id(branch_id))
 
     async def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
         accepted = await self._written(extend_flow(self._core, self._steps, items, single=single))
@@ -309,10 +335,15 @@ class AsyncMemory(BaseMemory):
 
         session, args = cls._resume_args(data, reducer)
         memory = cls(session.session_id, store=store, hooks=hooks, spend_limit=spend_limit, **args)
+        progress: list[str] = []
         try:
-            await run_async(import_flow(memory._core, memory._steps, session))
+            await run_async(import_flow(memory._core, memory._steps, session, progress))
         except BaseException:
-            await memory.close()
+            try:
+                if progress:  # cancelled midway (a failure deletes it in the flow)
+                    await asyncio.shield(memory._store.delete(session.session_id))
+            finally:
+                await memory.close()
             raise
         return memory
 

@@ -12,9 +12,11 @@ Events carry ids, counts, names and timings, never conversation text, except
 summary) and :attr:`SummaryRejected.reason` (which may quote the rejected summary or the
 application's own verdict).
 
-Besides reductions, three operations change what the view holds, each announced once it is
+Besides reductions, four operations change what the view holds, each announced once it is
 in the store: ``recompute()`` (:class:`SummaryRecomputed`), ``rollback()``
-(:class:`SummaryRolledBack`) and ``clear()`` (:class:`SessionCleared`).
+(:class:`SummaryRolledBack`), ``clear()`` (:class:`SessionCleared`) and a branch
+(:class:`Branched`: ``branch()``, ``pop()``, or ``record()`` taking a resent list for an edit,
+a regenerate or a rewind).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 __all__ = [
+    "Branched",
     "MemoryEvent",
     "ReductionCommitted",
     "ReductionFailed",
@@ -338,4 +341,38 @@ class SessionCleared(MemoryEvent):
     """
 
     previous_summary_id: str | None
+    previous_watermark: int
+
+
+@dataclass(frozen=True)
+class Branched(MemoryEvent):
+    """The history forked at ``at``: ``history[:at]`` plus ``added`` new messages is current.
+
+    The abandoned suffix (``abandoned`` messages, possibly none) is kept as the branch
+    ``branch_id`` (``memory.branches()``, ``memory.branch_messages(branch_id)``), never sent
+    to the model again.
+
+    Attributes:
+        branch_id: the branch holding what was abandoned.
+        at: the fork position (the history keeps ``history[:at]``).
+        abandoned: how many messages the branch holds.
+        added: how many new messages follow ``history[:at]``.
+        summary: ``"kept"`` (the summary covered nothing abandoned, or there was none),
+            ``"rolled_back"`` (it did: the latest logged summary of a prefix of
+            ``history[:at]`` is current again) or ``"dropped"`` (it did and no such summary
+            was logged: no summary, watermark 0). The usual reduction decision runs next.
+        summary_id: the summary current now (``None``: none).
+        previous_summary_id: the one current before (``None``: none).
+        watermark: ``k`` now.
+        previous_watermark: ``k`` before.
+    """
+
+    branch_id: str
+    at: int
+    abandoned: int
+    added: int
+    summary: Literal["kept", "rolled_back", "dropped"]
+    summary_id: str | None
+    previous_summary_id: str | None
+    watermark: int
     previous_watermark: int

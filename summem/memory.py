@@ -35,7 +35,7 @@ from summem.session.flows import extend_flow, reduction_flow, reload_flow
 from summem.session.rebuild import clear_flow, recompute_flow, rollback_flow
 from summem.session.steps import SyncStoreSteps, check_spend_ledger
 from summem.session.worker import BackgroundWorker
-from summem.stores.base import Store
+from summem.stores.base import Branch, Store
 from summem.stores.memory import InMemoryStore
 from summem.summarizers.base import Summarizer
 
@@ -171,18 +171,93 @@ class Memory(BaseMemory):
         For applications that pass the whole conversation every time (or echo back the view
         :meth:`messages` gave them, or the reply they got): the part of the list that repeats
         the end of what is recorded is recognised by content and skipped; system messages
-        follow the system rules; summem's own summary is dropped. With ``mode="new"`` every
-        message is stored; with ``mode="full"`` the list must repeat the recorded conversation.
+        follow the system rules; summem's own summary is dropped.
+
+        A list that is the whole conversation edited (a message changed), or cut short (a
+        regenerate: it stops before the last reply; a rewind to a checkpoint), **branches**
+        where it differs (see :meth:`branch`): the history becomes the list, and what it no
+        longer holds is kept as a branch. It counts as the whole conversation when it holds a
+        model's reply (an assistant message) in the place the history has it, or, for a list
+        that starts like the history, when this memory's last list was the whole conversation;
+        new messages that repeat an earlier "ok" or "hi" are never taken for one.
+
+        Args:
+            messages: the list, as passed to the model.
+            mode: ``"auto"`` (the above); ``"new"``: every message is stored as new;
+                ``"full"``: the list is the conversation: it branches at its first difference
+                from the recorded one (a shorter list abandons the rest).
 
         Raises:
-            HistoryMismatchError: the list repeats the recorded conversation, then differs from
-                it (an earlier turn was edited or dropped): nothing is stored; the error names
-                the position in the list.
+            HistoryMismatchError: ``"auto"`` cannot tell the whole conversation cut short or
+                edited from new messages (it starts like the history, and holds no reply in
+                its place): nothing is stored; the error names the first differing position in
+                the list and its role, and says to pass ``mode="full"`` or ``mode="new"``.
             MessageValidationError: a message is not valid (nothing is stored).
         """
         accepted = self._written(self._record_flow(self._record_items(messages, mode), mode))
         self._after_write()
         return accepted
+
+    def branch(self, at: int, messages: Iterable[MessageLike] = ()) -> list[Message]:
+        """Make the history ``history[:at] + messages``; keep ``history[at:]`` as a branch.
+
+        For an edit (``branch(k, [edited, ...])``), a regenerate or a rewind (``branch(k)``):
+        one atomic store write, a compare-and-set like every commit. The abandoned messages
+        are kept as a branch (:meth:`branches`, :meth:`branch_messages`), never sent to the
+        model again. When ``at`` falls inside what the summary covers, the view rolls back to
+        the latest summary of a prefix of ``history[:at]`` (or to none); the usual reduction
+        then runs if the view is over its budget (in the background where configured). A
+        :class:`~summem.events.Branched` event says which. ``messages`` are validated whole
+        first, against ``history[:at]`` (a tool result must answer a call pending there or
+        earlier in the batch).
+
+        Returns:
+            The messages stored, as :meth:`extend` returns them.
+
+        Raises:
+            ConfigurationError: ``at`` is not between 0 and the history's length.
+            MessageValidationError: a message is not valid (nothing is written).
+            ConflictError: another writer changed ``history[:at]`` meanwhile.
+            StoreOutcomeUnknownError: whether the branch was written cannot be told
+                (:meth:`branches` lists it if it was).
+        """
+        accepted = self._written(self._branch_flow(at, messages))
+        self._after_write()
+        return accepted
+
+    def pop(self, n: int = 1) -> list[Message]:
+        """Abandon the last ``n`` messages (kept as a branch, see :meth:`branch`); return them.
+
+        ``pop(0)`` does nothing and returns ``[]``.
+
+        Raises:
+            ConfigurationError: ``n`` is negative or more than the history holds.
+        """
+        popped = self._written(self._pop_flow(n))
+        self._after_write()
+        return popped
+
+    def branches(self) -> list[Branch]:
+        """Every branch of the session, oldest first: ``id``, ``at``, ``length``, ...
+
+        Each holds the messages a :meth:`branch` (an edit, a regenerate, a rewind, a pop)
+        abandoned: ``history[at:at + length]`` as it was then.
+        """
+        self._check_open()
+        return self._store.branches(self.session_id)
+
+    def branch_messages(self, branch_id: str) -> list[dict[str, Any]]:
+        """The messages the branch ``branch_id`` abandoned, as chat-completions dicts.
+
+        Raises:
+            StoreError: the session has no such branch.
+        """
+        return [m.to_openai() for m in self.branch_history(branch_id)]
+
+    def branch_history(self, branch_id: str) -> list[Message]:
+        """:meth:`branch_messages` as :class:`~summem.messages.Message` objects (ids, meta)."""
+        self._check_open()
+        return self._store.branch_messages(self.session_id, self._branch_id(branch_id))
 
     def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
         accepted = self._written(extend_flow(self._core, self._steps, items, single=single))
@@ -387,7 +462,10 @@ class Memory(BaseMemory):
 
         The whole dict is checked first; the session is then written with one atomic
         :meth:`~summem.stores.base.Store.create`: it appears whole or not at all, and of two
-        processes resuming the same dict at once exactly one succeeds. Without ``reducer``, a
+        processes resuming the same dict at once exactly one succeeds. A session with
+        branches is replayed (the history before its first branch, each branch again, the
+        summary), and deleted again if that fails or is cancelled midway (see
+        :mod:`summem.session.export`). Without ``reducer``, a
         reducer with the recorded budget is built (default summarizer and token counter).
         The summary log is not carried over: only the current summary. ``hooks`` and
         ``spend_limit`` are as for the constructor (they are not part of the dict).
@@ -400,10 +478,15 @@ class Memory(BaseMemory):
 
         session, args = cls._resume_args(data, reducer)
         memory = cls(session.session_id, store=store, hooks=hooks, spend_limit=spend_limit, **args)
+        progress: list[str] = []
         try:
-            run_sync(import_flow(memory._core, memory._steps, session))
+            run_sync(import_flow(memory._core, memory._steps, session, progress))
         except BaseException:
-            memory.close()
+            try:
+                if progress:  # interrupted midway (a failure deletes it in the flow)
+                    memory._store.delete(session.session_id)
+            finally:
+                memory.close()
             raise
         return memory
 

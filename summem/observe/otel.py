@@ -15,8 +15,9 @@ the memory's events into:
   before / after), ``summem.reduction.duration`` (seconds) and
   ``summem.background.queue_depth``;
 - the other operations that change the view: a span each, ``summem recompute`` (its
-  summarizer tokens and cost counted in the metrics above too), ``summem rollback`` and
-  ``summem clear``, and the counter ``summem.view.changes`` (by ``summem.operation``).
+  summarizer tokens and cost counted in the metrics above too), ``summem rollback``,
+  ``summem clear`` and ``summem branch`` (an edit, regenerate, rewind or pop), and the counter
+  ``summem.view.changes`` (by ``summem.operation``).
 
 Only ``opentelemetry-api`` is needed; the application installs and configures the SDK.
 Nothing of the conversation goes into spans or metrics unless ``record_content=True`` (then
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from summem._version import __version__
 from summem.errors import MissingDependencyError
 from summem.events import (
+    Branched,
     MemoryEvent,
     ReductionCommitted,
     ReductionFailed,
@@ -122,7 +124,7 @@ class OpenTelemetryHook:
         self._changes = meter.create_counter(
             "summem.view.changes",
             unit="{operation}",
-            description="Recomputes, rollbacks and clears",
+            description="Recomputes, rollbacks, clears and branches",
         )
         self._lock = threading.Lock()
         self._open: dict[str, tuple[Span, bool]] = {}
@@ -165,7 +167,7 @@ class OpenTelemetryHook:
             self._skipped.add(1, {"summem.skip.reason": "spend_limit"})
             attrs = {"summem.spend.spent_tokens": event.spent_tokens}
             self._span_event(event, "summem.spend_limit.reached", attrs)
-        elif isinstance(event, SummaryRecomputed | SummaryRolledBack | SessionCleared):
+        elif isinstance(event, SummaryRecomputed | SummaryRolledBack | SessionCleared | Branched):
             self._view_changed(event)
 
     # -- spans ------------------------------------------------------------------------------
@@ -284,7 +286,9 @@ class OpenTelemetryHook:
         if background:
             self._queue.add(-1)
 
-    def _view_changed(self, event: SummaryRecomputed | SummaryRolledBack | SessionCleared) -> None:
+    def _view_changed(
+        self, event: SummaryRecomputed | SummaryRolledBack | SessionCleared | Branched
+    ) -> None:
         attrs: dict[str, Any] = {"summem.session.id": event.session_id}
         duration = 0.0
         if isinstance(event, SummaryRecomputed):
@@ -315,6 +319,19 @@ class OpenTelemetryHook:
         elif isinstance(event, SummaryRolledBack):
             operation = "rollback"
             attrs |= {
+                "summem.watermark": event.watermark,
+                "summem.watermark_before": event.previous_watermark,
+            }
+            if event.summary_id is not None:
+                attrs["summem.summary.id"] = event.summary_id
+        elif isinstance(event, Branched):
+            operation = "branch"
+            attrs |= {
+                "summem.branch.id": event.branch_id,
+                "summem.branch.at": event.at,
+                "summem.branch.abandoned": event.abandoned,
+                "summem.branch.added": event.added,
+                "summem.branch.summary": event.summary,
                 "summem.watermark": event.watermark,
                 "summem.watermark_before": event.previous_watermark,
             }

@@ -725,6 +725,21 @@ class SessionCore:
             exc, self._background_error = self._background_error, None
             return exc
 
+    def branched(self, at: int) -> None:
+        """The store's history became ``history[:at]`` plus new messages: read it again.
+
+        What this copy remembers of the abandoned messages goes: a summary a truncation took
+        out of the view (when it may cover them) and the request last sent (a summarizer
+        reusing its cached prefix would read them).
+        """
+        with self._lock:
+            carried = self._carried
+            info = carried[1].summary_info if carried is not None else None
+            if carried is not None and (info is None or info.watermark > at):
+                self._carried = None
+            self.sent = None
+            self.stale = True
+
     def cleared(self) -> None:
         """Forget the failure state (and a pause) after ``clear()``."""
         self.resume()

@@ -152,6 +152,29 @@ class BaseMemory:
         """``record()``'s flow, run under the write lock (where its index is built)."""
         return (yield from record_flow(self._core, self._steps, self._recorded, items, mode=mode))
 
+    def _branch_flow(self, at: int, messages: Iterable[MessageLike]) -> Flow[list[Message]]:
+        """``branch()``'s flow, run under the write lock (the index is kept if built)."""
+        from summem.session.branching import branch_flow  # on first use: light imports
+
+        expect_batch(messages)
+        items = list(messages)
+        flow = branch_flow(self._core, self._steps, self._recorded_index, at, items)
+        return (yield from flow)
+
+    def _pop_flow(self, n: int) -> Flow[list[Message]]:
+        """``pop()``'s flow, run under the write lock."""
+        from summem.session.branching import pop_flow
+
+        return (yield from pop_flow(self._core, self._steps, self._recorded_index, n))
+
+    @staticmethod
+    def _branch_id(branch_id: object) -> str:
+        if not isinstance(branch_id, str) or not branch_id:
+            raise ConfigurationError(
+                f"branch_id must be a non-empty string (an id from branches()), got {branch_id!r}"
+            )
+        return branch_id
+
     def _refresh_flow(self) -> Flow[None]:
         """``refresh()``'s flow: the cached view is read again, whole."""
         self._core.stale = True

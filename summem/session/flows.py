@@ -62,6 +62,7 @@ __all__ = [
     "commit_flow",
     "extend_flow",
     "failure_event",
+    "index_current",
     "record_flow",
     "reduction_flow",
     "reload_flow",
@@ -180,44 +181,57 @@ def record_flow(
     *,
     mode: Mode,
 ) -> Flow[list[Message]]:
-    """Record the messages of ``items`` that are not recorded yet (see ``Memory.record``).
+    """Record what ``items`` adds, or branch where it differs (see ``Memory.record``).
 
     The tail of the cached view answers most calls; the whole history is read into ``index``
-    only when the list may repeat more than the tail, once, and then kept up to date.
+    only when the list may reach back before the tail, once, and then kept up to date.
     """
-    from summem.session.recorded import new_messages  # on first use: keeps imports light
+    from summem.session.branching import branch_flow  # on first use: keeps imports light
+    from summem.session.recorded import read_list
 
     if core.stale:
         yield from reload_flow(core, store)
-    recorded = _recorded(core, index)
-    new, need_history = new_messages(items, recorded, mode=mode, summary_prefix=core.summary_prefix)
-    if need_history:
+    prefix = core.summary_prefix
+    reading = read_list(items, _recorded(core, index), mode=mode, summary_prefix=prefix)
+    if reading.need_history:
         yield from _read_index(core, store, index)
-        recorded = _recorded(core, index)
-        new, _ = new_messages(items, recorded, mode=mode, summary_prefix=core.summary_prefix)
-    if not new:
+        reading = read_list(items, _recorded(core, index), mode=mode, summary_prefix=prefix)
+    if reading.full_list is not None:
+        index.full_habit = reading.full_list
+    if reading.at is not None:
+        return (yield from branch_flow(core, store, index, reading.at, reading.new))
+    if not reading.new:
         return []
-    current = _index_current(core, index)
-    accepted = yield from extend_flow(core, store, new, single=False)
+    current = index_current(core, index)
+    accepted = yield from extend_flow(core, store, reading.new, single=False)
     if current:
         appended = [m for m in accepted if not m.is_system]
         index.extend(appended)
-        if not _index_current(core, index):
+        if not index_current(core, index):
             index.complete = False  # another writer appended too: read again when needed
     return accepted
 
 
-def _index_current(core: SessionCore, index: RecordedIndex) -> bool:
+def index_current(core: SessionCore, index: RecordedIndex) -> bool:
+    """Whether ``index`` holds exactly the history the cached view describes."""
     tail = core.view_tail()
     return index.matches(core.epoch, core.length, tail[-1].id if tail else None)
 
 
 def _recorded(core: SessionCore, index: RecordedIndex) -> Recorded:
-    from summem.session.recorded import Recorded
+    from summem.session.recorded import Recorded, fingerprint
 
-    if _index_current(core, index):
-        return Recorded(index.fps, index.positions, 0)
-    return Recorded.of_tail(core.view_tail(), core.watermark)
+    with core.lock:  # one snapshot: a background reduction may commit meanwhile
+        k, summary, tail = core.watermark, core.summary, core.view_tail()
+        whole = index_current(core, index)
+    context: dict[str, Any] = {
+        "watermark": k,
+        "summary": fingerprint(summary) if summary is not None else None,
+        "full_habit": index.full_habit,
+    }
+    if whole:
+        return Recorded(index.fps, index.positions, 0, **context)
+    return Recorded.of_tail(tail, k, **context)
 
 
 def _read_index(core: SessionCore, store: StoreSteps, index: RecordedIndex) -> Flow[None]:

@@ -75,10 +75,15 @@ def _index_hits(
 ) -> Flow[list[RecallHit]]:
     """Extend the in-process index with what was appended since its last use, then search.
 
-    A new epoch (the session was cleared or replaced) rebuilds it.
+    A new epoch (the session was cleared or replaced), or a history that no longer ends the
+    way the index does (a branch: an edit, a regenerate, a pop), rebuilds it.
     """
     if index.epoch != core.epoch or index.length > core.length:
         index.reset(core.epoch)
+    elif index.length:
+        last = yield from _message_at(core, store, index.length - 1)
+        if last is None or last.id != index.messages[-1].id:
+            index.reset(core.epoch)
     for lo in range(index.length, core.length, READ_WINDOW):
         window = yield from store.history(core.session_id, lo, min(core.length, lo + READ_WINDOW))
         index.extend(window)
@@ -86,6 +91,16 @@ def _index_hits(
         pos = index.position_of(message_id)
         return [] if pos is None else [RecallHit(index.messages[pos], pos, 1.0)]
     return index.search(query or "", k=k, below=stop)
+
+
+def _message_at(core: SessionCore, store: StoreSteps, position: int) -> Flow[Message | None]:
+    """``history[position]``, from the cached tail when it holds it."""
+    with core.lock:
+        k = core.watermark
+        if k <= position < core.length:
+            return core.tail[position - k]
+    window = yield from store.history(core.session_id, position, position + 1)
+    return window[0] if window else None
 
 
 def _store_hits(

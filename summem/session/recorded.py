@@ -3,17 +3,22 @@
 Applications pass messages two ways. Some pass only the new messages each call; many (the
 openai habit) keep their own list and pass the whole conversation every time, or echo back the
 view ``messages()`` gave them, or append the reply they got (``response.choices[0].message``)
-before the tool results. :func:`new_messages` finds the longest run at the start of the list
-that repeats the end of the recorded conversation (the whole history, the view's tail, or just
-the last reply) and keeps only what follows; summem's own summary and the system message in the
+before the tool results. :func:`read_list` finds the longest run at the start of the list that
+repeats the end of the recorded conversation (the whole history, the view's tail, or just the
+last reply) and keeps only what follows; summem's own summary and the system message in the
 list are handled by the system rules and dropped.
+
+A list that is the whole conversation may also differ from what is recorded: the user edited
+an earlier message, pressed "regenerate" (the list stops before the last reply) or rewound to
+a checkpoint. Then the session **branches** where they differ (see :func:`read_list` for the
+rules, and how new messages that repeat an earlier "ok" are told from a resent conversation).
 
 Messages are compared by a fingerprint of what a provider sees (role, content, name, tool calls,
 tool call id), never by identity alone. The fingerprints of the recorded conversation live in a
 :class:`RecordedIndex` kept per memory: the tail (``history[k:]``) comes from the cached view;
 ``history[:k]`` is read once, only when a list could be a resend reaching back into it, and then
-kept up to date as messages are appended, so a call costs a pass over the list it was given,
-never a scan of the stored history.
+kept up to date as messages are appended (and cut back on a branch), so a call costs a pass over
+the list it was given, never a scan of the stored history.
 """
 
 from __future__ import annotations
@@ -28,15 +33,17 @@ from summem._words import a
 from summem.errors import HistoryMismatchError, MessageValidationError
 from summem.messages import Message, sdk_message_dict
 
-__all__ = ["Mode", "Recorded", "RecordedIndex", "fingerprint", "new_messages"]
+__all__ = ["Mode", "Reading", "Recorded", "RecordedIndex", "fingerprint", "read_list"]
 
 Mode = Literal["auto", "new", "full"]
 """How a list passed to a wrapper (or ``Memory.record``) is read.
 
 ``"auto"``: a list that starts by repeating the end of the recorded conversation is a resend
-(only what follows is new); anything else is all new. ``"new"``: every message is new.
-``"full"``: the list must start with the recorded conversation (after the system message and
-summem's summary); a list that does not raises :class:`~summem.errors.HistoryMismatchError`.
+(only what follows is new); a list that shows it is the whole conversation, edited or cut short,
+branches where it differs; a list that cannot tell raises
+:class:`~summem.errors.HistoryMismatchError`; anything else is all new (see :func:`read_list`).
+``"new"``: every message is new. ``"full"``: the list is the conversation (after the system
+message and summem's summary): it branches at its first difference from the recorded one.
 """
 
 _FP_KEY = "summem:fingerprint"
@@ -99,6 +106,10 @@ class RecordedIndex:
     """The id of the last message indexed: a clear and regrowth elsewhere changes it."""
     complete: bool = False
     """True once the whole history has been read into ``fps`` (kept up to date after that)."""
+    full_habit: bool = False
+    """The caller's last list was the whole conversation (a resend of all of it, or a branch):
+    a later list that starts like the history and stops short is a regenerate or a rewind.
+    Kept across :meth:`reset`: it is the caller's habit, not the session's."""
 
     def reset(self, epoch: str) -> None:
         """Forget everything (another epoch, a clear)."""
@@ -122,23 +133,66 @@ class RecordedIndex:
             and (last_id is None or self.last_id == last_id)
         )
 
+    def truncate(self, length: int) -> None:
+        """Forget ``history[length:]`` (a branch at ``length``): O(what is forgotten)."""
+        fps, positions = self.fps, self.positions
+        while len(fps) > length:
+            fp = fps.pop()
+            where = positions[fp]
+            where.pop()  # positions are ascending: the last one is this one
+            if not where:
+                del positions[fp]
+        self.last_id = None  # unknown now: the caller extends the index, then checks it
+
 
 @dataclass(frozen=True)
 class Recorded:
-    """Fingerprints of ``history[offset:]``, for :func:`new_messages`."""
+    """What :func:`read_list` compares a list with: fingerprints of ``history[offset:]``.
+
+    Attributes:
+        fps: the fingerprints of ``history[offset:]``, in order.
+        positions: fingerprint -> its positions in ``fps``.
+        offset: 0 when ``fps`` is the whole history, else ``k`` (only the view's tail).
+        watermark: ``k``, where the view's tail starts in the history.
+        summary: the fingerprint of the summary in the view (``None``: none).
+        full_habit: the caller's last list was the whole conversation (see
+            :attr:`RecordedIndex.full_habit`).
+    """
 
     fps: Sequence[Hashable]
     positions: dict[Hashable, list[int]]
     offset: int
+    watermark: int = 0
+    summary: Hashable | None = None
+    full_habit: bool = False
 
     @classmethod
-    def of_tail(cls, tail: Sequence[Message], offset: int) -> Recorded:
+    def of_tail(cls, tail: Sequence[Message], offset: int, **context: Any) -> Recorded:
         """The cached view's tail (``history[offset:]``)."""
         fps = [fingerprint(m) for m in tail]
         positions: dict[Hashable, list[int]] = {}
         for i, fp in enumerate(fps):
             positions.setdefault(fp, []).append(i)
-        return cls(fps, positions, offset)
+        return cls(fps, positions, offset, **context)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a list passed to ``record()`` asks for.
+
+    Attributes:
+        new: the messages to store (system messages first, then the conversation's new part).
+        at: ``None``: append ``new``; else branch at ``at`` (``history[:at] + new``).
+        need_history: only the tail was known and the answer may lie before it: read the
+            whole history and ask again.
+        full_list: whether the list was the whole conversation (``None``: cannot tell); the
+            caller keeps it as :attr:`RecordedIndex.full_habit`.
+    """
+
+    new: list[Any]
+    at: int | None = None
+    need_history: bool = False
+    full_list: bool | None = None
 
 
 def _text(item: dict[str, Any]) -> str:
@@ -150,25 +204,41 @@ def _text(item: dict[str, Any]) -> str:
     return ""
 
 
-def new_messages(
+_SYSTEM_ROLES = ("system", "developer")
+
+
+def read_list(
     items: Sequence[Any], recorded: Recorded, *, mode: Mode, summary_prefix: str | None
-) -> tuple[list[Any], bool]:
-    """The messages of ``items`` not recorded yet, and whether the whole history is needed.
+) -> Reading:
+    """Tell what ``items`` adds to the recorded conversation, or where it branches from it.
 
-    Args:
-        items: the list passed (dicts, SDK message objects or Messages), in order.
-        recorded: what is recorded: the tail, or the whole history (``offset == 0``).
-        mode: see :data:`Mode`.
-        summary_prefix: the text summem's summary starts with; a summary echoed back in the
-            list (right after the system messages) is summem's own and is dropped.
+    The rules, in order (``H`` is the history, the list's conversation is what follows its
+    leading system messages and summem's own summary echoed back):
 
-    Returns:
-        ``(new, need_history)``: with ``need_history`` the list may be a resend reaching back
-        before the tail; the caller reads the whole history and asks again.
+    1. The list repeats the end of ``H`` (all of it, the view's tail, or the last reply), then
+       goes on: what follows is new (appended).
+    2. The list echoes the current summary (it is the view passed back): it is compared with
+       the view's tail and branches where it differs (nothing differs: it appends).
+    3. ``mode="full"``: the list is the conversation: it branches at the first difference.
+    4. ``mode="auto"``: the list is taken for the whole conversation, edited or cut short, when
+       it shows it is one: a model's reply (an assistant message) in the place ``H`` has it,
+       or (for a list that starts like ``H``) the caller's last list was the whole
+       conversation. Then it branches at the first difference (an edit), or where it ends
+       (a regenerate or a rewind: a proper prefix of ``H``). A user message alone is never
+       such evidence: new messages may repeat an earlier "ok" or "hi".
+    5. A list as long as ``H`` that starts like it without such evidence, or a proper prefix
+       of ``H`` ending with an assistant message (a rewind, or new messages that repeat the
+       first exchange), is ambiguous: :class:`~summem.errors.HistoryMismatchError` names the
+       first differing index and role and says to pass ``mode="full"`` or ``mode="new"``.
+    6. Anything else is new, every message of it.
+
+    System messages anywhere in the list follow the system rules (one at a time, at the head);
+    they never make a branch.
 
     Raises:
-        HistoryMismatchError: the list is a resend (it starts with the recorded conversation,
-            or ``mode="full"``) that differs from it; names the position in ``items``.
+        HistoryMismatchError: the ambiguous cases above, or a list echoing a summary that is no
+            longer current which differs from the recorded conversation.
+        MessageValidationError: an item is not a mapping or holds values that are not JSON.
     """
     plain = [m if isinstance(m, (dict, Message)) else sdk_message_dict(m) for m in items]
     for i, item in enumerate(plain):  # before anything below walks or hashes them
@@ -181,9 +251,9 @@ def new_messages(
             )
         check_values(item, i)
     if mode == "new" or not plain:
-        return list(plain), False
+        return Reading(list(plain))
     lead = 0
-    while lead < len(plain) and _role(plain[lead]) in ("system", "developer"):
+    while lead < len(plain) and _head_system(plain[lead]):
         lead += 1
     start_rest = lead
     if (
@@ -192,27 +262,126 @@ def new_messages(
         and _text(_as_dict(plain[start_rest])).startswith(summary_prefix)
     ):
         start_rest += 1  # summem's summary, echoed back with the view
-    systems, rest = plain[:lead], plain[start_rest:]
-    n = len(recorded.fps)
-    if not rest:
-        return systems, False
-    echoed_view = start_rest > lead  # summem's summary came back: this is a resend
-    for start in recorded.positions.get(_fp(rest[0]), ()):
-        overlap = n - start
-        if len(rest) < overlap:
-            continue  # shorter than the part it would repeat: not a resend from here
-        differs = next(
-            (i for i in range(1, overlap) if _fp(rest[i]) != recorded.fps[start + i]), None
+    echoed = plain[lead] if start_rest > lead else None
+    systems = plain[:lead]
+    # the conversation, with its place in ``items``; system messages inside it go to the head
+    conv: list[tuple[int, Any]] = []
+    for i in range(start_rest, len(plain)):
+        if _head_system(plain[i]):
+            systems.append(plain[i])
+        else:
+            conv.append((i, plain[i]))
+    rest = [m for _, m in conv]
+    return _Reader(recorded, systems, rest, [i for i, _ in conv], mode).read(echoed)
+
+
+class _Reader:
+    """:func:`read_list` once the list is split: the conversation ``rest`` against ``H``."""
+
+    def __init__(
+        self, rec: Recorded, systems: list[Any], rest: list[Any], where: list[int], mode: Mode
+    ) -> None:
+        self.rec, self.systems, self.rest, self.where, self.mode = rec, systems, rest, where, mode
+        self.fprest = [_fp(m) for m in rest]
+        self.whole = rec.offset == 0
+
+    def new(self, start: int, **more: Any) -> Reading:
+        return Reading(self.systems + self.rest[start:], **more)
+
+    def branch(self, at: int, start: int) -> Reading:
+        return Reading(self.systems + self.rest[start:], at=at, full_list=True)
+
+    def read(self, echoed: Any) -> Reading:
+        rec, rest = self.rec, self.rest
+        if echoed is not None and rec.summary is not None and _fp(echoed) == rec.summary:
+            return self.against_view()
+        if not rest:
+            if self.mode == "full" and echoed is None and rec.offset + len(rec.fps):
+                return self.branch(0, 0)  # the conversation is empty now
+            return self.new(0)
+        appended = self.suffix()
+        if appended is not None:
+            return appended
+        if not self.whole:
+            need = (
+                echoed is not None
+                or self.mode == "full"
+                or rec.full_habit
+                or len(rest) > len(rec.fps)
+                or any(_role(m) == "assistant" for m in rest)
+            )
+            return Reading([], need_history=True) if need else self.new(0)
+        if echoed is not None:  # a summary that is no longer current: cannot tell where
+            raise _mismatch(self.where[0], rest[0], self.rest_of_it)
+        return self.against_history()
+
+    rest_of_it = (
+        "the list passes back a summary that is no longer current and then differs from the "
+        "recorded conversation, so where it branches cannot be told; nothing was recorded: "
+        "pass memory.messages() as it is now plus the new messages, only the new messages, "
+        "or mode='new' to record the whole list as new"
+    )
+
+    def suffix(self) -> Reading | None:
+        """Rule 1: the list repeats the end of what is recorded; what follows is new."""
+        fps, fprest = self.rec.fps, self.fprest
+        n, m = len(fps), len(fprest)
+        for start in self.rec.positions.get(fprest[0], ()):
+            overlap = n - start
+            if m < overlap:
+                continue  # shorter than the part it would repeat: not a resend from here
+            if all(fprest[i] == fps[start + i] for i in range(1, overlap)):
+                full = True if self.whole and start == 0 and n >= 2 else None
+                return self.new(overlap, full_list=full)
+        return None
+
+    def against_view(self) -> Reading:
+        """Rule 2: the view passed back, compared with the view's tail (at ``k``)."""
+        rec = self.rec
+        k = rec.watermark
+        tail = rec.fps[k - rec.offset :]
+        p = _common(self.fprest, tail)
+        if p == len(tail):
+            return self.new(p, full_list=True)
+        return self.branch(k + p, p)
+
+    def against_history(self) -> Reading:
+        """Rules 3 to 6, with the whole history known."""
+        fps, fprest, rest = self.rec.fps, self.fprest, self.rest
+        n, m = len(fps), len(fprest)
+        p = _common(fprest, fps)
+        if self.mode == "full":
+            return self.branch(p, p) if p < n else self.new(p)
+        evidence = any(
+            fprest[i] == fps[i] and _role(rest[i]) == "assistant" for i in range(min(m, n))
         )
-        if differs is None:
-            return systems + rest[overlap:], False
-        if mode == "full" or echoed_view or (recorded.offset == 0 and start == 0):
-            raise _mismatch(start_rest + differs, rest[differs])
-    if recorded.offset > 0 and len(rest) > n:
-        return [], True  # may repeat history from before the tail: read it, then decide
-    if mode == "full" and (n or recorded.offset):
-        raise _mismatch(start_rest, rest[0])
-    return systems + rest, False
+        habit = self.rec.full_habit and p >= 1
+        if p < m:  # the list goes on past where it stops repeating H: an edit?
+            if evidence or habit:
+                return self.branch(p, p)
+            if m >= n and p >= 1:
+                raise _ambiguous(self.where[p], rest[p], p, n, ends=False)
+            return self.new(0, full_list=False if n else None)
+        # a proper prefix of H (p == m < n): a regenerate or a rewind?
+        if habit or (evidence and _role(rest[-1]) != "assistant"):
+            return self.branch(p, p)
+        if evidence:
+            raise _ambiguous(self.where[-1], rest[-1], p, n, ends=True)
+        return self.new(0, full_list=False)
+
+
+def _common(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
+    """How many items ``a`` and ``b`` share at their start."""
+    n = min(len(a), len(b))
+    for i in range(n):
+        if a[i] != b[i]:
+            return i
+    return n
+
+
+def _head_system(item: Any) -> bool:
+    """A system or developer message the system rules apply to (one at a time, at the head)."""
+    return item.is_system if isinstance(item, Message) else item.get("role") in _SYSTEM_ROLES
 
 
 def _role(item: Any) -> Any:
@@ -227,10 +396,18 @@ def _fp(item: Any) -> Hashable:
     return fingerprint(item if isinstance(item, (dict, Message)) else sdk_message_dict(item))
 
 
-def _mismatch(index: int, item: Any) -> HistoryMismatchError:
+def _mismatch(index: int, item: Any, what: str) -> HistoryMismatchError:
+    return HistoryMismatchError(f"{what} (here: {a(_role(item))} message)", index=index)
+
+
+def _ambiguous(index: int, item: Any, p: int, n: int, *, ends: bool) -> HistoryMismatchError:
+    """The list may be the conversation cut short or edited, or new messages: it cannot tell."""
+    shape = "ends here" if ends else "then differs here"
     return HistoryMismatchError(
-        f"the list repeats the recorded conversation, then differs here ({a(_role(item))} "
-        "message): earlier turns were edited or dropped, and nothing was recorded; pass only "
-        "the new messages, or mode='new' to record the whole list as new",
+        f"the list repeats the first {p} of the {n} recorded messages and {shape} "
+        f"({a(_role(item))} message); nothing shows whether it is the whole conversation "
+        "(edited or cut short) or only new messages, and nothing was recorded: pass "
+        "mode='full' to take the list as the conversation (it branches at the first "
+        "difference, the rest kept as a branch), or mode='new' to record every message as new",
         index=index,
     )

@@ -25,6 +25,7 @@ from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
     AsyncSearchableStore,
     AsyncStore,
+    Branch,
     SearchableStore,
     SearchHit,
     SessionState,
@@ -192,6 +193,10 @@ class StoreSteps:
         """See :meth:`Store.load <summem.stores.base.Store.load>`."""
         return self._step(lambda: self.store.load(session_id))
 
+    def probe(self, session_id: str) -> Flow[tuple[str, int, int] | None]:
+        """See :meth:`Store.probe <summem.stores.base.Store.probe>`."""
+        return self._step(lambda: self.store.probe(session_id))
+
     def history(self, session_id: str, start: int, stop: int | None) -> Flow[list[Message]]:
         """See :meth:`Store.history <summem.stores.base.Store.history>`."""
         return self._step(lambda: self.store.history(session_id, start, stop))
@@ -242,6 +247,10 @@ class StoreSteps:
             )
         )
 
+    def delete(self, session_id: str) -> Flow[bool]:
+        """See :meth:`Store.delete <summem.stores.base.Store.delete>`."""
+        return self._step(lambda: self.store.delete(session_id))
+
     def rollback(
         self, session_id: str, *, summary_id: str | None, expected_version: int, expected_epoch: str
     ) -> Flow[int]:
@@ -254,6 +263,38 @@ class StoreSteps:
                 expected_epoch=expected_epoch,
             )
         )
+
+    def rewrite(
+        self,
+        session_id: str,
+        *,
+        keep: int,
+        messages: Sequence[Message],
+        expected_version: int,
+        expected_epoch: str,
+        branch_id: str,
+        expected_length: int | None = None,
+    ) -> Flow[int]:
+        """See :meth:`Store.rewrite <summem.stores.base.Store.rewrite>`."""
+        return self._step(
+            lambda: self.store.rewrite(
+                session_id,
+                keep=keep,
+                messages=messages,
+                expected_version=expected_version,
+                expected_epoch=expected_epoch,
+                branch_id=branch_id,
+                expected_length=expected_length,
+            )
+        )
+
+    def branches(self, session_id: str) -> Flow[list[Branch]]:
+        """See :meth:`Store.branches <summem.stores.base.Store.branches>`."""
+        return self._step(lambda: self.store.branches(session_id))
+
+    def branch_messages(self, session_id: str, branch_id: str) -> Flow[list[Message]]:
+        """See :meth:`Store.branch_messages <summem.stores.base.Store.branch_messages>`."""
+        return self._step(lambda: self.store.branch_messages(session_id, branch_id))
 
     def clear(self, session_id: str) -> Flow[None]:
         """See :meth:`Store.clear <summem.stores.base.Store.clear>`."""

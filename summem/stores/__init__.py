@@ -54,6 +54,7 @@ from summem.observe.ledger import AsyncSpendLedger, SpendLedger
 from summem.stores.base import (
     AsyncSearchableStore,
     AsyncStore,
+    Branch,
     SearchableStore,
     SearchHit,
     SessionState,
@@ -93,6 +94,7 @@ __all__ = [
     "AsyncSpendLedger",
     "AsyncStore",
     "AsyncStoreAdapter",
+    "Branch",
     "InMemoryStore",
     "PostgresStore",
     "RedisStore",

@@ -18,11 +18,12 @@ from typing import ParamSpec, Protocol, TypeVar, cast
 
 from summem.messages import Message
 from summem.observe.ledger import Hold, Reserved, SpendLedger, Spent
-from summem.stores.base import SessionState, Store
+from summem.stores.base import Branch, SessionState, Store
 from summem.stores.common.direct import Call, Direct
 from summem.stores.common.operations import (
     Commit,
     Create,
+    Rewrite,
     Rollback,
     Settle,
     SpendEntry,
@@ -102,6 +103,9 @@ class AsyncStoreAdapter(Direct, AsyncOpStore):
     def _exists(self, session_id: str) -> bool:
         return self._store.exists(session_id)
 
+    def _probe(self, session_id: str) -> tuple[str, int, int] | None:
+        return self._store.probe(session_id)
+
     def _history(self, session_id: str, start: int, stop: int | None) -> list[Message]:
         return self._store.history(session_id, start, stop)
 
@@ -122,6 +126,15 @@ class AsyncStoreAdapter(Direct, AsyncOpStore):
 
     def _rollback(self, session_id: str, rollback: Rollback) -> int:
         return self._store.rollback(session_id, **rollback._asdict())
+
+    def _rewrite(self, session_id: str, rewrite: Rewrite) -> int:
+        return self._store.rewrite(session_id, **rewrite._asdict())
+
+    def _branches(self, session_id: str) -> list[Branch]:
+        return self._store.branches(session_id)
+
+    def _branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
+        return self._store.branch_messages(session_id, branch_id)
 
     def _clear(self, session_id: str) -> None:
         self._store.clear(session_id)

@@ -45,6 +45,7 @@ __all__ = [
     "MAX_SESSION_ID_LENGTH",
     "AsyncSearchableStore",
     "AsyncStore",
+    "Branch",
     "ClosingStore",
     "SearchHit",
     "SearchableStore",
@@ -131,6 +132,27 @@ class SessionState:
         return head + list(self.tail)
 
 
+@dataclass(frozen=True)
+class Branch:
+    """The suffix of a session's history that a :meth:`Store.rewrite` abandoned.
+
+    Attributes:
+        id: the ``branch_id`` given to ``rewrite``.
+        at: the fork position ``k``: the branch held ``history[k:]`` before the rewrite.
+        length: how many messages were abandoned (may be 0).
+        created_at: unix time, store clock.
+        summary_id: the summary current before the rewrite (``None``: none).
+        watermark: the watermark before the rewrite.
+    """
+
+    id: str
+    at: int
+    length: int
+    created_at: float
+    summary_id: str | None
+    watermark: int
+
+
 class ClosingStore:
     """Makes a sync store a context manager that calls its ``close()`` on exit."""
 
@@ -161,6 +183,13 @@ class Store(Protocol):
 
     def exists(self, session_id: str) -> bool:
         """True if the session exists."""
+
+    def probe(self, session_id: str) -> tuple[str, int, int] | None:
+        """``(epoch, version, length)`` of the session, ``None`` if there is no such session.
+
+        One cheap read (no message is read or decoded): enough to tell whether a copy of the
+        session is still current, since every write changes the version or the length.
+        """
 
     def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
         """``history[start:stop]`` with Python slice semantics; empty for an unknown session."""
@@ -258,11 +287,70 @@ class Store(Protocol):
         Raises:
             ConflictError: the version (or ``expected_epoch``, when given) differs, or the
                 session does not exist.
-            StoreError: ``summary_id`` is not in the session's log (nothing is written).
+            StoreError: ``summary_id`` is not in the session's log, or a :meth:`rewrite`
+                abandoned it (the error names the branch); nothing is written.
+        """
+
+    def rewrite(
+        self,
+        session_id: str,
+        *,
+        keep: int,
+        messages: Sequence[Message],
+        expected_version: int,
+        expected_epoch: str,
+        branch_id: str,
+        expected_length: int | None = None,
+    ) -> int:
+        """The history becomes ``history[:keep] + messages``, in one atomic compare-and-set write.
+
+        - ``history[keep:]`` is kept as the :class:`Branch` ``branch_id`` (``at=keep``), with
+          its messages in order (readable by :meth:`branch_messages`); the branch record is
+          written even when nothing is abandoned (length 0), so a retry can be recognised.
+        - If the watermark > ``keep``: every logged summary with watermark > ``keep`` is marked
+          abandoned (by this ``branch_id``; :meth:`summaries` still lists them,
+          :meth:`rollback` refuses them with a :class:`~summem.errors.StoreError` naming the
+          branch), and the current summary becomes the latest logged, not-abandoned summary
+          with watermark <= ``keep`` (``None`` and watermark 0 if there is none). Otherwise
+          summary and watermark are unchanged (a logged summary with watermark > ``keep``
+          from before a rollback is still marked abandoned: it covers abandoned messages).
+        - The system message is unchanged. The epoch is unchanged. The version bumps.
+        - ``messages``: as for :meth:`append`: a message whose id is in ``history[:keep]`` or
+          repeats an earlier id in the batch is skipped. The abandoned messages' ids are free
+          to be used again.
+        - Idempotent: if a branch with ``branch_id`` is already recorded for the session (a
+          retry after :class:`~summem.errors.StoreOutcomeUnknownError`), nothing is written
+          and the current version is returned. This check comes before the compare-and-set.
+        - ``expected_length`` (optional): the history's length the caller planned against;
+          appends do not bump the version, so without it a rewrite racing another writer's
+          append abandons that append too (it is kept in the branch). Checked with the version.
+
+        Costs O(abandoned + new messages) plus index work, never O(history).
+
+        Returns:
+            The new version.
+
+        Raises:
+            ConflictError: version or epoch differ, the session does not exist, the history's
+                length is not ``expected_length`` (when given), ``keep < 0`` or
+                ``keep > length`` (the message says which).
+            StoreOutcomeUnknownError: the reply was lost (network stores).
+            StoreError: bad input (empty ``branch_id``, a non-Message in ``messages``);
+                nothing is written.
+        """
+
+    def branches(self, session_id: str) -> list[Branch]:
+        """Every branch recorded for the session, oldest first (``[]`` for an unknown session)."""
+
+    def branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
+        """The messages a branch abandoned, in their old order.
+
+        Raises:
+            StoreError: naming the branch, when the session has no such branch.
         """
 
     def clear(self, session_id: str) -> None:
-        """Empty the session (history, summaries, system) and bump its version.
+        """Empty the session (history, summaries, system, branches) and bump its version.
 
         The session keeps existing with the same epoch, so a reduction planned before the
         clear fails its compare-and-set instead of bringing the old history back. Clearing an
@@ -270,7 +358,7 @@ class Store(Protocol):
         """
 
     def delete(self, session_id: str) -> bool:
-        """Remove the session entirely (its lease too); True if it existed."""
+        """Remove the session entirely (its branches and lease too); True if it existed."""
 
     def list_sessions(self) -> list[str]:
         """Every session id, sorted."""
@@ -304,6 +392,9 @@ class AsyncStore(Protocol):
 
     async def exists(self, session_id: str) -> bool:
         """See :meth:`Store.exists`."""
+
+    async def probe(self, session_id: str) -> tuple[str, int, int] | None:
+        """See :meth:`Store.probe`."""
 
     async def history(
         self, session_id: str, start: int = 0, stop: int | None = None
@@ -350,6 +441,25 @@ class AsyncStore(Protocol):
         expected_epoch: str | None = None,
     ) -> int:
         """See :meth:`Store.rollback`."""
+
+    async def rewrite(
+        self,
+        session_id: str,
+        *,
+        keep: int,
+        messages: Sequence[Message],
+        expected_version: int,
+        expected_epoch: str,
+        branch_id: str,
+        expected_length: int | None = None,
+    ) -> int:
+        """See :meth:`Store.rewrite`."""
+
+    async def branches(self, session_id: str) -> list[Branch]:
+        """See :meth:`Store.branches`."""
+
+    async def branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
+        """See :meth:`Store.branch_messages`."""
 
     async def clear(self, session_id: str) -> None:
         """See :meth:`Store.clear`."""

@@ -19,17 +19,40 @@ from summem.messages import Message
 from summem.observe.ledger import Hold, LocalSpendLedger, Reserved, Spent
 from summem.stores.adapter import AsyncLedgerAdapter
 from summem.stores.base import (
+    Branch,
     SessionState,
     check_lease_args,
     check_watermark,
     new_epoch,
     validate_session_id,
 )
+from summem.stores.common.branching import (
+    abandoned_summary_error,
+    check_keep,
+    check_rewrite,
+    no_branch_error,
+)
 from summem.stores.common.direct import DirectStore
-from summem.stores.common.operations import Commit, Create, Rollback, Settle, SpendEntry
+from summem.stores.common.operations import (
+    Commit,
+    Create,
+    Rewrite,
+    Rollback,
+    Settle,
+    SpendEntry,
+)
 from summem.stores.common.rows import check_expected
 
 __all__ = ["AsyncInMemoryStore", "InMemoryStore"]
+
+
+@dataclass
+class _Logged:
+    """One entry of a session's summary log."""
+
+    summary: Message
+    watermark: int
+    abandoned_by: str | None = None
 
 
 @dataclass
@@ -41,7 +64,8 @@ class _Session:
     summary: Message | None = None
     history: list[Message] = field(default_factory=list)
     ids: set[str] = field(default_factory=set)
-    log: list[tuple[Message, int]] = field(default_factory=list)
+    log: list[_Logged] = field(default_factory=list)
+    branches: dict[str, tuple[Branch, list[Message]]] = field(default_factory=dict)
 
 
 class InMemoryStore(DirectStore):
@@ -115,6 +139,13 @@ class InMemoryStore(DirectStore):
         with self._lock:
             return session_id in self._sessions
 
+    def _probe(self, session_id: str) -> tuple[str, int, int] | None:
+        """See :meth:`summem.stores.base.Store.probe`."""
+        validate_session_id(session_id)
+        with self._lock:
+            s = self._sessions.get(session_id)
+            return None if s is None else (s.epoch, s.version, len(s.history))
+
     def _history(self, session_id: str, start: int, stop: int | None) -> list[Message]:
         """See :meth:`summem.stores.base.Store.history`."""
         validate_session_id(session_id)
@@ -159,7 +190,7 @@ class InMemoryStore(DirectStore):
             s = self._checked(session_id, expected_version, expected_epoch)
             check_watermark(session_id, watermark, s.watermark, len(s.history))
             if summary is not None:
-                s.log.append((summary, watermark))
+                s.log.append(_Logged(summary, watermark))
             s.summary = summary
             s.watermark = watermark
             s.version += 1
@@ -181,7 +212,7 @@ class InMemoryStore(DirectStore):
                 summary=new.summary,
                 history=new.history,
                 ids={m.id for m in new.history},
-                log=[] if new.summary is None else [(new.summary, new.watermark)],
+                log=[] if new.summary is None else [_Logged(new.summary, new.watermark)],
             )
 
     def _summaries(self, session_id: str) -> list[Message]:
@@ -189,7 +220,7 @@ class InMemoryStore(DirectStore):
         validate_session_id(session_id)
         with self._lock:
             s = self._sessions.get(session_id)
-            return [] if s is None else [m for m, _ in s.log]
+            return [] if s is None else [entry.summary for entry in s.log]
 
     def _rollback(self, session_id: str, rollback: Rollback) -> int:
         """See :meth:`summem.stores.base.Store.rollback`."""
@@ -200,15 +231,82 @@ class InMemoryStore(DirectStore):
             if summary_id is None:
                 target: tuple[Message | None, int] = (None, 0)
             else:
-                found = [entry for entry in s.log if entry[0].id == summary_id]
+                found = [entry for entry in s.log if entry.summary.id == summary_id]
                 if not found:
                     raise StoreError(
                         f"session {session_id!r}: no logged summary with id {summary_id!r}"
                     )
-                target = found[-1]
+                latest = found[-1]
+                if latest.abandoned_by is not None:
+                    raise abandoned_summary_error(session_id, summary_id, latest.abandoned_by)
+                target = (latest.summary, latest.watermark)
             s.summary, s.watermark = target
             s.version += 1
             return s.version
+
+    def _rewrite(self, session_id: str, rewrite: Rewrite) -> int:
+        """See :meth:`summem.stores.base.Store.rewrite`."""
+        name = validate_session_id(session_id)
+        batch = check_rewrite(name, rewrite)
+        keep, branch_id = rewrite.keep, rewrite.branch_id
+        with self._lock:
+            s = self._sessions.get(name)
+            if s is not None and branch_id in s.branches:
+                return s.version  # a retry: the branch is already recorded
+            s = self._checked(name, rewrite.expected_version, rewrite.expected_epoch)
+            check_keep(name, rewrite, len(s.history))
+            abandoned = s.history[keep:]
+            s.branches[branch_id] = (
+                Branch(
+                    id=branch_id,
+                    at=keep,
+                    length=len(abandoned),
+                    created_at=time.time(),
+                    summary_id=None if s.summary is None else s.summary.id,
+                    watermark=s.watermark,
+                ),
+                abandoned,
+            )
+            del s.history[keep:]
+            s.ids.difference_update(m.id for m in abandoned)
+            self._abandon_summaries(s, keep, branch_id)
+            for msg in batch:
+                if msg.id not in s.ids:
+                    s.ids.add(msg.id)
+                    s.history.append(msg)
+            s.version += 1
+            return s.version
+
+    @staticmethod
+    def _abandon_summaries(s: _Session, keep: int, branch_id: str) -> None:
+        """Mark the log's summaries past ``keep``; roll back if the current one is among them."""
+        for entry in s.log:
+            if entry.watermark > keep and entry.abandoned_by is None:
+                entry.abandoned_by = branch_id
+        if s.watermark <= keep:
+            return
+        s.summary, s.watermark = None, 0
+        for entry in reversed(s.log):
+            if entry.abandoned_by is None and entry.watermark <= keep:
+                s.summary, s.watermark = entry.summary, entry.watermark
+                return
+
+    def _branches(self, session_id: str) -> list[Branch]:
+        """See :meth:`summem.stores.base.Store.branches`."""
+        validate_session_id(session_id)
+        with self._lock:
+            s = self._sessions.get(session_id)
+            return [] if s is None else [branch for branch, _ in s.branches.values()]
+
+    def _branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
+        """See :meth:`summem.stores.base.Store.branch_messages`."""
+        validate_session_id(session_id)
+        with self._lock:
+            s = self._sessions.get(session_id)
+            found = None if s is None else s.branches.get(branch_id)
+            if found is None:
+                raise no_branch_error(session_id, branch_id)
+            return list(found[1])
 
     def _clear(self, session_id: str) -> None:
         """See :meth:`summem.stores.base.Store.clear`."""
@@ -219,6 +317,7 @@ class InMemoryStore(DirectStore):
                 return
             s.history, s.log = [], []
             s.ids = set()
+            s.branches = {}
             s.system = s.summary = None
             s.watermark = 0
             s.version += 1

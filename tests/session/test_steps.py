@@ -52,3 +52,39 @@ def test_store_errors_are_thrown_into_the_flow_at_the_step() -> None:
         return "no conflict"
 
     assert run_sync(flow()) == "conflict seen by the flow"
+
+
+def branch_flow(
+    steps: StoreSteps,
+) -> Flow[tuple[int, list[str], list[tuple[str, int, int]], list[str]]]:
+    batch = [Message.from_openai({"role": "user", "content": t}) for t in ("a", "b", "c")]
+    yield from steps.append("s", batch)
+    state = yield from steps.load("s")
+    version = yield from steps.rewrite(
+        "s",
+        keep=1,
+        messages=[Message.from_openai({"role": "user", "content": "B"})],
+        expected_version=state.version,
+        expected_epoch=state.epoch,
+        branch_id="b1",
+    )
+    history = yield from steps.history("s", 0, None)
+    branches = yield from steps.branches("s")
+    abandoned = yield from steps.branch_messages("s", "b1")
+    return (
+        version,
+        [m.text for m in history],
+        [(b.id, b.at, b.length) for b in branches],
+        [m.text for m in abandoned],
+    )
+
+
+BRANCHED = (1, ["a", "B"], [("b1", 1, 2)], ["b", "c"])
+
+
+def test_sync_steps_branch() -> None:
+    assert run_sync(branch_flow(SyncStoreSteps(InMemoryStore()))) == BRANCHED
+
+
+async def test_async_steps_branch() -> None:
+    assert await run_async(branch_flow(AsyncStoreSteps(AsyncInMemoryStore()))) == BRANCHED

@@ -69,3 +69,20 @@ def fill(store: Store, sid: str, n: int) -> list[Message]:
     batch = [user(f"{sid}#{i}") for i in range(n)]
     store.append(sid, batch)
     return batch
+
+
+def sqlite_drop_branches(conn: Any) -> None:
+    """Undo SQLite migration 6 (branches) on an open ``sqlite3`` connection: a file as an
+    older summem wrote it."""
+    conn.execute("DROP TABLE branch_messages")
+    conn.execute("DROP TABLE branches")
+    conn.execute("ALTER TABLE summaries DROP COLUMN abandoned_by")
+
+
+def pg_drop_branches(schema: str) -> None:
+    """Undo PostgreSQL migration 5 (branches) in ``schema``: tables as an older summem left
+    them."""
+    from tests.stores.backends import pg_execute
+
+    pg_execute("DROP TABLE {schema}.branch_messages, {schema}.branches", schema=schema)
+    pg_execute("ALTER TABLE {schema}.summaries DROP COLUMN abandoned_by", schema=schema)

@@ -47,7 +47,7 @@ from tests.stores.backends import (
     require_postgres,
     unique_prefix,
 )
-from tests.stores.helpers import fill, reduce_to, state_of, summary_msg
+from tests.stores.helpers import fill, pg_drop_branches, reduce_to, state_of, summary_msg
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.postgres
@@ -519,6 +519,7 @@ def test_a_schema_from_before_the_search_index_is_indexed_by_its_searches(
     pg_execute("ALTER TABLE {schema}.messages DROP COLUMN terms", schema=schema)
     pg_execute("ALTER TABLE {schema}.sessions DROP COLUMN indexed", schema=schema)
     pg_execute("DROP TABLE {schema}.spend, {schema}.spend_holds", schema=schema)
+    pg_drop_branches(schema)
     pg_execute("UPDATE {schema}.summem_schema_version SET version = 1", schema=schema)
     pg_execute("UPDATE {schema}.messages SET body = 'junk' WHERE position = 1", schema=schema)
     monkeypatch.setattr(pg_operations, "CATCH_UP_CHUNK", 2)  # several transactions

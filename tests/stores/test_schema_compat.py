@@ -34,7 +34,7 @@ from tests.stores.backends import (
     unique_prefix,
 )
 from tests.stores.backends import require_redis as _require_redis
-from tests.stores.helpers import summary_msg
+from tests.stores.helpers import pg_drop_branches, sqlite_drop_branches, summary_msg
 
 KNOWN = len(MIGRATIONS)
 
@@ -47,8 +47,8 @@ def test_the_marker_is_the_most_any_applied_migration_declared() -> None:
     assert compatible_down_to((1, 1, 3, 3), 2) == 1
     assert compatible_down_to((1, 3, 2), 3) == 3  # a later, lower declaration cannot lower it
     assert compatible_down_to((1,), 0) == 0
-    assert compatible_down_to(COMPATIBLE, KNOWN) == 3  # SQLite today
-    assert compatible_down_to(PG_COMPATIBLE, len(PG_MIGRATIONS)) == 2  # PostgreSQL today
+    assert compatible_down_to(COMPATIBLE, KNOWN) == 6  # SQLite today (branches, issue #28)
+    assert compatible_down_to(PG_COMPATIBLE, len(PG_MIGRATIONS)) == 5  # PostgreSQL (branches)
     assert compatible_down_to(REDIS_COMPATIBLE, REDIS_SCHEMA) == 1  # Redis today
 
 
@@ -116,18 +116,19 @@ def future_sqlite(path: Path, *, compatible: int | None, marker_for: int = KNOWN
 def test_sqlite_records_the_marker_when_it_migrates(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     SQLiteStore(path).close()
-    assert sqlite_marker(path) == (KNOWN, (KNOWN, 3))
+    assert sqlite_marker(path) == (KNOWN, (KNOWN, 6))
     old = tmp_path / "old.db"  # written before markers: migrated, it gets one
     SQLiteStore(old).close()
     conn = sqlite3.connect(old)
     conn.execute("DROP TABLE summem_schema")
     conn.execute("DROP TABLE spend")
     conn.execute("DROP TABLE spend_holds")
+    sqlite_drop_branches(conn)
     conn.execute("PRAGMA user_version = 3")
     conn.commit()
     conn.close()
     SQLiteStore(old).close()
-    assert sqlite_marker(old) == (KNOWN, (KNOWN, 3))
+    assert sqlite_marker(old) == (KNOWN, (KNOWN, 6))
 
 
 def test_sqlite_newer_but_compatible_is_used_as_it_is(
@@ -233,7 +234,7 @@ def future_postgres(schema: str, *, compatible: int | None, marker_for: int | No
 def test_postgres_records_the_marker_and_uses_a_newer_compatible_schema(schema: str) -> None:
     latest = len(PG_MIGRATIONS)
     PostgresStore(postgres_url(), schema=schema).close()
-    assert pg_version_row(schema) == (latest, 2, latest)
+    assert pg_version_row(schema) == (latest, 5, latest)
     future_postgres(schema, compatible=latest, marker_for=latest + 1)
     with PostgresStore(postgres_url(), schema=schema) as store:
         state = store.load("s")
@@ -251,7 +252,7 @@ def test_postgres_records_the_marker_and_uses_a_newer_compatible_schema(schema: 
 @pytest.mark.parametrize(
     ("compatible", "marker_for", "why"),
     [
-        (5, 5, "compatible down to schema version 5 only"),
+        (6, 6, "compatible down to schema version 6 only"),
         (None, None, "records no marker"),
         (2, 3, "records no marker"),  # recorded for another version
     ],
@@ -286,10 +287,11 @@ def test_postgres_version_table_from_before_the_marker_is_read_and_upgraded(sche
     with pytest.raises(SchemaVersionError, match="records no marker"):
         PostgresStore(postgres_url(), schema=schema)
     pg_execute("DROP TABLE {schema}.spend, {schema}.spend_holds", schema=schema)
+    pg_drop_branches(schema)
     pg_execute("UPDATE {schema}.summem_schema_version SET version = 2", schema=schema)
     with PostgresStore(postgres_url(), schema=schema) as store:
         assert store.spent_since("t").tokens == 0  # migrated: the ledger is back
-    assert pg_version_row(schema) == (latest, 2, latest)
+    assert pg_version_row(schema) == (latest, 5, latest)
 
 
 # -- Redis ------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from tests.stores.backends import (
     require_postgres,
     unique_prefix,
 )
+from tests.stores.helpers import sqlite_drop_branches
 
 CALL = 132  # tokens of one mocked LLM call (120 in, 12 out)
 
@@ -272,6 +273,7 @@ def test_a_sqlite_file_from_before_the_ledger_is_migrated_and_keeps_its_sessions
     conn = sqlite3.connect(path)  # as summem wrote it at schema version 3
     conn.execute("DROP TABLE spend")
     conn.execute("DROP TABLE spend_holds")
+    sqlite_drop_branches(conn)
     conn.execute("PRAGMA user_version = 3")
     conn.commit()
     conn.close()
@@ -282,7 +284,7 @@ def test_a_sqlite_file_from_before_the_ledger_is_migrated_and_keeps_its_sessions
         store.record_spend("session:s", at=2.0, tokens=7, cost_usd=0.5)
         assert store.spent_since("session:s") == Spent(7, 0.5)
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 5
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 6
     conn.close()
 
 

@@ -20,6 +20,7 @@ from summem.errors import (
 from summem.messages import user
 from summem.stores import SQLiteStore
 from summem.stores.sqlite.schema import MIGRATIONS, SQL
+from tests.stores.helpers import sqlite_drop_branches
 
 
 def statements() -> dict[str, str]:
@@ -70,6 +71,7 @@ def test_a_file_from_before_the_id_index_is_migrated_and_appends_stay_idempotent
     conn.execute("ALTER TABLE sessions DROP COLUMN indexed")
     conn.execute("DROP TABLE spend")
     conn.execute("DROP TABLE spend_holds")
+    sqlite_drop_branches(conn)
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
@@ -77,7 +79,7 @@ def test_a_file_from_before_the_id_index_is_migrated_and_appends_stay_idempotent
         assert store.append("s", [*first, user("c")]) == 3
         assert [m.text for m in store.history("s")] == ["a", "b", "c"]
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 5
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 6
     indexes = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
     assert ("messages_by_id",) in indexes
     conn.close()
@@ -286,6 +288,7 @@ def test_a_file_from_before_the_search_index_is_indexed_by_its_searches(
     conn.execute("ALTER TABLE sessions DROP COLUMN indexed")
     conn.execute("DROP TABLE spend")
     conn.execute("DROP TABLE spend_holds")
+    sqlite_drop_branches(conn)
     conn.execute("INSERT INTO messages (sid, position, msg_id, body) VALUES (2, 1, 'x', 'junk')")
     conn.execute("UPDATE sessions SET length = 2 WHERE sid = 2")
     conn.execute("PRAGMA user_version = 2")

@@ -31,7 +31,9 @@ from summem.messages import assistant, user
 from summem.stores import SQLiteStore, open_store
 from summem.stores.sqlite import AsyncSQLiteStore
 from summem.stores.sqlite.access import Target, _writable, read_only_reason, target
+from summem.stores.sqlite.schema import MIGRATIONS
 from tests.cli.test_app import one_error_line, run
+from tests.stores.helpers import sqlite_drop_branches
 
 NOBODY = 65534
 CHILD_WAIT_SECONDS = 120
@@ -108,6 +110,7 @@ def make_db(path: Path, *, schema: int | None = None) -> None:
         conn = sqlite3.connect(path)
         conn.execute("DROP TABLE spend")
         conn.execute("DROP TABLE spend_holds")
+        sqlite_drop_branches(conn)
         conn.execute(f"PRAGMA user_version = {schema}")
         conn.commit()
         conn.close()
@@ -132,6 +135,8 @@ WRITES: list[tuple[str, Callable[[SQLiteStore], object]]] = [
     ("release_lease", lambda s: s.release_lease("a", "me")),
     ("record_spend", lambda s: s.record_spend("tenant", at=2.0, tokens=1, cost_usd=0.1)),
     ("rollback", lambda s: s.rollback("a", summary_id=None, expected_version=0)),
+    ("rewrite", lambda s: s.rewrite("a", keep=0, messages=[], expected_version=0,
+                                    expected_epoch="e", branch_id="b")),
 ]  # fmt: skip
 
 
@@ -142,6 +147,8 @@ def check_reads(store: SQLiteStore) -> None:
     assert [m.text for m in state.tail] == ["hello", "hi there"]
     assert [m.text for m in store.history("b")] == ["other"]
     assert store.summaries("a") == []
+    assert store.branches("a") == []
+    assert store.probe("zzz") is None
     assert store.position_of("a", state.tail[1].id) == 1
     assert store.spent_since("tenant").cost_usd == 0.5
 
@@ -276,9 +283,9 @@ def test_an_older_schema_read_only_says_it_needs_a_migration_and_is_left_alone(
     before = digest(path)
     with pytest.raises(SchemaVersionError) as info:
         SQLiteStore(path, read_only=True)
-    assert (info.value.stored, info.value.known) == (3, 5)
+    assert (info.value.stored, info.value.known) == (3, len(MIGRATIONS))
     text = str(info.value)
-    assert "schema version 3, older than this summem's (5)" in text
+    assert f"schema version 3, older than this summem's ({len(MIGRATIONS)})" in text
     assert "needs a migration, which cannot run on a read-only database" in text
     assert "nothing was changed" in text
     path.chmod(0o444)
@@ -346,7 +353,7 @@ def test_unprivileged_reader_of_an_older_schema_gets_the_clear_error(folder: Pat
     out = unprivileged(open_it)
     if os.geteuid() == 0:
         assert isinstance(out, str) and out.startswith("error: SchemaVersionError"), out
-        assert "schema version 2, older than this summem's (5)" in out
+        assert f"schema version 2, older than this summem's ({len(MIGRATIONS)})" in out
         assert "cannot run on a read-only database (the file is not writable)" in out
         assert digest(path) == before
         assert sorted(p.name for p in folder.iterdir()) == ["s.db"]
@@ -895,3 +902,34 @@ def test_a_session_cleared_and_grown_past_the_in_memory_index_is_indexed_again(
         writer.clear("a")
         writer.append("a", [user("new"), user("new too"), user("new INV-7731")])
         assert found(reader, "INV-7731") == [(2, "new INV-7731")]
+
+
+def test_a_session_rewritten_under_the_in_memory_index_is_indexed_again(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as writer, SQLiteStore(path, read_only=True) as reader:
+        writer.append("a", [user("kept"), user("gone osprey"), user("gone too")])
+        assert found(reader, "osprey") == [(1, "gone osprey")]
+        st = writer.load("a")
+        edited = user("edited heron")
+        writer.rewrite(
+            "a",
+            keep=1,
+            messages=[edited],
+            expected_version=st.version,
+            expected_epoch=st.epoch,
+            branch_id="b",
+        )
+        assert found(reader, "osprey") == []  # the abandoned messages are not searched
+        assert found(reader, "heron") == [(1, "edited heron")]
+        st = writer.load("a")
+        again = user("edited kingfisher").with_id(edited.id)  # same id, same position, new text
+        writer.rewrite(
+            "a",
+            keep=1,
+            messages=[again],
+            expected_version=st.version,
+            expected_epoch=st.epoch,
+            branch_id="b2",
+        )
+        assert found(reader, "heron") == []
+        assert found(reader, "kingfisher") == [(1, "edited kingfisher")]

@@ -18,7 +18,6 @@ import pytest
 import respx
 
 from summem.async_memory import AsyncMemory
-from summem.errors import HistoryMismatchError
 from summem.memory import Memory
 from summem.reducers.summarization import SummarizationReducer
 from summem.wrappers import wrap_completion, wrap_openai
@@ -175,8 +174,8 @@ def test_a_resend_after_a_restart_reads_the_history_once(tmp_path: Path) -> None
 
 
 @respx.mock
-def test_an_edited_history_is_an_error_naming_the_index_and_stores_nothing() -> None:
-    replies("one", "two", "three")
+def test_an_edited_history_branches_at_the_edit() -> None:
+    route = replies("one", "two", "three")
     memory = Memory("edit", reducer=reducer())
     client: Any = wrap_openai(openai.OpenAI(api_key="sk-test"), memory)
     messages: list[Any] = [SYSTEM, {"role": "user", "content": "first question"}]
@@ -185,33 +184,47 @@ def test_an_edited_history_is_an_error_naming_the_index_and_stores_nothing() -> 
     messages.append(client.chat.completions.create(model="m", messages=messages).choices[0].message)
     edited = [*messages[:3], {"role": "user", "content": "EDITED second question"}, messages[4]]
     edited.append({"role": "user", "content": "third"})
-    before = contents(memory)
-    with pytest.raises(HistoryMismatchError) as info:
-        client.chat.completions.create(model="m", messages=edited)
-    assert info.value.index == 3 and "user message" in str(info.value)
-    assert "EDITED" not in str(info.value)  # content may be private: never quoted
-    assert contents(memory) == before
-    # mode="new" records the whole list as new, as asked
-    as_new: Any = wrap_openai(openai.OpenAI(api_key="sk-test"), memory, mode="new")
-    as_new.chat.completions.create(
-        model="m", messages=[{"role": "user", "content": "first question"}]
-    )
-    assert contents(memory)[-2] == ("user", "first question")
+    client.chat.completions.create(model="m", messages=edited)
+    assert contents(memory) == [
+        ("user", "first question"),
+        ("assistant", "one"),
+        ("user", "EDITED second question"),
+        ("assistant", "two"),
+        ("user", "third"),
+        ("assistant", "three"),
+    ]
+    assert [m["content"] for m in sent(route)[-1][1:]] == [
+        "first question",
+        "one",
+        "EDITED second question",
+        "two",
+        "third",
+    ]
+    (branch,) = memory.branches()
+    assert branch.at == 2
+    assert memory.branch_messages(branch.id) == [
+        {"role": "user", "content": "second question"},
+        {"role": "assistant", "content": "two"},
+    ]
 
 
 @respx.mock
-def test_mode_full_requires_the_whole_conversation() -> None:
-    replies("one", "two")
+def test_mode_full_takes_the_list_as_the_whole_conversation() -> None:
+    route = replies("one", "two", "three")
     memory = Memory("full", reducer=reducer())
     client: Any = wrap_openai(openai.OpenAI(api_key="sk-test"), memory, mode="full")
     first = [SYSTEM, {"role": "user", "content": "first"}]
     reply = client.chat.completions.create(model="m", messages=first).choices[0].message
-    with pytest.raises(HistoryMismatchError):
-        client.chat.completions.create(model="m", messages=[{"role": "user", "content": "second"}])
     client.chat.completions.create(
         model="m", messages=[*first, reply, {"role": "user", "content": "second"}]
     )
     assert [t for _, t in contents(memory)] == ["first", "one", "second", "two"]
+    # a list that does not start with the conversation is the conversation now
+    client.chat.completions.create(model="m", messages=[{"role": "user", "content": "anew"}])
+    assert [t for _, t in contents(memory)] == ["anew", "three"]
+    assert sent(route)[-1] == [SYSTEM, {"role": "user", "content": "anew"}]
+    (branch,) = memory.branches()
+    assert (branch.at, branch.length) == (0, 4)
     with pytest.raises(Exception, match="mode must be"):
         wrap_openai(openai.OpenAI(api_key="sk-test"), memory, mode="sometimes")  # type: ignore[arg-type]
 

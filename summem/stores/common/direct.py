@@ -17,13 +17,14 @@ from typing import TypeVar, cast
 
 from summem.messages import Message
 from summem.observe.ledger import Hold, Reserved, Spent
-from summem.stores.base import SessionState
+from summem.stores.base import Branch, SessionState
 from summem.stores.common.operations import (
     Commit,
     Create,
     CreateOps,
     LedgerOperations,
     Operations,
+    Rewrite,
     Rollback,
     Settle,
     SpendEntry,
@@ -48,6 +49,7 @@ class Direct(Operations, LedgerOperations):
 
     _load: Callable[[str], SessionState]
     _exists: Callable[[str], bool]
+    _probe: Callable[[str], tuple[str, int, int] | None]
     _history: Callable[[str, int, int | None], list[Message]]
     _append: Callable[[str, Sequence[Message]], int]
     _set_system: Callable[[str, Message | None], None]
@@ -55,6 +57,9 @@ class Direct(Operations, LedgerOperations):
     _create: Callable[[str, Create], None]
     _summaries: Callable[[str], list[Message]]
     _rollback: Callable[[str, Rollback], int]
+    _rewrite: Callable[[str, Rewrite], int]
+    _branches: Callable[[str], list[Branch]]
+    _branch_messages: Callable[[str, str], list[Message]]
     _clear: Callable[[str], None]
     _delete: Callable[[str], bool]
     _list: Callable[[], list[str]]
@@ -71,6 +76,9 @@ class Direct(Operations, LedgerOperations):
 
     def _op_exists(self, session_id: str) -> StoreOp[bool]:
         return Call(session_id, partial(self._exists, session_id))
+
+    def _op_probe(self, session_id: str) -> StoreOp[tuple[str, int, int] | None]:
+        return Call(session_id, partial(self._probe, session_id))
 
     def _op_history(self, session_id: str, start: int, stop: int | None) -> StoreOp[list[Message]]:
         return Call(session_id, partial(self._history, session_id, start, stop))
@@ -92,6 +100,15 @@ class Direct(Operations, LedgerOperations):
 
     def _op_rollback(self, session_id: str, rollback: Rollback) -> StoreOp[int]:
         return Call(session_id, partial(self._rollback, session_id, rollback))
+
+    def _op_rewrite(self, session_id: str, rewrite: Rewrite) -> StoreOp[int]:
+        return Call(session_id, partial(self._rewrite, session_id, rewrite))
+
+    def _op_branches(self, session_id: str) -> StoreOp[list[Branch]]:
+        return Call(session_id, partial(self._branches, session_id))
+
+    def _op_branch_messages(self, session_id: str, branch_id: str) -> StoreOp[list[Message]]:
+        return Call(session_id, partial(self._branch_messages, session_id, branch_id))
 
     def _op_clear(self, session_id: str) -> StoreOp[None]:
         return Call(session_id, partial(self._clear, session_id))

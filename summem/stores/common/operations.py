@@ -16,7 +16,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 
 from summem.messages import Message
 from summem.observe.ledger import Hold, Reserved, Spent
-from summem.stores.base import SessionState
+from summem.stores.base import Branch, SessionState
 
 __all__ = [
     "Commit",
@@ -24,6 +24,7 @@ __all__ = [
     "CreateOps",
     "LedgerOperations",
     "Operations",
+    "Rewrite",
     "Rollback",
     "Settle",
     "SpendEntry",
@@ -59,6 +60,17 @@ class Rollback(NamedTuple):
     summary_id: str | None
     expected_version: int
     expected_epoch: str | None
+
+
+class Rewrite(NamedTuple):
+    """The arguments of :meth:`~summem.stores.base.Store.rewrite` after the session id."""
+
+    keep: int
+    messages: Sequence[Message]
+    expected_version: int
+    expected_epoch: str
+    branch_id: str
+    expected_length: int | None = None
 
 
 class Create(NamedTuple):
@@ -101,11 +113,13 @@ class Operations:
     """The operation builders behind the store contract, one per method.
 
     Each takes the method's arguments, those after the session id packed in one tuple
-    (:class:`Commit`, :class:`Create`, :class:`Rollback`) where there are several.
+    (:class:`Commit`, :class:`Create`, :class:`Rollback`, :class:`Rewrite`) where there are
+    several.
     """
 
     _op_load: Callable[[str], StoreOp[SessionState]]
     _op_exists: Callable[[str], StoreOp[bool]]
+    _op_probe: Callable[[str], StoreOp[tuple[str, int, int] | None]]
     _op_history: Callable[[str, int, int | None], StoreOp[list[Message]]]
     _op_append: Callable[[str, Sequence[Message]], StoreOp[int]]
     _op_set_system: Callable[[str, Message | None], StoreOp[None]]
@@ -113,6 +127,9 @@ class Operations:
     _ops_create: Callable[[str, Create], CreateOps]
     _op_summaries: Callable[[str], StoreOp[list[Message]]]
     _op_rollback: Callable[[str, Rollback], StoreOp[int]]
+    _op_rewrite: Callable[[str, Rewrite], StoreOp[int]]
+    _op_branches: Callable[[str], StoreOp[list[Branch]]]
+    _op_branch_messages: Callable[[str, str], StoreOp[list[Message]]]
     _op_clear: Callable[[str], StoreOp[None]]
     _op_delete: Callable[[str], StoreOp[bool]]
     _op_list: Callable[[], StoreOp[list[str]]]

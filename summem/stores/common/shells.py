@@ -15,12 +15,13 @@ from typing import TypeVar
 
 from summem.messages import Message
 from summem.observe.ledger import Hold, Reserved, Spent
-from summem.stores.base import ClosingStore, SessionState
+from summem.stores.base import Branch, ClosingStore, SessionState
 from summem.stores.common.operations import (
     Commit,
     Create,
     LedgerOperations,
     Operations,
+    Rewrite,
     Rollback,
     Settle,
     SpendEntry,
@@ -46,6 +47,10 @@ class OpStore(Operations, ClosingStore):
     def exists(self, session_id: str) -> bool:
         """See :meth:`summem.stores.base.Store.exists`."""
         return self._run(self._op_exists(session_id))
+
+    def probe(self, session_id: str) -> tuple[str, int, int] | None:
+        """See :meth:`summem.stores.base.Store.probe`."""
+        return self._run(self._op_probe(session_id))
 
     def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
         """See :meth:`summem.stores.base.Store.history`."""
@@ -109,6 +114,31 @@ class OpStore(Operations, ClosingStore):
         rollback = Rollback(summary_id, expected_version, expected_epoch)
         return self._run(self._op_rollback(session_id, rollback))
 
+    def rewrite(
+        self,
+        session_id: str,
+        *,
+        keep: int,
+        messages: Sequence[Message],
+        expected_version: int,
+        expected_epoch: str,
+        branch_id: str,
+        expected_length: int | None = None,
+    ) -> int:
+        """See :meth:`summem.stores.base.Store.rewrite`."""
+        rewrite = Rewrite(
+            keep, messages, expected_version, expected_epoch, branch_id, expected_length
+        )
+        return self._run(self._op_rewrite(session_id, rewrite))
+
+    def branches(self, session_id: str) -> list[Branch]:
+        """See :meth:`summem.stores.base.Store.branches`."""
+        return self._run(self._op_branches(session_id))
+
+    def branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
+        """See :meth:`summem.stores.base.Store.branch_messages`."""
+        return self._run(self._op_branch_messages(session_id, branch_id))
+
     def clear(self, session_id: str) -> None:
         """See :meth:`summem.stores.base.Store.clear`."""
         self._run(self._op_clear(session_id))
@@ -144,6 +174,10 @@ class AsyncOpStore(Operations):
     async def exists(self, session_id: str) -> bool:
         """See :meth:`summem.stores.base.Store.exists`."""
         return await self._run(self._op_exists(session_id))
+
+    async def probe(self, session_id: str) -> tuple[str, int, int] | None:
+        """See :meth:`summem.stores.base.Store.probe`."""
+        return await self._run(self._op_probe(session_id))
 
     async def history(
         self, session_id: str, start: int = 0, stop: int | None = None
@@ -208,6 +242,31 @@ class AsyncOpStore(Operations):
         """See :meth:`summem.stores.base.Store.rollback`."""
         rollback = Rollback(summary_id, expected_version, expected_epoch)
         return await self._run(self._op_rollback(session_id, rollback))
+
+    async def rewrite(
+        self,
+        session_id: str,
+        *,
+        keep: int,
+        messages: Sequence[Message],
+        expected_version: int,
+        expected_epoch: str,
+        branch_id: str,
+        expected_length: int | None = None,
+    ) -> int:
+        """See :meth:`summem.stores.base.Store.rewrite`."""
+        rewrite = Rewrite(
+            keep, messages, expected_version, expected_epoch, branch_id, expected_length
+        )
+        return await self._run(self._op_rewrite(session_id, rewrite))
+
+    async def branches(self, session_id: str) -> list[Branch]:
+        """See :meth:`summem.stores.base.Store.branches`."""
+        return await self._run(self._op_branches(session_id))
+
+    async def branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
+        """See :meth:`summem.stores.base.Store.branch_messages`."""
+        return await self._run(self._op_branch_messages(session_id, branch_id))
 
     async def clear(self, session_id: str) -> None:
         """See :meth:`summem.stores.base.Store.clear`."""

@@ -25,12 +25,14 @@ from summem.stores.base import (
     slice_bounds,
     validate_session_id,
 )
+from summem.stores.common.branching import abandoned_summary_error
 from summem.stores.common.new_session import prepare_new_session
 from summem.stores.common.operations import Commit, Create, CreateOps, Rollback
 from summem.stores.common.rows import Meta, decode_positions
 from summem.stores.common.schema_compat import compatible_down_to
 from summem.stores.postgres.schema import COMPATIBLE, LOCK_CLASS, name_key
 from summem.stores.postgres.search import CATCH_UP_CHUNK, ts_query, ts_vector
+from summem.stores.postgres.branching import PgBranching
 from summem.stores.postgres.spend import PgSpend
 from summem.stores.postgres.transaction import (
     Query,
@@ -46,7 +48,7 @@ from summem.stores.postgres.transaction import (
 __all__ = ["PgOps"]
 
 
-class PgOps(PgSpend):
+class PgOps(PgBranching, PgSpend):
     """The store's operations, each a :class:`~summem.stores.postgres.transaction.Transaction`."""
 
     # -- schema ---------------------------------------------------------------------------
@@ -100,6 +102,15 @@ class PgOps(PgSpend):
         def steps() -> Steps[bool]:
             (rows,) = yield batch(Query(self._sql.EXISTS, (name_key(name), name)), final=True)
             return bool(rows)
+
+        return Transaction(name, None, steps)
+
+    def _op_probe(self, session_id: str) -> Transaction[tuple[str, int, int] | None]:
+        name = validate_session_id(session_id)
+
+        def steps() -> Steps[tuple[str, int, int] | None]:
+            (rows,) = yield batch(Query(self._sql.PROBE, (name_key(name), name)), final=True)
+            return (rows[0][0], int(rows[0][1]), int(rows[0][2])) if rows else None
 
         return Transaction(name, None, steps)
 
@@ -318,7 +329,9 @@ class PgOps(PgSpend):
             if summary_id is not None:
                 if not rows[1]:
                     raise StoreError(f"session {name!r}: no logged summary with id {summary_id!r}")
-                watermark, body = rows[1][0]
+                watermark, body, abandoned_by = rows[1][0]
+                if abandoned_by is not None:
+                    raise abandoned_summary_error(name, summary_id, abandoned_by)
                 if not 0 <= watermark <= meta.length:
                     raise CorruptRecordError(
                         f"session {name!r}: summary log entry {summary_id!r} has an invalid "
@@ -337,7 +350,7 @@ class PgOps(PgSpend):
             (rows,) = yield batch(Query(q.LOCK_META, (name_key(name), name)))
             meta = parse_meta(name, rows)
             if meta is not None:
-                stmts = (q.DELETE_MESSAGES, q.DELETE_SUMMARIES, q.CLEAR)
+                stmts = (q.DELETE_MESSAGES, q.DELETE_SUMMARIES, q.DELETE_BRANCHES, q.CLEAR)
                 yield batch(*(Query(s, (meta.sid,)) for s in stmts), final=True)
 
         return Transaction(name, "clear", steps)

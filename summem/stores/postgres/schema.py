@@ -134,6 +134,26 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE {schema}.spend ADD COLUMN hold_id text",
         "CREATE UNIQUE INDEX spend_by_hold ON {schema}.spend (key, name, hold_id)",
     ),
+    (  # 5: branches (Store.rewrite): the abandoned suffixes, and which summaries they abandoned
+        """CREATE TABLE {schema}.branches (
+            seq bigserial PRIMARY KEY,
+            sid bigint NOT NULL REFERENCES {schema}.sessions (sid) ON DELETE CASCADE,
+            id_key bytea NOT NULL,
+            branch_id text NOT NULL,
+            at bigint NOT NULL,
+            length bigint NOT NULL,
+            created_at double precision NOT NULL,
+            summary_id text,
+            watermark bigint NOT NULL,
+            UNIQUE (sid, id_key))""",
+        """CREATE TABLE {schema}.branch_messages (
+            seq bigint NOT NULL REFERENCES {schema}.branches (seq) ON DELETE CASCADE,
+            position bigint NOT NULL,
+            msg_id text NOT NULL,
+            body text NOT NULL,
+            PRIMARY KEY (seq, position))""",
+        "ALTER TABLE {schema}.summaries ADD COLUMN abandoned_by text",
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
 
@@ -142,6 +162,8 @@ COMPATIBLE: tuple[int, ...] = (
     2,  # 2: recall's terms: older code would clear a session without resetting ``indexed``
     2,  # 3: the spend ledger's table: code at schema 2 never reads or writes it
     2,  # 4: the holds' table: older code never reads it (it checks budgets without holds)
+    5,  # 5: branches: older code would roll back to an abandoned summary and its clear would
+    #      leave the session's branches behind
 )
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat`). The version table records the marker in
@@ -192,6 +214,9 @@ class SQL:
             f"SELECT {_META} FROM {{schema}}.sessions WHERE key = %s AND name = %s FOR UPDATE"
         ),
         "EXISTS": "SELECT sid FROM {schema}.sessions WHERE key = %s AND name = %s",
+        "PROBE": (
+            "SELECT epoch, version, length FROM {schema}.sessions WHERE key = %s AND name = %s"
+        ),
         "CREATE": (
             "INSERT INTO {schema}.sessions (key, name, epoch) VALUES (%s, %s, %s) "
             "ON CONFLICT (key) DO NOTHING"
@@ -272,11 +297,63 @@ class SQL:
             "ON su.sid = s.sid WHERE s.key = %s AND s.name = %s ORDER BY su.seq"
         ),
         "FIND_SUMMARY": (
-            "SELECT su.watermark, su.body FROM {schema}.summaries su JOIN {schema}.sessions s "
+            "SELECT su.watermark, su.body, su.abandoned_by FROM {schema}.summaries su JOIN {schema}.sessions s "
             "ON su.sid = s.sid WHERE s.key = %s AND s.name = %s AND su.summary_id = %s "
             "ORDER BY su.seq DESC LIMIT 1"
         ),
         "DELETE_SUMMARIES": "DELETE FROM {schema}.summaries WHERE sid = %s",
+        # -- branches (Store.rewrite); a branch's messages go with it (ON DELETE CASCADE)
+        "HAS_BRANCH": (
+            "SELECT 1 FROM {schema}.branches b JOIN {schema}.sessions s ON b.sid = s.sid "
+            "WHERE s.key = %s AND s.name = %s AND b.id_key = %s AND b.branch_id = %s"
+        ),
+        "LATEST_VALID_SUMMARY": (
+            "SELECT su.watermark, su.body FROM {schema}.summaries su JOIN {schema}.sessions s "
+            "ON su.sid = s.sid WHERE s.key = %s AND s.name = %s AND su.abandoned_by IS NULL "
+            "AND su.watermark <= %s ORDER BY su.seq DESC LIMIT 1"
+        ),
+        "KEPT_IDS": (  # the new messages' ids already in history[:keep]
+            "SELECT m.msg_id FROM {schema}.messages m JOIN {schema}.sessions s ON m.sid = s.sid "
+            "WHERE s.key = %s AND s.name = %s AND m.id_key = ANY(%s::bytea[]) "
+            "AND m.position < %s"
+        ),
+        "BRANCH_OFF": (  # record the branch and move history[keep:] into it
+            "WITH b AS (INSERT INTO {schema}.branches (sid, id_key, branch_id, at, length, "
+            "created_at, summary_id, watermark) VALUES (%s, %s, %s, %s, %s, "
+            "extract(epoch FROM clock_timestamp()), %s, %s) RETURNING seq) "
+            "INSERT INTO {schema}.branch_messages (seq, position, msg_id, body) "
+            "SELECT b.seq, m.position, m.msg_id, m.body FROM b, {schema}.messages m "
+            "WHERE m.sid = %s AND m.position >= %s"
+        ),
+        "DELETE_MESSAGES_FROM": (
+            "DELETE FROM {schema}.messages WHERE sid = %s AND position >= %s"
+        ),
+        "ABANDON_SUMMARIES": (
+            "UPDATE {schema}.summaries SET abandoned_by = %s "
+            "WHERE sid = %s AND watermark > %s AND abandoned_by IS NULL"
+        ),
+        "SET_REWRITTEN": (
+            "UPDATE {schema}.sessions SET length = %s, summary = %s, watermark = %s, "
+            "indexed = LEAST(indexed, %s), version = version + 1, updated_at = now() "
+            "WHERE sid = %s"
+        ),
+        "BRANCHES": (
+            "SELECT b.branch_id, b.at, b.length, b.created_at, b.summary_id, b.watermark "
+            "FROM {schema}.branches b JOIN {schema}.sessions s ON b.sid = s.sid "
+            "WHERE s.key = %s AND s.name = %s ORDER BY b.seq"
+        ),
+        "FIND_BRANCH": (
+            "SELECT b.at, b.length FROM {schema}.branches b JOIN {schema}.sessions s "
+            "ON b.sid = s.sid WHERE s.key = %s AND s.name = %s AND b.id_key = %s "
+            "AND b.branch_id = %s"
+        ),
+        "BRANCH_MESSAGES": (
+            "SELECT bm.position, bm.body FROM {schema}.branch_messages bm "
+            "JOIN {schema}.branches b ON bm.seq = b.seq JOIN {schema}.sessions s "
+            "ON b.sid = s.sid WHERE s.key = %s AND s.name = %s AND b.id_key = %s "
+            "AND b.branch_id = %s ORDER BY bm.position"
+        ),
+        "DELETE_BRANCHES": "DELETE FROM {schema}.branches WHERE sid = %s",
         # -- leases (the server's clock decides expiry: workers' clocks may disagree)
         "ACQUIRE_LEASE": (
             "INSERT INTO {schema}.leases AS l (key, owner, expires_at) "
@@ -334,6 +411,7 @@ class SQL:
     META: bytes
     LOCK_META: bytes
     EXISTS: bytes
+    PROBE: bytes
     CREATE: bytes
     CREATE_WHOLE: bytes
     NAMES: bytes
@@ -357,6 +435,17 @@ class SQL:
     SUMMARIES: bytes
     FIND_SUMMARY: bytes
     DELETE_SUMMARIES: bytes
+    HAS_BRANCH: bytes
+    LATEST_VALID_SUMMARY: bytes
+    KEPT_IDS: bytes
+    BRANCH_OFF: bytes
+    DELETE_MESSAGES_FROM: bytes
+    ABANDON_SUMMARIES: bytes
+    SET_REWRITTEN: bytes
+    BRANCHES: bytes
+    FIND_BRANCH: bytes
+    BRANCH_MESSAGES: bytes
+    DELETE_BRANCHES: bytes
     ACQUIRE_LEASE: bytes
     RELEASE_LEASE: bytes
     DELETE_LEASE: bytes

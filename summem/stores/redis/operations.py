@@ -289,6 +289,20 @@ class RedisBase(Generic[C]):
         name = validate_session_id(session_id)
         return ScriptCall(name, "exists", [self._keys(name).meta], [], lambda raw: bool(raw))
 
+    def _op_probe(self, session_id: str) -> ScriptCall[tuple[str, int, int] | None]:
+        name = validate_session_id(session_id)
+        k = self._keys(name)
+
+        def parse(raw: Any) -> tuple[str, int, int] | None:
+            if raw is None:
+                return None
+            epoch, version, length = raw
+            if epoch is None or _int(version) is None:
+                raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
+            return _text(epoch), int(_text(version)), int(length)
+
+        return ScriptCall(name, "probe", [k.meta, k.msgs], [], parse)
+
     def _op_history(
         self, session_id: str, start: int, stop: int | None
     ) -> ScriptCall[list[Message]]:

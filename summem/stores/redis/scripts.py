@@ -60,6 +60,13 @@ if not k or k < 0 or k ~= math.floor(k) then return {meta, {}, -1} end
 return {meta, redis.call('LRANGE', KEYS[2], k, -1), redis.call('LLEN', KEYS[2])}
 """
 
+# KEYS: meta, msgs. Returns {epoch, version, length}, or nil for no session.
+_PROBE = """
+local cur = redis.call('HMGET', KEYS[1], 'epoch', 'version')
+if not cur[1] and redis.call('EXISTS', KEYS[1]) == 0 then return false end
+return {cur[1], cur[2], redis.call('LLEN', KEYS[2])}
+"""
+
 # ARGV[1] start, ARGV[2] stop ('' = end), Python slice semantics. Returns {start, messages}.
 _HISTORY = """
 local n = redis.call('LLEN', KEYS[1])
@@ -333,6 +340,7 @@ return 1
 SCRIPTS: dict[str, str] = {
     "load": _LOAD,
     "exists": "return redis.call('EXISTS', KEYS[1])",
+    "probe": _PROBE,
     "history": _HISTORY,
     "append": _APPEND,
     "set_system": _SET_SYSTEM,

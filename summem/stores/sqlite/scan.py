@@ -16,10 +16,11 @@ of the same session (the same messages match; which of them come first can chang
 **Memory.** At most :data:`MAX_SCAN_SESSIONS` sessions keep an in-memory index (the least
 recently searched is dropped first, and built again if searched again); a session's index is
 dropped as soon as the file's index covers the whole session. It is built again only when
-the session is not the one it indexed: another epoch (deleted and created again), or cleared
-(the id of the last message both hold differs), not when a search sees an older snapshot than
-an earlier one did (the positions searched are below what it holds). Building it is logged
-at INFO, once per session and epoch; extending it at DEBUG.
+the session is not the one it indexed: another epoch (deleted and created again), cleared
+(the id of the last message both hold differs), or rewritten (``Store.rewrite`` recorded a
+branch since: the messages past its fork were replaced), not when a search sees an older
+snapshot than an earlier one did (the positions searched are below what it holds). Building
+it is logged at INFO, once per session and epoch; extending it at DEBUG.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ this code and on branch hard2)."""
 _IDS = "CREATE TABLE ids (position INTEGER PRIMARY KEY, msg_id TEXT NOT NULL)"
 _ID_AT = "SELECT msg_id FROM ids WHERE position = ?"
 _FILE_ID_AT = "SELECT msg_id FROM messages WHERE sid = ? AND position = ?"
+_LAST_FORK = "SELECT MAX(seq) FROM branches WHERE sid = ?"
 _FILE_IDS = "SELECT position, msg_id FROM messages WHERE sid = ? AND position >= ? AND position < ?"
 _SEARCH = (
     f"SELECT rowid, {RANKED} FROM messages_fts "
@@ -58,6 +60,8 @@ position (no ``messages`` table to join: the bodies are read from the file)."""
 class _Index:
     conn: sqlite3.Connection
     epoch: str
+    fork: int | None
+    """The session's latest branch when the index was built (a rewrite replaces messages)."""
     done: int = 0
     """Messages ``[0, done)`` of the session are in ``conn``'s table."""
 
@@ -120,7 +124,12 @@ class ScanIndexes:
     ) -> _Index:
         """The session's index (made most recently used), new if none or not this session's."""
         index = self._indexes.get(name)
-        if index is not None and index.epoch == epoch and _same(index, file_conn, sid, length):
+        fork = file_conn.execute(_LAST_FORK, (sid,)).fetchone()[0]
+        if (
+            index is not None
+            and (index.epoch, index.fork) == (epoch, fork)
+            and _same(index, file_conn, sid, length)
+        ):
             self._indexes.move_to_end(name)
             return index
         if index is not None:
@@ -129,7 +138,7 @@ class ScanIndexes:
         while len(self._indexes) >= self._max:
             _, oldest = self._indexes.popitem(last=False)
             oldest.conn.close()
-        index = self._indexes[name] = _Index(self._new_conn(), epoch)
+        index = self._indexes[name] = _Index(self._new_conn(), epoch, fork)
         if self._said.get(name) != epoch:
             self._said[name] = epoch
             logger.info(

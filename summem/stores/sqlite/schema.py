@@ -108,6 +108,25 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE spend ADD COLUMN hold_id TEXT",
         "CREATE UNIQUE INDEX spend_by_hold ON spend (key, hold_id)",
     ),
+    (  # 6: branches (Store.rewrite): the abandoned suffixes, and which summaries they abandoned.
+        """CREATE TABLE branches (
+            seq INTEGER PRIMARY KEY,
+            sid INTEGER NOT NULL,
+            branch_id TEXT NOT NULL,
+            at INTEGER NOT NULL,
+            length INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            summary_id TEXT,
+            watermark INTEGER NOT NULL)""",
+        "CREATE UNIQUE INDEX branches_by_id ON branches (sid, branch_id)",
+        """CREATE TABLE branch_messages (
+            seq INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            msg_id TEXT NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (seq, position))""",
+        "ALTER TABLE summaries ADD COLUMN abandoned_by TEXT",
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings ``user_version`` to ``i + 1``."""
 
@@ -117,6 +136,8 @@ COMPATIBLE: tuple[int, ...] = (
     3,  # 3: recall's FTS index: older code would clear and delete without its rows and state
     3,  # 4: the spend ledger's table: code at schema 3 never reads or writes it
     3,  # 5: the holds' table: older code never reads it (it checks budgets without holds)
+    6,  # 6: branches: older code would roll back to an abandoned summary, and its clear and
+    #      delete would leave branch rows behind for a later session to inherit
 )
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat` for what may be declared)."""
@@ -188,9 +209,46 @@ class SQL:
     )
     SUMMARIES = "SELECT body FROM summaries WHERE sid = ? ORDER BY seq"
     FIND_SUMMARY = (
-        "SELECT watermark, body FROM summaries WHERE sid = ? AND summary_id = ? "
+        "SELECT watermark, body, abandoned_by FROM summaries WHERE sid = ? AND summary_id = ? "
         "ORDER BY seq DESC LIMIT 1"
     )
+    PROBE = "SELECT epoch, version, length FROM sessions WHERE name = ?"
+    HAS_BRANCH = "SELECT 1 FROM branches WHERE sid = ? AND branch_id = ?"
+    ADD_BRANCH = (
+        "INSERT INTO branches (sid, branch_id, at, length, created_at, summary_id, watermark) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)"
+    )
+    MOVE_TO_BRANCH = (
+        "INSERT INTO branch_messages (seq, position, msg_id, body) "
+        "SELECT ?, position, msg_id, body FROM messages WHERE sid = ? AND position >= ?"
+    )
+    DELETE_FTS_FROM = (
+        "DELETE FROM messages_fts WHERE rowid IN "
+        "(SELECT rowid FROM messages WHERE sid = ? AND position >= ?)"
+    )
+    DELETE_MESSAGES_FROM = "DELETE FROM messages WHERE sid = ? AND position >= ?"
+    ABANDON_SUMMARIES = (
+        "UPDATE summaries SET abandoned_by = ? "
+        "WHERE sid = ? AND watermark > ? AND abandoned_by IS NULL"
+    )
+    LATEST_VALID_SUMMARY = (
+        "SELECT watermark, body FROM summaries "
+        "WHERE sid = ? AND abandoned_by IS NULL AND watermark <= ? ORDER BY seq DESC LIMIT 1"
+    )
+    SET_REWRITTEN = (
+        "UPDATE sessions SET length = ?, summary = ?, watermark = ?, indexed = MIN(indexed, ?), "
+        "version = version + 1, updated_at = ? WHERE sid = ?"
+    )
+    BRANCHES = (
+        "SELECT branch_id, at, length, created_at, summary_id, watermark FROM branches "
+        "WHERE sid = ? ORDER BY seq"
+    )
+    FIND_BRANCH = "SELECT seq, at, length FROM branches WHERE sid = ? AND branch_id = ?"
+    BRANCH_MESSAGES = "SELECT position, body FROM branch_messages WHERE seq = ? ORDER BY position"
+    DELETE_BRANCH_MESSAGES = (
+        "DELETE FROM branch_messages WHERE seq IN (SELECT seq FROM branches WHERE sid = ?)"
+    )
+    DELETE_BRANCHES = "DELETE FROM branches WHERE sid = ?"
     CLEAR = (
         "UPDATE sessions SET system = NULL, summary = NULL, watermark = 0, length = 0, "
         "indexed = 0, version = version + 1, updated_at = ? WHERE sid = ?"

@@ -34,6 +34,7 @@ from summem.errors import CorruptRecordError, SessionNotFoundError, StoreError
 from summem.messages import Message
 from summem.stores.adapter import AsyncLedgerAdapter
 from summem.stores.base import (
+    Branch,
     SearchHit,
     SessionState,
     check_lease_args,
@@ -43,9 +44,11 @@ from summem.stores.base import (
     slice_bounds,
     validate_session_id,
 )
+from summem.stores.common.branching import abandoned_summary_error, check_rewrite
 from summem.stores.common.direct import DirectStore
 from summem.stores.common.new_session import prepare_new_session
-from summem.stores.common.operations import Commit, Create, Rollback
+from summem.stores.common.operations import Commit, Create, Rewrite, Rollback
+from summem.stores.sqlite import branching
 from summem.stores.sqlite.access import target as sqlite_target
 from summem.stores.sqlite.create import insert_session
 from summem.stores.sqlite.file import SQLiteFile
@@ -149,6 +152,13 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
         with self._file.tx(name) as conn:
             return conn.execute(SQL.EXISTS, (name,)).fetchone() is not None
 
+    def _probe(self, session_id: str) -> tuple[str, int, int] | None:
+        """See :meth:`summem.stores.base.Store.probe`."""
+        name = validate_session_id(session_id)
+        with self._file.tx(name) as conn:
+            row = conn.execute(SQL.PROBE, (name,)).fetchone()
+        return None if row is None else (row[0], row[1], row[2])
+
     def _history(self, session_id: str, start: int, stop: int | None) -> list[Message]:
         """See :meth:`summem.stores.base.Store.history`."""
         name = validate_session_id(session_id)
@@ -236,7 +246,9 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
                 row = conn.execute(SQL.FIND_SUMMARY, (meta.sid, summary_id)).fetchone()
                 if row is None:
                     raise StoreError(f"session {name!r}: no logged summary with id {summary_id!r}")
-                watermark, body = row
+                watermark, body, abandoned_by = row
+                if abandoned_by is not None:
+                    raise abandoned_summary_error(name, summary_id, abandoned_by)
                 if not isinstance(watermark, int) or not 0 <= watermark <= meta.length:
                     raise CorruptRecordError(
                         f"session {name!r}: summary log entry {summary_id!r} has an invalid "
@@ -244,6 +256,27 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
                     )
             conn.execute(SQL.SET_SUMMARY, (body, watermark, time.time(), meta.sid))
             return meta.version + 1
+
+    def _rewrite(self, session_id: str, rewrite: Rewrite) -> int:
+        """See :meth:`summem.stores.base.Store.rewrite` (one ``BEGIN IMMEDIATE`` transaction)."""
+        name = validate_session_id(session_id)
+        batch = [(m.id, encode_message(m)) for m in check_rewrite(name, rewrite)]
+        with self._file.tx(name, write="rewrite") as conn:
+            return branching.rewrite(conn, name, read_meta(conn, name), rewrite, batch)
+
+    def _branches(self, session_id: str) -> list[Branch]:
+        """See :meth:`summem.stores.base.Store.branches`."""
+        name = validate_session_id(session_id)
+        with self._file.tx(name) as conn:
+            row = conn.execute(SQL.EXISTS, (name,)).fetchone()
+            return [] if row is None else branching.branches(conn, name, row[0])
+
+    def _branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
+        """See :meth:`summem.stores.base.Store.branch_messages`."""
+        name = validate_session_id(session_id)
+        with self._file.tx(name) as conn:
+            row = conn.execute(SQL.EXISTS, (name,)).fetchone()
+            return branching.branch_messages(conn, name, row and row[0], branch_id)
 
     def _clear(self, session_id: str) -> None:
         """See :meth:`summem.stores.base.Store.clear`."""
@@ -254,6 +287,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
                 conn.execute(SQL.DELETE_FTS, (meta.sid,))
                 conn.execute(SQL.DELETE_MESSAGES, (meta.sid,))
                 conn.execute(SQL.DELETE_SUMMARIES, (meta.sid,))
+                branching.delete_branches(conn, meta.sid)
                 conn.execute(SQL.CLEAR, (time.time(), meta.sid))
 
     def _delete(self, session_id: str) -> bool:
@@ -271,6 +305,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
                 SQL.DELETE_SESSION,
             ):
                 conn.execute(stmt, (row[0],))
+            branching.delete_branches(conn, row[0])
             return True
 
     def _list(self) -> list[str]:
