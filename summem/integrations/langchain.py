@@ -344,6 +344,11 @@ class SummemMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         super().__init__()
         if not callable(getattr(memory, "view", None)):
             raise ConfigurationError(f"SummemMiddleware needs a summem Memory, got {memory!r}")
+        if trim_state and mode is not None:
+            raise ConfigurationError(
+                f"SummemMiddleware(trim_state=True) follows the state by message id, which "
+                f"mode={mode!r} does not: leave mode unset (None) to trim the state"
+            )
         self.memory = memory
         self.trim_state = trim_state
         self.mode: Mode | None = mode

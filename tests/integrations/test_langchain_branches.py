@@ -237,6 +237,11 @@ def test_trim_state_is_off_by_default() -> None:
     assert memory.summary is not None
 
 
+def test_trim_state_needs_the_default_mode() -> None:
+    with pytest.raises(ConfigurationError, match="trim_state"):
+        SummemMiddleware(Memory("user-42"), trim_state=True, mode="auto")
+
+
 # -- LangChain's own SummarizationMiddleware -----------------------------------------------
 
 
