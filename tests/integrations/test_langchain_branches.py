@@ -226,6 +226,44 @@ async def test_time_travel_with_a_trimmed_state_branches_at_the_right_place(h: H
     assert await h.branch_texts() == [(9, ["re: turn 4 #5", "turn 5", "re: turn 5 #6"])]
 
 
+@scenario_test(reducer=small)
+async def test_going_back_before_the_summary_never_sends_the_abandoned_turns(h: Harness) -> None:
+    chat = Chat(h, trim_state=True)
+    for i in range(6):
+        await chat.say(f"turn {i}")
+    assert h.memory.summary is not None and "turn 3" in h.memory.summary.text
+    await chat.invoke(None, chat.before_model("turn 1"))
+    sent = " ".join(str(m.content) for m in chat.model.seen[-1])
+    assert all(f"turn {i}" not in sent for i in range(2, 6)), sent  # nor in a summary
+    assert seen_texts(chat.model)[-1] == "turn 1"
+    assert await h.texts() == ["turn 0", "re: turn 0 #1", "turn 1", "re: turn 1 #7"]
+
+
+def test_ainvoke_with_a_sync_memory_branches_and_trims() -> None:
+    memory = Memory("user-42", reducer=small())
+    model = EchoModel()
+    agent = create_agent(
+        model, middleware=[SummemMiddleware(memory, trim_state=True)], checkpointer=InMemorySaver()
+    )
+
+    async def main() -> list[BaseMessage]:
+        for i in range(6):
+            state = await agent.ainvoke({"messages": [HumanMessage(f"turn {i}")]}, CONFIG)
+        assert len(state["messages"]) < 12
+        pasts = [
+            s.config
+            async for s in agent.aget_state_history(CONFIG)
+            if s.next == ("model",) and s.values["messages"][-1].text == "turn 4"
+        ]
+        past = pasts[0]
+        return list((await agent.ainvoke(None, past))["messages"])
+
+    state = asyncio.run(main())
+    assert [m.text for m in memory.history_messages()][-2:] == ["turn 4", "re: turn 4 #7"]
+    assert [(b.at, b.length) for b in memory.branches()] == [(9, 3)]
+    assert [to_langchain(m) for m in memory.history_messages()[-len(state) :]] == state
+
+
 def test_trim_state_is_off_by_default() -> None:
     memory = Memory("user-42", reducer=small())
     agent = create_agent(

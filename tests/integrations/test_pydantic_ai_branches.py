@@ -137,6 +137,24 @@ async def test_rewind_drops_the_last_turn(h: Harness) -> None:
     assert await h.branch_texts() == [(2, ["two", "re: two #2"])]
 
 
+def small() -> SummarizationReducer:
+    return SummarizationReducer(threshold_messages=7, target_messages=5)
+
+
+@scenario_test(small)
+async def test_regenerate_before_the_summary_never_sends_the_abandoned_turns(h: Harness) -> None:
+    chat = Chat(h)
+    histories = [await chat.say("turn 0")]
+    for i in range(1, 6):
+        histories.append(await chat.say(f"turn {i}", histories[-1]))
+    assert h.memory.summary is not None and "turn 3" in h.memory.summary.text
+    await chat.say("turn 1 again", histories[0])
+    sent = " ".join(chat.model.texts())
+    assert all(f"turn {i}" not in sent for i in range(2, 6)), sent  # nor in a summary
+    assert chat.model.texts()[-1] == "turn 1 again"
+    assert await h.texts() == ["turn 0", "re: turn 0 #1", "turn 1 again", "re: turn 1 again #7"]
+
+
 # -- message_history=[] and resume -----------------------------------------------------------
 
 
