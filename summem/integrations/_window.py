@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Generator, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from summem.integrations._shared import split_head
 
@@ -176,6 +176,39 @@ def _write_plan(
     return fork, rest[fork.same :]
 
 
+Step = tuple[str, tuple[Any, ...]]
+"""A memory call a follow makes: the method's name and its arguments."""
+
+
+def _follow_flow(
+    system: Message | None,
+    recorded: RecordedKeys,
+    incoming: Sequence[Message],
+    key: KeyFn,
+    resume: bool,
+) -> Generator[Step, Any, Window]:
+    """The memory calls of one follow, written once (:func:`follow` / :func:`afollow` run it)."""
+    systems, rest = _split(incoming)
+    to_set = _system_to_set(system, systems)
+    if to_set is not None:
+        yield "add", (to_set,)
+    view: list[Message] = yield "view", ()
+    if not recorded.matches(split_head(view)[2]):
+        recorded.load((yield "history_messages", ()), key)
+    fork, new = _write_plan(recorded, rest, key, resume=resume)
+    stored: list[Message] = []
+    if fork.at < len(recorded.keys):
+        stored = yield "branch", (fork.at, new)
+        recorded.cut(fork.at)
+    elif new:
+        stored = yield "extend", (new,)
+    if len(stored) == len(new):
+        recorded.extend(stored, key)
+    else:  # the memory left something out: read the history again next time
+        recorded.loaded = False
+    return Window(None if resume else fork.start, len(recorded.keys))
+
+
 def follow(
     memory: Memory,
     recorded: RecordedKeys,
@@ -195,21 +228,15 @@ def follow(
             is not recorded it goes after the recorded conversation (instead of starting a
             new one), and the model is sent the whole view.
     """
-    systems, rest = _split(incoming)
     with recorded.lock:
-        system = _system_to_set(memory.system, systems)
-        if system is not None:
-            memory.add(system)
-        if not recorded.matches(split_head(memory.view())[2]):
-            recorded.load(memory.history_messages(), key)
-        fork, new = _write_plan(recorded, rest, key, resume=resume)
-        if fork.at < len(recorded.keys):
-            stored = memory.branch(fork.at, new)
-            recorded.cut(fork.at)
-        else:
-            stored = memory.extend(new) if new else []
-        _wrote(recorded, new, stored, key)
-        return Window(None if resume else fork.start, len(recorded.keys))
+        flow = _follow_flow(memory.system, recorded, incoming, key, resume)
+        reply: Any = None
+        while True:
+            try:
+                name, args = flow.send(reply)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+            reply = getattr(memory, name)(*args)
 
 
 async def afollow(
@@ -221,27 +248,14 @@ async def afollow(
     resume: bool = False,
 ) -> Window:
     """The async twin of :func:`follow` (an ``AsyncMemory``; one call at a time per object)."""
-    systems, rest = _split(incoming)
-    system = _system_to_set(memory.system, systems)
-    if system is not None:
-        await memory.add(system)
-    if not recorded.matches(split_head(await memory.view())[2]):
-        recorded.load(await memory.history_messages(), key)
-    fork, new = _write_plan(recorded, rest, key, resume=resume)
-    if fork.at < len(recorded.keys):
-        stored = await memory.branch(fork.at, new)
-        recorded.cut(fork.at)
-    else:
-        stored = await memory.extend(new) if new else []
-    _wrote(recorded, new, stored, key)
-    return Window(None if resume else fork.start, len(recorded.keys))
-
-
-def _wrote(recorded: RecordedKeys, new: list[Message], stored: list[Message], key: KeyFn) -> None:
-    if len(stored) == len(new):
-        recorded.extend(stored, key)
-    else:  # the memory left something out: read the history again next time
-        recorded.loaded = False
+    flow = _follow_flow(memory.system, recorded, incoming, key, resume)
+    reply: Any = None
+    while True:
+        try:
+            name, args = flow.send(reply)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        reply = await getattr(memory, name)(*args)
 
 
 async def follow_any(

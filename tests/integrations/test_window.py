@@ -1,0 +1,93 @@
+"""The framework-agnostic part of the integrations: where a framework's list sits in a history."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from summem import Memory
+from summem.integrations._window import Fork, RecordedKeys, Window, follow, locate, shown
+from summem.messages import Message
+
+
+def key(message: Message) -> Hashable:
+    return str(message.meta.get("k", message.text))
+
+
+def msg(text: str, k: str | None = None, role: str = "user") -> Message:
+    message = Message.from_openai({"role": role, "content": text})
+    return message.with_meta(k=k) if k is not None else message
+
+
+def recorded(*texts: str) -> RecordedKeys:
+    r = RecordedKeys()
+    r.load([msg(t) for t in texts], key)
+    return r
+
+
+def test_locate() -> None:
+    r = recorded("a", "b", "c", "d")
+    assert locate(r, ["a", "b", "c", "d", "e"]) == Fork(0, 4)  # goes on: append at 4
+    assert locate(r, ["a", "b"]) == Fork(0, 2)  # a regenerate or rewind: branch at 2
+    assert locate(r, ["a", "x", "c"]) == Fork(0, 1)  # an edit at 1
+    assert locate(r, ["c", "d", "e"]) == Fork(2, 2)  # a window from 2
+    assert locate(r, ["x", "a"]) == Fork(0, 0)  # not recorded: a new conversation
+    assert locate(r, []) == Fork(0, 0)
+
+
+def test_locate_picks_the_start_repeated_furthest() -> None:
+    r = recorded("ok", "a", "ok", "b")
+    assert locate(r, ["ok", "b", "c"]) == Fork(2, 2)
+    assert locate(r, ["ok", "a"]) == Fork(0, 2)
+
+
+def test_cut_keeps_positions_right() -> None:
+    r = recorded("ok", "a", "ok", "b")
+    r.cut(2)
+    assert r.keys == ["ok", "a"] and r.positions == {"ok": [0], "a": [1]}
+    r.extend([msg("ok")], key)
+    assert r.positions["ok"] == [0, 2] and len(r.ids) == 3
+
+
+def test_matches_the_view_tail_by_id() -> None:
+    history = [msg(t) for t in "abc"]
+    r = RecordedKeys()
+    assert not r.matches([])  # never read
+    r.load(history, key)
+    assert r.matches(history[1:]) and r.matches(history)
+    assert not r.matches([history[0]])  # the history no longer ends there
+    assert not r.matches([])  # an empty view tail and a known non-empty history
+
+
+def test_shown_leaves_out_what_the_window_dropped_and_orphan_results() -> None:
+    system = msg("sys", role="system")
+    call = Message.from_openai(
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ],
+        }
+    )
+    result = Message.from_openai({"role": "tool", "tool_call_id": "c1", "content": "r"})
+    tail = [msg("u"), call, result, msg("next")]
+    view = [system, *tail]
+    assert shown(view, Window(None, 4)) == view
+    assert shown(view, Window(0, 4)) == view
+    assert shown(view, Window(1, 4)) == [system, call, result, tail[3]]
+    assert shown(view, Window(2, 4)) == [system, tail[3]]  # the result without its call
+    assert shown(view, Window(10, 4)) == [system]
+
+
+def test_follow_appends_branches_and_reads_the_store_only_when_needed() -> None:
+    memory = Memory("s")
+    r = RecordedKeys()
+    a, b, c = msg("a", "A"), msg("b", "B"), msg("c", "C")
+    follow(memory, r, [a, b], key)
+    follow(memory, r, [a, b, c], key)
+    assert [m["content"] for m in memory.history()] == ["a", "b", "c"]
+    memory.extend([msg("elsewhere", "E")])  # another writer: the tail's ids change
+    window = follow(memory, r, [a, b, msg("c2", "C2")], key)
+    assert window == Window(0, 3)
+    assert [m["content"] for m in memory.history()] == ["a", "b", "c2"]
+    assert [(x.at, x.length) for x in memory.branches()] == [(2, 2)]
