@@ -128,9 +128,9 @@ class SummemMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             conversation, as with any middleware that only changes the model's input.
         mode: ``None`` (default): the state is the conversation, and a state that differs
             from what is recorded branches the session (see the module). ``"auto"``,
-            ``"new"`` or ``"full"``: read the messages as :meth:`summem.Memory.record` does
-            instead (no branches; ``"auto"`` lets a state holding only the new messages
-            continue the memory's conversation).
+            ``"new"`` or ``"full"``: read the messages by content as
+            :meth:`summem.Memory.record` does instead (``"auto"`` lets a state holding only
+            the new messages continue the memory's conversation).
 
     The view's system message is sent as the request's system message; the summary goes where
     the reducer's ``summary_placement`` says.

@@ -338,8 +338,8 @@ class SummemHistory(AbstractCapability[Any]):
             recorded one is kept as a branch (``memory.branches()``).
         mode: ``None`` (default): the run's messages are the conversation, and a history
             that differs from what is recorded branches the session (see the module).
-            ``"auto"``, ``"new"`` or ``"full"``: read them as :meth:`summem.Memory.record`
-            does instead (no branches).
+            ``"auto"``, ``"new"`` or ``"full"``: read them by content as
+            :meth:`summem.Memory.record` does instead.
     """
 
     memory: Memory | AsyncMemory
