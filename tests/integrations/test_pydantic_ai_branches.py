@@ -220,3 +220,25 @@ def test_run_sync_regenerate_with_a_sync_memory() -> None:
     agent.run_sync("two", message_history=one)
     assert [m["content"] for m in memory.history()] == ["one", "re: one #1", "two", "re: two #3"]
     assert [b.at for b in memory.branches()] == [2]
+
+
+def test_processor_form_regenerate_from_the_view_it_left() -> None:
+    memory = Memory(
+        "user-42", reducer=SummarizationReducer(threshold_messages=5, target_messages=3)
+    )
+    model = Echo()
+    agent = Agent(
+        FunctionModel(model), capabilities=[ProcessHistory(SummemHistory(memory).processor())]
+    )
+    histories = [agent.run_sync("turn 0").all_messages()]
+    for i in range(1, 5):
+        histories.append(agent.run_sync(f"turn {i}", message_history=histories[-1]).all_messages())
+    # pydantic-ai keeps the view as the run's history: a window onto the recorded one
+    agent.run_sync("turn 4 again", message_history=histories[3])
+    assert model.texts()[-1] == "turn 4 again"
+    assert "turn 4" not in " ".join(model.texts()[:-1])
+    texts_ = [m["content"] for m in memory.history()]
+    assert texts_[:8] == [t for i in range(4) for t in (f"turn {i}", f"re: turn {i} #{i + 1}")]
+    assert texts_[8:] == ["turn 4 again"]  # its answer comes back with the next request
+    # the old "turn 4" abandoned (its answer was never brought back, so never recorded)
+    assert [(b.at, b.length) for b in memory.branches()] == [(8, 1)]
