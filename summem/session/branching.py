@@ -31,16 +31,22 @@ from summem.events import Branched
 from summem.messages import Message, MessageLike, new_message_id, parse_messages
 from summem.observe.hooks import emit
 from summem.session.core import SessionCore
-from summem.session.flows import READ_WINDOW, index_current, reload_flow
+from summem.session.flows import READ_WINDOW, reload_flow
 from summem.session.steps import StoreSteps
 
 if TYPE_CHECKING:
     from summem.session.recorded import RecordedIndex
 
-__all__ = ["branch_flow", "check_position", "new_branch_id", "pop_flow"]
+__all__ = ["branch_flow", "check_position", "index_current", "new_branch_id", "pop_flow"]
 
 MAX_ATTEMPTS = 3
 """Rewrites tried when another writer committed meanwhile (a reduction, most often)."""
+
+
+def index_current(core: SessionCore, index: RecordedIndex) -> bool:
+    """Whether ``index`` holds exactly the history the cached view describes."""
+    tail = core.view_tail()
+    return index.matches(core.epoch, core.length, tail[-1].id if tail else None)
 
 
 def new_branch_id() -> str:
