@@ -216,7 +216,9 @@ def read_list(
     leading system messages and summem's own summary echoed back):
 
     1. The list repeats the end of ``H`` (all of it, the view's tail, or the last reply), then
-       goes on: what follows is new (appended).
+       goes on: what follows is new (appended). When the caller's last list was the whole
+       conversation, the list is compared from its start instead (rules 3 to 6), so that a
+       conversation repeating itself ("hi", "hello", "hi"...) is not misread.
     2. The list echoes the current summary (it is the view passed back): it is compared with
        the view's tail and branches where it differs (nothing differs: it appends).
     3. ``mode="full"``: the list is the conversation: it branches at the first difference.
@@ -299,6 +301,10 @@ class _Reader:
             if self.mode == "full" and echoed is None and rec.offset + len(rec.fps):
                 return self.branch(0, 0)  # the conversation is empty now
             return self.new(0)
+        if rec.full_habit and echoed is None:  # the list is aligned from 0: compare it so
+            if not self.whole:
+                return Reading([], need_history=True)
+            return self.against_history()
         appended = self.suffix()
         if appended is not None:
             return appended
@@ -350,8 +356,10 @@ class _Reader:
         fps, fprest, rest = self.rec.fps, self.fprest, self.rest
         n, m = len(fps), len(fprest)
         p = _common(fprest, fps)
+        if p == n:  # the whole history, then what is new
+            return self.new(p, full_list=True if n >= 2 else None)
         if self.mode == "full":
-            return self.branch(p, p) if p < n else self.new(p)
+            return self.branch(p, p)
         evidence = any(
             fprest[i] == fps[i] and _role(rest[i]) == "assistant" for i in range(min(m, n))
         )
