@@ -454,3 +454,19 @@ async def test_a_store_that_cannot_branch_says_so_and_writes_nothing(mode: str) 
     with pytest.raises(ConfigurationError, match="AppendOnly"):
         Memory.from_dict(branched.to_dict(), store=store)
     assert not store.exists("b")
+
+
+async def test_recall_forgets_what_a_branch_abandoned(on: Make) -> None:
+    mine, other = on("recall"), on("recall")
+    await mine.extend([u("the parcel code is ZX-481"), a("noted"), u("and the colour?")])
+    await other.refresh()
+    for memory in (mine, other):  # both build their index (or ask the store) now
+        hits = await memory.recall("ZX-481", evicted_only=False)
+        assert [h.message.text for h in hits][:1] == ["the parcel code is ZX-481"]
+    await mine.branch(0, [u("the parcel code is QR-112"), a("noted"), u("and the size?")])
+    await other.refresh()  # as long as before: only its end tells the index it is stale
+    for memory in (mine, other):
+        texts_found = [h.message.text for h in await memory.recall("ZX-481", evicted_only=False)]
+        assert "the parcel code is ZX-481" not in texts_found
+        found = await memory.recall("QR-112", evicted_only=False)
+        assert [h.message.text for h in found][:1] == ["the parcel code is QR-112"]
