@@ -216,9 +216,9 @@ def read_list(
     leading system messages and summem's own summary echoed back):
 
     1. The list repeats the end of ``H`` (all of it, the view's tail, or the last reply), then
-       goes on: what follows is new (appended). When the caller's last list was the whole
-       conversation, the list is compared from its start instead (rules 3 to 6), so that a
-       conversation repeating itself ("hi", "hello", "hi"...) is not misread.
+       goes on: what follows is new (appended). But when the caller's last list was the whole
+       conversation and this one is a proper prefix of ``H``, it is a regenerate or a rewind
+       (rule 4), even in a conversation that repeats itself ("hi", "hello", "hi"...).
     2. The list echoes the current summary (it is the view passed back): it is compared with
        the view's tail and branches where it differs (nothing differs: it appends).
     3. ``mode="full"``: the list is the conversation: it branches at the first difference.
@@ -301,10 +301,10 @@ class _Reader:
             if self.mode == "full" and echoed is None and rec.offset + len(rec.fps):
                 return self.branch(0, 0)  # the conversation is empty now
             return self.new(0)
-        if rec.full_habit and echoed is None:  # the list is aligned from 0: compare it so
-            if not self.whole:
-                return Reading([], need_history=True)
-            return self.against_history()
+        if rec.full_habit and echoed is None and self.whole:
+            p = _common(self.fprest, rec.fps)
+            if p == len(rest) < len(rec.fps):  # a proper prefix: a regenerate or a rewind
+                return self.against_history()
         appended = self.suffix()
         if appended is not None:
             return appended
@@ -348,8 +348,8 @@ class _Reader:
         tail = rec.fps[k - rec.offset :]
         p = _common(self.fprest, tail)
         if p == len(tail):
-            return self.new(p, full_list=True)
-        return self.branch(k + p, p)
+            return self.new(p)
+        return Reading(self.systems + self.rest[p:], at=k + p)
 
     def against_history(self) -> Reading:
         """Rules 3 to 6, with the whole history known."""
