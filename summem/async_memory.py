@@ -22,6 +22,7 @@ from summem.observe.hooks import Hook
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer, ReduceResult
 from summem.reducers.style import ViewStyle
+from summem.session.branching import can_branch, check_branching
 from summem.session.core import Trigger
 from summem.session.facade import BaseMemory, doc_of, is_async_store
 from summem.session.flows import extend_flow, reduction_flow, reload_flow
@@ -141,6 +142,8 @@ class AsyncMemory(BaseMemory):
     @doc_of(Memory.branches)
     async def branches(self) -> list[Branch]:
         self._check_open()
+        if not can_branch(self._store):
+            return []  # a store that cannot branch has none
         return await self._store.branches(self.session_id)
 
     @doc_of(Memory.branch_messages)
@@ -150,6 +153,7 @@ class AsyncMemory(BaseMemory):
     @doc_of(Memory.branch_history)
     async def branch_history(self, branch_id: str) -> list[Message]:
         self._check_open()
+        check_branching(self._store, "branch_messages()")
         return await self._store.branch_messages(self.session_id, self._branch_id(branch_id))
 
     async def _write_batch(self, items: Any, *, single: bool) -> list[Message]:

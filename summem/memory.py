@@ -29,6 +29,7 @@ from summem.observe.hooks import Hook
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer, ReduceResult
 from summem.reducers.style import ViewStyle
+from summem.session.branching import can_branch, check_branching
 from summem.session.core import Trigger
 from summem.session.facade import BaseMemory, is_async_store
 from summem.session.flows import extend_flow, reduction_flow, reload_flow
@@ -244,6 +245,8 @@ class Memory(BaseMemory):
         abandoned: ``history[at:at + length]`` as it was then.
         """
         self._check_open()
+        if not can_branch(self._store):
+            return []  # a store that cannot branch has none
         return self._store.branches(self.session_id)
 
     def branch_messages(self, branch_id: str) -> list[dict[str, Any]]:
@@ -257,6 +260,7 @@ class Memory(BaseMemory):
     def branch_history(self, branch_id: str) -> list[Message]:
         """:meth:`branch_messages` as :class:`~summem.messages.Message` objects (ids, meta)."""
         self._check_open()
+        check_branching(self._store, "branch_messages()")
         return self._store.branch_messages(self.session_id, self._branch_id(branch_id))
 
     def _write_batch(self, items: Any, *, single: bool) -> list[Message]:

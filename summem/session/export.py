@@ -65,9 +65,12 @@ def export_flow(
     The branches are read before and after the session: a branch made meanwhile (it would not
     match the history read) makes the export read again, up to three times.
     """
+    from summem.session.branching import can_branch
+
     sid = core.session_id
+    branching = can_branch(store.store)
     for _ in range(3):
-        before: list[Branch] = yield from store.branches(sid)
+        before: list[Branch] = (yield from store.branches(sid)) if branching else []
         try:
             state: SessionState | None = yield from store.load(sid)
         except SessionNotFoundError:
@@ -84,7 +87,7 @@ def export_flow(
         for branch in before:
             messages = yield from store.branch_messages(sid, branch.id)
             branches.append(_branch_record(branch, messages))
-        after: list[Branch] = yield from store.branches(sid)
+        after: list[Branch] = (yield from store.branches(sid)) if branching else []
         if [b.id for b in after] == [b.id for b in before]:
             break
     else:
@@ -348,7 +351,11 @@ def import_flow(
     Raises:
         ConflictError: the session already exists in the store (it is left untouched).
     """
+    from summem.session.branching import check_branching
+
     sid = core.session_id
+    if session.branches:
+        check_branching(store.store, "resuming a session with branches")
     if not session.branches or session.initial is None:
         yield from store.create(
             sid,

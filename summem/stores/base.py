@@ -3,10 +3,17 @@
 A store keeps, per session: the full append-only history (each message with its stable id),
 the current system message, the current summary with its provenance, the watermark ``k`` (how
 many history messages the summary stands for), a version, an epoch, and the log of every
-summary ever committed (for rollback). A reduction commits summary + watermark + version
-together, with a compare-and-set on (epoch, version), or not at all.
+summary ever committed (for rollback), and the session's branches. A reduction commits
+summary + watermark + version together, with a compare-and-set on (epoch, version), or not at
+all.
 
-``version`` changes on every commit, rollback and clear, never on append: messages appended
+A history is append-only *per branch*: :meth:`Store.rewrite` makes it ``history[:keep] +
+messages`` in one compare-and-set write, keeps the abandoned suffix as a :class:`Branch`
+(listed by :meth:`Store.branches`, read by :meth:`Store.branch_messages`), and when ``keep``
+falls inside what the summary covers, marks the logged summaries of the abandoned part and
+rolls back to the latest one that is still valid.
+
+``version`` changes on every commit, rollback, rewrite and clear, never on append: messages appended
 while a summarizer runs do not invalidate its result. ``epoch`` is fixed when a session is
 created, so a reduction planned before a delete can never commit into a new session that reuses
 the id. A session resumed from elsewhere is written whole by ``create``, atomically, into an

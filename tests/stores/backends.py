@@ -345,6 +345,32 @@ class Kind:
         ``monkeypatch.undo()``); returns a check of what the failed create left behind."""
         missing_hook(self, "fail_create_midway")
 
+    def lose_next_reply(
+        self, backend: Backend, store: Store, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Make ``store``'s next write land but lose its reply (until ``monkeypatch.undo()``):
+        the write raises :class:`~summem.errors.StoreOutcomeUnknownError`."""
+        missing_hook(self, "lose_next_reply")
+
+
+class _CommitLost:
+    """A SQLite connection whose first write COMMIT lands, then reports an I/O error."""
+
+    def __init__(self, conn: sqlite3.Connection, armed: list[bool]) -> None:
+        self._conn, self._armed, self._writing = conn, armed, False
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "BEGIN IMMEDIATE":
+            self._writing = True
+        if sql == "COMMIT" and self._writing and self._armed[0]:
+            self._armed[0] = False
+            self._conn.execute("COMMIT")
+            raise sqlite3.OperationalError("disk I/O error")
+        return self._conn.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
 
 def missing_hook(kind: Kind, hook: str) -> NoReturn:
     """Skip a test that needs a failure-injection hook ``kind`` does not define (visible in
@@ -418,6 +444,14 @@ class SQLiteKind(Kind):
         # the summary log is the last insert: the session row and every message are in by then
         monkeypatch.setattr(SQL, "LOG_SUMMARY", "INSERT INTO no_such_table VALUES (?, ?, ?, ?, ?)")
         return _nothing_to_check
+
+    def lose_next_reply(
+        self, backend: Backend, store: Store, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from summem.stores.sqlite.file import SQLiteFile
+
+        real, armed = SQLiteFile._conn, [True]
+        monkeypatch.setattr(SQLiteFile, "_conn", lambda file: _CommitLost(real(file), armed))
 
 
 class RedisKind(Kind):
@@ -493,6 +527,30 @@ class RedisKind(Kind):
 
         return check
 
+    def lose_next_reply(
+        self, backend: Backend, store: Store, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import redis
+
+        scripts, armed = backend.raw(store)._scripts, [True]
+        for name, real in list(scripts.items()):
+
+            def lost(*args: Any, _real: Any = real, **kwargs: Any) -> Any:
+                result = _real(*args, **kwargs)
+                if not armed[0]:
+                    return result
+                armed[0] = False
+                if not asyncio.iscoroutine(result):
+                    raise redis.exceptions.ConnectionError("connection reset by peer")
+
+                async def landed() -> Any:
+                    await result
+                    raise redis.exceptions.ConnectionError("connection reset by peer")
+
+                return landed()
+
+            monkeypatch.setitem(scripts, name, lost)
+
 
 class PostgresKind(Kind):
     name = "postgres"
@@ -549,6 +607,34 @@ class PostgresKind(Kind):
         # the summary log goes in last, after the session row and every message
         self.fail_commit_after_session_row(backend, store, monkeypatch)
         return _nothing_to_check
+
+    def lose_next_reply(
+        self, backend: Backend, store: Store, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import psycopg
+
+        lost = psycopg.OperationalError("server closed the connection unexpectedly")
+        armed = [True]
+        if backend.mode == "async":
+            real_async = psycopg.AsyncConnection.commit
+
+            async def commit_async(conn: Any) -> None:
+                await real_async(conn)
+                if armed[0]:
+                    armed[0] = False
+                    raise lost  # landed, but the reply never came
+
+            monkeypatch.setattr(psycopg.AsyncConnection, "commit", commit_async)
+        else:
+            real = psycopg.Connection.commit
+
+            def commit(conn: Any) -> None:
+                real(conn)
+                if armed[0]:
+                    armed[0] = False
+                    raise lost
+
+            monkeypatch.setattr(psycopg.Connection, "commit", commit)
 
 
 KINDS: dict[str, Kind] = {

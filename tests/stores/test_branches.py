@@ -14,25 +14,11 @@ from typing import Any
 
 import pytest
 
-from summem.errors import ConflictError, StoreError
+from summem.errors import ConflictError, StoreError, StoreOutcomeUnknownError
 from summem.messages import Message, system, user
 from summem.stores.base import Branch, Store
-from tests.stores.backends import Backend, open_backend, params
+from tests.stores.backends import SEARCHABLE_PARAMS, Backend, open_backend
 from tests.stores.helpers import fill, reduce_to, snap, state_of
-
-BRANCHING_PARAMS = params(where=lambda kind, mode: kind.name in {"memory", "sqlite", "postgres"})
-PROBE_PARAMS = params()
-
-
-@pytest.fixture(params=BRANCHING_PARAMS)
-def branching(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    """The backends that implement branching, sync and async."""
-    yield from open_backend(request.param, tmp_path)
-
-
-@pytest.fixture
-def store(branching: Backend) -> Store:
-    return branching.make()
 
 
 def ids(store: Store, sid: str) -> list[str]:
@@ -378,13 +364,7 @@ def test_clear_and_delete_remove_branches(store: Store) -> None:
     assert store.branches("s") == []
 
 
-@pytest.fixture(params=PROBE_PARAMS)
-def probed(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    yield from open_backend(request.param, tmp_path)
-
-
-def test_probe_tells_whether_a_copy_is_current(probed: Backend) -> None:
-    store = probed.make()
+def test_probe_tells_whether_a_copy_is_current(store: Store) -> None:
     assert store.probe("s") is None
     fill(store, "s", 2)
     st = store.load("s")
@@ -399,14 +379,9 @@ def test_probe_tells_whether_a_copy_is_current(probed: Backend) -> None:
     assert store.probe("s") is None
 
 
-SEARCHING_PARAMS = params(
-    where=lambda kind, mode: kind.searchable and kind.name in {"memory", "sqlite", "postgres"}
-)
-
-
-@pytest.fixture(params=SEARCHING_PARAMS)
+@pytest.fixture(params=SEARCHABLE_PARAMS)
 def searching(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    """The backends that search history themselves and implement branching."""
+    """The backends that search history themselves."""
     yield from open_backend(request.param, tmp_path)
 
 
@@ -424,3 +399,104 @@ def test_search_finds_the_new_branch_and_not_the_abandoned_one(searching: Backen
         (2, "later heron")
     ]
     assert store.position_of("s", store.branch_messages("s", "b")[0].id) is None
+
+
+def test_a_lost_reply_then_the_retry_writes_once(
+    persistent: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = persistent.make()
+    fill(store, "s", 4)
+    st = store.load("s")
+    args: dict[str, Any] = {
+        "keep": 2,
+        "messages": [user("new")],
+        "expected_version": st.version,
+        "expected_epoch": st.epoch,
+        "branch_id": "b1",
+    }
+    persistent.registered.lose_next_reply(persistent, store, monkeypatch)
+    with pytest.raises(StoreOutcomeUnknownError, match="may or may not") as info:
+        store.rewrite("s", **args)
+    assert info.value.operation == "rewrite"
+    monkeypatch.undo()
+    assert store.rewrite("s", **args) == st.version + 1  # recognised: nothing written twice
+    assert [m.content for m in store.history("s")] == ["s#0", "s#1", "new"]
+    assert [(b.id, b.length) for b in store.branches("s")] == [("b1", 2)]
+    assert [m.content for m in store.branch_messages("s", "b1")] == ["s#2", "s#3"]
+    assert store.load("s").version == st.version + 1
+
+
+# -- a database written before branches is migrated and branches -----------------------------
+
+
+def branch_an_old_session(store: Store) -> None:
+    """``store`` holds session "s" written before branches: 6 messages, summaries at 2 and 4."""
+    st = store.load("s")
+    assert (st.length, st.watermark) == (6, 4)
+    assert store.branches("s") == []
+    first, second = store.summaries("s")
+    rewrite(store, "s", 3, [user("new")], branch_id="b1")
+    st = store.load("s")
+    assert (snap(st.summary), st.watermark) == (snap(first), 2)
+    assert [m.content for m in st.tail] == ["s#2", "new"]
+    with pytest.raises(StoreError, match="'b1'"):
+        store.rollback("s", summary_id=second.id, expected_version=st.version)
+    assert [m.content for m in store.branch_messages("s", "b1")] == ["s#3", "s#4", "s#5"]
+    store.clear("s")
+    assert store.branches("s") == []
+
+
+def old_session(store: Store) -> None:
+    fill(store, "s", 6)
+    reduce_to(store, "s", 2, "first")
+    reduce_to(store, "s", 4, "second")
+
+
+def test_an_old_sqlite_file_is_migrated_and_branches(tmp_path: Path) -> None:
+    import sqlite3
+
+    from summem.stores import SQLiteStore
+    from summem.stores.sqlite.schema import MIGRATIONS
+    from tests.stores.helpers import sqlite_drop_branches
+
+    path = tmp_path / "old.db"
+    with SQLiteStore(path) as store:
+        old_session(store)
+    conn = sqlite3.connect(path)  # as summem wrote it at schema version 5
+    sqlite_drop_branches(conn)
+    conn.execute("PRAGMA user_version = 5")
+    conn.execute("DROP TABLE summem_schema")
+    conn.commit()
+    conn.close()
+    with SQLiteStore(path) as store:
+        branch_an_old_session(store)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 6
+    conn.close()
+
+
+@pytest.mark.postgres
+def test_an_old_postgres_schema_is_migrated_and_branches() -> None:
+    from summem.stores import PostgresStore
+    from summem.stores.postgres.schema import MIGRATIONS
+    from tests.stores.backends import pg_execute, postgres_url, require_postgres, unique_prefix
+    from tests.stores.helpers import pg_drop_branches
+
+    require_postgres()
+    schema = unique_prefix()
+    try:
+        with PostgresStore(postgres_url(), schema=schema) as store:
+            old_session(store)
+        pg_drop_branches(schema)  # as summem wrote it at schema version 4
+        pg_execute("UPDATE {schema}.summem_schema_version SET version = 4", schema=schema)
+        pg_execute(
+            "UPDATE {schema}.summem_schema_version SET compatible = 2, compatible_for = 4",
+            schema=schema,
+        )
+        with PostgresStore(postgres_url(), schema=schema) as store:
+            branch_an_old_session(store)
+        migrated = pg_execute("SELECT 1 FROM {schema}.branches", schema=schema)
+        assert migrated == 0  # the table exists (and the clear emptied it)
+        assert len(MIGRATIONS) == 5
+    finally:
+        pg_execute("DROP SCHEMA IF EXISTS {schema} CASCADE", schema=schema)

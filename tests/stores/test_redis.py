@@ -104,3 +104,31 @@ def test_the_stores_name_the_clients_they_take() -> None:
     for store, module in ((RedisStore, "redis_sync"), (AsyncRedisStore, "redis_async")):
         shown = str(inspect.signature(store.__init__).parameters["url_or_client"].annotation)
         assert shown == f"str | {module}.Redis | {module}.RedisCluster", shown
+
+
+def test_a_new_session_never_inherits_branch_keys_left_behind() -> None:
+    """An older summem's delete knows no branch keys: a session created again under the id
+    starts with no branches and no abandoned summaries."""
+    require_redis()
+    prefix = unique_prefix()
+    store = RedisStore(REDIS_URL, prefix=prefix)
+    try:
+        store.append("s", [user("a"), user("b")])
+        st = store.load("s")
+        store.rewrite(
+            "s", keep=1, messages=[], expected_version=0, expected_epoch=st.epoch, branch_id="b"
+        )
+        k = store._keys("s")
+        store._client.delete(k.meta, k.msgs, k.sums, k.ids)  # as an older summem deletes
+        store.append("s", [user("new")])
+        assert store.branches("s") == []
+        with pytest.raises(StoreError, match="no branch 'b'"):
+            store.branch_messages("s", "b")
+        st = store.load("s")
+        store.rewrite(
+            "s", keep=0, messages=[], expected_version=0, expected_epoch=st.epoch, branch_id="b"
+        )
+        assert [m.text for m in store.branch_messages("s", "b")] == ["new"]
+    finally:
+        store._client.delete(*store._keys("s"))
+        store.close()

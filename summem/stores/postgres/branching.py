@@ -25,6 +25,7 @@ from summem.stores.postgres.transaction import (
     Transaction,
     batch,
     is_bulk,
+    new_rows,
     parse_meta,
 )
 
@@ -57,19 +58,9 @@ class PgBranching(PgBase):
             summary, watermark = meta.summary, meta.watermark
             if watermark > keep:
                 watermark, summary = valid_rows[0] if valid_rows else (0, None)
+            # a message in history[:keep], or repeated in the batch, is skipped
             held = {row[0] for row in kept_rows}
-            positions: list[int] = []
-            id_keys: list[bytes] = []
-            ids: list[str] = []
-            bodies: list[str] = []
-            for (mid, body), id_key in zip(pending, keys, strict=True):
-                if mid in held:
-                    continue  # in history[:keep], or repeated in the batch
-                held.add(mid)
-                positions.append(keep + len(ids))
-                id_keys.append(id_key)
-                ids.append(mid)
-                bodies.append(body)
+            positions, id_keys, ids, bodies = new_rows(pending, keys, held, keep)
             sid, at = meta.sid, (branch_key, branch_id, keep, meta.length - keep)
             summary_id = None if current is None else current.id
             yield batch(

@@ -30,9 +30,9 @@ from summem.stores.common.new_session import prepare_new_session
 from summem.stores.common.operations import Commit, Create, CreateOps, Rollback
 from summem.stores.common.rows import Meta, decode_positions
 from summem.stores.common.schema_compat import compatible_down_to
+from summem.stores.postgres.branching import PgBranching
 from summem.stores.postgres.schema import COMPATIBLE, LOCK_CLASS, name_key
 from summem.stores.postgres.search import CATCH_UP_CHUNK, ts_query, ts_vector
-from summem.stores.postgres.branching import PgBranching
 from summem.stores.postgres.spend import PgSpend
 from summem.stores.postgres.transaction import (
     Query,
@@ -41,6 +41,7 @@ from summem.stores.postgres.transaction import (
     batch,
     checked,
     is_bulk,
+    new_rows,
     parse_meta,
     schema_version,
 )
@@ -151,19 +152,9 @@ class PgOps(PgBranching, PgSpend):
                 # another writer may have created the session and appended meanwhile (its
                 # row lock was waited for): read the ids again, under the lock now held
                 (held_rows,) = yield batch(Query(q.HELD_IDS, (key, name, keys)))
+            # idempotent by id: a message stored already, or earlier in this batch, is skipped
             held = {row[0] for row in held_rows}
-            positions: list[int] = []
-            id_keys: list[bytes] = []
-            ids: list[str] = []
-            bodies: list[str] = []
-            for (mid, body), id_key in zip(pending, keys, strict=True):
-                if mid in held:
-                    continue  # idempotent by id: stored already, or earlier in this batch
-                held.add(mid)
-                positions.append(meta.length + len(ids))
-                id_keys.append(id_key)
-                ids.append(mid)
-                bodies.append(body)
+            positions, id_keys, ids, bodies = new_rows(pending, keys, held, meta.length)
             n = meta.length + len(ids)
             if ids:
                 params = (meta.sid, positions, id_keys, ids, bodies, n, meta.sid)

@@ -297,9 +297,9 @@ class SQL:
             "ON su.sid = s.sid WHERE s.key = %s AND s.name = %s ORDER BY su.seq"
         ),
         "FIND_SUMMARY": (
-            "SELECT su.watermark, su.body, su.abandoned_by FROM {schema}.summaries su JOIN {schema}.sessions s "
-            "ON su.sid = s.sid WHERE s.key = %s AND s.name = %s AND su.summary_id = %s "
-            "ORDER BY su.seq DESC LIMIT 1"
+            "SELECT su.watermark, su.body, su.abandoned_by FROM {schema}.summaries su "
+            "JOIN {schema}.sessions s ON su.sid = s.sid WHERE s.key = %s AND s.name = %s "
+            "AND su.summary_id = %s ORDER BY su.seq DESC LIMIT 1"
         ),
         "DELETE_SUMMARIES": "DELETE FROM {schema}.summaries WHERE sid = %s",
         # -- branches (Store.rewrite); a branch's messages go with it (ON DELETE CASCADE)
@@ -325,9 +325,7 @@ class SQL:
             "SELECT b.seq, m.position, m.msg_id, m.body FROM b, {schema}.messages m "
             "WHERE m.sid = %s AND m.position >= %s"
         ),
-        "DELETE_MESSAGES_FROM": (
-            "DELETE FROM {schema}.messages WHERE sid = %s AND position >= %s"
-        ),
+        "DELETE_MESSAGES_FROM": ("DELETE FROM {schema}.messages WHERE sid = %s AND position >= %s"),
         "ABANDON_SUMMARIES": (
             "UPDATE {schema}.summaries SET abandoned_by = %s "
             "WHERE sid = %s AND watermark > %s AND abandoned_by IS NULL"

@@ -36,6 +36,7 @@ __all__ = [
     "checked",
     "import_psycopg",
     "is_bulk",
+    "new_rows",
     "parse_meta",
     "schema_version",
 ]
@@ -108,6 +109,29 @@ BULK_BYTES = 1 << 20
 def is_bulk(bodies: Sequence[str]) -> bool:
     """True if these message bodies are too large to pipeline."""
     return sum(len(b) for b in bodies) > BULK_BYTES // 4  # up to 4 bytes a character
+
+
+def new_rows(
+    pending: Sequence[tuple[str, str]], keys: Sequence[bytes], held: set[str], start: int
+) -> tuple[list[int], list[bytes], list[str], list[str]]:
+    """The columns ``INSERT_MESSAGES`` unnests for a batch inserted at position ``start``.
+
+    Positions, id keys, ids and bodies of the ``(id, body)`` pairs of ``pending``; a message
+    whose id is in ``held`` (stored already) or earlier in the batch is skipped.
+    """
+    positions: list[int] = []
+    id_keys: list[bytes] = []
+    ids: list[str] = []
+    bodies: list[str] = []
+    for (mid, body), id_key in zip(pending, keys, strict=True):
+        if mid in held:
+            continue
+        held.add(mid)
+        positions.append(start + len(ids))
+        id_keys.append(id_key)
+        ids.append(mid)
+        bodies.append(body)
+    return positions, id_keys, ids, bodies
 
 
 class Stage:

@@ -48,6 +48,7 @@ from summem.stores.base import (
     new_epoch,
     validate_session_id,
 )
+from summem.stores.common.branching import abandoned_summary_error
 from summem.stores.common.new_session import prepare_new_session
 from summem.stores.common.operations import (
     Commit,
@@ -62,7 +63,15 @@ from summem.stores.common.rows import decode_opt
 from summem.stores.common.schema_compat import check_declarations, check_schema
 from summem.stores.redis.scripts import SCRIPTS
 
-__all__ = ["COMPATIBLE", "SCHEMA_VERSION", "RedisBase", "ScriptCall", "import_redis"]
+__all__ = [
+    "COMPATIBLE",
+    "SCHEMA_VERSION",
+    "RedisBase",
+    "ScriptCall",
+    "cas_result",
+    "import_redis",
+    "text",
+]
 
 T = TypeVar("T")
 C = TypeVar("C")
@@ -99,6 +108,7 @@ WRITES = frozenset(
         "create",
         "discard",
         "rollback",
+        "rewrite",
         "clear",
         "delete",
         "acquire_lease",
@@ -118,6 +128,21 @@ class _Keys(NamedTuple):
     sums: str
     lease: str
     ids: str
+    branches: str
+    bmsgs: str
+    abandoned: str
+
+    def session(self) -> list[str]:
+        """The keys of the scripts that may create or empty a session, in their order."""
+        return [
+            self.meta,
+            self.msgs,
+            self.sums,
+            self.ids,
+            self.branches,
+            self.bmsgs,
+            self.abandoned,
+        ]
 
 
 @dataclass(frozen=True)
@@ -130,13 +155,14 @@ class ScriptCall(StoreOp[T]):
     parse: Callable[[Any], T]
 
 
-def _text(value: Any) -> str:
+def text(value: Any) -> str:
+    """A reply value as text (Redis replies bytes)."""
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
 
 def _int(value: Any) -> int | None:
     try:
-        return int(_text(value))
+        return int(text(value))
     except (TypeError, ValueError):
         return None
 
@@ -217,7 +243,10 @@ class RedisBase(Generic[C]):
     def _keys(self, name: str) -> _Keys:
         tag = base64.urlsafe_b64encode(name.encode("utf-8")).decode("ascii").rstrip("=")
         base = f"{self._prefix}:{{{tag}}}:"
-        return _Keys(base + "meta", base + "msgs", base + "sums", base + "lease", base + "ids")
+        return _Keys(
+            *(base + part for part in ("meta", "msgs", "sums", "lease", "ids")),
+            *(base + part for part in ("branches", "bmsgs", "abandoned")),
+        )
 
     def _scan_pattern(self) -> str:
         escaped = "".join("\\" + c if c in "*?[]\\" else c for c in self._prefix)
@@ -227,7 +256,7 @@ class RedisBase(Generic[C]):
         head, tail = len(self._prefix) + 2, len("}:meta")
         names = set()
         for raw in keys:
-            key = _text(raw)
+            key = text(raw)
             tag = key[head:-tail]
             try:
                 name = base64.urlsafe_b64decode(tag + "=" * (-len(tag) % 4)).decode("utf-8")
@@ -266,7 +295,7 @@ class RedisBase(Generic[C]):
             if raw is None:
                 raise SessionNotFoundError(f"no session {name!r}")
             flat, bodies, length = raw
-            meta = {_text(flat[i]): flat[i + 1] for i in range(0, len(flat) - 1, 2)}
+            meta = {text(flat[i]): flat[i + 1] for i in range(0, len(flat) - 1, 2)}
             version, watermark = _int(meta.get("version")), _int(meta.get("watermark"))
             if "epoch" not in meta or version is None or watermark is None:
                 raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
@@ -279,7 +308,7 @@ class RedisBase(Generic[C]):
                 watermark=watermark,
                 length=length,
                 version=version,
-                epoch=_text(meta["epoch"]),
+                epoch=text(meta["epoch"]),
                 tail=self._decode_range(bodies, name, watermark),
             )
 
@@ -299,7 +328,7 @@ class RedisBase(Generic[C]):
             epoch, version, length = raw
             if epoch is None or _int(version) is None:
                 raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
-            return _text(epoch), int(_text(version)), int(length)
+            return text(epoch), int(text(version)), int(length)
 
         return ScriptCall(name, "probe", [k.meta, k.msgs], [], parse)
 
@@ -325,14 +354,13 @@ class RedisBase(Generic[C]):
             *(m.id for m in messages),
             *(encode_message(m) for m in messages),
         ]
-        return ScriptCall(name, "append", [k.meta, k.msgs, k.sums, k.ids], args, int)
+        return ScriptCall(name, "append", k.session(), args, int)
 
     def _op_set_system(self, session_id: str, message: Message | None) -> ScriptCall[None]:
         name = validate_session_id(session_id)
         k = self._keys(name)
         body = "" if message is None else encode_message(message)
-        keys = [k.meta, k.msgs, k.sums, k.ids]
-        return ScriptCall(name, "set_system", keys, [new_epoch(), body], _none)
+        return ScriptCall(name, "set_system", k.session(), [new_epoch(), body], _none)
 
     def _op_commit(self, session_id: str, commit: Commit) -> ScriptCall[int]:
         name = validate_session_id(session_id)
@@ -346,7 +374,7 @@ class RedisBase(Generic[C]):
         args: list[str | int] = [expected_epoch, expected_version, int(watermark), body, log]
 
         def parse(raw: Any) -> int:
-            return _cas_result(name, raw, watermark)
+            return cas_result(name, raw, watermark)
 
         return ScriptCall(name, "commit", [k.meta, k.msgs, k.sums], args, parse)
 
@@ -359,7 +387,7 @@ class RedisBase(Generic[C]):
         ttl_ms = max(1, math.ceil(self.create_stage_ttl_seconds * 1000))
 
         def parse(raw: Any) -> int:
-            status = _text(raw[0])
+            status = text(raw[0])
             if status == "exists":
                 raise ConflictError(f"session {name!r} already exists")
             if status == "staging":
@@ -381,7 +409,8 @@ class RedisBase(Generic[C]):
             sum(len(c) for c in staged),
             *inline,
         ]
-        final = ScriptCall(name, "create", [k.meta, k.msgs, k.sums, stage_key, k.ids], args, parse)
+        keys = [k.meta, k.msgs, k.sums, stage_key, k.ids, k.branches, k.bmsgs, k.abandoned]
+        final = ScriptCall(name, "create", keys, args, parse)
         discard = ScriptCall(name, "discard", [stage_key], [], _none)
         return CreateOps(stage_ops, final, discard)
 
@@ -414,9 +443,9 @@ class RedisBase(Generic[C]):
         ]
 
         def parse(raw: Any) -> int:
-            return _cas_result(name, raw, None, summary_id)
+            return cas_result(name, raw, None, summary_id)
 
-        return ScriptCall(name, "rollback", [k.meta, k.msgs, k.sums], args, parse)
+        return ScriptCall(name, "rollback", [k.meta, k.msgs, k.sums, k.abandoned], args, parse)
 
     def _op_clear(self, session_id: str) -> ScriptCall[None]:
         name = validate_session_id(session_id)
@@ -426,7 +455,7 @@ class RedisBase(Generic[C]):
             if int(raw) < 0:
                 raise CorruptRecordError(f"session {name!r}: stored version is invalid")
 
-        return ScriptCall(name, "clear", [k.meta, k.msgs, k.sums, k.ids], [], parse)
+        return ScriptCall(name, "clear", k.session(), [], parse)
 
     def _op_delete(self, session_id: str) -> ScriptCall[bool]:
         name = validate_session_id(session_id)
@@ -461,7 +490,7 @@ class RedisBase(Generic[C]):
         key, since = check_spend_key(key), check_since("since", since)
 
         def parse(raw: Any) -> Spent:
-            parts = [_text(part) for part in raw]  # ok, tokens, cost / bad, the entry
+            parts = [text(part) for part in raw]  # ok, tokens, cost / bad, the entry
             if len(parts) == 3 and parts[0] == "ok":
                 return Spent(int(parts[1]), float(parts[2]))
             raise CorruptRecordError(
@@ -476,7 +505,7 @@ class RedisBase(Generic[C]):
         ledger = self._spend_key(key)
 
         def parse(raw: Any) -> Reserved:
-            parts = [_text(part) for part in raw]  # yes/no, tokens, cost / bad, the entry
+            parts = [text(part) for part in raw]  # yes/no, tokens, cost / bad, the entry
             if len(parts) == 3 and parts[0] in ("yes", "no"):
                 return Reserved(parts[0] == "yes", Spent(int(parts[1]), float(parts[2])))
             raise CorruptRecordError(
@@ -526,8 +555,9 @@ def _none(raw: Any) -> None:
     return None
 
 
-def _cas_result(name: str, raw: Any, watermark: int | None, summary_id: str | None = None) -> int:
-    status = _text(raw[0])
+def cas_result(name: str, raw: Any, watermark: int | None, summary_id: str | None = None) -> int:
+    """The new version a compare-and-set script replied, or the error its status names."""
+    status = text(raw[0])
     detail: Any = raw[1] if len(raw) > 1 else None
     if status == "ok":
         return int(detail)
@@ -547,4 +577,6 @@ def _cas_result(name: str, raw: Any, watermark: int | None, summary_id: str | No
         )
     if status == "unknown":
         raise StoreError(f"session {name!r}: no logged summary with id {summary_id!r}")
+    if status == "abandoned" and summary_id is not None:
+        raise abandoned_summary_error(name, summary_id, text(detail))
     raise CorruptRecordError(f"session {name!r}: stored session record is invalid")

@@ -12,8 +12,11 @@ list (encoded messages, position = index), 3 ``sums`` list (the summary log, JSO
 ``{"id", "w", "m"}``), 4 ``lease`` string (the owner token, with a TTL), 5 ``ids`` hash (message
 id -> position, so appends are idempotent by id; ``meta.indexed`` says how many positions it
 covers, and an append first indexes any the hash lacks, e.g. in a session written before it
-existed or by a whole-session create). Scripts take the keys they use, in the order their
-comments give. A create whose history
+existed or by a whole-session create), 6 ``branches`` hash (branch id -> JSON record
+``{"q" seq, "at", "n" length, "t" time, "s" summary id, "w" watermark, "o" offset}``), 7
+``bmsgs`` list (every branch's abandoned messages, a branch's at ``o .. o + n - 1``), 8
+``abandoned`` hash (1-based index in ``sums`` -> the branch that abandoned that summary).
+Scripts take the keys they use, in the order their comments give. A create whose history
 is too long for one call first stages it in a private list ``...:import:<token>`` of the same
 slot (with a TTL, so a crashed creator leaves nothing for long), renamed into place at the end.
 The spend ledger of a budget key is one sorted set ``<prefix>:spend:{<key>}`` (its own slot),
@@ -26,11 +29,11 @@ from __future__ import annotations
 __all__ = ["SCRIPTS"]
 
 # Creates the session when its meta hash is missing (ARGV[1] is a fresh epoch); stale lists
-# are dropped so a new session can never inherit old messages.
-# KEYS: meta, msgs, sums, ids.
+# are dropped so a new session can never inherit old messages or branches.
+# KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned.
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then
-  redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+  redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
   redis.call('HSET', KEYS[1], 'epoch', ARGV[1], 'version', 0, 'watermark', 0, 'indexed', 0)
 end
 """
@@ -78,7 +81,57 @@ if hi <= lo then return {lo, {}} end
 return {lo, redis.call('LRANGE', KEYS[1], lo, hi - 1)}
 """
 
-# KEYS: meta, msgs, sums, ids. ARGV[1] epoch for a new session, ARGV[2] the batch size m,
+# Brings the ids hash (KEYS[4]) up to position `upto` of the n messages of KEYS[2], from
+# meta's `indexed` (KEYS[1]); returns how far it now covers.
+_CATCH_UP = """
+local function catch_up(n, upto)
+  local done = tonumber(redis.call('HGET', KEYS[1], 'indexed')) or 0
+  if done > n or done < 0 then
+    redis.call('DEL', KEYS[4])
+    done = 0
+  end
+  while done < upto do
+    local hi = math.min(done + 499, upto - 1)
+    local bodies = redis.call('LRANGE', KEYS[2], done, hi)
+    for j = 1, #bodies do
+      local ok, e = pcall(cjson.decode, bodies[j])
+      if ok and type(e) == 'table' and type(e['id']) == 'string' then
+        redis.call('HSETNX', KEYS[4], e['id'], done + j - 1)
+      end
+    end
+    done = hi + 1
+  end
+  return done
+end
+"""
+
+# Appends a batch at position `at` of KEYS[2]: m messages, their ids at ARGV[first + 1 ..
+# first + m] and bodies at ARGV[first + m + 1 .. first + 2m]; an id the ids hash (KEYS[4])
+# holds, or repeated in the batch, is skipped. Returns the new length.
+_PUSH_FRESH = """
+local function push_fresh(m, first, at)
+  local fresh, ids, seen = {}, {}, {}
+  for i = 1, m do
+    local id = ARGV[first + i]
+    if not seen[id] and redis.call('HEXISTS', KEYS[4], id) == 0 then
+      seen[id] = true
+      ids[#ids + 1] = id
+      fresh[#fresh + 1] = ARGV[first + m + i]
+    end
+  end
+  for i = 1, #fresh, 1000 do
+    redis.call('RPUSH', KEYS[2], unpack(fresh, i, math.min(i + 999, #fresh)))
+  end
+  for i = 1, #ids do
+    redis.call('HSET', KEYS[4], ids[i], at + i - 1)
+  end
+  redis.call('HSET', KEYS[1], 'indexed', at + #fresh)
+  return at + #fresh
+end
+"""
+
+# KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned. ARGV[1] epoch for a new session,
+# ARGV[2] the batch size m,
 # ARGV[3 .. m+2] the message ids, ARGV[m+3 .. 2m+2] the encoded messages. A message whose id
 # is stored (or repeats one earlier in the batch) is skipped. Returns the new length.
 _APPEND = (
@@ -89,44 +142,17 @@ if m == 0 then return redis.call('LLEN', KEYS[2]) end
     + _CREATE
     + """
 local n = redis.call('LLEN', KEYS[2])
-local done = tonumber(redis.call('HGET', KEYS[1], 'indexed')) or 0
-if done > n or done < 0 then
-  redis.call('DEL', KEYS[4])
-  done = 0
-end
-while done < n do
-  local hi = math.min(done + 499, n - 1)
-  local bodies = redis.call('LRANGE', KEYS[2], done, hi)
-  for j = 1, #bodies do
-    local ok, e = pcall(cjson.decode, bodies[j])
-    if ok and type(e) == 'table' and type(e['id']) == 'string' then
-      redis.call('HSETNX', KEYS[4], e['id'], done + j - 1)
-    end
-  end
-  done = hi + 1
-end
-local fresh, ids, seen = {}, {}, {}
-for i = 1, m do
-  local id = ARGV[2 + i]
-  if not seen[id] and redis.call('HEXISTS', KEYS[4], id) == 0 then
-    seen[id] = true
-    ids[#ids + 1] = id
-    fresh[#fresh + 1] = ARGV[2 + m + i]
-  end
-end
-for i = 1, #fresh, 1000 do
-  redis.call('RPUSH', KEYS[2], unpack(fresh, i, math.min(i + 999, #fresh)))
-end
-for i = 1, #ids do
-  redis.call('HSET', KEYS[4], ids[i], n + i - 1)
-end
-redis.call('HSET', KEYS[1], 'indexed', n + #fresh)
-return n + #fresh
+"""
+    + _CATCH_UP
+    + _PUSH_FRESH
+    + """
+catch_up(n, n)
+return push_fresh(m, 2, n)
 """
 )
 
-# KEYS: meta, msgs, sums, ids. ARGV[1] epoch for a new session, ARGV[2] the encoded system
-# message ('' = remove).
+# KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned. ARGV[1] epoch for a new session,
+# ARGV[2] the encoded system message ('' = remove).
 _SET_SYSTEM = (
     """
 if ARGV[2] == '' then
@@ -160,7 +186,8 @@ return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
 """
 )
 
-# ARGV[3] '1' to restore the summary whose id is ARGV[4], '0' for no summary.
+# KEYS: meta, msgs, sums, abandoned. ARGV[3] '1' to restore the summary whose id is ARGV[4],
+# '0' for no summary.
 _ROLLBACK = (
     _CAS
     + """
@@ -174,6 +201,8 @@ for i = #log, 1, -1 do
   local ok, e = pcall(cjson.decode, log[i])
   if not ok or type(e) ~= 'table' then return {'corrupt'} end
   if e['id'] == ARGV[4] then
+    local by = redis.call('HGET', KEYS[4], tostring(i))
+    if by then return {'abandoned', by} end
     local w = tonumber(e['w'])
     if not w or type(e['m']) ~= 'string' or w < 0 or w > redis.call('LLEN', KEYS[2]) then
       return {'corrupt'}
@@ -185,6 +214,86 @@ end
 return {'unknown'}
 """
 )
+
+# Store.rewrite. KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned. ARGV[1] expected
+# epoch, ARGV[2] expected version, ARGV[3] keep, ARGV[4] branch id, ARGV[5] expected length
+# ('' = any), ARGV[6] the batch size m, ARGV[7 .. m+6] the new ids, ARGV[m+7 .. 2m+6] their
+# encoded messages. A branch already recorded is a retry: {'ok', version}, nothing written.
+_REWRITE = (
+    """
+if redis.call('HEXISTS', KEYS[5], ARGV[4]) == 1 and redis.call('EXISTS', KEYS[1]) == 1 then
+  return {'ok', tonumber(redis.call('HGET', KEYS[1], 'version')) or -1}
+end
+"""
+    + _CAS
+    + _CATCH_UP
+    + _PUSH_FRESH
+    + """
+local n = redis.call('LLEN', KEYS[2])
+if ARGV[5] ~= '' and tonumber(ARGV[5]) ~= n then return {'length', n} end
+local keep = tonumber(ARGV[3])
+if keep < 0 or keep > n then return {'keep', n} end
+local done = catch_up(n, keep)
+local moved = {}
+if keep < n then moved = redis.call('LRANGE', KEYS[2], keep, -1) end
+for j = 1, math.min(#moved, done - keep) do
+  local ok, e = pcall(cjson.decode, moved[j])
+  if ok and type(e) == 'table' and type(e['id']) == 'string'
+      and tonumber(redis.call('HGET', KEYS[4], e['id'])) == keep + j - 1 then
+    redis.call('HDEL', KEYS[4], e['id'])
+  end
+end
+local offset = redis.call('LLEN', KEYS[6])
+for i = 1, #moved, 1000 do
+  redis.call('RPUSH', KEYS[6], unpack(moved, i, math.min(i + 999, #moved)))
+end
+if keep == 0 then redis.call('DEL', KEYS[2]) else redis.call('LTRIM', KEYS[2], 0, keep - 1) end
+local sid = ''
+local body = redis.call('HGET', KEYS[1], 'summary')
+if body then
+  local ok, e = pcall(cjson.decode, body)
+  if ok and type(e) == 'table' and type(e['id']) == 'string' then sid = e['id'] end
+end
+local now = redis.call('TIME')
+redis.call('HSET', KEYS[5], ARGV[4], cjson.encode({
+  q = redis.call('HLEN', KEYS[5]) + 1, at = keep, n = #moved, s = sid, w = wm, o = offset,
+  t = now[1] .. '.' .. string.format('%06d', tonumber(now[2]))}))
+local log = redis.call('LRANGE', KEYS[3], 0, -1)
+local back, back_w = nil, 0
+for i = 1, #log do
+  local ok, e = pcall(cjson.decode, log[i])
+  if not ok or type(e) ~= 'table' or not tonumber(e['w']) then return {'corrupt'} end
+  local free = redis.call('HEXISTS', KEYS[7], tostring(i)) == 0
+  if tonumber(e['w']) > keep then
+    if free then redis.call('HSET', KEYS[7], tostring(i), ARGV[4]) end
+  elseif free then
+    back, back_w = e['m'], tonumber(e['w'])
+  end
+end
+if wm > keep then
+  if back then
+    redis.call('HSET', KEYS[1], 'summary', back, 'watermark', back_w)
+  else
+    redis.call('HDEL', KEYS[1], 'summary')
+    redis.call('HSET', KEYS[1], 'watermark', 0)
+  end
+end
+push_fresh(tonumber(ARGV[6]), 6, keep)
+return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
+"""
+)
+
+# KEYS: branches, bmsgs. ARGV[1] the branch id. Returns {record, messages}, or nil.
+_BRANCH_MESSAGES = """
+local rec = redis.call('HGET', KEYS[1], ARGV[1])
+if not rec then return false end
+local ok, e = pcall(cjson.decode, rec)
+if not ok or type(e) ~= 'table' or not tonumber(e['o']) or not tonumber(e['n']) then
+  return {rec, {}}
+end
+if tonumber(e['n']) == 0 then return {rec, {}} end
+return {rec, redis.call('LRANGE', KEYS[2], e['o'], e['o'] + e['n'] - 1)}
+"""
 
 # Staging a long history for a create: KEYS[1] the staging list (private to one create, in the
 # session's hash slot), KEYS[2] the session's meta. ARGV[1] the staging TTL in milliseconds,
@@ -200,7 +309,7 @@ return {'ok', n}
 """
 
 # Creating a whole session. KEYS: meta, msgs, sums, the staging list, ids (emptied: the next
-# append indexes the history). ARGV[1] epoch, ARGV[2]
+# append indexes the history), branches, bmsgs, abandoned (emptied). ARGV[1] epoch, ARGV[2]
 # watermark, ARGV[3] system ('' = none), ARGV[4] summary ('' = none), ARGV[5] its log entry,
 # ARGV[6] how many messages were staged, ARGV[7..] the rest of the history. Everything is
 # checked before the first write; the staged list becomes the history by RENAME.
@@ -215,7 +324,7 @@ if staged > 0 and redis.call('LLEN', KEYS[4]) ~= staged then
   redis.call('DEL', KEYS[4])
   return {'staging', found}
 end
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[5])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
 if staged > 0 then redis.call('RENAME', KEYS[4], KEYS[2]) end
 for i = 7, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 999, #ARGV)))
@@ -229,11 +338,11 @@ end
 return {'ok', redis.call('LLEN', KEYS[2])}
 """
 
-# KEYS: meta, msgs, sums, ids.
+# KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned.
 _CLEAR = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if not tonumber(redis.call('HGET', KEYS[1], 'version')) then return -1 end
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
 redis.call('HDEL', KEYS[1], 'summary', 'system')
 redis.call('HSET', KEYS[1], 'watermark', 0, 'indexed', 0)
 redis.call('HINCRBY', KEYS[1], 'version', 1)
@@ -350,6 +459,9 @@ SCRIPTS: dict[str, str] = {
     "discard": "return redis.call('DEL', KEYS[1])",
     "summaries": "return redis.call('LRANGE', KEYS[1], 0, -1)",
     "rollback": _ROLLBACK,
+    "rewrite": _REWRITE,
+    "branches": "return redis.call('HGETALL', KEYS[1])",
+    "branch_messages": _BRANCH_MESSAGES,
     "clear": _CLEAR,
     "delete": _DELETE,
     "acquire_lease": _ACQUIRE,

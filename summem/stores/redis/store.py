@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from summem.stores.common.operations import StoreOp
 from summem.stores.common.shells import AsyncOpLedger, OpLedger
-from summem.stores.redis.operations import SCHEMA_FIELDS, RedisBase, ScriptCall
+from summem.stores.redis.branching import RedisBranching
+from summem.stores.redis.operations import SCHEMA_FIELDS, ScriptCall
 
 if TYPE_CHECKING:  # the clients a store may be given
     import redis as redis_sync
@@ -40,7 +41,7 @@ __all__ = ["AsyncRedisStore", "RedisStore"]
 T = TypeVar("T")
 
 
-class RedisStore(RedisBase["redis_sync.Redis | redis_sync.RedisCluster"], OpLedger):
+class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], OpLedger):
     """A store in Redis (or a Redis Cluster), shared by every worker that opens it.
 
     Args:
@@ -103,7 +104,9 @@ class RedisStore(RedisBase["redis_sync.Redis | redis_sync.RedisCluster"], OpLedg
             self._client.close()
 
 
-class AsyncRedisStore(RedisBase["redis_async.Redis | redis_async.RedisCluster"], AsyncOpLedger):
+class AsyncRedisStore(
+    RedisBranching["redis_async.Redis | redis_async.RedisCluster"], AsyncOpLedger
+):
     """The async twin of :class:`RedisStore`, on ``redis.asyncio``.
 
     Args:

@@ -109,4 +109,3 @@ def delete_branches(conn: sqlite3.Connection, sid: int) -> None:
     """Remove every branch of the session ``sid`` (its clear and delete)."""
     conn.execute(SQL.DELETE_BRANCH_MESSAGES, (sid,))
     conn.execute(SQL.DELETE_BRANCHES, (sid,))
-

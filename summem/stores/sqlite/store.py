@@ -11,9 +11,10 @@ each: opening the file read-write or read-only (:mod:`summem.stores.sqlite.acces
 connections, transactions and migrations (:mod:`summem.stores.sqlite.file`), the schema and
 every statement (:mod:`summem.stores.sqlite.schema`), reading and checking a session's rows
 (:mod:`summem.stores.sqlite.rows`), creating a whole session
-(:mod:`summem.stores.sqlite.create`), recall search (:mod:`summem.stores.sqlite.recall`
-over :mod:`summem.stores.sqlite.search`), the spend ledger
-(:mod:`summem.stores.sqlite.spend`); the async twin is at the end of this module.
+(:mod:`summem.stores.sqlite.create`), branches (:mod:`summem.stores.sqlite.branching`),
+recall search (:mod:`summem.stores.sqlite.recall` over :mod:`summem.stores.sqlite.search`),
+the spend ledger (:mod:`summem.stores.sqlite.spend`); the async twin is at the end of this
+module.
 
 Every query is an index lookup or range scan: ``append`` costs O(batch) and ``load`` reads only
 ``history[k:]``, whatever the history's length. The schema evolves through :data:`MIGRATIONS`
