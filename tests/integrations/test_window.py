@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from summem import Memory
+from summem import Memory, SummarizationReducer
 from summem.integrations._window import Fork, RecordedKeys, Window, follow, locate, shown
 from summem.messages import Message
+from summem.stores import InMemoryStore
 
 
 def key(message: Message) -> Hashable:
@@ -91,3 +92,29 @@ def test_follow_appends_branches_and_reads_the_store_only_when_needed() -> None:
     assert window == Window(0, 3)
     assert [m["content"] for m in memory.history()] == ["a", "b", "c2"]
     assert [(x.at, x.length) for x in memory.branches()] == [(2, 2)]
+
+
+class CountingStore(InMemoryStore):
+    """Counts the reads of a whole history."""
+
+    whole_reads = 0
+
+    def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
+        if start == 0 and stop is None:
+            self.whole_reads += 1
+        return super().history(session_id, start, stop)
+
+
+def test_a_long_conversation_reads_the_whole_history_once() -> None:
+    store = CountingStore()
+    memory = Memory(
+        "s", store=store, reducer=SummarizationReducer(threshold_messages=7, target_messages=5)
+    )
+    r = RecordedKeys()
+    conversation: list[Message] = []
+    for i in range(30):
+        conversation.append(msg(f"turn {i}", f"T{i}"))
+        follow(memory, r, conversation, key)
+    assert memory.summary is not None  # reductions ran meanwhile
+    assert store.whole_reads == 1  # the first call; after it the keys are kept up to date
+    assert len(memory.history()) == 30 and memory.branches() == []
