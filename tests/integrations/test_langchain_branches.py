@@ -264,6 +264,17 @@ def test_ainvoke_with_a_sync_memory_branches_and_trims() -> None:
     assert [to_langchain(m) for m in memory.history_messages()[-len(state) :]] == state
 
 
+def test_only_the_new_message_without_a_checkpointer_starts_a_new_conversation() -> None:
+    memory = Memory("user-42", reducer=no_reduction())
+    model = EchoModel()
+    agent = create_agent(model, middleware=[SummemMiddleware(memory)])
+    agent.invoke({"messages": [HumanMessage("one")]})
+    agent.invoke({"messages": [HumanMessage("two")]})
+    assert [m.text for m in model.seen[-1]] == ["two"]  # as without summem
+    assert [m["content"] for m in memory.history()] == ["two", "re: two #2"]
+    assert [(b.at, b.length) for b in memory.branches()] == [(0, 2)]
+
+
 def test_trim_state_is_off_by_default() -> None:
     memory = Memory("user-42", reducer=small())
     agent = create_agent(
