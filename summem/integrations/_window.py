@@ -118,8 +118,11 @@ def locate(recorded: RecordedKeys, incoming: Sequence[Hashable]) -> Fork:
     """Where ``incoming`` (keys, in order) sits in the recorded history (pure).
 
     The list's first message is looked up in the history; of its positions, the one the list
-    repeats furthest from wins. A first message that is not recorded (or an empty list) starts
-    a new conversation: ``Fork(0, 0)``.
+    repeats furthest from wins. When the first message is not recorded (it was edited), the
+    first one that is places the list: the i-th message recorded at q puts its start at q - i
+    (an edit of a window's first message branches at the window's start, not at 0). A list
+    none of whose messages is recorded (or an empty one) starts a new conversation:
+    ``Fork(0, 0)``.
     """
     if not incoming:
         return Fork(0, 0)
@@ -131,6 +134,12 @@ def locate(recorded: RecordedKeys, incoming: Sequence[Hashable]) -> Fork:
             same += 1
         if same > best.same:
             best = Fork(start, same)
+    if best.same:
+        return best
+    for i, k in enumerate(incoming):
+        spots = recorded.positions.get(k)
+        if spots:
+            return Fork(max(0, spots[0] - i), 0)
     return best
 
 

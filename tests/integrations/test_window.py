@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from summem import Memory, SummarizationReducer
 from summem.integrations._window import Fork, RecordedKeys, Window, follow, locate, shown
 from summem.messages import Message
@@ -31,7 +34,10 @@ def test_locate() -> None:
     assert locate(r, ["a", "b"]) == Fork(0, 2)  # a regenerate or rewind: branch at 2
     assert locate(r, ["a", "x", "c"]) == Fork(0, 1)  # an edit at 1
     assert locate(r, ["c", "d", "e"]) == Fork(2, 2)  # a window from 2
-    assert locate(r, ["x", "a"]) == Fork(0, 0)  # not recorded: a new conversation
+    assert locate(r, ["x", "y"]) == Fork(0, 0)  # nothing recorded: a new conversation
+    assert locate(r, ["x", "c", "d"]) == Fork(1, 0)  # a window's first message edited
+    assert locate(r, ["x", "b"]) == Fork(0, 0)  # the first message edited
+    assert locate(r, ["x", "y", "a"]) == Fork(0, 0)  # messages put before the first
     assert locate(r, []) == Fork(0, 0)
 
 
@@ -118,3 +124,45 @@ def test_a_long_conversation_reads_the_whole_history_once() -> None:
     assert memory.summary is not None  # reductions ran meanwhile
     assert store.whole_reads == 1  # the first call; after it the keys are kept up to date
     assert len(memory.history()) == 30 and memory.branches() == []
+
+
+_op = st.one_of(
+    st.tuples(st.just("append"), st.integers(0, 0)),
+    st.tuples(st.just("rewind"), st.integers(1, 50)),
+    st.tuples(st.just("edit"), st.integers(0, 50)),
+    st.tuples(st.just("drop_front"), st.integers(1, 50)),
+)
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.lists(_op, max_size=25))
+def test_follow_keeps_the_history_a_model_predicts(ops: list[tuple[str, int]]) -> None:
+    """A framework list edited at random: the active history is always history[:p] + list."""
+    memory = Memory("s", reducer=SummarizationReducer(threshold_messages=999, target_messages=900))
+    r = RecordedKeys()
+    fresh = iter(range(10_000))
+    held: list[str] = []  # the framework's list (keys)
+    expected: list[str] = []  # the active history, as the rules say
+    branches = 0
+    for op, n in [("append", 0), *ops]:
+        if op == "append":
+            held.append(f"m{next(fresh)}")
+        elif op == "rewind":
+            held = held[: max(1, n % (len(held) + 1))]
+        elif op == "edit":
+            held[n % len(held)] = f"m{next(fresh)}"
+        elif len(held) > 1:
+            held = held[n % (len(held) - 1) + 1 :] if n % len(held) else held
+        start = next((expected.index(k) - i for i, k in enumerate(held) if k in expected), 0)
+        start = max(0, start)
+        same = 0
+        while same < len(held) and start + same < len(expected):
+            if held[same] != expected[start + same]:
+                break
+            same += 1
+        if start + same < len(expected):
+            branches += 1
+        expected = expected[:start] + held
+        follow(memory, r, [msg(k, k) for k in held], key)
+        assert [m["content"] for m in memory.history()] == expected
+    assert len(memory.branches()) == branches
