@@ -134,7 +134,7 @@ _op = st.one_of(
 )
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=200)
 @given(st.lists(_op, max_size=25))
 def test_follow_keeps_the_history_a_model_predicts(ops: list[tuple[str, int]]) -> None:
     """A framework list edited at random: the active history is always history[:p] + list."""
