@@ -130,6 +130,7 @@ _op = st.one_of(
     st.tuples(st.just("append"), st.integers(0, 0)),
     st.tuples(st.just("rewind"), st.integers(1, 50)),
     st.tuples(st.just("edit"), st.integers(0, 50)),
+    st.just(("edit", 0)),  # the list's first message: a window's start, or the whole start
     st.tuples(st.just("drop_front"), st.integers(1, 50)),
 )
 
