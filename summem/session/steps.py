@@ -18,14 +18,16 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Generic, TypeVar
 
 from summem._flow import Flow, Step
-from summem.errors import ConfigurationError
+from summem.errors import ConfigurationError, SessionNotFoundError
 from summem.messages import Message
 from summem.observe.ledger import AsyncSpendLedger, Hold, Reserved, SpendLedger, Spent
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
+    AsyncBranchingStore,
     AsyncSearchableStore,
     AsyncStore,
     Branch,
+    BranchingStore,
     SearchableStore,
     SearchHit,
     SessionState,
@@ -65,6 +67,12 @@ class _AsyncCall(Generic[T]):
         return await self.fn(*self.args)
 
 
+def _async_brancher(store: AsyncStore) -> AsyncBranchingStore | None:
+    if isinstance(store, AsyncStoreAdapter):  # it can branch if the sync store it wraps can
+        return store if store.branching else None
+    return store if isinstance(store, AsyncBranchingStore) else None
+
+
 def _async_ledger(store: AsyncStore) -> AsyncSpendLedger | None:
     if isinstance(store, AsyncSpendLedger):
         return store
@@ -87,12 +95,16 @@ class StoreSteps:
         *,
         searcher: SearchableStore | AsyncSearchableStore | None,
         ledger: SpendLedger | AsyncSpendLedger | None,
+        brancher: BranchingStore | AsyncBranchingStore | None = None,
     ) -> None:
         self.store = store
         self._call = call
         self._searcher = searcher
         self.searchable = searcher is not None
         """The store searches history itself (:class:`~summem.stores.base.SearchableStore`)."""
+        self._brancher = brancher
+        self.branching = brancher is not None
+        """The store's history can branch (:class:`~summem.stores.base.BranchingStore`)."""
         self._ledger = ledger
         self.spend_ledger = ledger is not None
         """The store keeps a spend ledger (:class:`~summem.observe.ledger.SpendLedger`)."""
@@ -102,6 +114,17 @@ class StoreSteps:
         if self._searcher is None:
             raise TypeError("this store has no search of its own (see StoreSteps)")
         return self._searcher
+
+    def _branching(self) -> BranchingStore | AsyncBranchingStore:
+        if self._brancher is None:
+            store = self.store
+            if isinstance(store, AsyncStoreAdapter):  # name the store the caller gave
+                store = store.sync_store
+            raise ConfigurationError(
+                f"{type(store).__name__} cannot branch: it has no rewrite(), branches() "
+                "and branch_messages() (see summem.stores.base.BranchingStore)"
+            )
+        return self._brancher
 
     def _spending(self) -> SpendLedger | AsyncSpendLedger:
         if self._ledger is None:
@@ -194,8 +217,21 @@ class StoreSteps:
         return self._step(lambda: self.store.load(session_id))
 
     def probe(self, session_id: str) -> Flow[tuple[str, int, int] | None]:
-        """See :meth:`Store.probe <summem.stores.base.Store.probe>`."""
-        return self._step(lambda: self.store.probe(session_id))
+        """See :meth:`BranchingStore.probe <summem.stores.base.BranchingStore.probe>`.
+
+        A store without it is read whole instead (``load``).
+        """
+        if self._brancher is not None:
+            brancher = self._brancher
+            found: tuple[str, int, int] | None = yield from self._step(
+                lambda: brancher.probe(session_id)
+            )
+            return found
+        try:
+            state = yield from self.load(session_id)
+        except SessionNotFoundError:
+            return None
+        return state.epoch, state.version, state.length
 
     def history(self, session_id: str, start: int, stop: int | None) -> Flow[list[Message]]:
         """See :meth:`Store.history <summem.stores.base.Store.history>`."""
@@ -275,9 +311,10 @@ class StoreSteps:
         branch_id: str,
         expected_length: int | None = None,
     ) -> Flow[int]:
-        """See :meth:`Store.rewrite <summem.stores.base.Store.rewrite>`."""
+        """See :meth:`BranchingStore.rewrite <summem.stores.base.BranchingStore.rewrite>`."""
+        brancher = self._branching()
         return self._step(
-            lambda: self.store.rewrite(
+            lambda: brancher.rewrite(
                 session_id,
                 keep=keep,
                 messages=messages,
@@ -289,12 +326,14 @@ class StoreSteps:
         )
 
     def branches(self, session_id: str) -> Flow[list[Branch]]:
-        """See :meth:`Store.branches <summem.stores.base.Store.branches>`."""
-        return self._step(lambda: self.store.branches(session_id))
+        """See :meth:`BranchingStore.branches <summem.stores.base.BranchingStore.branches>`."""
+        brancher = self._branching()
+        return self._step(lambda: brancher.branches(session_id))
 
     def branch_messages(self, session_id: str, branch_id: str) -> Flow[list[Message]]:
-        """See :meth:`Store.branch_messages <summem.stores.base.Store.branch_messages>`."""
-        return self._step(lambda: self.store.branch_messages(session_id, branch_id))
+        """See :meth:`BranchingStore.branch_messages`; only when ``branching``."""
+        brancher = self._branching()
+        return self._step(lambda: brancher.branch_messages(session_id, branch_id))
 
     def clear(self, session_id: str) -> Flow[None]:
         """See :meth:`Store.clear <summem.stores.base.Store.clear>`."""
@@ -310,6 +349,7 @@ class SyncStoreSteps(StoreSteps):
             _SyncCall,
             searcher=store if isinstance(store, SearchableStore) else None,
             ledger=store if isinstance(store, SpendLedger) else None,
+            brancher=store if isinstance(store, BranchingStore) else None,
         )
 
 
@@ -322,6 +362,7 @@ class AsyncStoreSteps(StoreSteps):
             _AsyncCall,
             searcher=store if isinstance(store, AsyncSearchableStore) else None,
             ledger=_async_ledger(store),
+            brancher=_async_brancher(store),
         )
 
 

@@ -52,9 +52,11 @@ from summem._lazy import lazy_names as _lazy_names
 from summem.errors import ConfigurationError
 from summem.observe.ledger import AsyncSpendLedger, SpendLedger
 from summem.stores.base import (
+    AsyncBranchingStore,
     AsyncSearchableStore,
     AsyncStore,
     Branch,
+    BranchingStore,
     SearchableStore,
     SearchHit,
     SessionState,
@@ -86,6 +88,7 @@ _LAZY: dict[str, str] = {
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "AsyncBranchingStore",
     "AsyncInMemoryStore",
     "AsyncPostgresStore",
     "AsyncRedisStore",
@@ -95,6 +98,7 @@ __all__ = [
     "AsyncStore",
     "AsyncStoreAdapter",
     "Branch",
+    "BranchingStore",
     "InMemoryStore",
     "PostgresStore",
     "RedisStore",

@@ -16,9 +16,10 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import ParamSpec, Protocol, TypeVar, cast
 
+from summem.errors import ConfigurationError
 from summem.messages import Message
 from summem.observe.ledger import Hold, Reserved, SpendLedger, Spent
-from summem.stores.base import Branch, SessionState, Store
+from summem.stores.base import Branch, BranchingStore, SessionState, Store
 from summem.stores.common.direct import Call, Direct
 from summem.stores.common.operations import (
     Commit,
@@ -103,8 +104,21 @@ class AsyncStoreAdapter(Direct, AsyncOpStore):
     def _exists(self, session_id: str) -> bool:
         return self._store.exists(session_id)
 
+    @property
+    def branching(self) -> bool:
+        """The wrapped store can branch (:class:`~summem.stores.base.BranchingStore`)."""
+        return isinstance(self._store, BranchingStore)
+
+    def _brancher(self) -> BranchingStore:
+        if not isinstance(self._store, BranchingStore):
+            raise ConfigurationError(
+                f"{type(self._store).__name__} cannot branch: it has no rewrite(), branches() "
+                "and branch_messages() (see summem.stores.base.BranchingStore)"
+            )
+        return self._store
+
     def _probe(self, session_id: str) -> tuple[str, int, int] | None:
-        return self._store.probe(session_id)
+        return self._brancher().probe(session_id)
 
     def _history(self, session_id: str, start: int, stop: int | None) -> list[Message]:
         return self._store.history(session_id, start, stop)
@@ -128,13 +142,13 @@ class AsyncStoreAdapter(Direct, AsyncOpStore):
         return self._store.rollback(session_id, **rollback._asdict())
 
     def _rewrite(self, session_id: str, rewrite: Rewrite) -> int:
-        return self._store.rewrite(session_id, **rewrite._asdict())
+        return self._brancher().rewrite(session_id, **rewrite._asdict())
 
     def _branches(self, session_id: str) -> list[Branch]:
-        return self._store.branches(session_id)
+        return self._brancher().branches(session_id)
 
     def _branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
-        return self._store.branch_messages(session_id, branch_id)
+        return self._brancher().branch_messages(session_id, branch_id)
 
     def _clear(self, session_id: str) -> None:
         self._store.clear(session_id)

@@ -7,9 +7,10 @@ summary ever committed (for rollback), and the session's branches. A reduction c
 summary + watermark + version together, with a compare-and-set on (epoch, version), or not at
 all.
 
-A history is append-only *per branch*: :meth:`Store.rewrite` makes it ``history[:keep] +
+A history is append-only *per branch*: :meth:`BranchingStore.rewrite` makes it ``history[:keep] +
 messages`` in one compare-and-set write, keeps the abandoned suffix as a :class:`Branch`
-(listed by :meth:`Store.branches`, read by :meth:`Store.branch_messages`), and when ``keep``
+(listed by :meth:`BranchingStore.branches`, read by
+:meth:`BranchingStore.branch_messages`), and when ``keep``
 falls inside what the summary covers, marks the logged summaries of the abandoned part and
 rolls back to the latest one that is still valid.
 
@@ -50,9 +51,11 @@ from summem.messages import Message, SummaryInfo
 
 __all__ = [
     "MAX_SESSION_ID_LENGTH",
+    "AsyncBranchingStore",
     "AsyncSearchableStore",
     "AsyncStore",
     "Branch",
+    "BranchingStore",
     "ClosingStore",
     "SearchHit",
     "SearchableStore",
@@ -141,7 +144,7 @@ class SessionState:
 
 @dataclass(frozen=True)
 class Branch:
-    """The suffix of a session's history that a :meth:`Store.rewrite` abandoned.
+    """The suffix of a session's history that a :meth:`BranchingStore.rewrite` abandoned.
 
     Attributes:
         id: the ``branch_id`` given to ``rewrite``.
@@ -190,13 +193,6 @@ class Store(Protocol):
 
     def exists(self, session_id: str) -> bool:
         """True if the session exists."""
-
-    def probe(self, session_id: str) -> tuple[str, int, int] | None:
-        """``(epoch, version, length)`` of the session, ``None`` if there is no such session.
-
-        One cheap read (no message is read or decoded): enough to tell whether a copy of the
-        session is still current, since every write changes the version or the length.
-        """
 
     def history(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Message]:
         """``history[start:stop]`` with Python slice semantics; empty for an unknown session."""
@@ -295,65 +291,8 @@ class Store(Protocol):
             ConflictError: the version (or ``expected_epoch``, when given) differs, or the
                 session does not exist.
             StoreError: ``summary_id`` is not in the session's log, or a :meth:`rewrite`
-                abandoned it (the error names the branch); nothing is written.
-        """
-
-    def rewrite(
-        self,
-        session_id: str,
-        *,
-        keep: int,
-        messages: Sequence[Message],
-        expected_version: int,
-        expected_epoch: str,
-        branch_id: str,
-        expected_length: int | None = None,
-    ) -> int:
-        """The history becomes ``history[:keep] + messages``, in one atomic compare-and-set write.
-
-        - ``history[keep:]`` is kept as the :class:`Branch` ``branch_id`` (``at=keep``), with
-          its messages in order (readable by :meth:`branch_messages`); the branch record is
-          written even when nothing is abandoned (length 0), so a retry can be recognised.
-        - If the watermark > ``keep``: every logged summary with watermark > ``keep`` is marked
-          abandoned (by this ``branch_id``; :meth:`summaries` still lists them,
-          :meth:`rollback` refuses them with a :class:`~summem.errors.StoreError` naming the
-          branch), and the current summary becomes the latest logged, not-abandoned summary
-          with watermark <= ``keep`` (``None`` and watermark 0 if there is none). Otherwise
-          summary and watermark are unchanged (a logged summary with watermark > ``keep``
-          from before a rollback is still marked abandoned: it covers abandoned messages).
-        - The system message is unchanged. The epoch is unchanged. The version bumps.
-        - ``messages``: as for :meth:`append`: a message whose id is in ``history[:keep]`` or
-          repeats an earlier id in the batch is skipped. The abandoned messages' ids are free
-          to be used again.
-        - Idempotent: if a branch with ``branch_id`` is already recorded for the session (a
-          retry after :class:`~summem.errors.StoreOutcomeUnknownError`), nothing is written
-          and the current version is returned. This check comes before the compare-and-set.
-        - ``expected_length`` (optional): the history's length the caller planned against;
-          appends do not bump the version, so without it a rewrite racing another writer's
-          append abandons that append too (it is kept in the branch). Checked with the version.
-
-        Costs O(abandoned + new messages) plus index work, never O(history).
-
-        Returns:
-            The new version.
-
-        Raises:
-            ConflictError: version or epoch differ, the session does not exist, the history's
-                length is not ``expected_length`` (when given), ``keep < 0`` or
-                ``keep > length`` (the message says which).
-            StoreOutcomeUnknownError: the reply was lost (network stores).
-            StoreError: bad input (empty ``branch_id``, a non-Message in ``messages``);
+                abandoned it (:meth:`BranchingStore.rewrite`; the error names the branch);
                 nothing is written.
-        """
-
-    def branches(self, session_id: str) -> list[Branch]:
-        """Every branch recorded for the session, oldest first (``[]`` for an unknown session)."""
-
-    def branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
-        """The messages a branch abandoned, in their old order.
-
-        Raises:
-            StoreError: naming the branch, when the session has no such branch.
         """
 
     def clear(self, session_id: str) -> None:
@@ -399,9 +338,6 @@ class AsyncStore(Protocol):
 
     async def exists(self, session_id: str) -> bool:
         """See :meth:`Store.exists`."""
-
-    async def probe(self, session_id: str) -> tuple[str, int, int] | None:
-        """See :meth:`Store.probe`."""
 
     async def history(
         self, session_id: str, start: int = 0, stop: int | None = None
@@ -449,25 +385,6 @@ class AsyncStore(Protocol):
     ) -> int:
         """See :meth:`Store.rollback`."""
 
-    async def rewrite(
-        self,
-        session_id: str,
-        *,
-        keep: int,
-        messages: Sequence[Message],
-        expected_version: int,
-        expected_epoch: str,
-        branch_id: str,
-        expected_length: int | None = None,
-    ) -> int:
-        """See :meth:`Store.rewrite`."""
-
-    async def branches(self, session_id: str) -> list[Branch]:
-        """See :meth:`Store.branches`."""
-
-    async def branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
-        """See :meth:`Store.branch_messages`."""
-
     async def clear(self, session_id: str) -> None:
         """See :meth:`Store.clear`."""
 
@@ -485,6 +402,108 @@ class AsyncStore(Protocol):
 
     async def close(self) -> None:
         """See :meth:`Store.close`."""
+
+
+@runtime_checkable
+class BranchingStore(Protocol):
+    """A store whose history can branch (issue #28); every built-in store is one.
+
+    A capability beside :class:`Store`, like :class:`SearchableStore`: a third-party store
+    that only appends still is a :class:`Store`; the session layer says clearly when a branch
+    or a pop is asked of it, and reads the whole state where :meth:`probe` is missing.
+    """
+
+    def probe(self, session_id: str) -> tuple[str, int, int] | None:
+        """``(epoch, version, length)`` of the session, ``None`` if there is no such session.
+
+        One cheap read (no message is read or decoded): enough to tell whether a copy of the
+        session is still current, since every write changes the version or the length.
+        """
+
+    def rewrite(
+        self,
+        session_id: str,
+        *,
+        keep: int,
+        messages: Sequence[Message],
+        expected_version: int,
+        expected_epoch: str,
+        branch_id: str,
+        expected_length: int | None = None,
+    ) -> int:
+        """The history becomes ``history[:keep] + messages``, in one atomic compare-and-set write.
+
+        - ``history[keep:]`` is kept as the :class:`Branch` ``branch_id`` (``at=keep``), with
+          its messages in order (readable by :meth:`branch_messages`); the branch record is
+          written even when nothing is abandoned (length 0), so a retry can be recognised.
+        - If the watermark > ``keep``: every logged summary with watermark > ``keep`` is marked
+          abandoned (by this ``branch_id``; :meth:`Store.summaries` still lists them,
+          :meth:`Store.rollback` refuses them with a :class:`~summem.errors.StoreError` naming the
+          branch), and the current summary becomes the latest logged, not-abandoned summary
+          with watermark <= ``keep`` (``None`` and watermark 0 if there is none). Otherwise
+          summary and watermark are unchanged (a logged summary with watermark > ``keep``
+          from before a rollback is still marked abandoned: it covers abandoned messages).
+        - The system message is unchanged. The epoch is unchanged. The version bumps.
+        - ``messages``: as for :meth:`Store.append`: a message whose id is in ``history[:keep]`` or
+          repeats an earlier id in the batch is skipped. The abandoned messages' ids are free
+          to be used again.
+        - Idempotent: if a branch with ``branch_id`` is already recorded for the session (a
+          retry after :class:`~summem.errors.StoreOutcomeUnknownError`), nothing is written
+          and the current version is returned. This check comes before the compare-and-set.
+        - ``expected_length`` (optional): the history's length the caller planned against;
+          appends do not bump the version, so without it a rewrite racing another writer's
+          append abandons that append too (it is kept in the branch). Checked with the version.
+
+        Costs O(abandoned + new messages) plus index work, never O(history).
+
+        Returns:
+            The new version.
+
+        Raises:
+            ConflictError: version or epoch differ, the session does not exist, the history's
+                length is not ``expected_length`` (when given), ``keep < 0`` or
+                ``keep > length`` (the message says which).
+            StoreOutcomeUnknownError: the reply was lost (network stores).
+            StoreError: bad input (empty ``branch_id``, a non-Message in ``messages``);
+                nothing is written.
+        """
+
+    def branches(self, session_id: str) -> list[Branch]:
+        """Every branch recorded for the session, oldest first (``[]`` for an unknown session)."""
+
+    def branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
+        """The messages a branch abandoned, in their old order.
+
+        Raises:
+            StoreError: naming the branch, when the session has no such branch.
+        """
+
+
+@runtime_checkable
+class AsyncBranchingStore(Protocol):
+    """The async twin of :class:`BranchingStore`."""
+
+    async def probe(self, session_id: str) -> tuple[str, int, int] | None:
+        """See :meth:`BranchingStore.probe`."""
+
+    async def rewrite(
+        self,
+        session_id: str,
+        *,
+        keep: int,
+        messages: Sequence[Message],
+        expected_version: int,
+        expected_epoch: str,
+        branch_id: str,
+        expected_length: int | None = None,
+    ) -> int:
+        """See :meth:`BranchingStore.rewrite`."""
+
+    async def branches(self, session_id: str) -> list[Branch]:
+        """See :meth:`BranchingStore.branches`."""
+
+    async def branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
+        """See :meth:`BranchingStore.branch_messages`."""
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,12 @@ from typing import Any
 
 from summem.errors import ConflictError
 from summem.messages import SummaryInfo, assistant, user
-from summem.stores.base import Store
 from tests.stores._workers import open_spec
+from tests.stores.helpers import BranchStore, branching
 
 
 def append_worker(
-    store: Store, sid: str, tag: str, n: int, seed: int, barrier: Any = None
+    store: BranchStore, sid: str, tag: str, n: int, seed: int, barrier: Any = None
 ) -> dict[str, Any]:
     """Append ``n`` messages ``tag:i`` in batches of 1 to 3; report the acknowledged ones."""
     rng = random.Random(seed)
@@ -37,7 +37,7 @@ def append_worker(
 
 
 def branch_worker(
-    store: Store, sid: str, tag: str, n: int, seed: int, barrier: Any = None
+    store: BranchStore, sid: str, tag: str, n: int, seed: int, barrier: Any = None
 ) -> dict[str, Any]:
     """Make ``n`` rewrites (and some commits) of ``sid``; report what was acknowledged."""
     rng = random.Random(seed)
@@ -108,7 +108,7 @@ def process_main(
 ) -> None:
     """Entry point of a spawned worker (``role``: append or branch); reports on ``queue``."""
     try:
-        store = open_spec(spec)
+        store = branching(open_spec(spec))
     except BaseException as exc:
         barrier.abort()
         queue.put({"tag": tag, "error": f"{type(exc).__name__}: {exc}", "pid": os.getpid()})

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, cast
 
 from summem.messages import Message, SummaryInfo, assistant, user
-from summem.stores.base import Store
+from summem.stores.base import BranchingStore, Store
 
 # Ids that must stay apart: prefixes of key suffixes, braces (Redis hash tags), glob
 # characters, unicode (composed and not), and the longest allowed.
@@ -76,6 +76,7 @@ def sqlite_drop_branches(conn: Any) -> None:
     older summem wrote it."""
     conn.execute("DROP TABLE branch_messages")
     conn.execute("DROP TABLE branches")
+    conn.execute("DROP INDEX summaries_valid")
     conn.execute("ALTER TABLE summaries DROP COLUMN abandoned_by")
 
 
@@ -86,3 +87,12 @@ def pg_drop_branches(schema: str) -> None:
 
     pg_execute("DROP TABLE {schema}.branch_messages, {schema}.branches", schema=schema)
     pg_execute("ALTER TABLE {schema}.summaries DROP COLUMN abandoned_by", schema=schema)
+
+
+class BranchStore(Store, BranchingStore, Protocol):
+    """A store that branches, as every built-in store does (the tests' view of it)."""
+
+
+def branching(store: Store) -> BranchStore:
+    """``store`` as a :class:`BranchStore` (every built-in store, and their test facades)."""
+    return cast(BranchStore, store)

@@ -15,16 +15,16 @@ from typing import Any
 import pytest
 
 from summem.messages import user
-from summem.stores.base import Store
 from tests.stores import _branch_workers
 from tests.stores.backends import Backend
+from tests.stores.helpers import BranchStore, branching
 
 APPENDERS = 3
 APPENDS = 400  # messages per appender
 REWRITES = 150
 
 
-def check_branched(store: Store, sid: str, reports: list[dict[str, Any]]) -> None:
+def check_branched(store: BranchStore, sid: str, reports: list[dict[str, Any]]) -> None:
     acked = [t for r in reports for t in r["acked"]]
     assert len(acked) == len(set(acked))
     history = [m.text for m in store.history(sid)]
@@ -58,7 +58,7 @@ def check_branched(store: Store, sid: str, reports: list[dict[str, Any]]) -> Non
     assert 0 <= st.watermark <= st.length
 
 
-def run_threads(stores: list[Store], sid: str, seed: int) -> list[dict[str, Any]]:
+def run_threads(stores: list[BranchStore], sid: str, seed: int) -> list[dict[str, Any]]:
     barrier = threading.Barrier(APPENDERS + 1)
     reports: list[dict[str, Any]] = []
     errors: list[BaseException] = []
@@ -90,7 +90,10 @@ def run_threads(stores: list[Store], sid: str, seed: int) -> list[dict[str, Any]
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [7, 2024])
 def test_appends_racing_rewrites_in_threads(backend: Backend, seed: int) -> None:
-    stores = [backend.make(), backend.make()]  # two instances: two clients, two connections
+    stores = [
+        branching(backend.make()),
+        branching(backend.make()),
+    ]  # two instances: two clients, two connections
     stores[0].append("R", [user("seed:0")])  # the session exists before the first rewrite
     reports = run_threads(stores, "R", seed)
     reports.append({"tag": "seed", "acked": ["seed:0"]})
@@ -101,7 +104,7 @@ def test_appends_racing_rewrites_in_threads(backend: Backend, seed: int) -> None
 def test_appends_racing_rewrites_in_processes(multiprocess: Backend) -> None:
     ctx = multiprocessing.get_context("spawn")
     barrier, queue = ctx.Barrier(APPENDERS + 1), ctx.Queue()
-    store = multiprocess.make()
+    store = branching(multiprocess.make())
     store.append("P", [user("seed:0")])
     roles = [("append", f"a{i}", APPENDS) for i in range(APPENDERS)] + [("branch", "b0", REWRITES)]
     procs = [

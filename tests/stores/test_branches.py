@@ -16,17 +16,17 @@ import pytest
 
 from summem.errors import ConflictError, StoreError, StoreOutcomeUnknownError
 from summem.messages import Message, system, user
-from summem.stores.base import Branch, Store
+from summem.stores.base import Branch
 from tests.stores.backends import SEARCHABLE_PARAMS, Backend, open_backend
-from tests.stores.helpers import fill, reduce_to, snap, state_of
+from tests.stores.helpers import BranchStore, branching, fill, reduce_to, snap, state_of
 
 
-def ids(store: Store, sid: str) -> list[str]:
+def ids(store: BranchStore, sid: str) -> list[str]:
     return [m.id for m in store.history(sid)]
 
 
 def rewrite(
-    store: Store,
+    store: BranchStore,
     sid: str,
     keep: int,
     messages: list[Message] | tuple[()] = (),
@@ -48,7 +48,7 @@ def rewrite(
 # -- the history becomes history[:keep] + messages ----------------------------------------
 
 
-def test_truncate_keeps_the_suffix_as_a_branch(store: Store) -> None:
+def test_truncate_keeps_the_suffix_as_a_branch(store: BranchStore) -> None:
     batch = fill(store, "s", 5)
     store.set_system("s", system("be brief"))
     before = store.load("s")
@@ -68,7 +68,7 @@ def test_truncate_keeps_the_suffix_as_a_branch(store: Store) -> None:
     assert [snap(m) for m in store.branch_messages("s", "b1")] == [snap(m) for m in batch[3:]]
 
 
-def test_rewrite_with_new_messages(store: Store) -> None:
+def test_rewrite_with_new_messages(store: BranchStore) -> None:
     batch = fill(store, "s", 4)
     new = [user("edited"), user("and more")]
     rewrite(store, "s", 2, new, branch_id="b1")
@@ -78,7 +78,9 @@ def test_rewrite_with_new_messages(store: Store) -> None:
     assert store.branches("s")[0].length == 2
 
 
-def test_new_messages_skip_kept_and_repeated_ids_and_reuse_abandoned_ids(store: Store) -> None:
+def test_new_messages_skip_kept_and_repeated_ids_and_reuse_abandoned_ids(
+    store: BranchStore,
+) -> None:
     batch = fill(store, "s", 4)
     again = user("the same id, new text").with_id(batch[3].id)  # abandoned: its id is free again
     kept = user("a kept id").with_id(batch[0].id)  # in history[:keep]: skipped
@@ -92,7 +94,7 @@ def test_new_messages_skip_kept_and_repeated_ids_and_reuse_abandoned_ids(store: 
     assert store.append("s", [batch[2], fresh]) == 5
 
 
-def test_keep_zero_and_keep_length(store: Store) -> None:
+def test_keep_zero_and_keep_length(store: BranchStore) -> None:
     batch = fill(store, "s", 3)
     rewrite(store, "s", 3, branch_id="nothing")  # nothing abandoned: still recorded
     assert ids(store, "s") == [m.id for m in batch]
@@ -106,7 +108,7 @@ def test_keep_zero_and_keep_length(store: Store) -> None:
     assert [b.id for b in store.branches("s")] == ["nothing", "all"]
 
 
-def test_append_after_rewrite_keeps_positions_contiguous(store: Store) -> None:
+def test_append_after_rewrite_keeps_positions_contiguous(store: BranchStore) -> None:
     batch = fill(store, "s", 5)
     rewrite(store, "s", 2, [user("x")], branch_id="b1")
     more = [user("y"), user("z")]
@@ -123,7 +125,7 @@ def test_append_after_rewrite_keeps_positions_contiguous(store: Store) -> None:
 # -- summaries: kept, rolled back, dropped -------------------------------------------------
 
 
-def test_fork_after_the_watermark_keeps_the_summary(store: Store) -> None:
+def test_fork_after_the_watermark_keeps_the_summary(store: BranchStore) -> None:
     fill(store, "s", 6)
     s1 = reduce_to(store, "s", 3, "s1")
     rewrite(store, "s", 3, branch_id="b1")  # keep == watermark: the summary still fits
@@ -134,7 +136,7 @@ def test_fork_after_the_watermark_keeps_the_summary(store: Store) -> None:
     assert (branch.summary_id, branch.watermark) == (s1.id, 3)
 
 
-def test_fork_inside_the_summary_rolls_back(store: Store) -> None:
+def test_fork_inside_the_summary_rolls_back(store: BranchStore) -> None:
     fill(store, "s", 10)
     s1 = reduce_to(store, "s", 2, "s1")
     s2 = reduce_to(store, "s", 4, "s2")
@@ -155,7 +157,7 @@ def test_fork_inside_the_summary_rolls_back(store: Store) -> None:
     assert store.load("s").watermark == 2
 
 
-def test_fork_before_every_summary_drops_it(store: Store) -> None:
+def test_fork_before_every_summary_drops_it(store: BranchStore) -> None:
     fill(store, "s", 6)
     s1 = reduce_to(store, "s", 3, "s1")
     rewrite(store, "s", 2, branch_id="b1")
@@ -165,7 +167,7 @@ def test_fork_before_every_summary_drops_it(store: Store) -> None:
         store.rollback("s", summary_id=s1.id, expected_version=st.version)
 
 
-def test_chain_of_branches_never_brings_an_abandoned_summary_back(store: Store) -> None:
+def test_chain_of_branches_never_brings_an_abandoned_summary_back(store: BranchStore) -> None:
     fill(store, "s", 6)
     s1 = reduce_to(store, "s", 4, "s1")
     rewrite(store, "s", 2, branch_id="b1")  # s1 abandoned by b1
@@ -185,7 +187,7 @@ def test_chain_of_branches_never_brings_an_abandoned_summary_back(store: Store) 
     ]
 
 
-def test_chain_of_branches_keeps_a_summary_logged_before_them(store: Store) -> None:
+def test_chain_of_branches_keeps_a_summary_logged_before_them(store: BranchStore) -> None:
     fill(store, "s", 8)
     s1 = reduce_to(store, "s", 2, "s1")
     rewrite(store, "s", 6, branch_id="b1")  # s1 untouched: watermark 2 <= 6
@@ -197,7 +199,7 @@ def test_chain_of_branches_keeps_a_summary_logged_before_them(store: Store) -> N
         store.rollback("s", summary_id=s2.id, expected_version=st.version)
 
 
-def test_a_summary_past_keep_is_abandoned_even_when_rolled_back_from(store: Store) -> None:
+def test_a_summary_past_keep_is_abandoned_even_when_rolled_back_from(store: BranchStore) -> None:
     fill(store, "s", 8)
     s1 = reduce_to(store, "s", 2, "s1")
     s2 = reduce_to(store, "s", 6, "s2")
@@ -210,7 +212,7 @@ def test_a_summary_past_keep_is_abandoned_even_when_rolled_back_from(store: Stor
         store.rollback("s", summary_id=s2.id, expected_version=st.version)
 
 
-def test_a_truncation_inside_the_fork_rolls_back_to_the_last_summary(store: Store) -> None:
+def test_a_truncation_inside_the_fork_rolls_back_to_the_last_summary(store: BranchStore) -> None:
     fill(store, "s", 8)
     s1 = reduce_to(store, "s", 2, "s1")
     st = store.load("s")
@@ -227,7 +229,7 @@ def test_a_truncation_inside_the_fork_rolls_back_to_the_last_summary(store: Stor
 # -- compare-and-set, retries, bad input ---------------------------------------------------
 
 
-def test_rewrite_conflicts(store: Store) -> None:
+def test_rewrite_conflicts(store: BranchStore) -> None:
     fill(store, "s", 3)
     st = store.load("s")
     before = state_of(store, "s")
@@ -258,7 +260,7 @@ def test_rewrite_conflicts(store: Store) -> None:
     assert not store.exists("s")
 
 
-def test_expected_length_refuses_a_rewrite_that_missed_an_append(store: Store) -> None:
+def test_expected_length_refuses_a_rewrite_that_missed_an_append(store: BranchStore) -> None:
     fill(store, "s", 3)
     st = store.load("s")
     store.append("s", [user("raced")])  # appends do not bump the version
@@ -287,7 +289,7 @@ def test_expected_length_refuses_a_rewrite_that_missed_an_append(store: Store) -
     assert [m.content for m in store.branch_messages("s", "b")] == ["raced"]
 
 
-def test_a_retry_with_the_same_branch_id_writes_nothing(store: Store) -> None:
+def test_a_retry_with_the_same_branch_id_writes_nothing(store: BranchStore) -> None:
     fill(store, "s", 4)
     st = store.load("s")
     new = [user("new")]
@@ -308,7 +310,7 @@ def test_a_retry_with_the_same_branch_id_writes_nothing(store: Store) -> None:
     assert [b.id for b in store.branches("s")] == ["b1"]
 
 
-def test_bad_input_writes_nothing(store: Store) -> None:
+def test_bad_input_writes_nothing(store: BranchStore) -> None:
     fill(store, "s", 3)
     before = state_of(store, "s")
     st = store.load("s")
@@ -324,7 +326,7 @@ def test_bad_input_writes_nothing(store: Store) -> None:
     assert store.branches("s") == []
 
 
-def test_branch_reads_of_unknown_sessions_and_branches(store: Store) -> None:
+def test_branch_reads_of_unknown_sessions_and_branches(store: BranchStore) -> None:
     assert store.branches("nope") == []
     with pytest.raises(StoreError, match="no branch 'b'"):
         store.branch_messages("nope", "b")
@@ -334,7 +336,7 @@ def test_branch_reads_of_unknown_sessions_and_branches(store: Store) -> None:
         store.branch_messages("s", "other")
 
 
-def test_branches_are_per_session(store: Store) -> None:
+def test_branches_are_per_session(store: BranchStore) -> None:
     fill(store, "a", 2)
     fill(store, "a:branches", 2)
     rewrite(store, "a", 1, branch_id="b")
@@ -349,7 +351,7 @@ def test_branches_are_per_session(store: Store) -> None:
     ]
 
 
-def test_clear_and_delete_remove_branches(store: Store) -> None:
+def test_clear_and_delete_remove_branches(store: BranchStore) -> None:
     fill(store, "s", 3)
     rewrite(store, "s", 1, branch_id="b")
     store.clear("s")
@@ -364,7 +366,7 @@ def test_clear_and_delete_remove_branches(store: Store) -> None:
     assert store.branches("s") == []
 
 
-def test_probe_tells_whether_a_copy_is_current(store: Store) -> None:
+def test_probe_tells_whether_a_copy_is_current(store: BranchStore) -> None:
     assert store.probe("s") is None
     fill(store, "s", 2)
     st = store.load("s")
@@ -404,7 +406,7 @@ def test_search_finds_the_new_branch_and_not_the_abandoned_one(searching: Backen
 def test_a_lost_reply_then_the_retry_writes_once(
     persistent: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = persistent.make()
+    store = branching(persistent.make())
     fill(store, "s", 4)
     st = store.load("s")
     args: dict[str, Any] = {
@@ -429,7 +431,7 @@ def test_a_lost_reply_then_the_retry_writes_once(
 # -- a database written before branches is migrated and branches -----------------------------
 
 
-def branch_an_old_session(store: Store) -> None:
+def branch_an_old_session(store: BranchStore) -> None:
     """``store`` holds session "s" written before branches: 6 messages, summaries at 2 and 4."""
     st = store.load("s")
     assert (st.length, st.watermark) == (6, 4)
@@ -446,7 +448,7 @@ def branch_an_old_session(store: Store) -> None:
     assert store.branches("s") == []
 
 
-def old_session(store: Store) -> None:
+def old_session(store: BranchStore) -> None:
     fill(store, "s", 6)
     reduce_to(store, "s", 2, "first")
     reduce_to(store, "s", 4, "second")

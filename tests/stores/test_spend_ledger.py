@@ -27,6 +27,7 @@ from summem.stores import (
     InMemoryStore,
     SQLiteStore,
 )
+from summem.stores.postgres.schema import MIGRATIONS as PG_MIGRATIONS
 from summem.stores.sqlite.schema import MIGRATIONS
 from tests.fakes.llm import FakeClock
 from tests.fakes.messages import u
@@ -41,7 +42,7 @@ from tests.stores.backends import (
     require_postgres,
     unique_prefix,
 )
-from tests.stores.helpers import sqlite_drop_branches
+from tests.stores.helpers import pg_drop_branches, sqlite_drop_branches
 
 CALL = 132  # tokens of one mocked LLM call (120 in, 12 out)
 
@@ -303,13 +304,16 @@ def test_a_postgres_schema_from_before_the_ledger_is_migrated(schema: str) -> No
     with PostgresStore(postgres_url(), schema=schema) as store:
         store.append("s", [user("one"), user("two")])
     pg_execute("DROP TABLE {schema}.spend, {schema}.spend_holds", schema=schema)
+    pg_drop_branches(schema)
     pg_execute("UPDATE {schema}.summem_schema_version SET version = 2", schema=schema)
     with PostgresStore(postgres_url(), schema=schema) as store:
         assert [m.text for m in store.history("s")] == ["one", "two"]
         store.record_spend("prefix:t", at=2.0, tokens=7, cost_usd=0.5, prune_before=1.0)
         assert store.spent_since("prefix:t") == Spent(7, 0.5)
     rows = pg_execute(
-        "SELECT 1 FROM {schema}.summem_schema_version WHERE version = 4", schema=schema
+        "SELECT 1 FROM {schema}.summem_schema_version WHERE version = %s",
+        len(PG_MIGRATIONS),
+        schema=schema,
     )
     assert rows == 1
 

@@ -153,6 +153,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             body text NOT NULL,
             PRIMARY KEY (seq, position))""",
         "ALTER TABLE {schema}.summaries ADD COLUMN abandoned_by text",
+        # a rewrite marks and picks among the summaries still valid: O(those), not O(log)
+        "CREATE INDEX summaries_valid ON {schema}.summaries (sid, watermark) "
+        "WHERE abandoned_by IS NULL",
     ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""

@@ -221,6 +221,7 @@ return {'unknown'}
 # encoded messages. A branch already recorded is a retry: {'ok', version}, nothing written.
 _REWRITE = (
     """
+redis.replicate_commands()  -- TIME below: replicate effects (the default from Redis 5 on)
 if redis.call('HEXISTS', KEYS[5], ARGV[4]) == 1 and redis.call('EXISTS', KEYS[1]) == 1 then
   return {'ok', tonumber(redis.call('HGET', KEYS[1], 'version')) or -1}
 end

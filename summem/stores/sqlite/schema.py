@@ -126,6 +126,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             body TEXT NOT NULL,
             PRIMARY KEY (seq, position))""",
         "ALTER TABLE summaries ADD COLUMN abandoned_by TEXT",
+        # a rewrite marks and picks among the summaries still valid: O(those), not O(log)
+        "CREATE INDEX summaries_valid ON summaries (sid, watermark) WHERE abandoned_by IS NULL",
     ),
 )
 """Schema migrations, applied in order; migration ``i`` brings ``user_version`` to ``i + 1``."""
