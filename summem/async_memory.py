@@ -142,9 +142,9 @@ class AsyncMemory(BaseMemory):
     @doc_of(Memory.branches)
     async def branches(self) -> list[Branch]:
         self._check_open()
-        if not can_branch(self._store):
+        if not can_branch(self._steps):
             return []  # a store that cannot branch has none
-        return await self._store.branches(self.session_id)
+        return await run_async(self._steps.branches(self.session_id))
 
     @doc_of(Memory.branch_messages)
     async def branch_messages(self, branch_id: str) -> list[dict[str, Any]]:
@@ -153,8 +153,9 @@ class AsyncMemory(BaseMemory):
     @doc_of(Memory.branch_history)
     async def branch_history(self, branch_id: str) -> list[Message]:
         self._check_open()
-        check_branching(self._store, "branch_messages()")
-        return await self._store.branch_messages(self.session_id, self._branch_id(branch_id))
+        check_branching(self._steps, "branch_messages()")
+        flow = self._steps.branch_messages(self.session_id, self._branch_id(branch_id))
+        return await run_async(flow)
 
     async def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
         accepted = await self._written(extend_flow(self._core, self._steps, items, single=single))

@@ -245,9 +245,9 @@ class Memory(BaseMemory):
         abandoned: ``history[at:at + length]`` as it was then.
         """
         self._check_open()
-        if not can_branch(self._store):
+        if not can_branch(self._steps):
             return []  # a store that cannot branch has none
-        return self._store.branches(self.session_id)
+        return run_sync(self._steps.branches(self.session_id))
 
     def branch_messages(self, branch_id: str) -> list[dict[str, Any]]:
         """The messages the branch ``branch_id`` abandoned, as chat-completions dicts.
@@ -260,8 +260,8 @@ class Memory(BaseMemory):
     def branch_history(self, branch_id: str) -> list[Message]:
         """:meth:`branch_messages` as :class:`~summem.messages.Message` objects (ids, meta)."""
         self._check_open()
-        check_branching(self._store, "branch_messages()")
-        return self._store.branch_messages(self.session_id, self._branch_id(branch_id))
+        check_branching(self._steps, "branch_messages()")
+        return run_sync(self._steps.branch_messages(self.session_id, self._branch_id(branch_id)))
 
     def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
         accepted = self._written(extend_flow(self._core, self._steps, items, single=single))

@@ -272,7 +272,12 @@ def show(
     with ``--branch BRANCH_ID``, the messages that branch abandoned (an edit, a regenerate, a
     rewind or a pop), in their old order.
     """
-    from summem.cli.sessions import branch_document, reduction_timeline, show_document
+    from summem.cli.sessions import (
+        branch_document,
+        branch_messages,
+        reduction_timeline,
+        show_document,
+    )
 
     if summaries and branch_id is not None:
         raise click.UsageError("--summaries and --branch show different things: pass one")
@@ -297,7 +302,8 @@ def show(
                 f"at position {branch['at']}",
                 soft_wrap=True,
             )
-            print_history(out, found.branch_messages(session, branch_id), title="abandoned")
+            messages = branch_messages(found, session, branch_id)
+            print_history(out, messages, title="abandoned")
             return
         if summaries:
             from summem.cli.render import print_summaries

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "branch_document",
+    "branch_messages",
     "branch_rows",
     "export_text",
     "reduction_timeline",
@@ -114,9 +115,34 @@ def show_document(store: Store, session: str) -> dict[str, Any]:
     }
 
 
+def _branches(store: Store, session: str) -> list[Branch]:
+    """The session's branches (none in a store that cannot branch)."""
+    from summem.stores.base import BranchingStore
+
+    return store.branches(session) if isinstance(store, BranchingStore) else []
+
+
+def branch_messages(store: Store, session: str, branch_id: str) -> list[Message]:
+    """The messages of one branch, in their old order.
+
+    Raises:
+        StoreError: the session has no such branch (naming it).
+    """
+    from summem.errors import StoreError
+    from summem.stores.base import BranchingStore
+
+    if not any(b.id == branch_id for b in _branches(store, session)):
+        raise StoreError(
+            f"session {session!r} has no branch {branch_id!r} (summem sessions branches "
+            f"{session} lists them)"
+        )
+    assert isinstance(store, BranchingStore)  # it has branches
+    return store.branch_messages(session, branch_id)
+
+
 def branch_rows(store: Store, session: str) -> list[dict[str, Any]]:
     """``sessions branches``: one row per branch, oldest first."""
-    return [_branch_row(b) for b in store.branches(session)]
+    return [_branch_row(b) for b in _branches(store, session)]
 
 
 def _branch_row(branch: Branch) -> dict[str, Any]:
@@ -139,15 +165,8 @@ def branch_document(store: Store, session: str, branch_id: str) -> dict[str, Any
     Raises:
         StoreError: the session has no such branch (naming it).
     """
-    from summem.errors import StoreError
-
-    found = next((b for b in store.branches(session) if b.id == branch_id), None)
-    if found is None:
-        raise StoreError(
-            f"session {session!r} has no branch {branch_id!r} (summem sessions branches "
-            f"{session} lists them)"
-        )
-    messages = store.branch_messages(session, branch_id)
+    messages = branch_messages(store, session, branch_id)
+    found = next(b for b in _branches(store, session) if b.id == branch_id)
     return {
         "session_id": session,
         "branch": _branch_row(found),
@@ -189,8 +208,11 @@ def export_text(store: Store, session: str, fmt: str) -> str:
         "summary": _summary(state.summary) if state.summary is not None else None,
         "summaries": [_summary(s) for s in store.summaries(session)],
         "branches": [
-            {**_branch_row(b), "messages": [_item(m) for m in store.branch_messages(session, b.id)]}
-            for b in store.branches(session)
+            {
+                **_branch_row(b),
+                "messages": [_item(m) for m in branch_messages(store, session, b.id)],
+            }
+            for b in _branches(store, session)
         ],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -33,6 +33,7 @@ from summem.observe.hooks import emit
 from summem.session.core import SessionCore
 from summem.session.flows import READ_WINDOW, reload_flow
 from summem.session.steps import StoreSteps
+from summem.stores.adapter import AsyncStoreAdapter
 
 if TYPE_CHECKING:
     from summem.session.recorded import RecordedIndex
@@ -51,33 +52,29 @@ MAX_ATTEMPTS = 3
 """Rewrites tried when another writer committed meanwhile (a reduction, most often)."""
 
 
-_BRANCHING = ("rewrite", "branches", "branch_messages")
-
-
-def can_branch(store: object) -> bool:
-    """Whether ``store`` (and the sync store behind an async adapter) keeps branches.
+def can_branch(store: StoreSteps) -> bool:
+    """Whether the store keeps branches (a :class:`~summem.stores.base.BranchingStore`).
 
     Every built-in store does; a third-party store written for an older summem (append-only,
     no ``rewrite``) still works for everything else.
     """
-    inner = getattr(store, "sync_store", None)
-    targets = (store,) if inner is None else (store, inner)
-    return all(callable(getattr(t, name, None)) for t in targets for name in _BRANCHING)
+    return store.branching
 
 
-def check_branching(store: object, what: str) -> None:
+def check_branching(store: StoreSteps, what: str) -> None:
     """Refuse ``what`` (a branch, a pop...) on a store that cannot branch.
 
     Raises:
         ConfigurationError: naming the store's class and what it lacks.
     """
-    if can_branch(store):
+    if store.branching:
         return
-    shown = getattr(store, "sync_store", None) or store
+    given = store.store
+    shown = given.sync_store if isinstance(given, AsyncStoreAdapter) else given
     raise ConfigurationError(
         f"{what} needs a store that keeps branches, and {type(shown).__name__} has no "
-        "rewrite(), branches() and branch_messages() (see summem.stores.base); nothing was "
-        "written. Use a built-in store, or add them to this one"
+        "rewrite(), branches() and branch_messages() (see summem.stores.base.BranchingStore); "
+        "nothing was written. Use a built-in store, or add them to this one"
     )
 
 
@@ -112,7 +109,7 @@ def pop_flow(
     core: SessionCore, store: StoreSteps, index: RecordedIndex | None, n: object
 ) -> Flow[list[Message]]:
     """Abandon the last ``n`` messages (a branch at ``length - n``); return them."""
-    check_branching(store.store, "pop()")
+    check_branching(store, "pop()")
     if core.stale:
         yield from reload_flow(core, store)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
@@ -161,7 +158,7 @@ def branch_flow(
         StoreOutcomeUnknownError: whether the branch was written cannot be told.
     """
     sid = core.session_id
-    check_branching(store.store, "a branch (an edit, a regenerate, a rewind or a pop)")
+    check_branching(store, "a branch (an edit, a regenerate, a rewind or a pop)")
     if core.needs_load():  # stale, or the epoch unknown (the session was made by appends)
         yield from reload_flow(core, store)
     check_position("at", at, core.length)

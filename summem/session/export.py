@@ -68,7 +68,7 @@ def export_flow(
     from summem.session.branching import can_branch
 
     sid = core.session_id
-    branching = can_branch(store.store)
+    branching = can_branch(store)
     for _ in range(3):
         before: list[Branch] = (yield from store.branches(sid)) if branching else []
         try:
@@ -355,7 +355,7 @@ def import_flow(
 
     sid = core.session_id
     if session.branches:
-        check_branching(store.store, "resuming a session with branches")
+        check_branching(store, "resuming a session with branches")
     if not session.branches or session.initial is None:
         yield from store.create(
             sid,

@@ -33,7 +33,7 @@ from tests.fakes.counters import words
 from tests.fakes.memory import check_session, small_reducer
 from tests.fakes.messages import a, call, res, sys, u
 from tests.fakes.summarizers import FakeSummarizer, Gate, GatedSummarizer
-from tests.stores.backends import BACKEND_PARAMS, Backend, backend_of
+from tests.stores.backends import BACKEND_PARAMS, Backend, backend_of, kind_params
 from tests.test_async_parity import Awaited
 
 Make = Callable[..., Any]
@@ -423,9 +423,9 @@ async def test_branching_at_0_empties_whatever_was_appended_meanwhile(on: Make) 
 class AppendOnly(InMemoryStore):
     """A store written for an older summem: no rewrite, branches or branch_messages."""
 
-    rewrite = None
-    branches = None
-    branch_messages = None
+    rewrite = None  # type: ignore[assignment]
+    branches = None  # type: ignore[assignment]
+    branch_messages = None  # type: ignore[assignment]
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
@@ -470,3 +470,44 @@ async def test_recall_forgets_what_a_branch_abandoned(on: Make) -> None:
         assert "the parcel code is ZX-481" not in texts_found
         found = await memory.recall("QR-112", evicted_only=False)
         assert [h.message.text for h in found][:1] == ["the parcel code is QR-112"]
+
+
+@pytest.mark.parametrize("kind", kind_params())
+def test_pops_racing_appends_lose_and_duplicate_nothing(kind: str, tmp_path: Path) -> None:
+    import threading
+
+    with backend_of((kind, "sync"), tmp_path) as backend:
+        stores = [backend.native(), backend.native()]
+        adder = Memory("race", store=stores[0], reducer=small_reducer())
+        popper = Memory("race", store=stores[1], reducer=small_reducer())
+        added: list[str] = []
+        popped: list[str] = []
+        conflicts = 0
+
+        def add() -> None:
+            for i in range(120):
+                added.append(adder.add(u(f"message {i}")).id)
+
+        def pop() -> None:
+            nonlocal conflicts
+            for _ in range(40):
+                try:
+                    popped.extend(m.id for m in popper.pop())
+                except ConflictError:
+                    conflicts += 1
+                except ConfigurationError:
+                    pass  # nothing to pop yet
+
+        threads = [threading.Thread(target=add), threading.Thread(target=pop)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        history = [m.id for m in popper.history_messages()]
+        abandoned = [m.id for b in popper.branches() for m in popper.branch_history(b.id)]
+        assert sorted(history + abandoned) == sorted(added)  # each once, none lost
+        assert sorted(abandoned) == sorted(popped)  # a pop returns exactly what it abandoned
+        for memory in (adder, popper):
+            memory.close()
+        for store in stores:
+            store.close()

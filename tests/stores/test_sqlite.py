@@ -17,7 +17,7 @@ from summem.errors import (
     StoreError,
     StoreOutcomeUnknownError,
 )
-from summem.messages import user
+from summem.messages import SummaryInfo, user
 from summem.stores import SQLiteStore
 from summem.stores.sqlite.schema import MIGRATIONS, SQL
 from tests.stores.helpers import sqlite_drop_branches
@@ -335,3 +335,46 @@ def test_a_sqlite_without_fts5_is_named(monkeypatch: pytest.MonkeyPatch) -> None
     with pytest.raises(sqlite3.OperationalError, match="already exists"):
         sqlite_search.create_fts(other)
     other.close()
+
+
+def _rewrite_steps(path: Path, n: int) -> int:
+    """SQLite VM steps (progress handler calls) of a rewrite abandoning 2 of ``n`` messages."""
+    with SQLiteStore(path) as store:
+        for start in range(0, n, 1000):
+            store.append("s", [user(f"m{i}") for i in range(start, min(n, start + 1000))])
+        for watermark in (n // 4, n // 2):
+            st = store.load("s")
+            summary = user("s").as_summary(SummaryInfo(watermark=watermark))
+            store.commit(
+                "s",
+                summary=summary,
+                watermark=watermark,
+                expected_version=st.version,
+                expected_epoch=st.epoch,
+            )
+        st = store.load("s")
+        conn = store._file._conn()  # this thread's connection: the one the rewrite runs on
+        steps = [0]
+
+        def count() -> int:
+            steps[0] += 1
+            return 0
+
+        conn.set_progress_handler(count, 1)
+        store.rewrite(
+            "s",
+            keep=n - 2,
+            messages=[user("new")],
+            expected_version=st.version,
+            expected_epoch=st.epoch,
+            branch_id="b",
+        )
+        conn.set_progress_handler(None, 1)
+        assert [m.text for m in store.history("s", -2)] == [f"m{n - 3}", "new"]
+    return steps[0]
+
+
+def test_a_rewrite_costs_what_it_abandons_not_the_history(tmp_path: Path) -> None:
+    small = _rewrite_steps(tmp_path / "small.db", 100)
+    large = _rewrite_steps(tmp_path / "large.db", 20_000)
+    assert large <= 2 * small + 20, (small, large)  # 200 times the history: about the same work
