@@ -3,7 +3,8 @@
 LangChain's graph state and pydantic-ai's run history are the conversation as the framework
 sees it, handed over whole on every model call. The integrations read such a list as the
 conversation **from position p of the recorded history on** (a *window*; p is where the list's
-first message is recorded, 0 for a list whose first message is not recorded at all):
+first message is recorded; when that one was edited, the first recorded message places the
+list; 0 for a list none of whose messages is recorded):
 
 - the list repeats ``history[p:]`` and goes on: what follows is appended;
 - it stops repeating ``history[p:]`` at position k (a regenerate, a time travel, an edit, a
