@@ -22,6 +22,7 @@ from summem.observe.hooks import Hook
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer, ReduceResult
 from summem.reducers.style import ViewStyle
+from summem.session.branching import can_branch, check_branching
 from summem.session.core import Trigger
 from summem.session.facade import BaseMemory, doc_of, is_async_store
 from summem.session.flows import extend_flow, reduction_flow, reload_flow
@@ -143,7 +144,9 @@ class AsyncMemory(BaseMemory):
     @doc_of(Memory.branches)
     async def branches(self) -> list[Branch]:
         self._check_open()
-        return await self._store.branches(self.session_id)
+        if not can_branch(self._steps):
+            return []  # a store that cannot branch has none
+        return await run_async(self._steps.branches(self.session_id))
 
     @doc_of(Memory.branch_messages)
     async def branch_messages(self, branch_id: str) -> list[dict[str, Any]]:
@@ -152,7 +155,9 @@ class AsyncMemory(BaseMemory):
     @doc_of(Memory.branch_history)
     async def branch_history(self, branch_id: str) -> list[Message]:
         self._check_open()
-        return await self._store.branch_messages(self.session_id, self._branch_id(branch_id))
+        check_branching(self._steps, "branch_messages()")
+        flow = self._steps.branch_messages(self.session_id, self._branch_id(branch_id))
+        return await run_async(flow)
 
     async def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
         accepted = await self._written(extend_flow(self._core, self._steps, items, single=single))
@@ -349,10 +354,15 @@ class AsyncMemory(BaseMemory):
 
         session, args = cls._resume_args(data, reducer)
         memory = cls(session.session_id, store=store, hooks=hooks, spend_limit=spend_limit, **args)
+        progress: list[str] = []
         try:
-            await run_async(import_flow(memory._core, memory._steps, session))
+            await run_async(import_flow(memory._core, memory._steps, session, progress))
         except BaseException:
-            await memory.close()
+            try:
+                if progress:  # cancelled midway (a failure deletes it in the flow)
+                    await asyncio.shield(memory._store.delete(session.session_id))
+            finally:
+                await memory.close()
             raise
         return memory
 

@@ -9,7 +9,7 @@ kind of failure. Errors that are also a builtin kind (``ValueError``, ``KeyError
     ├── ConfigurationError            (also ValueError) bad settings, found at construction
     ├── MissingDependencyError        (also ImportError) an optional extra is not installed
     ├── MessageValidationError        (also ValueError) not valid chat-completions input
-    │   └── HistoryMismatchError      a resent message list differs from what is recorded
+    │   └── HistoryMismatchError      a resent list: the conversation edited, or new messages?
     ├── PromptError                   a prompt file is unreadable or invalid
     ├── LLMError                      a provider call failed (.provider, .model, .status_code)
     │   ├── LLMTransientError         408/409/429/5xx/timeouts: the only thing retried
@@ -98,12 +98,14 @@ class MessageValidationError(SummemError, ValueError):
 
 
 class HistoryMismatchError(MessageValidationError):
-    """A message list passed again (the whole conversation each call) differs from history.
+    """A message list passed again cannot tell whether it is the conversation or new messages.
 
-    The list started like the recorded conversation, so it was taken for a resend, but the
-    message at ``index`` (its position in the list passed) differs from the recorded one: the
-    caller edited or dropped an earlier turn. Nothing was recorded. Pass ``mode="new"`` to record
-    every message passed as new.
+    The list starts like the recorded conversation, then differs from it at ``index`` (its
+    position in the list passed, the message's role in the text), but nothing in it shows that
+    it is the whole conversation edited or cut short (a model's reply in its place) rather than
+    new messages. Nothing was recorded. Pass ``mode="full"`` to take the list as the
+    conversation (it branches at the first difference, see ``Memory.branch``) or ``mode="new"``
+    to record every message passed as new.
     """
 
 

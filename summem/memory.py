@@ -29,6 +29,7 @@ from summem.observe.hooks import Hook
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer, ReduceResult
 from summem.reducers.style import ViewStyle
+from summem.session.branching import can_branch, check_branching
 from summem.session.core import Trigger
 from summem.session.facade import BaseMemory, is_async_store
 from summem.session.flows import extend_flow, reduction_flow, reload_flow
@@ -244,7 +245,9 @@ class Memory(BaseMemory):
         abandoned: ``history[at:at + length]`` as it was then.
         """
         self._check_open()
-        return self._store.branches(self.session_id)
+        if not can_branch(self._steps):
+            return []  # a store that cannot branch has none
+        return run_sync(self._steps.branches(self.session_id))
 
     def branch_messages(self, branch_id: str) -> list[dict[str, Any]]:
         """The messages the branch ``branch_id`` abandoned, as chat-completions dicts.
@@ -257,7 +260,8 @@ class Memory(BaseMemory):
     def branch_history(self, branch_id: str) -> list[Message]:
         """:meth:`branch_messages` as :class:`~summem.messages.Message` objects (ids, meta)."""
         self._check_open()
-        return self._store.branch_messages(self.session_id, self._branch_id(branch_id))
+        check_branching(self._steps, "branch_messages()")
+        return run_sync(self._steps.branch_messages(self.session_id, self._branch_id(branch_id)))
 
     def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
         accepted = self._written(extend_flow(self._core, self._steps, items, single=single))
@@ -462,7 +466,10 @@ class Memory(BaseMemory):
 
         The whole dict is checked first; the session is then written with one atomic
         :meth:`~summem.stores.base.Store.create`: it appears whole or not at all, and of two
-        processes resuming the same dict at once exactly one succeeds. Without ``reducer``, a
+        processes resuming the same dict at once exactly one succeeds. A session with
+        branches is replayed (the history before its first branch, each branch again, the
+        summary), and deleted again if that fails or is cancelled midway (see
+        :mod:`summem.session.export`). Without ``reducer``, a
         reducer with the recorded budget is built (default summarizer and token counter).
         The summary log is not carried over: only the current summary. ``hooks`` and
         ``spend_limit`` are as for the constructor (they are not part of the dict).
@@ -475,10 +482,15 @@ class Memory(BaseMemory):
 
         session, args = cls._resume_args(data, reducer)
         memory = cls(session.session_id, store=store, hooks=hooks, spend_limit=spend_limit, **args)
+        progress: list[str] = []
         try:
-            run_sync(import_flow(memory._core, memory._steps, session))
+            run_sync(import_flow(memory._core, memory._steps, session, progress))
         except BaseException:
-            memory.close()
+            try:
+                if progress:  # interrupted midway (a failure deletes it in the flow)
+                    memory._store.delete(session.session_id)
+            finally:
+                memory.close()
             raise
         return memory
 

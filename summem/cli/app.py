@@ -201,7 +201,7 @@ def replay(
 
 @cli.group(cls=_Group)
 def sessions() -> None:
-    """List, show, export and delete the sessions in a store."""
+    """List, show, export and delete the sessions in a store, and their branches."""
 
 
 def _open(config_path: str | None, store: str | None) -> tuple[str, Store | None]:
@@ -250,20 +250,61 @@ def list_sessions(store: str | None, config_path: str | None, as_json: bool) -> 
 @click.option(
     "--summaries", is_flag=True, help="Print every summary of the log, oldest first, instead."
 )
+@click.option(
+    "--branch",
+    "branch_id",
+    metavar="BRANCH_ID",
+    help="Print the messages this branch abandoned instead (ids from `sessions branches`).",
+)
 def show(
-    session: str, store: str | None, config_path: str | None, as_json: bool, summaries: bool
+    session: str,
+    store: str | None,
+    config_path: str | None,
+    as_json: bool,
+    summaries: bool,
+    branch_id: str | None,
 ) -> None:
     """Show SESSION: system message, summary, reduction timeline and view.
 
     The timeline lists each reduction: when, the span of history it folded in, tokens, cost,
     summarizer, fallbacks, and what was dropped when the summarizer records it. With
-    ``--summaries``, every summary the session's log keeps, oldest first, with its provenance.
+    ``--summaries``, every summary the session's log keeps, oldest first, with its provenance;
+    with ``--branch BRANCH_ID``, the messages that branch abandoned (an edit, a regenerate, a
+    rewind or a pop), in their old order.
     """
-    from summem.cli.sessions import reduction_timeline, show_document
+    from summem.cli.sessions import (
+        branch_document,
+        branch_messages,
+        reduction_timeline,
+        show_document,
+    )
 
+    if summaries and branch_id is not None:
+        raise click.UsageError("--summaries and --branch show different things: pass one")
+    if branch_id is not None and not branch_id.strip():
+        raise click.UsageError("--branch needs a branch id (summem sessions branches lists them)")
     url, opened = _open(config_path, store)
     found = _require(opened, session, url)
     try:
+        if branch_id is not None:
+            doc = branch_document(found, session, branch_id)
+            if as_json:
+                click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+                return
+            from rich.markup import escape
+
+            from summem.cli.render import print_history
+
+            branch = doc["branch"]
+            out = console()
+            out.print(
+                f"branch {escape(branch_id)}: the {branch['abandoned']} message(s) abandoned "
+                f"at position {branch['at']}",
+                soft_wrap=True,
+            )
+            messages = branch_messages(found, session, branch_id)
+            print_history(out, messages, title="abandoned")
+            return
         if summaries:
             from summem.cli.render import print_summaries
 
@@ -287,6 +328,34 @@ def show(
         length=state.length,
         timeline=timeline,
     )
+
+
+@sessions.command(short_help="List what edits, regenerates, rewinds and pops abandoned.")
+@click.argument("session")
+@_store_option
+@_config_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def branches(session: str, store: str | None, config_path: str | None, as_json: bool) -> None:
+    """List SESSION's branches, oldest first.
+
+    A branch holds what the history no longer does after an edit, a regenerate, a rewind or a
+    pop: the messages from position AT on, as they were. `sessions show SESSION --branch ID`
+    prints them.
+    """
+    from summem.cli.sessions import branch_rows
+
+    url, opened = _open(config_path, store)
+    found = _require(opened, session, url)
+    try:
+        rows = branch_rows(found, session)
+    finally:
+        found.close()
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    from summem.cli.render import print_branches
+
+    print_branches(console(), session, rows)
 
 
 @sessions.command(short_help="Export a session's full history with ids.")

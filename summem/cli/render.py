@@ -315,3 +315,32 @@ def print_summaries(console: Console, session: str, summaries: list[Message]) ->
         title = f"summary {i} of {len(summaries)}"
         console.print(Panel(escape(summary.text), title=title, title_align="left"))
         console.print(f"[dim]{escape(provenance_line(summary))}[/dim]")
+
+
+def print_branches(console: Console, session: str, rows: list[dict[str, Any]]) -> None:
+    """``sessions branches``: what each edit, regenerate, rewind or pop abandoned."""
+    from rich.table import Table
+
+    if not rows:
+        console.print(f"session {escape(session)}: no branches (nothing was ever abandoned)")
+        return
+    table = Table(title=f"branches of {escape(session)}", title_justify="left")
+    widest = max(len(row["branch_id"]) for row in rows)
+    for name in ("branch", "at", "abandoned", "when", "summary then"):
+        if name == "branch":  # whole, so it can be pasted into `sessions show --branch`
+            table.add_column(name, no_wrap=True, min_width=min(widest, console.width // 2))
+        else:
+            table.add_column(name, overflow="fold")
+    for row in rows:
+        summary = row["summary_id"] or "none"
+        table.add_row(
+            escape(row["branch_id"]),
+            str(row["at"]),
+            str(row["abandoned"]),
+            escape(row["created_at"].replace("T", " ")),
+            escape(f"{summary} (covering {row['watermark']})"),
+        )
+    console.print(table)
+    console.print(
+        f"[dim]the messages of one: summem sessions show {escape(session)} --branch ID[/dim]"
+    )

@@ -4,7 +4,9 @@ An export is the session's conversation with its ids, each message as
 ``{"id": ..., "message": {...}}`` (plus ``"meta"`` when summem recorded some, such as a reply's
 usage): the system message first, then the full history. ``summem replay`` reads that shape
 back, keeping the ids, so an exported session can be replayed through other settings. The JSON
-form also carries the current summary and the log of every summary, with their provenance.
+form also carries the current summary and the log of every summary, with their provenance, and
+the session's branches (what an edit, a regenerate, a rewind or a pop abandoned) with their
+messages.
 """
 
 from __future__ import annotations
@@ -14,9 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from summem.messages import Message
-    from summem.stores.base import Store
+    from summem.stores.base import Branch, Store
 
-__all__ = ["export_text", "reduction_timeline", "session_rows", "show_document"]
+__all__ = [
+    "branch_document",
+    "branch_messages",
+    "branch_rows",
+    "export_text",
+    "reduction_timeline",
+    "session_rows",
+    "show_document",
+]
 
 
 def session_rows(store: Store) -> list[dict[str, Any]]:
@@ -101,6 +111,66 @@ def show_document(store: Store, session: str) -> dict[str, Any]:
         "summarizer_spent": _spent(state.summary),
         "view": [m.to_openai() for m in state.view()],
         "timeline": reduction_timeline(store.summaries(session)),
+        "branches": branch_rows(store, session),
+    }
+
+
+def _branches(store: Store, session: str) -> list[Branch]:
+    """The session's branches (none in a store that cannot branch)."""
+    from summem.stores.base import BranchingStore
+
+    return store.branches(session) if isinstance(store, BranchingStore) else []
+
+
+def branch_messages(store: Store, session: str, branch_id: str) -> list[Message]:
+    """The messages of one branch, in their old order.
+
+    Raises:
+        StoreError: the session has no such branch (naming it).
+    """
+    from summem.errors import StoreError
+    from summem.stores.base import BranchingStore
+
+    if not any(b.id == branch_id for b in _branches(store, session)):
+        raise StoreError(
+            f"session {session!r} has no branch {branch_id!r} (summem sessions branches "
+            f"{session} lists them)"
+        )
+    assert isinstance(store, BranchingStore)  # it has branches
+    return store.branch_messages(session, branch_id)
+
+
+def branch_rows(store: Store, session: str) -> list[dict[str, Any]]:
+    """``sessions branches``: one row per branch, oldest first."""
+    return [_branch_row(b) for b in _branches(store, session)]
+
+
+def _branch_row(branch: Branch) -> dict[str, Any]:
+    import datetime
+
+    when = datetime.datetime.fromtimestamp(branch.created_at, tz=datetime.timezone.utc)
+    return {
+        "branch_id": branch.id,
+        "at": branch.at,
+        "abandoned": branch.length,
+        "created_at": when.isoformat(timespec="seconds"),
+        "summary_id": branch.summary_id,
+        "watermark": branch.watermark,
+    }
+
+
+def branch_document(store: Store, session: str, branch_id: str) -> dict[str, Any]:
+    """``sessions show --branch``: the branch and the messages it abandoned, with ids.
+
+    Raises:
+        StoreError: the session has no such branch (naming it).
+    """
+    messages = branch_messages(store, session, branch_id)
+    found = next(b for b in _branches(store, session) if b.id == branch_id)
+    return {
+        "session_id": session,
+        "branch": _branch_row(found),
+        "messages": [_item(m) for m in messages],
     }
 
 
@@ -137,5 +207,12 @@ def export_text(store: Store, session: str, fmt: str) -> str:
         "messages": [_item(m) for m in messages],
         "summary": _summary(state.summary) if state.summary is not None else None,
         "summaries": [_summary(s) for s in store.summaries(session)],
+        "branches": [
+            {
+                **_branch_row(b),
+                "messages": [_item(m) for m in branch_messages(store, session, b.id)],
+            }
+            for b in _branches(store, session)
+        ],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -11,7 +11,10 @@
 
 Each one records the framework's whole conversation in a summem memory (the store keeps all of
 it) and hands the model the memory's bounded view, converted back to the framework's own
-message types without loss.
+message types without loss. LangChain and pydantic-ai hand over their conversation whole on
+each call: :mod:`summem.integrations._window` follows it, and a conversation that went back or
+changed (time travel, a regenerate, an edit) branches the session instead of being recorded
+twice.
 """
 
 __all__: list[str] = []

@@ -31,16 +31,57 @@ from summem.events import Branched
 from summem.messages import Message, MessageLike, new_message_id, parse_messages
 from summem.observe.hooks import emit
 from summem.session.core import SessionCore
-from summem.session.flows import READ_WINDOW, index_current, reload_flow
+from summem.session.flows import READ_WINDOW, reload_flow
 from summem.session.steps import StoreSteps
+from summem.stores.adapter import AsyncStoreAdapter
 
 if TYPE_CHECKING:
     from summem.session.recorded import RecordedIndex
 
-__all__ = ["branch_flow", "check_position", "new_branch_id", "pop_flow"]
+__all__ = [
+    "branch_flow",
+    "can_branch",
+    "check_branching",
+    "check_position",
+    "index_current",
+    "new_branch_id",
+    "pop_flow",
+]
 
 MAX_ATTEMPTS = 3
 """Rewrites tried when another writer committed meanwhile (a reduction, most often)."""
+
+
+def can_branch(store: StoreSteps) -> bool:
+    """Whether the store keeps branches (a :class:`~summem.stores.base.BranchingStore`).
+
+    Every built-in store does; a third-party store written for an older summem (append-only,
+    no ``rewrite``) still works for everything else.
+    """
+    return store.branching
+
+
+def check_branching(store: StoreSteps, what: str) -> None:
+    """Refuse ``what`` (a branch, a pop...) on a store that cannot branch.
+
+    Raises:
+        ConfigurationError: naming the store's class and what it lacks.
+    """
+    if store.branching:
+        return
+    given = store.store
+    shown = given.sync_store if isinstance(given, AsyncStoreAdapter) else given
+    raise ConfigurationError(
+        f"{what} needs a store that keeps branches, and {type(shown).__name__} has no "
+        "rewrite(), branches() and branch_messages() (see summem.stores.base.BranchingStore); "
+        "nothing was written. Use a built-in store, or add them to this one"
+    )
+
+
+def index_current(core: SessionCore, index: RecordedIndex) -> bool:
+    """Whether ``index`` holds exactly the history the cached view describes."""
+    tail = core.view_tail()
+    return index.matches(core.epoch, core.length, tail[-1].id if tail else None)
 
 
 def new_branch_id() -> str:
@@ -68,6 +109,7 @@ def pop_flow(
     core: SessionCore, store: StoreSteps, index: RecordedIndex | None, n: object
 ) -> Flow[list[Message]]:
     """Abandon the last ``n`` messages (a branch at ``length - n``); return them."""
+    check_branching(store, "pop()")
     if core.stale:
         yield from reload_flow(core, store)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
@@ -116,6 +158,7 @@ def branch_flow(
         StoreOutcomeUnknownError: whether the branch was written cannot be told.
     """
     sid = core.session_id
+    check_branching(store, "a branch (an edit, a regenerate, a rewind or a pop)")
     if core.needs_load():  # stale, or the epoch unknown (the session was made by appends)
         yield from reload_flow(core, store)
     check_position("at", at, core.length)
@@ -130,7 +173,7 @@ def branch_flow(
             yield from reload_flow(core, store)
             if pop is not None and pop <= core.length:
                 at = core.length - pop
-            elif core.length != length:
+            elif core.length != length and at != 0:  # at 0: the same, whatever was appended
                 raise ConflictError(
                     f"session {sid!r}: another writer changed the history meanwhile (it holds "
                     f"{core.length} message(s) now, {length} before); nothing was branched: "

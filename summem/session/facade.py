@@ -31,7 +31,7 @@ from summem.reducers.base import BudgetReducer, Reducer, SummarizingReducer
 from summem.reducers.loop_guard import ReductionsPaused
 from summem.reducers.style import ViewStyle
 from summem.session.core import SessionCore, Trigger
-from summem.session.flows import failure_event, record_flow, reload_flow
+from summem.session.flows import failure_event, reload_flow
 from summem.session.steps import StoreSteps
 from summem.stores.base import validate_session_id
 from summem.summarizers.base import Summarizer
@@ -150,6 +150,8 @@ class BaseMemory:
 
     def _record_flow(self, items: list[MessageLike], mode: Mode) -> Flow[list[Message]]:
         """``record()``'s flow, run under the write lock (where its index is built)."""
+        from summem.session.recording import record_flow  # on first use: light imports
+
         return (yield from record_flow(self._core, self._steps, self._recorded, items, mode=mode))
 
     def _branch_flow(self, at: int, messages: Iterable[MessageLike]) -> Flow[list[Message]]:

@@ -15,8 +15,7 @@ when it is closed (cancellation), and the lease must be released then too.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
 
 from summem._flow import Flow
 from summem.conversation import Batch
@@ -54,16 +53,11 @@ from summem.session.usage import (
 )
 from summem.stores.base import SessionState
 
-if TYPE_CHECKING:
-    from summem.session.recorded import Mode, Recorded, RecordedIndex
-
 __all__ = [
     "READ_WINDOW",
     "commit_flow",
     "extend_flow",
     "failure_event",
-    "index_current",
-    "record_flow",
     "reduction_flow",
     "reload_flow",
 ]
@@ -171,77 +165,6 @@ def _append_again(core: SessionCore, store: StoreSteps, messages: list[Message])
             messages=messages,
         ) from exc
     return length
-
-
-def record_flow(
-    core: SessionCore,
-    store: StoreSteps,
-    index: RecordedIndex,
-    items: Sequence[Any],
-    *,
-    mode: Mode,
-) -> Flow[list[Message]]:
-    """Record what ``items`` adds, or branch where it differs (see ``Memory.record``).
-
-    The tail of the cached view answers most calls; the whole history is read into ``index``
-    only when the list may reach back before the tail, once, and then kept up to date.
-    """
-    from summem.session.branching import branch_flow  # on first use: keeps imports light
-    from summem.session.recorded import read_list
-
-    if core.stale:
-        yield from reload_flow(core, store)
-    prefix = core.summary_prefix
-    reading = read_list(items, _recorded(core, index), mode=mode, summary_prefix=prefix)
-    if reading.need_history:
-        yield from _read_index(core, store, index)
-        reading = read_list(items, _recorded(core, index), mode=mode, summary_prefix=prefix)
-    if reading.full_list is not None:
-        index.full_habit = reading.full_list
-    if reading.at is not None:
-        return (yield from branch_flow(core, store, index, reading.at, reading.new))
-    if not reading.new:
-        return []
-    current = index_current(core, index)
-    accepted = yield from extend_flow(core, store, reading.new, single=False)
-    if current:
-        appended = [m for m in accepted if not m.is_system]
-        index.extend(appended)
-        if not index_current(core, index):
-            index.complete = False  # another writer appended too: read again when needed
-    return accepted
-
-
-def index_current(core: SessionCore, index: RecordedIndex) -> bool:
-    """Whether ``index`` holds exactly the history the cached view describes."""
-    tail = core.view_tail()
-    return index.matches(core.epoch, core.length, tail[-1].id if tail else None)
-
-
-def _recorded(core: SessionCore, index: RecordedIndex) -> Recorded:
-    from summem.session.recorded import Recorded, fingerprint
-
-    with core.lock:  # one snapshot: a background reduction may commit meanwhile
-        k, summary, tail = core.watermark, core.summary, core.view_tail()
-        whole = index_current(core, index)
-    context: dict[str, Any] = {
-        "watermark": k,
-        "summary": fingerprint(summary) if summary is not None else None,
-        "full_habit": index.full_habit,
-    }
-    if whole:
-        return Recorded(index.fps, index.positions, 0, **context)
-    return Recorded.of_tail(tail, k, **context)
-
-
-def _read_index(core: SessionCore, store: StoreSteps, index: RecordedIndex) -> Flow[None]:
-    """Read the fingerprints of the whole history into ``index``."""
-    index.reset(core.epoch)
-    stop = core.length
-    for lo in range(0, stop, READ_WINDOW):
-        window = yield from store.history(core.session_id, lo, min(stop, lo + READ_WINDOW))
-        index.extend(window)
-    index.complete = len(index.fps) == stop
 
 
 def reduction_flow(

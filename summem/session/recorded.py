@@ -216,7 +216,9 @@ def read_list(
     leading system messages and summem's own summary echoed back):
 
     1. The list repeats the end of ``H`` (all of it, the view's tail, or the last reply), then
-       goes on: what follows is new (appended).
+       goes on: what follows is new (appended). But when the caller's last list was the whole
+       conversation and this one is a proper prefix of ``H``, it is a regenerate or a rewind
+       (rule 4), even in a conversation that repeats itself ("hi", "hello", "hi"...).
     2. The list echoes the current summary (it is the view passed back): it is compared with
        the view's tail and branches where it differs (nothing differs: it appends).
     3. ``mode="full"``: the list is the conversation: it branches at the first difference.
@@ -299,6 +301,10 @@ class _Reader:
             if self.mode == "full" and echoed is None and rec.offset + len(rec.fps):
                 return self.branch(0, 0)  # the conversation is empty now
             return self.new(0)
+        if rec.full_habit and echoed is None and self.whole:
+            p = _common(self.fprest, rec.fps)
+            if p == len(rest) < len(rec.fps):  # a proper prefix: a regenerate or a rewind
+                return self.against_history()
         appended = self.suffix()
         if appended is not None:
             return appended
@@ -342,16 +348,18 @@ class _Reader:
         tail = rec.fps[k - rec.offset :]
         p = _common(self.fprest, tail)
         if p == len(tail):
-            return self.new(p, full_list=True)
-        return self.branch(k + p, p)
+            return self.new(p)
+        return Reading(self.systems + self.rest[p:], at=k + p)
 
     def against_history(self) -> Reading:
         """Rules 3 to 6, with the whole history known."""
         fps, fprest, rest = self.rec.fps, self.fprest, self.rest
         n, m = len(fps), len(fprest)
         p = _common(fprest, fps)
+        if p == n:  # the whole history, then what is new
+            return self.new(p, full_list=True if n >= 2 else None)
         if self.mode == "full":
-            return self.branch(p, p) if p < n else self.new(p)
+            return self.branch(p, p)
         evidence = any(
             fprest[i] == fps[i] and _role(rest[i]) == "assistant" for i in range(min(m, n))
         )

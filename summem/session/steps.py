@@ -283,6 +283,10 @@ class StoreSteps:
             )
         )
 
+    def delete(self, session_id: str) -> Flow[bool]:
+        """See :meth:`Store.delete <summem.stores.base.Store.delete>`."""
+        return self._step(lambda: self.store.delete(session_id))
+
     def rollback(
         self, session_id: str, *, summary_id: str | None, expected_version: int, expected_epoch: str
     ) -> Flow[int]:

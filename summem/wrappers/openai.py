@@ -135,7 +135,8 @@ def wrap_openai(
         memory: a ``Memory`` for a sync client, an ``AsyncMemory`` for an async one.
         mode: how the ``messages`` passed are read: ``"auto"`` takes both habits (only the new
             messages, or the whole conversation each time); ``"new"`` records every message
-            passed; ``"full"`` requires the whole conversation (see ``Memory.record``).
+            passed; ``"full"``: the list is the whole conversation (it branches at its first
+            difference from the recorded one; see ``Memory.record``).
         style: how the view is rendered for the server (e.g. ``ViewStyle.compat()`` for
             llama.cpp, ``ViewStyle.strict()`` for chat templates that need alternation); the
             memory's own style by default.

@@ -231,3 +231,77 @@ def test_an_export_with_an_empty_assistant_message_an_older_summem_stored_replay
     )
     refused = run("replay", hand_written, *SMALL, "--store", other, "--session", "hand")
     assert refused.exit_code == 2 and "needs content or tool_calls" in one_error_line(refused)
+
+
+@pytest.fixture
+def branched(tmp_path: Path) -> str:
+    """A store holding session ``b`` with two branches: an edit and a pop."""
+    from summem.memory import Memory
+
+    store = f"sqlite:///{tmp_path / 'branched.db'}"
+    with Memory("b", store=store) as memory:
+        memory.extend(
+            [
+                {"role": "user", "content": "first question"},
+                {"role": "assistant", "content": "first answer"},
+                {"role": "user", "content": "second question"},
+                {"role": "assistant", "content": "second answer"},
+            ]
+        )
+        memory.branch(2, [{"role": "user", "content": "second question, edited"}])
+        memory.pop()
+    return store
+
+
+def test_branches_lists_what_edits_and_pops_abandoned(branched: str) -> None:
+    with db(branched) as store:
+        first, second = store.branches("b")
+    table = run("sessions", "branches", "b", "--store", branched)
+    assert table.exit_code == 0, table.output
+    assert first.id in table.stdout and second.id in table.stdout
+    assert "sessions show b --branch ID" in table.stdout
+    rows = json.loads(run("sessions", "branches", "b", "--store", branched, "--json").stdout)
+    assert [(r["branch_id"], r["at"], r["abandoned"]) for r in rows] == [
+        (first.id, 2, 2),
+        (second.id, 2, 1),
+    ]
+    doc = json.loads(run("sessions", "show", "b", "--store", branched, "--json").stdout)
+    assert [r["branch_id"] for r in doc["branches"]] == [first.id, second.id]
+
+
+def test_show_branch_prints_the_abandoned_messages(branched: str) -> None:
+    with db(branched) as store:
+        first = store.branches("b")[0]
+    shown = run("sessions", "show", "b", "--store", branched, "--branch", first.id)
+    assert shown.exit_code == 0, shown.output
+    assert "second question" in shown.stdout and "second answer" in shown.stdout
+    assert f"branch {first.id}: the 2 message(s) abandoned at position 2" in shown.stdout
+    doc = json.loads(
+        run("sessions", "show", "b", "--store", branched, "--branch", first.id, "--json").stdout
+    )
+    assert [m["message"]["content"] for m in doc["messages"]] == [
+        "second question",
+        "second answer",
+    ]
+    assert doc["branch"]["at"] == 2
+    exported = json.loads(run("sessions", "export", "b", "--store", branched).stdout)
+    assert [len(b["messages"]) for b in exported["branches"]] == [2, 1]
+
+
+def test_branch_commands_refuse_bad_input_in_one_line(branched: str) -> None:
+    unknown = run("sessions", "show", "b", "--store", branched, "--branch", "b_nope")
+    assert unknown.exit_code == 1
+    assert "has no branch 'b_nope'" in one_error_line(unknown)
+    both = run("sessions", "show", "b", "--store", branched, "--branch", "x", "--summaries")
+    assert both.exit_code == 2 and "pass one" in both.stderr
+    empty = run("sessions", "show", "b", "--store", branched, "--branch", " ")
+    assert empty.exit_code == 2 and "needs a branch id" in empty.stderr
+    missing = run("sessions", "branches", "nope", "--store", branched)
+    assert missing.exit_code == 1 and "no session 'nope'" in one_error_line(missing)
+    none = run("sessions", "branches", "s1", "--store", branched)
+    assert none.exit_code == 1  # s1 is not in this store
+
+
+def test_a_session_without_branches_says_so(url: str) -> None:
+    result = run("sessions", "branches", "s1", "--store", url)
+    assert result.exit_code == 0 and "no branches" in result.stdout

@@ -247,3 +247,28 @@ def test_recompute_rollback_and_clear_become_spans_and_metrics_without_content(
     again = run(opted_in)
     again.recompute()
     assert SUMMARY in strings(opted_in.finished()[-1:], {})
+
+
+def test_a_branch_becomes_a_span_and_a_view_change(replay: respx.Route) -> None:
+    telemetry = Telemetry()
+    memory = run(telemetry)
+    first = memory.summaries()[0]
+    k = first.summary_info.watermark  # type: ignore[union-attr]
+    before = len(telemetry.finished())
+    memory.branch(k + 1, [{"role": "user", "content": "an edited turn"}])
+    (span,) = [s for s in telemetry.finished()[before:] if s.name == "summem branch"]
+    attrs = dict(span.attributes or {})
+    (branch,) = memory.branches()
+    assert attrs["summem.branch.id"] == branch.id and attrs["summem.branch.at"] == k + 1
+    assert attrs["summem.branch.abandoned"] == len(TURNS) - k - 1
+    assert attrs["summem.branch.added"] == 1
+    assert attrs["summem.branch.summary"] == "rolled_back"
+    assert attrs["summem.summary.id"] == first.id and attrs["summem.watermark"] == k
+    assert (
+        isinstance(attrs["summem.watermark_before"], int) and attrs["summem.watermark_before"] > k
+    )
+    changes = {
+        p.attributes["summem.operation"]: p.value for p in telemetry.points()["summem.view.changes"]
+    }
+    assert changes == {"branch": 1}
+    assert "an edited turn" not in strings([span], {})

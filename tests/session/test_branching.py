@@ -33,7 +33,7 @@ from tests.fakes.counters import words
 from tests.fakes.memory import check_session, small_reducer
 from tests.fakes.messages import a, call, res, sys, u
 from tests.fakes.summarizers import FakeSummarizer, Gate, GatedSummarizer
-from tests.stores.backends import BACKEND_PARAMS, Backend, backend_of
+from tests.stores.backends import BACKEND_PARAMS, Backend, backend_of, kind_params
 from tests.test_async_parity import Awaited
 
 Make = Callable[..., Any]
@@ -406,3 +406,108 @@ async def test_a_cancelled_branch_leaves_the_copy_to_be_read_again() -> None:
         await task
     assert texts(await memory.messages()) == ["u1", "a1", "u2", "a2", "u3"]
     await memory.close()
+
+
+async def test_branching_at_0_empties_whatever_was_appended_meanwhile(on: Make) -> None:
+    mine, other = on("clear"), on("clear")
+    await mine.extend(CONVERSATION)
+    await mine.refresh()
+    await other.refresh()
+    await other.add(u("theirs"))
+    await mine.branch(0)  # the history is empty after it, whatever it held (kept as a branch)
+    assert await mine.history() == [] and await mine.messages() == []
+    (branch,) = await mine.branches()
+    assert branch.length == 7
+
+
+class AppendOnly(InMemoryStore):
+    """A store written for an older summem: no rewrite, branches or branch_messages."""
+
+    rewrite = None  # type: ignore[assignment]
+    branches = None  # type: ignore[assignment]
+    branch_messages = None  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+async def test_a_store_that_cannot_branch_says_so_and_writes_nothing(mode: str) -> None:
+    store = AppendOnly()
+    memory: Any = (
+        Awaited(Memory("s", store=store)) if mode == "sync" else AsyncMemory("s", store=store)
+    )
+    await memory.record(CONVERSATION)
+    for attempt in (
+        memory.branch(2),
+        memory.pop(),
+        memory.record([u("u1"), a("a1"), u("u2 edited")]),  # an edit: it would branch
+        memory.branch_messages("b_1"),
+    ):
+        with pytest.raises(ConfigurationError, match="AppendOnly has no rewrite"):
+            await attempt
+    assert await memory.branches() == []
+    assert texts(await memory.history()) == texts(CONVERSATION)
+    data = await memory.to_dict()
+    assert "branches" not in data
+    await memory.close()
+    branched = Memory("b")
+    branched.extend(CONVERSATION)
+    branched.pop()
+    with pytest.raises(ConfigurationError, match="AppendOnly"):
+        Memory.from_dict(branched.to_dict(), store=store)
+    assert not store.exists("b")
+
+
+async def test_recall_forgets_what_a_branch_abandoned(on: Make) -> None:
+    mine, other = on("recall"), on("recall")
+    await mine.extend([u("the parcel code is ZX-481"), a("noted"), u("and the colour?")])
+    await other.refresh()
+    for memory in (mine, other):  # both build their index (or ask the store) now
+        hits = await memory.recall("ZX-481", evicted_only=False)
+        assert [h.message.text for h in hits][:1] == ["the parcel code is ZX-481"]
+    await mine.branch(0, [u("the parcel code is QR-112"), a("noted"), u("and the size?")])
+    await other.refresh()  # as long as before: only its end tells the index it is stale
+    for memory in (mine, other):
+        texts_found = [h.message.text for h in await memory.recall("ZX-481", evicted_only=False)]
+        assert "the parcel code is ZX-481" not in texts_found
+        found = await memory.recall("QR-112", evicted_only=False)
+        assert [h.message.text for h in found][:1] == ["the parcel code is QR-112"]
+
+
+@pytest.mark.parametrize("kind", kind_params())
+def test_pops_racing_appends_lose_and_duplicate_nothing(kind: str, tmp_path: Path) -> None:
+    import threading
+
+    with backend_of((kind, "sync"), tmp_path) as backend:
+        stores = [backend.native(), backend.native()]
+        adder = Memory("race", store=stores[0], reducer=small_reducer())
+        popper = Memory("race", store=stores[1], reducer=small_reducer())
+        added: list[str] = []
+        popped: list[str] = []
+        conflicts = 0
+
+        def add() -> None:
+            for i in range(120):
+                added.append(adder.add(u(f"message {i}")).id)
+
+        def pop() -> None:
+            nonlocal conflicts
+            for _ in range(40):
+                try:
+                    popped.extend(m.id for m in popper.pop())
+                except ConflictError:
+                    conflicts += 1
+                except ConfigurationError:
+                    pass  # nothing to pop yet
+
+        threads = [threading.Thread(target=add), threading.Thread(target=pop)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        history = [m.id for m in popper.history_messages()]
+        abandoned = [m.id for b in popper.branches() for m in popper.branch_history(b.id)]
+        assert sorted(history + abandoned) == sorted(added)  # each once, none lost
+        assert sorted(abandoned) == sorted(popped)  # a pop returns exactly what it abandoned
+        for memory in (adder, popper):
+            memory.close()
+        for store in stores:
+            store.close()

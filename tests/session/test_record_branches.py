@@ -263,3 +263,16 @@ def test_read_list_rules_without_a_store() -> None:
     tail = Recorded(fps[2:], {fps[2]: [0], fps[3]: [1]}, 2, watermark=2)
     assert read_list([u("hi"), a("hello")], tail, mode="auto", summary_prefix=None).need_history
     assert not read_list([u("new")], tail, mode="auto", summary_prefix=None).need_history
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_regenerate_in_a_conversation_that_repeats_itself(mode: str) -> None:
+    memory = make(mode)
+    turns = [u("hi"), a("hello"), u("hi"), a("hello")]
+    await memory.record(turns[:2])
+    await memory.record(turns)  # the whole list: the habit is known from here
+    await memory.record(turns[:3])  # regenerate the last reply, not "hi" again at the end
+    assert await texts(memory) == ["hi", "hello", "hi"]
+    (branch,) = await memory.branches()
+    assert (branch.at, branch.length) == (3, 1)
+    await memory.close()

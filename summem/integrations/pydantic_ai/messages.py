@@ -1,42 +1,23 @@
-"""summem in pydantic-ai: a capability (and a history processor) bounding what the model sees.
+"""pydantic-ai messages as summem messages and back, without loss.
 
-    from pydantic_ai import Agent
-    from summem.integrations.pydantic_ai import SummemHistory
-
-    agent = Agent(model, capabilities=[SummemHistory(Memory("user-42"))])
-
-Before each model request, the run's messages are recorded in the memory (what is already
-recorded is recognised and skipped, as the wrappers do) and the model is sent the memory's view
-instead: the system prompt, the summary (a user-prompt request of its own), the recent turns,
-never a tool call without its results. Each response is recorded when the next request brings
-it back, and the last one when the run ends. The run's own history is left whole
-(``result.all_messages()``), and the store holds all of it too.
-
-``SummemHistory.processor()`` gives the same as a plain history processor, for
-``ProcessHistory(...)``; pydantic-ai then replaces the run's history with the view, and a
-response is recorded when the next request brings it back.
-
-Messages convert to chat-completions messages and back without loss: each request part becomes
-one message (consecutive system prompt parts one system message; parts with no chat form, such
-as instruction deltas, ride along with a neighbour), each response one assistant message with
-its tool calls; pydantic-ai's own serialisation of the parts is kept in the message's ``meta``
-(never sent to a provider) and given back.
+Each request part becomes one message (consecutive system prompt parts one system message;
+parts with no chat form, such as instruction deltas, ride along with a neighbour), each response
+one assistant message with its tool calls; pydantic-ai's own serialisation of the parts is kept
+in the message's ``meta`` under ``"pydantic_ai"`` (never sent to a provider) and given back.
+Re-exported by :mod:`summem.integrations.pydantic_ai`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
-from summem.errors import ConfigurationError, MessageValidationError
+from summem.errors import MessageValidationError
 from summem.integrations._shared import missing, split_head
 from summem.messages import Message
 
 try:
-    from pydantic_ai.capabilities import AbstractCapability
     from pydantic_ai.messages import (
         BaseToolReturnPart,
         CompactionPart,
@@ -57,16 +38,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised with the package hidden
     raise missing("pydantic-ai", "pydantic-ai", exc) from exc
 
-if TYPE_CHECKING:
-    from pydantic_ai.agent import AgentRunResult
-    from pydantic_ai.models import ModelRequestContext
-    from pydantic_ai.tools import RunContext
-
-    from summem.async_memory import AsyncMemory
-    from summem.memory import Memory
-    from summem.session.recorded import Mode
-
-__all__ = ["SummemHistory", "from_pydantic_ai", "to_pydantic_ai"]
+__all__ = ["META_KEY", "SUMMARY_KEY", "from_pydantic_ai", "to_pydantic_ai"]
 
 META_KEY = "pydantic_ai"
 """The key of :attr:`Message.meta <summem.messages.Message.meta>` holding pydantic-ai's data."""
@@ -293,77 +265,3 @@ def to_pydantic_ai(view: list[Message]) -> list[ModelMessage]:
             requests.add(_fallback_parts(message, names), None, None)
     requests.flush()
     return requests.out
-
-
-# -- the capability -------------------------------------------------------------------------
-
-
-async def _record_and_view(
-    memory: Memory | AsyncMemory, incoming: list[Message], mode: Mode
-) -> list[Message]:
-    from summem.async_memory import AsyncMemory
-
-    if isinstance(memory, AsyncMemory):
-        await memory.record(incoming, mode=mode)
-        return await memory.view()
-
-    def work() -> list[Message]:
-        memory.record(incoming, mode=mode)
-        return memory.view()
-
-    return await asyncio.to_thread(work)
-
-
-async def _record(memory: Memory | AsyncMemory, incoming: list[Message], mode: Mode) -> None:
-    from summem.async_memory import AsyncMemory
-
-    if isinstance(memory, AsyncMemory):
-        await memory.record(incoming, mode=mode)
-    else:
-        await asyncio.to_thread(memory.record, incoming, mode=mode)
-
-
-@dataclass
-class SummemHistory(AbstractCapability[Any]):
-    """A pydantic-ai capability that sends the model a summem memory's bounded view.
-
-    Args:
-        memory: the session's :class:`~summem.Memory` (its calls run in a worker thread) or
-            :class:`~summem.AsyncMemory`; both work with ``run`` and ``run_sync``.
-        mode: how the run's messages are read (see :meth:`summem.Memory.record`).
-    """
-
-    memory: Memory | AsyncMemory
-    mode: Mode = field(default="auto", kw_only=True)
-
-    def __post_init__(self) -> None:
-        if not callable(getattr(self.memory, "view", None)):
-            raise ConfigurationError(f"SummemHistory needs a summem Memory, got {self.memory!r}")
-
-    @classmethod
-    def get_serialization_name(cls) -> str | None:
-        """Not part of agent specs: it holds a live memory."""
-        return None
-
-    async def bound(self, messages: list[ModelMessage]) -> list[ModelMessage]:
-        """Record ``messages``; return the memory's view as pydantic-ai messages."""
-        incoming = from_pydantic_ai(messages)
-        return to_pydantic_ai(await _record_and_view(self.memory, incoming, self.mode))
-
-    async def before_model_request(
-        self, ctx: RunContext[Any], request_context: ModelRequestContext
-    ) -> ModelRequestContext:
-        """Send the view instead of the run's messages (the run keeps its own)."""
-        request_context.messages = await self.bound(list(request_context.messages))
-        return request_context
-
-    async def after_run(
-        self, ctx: RunContext[Any], *, result: AgentRunResult[Any]
-    ) -> AgentRunResult[Any]:
-        """Record the run's last response (the others came back with the next request)."""
-        await _record(self.memory, from_pydantic_ai(result.all_messages()), self.mode)
-        return result
-
-    def processor(self) -> Callable[[list[ModelMessage]], Awaitable[list[ModelMessage]]]:
-        """The same as a history processor, for ``ProcessHistory(history.processor())``."""
-        return self.bound

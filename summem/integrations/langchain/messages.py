@@ -1,41 +1,21 @@
-"""summem as LangChain v1 agent middleware: the model sees a bounded view, the store keeps all.
+"""LangChain messages as summem messages and back, without loss; a view as a model request.
 
-    from langchain.agents import create_agent
-    from summem.integrations.langchain import SummemMiddleware
-
-    agent = create_agent(model, tools=[...], middleware=[SummemMiddleware(Memory("user-42"))])
-
-Before each model call, the request's messages (the agent state's whole conversation, plus the
-system prompt) are recorded in the memory: what is already recorded is recognised and skipped,
-as the wrappers do (``mode=``). The model is called with the memory's view instead: the system
-message, the summary, the recent turns, never a tool call without its results. The reply is
-recorded once the call returns. The agent's state is left as it is (the middleware only changes
-what the model is sent), so checkpointers keep working; the store holds the full history too.
-
-Messages convert to chat-completions messages and back without loss: ids, names, tool calls
-with their arguments, ``additional_kwargs``, ``response_metadata``, usage, artifacts and status
-are kept in the summem message's ``meta`` (never sent to a provider) and given back.
+Ids, names, tool calls with their arguments, ``additional_kwargs``, ``response_metadata``,
+usage, artifacts and status are kept in the summem message's ``meta`` under ``"langchain"``
+(never sent to a provider) and given back. Re-exported by :mod:`summem.integrations.langchain`.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from summem.errors import ConfigurationError, MessageValidationError
-from summem.integrations._shared import (
-    dump_arguments,
-    load_arguments,
-    missing,
-    placement_of,
-    split_head,
-)
+from summem.errors import MessageValidationError
+from summem.integrations._shared import dump_arguments, load_arguments, missing, split_head
 from summem.messages import Message
 from summem.reducers.view import SUMMARY_END
 
 try:
-    from langchain.agents.middleware import AgentMiddleware, AgentState
     from langchain_core.messages import (
         AIMessage,
         BaseMessage,
@@ -48,15 +28,9 @@ except ImportError as exc:  # pragma: no cover - exercised with the package hidd
     raise missing("langchain", "langchain", exc) from exc
 
 if TYPE_CHECKING:
-    from langchain.agents.middleware import ModelRequest, ModelResponse
-    from langchain.agents.middleware.types import ExtendedModelResponse
-
-    from summem.async_memory import AsyncMemory
-    from summem.memory import Memory
     from summem.reducers.view import SummaryPlacement
-    from summem.session.recorded import Mode
 
-__all__ = ["SummemMiddleware", "from_langchain", "pre_model_hook", "to_langchain", "view_messages"]
+__all__ = ["META_KEY", "from_langchain", "to_langchain", "view_messages"]
 
 META_KEY = "langchain"
 """The key of :attr:`Message.meta <summem.messages.Message.meta>` holding LangChain's fields."""
@@ -241,130 +215,3 @@ def view_messages(
     if placement == "first_user" and messages and isinstance(messages[0], HumanMessage):
         return system, [_with_text_before(messages[0], summary.text + SUMMARY_END), *messages[1:]]
     return system, [HumanMessage(summary.text, id=summary.id), *messages]
-
-
-# -- the middleware -------------------------------------------------------------------------
-
-
-def _incoming(request: ModelRequest[Any]) -> list[Message]:
-    head = [request.system_message] if request.system_message is not None else []
-    return [from_langchain(m) for m in [*head, *request.messages]]
-
-
-def _replies(response: ModelResponse[Any]) -> list[Message]:
-    """What the model answered (LangChain gives inner middleware's answers as a ModelResponse)."""
-    return [from_langchain(m) for m in response.result]
-
-
-class SummemMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
-    """Agent middleware bounding the model's input with a summem memory.
-
-    Args:
-        memory: the session's :class:`~summem.Memory` (for ``invoke``; ``ainvoke`` runs its
-            calls in a thread) or :class:`~summem.AsyncMemory` (for ``ainvoke`` only).
-        mode: how the request's messages are read (see :meth:`summem.Memory.record`); the
-            default recognises what is already recorded.
-
-    The view's system message is sent as the request's system message; the summary goes where
-    the reducer's ``summary_placement`` says.
-    """
-
-    def __init__(self, memory: Memory | AsyncMemory, *, mode: Mode = "auto") -> None:
-        super().__init__()
-        if not callable(getattr(memory, "view", None)):
-            raise ConfigurationError(f"SummemMiddleware needs a summem Memory, got {memory!r}")
-        self.memory = memory
-        self.mode: Mode = mode
-        self._placement = placement_of(memory)
-
-    def _bounded(self, request: ModelRequest[Any], view: list[Message]) -> ModelRequest[Any]:
-        system, messages = view_messages(view, self._placement)
-        return request.override(system_message=system, messages=cast("list[Any]", messages))
-
-    def _sync_memory(self) -> Memory:
-        from summem.memory import Memory
-
-        if not isinstance(self.memory, Memory):
-            raise ConfigurationError(
-                "this agent was called synchronously (invoke/stream) but its SummemMiddleware "
-                "holds an AsyncMemory: use ainvoke/astream, or pass a Memory"
-            )
-        return self.memory
-
-    def wrap_model_call(
-        self,
-        request: ModelRequest[Any],
-        handler: Callable[[ModelRequest[Any]], ModelResponse[Any]],
-    ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
-        """Record the request's messages, call the model with the view, record the reply."""
-        memory = self._sync_memory()
-        memory.record(_incoming(request), mode=self.mode)
-        response = handler(self._bounded(request, memory.view()))
-        memory.extend(_replies(response))
-        return response
-
-    async def awrap_model_call(
-        self,
-        request: ModelRequest[Any],
-        handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
-    ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
-        """The async twin of :meth:`wrap_model_call`."""
-        from summem.async_memory import AsyncMemory
-
-        incoming = _incoming(request)
-        memory = self.memory
-        if isinstance(memory, AsyncMemory):
-            await memory.record(incoming, mode=self.mode)
-            response = await handler(self._bounded(request, await memory.view()))
-            await memory.extend(_replies(response))
-            return response
-        await asyncio.to_thread(memory.record, incoming, mode=self.mode)
-        view = await asyncio.to_thread(memory.view)
-        response = await handler(self._bounded(request, view))
-        await asyncio.to_thread(memory.extend, _replies(response))
-        return response
-
-
-# -- LangGraph's create_react_agent ------------------------------------------------------------
-
-
-def pre_model_hook(memory: Memory | AsyncMemory, *, mode: Mode = "auto") -> Any:
-    """A ``pre_model_hook`` for LangGraph's ``create_react_agent`` (LangGraph before 1.0 style).
-
-    Records the state's messages and returns the view as ``llm_input_messages`` (the state is
-    not changed). The model's replies are recorded when the next call brings them back, so the
-    last answer of a run is recorded on the next run. Sync with a ``Memory`` (async too, in a
-    worker thread); async only with an ``AsyncMemory``.
-    """
-    from langchain_core.runnables import RunnableLambda
-
-    from summem.async_memory import AsyncMemory
-
-    placement = placement_of(memory)
-
-    def output(view: list[Message]) -> dict[str, Any]:
-        system, messages = view_messages(view, placement)
-        return {"llm_input_messages": [system, *messages] if system is not None else messages}
-
-    def hook(state: Any) -> dict[str, Any]:
-        if isinstance(memory, AsyncMemory):
-            raise ConfigurationError(
-                "this pre_model_hook holds an AsyncMemory: use ainvoke/astream, or pass a Memory"
-            )
-        memory.record([from_langchain(m) for m in _state_messages(state)], mode=mode)
-        return output(memory.view())
-
-    async def ahook(state: Any) -> dict[str, Any]:
-        incoming = [from_langchain(m) for m in _state_messages(state)]
-        if isinstance(memory, AsyncMemory):
-            await memory.record(incoming, mode=mode)
-            return output(await memory.view())
-        await asyncio.to_thread(memory.record, incoming, mode=mode)
-        return output(await asyncio.to_thread(memory.view))
-
-    return RunnableLambda(hook, afunc=ahook, name="summem_pre_model_hook")
-
-
-def _state_messages(state: Any) -> list[BaseMessage]:
-    messages = state.get("messages") if isinstance(state, dict) else state.messages
-    return list(messages or [])

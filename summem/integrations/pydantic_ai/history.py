@@ -1,0 +1,171 @@
+"""``SummemHistory``: a pydantic-ai run's messages followed into a memory, the view sent.
+
+See :mod:`summem.integrations.pydantic_ai`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from summem.errors import ConfigurationError
+from summem.integrations._shared import missing
+from summem.integrations._window import RecordedKeys, Window, follow_any, shown
+from summem.session.recorded import fingerprint
+
+try:
+    from pydantic_ai.capabilities import AbstractCapability
+    from pydantic_ai.messages import ModelMessage
+    from pydantic_ai.tools import RunContext  # at run time: pydantic-ai reads processor() hints
+except ImportError as exc:  # pragma: no cover - exercised with the package hidden
+    raise missing("pydantic-ai", "pydantic-ai", exc) from exc
+
+from summem.integrations.pydantic_ai.messages import META_KEY, from_pydantic_ai, to_pydantic_ai
+
+if TYPE_CHECKING:
+    from pydantic_ai.agent import AgentRunResult
+    from pydantic_ai.models import ModelRequestContext
+
+    from summem.async_memory import AsyncMemory
+    from summem.memory import Memory
+    from summem.messages import Message
+    from summem.session.recorded import Mode
+
+__all__ = ["SummemHistory", "message_key"]
+
+# -- the capability -------------------------------------------------------------------------
+
+
+def message_key(message: Message) -> tuple[str, Any]:
+    """A recorded message's key: pydantic-ai's form of it, and what a provider sees of it.
+
+    pydantic-ai's form carries the timestamps: a response whole, a request's message by its
+    own parts (pydantic-ai merges neighbouring requests, which changes their envelope).
+    """
+    extra = message.meta.get(META_KEY) or {}
+    own = extra.get("response", extra.get("parts"))
+    return json.dumps(own, sort_keys=True, default=str), fingerprint(message)
+
+
+def _this_run_only(messages: Sequence[ModelMessage], run_id: str | None) -> bool:
+    """True when every message came from the run ``run_id`` (it was given no history)."""
+    return run_id is not None and all(m.run_id == run_id for m in messages)
+
+
+@dataclass
+class SummemHistory(AbstractCapability[Any]):
+    """A pydantic-ai capability that sends the model a summem memory's bounded view.
+
+    Args:
+        memory: the session's :class:`~summem.Memory` (its calls run in a worker thread) or
+            :class:`~summem.AsyncMemory`; both work with ``run`` and ``run_sync``.
+        resume: a run given no ``message_history`` (pydantic-ai cannot tell ``None`` from
+            ``[]``) continues the memory's conversation, the memory supplying the past. Off
+            by default: such a run starts a new conversation, as in pydantic-ai, and the
+            recorded one is kept as a branch (``memory.branches()``).
+        mode: ``None`` (default): the run's messages are the conversation, and a history
+            that differs from what is recorded branches the session (see the module).
+            ``"auto"``, ``"new"`` or ``"full"``: read them by content as
+            :meth:`summem.Memory.record` does instead.
+    """
+
+    memory: Memory | AsyncMemory
+    resume: bool = field(default=False, kw_only=True)
+    mode: Mode | None = field(default=None, kw_only=True)
+    _recorded: RecordedKeys = field(default_factory=RecordedKeys, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not callable(getattr(self.memory, "view", None)):
+            raise ConfigurationError(f"SummemHistory needs a summem Memory, got {self.memory!r}")
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        """Not part of agent specs: it holds a live memory."""
+        return None
+
+    async def _follow(self, messages: Sequence[ModelMessage], run_id: str | None) -> Window | None:
+        incoming = _without_summary(from_pydantic_ai(messages), self.memory)
+        if self.mode is not None:
+            await _record(self.memory, incoming, self.mode)
+            return None
+        resumed = self.resume and _this_run_only(messages, run_id)
+        return await follow_any(self.memory, self._recorded, incoming, message_key, resume=resumed)
+
+    async def bound(
+        self, messages: list[ModelMessage], run_id: str | None = None
+    ) -> list[ModelMessage]:
+        """Record ``messages`` (a run's, ``run_id``); return the view as pydantic-ai messages.
+
+        Messages the list no longer holds from its start on (a processor before this one
+        dropped them) are not in what it returns.
+        """
+        window = await self._follow(messages, run_id)
+        view = await _view(self.memory)
+        return to_pydantic_ai(view if window is None else shown(view, window))
+
+    async def before_model_request(
+        self, ctx: RunContext[Any], request_context: ModelRequestContext
+    ) -> ModelRequestContext:
+        """Send the view instead of the run's messages (the run keeps its own)."""
+        messages = list(request_context.messages)
+        request_context.messages = await self.bound(messages, ctx.run_id)
+        return request_context
+
+    async def after_run(
+        self, ctx: RunContext[Any], *, result: AgentRunResult[Any]
+    ) -> AgentRunResult[Any]:
+        """Record the run's last response (the others came back with the next request)."""
+        await self._follow(result.all_messages(), ctx.run_id)
+        return result
+
+    def processor(
+        self,
+    ) -> Callable[[RunContext[Any], list[ModelMessage]], Awaitable[list[ModelMessage]]]:
+        """The same as a history processor, for ``ProcessHistory(history.processor())``."""
+
+        async def process(ctx: RunContext[Any], messages: list[ModelMessage]) -> list[ModelMessage]:
+            return await self.bound(messages, ctx.run_id)
+
+        return process
+
+
+def _without_summary(incoming: list[Message], memory: Memory | AsyncMemory) -> list[Message]:
+    """``incoming`` without summem's summary, when a view came back as a run's history.
+
+    pydantic-ai merges the summary's request with its neighbour (its ``metadata`` mark is then
+    lost), so the summary is recognised as the first user message after the system messages
+    that starts with the reducer's summary prefix, as :meth:`summem.Memory.record` does.
+    """
+    prefix = getattr(memory.reducer, "summary_prefix", None)
+    lead = 0
+    while lead < len(incoming) and incoming[lead].is_system:
+        lead += 1
+    if (
+        isinstance(prefix, str)
+        and prefix
+        and lead < len(incoming)
+        and incoming[lead].role == "user"
+        and incoming[lead].text.startswith(prefix)
+    ):
+        return incoming[:lead] + incoming[lead + 1 :]
+    return incoming
+
+
+async def _view(memory: Memory | AsyncMemory) -> list[Message]:
+    from summem.async_memory import AsyncMemory
+
+    if isinstance(memory, AsyncMemory):
+        return await memory.view()
+    return await asyncio.to_thread(memory.view)
+
+
+async def _record(memory: Memory | AsyncMemory, incoming: list[Message], mode: Mode) -> None:
+    from summem.async_memory import AsyncMemory
+
+    if isinstance(memory, AsyncMemory):
+        await memory.record(incoming, mode=mode)
+    else:
+        await asyncio.to_thread(memory.record, incoming, mode=mode)
