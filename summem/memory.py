@@ -177,10 +177,12 @@ class Memory(BaseMemory):
         A list that is the whole conversation edited (a message changed), or cut short (a
         regenerate: it stops before the last reply; a rewind to a checkpoint), **branches**
         where it differs (see :meth:`branch`): the history becomes the list, and what it no
-        longer holds is kept as a branch. It counts as the whole conversation when it holds a
-        model's reply (an assistant message) in the place the history has it, or, for a list
-        that starts like the history, when this memory's last list was the whole conversation;
-        new messages that repeat an earlier "ok" or "hi" are never taken for one.
+        longer holds is kept as a branch. It counts as the whole conversation when what it
+        keeps of the history holds a model's reply (an assistant message), when it is the
+        history with one message changed and the rest resent, or, for a list that starts like
+        the history, when this memory's last list was the whole conversation; new messages
+        that repeat an earlier "ok" or "hi" are never taken for one (the rules:
+        :func:`summem.session.recorded.read_list`).
 
         Args:
             messages: the list, as passed to the model.

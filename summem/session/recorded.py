@@ -223,11 +223,13 @@ def read_list(
        the view's tail and branches where it differs (nothing differs: it appends).
     3. ``mode="full"``: the list is the conversation: it branches at the first difference.
     4. ``mode="auto"``: the list is taken for the whole conversation, edited or cut short, when
-       it shows it is one: a model's reply (an assistant message) in the place ``H`` has it,
-       or (for a list that starts like ``H``) the caller's last list was the whole
-       conversation. Then it branches at the first difference (an edit), or where it ends
-       (a regenerate or a rewind: a proper prefix of ``H``). A user message alone is never
-       such evidence: new messages may repeat an earlier "ok" or "hi".
+       it shows it is one: the part it keeps of ``H`` holds a model's reply (an assistant
+       message); or it is ``H`` with one message changed and the rest (two or more messages,
+       a reply among them) resent unchanged; or, for a list that starts like ``H``, the
+       caller's last list was the whole conversation. Then it branches at the first difference
+       (an edit), or where it ends (a regenerate or a rewind: a proper prefix of ``H``). User
+       messages alone are never such evidence: new messages may repeat an earlier "ok" or
+       "hi", and a new exchange may repeat a canned reply.
     5. A list as long as ``H`` that starts like it without such evidence, or a proper prefix
        of ``H`` ending with an assistant message (a rewind, or new messages that repeat the
        first exchange), is ambiguous: :class:`~summem.errors.HistoryMismatchError` names the
@@ -360,22 +362,33 @@ class _Reader:
             return self.new(p, full_list=True if n >= 2 else None)
         if self.mode == "full":
             return self.branch(p, p)
-        evidence = any(
-            fprest[i] == fps[i] and _role(rest[i]) == "assistant" for i in range(min(m, n))
-        )
+        # a model's reply in what the list keeps of H (new messages rarely repeat one)
+        kept = any(_role(m) == "assistant" for m in rest[:p])
         habit = self.rec.full_habit and p >= 1
         if p < m:  # the list goes on past where it stops repeating H: an edit?
-            if evidence or habit:
+            if kept or habit or self.edited_in_place(p):
                 return self.branch(p, p)
             if m >= n and p >= 1:
                 raise _ambiguous(self.where[p], rest[p], p, n, ends=False)
             return self.new(0, full_list=False if n else None)
         # a proper prefix of H (p == m < n): a regenerate or a rewind?
-        if habit or (evidence and _role(rest[-1]) != "assistant"):
+        if habit or (kept and _role(rest[-1]) != "assistant"):
             return self.branch(p, p)
-        if evidence:
+        if kept:
             raise _ambiguous(self.where[-1], rest[-1], p, n, ends=True)
         return self.new(0, full_list=False)
+
+    def edited_in_place(self, p: int) -> bool:
+        """The list is ``H`` with the message at ``p`` changed and the rest resent as it was.
+
+        At least two messages after ``p``, a model's reply among them: a new message and a
+        canned reply that happens to match ``H`` are not mistaken for it.
+        """
+        fps, fprest = self.rec.fps, self.fprest
+        n = len(fps)
+        if len(fprest) < n or n - p - 1 < 2 or fprest[p + 1 : n] != list(fps[p + 1 : n]):
+            return False
+        return any(_role(m) == "assistant" for m in self.rest[p + 1 : n])
 
 
 def _common(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:

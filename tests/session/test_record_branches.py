@@ -276,3 +276,20 @@ async def test_a_regenerate_in_a_conversation_that_repeats_itself(mode: str) -> 
     (branch,) = await memory.branches()
     assert (branch.at, branch.length) == (3, 1)
     await memory.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_new_exchange_repeating_a_canned_reply_is_not_an_edit(mode: str) -> None:
+    memory = make(mode)
+    await memory.record([u("hi"), a("Hello! How can I help?"), u("q"), a("r")])
+    await memory.record([u("hey"), a("Hello! How can I help?")])  # a pair recorded as it came
+    assert await texts(memory) == [
+        "hi",
+        "Hello! How can I help?",
+        "q",
+        "r",
+        "hey",
+        "Hello! How can I help?",
+    ]
+    assert await memory.branches() == []
+    await memory.close()
