@@ -244,12 +244,15 @@ def test_a_child_forked_from_c_does_not_reuse_its_parents_ids() -> None:
     import ctypes
     import os
     import select
+    import signal
 
     from summem.messages import new_message_id
 
     new_message_id()  # the parent has made ids before it forks
     read, write = os.pipe()
-    pid = ctypes.CDLL(None, use_errno=True).fork()
+    # PyDLL keeps the GIL across the call: with CDLL another thread (xdist's) could hold it at
+    # the fork, and the child would wait forever for a GIL owned by a thread it does not have
+    pid = ctypes.PyDLL(None, use_errno=True).fork()
     if pid == 0:  # pragma: no cover - the child process
         os.write(write, new_message_id().encode())
         os._exit(0)
@@ -258,6 +261,8 @@ def test_a_child_forked_from_c_does_not_reuse_its_parents_ids() -> None:
     ready, _, _ = select.select([read], [], [], 60)
     child_id = os.read(read, 64).decode() if ready else ""
     os.close(read)
+    if not ready:  # a stuck child fails the test instead of hanging the run in waitpid
+        os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
     assert child_id.startswith("m_")
     assert child_id != new_message_id()
