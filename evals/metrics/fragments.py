@@ -11,17 +11,19 @@ the rest of the summary. A line is a **dependent fragment** when
 2. it has fewer than :data:`MAX_WORDS` words, bullet, timestamp and speaker label left out;
 3. it leans on context in one of four ways (its ``reason``):
 
-   - ``clipped``: it starts in the middle of its source sentence (the words before it were
-     cut), and that sentence is not elsewhere in the summary;
+   - ``clipped``: it starts in the middle of its source sentence, two words or more that are
+     not greetings or interjections (:data:`DISCOURSE`) were cut before it, and that sentence
+     is not elsewhere in the summary;
    - ``refers back``: it holds a referring word (:data:`REFERRING`: it, she, they, this, that
      one, the same...; "this morning", "that week" and the like do not count) or opens with
      an ellipsis word (:data:`CONTINUATIONS`: and, but, also, yes...), and the sentence
      before it in its message is not in the summary;
    - ``replies to``: the same, but it is its message's first sentence, so what it refers to is
      the previous message, and no summary line cites that message;
-   - ``announces``: the next sentence of its message opens with a referring or ellipsis word
-     (it completes this one: "I'm changing email soon. The new one is ...") and is not in the
-     summary.
+   - ``announces``: it names nothing (no digit, address or capitalised word past its start)
+     and the next sentence of its message opens with a referring or ellipsis word and names
+     something (it completes this one: "I'm changing email soon. The new one is ..."), and
+     is not in the summary.
 
 A sentence counts as in the summary when its words are at least :data:`CARRIED_SHARE` in the
 other lines that cite its message. The word lists are fixed and plain: expletive pronouns
@@ -44,6 +46,7 @@ from summem.messages import Message
 __all__ = [
     "CARRIED_SHARE",
     "CONTINUATIONS",
+    "DISCOURSE",
     "MAX_WORDS",
     "REFERRING",
     "Fragment",
@@ -87,6 +90,42 @@ REFERRING = frozenset(
     ]
 )
 """Words that point at something said before."""
+DISCOURSE = frozenset(
+    [
+        "yeah",
+        "yes",
+        "yep",
+        "oh",
+        "wow",
+        "well",
+        "so",
+        "btw",
+        "hey",
+        "hi",
+        "hello",
+        "thanks",
+        "thank",
+        "you",
+        "ok",
+        "okay",
+        "sure",
+        "right",
+        "ah",
+        "hmm",
+        "haha",
+        "lol",
+        "definitely",
+        "absolutely",
+        "totally",
+        "great",
+        "cool",
+        "awesome",
+        "nice",
+        "actually",
+        "anyway",
+    ]
+)
+"""Words a cut may drop without losing what the line is about."""
 CONTINUATIONS = frozenset(
     [
         "and",
@@ -195,6 +234,27 @@ def _leans(text: str) -> bool:
     return bool(re.search(r"\b(?:the|this|that)\s+(?:\w+\s+)?ones?\b", text.lower()))
 
 
+def _clause_start(text: str, sentence: str) -> bool:
+    """Whether ``text`` starts ``sentence``'s clause: after a dash, colon or semicolon, capital."""
+    first = _WORD.findall(text)[:2]
+    if not first:
+        return True
+    pattern = r"[^\w]+".join(re.escape(w) for w in first)
+    found = re.search(rf"(?<![^\W_]){pattern}", sentence, re.IGNORECASE)
+    if found is None or found.start() == 0:
+        return True
+    before = sentence[: found.start()].rstrip()
+    boundary = before.endswith(("-", ":", ";", "\u2014", "\u2013"))
+    return boundary and sentence[found.start()].isupper()
+
+
+def _specific(text: str) -> bool:
+    """Whether ``text`` names something: a digit, an address, or a capital past its start."""
+    if re.search(r"\d|@", text):
+        return True
+    return any(w[:1].isupper() and w != "I" and not w.startswith("I'") for w in text.split()[1:])
+
+
 def _carried(sentence: str, others: Sequence[str]) -> bool:
     words = set(_words(sentence))
     if not words:
@@ -204,14 +264,21 @@ def _carried(sentence: str, others: Sequence[str]) -> bool:
 
 
 def _locate(text: str, sentences: Sequence[str]) -> tuple[int, bool] | None:
-    """Which sentence ``text`` came from, and whether it starts inside it (clipped)."""
+    """Which sentence ``text`` came from, and whether words that say something were cut.
+
+    A cut of greetings and interjections only ("Yeah, ...", "Thanks, Gina! ...") is not one,
+    nor a cut at a clause boundary (a dash, colon or semicolon) before a capital ("Guess what -
+    I got a puppy"); a cut before a lower-case word is ("... routines - rehearsing hard").
+    """
     norm = normalize_text(text)
     if not norm:
         return None
     for i, sentence in enumerate(sentences):
-        at = f" {normalize_text(sentence)} ".find(f" {norm} ")
+        padded = f" {normalize_text(sentence)} "
+        at = padded.find(f" {norm} ")
         if at >= 0:
-            return i, at > 0
+            cut = [w for w in padded[:at].split() if w not in DISCOURSE]
+            return i, len(cut) >= 2 and not _clause_start(text, sentence)
     words = set(_words(text))
     best = max(
         range(len(sentences)),
@@ -285,7 +352,9 @@ def dependent_fragments(
                     reason = "replies to"
         if reason is None and index + 1 < len(sentences):
             following = sentences[index + 1]
-            if _leans(" ".join(_words(following)[:3])) and not _carried(following, others):
+            opens = _leans(" ".join(_words(following)[:3]))
+            named = _specific(following) and not _specific(text)
+            if opens and named and not _carried(following, others):
                 reason = "announces"
         if reason is None:
             continue
