@@ -84,7 +84,7 @@ def write(rng: random.Random, turns: int, facts: int) -> Writer:
     if facts > len(PAIRS) + len(ANSWERS):
         raise ValueError(f"fragments supports at most {len(PAIRS) + len(ANSWERS)} facts")
     answers = min(len(ANSWERS), facts // 4)
-    frames = rng.sample(PAIRS, facts - answers) + rng.sample(ANSWERS, answers)  # type: ignore[operator]
+    frames = rng.sample(PAIRS, facts - answers) + rng.sample(ANSWERS, answers)
     rng.shuffle(frames)
     plan = dict(zip(spread(rng, turns, facts), frames, strict=True))
     w = Writer(rng)

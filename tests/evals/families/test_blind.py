@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import re
 
@@ -164,7 +165,7 @@ def test_correction_chains_are_2_to_4_long_and_only_the_latest_is_asked(seed: in
     assert any(traj.facts[c[0]].kind == "name" for c in chains.values())
     for chain in chains.values():
         facts = [traj.facts[i] for i in chain]
-        for before, after in zip(facts, facts[1:], strict=False):
+        for before, after in itertools.pairwise(facts):
             assert before.until == after.message_index and after.stale == before.value
             assert after.turn_index - before.turn_index >= 10
         assert facts[-1].until is None

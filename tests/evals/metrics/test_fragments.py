@@ -67,12 +67,15 @@ def test_a_first_sentence_depends_on_the_previous_message_unless_a_line_cites_it
 def test_a_line_cut_out_of_its_sentence_counts_but_not_a_cut_of_an_interjection() -> None:
     history = _history(
         ("user", "I'm redoing the shed and the fence - painting both sage green."),
-        ("user", "Yeah, we bought a dinghy on Saturday."),
+        ("user", "Oh wow, yeah, we bought a dinghy on Saturday."),
+        ("user", "Big news for us - We bought a dinghy on Saturday."),
     )
     cut = _check([("- user: painting both sage green.", ["m0"])], history)
     assert dict(cut.reasons) == {"clipped": 1}
     interjection = _check([("- user: we bought a dinghy on Saturday.", ["m1"])], history)
     assert (interjection.short, interjection.dependent) == (1, 0)
+    new_clause = _check([("- user: We bought a dinghy on Saturday.", ["m2"])], history)
+    assert (new_clause.short, new_clause.dependent) == (1, 0)
 
 
 def test_a_line_whose_next_sentence_names_what_it_announces_counts() -> None:

@@ -41,6 +41,7 @@ def test_an_older_value_of_a_chain_counts_as_stale_and_stale_only() -> None:
 def test_a_superseded_value_is_not_asked_about() -> None:
     traj = FAMILIES["correction-chains"].trajectory(1)
     fact = next(f for f in traj.facts if f.until is not None)
+    assert fact.until is not None
     assert fact in traj.facts_before(fact.until)
     assert fact not in traj.facts_before(fact.until + 1)
 
