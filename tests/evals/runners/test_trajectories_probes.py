@@ -62,3 +62,20 @@ def test_a_choice_is_unclear_when_the_offer_stays_without_its_acceptance() -> No
     assert rejected.rejected_only == 1 and rejected.choice_unclear == 0
     rows = probe_rows([offer_only], 1, cycles=(1,))
     assert rows[0]["choice unclear"] == 1 / len(here)
+
+
+def test_a_run_reports_its_summary_lines_and_dependent_fragments() -> None:
+    from evals.runners.trajectories import run_family
+
+    probes, _ = run_family(
+        EngineConfig(1000, 700, 250),
+        FAMILIES["fragments"],
+        seeds=[0],
+        turns=60,
+        facts=10,
+        counter=resolve_counter(model="gpt-4o"),
+        progress=False,
+    )
+    end = probe_rows(probes, 1)[-1]
+    assert end["summary lines"] > 0 and "dependent <8 words" in end
+    assert end["dependent <8 words"] == probes[-1].fragments.dependent
