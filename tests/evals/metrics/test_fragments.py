@@ -134,3 +134,9 @@ def test_counts_add_up_and_keep_a_few_examples() -> None:
         total.add(one, keep=2)
     assert (total.lines, total.dependent, len(total.examples)) == (3, 3, 2)
     assert total.as_dict()["reasons"] == {"refers back": 3}
+
+
+def test_a_day_with_a_dot_is_not_the_end_of_a_sentence() -> None:
+    history = _history(("user", "The festival in Kassel was on 26. Mai 2027 this year."))
+    found = _check([("- user: Mai 2027 this year.", ["m0"])], history)
+    assert dict(found.reasons) == {"clipped": 1}
