@@ -153,7 +153,7 @@ CONTINUATIONS = frozenset(
 """Words that, opening a line, carry on from something said before."""
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
-_SENTENCE = re.compile(r"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?])(?<!\s\d\.)(?<!\s\d\d\.)\s+|\n+")
 """Sentence ends; not the dot of a day in a date ("3. März 2026")."""
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]\s+)?(?:\[[^\]]*\]\s*)?")
 

@@ -140,3 +140,9 @@ def test_a_day_with_a_dot_is_not_the_end_of_a_sentence() -> None:
     history = _history(("user", "The festival in Kassel was on 26. Mai 2027 this year."))
     found = _check([("- user: Mai 2027 this year.", ["m0"])], history)
     assert dict(found.reasons) == {"clipped": 1}
+
+
+def test_a_time_or_an_amount_before_a_dot_still_ends_a_sentence() -> None:
+    history = _history(("user", "The boiler man left at 14:30. He comes back on Friday."))
+    found = _check([("- user: He comes back on Friday.", ["m0"])], history)
+    assert dict(found.reasons) == {"refers back": 1}
