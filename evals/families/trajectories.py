@@ -109,7 +109,11 @@ def generate_trajectory(
             family written apart from the others and from the summarizer's heuristics, with
             its own domain, filler, plan and sentence frames (:mod:`evals.families.heldout`; it
             needs ``filler="realistic"`` and ``speakers="user"``, and ignores the rates and
-            ``filler_sentences``).
+            ``filler_sentences``);
+            or one of the families written blind (:mod:`evals.families.blind`: ``"prose"``,
+            ``"tables"``, ``"confirmations"``, ``"chains"``, ``"locales"``, ``"fragments"``),
+            each with its own writer, filler and plan (they need ``corrections=0``, the default
+            filler and speakers, and ignore the rates and ``filler_sentences``).
 
     Raises:
         ValueError: on impossible arguments (more facts than turns, rates outside [0, 1]).

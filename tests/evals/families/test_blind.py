@@ -205,3 +205,12 @@ def test_fragment_values_sit_in_a_second_sentence_after_one_without_them(seed: i
         sentences = re.split(r"(?<=[.!?])\s+", text)
         assert len(sentences) >= 2
         assert fact.value not in sentences[0] and fact.value in sentences[1], sentences
+
+
+def test_a_blind_style_refuses_the_arguments_it_would_ignore() -> None:
+    from evals.families.trajectories import generate_trajectory
+
+    with pytest.raises(ValueError, match="the tables style writes its own"):
+        generate_trajectory(0, turns=100, facts=10, corrections=2, style="tables")
+    with pytest.raises(ValueError, match="correction-chains has 8 topics"):
+        generate_trajectory(0, turns=200, facts=9, style="chains")
