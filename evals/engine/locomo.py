@@ -20,6 +20,7 @@ from evals.engine.config import EngineConfig, build_reducer, provenance_ids
 from evals.engine.replay import ReplayTrace, replay
 from evals.families.locomo import Conversation, dia_id_of
 from evals.metrics.evidence import CarriedView, ItemScore, score_items
+from evals.metrics.fragments import FragmentCount, summary_fragments
 from evals.progress import progress_bar
 from summem.clients.base import LLMClient
 from summem.reducers.summarization import SummarizationReducer
@@ -39,6 +40,8 @@ class EngineRun:
         traces: each conversation's replay (cycles, cost, violations).
         scores: every QA item's score against its conversation's view.
         provenance: True when the summaries named their source turns (extractive).
+        fragments: the final summaries' short lines that depend on a dropped sentence
+            (:mod:`evals.metrics.fragments`), summed over the conversations.
     """
 
     config: EngineConfig
@@ -46,6 +49,7 @@ class EngineRun:
     traces: list[ReplayTrace] = field(default_factory=list)
     scores: list[ItemScore] = field(default_factory=list)
     provenance: bool = True
+    fragments: FragmentCount = field(default_factory=FragmentCount)
 
 
 def engine_view(trace: ReplayTrace, reducer: SummarizationReducer) -> CarriedView:
@@ -96,6 +100,8 @@ def run_engine(
             run.traces.append(trace)
             run.views.append(view)
             run.scores.extend(score_items(conv, view))
+            body = reducer.summary_text(trace.summary)
+            run.fragments.add(summary_fragments(trace.summary, body, trace.history))
             run.provenance = run.provenance and (trace.summary is None or bool(view.summarized))
             advance(1)
     return run

@@ -109,6 +109,57 @@ FAMILIES: dict[str, Family] = {
             style="heldout",
         ),
         Family(
+            "prose-preferences",
+            200,
+            20,
+            about="held out, written blind: tastes, habits and personal facts in plain prose "
+            "with no cue words ('Coffee-wise it's a cortado for me'), among small talk dense "
+            "with values on both sides",
+            style="prose",
+        ),
+        Family(
+            "tables",
+            200,
+            20,
+            about="held out, written blind: tool results as markdown, CSV and JSON tables of "
+            "5-30 rows, one cell of each pointed at later by its row; filler tables and "
+            "repeated status reports",
+            style="tables",
+        ),
+        Family(
+            "confirmations",
+            200,
+            20,
+            about="held out, written blind: the assistant offers 1-3 options, the user accepts "
+            "one in a few words ('the second one'); the fact is the accepted value",
+            style="confirmations",
+        ),
+        Family(
+            "correction-chains",
+            200,
+            8,
+            about="held out, written blind: 8 values and names, each corrected 2-4 times over "
+            "long gaps; every correction is a fact until the next supersedes it",
+            style="chains",
+        ),
+        Family(
+            "multilingual",
+            200,
+            20,
+            about="held out, written blind: names with diacritics and German/Spanish/French/"
+            "Italian/Portuguese dates, in English and in short sentences of those languages",
+            style="locales",
+        ),
+        Family(
+            "fragments",
+            200,
+            18,
+            about="held out, written blind: the value in a sentence that leans on the one before "
+            "('We named the boat. She's going to be Salt Fiddle.'), or a message's second "
+            "sentence",
+            style="fragments",
+        ),
+        Family(
             "long",
             1000,
             40,

@@ -42,6 +42,13 @@ class PlantedFact:
         aliases: other surface forms a summary may use for it (``"March 14, 2025"``).
         stale: for a correction, the value it replaced (stated once, earlier).
         stale_index: index of the message that stated ``stale``.
+        older: for a correction in a chain, the values before ``stale``, oldest first (each
+            stated once, earlier); a view holding any of them holds a stale value too.
+        until: index of the message that supersedes this value (the next correction in its
+            chain); from there on the fact is no longer asked about (``None``: never).
+        rejected: options offered beside ``value`` and not chosen (a confirmation); a view
+            holding one of them without the choice leaves the reader to guess.
+        confirm_index: index of the message that accepted ``value`` (a confirmation).
     """
 
     id: str
@@ -53,6 +60,17 @@ class PlantedFact:
     aliases: tuple[str, ...] = ()
     stale: str | None = None
     stale_index: int | None = None
+    older: tuple[str, ...] = ()
+    until: int | None = None
+    rejected: tuple[str, ...] = ()
+    confirm_index: int | None = None
+
+    @property
+    def stale_values(self) -> tuple[str, ...]:
+        """Every value this one replaced, newest first (empty when it replaced none)."""
+        if self.stale is None:
+            return ()
+        return (self.stale, *reversed(self.older))
 
 
 def message_text(message: Message | Mapping[str, Any]) -> str:

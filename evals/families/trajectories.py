@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from evals.families import heldout
+from evals.families import blind, heldout
 from evals.families import hidden as H
 from evals.families import lists as L
 from evals.families import pools as P
@@ -46,8 +46,15 @@ class Trajectory:
     params: dict[str, Any] = field(default_factory=dict)
 
     def facts_before(self, message_count: int) -> list[PlantedFact]:
-        """Facts planted in the first ``message_count`` messages (those a probe may ask for)."""
-        return [f for f in self.facts if f.message_index < message_count]
+        """Facts planted in the first ``message_count`` messages (those a probe may ask for).
+
+        A value a later correction in those messages superseded (``until``) is not asked for.
+        """
+        return [
+            f
+            for f in self.facts
+            if f.message_index < message_count and (f.until is None or f.until >= message_count)
+        ]
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole trajectory."""
@@ -102,7 +109,11 @@ def generate_trajectory(
             family written apart from the others and from the summarizer's heuristics, with
             its own domain, filler, plan and sentence frames (:mod:`evals.families.heldout`; it
             needs ``filler="realistic"`` and ``speakers="user"``, and ignores the rates and
-            ``filler_sentences``).
+            ``filler_sentences``);
+            or one of the families written blind (:mod:`evals.families.blind`: ``"prose"``,
+            ``"tables"``, ``"confirmations"``, ``"chains"``, ``"locales"``, ``"fragments"``),
+            each with its own writer, filler and plan (they need ``corrections=0``, the default
+            filler and speakers, and ignore the rates and ``filler_sentences``).
 
     Raises:
         ValueError: on impossible arguments (more facts than turns, rates outside [0, 1]).
@@ -120,6 +131,8 @@ def generate_trajectory(
         raise ValueError(f"style must be one of {STYLES}, got {style!r}")
     if style == "heldout":
         return _heldout_trajectory(seed, turns, facts, corrections, filler, speakers)
+    if style in blind.WRITERS:
+        return _blind_trajectory(seed, style, turns, facts, corrections, filler, speakers)
     kinds_planted = NESTED_KINDS if style == "nested-tool" else KINDS
     if style == "indirect" and facts > len(H.INDIRECT_PREFERENCES) * len(KINDS):
         raise ValueError(f"at most {len(H.INDIRECT_PREFERENCES) * len(KINDS)} facts are supported")
@@ -189,7 +202,7 @@ def generate_trajectory(
     )
 
 
-STYLES = ("direct", "indirect", "nested-tool", "lists", "heldout")
+STYLES = ("direct", "indirect", "nested-tool", "lists", "heldout", *blind.WRITERS)
 """How facts are planted (see :func:`generate_trajectory`)."""
 NESTED_KINDS: tuple[FactKind, ...] = ("code", "name", "date", "value")
 """The kinds a ``nested-tool`` trajectory plants (a preference is not a tool's field)."""
@@ -233,6 +246,33 @@ def _heldout_trajectory(
     )
 
 
+def _blind_trajectory(
+    seed: int, style: str, turns: int, facts: int, corrections: int, filler: str, speakers: str
+) -> Trajectory:
+    """A style of :mod:`evals.families.blind`: its own writer, filler and plan."""
+    if corrections or filler != "plain" or speakers != "user":
+        raise ValueError(
+            f"the {style} style writes its own filler and corrections: pass corrections=0, "
+            f"filler='plain' and speakers='user', got {corrections=} {filler=} {speakers=}"
+        )
+    for attempt in range(50):
+        writer = blind.WRITERS[style](random.Random(f"{style}/{seed}/{attempt}"), turns, facts)
+        try:
+            _check_unique(writer.messages, writer.facts)
+            break
+        except _Collision:
+            continue
+    else:  # pragma: no cover - fifty unlucky draws in a row
+        raise AssertionError(f"seed {seed}: planted values keep colliding with filler")
+    return Trajectory(
+        seed=seed,
+        messages=tuple(writer.messages),
+        facts=tuple(writer.facts),
+        turn_starts=tuple(writer.turn_starts),
+        params={"turns": turns, "facts": facts, "style": style},
+    )
+
+
 def _list_plan(rng: random.Random, turns: int, facts: int) -> dict[int, Any]:
     """Turn -> kind for the ``lists`` style: lists of consecutive turns, one kind each."""
     size = L.LIST_LENGTH
@@ -268,6 +308,11 @@ def _check_unique(messages: Sequence[dict[str, Any]], facts: Sequence[PlantedFac
             hits = [i for i, text in enumerate(texts) if stale in text]
             if hits != [fact.stale_index]:
                 raise _Collision(f"fact {fact.id} stale {fact.stale!r} occurs in {hits}")
+        for option in fact.rejected:  # an option not chosen: in the offer only
+            form = f" {normalize_text(option)} "
+            hits = [i for i, text in enumerate(texts) if form in text]
+            if hits != [fact.message_index]:
+                raise _Collision(f"fact {fact.id} option {option!r} occurs in {hits}")
 
 
 class _Generator:

@@ -241,7 +241,18 @@ def run_methods(
             views = engine_views[method] = run.views
             cost = efficiency(run.traces)
             extra = {"provenance": run.provenance, "config": config.label, **cost}
-            costs.append({"method": method, "budget_tokens": budget, **cost})
+            fragments = run.fragments.as_dict()
+            costs.append(
+                {
+                    "method": method,
+                    "budget_tokens": budget,
+                    **cost,
+                    "summary_lines": fragments["lines"],
+                    "short_lines": fragments["short"],
+                    "dependent_fragments": fragments["dependent"],
+                    "fragment_reasons": fragments["reasons"],
+                }
+            )
             violations += [f"{method}: {v}" for t in run.traces for v in t.violations]
         if args.qa:
             assert client is not None
@@ -338,6 +349,24 @@ def render_markdown(
             "\nEngine cost (per conversation token; see evals/README.md):\n",
             markdown_table(cost_rows),
         ]
+        fragment_rows = [
+            {
+                "method": c["method"],
+                "budget": c["budget_tokens"],
+                "summary lines": c["summary_lines"],
+                "under 8 words": c["short_lines"],
+                "dependent on a dropped sentence": c["dependent_fragments"],
+                **c["fragment_reasons"],
+            }
+            for c in costs
+            if c.get("summary_lines")
+        ]
+        if fragment_rows:
+            parts += [
+                "\nFinal summaries' lines under 8 words that depend on a sentence the summary "
+                "dropped (evals/metrics/fragments.py; summed over the conversations):\n",
+                markdown_table(fragment_rows),
+            ]
     if misses:
         parts += [
             f"\nItems whose answer the {MISS_REFERENCE} view holds and the engine's does not, by "

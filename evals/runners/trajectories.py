@@ -28,8 +28,9 @@ from typing import Any
 from evals.engine.config import EngineConfig, add_llm_arguments, build_reducer, open_client
 from evals.engine.replay import ReplayState, ReplayTrace, efficiency, replay
 from evals.families.catalogue import FAMILIES, Family
-from evals.families.facts import ALL_KINDS, KINDS, message_text
+from evals.families.facts import ALL_KINDS, KINDS, PlantedFact, message_text
 from evals.families.trajectories import Trajectory, generate_trajectory
+from evals.metrics.fragments import FragmentCount, summary_fragments
 from evals.metrics.retention import fact_retention
 from evals.progress import progress_bar
 from evals.runners.report import markdown_table, report_metadata, write_json_report
@@ -66,6 +67,17 @@ class Probe:
         stale_unmarked: of those, facts whose stale value is in the view with nothing after
             it saying otherwise: the new value does not follow it in reading order (summary
             first, then the kept messages), so a reader takes the stale value for current.
+            A fact corrected more than once counts when any value it replaced is so.
+        stale_only: of those, facts whose new value is lost while a value it replaced is
+            still in the view.
+        choices: facts accepted from options offered (a confirmation: ``rejected`` or
+            ``confirm_index`` set).
+        choice_unclear: of those, facts whose value is in the view beside an option not
+            taken while the acceptance is not: neither the accepting message kept nor its
+            words in the summary, so the view does not say which was chosen.
+        rejected_only: of those, facts whose value is lost while an option not taken is in
+            the view.
+        fragments: the summary's dependent-fragment check (:mod:`evals.metrics.fragments`).
     """
 
     seed: int
@@ -80,6 +92,11 @@ class Probe:
     corrected: int = 0
     stale: int = 0
     stale_unmarked: int = 0
+    stale_only: int = 0
+    choices: int = 0
+    choice_unclear: int = 0
+    rejected_only: int = 0
+    fragments: FragmentCount = field(default_factory=FragmentCount)
 
 
 def _collect(
@@ -111,13 +128,24 @@ def _probe(
         by_role[f.role][0] += f.id not in lost
     reading = " ".join(normalize_text(message_text(m)) for m in _reading_order(view))
     corrected = [f for f in facts if f.stale is not None]
-    stale = unmarked = 0
+    stale = unmarked = stale_only = 0
+    padded = f" {reading} "
     for f in corrected:
-        at = f" {reading} ".find(f" {normalize_text(f.stale or '')} ")
-        if at < 0:
+        spots = [padded.find(f" {normalize_text(old)} ") for old in f.stale_values]
+        spots = [at for at in spots if at >= 0]
+        if not spots:
             continue
         stale += 1
-        unmarked += f" {normalize_text(f.value)} " not in f" {reading} "[at:]
+        unmarked += any(f" {normalize_text(f.value)} " not in padded[at:] for at in spots)
+        stale_only += f.id in lost
+    choices = [f for f in facts if f.rejected or f.confirm_index is not None]
+    unclear = rejected_only = 0
+    for f in choices:
+        offered = any(f" {normalize_text(o)} " in padded for o in f.rejected)
+        if f.id in lost:
+            rejected_only += offered
+        elif offered and not _accepted(f, history, view, padded):
+            unclear += 1
     return Probe(
         seed=traj.seed,
         cycle=cycle,
@@ -131,7 +159,28 @@ def _probe(
         corrected=len(corrected),
         stale=stale,
         stale_unmarked=unmarked,
+        stale_only=stale_only,
+        choices=len(choices),
+        choice_unclear=unclear,
+        rejected_only=rejected_only,
+        fragments=summary_fragments(summary, summary_text, history),
     )
+
+
+def _accepted(
+    fact: PlantedFact, history: Sequence[Message], view: Sequence[Message], reading: str
+) -> bool:
+    """Whether the view still says ``fact``'s value was the one accepted.
+
+    The accepting message is kept, or its words are in the view in order (a copied line).
+    """
+    if fact.confirm_index is None or fact.confirm_index >= len(history):
+        return False
+    message = history[fact.confirm_index]
+    if any(m.id == message.id for m in view):
+        return True
+    words = normalize_text(message_text(message))
+    return bool(words) and f" {words} " in reading
 
 
 def _reading_order(view: Sequence[Message]) -> list[Message]:
@@ -217,6 +266,11 @@ def probe_rows(
         if corrected:
             row["stale"] = _share(sum(p.stale for p in chosen), corrected)
             row["stale unmarked"] = _share(sum(p.stale_unmarked for p in chosen), corrected)
+            row["stale only"] = _share(sum(p.stale_only for p in chosen), corrected)
+        choices = sum(p.choices for p in chosen)
+        if choices:
+            row["choice unclear"] = _share(sum(p.choice_unclear for p in chosen), choices)
+            row["rejected only"] = _share(sum(p.rejected_only for p in chosen), choices)
         by_role: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         for p in chosen:
             for role, (kept, n) in p.by_role.items():
@@ -225,6 +279,12 @@ def probe_rows(
         for role in ("user", "assistant", "tool"):
             kept, n = by_role.get(role, (0, 0))
             row[f"from {role}"] = _share(kept, n)
+        fragments = FragmentCount()
+        for p in chosen:
+            fragments.add(p.fragments)
+        if fragments.lines:  # a summary with provenance (an LLM summary has none)
+            row["summary lines"] = fragments.lines
+            row["dependent <8 words"] = fragments.dependent
         rows.append(row)
     return rows
 

@@ -46,10 +46,13 @@ def test_engine_beside_the_baselines(
     assert report["violations"] == []
     (cost,) = report["costs"]
     assert cost["cycles"] > 10 and cost["violations"] == 0 and cost["waited_share"] > 0
+    assert cost["summary_lines"] > cost["short_lines"] >= cost["dependent_fragments"] > 0
+    assert sum(cost["fragment_reasons"].values()) == cost["dependent_fragments"]
     table = (tmp_path / "locomo.md").read_text()
     assert "| method | budget | summary budget | view tokens | multi-hop |" in table
     assert "| method | budget | whole turns | answer-bearing part |" in table
     assert "| extractive | 4000 |" in table and "compression_ratio" in table
+    assert "| method | budget | summary lines | under 8 words | dependent on a dropped" in table
     (miss,) = report["misses"]
     assert (miss["method"], miss["reference"], miss["budget_tokens"]) == (
         "extractive",

@@ -1,0 +1,148 @@
+"""The dependent-fragment check on handmade summaries: each rule, both ways."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from evals.metrics.fragments import MAX_WORDS, FragmentCount, dependent_fragments, summary_fragments
+from summem.messages import Message, SummaryInfo, parse_message
+
+
+def _history(*turns: tuple[str, str]) -> list[Message]:
+    return [
+        parse_message({"role": role, "content": text}).with_id(f"m{i}")
+        for i, (role, text) in enumerate(turns)
+    ]
+
+
+def _check(lines: list[tuple[str, list[str]]], history: list[Message]) -> FragmentCount:
+    body = "\n".join(text for text, _ in lines)
+    provenance = [{"line": n, "ids": ids} for n, (_, ids) in enumerate(lines)]
+    return dependent_fragments(body, provenance, history)
+
+
+def test_a_short_line_leaning_on_the_dropped_sentence_before_it_counts() -> None:
+    history = _history(("user", "We named the canoe at last. She's called Salt Fiddle."))
+    found = _check([("- user: She's called Salt Fiddle.", ["m0"])], history)
+    assert (found.lines, found.short, found.dependent) == (1, 1, 1)
+    assert dict(found.reasons) == {"refers back": 1}
+    assert found.examples[0].source_id == "m0"
+
+
+def test_it_does_not_count_when_the_sentence_before_is_in_the_summary_too() -> None:
+    history = _history(("user", "We named the canoe at last. She's called Salt Fiddle."))
+    lines = [
+        ("- user: We named the canoe at last.", ["m0"]),
+        ("- user: She's called Salt Fiddle.", ["m0"]),
+    ]
+    assert _check(lines, history).dependent == 0
+
+
+def test_a_line_of_eight_words_or_more_is_not_checked() -> None:
+    text = "It is going to be a very long drive to Oban."
+    history = _history(("user", f"The trip is on. {text}"))
+    found = _check([(f"- user: {text}", ["m0"])], history)
+    assert len(text.split()) >= MAX_WORDS
+    assert (found.lines, found.short, found.dependent) == (1, 0, 0)
+
+
+def test_a_first_sentence_depends_on_the_previous_message_unless_a_line_cites_it() -> None:
+    history = _history(
+        ("assistant", "I can do the 9:40 ferry to Mull or the 13:10 one."),
+        ("user", "That one works, book it."),
+    )
+    alone = _check([("- user: That one works, book it.", ["m1"])], history)
+    assert dict(alone.reasons) == {"replies to": 1}
+    with_offer = _check(
+        [
+            ("- assistant: I can do the 9:40 ferry to Mull or the 13:10 one.", ["m0"]),
+            ("- user: That one works, book it.", ["m1"]),
+        ],
+        history,
+    )
+    assert with_offer.dependent == 0
+
+
+def test_a_line_cut_out_of_its_sentence_counts_but_not_a_cut_of_an_interjection() -> None:
+    history = _history(
+        ("user", "I'm redoing the shed and the fence - painting both sage green."),
+        ("user", "Oh wow, yeah, we bought a dinghy on Saturday."),
+        ("user", "Big news for us - We bought a dinghy on Saturday."),
+    )
+    cut = _check([("- user: painting both sage green.", ["m0"])], history)
+    assert dict(cut.reasons) == {"clipped": 1}
+    interjection = _check([("- user: we bought a dinghy on Saturday.", ["m1"])], history)
+    assert (interjection.short, interjection.dependent) == (1, 0)
+    new_clause = _check([("- user: We bought a dinghy on Saturday.", ["m2"])], history)
+    assert (new_clause.short, new_clause.dependent) == (1, 0)
+
+
+def test_a_line_whose_next_sentence_names_what_it_announces_counts() -> None:
+    history = _history(
+        ("user", "Big news on the house front. It sold for 412,500 in the end."),
+        ("user", "Big news on the house front. It was a long week."),
+    )
+    announced = _check([("- user: Big news on the house front.", ["m0"])], history)
+    assert dict(announced.reasons) == {"announces": 1}
+    nothing_named = _check([("- user: Big news on the house front.", ["m1"])], history)
+    assert nothing_named.dependent == 0
+
+
+def test_a_self_contained_short_line_does_not_count() -> None:
+    history = _history(("user", "The tent arrived. Our dog Pumpernickel turns four on Friday."))
+    found = _check([("- user: Our dog Pumpernickel turns four on Friday.", ["m0"])], history)
+    assert (found.short, found.dependent) == (1, 0)
+
+
+def test_a_time_phrase_is_not_a_reference() -> None:
+    history = _history(("user", "Busy day. The agency rang this morning."))
+    assert _check([("- user: The agency rang this morning.", ["m0"])], history).dependent == 0
+
+
+def test_tool_lines_and_lines_without_provenance_are_not_checked() -> None:
+    result = json.dumps({"it": "that one", "status": "ok"})
+    history = _history(("user", "Check it."))
+    tool = {"role": "tool", "tool_call_id": "c1", "content": result}
+    history.append(parse_message(tool).with_id("m1"))
+    found = _check([("- tool: it=that one; status=ok", ["m1"])], history)
+    assert (found.lines, found.dependent) == (0, 0)
+    body = "- user: Check it."
+    assert dependent_fragments(body, [], history).lines == 0
+
+
+def test_summary_fragments_reads_the_provenance_of_a_committed_summary() -> None:
+    history = _history(("user", "We named the canoe at last. She's called Salt Fiddle."))
+    body = "- user: She's called Salt Fiddle."
+    extra: dict[str, Any] = {"provenance": [{"line": 0, "ids": ["m0"]}]}
+    summary = parse_message({"role": "user", "content": body}).as_summary(
+        SummaryInfo(watermark=1, extra=extra)
+    )
+    assert summary_fragments(summary, body, history).dependent == 1
+    no_provenance = parse_message({"role": "user", "content": body}).as_summary(
+        SummaryInfo(watermark=1)
+    )
+    assert summary_fragments(no_provenance, body, history).lines == 0
+    assert summary_fragments(None, None, history).lines == 0
+
+
+def test_counts_add_up_and_keep_a_few_examples() -> None:
+    history = _history(("user", "We named the canoe at last. She's called Salt Fiddle."))
+    one = _check([("- user: She's called Salt Fiddle.", ["m0"])], history)
+    total = FragmentCount()
+    for _ in range(3):
+        total.add(one, keep=2)
+    assert (total.lines, total.dependent, len(total.examples)) == (3, 3, 2)
+    assert total.as_dict()["reasons"] == {"refers back": 3}
+
+
+def test_a_day_with_a_dot_is_not_the_end_of_a_sentence() -> None:
+    history = _history(("user", "The festival in Kassel was on 26. Mai 2027 this year."))
+    found = _check([("- user: Mai 2027 this year.", ["m0"])], history)
+    assert dict(found.reasons) == {"clipped": 1}
+
+
+def test_a_time_or_an_amount_before_a_dot_still_ends_a_sentence() -> None:
+    history = _history(("user", "The boiler man left at 14:30. He comes back on Friday."))
+    found = _check([("- user: He comes back on Friday.", ["m0"])], history)
+    assert dict(found.reasons) == {"refers back": 1}
