@@ -21,7 +21,6 @@ import hashlib
 import importlib.util
 import os
 import re
-import tempfile
 import threading
 import types
 from collections.abc import Iterator, Mapping
@@ -122,6 +121,8 @@ def encoding_dirs() -> list[Path]:
     for var in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR"):
         if os.environ.get(var):
             dirs.append(Path(os.environ[var]))
+    import tempfile  # here: it imports shutil and the compression modules
+
     dirs.append(Path(tempfile.gettempdir()) / "data-gym-cache")
     return dirs
 
