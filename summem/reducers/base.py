@@ -417,7 +417,7 @@ class BudgetReducer:
             return 1
         counter = self._token_counter or self.token_counter
         bound = getattr(counter, "bound_message", None)
-        return bound(message) if bound is not None else counter.count_message(message)  # type: ignore[no-any-return]
+        return bound(message) if bound is not None else counter.count_message(message)
 
     def head_bound(self, system: Message | None, summary: Message | None) -> int:
         """At least :meth:`head_size` (see :meth:`size_bound`)."""

@@ -173,7 +173,8 @@ class SessionCore:
             head_bound if self.bounded else reducer.head_size  # type: ignore[assignment]
         )
         self._remeasure = False
-        self._limit = min(self.hard_limit, soft if background and soft is not None else self.hard_limit)
+        acting = soft if background and soft is not None else self.hard_limit
+        self._limit = min(self.hard_limit, acting)
         """The lowest size a decision is taken at (:meth:`decide`)."""
         self._set(None)
 
@@ -261,8 +262,10 @@ class SessionCore:
             return self.head + self.total
 
     def exceeds(self, limit: int) -> bool:
-        """Whether the view's size is over ``limit``; counted exactly only when its upper
-        bound is over it."""
+        """Whether the view's size is over ``limit``.
+
+        Counted exactly only when its upper bound is over it.
+        """
         with self._lock:
             if self.head + self.total <= limit:
                 return False  # the bound is within it, so is the size

@@ -493,8 +493,10 @@ class BaseMemory:
 
 
 def _hostname() -> str:
-    """This machine's name, as ``socket.gethostname()`` gives it (without importing socket
-    where ``os.uname`` has it: a memory is made on every start)."""
+    """This machine's name, as ``socket.gethostname()`` gives it.
+
+    Without importing socket where ``os.uname`` has it: a memory is made on every start.
+    """
     uname = getattr(os, "uname", None)
     if uname is not None:
         return str(uname().nodename)

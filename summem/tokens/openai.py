@@ -286,8 +286,10 @@ class TiktokenCounter:
 
     @property
     def encoding(self) -> Encoder:
-        """The encoding, loaded on first use (about 0.3 s for ``o200k_base``; see
-        :meth:`bound_message`, which counts without it while it is not needed)."""
+        """The encoding, loaded on first use (about 0.3 s for ``o200k_base``).
+
+        :meth:`bound_message` counts without it while it is not needed.
+        """
         encoder = self._encoder
         if encoder is None:
             encoder = self._encoder = load_encoding(self._encoding_name)
@@ -319,8 +321,10 @@ class TiktokenCounter:
         return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
     def bound_message(self, message: Message) -> int:
-        """At least :meth:`count_message`: exact when the encoding is loaded or cached, else
-        an upper bound for a message of plain texts (the UTF-8 bytes of each text).
+        """At least :meth:`count_message`, without the encoding while it is not loaded.
+
+        Exact when the encoding is loaded or the count cached, else an upper bound for a
+        message of plain texts (the UTF-8 bytes of each text).
 
         A budget far below its threshold needs no exact count: the session measures with this
         until its view's bound reaches a limit, then counts exactly (see

@@ -15,11 +15,11 @@ TEXTS = [
     "a" * 5000,
     "<|endoftext|> and <|im_start|> are plain text here",
     "日本語のテキストとemoji 🎉🎉🎉 mixed",
-    "Ünïcödé àccents, ß and ſ",
+    "Ünïcödé àccents, ß and \u017f",
     "1234567890" * 50,
     "\n\n\t\t  \n",
     "الْعَرَبِيَّة",
-    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 math letters",
+    "\U0001d518\U0001d52b\U0001d526 math letters",
 ]
 
 
