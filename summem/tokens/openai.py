@@ -301,9 +301,11 @@ class TiktokenCounter:
         return self._encoder is not None or self._encoding_name in _ENCODINGS
 
     def _encode_ordinary(self, text: str) -> list[int]:
-        # replaced by the encoding's own method once loaded (one call less per text)
+        # replaced by the encoding's own method once loaded (one call less per text), unless
+        # something else was put in its place (a spy counting the calls)
         encode = self.encoding.encode_ordinary
-        self._encode_ordinary = encode  # type: ignore[method-assign]
+        if "_encode_ordinary" not in self.__dict__:
+            self._encode_ordinary = encode  # type: ignore[method-assign]
         return encode(text)
 
     def count_text(self, text: str) -> int:
