@@ -151,14 +151,15 @@ def test_the_wrapper_import_path_loads_no_yaml() -> None:
 
 def test_a_first_turn_loads_no_tokenizer() -> None:
     """A fresh process's first turns load no tokenizer encoding (the view is far below its
-    threshold: an upper bound decides), nor asyncio, yaml or the store registry; reading
-    ``size`` counts exactly."""
+    threshold: an upper bound decides), nor asyncio, yaml, the store registry or the default
+    summarizer (made when a memory first summarizes); reading ``size`` counts exactly."""
     code = (
         "import sys; from summem import Memory, SummarizationReducer, wrap_openai; "
         "m = Memory('c'); m.add({'role': 'system', 'content': 'Be brief.'}); "
         "m.add({'role': 'user', 'content': 'hello there'}); m.messages(); "
         "m.add({'role': 'assistant', 'content': 'Hi!'}); m.messages(); "
-        "later = ('tiktoken', 'asyncio', 'yaml', 'importlib.metadata', 'socket'); "
+        "later = ('tiktoken', 'asyncio', 'yaml', 'importlib.metadata', 'socket', "
+        "'summem.summarizers.extractive.summarizer'); "
         "print([n for n in later if n in sys.modules]); "
         "print(m.size, 'tiktoken' in sys.modules)"
     )
