@@ -7,7 +7,7 @@ Run from the repository root::
     python -m benchmarks            # full sizes: reducers 1k/5k/20k, Memory 1k/10k/100k (minutes)
     python -m benchmarks --quick    # small sizes, shorter latency run (well under a minute)
     python -m benchmarks --only reducers      # or memory, extractive, stores, hotpath,
-                                              # recall_index
+                                              # recall_index, coldstart
 
 Each benchmark prints what it measured on this machine; nothing is compared with stored
 numbers. ``python benchmarks/bench_reducers.py --help`` and ``python benchmarks/bench_memory.py
@@ -33,6 +33,7 @@ FULL: dict[str, list[str]] = {
     "stores": ["--sizes", "1000,10000,100000"],
     "hotpath": ["--sizes", "1000,20000", "--latency-turns", "200"],
     "recall_index": ["--sizes", "1000,10000"],
+    "coldstart": ["--sizes", "1000", "--cold-start-only"],
 }
 QUICK: dict[str, list[str]] = {
     "reducers": ["--sizes", "1000,5000"],
@@ -41,6 +42,7 @@ QUICK: dict[str, list[str]] = {
     "stores": ["--sizes", "1000,5000", "--turns", "200", "--calls", "100", "--seconds", "1"],
     "hotpath": ["--sizes", "1000,5000", "--latency-turns", "60"],
     "recall_index": ["--sizes", "1000", "--turns", "200", "--rounds", "1"],
+    "coldstart": ["--sizes", "1000", "--cold-start-only", "--runs", "3"],
 }
 
 
@@ -49,7 +51,7 @@ def _runner(name: str) -> Callable[[list[str]], None]:
         from benchmarks import bench_reducers
 
         return bench_reducers.main
-    if name == "hotpath":
+    if name in ("hotpath", "coldstart"):
         from benchmarks import bench_hotpath
 
         return bench_hotpath.main
@@ -90,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
-    for name in args.only or list(FULL):
+    for name in args.only or [n for n in FULL if n != "coldstart"]:  # hotpath's Part 0 has it
         extra = list(plan[name])
         if args.sizes:
             extra[extra.index("--sizes") + 1] = args.sizes
@@ -100,7 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 extra.append("--skip-process")  # the import and RSS runs: fresh interpreters
         if args.skip_latency and name == "stores":
             extra.append("--skip-throughput")
-        print(f"== {name}: python benchmarks/bench_{name}.py {' '.join(extra)}", flush=True)
+        script = "hotpath" if name == "coldstart" else name
+        print(f"== {name}: python benchmarks/bench_{script}.py {' '.join(extra)}", flush=True)
         start = time.perf_counter()
         _runner(name)(extra)
         print(f"== {name}: {time.perf_counter() - start:.1f} s\n", flush=True)

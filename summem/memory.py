@@ -296,7 +296,7 @@ class Memory(BaseMemory):
                 if action != "hard":
                     return
             self._reduce("hard")
-        elif core.background and core.size > core.reducer.target:
+        elif core.background and core.exceeds(core.reducer.target):
             worker.prestart()  # so the turn that passes the soft threshold does not wait for it
 
     def _work(self) -> None:

@@ -295,6 +295,10 @@ class Message(BaseModel):
 
     def to_openai(self) -> dict[str, Any]:
         """The chat-completions dict, exactly as given (extras and key order), as a fresh copy."""
+        if self.tool_calls is None and type(self.content) is not list:
+            extra = self.__pydantic_extra__
+            if not extra:  # every value a string or None: a new dict is a fresh copy
+                return self.openai_fields()
         data: dict[str, Any] = self.model_dump(exclude_unset=True)  # fresh all the way down
         keys = (self.__pydantic_private__ or self._priv())["_keys"]
         if keys is not None and data.keys() == set(keys):

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
+from summem._delimiters import DEFAULT_DELIMITERS, TAG_RE, neutralize_delimiters
 from summem._yaml import MAX_YAML_BYTES, YAMLFileError, parse_yaml, read_capped
 from summem.errors import PromptError
 
@@ -73,13 +74,6 @@ KNOWN_PLACEHOLDERS: frozenset[str] = frozenset(
 )
 REQUIRED_PLACEHOLDERS: frozenset[str] = frozenset(("previous_summary", "transcript", "max_tokens"))
 
-DEFAULT_DELIMITERS: tuple[str, ...] = (
-    "<transcript>",
-    "</transcript>",
-    "<previous_summary>",
-    "</previous_summary>",
-)
-"""The block delimiters of the shipped prompts; conversation text can never contain them."""
 
 # -- the file's schema: unknown keys are errors, types are strict -------------------------------
 
@@ -162,7 +156,7 @@ NOTHING_GIVEN = "(none)"
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _TOKEN_RE = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 _IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_TAG_RE = re.compile(r"</?([A-Za-z_][\w-]*)>")
+
 
 _Segment = str | tuple[str]
 """Literal text, or a one-tuple holding a placeholder name."""
@@ -336,7 +330,7 @@ def parse_prompt(data: str | bytes, *, source: str = "<string>") -> PromptTempla
     for i, msg in enumerate(spec.messages):
         segments = _compile(msg.content, where=where, key=f"messages[{i}].content")
         used.update(s[0] for s in segments if not isinstance(s, str))
-        tags.update(m.group(0) for m in _TAG_RE.finditer(msg.content))
+        tags.update(m.group(0) for m in TAG_RE.finditer(msg.content))
         messages.append((msg.role, segments))
     missing = sorted(REQUIRED_PLACEHOLDERS - used)
     if missing:
@@ -383,47 +377,6 @@ def _compile(content: str, *, where: str, key: str) -> tuple[_Segment, ...]:
     literal.append(content[pos:])
     segments.append("".join(literal))
     return tuple(s for s in segments if s != "")
-
-
-def neutralize_delimiters(text: str, delimiters: Sequence[str] = DEFAULT_DELIMITERS) -> str:
-    r"""Make ``text`` unable to open or close a prompt block.
-
-    A tag delimiter such as ``</transcript>`` gets a backslash after its ``<``
-    (``<\/transcript>``, ``<\transcript>``), matched case-insensitively and with stray spaces
-    (``< /Transcript >``), so the model still reads what was written but the block is not
-    closed. Any other delimiter gets a zero-width space (U+200B) after its first character.
-    The operation is idempotent.
-    """
-    if not text:
-        return text
-    return _delimiter_pattern(tuple(delimiters)).sub(_neutral_sub, text)
-
-
-def _neutral_sub(m: re.Match[str]) -> str:
-    token = m.group(0)
-    if token == "<":
-        return "<\\"
-    return token[0] + "\u200b" + token[1:]
-
-
-@functools.lru_cache(maxsize=32)
-def _delimiter_pattern(delimiters: tuple[str, ...]) -> re.Pattern[str]:
-    names: list[str] = []
-    literals: list[str] = []
-    for d in delimiters:
-        m = _TAG_RE.fullmatch(d)
-        if m:
-            names.append(re.escape(m.group(1)))
-        elif d:
-            literals.append(re.escape(d))
-    parts: list[str] = []
-    if names:
-        alts = "|".join(sorted(set(names), key=len, reverse=True))
-        parts.append(rf"<(?=\s*/?\s*(?:{alts})(?![\w-]))")
-    parts.extend(sorted(set(literals), key=len, reverse=True))
-    if not parts:
-        return re.compile(r"(?!x)x")  # matches nothing
-    return re.compile("|".join(parts), re.IGNORECASE)
 
 
 def _looks_like_path(value: str) -> bool:

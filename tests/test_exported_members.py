@@ -134,3 +134,36 @@ def test_lazy_module_attributes_load_on_use_and_refuse_unknown_names() -> None:
     for module in (extractive, hooks):
         with pytest.raises(AttributeError, match="no_such_name"):
             module.no_such_name  # noqa: B018
+
+
+def test_the_wrapper_import_path_loads_no_yaml() -> None:
+    """``wrap_openai`` renders transcripts and answers recall without the prompt files: its
+    import path loads neither yaml nor ``importlib.metadata`` (issue 34's cold start)."""
+    code = (
+        "import sys; from summem import Memory, SummarizationReducer, wrap_openai, "
+        "wrap_completion; "
+        "later = ('yaml', 'summem.prompts', 'importlib.metadata', 'asyncio', 'tiktoken'); "
+        "print([m for m in later if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_first_turn_loads_no_tokenizer() -> None:
+    """A fresh process's first turns load no tokenizer encoding (the view is far below its
+    threshold: an upper bound decides), nor asyncio, yaml, the store registry or the default
+    summarizer (made when a memory first summarizes); reading ``size`` counts exactly."""
+    code = (
+        "import sys; from summem import Memory, SummarizationReducer, wrap_openai; "
+        "m = Memory('c'); m.add({'role': 'system', 'content': 'Be brief.'}); "
+        "m.add({'role': 'user', 'content': 'hello there'}); m.messages(); "
+        "m.add({'role': 'assistant', 'content': 'Hi!'}); m.messages(); "
+        "later = ('tiktoken', 'asyncio', 'yaml', 'importlib.metadata', 'socket', "
+        "'summem.summarizers.extractive.summarizer'); "
+        "print([n for n in later if n in sys.modules]); "
+        "print(m.size, 'tiktoken' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded, sized = out.stdout.strip().splitlines()
+    assert loaded == "[]"
+    assert sized == "22 True"  # (3 + 1 + 3) + (3 + 1 + 2) + (3 + 1 + 2) + 3, exactly

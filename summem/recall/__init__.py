@@ -14,14 +14,15 @@ from summem._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from summem.recall.index import RecallHit, RecallIndex
-    from summem.recall.tool import RECALL_TOOL_NAME, RecallTool
+    from summem.recall.names import RECALL_TOOL_NAME
+    from summem.recall.tool import RecallTool
 
 __all__ = ["RECALL_TOOL_NAME", "RecallHit", "RecallIndex", "RecallTool"]
 
 _HOMES = {
+    "RECALL_TOOL_NAME": ".names",
     "RecallHit": ".index",
     "RecallIndex": ".index",
-    "RECALL_TOOL_NAME": ".tool",
     "RecallTool": ".tool",
 }
 

@@ -21,6 +21,7 @@ from typing import Any
 from summem._message_checks import check_values, load_json
 from summem.errors import MessageValidationError
 from summem.recall.index import RecallHit
+from summem.recall.names import RECALL_TOOL_NAME
 from summem.summarizers.render import (
     message_timestamp,
     part_text,
@@ -30,7 +31,6 @@ from summem.summarizers.render import (
 
 __all__ = ["RECALL_TOOL_NAME", "REPLY_FLOOR_CHARS", "RecallTool", "hits_json"]
 
-RECALL_TOOL_NAME = "recall_conversation"
 
 _DESCRIPTION = (
     "Search the earlier conversation, which is no longer shown in full (only summarized), and "

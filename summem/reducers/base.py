@@ -405,6 +405,29 @@ class BudgetReducer:
             n += self.size(summary)
         return n
 
+    def size_bound(self, message: Message) -> int:
+        """At least :meth:`size`, cheaper while the tokenizer is not loaded; never less.
+
+        A session measures its view with this while the view is far below its limits: no
+        decision depends on an exact count there, and the tokenizer's encoding (about 0.3 s
+        to load) waits until one does (see :meth:`summem.session.core.SessionCore.exact`).
+        Counters without ``bound_message`` count exactly.
+        """
+        if self.unit != "tokens":
+            return 1
+        counter = self._token_counter or self.token_counter
+        bound = getattr(counter, "bound_message", None)
+        return bound(message) if bound is not None else counter.count_message(message)
+
+    def head_bound(self, system: Message | None, summary: Message | None) -> int:
+        """At least :meth:`head_size` (see :meth:`size_bound`)."""
+        n = self.size_counter.request_overhead
+        if system is not None:
+            n += self.size_bound(system)
+        if summary is not None:
+            n += self.size_bound(summary)
+        return n
+
     def summary_reserve(self) -> int:
         """Room a future summary needs in the view (in the budget's unit)."""
         return 1

@@ -33,6 +33,7 @@ growing into the slack past it still is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -114,18 +115,33 @@ class LoopWatch:
         threshold: int,
         target: int,
         unit: str,
-        summary_allowance: int = 0,
+        summary_allowance: int | Callable[[], int] = 0,
     ) -> None:
         self.guard = guard
         self.min_freed = guard.min_freed_fraction * (threshold - target)
         self.target = target
-        self.summary_allowance = summary_allowance
-        """The summary's own room (in the budget's unit): a summary within it never grows."""
-        self.summary_cap = max(guard.max_summary_fraction * target, summary_allowance)
+        self._allowance = summary_allowance
         self.unit = unit
         self.ineffective = 0
         self.growing = 0
         self.reductions = 0
+
+    @property
+    def summary_allowance(self) -> int:
+        """The summary's own room (in the budget's unit): a summary within it never grows.
+
+        Given as a function, it is asked on first use: measuring it may load a tokenizer,
+        which a session defers until a reduction (see ``SessionCore.exact``).
+        """
+        allowance = self._allowance
+        if callable(allowance):
+            allowance = self._allowance = allowance()
+        return allowance
+
+    @property
+    def summary_cap(self) -> float:
+        """The size past which a summary that grew counts as growing."""
+        return max(self.guard.max_summary_fraction * self.target, self.summary_allowance)
 
     def reset(self) -> None:
         """Start counting again (after a resume or a clear)."""

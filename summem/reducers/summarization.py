@@ -175,11 +175,7 @@ class SummarizationReducer(BudgetReducer):
             mask_min_tokens=mask_min_tokens,
             mask_exempt_tools=mask_exempt_tools,
         )
-        if summarizer is None:
-            from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
-
-            summarizer = ExtractiveSummarizer()
-        if not callable(getattr(summarizer, "summarize", None)):
+        if summarizer is not None and not callable(getattr(summarizer, "summarize", None)):
             raise ConfigurationError(
                 f"summarizer must have a summarize(request) method, got {summarizer!r}"
             )
@@ -229,7 +225,7 @@ class SummarizationReducer(BudgetReducer):
             )
         self._hard_limit = hard
         self._hard_limit_given = hard is not None
-        self.summarizer = summarizer
+        self._summarizer = summarizer  # None: the extractive one, made on first use
         self.soft_threshold = soft
         self.summary_max_tokens = summary_max_tokens
         self.summary_role: Role = summary_role
@@ -282,6 +278,24 @@ class SummarizationReducer(BudgetReducer):
         if self.summary_role != "user":  # from_dict checks the summary's role against it
             record["summary_role"] = self.summary_role
         return record
+
+    @property
+    def summarizer(self) -> Summarizer:
+        """Writes the summaries: by default the offline :class:`ExtractiveSummarizer`.
+
+        The default one is made on first use: its modules load when a memory first
+        summarizes, not when it starts.
+        """
+        summarizer = self._summarizer
+        if summarizer is None:
+            from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
+
+            summarizer = self._summarizer = ExtractiveSummarizer()
+        return summarizer
+
+    @summarizer.setter
+    def summarizer(self, summarizer: Summarizer) -> None:
+        self._summarizer = summarizer
 
     def with_summarizer(self, summarizer: Summarizer) -> SummarizationReducer:
         """A copy of this reducer that summarizes with ``summarizer`` (for ``recompute``)."""

@@ -143,7 +143,7 @@ class SessionCore:
                 threshold=reducer.threshold,
                 target=reducer.target,
                 unit=reducer.unit,
-                summary_allowance=_summary_allowance(reducer),
+                summary_allowance=lambda: _summary_allowance(reducer),
             )
         )
         """Watches automatic reductions for loops (``None``: never pauses)."""
@@ -164,6 +164,18 @@ class SessionCore:
         self.sent: SentView | None = None
         """The request the assistant last sent (``Memory.note_sent``), for a summarizer that
         reuses its cached prefix; kept in this process only."""
+        bound, head_bound = (getattr(reducer, n, None) for n in ("size_bound", "head_bound"))
+        self.bounded = callable(bound) and callable(head_bound) and reducer.unit == "tokens"
+        """The sizes kept may be upper bounds (see :meth:`exact`): the tokenizer waits until
+        a decision depends on an exact count."""
+        self._measure: Callable[[Message], int] = bound if self.bounded else reducer.size  # type: ignore[assignment]
+        self._measure_head: Callable[[Message | None, Message | None], int] = (
+            head_bound if self.bounded else reducer.head_size  # type: ignore[assignment]
+        )
+        self._remeasure = False
+        acting = soft if background and soft is not None else self.hard_limit
+        self._limit = min(self.hard_limit, acting)
+        """The lowest size a decision is taken at (:meth:`decide`)."""
         self._set(None)
 
     # -- the cached copy ------------------------------------------------------------------
@@ -183,9 +195,10 @@ class SessionCore:
         if self.masks is not None:
             for m in self.tail:
                 self.masks.add(m)
-        self.sizes = [r.size(self.shown(m)) for m in self.tail]
+        measure = self._measure
+        self.sizes = [measure(self.shown(m)) for m in self.tail]
         self.total = sum(self.sizes)
-        self.head = r.head_size(self.system, self.summary)
+        self.head = self._measure_head(self.system, self.summary)
         self.tail_ids = {m.id: m for m in self.tail}
         self.renders = RenderCache()
         self._rendered: list[dict[str, Any]] = []  # the rendered tail, a prefix of self.tail
@@ -242,8 +255,43 @@ class SessionCore:
 
     @property
     def size(self) -> int:
-        """The view's size in the budget's unit."""
-        return self.head + self.total
+        """The view's size in the budget's unit (counted exactly: see :meth:`exact`)."""
+        with self._lock:
+            if self.bounded:
+                self.exact()
+            return self.head + self.total
+
+    def exceeds(self, limit: int) -> bool:
+        """Whether the view's size is over ``limit``.
+
+        Counted exactly only when its upper bound is over it.
+        """
+        with self._lock:
+            if self.head + self.total <= limit:
+                return False  # the bound is within it, so is the size
+            return self.size > limit
+
+    def exact(self) -> None:
+        """Count the view exactly from now on (the sizes kept so far may be upper bounds).
+
+        A session measures its messages with the reducer's ``size_bound`` (at least the
+        exact size; with a tokenizer, the text's UTF-8 bytes while the encoding is not
+        loaded) until a decision depends on the size: the view's bound passes the lowest
+        limit a turn acts at, a reduction is planned, or the caller reads :attr:`size`.
+        Then every message of the view is counted once, exactly, and every later one as it
+        arrives. The bound is never below the exact size, so no view is ever over a budget
+        because of it.
+        """
+        with self._lock:
+            if not self.bounded:
+                return
+            self.bounded = False
+            self._remeasure = True  # a batch measured before this may be appended after it
+            r = self.reducer
+            self._measure, self._measure_head = r.size, r.head_size
+            self.sizes = [r.size(self.shown(m)) for m in self.tail]
+            self.total = sum(self.sizes)
+            self.head = r.head_size(self.system, self.summary)
 
     def view(self) -> list[Message]:
         """``[system] + [summary]? + history[k:]``."""
@@ -315,9 +363,7 @@ class SessionCore:
         with self._lock:
             system, calls = self.system, self.open_calls
             pending = dict(calls) if calls else {}
-        return check_batch(
-            msgs, system, pending, self.tail_ids, size=self.reducer.size, single=single
-        )
+        return check_batch(msgs, system, pending, self.tail_ids, size=self._measure, single=single)
 
     def system_set(self, system: Message | None) -> None:
         """Record a system message written to the store."""
@@ -325,7 +371,7 @@ class SessionCore:
             if self.system is not system:
                 self.renders.forget([self.system])  # a replaced system message is never shown again
             self.system = system
-            self.head = self.reducer.head_size(system, self.summary)
+            self.head = self._measure_head(system, self.summary)
 
     def appended(self, batch: Batch, new_length: int) -> bool:
         """Extend the copy after an append; False when another writer appended too.
@@ -337,9 +383,13 @@ class SessionCore:
             if self.stale or new_length != self.length + len(batch.history):
                 self.stale = True
                 return False
+            sizes = batch.sizes
+            if self._remeasure:  # the writer's batch in flight at exact() (one: writes are
+                self._remeasure = False  # serialised by the facades) is counted exactly
+                sizes = [self._measure(m) for m in batch.history]
             self.tail.extend(batch.history)
-            self.sizes.extend(batch.sizes)
-            grown = sum(batch.sizes)
+            self.sizes.extend(sizes)
+            grown = sum(sizes)
             self.total += grown
             if self.masks is not None:
                 for msg in batch.history:
@@ -375,6 +425,9 @@ class SessionCore:
     def decide(self, *, in_flight: bool) -> tuple[Trigger | None, ReductionSkipped | None]:
         """:meth:`next_action`, and the event saying why a due reduction does not start."""
         with self._lock:
+            size = self.head + self.total  # an upper bound while bounded
+            if size <= self._limit:
+                return None, None  # under every limit a turn acts at (the fast path)
             size = self.size
             if size > self.hard_limit:
                 return ("hard", None) if in_flight else self._may_start("hard")

@@ -116,9 +116,7 @@ class BaseMemory:
         self._core.hooks = self._hooks
         self._core.spend_limit = spend_limit
         self._lease_ttl = float(lease_ttl_seconds)
-        import socket  # here, not at import: a memory is made once, imported on every start
-
-        self._owner = f"summem:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
+        self._owner = f"summem:{_hostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._closed = False
         self._recorded_index: RecordedIndex | None = None  # built on first record()
         self._recall: RecallIndex | None = None  # built on first recall (keeps imports light)
@@ -492,3 +490,16 @@ class BaseMemory:
             f"{type(self).__name__}(session_id={self.session_id!r}, size={self.size}, "
             f"watermark={self._core.watermark}, background={self.background})"
         )
+
+
+def _hostname() -> str:
+    """This machine's name, as ``socket.gethostname()`` gives it.
+
+    Without importing socket where ``os.uname`` has it: a memory is made on every start.
+    """
+    uname = getattr(os, "uname", None)
+    if uname is not None:
+        return str(uname().nodename)
+    import socket
+
+    return socket.gethostname()

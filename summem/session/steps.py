@@ -11,11 +11,10 @@ at run time.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from summem._flow import Flow, Step
 from summem.errors import ConfigurationError, SessionNotFoundError
@@ -33,6 +32,9 @@ from summem.stores.base import (
     SessionState,
     Store,
 )
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["AsyncStoreSteps", "StoreSteps", "SyncStoreSteps", "check_spend_ledger"]
 
@@ -209,6 +211,8 @@ class StoreSteps:
 
     async def released(self) -> None:
         """Wait for the releases :meth:`release_spend_now` left running (a memory's close)."""
+        import asyncio  # here: a sync memory never needs it (``import asyncio`` is slow)
+
         while self._releasing:
             await asyncio.gather(*self._releasing, return_exceptions=True)
 
@@ -367,6 +371,8 @@ class AsyncStoreSteps(StoreSteps):
 
 
 def _detach(key: str, release: Coroutine[Any, Any, Any], pending: set[asyncio.Task[Any]]) -> None:
+    import asyncio
+
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:  # no loop to run it on (a flow closed after its loop ended)

@@ -77,7 +77,7 @@ def copied_delimiters(text: str) -> list[str]:
     ``<previous_summary>`` block, placeholder text and all). Only these tags are checked: a
     custom prompt may ask for a reply wrapped in tags of its own.
     """
-    from summem.prompts import DEFAULT_DELIMITERS  # on use: it brings in yaml
+    from summem._delimiters import DEFAULT_DELIMITERS
 
     lowered = text.lower()
     return [d for d in DEFAULT_DELIMITERS if d in lowered]

@@ -27,9 +27,9 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
+from summem._delimiters import DEFAULT_DELIMITERS, neutralize_delimiters
 from summem._message_checks import load_json
 from summem.messages import Message
-from summem.prompts import DEFAULT_DELIMITERS, neutralize_delimiters
 
 __all__ = [
     "DEFAULT_DELIMITERS",

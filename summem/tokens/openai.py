@@ -21,7 +21,6 @@ import hashlib
 import importlib.util
 import os
 import re
-import tempfile
 import threading
 import types
 from collections.abc import Iterator, Mapping
@@ -109,6 +108,8 @@ def _is_legacy_0301(model: str) -> bool:
 
 _LOCK = threading.Lock()
 _ENCODINGS: dict[str, tiktoken.Encoding] = {}
+_ENCODING_FILES = frozenset((O200K, CL100K))
+"""Encodings a counter may load on first use: their names are known without loading them."""
 
 
 def encoding_dirs() -> list[Path]:
@@ -120,6 +121,8 @@ def encoding_dirs() -> list[Path]:
     for var in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR"):
         if os.environ.get(var):
             dirs.append(Path(os.environ[var]))
+    import tempfile  # here: it imports shutil and the compression modules
+
     dirs.append(Path(tempfile.gettempdir()) / "data-gym-cache")
     return dirs
 
@@ -264,20 +267,93 @@ class TiktokenCounter:
                     f"no tiktoken encoding is known for model {model!r}; pass encoding=... "
                     "or count with summem.tokens.base.ApproxCounter"
                 )
-        self.encoding: Encoder = load_encoding(encoding) if isinstance(encoding, str) else encoding
-        self._encode_ordinary = self.encoding.encode_ordinary
+        self._encoder: Encoder | None = None
+        if isinstance(encoding, str):
+            if encoding not in _ENCODING_FILES:
+                self._encoder = load_encoding(encoding)  # an unknown name fails here, at once
+            self._encoding_name = encoding
+        else:
+            self._encoder = encoding
+            self._encoding_name = encoding.name
         self._constants: dict[str, int] = {}
         legacy = _is_legacy_0301(model)
         self.tokens_per_message = 4 if legacy else 3
         self.tokens_per_name = -1 if legacy else 1
-        self.key = f"tiktoken:{self.encoding.name}" + (":0301" if legacy else "")
+        self.key = f"tiktoken:{self._encoding_name}" + (":0301" if legacy else "")
 
     def __repr__(self) -> str:
-        return f"TiktokenCounter(model={self.model!r}, encoding={self.encoding.name!r})"
+        return f"TiktokenCounter(model={self.model!r}, encoding={self._encoding_name!r})"
+
+    @property
+    def encoding(self) -> Encoder:
+        """The encoding, loaded on first use (about 0.3 s for ``o200k_base``).
+
+        :meth:`bound_message` counts without it while it is not needed.
+        """
+        encoder = self._encoder
+        if encoder is None:
+            encoder = self._encoder = load_encoding(self._encoding_name)
+        return encoder
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the encoding is loaded (here, or by any counter of this process)."""
+        return self._encoder is not None or self._encoding_name in _ENCODINGS
+
+    def _encode_ordinary(self, text: str) -> list[int]:
+        # replaced by the encoding's own method once loaded (one call less per text), unless
+        # something else was put in its place (a spy counting the calls)
+        encode = self.encoding.encode_ordinary
+        if "_encode_ordinary" not in self.__dict__:
+            self._encode_ordinary = encode  # type: ignore[method-assign]
+        return encode(text)
 
     def count_text(self, text: str) -> int:
         """Tokens of ``text`` (``<|endoftext|>`` and the like count as plain text)."""
         return len(self._encode_ordinary(text)) if text else 0
+
+    def bound_text(self, text: str) -> int:
+        """At least :meth:`count_text` of ``text``, without the encoding while it is not loaded.
+
+        A byte-level BPE token stands for one byte or more, so the UTF-8 length bounds the
+        count from above; once the encoding is loaded the count is exact.
+        """
+        if self.loaded:
+            return self.count_text(text)
+        return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+    def bound_message(self, message: Message) -> int:
+        """At least :meth:`count_message`, without the encoding while it is not loaded.
+
+        Exact when the encoding is loaded or the count cached, else an upper bound for a
+        message of plain texts (the UTF-8 bytes of each text).
+
+        A budget far below its threshold needs no exact count: the session measures with this
+        until its view's bound reaches a limit, then counts exactly (see
+        :meth:`summem.reducers.base.BudgetReducer.size_bound`). Bounds are not cached.
+        """
+        cached = message.token_cache.get(self.key)
+        if cached is not None:
+            return cached
+        if self.loaded:
+            return self.count_message(message)
+        content = message.content
+        if (
+            type(content) is not str
+            or message.name
+            or message.tool_calls
+            or message.__pydantic_extra__
+        ):
+            return self.count_message(message)  # parts, calls, names, extras: counted exactly
+        bound = self.bound_text
+        n = self.tokens_per_message + self._constant_bound(message.role) + bound(content)
+        if message.tool_call_id:
+            n += bound(message.tool_call_id)
+        return n
+
+    def _constant_bound(self, text: str) -> int:
+        n = self._constants.get(text)
+        return n if n is not None else self.bound_text(text)
 
     def count_message(self, message: Message) -> int:
         """Tokens ``message`` adds to a request, counted once and cached on the message.

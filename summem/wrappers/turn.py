@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from summem.errors import ConfigurationError, ReductionError
 from summem.logs import redacted_logs
-from summem.recall.tool import RECALL_TOOL_NAME
+from summem.recall.names import RECALL_TOOL_NAME
 from summem.reducers.style import (
     ViewStyle,
     apply_style,
