@@ -37,7 +37,7 @@ def test_hotpath_reports_ratios_and_background_latency(capsys: pytest.CaptureFix
     assert "from summem import Memory, SummarizationReducer" in out and "peak RSS" in out
     assert "exact-token turn scaling 240/120" in out
     assert "reduction turns" in out and "background/blocking summarizer calls" in out
-    assert ("bytecode cached" in out) == sys.dont_write_bytecode
+    assert ("cache bytecode in a temporary folder" in out) == sys.dont_write_bytecode
 
 
 def test_the_cached_bytecode_row_writes_bytecode_to_its_own_folder(
