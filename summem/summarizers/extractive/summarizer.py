@@ -73,7 +73,7 @@ from summem.summarizers.extractive.facts import (
 )
 from summem.summarizers.extractive.layout import day_of, leading_stamp, summary_lines
 from summem.summarizers.extractive.selection import Fact, Selection, make_fact, rank
-from summem.summarizers.extractive.supersede import supersede
+from summem.summarizers.extractive.supersede import link_marks, supersede
 from summem.summarizers.extractive.templates import (
     COUNTED_BY,
     discount_templates,
@@ -203,7 +203,10 @@ class ExtractiveSummarizer:
         last_day = max(old, key=lambda f: f.order).day if old else None
         new = self._new_facts(request, focus, last_day)
         off = self.ablate
-        superseded = 0 if "supersession" in off else supersede(old + new)
+        superseded = 0
+        if "supersession" not in off:
+            link_marks(old)
+            superseded = supersede(old + new)
         previous_extra = _previous_extra(request.previous_info)
         templates = read_memory(previous_extra)
         open_runs = read_open_runs(previous_extra)
@@ -289,13 +292,15 @@ class ExtractiveSummarizer:
         origin = _previous_provenance(request.previous_info)
         facts: list[Fact] = []
         for sub, (index, day, line, body) in enumerate(summary_lines(text, self.max_line_chars)):
-            ids, stored = origin.get(index, ([], None))
+            ids, stored, marks = origin.get(index, ([], None, []))
             if stored is None:
                 score = score_sentence(body, "summary", focus, off=self._off)
                 if score <= 0:
                     continue
                 stored = self._density(score, line)
-            facts.append(make_fact(line, day, stored, list(ids), (1, index, sub), _words(line)))
+            fact = make_fact(line, day, stored, list(ids), (1, index, sub), _words(line))
+            fact.marks = list(marks)
+            facts.append(fact)
         return facts
 
     def _new_facts(
@@ -423,13 +428,13 @@ def _previous_extra(info: Any) -> Mapping[str, Any] | None:
     return extra if isinstance(extra, Mapping) else None
 
 
-def _previous_provenance(info: Any) -> dict[int, tuple[list[str], float | None]]:
-    """``line -> (ids, score)`` recorded by the previous extractive summary, if any."""
+def _previous_provenance(info: Any) -> dict[int, tuple[list[str], float | None, list[str]]]:
+    """``line -> (ids, score, marks)`` recorded by the previous extractive summary, if any."""
     extra = _previous_extra(info)
     if extra is None:
         return {}
     entries = extra.get("provenance")
-    out: dict[int, tuple[list[str], float | None]] = {}
+    out: dict[int, tuple[list[str], float | None, list[str]]] = {}
     if not isinstance(entries, list):
         return out
     for entry in entries:
@@ -440,5 +445,7 @@ def _previous_provenance(info: Any) -> dict[int, tuple[list[str], float | None]]
             known = None
             if isinstance(score, (int, float)) and not isinstance(score, bool) and score > 0:
                 known = float(score)
-            out[line] = (list(dict.fromkeys(i for i in ids if isinstance(i, str))), known)
+            marks = entry.get("marks")
+            marked = [i for i in marks if isinstance(i, str)] if isinstance(marks, list) else []
+            out[line] = (list(dict.fromkeys(i for i in ids if isinstance(i, str))), known, marked)
     return out
