@@ -63,6 +63,7 @@ from summem._flow import Flow, done
 from summem.errors import ConfigurationError
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.clip import clip_to_tokens
+from summem.summarizers.extractive.context import answered_sentence, is_bare_reply, units
 from summem.summarizers.extractive.facts import (
     SCORING_HEURISTICS,
     compact_sentence,
@@ -99,6 +100,10 @@ _TOOL_CAP = 6.0
 codes, and a long one must not outrank every sentence of the conversation."""
 _ARGS_WEIGHT = 0.5
 """What a call's arguments count for beside its result (what the assistant already knew)."""
+_JOINED = 0.5
+"""What the other sentences of a unit (see :mod:`.context`) add to its best one's score."""
+_W_DECISION = 1.5
+"""What deciding adds to the question a bare reply answers (a decision's weight)."""
 _SAME_MESSAGE = 0.75
 """Weight left to a message's other sentences once its best one stands for it."""
 _SELECTION_HEURISTICS = (
@@ -112,6 +117,7 @@ _SELECTION_HEURISTICS = (
     "compaction",
     "leading_stamp",
     "tool_cap",
+    "context",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -260,6 +266,18 @@ class ExtractiveSummarizer:
         for pool in pools.values():
             selection.fill(pool, selection.used + room)
 
+    def _units(self, sentences: list[str], scores: list[float]) -> list[list[int]]:
+        """The candidates of one message (see :mod:`.context`); one per sentence when off."""
+        if "context" in self.ablate:
+            return [[i] for i, score in enumerate(scores) if score > 0]
+        groups = []
+        for group in units(sentences, scores):
+            if len(group) > 1 and sum(len(sentences[i]) + 1 for i in group) > self.max_line_chars:
+                groups.extend([i] for i in group if scores[i] > 0)  # too long to keep whole
+            else:
+                groups.append(group)
+        return groups
+
     def _density(self, score: float, line: str) -> float:
         return score if "length_density" in self.ablate else length_density(score, line)
 
@@ -314,6 +332,7 @@ class ExtractiveSummarizer:
         facts: list[Fact] = []
         off = self.ablate
         cap = float("inf") if "tool_cap" in off else _TOOL_CAP
+        asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
 
         def add(
             line: str, day: str | None, score: float, ids: list[str], order: Any, words: list[str]
@@ -349,16 +368,30 @@ class ExtractiveSummarizer:
             role = "summary" if message.is_summary else message.role
             speaker = _speaker(message.name or role)
             label, who = f"- {speaker}: ", tokenize(speaker)
-            sentences = split_sentences(text, self.max_line_chars)
+            sentences = [
+                raw if "compaction" in off else compact_sentence(raw, speakers)
+                for raw in split_sentences(text, self.max_line_chars)
+            ]
+            scores = [
+                score_sentence(s, role, focus, speakers=speakers, off=self._off)
+                for s in sentences
+            ]
             first = len(facts)
-            for sub, raw in enumerate(sentences, start=1):
-                sentence = raw if "compaction" in off else compact_sentence(raw, speakers)
-                words = tokenize(sentence)
-                score = score_sentence(
-                    sentence, role, focus, words=words, speakers=speakers, off=self._off
-                )
-                if score > 0:
-                    add(label + sentence, day, score, [message.id], (2, pos, sub), who + words)
+            if role == "user" and asked is not None and "context" not in off:
+                reply = _reply_fact(asked, _one_line(text), message.id, focus, self._off)
+                if reply is not None:
+                    body, score, ids = reply
+                    add(label + body, day, score, ids, (2, pos, 0), who + tokenize(body))
+            for group in self._units(sentences, scores):
+                sentence = " ".join(sentences[i] for i in group)
+                score = max(scores[i] for i in group)
+                score += _JOINED * (sum(scores[i] for i in group) - score)
+                sub = group[0] + 1
+                add(label + sentence, day, score, [message.id], (2, pos, sub), who + tokenize(sentence))
+            if role == "assistant" and sentences:
+                asked = (message.id, sentences, scores)
+            elif role == "user":
+                asked = None
             if "second_sentence" not in off:
                 _second_sentences(facts[first:])
             for tool_call in message.tool_calls or ():
@@ -370,6 +403,33 @@ class ExtractiveSummarizer:
             line = f"- assistant: {body}"
             add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
         return facts
+
+
+def _reply_fact(
+    asked: tuple[str, list[str], list[float]],
+    reply: str,
+    reply_id: str,
+    focus: frozenset[str],
+    off: frozenset[str],
+) -> tuple[str, float, list[str]] | None:
+    """A bare reply of the user with what it answers: ``(body, score, ids)``, or None.
+
+    "ok, lock that in" after "Shall I hold the 7:40 to Leeds on Friday?" becomes the body ``ok,
+    lock that in, in reply to: Shall I hold the 7:40 to Leeds on Friday?``, scored as the
+    question told as a statement, plus a decision: the reply decides what was asked.
+    """
+    if not is_bare_reply(reply):
+        return None
+    asked_id, sentences, _scores = asked
+    at = answered_sentence(sentences)
+    if at is None:
+        return None
+    offer = sentences[at]
+    score = score_sentence(offer, "user", focus, off=off | {"question_discount"})
+    if score <= 0:
+        return None
+    body = f"{reply.rstrip(' .!')}, in reply to: {offer}"
+    return body, score + _W_DECISION, [asked_id, reply_id]
 
 
 def _tool_score(body: str, off: frozenset[str] = frozenset()) -> float:

@@ -1,0 +1,126 @@
+"""The context a kept sentence depends on: its neighbours, or the message it answers.
+
+A summary line must make sense once the turn it came from is gone. "a gift from my grandma in my
+home country" says nothing without what the gift is; "It is due on Friday" nothing without
+what is due; "ok, do it" nothing without what was offered. So the extractive summarizer keeps
+units, not lone sentences (:func:`units`):
+
+- a sentence that opens as a continuation (a pronoun or demonstrative, a conjunction, a
+  lower-case fragment left by a dash, an ellipsis) joins the sentence before it; a short
+  sentence (under ``SHORT_WORDS`` words) with a pronoun in it does too, and a short sentence
+  that opens a message ("I'm changing my email address soon.", "Quick update:") takes the
+  sentence after it when that one says something;
+- a sentence that scores 0 is never kept for itself: a continuation that says nothing ("It was
+  fun.") is left out, an antecedent that scores 0 comes along with what depends on it.
+
+Keeping every short user message whole (at most 40 words, pleasantries at its edges left out),
+the way providers' own compaction keeps users' messages, was measured and is not done: with
+400-token summaries it cost 0.10 to 0.19 of the planted facts after 10 reductions on the
+realistic, lists and held-out families (10 seeds), the whole messages crowding out other facts.
+
+A short reply of the user with nothing of its own (a confirmation, a choice: "lock that in",
+"yes the second one", "no, the earlier one") is kept with what it answers
+(:func:`answered_sentence`): the question or offer that closed the assistant's message before
+it, on one line that says what was accepted or chosen.
+
+The word lists are English closed classes (pronouns, conjunctions), not cue words of any
+kind of fact.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["SHORT_WORDS", "answered_sentence", "is_bare_reply", "units"]
+
+SHORT_WORDS = 8
+"""A sentence shorter than this rarely stands alone when it refers to something."""
+REPLY_WORDS = 8
+"""A user reply this short, with no value of its own, is kept with what it answers."""
+
+_WORD_RE = re.compile(r"[A-Za-z0-9][\w'\u2019-]*")
+_OPENERS = frozenset(
+    """it it's its itself this that these those they they're them their theirs he she him her
+    his hers there which who whom whose such so and but or nor because also too then both
+    either neither another other others same one ones here""".split()
+)
+"""First words that make a sentence continue the one before it."""
+_POINTERS = frozenset(
+    """it it's its this that these those they them their he she him her his there one""".split()
+)
+"""Words that, in a short sentence, point at something said before."""
+_CONTENT_FREE = frozenset(
+    """yes yeah yep yup sure ok okay fine great perfect good sounds go ahead do it that this
+    one let's lets lock in book confirm confirmed agreed deal the a
+    first second third last other no nope not either both neither option works let me
+    with that's right exactly absolutely definitely alright cool nice done proceed
+    """.split()
+)
+"""Words a bare reply may consist of (it then says nothing without what it answers)."""
+
+
+def _words(sentence: str) -> list[str]:
+    return [w.lower().replace("\u2019", "'") for w in _WORD_RE.findall(sentence)]
+
+
+def _continues(sentence: str) -> bool:
+    """Whether ``sentence`` opens as the continuation of the one before it."""
+    stripped = sentence.lstrip("\"'([ ")
+    if not stripped:
+        return False
+    if stripped.startswith(("...", "\u2026", "-", "\u2013", "\u2014")) or stripped[0].islower():
+        return True
+    words = _words(stripped)
+    if not words:
+        return False
+    if words[0] in _OPENERS:
+        return True
+    return len(words) < SHORT_WORDS and not _POINTERS.isdisjoint(words[1:])
+
+
+def units(sentences: Sequence[str], scores: Sequence[float]) -> list[list[int]]:
+    """Groups of sentence indexes, each one summary candidate (see the module docstring).
+
+    Args:
+        sentences: one message's sentences, in order.
+        scores: each sentence's score alone (0: filler).
+    """
+    n = len(sentences)
+    if n == 0:
+        return []
+    groups: list[list[int]] = []
+    for i in range(n):
+        if scores[i] <= 0:  # filler, or a continuation that says nothing ("It was fun.")
+            continue
+        if i > 0 and _continues(sentences[i]):
+            if groups and groups[-1][-1] == i - 1:
+                groups[-1].append(i)
+            else:
+                groups.append([i - 1, i])  # its antecedent comes along, whatever its score
+        else:
+            groups.append([i])
+    # A short opening sentence that says something ("I'm changing my email address soon.")
+    # takes the next one when that says something too.
+    if len(groups) > 1 and groups[0] == [0] and groups[1][0] == 1:
+        if len(_words(sentences[0])) < SHORT_WORDS:
+            groups[0:2] = [[0, *groups[1]]]
+    return groups
+
+
+def is_bare_reply(text: str) -> bool:
+    """A short reply made only of words that say nothing alone ("ok lock that in")."""
+    words = _words(text)
+    if not words or len(words) > REPLY_WORDS or any(c.isdigit() for c in text):
+        return False
+    free = sum(w in _CONTENT_FREE for w in words)
+    return free >= 1 and len(words) - free <= 1
+
+
+def answered_sentence(sentences: Sequence[str]) -> int | None:
+    """The sentence of the assistant's message a bare reply answers: its closing question or
+    offer (the last sentence, ending in ``?``); None when the message does not end asking
+    (a reply to a statement, "thanks, that helps", decides nothing)."""
+    if sentences and sentences[-1].rstrip().rstrip("\"')").endswith("?"):
+        return len(sentences) - 1
+    return None
