@@ -56,10 +56,11 @@ lines have no entry); lines carried over keep the ids the previous summary recor
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from summem._flow import Flow, done
+from summem.messages import Message
 from summem.errors import ConfigurationError
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.clip import clip_to_tokens
@@ -333,6 +334,7 @@ class ExtractiveSummarizer:
         off = self.ablate
         cap = float("inf") if "tool_cap" in off else _TOOL_CAP
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
+        last_said = _last_said(messages)
 
         def add(
             line: str, day: str | None, score: float, ids: list[str], order: Any, words: list[str]
@@ -359,7 +361,12 @@ class ExtractiveSummarizer:
                 call_id = message.tool_call_id or ""
                 call = pending.pop(call_id, None)
                 head = call[0] if call else names.get(call_id, "tool")
-                body = _one_line(tool_body(head, call[1] if call else {}, text))
+                later = pos  # a word said after this result refers back to it
+
+                def referred(word: str, at: int = later) -> bool:
+                    return last_said.get(word, -1) > at
+
+                body = _one_line(tool_body(head, call[1] if call else {}, text, referred))
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
                 score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
@@ -403,6 +410,16 @@ class ExtractiveSummarizer:
             line = f"- assistant: {body}"
             add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
         return facts
+
+
+def _last_said(messages: Sequence[Message]) -> dict[str, int]:
+    """Each word of the span's user and assistant messages -> the last position saying it."""
+    out: dict[str, int] = {}
+    for pos, message in enumerate(messages):
+        if message.role in ("user", "assistant"):
+            for word in tokenize(content_text(message)):
+                out[word] = pos
+    return out
 
 
 def _reply_fact(
