@@ -136,6 +136,9 @@ class Selection:
         self._index = _DedupIndex()
         self._groups: dict[str, int] = {}
         self._header_cost: dict[str, int] = {}
+        self.tool_limit: int | None = None
+        """Most tokens tool results may take while set (None: no limit)."""
+        self.tool_used = 0
 
     def _opening_cost(self, day: str | None) -> int:
         if day is None or self._groups.get(day):
@@ -161,9 +164,13 @@ class Selection:
             if fact.cost is None:
                 fact.cost = self.counter.count_text(fact.line + "\n")
             cost = fact.cost + self._opening_cost(fact.day)
+            tool = fact.line.startswith("- tool: ")
+            if tool and self.tool_limit is not None and self.tool_used + cost > self.tool_limit:
+                continue
             if cost <= room:
                 fact.state, fact.pass_no = 1, pass_no
                 self.used += cost
+                self.tool_used += cost if tool else 0
                 self._index.add(fact)
                 if fact.day is not None:
                     self._groups[fact.day] = self._groups.get(fact.day, 0) + 1

@@ -101,6 +101,11 @@ _TOOL_CAP = 6.0
 codes, and a long one must not outrank every sentence of the conversation."""
 _ARGS_WEIGHT = 0.5
 """What a call's arguments count for beside its result (what the assistant already knew)."""
+_CAPITALISED_RE = re.compile(r"\b[A-Z][a-z]+\b")
+_REPORTS = 3
+"""From its third result on, a tool's results are discounted as repeated reports."""
+_TOOL_SHARE = 0.4
+"""Most of the budget tool results may take (see :meth:`ExtractiveSummarizer._build`)."""
 _JOINED = 0.5
 """What the other sentences of a unit (see :mod:`.context`) add to its best one's score."""
 _W_DECISION = 1.5
@@ -119,6 +124,7 @@ _SELECTION_HEURISTICS = (
     "leading_stamp",
     "tool_cap",
     "context",
+    "tool_novelty",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -229,7 +235,11 @@ class ExtractiveSummarizer:
         selection.fill(new, selection.used + int(free * self.new_share))
         if self.new_share:
             selection.take_one(new, budget)  # the new span's best fact, however small the share
+        if "tool_novelty" not in off:  # tool results take at most their share, then what is left
+            selection.tool_limit = int(budget * _TOOL_SHARE)
         self._balance_speakers(selection, old + new, budget)
+        selection.fill(sorted(old + new, key=rank), budget)
+        selection.tool_limit = None
         selection.fill(sorted(old + new, key=rank), budget)
         kept = selection.finish(must + old + new)
         if not kept:
@@ -335,6 +345,8 @@ class ExtractiveSummarizer:
         cap = float("inf") if "tool_cap" in off else _TOOL_CAP
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
         last_said = _last_said(messages)
+        known: set[str] = set(tokenize(request.previous_summary or ""))  # values seen so far
+        reports = _reports(request.previous_summary or "")  # tool results seen, per tool
 
         def add(
             line: str, day: str | None, score: float, ids: list[str], order: Any, words: list[str]
@@ -352,6 +364,8 @@ class ExtractiveSummarizer:
 
         for pos, message in enumerate(messages):
             text = content_text(message)
+            if message.role != "tool":
+                known.update(tokenize(text))
             lead, rest = (None, text) if "leading_stamp" in off else leading_stamp(text)
             stamp = message_timestamp(message) or lead
             text = rest if lead else text
@@ -370,6 +384,8 @@ class ExtractiveSummarizer:
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
                 score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
+                if "tool_novelty" not in off:
+                    score *= _tool_news(body, head, known, reports)
                 add(f"- tool: {body}", day, score, ids, (2, pos, 0), ["tool", *words])
                 continue
             role = "summary" if message.is_summary else message.role
@@ -410,6 +426,36 @@ class ExtractiveSummarizer:
             line = f"- assistant: {body}"
             add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
         return facts
+
+
+def _reports(summary: str) -> dict[str, int]:
+    """Tool results a previous summary holds, per tool name."""
+    out: dict[str, int] = {}
+    for line in summary.splitlines():
+        if line.startswith("- tool: "):
+            name = line[8:].partition("(")[0]
+            out[name] = out.get(name, 0) + 1
+    return out
+
+
+def _tool_news(body: str, head: str, known: set[str], reports: dict[str, int]) -> float:
+    """What a tool result keeps of its score for the new information it brings (0 to 1).
+
+    Its values (words with a digit, and names) never seen before in the summary or the
+    span count for half; the other half goes down as the same tool reports again: its
+    ``n``-th result (counting the previous summary's) keeps ``1 / sqrt(n - 1)`` from the
+    third on. Updates ``known`` and ``reports``. A new value beats the tenth status report.
+    """
+    result = body.partition(" -> ")[2]
+    values = {w for w in tokenize(result) if any(c.isdigit() for c in w)}
+    values |= {w.lower() for w in _CAPITALISED_RE.findall(result)}
+    new = len(values - known) / len(values) if values else 1.0
+    known.update(tokenize(body))
+    name = head.partition("(")[0]
+    n = reports.get(name, 0) + 1
+    reports[name] = n
+    repeat = 1.0 if n < _REPORTS else (n - 1) ** -0.5
+    return (1.0 + new) / 2 * repeat
 
 
 def _last_said(messages: Sequence[Message]) -> dict[str, int]:
