@@ -6,9 +6,10 @@ what is due; "ok, do it" nothing without what was offered. So the extractive sum
 units, not lone sentences (:func:`units`):
 
 - a sentence that opens as a continuation (a pronoun or demonstrative, a conjunction, a
-  lower-case fragment left by a dash, an ellipsis) joins the sentence before it, and so does a
-  short sentence (under ``SHORT_WORDS`` words) with a pronoun in it ("The new one is
-  ada@example.org."), when it scores at least as high as what it depends on; when it scores
+  lower-case fragment left by a dash, an ellipsis) or has a pronoun among its second and third
+  words ("The new one is ada@example.org.") joins the sentence before it, and so does a
+  short sentence (under ``SHORT_WORDS`` words) with a pronoun in it ("I hold it for a
+  minute."), when it scores at least as high as what it depends on; when it scores
   lower, it is left out and the sentence before it stands alone (it does not depend on it).
   Joining every continuation cost 0.010 of LoCoMo's answers in view at 4,000 tokens (longer
   lines, fewer of them);
@@ -76,7 +77,7 @@ def _continues(sentence: str) -> bool:
     words = _words(stripped)
     if not words:
         return False
-    if words[0] in _OPENERS:
+    if words[0] in _OPENERS or not _POINTERS.isdisjoint(words[1:3]):  # "The new one is..."
         return True
     return len(words) < SHORT_WORDS and not _POINTERS.isdisjoint(words[1:])
 

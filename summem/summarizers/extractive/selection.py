@@ -54,6 +54,8 @@ class Fact:
     kept only beside it."""
     marks: list[str] = field(default_factory=list, repr=False)
     """Ids of the messages whose statements this fact probably corrects (kept only with it)."""
+    capped: bool = field(default=False, repr=False)
+    """A repeated report: counts against :attr:`Selection.tool_limit`."""
     merged: bool = field(default=False, repr=False)
     """Merged into a kept near-duplicate (its content is in the summary)."""
 
@@ -137,7 +139,8 @@ class Selection:
         self._groups: dict[str, int] = {}
         self._header_cost: dict[str, int] = {}
         self.tool_limit: int | None = None
-        """Most tokens tool results may take while set (None: no limit)."""
+        """Most tokens repeated tool reports (``Fact.capped``) may take while set (None: no
+        limit)."""
         self.tool_used = 0
 
     def _opening_cost(self, day: str | None) -> int:
@@ -164,13 +167,13 @@ class Selection:
             if fact.cost is None:
                 fact.cost = self.counter.count_text(fact.line + "\n")
             cost = fact.cost + self._opening_cost(fact.day)
-            tool = fact.line.startswith("- tool: ")
-            if tool and self.tool_limit is not None and self.tool_used + cost > self.tool_limit:
-                continue
+            if fact.capped and self.tool_limit is not None:
+                if self.tool_used + cost > self.tool_limit:
+                    continue
             if cost <= room:
                 fact.state, fact.pass_no = 1, pass_no
                 self.used += cost
-                self.tool_used += cost if tool else 0
+                self.tool_used += cost if fact.capped else 0
                 self._index.add(fact)
                 if fact.day is not None:
                     self._groups[fact.day] = self._groups.get(fact.day, 0) + 1

@@ -105,7 +105,10 @@ _CAPITALISED_RE = re.compile(r"\b[A-Z][a-z]+\b")
 _REPORTS = 3
 """From its third result on, a tool's results are discounted as repeated reports."""
 _TOOL_SHARE = 0.4
-"""Most of the budget tool results may take (see :meth:`ExtractiveSummarizer._build`)."""
+"""Most of the budget repeated tool reports may take while other facts compete (see
+:meth:`ExtractiveSummarizer._build`)."""
+_NEWS_CAP = 0.75
+"""A tool result keeping less of its score than this for its news is a repeated report."""
 _JOINED = 0.5
 """What the other sentences of a unit (see :mod:`.context`) add to its best one's score."""
 _W_DECISION = 1.5
@@ -235,7 +238,7 @@ class ExtractiveSummarizer:
         selection.fill(new, selection.used + int(free * self.new_share))
         if self.new_share:
             selection.take_one(new, budget)  # the new span's best fact, however small the share
-        if "tool_novelty" not in off:  # tool results take at most their share, then what is left
+        if "tool_novelty" not in off:  # repeated reports take at most their share, then the rest
             selection.tool_limit = int(budget * _TOOL_SHARE)
         self._balance_speakers(selection, old + new, budget)
         selection.fill(sorted(old + new, key=rank), budget)
@@ -384,9 +387,11 @@ class ExtractiveSummarizer:
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
                 score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
-                if "tool_novelty" not in off:
-                    score *= _tool_news(body, head, known, reports)
-                add(f"- tool: {body}", day, score, ids, (2, pos, 0), ["tool", *words])
+                news = 1.0 if "tool_novelty" in off else _tool_news(body, head, known, reports)
+                before = len(facts)
+                add(f"- tool: {body}", day, score * news, ids, (2, pos, 0), ["tool", *words])
+                if len(facts) > before:
+                    facts[-1].capped = news < _NEWS_CAP
                 continue
             role = "summary" if message.is_summary else message.role
             speaker = _speaker(message.name or role)
