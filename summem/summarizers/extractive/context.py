@@ -43,22 +43,31 @@ REPLY_WORDS = 8
 """A user reply this short, with no value of its own, is kept with what it answers."""
 
 _WORD_RE = re.compile(r"[A-Za-z0-9][\w'\u2019-]*")
+
+
+def _split(text: str) -> list[str]:
+    return text.split()
+
+
 _OPENERS = frozenset(
-    """it it's its itself this that these those they they're them their theirs he she him her
-    his hers there which who whom whose such so and but or nor because also too then both
-    either neither another other others same one ones here""".split()
+    _split(
+        """it it's its itself this that these those they they're them their theirs he she him
+        her his hers there which who whom whose such so and but or nor because also too then
+        both either neither another other others same one ones here"""
+    )
 )
 """First words that make a sentence continue the one before it."""
 _POINTERS = frozenset(
-    """it it's its this that these those they them their he she him her his there one""".split()
+    _split("it it's its this that these those they them their he she him her his there one")
 )
 """Words that, in a short sentence, point at something said before."""
 _CONTENT_FREE = frozenset(
-    """yes yeah yep yup sure ok okay fine great perfect good sounds go ahead do it that this
-    one let's lets lock in book confirm confirmed agreed deal the a
-    first second third last other no nope not either both neither option works let me
-    with that's right exactly absolutely definitely alright cool nice done proceed
-    """.split()
+    _split(
+        """yes yeah yep yup sure ok okay fine great perfect good sounds go ahead do it that this
+        one let's lets lock in book confirm confirmed agreed deal the a first second third last
+        other no nope not either both neither option works let me with that's right exactly
+        absolutely definitely alright cool nice done proceed"""
+    )
 )
 """Words a bare reply may consist of (it then says nothing without what it answers)."""
 
@@ -117,9 +126,11 @@ def is_bare_reply(text: str) -> bool:
 
 
 def answered_sentence(sentences: Sequence[str]) -> int | None:
-    """The sentence of the assistant's message a bare reply answers: its closing question or
-    offer (the last sentence, ending in ``?``); None when the message does not end asking
-    (a reply to a statement, "thanks, that helps", decides nothing)."""
+    """The sentence of the assistant's message a bare reply answers, if any.
+
+    Its closing question or offer (the last sentence, ending in ``?``); None when the message
+    does not end asking (a reply to a statement, "thanks, that helps", decides nothing).
+    """
     if sentences and sentences[-1].rstrip().rstrip("\"')").endswith("?"):
         return len(sentences) - 1
     return None

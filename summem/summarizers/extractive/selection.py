@@ -167,9 +167,9 @@ class Selection:
             if fact.cost is None:
                 fact.cost = self.counter.count_text(fact.line + "\n")
             cost = fact.cost + self._opening_cost(fact.day)
-            if fact.capped and self.tool_limit is not None:
-                if self.tool_used + cost > self.tool_limit:
-                    continue
+            cap = self.tool_limit
+            if fact.capped and cap is not None and self.tool_used + cost > cap:
+                continue
             if cost <= room:
                 fact.state, fact.pass_no = 1, pass_no
                 self.used += cost
@@ -248,8 +248,10 @@ class Selection:
 
 
 def _drop_orphaned_stale(facts: list[Fact]) -> bool:
-    """Drop each kept fact whose probable correction is not kept: a stale value never stands
-    alone. Returns whether any was dropped."""
+    """Drop each kept fact whose probable correction is not kept; return whether any was.
+
+    A stale value never stands alone.
+    """
     dropped = False
     for fact in facts:
         by = fact.corrected_by

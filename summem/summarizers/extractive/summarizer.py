@@ -60,8 +60,8 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from summem._flow import Flow, done
-from summem.messages import Message
 from summem.errors import ConfigurationError
+from summem.messages import Message
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.clip import clip_to_tokens
 from summem.summarizers.extractive.context import answered_sentence, is_bare_reply, units
@@ -284,7 +284,7 @@ class ExtractiveSummarizer:
         """The candidates of one message (see :mod:`.context`); one per sentence when off."""
         if "context" in self.ablate:
             return [[i] for i, score in enumerate(scores) if score > 0]
-        groups = []
+        groups: list[list[int]] = []
         for group in units(sentences, scores):
             if len(group) > 1 and sum(len(sentences[i]) + 1 for i in group) > self.max_line_chars:
                 groups.extend([i] for i in group if scores[i] > 0)  # too long to keep whole
@@ -401,8 +401,7 @@ class ExtractiveSummarizer:
                 for raw in split_sentences(text, self.max_line_chars)
             ]
             scores = [
-                score_sentence(s, role, focus, speakers=speakers, off=self._off)
-                for s in sentences
+                score_sentence(s, role, focus, speakers=speakers, off=self._off) for s in sentences
             ]
             first = len(facts)
             if role == "user" and asked is not None and "context" not in off:
@@ -415,7 +414,14 @@ class ExtractiveSummarizer:
                 score = max(scores[i] for i in group)
                 score += _JOINED * (sum(scores[i] for i in group) - score)
                 sub = group[0] + 1
-                add(label + sentence, day, score, [message.id], (2, pos, sub), who + tokenize(sentence))
+                add(
+                    label + sentence,
+                    day,
+                    score,
+                    [message.id],
+                    (2, pos, sub),
+                    who + tokenize(sentence),
+                )
             if role == "assistant" and sentences:
                 asked = (message.id, sentences, scores)
             elif role == "user":

@@ -20,9 +20,10 @@ after the tent's budget and the stove's) replaces none of them.
 
 A value is a number, an amount, a date or a time (words with digits and no letters, and month
 names), or a name (a capitalised word inside the sentence: "the plumber is Dev Okafor", then
-"sorry, the plumber is Ines Baptiste"). Identifiers (``BW-58214-K``) are not values but subjects: two facts naming different
-identifiers are about different things and never replace each other (order BW-1 shipped, order
-BW-2 delayed). Tool results are left alone: each is an observation of its own call.
+"sorry, the plumber is Ines Baptiste"). Identifiers (``BW-58214-K``) are not values but
+subjects: two facts naming different identifiers are about different things and never
+replace each other (order BW-1 shipped, order BW-2 delayed). Tool results are left alone:
+each is an observation of its own call.
 
 When the evidence is weaker, the older fact is **marked** rather than dropped: a later fact of
 the same speaker with other values that either says it corrects something and shares most of

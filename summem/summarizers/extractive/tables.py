@@ -82,10 +82,14 @@ def _text_table(text: str) -> Table | None:
 
 
 def _said(cell: str, referred: Callable[[str], bool]) -> bool:
-    """Whether a later message says ``cell``: all its words, one of them telling (a word of
-    three letters or more that is not a stopword, or a number)."""
+    """Whether a later message says ``cell``: all its words, one of them telling.
+
+    A telling word has three letters or more and is not a stopword, or is a number.
+    """
     words = [w for w in tokenize(cell) if len(w) >= 2]
-    telling = [w for w in words if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in STOPWORDS)]
+    telling = [
+        w for w in words if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in STOPWORDS)
+    ]
     return bool(telling) and all(referred(w) for w in words)
 
 

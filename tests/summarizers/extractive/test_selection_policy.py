@@ -107,7 +107,9 @@ def test_a_bare_reply_is_kept_with_the_question_it_answers() -> None:
     ]
     out = summarize(msgs)
     reply = [line for line in lines(out) if "grab it" in line]
-    assert reply == ["- user: yep grab it, in reply to: Should I reserve the 19:30 slot at Casa Lupo?"]
+    assert reply == [
+        "- user: yep grab it, in reply to: Should I reserve the 19:30 slot at Casa Lupo?"
+    ]
     entry = next(e for e in out.extra["provenance"] if out.text.splitlines()[e["line"]] == reply[0])
     assert entry["ids"] == ["a1", "u2"]
     assert not any("grab it" in line for line in lines(summarize(msgs, ablate=("context",))))
@@ -131,7 +133,10 @@ def test_a_markdown_table_keeps_its_header_and_the_row_a_later_turn_names() -> N
         [
             "| train | leaves | platform | fare |",
             "|---|---|---|---|",
-            *(f"| IC {700 + i} | {6 + i:02d}:{(i * 7) % 60:02d} | {i + 1} | {31 + i}.50 |" for i in range(30)),
+            *(
+                f"| IC {700 + i} | {6 + i:02d}:{(i * 7) % 60:02d} | {i + 1} | {31 + i}.50 |"
+                for i in range(30)
+            ),
         ]
     )
     msgs = [
@@ -147,7 +152,10 @@ def test_a_markdown_table_keeps_its_header_and_the_row_a_later_turn_names() -> N
 
 
 def test_json_columns_and_rows_and_csv_are_tables() -> None:
-    cols = {"columns": ["plot", "crop", "sown"], "rows": [["A1", "leeks", "2024-03-02"], ["B4", "kale", "2024-04-11"]]}
+    cols = {
+        "columns": ["plot", "crop", "sown"],
+        "rows": [["A1", "leeks", "2024-03-02"], ["B4", "kale", "2024-04-11"]],
+    }
     assert find_table(cols, json.dumps(cols)) == (
         ["plot", "crop", "sown"],
         [["A1", "leeks", "2024-03-02"], ["B4", "kale", "2024-04-11"]],
@@ -173,7 +181,12 @@ def test_a_new_value_beats_the_tenth_repeated_status_report() -> None:
         msgs.append(msg(f"t{i}", json.dumps(body), "tool", tool_call_id=f"k{i}"))
     msgs.append(call("c10", "k10", "lookup_warranty", {"device": "dehumidifier"}))
     msgs.append(
-        msg("t10", json.dumps({"claim": "WX-44107", "expires": "2027-01-31"}), "tool", tool_call_id="k10")
+        msg(
+            "t10",
+            json.dumps({"claim": "WX-44107", "expires": "2027-01-31"}),
+            "tool",
+            tool_call_id="k10",
+        )
     )
     msgs.append(msg("u", "I repainted the hallway in sage green last spring."))
 
