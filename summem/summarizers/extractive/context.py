@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["SHORT_WORDS", "answered_sentence", "is_bare_reply", "units"]
+__all__ = ["SHORT_WORDS", "answered_sentence", "is_bare_reply", "stands_alone", "units"]
 
 SHORT_WORDS = 8
 """A sentence shorter than this rarely stands alone when it refers to something."""
@@ -91,21 +91,28 @@ def _continues(sentence: str) -> bool:
     return len(words) < SHORT_WORDS and not _POINTERS.isdisjoint(words[1:])
 
 
-def units(sentences: Sequence[str], scores: Sequence[float]) -> list[list[int]]:
+def units(
+    sentences: Sequence[str],
+    scores: Sequence[float],
+    repeated: Sequence[bool] | None = None,
+) -> list[list[int]]:
     """Groups of sentence indexes, each one summary candidate (see the module docstring).
 
     Args:
         sentences: one message's sentences, in order.
         scores: each sentence's score alone (0: filler).
+        repeated: whether each sentence is said elsewhere too (see :func:`stands_alone`);
+            such a sentence is a candidate of its own, never part of a unit.
     """
     n = len(sentences)
     if n == 0:
         return []
+    alone = [stands_alone(sentences, i, repeated) for i in range(n)]
     groups: list[list[int]] = []
     for i in range(n):
         if scores[i] <= 0:  # filler, or a continuation that says nothing ("It was fun.")
             continue
-        if i > 0 and _continues(sentences[i]):
+        if i > 0 and not alone[i] and _continues(sentences[i]):
             if groups and groups[-1][-1] == i - 1:
                 if scores[i] >= max(scores[j] for j in groups[-1]):
                     groups[-1].append(i)  # it says more than what it depends on
@@ -114,6 +121,23 @@ def units(sentences: Sequence[str], scores: Sequence[float]) -> list[list[int]]:
         else:
             groups.append([i])
     return groups
+
+
+def stands_alone(sentences: Sequence[str], i: int, repeated: Sequence[bool] | None) -> bool:
+    """Whether sentence ``i`` is kept on its own whatever its first words.
+
+    A sentence said elsewhere too (``repeated[i]``: in another message, or in the previous
+    summary) is a stock phrase, not a continuation of what happens to precede it: joined to
+    a different sentence each time, its copies could no longer be merged as repeats. Neither
+    is a sentence whose antecedent is a repeated one or an interjection alone ("Absolutely.
+    That model is new." keeps "That model is new.").
+    """
+    if repeated is not None and (repeated[i] or (i > 0 and repeated[i - 1])):
+        return True
+    if i == 0:
+        return False
+    words = _words(sentences[i - 1])
+    return bool(words) and all(w in _CONTENT_FREE for w in words)
 
 
 def is_bare_reply(text: str) -> bool:

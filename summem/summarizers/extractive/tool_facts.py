@@ -54,6 +54,8 @@ def tool_body(
     args: Mapping[str, str],
     result: str,
     referred: Callable[[str], bool] | None = None,
+    *,
+    tables: bool = True,
 ) -> str:
     """One tool result as ``head -> key=value; ...`` (see the module docstring).
 
@@ -64,12 +66,14 @@ def tool_body(
         result: the result's text.
         referred: whether a later message refers to a (lower-cased) word or value: the rows
             of a table that hold one come first (see :mod:`.tables`).
+        tables: read a table as a compact record (:mod:`.tables`); off, it is flattened
+            field by field like any other result.
     """
     try:
         parsed: Any = load_json(result)
     except ValueError:
         parsed = None
-    table = find_table(parsed, result)
+    table = find_table(parsed, result) if tables else None
     if table is not None:
         body = compact_table(table, _MAX_RESULT_CHARS, referred)
     elif isinstance(parsed, (dict, list)):

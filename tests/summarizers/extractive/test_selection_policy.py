@@ -42,7 +42,12 @@ def call(id: str, call_id: str, name: str, args: dict[str, Any]) -> Message:
 
 
 def summarize(
-    messages: list[Message], max_tokens: int = 600, *, ablate: tuple[str, ...] = (), **kw: Any
+    messages: list[Message],
+    max_tokens: int = 600,
+    *,
+    ablate: tuple[str, ...] = (),
+    tables: bool = False,
+    **kw: Any,
 ) -> SummaryOutput:
     request = SummaryRequest(
         messages=messages,
@@ -51,7 +56,7 @@ def summarize(
         token_counter=ApproxCounter(),
         **kw,
     )
-    return run_sync(ExtractiveSummarizer(ablate=ablate).summarize(request))
+    return run_sync(ExtractiveSummarizer(ablate=ablate, tables=tables).summarize(request))
 
 
 def lines(out: SummaryOutput) -> list[str]:
@@ -144,7 +149,9 @@ def test_a_markdown_table_keeps_its_header_and_the_row_a_later_turn_names() -> N
         msg("t", table, "tool", tool_call_id="c1"),
         msg("u", "Put me on the IC 710 please."),
     ]
-    line = next(line for line in lines(summarize(msgs)) if line.startswith("- tool: "))
+    plain = next(line for line in lines(summarize(msgs)) if line.startswith("- tool: "))
+    assert "[train" not in plain  # off by default: flattened like any other result
+    line = next(line for line in lines(summarize(msgs, tables=True)) if line.startswith("- tool: "))
     assert "[train | leaves | platform | fare]" in line
     assert "IC 710 | 16:10 | 11 | 41.50" in line  # the row the user named, whole
     assert "IC 729" not in line  # rows that fit after it, in order, not the last one
@@ -241,3 +248,37 @@ def test_a_probable_correction_ranks_first_and_the_stale_line_never_stands_alone
         previous_info=SummaryInfo(extra=out.extra),
     )
     assert "40 vegetarian" not in again.text or "55" in again.text
+
+
+def test_a_stock_sentence_is_not_joined_to_what_precedes_it() -> None:
+    stock = "That model was updated recently, so older reviews may not apply."
+    msgs = [
+        msg("a1", f"Shipping takes 2 business days from the depot. {stock}", "assistant"),
+        msg("u1", "I need the stove before 4 May 2027."),
+        msg("a2", f"The warranty runs 3 years on the frame. {stock}", "assistant"),
+    ]
+    kept = lines(summarize(msgs))
+    assert f"- assistant: {stock}" in kept  # said twice: one line of its own, merged
+    assert not any("depot. That model" in line for line in kept)
+    off = lines(summarize(msgs, ablate=("context",)))
+    assert sum(stock in line for line in off) == 1
+
+
+def test_units_leave_a_repeated_sentence_and_an_interjection_apart() -> None:
+    sentences = ["Shipping takes 2 days.", "That model was updated recently."]
+    assert units(sentences, [3.0, 3.0]) == [[0, 1]]
+    assert units(sentences, [3.0, 3.0], [False, True]) == [[0], [1]]
+    assert units(["Absolutely.", "That model was updated recently."], [0.0, 3.0]) == [[1]]
+
+
+def test_a_subject_said_twice_with_two_values_is_not_marked_three_times_is() -> None:
+    def frame(i: int, name: str) -> Message:
+        return msg(f"u{i}", f"The design workshop room is booked under {name} this week.")
+
+    twice = [frame(1, "Henrik Kowalczyk"), frame(2, "Yuki Iwasaki")]
+    out = summarize(twice)
+    assert not any(e.get("marks") for e in out.extra["provenance"])
+    thrice = [*twice, frame(3, "Ravi Okafor")]
+    out = summarize(thrice)
+    marks = [m for e in out.extra["provenance"] for m in e.get("marks", [])]
+    assert set(marks) == {"u1", "u2"}
