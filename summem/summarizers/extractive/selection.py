@@ -58,6 +58,11 @@ class Fact:
     """A repeated report: counts against :attr:`Selection.tool_limit`."""
     merged: bool = field(default=False, repr=False)
     """Merged into a kept near-duplicate (its content is in the summary)."""
+    core: str | None = field(default=None, repr=False)
+    """The text selection chose, when ``line`` was expanded to the whole message (recorded
+    in provenance as ``"core"``: the next round selects on it again)."""
+    whole: str | None = field(default=None, repr=False)
+    """The whole short message a carried-over fact was expanded to (its ``line`` is the core)."""
 
     def merge_ids(self, ids: Sequence[str]) -> None:
         """Add ``ids`` to the fact's provenance (each once)."""
@@ -242,6 +247,8 @@ class Selection:
                 entry["supersedes"] = list(fact.supersedes)
             if fact.marks:
                 entry["marks"] = list(fact.marks)
+            if fact.core is not None:
+                entry["core"] = fact.core
             entries.append(entry)
             lines.append(fact.line)
         return lines, entries

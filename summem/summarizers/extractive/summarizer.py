@@ -158,6 +158,14 @@ class ExtractiveSummarizer:
             tokens it cost the plain family 0.05 of its facts at the end (3 seeds) and the
             realistic family 0.025 (10 seeds), and gained nothing on the held-out and lists
             families; off, a table is flattened field by field like any other result.
+        verbatim_words: once the facts are chosen, room left over in the budget is spent
+            on the user's own words: a kept sentence of a user message of at most this many
+            words becomes the whole message, best facts first, while the summary still fits
+            (see :func:`_expand_user_messages`); 0: off. The expanded line is recorded with
+            its core and the next round selects on the core again, so the expansion never
+            takes room from a fact. At 40 (default), 10 seeds: realistic (2,000) after 10
+            reductions 0.882 -> 0.902, heldout (4,000) at the end 0.895 -> 0.900; plain,
+            corrections, lists unchanged.
         ablate: names of :data:`HEURISTICS` to switch off, for evals that measure what each
             heuristic is worth (default none: the summarizer as shipped).
     """
@@ -171,6 +179,7 @@ class ExtractiveSummarizer:
         speaker_share: float = 0.5,
         max_line_chars: int = 280,
         tables: bool = False,
+        verbatim_words: int = 40,
         ablate: Collection[str] = (),
     ) -> None:
         shares = (("carry_share", carry_share), ("new_share", new_share))
@@ -197,6 +206,9 @@ class ExtractiveSummarizer:
         self.speaker_share = speaker_share
         self.max_line_chars = max_line_chars
         self.tables = tables
+        if verbatim_words < 0:
+            raise ConfigurationError(f"verbatim_words must be 0 or more, got {verbatim_words}")
+        self.verbatim_words = verbatim_words
 
     @property
     def name(self) -> str:
@@ -254,6 +266,9 @@ class ExtractiveSummarizer:
         kept = selection.finish(must + old + new)
         if not kept:
             kept = self._last_resort(request, must + old + new)
+        elif self.verbatim_words:
+            compact = "compaction" not in off
+            kept = _expand_user_messages(request, kept, self.verbatim_words, compact)
         lines, entries = selection.render(kept)
         return SummaryOutput(
             text="\n".join(lines),
@@ -350,7 +365,11 @@ class ExtractiveSummarizer:
         origin = _previous_provenance(request.previous_info)
         facts: list[Fact] = []
         for sub, (index, day, line, body) in enumerate(summary_lines(text, self.max_line_chars)):
-            ids, stored, marks = origin.get(index, ([], None, []))
+            ids, stored, marks, core = origin.get(index, ([], None, [], None))
+            whole = None
+            if core is not None:  # expanded last round: select on the core again
+                label, _, whole = line.partition(": ")
+                line, body = f"{label}: {core}", core
             if stored is None:
                 score = score_sentence(body, "summary", focus, off=self._off)
                 if score <= 0:
@@ -358,6 +377,7 @@ class ExtractiveSummarizer:
                 stored = self._density(score, line)
             fact = make_fact(line, day, stored, list(ids), (1, index, sub), _words(line))
             fact.marks = list(marks)
+            fact.whole = whole
             facts.append(fact)
         return facts
 
@@ -465,6 +485,59 @@ class ExtractiveSummarizer:
             line = f"- assistant: {body}"
             add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
         return facts
+
+
+def _expand_user_messages(
+    request: SummaryRequest, kept: list[Fact], max_words: int, compact: bool = True
+) -> list[Fact]:
+    """Spend the room left after selection on whole short user messages.
+
+    Each kept fact from a single user message of the span (at most ``max_words`` words,
+    its leading timestamp aside) becomes that whole message, best facts first, while the
+    summary still fits ``request.max_tokens``; the message's other kept facts go, being in
+    it. An expansion step, not a selection rule: it never evicts a fact (keeping whole user
+    messages as candidates cost 0.10 to 0.19 of the planted facts, see :mod:`.context`).
+    """
+    whole: dict[str, str] = {}
+    speakers = frozenset(m.name.lower() for m in request.messages if m.name)
+    for message in request.messages:
+        if message.role == "user" and not message.is_summary:
+            said = _one_line(leading_stamp(content_text(message))[1])
+            if said and len(said.split()) <= max_words:
+                whole[message.id] = _trimmed(said, speakers, compact)
+    count = request.token_counter.count_text
+    kept = list(kept)
+    for fact in sorted(kept, key=rank):
+        text = fact.whole
+        if text is None and fact.order[0] == 2 and len(fact.ids) == 1:
+            text = whole.get(fact.ids[0])
+        label, _, body = fact.line.partition(": ")
+        if text is None or fact not in kept or body == text or not label.startswith("- "):
+            continue
+        trial = [f for f in kept if f is fact or f.ids != fact.ids]
+        line = fact.line
+        fact.line = f"{label}: {text}"
+        if count("\n".join(Selection.render(trial)[0])) <= request.max_tokens:
+            kept = trial
+            fact.core = body
+        else:
+            fact.line = line
+    return kept
+
+
+def _trimmed(text: str, speakers: frozenset[str], compact: bool) -> str:
+    """A whole message without its pleasantries.
+
+    Interjections and forms of address are stripped from each sentence (unless ``compact``
+    is false), sentences saying nothing (greetings, thanks) are left out at its edges.
+    """
+    sentences = list(split_sentences(text))
+    if compact:
+        sentences = [compact_sentence(s, speakers) for s in sentences]
+    said = [i for i, s in enumerate(sentences) if score_sentence(s, "user", speakers=speakers) > 0]
+    if not said:
+        return text
+    return " ".join(s for s in sentences[said[0] : said[-1] + 1] if s)
 
 
 def _sentence_key(sentence: str) -> str:
@@ -595,13 +668,15 @@ def _previous_extra(info: Any) -> Mapping[str, Any] | None:
     return extra if isinstance(extra, Mapping) else None
 
 
-def _previous_provenance(info: Any) -> dict[int, tuple[list[str], float | None, list[str]]]:
-    """``line -> (ids, score, marks)`` recorded by the previous extractive summary, if any."""
+def _previous_provenance(
+    info: Any,
+) -> dict[int, tuple[list[str], float | None, list[str], str | None]]:
+    """``line -> (ids, score, marks, core)`` recorded by the previous extractive summary."""
     extra = _previous_extra(info)
     if extra is None:
         return {}
     entries = extra.get("provenance")
-    out: dict[int, tuple[list[str], float | None, list[str]]] = {}
+    out: dict[int, tuple[list[str], float | None, list[str], str | None]] = {}
     if not isinstance(entries, list):
         return out
     for entry in entries:
@@ -614,5 +689,11 @@ def _previous_provenance(info: Any) -> dict[int, tuple[list[str], float | None, 
                 known = float(score)
             marks = entry.get("marks")
             marked = [i for i in marks if isinstance(i, str)] if isinstance(marks, list) else []
-            out[line] = (list(dict.fromkeys(i for i in ids if isinstance(i, str))), known, marked)
+            core = entry.get("core")
+            out[line] = (
+                list(dict.fromkeys(i for i in ids if isinstance(i, str))),
+                known,
+                marked,
+                core if isinstance(core, str) and core.strip() else None,
+            )
     return out

@@ -47,6 +47,7 @@ def summarize(
     *,
     ablate: tuple[str, ...] = (),
     tables: bool = False,
+    verbatim_words: int = 40,
     **kw: Any,
 ) -> SummaryOutput:
     request = SummaryRequest(
@@ -56,7 +57,11 @@ def summarize(
         token_counter=ApproxCounter(),
         **kw,
     )
-    return run_sync(ExtractiveSummarizer(ablate=ablate, tables=tables).summarize(request))
+    return run_sync(
+        ExtractiveSummarizer(ablate=ablate, tables=tables, verbatim_words=verbatim_words).summarize(
+            request
+        )
+    )
 
 
 def lines(out: SummaryOutput) -> list[str]:
@@ -282,3 +287,20 @@ def test_a_subject_said_twice_with_two_values_is_not_marked_three_times_is() -> 
     out = summarize(thrice)
     marks = [m for e in out.extra["provenance"] for m in e.get("marks", [])]
     assert set(marks) == {"u1", "u2"}
+
+
+def test_room_left_over_is_spent_on_the_whole_short_user_message() -> None:
+    said = "I need the camp stove before 4 May 2027. It was my aunt's idea, she camps a lot."
+    msgs = [msg("u1", said), msg("a1", "Noted, I will check the delivery dates.", "assistant")]
+    roomy = summarize(msgs)
+    assert f"- user: {said}" in lines(roomy)
+    entry = next(e for e in roomy.extra["provenance"] if e["ids"] == ["u1"])
+    assert entry["core"] == "I need the camp stove before 4 May 2027."
+    plain = lines(summarize(msgs, verbatim_words=0))
+    assert "- user: I need the camp stove before 4 May 2027." in plain  # the core alone
+    again = summarize(
+        [msg("u2", "Please also order 2 gas canisters for it.")],
+        previous_summary=roomy.text,
+        previous_info=SummaryInfo(extra=roomy.extra),
+    )
+    assert f"- user: {said}" in lines(again)  # selected on its core, expanded again
