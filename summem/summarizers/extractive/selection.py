@@ -46,9 +46,23 @@ class Fact:
     pass_no: int = field(default=0, repr=False)
     probes: list[str] | None = field(default=None, repr=False)
     supersedes: list[str] = field(default_factory=list, repr=False)
+    """Ids of the messages whose statements this fact replaced (see :mod:`.supersede`)."""
     recorded: float | None = field(default=None, repr=False)
     """The score to record in provenance when ``priority`` was discounted for this round."""
-    """Ids of the messages whose statements this fact replaced (see :mod:`.supersede`)."""
+    corrected_by: Fact | None = field(default=None, repr=False)
+    """A later fact that probably corrects this one (see :mod:`.supersede`): this one is
+    kept only beside it."""
+    marks: list[str] = field(default_factory=list, repr=False)
+    """Ids of the messages whose statements this fact probably corrects (kept only with it)."""
+    capped: bool = field(default=False, repr=False)
+    """A repeated report: counts against :attr:`Selection.tool_limit`."""
+    merged: bool = field(default=False, repr=False)
+    """Merged into a kept near-duplicate (its content is in the summary)."""
+    core: str | None = field(default=None, repr=False)
+    """The text selection chose, when ``line`` was expanded to the whole message (recorded
+    in provenance as ``"core"``: the next round selects on it again)."""
+    whole: str | None = field(default=None, repr=False)
+    """The whole short message a carried-over fact was expanded to (its ``line`` is the core)."""
 
     def merge_ids(self, ids: Sequence[str]) -> None:
         """Add ``ids`` to the fact's provenance (each once)."""
@@ -129,6 +143,10 @@ class Selection:
         self._index = _DedupIndex()
         self._groups: dict[str, int] = {}
         self._header_cost: dict[str, int] = {}
+        self.tool_limit: int | None = None
+        """Most tokens repeated tool reports (``Fact.capped``) may take while set (None: no
+        limit)."""
+        self.tool_used = 0
 
     def _opening_cost(self, day: str | None) -> int:
         if day is None or self._groups.get(day):
@@ -149,14 +167,18 @@ class Selection:
             dup = self._index.find(fact)
             if dup is not None:
                 dup.merge_ids(fact.ids)
-                fact.state = 2
+                fact.state, fact.merged = 2, True
                 continue
             if fact.cost is None:
                 fact.cost = self.counter.count_text(fact.line + "\n")
             cost = fact.cost + self._opening_cost(fact.day)
+            cap = self.tool_limit
+            if fact.capped and cap is not None and self.tool_used + cost > cap:
+                continue
             if cost <= room:
                 fact.state, fact.pass_no = 1, pass_no
                 self.used += cost
+                self.tool_used += cost if fact.capped else 0
                 self._index.add(fact)
                 if fact.day is not None:
                     self._groups[fact.day] = self._groups.get(fact.day, 0) + 1
@@ -174,6 +196,7 @@ class Selection:
     def finish(self, everything: list[Fact]) -> list[Fact]:
         """Fit the real text to the budget; return the kept facts in the order written."""
         count = self.counter.count_text
+        _drop_orphaned_stale(everything)
         text = _text(everything)
         exact = count(text) if text else 0
         pool = sorted(everything, key=rank)
@@ -193,6 +216,9 @@ class Selection:
                         fact.state = 0  # undo this pass; it did not fit after all
                 break
             text, exact = candidate, size
+        if _drop_orphaned_stale(everything):
+            text = _text(everything)
+            exact = count(text) if text else 0
         while exact > self.budget:  # an estimate was optimistic: drop the weakest fact
             weakest = min((f for f in everything if f.state == 1), key=_weakness, default=None)
             if weakest is None:
@@ -200,6 +226,7 @@ class Selection:
             weakest.state = 2
             text = _text(everything)
             exact = count(text) if text else 0
+        _drop_orphaned_stale(everything)  # only ever shortens the text
         return _ordered(f for f in everything if f.state == 1)
 
     @staticmethod
@@ -218,9 +245,27 @@ class Selection:
                 entry["score"] = round(score, 4)
             if fact.supersedes:
                 entry["supersedes"] = list(fact.supersedes)
+            if fact.marks:
+                entry["marks"] = list(fact.marks)
+            if fact.core is not None:
+                entry["core"] = fact.core
             entries.append(entry)
             lines.append(fact.line)
         return lines, entries
+
+
+def _drop_orphaned_stale(facts: list[Fact]) -> bool:
+    """Drop each kept fact whose probable correction is not kept; return whether any was.
+
+    A stale value never stands alone.
+    """
+    dropped = False
+    for fact in facts:
+        by = fact.corrected_by
+        if fact.state == 1 and by is not None and by.state != 1 and not by.merged:
+            fact.state = 2
+            dropped = True
+    return dropped
 
 
 def _ordered(facts: Any) -> list[Fact]:

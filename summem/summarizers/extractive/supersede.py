@@ -18,10 +18,26 @@ part of the subject. Without a correction word nothing is replaced: "Room 12 is 
 correction that fits several earlier facts about different things ("my budget is now 900"
 after the tent's budget and the stove's) replaces none of them.
 
-A value is a number, an amount, a date or a time: words with digits and no letters, and month
-names. Identifiers (``BW-58214-K``) are not values but subjects: two facts naming different
-identifiers are about different things and never replace each other (order BW-1 shipped, order
-BW-2 delayed). Tool results are left alone: each is an observation of its own call.
+A value is a number, an amount, a date or a time (words with digits and no letters, and month
+names), or a name (a capitalised word inside the sentence: "the plumber is Dev Okafor", then
+"sorry, the plumber is Ines Baptiste"). Identifiers (``BW-58214-K``) are not values but
+subjects: two facts naming different identifiers are about different things and never
+replace each other (order BW-1 shipped, order BW-2 delayed). Tool results are left alone:
+each is an observation of its own call.
+
+When the evidence is weaker, the older fact is **marked** rather than dropped: a later fact of
+the same speaker with other values that either says it corrects something and shares most of
+the older one's subject, or says exactly the same subject with no correction word ("Room 12 is
+booked for the workshop", later "Room 14 is booked for the workshop") from its third
+statement on: said twice with two values, it may be two things (two contacts, two bookings;
+marking from the second statement cost 0.02 of the plain family's facts at the end), said
+three times or more it is a running status (a balance, a sync report) and only the latest
+statement is current (not marking at all cost 0.05 of the held-out family's facts at
+4,000 tokens, 10 seeds, the stale statements crowding out other facts). The older fact's
+priority is halved, the later one ranks above what the older one was worth, and the older one
+is only ever kept beside it (:attr:`Fact.corrected_by`; the link is recorded in provenance as
+``"marks"`` and restored on the next round): when room runs out the correction is kept ahead of
+the stale line, and a stale line is never the only one left.
 """
 
 from __future__ import annotations
@@ -39,12 +55,25 @@ from summem.summarizers.extractive.lexicon import (
 )
 from summem.summarizers.extractive.selection import Fact
 
-__all__ = ["CORRECTION_WORDS", "supersede"]
+__all__ = ["CORRECTION_WORDS", "link_marks", "supersede"]
 
 
 _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
 """Where a sentence's clauses part: a comma, semicolon or colon before a space, or a dash."""
 _VALUE_RE = re.compile(r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m)?$")
+_NAME_RE = re.compile(r"(?<=[\w,;] )[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
+"""A capitalised word (or run of them) inside a sentence: a name, a value like a number."""
+_NOT_NAMES = frozenset(("i", "i'm", "i'll", "i've", "i'd"))
+_STALE = 0.5
+"""What a marked (probably stale) fact keeps of its priority."""
+_LEAD = 0.01
+"""How far a probable correction ranks above what the fact it marks was worth."""
+_SOFT_OVERLAP = 0.5
+"""Share of a correction's subject words the older fact must mention to be marked by it."""
+_SAME_SUBJECT_WORDS = 3
+"""Without a correction word, an identical subject of at least this many words marks."""
+_RESTATED = 3
+"""Without a correction word, a subject is marked only from its third statement on."""
 
 
 @dataclass(frozen=True)
@@ -82,8 +111,39 @@ def supersede(facts: Sequence[Fact]) -> int:
             for i in (*older.ids, *older.supersedes):
                 if i not in fact.supersedes:
                     fact.supersedes.append(i)
+        if not replaced:
+            marked = [(o, s) for o, s in slots if o.state != 2 and _marks(slot, s)]
+            if marked and not any(_apart(marked[-1][1], b) for _, b in marked[:-1]):
+                if slot.correcting:
+                    _mark(marked[-1][0], fact)  # the latest statement of it, if it is clear
+                elif len(marked) >= _RESTATED - 1:  # a running status: only the latest is current
+                    for older, _s in marked:
+                        _mark(older, fact)
         slots.append((fact, slot))
     return dropped
+
+
+def link_marks(facts: Sequence[Fact]) -> None:
+    """Restore the links recorded as ``"marks"`` by a previous round (see :func:`_mark`)."""
+    for fact in facts:
+        if not fact.marks:
+            continue
+        marks = set(fact.marks)
+        for other in facts:
+            if other is not fact and other.corrected_by is None and marks & set(other.ids):
+                other.corrected_by = fact
+
+
+def _mark(older: Fact, newer: Fact) -> None:
+    """``newer`` probably corrects ``older``: it ranks above it, and ``older`` needs it."""
+    if older.corrected_by is not None or older is newer:
+        return
+    newer.priority = max(newer.priority, older.priority + _LEAD)
+    older.priority *= _STALE
+    older.corrected_by = newer
+    for i in older.ids:
+        if i not in newer.marks and i not in newer.ids:
+            newer.marks.append(i)
 
 
 def _slot(fact: Fact) -> _Slot | None:
@@ -98,7 +158,8 @@ def _slot(fact: Fact) -> _Slot | None:
     months = {w for w in words if w in MONTH_WORDS}
     if not numbers:  # "I may go", "the march": a month word alone is not a date
         months -= MONTH_WORDS_WITH_DIGIT
-    values = frozenset(numbers | months)
+    names = {w for m in _NAME_RE.findall(body) for w in tokenize(m)} - _NOT_NAMES
+    values = frozenset(numbers | months | names)
     if not values:
         return None
     ids = frozenset(w for w in words if any(c.isdigit() for c in w) and w not in values)
@@ -136,6 +197,19 @@ def _replaces(new: _Slot, old: _Slot) -> bool:
     if not new.correcting or not new.subject or not old.subject:
         return False
     return new.subject <= old.mentioned and not _apart(new, old)
+
+
+def _marks(new: _Slot, old: _Slot) -> bool:
+    """Whether ``new`` probably restates ``old`` with other values (see the module docstring)."""
+    if new.speaker != old.speaker or new.ids != old.ids or new.values <= old.values:
+        return False
+    if not new.subject or not old.subject:
+        return False
+    if new.subject - old.mentioned and old.subject - new.mentioned:
+        return False  # each names something the other does not: two things
+    if new.correcting:
+        return len(new.subject & old.mentioned) >= _SOFT_OVERLAP * len(new.subject)
+    return new.subject == old.subject and len(new.subject) >= _SAME_SUBJECT_WORDS
 
 
 def _apart(a: _Slot, b: _Slot) -> bool:

@@ -15,11 +15,12 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from summem._message_checks import load_json
 from summem.summarizers.extractive.facts import value_signal
+from summem.summarizers.extractive.tables import compact_table, find_table
 
 __all__ = ["call_arguments", "compact_call", "flatten_json", "tool_body"]
 
@@ -48,7 +49,14 @@ _MAX_NAME_CHARS = 64
 _MAX_TEXT_CHARS = 300
 
 
-def tool_body(head: str, args: Mapping[str, str], result: str) -> str:
+def tool_body(
+    head: str,
+    args: Mapping[str, str],
+    result: str,
+    referred: Callable[[str], bool] | None = None,
+    *,
+    tables: bool = True,
+) -> str:
     """One tool result as ``head -> key=value; ...`` (see the module docstring).
 
     Args:
@@ -56,12 +64,19 @@ def tool_body(head: str, args: Mapping[str, str], result: str) -> str:
         args: the call's arguments as :func:`call_arguments` gives them: result fields equal
             to one of them are not repeated.
         result: the result's text.
+        referred: whether a later message refers to a (lower-cased) word or value: the rows
+            of a table that hold one come first (see :mod:`.tables`).
+        tables: read a table as a compact record (:mod:`.tables`); off, it is flattened
+            field by field like any other result.
     """
     try:
         parsed: Any = load_json(result)
     except ValueError:
         parsed = None
-    if isinstance(parsed, (dict, list)):
+    table = find_table(parsed, result) if tables else None
+    if table is not None:
+        body = compact_table(table, _MAX_RESULT_CHARS, referred)
+    elif isinstance(parsed, (dict, list)):
         new = [f"{k}={v}" for k, v in flatten_json(parsed, skip=args)]
         body = "; ".join(new) if new else ("done" if _leaves(parsed) else "(empty result)")
     elif parsed is not None and not isinstance(parsed, str):

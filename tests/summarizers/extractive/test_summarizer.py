@@ -310,22 +310,22 @@ def test_tool_results_are_compact_and_do_not_repeat_the_call() -> None:
 
 def test_a_message_is_represented_by_its_best_sentence_first() -> None:
     text = (
-        "My sister Melanie moved to Berlin in March 2024. She works at a bakery there. "
-        "It's a nice place."
+        "My sister Melanie moved to Berlin in March 2024. "
+        "Our old neighbour Tomasz still runs the bakery on the corner of our street."
     )
     msgs = [
-        msg("a", "user", text),
-        msg("b", "user", "I adopted a cat named Luna in June."),
+        msg("a", "assistant", text),
+        msg("b", "assistant", "I adopted a cat named Luna in June."),
     ]
     counter = WordCounter()
     tight = summarize(request(msgs, 21, counter)).text
     # the second message's fact outranks the first message's second sentence
     assert fact_lines(tight) == [
-        "- user: My sister Melanie moved to Berlin in March 2024.",
-        "- user: I adopted a cat named Luna in June.",
+        "- assistant: My sister Melanie moved to Berlin in March 2024.",
+        "- assistant: I adopted a cat named Luna in June.",
     ]
     roomy = summarize(request(msgs, 200, counter)).text
-    assert "- user: She works at a bakery there." in roomy
+    assert "- assistant: Our old neighbour Tomasz still runs the bakery" in roomy
 
 
 # -- budget ----------------------------------------------------------------------------------
@@ -463,7 +463,7 @@ def test_tool_result_that_is_not_json_or_a_list() -> None:
     ]
     text = summarize(request(msgs, 300)).text
     assert "search(q=hotels) -> Found 3 hotels near the Louvre, cheapest 120 EUR." in text
-    assert "list() -> [0].sku=B-1; [0].qty=2; [1].sku=B-2; [1].qty=1" in text
+    assert "list() -> [0].sku=B-1; [0].qty=2; [1].sku=B-2; [1].qty=1" in text  # tables: opt-in
 
 
 # -- previous summary ------------------------------------------------------------------------

@@ -1,0 +1,169 @@
+"""The context a kept sentence depends on: its neighbours, or the message it answers.
+
+A summary line must make sense once the turn it came from is gone. "a gift from my grandma in my
+home country" says nothing without what the gift is; "It is due on Friday" nothing without
+what is due; "ok, do it" nothing without what was offered. So the extractive summarizer keeps
+units, not lone sentences (:func:`units`):
+
+- a sentence that opens as a continuation (a pronoun or demonstrative, a conjunction, a
+  lower-case fragment left by a dash, an ellipsis) or has a pronoun among its second and third
+  words ("The new one is ada@example.org.") joins the sentence before it, and so does a
+  short sentence (under ``SHORT_WORDS`` words) with a pronoun in it ("I hold it for a
+  minute."), when it scores at least as high as what it depends on; when it scores
+  lower, it is left out and the sentence before it stands alone (it does not depend on it).
+  Joining every continuation cost 0.010 of LoCoMo's answers in view at 4,000 tokens (longer
+  lines, fewer of them);
+- a sentence that scores 0 is never kept for itself: a continuation that says nothing ("It was
+  fun.") is left out, an antecedent that scores 0 comes along with what depends on it.
+
+Keeping every short user message whole (at most 40 words, pleasantries at its edges left out),
+the way providers' own compaction keeps users' messages, was measured and is not done: with
+400-token summaries it cost 0.10 to 0.19 of the planted facts after 10 reductions on the
+realistic, lists and held-out families (10 seeds), the whole messages crowding out other facts.
+Instead, room left over once the facts are chosen is spent on them (``verbatim_words`` of
+:class:`~summem.summarizers.extractive.ExtractiveSummarizer`), and the next round selects on
+the sentence that was chosen, not on the whole message.
+
+A sentence said elsewhere too (another message, the previous summary) is a stock phrase
+("That model was updated recently, so older reviews may not apply."), not a continuation of
+whatever precedes it: it stands alone (:func:`stands_alone`), so its copies merge as repeats.
+Joined to a different sentence each time, an assistant's stock phrase made the plain family
+lose 0.01 and the corrections family 0.015 of their facts at the end (2,000 tokens, 10 seeds).
+
+A short reply of the user with nothing of its own (a confirmation, a choice: "lock that in",
+"yes the second one", "no, the earlier one") is kept with what it answers
+(:func:`answered_sentence`): the question or offer that closed the assistant's message before
+it, on one line that says what was accepted or chosen.
+
+The word lists are English closed classes (pronouns, conjunctions), not cue words of any
+kind of fact.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["SHORT_WORDS", "answered_sentence", "is_bare_reply", "stands_alone", "units"]
+
+SHORT_WORDS = 8
+"""A sentence shorter than this rarely stands alone when it refers to something."""
+REPLY_WORDS = 8
+"""A user reply this short, with no value of its own, is kept with what it answers."""
+
+_WORD_RE = re.compile(r"[A-Za-z0-9][\w'\u2019-]*")
+
+
+def _split(text: str) -> list[str]:
+    return text.split()
+
+
+_OPENERS = frozenset(
+    _split(
+        """it it's its itself this that these those they they're them their theirs he she him
+        her his hers there which who whom whose such so and but or nor because also too then
+        both either neither another other others same one ones here"""
+    )
+)
+"""First words that make a sentence continue the one before it."""
+_POINTERS = frozenset(
+    _split("it it's its this that these those they them their he she him her his there one")
+)
+"""Words that, in a short sentence, point at something said before."""
+_CONTENT_FREE = frozenset(
+    _split(
+        """yes yeah yep yup sure ok okay fine great perfect good sounds go ahead do it that this
+        one let's lets lock in book confirm confirmed agreed deal the a first second third last
+        other no nope not either both neither option works let me with that's right exactly
+        absolutely definitely alright cool nice done proceed"""
+    )
+)
+"""Words a bare reply may consist of (it then says nothing without what it answers)."""
+
+
+def _words(sentence: str) -> list[str]:
+    return [w.lower().replace("\u2019", "'") for w in _WORD_RE.findall(sentence)]
+
+
+def _continues(sentence: str) -> bool:
+    """Whether ``sentence`` opens as the continuation of the one before it."""
+    stripped = sentence.lstrip("\"'([ ")
+    if not stripped:
+        return False
+    if stripped.startswith(("...", "\u2026", "-", "\u2013", "\u2014")) or stripped[0].islower():
+        return True
+    words = _words(stripped)
+    if not words:
+        return False
+    if words[0] in _OPENERS or not _POINTERS.isdisjoint(words[1:3]):  # "The new one is..."
+        return True
+    return len(words) < SHORT_WORDS and not _POINTERS.isdisjoint(words[1:])
+
+
+def units(
+    sentences: Sequence[str],
+    scores: Sequence[float],
+    repeated: Sequence[bool] | None = None,
+) -> list[list[int]]:
+    """Groups of sentence indexes, each one summary candidate (see the module docstring).
+
+    Args:
+        sentences: one message's sentences, in order.
+        scores: each sentence's score alone (0: filler).
+        repeated: whether each sentence is said elsewhere too (see :func:`stands_alone`);
+            such a sentence is a candidate of its own, never part of a unit.
+    """
+    n = len(sentences)
+    if n == 0:
+        return []
+    alone = [stands_alone(sentences, i, repeated) for i in range(n)]
+    groups: list[list[int]] = []
+    for i in range(n):
+        if scores[i] <= 0:  # filler, or a continuation that says nothing ("It was fun.")
+            continue
+        if i > 0 and not alone[i] and _continues(sentences[i]):
+            if groups and groups[-1][-1] == i - 1:
+                if scores[i] >= max(scores[j] for j in groups[-1]):
+                    groups[-1].append(i)  # it says more than what it depends on
+            elif scores[i] >= scores[i - 1]:
+                groups.append([i - 1, i])  # its antecedent comes along, whatever its score
+        else:
+            groups.append([i])
+    return groups
+
+
+def stands_alone(sentences: Sequence[str], i: int, repeated: Sequence[bool] | None) -> bool:
+    """Whether sentence ``i`` is kept on its own whatever its first words.
+
+    A sentence said elsewhere too (``repeated[i]``: in another message, or in the previous
+    summary) is a stock phrase, not a continuation of what happens to precede it: joined to
+    a different sentence each time, its copies could no longer be merged as repeats. Neither
+    is a sentence whose antecedent is a repeated one or an interjection alone ("Absolutely.
+    That model is new." keeps "That model is new.").
+    """
+    if repeated is not None and (repeated[i] or (i > 0 and repeated[i - 1])):
+        return True
+    if i == 0:
+        return False
+    words = _words(sentences[i - 1])
+    return bool(words) and all(w in _CONTENT_FREE for w in words)
+
+
+def is_bare_reply(text: str) -> bool:
+    """A short reply made only of words that say nothing alone ("ok lock that in")."""
+    words = _words(text)
+    if not words or len(words) > REPLY_WORDS or any(c.isdigit() for c in text):
+        return False
+    free = sum(w in _CONTENT_FREE for w in words)
+    return free >= 1 and len(words) - free <= 1
+
+
+def answered_sentence(sentences: Sequence[str]) -> int | None:
+    """The sentence of the assistant's message a bare reply answers, if any.
+
+    Its closing question or offer (the last sentence, ending in ``?``); None when the message
+    does not end asking (a reply to a statement, "thanks, that helps", decides nothing).
+    """
+    if sentences and sentences[-1].rstrip().rstrip("\"')").endswith("?"):
+        return len(sentences) - 1
+    return None

@@ -1,0 +1,125 @@
+"""Tables in tool results: the header and the rows that matter, as one compact record.
+
+A tool result that is a table (a markdown table, CSV or TSV text, JSON ``{"columns": [...],
+"rows": [[...], ...]}`` or a list of records with the same keys) loses its meaning when it is
+flattened field by field: a cell without its column, or the last row without the others. So a
+table becomes ``[col | col | col] cell | cell | cell; cell | cell | cell (+n rows)``: the header,
+then first the rows a later message of the span refers to (one of its cells said again later, every
+word of it: "book the 14:20 one"), then the other rows in order,
+while they fit in the record's characters; how many rows were left out is said.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from summem.summarizers.extractive.facts import tokenize
+from summem.summarizers.extractive.lexicon import STOPWORDS
+
+__all__ = ["compact_table", "find_table"]
+
+Table = tuple[list[str], list[list[str]]]
+
+_ROW_KEYS = ("rows", "data", "values", "records", "items")
+_HEADER_KEYS = ("columns", "headers", "header", "fields", "cols")
+_SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_MAX_CELL = 40
+
+
+def _cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    text = " ".join(text.split()).replace("|", "/")
+    return text if len(text) <= _MAX_CELL else text[: _MAX_CELL - 1] + "\u2026"
+
+
+def _records(value: Any) -> Table | None:
+    """A list of at least two flat objects sharing their keys."""
+    if not isinstance(value, list) or len(value) < 2:
+        return None
+    if not all(isinstance(v, Mapping) for v in value):
+        return None
+    header = [str(k) for k in value[0]]
+    if not header or any(isinstance(v, (Mapping, list)) for r in value for v in r.values()):
+        return None
+    if any(set(map(str, r)) != set(header) for r in value):
+        return None
+    return header, [[_cell(r.get(k)) for k in header] for r in value]
+
+
+def _json_table(value: Any) -> Table | None:
+    table = _records(value)
+    if table is not None or not isinstance(value, Mapping):
+        return table
+    header = next((value[k] for k in _HEADER_KEYS if isinstance(value.get(k), list)), None)
+    rows = next((value[k] for k in _ROW_KEYS if isinstance(value.get(k), list)), None)
+    if header and rows and all(isinstance(r, list) and len(r) == len(header) for r in rows):
+        return [_cell(h) for h in header], [[_cell(c) for c in r] for r in rows]
+    lists = [v for v in value.values() if isinstance(v, list)]
+    if len(lists) == 1:  # {"results": [{...}, {...}], "page": 1}
+        return _records(lists[0])
+    return None
+
+
+def _text_table(text: str) -> Table | None:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if len(lines) < 3:
+        return None
+    if all("|" in line for line in lines[:2]) and _SEPARATOR_RE.match(lines[1]):
+        split = [[_cell(c) for c in line.strip().strip("|").split("|")] for line in lines]
+        header, rows = split[0], [r for r in split[2:] if len(r) == len(split[0])]
+        return (header, rows) if rows else None
+    for sep in ("\t", ",", ";"):
+        counts = {line.count(sep) for line in lines}
+        if len(counts) == 1 and counts != {0}:
+            split = [[_cell(c) for c in line.split(sep)] for line in lines]
+            if not any(any(ch.isdigit() for ch in c) for c in split[0]):  # a header row
+                return split[0], split[1:]
+    return None
+
+
+def _said(cell: str, referred: Callable[[str], bool]) -> bool:
+    """Whether a later message says ``cell``: all its words, one of them telling.
+
+    A telling word has three letters or more and is not a stopword, or is a number.
+    """
+    words = [w for w in tokenize(cell) if len(w) >= 2]
+    telling = [
+        w for w in words if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in STOPWORDS)
+    ]
+    return bool(telling) and all(referred(w) for w in words)
+
+
+def find_table(parsed: Any, text: str) -> Table | None:
+    """The table in a tool result, parsed JSON (or None) and its text, if it is one."""
+    if parsed is not None and not isinstance(parsed, str):
+        return _json_table(parsed)
+    return _text_table(text)
+
+
+def compact_table(
+    table: Table, max_chars: int, referred: Callable[[str], bool] | None = None
+) -> str:
+    """``[header] row; row (+n rows)``: referred rows first, then the rest in order."""
+    header, rows = table
+    head = "[" + " | ".join(header) + "]"
+    shown = [" | ".join(r) for r in rows]
+
+    def cited(row: Sequence[str]) -> bool:
+        return referred is not None and any(_said(c, referred) for c in row)
+
+    first = [i for i, r in enumerate(rows) if cited(r)]
+    order = first + [i for i in range(len(rows)) if i not in set(first)]
+    chosen: list[int] = []
+    size = len(head)
+    for i in order:
+        if size + len(shown[i]) + 2 > max_chars - 12:
+            continue
+        chosen.append(i)
+        size += len(shown[i]) + 2
+    body = "; ".join(shown[i] for i in sorted(chosen))
+    more = f" (+{len(rows) - len(chosen)} rows)" if len(chosen) < len(rows) else ""
+    return f"{head} {body}{more}".strip()

@@ -1,0 +1,306 @@
+"""The selection policy of issue #29, each rule on handmade sentences (not the evals' own).
+
+A kept sentence brings what it depends on; a bare reply is kept with the question it answers;
+a table keeps its header and the rows a later turn refers to; tool output counts for the new
+information it brings; a probable correction ranks above the line it corrects, which never
+stands alone.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from summem._flow import run_sync
+from summem.messages import Message, SummaryInfo
+from summem.summarizers.base import SummaryOutput, SummaryRequest
+from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.summarizers.extractive.context import is_bare_reply, units
+from summem.summarizers.extractive.tables import compact_table, find_table
+from summem.tokens.base import ApproxCounter
+
+
+def msg(id: str, content: str, role: str = "user", **extra: Any) -> Message:
+    return Message.from_openai({"role": role, "content": content, **extra}, id=id)
+
+
+def call(id: str, call_id: str, name: str, args: dict[str, Any]) -> Message:
+    return Message.from_openai(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": call_id,
+                    "type": "function",
+                    "function": {"name": name, "arguments": json.dumps(args)},
+                }
+            ],
+        },
+        id=id,
+    )
+
+
+def summarize(
+    messages: list[Message],
+    max_tokens: int = 600,
+    *,
+    ablate: tuple[str, ...] = (),
+    tables: bool = False,
+    verbatim_words: int = 40,
+    **kw: Any,
+) -> SummaryOutput:
+    request = SummaryRequest(
+        messages=messages,
+        previous_summary=kw.pop("previous_summary", None),
+        max_tokens=max_tokens,
+        token_counter=ApproxCounter(),
+        **kw,
+    )
+    return run_sync(
+        ExtractiveSummarizer(ablate=ablate, tables=tables, verbatim_words=verbatim_words).summarize(
+            request
+        )
+    )
+
+
+def lines(out: SummaryOutput) -> list[str]:
+    return [line for line in out.text.splitlines() if line.startswith("- ")]
+
+
+# -- context -------------------------------------------------------------------------------
+
+
+def test_a_dependent_sentence_that_says_more_comes_with_its_antecedent() -> None:
+    text = (
+        "I'm switching to a new phone number next week. "
+        "The new one is +44 7700 900417, so use that from Monday."
+    )
+    out = summarize([msg("a", text, "assistant")])
+    joined = "- assistant: " + text
+    assert joined in lines(out)
+    off = summarize([msg("a", text, "assistant")], ablate=("context",))
+    assert joined not in lines(off)  # without the rule the number stands alone
+
+
+def test_no_short_line_that_points_at_a_dropped_sentence() -> None:
+    text = "My cousin Ilse sent me a carved wooden owl from Tallinn. It sits on my desk."
+    for ablate in ((), ("context",)):
+        got = lines(summarize([msg("a", text, "assistant")], ablate=ablate))
+        if ablate:
+            assert "- assistant: It sits on my desk." in got  # the fragment, alone
+        else:
+            assert all("It sits on my desk" not in line or "owl" in line for line in got)
+
+
+def test_units_groups_continuations_and_leaves_out_weak_ones() -> None:
+    sentences = ["The boiler engineer is Ferdinand Ruiz.", "He comes at 08:15 on 3 June.", "Ok."]
+    assert units(sentences, [4.0, 6.0, 0.0]) == [[0, 1]]
+    assert units(sentences, [6.0, 1.0, 0.0]) == [[0]]  # says less: left out, not joined
+    fragment = ["We met in Porto.", "a city I had never seen before, in 2019."]
+    assert units(fragment, [2.0, 3.0]) == [[0, 1]]  # a lower-case fragment continues
+
+
+# -- replies -------------------------------------------------------------------------------
+
+
+def test_a_bare_reply_is_kept_with_the_question_it_answers() -> None:
+    msgs = [
+        msg("u1", "Can you find me a table for four on Saturday?"),
+        msg(
+            "a1",
+            "Casa Lupo has 19:30 free. Should I reserve the 19:30 slot at Casa Lupo?",
+            "assistant",
+        ),
+        msg("u2", "yep grab it"),
+        msg("a2", "Done, see you there.", "assistant"),
+    ]
+    out = summarize(msgs)
+    reply = [line for line in lines(out) if "grab it" in line]
+    assert reply == [
+        "- user: yep grab it, in reply to: Should I reserve the 19:30 slot at Casa Lupo?"
+    ]
+    entry = next(e for e in out.extra["provenance"] if out.text.splitlines()[e["line"]] == reply[0])
+    assert entry["ids"] == ["a1", "u2"]
+    assert not any("grab it" in line for line in lines(summarize(msgs, ablate=("context",))))
+
+
+def test_thanks_after_a_statement_is_not_a_reply() -> None:
+    msgs = [
+        msg("a1", "The pharmacy on Elm Road closes at 18:00 on weekdays.", "assistant"),
+        msg("u1", "thanks, that's helpful"),
+    ]
+    assert not any("in reply to" in line for line in lines(summarize(msgs)))
+    assert is_bare_reply("the second one please") and is_bare_reply("ok lock that in")
+    assert not is_bare_reply("Hi Melanie!") and not is_bare_reply("make it 7 instead")
+
+
+# -- tables --------------------------------------------------------------------------------
+
+
+def test_a_markdown_table_keeps_its_header_and_the_row_a_later_turn_names() -> None:
+    table = "\n".join(
+        [
+            "| train | leaves | platform | fare |",
+            "|---|---|---|---|",
+            *(
+                f"| IC {700 + i} | {6 + i:02d}:{(i * 7) % 60:02d} | {i + 1} | {31 + i}.50 |"
+                for i in range(30)
+            ),
+        ]
+    )
+    msgs = [
+        call("a", "c1", "search_trains", {"from": "Ghent", "to": "Liege"}),
+        msg("t", table, "tool", tool_call_id="c1"),
+        msg("u", "Put me on the IC 710 please."),
+    ]
+    plain = next(line for line in lines(summarize(msgs)) if line.startswith("- tool: "))
+    assert "[train" not in plain  # off by default: flattened like any other result
+    line = next(line for line in lines(summarize(msgs, tables=True)) if line.startswith("- tool: "))
+    assert "[train | leaves | platform | fare]" in line
+    assert "IC 710 | 16:10 | 11 | 41.50" in line  # the row the user named, whole
+    assert "IC 729" not in line  # rows that fit after it, in order, not the last one
+    assert "rows)" in line  # and how many were left out
+
+
+def test_json_columns_and_rows_and_csv_are_tables() -> None:
+    cols = {
+        "columns": ["plot", "crop", "sown"],
+        "rows": [["A1", "leeks", "2024-03-02"], ["B4", "kale", "2024-04-11"]],
+    }
+    assert find_table(cols, json.dumps(cols)) == (
+        ["plot", "crop", "sown"],
+        [["A1", "leeks", "2024-03-02"], ["B4", "kale", "2024-04-11"]],
+    )
+    csv = "plot,crop,sown\nA1,leeks,2024-03-02\nB4,kale,2024-04-11\n"
+    found = find_table(None, csv)
+    assert found is not None
+    assert compact_table(found, 400, lambda w: w == "kale") == (
+        "[plot | crop | sown] A1 | leeks | 2024-03-02; B4 | kale | 2024-04-11"
+    )
+    small = compact_table(found, 60, lambda w: w == "kale")
+    assert "B4 | kale" in small and "A1" not in small  # the referred row first when room is short
+
+
+# -- tool output in proportion -------------------------------------------------------------
+
+
+def test_a_new_value_beats_the_tenth_repeated_status_report() -> None:
+    msgs: list[Message] = []
+    for i in range(10):
+        msgs.append(call(f"c{i}", f"k{i}", "sensor_status", {"room": "hall"}))
+        body = {"humidity": 40 + i, "state": "ok", "checked_at": f"0{i % 9}:{10 + i}"}
+        msgs.append(msg(f"t{i}", json.dumps(body), "tool", tool_call_id=f"k{i}"))
+    msgs.append(call("c10", "k10", "lookup_warranty", {"device": "dehumidifier"}))
+    msgs.append(
+        msg(
+            "t10",
+            json.dumps({"claim": "WX-44107", "expires": "2027-01-31"}),
+            "tool",
+            tool_call_id="k10",
+        )
+    )
+    msgs.append(msg("u", "I repainted the hallway in sage green last spring."))
+
+    def scores(out: SummaryOutput) -> dict[str, float]:
+        text = out.text.splitlines()
+        return {text[e["line"]]: e["score"] for e in out.extra["provenance"]}
+
+    on = scores(summarize(msgs, 2000))
+    first = next(v for k, v in on.items() if "humidity=40" in k)
+    tenth = next(v for k, v in on.items() if "humidity=49" in k)
+    warranty = next(v for k, v in on.items() if "WX-44107" in k)
+    assert tenth < 0.5 * first  # the tenth report of the same sensor says little new
+    assert warranty > 2 * tenth
+    off = scores(summarize(msgs, 2000, ablate=("tool_novelty",)))
+    assert next(v for k, v in off.items() if "humidity=49" in k) >= first
+    # tight: the warranty and the user's sentence, not the reports
+    out = lines(summarize(msgs, 50))
+    assert any("WX-44107" in line for line in out) and any("sage" in line for line in out)
+    assert not any("sensor_status" in line for line in out)
+
+
+# -- supersession --------------------------------------------------------------------------
+
+
+def test_a_corrected_name_replaces_the_old_one() -> None:
+    msgs = [
+        msg("a", "The locksmith coming on Thursday is Benedikt Sommer."),
+        msg("b", "Noted.", "assistant"),
+        msg("c", "Sorry, wrong person: the locksmith coming on Thursday is Oskar Lind."),
+    ]
+    text = summarize(msgs).text
+    assert "Oskar Lind" in text and "Benedikt Sommer" not in text
+    assert "Benedikt Sommer" in summarize(msgs, ablate=("supersession",)).text
+
+
+def test_a_probable_correction_ranks_first_and_the_stale_line_never_stands_alone() -> None:
+    stale = "The caterer for the reunion is bringing 40 vegetarian plates."
+    fix = "Actually the caterer for the reunion on the boat is bringing 55 vegetarian plates."
+    msgs = [msg("a", stale), msg("b", fix)]
+    roomy = summarize(msgs).text  # a marked line may stay beside its correction
+    assert "55" in roomy
+    tight = summarize(msgs, 24).text  # room for one line: the correction's
+    assert "55" in tight and "40 vegetarian" not in tight
+    out = summarize(msgs)
+    marks = [e["marks"] for e in out.extra["provenance"] if "marks" in e]
+    assert marks == [["a"]]
+    # next round: the correction is gone from the span, the stale line needs it
+    again = summarize(
+        [msg("z", "The weather was mild.")],
+        60,
+        previous_summary=out.text,
+        previous_info=SummaryInfo(extra=out.extra),
+    )
+    assert "40 vegetarian" not in again.text or "55" in again.text
+
+
+def test_a_stock_sentence_is_not_joined_to_what_precedes_it() -> None:
+    stock = "That model was updated recently, so older reviews may not apply."
+    msgs = [
+        msg("a1", f"Shipping takes 2 business days from the depot. {stock}", "assistant"),
+        msg("u1", "I need the stove before 4 May 2027."),
+        msg("a2", f"The warranty runs 3 years on the frame. {stock}", "assistant"),
+    ]
+    kept = lines(summarize(msgs))
+    assert f"- assistant: {stock}" in kept  # said twice: one line of its own, merged
+    assert not any("depot. That model" in line for line in kept)
+    off = lines(summarize(msgs, ablate=("context",)))
+    assert sum(stock in line for line in off) == 1
+
+
+def test_units_leave_a_repeated_sentence_and_an_interjection_apart() -> None:
+    sentences = ["Shipping takes 2 days.", "That model was updated recently."]
+    assert units(sentences, [3.0, 3.0]) == [[0, 1]]
+    assert units(sentences, [3.0, 3.0], [False, True]) == [[0], [1]]
+    assert units(["Absolutely.", "That model was updated recently."], [0.0, 3.0]) == [[1]]
+
+
+def test_a_subject_said_twice_with_two_values_is_not_marked_three_times_is() -> None:
+    def frame(i: int, name: str) -> Message:
+        return msg(f"u{i}", f"The design workshop room is booked under {name} this week.")
+
+    twice = [frame(1, "Henrik Kowalczyk"), frame(2, "Yuki Iwasaki")]
+    out = summarize(twice)
+    assert not any(e.get("marks") for e in out.extra["provenance"])
+    thrice = [*twice, frame(3, "Ravi Okafor")]
+    out = summarize(thrice)
+    marks = [m for e in out.extra["provenance"] for m in e.get("marks", [])]
+    assert set(marks) == {"u1", "u2"}
+
+
+def test_room_left_over_is_spent_on_the_whole_short_user_message() -> None:
+    said = "I need the camp stove before 4 May 2027. It was my aunt's idea, she camps a lot."
+    msgs = [msg("u1", said), msg("a1", "Noted, I will check the delivery dates.", "assistant")]
+    roomy = summarize(msgs)
+    assert f"- user: {said}" in lines(roomy)
+    entry = next(e for e in roomy.extra["provenance"] if e["ids"] == ["u1"])
+    assert entry["core"] == "I need the camp stove before 4 May 2027."
+    plain = lines(summarize(msgs, verbatim_words=0))
+    assert "- user: I need the camp stove before 4 May 2027." in plain  # the core alone
+    again = summarize(
+        [msg("u2", "Please also order 2 gas canisters for it.")],
+        previous_summary=roomy.text,
+        previous_info=SummaryInfo(extra=roomy.extra),
+    )
+    assert f"- user: {said}" in lines(again)  # selected on its core, expanded again
