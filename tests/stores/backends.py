@@ -668,8 +668,7 @@ class PostgresKind(Kind):
 
 
 KINDS: dict[str, Kind] = {
-    k.name: k
-    for k in (MemoryKind(), SQLiteKind(), RedisKind(), RedisClusterKind(), PostgresKind())
+    k.name: k for k in (MemoryKind(), SQLiteKind(), RedisKind(), RedisClusterKind(), PostgresKind())
 }
 """Every backend the store tests run on, by name: the one place a new backend is added."""
 

@@ -127,7 +127,7 @@ def _start_node(root: Path, port: int, bus_port: int) -> subprocess.Popen[bytes]
 def _poll(what: str, cluster: LocalCluster, ready: Any, deadline: float) -> None:
     """Wait until ``ready()`` is true, failing with the nodes' logs at ``deadline``."""
     while not ready():
-        for proc, port in zip(cluster.processes, cluster.ports):
+        for proc, port in zip(cluster.processes, cluster.ports, strict=True):
             if proc.poll() is not None:
                 raise RuntimeError(f"redis-server on port {port} exited: {_logs(cluster)}")
         if time.monotonic() > deadline:
@@ -164,7 +164,7 @@ def start_cluster() -> LocalCluster:
     ports = _free_ports(2 * NODES)
     cluster = LocalCluster(ports[:NODES], Path(tempfile.mkdtemp(prefix="summem-cluster-")))
     try:
-        for port, bus in zip(ports[:NODES], ports[NODES:]):
+        for port, bus in zip(ports[:NODES], ports[NODES:], strict=True):
             cluster.processes.append(_start_node(cluster.root, port, bus))
         deadline = time.monotonic() + START_TIMEOUT
         _poll("started", cluster, lambda: _answers(cluster, lambda c: c.ping()), deadline)

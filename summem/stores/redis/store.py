@@ -72,8 +72,10 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
 
     @classmethod
     def from_url(cls, url: str) -> RedisStore:
-        """Build from ``redis://host:6379/0`` or ``redis+cluster://host:7000`` (used by
-        :func:`summem.stores.open_store`)."""
+        """Build from ``redis://host:6379/0`` or ``redis+cluster://host:7000``.
+
+        Used by :func:`summem.stores.open_store`.
+        """
         return cls(url)
 
     @classmethod
