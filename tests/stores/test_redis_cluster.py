@@ -12,6 +12,7 @@ import asyncio
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -344,3 +345,52 @@ def test_a_slot_moved_mid_run_loses_and_duplicates_nothing(
         dst.close()
         reader.close()
         _drop(redis_cluster, prefix)
+
+
+# -- the fixture itself ----------------------------------------------------------------------
+
+
+def test_without_redis_server_the_cluster_tests_skip_or_fail_under_ci(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.stores import redis_cluster
+
+    monkeypatch.setattr(redis_cluster.shutil, "which", lambda tool: None)
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="needs redis-server and redis-cli on PATH"):
+        redis_cluster.require_cluster()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true requires it"):
+        redis_cluster.require_cluster()
+
+
+def test_a_cluster_that_fails_to_form_is_stopped_and_removed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import subprocess
+
+    from tests.stores import redis_cluster
+
+    redis_cluster.require_cluster()
+    started: list[subprocess.Popen[bytes]] = []
+    roots: list[str] = []
+    real_start, real_mkdtemp = redis_cluster._start_node, redis_cluster.tempfile.mkdtemp
+
+    def start(*args: Any) -> subprocess.Popen[bytes]:
+        started.append(real_start(*args))
+        return started[-1]
+
+    def mkdtemp(**kwargs: Any) -> str:
+        roots.append(real_mkdtemp(**kwargs))
+        return roots[-1]
+
+    def create_fails(*args: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess(args, 1, "", "[ERR] Node is not empty")
+
+    monkeypatch.setattr(redis_cluster, "_start_node", start)
+    monkeypatch.setattr(redis_cluster.tempfile, "mkdtemp", mkdtemp)
+    monkeypatch.setattr(redis_cluster.subprocess, "run", create_fails)
+    with pytest.raises(RuntimeError, match="Node is not empty"):
+        redis_cluster.start_cluster()
+    assert len(started) == 3 and all(proc.poll() is not None for proc in started)
+    assert len(roots) == 1 and not Path(roots[0]).exists()
