@@ -394,3 +394,53 @@ def test_a_cluster_that_fails_to_form_is_stopped_and_removed(
         redis_cluster.start_cluster()
     assert len(started) == 3 and all(proc.poll() is not None for proc in started)
     assert len(roots) == 1 and not Path(roots[0]).exists()
+
+
+def _move_slot(cluster: LocalCluster, slot: int, src_port: int, dst_port: int) -> None:
+    """Move ``slot`` and its keys from one node to another, in the steps Redis documents."""
+    src, dst = cluster.node(src_port), cluster.node(dst_port)
+    try:
+        src_id, dst_id = _node_id(cluster, src_port), _node_id(cluster, dst_port)
+        dst.execute_command("CLUSTER SETSLOT", slot, "IMPORTING", src_id)
+        src.execute_command("CLUSTER SETSLOT", slot, "MIGRATING", dst_id)
+        while rest := src.execute_command("CLUSTER GETKEYSINSLOT", slot, 1000):
+            src.execute_command("MIGRATE", "127.0.0.1", dst_port, "", 0, 30000, "KEYS", *rest)
+    finally:
+        src.close()
+        dst.close()
+    others = [p for p in cluster.ports if p not in (src_port, dst_port)]
+    for port in (dst_port, src_port, *others):
+        node = cluster.node(port)
+        node.execute_command("CLUSTER SETSLOT", slot, "NODE", dst_id)
+        node.close()
+
+
+async def test_the_async_store_follows_moved_slots_in_concurrent_tasks(
+    redis_cluster: LocalCluster, prefix: str
+) -> None:
+    store = AsyncRedisStore(redis_cluster.url, prefix=prefix)
+    sids = [f"s{i}" for i in range(12)]
+    try:
+        await asyncio.gather(*(store.append(sid, [user(f"{sid} first")]) for sid in sids))
+        moved = {}
+        for sid in sids[:4]:  # their slots move; the client's slot map still says where they were
+            key = store._keys(sid).meta
+            src = int(store._client.get_node_from_key(key).port)
+            dst = next(p for p in redis_cluster.ports if p != src)
+            _move_slot(redis_cluster, key_slot(key.encode()), src, dst)
+            moved[sid] = dst
+        batches = {
+            sid: [[user(f"{sid} {b}.{i}") for i in range(2)] for b in range(3)] for sid in sids
+        }
+        await asyncio.gather(*(store.append(sid, b) for sid in sids for b in batches[sid]))
+        for sid, dst in moved.items():
+            assert store._client.get_node_from_key(store._keys(sid).meta).port == dst
+        for sid in sids:
+            texts = [m.text for m in await store.history(sid)]
+            assert texts[0] == f"{sid} first" and len(texts) == len(set(texts)) == 7, texts
+            for batch in batches[sid]:  # each batch whole and once
+                at = texts.index(batch[0].text)
+                assert texts[at : at + 2] == [m.text for m in batch]
+    finally:
+        await store.close()
+        _drop(redis_cluster, prefix)
