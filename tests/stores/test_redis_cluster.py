@@ -9,6 +9,9 @@ append to its sessions (``MOVED`` and ``ASK`` redirections) loses and duplicates
 from __future__ import annotations
 
 import asyncio
+import shutil
+import subprocess
+import tempfile
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -355,7 +358,7 @@ def test_without_redis_server_the_cluster_tests_skip_or_fail_under_ci(
 ) -> None:
     from tests.stores import redis_cluster
 
-    monkeypatch.setattr(redis_cluster.shutil, "which", lambda tool: None)
+    monkeypatch.setattr(shutil, "which", lambda tool: None)
     monkeypatch.delenv("CI", raising=False)
     with pytest.raises(pytest.skip.Exception, match="needs redis-server and redis-cli on PATH"):
         redis_cluster.require_cluster()
@@ -367,14 +370,12 @@ def test_without_redis_server_the_cluster_tests_skip_or_fail_under_ci(
 def test_a_cluster_that_fails_to_form_is_stopped_and_removed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import subprocess
-
     from tests.stores import redis_cluster
 
     redis_cluster.require_cluster()
     started: list[subprocess.Popen[bytes]] = []
     roots: list[str] = []
-    real_start, real_mkdtemp = redis_cluster._start_node, redis_cluster.tempfile.mkdtemp
+    real_start, real_mkdtemp = redis_cluster._start_node, tempfile.mkdtemp
 
     def start(*args: Any) -> subprocess.Popen[bytes]:
         started.append(real_start(*args))
@@ -388,8 +389,8 @@ def test_a_cluster_that_fails_to_form_is_stopped_and_removed(
         return subprocess.CompletedProcess(args, 1, "", "[ERR] Node is not empty")
 
     monkeypatch.setattr(redis_cluster, "_start_node", start)
-    monkeypatch.setattr(redis_cluster.tempfile, "mkdtemp", mkdtemp)
-    monkeypatch.setattr(redis_cluster.subprocess, "run", create_fails)
+    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp)
+    monkeypatch.setattr(subprocess, "run", create_fails)
     with pytest.raises(RuntimeError, match="Node is not empty"):
         redis_cluster.start_cluster()
     assert len(started) == 3 and all(proc.poll() is not None for proc in started)
