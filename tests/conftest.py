@@ -92,7 +92,8 @@ def _clean_environ(
 
 @pytest.fixture(scope="session", autouse=True)
 def _drop_postgres_test_database() -> Iterator[None]:
-    """Drop the throwaway PostgreSQL database of this run, if a test created one."""
+    """Drop the throwaway PostgreSQL database of this run, if a test created one, and stop
+    the local Redis Cluster, if one was started."""
     yield
     import sys
 
@@ -100,3 +101,6 @@ def _drop_postgres_test_database() -> Iterator[None]:
     if backends is not None:
         backends.drop_postgres_databases()
         backends.drop_redis_keys()
+    cluster = sys.modules.get("tests.stores.redis_cluster")
+    if cluster is not None:
+        cluster.stop_local_cluster()

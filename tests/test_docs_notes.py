@@ -28,6 +28,7 @@ from tests.test_readme import REPLY
 NOTES = Path(__file__).resolve().parent.parent / "docs-notes"
 FENCE = re.compile(r"```(?:python|py)\n(.*?)```", flags=re.S)
 PG_EXAMPLE = "postgresql://app@db.internal:5432/app?schema=summem&pool_max_size=10"
+CLUSTER_EXAMPLE = "redis+cluster://10.0.0.5:7000"
 
 NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
     "integrations.md": (
@@ -85,6 +86,10 @@ def run_note(name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None
         from tests.stores.backends import postgres_url
 
         text = text.replace(PG_EXAMPLE, postgres_url())  # skips without a server (not under CI)
+    if CLUSTER_EXAMPLE in text:
+        from tests.stores.redis_cluster import local_cluster
+
+        text = text.replace(CLUSTER_EXAMPLE, local_cluster().url)  # skips without redis-server
     namespace: dict[str, Any] = {}
     with respx.mock:
         respx.post("https://api.openai.com/v1/chat/completions").mock(
@@ -105,7 +110,12 @@ def run_note(name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None
                 exec(code, namespace)
     for value in namespace.values():  # leave no store open behind the temporary directory
         close = getattr(value, "close", None)
-        if callable(close) and type(value).__name__ in {"Memory", "SQLiteStore", "PostgresStore"}:
+        if callable(close) and type(value).__name__ in {
+            "Memory",
+            "SQLiteStore",
+            "PostgresStore",
+            "RedisStore",
+        }:
             close()
     if left_out:
         pytest.skip(f"{name}: the other blocks ran; left out: " + "; ".join(left_out))

@@ -40,6 +40,7 @@ Examples::
     open_store("sqlite:///summem.db")            # relative to the working directory
     open_store("sqlite:////var/lib/app/summem.db")  # absolute
     open_store("redis://localhost:6379/0")
+    open_store("redis+cluster://localhost:7000")     # any node of a Redis Cluster
     open_store("postgresql://app@db.internal:5432/app?schema=summem")
 """
 
@@ -123,6 +124,8 @@ _BUILTIN: dict[str, str] = {
     "postgres": "summem.stores.postgres:PostgresStore",
     "redis": "summem.stores.redis:RedisStore",
     "rediss": "summem.stores.redis:RedisStore",
+    "redis+cluster": "summem.stores.redis:RedisStore",
+    "rediss+cluster": "summem.stores.redis:RedisStore",
     "unix": "summem.stores.redis:RedisStore",
 }
 

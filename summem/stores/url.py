@@ -3,7 +3,7 @@
 :func:`summem.stores.open_store` picks a backend by the scheme, the config checks a URL before
 anything is opened, and the CLI needs to know whether a SQLite file exists before it opens it:
 all three read URLs through :func:`parse_store_url` and :func:`sqlite_file`
-(:func:`postgres_settings` for ``postgresql://``).
+(:func:`postgres_settings` for ``postgresql://``, :func:`redis_cluster_url` for a Redis Cluster).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ __all__ = [
     "default_store_url",
     "parse_store_url",
     "postgres_settings",
+    "redis_cluster_url",
     "sqlite_file",
     "sqlite_read_only",
 ]
@@ -171,3 +172,17 @@ def postgres_settings(url: str | StoreURL) -> PostgresSettings:
     except ValueError as exc:
         raise ConfigurationError(f"PostgreSQL URL: bad pool setting ({exc})") from None
     return PostgresSettings(conninfo, options.schema, min_size, max_size, timeout)
+
+
+_CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
+
+
+def redis_cluster_url(url: str | StoreURL) -> str | None:
+    """The ``redis://`` (``rediss://``) URL of a ``redis+cluster://`` (``rediss+cluster://``) one.
+
+    ``redis+cluster://host:7000`` names one node of a Redis Cluster (redis-py's
+    ``RedisCluster`` finds the others from it); any other scheme gives ``None``.
+    """
+    parsed = url if isinstance(url, StoreURL) else parse_store_url(url)
+    plain = _CLUSTER_SCHEMES.get(parsed.scheme)
+    return None if plain is None else f"{plain}://{parsed.rest}"

@@ -3,7 +3,9 @@
 Async stores are driven through :class:`SyncFacade`, which runs each call on an event loop in a
 background thread (the "portal"), so one test body checks both twins and threads can call
 an async store concurrently. Redis tests use a unique key prefix each and delete their keys;
-when Redis is unreachable they skip, except under ``CI=true`` where they fail.
+when Redis is unreachable they skip, except under ``CI=true`` where they fail. The
+``redis-cluster`` kind runs the same tests on a local three-node Redis Cluster, one per test
+process (:mod:`tests.stores.redis_cluster`).
 
 PostgreSQL tests connect to ``$SUMMEM_TEST_POSTGRES_URL`` (default
 ``postgresql://postgres@127.0.0.1:5432/postgres``, a role allowed to create databases), create
@@ -40,6 +42,7 @@ from summem.stores import (
     SQLiteStore,
 )
 from summem.stores.base import Store
+from tests.stores.redis_cluster import local_cluster
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 POSTGRES_ADMIN_URL = os.environ.get(
@@ -209,7 +212,7 @@ class SyncFacade:
 class Backend:
     """One store configuration under test: a registered kind (see :data:`KINDS`) and a mode."""
 
-    kind: str  # a name in KINDS: memory | sqlite | redis | postgres
+    kind: str  # a name in KINDS: memory | sqlite | redis | redis-cluster | postgres
     mode: str  # sync | async
     tmp_path: Path
     portal: Portal | None = None
@@ -270,9 +273,10 @@ class Backend:
         return RedisStore(self.redis_client(), prefix=self.prefix)._keys(session_id)
 
     def redis_client(self) -> Any:
-        import redis
-
-        client = redis.Redis.from_url(REDIS_URL)
+        """A raw client on this Redis backend's server (or cluster), closed with the backend."""
+        kind = self.registered
+        assert isinstance(kind, RedisKind), f"{self.kind} is not a Redis backend"
+        client = kind.client()
         self.opened.append(client)
         return client
 
@@ -461,11 +465,22 @@ class RedisKind(Kind):
     def require(self) -> None:
         require_redis()
 
+    def url(self) -> str:
+        """The URL the stores of this kind open."""
+        return REDIS_URL
+
+    def client(self) -> Any:
+        """A new raw client on the server (the caller closes it)."""
+        import redis
+
+        return redis.Redis.from_url(REDIS_URL)
+
     def make(self, backend: Backend, mode: str) -> Any:
-        return (RedisStore if mode == "sync" else AsyncRedisStore)(REDIS_URL, prefix=backend.prefix)
+        store = RedisStore if mode == "sync" else AsyncRedisStore
+        return store(self.url(), prefix=backend.prefix)
 
     def spec(self, backend: Backend) -> tuple[str, ...]:
-        return ("redis", REDIS_URL, backend.prefix)
+        return (self.name, self.url(), backend.prefix)
 
     def open(self, *spec: str) -> Store:
         return RedisStore(spec[0], prefix=spec[1])
@@ -482,9 +497,7 @@ class RedisKind(Kind):
         backend.redis_client().hset(backend.redis_keys(session_id).meta, "version", "abc")
 
     def clean(self, backend: Backend) -> None:
-        import redis
-
-        client = redis.Redis.from_url(REDIS_URL)
+        client = self.client()
         keys = list(client.scan_iter(match=f"{backend.prefix}:*", count=1000))
         if keys:
             client.delete(*keys)
@@ -550,6 +563,23 @@ class RedisKind(Kind):
                 return landed()
 
             monkeypatch.setitem(scripts, name, lost)
+
+
+class RedisClusterKind(RedisKind):
+    """The Redis store on a local three-node Redis Cluster (tests/stores/redis_cluster.py),
+    one per test process, started when a test first needs it."""
+
+    name = "redis-cluster"
+    marks = (pytest.mark.redis_cluster,)
+
+    def require(self) -> None:
+        local_cluster()
+
+    def url(self) -> str:
+        return local_cluster().url
+
+    def client(self) -> Any:
+        return local_cluster().client()
 
 
 class PostgresKind(Kind):
@@ -638,7 +668,7 @@ class PostgresKind(Kind):
 
 
 KINDS: dict[str, Kind] = {
-    k.name: k for k in (MemoryKind(), SQLiteKind(), RedisKind(), PostgresKind())
+    k.name: k for k in (MemoryKind(), SQLiteKind(), RedisKind(), RedisClusterKind(), PostgresKind())
 }
 """Every backend the store tests run on, by name: the one place a new backend is added."""
 
@@ -669,7 +699,7 @@ PERSISTENT_PARAMS = params(where=lambda kind, mode: kind.persistent)
 MULTIPROCESS_PARAMS = params(where=lambda kind, mode: kind.persistent and mode == "sync")
 SYNC_PARAMS = params(where=lambda kind, mode: mode == "sync")
 SEARCHABLE_PARAMS = params(where=lambda kind, mode: kind.searchable)
-REDIS_PARAMS = params(where=lambda kind, mode: kind.name == "redis")
+REDIS_PARAMS = params(where=lambda kind, mode: isinstance(kind, RedisKind))
 POSTGRES_PARAMS = params(where=lambda kind, mode: kind.name == "postgres")
 
 

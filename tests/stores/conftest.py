@@ -18,6 +18,7 @@ from tests.stores.backends import (
     Backend,
     open_backend,
 )
+from tests.stores.redis_cluster import LocalCluster, local_cluster
 
 
 def _backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
@@ -63,3 +64,11 @@ def sync_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Bac
 def postgres_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
     """PostgreSQL only, sync and async (schemas, migrations, lost connections)."""
     yield from _backend(request, tmp_path)
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> LocalCluster:
+    """A real three-node Redis Cluster on loopback ports, one per test process (an xdist
+    worker), started on first use and stopped at the end of the run (tests/conftest.py);
+    skipped (failed under CI=true) without redis-server."""
+    return local_cluster()

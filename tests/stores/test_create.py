@@ -18,7 +18,7 @@ from summem.errors import ConflictError, StoreError
 from summem.messages import Message, SummaryInfo, assistant, system, tool, user
 from summem.stores.base import Store
 from tests.stores import _workers
-from tests.stores.backends import REDIS_URL, Backend
+from tests.stores.backends import Backend
 from tests.stores.helpers import IDS, fill, reduce_to, snap, state_of
 
 
@@ -208,13 +208,8 @@ def test_two_processes_create_one_id(multiprocess: Backend) -> None:
 
 
 def _leftover_keys(backend: Backend) -> list[bytes]:
-    import redis
-
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        return sorted(client.scan_iter(match=f"{backend.prefix}:*", count=1000))
-    finally:
-        client.close()
+    client = backend.redis_client()
+    return sorted(client.scan_iter(match=f"{backend.prefix}:*", count=1000))
 
 
 def test_a_write_failing_midway_leaves_no_session_and_a_retry_succeeds(
@@ -272,11 +267,8 @@ def test_redis_a_crashed_create_leaves_only_an_expiring_staging_list(
         store.create("c", history=history)
     staged = [k for k in _leftover_keys(redis_backend) if b":import:" in k]
     assert len(staged) == 1 and not store.exists("c") and store.list_sessions() == []
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        assert 0 < client.pttl(staged[0]) <= raw.create_stage_ttl_seconds * 1000
-    finally:
-        client.close()
+    client = redis_backend.redis_client()
+    assert 0 < client.pttl(staged[0]) <= raw.create_stage_ttl_seconds * 1000
     monkeypatch.undo()
     store.create("c", history=history)  # a retry stages under a new key
     assert [m.id for m in store.history("c")] == [m.id for m in history]
@@ -285,19 +277,14 @@ def test_redis_a_crashed_create_leaves_only_an_expiring_staging_list(
 def test_redis_a_lost_staging_list_fails_the_create_cleanly(
     redis_backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import redis
-
     store = redis_backend.make()
     raw = redis_backend.raw(store)
     raw.create_chunk_messages = 4
     real_create = raw._scripts["create"]
+    client = redis_backend.redis_client()
 
     def expire_first(*args: Any, keys: list[str], **kwargs: Any) -> Any:
-        client = redis.Redis.from_url(REDIS_URL)
-        try:
-            client.delete(keys[3])  # the staging list expired before the last call
-        finally:
-            client.close()
+        client.delete(keys[3])  # the staging list expired before the last call
         return real_create(*args, keys=keys, **kwargs)
 
     monkeypatch.setitem(raw._scripts, "create", expire_first)

@@ -53,7 +53,9 @@ def use_entry_points(monkeypatch: pytest.MonkeyPatch, **targets: str) -> None:
 def test_builtin_schemes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     use_entry_points(monkeypatch)  # as when running from a source tree
-    assert {"memory", "sqlite", "redis"} <= set(available_schemes())
+    assert {"memory", "sqlite", "redis", "redis+cluster", "rediss+cluster"} <= set(
+        available_schemes()
+    )
     assert type(open_store("memory://")) is InMemoryStore
     rel = open_store("sqlite:///rel.db")
     assert isinstance(rel, SQLiteStore) and rel.path == "rel.db"

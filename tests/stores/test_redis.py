@@ -132,3 +132,19 @@ def test_a_new_session_never_inherits_branch_keys_left_behind() -> None:
     finally:
         store._client.delete(*store._keys("s"))
         store.close()
+
+
+def test_an_unreachable_cluster_is_a_store_error() -> None:
+    """A cluster client connects when it is made; its own errors are not RedisErrors."""
+    with pytest.raises(StoreError, match=r"Redis store 'app'.*Redis Cluster cannot be connected"):
+        RedisStore("redis+cluster://127.0.0.1:1", prefix="app")
+
+    async def first_use() -> None:
+        store = AsyncRedisStore("redis+cluster://127.0.0.1:1")
+        try:
+            with pytest.raises(StoreError, match=r"'a'.*Redis Cluster cannot be connected"):
+                await store.load("a")
+        finally:
+            await store.close()
+
+    asyncio.run(first_use())

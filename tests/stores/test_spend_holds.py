@@ -25,7 +25,7 @@ from tests.fakes.messages import u
 from tests.fakes.replies import OPENAI_URL, openai_completion
 from tests.observe.harness import settle
 from tests.observe.test_spend import chain_reducer
-from tests.stores.backends import REDIS_URL, Backend
+from tests.stores.backends import Backend
 
 
 def hold(
@@ -144,19 +144,13 @@ def test_bad_settles_and_releases_are_refused(backend: Backend) -> None:
 
 
 def test_a_corrupt_redis_hold_is_reported(redis_backend: Backend) -> None:
-    import redis
-
     from summem.errors import CorruptRecordError
-    from summem.stores.redis import RedisStore
 
-    store = RedisStore(REDIS_URL, prefix=redis_backend.prefix)
+    store = redis_backend.native("sync")
     assert store.reserve_spend("k", hold("a", 1)).granted
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        assert 0 < client.pttl(store._spend_key("k") + ":holds") <= 90_000  # the hold's TTL
-        client.hset(store._spend_key("k") + ":holds", "b", "not-a-hold")
-    finally:
-        client.close()
+    client = redis_backend.redis_client()
+    assert 0 < client.pttl(store._spend_key("k") + ":holds") <= 90_000  # the hold's TTL
+    client.hset(store._spend_key("k") + ":holds", "b", "not-a-hold")
     with pytest.raises(CorruptRecordError, match="a spend entry or hold of 'k' is invalid"):
         store.reserve_spend("k", hold("c", 1))
     store.close()

@@ -35,7 +35,6 @@ from tests.fakes.replies import OPENAI_URL, openai_completion
 from tests.observe.harness import Recorder, settle
 from tests.observe.test_spend import chain_reducer
 from tests.stores.backends import (
-    REDIS_URL,
     Backend,
     pg_execute,
     postgres_url,
@@ -421,33 +420,23 @@ async def test_an_async_memory_over_a_sync_store_uses_its_ledger(tmp_path: Path)
 
 
 def test_a_corrupt_redis_spend_entry_is_reported(redis_backend: Backend) -> None:
-    import redis
-
     from summem.errors import CorruptRecordError
-    from summem.stores.redis import RedisStore
 
-    store = RedisStore(REDIS_URL, prefix=redis_backend.prefix)
+    store = redis_backend.native("sync")
     store.record_spend("k", at=1.0, tokens=1, cost_usd=0.0)
-    client = redis.Redis.from_url(REDIS_URL)
-    client.zadd(store._spend_key("k"), {"not-an-entry": 2.0})
-    client.close()
+    redis_backend.redis_client().zadd(store._spend_key("k"), {"not-an-entry": 2.0})
     with pytest.raises(CorruptRecordError, match="a spend entry of 'k' is invalid"):
         store.spent_since("k")
     store.close()
 
 
 def test_a_redis_spend_set_expires_after_its_retention(redis_backend: Backend) -> None:
-    import redis
-
-    from summem.stores.redis import RedisStore
-
-    store = RedisStore(REDIS_URL, prefix=redis_backend.prefix)
-    store.record_spend("kept", at=1.0, tokens=1, cost_usd=0.0)  # no window: never expires
-    store.record_spend("k", at=1000.0, tokens=1, cost_usd=0.0, prune_before=1000.0 - 3600)
-    client = redis.Redis.from_url(REDIS_URL)
+    store = redis_backend.native("sync")
     try:
+        store.record_spend("kept", at=1.0, tokens=1, cost_usd=0.0)  # no window: never expires
+        store.record_spend("k", at=1000.0, tokens=1, cost_usd=0.0, prune_before=1000.0 - 3600)
+        client = redis_backend.redis_client()
         assert client.pttl(store._spend_key("kept")) == -1
         assert 0 < client.pttl(store._spend_key("k")) <= 3_600_000
     finally:
-        client.close()
         store.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from summem.errors import ConfigurationError
-from summem.stores.url import parse_store_url, sqlite_file, sqlite_read_only
+from summem.stores.url import parse_store_url, redis_cluster_url, sqlite_file, sqlite_read_only
 
 
 def test_parse_store_url() -> None:
@@ -52,3 +52,10 @@ def test_the_default_store_is_in_the_users_data_folder(monkeypatch, tmp_path) ->
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     monkeypatch.chdir(tmp_path)
     assert data_dir() == tmp_path / "xdg" / "summem"  # platformdirs, not the working folder
+
+
+def test_a_redis_cluster_url_names_one_node_for_redis_py() -> None:
+    assert redis_cluster_url("redis+cluster://h:7000") == "redis://h:7000"
+    assert redis_cluster_url("REDISS+Cluster://:pw@h:7000/0") == "rediss://:pw@h:7000/0"
+    assert redis_cluster_url("redis://h:6379/0") is None
+    assert redis_cluster_url(parse_store_url("memory://")) is None

@@ -199,8 +199,13 @@ class RedisBase(Generic[C]):
             )
         self._prefix = prefix
         self._schema_checked = False  # the prefix's recorded schema, checked on first use
-        self._redis_error: type[Exception] = redis_module.exceptions.RedisError
         errors = redis_module.exceptions
+        # a cluster client's own errors (no node reachable, keys of several slots) are not
+        # RedisErrors
+        self._redis_error: tuple[type[Exception], ...] = (
+            errors.RedisError,
+            errors.RedisClusterException,
+        )
         self._lost_reply: tuple[type[Exception], ...] = (
             errors.ConnectionError,
             errors.TimeoutError,
@@ -208,7 +213,8 @@ class RedisBase(Generic[C]):
         self._owns = isinstance(url_or_client, str)
         self._client: Any = url_or_client
         if isinstance(url_or_client, str):
-            self._client = self._client_from_url(redis_module, url_or_client)
+            with self._errors(None):  # a cluster client connects when it is made
+                self._client = self._client_from_url(redis_module, url_or_client)
         self._scripts = {n: self._client.register_script(src) for n, src in SCRIPTS.items()}
 
     @abstractmethod

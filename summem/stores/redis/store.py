@@ -1,8 +1,10 @@
 """Sessions in Redis, for several workers or machines sharing them.
 
-One session lives under four keys, ``{prefix}:{<tag>}:meta|msgs|sums|lease``, where ``<tag>``
+One session lives under its keys, ``{prefix}:{<tag>}:meta|msgs|sums|lease|...``, where ``<tag>``
 is the session id in URL-safe base64: the braces make it a Redis Cluster hash tag (one slot per
-session, so multi-key scripts work on a cluster), and the encoding keeps ids such as ``a``,
+session, so multi-key scripts work on a cluster and a reshard moves a session whole; the
+contract suite runs on a local three-node cluster, resharded mid-run in
+``tests/stores/test_redis_cluster.py``), and the encoding keeps ids such as ``a``,
 ``a:msgs`` or ``x}y`` from ever colliding. Every operation is one Lua script (see
 :mod:`summem.stores.redis.scripts`), so appends are atomic and commits compare-and-set on the
 server. The reduction lease is ``SET NX PX`` with an owner token, released by a script that
@@ -25,12 +27,14 @@ store is built, so ``summem`` works without it.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from summem.stores.common.operations import StoreOp
 from summem.stores.common.shells import AsyncOpLedger, OpLedger
 from summem.stores.redis.branching import RedisBranching
 from summem.stores.redis.operations import SCHEMA_FIELDS, ScriptCall
+from summem.stores.url import redis_cluster_url
 
 if TYPE_CHECKING:  # the clients a store may be given
     import redis as redis_sync
@@ -45,9 +49,10 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
     """A store in Redis (or a Redis Cluster), shared by every worker that opens it.
 
     Args:
-        url_or_client: a ``redis://`` / ``rediss://`` / ``unix://`` URL (the store then owns
-            and closes its client), or a ``redis.Redis`` / ``redis.RedisCluster`` client you
-            manage yourself.
+        url_or_client: a ``redis://`` / ``rediss://`` / ``unix://`` URL, or
+            ``redis+cluster://host:port`` (``rediss+cluster://``) naming one node of a Redis
+            Cluster (the store then owns and closes its client), or a ``redis.Redis`` /
+            ``redis.RedisCluster`` client you manage yourself.
         prefix: the first part of every key; stores with different prefixes never meet.
     """
 
@@ -60,11 +65,17 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
         super().__init__(url_or_client, prefix=prefix)  # (here for the client types' names)
 
     def _client_from_url(self, redis_module: Any, url: str) -> Any:
+        cluster = redis_cluster_url(url)
+        if cluster is not None:
+            return redis_module.RedisCluster.from_url(cluster)
         return redis_module.Redis.from_url(url)
 
     @classmethod
     def from_url(cls, url: str) -> RedisStore:
-        """Build from ``redis://host:6379/0`` (used by :func:`summem.stores.open_store`)."""
+        """Build from ``redis://host:6379/0`` or ``redis+cluster://host:7000``.
+
+        Used by :func:`summem.stores.open_store`.
+        """
         return cls(url)
 
     @classmethod
@@ -110,8 +121,8 @@ class AsyncRedisStore(
     """The async twin of :class:`RedisStore`, on ``redis.asyncio``.
 
     Args:
-        url_or_client: a Redis URL (the store owns its client) or a ``redis.asyncio.Redis``
-            / ``redis.asyncio.RedisCluster`` client.
+        url_or_client: a Redis URL, or a ``redis+cluster://`` one (the store owns its
+            client), or a ``redis.asyncio.Redis`` / ``redis.asyncio.RedisCluster`` client.
         prefix: the first part of every key.
     """
 
@@ -122,13 +133,17 @@ class AsyncRedisStore(
         prefix: str = "summem",
     ) -> None:
         super().__init__(url_or_client, prefix=prefix)  # (here for the client types' names)
+        self._first_lock: asyncio.Lock | None = None  # made in the loop that first uses it
 
     def _client_from_url(self, redis_module: Any, url: str) -> Any:
+        cluster = redis_cluster_url(url)
+        if cluster is not None:
+            return redis_module.asyncio.RedisCluster.from_url(cluster)
         return redis_module.asyncio.Redis.from_url(url)
 
     @classmethod
     def from_url(cls, url: str) -> AsyncRedisStore:
-        """Build from ``redis://host:6379/0``."""
+        """Build from ``redis://host:6379/0`` or ``redis+cluster://host:7000``."""
         return cls(url)
 
     def __repr__(self) -> str:
@@ -143,10 +158,23 @@ class AsyncRedisStore(
     async def _run(self, op: StoreOp[T]) -> T:
         script = cast("ScriptCall[T]", op)
         if not self._schema_checked:
-            await self._schema(script.name)
+            await self._first_use(script.name)
         with self._errors(script.name, script.script):
             raw = await self._scripts[script.script](keys=script.keys, args=script.args)
         return script.parse(raw)
+
+    async def _first_use(self, name: str | None) -> None:
+        """Check the schema in one task while the store's other first callers wait.
+
+        The first command also makes a ``redis.asyncio.RedisCluster`` load the cluster's
+        slot map and open its connections; redis-py (8.1) breaks connections when several
+        tasks do that at once (``'NoneType' object has no attribute 'writelines'``).
+        """
+        if self._first_lock is None:
+            self._first_lock = asyncio.Lock()
+        async with self._first_lock:
+            if not self._schema_checked:
+                await self._schema(name)
 
     async def _schema(self, name: str | None = None) -> None:
         """Check the prefix's recorded schema once, before this store's first command."""
@@ -158,7 +186,7 @@ class AsyncRedisStore(
     async def list_sessions(self) -> list[str]:
         """See :meth:`RedisStore.list_sessions`."""
         if not self._schema_checked:
-            await self._schema()
+            await self._first_use(None)
         with self._errors(None):
             keys = [k async for k in self._client.scan_iter(match=self._scan_pattern(), count=1000)]
         return self._names(keys)
