@@ -362,8 +362,8 @@ class _Reader:
         return Reading(self.systems + self.rest[p:], at=k + p)
 
     def against_history(self) -> Reading:
-        """Rules 3 to 6, with the whole history known."""
-        fps, fprest, rest = self.rec.fps, self.fprest, self.rest
+        """Rules 3 to 5, with the whole history known."""
+        fps, fprest = self.rec.fps, self.fprest
         n, m = len(fps), len(fprest)
         p = _common(fprest, fps)
         if p == n:  # the whole history, then what is new

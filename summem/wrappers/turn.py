@@ -335,9 +335,7 @@ def _asks_usage(kwargs: dict[str, Any]) -> bool:
 
 
 def _reply(message: dict[str, Any], usage: dict[str, Any] | None) -> Message:
-    from summem.messages import Message
-
-    from summem.messages import MODEL_REPLY
+    from summem.messages import MODEL_REPLY, Message
 
     message, meta = request_form(message)
     if usage:

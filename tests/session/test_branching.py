@@ -31,7 +31,7 @@ from summem.stores.base import Branch
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
 from tests.fakes.counters import words
 from tests.fakes.memory import check_session, small_reducer
-from tests.fakes.messages import a, call, res, reply, sys, u
+from tests.fakes.messages import a, call, reply, res, sys, u
 from tests.fakes.summarizers import FakeSummarizer, Gate, GatedSummarizer
 from tests.stores.backends import BACKEND_PARAMS, Backend, backend_of, kind_params
 from tests.test_async_parity import Awaited

@@ -16,14 +16,13 @@ from typing import Any
 import pytest
 
 from summem.async_memory import AsyncMemory
-from summem.errors import HistoryMismatchError
 from summem.memory import Memory
 from summem.messages import MODEL_REPLY, Message
 from summem.session.recorded import Recorded, fingerprint, read_list
 from summem.stores.memory import InMemoryStore
 from tests.fakes.counters import words
 from tests.fakes.memory import small_reducer
-from tests.fakes.messages import a, call, res, reply, sys, u
+from tests.fakes.messages import a, call, reply, res, sys, u
 from tests.test_async_parity import Awaited
 
 MODES = ["sync", "async"]
@@ -232,7 +231,9 @@ async def test_a_full_list_edit_after_a_restart_reads_the_history_and_branches(
     edited = [*conversation[:4], u("q2 edited")]  # behind the watermark: reads history[:k]
     assert k > 4
     await memory.record(edited)
-    assert await texts(memory) == [m.text if isinstance(m, Message) else m["content"] for m in edited]
+    assert await texts(memory) == [
+        m.text if isinstance(m, Message) else m["content"] for m in edited
+    ]
     (branch,) = await memory.branches()
     assert branch.at == 4 and branch.length == 16
     assert memory.summary is None or memory.summary.summary_info.watermark <= 4
@@ -276,7 +277,10 @@ def test_read_list_rules_without_a_store() -> None:
     assert read([sys(), u("x")]) == ([sys(), u("x")], None)
     assert read([u("x")], mode="full") == ([u("x")], 0)
     caller = Recorded(fps, positions, 0)  # the same messages, all written by the caller
-    assert read([u("hi"), a("hello"), u("q2")], rec=caller) == ([u("hi"), a("hello"), u("q2")], None)
+    assert read([u("hi"), a("hello"), u("q2")], rec=caller) == (
+        [u("hi"), a("hello"), u("q2")],
+        None,
+    )
     habit = Recorded(fps, positions, 0, replies={1, 3}, full_habit=True)
     assert read([u("hi")], rec=habit) == ([], 1)
     tail = Recorded(fps[2:], {fps[2]: [0], fps[3]: [1]}, 2, watermark=2)
