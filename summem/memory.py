@@ -231,10 +231,16 @@ class Memory(BaseMemory):
     def pop(self, n: int = 1) -> list[Message]:
         """Abandon the last ``n`` messages (kept as a branch, see :meth:`branch`); return them.
 
-        ``pop(0)`` does nothing and returns ``[]``.
+        ``pop(0)`` does nothing and returns ``[]``. The same compare-and-set store write as
+        :meth:`branch`.
 
         Raises:
-            ConfigurationError: ``n`` is negative or more than the history holds.
+            ConfigurationError: ``n`` is negative or more than the history holds, or the
+                store cannot branch (naming its class; nothing is written).
+            ConflictError: another writer kept changing the session (its messages are never
+                abandoned by a pop that did not see them).
+            StoreOutcomeUnknownError: whether the pop was written cannot be told
+                (:meth:`branches` lists it if it was).
         """
         popped = self._written(self._pop_flow(n))
         self._after_write()
@@ -244,7 +250,9 @@ class Memory(BaseMemory):
         """Every branch of the session, oldest first: ``id``, ``at``, ``length``, ...
 
         Each holds the messages a :meth:`branch` (an edit, a regenerate, a rewind, a pop)
-        abandoned: ``history[at:at + length]`` as it was then.
+        abandoned: ``history[at:at + length]`` as it was then. A store that cannot branch
+        (written for an older summem, without ``rewrite``/``branches``) has none: always
+        ``[]`` there, while :meth:`branch_messages` raises ``ConfigurationError``.
         """
         self._check_open()
         if not can_branch(self._steps):
