@@ -39,9 +39,9 @@ Mode = Literal["auto", "new", "full"]
 """How a list passed to a wrapper (or ``Memory.record``) is read.
 
 ``"auto"``: a list that starts by repeating the end of the recorded conversation is a resend
-(only what follows is new); a list that shows it is the whole conversation, edited or cut short,
-branches where it differs; a list that cannot tell raises
-:class:`~summem.errors.HistoryMismatchError`; anything else is all new (see :func:`read_list`).
+(only what follows is new); a list that proves it is the whole conversation (a model reply
+summem recorded from a response, resent), edited or cut short, branches where it differs;
+anything else is all new (see :func:`read_list`).
 ``"new"``: every message is new. ``"full"``: the list is the conversation (after the system
 message and summem's summary): it branches at its first difference from the recorded one.
 """
