@@ -397,3 +397,28 @@ def test_pre_model_hook_time_travel_branches() -> None:
     assert [m.text for m in model.seen[-1]] == ["one", "re: one #1", "two"]
     assert [m["content"] for m in memory.history()] == ["one", "re: one #1", "two"]
     assert [b.at for b in memory.branches()] == [3]
+
+
+def test_mode_auto_takes_recorded_model_replies_as_proof_of_an_edit() -> None:
+    """With ``mode="auto"`` the middleware's recorded replies are the model's (``MODEL_REPLY``):
+    a state resending them with an earlier message edited branches there, nothing twice."""
+    memory = Memory("user-42", reducer=no_reduction())
+    agent = create_agent(
+        EchoModel(),
+        middleware=[SummemMiddleware(memory, mode="auto")],
+        checkpointer=InMemorySaver(),
+    )
+    agent.invoke({"messages": [HumanMessage("one")]}, CONFIG)
+    state = agent.invoke({"messages": [HumanMessage("two")]}, CONFIG)["messages"]
+    edited = HumanMessage("two, edited", id=state[2].id)
+    agent.update_state(CONFIG, {"messages": [edited]})
+    agent.invoke({"messages": [HumanMessage("three")]}, CONFIG)
+    assert [m["content"] for m in memory.history()] == [
+        "one",
+        "re: one #1",
+        "two, edited",
+        "re: two #2",
+        "three",
+        "re: three #3",
+    ]
+    assert [(b.at, b.length) for b in memory.branches()] == [(2, 2)]

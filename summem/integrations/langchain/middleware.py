@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 from summem.errors import ConfigurationError
 from summem.integrations._shared import missing, placement_of, split_head
 from summem.integrations._window import RecordedKeys, Window, follow, follow_any, shown
+from summem.messages import MODEL_REPLY
 from summem.session.recorded import fingerprint
 
 try:
@@ -106,8 +107,12 @@ def _incoming(request: ModelRequest[Any]) -> list[Message]:
 
 
 def _replies(response: ModelResponse[Any]) -> list[Message]:
-    """What the model answered (LangChain gives inner middleware's answers as a ModelResponse)."""
-    return [from_langchain(m) for m in response.result]
+    """What the model answered (LangChain gives inner middleware's answers as a ModelResponse).
+
+    Marked :data:`~summem.messages.MODEL_REPLY`: with ``mode="auto"`` a state resending them
+    proves it is the whole conversation (an edit then branches), as through the wrappers.
+    """
+    return [from_langchain(m).with_meta(**{MODEL_REPLY: True}) for m in response.result]
 
 
 def _trimmed(state: Any, recorded: RecordedKeys, view: list[Message]) -> dict[str, Any] | None:
