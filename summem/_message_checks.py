@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from summem._words import a
-from summem.errors import MessageValidationError
+from summem.errors import MessageTypeError, MessageValidationError
 
 __all__ = [
     "MAX_DEPTH",
@@ -93,12 +93,14 @@ def check_values(data: Mapping[str, Any], index: int | None) -> bool:
         ``float``, ``bool`` or ``None``.
 
     Raises:
-        MessageValidationError: naming the field, e.g. ``content[0].text``.
+        MessageValidationError: naming the field, e.g. ``content[0].text``;
+            :class:`~summem.errors.MessageTypeError` (also a ``TypeError``) for a value or
+            key of a type JSON cannot hold.
     """
     stack: list[tuple[Any, str, int]] = []
     for key, value in data.items():
         if not isinstance(key, str):
-            raise MessageValidationError(f"keys must be strings, got {key!r}", index=index)
+            raise MessageTypeError(f"keys must be strings, got {key!r}", index=index)
         kind = type(value)  # the common top-level values are settled here, without the stack
         if (kind is str and value.isascii()) or value is None or kind is bool:
             continue
@@ -141,14 +143,14 @@ def check_values(data: Mapping[str, Any], index: int | None) -> bool:
             if isinstance(value, Mapping):
                 for k, v in value.items():
                     if not isinstance(k, str):
-                        raise MessageValidationError(
+                        raise MessageTypeError(
                             f"keys must be strings, got {k!r}", index=index, field=where
                         )
                     stack.append((v, f"{where}.{k}", depth + 1))
             else:
                 stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value))
         else:
-            raise MessageValidationError(
+            raise MessageTypeError(
                 f"{type(value).__name__} is not a JSON value", index=index, field=where
             )
     return nested

@@ -2,14 +2,15 @@
 
 Catch :class:`SummemError` to handle anything summem raises; catch a subclass to handle one
 kind of failure. Errors that are also a builtin kind (``ValueError``, ``KeyError``,
-``ImportError``) subclass it too, so existing ``except`` clauses keep working. No message or
-``repr`` here ever carries an API key (invariant I6)::
+``ImportError``, ``TypeError``, ``RuntimeError``) subclass it too, so existing ``except``
+clauses keep working. No message or ``repr`` here ever carries an API key (invariant I6)::
 
     SummemError
     ├── ConfigurationError            (also ValueError) bad settings, found at construction
     ├── MissingDependencyError        (also ImportError) an optional extra is not installed
     ├── MessageValidationError        (also ValueError) not valid chat-completions input
-    │   └── HistoryMismatchError      a resent list: the conversation edited, or new messages?
+    │   ├── MessageTypeError          (also TypeError) a value JSON cannot hold (an object...)
+    │   └── HistoryMismatchError      a resent list that echoes a summary no longer current
     ├── PromptError                   a prompt file is unreadable or invalid
     ├── LLMError                      a provider call failed (.provider, .model, .status_code)
     │   ├── LLMTransientError         408/409/429/5xx/timeouts: the only thing retried
@@ -23,6 +24,7 @@ kind of failure. Errors that are also a builtin kind (``ValueError``, ``KeyError
     └── StoreError                    a store could not read or write a session
         ├── SessionNotFoundError      (also KeyError) no such session
         ├── InvalidSessionIdError     (also ValueError) None, empty, or otherwise unusable id
+        ├── SessionClosedError        (also RuntimeError) the memory or session was closed
         ├── ConflictError             a compare-and-set lost: the session moved meanwhile
         ├── StoreOutcomeUnknownError  a write may or may not have landed (a reply was lost)
         ├── LeaseHeldError            another worker holds the session's reduction lease
@@ -48,11 +50,13 @@ __all__ = [
     "LLMRetryError",
     "LLMTransientError",
     "LeaseHeldError",
+    "MessageTypeError",
     "MessageValidationError",
     "MissingDependencyError",
     "PromptError",
     "ReductionError",
     "SchemaVersionError",
+    "SessionClosedError",
     "SessionNotFoundError",
     "SpendLimitError",
     "StoreError",
@@ -95,6 +99,13 @@ class MessageValidationError(SummemError, ValueError):
         if field:
             where += f", field {field!r}"
         super().__init__(f"{where}: {reason}")
+
+
+class MessageTypeError(MessageValidationError, TypeError):
+    """A message holds a value or key of a type JSON cannot hold (an object, bytes...).
+
+    Also a ``TypeError``, as ``json.dumps`` raises for it.
+    """
 
 
 class HistoryMismatchError(MessageValidationError):
@@ -230,6 +241,13 @@ class SessionNotFoundError(StoreError, KeyError):
 
 class InvalidSessionIdError(StoreError, ValueError):
     """A session id that cannot be used: not a string, empty, too long, control characters."""
+
+
+class SessionClosedError(StoreError, RuntimeError):
+    """A closed memory, session or store refuses a call.
+
+    Also a ``RuntimeError``, as the Agents SDK's own sessions raise once closed.
+    """
 
 
 class ConflictError(StoreError):

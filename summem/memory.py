@@ -177,12 +177,14 @@ class Memory(BaseMemory):
         A list that is the whole conversation edited (a message changed), or cut short (a
         regenerate: it stops before the last reply; a rewind to a checkpoint), **branches**
         where it differs (see :meth:`branch`): the history becomes the list, and what it no
-        longer holds is kept as a branch. It counts as the whole conversation when what it
-        keeps of the history holds a model's reply (an assistant message), when it is the
-        history with one message changed and the rest resent, or, for a list that starts like
-        the history, when this memory's last list was the whole conversation; new messages
-        that repeat an earlier "ok" or "hi" are never taken for one (the rules:
-        :func:`summem.session.recorded.read_list`).
+        longer holds is kept as a branch. It counts as the whole conversation only on proof:
+        what it keeps of the history holds a model reply summem recorded from a provider's
+        response (the wrappers mark it, :data:`~summem.messages.MODEL_REPLY`), or it is the
+        history with one message changed and the rest (such a reply among it) resent, or, for
+        a list that starts like the history, this memory's last list was the whole
+        conversation. Without proof the list is new messages (never an error): an earlier
+        "ok" or "hi", a fixed greeting or few-shot examples repeated are recorded as new (the
+        rules: :func:`summem.session.recorded.read_list`).
 
         Args:
             messages: the list, as passed to the model.
@@ -191,10 +193,9 @@ class Memory(BaseMemory):
                 from the recorded one (a shorter list abandons the rest).
 
         Raises:
-            HistoryMismatchError: ``"auto"`` cannot tell the whole conversation cut short or
-                edited from new messages (it starts like the history, and holds no reply in
-                its place): nothing is stored; the error names the first differing position in
-                the list and its role, and says to pass ``mode="full"`` or ``mode="new"``.
+            HistoryMismatchError: the list echoes a summary that is no longer current and then
+                differs from the recorded conversation (where it branches cannot be told):
+                nothing is stored.
             MessageValidationError: a message is not valid (nothing is stored).
         """
         accepted = self._written(self._record_flow(self._record_items(messages, mode), mode))
@@ -231,10 +232,16 @@ class Memory(BaseMemory):
     def pop(self, n: int = 1) -> list[Message]:
         """Abandon the last ``n`` messages (kept as a branch, see :meth:`branch`); return them.
 
-        ``pop(0)`` does nothing and returns ``[]``.
+        ``pop(0)`` does nothing and returns ``[]``. The same compare-and-set store write as
+        :meth:`branch`.
 
         Raises:
-            ConfigurationError: ``n`` is negative or more than the history holds.
+            ConfigurationError: ``n`` is negative or more than the history holds, or the
+                store cannot branch (naming its class; nothing is written).
+            ConflictError: another writer kept changing the session (its messages are never
+                abandoned by a pop that did not see them).
+            StoreOutcomeUnknownError: whether the pop was written cannot be told
+                (:meth:`branches` lists it if it was).
         """
         popped = self._written(self._pop_flow(n))
         self._after_write()
@@ -244,7 +251,9 @@ class Memory(BaseMemory):
         """Every branch of the session, oldest first: ``id``, ``at``, ``length``, ...
 
         Each holds the messages a :meth:`branch` (an edit, a regenerate, a rewind, a pop)
-        abandoned: ``history[at:at + length]`` as it was then.
+        abandoned: ``history[at:at + length]`` as it was then. A store that cannot branch
+        (written for an older summem, without ``rewrite``/``branches``) has none: always
+        ``[]`` there, while :meth:`branch_messages` raises ``ConfigurationError``.
         """
         self._check_open()
         if not can_branch(self._steps):

@@ -24,6 +24,7 @@ from summem.errors import MessageValidationError
 __all__ = [
     "GLUED_TO_NEXT",
     "IN_PLACE",
+    "MODEL_REPLY",
     "Message",
     "MessageLike",
     "Role",
@@ -56,6 +57,16 @@ IN_PLACE = "in_place"
 Such a message stays where it arrived (a Responses item in the middle of an Agents SDK session,
 an agent's mid-run note): it is not the session's head system message, so it is neither moved
 to the front nor replaced by a later one (:attr:`Message.is_system` is ``False`` for it).
+"""
+
+
+MODEL_REPLY = "model_reply"
+"""``meta`` key: ``True`` on a message summem recorded from a model's response.
+
+Set by the wrappers (chat completions and Responses) on what they record from a provider's
+reply. ``record()`` takes it as proof that a list resending it is the whole conversation (an
+edit, a regenerate or a rewind then branches); an assistant message the caller wrote itself (a
+fixed greeting, few-shot examples) is no such proof.
 """
 
 

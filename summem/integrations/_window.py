@@ -30,7 +30,7 @@ import asyncio
 import threading
 from collections.abc import Callable, Generator, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from summem.integrations._shared import split_head
 
@@ -43,6 +43,7 @@ __all__ = [
     "Fork",
     "KeyFn",
     "RecordedKeys",
+    "Resume",
     "Window",
     "afollow",
     "follow",
@@ -53,6 +54,16 @@ __all__ = [
 
 KeyFn = Callable[["Message"], Hashable]
 """A message's key: the framework's identity of it plus what a provider sees."""
+
+Resume = bool | Literal["unmatched"]
+"""Whether a list is a run the memory supplies the past for (see :func:`follow`):
+``"unmatched"``: only when none of its messages is recorded, not even with other content under
+the framework's own id (LangChain without a checkpointer, passing only the new message)."""
+
+
+def _own(key: Hashable) -> Hashable | None:
+    """The framework's own identity in a key (its first part), if it has one."""
+    return key[0] if isinstance(key, tuple) and key else None
 
 
 @dataclass(frozen=True)
@@ -80,6 +91,8 @@ class RecordedKeys:
     keys: list[Hashable] = field(default_factory=list)
     ids: list[str] = field(default_factory=list)
     positions: dict[Hashable, list[int]] = field(default_factory=dict)
+    owns: dict[Hashable, int] = field(default_factory=dict)
+    """The framework's own identities (a key's first part) recorded, with their counts."""
     loaded: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     """Held around a whole call (sync shell): one middleware may serve several threads."""
@@ -93,7 +106,7 @@ class RecordedKeys:
 
     def load(self, history: Sequence[Message], key: KeyFn) -> None:
         """The history as read from the store."""
-        self.keys, self.ids, self.positions = [], [], {}
+        self.keys, self.ids, self.positions, self.owns = [], [], {}, {}
         self.extend(history, key)
         self.loaded = True
 
@@ -102,6 +115,9 @@ class RecordedKeys:
         for m in messages:
             k = key(m)
             self.positions.setdefault(k, []).append(len(self.keys))
+            own = _own(k)
+            if own is not None:
+                self.owns[own] = self.owns.get(own, 0) + 1
             self.keys.append(k)
             self.ids.append(m.id)
 
@@ -112,7 +128,20 @@ class RecordedKeys:
             spots.pop()  # positions are kept in order: the last ones are the cut ones
             if not spots:
                 del self.positions[k]
+            own = _own(k)
+            if own is not None:
+                self.owns[own] -= 1
+                if not self.owns[own]:
+                    del self.owns[own]
         del self.keys[at:], self.ids[at:]
+
+    def knows_any(self, keys: Sequence[Hashable]) -> bool:
+        """Whether any of ``keys`` is recorded, or a message under the same own identity."""
+        for k in keys:
+            own = _own(k)
+            if k in self.positions or (own is not None and own in self.owns):
+                return True
+        return False
 
 
 def locate(recorded: RecordedKeys, incoming: Sequence[Hashable]) -> Fork:
@@ -177,13 +206,15 @@ def _system_to_set(current: Message | None, systems: Sequence[Message]) -> Messa
 
 
 def _write_plan(
-    recorded: RecordedKeys, rest: list[Message], key: KeyFn, *, resume: bool
-) -> tuple[Fork, list[Message]]:
+    recorded: RecordedKeys, rest: list[Message], key: KeyFn, *, resume: Resume
+) -> tuple[Fork, list[Message], bool]:
     keys = [key(m) for m in rest]
     fork = locate(recorded, keys)
+    if resume == "unmatched":
+        resume = fork.same == 0 and not recorded.knows_any(keys)
     if resume and fork.same == 0:  # the memory supplies the past: the list goes after it
         fork = Fork(len(recorded.keys), 0)
-    return fork, rest[fork.same :]
+    return fork, rest[fork.same :], bool(resume)
 
 
 Step = tuple[str, tuple[Any, ...]]
@@ -195,7 +226,7 @@ def _follow_flow(
     recorded: RecordedKeys,
     incoming: Sequence[Message],
     key: KeyFn,
-    resume: bool,
+    resume: Resume,
 ) -> Generator[Step, Any, Window]:
     """The memory calls of one follow, written once (:func:`follow` / :func:`afollow` run it)."""
     systems, rest = _split(incoming)
@@ -205,7 +236,7 @@ def _follow_flow(
     view: list[Message] = yield "view", ()
     if not recorded.matches(split_head(view)[2]):
         recorded.load((yield "history_messages", ()), key)
-    fork, new = _write_plan(recorded, rest, key, resume=resume)
+    fork, new, resumed = _write_plan(recorded, rest, key, resume=resume)
     stored: list[Message] = []
     if fork.at < len(recorded.keys):
         stored = yield "branch", (fork.at, new)
@@ -216,7 +247,7 @@ def _follow_flow(
         recorded.extend(stored, key)
     else:  # the memory left something out: read the history again next time
         recorded.loaded = False
-    return Window(None if resume else fork.start, len(recorded.keys))
+    return Window(None if resumed else fork.start, len(recorded.keys))
 
 
 def follow(
@@ -225,7 +256,7 @@ def follow(
     incoming: Sequence[Message],
     key: KeyFn,
     *,
-    resume: bool = False,
+    resume: Resume = False,
 ) -> Window:
     """Record ``incoming`` (the framework's conversation) in a sync memory; see the module.
 
@@ -236,7 +267,9 @@ def follow(
         key: the framework's :data:`KeyFn`.
         resume: the list is a run the memory supplies the past for: when its first message
             is not recorded it goes after the recorded conversation (instead of starting a
-            new one), and the model is sent the whole view.
+            new one), and the model is sent the whole view; ``"unmatched"``: so only when
+            none of its messages is recorded, even under its own id with other content
+            (an edit keeps its id: it still branches).
     """
     with recorded.lock:
         flow = _follow_flow(memory.system, recorded, incoming, key, resume)
@@ -255,7 +288,7 @@ async def afollow(
     incoming: Sequence[Message],
     key: KeyFn,
     *,
-    resume: bool = False,
+    resume: Resume = False,
 ) -> Window:
     """The async twin of :func:`follow` (an ``AsyncMemory``; one call at a time per object)."""
     flow = _follow_flow(memory.system, recorded, incoming, key, resume)
@@ -274,7 +307,7 @@ async def follow_any(
     incoming: Sequence[Message],
     key: KeyFn,
     *,
-    resume: bool = False,
+    resume: Resume = False,
 ) -> Window:
     """:func:`follow` for either memory, from async code (a ``Memory`` in a worker thread)."""
     from summem.async_memory import AsyncMemory

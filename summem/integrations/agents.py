@@ -34,10 +34,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import inspect
 import logging
 import random
-import sys
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -47,8 +45,8 @@ from summem.errors import (
     ConflictError,
     MessageValidationError,
     ReductionError,
+    SessionClosedError,
     SessionNotFoundError,
-    StoreError,
 )
 from summem.formats.responses import ITEM_META, standalone_message, to_items, to_messages
 
@@ -176,8 +174,12 @@ class SummemSession:
         later turn tries again (after the reducer's back-off).
 
         Raises:
-            StoreError: the session is closed (also for an empty list), or a write failed.
-            MessageValidationError: an item that is not a JSON mapping (then none is stored).
+            SessionClosedError: the session is closed (also for an empty list); it is a
+                ``StoreError`` and a ``RuntimeError``, as ``SQLiteSession`` raises.
+            StoreError: a write failed.
+            MessageValidationError: an item that is not a JSON mapping (then none is stored);
+                a value JSON cannot hold raises its :class:`~summem.errors.MessageTypeError`,
+                also a ``TypeError`` (as ``json.dumps`` in ``SQLiteSession``).
         """
         messages = to_messages(items, system="in_place", unknown="opaque")
 
@@ -339,37 +341,34 @@ class SummemSession:
         """Run ``operation``; if it is cancelled, the copy is read again before it is trusted.
 
         A cancelled write may still land (a store call already sent, a worker thread still
-        running): the next call reads the session instead of serving a stale view.
+        running): the next call reads the session instead of serving a stale view. A closed
+        memory's refusal names the session class, as ``SQLiteSession`` says it is closed.
         """
         try:
             return await operation()
         except asyncio.CancelledError:
             self.memory._core.stale = True
             raise
+        except SessionClosedError as exc:
+            raise SessionClosedError(
+                f"{type(self).__name__} is closed (session {self.session_id!r}): {exc}"
+            ) from exc
 
     def close(self) -> Coroutine[Any, Any, None]:
         """Close the memory (and the store, if the memory opened it): ``await session.close()``.
 
-        With no event loop running in this thread, the session is closed at once (the
-        returned coroutine has nothing left to do), so ``session.close()`` works in a script
-        and ``asyncio.run(session.close())`` too.
-
-        Raises:
-            StoreError: called from synchronous code while this thread's event loop runs
-                (the close could not happen): ``await session.close()`` instead.
+        With no event loop running in this thread (a script's last line, synchronous code),
+        the session is closed at once and an already-finished awaitable is returned, so
+        ``session.close()`` and ``asyncio.run(session.close())`` both work. With a running
+        loop, the close is the returned coroutine: await it (directly, or after passing it
+        through a synchronous helper); left unawaited, Python warns that it never ran, as
+        for any coroutine.
         """
         try:
             asyncio.get_running_loop()
         except RuntimeError:
             asyncio.run(self.memory.close())
             return _Done()
-        caller = sys._getframe(1)
-        if not caller.f_code.co_flags & (inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
-            raise StoreError(
-                f"SummemSession {self.session_id!r}: close() was called from synchronous code "
-                "while this thread's event loop is running, so it cannot close here; "
-                "use `await session.close()`"
-            )
         return self.memory.close()
 
     def __repr__(self) -> str:

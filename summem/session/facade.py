@@ -21,6 +21,7 @@ from summem.errors import (
     ConfigurationError,
     LeaseHeldError,
     ReductionError,
+    SessionClosedError,
     StoreError,
     SummemError,
 )
@@ -478,7 +479,7 @@ class BaseMemory:
 
     def _check_open(self) -> None:
         if self._closed:
-            raise StoreError(f"the memory of session {self.session_id!r} is closed")
+            raise SessionClosedError(f"the memory of session {self.session_id!r} is closed")
 
     def _raise_background_error(self) -> None:
         exc = self._core.take_background_error()

@@ -31,7 +31,7 @@ from typing import Any, Literal
 from summem._message_checks import check_values
 from summem._words import a
 from summem.errors import HistoryMismatchError, MessageValidationError
-from summem.messages import Message, sdk_message_dict
+from summem.messages import MODEL_REPLY, Message, sdk_message_dict
 
 __all__ = ["Mode", "Reading", "Recorded", "RecordedIndex", "fingerprint", "read_list"]
 
@@ -39,9 +39,9 @@ Mode = Literal["auto", "new", "full"]
 """How a list passed to a wrapper (or ``Memory.record``) is read.
 
 ``"auto"``: a list that starts by repeating the end of the recorded conversation is a resend
-(only what follows is new); a list that shows it is the whole conversation, edited or cut short,
-branches where it differs; a list that cannot tell raises
-:class:`~summem.errors.HistoryMismatchError`; anything else is all new (see :func:`read_list`).
+(only what follows is new); a list that proves it is the whole conversation (a model reply
+summem recorded from a response, resent), edited or cut short, branches where it differs;
+anything else is all new (see :func:`read_list`).
 ``"new"``: every message is new. ``"full"``: the list is the conversation (after the system
 message and summem's summary): it branches at its first difference from the recorded one.
 """
@@ -102,6 +102,9 @@ class RecordedIndex:
     epoch: str = ""
     fps: list[Hashable] = field(default_factory=list)
     positions: dict[Hashable, list[int]] = field(default_factory=dict)
+    replies: set[int] = field(default_factory=set)
+    """Positions in ``fps`` of the messages summem recorded from a model's response
+    (:data:`~summem.messages.MODEL_REPLY`): the only proof that a list is the conversation."""
     last_id: str | None = None
     """The id of the last message indexed: a clear and regrowth elsewhere changes it."""
     complete: bool = False
@@ -114,12 +117,14 @@ class RecordedIndex:
     def reset(self, epoch: str) -> None:
         """Forget everything (another epoch, a clear)."""
         self.epoch, self.complete, self.last_id = epoch, False, None
-        self.fps, self.positions = [], {}
+        self.fps, self.positions, self.replies = [], {}, set()
 
     def extend(self, messages: Sequence[Message]) -> None:
         """Add messages appended to the history, in order."""
         for msg in messages:
             fp = fingerprint(msg)
+            if msg.meta.get(MODEL_REPLY):
+                self.replies.add(len(self.fps))
             self.positions.setdefault(fp, []).append(len(self.fps))
             self.fps.append(fp)
             self.last_id = msg.id
@@ -137,6 +142,7 @@ class RecordedIndex:
         """Forget ``history[length:]`` (a branch at ``length``): O(what is forgotten)."""
         fps, positions = self.fps, self.positions
         while len(fps) > length:
+            self.replies.discard(len(fps) - 1)
             fp = fps.pop()
             where = positions[fp]
             where.pop()  # positions are ascending: the last one is this one
@@ -155,6 +161,7 @@ class Recorded:
         offset: 0 when ``fps`` is the whole history, else ``k`` (only the view's tail).
         watermark: ``k``, where the view's tail starts in the history.
         summary: the fingerprint of the summary in the view (``None``: none).
+        replies: positions in ``fps`` of model replies summem recorded from a response.
         full_habit: the caller's last list was the whole conversation (see
             :attr:`RecordedIndex.full_habit`).
     """
@@ -164,6 +171,7 @@ class Recorded:
     offset: int
     watermark: int = 0
     summary: Hashable | None = None
+    replies: frozenset[int] | set[int] = frozenset()
     full_habit: bool = False
 
     @classmethod
@@ -173,7 +181,8 @@ class Recorded:
         positions: dict[Hashable, list[int]] = {}
         for i, fp in enumerate(fps):
             positions.setdefault(fp, []).append(i)
-        return cls(fps, positions, offset, **context)
+        replies = frozenset(i for i, m in enumerate(tail) if m.meta.get(MODEL_REPLY))
+        return cls(fps, positions, offset, replies=replies, **context)
 
 
 @dataclass(frozen=True)
@@ -222,26 +231,25 @@ def read_list(
     2. The list echoes the current summary (it is the view passed back): it is compared with
        the view's tail and branches where it differs (nothing differs: it appends).
     3. ``mode="full"``: the list is the conversation: it branches at the first difference.
-    4. ``mode="auto"``: the list is taken for the whole conversation, edited or cut short, when
-       it shows it is one: the part it keeps of ``H`` holds a model's reply (an assistant
-       message); or it is ``H`` with one message changed and the rest (two or more messages,
-       a reply among them) resent unchanged; or, for a list that starts like ``H``, the
-       caller's last list was the whole conversation. Then it branches at the first difference
-       (an edit), or where it ends (a regenerate or a rewind: a proper prefix of ``H``). User
-       messages alone are never such evidence: new messages may repeat an earlier "ok" or
-       "hi", and a new exchange may repeat a canned reply.
-    5. A list as long as ``H`` that starts like it without such evidence, or a proper prefix
-       of ``H`` ending with an assistant message (a rewind, or new messages that repeat the
-       first exchange), is ambiguous: :class:`~summem.errors.HistoryMismatchError` names the
-       first differing index and role and says to pass ``mode="full"`` or ``mode="new"``.
-    6. Anything else is new, every message of it.
+    4. ``mode="auto"``: the list is taken for the whole conversation, edited or cut short, only
+       on proof: the part it keeps of ``H`` holds a model reply summem recorded from a
+       provider's response (:data:`~summem.messages.MODEL_REPLY`, set by the wrappers); or it
+       is ``H`` with one message changed and the rest (two or more messages, such a reply
+       among them) resent unchanged; or, for a list that starts like ``H``, the caller's last
+       list was the whole conversation (itself known only on that proof). Then it branches
+       at the first difference (an edit), or where it ends (a regenerate or a rewind: a
+       proper prefix of ``H``). Messages the caller wrote are never proof: new messages may
+       repeat an earlier "ok" or "hi", a fixed greeting or few-shot examples (assistant
+       messages included) may lead every call.
+    5. Anything else is new, every message of it (``mode="full"`` makes the list the
+       conversation when there is no proof).
 
     System messages anywhere in the list follow the system rules (one at a time, at the head);
     they never make a branch.
 
     Raises:
-        HistoryMismatchError: the ambiguous cases above, or a list echoing a summary that is no
-            longer current which differs from the recorded conversation.
+        HistoryMismatchError: a list echoing a summary that is no longer current which differs
+            from the recorded conversation.
         MessageValidationError: an item is not a mapping or holds values that are not JSON.
     """
     plain = [m if isinstance(m, (dict, Message)) else sdk_message_dict(m) for m in items]
@@ -339,7 +347,7 @@ class _Reader:
             if m < overlap:
                 continue  # shorter than the part it would repeat: not a resend from here
             if all(fprest[i] == fps[start + i] for i in range(1, overlap)):
-                full = True if self.whole and start == 0 and n >= 2 else None
+                full = True if self.whole and start == 0 and self.replied(0, overlap) else None
                 return self.new(overlap, full_list=full)
         return None
 
@@ -354,41 +362,44 @@ class _Reader:
         return Reading(self.systems + self.rest[p:], at=k + p)
 
     def against_history(self) -> Reading:
-        """Rules 3 to 6, with the whole history known."""
-        fps, fprest, rest = self.rec.fps, self.fprest, self.rest
+        """Rules 3 to 5, with the whole history known."""
+        fps, fprest = self.rec.fps, self.fprest
         n, m = len(fps), len(fprest)
         p = _common(fprest, fps)
         if p == n:  # the whole history, then what is new
-            return self.new(p, full_list=True if n >= 2 else None)
+            return self.new(p, full_list=True if self.replied(0, n) else None)
         if self.mode == "full":
             return self.branch(p, p)
-        # a model's reply in what the list keeps of H (new messages rarely repeat one)
-        kept = any(_role(m) == "assistant" for m in rest[:p])
+        # proof: a model reply summem recorded, in what the list keeps of H
+        kept = self.replied(0, p)
         habit = self.rec.full_habit and p >= 1
         if p < m:  # the list goes on past where it stops repeating H: an edit?
             if kept or habit or self.edited_in_place(p):
                 return self.branch(p, p)
-            if m >= n and p >= 1:
-                raise _ambiguous(self.where[p], rest[p], p, n, ends=False)
             return self.new(0, full_list=False if n else None)
         # a proper prefix of H (p == m < n): a regenerate or a rewind?
-        if habit or (kept and _role(rest[-1]) != "assistant"):
+        if habit or kept:
             return self.branch(p, p)
-        if kept:
-            raise _ambiguous(self.where[-1], rest[-1], p, n, ends=True)
         return self.new(0, full_list=False)
+
+    def replied(self, lo: int, hi: int) -> bool:
+        """Whether ``fps[lo:hi]`` holds a model reply summem recorded from a response."""
+        replies = self.rec.replies
+        if hi - lo <= len(replies):
+            return any(i in replies for i in range(lo, hi))
+        return any(lo <= i < hi for i in replies)
 
     def edited_in_place(self, p: int) -> bool:
         """The list is ``H`` with the message at ``p`` changed and the rest resent as it was.
 
-        At least two messages after ``p``, a model's reply among them: a new message and a
-        canned reply that happens to match ``H`` are not mistaken for it.
+        At least two messages after ``p``, a model reply summem recorded among them: a new
+        message and a canned reply that happens to match ``H`` are not mistaken for it.
         """
         fps, fprest = self.rec.fps, self.fprest
         n = len(fps)
         if len(fprest) < n or n - p - 1 < 2 or fprest[p + 1 : n] != list(fps[p + 1 : n]):
             return False
-        return any(_role(m) == "assistant" for m in self.rest[p + 1 : n])
+        return self.replied(p + 1, n)
 
 
 def _common(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
@@ -419,16 +430,3 @@ def _fp(item: Any) -> Hashable:
 
 def _mismatch(index: int, item: Any, what: str) -> HistoryMismatchError:
     return HistoryMismatchError(f"{what} (here: {a(_role(item))} message)", index=index)
-
-
-def _ambiguous(index: int, item: Any, p: int, n: int, *, ends: bool) -> HistoryMismatchError:
-    """The list may be the conversation cut short or edited, or new messages: it cannot tell."""
-    shape = "ends here" if ends else "then differs here"
-    return HistoryMismatchError(
-        f"the list repeats the first {p} of the {n} recorded messages and {shape} "
-        f"({a(_role(item))} message); nothing shows whether it is the whole conversation "
-        "(edited or cut short) or only new messages, and nothing was recorded: pass "
-        "mode='full' to take the list as the conversation (it branches at the first "
-        "difference, the rest kept as a branch), or mode='new' to record every message as new",
-        index=index,
-    )

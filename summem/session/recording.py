@@ -69,7 +69,7 @@ def _recorded(core: SessionCore, index: RecordedIndex) -> Recorded:
         "full_habit": index.full_habit,
     }
     if whole:
-        return Recorded(index.fps, index.positions, 0, **context)
+        return Recorded(index.fps, index.positions, 0, replies=index.replies, **context)
     return Recorded.of_tail(tail, k, **context)
 
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from summem.errors import ConfigurationError
 from summem.formats.responses import item_dict, to_items, to_messages
+from summem.messages import MODEL_REPLY
 from summem.wrappers.pairing import paired_items
 from summem.wrappers.passing import AsyncManaged, AsyncPassing, Managed, Passing, Proxy
 from summem.wrappers.quiet import acall_quietly, call_quietly, quieted, secrets_of
@@ -131,7 +132,7 @@ def _repaired(session_id: str, items: list[dict[str, Any]]) -> list[dict[str, An
 
 
 def _reply_messages(items: list[dict[str, Any]], usage: dict[str, int] | None) -> list[Any]:
-    msgs = to_messages(items)
+    msgs = [m.with_meta(**{MODEL_REPLY: True}) for m in to_messages(items)]
     if msgs and usage:
         msgs[-1] = msgs[-1].with_meta(usage=usage)
     return msgs

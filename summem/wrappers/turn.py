@@ -335,13 +335,13 @@ def _asks_usage(kwargs: dict[str, Any]) -> bool:
 
 
 def _reply(message: dict[str, Any], usage: dict[str, Any] | None) -> Message:
-    from summem.messages import Message
+    from summem.messages import MODEL_REPLY, Message
 
     message, meta = request_form(message)
     if usage:
         meta["usage"] = usage
-    msg = Message.from_openai(message)
-    return msg.with_meta(**meta) if meta else msg
+    meta[MODEL_REPLY] = True  # proof, for record(), that a list resending it is the conversation
+    return Message.from_openai(message).with_meta(**meta)
 
 
 def sync_call(

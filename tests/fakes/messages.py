@@ -39,3 +39,14 @@ def turn(i: int, n_words: int = 8) -> list[dict[str, Any]]:
         res(f"c{i}", f"result {i}"),
         a(" ".join(f"a{i}w{j}" for j in range(n_words))),
     ]
+
+
+def reply(text: str) -> Any:
+    """A model's reply as the wrappers record it (``meta`` marks it :data:`MODEL_REPLY`).
+
+    ``record()`` takes such a reply, resent, as proof that a list is the whole conversation;
+    an assistant dict written by the caller (``a()``) is no such proof.
+    """
+    from summem.messages import MODEL_REPLY, Message
+
+    return Message.from_openai(a(text)).with_meta(**{MODEL_REPLY: True})

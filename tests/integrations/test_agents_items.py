@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from summem import AsyncMemory, SummarizationReducer
-from summem.errors import StoreError
+from summem.errors import SessionClosedError, StoreError
 from summem.integrations.agents import SummemSession
 from summem.messages import Message
 from summem.stores import AsyncInMemoryStore, AsyncSQLiteStore
@@ -241,18 +241,19 @@ def test_close_called_without_a_running_loop_closes(tmp_path: Path) -> None:
         asyncio.run(again.get_items())
 
 
-async def test_close_called_from_sync_code_in_a_running_loop_says_to_await_it() -> None:
+async def test_close_returned_through_a_sync_helper_and_awaited_closes() -> None:
+    """No stack-frame inspection (#28 review): in a running loop ``close()`` is the coroutine
+    to await, wherever it was called from."""
     session = SummemSession("s")
+    await session.add_items([user("a")])
 
-    def shutdown() -> None:
-        session.close()  # type: ignore[unused-coroutine]  # the mistake this test makes
+    def closer(s: SummemSession) -> Any:
+        return s.close()
 
-    with pytest.raises(StoreError, match=r"await session\.close"):
-        shutdown()
-    await session.add_items([user("still open")])
-    await session.close()
-    with pytest.raises(StoreError, match="closed"):
+    await closer(session)
+    with pytest.raises(SessionClosedError, match="closed") as info:
         await session.add_items([user("b")])
+    assert isinstance(info.value, RuntimeError) and isinstance(info.value, StoreError)
 
 
 # -- no lock held across event loops ----------------------------------------------------------

@@ -16,7 +16,13 @@ from typing import Any
 import pytest
 
 from summem import AsyncMemory, SummarizationReducer
-from summem.errors import ConfigurationError, StoreError
+from summem.errors import (
+    ConfigurationError,
+    MessageTypeError,
+    MessageValidationError,
+    SessionClosedError,
+    StoreError,
+)
 from summem.integrations.agents import SummemSession
 from summem.stores import AsyncSQLiteStore
 from tests.fakes.counters import WordCounter
@@ -69,8 +75,20 @@ async def test_dict_settings_stay_a_dict_without_the_sdk(monkeypatch: pytest.Mon
 async def test_a_closed_session_refuses_even_an_empty_add() -> None:
     session = SummemSession("s")
     await session.close()
-    with pytest.raises(StoreError, match="closed"):
+    with pytest.raises(RuntimeError, match="closed") as info:  # as SQLiteSession raises
         await session.add_items([])
+    assert isinstance(info.value, SessionClosedError) and isinstance(info.value, StoreError)
+
+
+async def test_an_item_json_cannot_hold_is_a_type_error_and_nothing_is_stored() -> None:
+    session = SummemSession("s")
+    await session.add_items([{"role": "user", "content": "kept"}])
+    with pytest.raises(TypeError, match="not a JSON value") as info:  # as json.dumps raises
+        await session.add_items([{"role": "user", "content": object()}])  # type: ignore[list-item]
+    assert isinstance(info.value, MessageTypeError)
+    assert isinstance(info.value, MessageValidationError)
+    assert await session.get_items() == [{"role": "user", "content": "kept"}]
+    await session.close()
 
 
 async def test_add_nothing_and_a_bad_item() -> None:

@@ -264,26 +264,81 @@ def test_ainvoke_with_a_sync_memory_branches_and_trims() -> None:
     assert [to_langchain(m) for m in memory.history_messages()[-len(state) :]] == state
 
 
-def test_only_the_new_message_without_a_checkpointer_starts_a_new_conversation() -> None:
+@pytest.mark.parametrize("how", ["middleware", "pre_model_hook"])
+def test_only_the_new_message_without_a_checkpointer_is_appended(how: str) -> None:
+    """A state matching nothing stored (#28 review) is new messages: the memory supplies the
+    past, as it did before branches; nothing is abandoned."""
     memory = Memory("user-42", reducer=no_reduction())
     model = EchoModel()
-    agent = create_agent(model, middleware=[SummemMiddleware(memory)])
-    agent.invoke({"messages": [HumanMessage("one")]})
-    agent.invoke({"messages": [HumanMessage("two")]})
-    assert [m.text for m in model.seen[-1]] == ["two"]  # as without summem
-    assert [m["content"] for m in memory.history()] == ["two", "re: two #2"]
-    assert [(b.at, b.length) for b in memory.branches()] == [(0, 2)]
+    if how == "middleware":
+        agent: Any = create_agent(model, middleware=[SummemMiddleware(memory)])
+    else:
+        from langgraph.prebuilt import create_react_agent
+        from langgraph.warnings import LangGraphDeprecatedSinceV10
+
+        with pytest.warns(LangGraphDeprecatedSinceV10):
+            agent = create_react_agent(model, [], pre_model_hook=pre_model_hook(memory))
+    agent.invoke({"messages": [HumanMessage("my name is Ann")]})
+    agent.invoke({"messages": [HumanMessage("what is my name?")]})
+    # (the hook records a reply when the next call brings it back: never, without a state)
+    replied = ["re: my name is Ann #1"] if how == "middleware" else []
+    assert [m.text for m in model.seen[-1]] == ["my name is Ann", *replied, "what is my name?"]
+    assert memory.branches() == []
+    if how == "middleware":
+        assert [m["content"] for m in memory.history()] == [
+            "my name is Ann",
+            "re: my name is Ann #1",
+            "what is my name?",
+            "re: what is my name? #2",
+        ]
+
+
+@pytest.mark.parametrize("how", ["middleware", "pre_model_hook"])
+async def test_a_second_thread_id_is_refused_naming_both(how: str) -> None:
+    memory = Memory("user-42", reducer=no_reduction())
+    model = EchoModel()
+    if how == "middleware":
+        agent: Any = create_agent(
+            model, middleware=[SummemMiddleware(memory)], checkpointer=InMemorySaver()
+        )
+    else:
+        from langgraph.prebuilt import create_react_agent
+        from langgraph.warnings import LangGraphDeprecatedSinceV10
+
+        with pytest.warns(LangGraphDeprecatedSinceV10):
+            agent = create_react_agent(
+                model, [], pre_model_hook=pre_model_hook(memory), checkpointer=InMemorySaver()
+            )
+    a, b = {"configurable": {"thread_id": "a"}}, {"configurable": {"thread_id": "b"}}
+    agent.invoke({"messages": [HumanMessage("a1")]}, a)
+    before = memory.history()
+    for call in (
+        lambda: agent.invoke({"messages": [HumanMessage("b1")]}, b),
+        lambda: asyncio.run(agent.ainvoke({"messages": [HumanMessage("b1")]}, b)),
+    ):
+        with pytest.raises(ConfigurationError) as info:
+            await asyncio.to_thread(call)
+        assert "'a'" in str(info.value) and "'b'" in str(info.value)
+        assert "one memory" in str(info.value) and "per thread" in str(info.value)
+    assert memory.history() == before and memory.branches() == []
+    agent.invoke({"messages": [HumanMessage("a2")]}, a)  # its own thread goes on
+    assert [m["content"] for m in memory.history()][:3] == ["a1", "re: a1 #1", "a2"]
 
 
 def test_trim_state_is_off_by_default() -> None:
-    memory = Memory("user-42", reducer=small())
-    agent = create_agent(
-        EchoModel(), middleware=[SummemMiddleware(memory)], checkpointer=InMemorySaver()
-    )
-    for i in range(6):
-        state = agent.invoke({"messages": [HumanMessage(f"turn {i}")]}, CONFIG)
-    assert len(state["messages"]) == 12  # the state is the whole conversation
-    assert memory.summary is not None
+    """By default the state is left whole (every message, as invoked); ``trim_state=True``
+    on the same conversation shrinks it."""
+    states = {}
+    for trim in (False, True):
+        memory = Memory("user-42", reducer=small())
+        middleware = SummemMiddleware(memory, trim_state=True) if trim else SummemMiddleware(memory)
+        agent = create_agent(EchoModel(), middleware=[middleware], checkpointer=InMemorySaver())
+        for i in range(6):
+            state = agent.invoke({"messages": [HumanMessage(f"turn {i}")]}, CONFIG)
+        assert memory.summary is not None
+        states[trim] = texts(state["messages"])
+    assert states[False] == [t for i in range(6) for t in (f"turn {i}", f"re: turn {i} #{i + 1}")]
+    assert len(states[True]) < 12 and states[True] == states[False][-len(states[True]) :]
 
 
 def test_trim_state_needs_the_default_mode() -> None:
@@ -342,3 +397,28 @@ def test_pre_model_hook_time_travel_branches() -> None:
     assert [m.text for m in model.seen[-1]] == ["one", "re: one #1", "two"]
     assert [m["content"] for m in memory.history()] == ["one", "re: one #1", "two"]
     assert [b.at for b in memory.branches()] == [3]
+
+
+def test_mode_auto_takes_recorded_model_replies_as_proof_of_an_edit() -> None:
+    """With ``mode="auto"`` the middleware's recorded replies are the model's (``MODEL_REPLY``):
+    a state resending them with an earlier message edited branches there, nothing twice."""
+    memory = Memory("user-42", reducer=no_reduction())
+    agent = create_agent(
+        EchoModel(),
+        middleware=[SummemMiddleware(memory, mode="auto")],
+        checkpointer=InMemorySaver(),
+    )
+    agent.invoke({"messages": [HumanMessage("one")]}, CONFIG)
+    state = agent.invoke({"messages": [HumanMessage("two")]}, CONFIG)["messages"]
+    edited = HumanMessage("two, edited", id=state[2].id)
+    agent.update_state(CONFIG, {"messages": [edited]})
+    agent.invoke({"messages": [HumanMessage("three")]}, CONFIG)
+    assert [m["content"] for m in memory.history()] == [
+        "one",
+        "re: one #1",
+        "two, edited",
+        "re: two #2",
+        "three",
+        "re: three #3",
+    ]
+    assert [(b.at, b.length) for b in memory.branches()] == [(2, 2)]

@@ -151,10 +151,10 @@ def test_persists_through_sqlite(tmp_path: Any) -> None:
         assert dump(stored(again)) == dump(history)
 
 
-def test_memory_supplies_the_past_without_message_history_with_resume() -> None:
+def test_memory_supplies_the_past_without_message_history_by_default() -> None:
     script = Scripted()
     memory = Memory("user-42", reducer=reducer())
-    agent = make_agent(script, SummemHistory(memory, resume=True))
+    agent = make_agent(script, SummemHistory(memory))  # resume=True: the default
     results = [agent.run_sync(f"Where is order BW-{i + 1}?") for i in range(6)]
     check_seen(script)
     earlier = chat_parts(script.seen[2])  # the second run's first call

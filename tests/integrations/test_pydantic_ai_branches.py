@@ -8,6 +8,7 @@ with a FunctionModel recording what it is sent, on every store, with a sync ``Me
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from typing import Any
 
@@ -27,7 +28,7 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from summem import Memory, SummarizationReducer
+from summem import AsyncMemory, Memory, SummarizationReducer
 from summem.integrations.pydantic_ai import SummemHistory
 from tests.integrations.branch_harness import Harness, scenario_test
 
@@ -159,8 +160,8 @@ async def test_regenerate_before_the_summary_never_sends_the_abandoned_turns(h: 
 
 
 @scenario_test(no_reduction)
-async def test_an_empty_history_starts_a_new_conversation(h: Harness) -> None:
-    chat = Chat(h)
+async def test_an_empty_history_starts_a_new_conversation_with_resume_false(h: Harness) -> None:
+    chat = Chat(h, resume=False)
     await chat.say("two", await chat.say("one"))
     await chat.say("fresh", [])
     assert chat.model.texts() == ["fresh"]  # as pydantic-ai: nothing from before
@@ -173,8 +174,10 @@ async def test_an_empty_history_starts_a_new_conversation(h: Harness) -> None:
 
 
 @scenario_test(no_reduction)
-async def test_resume_lets_the_memory_supply_the_past(h: Harness) -> None:
-    chat = Chat(h, resume=True)
+async def test_by_default_the_memory_supplies_the_past(h: Harness) -> None:
+    """``resume=True`` is the default (#28 review): pydantic-ai passes ``[]`` for no history
+    and for ``message_history=[]``, and a memory's users wrap an agent so it remembers."""
+    chat = Chat(h)
     await chat.say("one")
     await chat.say("two", [])
     assert chat.model.texts() == ["one", "re: one #1", "two"]
@@ -185,6 +188,20 @@ async def test_resume_lets_the_memory_supply_the_past(h: Harness) -> None:
     await chat.say("again", three[:1])  # a history given is read as always: it branches
     assert chat.model.texts() == ["three", "again"]  # (the history given starts at "three")
     assert await h.branch_texts() == [(5, ["re: three #3"])]
+
+
+@scenario_test(no_reduction)
+async def test_branch_0_starts_a_new_conversation_under_the_default(h: Harness) -> None:
+    chat = Chat(h)
+    await chat.say("one")
+    if isinstance(h.memory, AsyncMemory):
+        await h.memory.branch(0)
+    else:
+        await asyncio.to_thread(h.memory.branch, 0)
+    await chat.say("fresh")
+    assert chat.model.texts() == ["fresh"]
+    assert await h.texts() == ["fresh", "re: fresh #2"]
+    assert await h.branch_texts() == [(0, ["one", "re: one #1"])]
 
 
 # -- a trimming processor before SummemHistory ----------------------------------------------

@@ -31,7 +31,7 @@ from summem.stores.base import Branch
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
 from tests.fakes.counters import words
 from tests.fakes.memory import check_session, small_reducer
-from tests.fakes.messages import a, call, res, sys, u
+from tests.fakes.messages import a, call, reply, res, sys, u
 from tests.fakes.summarizers import FakeSummarizer, Gate, GatedSummarizer
 from tests.stores.backends import BACKEND_PARAMS, Backend, backend_of, kind_params
 from tests.test_async_parity import Awaited
@@ -93,6 +93,8 @@ def texts(history: list[dict[str, Any]]) -> list[str]:
 
 
 CONVERSATION = [u("u1"), a("a1"), u("u2"), a("a2"), u("u3"), a("a3")]
+REPLIED = [u("u1"), reply("a1"), u("u2"), reply("a2"), u("u3"), reply("a3")]
+"""``CONVERSATION`` with its replies as the wrappers record a model's (proof of a resend)."""
 
 
 async def test_pop_and_branch_keep_what_they_abandon(on: Make) -> None:
@@ -275,7 +277,7 @@ async def test_after_a_rollback_a_soft_threshold_reduces_in_the_background(on: M
 
 async def test_another_memory_on_the_session_sees_the_branch(on: Make) -> None:
     writer, reader = on("shared"), on("shared")
-    await writer.record(CONVERSATION)
+    await writer.record(REPLIED)
     await reader.refresh()
     assert await reader.record(CONVERSATION) == []  # its index: the whole history
     await writer.pop(2)
@@ -434,7 +436,7 @@ async def test_a_store_that_cannot_branch_says_so_and_writes_nothing(mode: str) 
     memory: Any = (
         Awaited(Memory("s", store=store)) if mode == "sync" else AsyncMemory("s", store=store)
     )
-    await memory.record(CONVERSATION)
+    await memory.record(REPLIED)
     for attempt in (
         memory.branch(2),
         memory.pop(),

@@ -136,6 +136,38 @@ async def test_edit_regenerate_rewind_send_the_conversation_as_the_list_is(
 
 
 @respx.mock
+@pytest.mark.parametrize("lead", ["greeting", "few-shot"])
+@pytest.mark.parametrize("mode", ["sync", "async"])
+async def test_a_fixed_lead_before_only_the_new_message_never_branches(
+    mode: str, lead: str
+) -> None:
+    """A chat UI's greeting or few-shot examples before only the new question, every call
+    (#28 review): assistant messages the caller wrote prove nothing; every turn is kept and
+    the model sees the past."""
+    numbered = Numbered()
+    respx.post(OPENAI_URL).mock(side_effect=numbered)
+    if mode == "sync":
+        memory: Any = Memory("lead")
+        client: Any = wrap_openai(openai.OpenAI(api_key="sk-test"), memory)
+    else:
+        memory = AsyncMemory("lead")
+        client = wrap_openai(openai.AsyncOpenAI(api_key="sk-test"), memory)
+    if lead == "greeting":
+        head = [{"role": "assistant", "content": "Hello! How can I help?"}]
+    else:
+        head = [{"role": "user", "content": "2+2?"}, {"role": "assistant", "content": "4"}]
+    for question in ("q1", "q2", "q3"):
+        await ask(client, [SYSTEM, *head, {"role": "user", "content": question}], False)
+    assert await branches(memory) == []
+    expected = [t for i in (1, 2, 3) for t in [*contents(head), f"q{i}", f"reply {i}"]]
+    assert await history(memory) == expected
+    assert contents(numbered.calls[-1][1:]) == expected[:-1]
+    closed = memory.close()
+    if hasattr(closed, "__await__"):
+        await closed
+
+
+@respx.mock
 def test_popping_the_last_turn_then_going_on() -> None:
     numbered = Numbered()
     respx.post(OPENAI_URL).mock(side_effect=numbered)

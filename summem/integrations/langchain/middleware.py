@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 from summem.errors import ConfigurationError
 from summem.integrations._shared import missing, placement_of, split_head
 from summem.integrations._window import RecordedKeys, Window, follow, follow_any, shown
+from summem.messages import MODEL_REPLY
 from summem.session.recorded import fingerprint
 
 try:
@@ -60,6 +61,45 @@ def _check_not_summarized(messages: Sequence[BaseMessage]) -> None:
             )
 
 
+def _thread_id() -> str | None:
+    """The running LangGraph call's ``thread_id`` (``None``: none, or not in a graph)."""
+    try:
+        from langgraph.config import get_config
+
+        config = get_config()
+    except (ImportError, RuntimeError):  # outside a runnable context
+        return None
+    thread = (config.get("configurable") or {}).get("thread_id")
+    return None if thread is None else str(thread)
+
+
+class _OneThread:
+    """The one LangGraph ``thread_id`` a memory follows: another one is refused."""
+
+    def __init__(self, owner: str) -> None:
+        self.owner = owner
+        self.thread: str | None = None
+
+    def check(self) -> None:
+        """Remember the first ``thread_id`` seen; refuse another one.
+
+        Raises:
+            ConfigurationError: naming both thread ids (nothing is recorded).
+        """
+        thread = _thread_id()
+        if thread is None:
+            return
+        if self.thread is None:
+            self.thread = thread
+        elif thread != self.thread:
+            raise ConfigurationError(
+                f"this {self.owner} follows LangGraph thread_id {self.thread!r} and was called "
+                f"for thread_id {thread!r}: one memory is one conversation, and each thread "
+                "would branch the other away; use one memory (and one "
+                f"{self.owner}, one agent) per thread; nothing was recorded"
+            )
+
+
 def _incoming(request: ModelRequest[Any]) -> list[Message]:
     _check_not_summarized(request.messages)
     head = [request.system_message] if request.system_message is not None else []
@@ -67,8 +107,12 @@ def _incoming(request: ModelRequest[Any]) -> list[Message]:
 
 
 def _replies(response: ModelResponse[Any]) -> list[Message]:
-    """What the model answered (LangChain gives inner middleware's answers as a ModelResponse)."""
-    return [from_langchain(m) for m in response.result]
+    """What the model answered (LangChain gives inner middleware's answers as a ModelResponse).
+
+    Marked :data:`~summem.messages.MODEL_REPLY`: with ``mode="auto"`` a state resending them
+    proves it is the whole conversation (an edit then branches), as through the wrappers.
+    """
+    return [from_langchain(m).with_meta(**{MODEL_REPLY: True}) for m in response.result]
 
 
 def _trimmed(state: Any, recorded: RecordedKeys, view: list[Message]) -> dict[str, Any] | None:
@@ -112,9 +156,16 @@ class SummemMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     The view's system message is sent as the request's system message; the summary goes where
     the reducer's ``summary_placement`` says.
 
+    A state (``thread_id``) none of whose messages the memory holds, not even under their
+    ids (no checkpointer, only the new message passed), is new messages: they are appended
+    and the model is sent the view, the memory supplying the past. With a checkpointer, time
+    travel, a regenerate, ``update_state`` and ``RemoveMessage`` branch (see the module).
+
     Raises (on a model call):
         ConfigurationError: LangChain's ``SummarizationMiddleware`` summarized the state (its
-            summary replaced the messages): use one summarizer.
+            summary replaced the messages): use one summarizer. Or the call is for another
+            LangGraph ``thread_id`` than the first one this middleware saw (one memory per
+            thread; the error names both).
     """
 
     def __init__(
@@ -137,6 +188,7 @@ class SummemMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         self.mode: Mode | None = mode
         self._placement = placement_of(memory)
         self._recorded = RecordedKeys()
+        self._thread = _OneThread("SummemMiddleware")
 
     def _bounded(
         self, request: ModelRequest[Any], view: list[Message], window: Window | None
@@ -163,9 +215,12 @@ class SummemMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
         """Record the request's messages, call the model with the view, record the reply."""
         memory = self._sync_memory()
+        self._thread.check()
         window = None
         if self.mode is None:
-            window = follow(memory, self._recorded, _incoming(request), message_key)
+            window = follow(
+                memory, self._recorded, _incoming(request), message_key, resume="unmatched"
+            )
         else:
             memory.record(_incoming(request), mode=self.mode)
         response = handler(self._bounded(request, memory.view(), window))
@@ -185,11 +240,14 @@ class SummemMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         """The async twin of :meth:`wrap_model_call`."""
         from summem.async_memory import AsyncMemory
 
+        self._thread.check()
         incoming = _incoming(request)
         memory = self.memory
         window = None
         if self.mode is None:
-            window = await follow_any(memory, self._recorded, incoming, message_key)
+            window = await follow_any(
+                memory, self._recorded, incoming, message_key, resume="unmatched"
+            )
         elif isinstance(memory, AsyncMemory):
             await memory.record(incoming, mode=self.mode)
         else:
@@ -245,6 +303,7 @@ def pre_model_hook(memory: Memory | AsyncMemory, *, mode: Mode | None = None) ->
 
     placement = placement_of(memory)
     recorded = RecordedKeys()
+    thread = _OneThread("pre_model_hook")
 
     def output(view: list[Message], window: Window | None) -> dict[str, Any]:
         system, messages = view_messages(view if window is None else shown(view, window), placement)
@@ -256,6 +315,7 @@ def pre_model_hook(memory: Memory | AsyncMemory, *, mode: Mode | None = None) ->
         return [from_langchain(m) for m in messages]
 
     def hook(state: Any) -> dict[str, Any]:
+        thread.check()
         if isinstance(memory, AsyncMemory):
             raise ConfigurationError(
                 "this pre_model_hook holds an AsyncMemory: use ainvoke/astream, or pass a Memory"
@@ -263,13 +323,14 @@ def pre_model_hook(memory: Memory | AsyncMemory, *, mode: Mode | None = None) ->
         if mode is not None:
             memory.record(incoming_of(state), mode=mode)
             return output(memory.view(), None)
-        window = follow(memory, recorded, incoming_of(state), message_key)
+        window = follow(memory, recorded, incoming_of(state), message_key, resume="unmatched")
         return output(memory.view(), window)
 
     async def ahook(state: Any) -> dict[str, Any]:
+        thread.check()
         incoming = incoming_of(state)
         if mode is None:
-            window = await follow_any(memory, recorded, incoming, message_key)
+            window = await follow_any(memory, recorded, incoming, message_key, resume="unmatched")
         elif isinstance(memory, AsyncMemory):
             window = None
             await memory.record(incoming, mode=mode)

@@ -10,8 +10,9 @@ added) are followed into the memory (see :mod:`summem.integrations._window`): wh
 is recognised by pydantic-ai's own form of each message (timestamps included); a history that
 goes back to an earlier point (a regenerate from ``message_history=result.all_messages()[:k]``,
 an edited message) **branches** the session there, the abandoned turns kept as a branch
-(``memory.branches()``), never sent again; a run given no history starts a new conversation,
-as in pydantic-ai (``resume=True``: the memory supplies the past instead); a history whose
+(``memory.branches()``), never sent again; a run given no history continues the memory's
+conversation, the memory supplying the past (``resume=False``, ``memory.branch(0)`` or a new
+session id start a new one); a history whose
 oldest messages a processor dropped is a window onto the recorded one, and the model is not
 sent what it dropped. The model is sent the memory's view: the system prompt, the summary (a
 user-prompt request of its own), the recent turns, never a tool call without its results.

@@ -62,10 +62,14 @@ class SummemHistory(AbstractCapability[Any]):
     Args:
         memory: the session's :class:`~summem.Memory` (its calls run in a worker thread) or
             :class:`~summem.AsyncMemory`; both work with ``run`` and ``run_sync``.
-        resume: a run given no ``message_history`` (pydantic-ai cannot tell ``None`` from
-            ``[]``) continues the memory's conversation, the memory supplying the past. Off
-            by default: such a run starts a new conversation, as in pydantic-ai, and the
-            recorded one is kept as a branch (``memory.branches()``).
+        resume: a run given no ``message_history`` (pydantic-ai passes ``[]`` for both
+            ``None`` and ``[]``, so they cannot be told apart) continues the memory's
+            conversation, the memory supplying the past: on by default, it is what the memory
+            is for. A new conversation is explicit: ``resume=False`` (such a run then starts
+            one, as in plain pydantic-ai, the recorded conversation kept as a branch at 0),
+            ``memory.branch(0)`` before the run, or a new session id. A non-empty
+            ``message_history`` is read as the conversation either way: an earlier one
+            (a regenerate, an edit) branches.
         mode: ``None`` (default): the run's messages are the conversation, and a history
             that differs from what is recorded branches the session (see the module).
             ``"auto"``, ``"new"`` or ``"full"``: read them by content as
@@ -73,7 +77,7 @@ class SummemHistory(AbstractCapability[Any]):
     """
 
     memory: Memory | AsyncMemory
-    resume: bool = field(default=False, kw_only=True)
+    resume: bool = field(default=True, kw_only=True)
     mode: Mode | None = field(default=None, kw_only=True)
     _recorded: RecordedKeys = field(default_factory=RecordedKeys, init=False, repr=False)
 

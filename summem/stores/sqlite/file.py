@@ -32,7 +32,12 @@ import time
 import weakref
 from collections.abc import Iterator
 
-from summem.errors import SchemaVersionError, StoreError, StoreOutcomeUnknownError
+from summem.errors import (
+    SchemaVersionError,
+    SessionClosedError,
+    StoreError,
+    StoreOutcomeUnknownError,
+)
 from summem.stores.common.schema_compat import check_schema
 from summem.stores.sqlite.access import (
     Fingerprint,
@@ -154,7 +159,7 @@ class SQLiteFile:
 
     def _conn(self) -> sqlite3.Connection:
         if self._closed:
-            raise StoreError(f"{self.label} is closed")
+            raise SessionClosedError(f"{self.label} is closed")
         holder: _Holder | None = getattr(self._local, "holder", None)
         if holder is not None and holder.generation != self._generation:
             self._drop_conn()  # opened before the file was opened again

@@ -21,10 +21,6 @@ INTERNALS: dict[str, str] = {
     "test_sqlite_session_reaps_connections_from_exited_worker_threads": _CONNECTIONS,
     "test_sqlite_session_closes_retired_connections_before_the_next_allocation": _CONNECTIONS,
     "test_sqlite_session_keeps_connections_of_live_worker_threads": _CONNECTIONS,
-    "test_sqlite_session_closed_rejects_empty_add_items": (
-        "expects SQLiteSession's own RuntimeError('SQLiteSession is closed'); SummemSession "
-        "refuses too, with summem's StoreError ('... is closed')"
-    ),
     "test_sqlite_session_pop_item_skips_corrupt_most_recent": _ROWS,
     "test_sqlite_session_pop_item_returns_none_after_dropping_only_corrupt_rows": _ROWS,
     "test_sqlite_session_get_items_limit_skips_corrupt_newest_rows": _ROWS,
@@ -33,8 +29,7 @@ INTERNALS: dict[str, str] = {
         "reads SQLiteSession's process-wide file locks (_lock, _file_lock_counts, _file_locks)"
     ),
     "test_sqlite_session_failed_add_items_releases_write_lock": (
-        f"{_TABLES}; and expects json.dumps's TypeError where summem refuses the item first "
-        "with MessageValidationError (a ValueError), before any write"
+        f"{_TABLES} (its TypeError for a non-JSON item is raised: summem's MessageTypeError)"
     ),
     "test_sqlite_session_failed_clear_session_rolls_back": f"{_TABLES}; reads _connections",
     "test_sqlite_session_failed_pop_item_releases_write_lock": f"{_TABLES}; reads _connections",
