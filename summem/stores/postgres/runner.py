@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from summem.errors import ConfigurationError, StoreError
 from summem.stores.postgres.operations import PgOps
-from summem.stores.postgres.transaction import Stage, Transaction
+from summem.stores.postgres.transaction import Rows, Stage, Steps, Transaction
 
 __all__ = ["AsyncRunner", "Pooled", "SyncRunner", "check_pool"]
 
@@ -288,7 +288,6 @@ class AsyncRunner(Pooled):
                 await conn.commit()
         return result
 
-
     async def _one_statement(self, conn: Any, op: Transaction[T], stage: list[str]) -> T:
         """See :meth:`SyncRunner._one_statement`."""
         gen = op.steps()
@@ -300,12 +299,13 @@ class AsyncRunner(Pooled):
         return _finish(gen, [rows])
 
 
-def _finish(gen: Any, rows: list[Any]) -> Any:
+def _finish(gen: Steps[T], rows: list[Rows]) -> T:
     """Send the last batch's rows to ``gen``, which must return then."""
     try:
         gen.send(rows)
     except StopIteration as stop:
-        return stop.value
+        result: T = stop.value
+        return result
     raise AssertionError("a one-statement operation must have one batch")
 
 

@@ -418,10 +418,11 @@ _RETURNING = sqlite3.sqlite_version_info >= (3, 35)
 
 
 def _append_one(conn: sqlite3.Connection, name: str, mid: str, body: str) -> int | None:
-    """Append one message to a session that exists and does not hold its id, in two
-    statements (with BEGIN IMMEDIATE and COMMIT, four: the fewest two tables written
-    atomically take); its new length. ``None``, having written nothing, when the session is
-    missing or holds the id: the general path decides then.
+    """Append one message to a session that holds it not yet; return the new length.
+
+    Two statements (four with BEGIN IMMEDIATE and COMMIT: the fewest that write two tables in
+    one transaction). ``None``, having written nothing, when the session is missing or holds
+    the id: the general path decides then.
 
     Raises:
         CorruptRecordError: the session row holds values of the wrong type.
