@@ -148,12 +148,16 @@ class PgOps(PgBranching, PgSpend):
             return Transaction(name, None, read)
         ids = list(pending)
         bodies = list(pending.values())
-        params = (key, name, new_epoch(), [name_key(i) for i in ids], ids, bodies)
+        if len(ids) == 1:
+            sql, params = q.APPEND_ONE, (key, name, new_epoch(), name_key(ids[0]), *ids, *bodies)
+        else:
+            keys = [name_key(i) for i in ids]
+            sql, params = q.APPEND_MANY, (key, name, new_epoch(), keys, ids, bodies)
 
         def steps() -> Steps[int]:
             # one statement (see the schema's append_messages): it locks the session row (or
             # creates it), skips the ids it holds, inserts the rest and sets the length
-            (rows,) = yield batch(Query(q.APPEND_ONE_TRIP, params), final=True)
+            (rows,) = yield batch(Query(sql, params), final=True)
             length = rows[0][0]
             if length is None:
                 raise StoreError(f"session {name!r}: its key is taken by another session id")
