@@ -82,6 +82,7 @@ DECLARE
     s_sid bigint;
     s_name text;
     s_length bigint;
+    fresh boolean[] := '{{}}';
     added bigint;
 BEGIN
     SELECT sid, name, length INTO s_sid, s_name, s_length
@@ -95,12 +96,18 @@ BEGIN
     IF s_name IS DISTINCT FROM p_name THEN
         RETURN NULL;
     END IF;
+    -- whether it holds each id, looked up by the unique index on (sid, id_key): one query of
+    -- them all may be planned as a scan of the session's messages (PL/pgSQL's generic plan)
+    FOR i IN 1 .. coalesce(array_length(p_ids, 1), 0) LOOP
+        fresh[i] := NOT EXISTS (SELECT 1 FROM {schema}.messages m
+            WHERE m.sid = s_sid AND m.id_key = p_id_keys[i] AND m.msg_id = p_ids[i]);
+    END LOOP;
     INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body)
         SELECT s_sid, s_length + row_number() OVER (ORDER BY v.ord) - 1, v.id_key, v.msg_id,
             v.body
-        FROM unnest(p_id_keys, p_ids, p_bodies) WITH ORDINALITY AS v(id_key, msg_id, body, ord)
-        WHERE NOT EXISTS (SELECT 1 FROM {schema}.messages m
-            WHERE m.sid = s_sid AND m.id_key = v.id_key AND m.msg_id = v.msg_id);
+        FROM unnest(p_id_keys, p_ids, p_bodies, fresh)
+            WITH ORDINALITY AS v(id_key, msg_id, body, fresh, ord)
+        WHERE v.fresh;
     GET DIAGNOSTICS added = ROW_COUNT;
     IF added > 0 THEN
         UPDATE {schema}.sessions SET length = s_length + added, updated_at = now()
@@ -199,13 +206,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     (  # 6: an append in one statement, so one round trip (autocommit: no BEGIN, no COMMIT)
         _APPEND_FUNCTION,
-        # one message's, with scalar parameters (psycopg dumps arrays at five times the cost)
-        """CREATE OR REPLACE FUNCTION {schema}.append_message(
-    p_key bytea, p_name text, p_epoch text, p_id_key bytea, p_id text, p_body text)
-RETURNS bigint LANGUAGE sql AS $$
-    SELECT {schema}.append_messages(p_key, p_name, p_epoch, ARRAY[p_id_key], ARRAY[p_id],
-        ARRAY[p_body])
-$$""",
     ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
@@ -308,7 +308,9 @@ class SQL:
             "SELECT %s, * FROM unnest(%b::bigint[], %b::bytea[], %b::text[], %b::text[])"
         ),
         # one statement (binary parameters: bodies go as they are, no array text to escape)
-        "APPEND_ONE": "SELECT {schema}.append_message(%b, %b, %b, %b, %b, %b)",
+        "APPEND_ONE": (  # scalar parameters: psycopg dumps arrays at five times the cost
+            "SELECT {schema}.append_messages(%b, %b, %b, ARRAY[%b], ARRAY[%b], ARRAY[%b])"
+        ),
         "APPEND_MANY": "SELECT {schema}.append_messages(%b, %b, %b, %b, %b, %b)",
         "SEARCH": (  # this session's messages below the stop, best first
             "SELECT m.position, m.body, ts_rank(m.terms, q) AS score "
