@@ -20,7 +20,9 @@ bare ``INSERT`` in autocommit (PostgreSQL: the INSERT and its COMMIT, one round 
 ``EVALSHA`` of a script that ``RPUSH``es (Redis; a bare ``RPUSH`` is printed beside it), a
 bare ``INSERT`` in a ``BEGIN IMMEDIATE`` transaction (SQLite, WAL, ``synchronous=NORMAL`` as
 the store). Medians of each round, then the median over rounds (``--floor-rounds`` rounds of
-``--floor-turns`` each); the goal is a ratio of at most 1.5.
+``--floor-turns`` each); the goal is a ratio of at most 1.5. The same turns on ``memory://``
+(``memory://`` column: parsing, counting, the view) are subtracted from the turn to give the
+store's part, also as a ratio to the floor.
 
 Stores 1, per turn at history N: a session of N messages (the gpt-4o tokenizer, the tool-call
 conversation of bench_memory.py) is written whole with ``create``, reduced up to its last
@@ -242,9 +244,12 @@ def against_floor(spec: Spec, rounds: int, turns: int) -> dict[str, float]:
     store = open_spec(spec)
     preload(store, "bench", msgs[:1000])
     memory = Memory("bench", reducer=reducer(), store=store)
+    in_memory = InMemoryStore()  # the same turns on memory://: the in-process share of a turn
+    preload(in_memory, "bench", msgs[:1000])
+    core = Memory("bench", reducer=reducer(), store=in_memory)
     floor = Floor(spec)
     clock = time.perf_counter_ns
-    medians: dict[str, list[float]] = {"turn": [], "floor": [], "rpush": []}
+    medians: dict[str, list[float]] = {"turn": [], "core": [], "floor": [], "rpush": []}
     todo = iter(msgs[1000:])
     try:
         for _ in range(rounds):
@@ -256,6 +261,13 @@ def against_floor(spec: Spec, rounds: int, turns: int) -> dict[str, float]:
                 memory.messages()
                 times.append(clock() - t0)
             medians["turn"].append(statistics.median(times))
+            times = []
+            for m in batch:
+                t0 = clock()
+                core.add(m)
+                core.messages()
+                times.append(clock() - t0)
+            medians["core"].append(statistics.median(times))
             for name, fn in (("floor", floor.append), ("rpush", floor.extra)):
                 if fn is None:
                     continue
@@ -268,6 +280,7 @@ def against_floor(spec: Spec, rounds: int, turns: int) -> dict[str, float]:
                 medians[name].append(statistics.median(times))
     finally:
         memory.close()
+        core.close()
         store.close()
         floor.close()
     return {k: statistics.median(v) / 1000 for k, v in medians.items() if v}
@@ -389,7 +402,10 @@ def main(argv: list[str] | None = None) -> None:
         f"microseconds ({args.floor_rounds} rounds of {args.floor_turns}, interleaved); "
         "goal <= 1.5"
     )
-    print(f"{'store':16}{'turn':>10}{'floor':>10}{'ratio':>8}  floor")
+    print(
+        f"{'store':16}{'turn':>8}{'floor':>8}{'ratio':>7}{'memory://':>11}{'store part':>12}"
+        f"{'ratio':>7}  floor"
+    )
 
     def part0(kind: str) -> None:
         if kind == "memory":
@@ -401,8 +417,10 @@ def main(argv: list[str] | None = None) -> None:
             "redis": f"EVALSHA of RPUSH (bare RPUSH {r.get('rpush', 0):.0f} µs: "
             f"{r['turn'] / r.get('rpush', 1):.2f}x)",
         }.get(kind, "INSERT in autocommit")
+        part = r["turn"] - r["core"]  # what the store adds to the in-process turn
         print(
-            f"{kind:16}{r['turn']:>10.0f}{r['floor']:>10.0f}{r['turn'] / r['floor']:>8.2f}  {what}",
+            f"{kind:16}{r['turn']:>8.0f}{r['floor']:>8.0f}{r['turn'] / r['floor']:>7.2f}"
+            f"{r['core']:>11.0f}{part:>12.0f}{part / r['floor']:>7.2f}  {what}",
             flush=True,
         )
 
