@@ -13,6 +13,17 @@ a throwaway schema dropped at the end); ``postgres-nosync`` is the same with
 does not wait for its WAL to reach the disk, as SQLite's ``synchronous=NORMAL`` does not. A
 store whose server is unreachable is skipped, with the reason printed.
 
+Stores 0, a turn against the backend's floor: the same process alternates rounds of turns
+(``Memory.add`` + ``messages()`` on a session of 1000 messages, in-memory work included) with
+rounds of the minimal durable append of the same message body on the same server or file: a
+bare ``INSERT`` in autocommit (PostgreSQL: the INSERT and its COMMIT, one round trip), a bare
+``EVALSHA`` of a script that ``RPUSH``es (Redis; a bare ``RPUSH`` is printed beside it), a
+bare ``INSERT`` in a ``BEGIN IMMEDIATE`` transaction (SQLite, WAL, ``synchronous=NORMAL`` as
+the store). Medians of each round, then the median over rounds (``--floor-rounds`` rounds of
+``--floor-turns`` each); the goal is a ratio of at most 1.5. The same turns on ``memory://``
+(``memory://`` column: parsing, counting, the view) are subtracted from the turn to give the
+store's part, also as a ratio to the floor.
+
 Stores 1, per turn at history N: a session of N messages (the gpt-4o tokenizer, the tool-call
 conversation of bench_memory.py) is written whole with ``create``, reduced up to its last
 200 messages, then the next 1000 turns (``--turns``) go through ``Memory.add`` +
@@ -31,6 +42,7 @@ total. Not run for ``memory`` (a process's memory is not shared).
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import statistics
@@ -160,6 +172,120 @@ def per_turn(spec: Spec, n: int, turns: int) -> tuple[float, float]:
     return trimmed_mean(times) / 1000, statistics.median(times) / 1000
 
 
+class Floor:
+    """The minimal durable append on ``spec``'s server or file, on a connection of its own."""
+
+    def __init__(self, spec: Spec) -> None:
+        kind, where = spec
+        self.kind = kind
+        self.close: Callable[[], None] = lambda: None
+        self.extra: Callable[[str], None] | None = None  # Redis: a bare RPUSH, printed beside
+        n = [0]
+        if kind == "sqlite":
+            import sqlite3
+
+            conn = sqlite3.connect(str(Path(where).with_name("floor.db")), isolation_level=None)
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute(
+                "CREATE TABLE floor (sid INTEGER, position INTEGER, body TEXT, "
+                "PRIMARY KEY (sid, position))"
+            )
+
+            def append(body: str) -> None:
+                n[0] += 1
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("INSERT INTO floor VALUES (1, ?, ?)", (n[0], body))
+                conn.execute("COMMIT")
+
+            self.append, self.close = append, conn.close
+        elif kind == "redis":
+            import redis
+
+            client = redis.Redis.from_url(REDIS_URL)
+            key = f"{where}:floor"
+            script = client.register_script("return redis.call('RPUSH', KEYS[1], ARGV[1])")
+
+            def append(body: str) -> None:
+                script(keys=[key], args=[body])
+
+            def rpush(body: str) -> None:
+                client.rpush(key, body)
+
+            self.append, self.extra, self.close = append, rpush, client.close
+        else:
+            import psycopg
+            from psycopg import sql
+
+            url = POSTGRES_URL
+            if kind == "postgres-nosync":
+                url += ("&" if "?" in url else "?") + NOSYNC
+            conn = psycopg.connect(url, autocommit=True)
+            table = sql.Identifier(where, "floor")
+            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(where)))
+            conn.execute(
+                sql.SQL(
+                    "CREATE TABLE {} (sid bigint, position bigint, body text, "
+                    "PRIMARY KEY (sid, position))"
+                ).format(table)
+            )
+            insert = sql.SQL("INSERT INTO {} VALUES (1, %s, %s)").format(table).as_bytes(conn)
+
+            def append(body: str) -> None:
+                n[0] += 1
+                conn.execute(insert, (n[0], body))
+
+            self.append, self.close = append, conn.close
+
+
+def against_floor(spec: Spec, rounds: int, turns: int) -> dict[str, float]:
+    """Median µs of a turn, of the floor (and of Redis's bare RPUSH), rounds interleaved."""
+    msgs = conversation(1000 + rounds * turns)
+    store = open_spec(spec)
+    preload(store, "bench", msgs[:1000])
+    memory = Memory("bench", reducer=reducer(), store=store)
+    in_memory = InMemoryStore()  # the same turns on memory://: the in-process share of a turn
+    preload(in_memory, "bench", msgs[:1000])
+    core = Memory("bench", reducer=reducer(), store=in_memory)
+    floor = Floor(spec)
+    clock = time.perf_counter_ns
+    medians: dict[str, list[float]] = {"turn": [], "core": [], "floor": [], "rpush": []}
+    todo = iter(msgs[1000:])
+    try:
+        for _ in range(rounds):
+            times = []
+            batch = [next(todo) for _ in range(turns)]
+            for m in batch:
+                t0 = clock()
+                memory.add(m)
+                memory.messages()
+                times.append(clock() - t0)
+            medians["turn"].append(statistics.median(times))
+            times = []
+            for m in batch:
+                t0 = clock()
+                core.add(m)
+                core.messages()
+                times.append(clock() - t0)
+            medians["core"].append(statistics.median(times))
+            for name, fn in (("floor", floor.append), ("rpush", floor.extra)):
+                if fn is None:
+                    continue
+                times = []
+                for m in batch:
+                    body = json.dumps(m)
+                    t0 = clock()
+                    fn(body)
+                    times.append(clock() - t0)
+                medians[name].append(statistics.median(times))
+    finally:
+        memory.close()
+        core.close()
+        store.close()
+        floor.close()
+    return {k: statistics.median(v) / 1000 for k, v in medians.items() if v}
+
+
 def pct(xs: list[int], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))] / 1000
@@ -257,6 +383,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--calls", type=int, default=500, help="timed calls of each kind")
     parser.add_argument("--seconds", type=float, default=5.0, help="throughput run length")
     parser.add_argument("--skip-throughput", action="store_true")
+    parser.add_argument("--floor-rounds", type=int, default=7, help="rounds of Stores 0")
+    parser.add_argument("--floor-turns", type=int, default=200, help="turns a round (Stores 0)")
+    parser.add_argument("--only-floor", action="store_true", help="run Stores 0 only")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     kinds = []
@@ -267,6 +396,37 @@ def main(argv: list[str] | None = None) -> None:
         else:
             kinds.append(kind)
     reducer()  # load the tokenizer before anything is timed
+
+    section(
+        f"Stores 0: a turn (Memory.add + messages()) against the backend's floor, median "
+        f"microseconds ({args.floor_rounds} rounds of {args.floor_turns}, interleaved); "
+        "goal <= 1.5"
+    )
+    print(
+        f"{'store':16}{'turn':>8}{'floor':>8}{'ratio':>7}{'memory://':>11}{'store part':>12}"
+        f"{'ratio':>7}  floor"
+    )
+
+    def part0(kind: str) -> None:
+        if kind == "memory":
+            return  # nothing durable to compare with
+        with place(kind) as spec:
+            r = against_floor(spec, args.floor_rounds, args.floor_turns)
+        what = {
+            "sqlite": "INSERT in BEGIN IMMEDIATE",
+            "redis": f"EVALSHA of RPUSH (bare RPUSH {r.get('rpush', 0):.0f} µs: "
+            f"{r['turn'] / r.get('rpush', 1):.2f}x)",
+        }.get(kind, "INSERT in autocommit")
+        part = r["turn"] - r["core"]  # what the store adds to the in-process turn
+        print(
+            f"{kind:16}{r['turn']:>8.0f}{r['floor']:>8.0f}{r['turn'] / r['floor']:>7.2f}"
+            f"{r['core']:>11.0f}{part:>12.0f}{part / r['floor']:>7.2f}  {what}",
+            flush=True,
+        )
+
+    each(kinds, part0)
+    if args.only_floor:
+        return
 
     section(
         f"Stores 1: Memory.add + messages() per turn at history N ({args.turns} turns), "

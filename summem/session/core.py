@@ -30,6 +30,7 @@ from summem.messages import Message, MessageLike, parse_message, parse_messages
 from summem.observe.hooks import HookList
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer, ReduceResult, SummarizingReducer
+from summem.reducers.headroom import warn_if_no_headroom
 from summem.reducers.loop_guard import LoopGuard, LoopWatch, ReductionsPaused
 from summem.reducers.masking import MaskState
 from summem.reducers.style import ViewStyle, apply_style, audio_transcripts
@@ -113,6 +114,7 @@ class SessionCore:
         """Past this size a turn waits: the threshold, or in background mode the hard limit."""
         if background and summarizing is not None:
             self.hard_limit = max(reducer.threshold, getattr(summarizing, "hard_limit", 0))
+            warn_if_no_headroom(summarizing)
         self.fail_on_error = summarizing.fail_on_error if summarizing is not None else True
         self.placement: SummaryPlacement = (
             summarizing.summary_placement if summarizing is not None else "after_system"

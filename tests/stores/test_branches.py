@@ -499,6 +499,6 @@ def test_an_old_postgres_schema_is_migrated_and_branches() -> None:
             branch_an_old_session(store)
         migrated = pg_execute("SELECT 1 FROM {schema}.branches", schema=schema)
         assert migrated == 0  # the table exists (and the clear emptied it)
-        assert len(MIGRATIONS) == 5
+        assert len(MIGRATIONS) >= 5  # schema version 4 is from before branches
     finally:
         pg_execute("DROP SCHEMA IF EXISTS {schema} CASCADE", schema=schema)

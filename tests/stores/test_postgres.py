@@ -29,7 +29,7 @@ from summem.errors import (
     StoreError,
     StoreOutcomeUnknownError,
 )
-from summem.messages import user
+from summem.messages import system, user
 from summem.stores import (
     AsyncPostgresStore,
     PostgresStore,
@@ -325,17 +325,18 @@ def test_a_connection_lost_before_the_commit_is_sent_writes_nothing_and_says_so(
     store = postgres_backend.make()
     raw = postgres_backend.raw(store)
     fill(store, "other", 1)
-    # an append to a new session creates its row in a second round trip: the connection
-    # dies there, inside the transaction, long before its COMMIT
+    # setting the system message of a new session creates its row in a second round trip:
+    # the connection dies there, inside the transaction, long before its COMMIT
     kill, kills = counted_kill(postgres_backend, "bytea", "text", "text")
     monkeypatch.setattr(raw._sql, "CREATE", kill)
     with pytest.raises(StoreError, match="'n': PostgreSQL error") as info:
-        store.append("n", [user("x")])
+        store.set_system("n", system("x"))
     assert not isinstance(info.value, StoreOutcomeUnknownError)  # no COMMIT was sent
     assert kills() == 1  # past the first round trip: not retried
     monkeypatch.undo()
     assert not store.exists("n") and store.list_sessions() == ["other"]
-    assert store.append("n", [user("x")]) == 1
+    store.set_system("n", system("x"))
+    assert store.load("n").system is not None
 
 
 def test_a_connection_lost_with_the_commit_is_an_unknown_outcome(
@@ -373,54 +374,76 @@ def test_a_read_whose_connection_is_lost_is_retried_once(
     assert store.exists("s")
 
 
-@pytest.mark.parametrize("lands", [True, False])
-def test_a_commit_whose_connection_fails_is_an_unknown_outcome_and_a_retry_is_not_duplicated(
-    postgres_backend: Backend, monkeypatch: pytest.MonkeyPatch, lands: bool
+def _fail_next_append(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch, *, kill_first: bool
 ) -> None:
+    """Make the store's next append statement fail: with ``kill_first``, its connection is
+    ended before it is sent (nothing lands); else it runs, and its reply is lost."""
     import psycopg
 
-    store = postgres_backend.make()
-    fill(store, "s", 2)
-    batch = [user("x"), user("y")]
-    is_async = postgres_backend.mode == "async"
+    is_async = backend.mode == "async"
     cls: Any = psycopg.AsyncConnection if is_async else psycopg.Connection
-    real = cls.commit
+    real = cls.execute
     lost = psycopg.OperationalError("server closed the connection unexpectedly")
+    armed = [True]
 
-    armed = [True]  # only the store's next COMMIT fails (the test's own connections commit)
-
-    def before_commit(conn: Any) -> bool:
-        if not armed[0]:
+    def before(conn: Any, query: Any) -> bool:
+        if not (armed[0] and b"append_messages" in bytes(query)):
             return False
         armed[0] = False
-        if not lands:  # the connection dies before COMMIT reaches the server
+        if kill_first:
             _rows("SELECT pg_terminate_backend(%s)", conn.info.backend_pid)
+            return False  # the real call fails: the connection is gone
         return True
 
     if is_async:
 
-        async def commit_async(conn: Any) -> None:
-            fail = before_commit(conn)
-            await real(conn)
+        async def execute_async(conn: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+            fail = before(conn, query)
+            cursor = await real(conn, query, *args, **kwargs)
             if fail:
                 raise lost  # landed, but the reply never came
+            return cursor
 
-        monkeypatch.setattr(cls, "commit", commit_async)
+        monkeypatch.setattr(cls, "execute", execute_async)
     else:
 
-        def commit(conn: Any) -> None:
-            fail = before_commit(conn)
-            real(conn)
+        def execute(conn: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+            fail = before(conn, query)
+            cursor = real(conn, query, *args, **kwargs)
             if fail:
                 raise lost
+            return cursor
 
-        monkeypatch.setattr(cls, "commit", commit)
+        monkeypatch.setattr(cls, "execute", execute)
+
+
+def test_an_append_whose_reply_is_lost_is_an_unknown_outcome_and_a_retry_is_not_duplicated(
+    postgres_backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = postgres_backend.make()
+    fill(store, "s", 2)
+    batch = [user("x"), user("y")]
+    _fail_next_append(postgres_backend, monkeypatch, kill_first=False)
     with pytest.raises(StoreOutcomeUnknownError, match="may or may not") as info:
         store.append("s", batch)
     assert info.value.operation == "append"
     monkeypatch.undo()
-    assert store.load("s").length == (4 if lands else 2)  # only reading tells
+    assert store.load("s").length == 4  # it landed: only reading tells
     assert store.append("s", batch) == 4  # appending again stores each message once
+    assert [m.text for m in store.history("s")] == ["s#0", "s#1", "x", "y"]
+
+
+def test_an_append_whose_connection_died_is_retried_once_on_another(
+    postgres_backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An append is one idempotent statement: sent again after a lost connection, it cannot
+    store anything twice, so the store retries it (as it does a read)."""
+    store = postgres_backend.make()
+    fill(store, "s", 2)
+    _fail_next_append(postgres_backend, monkeypatch, kill_first=True)
+    assert store.append("s", [user("x"), user("y")]) == 4
+    monkeypatch.undo()
     assert [m.text for m in store.history("s")] == ["s#0", "s#1", "x", "y"]
 
 

@@ -41,7 +41,6 @@ from summem.stores.postgres.transaction import (
     batch,
     checked,
     is_bulk,
-    new_rows,
     parse_meta,
     schema_version,
 )
@@ -134,35 +133,37 @@ class PgOps(PgBranching, PgSpend):
 
     def _op_append(self, session_id: str, messages: Sequence[Message]) -> Transaction[int]:
         name = validate_session_id(session_id)
-        pending = [(m.id, encode_message(m)) for m in messages]
+        pending: dict[str, str] = {}
+        for m in messages:  # idempotent by id: a message earlier in this batch is skipped
+            if m.id not in pending:
+                pending[m.id] = encode_message(m)
         q, key = self._sql, name_key(name)
-        keys = [name_key(mid) for mid, _ in pending]
+
+        def read() -> Steps[int]:
+            (rows,) = yield batch(Query(q.META, (key, name)), final=True)
+            meta = parse_meta(name, rows)
+            return 0 if meta is None else meta.length
+
+        if not pending:
+            return Transaction(name, None, read)
+        ids = list(pending)
+        bodies = list(pending.values())
+        if len(ids) == 1:
+            sql, params = q.APPEND_ONE, (key, name, new_epoch(), name_key(ids[0]), *ids, *bodies)
+        else:
+            keys = [name_key(i) for i in ids]
+            sql, params = q.APPEND_MANY, (key, name, new_epoch(), keys, ids, bodies)
 
         def steps() -> Steps[int]:
-            if not pending:
-                (rows,) = yield batch(Query(q.META, (key, name)), final=True)
-                meta = parse_meta(name, rows)
-                return 0 if meta is None else meta.length
-            meta_rows, held_rows = yield batch(
-                Query(q.LOCK_META, (key, name)), Query(q.HELD_IDS, (key, name, keys))
-            )
-            meta = parse_meta(name, meta_rows)
-            if meta is None:  # no row was locked: what was read may be stale by now
-                meta = yield from self._create(name)
-                # another writer may have created the session and appended meanwhile (its
-                # row lock was waited for): read the ids again, under the lock now held
-                (held_rows,) = yield batch(Query(q.HELD_IDS, (key, name, keys)))
-            # idempotent by id: a message stored already, or earlier in this batch, is skipped
-            held = {row[0] for row in held_rows}
-            positions, id_keys, ids, bodies = new_rows(pending, keys, held, meta.length)
-            n = meta.length + len(ids)
-            if ids:
-                params = (meta.sid, positions, id_keys, ids, bodies, n, meta.sid)
-                yield batch(Query(q.APPEND, params), final=True)
-            return n
+            # one statement (see the schema's append_messages): it locks the session row (or
+            # creates it), skips the ids it holds, inserts the rest and sets the length
+            (rows,) = yield batch(Query(sql, params), final=True)
+            length = rows[0][0]
+            if length is None:
+                raise StoreError(f"session {name!r}: its key is taken by another session id")
+            return int(length)
 
-        bulk = is_bulk([body for _, body in pending])
-        return Transaction(name, "append" if pending else None, steps, bulk=bulk)
+        return Transaction(name, "append", steps, bulk=is_bulk(bodies), one_statement=True)
 
     def _op_set_system(self, session_id: str, message: Message | None) -> Transaction[None]:
         name = validate_session_id(session_id)

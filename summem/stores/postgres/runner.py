@@ -3,7 +3,9 @@
 Each operation (:mod:`summem.stores.postgres.operations`) is one transaction: its batches are
 sent in pipeline mode (one round trip each; the last one with the COMMIT), and what a failure
 means depends on how far it got (:class:`~summem.stores.postgres.transaction.Stage`): before the
-COMMIT the server rolled everything back, with it the outcome is unknown. A connection that died
+COMMIT the server rolled everything back, with it the outcome is unknown. An operation of one
+idempotent statement (an append) runs in autocommit mode instead: BEGIN, statement and COMMIT
+are then one message and one round trip. A connection that died
 in the pool is replaced and the operation retried once, when that is safe. :class:`SyncRunner`
 and :class:`AsyncRunner` are the same loop, on ``ConnectionPool`` and ``AsyncConnectionPool``.
 
@@ -24,7 +26,7 @@ from typing import Any, TypeVar
 
 from summem.errors import ConfigurationError, StoreError
 from summem.stores.postgres.operations import PgOps
-from summem.stores.postgres.transaction import Stage, Transaction
+from summem.stores.postgres.transaction import Rows, Stage, Steps, Transaction
 
 __all__ = ["AsyncRunner", "Pooled", "SyncRunner", "check_pool"]
 
@@ -139,7 +141,13 @@ class SyncRunner(Pooled):
                 raise self._unreachable(op, exc) from exc
             stage = [Stage.FIRST]
             try:
-                conn.isolation_level = self._isolation(op)
+                if conn.autocommit != op.one_statement:
+                    conn.autocommit = op.one_statement
+                level = self._isolation(op)
+                if conn.isolation_level != level:  # setting it is a call, even to the same
+                    conn.isolation_level = level
+                if op.one_statement:
+                    return self._one_statement(conn, op, stage)
                 return self._steps(conn, op, stage)
             except self._psycopg.Error as exc:
                 with contextlib.suppress(Exception):
@@ -183,6 +191,16 @@ class SyncRunner(Pooled):
                 conn.commit()
         return result
 
+    def _one_statement(self, conn: Any, op: Transaction[T], stage: list[str]) -> T:
+        """Run ``op``'s one statement in autocommit mode: sent, run and committed at once."""
+        gen = op.steps()
+        step = next(gen)
+        (query,) = step.queries
+        stage[0] = Stage.FINAL  # it commits as it runs: a lost reply leaves it unknown
+        cursor = conn.execute(query.sql, query.params)
+        rows = cursor.fetchall() if cursor.description is not None else []
+        return _finish(gen, [rows])
+
     def _isolation(self, op: Transaction[Any]) -> Any:
         return self._psycopg.IsolationLevel.REPEATABLE_READ if op.snapshot else None
 
@@ -218,9 +236,13 @@ class AsyncRunner(Pooled):
                 raise self._unreachable(op, exc) from exc
             stage = [Stage.FIRST]
             try:
+                if conn.autocommit != op.one_statement:
+                    await conn.set_autocommit(op.one_statement)
                 level = self._psycopg.IsolationLevel.REPEATABLE_READ if op.snapshot else None
                 if conn.isolation_level != level:
                     await conn.set_isolation_level(level)
+                if op.one_statement:
+                    return await self._one_statement(conn, op, stage)
                 return await self._steps(conn, op, stage)
             except self._psycopg.Error as exc:
                 with contextlib.suppress(Exception):
@@ -265,6 +287,26 @@ class AsyncRunner(Pooled):
                 stage[0] = Stage.FINAL
                 await conn.commit()
         return result
+
+    async def _one_statement(self, conn: Any, op: Transaction[T], stage: list[str]) -> T:
+        """See :meth:`SyncRunner._one_statement`."""
+        gen = op.steps()
+        step = next(gen)
+        (query,) = step.queries
+        stage[0] = Stage.FINAL
+        cursor = await conn.execute(query.sql, query.params)
+        rows = await cursor.fetchall() if cursor.description is not None else []
+        return _finish(gen, [rows])
+
+
+def _finish(gen: Steps[T], rows: list[Rows]) -> T:
+    """Send the last batch's rows to ``gen``, which must return then."""
+    try:
+        gen.send(rows)
+    except StopIteration as stop:
+        result: T = stop.value
+        return result
+    raise AssertionError("a one-statement operation must have one batch")
 
 
 @contextlib.asynccontextmanager

@@ -70,6 +70,53 @@ def name_key(value: str) -> bytes:
     return hashlib.sha256(value.encode("utf-8")).digest()
 
 
+_APPEND_FUNCTION = """CREATE OR REPLACE FUNCTION {schema}.append_messages(
+    p_key bytea, p_name text, p_epoch text, p_id_keys bytea[], p_ids text[], p_bodies text[])
+RETURNS bigint LANGUAGE plpgsql AS $$
+-- Append the messages whose ids the session does not hold yet (``p_ids`` has no duplicates),
+-- creating the session first if there is none; return its new length, or NULL (nothing
+-- written) if another session id has the same key. Each statement in a VOLATILE function takes
+-- its own snapshot, so the ids are read after the session row is locked: they include what the
+-- lock's last holder committed (a single plain statement would read them before the wait).
+DECLARE
+    s_sid bigint;
+    s_name text;
+    s_length bigint;
+    fresh boolean[] := '{{}}';
+    added bigint;
+BEGIN
+    SELECT sid, name, length INTO s_sid, s_name, s_length
+        FROM {schema}.sessions WHERE key = p_key FOR UPDATE;
+    IF NOT FOUND THEN
+        INSERT INTO {schema}.sessions (key, name, epoch) VALUES (p_key, p_name, p_epoch)
+            ON CONFLICT (key) DO NOTHING;
+        SELECT sid, name, length INTO s_sid, s_name, s_length
+            FROM {schema}.sessions WHERE key = p_key FOR UPDATE;
+    END IF;
+    IF s_name IS DISTINCT FROM p_name THEN
+        RETURN NULL;
+    END IF;
+    -- whether it holds each id, looked up by the unique index on (sid, id_key): one query of
+    -- them all may be planned as a scan of the session's messages (PL/pgSQL's generic plan)
+    FOR i IN 1 .. coalesce(array_length(p_ids, 1), 0) LOOP
+        fresh[i] := NOT EXISTS (SELECT 1 FROM {schema}.messages m
+            WHERE m.sid = s_sid AND m.id_key = p_id_keys[i] AND m.msg_id = p_ids[i]);
+    END LOOP;
+    INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body)
+        SELECT s_sid, s_length + row_number() OVER (ORDER BY v.ord) - 1, v.id_key, v.msg_id,
+            v.body
+        FROM unnest(p_id_keys, p_ids, p_bodies, fresh)
+            WITH ORDINALITY AS v(id_key, msg_id, body, fresh, ord)
+        WHERE v.fresh;
+    GET DIAGNOSTICS added = ROW_COUNT;
+    IF added > 0 THEN
+        UPDATE {schema}.sessions SET length = s_length + added, updated_at = now()
+            WHERE sid = s_sid;
+    END IF;
+    RETURN s_length + added;
+END
+$$"""
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 1: initial schema
         """CREATE TABLE {schema}.sessions (
@@ -157,6 +204,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX summaries_valid ON {schema}.summaries (sid, watermark) "
         "WHERE abandoned_by IS NULL",
     ),
+    (  # 6: an append in one statement, so one round trip (autocommit: no BEGIN, no COMMIT)
+        _APPEND_FUNCTION,
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
 
@@ -167,6 +217,7 @@ COMPATIBLE: tuple[int, ...] = (
     2,  # 4: the holds' table: older code never reads it (it checks budgets without holds)
     5,  # 5: branches: older code would roll back to an abandoned summary and its clear would
     #      leave the session's branches behind
+    5,  # 6: the append function: older code never calls it (its appends write the same rows)
 )
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat`). The version table records the marker in
@@ -252,19 +303,15 @@ class SQL:
             "JOIN {schema}.sessions s ON m.sid = s.sid WHERE s.key = %s AND s.name = %s "
             "AND m.position >= s.watermark AND m.position < s.length ORDER BY m.position"
         ),
-        "HELD_IDS": (  # sent right after LOCK_META: it sees what the lock's last holder wrote
-            "SELECT m.msg_id FROM {schema}.messages m JOIN {schema}.sessions s ON m.sid = s.sid "
-            "WHERE s.key = %s AND s.name = %s AND m.id_key = ANY(%s::bytea[])"
-        ),
         "INSERT_MESSAGES": (
             "INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body) "
-            "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[])"
+            "SELECT %s, * FROM unnest(%b::bigint[], %b::bytea[], %b::text[], %b::text[])"
         ),
-        "APPEND": (  # the messages and the new length, in one round trip
-            "WITH added AS (INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body) "
-            "SELECT %s, * FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::text[])) "
-            "UPDATE {schema}.sessions SET length = %s, updated_at = now() WHERE sid = %s"
+        # one statement (binary parameters: bodies go as they are, no array text to escape)
+        "APPEND_ONE": (  # scalar parameters: psycopg dumps arrays at five times the cost
+            "SELECT {schema}.append_messages(%b, %b, %b, ARRAY[%b], ARRAY[%b], ARRAY[%b])"
         ),
+        "APPEND_MANY": "SELECT {schema}.append_messages(%b, %b, %b, %b, %b, %b)",
         "SEARCH": (  # this session's messages below the stop, best first
             "SELECT m.position, m.body, ts_rank(m.terms, q) AS score "
             "FROM {schema}.messages m JOIN {schema}.sessions s ON m.sid = s.sid, "
@@ -422,9 +469,9 @@ class SQL:
     DELETE_SESSION: bytes
     RANGE: bytes
     TAIL: bytes
-    HELD_IDS: bytes
     INSERT_MESSAGES: bytes
-    APPEND: bytes
+    APPEND_ONE: bytes
+    APPEND_MANY: bytes
     SEARCH: bytes
     POSITION_OF: bytes
     LOCK_INDEX_STATE: bytes

@@ -94,12 +94,17 @@ class Transaction(StoreOp[T]):
         snapshot: read in one ``REPEATABLE READ`` snapshot (reads of several statements).
         bulk: sends megabytes (a long create or append): one statement per round trip, as
             psycopg's pipeline mode can stall on a query that large.
+        one_statement: the operation is one batch of one statement, run in autocommit mode:
+            the statement is its own transaction, committed in its one round trip (no BEGIN,
+            no COMMIT to send). It must be idempotent: a connection lost on the first try is
+            retried once even if the statement may have run.
     """
 
     write: str | None
     steps: Callable[[], Steps[T]]
     snapshot: bool = False
     bulk: bool = False
+    one_statement: bool = False
 
 
 BULK_BYTES = 1 << 20
@@ -182,8 +187,12 @@ class PgBase:
         That is a read, or a write whose COMMIT was not sent yet (the server rolls back an
         open transaction when its connection goes, so nothing was applied). A connection that
         died in the pool (a server restart, an idle timeout) fails this way.
+
+        An idempotent one-statement write (see :attr:`Transaction.one_statement`) is retried
+        whenever its connection was lost: running it again cannot apply it twice.
         """
-        return attempt == 0 and broken and (not op.write or stage == Stage.FIRST)
+        safe = not op.write or stage == Stage.FIRST or op.one_statement
+        return attempt == 0 and broken and safe
 
     def _unreachable(self, op: Transaction[Any], exc: Exception) -> StoreError:
         return StoreError(f"{self._where(op)}: cannot get a PostgreSQL connection: {_text(exc)}")

@@ -122,6 +122,10 @@ WRITES = frozenset(
 """The scripts that write: a lost reply leaves their outcome unknown."""
 
 
+_KEY_CACHE_SIZE = 4096
+"""Sessions whose keys a store keeps built (then it starts again)."""
+
+
 class _Keys(NamedTuple):
     meta: str
     msgs: str
@@ -198,6 +202,7 @@ class RedisBase(Generic[C]):
                 f"Redis key prefix must be a non-empty string without braces, got {prefix!r}"
             )
         self._prefix = prefix
+        self._key_cache: dict[str, _Keys] = {}  # a session's keys, built once (every turn)
         self._schema_checked = False  # the prefix's recorded schema, checked on first use
         errors = redis_module.exceptions
         # a cluster client's own errors (no node reachable, keys of several slots) are not
@@ -247,12 +252,18 @@ class RedisBase(Generic[C]):
         )
 
     def _keys(self, name: str) -> _Keys:
-        tag = base64.urlsafe_b64encode(name.encode("utf-8")).decode("ascii").rstrip("=")
-        base = f"{self._prefix}:{{{tag}}}:"
-        return _Keys(
-            *(base + part for part in ("meta", "msgs", "sums", "lease", "ids")),
-            *(base + part for part in ("branches", "bmsgs", "abandoned")),
-        )
+        keys = self._key_cache.get(name)
+        if keys is None:
+            tag = base64.urlsafe_b64encode(name.encode("utf-8")).decode("ascii").rstrip("=")
+            base = f"{self._prefix}:{{{tag}}}:"
+            keys = _Keys(
+                *(base + part for part in ("meta", "msgs", "sums", "lease", "ids")),
+                *(base + part for part in ("branches", "bmsgs", "abandoned")),
+            )
+            if len(self._key_cache) >= _KEY_CACHE_SIZE:  # a worker that meets many sessions
+                self._key_cache.clear()
+            self._key_cache[name] = keys
+        return keys
 
     def _scan_pattern(self) -> str:
         escaped = "".join("\\" + c if c in "*?[]\\" else c for c in self._prefix)

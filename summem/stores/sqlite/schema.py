@@ -200,6 +200,13 @@ class SQL:
     HAS_MESSAGE = "SELECT 1 FROM messages WHERE sid = ? AND msg_id = ?"
     INSERT_MESSAGE = "INSERT INTO messages (sid, position, msg_id, body) VALUES (?, ?, ?, ?)"
     SET_LENGTH = "UPDATE sessions SET length = ?, updated_at = ? WHERE sid = ?"
+    # one message's append, first half: grow the session unless it holds the id (no row back
+    # then, nor for a missing session); RETURNING needs SQLite 3.35
+    GROW_UNLESS_HELD = (
+        "UPDATE sessions SET length = length + 1, updated_at = ? WHERE name = ? AND NOT EXISTS "
+        "(SELECT 1 FROM messages m WHERE m.sid = sessions.sid AND m.msg_id = ?) "
+        "RETURNING sid, length"
+    )
     SET_SYSTEM = "UPDATE sessions SET system = ?, updated_at = ? WHERE sid = ?"
     SET_SUMMARY = (
         "UPDATE sessions SET summary = ?, watermark = ?, version = version + 1, updated_at = ? "

@@ -1,0 +1,151 @@
+"""What one turn sends to its store, counted on the connection or client (no timing).
+
+A one-message append, the write of every turn, costs PostgreSQL one round trip (one statement
+in autocommit mode: no BEGIN or COMMIT of its own), Redis one ``EVALSHA``, and SQLite four
+statements (``BEGIN IMMEDIATE``, the session's new length, the message, ``COMMIT``: the fewest
+that write two tables in one durable transaction). A turn through :class:`~summem.Memory`
+(``add`` + ``messages()``) sends nothing more.
+
+PostgreSQL round trips are counted as calls of psycopg's ``Connection.wait``, through which
+psycopg does every exchange with the server (a call may do less than a round trip, never
+more: counting them can only overstate).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from summem.memory import Memory
+from summem.messages import user
+from tests.stores.backends import Backend, backend_of
+
+KIND_MODES = [
+    ("sqlite", "sync"),
+    ("redis", "sync"),
+    ("redis", "async"),
+    ("postgres", "sync"),
+    ("postgres", "async"),
+]
+
+# what one one-message append sends, by kind
+EXPECTED: dict[str, list[str]] = {
+    "sqlite": ["BEGIN", "UPDATE", "INSERT", "COMMIT"],
+    "redis": ["EVALSHA"],
+    "postgres": ["round trip"],
+}
+
+
+@pytest.fixture(params=KIND_MODES, ids=lambda km: f"{km[0]}-{km[1]}")
+def counted(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    with backend_of(request.param, tmp_path) as b:
+        yield b
+
+
+@pytest.fixture(
+    params=[km for km in KIND_MODES if km[1] == "sync"], ids=lambda km: f"{km[0]}-{km[1]}"
+)
+def counted_sync(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """Memory is sync (AsyncMemory runs the same flow: tests/test_async_parity.py)."""
+    with backend_of(request.param, tmp_path) as b:
+        yield b
+
+
+def counter(backend: Backend, store: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A list that records, from now on, what ``store`` sends: SQLite statements (first
+    word), Redis commands, PostgreSQL round trips."""
+    sent: list[str] = []
+    raw = backend.raw(store)
+    if backend.kind == "sqlite":
+        conn: sqlite3.Connection = raw._file._conn()  # this thread's connection
+        conn.set_trace_callback(lambda sql: sent.append(sql.split()[0].upper()))
+    elif backend.kind == "redis":
+        client = raw._client
+        real = client.execute_command
+        if backend.mode == "async":
+
+            async def execute_async(*args: Any, **kwargs: Any) -> Any:
+                sent.append(str(args[0]).upper())
+                return await real(*args, **kwargs)
+
+            monkeypatch.setattr(client, "execute_command", execute_async)
+        else:
+
+            def execute(*args: Any, **kwargs: Any) -> Any:
+                sent.append(str(args[0]).upper())
+                return real(*args, **kwargs)
+
+            monkeypatch.setattr(client, "execute_command", execute)
+    else:
+        import psycopg
+
+        cls: Any = psycopg.AsyncConnection if backend.mode == "async" else psycopg.Connection
+        wait: Callable[..., Any] = cls.wait
+        if backend.mode == "async":
+
+            async def wait_async(conn: Any, *args: Any, **kwargs: Any) -> Any:
+                sent.append("round trip")
+                return await wait(conn, *args, **kwargs)
+
+            monkeypatch.setattr(cls, "wait", wait_async)
+        else:
+
+            def wait_sync(conn: Any, *args: Any, **kwargs: Any) -> Any:
+                sent.append("round trip")
+                return wait(conn, *args, **kwargs)
+
+            monkeypatch.setattr(cls, "wait", wait_sync)
+    return sent
+
+
+def test_a_one_message_append_sends_the_least_its_store_needs(
+    counted: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = counted.make()
+    for i in range(3):  # the session exists; the connections are open and set up
+        store.append("s", [user(f"warm {i}")])
+    sent = counter(counted, store, monkeypatch)
+    for i in range(3):
+        sent.clear()
+        assert store.append("s", [user(f"turn {i}")]) == 4 + i
+        assert sent == EXPECTED[counted.kind], i
+    monkeypatch.undo()
+    assert [m.text for m in store.history("s")][-3:] == ["turn 0", "turn 1", "turn 2"]
+
+
+def test_an_append_of_held_messages_is_one_round_trip_and_stores_nothing_twice(
+    counted: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = counted.make()
+    first, second = user("a"), user("b")
+    assert store.append("s", [first]) == 1
+    assert store.append("s", [second]) == 2
+    sent = counter(counted, store, monkeypatch)
+    assert store.append("s", [first]) == 2  # held: nothing added
+    assert store.append("s", [second, user("c"), second]) == 3  # one new, once
+    if counted.kind != "sqlite":  # SQLite falls back to reading the session first
+        assert sent == EXPECTED[counted.kind] * 2
+    monkeypatch.undo()
+    assert [m.text for m in store.history("s")] == ["a", "b", "c"]
+
+
+def test_a_turn_through_memory_sends_one_append(
+    counted_sync: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counted = counted_sync
+    store = counted.make()
+    memory = Memory("s", store=store)
+    for i in range(3):
+        memory.add({"role": "user", "content": f"warm {i}"})
+        memory.messages()
+    sent = counter(counted, store, monkeypatch)
+    for i in range(3):
+        sent.clear()
+        memory.add({"role": "user", "content": f"turn {i}"})
+        assert memory.messages()[-1]["content"] == f"turn {i}"
+        assert sent == EXPECTED[counted.kind], i
+    memory.close()
