@@ -96,7 +96,9 @@ def test_no_short_line_that_points_at_a_dropped_sentence() -> None:
 def test_units_groups_continuations_and_leaves_out_weak_ones() -> None:
     sentences = ["The boiler engineer is Ferdinand Ruiz.", "He comes at 08:15 on 3 June.", "Ok."]
     assert units(sentences, [4.0, 6.0, 0.0]) == [[0, 1]]
-    assert units(sentences, [6.0, 1.0, 0.0]) == [[0]]  # says less: left out, not joined
+    assert units(sentences, [6.0, 1.0, 0.0]) == [[0, 1]]  # says less, but a time and a date
+    weak = ["The boiler engineer is Ferdinand Ruiz.", "He was nice.", "Ok."]
+    assert units(weak, [6.0, 1.0, 0.0]) == [[0]]  # says less and no value: left out, not joined
     fragment = ["We met in Porto.", "a city I had never seen before, in 2019."]
     assert units(fragment, [2.0, 3.0]) == [[0, 1]]  # a lower-case fragment continues
 
