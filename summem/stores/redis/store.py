@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from summem.stores.base import SessionInfo, check_page
 from summem.stores.common.operations import StoreOp
 from summem.stores.common.shells import AsyncOpLedger, OpLedger
 from summem.stores.redis.branching import RedisBranching
@@ -108,6 +109,26 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
         with self._errors(None):
             keys = list(self._client.scan_iter(match=self._scan_pattern(), count=1000))
         return self._names(keys)
+
+    def session_infos(
+        self, *, limit: int | None = None, after: str | None = None
+    ) -> list[SessionInfo]:
+        """See :meth:`summem.stores.base.ListingStore.session_infos`.
+
+        Cost: a ``SCAN`` of the prefix's ``meta`` keys (O(keys in the database), no value
+        read), then one script per listed session reading its ``meta`` fields and the lengths
+        of its lists, on that session's slot; no message is read.
+        """
+        check_page(limit, after)
+        names = [n for n in self.list_sessions() if after is None or n > after]
+        infos: list[SessionInfo] = []
+        for name in names:
+            if limit is not None and len(infos) >= limit:
+                break
+            info = self._run(self._op_info(name))
+            if info is not None:
+                infos.append(info)
+        return infos
 
     def close(self) -> None:
         """Close the client if the store created it from a URL."""
