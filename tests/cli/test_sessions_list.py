@@ -13,7 +13,7 @@ from summem.messages import Message, user
 from summem.stores import InMemoryStore
 from summem.stores.base import ListingStore, SessionState, Store
 from summem.stores.sqlite import SQLiteStore
-from tests.cli.test_app import SMALL, one_error_line, run, transcript, write_json
+from tests.cli.test_app import SMALL, run, transcript, write_json
 from tests.stores.helpers import reduce_to
 
 
