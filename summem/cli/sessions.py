@@ -44,8 +44,16 @@ def session_rows(
 
     check_page(limit, after)
     if isinstance(store, ListingStore):
+        from summem.session.usage import SUMMARIZER_TOTAL_KEY, add_spend
+
         return [
-            _row(i.session_id, i.length, i.watermark, i.summaries, i.summary)
+            _row(
+                i.session_id,
+                i.length,
+                i.watermark,
+                i.summaries,
+                add_spend(i.summary_extra(SUMMARIZER_TOTAL_KEY), {}),
+            )
             for i in store.session_infos(limit=limit, after=after)
         ]
     rows: list[dict[str, Any]] = []
@@ -56,13 +64,19 @@ def session_rows(
             break
         state = store.load(sid)
         rows.append(
-            _row(sid, state.length, state.watermark, len(store.summaries(sid)), state.summary)
+            _row(
+                sid,
+                state.length,
+                state.watermark,
+                len(store.summaries(sid)),
+                _spent(state.summary),
+            )
         )
     return rows
 
 
 def _row(
-    sid: str, length: int, watermark: int, summaries: int, summary: Message | None
+    sid: str, length: int, watermark: int, summaries: int, spent: dict[str, float]
 ) -> dict[str, Any]:
     return {
         "session": sid,
@@ -70,7 +84,7 @@ def _row(
         "summarized": watermark,
         "in_view": length - watermark,
         "summaries": summaries,
-        "summarizer_cost_usd": _spent(summary).get("cost_usd", 0.0),
+        "summarizer_cost_usd": spent.get("cost_usd", 0.0),
     }
 
 

@@ -418,7 +418,9 @@ class SessionInfo:
         watermark: ``k``; the summary stands for ``history[:k]``.
         version: changes on every commit, rollback, rewrite and clear.
         summaries: how many summaries the session's log holds (what ``summaries()`` returns).
-        summary: the current summary message, if any (one message, never the history).
+        stored_summary: the current summary as the store holds it: the message, or its
+            encoded record, decoded only when :attr:`summary` is read (a listing of many
+            sessions does not pay for decoding what it does not show).
     """
 
     session_id: str
@@ -426,7 +428,38 @@ class SessionInfo:
     watermark: int
     version: int
     summaries: int
-    summary: Message | None = None
+    stored_summary: Message | str | bytes | None = field(default=None, repr=False)
+
+    @property
+    def summary(self) -> Message | None:
+        """The current summary message, if any.
+
+        Raises:
+            CorruptRecordError: the stored record cannot be decoded.
+        """
+        found = self.stored_summary
+        if found is None or isinstance(found, Message):
+            return found
+        return decode_message(found, session_id=self.session_id, where="summary")
+
+    def summary_extra(self, key: str) -> object:
+        """``summary.summary_info.extra[key]`` (``None`` when absent), read cheaply.
+
+        A record that does not mention ``key`` is not decoded at all.
+
+        Raises:
+            CorruptRecordError: the stored record cannot be decoded.
+        """
+        found = self.stored_summary
+        if found is None:
+            return None
+        if not isinstance(found, Message):
+            text = found.decode("utf-8", "replace") if isinstance(found, bytes) else found
+            if f'"{key}"' not in text:
+                return None
+            found = self.summary
+        info = found.summary_info if found is not None else None
+        return info.extra.get(key) if info is not None else None
 
 
 @runtime_checkable

@@ -350,7 +350,7 @@ class InMemoryStore(DirectStore):
                     watermark=s.watermark,
                     version=s.version,
                     summaries=len(s.log),
-                    summary=s.summary,
+                    stored_summary=s.summary,
                 )
                 for n, s in ((n, self._sessions[n]) for n in names)
             ]

@@ -14,7 +14,7 @@ from summem.stores import InMemoryStore
 from summem.stores.base import ListingStore, SessionState, Store
 from summem.stores.sqlite import SQLiteStore
 from tests.cli.test_app import SMALL, run, transcript, write_json
-from tests.stores.helpers import reduce_to
+from tests.stores.helpers import reduce_to, summary_msg
 
 
 class Counting:
@@ -118,6 +118,19 @@ def test_a_store_without_the_index_still_lists() -> None:
         "summarizer_cost_usd": 0.0,
     }
     assert session_rows(plain, after="a") == rows[1:]  # type: ignore[arg-type]
+
+
+def test_the_summarizer_cost_is_the_same_both_ways() -> None:
+    inner = InMemoryStore()
+    inner.append("c", [user("x"), user("y")])
+    st = inner.load("c")
+    summary = summary_msg("s", 1, extra={"summarizer_total": {"cost_usd": 0.5}})
+    inner.commit(
+        "c", summary=summary, watermark=1, expected_version=st.version, expected_epoch=st.epoch
+    )
+    rows = session_rows(inner)
+    assert rows[0]["summarizer_cost_usd"] == 0.5
+    assert session_rows(Counting(inner)) == rows  # type: ignore[arg-type]
 
 
 def test_session_rows_names_a_bad_page_argument() -> None:

@@ -10,7 +10,7 @@ import pytest
 from summem.errors import StoreError
 from summem.stores.base import ListingStore, Store
 from tests.stores.backends import SYNC_PARAMS, Backend, open_backend
-from tests.stores.helpers import fill, reduce_to
+from tests.stores.helpers import fill, reduce_to, summary_msg
 
 
 @pytest.fixture(params=SYNC_PARAMS)
@@ -57,6 +57,24 @@ def test_pages_follow_after_and_limit(sync_store: Store) -> None:
     assert seen == names
     assert [i.session_id for i in sync_store.session_infos(after="s04")] == ["s05", "s06"]
     assert sync_store.session_infos(after="zzz") == []
+
+
+def test_summary_extras_read_without_decoding_the_rest(sync_store: Store) -> None:
+    assert isinstance(sync_store, ListingStore)
+    fill(sync_store, "a", 4)
+    fill(sync_store, "b", 4)
+    reduce_to(sync_store, "b", 2)
+    st = sync_store.load("a")
+    spent = {"cost_usd": 0.25, "calls": 2}
+    summary = summary_msg("s", 3, extra={"summarizer_total": spent})
+    sync_store.commit(
+        "a", summary=summary, watermark=3, expected_version=st.version, expected_epoch=st.epoch
+    )
+    a, b = sync_store.session_infos()
+    assert a.summary_extra("summarizer_total") == spent
+    assert a.summary_extra("other") is None
+    assert b.summary_extra("summarizer_total") is None
+    assert a.summary == summary
 
 
 @pytest.mark.parametrize(

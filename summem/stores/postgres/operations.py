@@ -30,7 +30,7 @@ from summem.stores.base import (
 from summem.stores.common.branching import abandoned_summary_error
 from summem.stores.common.new_session import prepare_new_session
 from summem.stores.common.operations import Commit, Create, CreateOps, Rollback
-from summem.stores.common.rows import Meta, decode_opt, decode_positions
+from summem.stores.common.rows import Meta, decode_positions
 from summem.stores.common.schema_compat import compatible_down_to
 from summem.stores.postgres.branching import PgBranching
 from summem.stores.postgres.schema import COMPATIBLE, LOCK_CLASS, name_key
@@ -381,7 +381,7 @@ class PgOps(PgBranching, PgSpend):
                     watermark=int(watermark),
                     version=int(version),
                     summaries=int(count),
-                    summary=decode_opt(summary, name, "summary"),
+                    stored_summary=summary,
                 )
                 for name, length, watermark, version, summary, count in rows
             ]

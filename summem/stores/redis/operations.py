@@ -446,7 +446,7 @@ class RedisBase(Generic[C]):
                 watermark=watermark,
                 version=version,
                 summaries=int(count),
-                summary=decode_opt(summary, name, "summary"),
+                stored_summary=summary,
             )
 
         k = self._keys(name)

@@ -51,7 +51,6 @@ from summem.stores.common.branching import abandoned_summary_error, check_rewrit
 from summem.stores.common.direct import DirectStore
 from summem.stores.common.new_session import prepare_new_session
 from summem.stores.common.operations import Commit, Create, Rewrite, Rollback
-from summem.stores.common.rows import decode_opt
 from summem.stores.sqlite import branching
 from summem.stores.sqlite.access import target as sqlite_target
 from summem.stores.sqlite.create import insert_session
@@ -335,7 +334,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
                     watermark=watermark,
                     version=version,
                     summaries=count,
-                    summary=decode_opt(summary, name, "summary"),
+                    stored_summary=summary,
                 )
                 for name, length, watermark, version, summary, count in rows
             ]
