@@ -40,8 +40,9 @@ def test_infos_match_the_loaded_sessions(sync_store: Store) -> None:
     assert infos[1].summary is not None and infos[1].summaries == 1
 
 
-def test_pages_follow_after_and_limit(sync_store: Store) -> None:
+def test_pages_follow_after_and_limit(sync_store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     assert isinstance(sync_store, ListingStore)
+    monkeypatch.setattr("summem.stores.redis.store._INFO_BATCH", 2)  # pages cross pipelines
     names = [f"s{i:02d}" for i in range(7)]
     for n in reversed(names):
         fill(sync_store, n, 1)
