@@ -137,7 +137,7 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
                     for op in ops:
                         pipe.eval(SCRIPTS["info"], len(op.keys), *op.keys)
                     raws = pipe.execute()
-                found = (op.parse(raw) for op, raw in zip(ops, raws))
+                found = (op.parse(raw) for op, raw in zip(ops, raws, strict=True))
             infos += [info for info in found if info is not None]  # None: deleted meanwhile
         return infos
 
