@@ -57,7 +57,7 @@ def session_rows(
             for i in store.session_infos(limit=limit, after=after)
         ]
     rows: list[dict[str, Any]] = []
-    for sid in store.list_sessions():
+    for sid in sorted(store.list_sessions()):
         if after is not None and sid <= after:
             continue
         if limit is not None and len(rows) >= limit:
