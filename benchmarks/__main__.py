@@ -7,7 +7,7 @@ Run from the repository root::
     python -m benchmarks            # full sizes: reducers 1k/5k/20k, Memory 1k/10k/100k (minutes)
     python -m benchmarks --quick    # small sizes, shorter latency run (well under a minute)
     python -m benchmarks --only reducers      # or memory, extractive, stores, hotpath,
-                                              # recall_index, coldstart
+                                              # recall_index, coldstart, sessions_list
 
 Each benchmark prints what it measured on this machine; nothing is compared with stored
 numbers. ``python benchmarks/bench_reducers.py --help`` and ``python benchmarks/bench_memory.py
@@ -34,6 +34,7 @@ FULL: dict[str, list[str]] = {
     "hotpath": ["--sizes", "1000,20000", "--latency-turns", "200"],
     "recall_index": ["--sizes", "1000,10000"],
     "coldstart": ["--sizes", "1000", "--cold-start-only"],
+    "sessions_list": ["--sessions", "100000"],
 }
 QUICK: dict[str, list[str]] = {
     "reducers": ["--sizes", "1000,5000"],
@@ -56,6 +57,7 @@ QUICK: dict[str, list[str]] = {
     "hotpath": ["--sizes", "1000,5000", "--latency-turns", "60"],
     "recall_index": ["--sizes", "1000", "--turns", "200", "--rounds", "1"],
     "coldstart": ["--sizes", "1000", "--cold-start-only", "--runs", "3"],
+    "sessions_list": ["--sessions", "2000"],
 }
 
 
@@ -80,6 +82,10 @@ def _runner(name: str) -> Callable[[list[str]], None]:
         from benchmarks import bench_stores
 
         return bench_stores.main
+    if name == "sessions_list":
+        from benchmarks import bench_sessions_list
+
+        return bench_sessions_list.main
     from benchmarks import bench_memory
 
     return bench_memory.main
@@ -107,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     plan = QUICK if args.quick else FULL
     for name in args.only or [n for n in FULL if n != "coldstart"]:  # hotpath's Part 0 has it
         extra = list(plan[name])
-        if args.sizes:
+        if args.sizes and "--sizes" in extra:  # (sessions_list counts sessions, not messages)
             extra[extra.index("--sizes") + 1] = args.sizes
         if args.skip_latency and name in ("memory", "hotpath"):
             extra.append("--skip-latency")

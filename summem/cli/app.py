@@ -219,15 +219,25 @@ def _require(store: Store | None, session: str, url: str) -> Store:
 @_store_option
 @_config_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-def list_sessions(store: str | None, config_path: str | None, as_json: bool) -> None:
-    """List the sessions with their sizes."""
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=None, help="At most this many sessions."
+)
+@click.option("--after", default=None, help="Only the sessions whose ids sort after this one.")
+def list_sessions(
+    store: str | None,
+    config_path: str | None,
+    as_json: bool,
+    limit: int | None,
+    after: str | None,
+) -> None:
+    """List the sessions with their sizes, in id order (read from an index)."""
     from summem.cli.sessions import session_rows
 
     url, opened = _open(config_path, store)
     rows: list[dict[str, Any]] = []
     if opened is not None:
         try:
-            rows = session_rows(opened)
+            rows = session_rows(opened, limit=limit, after=after)
         finally:
             opened.close()
     if as_json:

@@ -29,22 +29,63 @@ __all__ = [
 ]
 
 
-def session_rows(store: Store) -> list[dict[str, Any]]:
-    """One row per session: its size, how much the summary covers, how many summaries."""
+def session_rows(
+    store: Store, *, limit: int | None = None, after: str | None = None
+) -> list[dict[str, Any]]:
+    """One row per session (id order): its size, how much the summary covers, how many summaries.
+
+    A :class:`~summem.stores.base.ListingStore` answers from its session rows without
+    reading any message; another store loads each session whole (the slow way).
+
+    Raises:
+        StoreError: ``limit`` is not a positive int or ``after`` not a str.
+    """
+    from summem.stores.base import ListingStore, check_page
+
+    check_page(limit, after)
+    if isinstance(store, ListingStore):
+        from summem.session.usage import SUMMARIZER_TOTAL_KEY, add_spend
+
+        return [
+            _row(
+                i.session_id,
+                i.length,
+                i.watermark,
+                i.summaries,
+                add_spend(i.summary_extra(SUMMARIZER_TOTAL_KEY), {}),
+            )
+            for i in store.session_infos(limit=limit, after=after)
+        ]
     rows: list[dict[str, Any]] = []
-    for sid in store.list_sessions():
+    for sid in sorted(store.list_sessions()):
+        if after is not None and sid <= after:
+            continue
+        if limit is not None and len(rows) >= limit:
+            break
         state = store.load(sid)
         rows.append(
-            {
-                "session": sid,
-                "messages": state.length,
-                "summarized": state.watermark,
-                "in_view": len(state.tail),
-                "summaries": len(store.summaries(sid)),
-                "summarizer_cost_usd": _spent(state.summary).get("cost_usd", 0.0),
-            }
+            _row(
+                sid,
+                state.length,
+                state.watermark,
+                len(store.summaries(sid)),
+                _spent(state.summary),
+            )
         )
     return rows
+
+
+def _row(
+    sid: str, length: int, watermark: int, summaries: int, spent: dict[str, float]
+) -> dict[str, Any]:
+    return {
+        "session": sid,
+        "messages": length,
+        "summarized": watermark,
+        "in_view": length - watermark,
+        "summaries": summaries,
+        "summarizer_cost_usd": spent.get("cost_usd", 0.0),
+    }
 
 
 def _spent(summary: Message | None) -> dict[str, float]:

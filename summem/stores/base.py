@@ -46,6 +46,7 @@ from summem.errors import (
     CorruptRecordError,
     InvalidSessionIdError,
     MessageValidationError,
+    StoreError,
 )
 from summem.messages import Message, SummaryInfo
 
@@ -57,11 +58,14 @@ __all__ = [
     "Branch",
     "BranchingStore",
     "ClosingStore",
+    "ListingStore",
     "SearchHit",
     "SearchableStore",
+    "SessionInfo",
     "SessionState",
     "Store",
     "check_lease_args",
+    "check_page",
     "check_watermark",
     "decode_message",
     "encode_message",
@@ -402,6 +406,93 @@ class AsyncStore(Protocol):
 
     async def close(self) -> None:
         """See :meth:`Store.close`."""
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One session as a listing shows it, read without its messages.
+
+    Attributes:
+        session_id: the session.
+        length: how many messages history holds.
+        watermark: ``k``; the summary stands for ``history[:k]``.
+        version: changes on every commit, rollback, rewrite and clear.
+        summaries: how many summaries the session's log holds (what ``summaries()`` returns).
+        stored_summary: the current summary as the store holds it: the message, or its
+            encoded record, decoded only when :attr:`summary` is read (a listing of many
+            sessions does not pay for decoding what it does not show).
+    """
+
+    session_id: str
+    length: int
+    watermark: int
+    version: int
+    summaries: int
+    stored_summary: Message | str | bytes | None = field(default=None, repr=False)
+
+    @property
+    def summary(self) -> Message | None:
+        """The current summary message, if any.
+
+        Raises:
+            CorruptRecordError: the stored record cannot be decoded.
+        """
+        found = self.stored_summary
+        if found is None or isinstance(found, Message):
+            return found
+        return decode_message(found, session_id=self.session_id, where="summary")
+
+    def summary_extra(self, key: str) -> object:
+        """``summary.summary_info.extra[key]`` (``None`` when absent), read cheaply.
+
+        A record that does not mention ``key`` is not decoded at all.
+
+        Raises:
+            CorruptRecordError: the stored record cannot be decoded.
+        """
+        found = self.stored_summary
+        if found is None:
+            return None
+        if not isinstance(found, Message):
+            text = found.decode("utf-8", "replace") if isinstance(found, bytes) else found
+            if f'"{key}"' not in text:
+                return None
+            found = self.summary
+        info = found.summary_info if found is not None else None
+        return info.extra.get(key) if info is not None else None
+
+
+@runtime_checkable
+class ListingStore(Protocol):
+    """A store that lists its sessions from an index, without reading their messages.
+
+    A capability beside :class:`Store`; every built-in store is one. A third-party store
+    without it still lists: the CLI then loads each session whole (the old, slow way).
+    """
+
+    def session_infos(
+        self, *, limit: int | None = None, after: str | None = None
+    ) -> list[SessionInfo]:
+        """Up to ``limit`` sessions whose ids sort after ``after``, in id order.
+
+        The order is the ids' code point order (that of ``sorted()`` and of
+        :meth:`Store.list_sessions`), so a page's last id is the next page's ``after``.
+
+        Raises:
+            StoreError: ``limit`` is not a positive int or ``after`` is not a str.
+        """
+
+
+def check_page(limit: object, after: object) -> None:
+    """Check a listing page's arguments.
+
+    Raises:
+        StoreError: naming the bad argument.
+    """
+    if limit is not None and (type(limit) is not int or limit < 1):
+        raise StoreError(f"limit must be a positive int or None, not {limit!r}")
+    if after is not None and not isinstance(after, str):
+        raise StoreError(f"after must be a session id (str) or None, not {after!r}")
 
 
 @runtime_checkable

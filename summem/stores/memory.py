@@ -20,8 +20,10 @@ from summem.observe.ledger import Hold, LocalSpendLedger, Reserved, Spent
 from summem.stores.adapter import AsyncLedgerAdapter
 from summem.stores.base import (
     Branch,
+    SessionInfo,
     SessionState,
     check_lease_args,
+    check_page,
     check_watermark,
     new_epoch,
     validate_session_id,
@@ -333,6 +335,25 @@ class InMemoryStore(DirectStore):
         """See :meth:`summem.stores.base.Store.list_sessions`."""
         with self._lock:
             return sorted(self._sessions)
+
+    def session_infos(
+        self, *, limit: int | None = None, after: str | None = None
+    ) -> list[SessionInfo]:
+        """See :meth:`summem.stores.base.ListingStore.session_infos`."""
+        check_page(limit, after)
+        with self._lock:
+            names = sorted(n for n in self._sessions if after is None or n > after)[:limit]
+            return [
+                SessionInfo(
+                    session_id=n,
+                    length=len(s.history),
+                    watermark=s.watermark,
+                    version=s.version,
+                    summaries=len(s.log),
+                    stored_summary=s.summary,
+                )
+                for n, s in ((n, self._sessions[n]) for n in names)
+            ]
 
     def _acquire(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
         """See :meth:`summem.stores.base.Store.acquire_lease`."""

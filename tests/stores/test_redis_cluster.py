@@ -129,6 +129,7 @@ def _every_operation(store: RedisStore, sid: str) -> None:
     (branch,) = store.branches(sid)
     assert [m.id for m in store.branch_messages(sid, branch.id)] == [m.id for m in first[3:]]
     assert len(store.summaries(sid)) == 2
+    assert sid in [i.session_id for i in store.session_infos()]  # the listing's script
     assert store.acquire_lease(sid, "me", 30.0)
     store.release_lease(sid, "me")
     store.clear(sid)

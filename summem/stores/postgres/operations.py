@@ -16,8 +16,10 @@ from summem.errors import ConflictError, CorruptRecordError, SessionNotFoundErro
 from summem.messages import Message
 from summem.stores.base import (
     SearchHit,
+    SessionInfo,
     SessionState,
     check_lease_args,
+    check_page,
     check_watermark,
     decode_message,
     encode_message,
@@ -363,6 +365,26 @@ class PgOps(PgBranching, PgSpend):
         def steps() -> Steps[list[str]]:
             (rows,) = yield batch(Query(self._sql.NAMES), final=True)
             return sorted(row[0] for row in rows)
+
+        return Transaction(None, None, steps)
+
+    def _op_infos(self, limit: int | None, after: str | None) -> Transaction[list[SessionInfo]]:
+        check_page(limit, after)
+
+        def steps() -> Steps[list[SessionInfo]]:
+            query = Query(self._sql.INFOS, (after or "", limit))
+            (rows,) = yield batch(query, final=True)
+            return [
+                SessionInfo(
+                    session_id=name,
+                    length=int(length),
+                    watermark=int(watermark),
+                    version=int(version),
+                    summaries=int(count),
+                    stored_summary=summary,
+                )
+                for name, length, watermark, version, summary, count in rows
+            ]
 
         return Transaction(None, None, steps)
 

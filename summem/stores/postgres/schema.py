@@ -281,6 +281,14 @@ class SQL:
             "RETURNING sid"
         ),
         "NAMES": "SELECT name FROM {schema}.sessions",
+        # the listing, in code point order (the "C" collation compares UTF-8 bytes); no index
+        # on name: a page sorts the session rows (never the messages)
+        "INFOS": (
+            "SELECT name, length, watermark, version, summary, "
+            "(SELECT count(*) FROM {schema}.summaries s WHERE s.sid = x.sid) "
+            'FROM {schema}.sessions x WHERE name COLLATE "C" > %s '
+            'ORDER BY name COLLATE "C" LIMIT %s'
+        ),
         "SET_SYSTEM": "UPDATE {schema}.sessions SET system = %s, updated_at = now() WHERE sid = %s",
         "SET_SUMMARY": (
             "UPDATE {schema}.sessions SET summary = %s, watermark = %s, version = version + 1, "
@@ -463,6 +471,7 @@ class SQL:
     CREATE: bytes
     CREATE_WHOLE: bytes
     NAMES: bytes
+    INFOS: bytes
     SET_SYSTEM: bytes
     SET_SUMMARY: bytes
     CLEAR: bytes

@@ -29,7 +29,7 @@ import asyncio
 import threading
 from typing import Any, TypeVar, cast
 
-from summem.stores.base import SearchHit
+from summem.stores.base import SearchHit, SessionInfo
 from summem.stores.common.operations import StoreOp
 from summem.stores.common.shells import AsyncOpLedger, OpLedger
 from summem.stores.postgres.runner import AsyncRunner, SyncRunner
@@ -85,6 +85,12 @@ class PostgresStore(SyncRunner, OpLedger):
 
     def _run(self, op: StoreOp[T]) -> T:
         return self._drive(cast("Transaction[T]", op))
+
+    def session_infos(
+        self, *, limit: int | None = None, after: str | None = None
+    ) -> list[SessionInfo]:
+        """See :meth:`summem.stores.base.ListingStore.session_infos` (reads no messages)."""
+        return self._run(self._op_infos(limit, after))
 
     def search(
         self, session_id: str, query: str, *, k: int, stop: int | None = None

@@ -41,6 +41,7 @@ from summem.observe.ledger import (
     check_spend_key,
 )
 from summem.stores.base import (
+    SessionInfo,
     SessionState,
     check_lease_args,
     decode_message,
@@ -430,6 +431,26 @@ class RedisBase(Generic[C]):
         final = ScriptCall(name, "create", keys, args, parse)
         discard = ScriptCall(name, "discard", [stage_key], [], _none)
         return CreateOps(stage_ops, final, discard)
+
+    def _op_info(self, name: str) -> ScriptCall[SessionInfo | None]:
+        def parse(raw: Any) -> SessionInfo | None:
+            if raw is None:
+                return None  # deleted since the SCAN
+            (version, watermark, summary), length, count = raw
+            version, watermark = _int(version), _int(watermark)
+            if version is None or watermark is None:
+                raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
+            return SessionInfo(
+                session_id=name,
+                length=int(length),
+                watermark=watermark,
+                version=version,
+                summaries=int(count),
+                stored_summary=summary,
+            )
+
+        k = self._keys(name)
+        return ScriptCall(name, "info", [k.meta, k.msgs, k.sums], [], parse)
 
     def _op_summaries(self, session_id: str) -> ScriptCall[list[Message]]:
         name = validate_session_id(session_id)

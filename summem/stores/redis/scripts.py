@@ -449,6 +449,12 @@ return 1
 
 SCRIPTS: dict[str, str] = {
     "load": _LOAD,
+    # KEYS: meta, msgs, sums (one slot). A listing's row, no message read: false for none.
+    "info": (
+        "if redis.call('EXISTS', KEYS[1]) == 0 then return false end "
+        "return {redis.call('HMGET', KEYS[1], 'version', 'watermark', 'summary'), "
+        "redis.call('LLEN', KEYS[2]), redis.call('LLEN', KEYS[3])}"
+    ),
     "exists": "return redis.call('EXISTS', KEYS[1])",
     "probe": _PROBE,
     "history": _HISTORY,

@@ -30,10 +30,12 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from summem.stores.base import SessionInfo, check_page
 from summem.stores.common.operations import StoreOp
 from summem.stores.common.shells import AsyncOpLedger, OpLedger
 from summem.stores.redis.branching import RedisBranching
-from summem.stores.redis.operations import SCHEMA_FIELDS, ScriptCall
+from summem.stores.redis.operations import SCHEMA_FIELDS, ScriptCall, import_redis
+from summem.stores.redis.scripts import SCRIPTS
 from summem.stores.url import redis_cluster_url
 
 if TYPE_CHECKING:  # the clients a store may be given
@@ -109,10 +111,44 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
             keys = list(self._client.scan_iter(match=self._scan_pattern(), count=1000))
         return self._names(keys)
 
+    def session_infos(
+        self, *, limit: int | None = None, after: str | None = None
+    ) -> list[SessionInfo]:
+        """See :meth:`summem.stores.base.ListingStore.session_infos`.
+
+        Cost: a ``SCAN`` of the prefix's ``meta`` keys (O(keys in the database), no value
+        read; a Redis Cluster scans every primary), then, in pipelines of
+        ``_INFO_BATCH``, one script per listed session that reads its ``meta`` fields and
+        the lengths of its lists on that session's slot; no message is read. A Redis
+        Cluster's pipelines run no scripts: there each script is one round trip.
+        """
+        check_page(limit, after)
+        names = [n for n in self.list_sessions() if after is None or n > after]
+        infos: list[SessionInfo] = []
+        while names and (limit is None or len(infos) < limit):
+            want = _INFO_BATCH if limit is None else min(_INFO_BATCH, limit - len(infos))
+            batch, names = names[:want], names[want:]
+            ops = [self._op_info(name) for name in batch]
+            if isinstance(self._client, import_redis().RedisCluster):
+                found = (self._run(op) for op in ops)
+            else:
+                with self._errors(None, "info"):
+                    pipe = self._client.pipeline(transaction=False)
+                    for op in ops:
+                        pipe.eval(SCRIPTS["info"], len(op.keys), *op.keys)
+                    raws = pipe.execute()
+                found = (op.parse(raw) for op, raw in zip(ops, raws, strict=True))
+            infos += [info for info in found if info is not None]  # None: deleted meanwhile
+        return infos
+
     def close(self) -> None:
         """Close the client if the store created it from a URL."""
         if self._owns:
             self._client.close()
+
+
+_INFO_BATCH = 500
+"""Sessions whose listing rows one pipeline reads."""
 
 
 class AsyncRedisStore(

@@ -282,6 +282,13 @@ class SQL:
     DELETE_SUMMARIES = "DELETE FROM summaries WHERE sid = ?"
     DELETE_SESSION = "DELETE FROM sessions WHERE sid = ?"
     NAMES = "SELECT name FROM sessions"
+    # the listing: the sessions' rows in id order (UTF-8 bytes sort as code points), read
+    # through the unique index on name; the log is counted on its (sid, summary_id) index
+    INFOS = (
+        "SELECT name, length, watermark, version, summary, "
+        "(SELECT COUNT(*) FROM summaries s WHERE s.sid = sessions.sid) "
+        "FROM sessions WHERE name > ? ORDER BY name LIMIT ?"
+    )
     LEASE = "SELECT owner, expires_at FROM leases WHERE name = ?"
     PUT_LEASE = "INSERT OR REPLACE INTO leases (name, owner, expires_at) VALUES (?, ?, ?)"
     RELEASE_LEASE = "DELETE FROM leases WHERE name = ? AND owner = ?"

@@ -37,8 +37,10 @@ from summem.stores.adapter import AsyncLedgerAdapter
 from summem.stores.base import (
     Branch,
     SearchHit,
+    SessionInfo,
     SessionState,
     check_lease_args,
+    check_page,
     check_watermark,
     decode_message,
     encode_message,
@@ -317,6 +319,25 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
         """See :meth:`summem.stores.base.Store.list_sessions`."""
         with self._file.tx(None) as conn:
             return sorted(name for (name,) in conn.execute(SQL.NAMES))
+
+    def session_infos(
+        self, *, limit: int | None = None, after: str | None = None
+    ) -> list[SessionInfo]:
+        """See :meth:`summem.stores.base.ListingStore.session_infos` (reads no messages)."""
+        check_page(limit, after)
+        with self._file.tx(None) as conn:
+            rows = conn.execute(SQL.INFOS, (after or "", -1 if limit is None else limit))
+            return [
+                SessionInfo(
+                    session_id=name,
+                    length=length,
+                    watermark=watermark,
+                    version=version,
+                    summaries=count,
+                    stored_summary=summary,
+                )
+                for name, length, watermark, version, summary, count in rows
+            ]
 
     def _acquire(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
         """See :meth:`summem.stores.base.Store.acquire_lease`."""

@@ -1,0 +1,89 @@
+"""ListingStore.session_infos: the sessions' rows, paged in id order, on every sync backend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from summem.errors import StoreError
+from summem.stores.base import ListingStore, Store
+from tests.stores.backends import SYNC_PARAMS, Backend, open_backend
+from tests.stores.helpers import fill, reduce_to, summary_msg
+
+
+@pytest.fixture(params=SYNC_PARAMS)
+def sync_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    backends: Iterator[Backend] = open_backend(request.param, tmp_path)
+    for b in backends:
+        yield b.make()
+
+
+def test_infos_match_the_loaded_sessions(sync_store: Store) -> None:
+    assert isinstance(sync_store, ListingStore)
+    fill(sync_store, "b", 5)
+    reduce_to(sync_store, "b", 3)
+    fill(sync_store, "a", 2)
+    fill(sync_store, "é", 1)  # sorts after every ASCII id (code point order)
+    infos = sync_store.session_infos()
+    assert [i.session_id for i in infos] == ["a", "b", "é"] == sync_store.list_sessions()
+    for info in infos:
+        state = sync_store.load(info.session_id)
+        assert (info.length, info.watermark, info.version) == (
+            state.length,
+            state.watermark,
+            state.version,
+        )
+        assert info.summaries == len(sync_store.summaries(info.session_id))
+        assert info.summary == state.summary
+    assert infos[1].summary is not None and infos[1].summaries == 1
+
+
+def test_pages_follow_after_and_limit(sync_store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert isinstance(sync_store, ListingStore)
+    monkeypatch.setattr("summem.stores.redis.store._INFO_BATCH", 2)  # pages cross pipelines
+    names = [f"s{i:02d}" for i in range(7)]
+    for n in reversed(names):
+        fill(sync_store, n, 1)
+    seen: list[str] = []
+    after = None
+    while True:
+        page = sync_store.session_infos(limit=3, after=after)
+        if not page:
+            break
+        assert len(page) <= 3
+        seen += [i.session_id for i in page]
+        after = page[-1].session_id
+    assert seen == names
+    assert [i.session_id for i in sync_store.session_infos(after="s04")] == ["s05", "s06"]
+    assert sync_store.session_infos(after="zzz") == []
+
+
+def test_summary_extras_read_without_decoding_the_rest(sync_store: Store) -> None:
+    assert isinstance(sync_store, ListingStore)
+    fill(sync_store, "a", 4)
+    fill(sync_store, "b", 4)
+    reduce_to(sync_store, "b", 2)
+    st = sync_store.load("a")
+    spent = {"cost_usd": 0.25, "calls": 2}
+    summary = summary_msg("s", 3, extra={"summarizer_total": spent})
+    sync_store.commit(
+        "a", summary=summary, watermark=3, expected_version=st.version, expected_epoch=st.epoch
+    )
+    a, b = sync_store.session_infos()
+    assert a.summary_extra("summarizer_total") == spent
+    assert a.summary_extra("other") is None
+    assert b.summary_extra("summarizer_total") is None
+    assert a.summary == summary
+
+
+@pytest.mark.parametrize(
+    ("limit", "after", "word"), [(0, None, "limit"), (-1, None, "limit"), (None, 3, "after")]
+)
+def test_bad_page_arguments_are_named(
+    sync_store: Store, limit: object, after: object, word: str
+) -> None:
+    assert isinstance(sync_store, ListingStore)
+    with pytest.raises(StoreError, match=word):
+        sync_store.session_infos(limit=limit, after=after)  # type: ignore[arg-type]
