@@ -134,9 +134,11 @@ def units(
 
 
 def _has_value(sentence: str) -> bool:
-    """True when a sentence states a number (an amount, a date, a code): a continuation that
-    carries one is not left out for scoring below what it depends on ("Your refund is approved.
-    It should arrive by 21 March.": the date is the point)."""
+    """True when a sentence states a number (an amount, a date, a code).
+
+    A continuation that carries one is not left out for scoring below what it depends on
+    ("Your refund is approved. It should arrive by 21 March.": the date is the point).
+    """
     return any(ch.isdigit() for ch in sentence)
 
 
