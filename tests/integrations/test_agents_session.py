@@ -84,7 +84,7 @@ async def test_an_item_json_cannot_hold_is_a_type_error_and_nothing_is_stored() 
     session = SummemSession("s")
     await session.add_items([{"role": "user", "content": "kept"}])
     with pytest.raises(TypeError, match="not a JSON value") as info:  # as json.dumps raises
-        await session.add_items([{"role": "user", "content": object()}])  # type: ignore[list-item]
+        await session.add_items([{"role": "user", "content": object()}])
     assert isinstance(info.value, MessageTypeError)
     assert isinstance(info.value, MessageValidationError)
     assert await session.get_items() == [{"role": "user", "content": "kept"}]
