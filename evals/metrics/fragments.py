@@ -332,7 +332,7 @@ def dependent_fragments(
     history: Sequence[Message],
     *,
     examples: int = 5,
-    index: HistoryIndex | None = None,
+    history_index: HistoryIndex | None = None,
 ) -> FragmentCount:
     """The check over one summary (see the module docstring).
 
@@ -341,11 +341,11 @@ def dependent_fragments(
         provenance: its entries, ``{"line": n, "ids": [...]}`` (``summary_info.extra``).
         history: the conversation so far, in order (to look up sources and what preceded them).
         examples: how many dependent lines to keep as examples.
-        index: kept by the caller across checks of one growing history (see
+        history_index: kept by the caller across checks of one growing history (see
             :class:`HistoryIndex`); without it the history is indexed here, O(history).
     """
     lines = body.splitlines()
-    position = (index or HistoryIndex()).positions(history)
+    position = (history_index or HistoryIndex()).positions(history)
     by_id = _ById(history, position)
     cited: dict[str, list[int]] = {}
     entries: list[tuple[int, list[str]]] = []
@@ -428,7 +428,7 @@ def summary_fragments(
     body: str | None,
     history: Sequence[Message],
     *,
-    index: HistoryIndex | None = None,
+    history_index: HistoryIndex | None = None,
 ) -> FragmentCount:
     """:func:`dependent_fragments` of a committed summary (none when it has no provenance)."""
     info = summary.summary_info if summary is not None else None
@@ -436,4 +436,4 @@ def summary_fragments(
     if body is None or not isinstance(entries, list):
         return FragmentCount()
     kept = [e for e in entries if isinstance(e, Mapping)]
-    return dependent_fragments(body, kept, history, index=index)
+    return dependent_fragments(body, kept, history, history_index=history_index)

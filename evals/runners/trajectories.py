@@ -168,7 +168,7 @@ def _probe(
         choices=len(choices),
         choice_unclear=unclear,
         rejected_only=rejected_only,
-        fragments=summary_fragments(summary, summary_text, history, index=index),
+        fragments=summary_fragments(summary, summary_text, history, history_index=index),
     )
 
 

@@ -159,9 +159,9 @@ def test_a_history_index_kept_across_checks_indexes_only_the_new_messages() -> N
     history = _history(*turns, ("assistant", "Nice."), ("user", "Thanks."))
     index = HistoryIndex()
     body, provenance = "- user: She's called Salt Fiddle.", [{"line": 0, "ids": ["m2"]}]
-    first = dependent_fragments(body, provenance, history[:3], index=index)
+    first = dependent_fragments(body, provenance, history[:3], history_index=index)
     assert index.indexed == 3
-    again = dependent_fragments(body, provenance, history, index=index)
+    again = dependent_fragments(body, provenance, history, history_index=index)
     assert index.indexed == 5  # the two new ones, not the five again
     assert (first.dependent, again.dependent) == (1, 1)
     assert again.reasons == dependent_fragments(body, provenance, history).reasons
