@@ -3,7 +3,6 @@
 Run from the repository root::
 
     python benchmarks/probe_growth.py --store memory --sizes 1000 5000 20000
-    python benchmarks/probe_growth.py --rounds 100 1000 3000
 
 Replays ``benchmarks/conversation.py`` through ``Memory`` (default reducer: the offline
 extractive summarizer, blocking mode), with one sentence the user repeats every tenth message
@@ -11,11 +10,6 @@ extractive summarizer, blocking mode), with one sentence the user repeats every 
 turns' ``add`` + ``messages()``, the latest summary record's JSON size, and the most ids any one
 provenance entry carries. Flat columns mean bounded; a count column that grows with the size
 is the O(history) part.
-
-``--rounds`` chains the offline extractive summarizer directly, round after round, each span of
-six messages saying one fact again among filler (a sentence repeated all session): it prints the
-median microseconds of the last 50 rounds, the latest record's JSON size and the most ids one
-provenance line carries.
 """
 
 from __future__ import annotations
@@ -80,63 +74,13 @@ def run(n: int, store: str, tail: int, source: str) -> dict[str, float]:
     }
 
 
-def chain(rounds: int, tail: int = 50) -> dict[str, float]:
-    from summem._flow import run_sync
-    from summem.messages import Message, SummaryInfo
-    from summem.summarizers.base import SummaryRequest
-    from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
-    from summem.tokens.base import ApproxCounter
-
-    summarizer, counter = ExtractiveSummarizer(), ApproxCounter()
-    text: str | None = None
-    info: SummaryInfo | None = None
-    extra: dict[str, Any] = {}
-    times: list[float] = []
-    n = 0
-    for r in range(rounds):
-        span = []
-        for j in range(6):
-            n += 1
-            said = "I'm allergic to peanuts." if j == 0 else f"Okay number {n % 3} thanks."
-            span.append(Message.from_openai({"role": "user", "content": said}, id=f"m{n}"))
-        req = SummaryRequest(
-            messages=span,
-            previous_summary=text,
-            max_tokens=200,
-            token_counter=counter,
-            previous_info=info,
-        )
-        t0 = time.perf_counter_ns()
-        out = run_sync(summarizer.summarize(req))
-        if r >= rounds - tail:
-            times.append((time.perf_counter_ns() - t0) / 1000)
-        text, extra = out.text, out.extra
-        info = SummaryInfo(extra=extra)
-    prov = extra.get("provenance", [])
-    return {
-        "us_round": statistics.median(times),
-        "record_bytes": len(json.dumps(extra)),
-        "max_ids": max((len(e.get("ids", [])) for e in prov), default=0),
-    }
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--store", choices=["memory", "sqlite"], default="memory")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 20000])
     parser.add_argument("--source", choices=["bench", "prose"], default="bench")
     parser.add_argument("--tail", type=int, default=500)
-    parser.add_argument("--rounds", type=int, nargs="+", help="chain the summarizer instead")
     args = parser.parse_args()
-    for rounds in args.rounds or ():
-        c = chain(rounds)
-        print(
-            f"rounds={rounds:>6}  {c['us_round']:9.0f} us/round  "
-            f"record {c['record_bytes']:>9} B  max ids/line {c['max_ids']:>6}",
-            flush=True,
-        )
-    if args.rounds:
-        return
     for n in args.sizes:
         r = run(n, args.store, min(args.tail, n // 2), args.source)
         print(
