@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,7 @@ __all__ = [
     "REFERRING",
     "Fragment",
     "FragmentCount",
+    "HistoryIndex",
     "dependent_fragments",
     "summary_fragments",
 ]
@@ -291,12 +292,47 @@ def _locate(text: str, sentences: Sequence[str]) -> tuple[int, bool] | None:
     return best, False
 
 
+class HistoryIndex:
+    """Message id -> position in a history that only grows, extended with what is new.
+
+    A run that checks every cycle's summary passes one of these so that each check costs
+    O(new messages + summary), not O(history): rebuilding the map per cycle made a long
+    replay quadratic. A history that is not the same one grown (a different first or last
+    indexed message) is indexed again from the start.
+    """
+
+    def __init__(self) -> None:
+        self._position: dict[str, int] = {}
+        self._first: str | None = None
+        self._last: str | None = None
+        self.indexed = 0
+        """Messages indexed so far (for tests: a grown history adds only its new ones)."""
+
+    def positions(self, history: Sequence[Message]) -> dict[str, int]:
+        """The map for ``history``, after indexing the messages added since the last call."""
+        n = self.indexed
+        same = (
+            0 < n <= len(history)
+            and history[0].id == self._first
+            and history[n - 1].id == self._last
+        )
+        if not same:
+            self._position, n = {}, 0
+        for i in range(n, len(history)):
+            self._position[history[i].id] = i
+        self.indexed = len(history)
+        self._first = history[0].id if history else None
+        self._last = history[-1].id if history else None
+        return self._position
+
+
 def dependent_fragments(
     body: str,
     provenance: Sequence[Mapping[str, Any]],
     history: Sequence[Message],
     *,
     examples: int = 5,
+    history_index: HistoryIndex | None = None,
 ) -> FragmentCount:
     """The check over one summary (see the module docstring).
 
@@ -305,10 +341,12 @@ def dependent_fragments(
         provenance: its entries, ``{"line": n, "ids": [...]}`` (``summary_info.extra``).
         history: the conversation so far, in order (to look up sources and what preceded them).
         examples: how many dependent lines to keep as examples.
+        history_index: kept by the caller across checks of one growing history (see
+            :class:`HistoryIndex`); without it the history is indexed here, O(history).
     """
     lines = body.splitlines()
-    by_id = {m.id: m for m in history}
-    position = {m.id: i for i, m in enumerate(history)}
+    position = (history_index or HistoryIndex()).positions(history)
+    by_id = _ById(history, position)
     cited: dict[str, list[int]] = {}
     entries: list[tuple[int, list[str]]] = []
     for entry in provenance:
@@ -366,12 +404,36 @@ def dependent_fragments(
     return count
 
 
+class _ById(Mapping[str, Message]):
+    """``id -> message`` over ``history`` through its position map (no copy)."""
+
+    def __init__(self, history: Sequence[Message], position: Mapping[str, int]) -> None:
+        self._history, self._position = history, position
+
+    def __getitem__(self, key: str) -> Message:
+        return self._history[self._position[key]]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._position
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._position)
+
+    def __len__(self) -> int:
+        return len(self._position)
+
+
 def summary_fragments(
-    summary: Message | None, body: str | None, history: Sequence[Message]
+    summary: Message | None,
+    body: str | None,
+    history: Sequence[Message],
+    *,
+    history_index: HistoryIndex | None = None,
 ) -> FragmentCount:
     """:func:`dependent_fragments` of a committed summary (none when it has no provenance)."""
     info = summary.summary_info if summary is not None else None
     entries = info.extra.get("provenance") if info is not None else None
     if body is None or not isinstance(entries, list):
         return FragmentCount()
-    return dependent_fragments(body, [e for e in entries if isinstance(e, Mapping)], history)
+    kept = [e for e in entries if isinstance(e, Mapping)]
+    return dependent_fragments(body, kept, history, history_index=history_index)

@@ -30,7 +30,7 @@ from evals.engine.replay import ReplayState, ReplayTrace, efficiency, replay
 from evals.families.catalogue import FAMILIES, Family
 from evals.families.facts import ALL_KINDS, KINDS, PlantedFact, message_text
 from evals.families.trajectories import Trajectory, generate_trajectory
-from evals.metrics.fragments import FragmentCount, summary_fragments
+from evals.metrics.fragments import FragmentCount, HistoryIndex, summary_fragments
 from evals.metrics.retention import fact_retention
 from evals.progress import progress_bar
 from evals.runners.report import markdown_table, report_metadata, write_json_report
@@ -100,9 +100,13 @@ class Probe:
 
 
 def _collect(
-    out: list[Probe], traj: Trajectory, reducer: SummarizationReducer, state: ReplayState
+    out: list[Probe],
+    traj: Trajectory,
+    reducer: SummarizationReducer,
+    index: HistoryIndex,
+    state: ReplayState,
 ) -> None:
-    out.append(_probe(traj, state, None, reducer))
+    out.append(_probe(traj, state, None, reducer, index))
 
 
 def _probe(
@@ -110,6 +114,7 @@ def _probe(
     state: ReplayState | None,
     trace: ReplayTrace | None,
     reducer: SummarizationReducer,
+    index: HistoryIndex | None = None,
 ) -> Probe:
     if state is not None:
         history, view, summary, cycle = state.history, state.view, state.summary, state.cycle.number
@@ -163,7 +168,7 @@ def _probe(
         choices=len(choices),
         choice_unclear=unclear,
         rejected_only=rejected_only,
-        fragments=summary_fragments(summary, summary_text, history),
+        fragments=summary_fragments(summary, summary_text, history, history_index=index),
     )
 
 
@@ -221,11 +226,12 @@ def run_trajectories(
                 style=style,
             )
             reducer = build_reducer(config, counter=counter, client=client, summarizer=summarizer)
-            on_cycle = functools.partial(_collect, probes, traj, reducer)
+            index = HistoryIndex()  # one per replay: a probe indexes only the new messages
+            on_cycle = functools.partial(_collect, probes, traj, reducer, index)
             trace = replay(
                 traj.messages, reducer, on_cycle=on_cycle, latency_messages=config.latency_messages
             )
-            probes.append(_probe(traj, None, trace, reducer))
+            probes.append(_probe(traj, None, trace, reducer, index))
             traces.append(trace)
             advance(1)
     return probes, traces

@@ -20,7 +20,13 @@ from summem.summarizers.extractive.facts import digit_words
 from summem.summarizers.extractive.layout import header
 from summem.tokens.base import TokenCounter
 
-__all__ = ["Fact", "Selection", "make_fact", "rank"]
+__all__ = ["MAX_LINE_IDS", "Fact", "Selection", "bound_ids", "make_fact", "rank"]
+
+MAX_LINE_IDS = 8
+"""The most message ids one summary line records (``ids``, and each of ``supersedes`` and
+``marks``). A line keeps its first source and its latest ones; ``"more"`` counts the ids left
+out. Without a cap a sentence repeated all session long carried every repeat's id from round to
+round: the record grew with the history (18k ids, 0.55 MB per summary), not with the summary."""
 
 _NEAR_DUPLICATE = 0.8
 _TOP_UP_PASSES = 2
@@ -64,11 +70,27 @@ class Fact:
     whole: str | None = field(default=None, repr=False)
     """The whole short message a carried-over fact was expanded to (its ``line`` is the core)."""
 
-    def merge_ids(self, ids: Sequence[str]) -> None:
-        """Add ``ids`` to the fact's provenance (each once)."""
+    more: int = field(default=0, repr=False)
+    """Source ids left out of ``ids`` by the cap (see :data:`MAX_LINE_IDS`)."""
+
+    def merge_ids(self, ids: Sequence[str], more: int = 0) -> None:
+        """Add ``ids`` to the fact's provenance (each once), within :data:`MAX_LINE_IDS`.
+
+        ``more`` is what the merged fact had already left out. An id merged again after it was
+        left out is counted again: ``more`` is how many merges the list does not show.
+        """
         for i in ids:
             if i not in self.ids:
                 self.ids.append(i)
+        self.ids, self.more = bound_ids(self.ids, self.more + more)
+
+
+def bound_ids(ids: list[str], more: int = 0) -> tuple[list[str], int]:
+    """``ids`` within :data:`MAX_LINE_IDS` (the first and the latest), and ``more`` + those cut."""
+    if len(ids) <= MAX_LINE_IDS:
+        return ids, more
+    cut = len(ids) - MAX_LINE_IDS
+    return [ids[0], *ids[cut + 1 :]], more + cut
 
 
 def make_fact(
@@ -166,7 +188,7 @@ class Selection:
                 continue
             dup = self._index.find(fact)
             if dup is not None:
-                dup.merge_ids(fact.ids)
+                dup.merge_ids(fact.ids, fact.more)
                 fact.state, fact.merged = 2, True
                 continue
             if fact.cost is None:
@@ -239,14 +261,17 @@ class Selection:
             if fact.day is not None and fact.day != day:
                 lines.append(header(fact.day))
             day = fact.day if fact.day is not None else day
-            entry: dict[str, Any] = {"line": len(lines), "ids": list(fact.ids)}
+            ids, more = bound_ids(list(fact.ids), fact.more)
+            entry: dict[str, Any] = {"line": len(lines), "ids": ids}
+            if more:
+                entry["more"] = more
             if fact.order[0] != 0:
                 score = fact.priority if fact.recorded is None else fact.recorded
                 entry["score"] = round(score, 4)
             if fact.supersedes:
-                entry["supersedes"] = list(fact.supersedes)
+                entry["supersedes"] = fact.supersedes[-MAX_LINE_IDS:]  # the latest
             if fact.marks:
-                entry["marks"] = list(fact.marks)
+                entry["marks"] = fact.marks[-MAX_LINE_IDS:]
             if fact.core is not None:
                 entry["core"] = fact.core
             entries.append(entry)

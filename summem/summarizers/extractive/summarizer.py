@@ -50,7 +50,11 @@ measured with ``count_text`` and the weakest facts are dropped until it fits.
 Provenance: ``SummaryOutput.extra["provenance"]`` is a list of
 ``{"line": i, "ids": [...], "score": s}``, the message ids each fact line came from (header
 lines have no entry); lines carried over keep the ids the previous summary recorded (read from
-``request.previous_info.extra``).
+``request.previous_info.extra``). A line records at most :data:`~.selection.MAX_LINE_IDS` ids:
+its first source and its latest ones, with ``"more": n`` counting those left out (a sentence
+repeated all session long), so a summary's record is O(its lines), not O(history); the same cap
+keeps the latest ``"supersedes"`` and ``"marks"``. The reducer's ``uncovered_ids`` may then
+list a repeat of a kept line that fell to the cap (``recall`` still finds it).
 """
 
 from __future__ import annotations
@@ -74,7 +78,14 @@ from summem.summarizers.extractive.facts import (
     tokenize,
 )
 from summem.summarizers.extractive.layout import day_of, leading_stamp, summary_lines
-from summem.summarizers.extractive.selection import Fact, Selection, make_fact, rank
+from summem.summarizers.extractive.selection import (
+    MAX_LINE_IDS,
+    Fact,
+    Selection,
+    bound_ids,
+    make_fact,
+    rank,
+)
 from summem.summarizers.extractive.supersede import link_marks, supersede
 from summem.summarizers.extractive.templates import (
     COUNTED_BY,
@@ -365,7 +376,7 @@ class ExtractiveSummarizer:
         origin = _previous_provenance(request.previous_info)
         facts: list[Fact] = []
         for sub, (index, day, line, body) in enumerate(summary_lines(text, self.max_line_chars)):
-            ids, stored, marks, core = origin.get(index, ([], None, [], None))
+            ids, stored, marks, core, more = origin.get(index, ([], None, [], None, 0))
             whole = None
             if core is not None:  # expanded last round: select on the core again
                 label, _, whole = line.partition(": ")
@@ -377,6 +388,7 @@ class ExtractiveSummarizer:
                 stored = self._density(score, line)
             fact = make_fact(line, day, stored, list(ids), (1, index, sub), _words(line))
             fact.marks = list(marks)
+            fact.more = more
             fact.whole = whole
             facts.append(fact)
         return facts
@@ -668,15 +680,20 @@ def _previous_extra(info: Any) -> Mapping[str, Any] | None:
     return extra if isinstance(extra, Mapping) else None
 
 
-def _previous_provenance(
-    info: Any,
-) -> dict[int, tuple[list[str], float | None, list[str], str | None]]:
-    """``line -> (ids, score, marks, core)`` recorded by the previous extractive summary."""
+_Origin = tuple[list[str], float | None, list[str], str | None, int]
+
+
+def _previous_provenance(info: Any) -> dict[int, _Origin]:
+    """``line -> (ids, score, marks, core, more)`` recorded by the previous extractive summary.
+
+    Ids and marks are capped (:data:`~.selection.MAX_LINE_IDS`) here too, for records written
+    before the cap.
+    """
     extra = _previous_extra(info)
     if extra is None:
         return {}
     entries = extra.get("provenance")
-    out: dict[int, tuple[list[str], float | None, list[str], str | None]] = {}
+    out: dict[int, _Origin] = {}
     if not isinstance(entries, list):
         return out
     for entry in entries:
@@ -690,10 +707,16 @@ def _previous_provenance(
             marks = entry.get("marks")
             marked = [i for i in marks if isinstance(i, str)] if isinstance(marks, list) else []
             core = entry.get("core")
-            out[line] = (
+            more = entry.get("more")
+            kept, left = bound_ids(
                 list(dict.fromkeys(i for i in ids if isinstance(i, str))),
+                more if isinstance(more, int) and not isinstance(more, bool) and more > 0 else 0,
+            )
+            out[line] = (
+                kept,
                 known,
-                marked,
+                marked[-MAX_LINE_IDS:],
                 core if isinstance(core, str) and core.strip() else None,
+                left,
             )
     return out

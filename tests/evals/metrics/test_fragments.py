@@ -5,7 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from evals.metrics.fragments import MAX_WORDS, FragmentCount, dependent_fragments, summary_fragments
+from evals.metrics.fragments import (
+    MAX_WORDS,
+    FragmentCount,
+    HistoryIndex,
+    dependent_fragments,
+    summary_fragments,
+)
 from summem.messages import Message, SummaryInfo, parse_message
 
 
@@ -146,3 +152,27 @@ def test_a_time_or_an_amount_before_a_dot_still_ends_a_sentence() -> None:
     history = _history(("user", "The boiler man left at 14:30. He comes back on Friday."))
     found = _check([("- user: He comes back on Friday.", ["m0"])], history)
     assert dict(found.reasons) == {"refers back": 1}
+
+
+def test_a_history_index_kept_across_checks_indexes_only_the_new_messages() -> None:
+    turns = [("user", "We named the canoe at last. She's called Salt Fiddle.")] * 3
+    history = _history(*turns, ("assistant", "Nice."), ("user", "Thanks."))
+    index = HistoryIndex()
+    body, provenance = "- user: She's called Salt Fiddle.", [{"line": 0, "ids": ["m2"]}]
+    first = dependent_fragments(body, provenance, history[:3], history_index=index)
+    assert index.indexed == 3
+    again = dependent_fragments(body, provenance, history, history_index=index)
+    assert index.indexed == 5  # the two new ones, not the five again
+    assert (first.dependent, again.dependent) == (1, 1)
+    assert again.reasons == dependent_fragments(body, provenance, history).reasons
+    other = _history(("user", "Something else entirely."))
+    assert index.positions(other) == {"m0": 0}  # another history: indexed from the start
+
+
+def test_a_history_index_is_extended_not_rebuilt() -> None:
+    history = _history(*[("user", f"Line {i}.") for i in range(5)])
+    index = HistoryIndex()
+    index.positions(history[:3])
+    history[1] = history[1].with_id("moved")  # between the first and last indexed: not read again
+    positions = index.positions(history)
+    assert "moved" not in positions and positions["m4"] == 4  # only the new ones were read

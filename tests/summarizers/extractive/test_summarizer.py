@@ -375,7 +375,9 @@ def test_all_filler_span_gives_a_note() -> None:
     msgs = [msg(f"f{i}", "user", text) for i, text in enumerate(FILLER)]
     out = summarize(request(msgs, 100))
     assert out.text == "- 10 messages with no lasting facts (greetings, thanks, small talk)."
-    assert provenance(out)[0] == [m.id for m in msgs]
+    ids = [m.id for m in msgs]  # within the cap: the first and the latest, the rest counted
+    assert provenance(out)[0] == [ids[0], *ids[3:]]
+    assert out.extra["provenance"][0]["more"] == 2
 
 
 def test_a_single_huge_sentence_is_clipped_to_fit() -> None:
@@ -771,3 +773,58 @@ def test_a_fact_restated_on_another_day_is_not_kept_twice() -> None:
     out = summarize(request(new, 200, previous_summary=prev, previous_info=info))
     assert out.text == "[2023-05-01]\n- user: I'm allergic to peanuts."
     assert provenance(out) == {1: ["old", "n"]}
+
+
+def _repeating_rounds(rounds: int) -> SummaryOutput:
+    """``rounds`` reductions in a row, each span saying the same fact again among filler."""
+    summarizer = ExtractiveSummarizer()
+    text: str | None = None
+    info: SummaryInfo | None = None
+    out: SummaryOutput | None = None
+    n = 0
+    for _ in range(rounds):
+        span = []
+        for j in range(6):
+            n += 1
+            said = "I'm allergic to peanuts." if j == 0 else f"Okay number {n % 3} thanks."
+            span.append(msg(f"m{n}", "user", said))
+        req = request(span, 200, previous_summary=text, previous_info=info)
+        out = run_sync(summarizer.summarize(req))
+        text, info = out.text, SummaryInfo(extra=out.extra)
+    assert out is not None
+    return out
+
+
+def test_a_sentence_repeated_all_session_records_a_bounded_provenance() -> None:
+    from summem.summarizers.extractive.selection import MAX_LINE_IDS
+
+    short, long = _repeating_rounds(12), _repeating_rounds(120)
+    for out in (short, long):
+        for entry in out.extra["provenance"]:
+            assert len(entry["ids"]) <= MAX_LINE_IDS
+            assert len(entry.get("supersedes", ())) <= MAX_LINE_IDS
+            assert len(entry.get("marks", ())) <= MAX_LINE_IDS
+    peanuts = next(i for i, line in enumerate(long.text.splitlines()) if "peanuts" in line)
+    entry = next(e for e in long.extra["provenance"] if e["line"] == peanuts)
+    assert entry["ids"][0] == "m1"  # where it was first said
+    assert entry["ids"][-1] == f"m{6 * 119 + 1}"  # and the latest time
+    assert entry["more"] == 120 - MAX_LINE_IDS  # the repeats left out, counted
+    ids = [sum(len(e["ids"]) for e in out.extra["provenance"]) for out in (short, long)]
+    assert ids[1] <= ids[0]  # ten times the history, no more ids
+
+
+def test_a_record_written_before_the_cap_is_read_back_within_it() -> None:
+    from summem.summarizers.extractive.selection import MAX_LINE_IDS
+
+    many = [f"old{i}" for i in range(500)]
+    info = SummaryInfo(extra={"provenance": [{"line": 0, "ids": many, "score": 50.0}]})
+    req = request(
+        [msg("new", "user", "Okay thanks.")],
+        200,
+        previous_summary="- user: I'm allergic to peanuts.",
+        previous_info=info,
+    )
+    out = summarize(req)
+    entry = next(e for e in out.extra["provenance"] if "old0" in e["ids"])
+    assert entry["ids"] == ["old0", *many[-(MAX_LINE_IDS - 1) :]]
+    assert entry["more"] == 500 - MAX_LINE_IDS
