@@ -31,6 +31,27 @@ def test_the_article_follows_the_word(word: str, expected: str) -> None:
     assert a(word) == expected
 
 
+def test_an_unproven_edit_of_the_whole_conversation_is_refused_naming_it() -> None:
+    from summem.errors import HistoryMismatchError
+    from summem.memory import Memory
+
+    memory = Memory("edit")
+    memory.record([{"role": "user", "content": "q"}, {"role": "assistant", "content": "r"}])
+    with pytest.raises(HistoryMismatchError) as info:  # an edited reply, or new messages?
+        memory.record(
+            [{"role": "user", "content": "q"}, {"role": "assistant", "content": "edited"}]
+        )
+    assert "(here: an assistant message)" in str(info.value), str(info.value)
+    assert info.value.index == 1 and "mode='full'" in str(info.value)
+    assert [m["content"] for m in memory.history()] == ["q", "r"]  # nothing recorded
+    memory.record(
+        [{"role": "user", "content": "q"}, {"role": "assistant", "content": "edited"}],
+        mode="full",
+    )
+    assert [m["content"] for m in memory.history()] == ["q", "edited"]
+    assert [b.at for b in memory.branches()] == [1]
+
+
 def test_a_history_mismatch_names_an_assistant_message() -> None:
     # record() raises it only for a list echoing a summary that is no longer current; the
     # wording is what this checks, for the role that takes "an"

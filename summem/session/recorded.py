@@ -331,6 +331,13 @@ class _Reader:
             raise _mismatch(self.where[0], rest[0], self.rest_of_it)
         return self.against_history()
 
+    ambiguous = (
+        "the list repeats the recorded conversation from its start, then differs from it, and "
+        "no reply in it came from a model through summem, so an edit cannot be told from new "
+        "messages; nothing was recorded: pass mode='full' if the list is the whole conversation "
+        "(it branches here, the rest kept as a branch) or mode='new' to record it all as new"
+    )
+
     rest_of_it = (
         "the list passes back a summary that is no longer current and then differs from the "
         "recorded conversation, so where it branches cannot be told; nothing was recorded: "
@@ -376,6 +383,8 @@ class _Reader:
         if p < m:  # the list goes on past where it stops repeating H: an edit?
             if kept or habit or self.edited_in_place(p):
                 return self.branch(p, p)
+            if p >= 1 and m >= n:  # repeats H from its start, covers it, then differs
+                raise _mismatch(self.where[p], self.rest[p], self.ambiguous)
             return self.new(0, full_list=False if n else None)
         # a proper prefix of H (p == m < n): a regenerate or a rewind?
         if habit or kept:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from summem.async_memory import AsyncMemory
+from summem.errors import HistoryMismatchError
 from summem.memory import Memory
 from summem.messages import MODEL_REPLY, Message
 from summem.session.recorded import Recorded, fingerprint, read_list
@@ -129,11 +130,13 @@ async def test_the_new_message_habit_after_reductions_never_branches(mode: str) 
 async def test_without_proof_a_list_is_new_messages_and_mode_full_branches(mode: str) -> None:
     memory = make(mode)
     await memory.record([u("q"), a("r")])  # the caller's own reply: no proof
-    await memory.record([sys(), u("q"), a("r2")])  # the reply edited, or new messages?
-    assert await texts(memory) == ["q", "r", "q", "r2"] and await memory.branches() == []
+    with pytest.raises(HistoryMismatchError) as info:  # the reply edited, or new messages?
+        await memory.record([sys(), u("q"), a("r2")])
+    assert info.value.index == 2  # in the list passed (after its system message)
+    assert await texts(memory) == ["q", "r"] and await memory.branches() == []
     await memory.record([u("q"), a("r3")], mode="full")  # the caller says: it is the list
     assert await texts(memory) == ["q", "r3"]
-    assert [(b.at, b.length) for b in await memory.branches()] == [(1, 3)]
+    assert [(b.at, b.length) for b in await memory.branches()] == [(1, 1)]
     await memory.close()
 
 
