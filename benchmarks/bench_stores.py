@@ -220,22 +220,22 @@ class Floor:
             url = POSTGRES_URL
             if kind == "postgres-nosync":
                 url += ("&" if "?" in url else "?") + NOSYNC
-            conn = psycopg.connect(url, autocommit=True)
+            pg = psycopg.connect(url, autocommit=True)
             table = sql.Identifier(where, "floor")
-            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(where)))
-            conn.execute(
+            pg.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(where)))
+            pg.execute(
                 sql.SQL(
                     "CREATE TABLE {} (sid bigint, position bigint, body text, "
                     "PRIMARY KEY (sid, position))"
                 ).format(table)
             )
-            insert = sql.SQL("INSERT INTO {} VALUES (1, %s, %s)").format(table).as_bytes(conn)
+            insert = sql.SQL("INSERT INTO {} VALUES (1, %s, %s)").format(table).as_bytes(pg)
 
             def append(body: str) -> None:
                 n[0] += 1
-                conn.execute(insert, (n[0], body))
+                pg.execute(insert, (n[0], body))
 
-            self.append, self.close = append, conn.close
+            self.append, self.close = append, pg.close
 
 
 def against_floor(spec: Spec, rounds: int, turns: int) -> dict[str, float]:
