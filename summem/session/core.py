@@ -574,17 +574,8 @@ class SessionCore:
                 self.hard_limit,
                 cut,
             )
-            room = self._summary_room(system, sizes, cut, self.hard_limit)
-            return Plan(
-                epoch,
-                version,
-                watermark,
-                tail[:cut],
-                [],
-                previous,
-                size,
-                truncate=True,
-                summary_room=room,
+            return self._fold(
+                snapshot, tail[:cut], size, self._summary_room(system, sizes, cut, self.hard_limit)
             )
         if self._backing_off_past_ceiling(automatic, size):
             # the summarizer failed on this very span: the chain ends in what fits (I7)
@@ -597,17 +588,8 @@ class SessionCore:
                 self.ceiling,
                 cut,
             )
-            room = self._summary_room(system, sizes, cut, self.ceiling)
-            return Plan(
-                epoch,
-                version,
-                watermark,
-                tail[:cut],
-                [],
-                previous,
-                size,
-                truncate=True,
-                summary_room=room,
+            return self._fold(
+                snapshot, tail[:cut], size, self._summary_room(system, sizes, cut, self.ceiling)
             )
         # The summarizer reads the originals: spans are packed by their size, not the stubs'.
         read = sizes[:cut] if self.masks is None else [r.size(m) for m in tail[:cut]]
@@ -623,6 +605,19 @@ class SessionCore:
     def _summary_room(self, system: Message | None, sizes: list[int], cut: int, limit: int) -> int:
         """The room a summary has under ``limit`` once ``cut`` tail messages are evicted."""
         return limit - sum(sizes[cut:]) - self.reducer.head_size(system, None)
+
+    @staticmethod
+    def _fold(
+        snapshot: tuple[str, int, int, Message | None],
+        span: list[Message],
+        size: int,
+        room: int | None,
+    ) -> Plan:
+        """A plan that folds ``span`` offline (an extractive summary) within ``room``."""
+        epoch, version, watermark, previous = snapshot
+        return Plan(
+            epoch, version, watermark, span, [], previous, size, truncate=True, summary_room=room
+        )
 
     def fits(self, plan: Plan, summary: Message) -> bool:
         """Whether the view, once ``plan`` commits with ``summary``, is within the hard limit."""
