@@ -160,6 +160,15 @@ FAMILIES: dict[str, Family] = {
             style="fragments",
         ),
         Family(
+            "blind2-tables",
+            360,
+            20,
+            about="held out, written blind (second set): tool results as kubectl/df fixed-width "
+            "output, TSV, HTML tables, YAML records and nested JSON API responses; one cell of "
+            "each pointed at 3-20 turns later by its row, never by its value",
+            style="tool-tables",
+        ),
+        Family(
             "long",
             1000,
             40,

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from evals.families import blind, heldout
+from evals.families import blind, blind2, heldout
 from evals.families import hidden as H
 from evals.families import lists as L
 from evals.families import pools as P
@@ -111,8 +111,9 @@ def generate_trajectory(
             needs ``filler="realistic"`` and ``speakers="user"``, and ignores the rates and
             ``filler_sentences``);
             or one of the families written blind (:mod:`evals.families.blind`: ``"prose"``,
-            ``"tables"``, ``"confirmations"``, ``"chains"``, ``"locales"``, ``"fragments"``),
-            each with its own writer, filler and plan (they need ``corrections=0``, the default
+            ``"tables"``, ``"confirmations"``, ``"chains"``, ``"locales"``, ``"fragments"``; or
+            the second set, :mod:`evals.families.blind2`: ``"tool-tables"`` and the others
+            its ``WRITERS`` names), each with its own writer, filler and plan (they need ``corrections=0``, the default
             filler and speakers, and ignore the rates and ``filler_sentences``).
 
     Raises:
@@ -131,7 +132,7 @@ def generate_trajectory(
         raise ValueError(f"style must be one of {STYLES}, got {style!r}")
     if style == "heldout":
         return _heldout_trajectory(seed, turns, facts, corrections, filler, speakers)
-    if style in blind.WRITERS:
+    if style in blind.WRITERS or style in blind2.WRITERS:
         return _blind_trajectory(seed, style, turns, facts, corrections, filler, speakers)
     kinds_planted = NESTED_KINDS if style == "nested-tool" else KINDS
     if style == "indirect" and facts > len(H.INDIRECT_PREFERENCES) * len(KINDS):
@@ -202,7 +203,7 @@ def generate_trajectory(
     )
 
 
-STYLES = ("direct", "indirect", "nested-tool", "lists", "heldout", *blind.WRITERS)
+STYLES = ("direct", "indirect", "nested-tool", "lists", "heldout", *blind.WRITERS, *blind2.WRITERS)
 """How facts are planted (see :func:`generate_trajectory`)."""
 NESTED_KINDS: tuple[FactKind, ...] = ("code", "name", "date", "value")
 """The kinds a ``nested-tool`` trajectory plants (a preference is not a tool's field)."""
@@ -249,14 +250,15 @@ def _heldout_trajectory(
 def _blind_trajectory(
     seed: int, style: str, turns: int, facts: int, corrections: int, filler: str, speakers: str
 ) -> Trajectory:
-    """A style of :mod:`evals.families.blind`: its own writer, filler and plan."""
+    """A style of :mod:`evals.families.blind` or ``blind2``: its own writer, filler and plan."""
     if corrections or filler != "plain" or speakers != "user":
         raise ValueError(
             f"the {style} style writes its own filler and corrections: pass corrections=0, "
             f"filler='plain' and speakers='user', got {corrections=} {filler=} {speakers=}"
         )
     for attempt in range(50):
-        writer = blind.WRITERS[style](random.Random(f"{style}/{seed}/{attempt}"), turns, facts)
+        write = blind.WRITERS.get(style) or blind2.WRITERS[style]
+        writer = write(random.Random(f"{style}/{seed}/{attempt}"), turns, facts)
         try:
             _check_unique(writer.messages, writer.facts)
             break
