@@ -169,6 +169,24 @@ FAMILIES: dict[str, Family] = {
             style="tool-tables",
         ),
         Family(
+            "blind2-preferences",
+            420,
+            20,
+            about="held out, written blind (second set): 16 tastes, habits and personal facts "
+            "said in passing inside small talk, with no cue words; 4 of them said again later "
+            "with a new value",
+            style="chat-preferences",
+        ),
+        Family(
+            "blind2-revisions",
+            420,
+            19,
+            about="held out, written blind (second set): 8 chains of 2-3 values (a date moved "
+            "twice, a misspelt name fixed, a quote revised by the invoice, a reference "
+            "reissued, a move that fell through...), corrected by the user or a tool result",
+            style="revisions",
+        ),
+        Family(
             "long",
             1000,
             40,

@@ -111,10 +111,11 @@ def generate_trajectory(
             needs ``filler="realistic"`` and ``speakers="user"``, and ignores the rates and
             ``filler_sentences``);
             or one of the families written blind (:mod:`evals.families.blind`: ``"prose"``,
-            ``"tables"``, ``"confirmations"``, ``"chains"``, ``"locales"``, ``"fragments"``; or
-            the second set, :mod:`evals.families.blind2`: ``"tool-tables"`` and the others
-            its ``WRITERS`` names), each with its own writer, filler and plan (they need ``corrections=0``, the default
-            filler and speakers, and ignore the rates and ``filler_sentences``).
+            ``"tables"``, ``"confirmations"``, ``"chains"``, ``"locales"``, ``"fragments"``;
+            or the second set's, :mod:`evals.families.blind2`: ``"tool-tables"`` and the
+            others its ``WRITERS`` names), each with its own writer, filler and plan (they
+            need ``corrections=0``, the default filler and speakers, and ignore the rates and
+            ``filler_sentences``).
 
     Raises:
         ValueError: on impossible arguments (more facts than turns, rates outside [0, 1]).

@@ -13,12 +13,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from evals.families.blind2 import tables
+from evals.families.blind2 import chat, revisions, tables
 from evals.families.blind2.base import Writer
 
 __all__ = ["WRITERS", "Writer"]
 
 WRITERS: dict[str, Callable[[random.Random, int, int], Writer]] = {
     "tool-tables": tables.write,
+    "chat-preferences": chat.write,
+    "revisions": revisions.write,
 }
 """Style name -> ``write(rng, turns, facts)``: a whole conversation with its planted facts."""
