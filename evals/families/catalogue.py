@@ -187,6 +187,16 @@ FAMILIES: dict[str, Family] = {
             style="revisions",
         ),
         Family(
+            "blind2-accepts",
+            400,
+            20,
+            about="held out, written blind (second set): the assistant offers 2-4 options "
+            "(tables, slots, quotes, flights, paints, hotels, deals); the user takes one by "
+            "position, by a detail, by agreeing ('yeah go with that', 'ok but make it Friday') "
+            "or after a question; some offers turned down",
+            style="accepts",
+        ),
+        Family(
             "long",
             1000,
             40,
