@@ -299,7 +299,8 @@ OFFERS = (
 ORDINALS = ("first", "second", "third", "fourth")
 BY_POSITION = (
     "the {ord} one", "{ord} one please", "let's do the {ord}", "{ord}, definitely",
-    "go with number {n}", "option {n}", "{n} please", "hmm. the {ord} I think", "The {ord} looks good, book it",
+    "go with number {n}", "option {n}", "{n} please", "hmm. the {ord} I think",
+    "The {ord} looks good, book it",
 )  # fmt: skip
 BY_HANDLE = ("{h}", "{h} please", "let's go for {h}", "{h}, I think. yes.", "ok {h}")
 AGREE = (
