@@ -197,6 +197,15 @@ FAMILIES: dict[str, Family] = {
             style="accepts",
         ),
         Family(
+            "blind2-code",
+            360,
+            20,
+            about="held out, written blind (second set): a coding session; module paths, helper "
+            "names, error messages, branches, env vars, tables, flags, pins decided or found "
+            "early and referred to later without their names; 2 renamed",
+            style="code-session",
+        ),
+        Family(
             "long",
             1000,
             40,

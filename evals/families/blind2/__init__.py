@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from evals.families.blind2 import accepts, chat, revisions, tables
+from evals.families.blind2 import accepts, chat, code, revisions, tables
 from evals.families.blind2.base import Writer
 
 __all__ = ["WRITERS", "Writer"]
@@ -23,5 +23,6 @@ WRITERS: dict[str, Callable[[random.Random, int, int], Writer]] = {
     "chat-preferences": chat.write,
     "revisions": revisions.write,
     "accepts": accepts.write,
+    "code-session": code.write,
 }
 """Style name -> ``write(rng, turns, facts)``: a whole conversation with its planted facts."""
