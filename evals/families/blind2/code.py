@@ -164,7 +164,7 @@ DECISIONS = (
         "code",
         _user(
             (
-                "Let's put the new parser in {v}, next to the other ingest stuff.",
+                "Let's put the new parser in {v}, it doesn't belong in utils.",
                 "new module please: {v}. keep it small",
                 "I'd like the reconciliation code to live in {v} rather than in utils.",
             ),
