@@ -206,6 +206,15 @@ FAMILIES: dict[str, Family] = {
             style="code-session",
         ),
         Family(
+            "blind2-intl",
+            400,
+            20,
+            about="held out, written blind (second set): German, Spanish, Japanese (romanised) "
+            "and Vietnamese names, dates and street lines, in English or their own language, "
+            "from the user, the assistant or an email; 2 dates moved later",
+            style="intl",
+        ),
+        Family(
             "long",
             1000,
             40,

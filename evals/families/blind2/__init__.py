@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from evals.families.blind2 import accepts, chat, code, revisions, tables
+from evals.families.blind2 import accepts, chat, code, intl, revisions, tables
 from evals.families.blind2.base import Writer
 
 __all__ = ["WRITERS", "Writer"]
@@ -24,5 +24,6 @@ WRITERS: dict[str, Callable[[random.Random, int, int], Writer]] = {
     "revisions": revisions.write,
     "accepts": accepts.write,
     "code-session": code.write,
+    "intl": intl.write,
 }
 """Style name -> ``write(rng, turns, facts)``: a whole conversation with its planted facts."""
