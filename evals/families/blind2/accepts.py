@@ -113,7 +113,8 @@ def _slots(w: Writer, n: int) -> list[Option]:
         if {f.lower() for f in forms} & (w.used | w.seen):
             continue
         k = r.randrange(2)
-        value, aliases = w.fresh(lambda k=k, forms=forms: (forms[k], (forms[1 - k], forms[2])))
+        drawn = (forms[k], (forms[1 - k], forms[2]))
+        value, aliases = w.fresh(lambda: drawn)  # noqa: B023 - called here, at once
         days.add(day.weekday())
         name = WEEKDAYS[day.weekday()]
         hour = f"{r.randint(9, 16)}:{r.choice(('00', '30'))}"
@@ -378,7 +379,7 @@ def write(rng: random.Random, turns: int, facts: int) -> Writer:
     """``facts`` accepted offers and about a third as many declined, among the chatter."""
     w = Writer(rng)
     declined = max(1, facts // 3)
-    slots = pick_turns(rng, turns - 2, facts + declined, lo=2, gap=4)
+    slots = pick_turns(rng, turns * 9 // 10, facts + declined, lo=2, gap=4)
     kinds = [True] * declined + [False] * facts
     rng.shuffle(kinds)
     plan = dict(zip(slots, kinds, strict=True))

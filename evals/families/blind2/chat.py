@@ -27,7 +27,8 @@ from evals.families.facts import FactKind
 __all__ = ["CUES", "TOPICS", "write"]
 
 CUES = re.compile(
-    r"\b(prefer\w*|favou?rite|always|never|love|loves|hate|hates|like|likes|dislike\w*|"
+    r"\b(prefer|prefers|preferred|preference|preferences|favou?rite|always|never|love|loves|"
+    r"hate|hates|like|likes|dislike\w*|"
     r"remember|note|noted|for the record|fyi|important|can't stand|my go-to|rather)\b",
     re.IGNORECASE,
 )
@@ -226,9 +227,9 @@ def write(rng: random.Random, turns: int, facts: int) -> Writer:
     rng.shuffle(firsts)
     plan: dict[int, tuple[str, int]] = {t: ("say", i) for i, t in enumerate(firsts)}
     for i in rng.sample(changeable, revised):  # 25 to 150 turns after the first statement
-        at = min(firsts[i] + rng.randint(25, 150), turns - 2)
+        at = min(firsts[i] + rng.randint(25, 150), turns - 12)
         while at in plan:
-            at = at + 1 if at + 1 < turns else firsts[i] + 25
+            at = at + 1 if at + 1 < turns - 11 else firsts[i] + 25
         plan[at] = ("change", i)
     fact_of: dict[int, int] = {}
     for t in range(turns):

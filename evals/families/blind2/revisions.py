@@ -3,9 +3,10 @@
 A date moved twice, a misspelt name put right, a figure a tool result revises, a reference
 reissued, a move that fell through, a headcount that keeps changing.
 
-Plants ``facts`` values in chains of 2 or 3 (the shapes in ``SHAPES``, shuffled, the last one
-cut to fit); every value after a chain's first is a correction whose ``stale`` is the value
-before it (and ``older`` the ones before that), stated 10 to 60 turns later. Who corrects
+Plants ``facts`` values in one chain per shape in ``SHAPES`` (8), each 2 or 3 long (the
+longest cut short at random to make ``facts``); every value after a chain's first is a
+correction whose ``stale`` is the value before it (and ``older`` the ones before that),
+stated 10 to 60 turns later. Who corrects
 varies with the shape: the user ("they've moved me again, it's now ..."), a tool result (the
 final invoice, the airline's amendment email, the contacts card) or the user correcting what a
 tool said. No correction repeats the value it replaces. Scored by the trajectories runner: each
@@ -16,6 +17,7 @@ value is asked about until the next one in its chain, by kind (``date``, ``name`
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -150,7 +152,11 @@ def _heads(w: Writer) -> list[tuple[str, tuple[str, ...]]]:
     heads = [r.randint(40, 140)]
     for _ in range(2):
         heads.append(heads[-1] + r.choice((-1, 1)) * r.randint(3, 20))
-    return [w.fresh(lambda n=n: (f"{n + r.randint(0, 2)} guests", ())) for n in heads]
+
+    def make(n: int) -> tuple[str, tuple[str, ...]]:
+        return f"{n + r.randint(0, 2)} guests", ()
+
+    return [w.fresh(functools.partial(make, n)) for n in heads]
 
 
 def _people(w: Writer) -> list[tuple[str, tuple[str, ...]]]:
@@ -359,16 +365,16 @@ SHAPES = (
 
 
 def write(rng: random.Random, turns: int, facts: int) -> Writer:
-    """Chains of ``SHAPES`` (shuffled, the last cut to fit) making ``facts`` values in all."""
+    """One chain per shape in ``SHAPES``, some cut short at random, ``facts`` values in all."""
     w = Writer(rng)
     shapes = rng.sample(SHAPES, len(SHAPES))
-    chains: list[tuple[Shape, int]] = []
-    left = facts
-    while left > 0:
-        shape = shapes[len(chains) % len(shapes)]
-        length = min(len(shape.steps), left)
-        chains.append((shape, length))
-        left -= length
+    lengths = [len(shape.steps) for shape in shapes]
+    if not len(shapes) <= facts <= sum(lengths):
+        raise ValueError(f"revisions plants {len(shapes)} to {sum(lengths)} facts, got {facts}")
+    while sum(lengths) > facts:  # shorten chains at random, none below one value
+        longest = max(lengths)
+        lengths[rng.choice([i for i, n in enumerate(lengths) if n == longest])] -= 1
+    chains = list(zip(shapes, lengths, strict=True))
     plan: dict[int, tuple[int, int]] = {}
     for c, (_, length) in enumerate(chains):
         at = rng.randint(2, max(3, turns - 1 - 60 * length))

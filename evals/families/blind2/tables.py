@@ -15,6 +15,7 @@ person) or ``date`` (a warranty's end, ISO in the table; other forms accepted), 
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -65,6 +66,12 @@ def _pad(rows: list[list[str]], gap: int = 3) -> str:
     )
 
 
+def _pod(r: random.Random, service: str) -> tuple[str, tuple[str, ...]]:
+    """A pod's name as a deployment makes it: the service, a template hash, a suffix."""
+    template = "".join(r.choices(_HEX, k=r.choice((9, 10))))
+    return f"{service}-{template}-{''.join(r.choices(_ALNUM, k=5))}", ()
+
+
 def kubectl(w: Writer, plant: bool) -> Table:
     r = w.rng
     ns = r.choice(("prod", "staging", "shop", "internal"))
@@ -73,13 +80,7 @@ def kubectl(w: Writer, plant: bool) -> Table:
     rows = [["NAME", "READY", "STATUS", "RESTARTS", "AGE"]]
     value = ""
     for i, svc in enumerate(services):
-        name = w.fresh(
-            lambda svc=svc: (
-                f"{svc}-{''.join(r.choices(_HEX, k=r.choice((9, 10))))}-"
-                f"{''.join(r.choices(_ALNUM, k=5))}",
-                (),
-            )
-        )[0]
+        name = w.fresh(functools.partial(_pod, r, svc))[0]
         if i == bad:
             value = name
             status, ready, restarts = "CrashLoopBackOff", "0/1", str(r.randint(14, 310))
@@ -154,8 +155,8 @@ def df(w: Writer, plant: bool) -> Table:
                 return f"{n / 1000:.1f}T"
             return f"{n}G" if n >= 10 else f"{r.randint(1, 9)}.{r.randint(1, 9)}G"
 
-        used = w.loose(lambda size=size: amount(size))
-        avail = w.loose(lambda size=size: amount(size))
+        used = w.loose(functools.partial(amount, size))
+        avail = w.loose(functools.partial(amount, size))
         if i == pick:
             avail = w.fresh(lambda: (f"{r.randint(11, 799)}G", ()))[0]
             value = avail
@@ -307,7 +308,7 @@ def yaml_records(w: Writer, plant: bool) -> Table:
     items = r.sample(APPLIANCES, r.randint(5, len(APPLIANCES)))
     pick = r.randrange(len(items)) if plant else -1
     out = []
-    value, aliases = "", ()
+    value, aliases = "", tuple[str, ...]()
     for i, (item, brand, _) in enumerate(items):
         bought = w.loose(
             lambda: f"20{r.randint(19, 25)}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}"
