@@ -91,6 +91,12 @@ ASSISTANT_CHAT = (
     "Got it.",
     "Sure thing.",
     "No problem, I've left it as it was.",
+    "Updated.",
+    "Done.",
+    "Saved.",
+    "Okay, saved.",
+    "Added to your notes.",
+    "Okay, changed.",
     "Haha. For what it's worth the traffic into {town} is bad until about {clock} anyway.",
     "I found {count} that cover {town}; the closest can do {day} afternoon.",
 )

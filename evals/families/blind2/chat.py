@@ -235,6 +235,10 @@ def write(rng: random.Random, turns: int, facts: int) -> Writer:
     for t in range(turns):
         w.begin()
         step = plan.get(t)
+        if step is None and rng.random() < 0.25:  # the same small talk, with nothing planted
+            w.say("user", " ".join(w.fill(x) for x in rng.sample(SMALL, rng.randint(1, 3))))
+            w.say("assistant", w.fill(rng.choice(REPLIES)))
+            continue
         if step is None:
             w.chatter()
             continue

@@ -136,6 +136,13 @@ _MOUNT_WORDS = {
 }
 
 
+def _human(gb: float) -> str:
+    """A size the way ``df -h`` prints it: ``3.3T``, ``215G``, ``9.8G``."""
+    if gb >= 1000:
+        return f"{gb / 1000:.1f}T"
+    return f"{gb:.0f}G" if gb >= 10 else f"{gb:.1f}G"
+
+
 def df(w: Writer, plant: bool) -> Table:
     r = w.rng
     mounts = r.sample(MOUNTS, r.randint(5, len(MOUNTS)))
@@ -147,21 +154,27 @@ def df(w: Writer, plant: bool) -> Table:
     rows = [["Filesystem", "Size", "Used", "Avail", "Use%", "Mounted on"]]
     value = ""
     for i, (dev, mount) in enumerate(mounts):
-        size = r.choice((32, 64, 128, 256, 512, 931, 1800, 3600))
-
-        def amount(top: int) -> str:
-            n = r.randint(1, max(2, top))
-            if n >= 1000:
-                return f"{n / 1000:.1f}T"
-            return f"{n}G" if n >= 10 else f"{r.randint(1, 9)}.{r.randint(1, 9)}G"
-
-        used = w.loose(functools.partial(amount, size))
-        avail = w.loose(functools.partial(amount, size))
-        if i == pick:
-            avail = w.fresh(lambda: (f"{r.randint(11, 799)}G", ()))[0]
-            value = avail
-        shown = f"{size}G" if size < 1000 else f"{size / 1000:.1f}T"
-        rows.append([dev, shown, used, avail, f"{r.randint(1, 99)}%", mount])
+        if dev.startswith("/dev/loop"):  # a snap's squashfs: always full
+            rows.append([dev, "74M", "74M", "0", "100%", mount])
+            continue
+        size = r.choice((4, 8, 16, 32) if dev == "tmpfs" else (64, 256, 512, 931, 1800, 3600))
+        if mount == "/boot/efi":
+            size = 1
+        for _ in range(1000):
+            pct = r.randint(1, 99)
+            used, avail = _human(size * pct / 100), _human(size * (100 - pct) / 100)
+            if i == pick:  # a planted cell: whole gigabytes, never seen before
+                if (
+                    avail.endswith("G")
+                    and "." not in avail
+                    and avail.lower() not in w.used | w.seen
+                ):
+                    value = w.fresh(lambda: (avail, ()))[0]  # noqa: B023 - called at once
+                    break
+            elif not {used.lower(), avail.lower()} & w.used:  # never a planted value
+                w.seen.update({used.lower(), avail.lower()})
+                break
+        rows.append([dev, _human(size), used, avail, f"{pct}%", mount])
     words = _MOUNT_WORDS[mounts[pick][1]] if plant else ""
     asks = (
         "How's disk space on the NAS box?",
@@ -175,9 +188,9 @@ def df(w: Writer, plant: bool) -> Table:
         f"Before I buy a new drive, is {words} really that full? Go by what you saw.",
     )
     replies = (
-        "Going by that listing, yes, with room to spare.",
-        "Copy started.",
-        "Not really, there's a fair bit left.",
+        "Going by that listing, I'll check it against the size first.",
+        "Okay, working from that listing.",
+        "Noted, I'll keep an eye on it.",
     )
     return Table(
         r.choice(asks), "shell", {"cmd": "df -h", "host": "nas"}, _pad(rows, 1), value, (), "value",
