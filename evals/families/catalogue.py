@@ -207,7 +207,7 @@ FAMILIES: dict[str, Family] = {
         ),
         Family(
             "blind2-intl",
-            400,
+            460,
             20,
             about="held out, written blind (second set): German, Spanish, Japanese (romanised) "
             "and Vietnamese names, dates and street lines, in English or their own language, "

@@ -31,7 +31,7 @@ CLAIMS = {
     "blind2-revisions": (420, 19, 8, 11, 0),
     "blind2-accepts": (400, 20, 20, 0, 20),
     "blind2-code": (360, 20, 18, 2, 0),
-    "blind2-intl": (400, 20, 18, 2, 0),
+    "blind2-intl": (460, 20, 18, 2, 0),
 }
 
 
