@@ -1,11 +1,11 @@
 """What the second set of blind families shares: fresh values, chatter, tool calls, the plan.
 
 A conversation here is long (360 to 460 turns, about 15k tokens, 55k with the tables), so
-that a 4,000-token memory goes through well over 10 reductions. Every value a writer draws for a planted fact or
-for the chatter that could be mistaken for one (a full name, a date, an amount, a code) is new
-to its conversation; the chatter carries numbers, times, first names, prices and places on both
-sides, and ordinary tool calls (calendar, weather, a to-do list, a bank balance) come back with
-new numbers all conversation long.
+that a 4,000-token memory goes through well over 10 reductions. Every value a writer draws
+for a planted fact or for the chatter that could be mistaken for one (a full name, a date, an
+amount, a code) is new to its conversation; the chatter carries numbers, times, first names,
+prices and places on both sides, and ordinary tool calls (calendar, weather, a to-do list,
+a bank balance) come back with new numbers all conversation long.
 """
 
 from __future__ import annotations
