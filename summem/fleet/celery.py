@@ -22,13 +22,14 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from summem.errors import DispatchError, MissingDependencyError
 from summem.fleet.job import ReductionJob
 from summem.fleet.worker import JobOutcome, run_job
+from summem.observe.hooks import Hook
 from summem.reducers.base import Reducer
 from summem.stores.base import Store
 
@@ -57,6 +58,9 @@ class WorkerContext:
         store_url: the store's URL, to refuse jobs for another store (``""``: no check).
         lease_ttl_seconds: the reduction lease's TTL.
         retry_seconds: a job finding the lease held runs again after this long.
+        hooks: given each job's reduction events (as a memory's hooks are).
+        on_outcome: called with each job's :class:`~summem.fleet.JobOutcome` (metrics:
+            queue lag, stale jobs...); an exception in it is logged and ignored.
     """
 
     store: Store
@@ -64,6 +68,8 @@ class WorkerContext:
     store_url: str = ""
     lease_ttl_seconds: float = 120.0
     retry_seconds: float = 2.0
+    hooks: Sequence[Hook] = ()
+    on_outcome: Callable[[JobOutcome], object] | None = None
 
 
 def _app_config(broker: str, queue: str) -> dict[str, Any]:
@@ -139,7 +145,13 @@ def celery_app(
             reducer=ctx.reducer,
             store_url=ctx.store_url,
             lease_ttl_seconds=ctx.lease_ttl_seconds,
+            hooks=ctx.hooks,
         )
+        if ctx.on_outcome is not None:
+            try:
+                ctx.on_outcome(outcome)
+            except Exception:
+                logger.exception("summem: the worker's on_outcome callback failed")
         if outcome.retry:
             raise self.retry(countdown=ctx.retry_seconds)
         return outcome.status

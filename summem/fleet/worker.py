@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
 
@@ -36,9 +37,12 @@ from summem.session.flows import reduction_flow, reload_flow
 from summem.session.steps import SyncStoreSteps
 from summem.stores.base import Store
 
-__all__ = ["JobOutcome", "JobStatus", "run_job"]
+__all__ = ["CURRENT_JOB", "JobOutcome", "JobStatus", "run_job"]
 
 logger = logging.getLogger("summem.fleet")
+
+CURRENT_JOB: ContextVar[ReductionJob | None] = ContextVar("summem_current_job", default=None)
+"""The job :func:`run_job` is running in this context (for a summarizer's or a hook's logs)."""
 
 JobStatus = Literal["committed", "stale", "nothing_to_do", "lease_held", "failed", "wrong_store"]
 
@@ -100,6 +104,21 @@ def run_job(
     Returns:
         What happened; it is also logged (``summem.fleet``, INFO; WARNING for a failure).
     """
+    token = CURRENT_JOB.set(job)
+    try:
+        return _run(job, store, reducer, store_url, lease_ttl_seconds, hooks)
+    finally:
+        CURRENT_JOB.reset(token)
+
+
+def _run(
+    job: ReductionJob,
+    store: Store,
+    reducer: Reducer,
+    store_url: str,
+    lease_ttl_seconds: float,
+    hooks: Sequence[Hook],
+) -> JobOutcome:
     started, lag = time.monotonic(), job.lag()
     sid = job.session_id
 
