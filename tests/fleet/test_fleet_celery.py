@@ -171,13 +171,14 @@ def test_fleet_over_rabbitmq(shared_backend: Backend, tmp_path: Path) -> None:
     }
     lags = sorted(o["lag"] for o in outcomes)
     publish = sorted(v for r in results for v in r["published"].values())
+    truncating = sum(r["overdue"] for r in results)
     turns = sum(r["turns"] for r in results)
     print(
         f"\nfleet on {shared_backend.kind}: {turns} turns, {len(dispatched)} jobs, "
         f"{sum(commits.values())} committed, {Counter(o['status'] for o in outcomes)}; "
         f"queue lag p50 {lags[len(lags) // 2]:.3f} s, p99 {lags[int(len(lags) * 0.99)]:.3f} s, "
         f"max {lags[-1]:.3f} s (of which publishing p99 "
-        f"{publish[int(len(publish) * 0.99)]:.3f} s); truncating turns {sum(r['overdue'] for r in results)}; "
+        f"{publish[int(len(publish) * 0.99)]:.3f} s); truncating turns {truncating}; "
         f"producers' turns/s {[round(r['turns'] / r['seconds']) for r in results]}"
     )
 
