@@ -126,6 +126,7 @@ def celery_app(
 
     @app.task(  # type: ignore[untyped-decorator]  # celery is untyped
         name=TASK_NAME,
+        shared=False,  # this app's own task: another app's (a producer's) has no context
         bind=True,
         acks_late=True,
         reject_on_worker_lost=True,

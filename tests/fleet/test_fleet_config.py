@@ -1,0 +1,79 @@
+"""``dispatch:`` in summem.yaml, and the ``summem worker`` command (no broker needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from summem.cli.app import cli
+from summem.config import parse_config
+from summem.errors import ConfigurationError
+
+pytest.importorskip("celery", reason="the Celery dispatcher needs celery (summem[celery])")
+
+FILE = """
+store: sqlite:///{db}
+budget: {{unit: messages, threshold: 12, target: 6, soft_threshold: 9}}
+dispatch:
+  broker: amqp://summem:${{BROKER_PASSWORD}}@127.0.0.1:5672//
+  queue: reductions
+"""
+
+
+def test_dispatch_settings_build_memories_that_publish(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BROKER_PASSWORD", "s3cret-value")
+    config = parse_config(FILE.format(db=tmp_path / "s.db"), source="summem.yaml")
+    assert config.dispatch is not None and config.dispatch.queue == "reductions"
+    assert "reductions" in config.describe()[-1] and "s3cret" not in " ".join(config.describe())
+    assert config.broker_url() == "amqp://summem:s3cret-value@127.0.0.1:5672//"
+    memory = config.build_memory("s")
+    try:
+        dispatcher = memory._dispatch.dispatcher if memory._dispatch else None
+        assert type(dispatcher).__name__ == "CeleryDispatcher"
+        assert dispatcher is config.build_dispatcher()  # one per config, shared
+        assert "s3cret" not in repr(dispatcher)
+        assert memory.background
+    finally:
+        memory.close()
+
+
+@pytest.mark.parametrize(
+    ("dispatch", "error"),
+    [
+        ("{broker: 'amqp://summem:hunter2@127.0.0.1//'}", "literal password"),
+        ("{broker: 'http://127.0.0.1'}", "broker must be a URL"),
+        ("{queue: q}", "broker"),
+        ("{broker: 'redis://127.0.0.1:6379/1', queue: ''}", "queue must not be empty"),
+        ("{broker: 'redis://127.0.0.1:6379/1', surprise: 1}", "surprise"),
+    ],
+)
+def test_bad_dispatch_settings_name_the_key(dispatch: str, error: str) -> None:
+    with pytest.raises(ConfigurationError, match=error) as info:
+        parse_config(f"dispatch: {dispatch}\n", source="summem.yaml")
+    assert "summem.yaml" in str(info.value) and "hunter2" not in str(info.value)
+
+
+def test_the_worker_app_has_the_late_acking_task(tmp_path: Path) -> None:
+    from summem.cli.worker import worker_app
+    from summem.fleet.celery import TASK_NAME
+
+    text = "store: sqlite:///{db}\ndispatch: {{broker: 'redis://127.0.0.1:6379/9', queue: q1}}\n"
+    app = worker_app(parse_config(text.format(db=tmp_path / "s.db")))
+    task = app.tasks[TASK_NAME]
+    assert task.acks_late and task.reject_on_worker_lost
+    assert app.conf.worker_prefetch_multiplier == 1
+    assert app.conf.task_default_queue == "q1"
+
+
+def test_summem_worker_without_a_broker_says_so(tmp_path: Path) -> None:
+    runner = CliRunner()
+    config = tmp_path / "summem.yaml"
+    config.write_text(f"store: sqlite:///{tmp_path / 's.db'}\n")
+    result = runner.invoke(cli, ["worker", "--config", str(config)])
+    assert result.exit_code == 2
+    assert "needs a broker" in result.output
+    assert "--broker" in runner.invoke(cli, ["worker", "--help"]).output
