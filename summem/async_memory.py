@@ -16,14 +16,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from summem._flow import Flow, run_async, run_async_guarded
 from summem._locks import Hold, HoldRevokedError, LoopSafeLock
 from summem.errors import ConfigurationError
-from summem.fleet.dispatcher import Dispatcher
-from summem.fleet.publisher import (
-    PUBLISHER,
-    DispatchState,
-    dispatch_state,
-    dispatch_turn_flow,
-    noticed_flow,
-)
 from summem.memory import Memory
 from summem.messages import Message, MessageLike
 from summem.observe.hooks import Hook
@@ -42,6 +34,8 @@ from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
 from summem.summarizers.base import Summarizer
 
 if TYPE_CHECKING:
+    from summem.fleet.dispatcher import Dispatcher
+    from summem.fleet.publisher import DispatchState
     from summem.formats.responses import ResponseItem
     from summem.recall.index import RecallHit
     from summem.recall.tool import RecallTool
@@ -87,8 +81,14 @@ class AsyncMemory(BaseMemory):
             allow_async_hooks=True,
             dispatching=dispatcher is not None,
         )
-        self._dispatch = dispatch_state(dispatcher, store)
+        self._dispatch: DispatchState | None = None
+        if dispatcher is not None:  # summem.fleet loads only for a fleet's memory
+            from summem.fleet.publisher import dispatch_state
+
+            self._dispatch = dispatch_state(dispatcher, store)
         if self._dispatch is not None:
+            from summem.fleet.publisher import PUBLISHER
+
             PUBLISHER.ready()  # no turn starts a thread: jobs are published from this one
         self._owns_store = store is None or isinstance(store, str)
         if store is None:
@@ -211,6 +211,8 @@ class AsyncMemory(BaseMemory):
 
     async def _after_write_dispatched(self, state: DispatchState) -> None:
         """A turn with a dispatcher: notice a worker's commit, publish, or truncate."""
+        from summem.fleet.publisher import dispatch_turn_flow, noticed_flow
+
         async with self._write:
             await run_async(noticed_flow(self._core, self._steps, state))
         if await run_async(dispatch_turn_flow(self._core, state)) == "hard":
@@ -411,6 +413,8 @@ class AsyncMemory(BaseMemory):
     @doc_of(Memory.wait)
     async def wait(self) -> None:
         if self._dispatch is not None:
+            from summem.fleet.publisher import PUBLISHER
+
             await asyncio.get_running_loop().run_in_executor(None, PUBLISHER.flush)
         await self._settled()
         self._raise_background_error()

@@ -24,14 +24,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from summem._flow import Flow, run_sync
 from summem.errors import ConfigurationError
-from summem.fleet.dispatcher import Dispatcher
-from summem.fleet.publisher import (
-    PUBLISHER,
-    DispatchState,
-    dispatch_state,
-    dispatch_turn_flow,
-    noticed_flow,
-)
 from summem.messages import Message, MessageLike
 from summem.observe.hooks import Hook
 from summem.observe.spend import SpendLimit
@@ -49,6 +41,8 @@ from summem.stores.memory import InMemoryStore
 from summem.summarizers.base import Summarizer
 
 if TYPE_CHECKING:
+    from summem.fleet.dispatcher import Dispatcher
+    from summem.fleet.publisher import DispatchState
     from summem.formats.responses import ResponseItem
     from summem.recall.index import RecallHit
     from summem.recall.tool import RecallTool
@@ -115,7 +109,11 @@ class Memory(BaseMemory):
             allow_async_hooks=False,
             dispatching=dispatcher is not None,
         )
-        self._dispatch = dispatch_state(dispatcher, store)
+        self._dispatch: DispatchState | None = None
+        if dispatcher is not None:  # summem.fleet loads only for a fleet's memory
+            from summem.fleet.publisher import dispatch_state
+
+            self._dispatch = dispatch_state(dispatcher, store)
         if store is None:
             self._store: Store = InMemoryStore()
             self._owns_store = True
@@ -137,6 +135,8 @@ class Memory(BaseMemory):
         self._recall_lock = threading.Lock()  # the recall index, one user at a time
         self._worker = BackgroundWorker(self._work, name=f"summem-reduce:{self.session_id[:32]}")
         if self._dispatch is not None:
+            from summem.fleet.publisher import PUBLISHER
+
             PUBLISHER.ready()  # no turn starts a thread: jobs are published from this one
         elif self._core.background:
             self._worker.ready()  # no turn starts a thread (see summem.session.worker)
@@ -331,6 +331,8 @@ class Memory(BaseMemory):
 
     def _after_write_dispatched(self, state: DispatchState) -> None:
         """A turn with a dispatcher: notice a worker's commit, publish, or truncate."""
+        from summem.fleet.publisher import dispatch_turn_flow, noticed_flow
+
         with self._write:
             run_sync(noticed_flow(self._core, self._steps, state))
         if run_sync(dispatch_turn_flow(self._core, state)) == "hard":
@@ -542,6 +544,8 @@ class Memory(BaseMemory):
         With a dispatcher: wait until the jobs planned so far are handed to the broker.
         """
         if self._dispatch is not None:
+            from summem.fleet.publisher import PUBLISHER
+
             PUBLISHER.flush()
         self._worker.join()
         self._raise_background_error()

@@ -12,6 +12,7 @@ non-zero exit (2 for bad input or settings, 1 for failures while running), never
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -485,6 +486,9 @@ def chat(
     help="Celery's execution pool.",
 )
 @click.option("--loglevel", default="INFO", show_default=True, help="Celery's log level.")
+@click.option(
+    "--hostname", help="The worker's node name (default: summem-PID@HOST, unique per process)."
+)
 def worker(
     config_path: str | None,
     broker: str | None,
@@ -492,6 +496,7 @@ def worker(
     concurrency: int,
     pool: str,
     loglevel: str,
+    hostname: str | None,
 ) -> None:
     """Run a Celery worker that runs reduction jobs (needs summem[celery]).
 
@@ -505,6 +510,7 @@ def worker(
     app = worker_app(load_settings(config_path), broker=broker, queue=queue)
     argv = ["worker", f"--pool={pool}", f"--concurrency={concurrency}", f"--loglevel={loglevel}"]
     argv.append(f"--queues={app.conf.task_default_queue}")
+    argv.append(f"--hostname={hostname or f'summem-{os.getpid()}@%h'}")
     app.worker_main(argv)
 
 

@@ -8,6 +8,7 @@ span sections live in :func:`summem.config.io.check_consistency`.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -212,8 +213,6 @@ class DispatchConfig(Section):
     def _broker_url(self) -> DispatchConfig:
         from urllib.parse import urlsplit
 
-        from summem.config.io import _ENV_REF_RE as ENV_REF_RE
-
         if not self.queue.strip():
             raise ValueError("queue must not be empty")
         scheme = self.broker.partition("://")[0]
@@ -223,7 +222,7 @@ class DispatchConfig(Section):
                 f"got {self.broker!r}"
             )
         password = urlsplit(self.broker).password
-        if password and not ENV_REF_RE.fullmatch(password) and password != "guest":
+        if password and not _ENV_REF.fullmatch(password) and password != "guest":
             raise ValueError(
                 "broker holds a literal password; write it as ${BROKER_PASSWORD} and set that "
                 "environment variable"
@@ -231,6 +230,8 @@ class DispatchConfig(Section):
         return self
 
 
+_ENV_REF = re.compile(r"\$\{[A-Z_][A-Z0-9_]*\}")
+"""A ``${VARIABLE}`` reference, as ``store:`` takes them."""
 _BROKER_SCHEMES = ("amqp", "amqps", "pyamqp", "redis", "rediss", "sqs", "memory")
 
 

@@ -25,7 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from summem._flow import Flow
-from summem._secrets import mask_url
 from summem.errors import ConfigurationError
 from summem.events import MemoryEvent
 from summem.fleet.dispatcher import Dispatcher
@@ -131,6 +130,8 @@ class DispatchState:
         redispatch_seconds: float = 60.0,
         retry_seconds: float = 5.0,
     ) -> None:
+        from summem._secrets import mask_url  # loads with the first fleet memory only
+
         self.dispatcher = dispatcher
         self.store = mask_url(store) if store else ""
         self.redispatch_seconds = redispatch_seconds
@@ -188,6 +189,8 @@ class DispatchState:
         try:
             self.dispatcher.dispatch(job)
         except Exception as exc:
+            from summem._secrets import mask_url
+
             detail = mask_url(str(exc))
             logger.warning(
                 "session %r: reduction job %s was not published (%s: %s); turns go on, the "
