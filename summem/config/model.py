@@ -400,7 +400,11 @@ class SummemConfig(Section):
         if self._dispatcher is None:
             from summem.fleet.celery import CeleryDispatcher
 
-            self._dispatcher = CeleryDispatcher(self.broker_url(), queue=self.dispatch.queue)
+            self._dispatcher = CeleryDispatcher(
+                self.broker_url(),
+                queue=self.dispatch.queue,
+                redispatch_seconds=self.dispatch.redispatch_seconds,
+            )
         return self._dispatcher
 
     def _memory(self, cls: Any, session_id: str, store: Any) -> Any:

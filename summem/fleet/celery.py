@@ -27,6 +27,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from summem.errors import DispatchError, MissingDependencyError
+from summem.fleet.dispatcher import (
+    DEFAULT_PUBLISH_RETRY_SECONDS,
+    DEFAULT_REDISPATCH_SECONDS,
+    check_seconds,
+)
 from summem.fleet.job import ReductionJob
 from summem.fleet.worker import JobOutcome, run_job
 from summem.observe.hooks import Hook
@@ -169,11 +174,24 @@ class CeleryDispatcher:
         queue: the queue the workers read.
         publish_retries: connection attempts per job before ``dispatch`` raises (it runs on
             the publisher's thread, never on a turn's).
+        redispatch_seconds: see :class:`~summem.fleet.Dispatcher`.
+        publish_retry_seconds: see :class:`~summem.fleet.Dispatcher`.
     """
 
     def __init__(
-        self, broker: str | Any, *, queue: str = DEFAULT_QUEUE, publish_retries: int = 2
+        self,
+        broker: str | Any,
+        *,
+        queue: str = DEFAULT_QUEUE,
+        publish_retries: int = 2,
+        redispatch_seconds: float = DEFAULT_REDISPATCH_SECONDS,
+        publish_retry_seconds: float = DEFAULT_PUBLISH_RETRY_SECONDS,
     ) -> None:
+        check_seconds(
+            redispatch_seconds=redispatch_seconds, publish_retry_seconds=publish_retry_seconds
+        )
+        self.redispatch_seconds = redispatch_seconds
+        self.publish_retry_seconds = publish_retry_seconds
         if isinstance(broker, str):
             if not broker:
                 raise DispatchError("CeleryDispatcher needs a broker URL")

@@ -27,7 +27,12 @@ from dataclasses import dataclass
 from summem._flow import Flow
 from summem.errors import ConfigurationError
 from summem.events import MemoryEvent
-from summem.fleet.dispatcher import Dispatcher
+from summem.fleet.dispatcher import (
+    DEFAULT_PUBLISH_RETRY_SECONDS,
+    DEFAULT_REDISPATCH_SECONDS,
+    Dispatcher,
+    check_seconds,
+)
 from summem.fleet.events import DispatchFailed, DispatchOverdue, ReductionDispatched
 from summem.fleet.job import ReductionJob
 from summem.observe.hooks import emit
@@ -132,6 +137,7 @@ class DispatchState:
     ) -> None:
         from summem._secrets import mask_url  # loads with the first fleet memory only
 
+        check_seconds(redispatch_seconds=redispatch_seconds, retry_seconds=retry_seconds)
         self.dispatcher = dispatcher
         self.store = mask_url(store) if store else ""
         self.redispatch_seconds = redispatch_seconds
@@ -247,7 +253,12 @@ def dispatch_state(dispatcher: object, store: object) -> DispatchState | None:
             f"dispatcher must have a dispatch(job) method (summem.fleet.Dispatcher), got "
             f"{dispatcher!r}"
         )
-    return DispatchState(dispatcher, store=store if isinstance(store, str) else "")
+    return DispatchState(
+        dispatcher,
+        store=store if isinstance(store, str) else "",
+        redispatch_seconds=getattr(dispatcher, "redispatch_seconds", DEFAULT_REDISPATCH_SECONDS),
+        retry_seconds=getattr(dispatcher, "publish_retry_seconds", DEFAULT_PUBLISH_RETRY_SECONDS),
+    )
 
 
 def noticed_flow(core: SessionCore, store: StoreSteps, state: DispatchState) -> Flow[None]:

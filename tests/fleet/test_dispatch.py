@@ -383,3 +383,28 @@ def test_importing_summem_and_the_fleet_does_not_import_celery() -> None:
 def test_messages_are_summem_messages() -> None:  # the job carries none
     job = ReductionJob("s", "e", 0)
     assert not any(isinstance(v, Message) for v in job.to_dict().values())
+
+
+def test_a_job_left_unanswered_is_planned_again_after_redispatch_seconds() -> None:
+    import time
+
+    jobs: list[dict[str, Any]] = []
+    dispatcher = CallableDispatcher(jobs.append, redispatch_seconds=0.05)
+    memory = Memory("s", reducer=reducer(), store=InMemoryStore(), dispatcher=dispatcher)
+    for i in range(10):
+        memory.add(msg(i))
+    memory.add(msg(10))
+    memory.wait()
+    assert len(jobs) == 1  # outstanding: the next turns wait for it
+    time.sleep(0.1)  # longer than redispatch_seconds: the job is given up
+    memory.add(msg(11))
+    memory.wait()
+    assert len(jobs) == 2 and jobs[1]["job_id"] != jobs[0]["job_id"]
+    assert jobs[1]["length"] == 12
+    memory.close()
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, True, "60"])
+def test_dispatcher_durations_must_be_positive(bad: Any) -> None:
+    with pytest.raises(ConfigurationError, match="redispatch_seconds"):
+        CallableDispatcher(print, redispatch_seconds=bad)

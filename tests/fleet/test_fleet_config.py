@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from summem.cli.app import cli
 from summem.config import parse_config
-from summem.errors import ConfigurationError
+from summem.errors import ConfigurationError, DispatchError
 
 pytest.importorskip("celery", reason="the Celery dispatcher needs celery (summem[celery])")
 
@@ -77,3 +77,64 @@ def test_summem_worker_without_a_broker_says_so(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "needs a broker" in result.output
     assert "--broker" in runner.invoke(cli, ["worker", "--help"]).output
+
+
+def test_the_task_runs_a_job_and_retries_one_whose_lease_is_held(tmp_path: Path) -> None:
+    from celery.exceptions import Retry
+
+    from summem import Memory
+    from summem.fleet import CallableDispatcher, JobOutcome, ReductionJob
+    from summem.fleet.celery import TASK_NAME, WorkerContext, celery_app
+    from summem.stores import SQLiteStore
+    from tests.fleet.test_dispatch import msg, reducer
+
+    store = SQLiteStore(tmp_path / "s.db")
+    jobs: list[dict[str, object]] = []
+    memory = Memory("s", reducer=reducer(), store=store, dispatcher=CallableDispatcher(jobs.append))
+    for i in range(10):
+        memory.add(msg(i))
+    memory.wait()
+    seen: list[JobOutcome] = []
+    made: list[WorkerContext] = []
+
+    def context() -> WorkerContext:
+        made.append(WorkerContext(store=store, reducer=reducer(), on_outcome=seen.append))
+        return made[-1]
+
+    task = celery_app("memory://", queue="q", context=context).tasks[TASK_NAME]
+    assert task({"surprise": 1}) == "malformed"  # dropped, never retried
+    job = ReductionJob.from_dict(jobs[0])
+    assert store.acquire_lease("s", "someone-else", 60)
+    with pytest.raises(Retry):
+        task(jobs[0])
+    store.release_lease("s", "someone-else")
+    assert task(jobs[0]) == "committed"
+    assert task(jobs[0]) == "stale"  # delivered twice: committed once
+    assert [o.status for o in seen] == ["lease_held", "committed", "stale"]
+    assert len(made) == 1 and seen[1].job == job  # one context per process
+    memory.close()
+    store.close()
+
+
+def test_the_dispatcher_sends_the_job_as_json_to_its_queue() -> None:
+    from kombu import Connection
+
+    from summem.fleet import ReductionJob
+    from summem.fleet.celery import TASK_NAME, CeleryDispatcher, celery_app
+
+    app = celery_app("memory://", queue="jobs-here")
+    dispatcher = CeleryDispatcher(app, queue="jobs-here")
+    job = ReductionJob("s", "e", 4)
+    dispatcher.dispatch(job)
+    with Connection("memory://") as conn:
+        queue = conn.SimpleQueue("jobs-here")
+        received = queue.get(timeout=5)
+        assert received.headers["task"] == TASK_NAME
+        assert ReductionJob.from_dict(received.payload[0][0]) == job
+        received.ack()
+        queue.close()
+    with pytest.raises(DispatchError, match="broker URL"):
+        CeleryDispatcher("")
+    worker_less = celery_app("memory://", queue="q2").tasks[TASK_NAME]
+    with pytest.raises(DispatchError, match="without a worker context"):
+        worker_less(job.to_dict())
