@@ -143,7 +143,7 @@ def _wait_for_workers(dispatcher: Any, workers: int) -> None:
 
 def _delete_queue(broker: str, queue: str) -> None:
     try:
-        from kombu import Connection
+        from kombu.connection import Connection
 
         with Connection(broker, connect_timeout=5) as conn:
             conn.default_channel.queue_delete(queue)
@@ -153,7 +153,7 @@ def _delete_queue(broker: str, queue: str) -> None:
 
 def _broker_problem(broker: str) -> str | None:
     try:
-        from kombu import Connection
+        from kombu.connection import Connection
 
         with Connection(broker, connect_timeout=2) as conn:
             conn.ensure_connection(max_retries=1)

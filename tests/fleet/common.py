@@ -42,7 +42,7 @@ def message(session_id: str, turn: int) -> dict[str, str]:
 @functools.cache
 def _rabbitmq_problem() -> str | None:
     try:
-        from kombu import Connection
+        from kombu.connection import Connection
 
         with Connection(BROKER_URL, connect_timeout=2) as conn:
             conn.ensure_connection(max_retries=1)

@@ -87,7 +87,7 @@ def main() -> None:
 
     app = celery_app(BROKER_URL, queue=args.queue, context=context)
 
-    from celery.signals import worker_ready
+    from celery.signals import worker_ready  # type: ignore[import-untyped]
 
     @worker_ready.connect  # type: ignore[untyped-decorator]
     def ready(**_: Any) -> None:  # consuming: the test starts the producers

@@ -90,7 +90,7 @@ def _outcomes(out: Path) -> list[dict[str, Any]]:
 
 
 def _delete_queue(queue: str) -> None:
-    from kombu import Connection
+    from kombu.connection import Connection
 
     with Connection(BROKER_URL, connect_timeout=5) as conn:
         conn.default_channel.queue_delete(queue)
@@ -138,10 +138,10 @@ def test_fleet_over_rabbitmq(shared_backend: Backend, tmp_path: Path) -> None:
         hung = json.loads(hang_file.read_text())
         os.kill(workers[0].pid, signal.SIGKILL)
         workers[0].wait()
-        for p in producers:
-            _wait_for("the producers", lambda p=p: p.poll() is not None, logs)
-            assert p.returncode == 0, (out / "producer-0.log").read_text()[-3000:]
-        results = [json.loads((out / f"producer-{p}.json").read_text()) for p in range(PRODUCERS)]
+        for i, producer in enumerate(producers):
+            _wait_for("the producers", lambda pr=producer: pr.poll() is not None, logs)
+            assert producer.returncode == 0, (out / f"producer-{i}.log").read_text()[-3000:]
+        results = [json.loads((out / f"producer-{i}.json").read_text()) for i in range(PRODUCERS)]
         dispatched = {j for r in results for j in r["dispatched"]} - {
             j for r in results for j in r["failed"]
         }

@@ -80,7 +80,7 @@ def test_summem_worker_without_a_broker_says_so(tmp_path: Path) -> None:
 
 
 def test_the_task_runs_a_job_and_retries_one_whose_lease_is_held(tmp_path: Path) -> None:
-    from celery.exceptions import Retry
+    from celery.exceptions import Retry  # type: ignore[import-untyped]
 
     from summem import Memory
     from summem.fleet import CallableDispatcher, JobOutcome, ReductionJob
@@ -117,7 +117,7 @@ def test_the_task_runs_a_job_and_retries_one_whose_lease_is_held(tmp_path: Path)
 
 
 def test_the_dispatcher_sends_the_job_as_json_to_its_queue() -> None:
-    from kombu import Connection
+    from kombu.connection import Connection
 
     from summem.fleet import ReductionJob
     from summem.fleet.celery import TASK_NAME, CeleryDispatcher, celery_app
