@@ -20,10 +20,33 @@ from typing import Any
 
 from summem.errors import DispatchError
 
-__all__ = ["JOB_FORMAT", "ReductionJob"]
+__all__ = ["JOB_FORMAT", "ReductionJob", "store_label"]
 
 JOB_FORMAT = 1
 """The version of the job's dict; a worker refuses a format it does not know."""
+
+
+def store_label(url: str) -> str:
+    """A store URL without what may be secret: the user and password, secret-named parameters.
+
+    ``postgresql://app:pw@db:5432/app?schema=t&password=x`` -> ``postgresql://db:5432/app?schema=t``.
+    Both sides compute it, the producer from the URL it opened (variables expanded), the worker
+    from its own settings, so ``${VARIABLE}`` references compare equal to their values.
+    """
+    from urllib.parse import parse_qsl, urlencode, urlsplit
+
+    from summem._secrets import is_secret_name
+
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:  # not a URL we can take apart: nothing of it travels
+        return ""
+    if ":" in host:  # an IPv6 address
+        host = f"[{host}]"
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if not is_secret_name(k)])
+    return f"{parts.scheme}://{host}{port}{parts.path}" + (f"?{query}" if query else "")
 
 
 @dataclass(frozen=True)
@@ -37,8 +60,9 @@ class ReductionJob:
         version: the session's version then; the worker commits only on this version.
         watermark: ``k`` then (for logs and lag reports).
         length: the history's length then (for logs).
-        store: the producer's store URL with any password masked, or ``""``; a worker on
-            another store refuses the job rather than reduce a session of the same name there.
+        store: the producer's store, as :func:`store_label` names it (no user, password or
+            secret parameter), or ``""``; a worker on another store refuses the job rather
+            than reduce a session of the same name there.
         job_id: unique per planned job; a redelivered or duplicated copy keeps it (the
             worker's lease owner is derived from it, so a redelivery takes over at once).
         created_at: wall-clock time the job was planned (seconds since the epoch): the

@@ -34,7 +34,7 @@ from summem.fleet.dispatcher import (
     check_seconds,
 )
 from summem.fleet.events import DispatchFailed, DispatchOverdue, ReductionDispatched
-from summem.fleet.job import ReductionJob
+from summem.fleet.job import ReductionJob, store_label
 from summem.observe.hooks import emit
 from summem.session.core import SessionCore, Trigger
 from summem.session.flows import reload_flow
@@ -121,7 +121,8 @@ class DispatchState:
 
     Args:
         dispatcher: where jobs go.
-        store: the store's URL (masked here), or ``""``; carried by each job.
+        store: the store's URL (each job carries its :func:`~summem.fleet.job.store_label`),
+            or ``""``.
         redispatch_seconds: a job whose session did not move in this long is given up
             (a new one may be published).
         retry_seconds: after a failed publish, no new job for this long.
@@ -135,11 +136,9 @@ class DispatchState:
         redispatch_seconds: float = 60.0,
         retry_seconds: float = 5.0,
     ) -> None:
-        from summem._secrets import mask_url  # loads with the first fleet memory only
-
         check_seconds(redispatch_seconds=redispatch_seconds, retry_seconds=retry_seconds)
         self.dispatcher = dispatcher
-        self.store = mask_url(store) if store else ""
+        self.store = store_label(store) if store else ""
         self.redispatch_seconds = redispatch_seconds
         self.retry_seconds = retry_seconds
         self._lock = threading.Lock()

@@ -96,7 +96,8 @@ def run_job(
         store: the worker's store (the producer's, opened here).
         reducer: the budget and summarizer (a worker is configured like the memory).
         store_url: the worker's store URL; when both it and ``job.store`` are known and
-            differ (passwords aside), the job is refused as ``wrong_store``.
+            differ (as :func:`~summem.fleet.job.store_label` names them: credentials aside),
+            the job is refused as ``wrong_store``.
         lease_ttl_seconds: how long the lease outlives a worker killed mid-job (its
             redelivered copy takes over at once; another job waits this long at most).
         hooks: given the reduction's events, as a memory's hooks are.
@@ -139,9 +140,9 @@ def _run(
         return outcome
 
     if store_url and job.store:
-        from summem._secrets import mask_url
+        from summem.fleet.job import store_label
 
-        if mask_url(store_url) != job.store:
+        if store_label(store_url) != job.store:
             return done("wrong_store", f"the job is for {job.store}, this worker serves another")
     steps = SyncStoreSteps(store)
     found = run_sync(steps.probe(sid))

@@ -23,6 +23,7 @@ from summem.fleet import (
     ReductionJob,
     run_job,
 )
+from summem.fleet.job import store_label
 from summem.messages import Message
 from summem.reducers.truncation import TruncationReducer
 from summem.stores import InMemoryStore, SQLiteStore
@@ -202,10 +203,39 @@ def test_the_lease_lets_a_redelivered_copy_in_and_keeps_another_job_out(tmp_path
 
 def test_a_job_for_another_store_is_refused(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "s.db")
-    job = ReductionJob("s", "e", 0, store="redis://user:***@10.0.0.1:6379/0")
+    job = ReductionJob("s", "e", 0, store="redis://10.0.0.1:6379/0")
     outcome = run_job(job, store=store, reducer=reducer(), store_url=f"sqlite:///{tmp_path}/s.db")
     assert outcome.status == "wrong_store"
     store.close()
+
+
+def test_a_job_names_its_store_without_credentials(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/s.db?password=hunter2&timeout=5"
+    assert store_label(url) == f"sqlite:///{tmp_path}/s.db?timeout=5"
+    assert store_label("postgresql://app:pw@db:5432/app?schema=t&password=x") == (
+        "postgresql://db:5432/app?schema=t"
+    )
+    same = "redis://u:${REDIS_PASSWORD}@10.0.0.1:6379/0"  # the worker's settings
+    assert store_label(same) == store_label("redis://u:s3cret@10.0.0.1:6379/0")
+    jobs: list[dict[str, Any]] = []
+    memory = Memory(
+        "s",
+        reducer=reducer(),
+        store=f"sqlite:///{tmp_path}/s.db",
+        dispatcher=CallableDispatcher(jobs.append),
+    )
+    for i in range(10):
+        memory.add(msg(i))
+    memory.wait()
+    assert jobs[0]["store"] == f"sqlite:///{tmp_path}/s.db"
+    outcome = run_job(
+        ReductionJob.from_dict(jobs[0]),
+        store=memory.store,
+        reducer=reducer(),
+        store_url=f"sqlite:///{tmp_path}/s.db",
+    )
+    assert outcome.status == "committed"
+    memory.close()
 
 
 class Down:
