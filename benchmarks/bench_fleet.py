@@ -197,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     print(
         f"  queue: {q['jobs']} jobs published, {q['truncating']} turns past the hard limit "
-        f"({q['hard_limit']}) truncated before a worker answered; largest view {q['largest']} "
+        f"({q['hard_limit']}) truncated before a worker answered; largest view after the run {q['largest']} "
         f"(background: {bg['largest']})"
     )
 
