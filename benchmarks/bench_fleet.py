@@ -197,8 +197,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     print(
         f"  queue: {q['jobs']} jobs published, {q['truncating']} turns past the hard limit "
-        f"({q['hard_limit']}) truncated before a worker answered; largest view after the run {q['largest']} "
-        f"(background: {bg['largest']})"
+        f"({q['hard_limit']}) truncated before a worker answered; largest view after the run "
+        f"{q['largest']} (background: {bg['largest']})"
     )
 
 
