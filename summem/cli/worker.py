@@ -50,4 +50,5 @@ def worker_app(config: SummemConfig, *, broker: str | None = None, queue: str | 
             retry_seconds=retry,
         )
 
-    return celery_app(broker, queue=queue, context=context)
+    visibility = dispatch.visibility_timeout_seconds if dispatch is not None else None
+    return celery_app(broker, queue=queue, context=context, visibility_timeout=visibility)

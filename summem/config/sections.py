@@ -208,6 +208,9 @@ class DispatchConfig(Section):
     """A worker's reduction lease: how long a killed worker's lease outlives it."""
     retry_seconds: PositiveFloat = 2.0
     """A job finding another job reducing its session runs again after this long."""
+    visibility_timeout_seconds: PositiveFloat | None = None
+    """Redis brokers: a job a killed worker took is delivered again after this long (Celery's
+    default: an hour); set it above the longest job. RabbitMQ needs none."""
 
     @model_validator(mode="after")
     def _broker_url(self) -> DispatchConfig:

@@ -77,8 +77,10 @@ class WorkerContext:
     on_outcome: Callable[[JobOutcome], object] | None = None
 
 
-def _app_config(broker: str, queue: str) -> dict[str, Any]:
+def _app_config(broker: str, queue: str, visibility_timeout: float | None) -> dict[str, Any]:
+    options = {} if visibility_timeout is None else {"visibility_timeout": visibility_timeout}
     return {
+        "broker_transport_options": options,
         "broker_url": broker,
         "task_default_queue": queue,
         "task_acks_late": True,
@@ -99,6 +101,7 @@ def celery_app(
     queue: str = DEFAULT_QUEUE,
     context: Callable[[], WorkerContext] | None = None,
     main: str = "summem",
+    visibility_timeout: float | None = None,
 ) -> Any:
     """A Celery app with the ``summem.reduce`` task on ``queue``.
 
@@ -108,13 +111,17 @@ def celery_app(
         context: builds the worker's :class:`WorkerContext` (called once per worker
             process, on its first job); a producer's app does not need it.
         main: the app's name.
+        visibility_timeout: Redis (and SQS) brokers only: seconds after which a job taken by
+            a worker that never acknowledged it (killed mid-job) is delivered again; Celery's
+            default is an hour. Set it above your longest job. RabbitMQ redelivers as soon as
+            the worker's connection drops.
 
     Returns:
         A ``celery.Celery`` app; ``app.worker_main([...])`` runs a worker.
     """
     celery = _celery()
     app = celery.Celery(main, set_as_current=False)
-    app.conf.update(_app_config(broker, queue))
+    app.conf.update(_app_config(broker, queue, visibility_timeout))
     lock = threading.Lock()
     built: list[WorkerContext] = []
 

@@ -1,7 +1,7 @@
 """A fleet test's worker process: the real ``summem.reduce`` Celery task, solo pool.
 
-``python -m tests.fleet.fleet_worker SPEC_JSON QUEUE OUT_DIR [--hang-at N]``. Each job's
-outcome is appended to ``OUT_DIR/outcomes-<pid>.jsonl``. With ``--hang-at N`` the N-th
+``python -m tests.fleet.fleet_worker SPEC_JSON QUEUE OUT_DIR [--hang-at N] [--broker URL]``.
+Each job's outcome is appended to ``OUT_DIR/outcomes-<pid>.jsonl``. With ``--hang-at N`` the N-th
 summarizer call first writes ``OUT_DIR/hang-<pid>.json`` (the job it is in) and then never
 returns, so the test kills this worker while it is certainly mid-job.
 """
@@ -58,6 +58,7 @@ def main() -> None:
     parser.add_argument("queue")
     parser.add_argument("out", type=Path)
     parser.add_argument("--hang-at", type=int, default=None)
+    parser.add_argument("--broker", default=BROKER_URL)
     args = parser.parse_args()
     spec = json.loads(args.spec)
     log = args.out / f"outcomes-{os.getpid()}.jsonl"
@@ -85,7 +86,7 @@ def main() -> None:
             on_outcome=record,
         )
 
-    app = celery_app(BROKER_URL, queue=args.queue, context=context)
+    app = celery_app(args.broker, queue=args.queue, context=context)
 
     from celery.signals import worker_ready  # type: ignore[import-untyped]
 

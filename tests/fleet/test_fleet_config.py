@@ -67,6 +67,14 @@ def test_the_worker_app_has_the_late_acking_task(tmp_path: Path) -> None:
     assert task.acks_late and task.reject_on_worker_lost
     assert app.conf.worker_prefetch_multiplier == 1
     assert app.conf.task_default_queue == "q1"
+    assert app.conf.broker_transport_options == {}
+    text += "  visibility_timeout_seconds: 300\n"
+    text = text.replace(
+        "dispatch: {{broker: 'redis://127.0.0.1:6379/9', queue: q1}}",
+        ("dispatch:\n  broker: redis://127.0.0.1:6379/9\n  queue: q1"),
+    )
+    app = worker_app(parse_config(text.format(db=tmp_path / "s.db")))
+    assert app.conf.broker_transport_options == {"visibility_timeout": 300.0}
 
 
 def test_summem_worker_without_a_broker_says_so(tmp_path: Path) -> None:
