@@ -239,7 +239,9 @@ def test_a_job_names_its_store_without_credentials(tmp_path: Path) -> None:
 
 
 class Down:
-    """A broker that is down."""
+    """A broker that is down; after a failure no job is published for an hour."""
+
+    publish_retry_seconds = 3600.0
 
     def __init__(self) -> None:
         self.calls = 0
@@ -266,7 +268,7 @@ def test_a_broker_that_is_down_breaks_no_turn_and_the_hard_limit_holds(tmp_path:
         assert memory.size <= 20
     failed = [e for e in events if isinstance(e, DispatchFailed)]
     assert failed and all("secret-password" not in e.detail for e in failed)
-    assert broker.calls == len(failed) < 10  # retried after a pause, not on every turn
+    assert broker.calls == len(failed) == 1  # no publish during the pause, none per turn
     overdue = [e for e in events if isinstance(e, DispatchOverdue)]
     assert overdue and all(e.size > e.hard_limit == 20 for e in overdue)
     folds = [e for e in events if isinstance(e, ReductionCommitted)]
@@ -415,22 +417,39 @@ def test_messages_are_summem_messages() -> None:  # the job carries none
     assert not any(isinstance(v, Message) for v in job.to_dict().values())
 
 
-def test_a_job_left_unanswered_is_planned_again_after_redispatch_seconds() -> None:
-    import time
+class Clock:
+    """The publisher's clock, moved by hand."""
 
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_a_job_left_unanswered_is_planned_again_after_redispatch_seconds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import summem.fleet.publisher as publisher
+
+    clock = Clock()
+    monkeypatch.setattr(publisher, "time", clock)
     jobs: list[dict[str, Any]] = []
-    dispatcher = CallableDispatcher(jobs.append, redispatch_seconds=0.05)
+    dispatcher = CallableDispatcher(jobs.append, redispatch_seconds=30)
     memory = Memory("s", reducer=reducer(), store=InMemoryStore(), dispatcher=dispatcher)
     for i in range(10):
         memory.add(msg(i))
     memory.add(msg(10))
     memory.wait()
-    assert len(jobs) == 1  # outstanding: the next turns wait for it
-    time.sleep(0.1)  # longer than redispatch_seconds: the job is given up
+    clock.now += 29
     memory.add(msg(11))
     memory.wait()
+    assert len(jobs) == 1  # outstanding: the next turns wait for it
+    clock.now += 2  # past redispatch_seconds: the job is given up
+    memory.add(msg(12))
+    memory.wait()
     assert len(jobs) == 2 and jobs[1]["job_id"] != jobs[0]["job_id"]
-    assert jobs[1]["length"] == 12
+    assert jobs[1]["length"] == 13
     memory.close()
 
 
@@ -438,3 +457,24 @@ def test_a_job_left_unanswered_is_planned_again_after_redispatch_seconds() -> No
 def test_dispatcher_durations_must_be_positive(bad: Any) -> None:
     with pytest.raises(ConfigurationError, match="redispatch_seconds"):
         CallableDispatcher(print, redispatch_seconds=bad)
+
+
+def test_after_a_failed_publish_the_next_job_waits_for_the_pause(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import summem.fleet.publisher as publisher
+
+    clock = Clock()
+    monkeypatch.setattr(publisher, "time", clock)
+    broker = Down()
+    broker.publish_retry_seconds = 10.0
+    memory = Memory("s", reducer=reducer(), store=InMemoryStore(), dispatcher=broker)
+    for i in range(12):
+        memory.add(msg(i))
+        memory.wait()
+    assert broker.calls == 1
+    clock.now += 11
+    memory.add(msg(12))
+    memory.wait()
+    assert broker.calls == 2
+    memory.close()
