@@ -508,6 +508,8 @@ def worker(
     from summem.cli.worker import worker_app
 
     app = worker_app(load_settings(config_path), broker=broker, queue=queue)
+    if pool != "prefork":  # jobs run in this process: open the store now, fail at start
+        app.summem_context()
     argv = ["worker", f"--pool={pool}", f"--concurrency={concurrency}", f"--loglevel={loglevel}"]
     argv.append(f"--queues={app.conf.task_default_queue}")
     argv.append(f"--hostname={hostname or f'summem-{os.getpid()}@%h'}")

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from summem.errors import DispatchError, MissingDependencyError
+from summem.errors import DispatchError, MissingDependencyError, StoreError
 from summem.fleet.dispatcher import (
     DEFAULT_PUBLISH_RETRY_SECONDS,
     DEFAULT_REDISPATCH_SECONDS,
@@ -43,6 +43,8 @@ __all__ = ["DEFAULT_QUEUE", "TASK_NAME", "CeleryDispatcher", "WorkerContext", "c
 logger = logging.getLogger("summem.fleet")
 
 TASK_NAME = "summem.reduce"
+STORE_RETRIES = 10
+"""Times a job is retried (``retry_seconds`` apart) while the worker's store fails."""
 DEFAULT_QUEUE = "summem"
 
 
@@ -117,7 +119,9 @@ def celery_app(
             the worker's connection drops.
 
     Returns:
-        A ``celery.Celery`` app; ``app.worker_main([...])`` runs a worker.
+        A ``celery.Celery`` app; ``app.worker_main([...])`` runs a worker, and
+        ``app.summem_context()`` builds the worker's context now (a worker that runs jobs in
+        its own process calls it before consuming, so bad settings fail at start).
     """
     celery = _celery()
     app = celery.Celery(main, set_as_current=False)
@@ -151,15 +155,26 @@ def celery_app(
         except DispatchError as exc:  # never retried: it would fail the same way
             logger.error("summem: dropped a malformed reduction job: %s", exc)
             return "malformed"
-        ctx = worker_context()
-        outcome: JobOutcome = run_job(
-            job,
-            store=ctx.store,
-            reducer=ctx.reducer,
-            store_url=ctx.store_url,
-            lease_ttl_seconds=ctx.lease_ttl_seconds,
-            hooks=ctx.hooks,
-        )
+        try:
+            ctx = worker_context()
+            outcome: JobOutcome = run_job(
+                job,
+                store=ctx.store,
+                reducer=ctx.reducer,
+                store_url=ctx.store_url,
+                lease_ttl_seconds=ctx.lease_ttl_seconds,
+                hooks=ctx.hooks,
+            )
+        except StoreError as exc:  # the store is unreachable: the job is not lost for that
+            logger.warning(
+                "summem: job %s, session %r: the store failed (%s: %s); retrying",
+                job.job_id,
+                job.session_id,
+                type(exc).__name__,
+                exc,
+            )
+            countdown = built[0].retry_seconds if built else 2.0
+            raise self.retry(exc=exc, countdown=countdown, max_retries=STORE_RETRIES) from exc
         if ctx.on_outcome is not None:
             try:
                 ctx.on_outcome(outcome)
@@ -170,6 +185,7 @@ def celery_app(
         return outcome.status
 
     app.summem_reduce = reduce
+    app.summem_context = worker_context
     return app
 
 

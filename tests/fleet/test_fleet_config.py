@@ -146,3 +146,38 @@ def test_the_dispatcher_sends_the_job_as_json_to_its_queue() -> None:
     worker_less = celery_app("memory://", queue="q2").tasks[TASK_NAME]
     with pytest.raises(DispatchError, match="without a worker context"):
         worker_less(job.to_dict())
+
+
+def test_a_job_whose_store_fails_is_retried_not_lost(tmp_path: Path) -> None:
+    from summem.errors import StoreError
+    from summem.fleet import ReductionJob
+    from summem.fleet.celery import STORE_RETRIES, TASK_NAME, WorkerContext, celery_app
+    from summem.stores import SQLiteStore
+    from tests.fleet.test_dispatch import reducer
+
+    class Unreachable(SQLiteStore):
+        tries = 0
+
+        def probe(self, session_id: str) -> tuple[str, int, int] | None:
+            Unreachable.tries += 1
+            raise StoreError("connection refused")
+
+    store = Unreachable(tmp_path / "s.db")
+    app = celery_app("memory://", queue="q", context=lambda: WorkerContext(store, reducer()))
+    # run eagerly, retries included: each retry runs the job again, then it fails for good
+    result = app.tasks[TASK_NAME].apply(args=[ReductionJob("s", "e", 0).to_dict()])
+    assert Unreachable.tries == STORE_RETRIES + 1
+    assert result.state == "FAILURE" and isinstance(result.result, StoreError)
+    store.close()
+
+
+def test_a_solo_worker_with_an_unusable_store_fails_at_start(tmp_path: Path) -> None:
+    config = tmp_path / "summem.yaml"
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    config.write_text(
+        f"store: sqlite:///{blocked}/s.db\ndispatch: {{broker: 'memory://', queue: q}}\n"
+    )
+    result = CliRunner().invoke(cli, ["worker", "--config", str(config), "--pool", "solo"])
+    assert result.exit_code != 0
+    assert "s.db" in result.output
