@@ -5,7 +5,8 @@ sessions, 4,000 turns, jobs over RabbitMQ to three Celery workers (the real ``su
 task, solo pool). One worker's summarizer hangs in its second job and the worker is killed
 there; late acknowledgement hands that job to another worker. Then: no message lost or
 duplicated, one summary chain per session, every view within its hard limit after every
-turn, every job answered, none committed twice. The queue lag is printed.
+turn, every job answered, none committed twice. The queue lag is printed (``-rA`` shows it)
+and recorded as the test's properties (``--junitxml``).
 
 Skipped when RabbitMQ is not reachable (failed under ``CI=true``). Timeouts only guard
 against a hang; nothing here is timed.
@@ -22,6 +23,7 @@ import sys
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +98,9 @@ def _delete_queue(queue: str) -> None:
         conn.default_channel.queue_delete(queue)
 
 
-def test_fleet_over_rabbitmq(shared_backend: Backend, tmp_path: Path) -> None:
+def test_fleet_over_rabbitmq(
+    shared_backend: Backend, tmp_path: Path, record_property: Callable[[str, object], None]
+) -> None:
     require_rabbitmq()
     spec = json.dumps(list(shared_backend.spec))
     queue = f"summem-fleet-{uuid.uuid4().hex[:12]}"
@@ -173,6 +177,9 @@ def test_fleet_over_rabbitmq(shared_backend: Backend, tmp_path: Path) -> None:
     publish = sorted(v for r in results for v in r["published"].values())
     truncating = sum(r["overdue"] for r in results)
     turns = sum(r["turns"] for r in results)
+    record_property("queue_lag_p50_seconds", lags[len(lags) // 2])
+    record_property("queue_lag_p99_seconds", lags[int(len(lags) * 0.99)])
+    record_property("jobs", len(dispatched))
     print(
         f"\nfleet on {shared_backend.kind}: {turns} turns, {len(dispatched)} jobs, "
         f"{sum(commits.values())} committed, {Counter(o['status'] for o in outcomes)}; "
