@@ -34,6 +34,8 @@ from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
 from summem.summarizers.base import Summarizer
 
 if TYPE_CHECKING:
+    from summem.fleet.dispatcher import Dispatcher
+    from summem.fleet.publisher import DispatchState
     from summem.formats.responses import ResponseItem
     from summem.recall.index import RecallHit
     from summem.recall.tool import RecallTool
@@ -66,6 +68,7 @@ class AsyncMemory(BaseMemory):
         style: ViewStyle | None = None,
         hooks: Sequence[Hook] = (),
         spend_limit: SpendLimit | None = None,
+        dispatcher: Dispatcher | None = None,
     ) -> None:
         super().__init__(
             session_id,
@@ -76,7 +79,17 @@ class AsyncMemory(BaseMemory):
             hooks=hooks,
             spend_limit=spend_limit,
             allow_async_hooks=True,
+            dispatching=dispatcher is not None,
         )
+        self._dispatch: DispatchState | None = None
+        if dispatcher is not None:  # summem.fleet loads only for a fleet's memory
+            from summem.fleet.publisher import dispatch_state
+
+            self._dispatch = dispatch_state(dispatcher, store)
+        if self._dispatch is not None:
+            from summem.fleet.publisher import PUBLISHER
+
+            PUBLISHER.ready()  # no turn starts a thread: jobs are published from this one
         self._owns_store = store is None or isinstance(store, str)
         if store is None:
             self._store: AsyncStore = AsyncInMemoryStore()
@@ -171,6 +184,9 @@ class AsyncMemory(BaseMemory):
             return await run_async(flow)
 
     async def _after_write(self) -> None:
+        if self._dispatch is not None:
+            await self._after_write_dispatched(self._dispatch)
+            return
         task = self._task
         busy = task is not None and not task.done() and _progressing(task)
         action, skipped = self._core.decide(in_flight=busy)
@@ -192,6 +208,16 @@ class AsyncMemory(BaseMemory):
                 if action != "hard":
                     return
             await self._reduce("hard")
+
+    async def _after_write_dispatched(self, state: DispatchState) -> None:
+        """A turn with a dispatcher: notice a worker's commit, publish, or truncate."""
+        from summem.fleet.publisher import dispatch_turn_flow, noticed_flow
+
+        async with self._write:
+            await run_async(noticed_flow(self._core, self._steps, state))
+        if await run_async(dispatch_turn_flow(self._core, state)) == "hard":
+            async with self._reducing as hold:  # no lease: the commit's CAS decides
+                await _held(reduction_flow(self._core, self._steps, "hard"), hold)
 
     async def _work(self) -> None:
         if self._closed:  # started late, on a loop that ran again after close()
@@ -386,6 +412,10 @@ class AsyncMemory(BaseMemory):
 
     @doc_of(Memory.wait)
     async def wait(self) -> None:
+        if self._dispatch is not None:
+            from summem.fleet.publisher import PUBLISHER
+
+            await asyncio.get_running_loop().run_in_executor(None, PUBLISHER.flush)
         await self._settled()
         self._raise_background_error()
 

@@ -12,6 +12,7 @@ clauses keep working. No message or ``repr`` here ever carries an API key (invar
     │   ├── MessageTypeError          (also TypeError) a value JSON cannot hold (an object...)
     │   └── HistoryMismatchError      a resent list that echoes a summary no longer current
     ├── PromptError                   a prompt file is unreadable or invalid
+    ├── DispatchError                 a reduction job is malformed or cannot be published
     ├── LLMError                      a provider call failed (.provider, .model, .status_code)
     │   ├── LLMTransientError         408/409/429/5xx/timeouts: the only thing retried
     │   ├── LLMAuthenticationError    a missing, invalid or refused API key: never retried
@@ -42,6 +43,7 @@ __all__ = [
     "ConflictError",
     "ContextWindowExceededError",
     "CorruptRecordError",
+    "DispatchError",
     "HistoryMismatchError",
     "InvalidSessionIdError",
     "InvalidSummaryError",
@@ -303,3 +305,12 @@ class SchemaVersionError(StoreError):
 
 class CorruptRecordError(StoreError):
     """A stored record cannot be decoded; the message names the session and the record."""
+
+
+class DispatchError(SummemError):
+    """A reduction job could not be built, read or handed to the task engine.
+
+    Raised for a job that is not a valid :class:`~summem.fleet.ReductionJob` (naming the
+    field), or by a dispatcher that cannot publish one. The memory never raises it from a
+    turn: a turn that cannot publish says so with a ``DispatchFailed`` event and goes on.
+    """

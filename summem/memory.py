@@ -41,6 +41,8 @@ from summem.stores.memory import InMemoryStore
 from summem.summarizers.base import Summarizer
 
 if TYPE_CHECKING:
+    from summem.fleet.dispatcher import Dispatcher
+    from summem.fleet.publisher import DispatchState
     from summem.formats.responses import ResponseItem
     from summem.recall.index import RecallHit
     from summem.recall.tool import RecallTool
@@ -76,6 +78,11 @@ class Memory(BaseMemory):
             steps) and a ``SpendLimitReached`` event says so. The spend is kept in the
             store's ledger, so the budget holds across restarts and is shared by every
             process on the store (see :mod:`summem.observe.spend`).
+        dispatcher: reduce on a fleet's workers instead of in this process (see
+            :mod:`summem.fleet` and ``docs-notes/fleet.md``): past the soft threshold (the
+            threshold without one) a turn publishes a job, off the turn; the worker's commit
+            shows on a later turn; past the hard limit a turn folds offline if no worker
+            answered. ``reduce()`` still reduces here.
     """
 
     def __init__(
@@ -89,6 +96,7 @@ class Memory(BaseMemory):
         style: ViewStyle | None = None,
         hooks: Sequence[Hook] = (),
         spend_limit: SpendLimit | None = None,
+        dispatcher: Dispatcher | None = None,
     ) -> None:
         super().__init__(
             session_id,
@@ -99,7 +107,13 @@ class Memory(BaseMemory):
             hooks=hooks,
             spend_limit=spend_limit,
             allow_async_hooks=False,
+            dispatching=dispatcher is not None,
         )
+        self._dispatch: DispatchState | None = None
+        if dispatcher is not None:  # summem.fleet loads only for a fleet's memory
+            from summem.fleet.publisher import dispatch_state
+
+            self._dispatch = dispatch_state(dispatcher, store)
         if store is None:
             self._store: Store = InMemoryStore()
             self._owns_store = True
@@ -120,7 +134,11 @@ class Memory(BaseMemory):
         self._reducing = threading.Lock()  # one reduction at a time in this object
         self._recall_lock = threading.Lock()  # the recall index, one user at a time
         self._worker = BackgroundWorker(self._work, name=f"summem-reduce:{self.session_id[:32]}")
-        if self._core.background:
+        if self._dispatch is not None:
+            from summem.fleet.publisher import PUBLISHER
+
+            PUBLISHER.ready()  # no turn starts a thread: jobs are published from this one
+        elif self._core.background:
             self._worker.ready()  # no turn starts a thread (see summem.session.worker)
         try:
             self.refresh()
@@ -286,6 +304,9 @@ class Memory(BaseMemory):
             return run_sync(flow)
 
     def _after_write(self) -> None:
+        if self._dispatch is not None:
+            self._after_write_dispatched(self._dispatch)
+            return
         core, worker = self._core, self._worker
         busy = worker.busy
         action, skipped = core.decide(in_flight=busy)
@@ -307,6 +328,16 @@ class Memory(BaseMemory):
             self._reduce("hard")
         elif core.background and core.exceeds(core.reducer.target):
             worker.prestart()  # so the turn that passes the soft threshold does not wait for it
+
+    def _after_write_dispatched(self, state: DispatchState) -> None:
+        """A turn with a dispatcher: notice a worker's commit, publish, or truncate."""
+        from summem.fleet.publisher import dispatch_turn_flow, noticed_flow
+
+        with self._write:
+            run_sync(noticed_flow(self._core, self._steps, state))
+        if run_sync(dispatch_turn_flow(self._core, state)) == "hard":
+            with self._reducing:  # no lease: a worker may hold it; the commit's CAS decides
+                run_sync(reduction_flow(self._core, self._steps, "hard"))
 
     def _work(self) -> None:
         try:
@@ -508,7 +539,14 @@ class Memory(BaseMemory):
     # -- lifecycle --------------------------------------------------------------------------
 
     def wait(self) -> None:
-        """Join the background reduction in flight; raise its failure (``fail_on_error``)."""
+        """Join the background reduction in flight; raise its failure (``fail_on_error``).
+
+        With a dispatcher: wait until the jobs planned so far are handed to the broker.
+        """
+        if self._dispatch is not None:
+            from summem.fleet.publisher import PUBLISHER
+
+            PUBLISHER.flush()
         self._worker.join()
         self._raise_background_error()
 

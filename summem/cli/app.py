@@ -12,6 +12,7 @@ non-zero exit (2 for bad input or settings, 1 for failures while running), never
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -464,6 +465,55 @@ def chat(
     )
     if not run_chat(config, options, out=console()):
         raise CliError("the last turn failed (see above); the session is saved")
+
+
+@cli.command(short_help="Run a Celery worker for the fleet's reduction jobs.")
+@_config_option
+@click.option("--broker", help="Broker URL (default: dispatch.broker in summem.yaml).")
+@click.option("--queue", help="Queue to read (default: dispatch.queue, else summem).")
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Jobs run at once (processes with --pool prefork).",
+)
+@click.option(
+    "--pool",
+    type=click.Choice(["prefork", "solo", "threads"]),
+    default="prefork",
+    show_default=True,
+    help="Celery's execution pool.",
+)
+@click.option("--loglevel", default="INFO", show_default=True, help="Celery's log level.")
+@click.option(
+    "--hostname", help="The worker's node name (default: summem-PID@HOST, unique per process)."
+)
+def worker(
+    config_path: str | None,
+    broker: str | None,
+    queue: str | None,
+    concurrency: int,
+    pool: str,
+    loglevel: str,
+    hostname: str | None,
+) -> None:
+    """Run a Celery worker that runs reduction jobs (needs summem[celery]).
+
+    The settings are the producers' summem.yaml: dispatch: names the broker and the queue,
+    store: and the budget and model how to reduce. Jobs are acknowledged late, one prefetched
+    at a time: a worker killed mid-job has its job delivered again (running one twice commits
+    once). Equivalent to `celery worker` on summem.cli.worker.worker_app(config).
+    """
+    from summem.cli.worker import worker_app
+
+    app = worker_app(load_settings(config_path), broker=broker, queue=queue)
+    if pool != "prefork":  # jobs run in this process: open the store now, fail at start
+        app.summem_context()
+    argv = ["worker", f"--pool={pool}", f"--concurrency={concurrency}", f"--loglevel={loglevel}"]
+    argv.append(f"--queues={app.conf.task_default_queue}")
+    argv.append(f"--hostname={hostname or f'summem-{os.getpid()}@%h'}")
+    app.worker_main(argv)
 
 
 @cli.command(name="eval", short_help="How to run the evals.")

@@ -40,6 +40,7 @@ from summem.config.io import (
     check_consistency,
     check_env_names,
     check_store_url,
+    expand_env,
     format_errors,
     key_variable,
     open_with_env,
@@ -49,6 +50,7 @@ from summem.config.io import (
 )
 from summem.config.sections import (
     BudgetConfig,
+    DispatchConfig,
     MaskingConfig,
     ObserveConfig,
     RetriesConfig,
@@ -64,6 +66,7 @@ from summem.stores.url import data_dir, default_store_url
 
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory
+    from summem.fleet.dispatcher import Dispatcher
     from summem.memory import Memory
     from summem.prompts import PromptTemplate
     from summem.reducers.summarization import SummarizationReducer
@@ -116,10 +119,13 @@ class SummemConfig(Section):
     api_key_env: str | dict[str, str] | None = None
     """Environment variable holding the API key: one name for every model, or per model."""
     observe: ObserveConfig = Field(default_factory=ObserveConfig)
+    dispatch: DispatchConfig | None = None
+    """Reduce on a fleet's workers (``summem worker``) instead of in the memory's process."""
 
     _source: str = PrivateAttr(default="<defaults>")
     _base_dir: Path | None = PrivateAttr(default=None)
     _spend_limit: SpendLimit | None = PrivateAttr(default=None)
+    _dispatcher: Dispatcher | None = PrivateAttr(default=None)
 
     # -- checks ---------------------------------------------------------------------------
 
@@ -223,6 +229,7 @@ class SummemConfig(Section):
             f"store: {self.store}",
             *([f"hooks: {', '.join(self.observe.hooks)}"] if self.observe.hooks else []),
             *(["spend limit: " + _limit_text(self.observe)] if self.observe.spend_limit else []),
+            *([_dispatch_text(self.dispatch)] if self.dispatch is not None else []),
         ]
 
     # -- factories ------------------------------------------------------------------------
@@ -376,6 +383,30 @@ class SummemConfig(Section):
             self._spend_limit = self.observe.spend_limit.build()
         return self._spend_limit
 
+    def broker_url(self) -> str:
+        """The ``dispatch.broker`` URL with ``${VARIABLE}`` expanded from the environment.
+
+        Raises:
+            ConfigurationError: no ``dispatch:`` section, or a variable is not set.
+        """
+        if self.dispatch is None:
+            raise ConfigurationError(f"{self._source}: no dispatch: section (a broker to use)")
+        return expand_env(self.dispatch.broker, self._source)[0]
+
+    def build_dispatcher(self) -> Dispatcher | None:
+        """The ``dispatch:`` section's dispatcher, one shared by every memory built here."""
+        if self.dispatch is None:
+            return None
+        if self._dispatcher is None:
+            from summem.fleet.celery import CeleryDispatcher
+
+            self._dispatcher = CeleryDispatcher(
+                self.broker_url(),
+                queue=self.dispatch.queue,
+                redispatch_seconds=self.dispatch.redispatch_seconds,
+            )
+        return self._dispatcher
+
     def _memory(self, cls: Any, session_id: str, store: Any) -> Any:
         validate_session_id(session_id)  # so that errors below are about the store
         self._prepare_default_store()
@@ -385,6 +416,8 @@ class SummemConfig(Section):
             "hooks": self.observe.build_hooks(),
             "spend_limit": self.spend_limit(),
         }
+        if self.dispatch is not None:
+            options["dispatcher"] = self.build_dispatcher()
         if store is not None:
             return cls(session_id, store=store, **options)
         return open_with_env(
@@ -402,6 +435,7 @@ _ALLOWED_KEYS: dict[tuple[str, ...], list[str]] = {
     ("masking",): list(MaskingConfig.model_fields),
     ("retries",): list(RetriesConfig.model_fields),
     ("observe",): list(ObserveConfig.model_fields),
+    ("dispatch",): list(DispatchConfig.model_fields),
     ("observe", "spend_limit"): list(SpendLimitConfig.model_fields),
 }
 
@@ -413,6 +447,15 @@ def _limit_text(observe: ObserveConfig) -> str:
     parts += [f"${limit.max_cost_usd}"] if limit.max_cost_usd is not None else []
     window = f"per {limit.window_seconds:g} s" if limit.window_seconds else "per process"
     return f"{' and '.join(parts)} {window}, per {limit.scope}"
+
+
+def _dispatch_text(dispatch: DispatchConfig) -> str:
+    from summem._secrets import mask_url
+
+    return (
+        f"dispatch: reductions run on {dispatch.engine} workers "
+        f"({mask_url(dispatch.broker)}, queue {dispatch.queue})"
+    )
 
 
 def parse_config(

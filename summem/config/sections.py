@@ -8,6 +8,7 @@ span sections live in :func:`summem.config.io.check_consistency`.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BudgetConfig",
+    "DispatchConfig",
     "MaskingConfig",
     "ObserveConfig",
     "RetriesConfig",
@@ -184,6 +186,56 @@ class SpendLimitConfig(Section):
     def build(self) -> SpendLimit:
         """The :class:`~summem.observe.SpendLimit` these settings describe."""
         return SpendLimit(**self.model_dump())
+
+
+class DispatchConfig(Section):
+    """Reduce on a fleet's workers through a task engine (``dispatch:``; ``docs-notes/fleet.md``).
+
+    The memories this config builds publish a job when a reduction is due, and ``summem
+    worker`` (with the same file) runs them.
+    """
+
+    engine: Literal["celery"] = "celery"
+    """The task engine (others are a few lines of Python: see ``summem.fleet``)."""
+    broker: str
+    """The broker URL: ``amqp://guest:guest@127.0.0.1:5672//`` (RabbitMQ) or ``redis://...``;
+    a password only as ``${VARIABLE}``, expanded from the environment."""
+    queue: str = "summem"
+    """The queue jobs go to and workers read."""
+    redispatch_seconds: PositiveFloat = 60.0
+    """A job whose session did not move in this long is given up and planned again."""
+    lease_ttl_seconds: PositiveFloat = 120.0
+    """A worker's reduction lease: how long a killed worker's lease outlives it."""
+    retry_seconds: PositiveFloat = 2.0
+    """A job finding another job reducing its session runs again after this long."""
+    visibility_timeout_seconds: PositiveFloat | None = None
+    """Redis brokers: a job a killed worker took is delivered again after this long (Celery's
+    default: an hour); set it above the longest job. RabbitMQ needs none."""
+
+    @model_validator(mode="after")
+    def _broker_url(self) -> DispatchConfig:
+        from urllib.parse import urlsplit
+
+        if not self.queue.strip():
+            raise ValueError("queue must not be empty")
+        scheme = self.broker.partition("://")[0]
+        if not scheme or scheme not in _BROKER_SCHEMES:
+            raise ValueError(
+                f"broker must be a URL with one of the schemes {', '.join(_BROKER_SCHEMES)}, "
+                f"got {self.broker!r}"
+            )
+        password = urlsplit(self.broker).password
+        if password and not _ENV_REF.fullmatch(password) and password != "guest":
+            raise ValueError(
+                "broker holds a literal password; write it as ${BROKER_PASSWORD} and set that "
+                "environment variable"
+            )
+        return self
+
+
+_ENV_REF = re.compile(r"\$\{[A-Z_][A-Z0-9_]*\}")
+"""A ``${VARIABLE}`` reference, as ``store:`` takes them."""
+_BROKER_SCHEMES = ("amqp", "amqps", "pyamqp", "redis", "rediss", "sqs", "memory")
 
 
 class ObserveConfig(Section):

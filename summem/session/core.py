@@ -89,7 +89,14 @@ class SessionCore:
             it on when the reducer has a soft threshold.
     """
 
-    def __init__(self, session_id: str, reducer: Reducer, *, background: bool | None) -> None:
+    def __init__(
+        self,
+        session_id: str,
+        reducer: Reducer,
+        *,
+        background: bool | None,
+        dispatching: bool = False,
+    ) -> None:
         if not isinstance(reducer, Reducer):
             raise ConfigurationError(
                 "reducer must implement summem.reducers.base.Reducer (unit, threshold, target, "
@@ -97,6 +104,18 @@ class SessionCore:
             )
         summarizing = reducer if isinstance(reducer, SummarizingReducer) else None
         soft = summarizing.soft_threshold if summarizing is not None else None
+        if dispatching:  # a fleet's memory (summem.fleet): background mode, jobs at soft
+            if summarizing is None:
+                raise ConfigurationError(
+                    "a dispatcher needs a summarizing reducer (truncation has nothing to "
+                    f"hand to a worker), got {reducer!r}"
+                )
+            if background is False:
+                raise ConfigurationError("a dispatcher reduces off the turn: background=False")
+            background = True
+            soft = reducer.threshold if soft is None else soft
+        self.dispatching = dispatching
+        """Reductions run on a fleet's workers: past the hard limit the turn folds offline."""
         if background is None:
             background = soft is not None
         if background and soft is None:
@@ -559,6 +578,12 @@ class SessionCore:
             return None
         epoch, version, watermark, previous = snapshot
         automatic = trigger != "explicit"
+        if self.dispatching and trigger == "hard":
+            # the fleet's worker did not answer in time: keep the hard limit in the turn,
+            # offline (summem.fleet announces it with a DispatchOverdue event)
+            return self._fold(
+                snapshot, tail[:cut], size, self._summary_room(system, sizes, cut, self.hard_limit)
+            )
         if self.paused is not None and automatic and self.summarizing is not None:
             # a warning the first time in a pause, then debug: a system message over the
             # budget folds offline on every turn, and the events say so each time; the offline

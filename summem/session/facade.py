@@ -95,6 +95,7 @@ class BaseMemory:
         hooks: Sequence[Hook] = (),
         spend_limit: SpendLimit | None = None,
         allow_async_hooks: bool = False,
+        dispatching: bool = False,
     ) -> None:
         sid = validate_session_id(session_id)
         if spend_limit is not None and not isinstance(spend_limit, SpendLimit):
@@ -112,7 +113,7 @@ class BaseMemory:
             from summem.reducers.records import default_reducer
 
             reducer = default_reducer()
-        self._core = SessionCore(sid, reducer, background=background)
+        self._core = SessionCore(sid, reducer, background=background, dispatching=dispatching)
         self._hooks = HookList(hooks, allow_async=allow_async_hooks)
         self._core.hooks = self._hooks
         self._core.spend_limit = spend_limit

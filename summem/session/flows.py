@@ -168,9 +168,17 @@ def _append_again(core: SessionCore, store: StoreSteps, messages: list[Message])
 
 
 def reduction_flow(
-    core: SessionCore, store: StoreSteps, trigger: Trigger, *, background: bool = False
+    core: SessionCore,
+    store: StoreSteps,
+    trigger: Trigger,
+    *,
+    background: bool = False,
+    attempts: int = 2,
 ) -> Flow[ReduceResult | None]:
     """Plan, summarize, commit with CAS; on a conflict read again and retry once (I7).
+
+    ``attempts=1`` gives up at the first conflict instead (a fleet worker's job: a conflict
+    means another commit overtook the job, which is then stale).
 
     Returns ``None`` when nothing needed reducing. A failure is recorded (back-off) and raised
     when ``fail_on_error`` is set and the caller waits for the result; otherwise the result
@@ -181,7 +189,7 @@ def reduction_flow(
     if core.needs_load() or core.recheck:
         yield from reload_flow(core, store)
     hooks, sid = core.hooks, core.session_id
-    for attempt in (1, 2):
+    for attempt in range(1, attempts + 1):
         plan = core.plan(trigger)
         if plan is None:
             return None
@@ -222,7 +230,7 @@ def reduction_flow(
             )
         except ConflictError:
             conflict = StoreConflictRetried(
-                sid, attempt=attempt, next="retry" if attempt == 1 else "give_up"
+                sid, attempt=attempt, next="retry" if attempt < attempts else "give_up"
             )
             yield from emit(hooks, conflict)
             yield from reload_flow(core, store)

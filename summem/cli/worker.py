@@ -1,0 +1,54 @@
+"""``summem worker``: a Celery worker that runs the fleet's reduction jobs.
+
+It reads the same ``summem.yaml`` as the memories that publish the jobs (``dispatch:`` names
+the broker and the queue; ``store:``, ``model:`` and ``budget:`` the store and the reducer), so
+the worker reduces exactly as an in-process memory would. The store and the summarizer are
+built in each worker process on its first job (never before a fork).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from summem.config.model import SummemConfig
+
+__all__ = ["worker_app"]
+
+
+def worker_app(config: SummemConfig, *, broker: str | None = None, queue: str | None = None) -> Any:
+    """The Celery app a ``summem worker`` runs: the ``summem.reduce`` task over ``config``.
+
+    Args:
+        config: the settings (the producers' file).
+        broker: replaces ``dispatch.broker`` (expanded already).
+        queue: replaces ``dispatch.queue``.
+
+    Raises:
+        ConfigurationError: no broker (neither ``dispatch:`` nor ``broker``).
+    """
+    from summem.errors import ConfigurationError
+    from summem.fleet.celery import DEFAULT_QUEUE, WorkerContext, celery_app
+
+    dispatch = config.dispatch
+    if broker is None:
+        if dispatch is None:
+            raise ConfigurationError(
+                f"{config.source}: the worker needs a broker: a dispatch: section in "
+                "summem.yaml, or --broker"
+            )
+        broker = config.broker_url()
+    queue = queue or (dispatch.queue if dispatch is not None else DEFAULT_QUEUE)
+    lease = dispatch.lease_ttl_seconds if dispatch is not None else 120.0
+    retry = dispatch.retry_seconds if dispatch is not None else 2.0
+
+    def context() -> WorkerContext:
+        return WorkerContext(
+            store=config.build_store(),
+            reducer=config.build_reducer(),
+            store_url=config.store,
+            lease_ttl_seconds=lease,
+            retry_seconds=retry,
+        )
+
+    visibility = dispatch.visibility_timeout_seconds if dispatch is not None else None
+    return celery_app(broker, queue=queue, context=context, visibility_timeout=visibility)
