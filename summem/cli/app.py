@@ -33,7 +33,7 @@ from summem.errors import SessionNotFoundError, SummemError
 if TYPE_CHECKING:
     from summem.stores.base import Store
 
-__all__ = ["cli", "main"]
+__all__ = ["LAZY_COMMANDS", "cli", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,7 +50,30 @@ class _Group(click.Group):
             raise CliError(f"{exc.filename or 'I/O'}: {exc.strerror or exc}") from None
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+LAZY_COMMANDS = {"inspect": "summem.inspector.command:inspect"}
+"""Commands that live in a leaf package above the CLI, found by name on first use (nothing in
+summem imports them; the import-linter contract keeps it so)."""
+
+
+class _TopGroup(_Group):
+    """The ``summem`` group: its own commands, and :data:`LAZY_COMMANDS` loaded when used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is None and cmd_name in LAZY_COMMANDS:
+            import importlib
+
+            module, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
+            command = getattr(importlib.import_module(module), attr)
+            assert isinstance(command, click.Command)
+            found = command
+        return found
+
+
+@click.group(cls=_TopGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="summem")
 def cli() -> None:
     """summem: a summarizing memory for long-running LLM assistants.
