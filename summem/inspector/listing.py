@@ -76,6 +76,20 @@ def _row(
     )
 
 
+def _before(prefix: str) -> str | None:
+    """An id sorting just before every id that starts with ``prefix`` (``None``: from the start).
+
+    ``prefix`` with its last character lowered by one and followed by the highest code points:
+    the ids between that and ``prefix`` itself are skipped by the caller.
+    """
+    if not prefix:
+        return None
+    last = ord(prefix[-1])
+    if last == 0:
+        return prefix[:-1] or None
+    return prefix[:-1] + chr(last - 1) + "\U0010ffff" * 4
+
+
 def list_page(
     store: Store, *, prefix: str = "", after: str | None = None, limit: int = 50
 ) -> tuple[list[SessionRow], str | None]:
@@ -85,19 +99,20 @@ def list_page(
         The rows, and the ``after`` of the next page (``None``: this is the last page).
     """
     rows: list[SessionRow] = []
-    start = after
-    if after is None and prefix:
-        if store.exists(prefix):  # the id itself sorts before every longer match
-            state = store.load(prefix)
-            count = len(store.summaries(prefix)) if state.watermark else 0
-            rows.append(_row(prefix, state.length, state.watermark, count, state.summary))
-        start = prefix
+    start = after if after is not None else _before(prefix)
     if isinstance(store, ListingStore):
-        infos = store.session_infos(limit=limit + 1 - len(rows), after=start)
-        for i in infos:
-            if not i.session_id.startswith(prefix):
-                return rows, None
-            rows.append(_row(i.session_id, i.length, i.watermark, i.summaries, i.summary))
+        while len(rows) <= limit:
+            wanted = limit + 1 - len(rows)
+            infos = store.session_infos(limit=wanted, after=start)
+            for i in infos:
+                start = i.session_id
+                if i.session_id < prefix:
+                    continue  # between _before(prefix) and prefix: never a match
+                if not i.session_id.startswith(prefix):
+                    return rows, None
+                rows.append(_row(i.session_id, i.length, i.watermark, i.summaries, i.summary))
+            if len(infos) < wanted:
+                break
     else:
         for sid in sorted(store.list_sessions()):
             if (start is not None and sid <= start) or not sid.startswith(prefix):

@@ -133,7 +133,7 @@ def summary_card(
         body = text[len(prefix) :]
     provenance = _provenance(extra)
     card.line_provenance = bool(provenance)
-    if body:
+    if card.has_text:
         for i, line in enumerate(body.split("\n")):
             card.lines.append(SummaryLine(i, line, len(provenance.get(i, []))))
     return card
