@@ -2,7 +2,9 @@
 
 A store that searches itself (:class:`~summem.stores.base.SearchableStore`: SQLite's FTS5,
 PostgreSQL's ``tsvector``) is asked; a read-only SQLite file whose index is behind is searched
-through a private in-memory index, never written. Other stores (Redis) are searched with an
+through a private in-memory index, never written. PostgreSQL brings its index up to date
+before searching, a write its read-only transactions refuse: it is then searched like the
+stores without a search of their own. Those (Redis) are searched with an
 in-process :class:`~summem.recall.index.RecallIndex`, kept per session while its epoch and
 length say it is current and extended with what was appended since.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
+from summem.errors import StoreError
 from summem.messages import Message
 from summem.recall.index import RecallIndex
 from summem.stores.base import BranchingStore, SearchableStore, Store
@@ -31,15 +34,21 @@ class Recall:
         self.store = store
         self._indexes: OrderedDict[str, RecallIndex] = OrderedDict()
         self._lock = threading.Lock()
+        self._own_index = False
 
     def search(
         self, session_id: str, query: str, *, k: int = RECALL_HITS
     ) -> list[tuple[int, Message, float]]:
         """``(position, message, score)`` of the best matches, best first."""
-        if isinstance(self.store, SearchableStore):
-            return [
-                (h.position, h.message, h.score) for h in self.store.search(session_id, query, k=k)
-            ]
+        if isinstance(self.store, SearchableStore) and not self._own_index:
+            try:
+                hits = self.store.search(session_id, query, k=k)
+            except StoreError as exc:
+                if "read-only transaction" not in str(exc):
+                    raise
+                self._own_index = True  # it must index first, a write: search in process
+            else:
+                return [(h.position, h.message, h.score) for h in hits]
         with self._lock:
             index = self._index(session_id)
             return [(h.position, h.message, h.score) for h in index.search(query, k=k)]
