@@ -68,7 +68,7 @@ def test_every_page_on_every_store(tmp_path: Path, budget: Budget, backend: obje
                 assert (
                     at.status_code == 200 and "BW-1001" in at.text.split('id="recall-results"')[1]
                 )
-                entry = summaries[-1].summary_info.extra["provenance"][0]  # type: ignore[union-attr]
+                entry = summaries[-1].summary_info.extra["provenance"][0]
                 line = client.get(
                     "/session",
                     params={"id": sid, "summary": summaries[-1].id, "line": entry["line"]},
