@@ -114,7 +114,7 @@ def open_source(target: str) -> Source:
     from summem.stores import open_store
 
     turns: dict[str, int] = {}
-    url = target
+    url = shown = target  # a path is shown as it was typed
     if "://" not in target:
         path = Path(target).expanduser()
         if path.is_dir():
@@ -143,7 +143,7 @@ def open_source(target: str) -> Source:
                 "inspect opens it read-only and never migrates it; any summem writer does)"
             ) from None
         raise
-    return Source(store=store, url=opened, shown=mask_url(url), read_only=how, turns=turns)
+    return Source(store=store, url=opened, shown=mask_url(shown), read_only=how, turns=turns)
 
 
 def summary_text(summary: Message) -> str | None:

@@ -33,10 +33,13 @@ pytestmark = pytest.mark.browser
 
 SESSION = "support-1"
 ROOT = Path(__file__).parents[2]
+# read at import: the suite's autouse fixture clears SUMMEM_* variables before each test
+CHROMIUM = os.environ.get("SUMMEM_CHROMIUM") or shutil.which("chromium")
+SCREENSHOT_TO = os.environ.get("SUMMEM_INSPECT_SCREENSHOT")
 
 
 def chromium() -> str:
-    found = os.environ.get("SUMMEM_CHROMIUM") or shutil.which("chromium")
+    found = CHROMIUM
     if found is None:
         if os.environ.get("CI") == "true":
             pytest.fail("no chromium: .ci/run installs Debian's chromium with apt-get")
@@ -218,23 +221,29 @@ def test_export_json_downloads(page: Any, server: Server, tmp_path: Path) -> Non
     assert json.loads(saved.read_text(encoding="utf-8"))["session_id"] == SESSION
 
 
-def test_the_demo_session_page(page: Any, tmp_path: Path) -> None:
+def test_the_demo_session_page(page: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The bundled transcript replayed as scripts/demo does, and its session page.
 
     ``SUMMEM_INSPECT_SCREENSHOT=PATH`` also saves the page there (docs-notes/inspect.png).
     """
-    out = tmp_path / "demo"
-    transcript = ROOT / "examples" / "support-transcript.json"
-    config = ROOT / "examples" / "summem.yaml"
-    assert run("replay", transcript, "--config", config, "--out", out, "-q").exit_code == 0
-    served = Server(str(out), config)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "examples").mkdir()
+    for name in ("support-transcript.json", "summem.yaml"):
+        shutil.copyfile(ROOT / "examples" / name, tmp_path / "examples" / name)
+    config = Path("examples/summem.yaml")
+    replayed = run(
+        "replay", "examples/support-transcript.json", "--config", config, "--out", "out/demo", "-q"
+    )
+    assert replayed.exit_code == 0, replayed.output
+    served = Server("out/demo", config)
     try:
+        page.set_viewport_size({"width": 1400, "height": 1250})
         page.goto(f"{served.url}/session?id=replay-support-transcript")
         assert page.locator("svg#chart text.marker").count() >= 1
         assert "recorded" in page.locator("#chart-section").inner_text()
+        assert "out/demo" in page.locator("header").inner_text()
         path = shot(page, tmp_path, "demo-session")
-        wanted = os.environ.get("SUMMEM_INSPECT_SCREENSHOT")
-        if wanted:
-            shutil.copyfile(path, wanted)
+        if SCREENSHOT_TO:
+            shutil.copyfile(path, SCREENSHOT_TO)
     finally:
         served.stop()
