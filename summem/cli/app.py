@@ -50,9 +50,15 @@ class _Group(click.Group):
             raise CliError(f"{exc.filename or 'I/O'}: {exc.strerror or exc}") from None
 
 
-LAZY_COMMANDS = {"inspect": "summem.inspector.command:inspect"}
-"""Commands that live in a leaf package above the CLI, found by name on first use (nothing in
-summem imports them; the import-linter contract keeps it so)."""
+LAZY_COMMANDS = {
+    "inspect": (
+        "summem.inspector.command:inspect",
+        "Open a read-only web page over a store's sessions.",
+    ),
+}
+"""Commands that live in a leaf package above the CLI: name -> (``module:attr``, short help).
+Found by name when used, never imported by ``--help`` (nothing in summem imports them; the
+import-linter contract keeps it so)."""
 
 
 class _TopGroup(_Group):
@@ -66,11 +72,25 @@ class _TopGroup(_Group):
         if found is None and cmd_name in LAZY_COMMANDS:
             import importlib
 
-            module, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
+            module, _, attr = LAZY_COMMANDS[cmd_name][0].partition(":")
             command = getattr(importlib.import_module(module), attr)
             assert isinstance(command, click.Command)
             found = command
         return found
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows: list[tuple[str, str]] = []
+        for name in names:
+            if name in LAZY_COMMANDS and name not in self.commands:
+                rows.append((name, LAZY_COMMANDS[name][1]))  # its help without importing it
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 @click.group(cls=_TopGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -22,8 +22,9 @@ a view costs O(the messages shown plus one view), never O(history).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from summem.messages import Message
 from summem.stores.base import SessionState, Store
@@ -36,26 +37,38 @@ SEARCH_REACH = 5000
 """How far past its watermark a reduction's turn is looked for (a bound on what is read)."""
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Reduction:
     """One summary of the active chain, with where it sits in the session.
 
     Attributes:
         index: 1 for the session's first summary of the chain, then 2, 3...
         summary: the summary message as the log keeps it.
-        start: the first history position it folded in (the previous summary's watermark).
+        start: where the view began before it (the previous summary's watermark).
         watermark: it stands for ``history[:watermark]``.
-        turn: the position of the message whose addition triggered the reduction: from then
-            on this summary is what the model sees.
-        exact: whether ``turn`` was recorded (a replay) rather than estimated.
+        previous: the summary it replaced, when the log holds it.
+        exact: whether :attr:`turn` was recorded (a replay) rather than estimated.
     """
 
     index: int
     summary: Message
     start: int
     watermark: int
-    turn: int
+    previous: Message | None
     exact: bool
+    _estimate: Callable[[Reduction], int] = field(repr=False)
+    _turn: int | None = field(default=None, repr=False)
+
+    @property
+    def turn(self) -> int:
+        """The position of the message whose addition triggered the reduction.
+
+        From then on this summary is what the model sees. Estimated on first use (reading
+        about a view's worth of messages), so a page pays only for the reductions it shows.
+        """
+        if self._turn is None:
+            self._turn = self._estimate(self)
+        return self._turn
 
 
 @dataclass(frozen=True)
@@ -133,6 +146,7 @@ class SessionReader:
         self._messages: dict[int, Message] = {}
         self._sizes: dict[int, int] = {}
         self.log: list[Message] = store.summaries(session_id)
+        self._watermarks: list[int] = []
         self.reductions: list[Reduction] = self._place(active_chain(self.log, self.state.summary))
 
     @property
@@ -175,33 +189,37 @@ class SessionReader:
     def _place(self, chain: list[Message]) -> list[Reduction]:
         placed: list[Reduction] = []
         previous: Message | None = None
-        start = 0
-        last_turn = 0
+        offset = 1 if self.state.system is not None else 0  # a transcript's system message
         for i, summary in enumerate(chain):
             info = summary.summary_info
             watermark = info.watermark if info is not None else 0
+            if previous is not None and previous.summary_info is not None:
+                start = previous.summary_info.watermark
+            else:  # the first summary, or its predecessor is no longer in the log
+                start = watermark - (len(info.covered_ids) if info is not None else 0)
             if info is not None and isinstance(info.extra.get("recomputed"), dict):
-                start = 0  # rebuilt from scratch over history[:k]
+                start = previous.summary_info.watermark if previous and previous.summary_info else 0
+            reduction = Reduction(
+                i + 1, summary, max(start, 0), watermark, previous, False, self.estimate_turn
+            )
             recorded = self._recorded.get(summary.id)
             if recorded is not None:
-                offset = 1 if self.state.system is not None else 0  # the transcript's system
-                turn, exact = max(recorded - offset, watermark), True
-            else:
-                turn, exact = self._estimate(previous, start, watermark, last_turn), False
-            placed.append(Reduction(i + 1, summary, start, watermark, turn, exact))
-            previous, start, last_turn = summary, watermark, turn
+                reduction.exact, reduction._turn = True, max(recorded - offset, watermark)
+            placed.append(reduction)
+            previous = summary
+        self._watermarks = [r.watermark for r in placed]
         return placed
 
-    def _estimate(self, previous: Message | None, start: int, watermark: int, after: int) -> int:
-        """The first turn >= max(watermark, after) whose view passed the threshold.
+    def estimate_turn(self, reduction: Reduction) -> int:
+        """The first turn at or after ``reduction``'s watermark whose view passed the threshold.
 
-        Looked for within :data:`SEARCH_REACH` messages; else the earliest possible turn.
+        Looked for within :data:`SEARCH_REACH` messages; else the watermark (the earliest).
         """
-        earliest = max(watermark, after)
+        earliest = reduction.watermark
         if self.threshold is None or earliest >= self.length:
             return min(earliest, max(self.length - 1, 0))
-        total = self._head_size(self.state.system, previous)
-        total += sum(self._sizes_of(start, earliest))
+        total = self._head_size(self.state.system, reduction.previous)
+        total += sum(self._sizes_of(reduction.start, earliest))
         for turn in range(earliest, min(earliest + SEARCH_REACH, self.length)):
             total += self.size_of(turn)
             if total > self.threshold:
@@ -209,12 +227,15 @@ class SessionReader:
         return earliest
 
     def reduction_at(self, turn: int) -> Reduction | None:
-        """The reduction whose summary the model saw at ``turn`` (``None``: none yet)."""
-        current: Reduction | None = None
-        for r in self.reductions:
-            if r.turn <= turn:
-                current = r
-        return current
+        """The reduction whose summary the model saw at ``turn`` (``None``: none yet).
+
+        The latest whose watermark is at most ``turn`` (a summary never stands for a message
+        not yet added), stepping back while its own turn comes later.
+        """
+        j = bisect.bisect_right(self._watermarks, turn) - 1
+        while j >= 0 and self.reductions[j].turn > turn:
+            j -= 1
+        return self.reductions[j] if j >= 0 else None
 
     def view_at(self, turn: int) -> ViewAt:
         """What the model was sent once ``history[turn]`` was added (the system message as now).

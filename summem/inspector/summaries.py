@@ -31,10 +31,8 @@ class SummaryCard:
     """One summary, ready for a template (see :func:`summary_card`)."""
 
     id: str
-    index: int | None
+    reduction: Reduction | None
     current: bool
-    turn: int | None
-    exact: bool
     start: int
     watermark: int
     covered: int
@@ -58,6 +56,21 @@ class SummaryCard:
     header: list[str] = field(default_factory=list)
     lines: list[SummaryLine] = field(default_factory=list)
     line_provenance: bool = False
+
+    @property
+    def index(self) -> int | None:
+        """Its number on the active chain (``None``: off the active branch)."""
+        return self.reduction.index if self.reduction is not None else None
+
+    @property
+    def turn(self) -> int | None:
+        """When it became current (estimated on first use: see :mod:`.reading`)."""
+        return self.reduction.turn if self.reduction is not None else None
+
+    @property
+    def exact(self) -> bool:
+        """Whether :attr:`turn` was recorded rather than estimated."""
+        return self.reduction.exact if self.reduction is not None else False
 
 
 def _usage(extra: dict[str, Any]) -> dict[str, Any]:
@@ -102,10 +115,8 @@ def summary_card(
     text = summary.text
     card = SummaryCard(
         id=summary.id,
-        index=reduction.index if reduction is not None else None,
+        reduction=reduction,
         current=current,
-        turn=reduction.turn if reduction is not None else None,
-        exact=reduction.exact if reduction is not None else False,
         start=reduction.start if reduction is not None else watermark - covered,
         watermark=watermark,
         covered=covered,

@@ -28,7 +28,8 @@ VIEW_SHOWN = 200
 """The current view's newest messages shown (a session never reduced may hold many)."""
 CHART_TURNS = 2000
 """Turns the chart covers at most (around the picked turn, else the latest)."""
-TIMELINE_SHOWN = 200
+TIMELINE_SHOWN = 50
+"""Timeline entries shown (the latest): each may estimate a turn, reading a view's worth."""
 CARDS_SHOWN = 5
 MAX_QUERY = 500
 
@@ -191,7 +192,10 @@ def session_page(inspector: Inspector, request: Request) -> tuple[str, dict[str,
     else:
         lo = max(0, length - CHART_TURNS)
     hi = min(length, lo + CHART_TURNS)
-    marks = [(r.turn, f"S{r.index}", r.exact) for r in reader.reductions if lo <= r.turn < hi]
+    from summem.inspector.reading import SEARCH_REACH
+
+    near = [r for r in reader.reductions if lo - SEARCH_REACH <= r.watermark < hi]  # turn >= wm
+    marks = [(r.turn, f"S{r.index}", r.exact) for r in near if lo <= r.turn < hi]
     chart = view_chart(
         reader.sizes(lo, hi),
         threshold=budget.threshold,

@@ -174,3 +174,10 @@ def test_a_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_configuration_errors_are_summem_errors() -> None:
     with pytest.raises(ConfigurationError):
         open_source("/definitely/not/here.db")
+
+
+def test_the_help_line_is_the_commands_own() -> None:
+    from summem.cli.app import LAZY_COMMANDS
+
+    assert LAZY_COMMANDS["inspect"][1] == command.inspect.short_help
+    assert "inspect" in run("--help").output
