@@ -195,7 +195,12 @@ def test_hostile_content_is_text_and_runs_nothing(
     dialogs: list[str] = []
     errors: list[str] = []
     console: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: console.append(m.text))
     for path in (f"/session?id={SESSION}&at=0", f"/session?id={SESSION}&q=pwned#recall"):
