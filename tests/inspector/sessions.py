@@ -34,7 +34,7 @@ def config_text() -> str:
     return f"budget:\n  threshold: {THRESHOLD}\n  target: {TARGET}\n  summary_max_tokens: 120\n"
 
 
-def conversation(turns: int) -> list[dict[str, object]]:
+def conversation(turns: int, *, tool_padding: int = 0) -> list[dict[str, object]]:
     """``turns`` exchanges: a user asks, the assistant looks an order up with a tool, answers."""
     messages: list[dict[str, object]] = []
     for i in range(turns):
@@ -65,7 +65,17 @@ def conversation(turns: int) -> list[dict[str, object]]:
             {
                 "role": "tool",
                 "tool_call_id": call,
-                "content": json.dumps({"status": "shipped", "eta": f"2025-03-{10 + i % 18}"}),
+                "content": json.dumps(
+                    {
+                        "status": "shipped",
+                        "eta": f"2025-03-{10 + i % 18}",
+                        **(
+                            {"notes": " ".join(["warehouse scan"] * tool_padding)}
+                            if tool_padding
+                            else {}
+                        ),
+                    }
+                ),
             }
         )
         messages.append(
@@ -85,7 +95,7 @@ class Written:
 
 
 def write_session(
-    store: Store, session_id: str, *, turns: int = 12, system: bool = True
+    store: Store, session_id: str, *, turns: int = 12, system: bool = True, tool_padding: int = 0
 ) -> Written:
     written = Written(session_id, 0)
     position = {"now": -1}
@@ -97,7 +107,7 @@ def write_session(
     memory = Memory(session_id, reducer=reducer(), store=store, background=False, hooks=[on_event])
     if system:
         memory.add({"role": "system", "content": "You are a support assistant. <i>Be kind</i>."})
-    for message in conversation(turns):
+    for message in conversation(turns, tool_padding=tool_padding):
         position["now"] += 1
         memory.add(message)
     written.length = position["now"] + 1

@@ -413,3 +413,36 @@ def test_serving_every_page_changes_nothing_in_the_file(
     finally:
         source.close()
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+def test_masked_tool_results_show_as_their_stubs(tmp_path: Path) -> None:
+    from summem.cli.common import load_settings
+    from summem.inspector.settings import budget_from_config
+    from summem.messages import parse_message
+    from tests.inspector.sessions import conversation
+
+    path = tmp_path / "masking.yaml"
+    settings = "budget:\n  threshold: 4000\n  target: 3000\nmasking:\n  after: 1\n  min_tokens: 5\n"
+    path.write_text(settings, encoding="utf-8")
+    budget = budget_from_config(load_settings(str(path)))
+    db = tmp_path / "bulky.db"
+    with SQLiteStore(db) as store:  # no reduction: three tool groups in the view
+        store.append(SESSION, [parse_message(m) for m in conversation(3, tool_padding=40)])
+    source = open_source(str(db))
+    try:
+        client = TestClient(create_app(source, budget), base_url="http://127.0.0.1")
+        text = page(client, "/session", id=SESSION)
+    finally:
+        source.close()
+    view = text.split('id="view-now"')[1].split('id="history"')[0]
+    history = text.split('id="history"')[1].split('id="summaries"')[0]
+    stubs = re.findall(r'<div class="text stub">([^<]*)</div>', view)
+    assert stubs and all(
+        html.unescape(s).startswith("[masked tool result: lookup_order(") for s in stubs
+    )
+    assert "old tool result" in view
+    assert history.count("masked in the view") == len(stubs)
+    with SQLiteStore(db) as store:
+        tail = store.load(SESSION).tail
+    tools = [m for m in tail if m.role == "tool"]
+    assert len(stubs) == len(tools) - 1  # the last tool group stays whole
