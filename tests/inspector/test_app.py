@@ -446,3 +446,54 @@ def test_masked_tool_results_show_as_their_stubs(tmp_path: Path) -> None:
         tail = store.load(SESSION).tail
     tools = [m for m in tail if m.role == "tool"]
     assert len(stubs) == len(tools) - 1  # the last tool group stays whole
+
+
+def test_an_llm_summarys_provenance_and_spend(tmp_path: Path, budget: Budget) -> None:
+    from summem.messages import SummaryInfo, assistant, user
+
+    history = [
+        message
+        for i in range(3)
+        for message in (user(f"My order BW-{i} is late."), assistant("It ships tomorrow."))
+    ]
+    info = SummaryInfo(
+        covered_ids=tuple(m.id for m in history[:4]),
+        watermark=4,
+        summarizer="llm:gpt-4o-mini",
+        model="gpt-4o-mini",
+        prompt="summarize@3",
+        prompt_hash="sha256:abc123",
+        tokens=42,
+        extra={
+            "usage": {"calls": 2, "input_tokens": 900, "output_tokens": 80, "cost_usd": 0.0012},
+            "fallback": {
+                "used": "gpt-4o-mini",
+                "failed": ["claude-3-5-haiku"],
+                "reasons": ["LLMRetryError: <rate limited>"],
+            },
+            "uncovered_ids": [history[1].id],
+        },
+    )
+    summary = user("The user's order BW-1 is late; it ships tomorrow.").as_summary(info)
+    path = tmp_path / "llm.db"
+    with SQLiteStore(path) as store:
+        store.create("llm", history=history, summary=summary, watermark=4)
+    source = open_source(str(path))
+    try:
+        client = TestClient(create_app(source, budget), base_url="http://127.0.0.1")
+        text = page(client, "/session", id="llm", summary=summary.id)
+    finally:
+        source.close()
+    card = html.unescape(text.split(f'id="summary-{summary.id}"')[1].split("</article>")[0])
+    for words in (
+        "llm:gpt-4o-mini · model gpt-4o-mini · fallback step used: gpt-4o-mini",
+        "claude-3-5-haiku: LLMRetryError: <rate limited>",
+        "summarize@3",
+        "sha256:abc123",
+        "2 calls, 900 tokens in, 80 out, $0.0012",
+        "1 folded-in message no summary line cites",
+        "does not record which messages each line came from",
+    ):
+        assert words in card, words
+    assert "<rate limited>" not in text  # escaped in the page
+    assert 'href="/session?id=llm&amp;at=0#h-1">#1</a>' in text
