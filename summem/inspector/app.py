@@ -151,6 +151,7 @@ def create_app(
         allowed_hosts: the ``Host`` names accepted (default: ``127.0.0.1`` and ``localhost``).
     """
     from summem.inspector import views
+    from summem.inspector.session_page import session_page
 
     inspector = Inspector(source, budget, Recall(source.store), token)
     env = _environment()
@@ -197,7 +198,7 @@ def create_app(
 
     routes = [
         Route("/", page(views.sessions_page)),
-        Route("/session", page(views.session_page)),
+        Route("/session", page(session_page)),
         Route("/branch", page(views.branch_page)),
         Route("/export", page(views.export_download)),
         Mount("/static", StaticFiles(packages=[("summem.inspector", "static")]), name="static"),

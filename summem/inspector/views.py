@@ -11,16 +11,32 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from summem.inspector.chart import view_chart
 from summem.inspector.context import BadRequestError, Inspector, NotFoundError
 from summem.inspector.listing import list_page
-from summem.inspector.messages import CallView, MessageView, message_views
+from summem.inspector.messages import message_views
 from summem.inspector.reading import Reduction, SessionReader
-from summem.inspector.summaries import SummaryCard, line_sources, summary_card
+from summem.inspector.summaries import SummaryCard, summary_card
 from summem.messages import Message
 from summem.stores.base import BranchingStore, validate_session_id
 
-__all__ = ["branch_page", "export_download", "session_page", "sessions_page"]
+__all__ = [
+    "CARDS_SHOWN",
+    "CHART_TURNS",
+    "HISTORY_PER_PAGE",
+    "MAX_QUERY",
+    "SESSIONS_PER_PAGE",
+    "TIMELINE_SHOWN",
+    "VIEW_SHOWN",
+    "branch_page",
+    "branch_rows",
+    "export_download",
+    "number_param",
+    "reader_for",
+    "session_id",
+    "sessions_page",
+    "summary_cards",
+    "timeline",
+]
 
 SESSIONS_PER_PAGE = 50
 HISTORY_PER_PAGE = 100
@@ -34,7 +50,12 @@ CARDS_SHOWN = 5
 MAX_QUERY = 500
 
 
-def _int(request: Request, name: str, *, low: int, high: int | None) -> int | None:
+def number_param(request: Request, name: str, *, low: int, high: int | None) -> int | None:
+    """The whole number the query parameter ``name`` gives (``None``: not given).
+
+    Raises:
+        BadRequestError: not a whole number, or outside ``[low, high]`` (naming both).
+    """
     raw = request.query_params.get(name)
     if raw is None or raw.strip() == "":
         return None
@@ -48,7 +69,14 @@ def _int(request: Request, name: str, *, low: int, high: int | None) -> int | No
     return value
 
 
-def _session_id(inspector: Inspector, request: Request) -> str:
+def session_id(inspector: Inspector, request: Request) -> str:
+    """The session the page names (``?id=``).
+
+    Raises:
+        BadRequestError: none given.
+        InvalidSessionIdError: not a usable session id.
+        NotFoundError: the store has no such session.
+    """
     sid = request.query_params.get("id")
     if sid is None or sid == "":
         raise BadRequestError("which session? (the page needs ?id=SESSION)")
@@ -82,7 +110,8 @@ def sessions_page(inspector: Inspector, request: Request) -> tuple[str, dict[str
 # -- one session -------------------------------------------------------------------------------
 
 
-def _reader(inspector: Inspector, sid: str) -> SessionReader:
+def reader_for(inspector: Inspector, sid: str) -> SessionReader:
+    """A reader of the session, sized with the inspector's budget."""
     b = inspector.budget
     return SessionReader(
         inspector.source.store,
@@ -94,7 +123,7 @@ def _reader(inspector: Inspector, sid: str) -> SessionReader:
     )
 
 
-def _timeline(
+def timeline(
     reader: SessionReader, cards: dict[str, SummaryCard], branches: list[Any]
 ) -> list[dict[str, Any]]:
     """What happened to the view, oldest first, from the summaries log and the branches."""
@@ -112,7 +141,8 @@ def _timeline(
     return events
 
 
-def _branch_rows(store: Any, sid: str) -> list[dict[str, Any]]:
+def branch_rows(store: Any, sid: str) -> list[dict[str, Any]]:
+    """The session's branches, oldest first (none in a store that cannot branch)."""
     import datetime
 
     if not isinstance(store, BranchingStore):
@@ -133,7 +163,8 @@ def _branch_rows(store: Any, sid: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _cards(reader: SessionReader, prefix: str) -> dict[str, SummaryCard]:
+def summary_cards(reader: SessionReader, prefix: str) -> dict[str, SummaryCard]:
+    """A card per summary of the log, by id, in log order."""
     on_chain: dict[str, Reduction] = {r.summary.id: r for r in reader.reductions}
     current = reader.state.summary.id if reader.state.summary is not None else None
     cards: dict[str, SummaryCard] = {}
@@ -144,181 +175,14 @@ def _cards(reader: SessionReader, prefix: str) -> dict[str, SummaryCard]:
     return cards
 
 
-def session_page(inspector: Inspector, request: Request) -> tuple[str, dict[str, Any]]:
-    """One session: chart, view beside history, summaries, timeline, branches, recall."""
-    sid = _session_id(inspector, request)
-    reader = _reader(inspector, sid)
-    state = reader.state
-    length = reader.length
-    last = max(length - 1, 0)
-    turn = _int(request, "turn", low=0, high=last) if length else None
-    if length == 0 and request.query_params.get("turn"):
-        raise BadRequestError("this session has no messages: there is no turn to pick")
-    at = _int(request, "at", low=0, high=last)
-    if at is None:
-        at = max(0, min(state.watermark - 20, length - HISTORY_PER_PAGE))
-    budget = inspector.budget
-    stubs = budget.masked(state.tail)
-
-    # the history page, the calls before it so its first results can name them
-    known: dict[str, tuple[CallView, int]] = {}
-    lead = reader.messages(max(0, at - 64), at)
-    message_views(lead, known_calls=known)
-    history = message_views(
-        reader.messages(at, at + HISTORY_PER_PAGE),
-        watermark=state.watermark,
-        stubs=stubs,
-        known_calls=known,
-    )
-
-    # the current view
-    tail = state.tail[-VIEW_SHOWN:]
-    tail_start = state.length - len(tail)
-    head: list[tuple[int | None, Message]] = []
-    if state.system is not None:
-        head.append((None, state.system))
-    if state.summary is not None:
-        head.append((None, state.summary))
-    view_items: list[tuple[int | None, Message]] = [
-        *head,
-        *((tail_start + i, m) for i, m in enumerate(tail)),
-    ]
-    view = message_views(view_items, stubs=stubs)
-    hidden_view = len(state.tail) - len(tail)
-
-    # the chart
-    if turn is not None:
-        lo = max(0, min(turn - CHART_TURNS // 2, length - CHART_TURNS))
-    else:
-        lo = max(0, length - CHART_TURNS)
-    hi = min(length, lo + CHART_TURNS)
-    from summem.inspector.reading import SEARCH_REACH
-
-    near = [r for r in reader.reductions if lo - SEARCH_REACH <= r.watermark < hi]  # turn >= wm
-    marks = [(r.turn, f"S{r.index}", r.exact) for r in near if lo <= r.turn < hi]
-    chart = view_chart(
-        reader.sizes(lo, hi),
-        threshold=budget.threshold,
-        target=budget.target,
-        unit=budget.unit,
-        reductions=marks,
-        selected=turn,
-    )
-
-    # summaries, timeline, branches
-    cards = _cards(reader, budget.summary_prefix)
-    chosen_id = request.query_params.get("summary")
-    if chosen_id is not None and chosen_id not in cards:
-        raise NotFoundError(f"session {sid!r} has no summary {chosen_id!r}")
-    line = _int(request, "line", low=0, high=None)
-    if line is not None and chosen_id is None:
-        raise BadRequestError("line needs summary=ID (which summary's line)")
-    shown_cards = [c for c in cards.values() if c.index is not None][-CARDS_SHOWN:][::-1]
-    off_chain = [c for c in cards.values() if c.index is None]
-    chosen = cards.get(chosen_id) if chosen_id is not None else None
-    if chosen is not None and chosen not in shown_cards:
-        shown_cards.insert(0, chosen)
-    sources: list[MessageView] | None = None
-    sources_missing: list[str] = []
-    if chosen is not None and line is not None:
-        summary = next(s for s in reader.log if s.id == chosen.id)
-        ids = line_sources(summary, line)
-        if ids is None:
-            raise BadRequestError(
-                f"summary {chosen.id} records no sources for line {line} (a header line, or a "
-                "summarizer that does not record them)"
-            )
-        where = reader.positions_of(ids)
-        found = sorted((where[i], i) for i in ids if i in where)
-        sources = message_views(
-            [(p, m) for p, _ in found for m in [reader.message(p)] if m is not None],
-            watermark=state.watermark,
-        )
-        sources_missing = [i for i in ids if i not in where]
-    uncovered_at: dict[str, int] = {}
-    if chosen is not None and chosen.uncovered:
-        uncovered_at = reader.positions_of(chosen.uncovered)
-    branches = _branch_rows(inspector.source.store, sid)
-    timeline = _timeline(reader, cards, branches)
-
-    # the view at a turn
-    view_at = None
-    if turn is not None:
-        at_turn = reader.view_at(turn)
-        at_head: list[tuple[int | None, Message]] = []
-        if state.system is not None:
-            at_head.append((None, state.system))
-        if at_turn.reduction is not None:
-            at_head.append((None, at_turn.reduction.summary))
-        start = at_turn.reduction.watermark if at_turn.reduction is not None else 0
-        at_stubs = budget.masked([m for _, m in at_turn.messages])
-        view_at = {
-            "turn": turn,
-            "size": at_turn.size,
-            "reduction": at_turn.reduction,
-            "card": cards.get(at_turn.reduction.summary.id) if at_turn.reduction else None,
-            "start": start,
-            "messages": message_views([*at_head, *at_turn.messages], stubs=at_stubs),
-        }
-
-    # recall
-    query = request.query_params.get("q", "").strip()
-    if len(query) > MAX_QUERY:
-        raise BadRequestError(f"the search has {len(query)} characters; at most {MAX_QUERY}")
-    hits = None
-    if query:
-        found_hits = inspector.recall.search(sid, query)
-        hits = [
-            (score, view)
-            for (_, _, score), view in zip(
-                found_hits,
-                message_views([(p, m) for p, m, _ in found_hits], watermark=state.watermark),
-                strict=True,
-            )
-        ]
-
-    return "session.html", {
-        "title": f"Session {sid}",
-        "sid": sid,
-        "state": state,
-        "length": length,
-        "budget": budget,
-        "chart": chart,
-        "chart_lo": lo,
-        "chart_hi": hi,
-        "history": history,
-        "at": at,
-        "per_page": HISTORY_PER_PAGE,
-        "view": view,
-        "hidden_view": hidden_view,
-        "masked": len(stubs),
-        "cards": shown_cards,
-        "all_cards": [c for c in cards.values() if c.index is not None],
-        "off_chain": off_chain,
-        "chosen": chosen,
-        "line": line,
-        "sources": sources,
-        "sources_missing": sources_missing,
-        "uncovered_at": uncovered_at,
-        "timeline": timeline[-TIMELINE_SHOWN:],
-        "timeline_hidden": max(0, len(timeline) - TIMELINE_SHOWN),
-        "branches": branches,
-        "reductions": reader.reductions,
-        "turn": turn,
-        "view_at": view_at,
-        "q": query,
-        "hits": hits,
-    }
-
-
 def branch_page(inspector: Inspector, request: Request) -> tuple[str, dict[str, Any]]:
     """The messages one branch abandoned."""
-    sid = _session_id(inspector, request)
+    sid = session_id(inspector, request)
     bid = request.query_params.get("branch")
     if not bid:
         raise BadRequestError("which branch? (the page needs &branch=BRANCH_ID)")
     store = inspector.source.store
-    rows = [b for b in _branch_rows(store, sid) if b["id"] == bid]
+    rows = [b for b in branch_rows(store, sid) if b["id"] == bid]
     if not rows or not isinstance(store, BranchingStore):
         raise NotFoundError(f"session {sid!r} has no branch {bid!r}")
     branch = rows[0]
@@ -338,7 +202,7 @@ def export_download(inspector: Inspector, request: Request) -> tuple[str, dict[s
     """``summem sessions export --format json``, as a download."""
     from summem.cli.sessions import export_text
 
-    sid = _session_id(inspector, request)
+    sid = session_id(inspector, request)
     text = export_text(inspector.source.store, sid, "json")
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in sid)[:80] or "session"
     response = Response(
