@@ -17,7 +17,9 @@ import click
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
-__all__ = ["LOOPBACK", "inspect", "serve"]
+    from summem.stores.base import Store
+
+__all__ = ["LOOPBACK", "bind", "inspect", "page_address", "reachable", "serve"]
 
 LOOPBACK = "127.0.0.1"
 
@@ -33,6 +35,20 @@ def _require_extra() -> None:
             missing.append(module)
     if missing:
         raise MissingDependencyError(", ".join(missing), "inspect")
+
+
+def reachable(store: Store) -> None:
+    """Read one listing row, so that a store that cannot be reached fails here, not in a page.
+
+    Raises:
+        StoreError: the store cannot be read (its message never holds a password).
+    """
+    from summem.stores.base import ListingStore
+
+    if isinstance(store, ListingStore):
+        store.session_infos(limit=1)
+    else:
+        store.list_sessions()
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -113,6 +129,7 @@ def inspect(
     config = load_settings(config_path)
     source = open_source(store if store is not None else config.store)
     try:
+        reachable(source.store)
         budget = budget_from_config(config)
         token = secrets.token_urlsafe(24) if host is not None else None
         listen = host if host is not None else LOOPBACK

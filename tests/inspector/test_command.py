@@ -181,3 +181,15 @@ def test_the_help_line_is_the_commands_own() -> None:
 
     assert LAZY_COMMANDS["inspect"][1] == command.inspect.short_help
     assert "inspect" in run("--help").output
+
+
+def test_an_unreachable_store_fails_at_once(served: dict[str, Any]) -> None:
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # nothing listens there now
+    result = run("inspect", "--store", f"redis://:hunter2secret@127.0.0.1:{port}/0", "--no-browser")
+    assert result.exit_code == 1
+    line = one_error_line(result)
+    assert "hunter2secret" not in result.output and "responses" not in served
+    assert "Redis" in line or "redis" in line
