@@ -497,3 +497,51 @@ def test_an_llm_summarys_provenance_and_spend(tmp_path: Path, budget: Budget) ->
         assert words in card, words
     assert "<rate limited>" not in text  # escaped in the page
     assert 'href="/session?id=llm&amp;at=0#h-1">#1</a>' in text
+
+
+def test_a_store_without_an_index_is_listed_page_by_page(budget: Budget) -> None:
+    from summem.messages import user
+    from summem.stores import InMemoryStore
+    from summem.stores.base import ListingStore
+
+    class Plain(InMemoryStore):
+        session_infos = None  # type: ignore[assignment]  # no listing index: loads a page
+
+    store = Plain()
+    assert not isinstance(store, ListingStore)
+    for i in range(55):
+        store.append(f"p{i:02d}", [user(f"hello {i}")])
+    source = Source(store=store, url="memory://", shown="memory://", read_only="test")
+    client = TestClient(create_app(source, budget), base_url="http://127.0.0.1")
+    first = page(client, "/")
+    assert re.findall(r'class="sid"[^>]*>(p\d+)</a>', first) == [f"p{i:02d}" for i in range(50)]
+    rest = page(client, "/", after="p49")
+    assert re.findall(r'class="sid"[^>]*>(p\d+)</a>', rest) == [f"p{i:02d}" for i in range(50, 55)]
+    assert re.findall(r'class="sid"[^>]*>(p\d+)</a>', page(client, "/", q="p1")) == [
+        f"p1{i}" for i in range(10)
+    ]
+
+
+def test_images_and_audio_are_placeholders_never_data(budget: Budget) -> None:
+    from summem.messages import parse_message
+    from summem.stores import InMemoryStore
+
+    data = "data:image/png;base64," + "A" * 4000
+    message = parse_message(
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "What is in <this> picture?"},
+                {"type": "image_url", "image_url": {"url": data}},
+                {"type": "input_audio", "input_audio": {"data": "B" * 400, "format": "wav"}},
+            ],
+        }
+    )
+    store = InMemoryStore()
+    store.append(SESSION, [message])
+    source = Source(store=store, url="memory://", shown="memory://", read_only="test")
+    client = TestClient(create_app(source, budget), base_url="http://127.0.0.1")
+    text = page(client, "/session", id=SESSION)
+    assert "What is in &lt;this&gt; picture?" in text
+    assert "[image_url]" in text and "[input_audio]" in text
+    assert "base64" not in text and "A" * 100 not in text and "B" * 100 not in text
