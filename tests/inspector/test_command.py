@@ -193,3 +193,70 @@ def test_an_unreachable_store_fails_at_once(served: dict[str, Any]) -> None:
     line = one_error_line(result)
     assert "hunter2secret" not in result.output and "responses" not in served
     assert "Redis" in line or "redis" in line
+
+
+def test_serve_runs_uvicorn_on_the_given_socket(
+    db: tuple[Path, Written], config_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+    import time
+
+    import httpx
+    import uvicorn
+
+    from summem.cli.common import load_settings
+    from summem.inspector.app import CSP, create_app
+    from summem.inspector.settings import budget_from_config
+
+    made: list[uvicorn.Server] = []
+
+    class Recording(uvicorn.Server):
+        def __init__(self, config: uvicorn.Config) -> None:
+            super().__init__(config)
+            made.append(self)
+
+    monkeypatch.setattr(uvicorn, "Server", Recording)
+    source = open_source(str(db[0]))
+    try:
+        app = create_app(source, budget_from_config(load_settings(str(config_path))))
+        sock = command.bind("127.0.0.1", 0)
+        port = sock.getsockname()[1]
+        thread = threading.Thread(target=command.serve, args=(app, sock), daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 60
+        while not (made and made[0].started):
+            assert thread.is_alive() and time.monotonic() < deadline
+            time.sleep(0.05)
+        response = httpx.get(f"http://127.0.0.1:{port}/session?id={SESSION}")
+        assert response.status_code == 200
+        assert response.headers["content-security-policy"] == CSP
+        made[0].should_exit = True
+        thread.join(30)
+        assert not thread.is_alive()
+    finally:
+        source.close()
+
+
+def test_the_browser_is_opened_when_there_is_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    import webbrowser
+
+    opened: list[str] = []
+
+    def browser(url: str) -> bool:
+        opened.append(url)
+        return True
+
+    monkeypatch.setattr(webbrowser, "open", browser)
+    assert command._open_browser("http://127.0.0.1:1/") is True
+    assert opened == ["http://127.0.0.1:1/"]
+
+    def no_browser(url: str) -> bool:
+        raise webbrowser.Error("no runnable browser")
+
+    monkeypatch.setattr(webbrowser, "open", no_browser)
+    assert command._open_browser("http://127.0.0.1:1/") is False  # the address is printed
+
+
+def test_the_address_printed() -> None:
+    assert command.page_address("0.0.0.0", 80, "tok") == "http://127.0.0.1:80/?token=tok"
+    assert command.page_address("::1", 8080, None) == "http://[::1]:8080/"
