@@ -34,7 +34,7 @@ from summem.errors import SessionNotFoundError, SummemError
 if TYPE_CHECKING:
     from summem.stores.base import Store
 
-__all__ = ["cli", "main"]
+__all__ = ["LAZY_COMMANDS", "cli", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,7 +51,50 @@ class _Group(click.Group):
             raise CliError(f"{exc.filename or 'I/O'}: {exc.strerror or exc}") from None
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+LAZY_COMMANDS = {
+    "inspect": (
+        "summem.inspector.command:inspect",
+        "Open a read-only web page over a store's sessions.",
+    ),
+}
+"""Commands that live in a leaf package above the CLI: name -> (``module:attr``, short help).
+Found by name when used, never imported by ``--help`` (nothing in summem imports them; the
+import-linter contract keeps it so)."""
+
+
+class _TopGroup(_Group):
+    """The ``summem`` group: its own commands, and :data:`LAZY_COMMANDS` loaded when used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is None and cmd_name in LAZY_COMMANDS:
+            import importlib
+
+            module, _, attr = LAZY_COMMANDS[cmd_name][0].partition(":")
+            command = getattr(importlib.import_module(module), attr)
+            assert isinstance(command, click.Command)
+            found = command
+        return found
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows: list[tuple[str, str]] = []
+        for name in names:
+            if name in LAZY_COMMANDS and name not in self.commands:
+                rows.append((name, LAZY_COMMANDS[name][1]))  # its help without importing it
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=_TopGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="summem")
 def cli() -> None:
     """summem: a summarizing memory for long-running LLM assistants.
