@@ -41,6 +41,7 @@ from summem.stores.memory import InMemoryStore
 from summem.summarizers.base import Summarizer
 
 if TYPE_CHECKING:
+    from summem.formats.compaction import Provider
     from summem.formats.responses import ResponseItem
     from summem.recall.index import RecallHit
     from summem.recall.tool import RecallTool
@@ -372,7 +373,9 @@ class Memory(BaseMemory):
 
     # -- reading ----------------------------------------------------------------------------
 
-    def messages(self, *, style: ViewStyle | None = None) -> list[dict[str, Any]]:
+    def messages(
+        self, *, style: ViewStyle | None = None, provider: Provider | None = None
+    ) -> list[dict[str, Any]]:
         """The view as chat-completions dicts, ready for ``chat.completions.create``.
 
         The list is a fresh one, the caller's to change; the dicts in it are shared between
@@ -384,9 +387,17 @@ class Memory(BaseMemory):
             style: how to render it for a provider or chat template (strict alternation, no
                 ``null`` content...); the memory's ``style`` by default. The stored messages
                 never change.
+            provider: where the view goes, for provider items (compaction): ``None``
+                (chat completions) leaves them all out; ``"anthropic"`` keeps Anthropic's
+                compaction blocks on their turn (litellm sends them back). What they stand
+                for is in the view either way. Each item left out is announced once
+                (:class:`~summem.events.ProviderItemsLeftOut`).
         """
         self._ensure_fresh()
-        return self._render(style)
+        out, event = self._render(style, provider)
+        if event is not None:
+            self._hooks.deliver(event)
+        return out
 
     def view(self) -> list[Message]:
         """The view as messages (the summary carries its ``summary_info``)."""
@@ -398,10 +409,15 @@ class Memory(BaseMemory):
 
         Items added with :meth:`add_items` come back exactly as given; the summary (and any
         message added in chat form) is converted. Fresh dicts, the caller's to change.
+        An OpenAI ``compaction`` item is a natural cut: the summary and the items before
+        the latest one are left out (OpenAI allows it; they stay in the store), and items
+        only another provider reads are left out (see :mod:`summem.formats.compaction`).
         """
-        from summem.formats.responses import to_items
-
-        return to_items(self.view())
+        self._ensure_fresh()
+        out, event = self._items()
+        if event is not None:
+            self._hooks.deliver(event)
+        return out
 
     def _ensure_fresh(self) -> None:
         self._check_open()

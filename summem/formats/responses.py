@@ -18,6 +18,9 @@ other ``*_call`` with       the same pair (``custom_tool_call``, ``computer_call
 ``tool_search_output`` ...  any other ``*_output`` item with a ``call_id``: the same answer
 a ``*_call`` whose          standalone (nothing will answer it): as "anything else"
 ``call_id`` is ``None``
+``compaction``              a provider item (:mod:`summem.formats.compaction`): a label as
+                            text, the item as a counted extra; never summarized, sent to
+                            OpenAI only
 ``reasoning``               an assistant message, its summary as text and any
                             ``encrypted_content`` as a string extra (opaque, counted); glued to
                             the item after it (:data:`~summem.messages.GLUED_TO_NEXT`)
@@ -46,6 +49,7 @@ from typing import Any, Literal
 from summem._message_checks import check_values, expect_batch
 from summem._words import a
 from summem.errors import MessageValidationError
+from summem.formats.compaction import openai_compaction_message
 from summem.messages import GLUED_TO_NEXT, IN_PLACE, Message, SDKMessage, copy_json
 
 __all__ = [
@@ -316,6 +320,14 @@ def to_messages(
     out: list[Message] = []
     for i, raw in enumerate(items):
         item = item_dict(raw, index=i)
+        if item.get("type") == "compaction":
+            try:
+                out.append(_compaction(item, i))
+            except MessageValidationError:
+                if unknown == "refuse":
+                    raise
+                out.append(opaque_message(item))
+            continue
         try:
             msg = Message.from_openai(_chat_form(item, i), index=i)
         except MessageValidationError:
@@ -330,6 +342,16 @@ def to_messages(
             meta[IN_PLACE] = True
         out.append(msg.with_meta(**meta))
     return out
+
+
+def _compaction(item: dict[str, Any], index: int) -> Message:
+    """An OpenAI compaction item: its ``encrypted_content`` is what the provider reads back."""
+    _need_str(item, "encrypted_content", "compaction", index)
+    if item.get("id") is not None and not isinstance(item.get("id"), str):
+        raise MessageValidationError(
+            "a 'compaction' item's 'id' must be a string", index=index, field="id"
+        )
+    return openai_compaction_message(item)
 
 
 def _item_parts(parts: list[dict[str, Any]], role: str) -> list[dict[str, Any]]:

@@ -73,6 +73,7 @@ def wrap_completion(
         recall=recall,
         cache_breakpoints=cache_breakpoints,
         reply_text="auto" if reply_as_text is None else reply_as_text,
+        routed=True,
     )
     if is_async:
         return cast(FnT, async_call(fn, cast("AsyncMemory", memory), options))

@@ -59,6 +59,7 @@ from summem.wrappers.stream import (
 
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory
+    from summem.formats.compaction import Provider
     from summem.memory import Memory
     from summem.messages import Message
 
@@ -150,6 +151,9 @@ class TurnOptions:
     """Send a reply carrying only a refusal or audio with it as its content: always, never, or
     (``"auto"``) unless litellm routes the call to OpenAI or Azure (see
     :func:`reply_text_needed`)."""
+    routed: bool = False
+    """The call goes through litellm: the provider it routes to decides which provider
+    items (Anthropic's compaction blocks) the view keeps (see :func:`view_provider`)."""
     clock: Callable[[], float] = field(default=time.time, compare=False, repr=False)
     """Seconds since the epoch: an audio reply past its ``expires_at`` is sent as its
     transcript (see :func:`summem.reducers.style.expired_audio_as_text`). Tests inject it."""
@@ -218,6 +222,34 @@ def reply_text_needed(
 
 @functools.lru_cache(maxsize=256)
 def _routed_elsewhere(model: str, provider: str | None, api_base: str | None) -> bool:
+    routed = _litellm_route(model, provider, api_base)
+    return not (isinstance(routed, str) and routed in _KEEPS_REPLY_FIELDS)
+
+
+def view_provider(
+    options: TurnOptions, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Provider | None:
+    """Whose provider items the call's view keeps: ``"anthropic"`` when litellm routes it there.
+
+    Anthropic's compaction blocks go back to Anthropic (litellm sends them first in their
+    turn); any other route, and the openai client's chat completions, take none
+    (:meth:`summem.Memory.messages`).
+    """
+    model = _model_of(args, kwargs)
+    if not options.routed or sys.modules.get("litellm") is None or not isinstance(model, str):
+        return None
+    provider, api_base = kwargs.get("custom_llm_provider"), kwargs.get("api_base")
+    routed = _litellm_route(
+        model,
+        provider if isinstance(provider, str) else None,
+        api_base if isinstance(api_base, str) else None,
+    )
+    return "anthropic" if routed == "anthropic" else None
+
+
+@functools.lru_cache(maxsize=256)
+def _litellm_route(model: str, provider: str | None, api_base: str | None) -> str | None:
+    """The provider litellm routes ``model`` to (``None``: it cannot route it)."""
     litellm = sys.modules["litellm"]
     with _QUIET:  # litellm prints its banner for a model it cannot route unless told not to
         quiet = litellm.suppress_debug_info
@@ -230,7 +262,7 @@ def _routed_elsewhere(model: str, provider: str | None, api_base: str | None) ->
             routed = None
         finally:
             setattr(litellm, "suppress_debug_info", quiet)  # noqa: B010
-    return not (isinstance(routed, str) and routed in _KEEPS_REPLY_FIELDS)
+    return routed if isinstance(routed, str) else None
 
 
 def _to_send(
@@ -360,8 +392,10 @@ def sync_call(
             view = memory.view()
             # plain copies: the provider's SDK may change what it is given (the view
             # is read-only)
-            rendered = memory.messages(style=options.style)
+            target = view_provider(options, args, kwargs)
+            rendered = memory.messages(style=options.style, provider=target)
             sent, repaired = _to_send(memory, rendered, view, options, args, kwargs)
+            repaired = repaired or memory.has_provider_items
             call_args, call_kwargs = with_view(sent)
             if tool is not None:
                 last = round_no > options.recall_rounds
@@ -414,8 +448,11 @@ def async_call(
         with_view: Callable[[list[dict[str, Any]]], tuple[tuple[Any, ...], dict[str, Any]]],
     ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
         view = await memory.view()
-        rendered = await memory.messages(style=options.style)
-        sent, repaired = _to_send(memory, rendered, view, options, *with_view([]))
+        call_args, call_kwargs = with_view([])
+        target = view_provider(options, call_args, call_kwargs)
+        rendered = await memory.messages(style=options.style, provider=target)
+        sent, repaired = _to_send(memory, rendered, view, options, call_args, call_kwargs)
+        repaired = repaired or memory.has_provider_items
         args, kwargs = with_view(sent)
         _note_sent(memory, view, sent, args, kwargs, one_to_one=not repaired)
         noted[-1:] = [(view, sent, not repaired)]
