@@ -1,0 +1,178 @@
+"""Provider compaction through the wrappers, on the providers' documented wire formats.
+
+OpenAI: ``responses.create(context_management=[{"type": "compaction", ...}])`` answers with a
+``compaction`` item in ``output`` (the real openai SDK over a mocked transport). Anthropic: a
+``compaction`` block first in the reply's content (beta ``compact-2026-01-12``), through the
+real ``litellm.completion`` mocked at api.anthropic.com (respx); litellm keeps the block in
+``provider_specific_fields["compaction_blocks"]`` and sends it back first in its turn.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import httpx
+import pytest
+import respx
+
+from summem import Memory, SummarizationReducer, wrap_completion, wrap_openai
+from summem.formats.compaction import TWIN_OF
+from tests.fakes.replies import ANTHROPIC_URL, OPENAI_URL, anthropic_message, openai_completion
+from tests.fakes.responses import response, stream_events, text_item
+from tests.fakes.transport import Recorder, replies, sse_events
+
+SECRET = base64.b64encode(bytes((i * 53 + 7) % 256 for i in range(2400))).decode()
+ITEM = {"type": "compaction", "id": "cmp_9", "encrypted_content": SECRET}
+MANAGED = [{"type": "compaction", "compact_threshold": 1000}]
+CLAUDE = "anthropic/claude-sonnet-4-5"
+
+
+def reducer() -> SummarizationReducer:
+    return SummarizationReducer(threshold_tokens=100_000, target_tokens=50_000)
+
+
+def test_responses_with_context_management_send_the_item_next_and_keep_the_twin() -> None:
+    rec = Recorder(
+        replies(
+            response([text_item("Code 1001.")], n=1),
+            response([ITEM, text_item("Code 1002.", n=2)], n=2),
+            response([text_item("Both noted.", n=3)], n=3),
+        )
+    )
+    memory = Memory("s", reducer=reducer())
+    client = wrap_openai(rec.client(), memory)
+    for n, text in enumerate(("order A1?", "order A2?", "and both?")):
+        client.responses.create(
+            model="gpt-5.4",
+            input=[{"role": "user", "content": text}],
+            context_management=MANAGED,
+            store=False,
+        )
+        assert rec.requests[n][2]["context_management"] == MANAGED
+    third = rec.requests[2][2]["input"]
+    # the compaction item stands for everything before it: OpenAI allows dropping that
+    assert third == [ITEM, text_item("Code 1002.", n=2), {"role": "user", "content": "and both?"}]
+    twin = memory.summary
+    assert twin is not None and twin.summary_info is not None
+    assert twin.summary_info.extra[TWIN_OF]["id"] == "cmp_9"
+    assert "A1" in twin.text and "A2" in twin.text and "binary data" not in twin.text
+    assert len(memory.history()) == 7  # nothing lost
+
+
+def test_a_compaction_item_in_a_streamed_reply_is_kept() -> None:
+    out = [ITEM, text_item("Streamed.")]
+    rec = Recorder(
+        replies(
+            response([text_item("Hi.")], n=1),
+            sse_events(stream_events(out)),
+            response([text_item("Ok.")], n=3),
+        )
+    )
+    memory = Memory("s", reducer=reducer())
+    client = wrap_openai(rec.client(), memory)
+    client.responses.create(model="m", input="hello")
+    stream = client.responses.create(model="m", input="more", stream=True)
+    assert [e.type for e in stream][-1] == "response.completed"
+    client.responses.create(model="m", input="last")
+    assert rec.requests[2][2]["input"] == [ITEM, text_item("Streamed."), _user("last")]
+    assert memory.summary is not None
+
+
+def _user(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": text}
+
+
+def _claude_reply(*, compaction: str | None, text: str = "Noted.") -> dict[str, Any]:
+    body = anthropic_message(text)
+    if compaction is not None:
+        block = {"type": "compaction", "content": compaction, "signature": "sig_abc"}
+        body["content"] = [block, *body["content"]]
+    return body
+
+
+@pytest.fixture
+def keys(monkeypatch: pytest.MonkeyPatch, litellm_httpx: Any) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+
+
+def _run_claude_then(
+    memory: Memory, replies_: list[dict[str, Any]], models: list[str]
+) -> list[tuple[str, dict[str, Any]]]:
+    import litellm
+
+    bodies: list[tuple[str, dict[str, Any]]] = []
+    queue = list(replies_)
+
+    def anthropic(request: httpx.Request) -> httpx.Response:
+        bodies.append(("anthropic", json.loads(request.content)))
+        return httpx.Response(200, json=queue.pop(0))
+
+    def openai(request: httpx.Request) -> httpx.Response:
+        bodies.append(("openai", json.loads(request.content)))
+        return httpx.Response(200, json=openai_completion("From GPT."))
+
+    completion = wrap_completion(litellm.completion, memory)
+    with respx.mock(assert_all_mocked=True, assert_all_called=False) as router:
+        router.post(ANTHROPIC_URL).mock(side_effect=anthropic)
+        router.post(OPENAI_URL).mock(side_effect=openai)
+        for n, model in enumerate(models):
+            completion(
+                model=model,
+                messages=[_user(f"question {n} about order A{n}")],
+                extra_headers={"anthropic-beta": "compact-2026-01-12"},
+            )
+    return bodies
+
+
+def test_anthropic_blocks_go_back_to_claude_and_never_to_another_provider(keys: None) -> None:
+    memory = Memory("s", reducer=reducer())
+    bodies = _run_claude_then(
+        memory,
+        [
+            _claude_reply(compaction=None, text="A0 noted."),
+            _claude_reply(compaction="The user asked about A0 and A1."),
+            _claude_reply(compaction=None, text="A2 noted."),
+        ],
+        [CLAUDE, CLAUDE, CLAUDE, "gpt-4.1-mini"],
+    )
+    kinds = [k for k, _ in bodies]
+    assert kinds == ["anthropic", "anthropic", "anthropic", "openai"]
+    stored = memory.history()[3]
+    assert stored["provider_specific_fields"]["compaction_blocks"][0]["content"] == (
+        "The user asked about A0 and A1."
+    )
+    # the next request to Claude carries the block first in its turn
+    third = bodies[2][1]["messages"]
+    turns_with_block = [
+        m
+        for m in third
+        if isinstance(m["content"], list) and m["content"][0]["type"] == "compaction"
+    ]
+    assert len(turns_with_block) == 1
+    assert turns_with_block[0]["content"][0]["signature"] == "sig_abc"
+    # the switch to OpenAI: no block, no field it would refuse; the twin stands for the span
+    to_openai = json.dumps(bodies[3][1])
+    assert "compaction" not in to_openai and "provider_specific_fields" not in to_openai
+    twin = memory.summary
+    assert twin is not None and twin.summary_info is not None
+    assert twin.summary_info.extra[TWIN_OF]["provider"] == "anthropic"
+    assert twin.text in to_openai.replace("\\n", "\n")
+
+
+def test_an_empty_anthropic_block_is_a_no_op(keys: None) -> None:
+    memory = Memory("s", reducer=reducer())
+    bodies = _run_claude_then(
+        memory,
+        [
+            _claude_reply(compaction=None),
+            _claude_reply(compaction=""),
+            _claude_reply(compaction=None),
+        ],
+        [CLAUDE, CLAUDE, CLAUDE],
+    )
+    assert "provider_specific_fields" not in memory.history()[3]
+    assert memory.summary is None  # nothing compacted: nothing to twin, the history stays
+    assert len(bodies[2][1]["messages"]) == 5
