@@ -42,6 +42,7 @@ __all__ = [
     "COMPACTION_BLOCKS",
     "OPENAI",
     "PROVIDERS",
+    "PROVIDER_SUMMARY",
     "TWIN_OF",
     "Provider",
     "compaction_blocks",
@@ -49,6 +50,7 @@ __all__ = [
     "natural_cut",
     "openai_compaction_message",
     "provider_item",
+    "provider_summary_items",
     "skipped_text",
     "twin_link",
     "without_provider_items",
@@ -65,6 +67,12 @@ COMPACTION_BLOCKS = "compaction_blocks"
 TWIN_OF = "twin_of"
 """Key in a summary's ``SummaryInfo.extra``: the provider item it is the readable twin of,
 ``{"provider", "kind", "id", "message_id"}``."""
+
+PROVIDER_SUMMARY = "provider_compaction"
+"""Key in a summary's ``SummaryInfo.extra`` when the provider compacted its span (delegation,
+:class:`~summem.summarizers.provider.OpenAICompaction`): ``{"provider", "kind", "id",
+"item", "window", "model", "usage", "twin"}``, the item and the messages OpenAI returned
+before it as they came; or ``{"provider", "failed"}`` when the twin stands alone."""
 
 _FIELD = "opaque_item"  # summem.formats.responses.OPAQUE_FIELD (same layer: no import)
 
@@ -84,6 +92,16 @@ def openai_compaction_message(item: Mapping[str, Any]) -> Message:
     }
     info = {"provider": OPENAI, "kind": "compaction", "id": item_id}
     return Message.from_openai(chat).with_meta(responses_item=data, **{PROVIDER_ITEM: info})
+
+
+def provider_summary_items(summary: Message) -> list[dict[str, Any]] | None:
+    """What a delegated summary is at OpenAI: the window, then the item (``None``: a text one)."""
+    info = summary.summary_info
+    held = info.extra.get(PROVIDER_SUMMARY) if info is not None else None
+    if not isinstance(held, dict) or not isinstance(held.get("item"), dict):
+        return None
+    window = held.get("window")
+    return [*(window if isinstance(window, list) else []), held["item"]]
 
 
 def compaction_blocks(message: Message) -> list[dict[str, Any]]:

@@ -49,7 +49,7 @@ from typing import Any, Literal
 from summem._message_checks import check_values, expect_batch
 from summem._words import a
 from summem.errors import MessageValidationError
-from summem.formats.compaction import openai_compaction_message
+from summem.formats.compaction import openai_compaction_message, provider_summary_items
 from summem.messages import GLUED_TO_NEXT, IN_PLACE, Message, SDKMessage, copy_json
 
 __all__ = [
@@ -394,10 +394,16 @@ def _convert(msg: Message) -> list[dict[str, Any]]:
 def to_items(messages: Sequence[Message]) -> list[dict[str, Any]]:
     """Messages (a view, a history) as Responses input items: originals given back as they came.
 
+    A summary whose span OpenAI compacted (delegation) is the items OpenAI returned for it.
     Each dict is a fresh copy, the caller's to change.
     """
     out: list[dict[str, Any]] = []
     for msg in messages:
+        if msg.is_summary:
+            compacted = provider_summary_items(msg)  # OpenAI compacted this span itself
+            if compacted is not None:
+                out.extend(copy_json(i) for i in compacted)
+                continue
         original = None if msg.is_summary else msg.meta.get(ITEM_META)
         if isinstance(original, dict):
             out.append(copy_json(original))

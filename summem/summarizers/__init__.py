@@ -1,9 +1,10 @@
 """Summarizers: what writes the summary, and the protocol they share.
 
 :class:`LLMSummarizer` (any model), :class:`ExtractiveSummarizer` (offline),
-:class:`FallbackSummarizer` (a chain with a circuit breaker) and :class:`TruncatingSummarizer`
-(the last resort); the protocol (:class:`Summarizer`, :class:`SummaryRequest`,
-:class:`SummaryOutput`) for writing your own; :func:`redact_pii`, a ``redactor=`` for what is
+:class:`FallbackSummarizer` (a chain with a circuit breaker), :class:`TruncatingSummarizer`
+(the last resort) and :class:`OpenAICompaction` (OpenAI compacts, with a readable twin); the
+protocol (:class:`Summarizer`, :class:`SummaryRequest`, :class:`SummaryOutput`) for writing
+your own; :func:`redact_pii`, a ``redactor=`` for what is
 sent. The names below load on first use (see :mod:`summem.recall` for why lazily).
 """
 
@@ -19,11 +20,13 @@ if TYPE_CHECKING:
     from summem.summarizers.extractive import ExtractiveSummarizer
     from summem.summarizers.hooks import redact_pii
     from summem.summarizers.llm import LLMSummarizer
+    from summem.summarizers.provider import OpenAICompaction
 
 __all__ = [
     "ExtractiveSummarizer",
     "FallbackSummarizer",
     "LLMSummarizer",
+    "OpenAICompaction",
     "Summarizer",
     "SummaryOutput",
     "SummaryRequest",
@@ -35,6 +38,7 @@ _HOMES = {
     "ExtractiveSummarizer": ".extractive",
     "FallbackSummarizer": ".chain",
     "LLMSummarizer": ".llm",
+    "OpenAICompaction": ".provider",
     "Summarizer": ".base",
     "SummaryOutput": ".base",
     "SummaryRequest": ".base",

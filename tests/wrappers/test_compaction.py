@@ -85,7 +85,7 @@ def _user(text: str) -> dict[str, Any]:
 
 
 def _claude_reply(*, compaction: str | None, text: str = "Noted.") -> dict[str, Any]:
-    body = anthropic_message(text)
+    body: dict[str, Any] = anthropic_message(text)
     if compaction is not None:
         block = {"type": "compaction", "content": compaction, "signature": "sig_abc"}
         body["content"] = [block, *body["content"]]
