@@ -40,6 +40,7 @@ from summem.messages import PROVIDER_ITEM, Message
 __all__ = [
     "ANTHROPIC",
     "COMPACTION_BLOCKS",
+    "COMPACTION_WINDOW",
     "OPENAI",
     "PROVIDERS",
     "PROVIDER_SUMMARY",
@@ -64,6 +65,10 @@ PROVIDERS: tuple[Provider, ...] = (OPENAI, ANTHROPIC)
 COMPACTION_BLOCKS = "compaction_blocks"
 """Key of litellm's ``provider_specific_fields`` holding an Anthropic reply's compaction blocks."""
 
+COMPACTION_WINDOW = "compaction_window"
+"""``meta`` key of an OpenAI compaction item's message: the items ``/responses/compact``
+returned before it (the user messages), sent before it, as they came."""
+
 TWIN_OF = "twin_of"
 """Key in a summary's ``SummaryInfo.extra``: the provider item it is the readable twin of,
 ``{"provider", "kind", "id", "message_id"}``."""
@@ -77,21 +82,28 @@ before it as they came; or ``{"provider", "failed"}`` when the twin stands alone
 _FIELD = "opaque_item"  # summem.formats.responses.OPAQUE_FIELD (same layer: no import)
 
 
-def openai_compaction_message(item: Mapping[str, Any]) -> Message:
+def openai_compaction_message(
+    item: Mapping[str, Any], window: Sequence[Mapping[str, Any]] = ()
+) -> Message:
     """An OpenAI ``compaction`` item as a provider item message (the item itself in ``meta``).
 
     Its chat form only names the item (a summary never quotes it); the item's JSON is a
-    string extra, counted against the budget and never read.
+    string extra, counted against the budget and never read. ``window``: the items
+    ``/responses/compact`` returned before it (:data:`COMPACTION_WINDOW`), sent with it.
     """
     data = dict(item)
     item_id = data.get("id") if isinstance(data.get("id"), str) else None
+    counted: Any = data if not window else [*window, data]
     chat = {
         "role": "assistant",
         "content": "[compaction item: the conversation before it, as OpenAI compacted it]",
-        _FIELD: json.dumps(data, sort_keys=True, ensure_ascii=False),
+        _FIELD: json.dumps(counted, sort_keys=True, ensure_ascii=False),
     }
     info = {"provider": OPENAI, "kind": "compaction", "id": item_id}
-    return Message.from_openai(chat).with_meta(responses_item=data, **{PROVIDER_ITEM: info})
+    meta: dict[str, Any] = {"responses_item": data, PROVIDER_ITEM: info}
+    if window:
+        meta[COMPACTION_WINDOW] = [dict(w) for w in window]
+    return Message.from_openai(chat).with_meta(**meta)
 
 
 def provider_summary_items(summary: Message) -> list[dict[str, Any]] | None:

@@ -49,7 +49,11 @@ from typing import Any, Literal
 from summem._message_checks import check_values, expect_batch
 from summem._words import a
 from summem.errors import MessageValidationError
-from summem.formats.compaction import openai_compaction_message, provider_summary_items
+from summem.formats.compaction import (
+    COMPACTION_WINDOW,
+    openai_compaction_message,
+    provider_summary_items,
+)
 from summem.messages import GLUED_TO_NEXT, IN_PLACE, Message, SDKMessage, copy_json
 
 __all__ = [
@@ -406,6 +410,9 @@ def to_items(messages: Sequence[Message]) -> list[dict[str, Any]]:
                 continue
         original = None if msg.is_summary else msg.meta.get(ITEM_META)
         if isinstance(original, dict):
+            window = msg.meta.get(COMPACTION_WINDOW)  # what /responses/compact sent before it
+            if isinstance(window, list):
+                out.extend(copy_json(w) for w in window)
             out.append(copy_json(original))
         else:
             out.extend(_convert(msg))
