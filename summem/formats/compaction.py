@@ -46,6 +46,7 @@ __all__ = [
     "PROVIDER_SUMMARY",
     "TWIN_OF",
     "Provider",
+    "anthropic_summary_turn",
     "compaction_blocks",
     "for_provider",
     "natural_cut",
@@ -114,6 +115,24 @@ def provider_summary_items(summary: Message) -> list[dict[str, Any]] | None:
         return None
     window = held.get("window")
     return [*(window if isinstance(window, list) else []), held["item"]]
+
+
+def anthropic_summary_turn(held: Any) -> dict[str, Any] | None:
+    """The assistant turn carrying a delegated summary's Anthropic block, for Claude only.
+
+    litellm sends ``provider_specific_fields["compaction_blocks"]`` first in the assistant
+    turn (merged with a following assistant turn); Claude reads from the block on.
+    """
+    if not isinstance(held, dict) or held.get("provider") != ANTHROPIC:
+        return None
+    block = held.get("block")
+    if not isinstance(block, dict):
+        return None
+    return {
+        "role": "assistant",
+        "content": None,
+        "provider_specific_fields": {COMPACTION_BLOCKS: [dict(block)]},
+    }
 
 
 def compaction_blocks(message: Message) -> list[dict[str, Any]]:

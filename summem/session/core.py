@@ -26,7 +26,15 @@ from typing import Any, Literal, cast
 from summem.conversation import Batch, boundaries, check_batch, track_calls
 from summem.errors import ConfigurationError, SummarizationError, SummemError
 from summem.events import ReductionSkipped
-from summem.formats.compaction import Provider, for_provider, natural_cut, provider_item, twin_link
+from summem.formats.compaction import (
+    PROVIDER_SUMMARY,
+    Provider,
+    anthropic_summary_turn,
+    for_provider,
+    natural_cut,
+    provider_item,
+    twin_link,
+)
 from summem.messages import Message, MessageLike, parse_message, parse_messages
 from summem.observe.hooks import HookList
 from summem.observe.spend import SpendLimit
@@ -248,6 +256,11 @@ class SessionCore:
                 return [m for m in (system, summary) if m is not None] + list(tail), []
             return for_provider(system, summary, tail, provider)
 
+    def _summary_turn(self) -> dict[str, Any] | None:
+        """The assistant turn with the summary's Anthropic block (delegated), if it has one."""
+        info = self.summary.summary_info if self.summary is not None else None
+        return anthropic_summary_turn(info.extra.get(PROVIDER_SUMMARY)) if info else None
+
     def shown(self, message: Message) -> Message:
         """A tail message as the view shows it: its stub when masked."""
         return self.masks.shown(message) if self.masks is not None else message
@@ -357,7 +370,7 @@ class SessionCore:
         """
         out: list[dict[str, Any]]
         with self._lock:
-            if self.foreign:
+            if self.foreign or (provider == "anthropic" and self._summary_turn() is not None):
                 return self._render_for(style, provider)
             system, summary = self.system, self.summary
             rendered, tail = self._rendered, self.tail
@@ -400,6 +413,12 @@ class SessionCore:
         gone = {m.id for m in dropped}
         placement = self.placement if summary is not None else "after_system"
         out = [freeze(d) for d in render_view(system, summary, kept, placement=placement)]
+        turn = self._summary_turn() if provider == "anthropic" else None
+        if turn is not None and placement != "system_suffix":
+            # the summary's Anthropic block, in an assistant turn right after the summary
+            at = len(out) - len(kept)
+            merged = placement == "first_user" and len(out) == len(kept) + (system is not None)
+            out.insert(at + 1 if merged else at, freeze(turn))
         if style is not None and not style.is_plain:
             tail = [m for m in self.tail if m.id not in gone or provider_item(m) is None]
             heard = audio_transcripts(tail) if style.reply_as_text else None

@@ -2,9 +2,9 @@
 
 :class:`LLMSummarizer` (any model), :class:`ExtractiveSummarizer` (offline),
 :class:`FallbackSummarizer` (a chain with a circuit breaker), :class:`TruncatingSummarizer`
-(the last resort) and :class:`OpenAICompaction` (OpenAI compacts, with a readable twin); the
-protocol (:class:`Summarizer`, :class:`SummaryRequest`, :class:`SummaryOutput`) for writing
-your own; :func:`redact_pii`, a ``redactor=`` for what is
+(the last resort), :class:`OpenAICompaction` and :class:`AnthropicCompaction` (the provider
+compacts, with a readable twin); the protocol (:class:`Summarizer`, :class:`SummaryRequest`,
+:class:`SummaryOutput`) for writing your own; :func:`redact_pii`, a ``redactor=`` for what is
 sent. The names below load on first use (see :mod:`summem.recall` for why lazily).
 """
 
@@ -20,9 +20,10 @@ if TYPE_CHECKING:
     from summem.summarizers.extractive import ExtractiveSummarizer
     from summem.summarizers.hooks import redact_pii
     from summem.summarizers.llm import LLMSummarizer
-    from summem.summarizers.provider import OpenAICompaction
+    from summem.summarizers.provider import AnthropicCompaction, OpenAICompaction
 
 __all__ = [
+    "AnthropicCompaction",
     "ExtractiveSummarizer",
     "FallbackSummarizer",
     "LLMSummarizer",
@@ -35,6 +36,7 @@ __all__ = [
 ]
 
 _HOMES = {
+    "AnthropicCompaction": ".provider",
     "ExtractiveSummarizer": ".extractive",
     "FallbackSummarizer": ".chain",
     "LLMSummarizer": ".llm",
