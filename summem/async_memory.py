@@ -278,10 +278,14 @@ class AsyncMemory(BaseMemory):
 
     @doc_of(Memory.messages)
     async def messages(
-        self, *, style: ViewStyle | None = None, provider: Provider | None = None
+        self,
+        *,
+        style: ViewStyle | None = None,
+        provider: Provider | None = None,
+        masked: bool = True,
     ) -> list[dict[str, Any]]:
         await self._ensure_fresh()
-        out, event = self._render(style, provider)
+        out, event = self._render(style, provider, masked)
         if event is not None:
             await self._hooks.adeliver(event)
         return out

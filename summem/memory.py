@@ -374,7 +374,11 @@ class Memory(BaseMemory):
     # -- reading ----------------------------------------------------------------------------
 
     def messages(
-        self, *, style: ViewStyle | None = None, provider: Provider | None = None
+        self,
+        *,
+        style: ViewStyle | None = None,
+        provider: Provider | None = None,
+        masked: bool = True,
     ) -> list[dict[str, Any]]:
         """The view as chat-completions dicts, ready for ``chat.completions.create``.
 
@@ -392,9 +396,12 @@ class Memory(BaseMemory):
                 compaction blocks on their turn (litellm sends them back). What they stand
                 for is in the view either way. Each item left out is announced once
                 (:class:`~summem.events.ProviderItemsLeftOut`).
+            masked: ``False`` sends tool results the reducer masks as they are stored, for
+                a server that clears old tool results itself (Anthropic's context editing,
+                ``wrap_completion(..., clear_tool_uses=True)``); the stubs otherwise.
         """
         self._ensure_fresh()
-        out, event = self._render(style, provider)
+        out, event = self._render(style, provider, masked)
         if event is not None:
             self._hooks.deliver(event)
         return out

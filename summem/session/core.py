@@ -359,7 +359,11 @@ class SessionCore:
             return list(self.tail)
 
     def render(
-        self, style: ViewStyle | None = None, *, provider: Provider | None = None
+        self,
+        style: ViewStyle | None = None,
+        *,
+        provider: Provider | None = None,
+        masked: bool = True,
     ) -> tuple[list[dict[str, Any]], list[Message]]:
         """The view as chat-completions dicts in a fresh list, in ``style`` if given.
 
@@ -367,11 +371,16 @@ class SessionCore:
         :mod:`summem.session.readonly`); only the messages new since the last call are
         rendered, so a call costs a list of references, not a copy of the view. Provider
         items ``provider`` cannot read (all of them for ``None``) are left out, and returned.
+        ``masked=False``: masked tool results as they are stored (a server clears them).
         """
         out: list[dict[str, Any]]
         with self._lock:
-            if self.foreign or (provider == "anthropic" and self._summary_turn() is not None):
-                return self._render_for(style, provider)
+            if (
+                self.foreign
+                or (not masked and self.masks is not None)
+                or (provider == "anthropic" and self._summary_turn() is not None)
+            ):
+                return self._render_for(style, provider, masked)
             system, summary = self.system, self.summary
             rendered, tail = self._rendered, self.tail
             done = len(rendered)
@@ -404,11 +413,11 @@ class SessionCore:
         return out, []
 
     def _render_for(
-        self, style: ViewStyle | None, provider: Provider | None
+        self, style: ViewStyle | None, provider: Provider | None, masked: bool = True
     ) -> tuple[list[dict[str, Any]], list[Message]]:
-        """:meth:`render` for a tail holding provider items (lock held): the slow path."""
+        """:meth:`render`'s slow path (lock held): provider items, or no masking."""
         system, summary = self.system, self.summary
-        shown = [self.shown(m) for m in self.tail]
+        shown = [self.shown(m) for m in self.tail] if masked else list(self.tail)
         kept, dropped = for_provider(None, None, shown, provider)
         gone = {m.id for m in dropped}
         placement = self.placement if summary is not None else "after_system"

@@ -476,7 +476,7 @@ class BaseMemory:
         return self._style
 
     def _render(
-        self, style: ViewStyle | None, provider: Provider | None = None
+        self, style: ViewStyle | None, provider: Provider | None = None, masked: bool = True
     ) -> tuple[list[dict[str, Any]], ProviderItemsLeftOut | None]:
         """The chat view, and the event saying which provider items it newly left out."""
         if style is not None and not isinstance(style, ViewStyle):
@@ -486,7 +486,7 @@ class BaseMemory:
                 f"provider must be one of {list(PROVIDERS)} or None, got {provider!r}"
             )
         out, dropped = self._core.render(
-            style if style is not None else self._style, provider=provider
+            style if style is not None else self._style, provider=provider, masked=masked
         )
         return out, self._left_out(dropped, provider)
 

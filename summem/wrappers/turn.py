@@ -21,7 +21,7 @@ import logging
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
@@ -151,6 +151,9 @@ class TurnOptions:
     """Send a reply carrying only a refusal or audio with it as its content: always, never, or
     (``"auto"``) unless litellm routes the call to OpenAI or Azure (see
     :func:`reply_text_needed`)."""
+    clear_tool_uses: dict[str, Any] | None = None
+    """The context-editing edit Anthropic routes get instead of summem's masking
+    (:func:`clearing_edit`); ``None``: summem masks for every route."""
     routed: bool = False
     """The call goes through litellm: the provider it routes to decides which provider
     items (Anthropic's compaction blocks) the view keeps (see :func:`view_provider`)."""
@@ -224,6 +227,47 @@ def reply_text_needed(
 def _routed_elsewhere(model: str, provider: str | None, api_base: str | None) -> bool:
     routed = _litellm_route(model, provider, api_base)
     return not (isinstance(routed, str) and routed in _KEEPS_REPLY_FIELDS)
+
+
+CLEAR_TOOL_USES = "clear_tool_uses_20250919"
+"""Anthropic's context-editing edit that clears old tool results server-side."""
+
+
+def clearing_edit(setting: Any) -> dict[str, Any] | None:
+    """The ``context_management`` edit ``clear_tool_uses=`` asks for (``None``: off).
+
+    Raises:
+        ConfigurationError: not a bool nor a mapping.
+    """
+    if setting is False:
+        return None
+    if setting is True:
+        return {"type": CLEAR_TOOL_USES}
+    if isinstance(setting, Mapping):
+        return {**dict(setting), "type": CLEAR_TOOL_USES}
+    raise ConfigurationError(
+        f"clear_tool_uses must be True, False or a mapping of the edit's settings, got {setting!r}"
+    )
+
+
+def with_clearing(kwargs: dict[str, Any], edit: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` with ``edit`` added to its Anthropic ``context_management`` edits."""
+    current = kwargs.get("context_management")
+    if isinstance(current, Mapping):
+        edits = [*(current.get("edits") or ()), edit]
+        return {**kwargs, "context_management": {**current, "edits": edits}}
+    if isinstance(current, list):  # the OpenAI form (compaction entries): litellm maps it
+        mapped = [
+            {"type": "compact_20260112", **{k: v for k, v in e.items() if k != "type"}}
+            if isinstance(e, Mapping) and e.get("type") == "compaction"
+            else e
+            for e in current
+        ]
+        for e in mapped:
+            if isinstance(e, dict) and "compact_threshold" in e:
+                e["trigger"] = {"type": "input_tokens", "value": e.pop("compact_threshold")}
+        return {**kwargs, "context_management": {"edits": [*mapped, edit]}}
+    return {**kwargs, "context_management": {"edits": [edit]}}
 
 
 def view_provider(
@@ -393,10 +437,15 @@ def sync_call(
             # plain copies: the provider's SDK may change what it is given (the view
             # is read-only)
             target = view_provider(options, args, kwargs)
-            rendered = memory.messages(style=options.style, provider=target)
+            clearing = options.clear_tool_uses if target == "anthropic" else None
+            rendered = memory.messages(
+                style=options.style, provider=target, masked=clearing is None
+            )
             sent, repaired = _to_send(memory, rendered, view, options, args, kwargs)
-            repaired = repaired or memory.has_provider_items
+            repaired = repaired or memory.has_provider_items or clearing is not None
             call_args, call_kwargs = with_view(sent)
+            if clearing is not None:
+                call_kwargs = with_clearing(call_kwargs, clearing)
             if tool is not None:
                 last = round_no > options.recall_rounds
                 call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
@@ -450,10 +499,15 @@ def async_call(
         view = await memory.view()
         call_args, call_kwargs = with_view([])
         target = view_provider(options, call_args, call_kwargs)
-        rendered = await memory.messages(style=options.style, provider=target)
+        clearing = options.clear_tool_uses if target == "anthropic" else None
+        rendered = await memory.messages(
+            style=options.style, provider=target, masked=clearing is None
+        )
         sent, repaired = _to_send(memory, rendered, view, options, call_args, call_kwargs)
-        repaired = repaired or memory.has_provider_items
+        repaired = repaired or memory.has_provider_items or clearing is not None
         args, kwargs = with_view(sent)
+        if clearing is not None:
+            kwargs = with_clearing(kwargs, clearing)
         _note_sent(memory, view, sent, args, kwargs, one_to_one=not repaired)
         noted[-1:] = [(view, sent, not repaired)]
 

@@ -176,3 +176,77 @@ def test_an_empty_anthropic_block_is_a_no_op(keys: None) -> None:
     assert "provider_specific_fields" not in memory.history()[3]
     assert memory.summary is None  # nothing compacted: nothing to twin, the history stays
     assert len(bodies[2][1]["messages"]) == 5
+
+
+# -- context editing: the server clears old tool results instead of summem's masking ----------
+
+
+def _tool_turns(completion: Any, model: str, n: int, **extra: Any) -> None:
+    for i in range(n):
+        call = {
+            "id": f"call_{model[:3]}{i}",
+            "type": "function",
+            "function": {"name": "lookup_order", "arguments": json.dumps({"code": f"A{i}"})},
+        }
+        result = "status=shipped; " + "detail " * 120 + f"code={1000 + i}"
+        completion(
+            model=model,
+            messages=[
+                _user(f"look up A{i}"),
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": call["id"], "content": result},
+            ],
+            **extra,
+        )
+
+
+def test_on_anthropic_routes_the_server_clears_tool_results_and_others_keep_the_stubs(
+    keys: None,
+) -> None:
+    import litellm
+
+    memory = Memory(
+        "s",
+        reducer=SummarizationReducer(
+            threshold_tokens=100_000,
+            target_tokens=50_000,
+            mask_tool_results_after=1,
+            mask_min_tokens=20,
+        ),
+    )
+    completion = wrap_completion(
+        litellm.completion, memory, clear_tool_uses={"keep": {"type": "tool_uses", "value": 1}}
+    )
+    claude: list[tuple[dict[str, Any], httpx.Headers]] = []
+    gpt: list[dict[str, Any]] = []
+
+    def anthropic(request: httpx.Request) -> httpx.Response:
+        claude.append((json.loads(request.content), request.headers))
+        return httpx.Response(200, json=anthropic_message("Done."))
+
+    def openai(request: httpx.Request) -> httpx.Response:
+        gpt.append(json.loads(request.content))
+        return httpx.Response(200, json=openai_completion("Done."))
+
+    with respx.mock(assert_all_mocked=True, assert_all_called=False) as router:
+        router.post(ANTHROPIC_URL).mock(side_effect=anthropic)
+        router.post(OPENAI_URL).mock(side_effect=openai)
+        _tool_turns(completion, CLAUDE, 3)
+        completion(model="gpt-4.1-mini", messages=[_user("and the first one?")])
+    body, headers = claude[-1]
+    assert body["context_management"] == {
+        "edits": [{"keep": {"type": "tool_uses", "value": 1}, "type": "clear_tool_uses_20250919"}]
+    }
+    assert "context-management-2025-06-27" in headers.get("anthropic-beta", "")
+    sent = json.dumps(body)
+    assert "masked tool result" not in sent and "code=1000" in sent  # the server clears them
+    to_gpt = json.dumps(gpt[-1])
+    assert "masked tool result" in to_gpt and "context_management" not in to_gpt
+    assert "code=1000" in json.dumps(memory.history())  # history unchanged
+
+
+def test_clear_tool_uses_must_be_a_bool_or_a_mapping() -> None:
+    from summem.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="clear_tool_uses"):
+        wrap_completion(lambda **kw: None, Memory("s"), clear_tool_uses="yes")  # type: ignore[arg-type]
