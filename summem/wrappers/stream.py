@@ -203,6 +203,8 @@ class StreamAccumulator:
         self.transcript: list[str] = []
         self.finish_reason: str | None = None
         """Set by the chunk that ends the reply; a stream cut short never sets it."""
+        self.compaction: Any = None
+        """The compaction blocks so far (litellm repeats the whole list, growing, per chunk)."""
 
     def feed(self, chunk: Any) -> None:
         """Take one chunk into account."""
@@ -218,6 +220,9 @@ class StreamAccumulator:
             delta = _get(choice, "delta")
             if delta is None:
                 continue
+            fields = _plain(_get(delta, "provider_specific_fields"))
+            if isinstance(fields, dict) and fields.get(COMPACTION_BLOCKS):
+                self.compaction = delta  # Anthropic compaction, through litellm
             text = _get(delta, "content")
             if text:
                 self.content.append(text)
@@ -285,6 +290,9 @@ class StreamAccumulator:
                 out["audio"]["transcript"] = "".join(self.transcript)
         elif out["content"] is None and self.transcript:  # no id: its text kept as content
             out["content"] = "".join(self.transcript)
+        blocks = compaction_blocks_of(self.compaction) if self.compaction is not None else []
+        if blocks:
+            out["provider_specific_fields"] = {COMPACTION_BLOCKS: blocks}
         return _with_content(out)
 
 

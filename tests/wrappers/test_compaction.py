@@ -250,3 +250,84 @@ def test_clear_tool_uses_must_be_a_bool_or_a_mapping() -> None:
 
     with pytest.raises(ConfigurationError, match="clear_tool_uses"):
         wrap_completion(lambda **kw: None, Memory("s"), clear_tool_uses="yes")  # type: ignore[arg-type]
+
+
+def _anthropic_sse(summary: str, text: str) -> bytes:
+    """A streamed Claude reply that compacts first: a compaction block, then the text."""
+    events: list[dict[str, Any]] = [
+        {
+            "type": "message_start",
+            "message": {
+                "id": "msg_s",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-sonnet-4-5",
+                "content": [],
+                "stop_reason": None,
+                "stop_sequence": None,
+                "usage": {"input_tokens": 100, "output_tokens": 1},
+            },
+        },
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "compaction", "content": "", "signature": "sig_s"},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "compaction_delta", "content": summary[:10]},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "compaction_delta", "content": summary[10:]},
+        },
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": text}},
+        {"type": "content_block_stop", "index": 1},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+            "usage": {"output_tokens": 10},
+        },
+        {"type": "message_stop"},
+    ]
+    return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
+
+
+def test_a_compaction_in_a_streamed_claude_reply_is_kept(keys: None) -> None:
+    import litellm
+
+    summary = "The user asked about order A0, code 1000."
+    memory = Memory("s", reducer=reducer())
+    completion = wrap_completion(litellm.completion, memory)
+    bodies: list[dict[str, Any]] = []
+    answers = [
+        httpx.Response(200, json=anthropic_message("A0 noted.")),
+        httpx.Response(
+            200,
+            content=_anthropic_sse(summary, "Streamed."),
+            headers={"content-type": "text/event-stream"},
+        ),
+        httpx.Response(200, json=anthropic_message("Ok.")),
+    ]
+
+    def anthropic(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return answers.pop(0)
+
+    with respx.mock(assert_all_mocked=True) as router:
+        router.post(ANTHROPIC_URL).mock(side_effect=anthropic)
+        completion(model=CLAUDE, messages=[_user("order A0?")])
+        stream = completion(model=CLAUDE, messages=[_user("more?")], stream=True)
+        assert "".join(c.choices[0].delta.content or "" for c in stream) == "Streamed."
+        completion(model=CLAUDE, messages=[_user("last")])
+    stored = memory.history()[3]
+    assert stored["content"] == "Streamed."
+    [block] = stored["provider_specific_fields"]["compaction_blocks"]
+    assert block["type"] == "compaction" and block["content"] == summary
+    sent = json.dumps(bodies[-1])
+    assert summary in sent  # back to Claude, in its turn
+    assert memory.summary is not None  # and its twin
