@@ -257,3 +257,32 @@ def test_items_survive_every_store_reopen_and_export_byte_for_byte(
 
 def test_provider_item_reads_a_plain_message_as_none() -> None:
     assert provider_item(Message.from_openai({"role": "user", "content": "hi"})) is None
+
+
+def test_the_twin_is_written_in_the_background_when_the_memory_reduces_there() -> None:
+    memory = Memory(
+        "s",
+        reducer=SummarizationReducer(
+            threshold_tokens=100_000, soft_threshold_tokens=80_000, target_tokens=50_000
+        ),
+        background=True,
+    )
+    memory.add_items([*turn(1), COMPACTION, *turn(2)])
+    memory.wait()
+    twin = memory.summary
+    assert twin is not None and twin.summary_info is not None
+    assert twin.summary_info.extra[TWIN_OF]["id"] == "cmp_001"
+    assert memory.items() == [COMPACTION, *turn(2)]
+    memory.close()
+
+
+def test_a_view_for_anthropic_leaves_an_openai_item_out() -> None:
+    events: list[MemoryEvent] = []
+    memory = Memory("s", reducer=big_reducer(), hooks=[events.append])
+    memory.add_items([*turn(1), COMPACTION, *turn(2)])
+    for_claude = memory.messages(provider="anthropic")
+    assert "opaque_item" not in json.dumps(for_claude) and "compaction" not in json.dumps(
+        for_claude
+    )
+    [event] = [e for e in events if isinstance(e, ProviderItemsLeftOut)]
+    assert event.target == "anthropic" and event.providers == ("openai",)
