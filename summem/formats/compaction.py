@@ -165,13 +165,17 @@ def provider_item(message: Message) -> dict[str, Any] | None:
 
 
 def skipped_text(message: Message) -> bool:
-    """Whether a summarizer must read nothing of ``message``: it is an OpenAI compaction item.
+    """Whether a summarizer must read nothing of ``message``: an item only its maker reads.
 
-    An Anthropic reply carrying compaction blocks still has its own text, which is read; the
-    blocks are not (they are not part of the content summem renders).
+    An OpenAI compaction item, or an opaque item (an SDK's encrypted session item, kept as it
+    came by ``unknown="opaque"``): its text is only a label. An Anthropic reply carrying
+    compaction blocks still has its own text, which is read; the blocks are not (they are not
+    part of the content summem renders).
     """
     info = message.meta.get(PROVIDER_ITEM)
-    return isinstance(info, dict) and info.get("provider") == OPENAI
+    if isinstance(info, dict) and info.get("provider") == OPENAI:
+        return True
+    return message.role == "assistant" and _FIELD in (message.model_extra or {})
 
 
 def _is_own(message: Message, provider: Provider) -> bool:

@@ -286,3 +286,10 @@ def test_a_view_for_anthropic_leaves_an_openai_item_out() -> None:
     )
     [event] = [e for e in events if isinstance(e, ProviderItemsLeftOut)]
     assert event.target == "anthropic" and event.providers == ("openai",)
+
+
+def test_an_opaque_item_is_not_summarized_either() -> None:
+    encrypted = {"payload": SECRET, "session_id": "x"}  # as the SDK's EncryptedSession writes
+    msgs = to_messages([*turn(1), encrypted, *turn(2)], unknown="opaque")
+    text = render_transcript(msgs)
+    assert "kept as it came" not in text and "binary data" not in text and "A2" in text
