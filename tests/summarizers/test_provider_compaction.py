@@ -199,3 +199,48 @@ def test_bad_arguments_are_refused(client: Any, model: str, match: str) -> None:
     client = client if client is not None else Recorder(Compactor()).client()
     with pytest.raises(ConfigurationError, match=match):
         OpenAICompaction(client, model=model)
+
+
+def test_from_wrap_openai_the_next_responses_call_starts_with_the_window_and_item() -> None:
+    from summem import wrap_openai
+    from tests.fakes.responses import response, text_item
+
+    compactor = Compactor()
+    n = [0]
+
+    def server(method: str, path: str, body: Any) -> tuple[int, Any, dict[str, str]]:
+        if path.endswith("/compact"):
+            return compactor(method, path, body)
+        n[0] += 1
+        return 200, response([text_item(f"Code {1000 + n[0]}.", n[0])], n=n[0]), {}
+
+    rec = Recorder(server)
+    client = rec.client()
+    memory = Memory("s", reducer=reducer(OpenAICompaction(client, model=MODEL)))
+    wrapped = wrap_openai(client, memory)
+    for i in range(6):
+        wrapped.responses.create(model=MODEL, input=f"Order A{i}?", store=False)
+    assert compactor.n >= 1
+    summary = memory.summary
+    assert summary is not None and summary.summary_info is not None
+    held = summary.summary_info.extra[PROVIDER_SUMMARY]
+    last = [b for _, p, b in rec.requests if p == "/v1/responses"][-1]["input"]
+    assert last[: len(held["window"]) + 1] == [*held["window"], held["item"]]
+
+
+async def test_under_summem_session_get_items_starts_with_the_window_and_item() -> None:
+    from summem.integrations.agents import SummemSession
+
+    rec = Recorder(Compactor())
+    session = SummemSession("s", reducer=reducer(OpenAICompaction(rec.async_client(), model=MODEL)))
+    for i in range(5):
+        await session.add_items([{"role": "user", "content": f"Order A{i}?"}])
+        await session.add_items(
+            [{"type": "message", "role": "assistant", "content": f"Code {1000 + i}."}]
+        )
+    summary = session.memory.summary
+    assert summary is not None and summary.summary_info is not None
+    held = summary.summary_info.extra[PROVIDER_SUMMARY]
+    items = await session.get_items()
+    assert items[: len(held["window"]) + 1] == [*held["window"], held["item"]]
+    await session.close()
