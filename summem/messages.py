@@ -67,7 +67,9 @@ PROVIDER_ITEM = "provider_item"
 A dict ``{"provider": "openai" | "anthropic", "kind": "compaction", "id": <the item's id or
 None>}``: a provider's compaction item (see :mod:`summem.formats.compaction`). Such a message is
 stored and given back as it came, sent only to the provider that made it, and never summarized
-into text.
+into text. With ``"carried": True`` the item is not in the message's chat form but in a
+framework's own record of it (a pydantic-ai ``CompactionPart``): the framework sends it, summem
+writes its twin.
 """
 
 

@@ -173,14 +173,14 @@ def skipped_text(message: Message) -> bool:
     part of the content summem renders).
     """
     info = message.meta.get(PROVIDER_ITEM)
-    if isinstance(info, dict) and info.get("provider") == OPENAI:
+    if isinstance(info, dict) and info.get("provider") == OPENAI and not info.get("carried"):
         return True
     return message.role == "assistant" and _FIELD in (message.model_extra or {})
 
 
 def _is_own(message: Message, provider: Provider) -> bool:
     info = provider_item(message)
-    return info is not None and info.get("provider") == provider
+    return info is not None and info.get("provider") == provider and not info.get("carried")
 
 
 def natural_cut(tail: Sequence[Message]) -> int:
@@ -232,8 +232,8 @@ def without_provider_items(
     dropped: list[Message] = []
     for msg in tail:
         info = provider_item(msg)
-        if info is None or info.get("provider") == keep:
-            out.append(msg)
+        if info is None or info.get("provider") == keep or info.get("carried"):
+            out.append(msg)  # a carried item is not in the chat form: nothing to leave out
         elif msg.meta.get(PROVIDER_ITEM) is not None:
             dropped.append(msg)
         else:
