@@ -646,8 +646,12 @@ class SessionCore:
                 previous = self._carried[1]
             snapshot = (self.epoch, self.version, self.watermark, previous)
             system = self.system
-        # the twin of a provider's compaction: exactly the span its item stands for
-        cut = natural or r.plan_cut(system, tail, sizes)
+        # the twin of a provider's compaction: exactly the span its item stands for (a view
+        # still over its limit is reduced further next turn); only a view that would stay
+        # past its ceiling (the context window) goes further now, the item folded in too
+        cut = natural
+        if not natural or self._summary_room(system, sizes, natural, self.ceiling) < 0:
+            cut = max(natural, r.plan_cut(system, tail, sizes))
         if cut == 0:
             self._blocked_by_calls(tail, size, limit)
             return None
@@ -794,7 +798,8 @@ class SessionCore:
                 self.ledger.moved(plan.epoch, plan.watermark, plan.new_watermark, plan.evicted)
                 self.watermark = plan.new_watermark
                 self.version = version
-                if plan.automatic and not plan.truncate:
+                if plan.automatic and not plan.truncate and plan.twin_of is None:
+                    # (a twin is due however little it frees: the loop breaker ignores it)
                     self._watch(plan, evicted - (self.head - head_before))
             elif (self.epoch, self.version) == (plan.epoch, plan.version):
                 self.stale = True  # the copy cannot be patched: read it again
