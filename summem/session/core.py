@@ -650,7 +650,8 @@ class SessionCore:
         # still over its limit is reduced further next turn); only a view that would stay
         # past its ceiling (the context window) goes further now, the item folded in too
         cut = natural
-        if not natural or self._summary_room(system, sizes, natural, self.ceiling) < 0:
+        room = self._summary_room(system, sizes, natural, self.ceiling) if natural else 0
+        if not natural or room < _summary_allowance(r):
             cut = max(natural, r.plan_cut(system, tail, sizes))
         if cut == 0:
             self._blocked_by_calls(tail, size, limit)

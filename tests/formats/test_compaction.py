@@ -293,3 +293,24 @@ def test_an_opaque_item_is_not_summarized_either() -> None:
     msgs = to_messages([*turn(1), encrypted, *turn(2)], unknown="opaque")
     text = render_transcript(msgs)
     assert "kept as it came" not in text and "binary data" not in text and "A2" in text
+
+
+@pytest.mark.parametrize(("hard_limit", "twinned"), [(10, True), (5, False)])
+def test_a_view_that_would_stay_past_its_ceiling_folds_the_item_in(
+    hard_limit: int, twinned: bool
+) -> None:
+    users = [{"role": "user", "content": f"note {n}: code {1000 + n}"} for n in range(9)]
+    memory = Memory(
+        "s",
+        reducer=SummarizationReducer(
+            threshold_messages=4, target_messages=3, hard_limit_messages=hard_limit
+        ),
+    )
+    memory.add_items([*users[:5], COMPACTION, *users[5:]])
+    summary = memory.summary
+    assert summary is not None and summary.summary_info is not None
+    assert (TWIN_OF in summary.summary_info.extra) is twinned
+    assert "binary data" not in summary.text and SECRET[:40] not in summary.text
+    if not twinned:  # the item went into the summary: the view fits its ceiling
+        assert len(memory.view()) <= hard_limit
+    assert len(memory.history()) == 10
