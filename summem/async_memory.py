@@ -36,6 +36,7 @@ from summem.summarizers.base import Summarizer
 if TYPE_CHECKING:
     from summem.fleet.dispatcher import Dispatcher
     from summem.fleet.publisher import DispatchState
+    from summem.formats.compaction import Provider
     from summem.formats.responses import ResponseItem
     from summem.recall.index import RecallHit
     from summem.recall.tool import RecallTool
@@ -302,9 +303,18 @@ class AsyncMemory(BaseMemory):
         await self._written(self._refresh_flow())
 
     @doc_of(Memory.messages)
-    async def messages(self, *, style: ViewStyle | None = None) -> list[dict[str, Any]]:
+    async def messages(
+        self,
+        *,
+        style: ViewStyle | None = None,
+        provider: Provider | None = None,
+        masked: bool = True,
+    ) -> list[dict[str, Any]]:
         await self._ensure_fresh()
-        return self._render(style)
+        out, event = self._render(style, provider, masked)
+        if event is not None:
+            await self._hooks.adeliver(event)
+        return out
 
     @doc_of(Memory.view)
     async def view(self) -> list[Message]:
@@ -313,9 +323,11 @@ class AsyncMemory(BaseMemory):
 
     @doc_of(Memory.items)
     async def items(self) -> list[dict[str, Any]]:
-        from summem.formats.responses import to_items
-
-        return to_items(await self.view())
+        await self._ensure_fresh()
+        out, event = self._items()
+        if event is not None:
+            await self._hooks.adeliver(event)
+        return out
 
     async def _ensure_fresh(self) -> None:
         self._check_open()

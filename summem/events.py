@@ -28,6 +28,7 @@ from typing import Literal
 __all__ = [
     "Branched",
     "MemoryEvent",
+    "ProviderItemsLeftOut",
     "ReductionCommitted",
     "ReductionFailed",
     "ReductionPlanned",
@@ -226,6 +227,27 @@ class ReductionSkipped(MemoryEvent):
     reason: str
     trigger: str
     detail: str = ""
+
+
+@dataclass(frozen=True)
+class ProviderItemsLeftOut(MemoryEvent):
+    """A view for one provider left out items only another provider can read.
+
+    A provider's compaction item (OpenAI's ``compaction`` item, Anthropic's ``compaction``
+    blocks) goes only to the provider that made it: a view for another one (chat completions,
+    litellm to another provider) leaves it out. What it stands for is in that view already:
+    the messages before it, or summem's twin summary of them. Announced once per item per
+    memory. The items stay in the store.
+
+    Attributes:
+        message_ids: the messages left out (or sent without their blocks).
+        providers: who made each, in the same order.
+        target: the provider the view went to (``None``: chat completions).
+    """
+
+    message_ids: tuple[str, ...]
+    providers: tuple[str, ...]
+    target: str | None
 
 
 @dataclass(frozen=True)

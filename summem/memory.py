@@ -43,6 +43,7 @@ from summem.summarizers.base import Summarizer
 if TYPE_CHECKING:
     from summem.fleet.dispatcher import Dispatcher
     from summem.fleet.publisher import DispatchState
+    from summem.formats.compaction import Provider
     from summem.formats.responses import ResponseItem
     from summem.recall.index import RecallHit
     from summem.recall.tool import RecallTool
@@ -403,7 +404,13 @@ class Memory(BaseMemory):
 
     # -- reading ----------------------------------------------------------------------------
 
-    def messages(self, *, style: ViewStyle | None = None) -> list[dict[str, Any]]:
+    def messages(
+        self,
+        *,
+        style: ViewStyle | None = None,
+        provider: Provider | None = None,
+        masked: bool = True,
+    ) -> list[dict[str, Any]]:
         """The view as chat-completions dicts, ready for ``chat.completions.create``.
 
         The list is a fresh one, the caller's to change; the dicts in it are shared between
@@ -415,9 +422,20 @@ class Memory(BaseMemory):
             style: how to render it for a provider or chat template (strict alternation, no
                 ``null`` content...); the memory's ``style`` by default. The stored messages
                 never change.
+            provider: where the view goes, for provider items (compaction): ``None``
+                (chat completions) leaves them all out; ``"anthropic"`` keeps Anthropic's
+                compaction blocks on their turn (litellm sends them back). What they stand
+                for is in the view either way. Each item left out is announced once
+                (:class:`~summem.events.ProviderItemsLeftOut`).
+            masked: ``False`` sends tool results the reducer masks as they are stored, for
+                a server that clears old tool results itself (Anthropic's context editing,
+                ``wrap_completion(..., clear_tool_uses=True)``); the stubs otherwise.
         """
         self._ensure_fresh()
-        return self._render(style)
+        out, event = self._render(style, provider, masked)
+        if event is not None:
+            self._hooks.deliver(event)
+        return out
 
     def view(self) -> list[Message]:
         """The view as messages (the summary carries its ``summary_info``)."""
@@ -429,10 +447,15 @@ class Memory(BaseMemory):
 
         Items added with :meth:`add_items` come back exactly as given; the summary (and any
         message added in chat form) is converted. Fresh dicts, the caller's to change.
+        An OpenAI ``compaction`` item is a natural cut: the summary and the items before
+        the latest one are left out (OpenAI allows it; they stay in the store), and items
+        only another provider reads are left out (see :mod:`summem.formats.compaction`).
         """
-        from summem.formats.responses import to_items
-
-        return to_items(self.view())
+        self._ensure_fresh()
+        out, event = self._items()
+        if event is not None:
+            self._hooks.deliver(event)
+        return out
 
     def _ensure_fresh(self) -> None:
         self._check_open()

@@ -25,6 +25,7 @@ __all__ = [
     "GLUED_TO_NEXT",
     "IN_PLACE",
     "MODEL_REPLY",
+    "PROVIDER_ITEM",
     "Message",
     "MessageLike",
     "Role",
@@ -57,6 +58,18 @@ IN_PLACE = "in_place"
 Such a message stays where it arrived (a Responses item in the middle of an Agents SDK session,
 an agent's mid-run note): it is not the session's head system message, so it is neither moved
 to the front nor replaced by a later one (:attr:`Message.is_system` is ``False`` for it).
+"""
+
+
+PROVIDER_ITEM = "provider_item"
+"""``meta`` key: on a message holding an item only its provider can read, what it is.
+
+A dict ``{"provider": "openai" | "anthropic", "kind": "compaction", "id": <the item's id or
+None>}``: a provider's compaction item (see :mod:`summem.formats.compaction`). Such a message is
+stored and given back as it came, sent only to the provider that made it, and never summarized
+into text. With ``"carried": True`` the item is not in the message's chat form but in a
+framework's own record of it (a pydantic-ai ``CompactionPart``): the framework sends it, summem
+writes its twin.
 """
 
 

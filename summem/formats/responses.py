@@ -18,6 +18,9 @@ other ``*_call`` with       the same pair (``custom_tool_call``, ``computer_call
 ``tool_search_output`` ...  any other ``*_output`` item with a ``call_id``: the same answer
 a ``*_call`` whose          standalone (nothing will answer it): as "anything else"
 ``call_id`` is ``None``
+``compaction``              a provider item (:mod:`summem.formats.compaction`): a label as
+                            text, the item as a counted extra; never summarized, sent to
+                            OpenAI only
 ``reasoning``               an assistant message, its summary as text and any
                             ``encrypted_content`` as a string extra (opaque, counted); glued to
                             the item after it (:data:`~summem.messages.GLUED_TO_NEXT`)
@@ -46,6 +49,11 @@ from typing import Any, Literal
 from summem._message_checks import check_values, expect_batch
 from summem._words import a
 from summem.errors import MessageValidationError
+from summem.formats.compaction import (
+    COMPACTION_WINDOW,
+    openai_compaction_message,
+    provider_summary_items,
+)
 from summem.messages import GLUED_TO_NEXT, IN_PLACE, Message, SDKMessage, copy_json
 
 __all__ = [
@@ -316,6 +324,14 @@ def to_messages(
     out: list[Message] = []
     for i, raw in enumerate(items):
         item = item_dict(raw, index=i)
+        if item.get("type") == "compaction":
+            try:
+                out.append(_compaction(item, i))
+            except MessageValidationError:
+                if unknown == "refuse":
+                    raise
+                out.append(opaque_message(item))
+            continue
         try:
             msg = Message.from_openai(_chat_form(item, i), index=i)
         except MessageValidationError:
@@ -330,6 +346,16 @@ def to_messages(
             meta[IN_PLACE] = True
         out.append(msg.with_meta(**meta))
     return out
+
+
+def _compaction(item: dict[str, Any], index: int) -> Message:
+    """An OpenAI compaction item: its ``encrypted_content`` is what the provider reads back."""
+    _need_str(item, "encrypted_content", "compaction", index)
+    if item.get("id") is not None and not isinstance(item.get("id"), str):
+        raise MessageValidationError(
+            "a 'compaction' item's 'id' must be a string", index=index, field="id"
+        )
+    return openai_compaction_message(item)
 
 
 def _item_parts(parts: list[dict[str, Any]], role: str) -> list[dict[str, Any]]:
@@ -372,12 +398,21 @@ def _convert(msg: Message) -> list[dict[str, Any]]:
 def to_items(messages: Sequence[Message]) -> list[dict[str, Any]]:
     """Messages (a view, a history) as Responses input items: originals given back as they came.
 
+    A summary whose span OpenAI compacted (delegation) is the items OpenAI returned for it.
     Each dict is a fresh copy, the caller's to change.
     """
     out: list[dict[str, Any]] = []
     for msg in messages:
+        if msg.is_summary:
+            compacted = provider_summary_items(msg)  # OpenAI compacted this span itself
+            if compacted is not None:
+                out.extend(copy_json(i) for i in compacted)
+                continue
         original = None if msg.is_summary else msg.meta.get(ITEM_META)
         if isinstance(original, dict):
+            window = msg.meta.get(COMPACTION_WINDOW)  # what /responses/compact sent before it
+            if isinstance(window, list):
+                out.extend(copy_json(w) for w in window)
             out.append(copy_json(original))
         else:
             out.extend(_convert(msg))

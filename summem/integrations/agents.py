@@ -48,7 +48,14 @@ from summem.errors import (
     SessionClosedError,
     SessionNotFoundError,
 )
-from summem.formats.responses import ITEM_META, standalone_message, to_items, to_messages
+from summem.formats.compaction import openai_compaction_message
+from summem.formats.responses import (
+    ITEM_META,
+    item_dict,
+    standalone_message,
+    to_items,
+    to_messages,
+)
 
 if TYPE_CHECKING:
     from summem.messages import Message
@@ -205,6 +212,38 @@ class SummemSession:
                     raise
                 messages = [*messages]
                 messages[index] = standalone_message(item)
+
+    async def _atomic_replace_items(self, output_items: list[Any]) -> bool:
+        """The Agents SDK's compaction: OpenAI's window replaces the items, history is kept.
+
+        ``OpenAIResponsesCompactionSession`` around this session calls it (instead of
+        ``clear_session`` then ``add_items``) with what ``/responses/compact`` returned: the
+        user messages, then one ``compaction`` item. summem clears nothing: the item is added
+        to the history with that window (:data:`~summem.formats.compaction.COMPACTION_WINDOW`),
+        so :meth:`get_items` gives exactly ``output_items`` (the items before it are a natural
+        cut, see :mod:`summem.formats.compaction`), the items it stands for stay in the store,
+        and a reduction writes their readable twin.
+
+        Raises:
+            MessageValidationError: ``output_items`` does not end with one compaction item
+                (nothing is stored).
+        """
+        items = [item_dict(i, index=n) for n, i in enumerate(output_items)]
+        kinds = [i.get("type") for i in items]
+        if not items or kinds[-1] != "compaction" or kinds.count("compaction") != 1:
+            raise MessageValidationError(
+                f"a compaction's output must end with one compaction item, got {kinds}"
+            )
+        to_messages(items[-1:])  # the item's own checks (its encrypted_content...)
+        message = openai_compaction_message(items[-1], items[:-1])
+
+        async def store() -> None:
+            await self._legacy()
+            with contextlib.suppress(ReductionError):  # stored; logged, kept as last_error
+                await self._extend([message])
+
+        await self._guarded(store)
+        return True
 
     async def pop_item(self) -> Any:
         """Remove the most recent item and return it (``None``: the session is empty).

@@ -23,9 +23,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from summem.conversation import Batch, check_batch, track_calls
+from summem.conversation import Batch, boundaries, check_batch, track_calls
 from summem.errors import ConfigurationError, SummarizationError, SummemError
 from summem.events import ReductionSkipped
+from summem.formats.compaction import (
+    PROVIDER_SUMMARY,
+    Provider,
+    anthropic_summary_turn,
+    for_provider,
+    natural_cut,
+    provider_item,
+    twin_link,
+)
 from summem.messages import Message, MessageLike, parse_message, parse_messages
 from summem.observe.hooks import HookList
 from summem.observe.spend import SpendLimit
@@ -228,7 +237,48 @@ class SessionCore:
         self.open_calls: dict[str, None] = {}
         for m in self.tail:
             track_calls(self.open_calls, m)
+        self._provider_items()
         self.ledger.loaded(self.epoch, self.watermark, self.summary, self.tail)
+
+    def _provider_items(self) -> None:
+        """Whether the tail holds provider items, and one a reduction should cut before."""
+        self.foreign = any(provider_item(m) is not None for m in self.tail)
+        """The tail holds provider items: views leave out what their target cannot read."""
+        self.natural_due = self.foreign and self.natural_cut(self.tail) > 0
+        """A provider item stands for the messages before it: their twin is due."""
+
+    def natural_cut(self, tail: list[Message]) -> int:
+        """Right before the latest provider item in ``tail``, if a cut may fall there (else 0).
+
+        The span before it is what the provider compacted; summarizing exactly that span
+        gives the item's readable twin. No cut falls inside a group or at a pending call.
+        """
+        at = natural_cut(tail)
+        if at == 0:
+            return 0
+        bounds = boundaries(tail)
+        pending = bounds.pending_from
+        if at not in bounds.starts or (pending is not None and at > pending):
+            return 0
+        return at
+
+    def view_for(self, provider: Provider | None) -> tuple[list[Message], list[Message]]:
+        """The view as ``provider`` may take it, and the provider items left out of it.
+
+        See :func:`summem.formats.compaction.for_provider`: for OpenAI, the latest OpenAI
+        compaction item is a natural cut; items another provider made are left out.
+        """
+        with self._lock:
+            system, summary = self.system, self.summary
+            tail = [self.shown(m) for m in self.tail] if self.masks is not None else self.tail
+            if not self.foreign:
+                return [m for m in (system, summary) if m is not None] + list(tail), []
+            return for_provider(system, summary, tail, provider)
+
+    def _summary_turn(self) -> dict[str, Any] | None:
+        """The assistant turn with the summary's Anthropic block (delegated), if it has one."""
+        info = self.summary.summary_info if self.summary is not None else None
+        return anthropic_summary_turn(info.extra.get(PROVIDER_SUMMARY)) if info else None
 
     def shown(self, message: Message) -> Message:
         """A tail message as the view shows it: its stub when masked."""
@@ -327,15 +377,29 @@ class SessionCore:
         with self._lock:
             return list(self.tail)
 
-    def render(self, style: ViewStyle | None = None) -> list[dict[str, Any]]:
+    def render(
+        self,
+        style: ViewStyle | None = None,
+        *,
+        provider: Provider | None = None,
+        masked: bool = True,
+    ) -> tuple[list[dict[str, Any]], list[Message]]:
         """The view as chat-completions dicts in a fresh list, in ``style`` if given.
 
         The dicts are read-only and shared between calls (see
         :mod:`summem.session.readonly`); only the messages new since the last call are
-        rendered, so a call costs a list of references, not a copy of the view.
+        rendered, so a call costs a list of references, not a copy of the view. Provider
+        items ``provider`` cannot read (all of them for ``None``) are left out, and returned.
+        ``masked=False``: masked tool results as they are stored (a server clears them).
         """
         out: list[dict[str, Any]]
         with self._lock:
+            if (
+                self.foreign
+                or (not masked and self.masks is not None)
+                or (provider == "anthropic" and self._summary_turn() is not None)
+            ):
+                return self._render_for(style, provider, masked)
             system, summary = self.system, self.summary
             rendered, tail = self._rendered, self.tail
             done = len(rendered)
@@ -365,7 +429,29 @@ class SessionCore:
         if style is not None and not style.is_plain:
             heard = audio_transcripts(tail) if style.reply_as_text else None
             out = apply_style(out, style, transcripts=heard)
-        return out
+        return out, []
+
+    def _render_for(
+        self, style: ViewStyle | None, provider: Provider | None, masked: bool = True
+    ) -> tuple[list[dict[str, Any]], list[Message]]:
+        """:meth:`render`'s slow path (lock held): provider items, or no masking."""
+        system, summary = self.system, self.summary
+        shown = [self.shown(m) for m in self.tail] if masked else list(self.tail)
+        kept, dropped = for_provider(None, None, shown, provider)
+        gone = {m.id for m in dropped}
+        placement = self.placement if summary is not None else "after_system"
+        out = [freeze(d) for d in render_view(system, summary, kept, placement=placement)]
+        turn = self._summary_turn() if provider == "anthropic" else None
+        if turn is not None and placement != "system_suffix":
+            # the summary's Anthropic block, in an assistant turn right after the summary
+            at = len(out) - len(kept)
+            merged = placement == "first_user" and len(out) == len(kept) + (system is not None)
+            out.insert(at + 1 if merged else at, freeze(turn))
+        if style is not None and not style.is_plain:
+            tail = [m for m in self.tail if m.id not in gone or provider_item(m) is None]
+            heard = audio_transcripts(tail) if style.reply_as_text else None
+            out = apply_style(out, style, transcripts=heard)
+        return out, dropped
 
     # -- accepting messages -----------------------------------------------------------------
 
@@ -410,6 +496,9 @@ class SessionCore:
                 sizes = [self._measure(m) for m in batch.history]
             self.tail.extend(batch.history)
             self.sizes.extend(sizes)
+            if any(provider_item(m) is not None for m in batch.history):
+                self.foreign = True
+                self.natural_due = self.natural_cut(self.tail) > 0
             grown = sum(sizes)
             self.total += grown
             if self.masks is not None:
@@ -448,6 +537,9 @@ class SessionCore:
         with self._lock:
             size = self.head + self.total  # an upper bound while bounded
             if size <= self._limit:
+                if self.natural_due and self.summarizing is not None and not in_flight:
+                    # a provider compacted what comes before its item: write the twin
+                    return self._may_start("soft" if self.background else "hard")
                 return None, None  # under every limit a turn acts at (the fast path)
             size = self.size
             if size > self.hard_limit:
@@ -564,7 +656,8 @@ class SessionCore:
                 limit = self.soft_threshold
             else:
                 limit = r.threshold
-            if size <= limit:
+            natural = self.natural_cut(self.tail) if self.natural_due else 0
+            if size <= limit and not natural:
                 return None
             tail, sizes = list(self.tail), list(self.sizes)
             previous = self.summary
@@ -572,7 +665,13 @@ class SessionCore:
                 previous = self._carried[1]
             snapshot = (self.epoch, self.version, self.watermark, previous)
             system = self.system
-        cut = r.plan_cut(system, tail, sizes)
+        # the twin of a provider's compaction: exactly the span its item stands for (a view
+        # still over its limit is reduced further next turn); only a view that would stay
+        # past its ceiling (the context window) goes further now, the item folded in too
+        cut = natural
+        room = self._summary_room(system, sizes, natural, self.ceiling) if natural else 0
+        if not natural or room < _summary_allowance(r):
+            cut = max(natural, r.plan_cut(system, tail, sizes))
         if cut == 0:
             self._blocked_by_calls(tail, size, limit)
             return None
@@ -625,7 +724,10 @@ class SessionCore:
                 keep = self._spans_to_commit(spans, sizes, size, trigger)
             spans = spans[:keep]
             cut = sum(len(s) for s in spans)
-        return Plan(epoch, version, watermark, tail[:cut], spans, previous, size, automatic)
+        twin = twin_link(tail[cut]) if natural and cut == natural else None
+        return Plan(
+            epoch, version, watermark, tail[:cut], spans, previous, size, automatic, twin_of=twin
+        )
 
     def _summary_room(self, system: Message | None, sizes: list[int], cut: int, limit: int) -> int:
         """The room a summary has under ``limit`` once ``cut`` tail messages are evicted."""
@@ -711,6 +813,8 @@ class SessionCore:
                     self.tail_ids.pop(m.id, None)
                 if self.masks is not None:
                     self.masks.drop(plan.evicted)
+                if self.foreign:
+                    self._provider_items()
                 self.renders.forget([self.summary])
                 self.summary = outcome.summary
                 self._carried = None
@@ -720,7 +824,8 @@ class SessionCore:
                 self.ledger.moved(plan.epoch, plan.watermark, plan.new_watermark, plan.evicted)
                 self.watermark = plan.new_watermark
                 self.version = version
-                if plan.automatic and not plan.truncate:
+                if plan.automatic and not plan.truncate and plan.twin_of is None:
+                    # (a twin is due however little it frees: the loop breaker ignores it)
                     self._watch(plan, evicted - (self.head - head_before))
             elif (self.epoch, self.version) == (plan.epoch, plan.version):
                 self.stale = True  # the copy cannot be patched: read it again

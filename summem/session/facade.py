@@ -25,6 +25,8 @@ from summem.errors import (
     StoreError,
     SummemError,
 )
+from summem.events import ProviderItemsLeftOut
+from summem.formats.compaction import PROVIDERS, Provider, provider_item
 from summem.messages import Message, MessageLike
 from summem.observe.hooks import Hook, HookList, emit, lease_held
 from summem.observe.spend import SpendLimit
@@ -107,6 +109,7 @@ class BaseMemory:
         if style is not None and not isinstance(style, ViewStyle):
             raise ConfigurationError(f"style must be a summem ViewStyle, got {style!r}")
         self._style = style
+        self._told_left_out: set[tuple[str, str | None]] = set()
         if not lease_ttl_seconds > 0:
             raise ConfigurationError(f"lease_ttl_seconds must be positive, got {lease_ttl_seconds}")
         if reducer is None:
@@ -473,10 +476,50 @@ class BaseMemory:
         """How :meth:`messages` renders the view by default (``None``: as stored)."""
         return self._style
 
-    def _render(self, style: ViewStyle | None) -> list[dict[str, Any]]:
+    def _render(
+        self, style: ViewStyle | None, provider: Provider | None = None, masked: bool = True
+    ) -> tuple[list[dict[str, Any]], ProviderItemsLeftOut | None]:
+        """The chat view, and the event saying which provider items it newly left out."""
         if style is not None and not isinstance(style, ViewStyle):
             raise ConfigurationError(f"style must be a summem ViewStyle, got {style!r}")
-        return self._core.render(style if style is not None else self._style)
+        if provider not in (None, *PROVIDERS):
+            raise ConfigurationError(
+                f"provider must be one of {list(PROVIDERS)} or None, got {provider!r}"
+            )
+        out, dropped = self._core.render(
+            style if style is not None else self._style, provider=provider, masked=masked
+        )
+        return out, self._left_out(dropped, provider)
+
+    def _items(self) -> tuple[list[dict[str, Any]], ProviderItemsLeftOut | None]:
+        """The view as Responses items for OpenAI, and the event for what it left out."""
+        from summem.formats.responses import to_items
+
+        view, dropped = self._core.view_for("openai")
+        return to_items(view), self._left_out(dropped, "openai")
+
+    def _left_out(
+        self, dropped: list[Message], provider: Provider | None
+    ) -> ProviderItemsLeftOut | None:
+        """The event for the provider items in ``dropped`` not announced before."""
+        if not dropped:
+            return None
+        told = self._told_left_out
+        new = [m for m in dropped if (m.id, provider) not in told]
+        if not new:
+            return None
+        told.update((m.id, provider) for m in new)
+        return ProviderItemsLeftOut(
+            self.session_id,
+            message_ids=tuple(m.id for m in new),
+            providers=tuple(str((provider_item(m) or {}).get("provider")) for m in new),
+            target=provider,
+        )
+
+    @property
+    def has_provider_items(self) -> bool:
+        """Whether the view holds provider items (compaction) some providers cannot read."""
+        return self._core.foreign
 
     def _check_open(self) -> None:
         if self._closed:

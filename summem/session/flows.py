@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
 
 from summem._flow import Flow
 from summem.conversation import Batch
@@ -220,6 +222,8 @@ def reduction_flow(
             outcome = yield from (relay(summarize, hooks, sid) if hooks else summarize)
             if plan.truncate and outcome.summary is not None:
                 outcome = fitted(core, plan, outcome)
+            if plan.twin_of is not None and outcome.summary is not None:
+                outcome = replace(outcome, summary=linked(outcome.summary, plan.twin_of))
             version = yield from commit_flow(
                 core,
                 store,
@@ -254,6 +258,14 @@ def reduction_flow(
     if trigger == "explicit":
         raise ConflictError(f"session {core.session_id!r} kept changing during the reduction")
     return None
+
+
+def linked(summary: Message, link: dict[str, Any]) -> Message:
+    """``summary`` with ``link`` (the provider item it is the twin of) in its info's extra."""
+    info = summary.summary_info
+    if info is None:
+        return summary
+    return summary.as_summary(info.model_copy(update={"extra": {**info.extra, **link}}))
 
 
 def fitted(core: SessionCore, plan: Plan, outcome: PlanResult) -> PlanResult:

@@ -60,6 +60,7 @@ class Plan:
             (:func:`summarize_ceiling_flow`), or, if even that fails, truncated.
         summary_room: with ``truncate``, the room the view has left for the summary under
             its hard limit once ``evicted`` is gone: the offline summary is made to fit it.
+        twin_of: see below.
     """
 
     epoch: str
@@ -72,6 +73,9 @@ class Plan:
     automatic: bool = True
     truncate: bool = False
     summary_room: int | None = None
+    twin_of: dict[str, Any] | None = None
+    """When ``evicted`` is exactly the span a provider item right after it stands for: the
+    ``SummaryInfo.extra`` entry linking the summary to that item (its readable twin)."""
 
     @property
     def new_watermark(self) -> int:

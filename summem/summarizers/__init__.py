@@ -1,8 +1,9 @@
 """Summarizers: what writes the summary, and the protocol they share.
 
 :class:`LLMSummarizer` (any model), :class:`ExtractiveSummarizer` (offline),
-:class:`FallbackSummarizer` (a chain with a circuit breaker) and :class:`TruncatingSummarizer`
-(the last resort); the protocol (:class:`Summarizer`, :class:`SummaryRequest`,
+:class:`FallbackSummarizer` (a chain with a circuit breaker), :class:`TruncatingSummarizer`
+(the last resort), :class:`OpenAICompaction` and :class:`AnthropicCompaction` (the provider
+compacts, with a readable twin); the protocol (:class:`Summarizer`, :class:`SummaryRequest`,
 :class:`SummaryOutput`) for writing your own; :func:`redact_pii`, a ``redactor=`` for what is
 sent. The names below load on first use (see :mod:`summem.recall` for why lazily).
 """
@@ -19,11 +20,14 @@ if TYPE_CHECKING:
     from summem.summarizers.extractive import ExtractiveSummarizer
     from summem.summarizers.hooks import redact_pii
     from summem.summarizers.llm import LLMSummarizer
+    from summem.summarizers.provider import AnthropicCompaction, OpenAICompaction
 
 __all__ = [
+    "AnthropicCompaction",
     "ExtractiveSummarizer",
     "FallbackSummarizer",
     "LLMSummarizer",
+    "OpenAICompaction",
     "Summarizer",
     "SummaryOutput",
     "SummaryRequest",
@@ -32,9 +36,11 @@ __all__ = [
 ]
 
 _HOMES = {
+    "AnthropicCompaction": ".provider",
     "ExtractiveSummarizer": ".extractive",
     "FallbackSummarizer": ".chain",
     "LLMSummarizer": ".llm",
+    "OpenAICompaction": ".provider",
     "Summarizer": ".base",
     "SummaryOutput": ".base",
     "SummaryRequest": ".base",

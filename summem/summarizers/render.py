@@ -29,6 +29,7 @@ from typing import Any
 
 from summem._delimiters import DEFAULT_DELIMITERS, neutralize_delimiters
 from summem._message_checks import load_json
+from summem.formats.compaction import skipped_text
 from summem.messages import Message
 
 __all__ = [
@@ -84,6 +85,8 @@ def render_transcript(
     names = tool_names(messages)
     blocks: list[str] = []
     for message in messages:
+        if skipped_text(message):  # a provider's compaction item: nothing to read
+            continue
         body: list[str] = []
         text = elide(content_text(message), message_max_chars)
         if message.role == "tool":
@@ -145,8 +148,12 @@ def content_text(message: Message) -> str:
     """The message's content as text: parts in order, media as placeholders, no base64.
 
     Images become ``[image]``, audio ``[audio: wav]``, files ``[file: name.pdf]``; data URLs
-    and long base64 runs inside text are replaced too (see :func:`scrub_binary`).
+    and long base64 runs inside text are replaced too (see :func:`scrub_binary`). A provider's
+    compaction item has no text (:func:`~summem.formats.compaction.skipped_text`): what it
+    stands for is summarized from the messages it replaced, never from the item.
     """
+    if skipped_text(message):
+        return ""
     content = message.content
     pieces: list[str] = []
     if isinstance(content, str):

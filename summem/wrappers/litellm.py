@@ -6,7 +6,7 @@ completion = wrap_completion(litellm.completion, memory)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from summem.errors import ConfigurationError
@@ -15,6 +15,7 @@ from summem.wrappers.turn import (
     async_call,
     check_memory,
     check_pair,
+    clearing_edit,
     is_coroutine_function,
     sync_call,
 )
@@ -40,6 +41,7 @@ def wrap_completion(
     recall: bool = False,
     cache_breakpoints: Sequence[BreakpointPlace] | None = None,
     reply_as_text: bool | None = None,
+    clear_tool_uses: bool | Mapping[str, Any] = False,
 ) -> FnT:
     """Wrap a completion function: ``litellm.completion`` + ``Memory``, or the async pair.
 
@@ -54,9 +56,17 @@ def wrap_completion(
     stored does not change. ``reply_as_text=True`` always does so, ``False`` never; so does a
     ``style`` (this one, else the memory's) that sets ``ViewStyle(reply_as_text=...)``.
 
+    ``clear_tool_uses``: on calls litellm routes to Anthropic, let the server clear old tool
+    results (context editing, ``clear_tool_uses_20250919``; a mapping is the edit's settings,
+    e.g. ``{"keep": {"type": "tool_uses", "value": 3}}``) instead of summem's masking: the
+    view goes with the stored tool results, which keeps the request's prefix stable for the
+    prompt cache, and the edit is added to ``context_management``. Other routes keep summem's
+    stubs; history and recall are unchanged either way.
+
     Raises:
         ConfigurationError: ``fn`` is not callable, ``memory`` is not a summem memory, or an
-            async function with a sync memory (or the other way round).
+            async function with a sync memory (or the other way round), or
+            ``clear_tool_uses`` is neither a bool nor a mapping.
     """
     if not callable(fn):
         raise ConfigurationError(
@@ -65,6 +75,7 @@ def wrap_completion(
             "wrap_openai"
         )
     check_memory(memory, wrapper="wrap_completion")
+    clearing = clearing_edit(clear_tool_uses)
     is_async = is_coroutine_function(fn)
     check_pair(is_async, memory, fn_name=getattr(fn, "__name__", type(fn).__name__))
     options = TurnOptions(
@@ -73,6 +84,8 @@ def wrap_completion(
         recall=recall,
         cache_breakpoints=cache_breakpoints,
         reply_text="auto" if reply_as_text is None else reply_as_text,
+        routed=True,
+        clear_tool_uses=clearing,
     )
     if is_async:
         return cast(FnT, async_call(fn, cast("AsyncMemory", memory), options))

@@ -33,7 +33,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from summem.errors import ConfigurationError
-from summem.formats.responses import item_dict, to_items, to_messages
+from summem.formats.responses import item_dict, to_messages
 from summem.messages import MODEL_REPLY
 from summem.wrappers.pairing import paired_items
 from summem.wrappers.passing import AsyncManaged, AsyncPassing, Managed, Passing, Proxy
@@ -147,7 +147,7 @@ def sync_responses_call(
         new = to_messages(_input(kwargs))
         settle(memory)
         memory.record(new, mode=options.mode)
-        kwargs = {**kwargs, "input": _repaired(memory.session_id, to_items(memory.view()))}
+        kwargs = {**kwargs, "input": _repaired(memory.session_id, memory.items())}
 
         def record(response: Any) -> None:
             reply = _reply_messages(output_items(response), response_usage(response))
@@ -177,7 +177,7 @@ def async_responses_call(
         new = to_messages(_input(kwargs))
         await settle_async(memory)
         await memory.record(new, mode=options.mode)
-        kwargs = {**kwargs, "input": _repaired(memory.session_id, to_items(await memory.view()))}
+        kwargs = {**kwargs, "input": _repaired(memory.session_id, await memory.items())}
 
         async def record(response: Any) -> None:
             reply = _reply_messages(output_items(response), response_usage(response))

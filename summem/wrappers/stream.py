@@ -27,6 +27,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from summem.formats.compaction import COMPACTION_BLOCKS
 from summem.wrappers.passing import AsyncManaged, AsyncPassing, Managed, Passing, Proxy
 
 __all__ = [
@@ -132,7 +133,28 @@ def reply_message(response: Any) -> dict[str, Any] | None:
         out["audio"] = audio
     elif out["content"] is None:  # audio with no id: nothing to name it by, its text kept
         out["content"] = _transcript(_plain(_get(msg, "audio")))
+    blocks = compaction_blocks_of(msg)
+    if blocks:  # Anthropic compacted (through litellm): the blocks go back with this turn
+        out["provider_specific_fields"] = {COMPACTION_BLOCKS: blocks}
     return _with_content(out)
+
+
+def compaction_blocks_of(msg: Any) -> list[dict[str, Any]]:
+    """The Anthropic compaction blocks litellm put on a reply, as plain dicts, in order.
+
+    A block with empty ``content`` is Anthropic's no-op (compaction failed): it is not kept,
+    the history it would have stood for stays in the view (summem's twin covers it).
+    """
+    fields = _plain(_get(msg, "provider_specific_fields"))
+    blocks = fields.get(COMPACTION_BLOCKS) if isinstance(fields, dict) else None
+    if not isinstance(blocks, list):
+        return []
+    out = []
+    for block in blocks:
+        plain = _plain(block)
+        if isinstance(plain, dict) and plain.get("type") == "compaction" and plain.get("content"):
+            out.append(plain)
+    return out
 
 
 def _transcript(audio: Any) -> str | None:
@@ -181,6 +203,8 @@ class StreamAccumulator:
         self.transcript: list[str] = []
         self.finish_reason: str | None = None
         """Set by the chunk that ends the reply; a stream cut short never sets it."""
+        self.compaction: Any = None
+        """The compaction blocks so far (litellm repeats the whole list, growing, per chunk)."""
 
     def feed(self, chunk: Any) -> None:
         """Take one chunk into account."""
@@ -196,6 +220,9 @@ class StreamAccumulator:
             delta = _get(choice, "delta")
             if delta is None:
                 continue
+            fields = _plain(_get(delta, "provider_specific_fields"))
+            if isinstance(fields, dict) and fields.get(COMPACTION_BLOCKS):
+                self.compaction = delta  # Anthropic compaction, through litellm
             text = _get(delta, "content")
             if text:
                 self.content.append(text)
@@ -263,6 +290,9 @@ class StreamAccumulator:
                 out["audio"]["transcript"] = "".join(self.transcript)
         elif out["content"] is None and self.transcript:  # no id: its text kept as content
             out["content"] = "".join(self.transcript)
+        blocks = compaction_blocks_of(self.compaction) if self.compaction is not None else []
+        if blocks:
+            out["provider_specific_fields"] = {COMPACTION_BLOCKS: blocks}
         return _with_content(out)
 
 

@@ -21,7 +21,7 @@ import logging
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
@@ -59,6 +59,7 @@ from summem.wrappers.stream import (
 
 if TYPE_CHECKING:
     from summem.async_memory import AsyncMemory
+    from summem.formats.compaction import Provider
     from summem.memory import Memory
     from summem.messages import Message
 
@@ -150,6 +151,12 @@ class TurnOptions:
     """Send a reply carrying only a refusal or audio with it as its content: always, never, or
     (``"auto"``) unless litellm routes the call to OpenAI or Azure (see
     :func:`reply_text_needed`)."""
+    clear_tool_uses: dict[str, Any] | None = None
+    """The context-editing edit Anthropic routes get instead of summem's masking
+    (:func:`clearing_edit`); ``None``: summem masks for every route."""
+    routed: bool = False
+    """The call goes through litellm: the provider it routes to decides which provider
+    items (Anthropic's compaction blocks) the view keeps (see :func:`view_provider`)."""
     clock: Callable[[], float] = field(default=time.time, compare=False, repr=False)
     """Seconds since the epoch: an audio reply past its ``expires_at`` is sent as its
     transcript (see :func:`summem.reducers.style.expired_audio_as_text`). Tests inject it."""
@@ -218,6 +225,75 @@ def reply_text_needed(
 
 @functools.lru_cache(maxsize=256)
 def _routed_elsewhere(model: str, provider: str | None, api_base: str | None) -> bool:
+    routed = _litellm_route(model, provider, api_base)
+    return not (isinstance(routed, str) and routed in _KEEPS_REPLY_FIELDS)
+
+
+CLEAR_TOOL_USES = "clear_tool_uses_20250919"
+"""Anthropic's context-editing edit that clears old tool results server-side."""
+
+
+def clearing_edit(setting: Any) -> dict[str, Any] | None:
+    """The ``context_management`` edit ``clear_tool_uses=`` asks for (``None``: off).
+
+    Raises:
+        ConfigurationError: not a bool nor a mapping.
+    """
+    if setting is False:
+        return None
+    if setting is True:
+        return {"type": CLEAR_TOOL_USES}
+    if isinstance(setting, Mapping):
+        return {**dict(setting), "type": CLEAR_TOOL_USES}
+    raise ConfigurationError(
+        f"clear_tool_uses must be True, False or a mapping of the edit's settings, got {setting!r}"
+    )
+
+
+def with_clearing(kwargs: dict[str, Any], edit: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` with ``edit`` added to its Anthropic ``context_management`` edits."""
+    current = kwargs.get("context_management")
+    if isinstance(current, Mapping):
+        edits = [*(current.get("edits") or ()), edit]
+        return {**kwargs, "context_management": {**current, "edits": edits}}
+    if isinstance(current, list):  # the OpenAI form (compaction entries): litellm maps it
+        mapped = [
+            {"type": "compact_20260112", **{k: v for k, v in e.items() if k != "type"}}
+            if isinstance(e, Mapping) and e.get("type") == "compaction"
+            else e
+            for e in current
+        ]
+        for e in mapped:
+            if isinstance(e, dict) and "compact_threshold" in e:
+                e["trigger"] = {"type": "input_tokens", "value": e.pop("compact_threshold")}
+        return {**kwargs, "context_management": {"edits": [*mapped, edit]}}
+    return {**kwargs, "context_management": {"edits": [edit]}}
+
+
+def view_provider(
+    options: TurnOptions, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Provider | None:
+    """Whose provider items the call's view keeps: ``"anthropic"`` when litellm routes it there.
+
+    Anthropic's compaction blocks go back to Anthropic (litellm sends them first in their
+    turn); any other route, and the openai client's chat completions, take none
+    (:meth:`summem.Memory.messages`).
+    """
+    model = _model_of(args, kwargs)
+    if not options.routed or sys.modules.get("litellm") is None or not isinstance(model, str):
+        return None
+    provider, api_base = kwargs.get("custom_llm_provider"), kwargs.get("api_base")
+    routed = _litellm_route(
+        model,
+        provider if isinstance(provider, str) else None,
+        api_base if isinstance(api_base, str) else None,
+    )
+    return "anthropic" if routed == "anthropic" else None
+
+
+@functools.lru_cache(maxsize=256)
+def _litellm_route(model: str, provider: str | None, api_base: str | None) -> str | None:
+    """The provider litellm routes ``model`` to (``None``: it cannot route it)."""
     litellm = sys.modules["litellm"]
     with _QUIET:  # litellm prints its banner for a model it cannot route unless told not to
         quiet = litellm.suppress_debug_info
@@ -230,7 +306,7 @@ def _routed_elsewhere(model: str, provider: str | None, api_base: str | None) ->
             routed = None
         finally:
             setattr(litellm, "suppress_debug_info", quiet)  # noqa: B010
-    return not (isinstance(routed, str) and routed in _KEEPS_REPLY_FIELDS)
+    return routed if isinstance(routed, str) else None
 
 
 def _to_send(
@@ -360,9 +436,16 @@ def sync_call(
             view = memory.view()
             # plain copies: the provider's SDK may change what it is given (the view
             # is read-only)
-            rendered = memory.messages(style=options.style)
+            target = view_provider(options, args, kwargs)
+            clearing = options.clear_tool_uses if target == "anthropic" else None
+            rendered = memory.messages(
+                style=options.style, provider=target, masked=clearing is None
+            )
             sent, repaired = _to_send(memory, rendered, view, options, args, kwargs)
+            repaired = repaired or memory.has_provider_items or clearing is not None
             call_args, call_kwargs = with_view(sent)
+            if clearing is not None:
+                call_kwargs = with_clearing(call_kwargs, clearing)
             if tool is not None:
                 last = round_no > options.recall_rounds
                 call_kwargs = _with_recall_tool(call_kwargs, tool.schema, last_round=last)
@@ -414,9 +497,17 @@ def async_call(
         with_view: Callable[[list[dict[str, Any]]], tuple[tuple[Any, ...], dict[str, Any]]],
     ) -> tuple[tuple[Any, ...], dict[str, Any], AsyncRecord]:
         view = await memory.view()
-        rendered = await memory.messages(style=options.style)
-        sent, repaired = _to_send(memory, rendered, view, options, *with_view([]))
+        call_args, call_kwargs = with_view([])
+        target = view_provider(options, call_args, call_kwargs)
+        clearing = options.clear_tool_uses if target == "anthropic" else None
+        rendered = await memory.messages(
+            style=options.style, provider=target, masked=clearing is None
+        )
+        sent, repaired = _to_send(memory, rendered, view, options, call_args, call_kwargs)
+        repaired = repaired or memory.has_provider_items or clearing is not None
         args, kwargs = with_view(sent)
+        if clearing is not None:
+            kwargs = with_clearing(kwargs, clearing)
         _note_sent(memory, view, sent, args, kwargs, one_to_one=not repaired)
         noted[-1:] = [(view, sent, not repaired)]
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from summem.errors import MessageValidationError
 from summem.integrations._shared import missing, split_head
-from summem.messages import Message
+from summem.messages import PROVIDER_ITEM, Message
 
 try:
     from pydantic_ai.messages import (
@@ -158,7 +158,18 @@ def _from_response(response: ModelResponse) -> Message:
     ]
     if calls:
         data["tool_calls"] = calls
-    return Message.from_openai(data).with_meta(**{META_KEY: {"response": _dump(response)}})
+    meta: dict[str, Any] = {META_KEY: {"response": _dump(response)}}
+    compaction = next(
+        (p for p in response.parts if isinstance(p, CompactionPart) and p.provider_name), None
+    )
+    if compaction is not None:  # a provider compacted: the twin is due (see formats.compaction)
+        meta[PROVIDER_ITEM] = {
+            "provider": compaction.provider_name,
+            "kind": "compaction",
+            "id": compaction.id,
+            "carried": True,
+        }
+    return Message.from_openai(data).with_meta(**meta)
 
 
 def _is_summary(message: ModelMessage) -> bool:
