@@ -342,7 +342,7 @@ class TiktokenCounter:
             type(content) is not str
             or message.name
             or message.tool_calls
-            or message.__pydantic_extra__
+            or message._extra is not None
         ):
             return self.count_message(message)  # parts, calls, names, extras: counted exactly
         bound = self.bound_text
@@ -372,7 +372,7 @@ class TiktokenCounter:
             and not message.name
             and not message.tool_calls
             and not message.tool_call_id
-            and not message.__pydantic_extra__
+            and message._extra is None
         ):  # the common message: one text, as the general case below would count it
             n += len(self._encode_ordinary(content)) if content else 0
             cache[self.key] = n
