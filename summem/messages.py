@@ -347,12 +347,21 @@ def _iso(moment: datetime) -> str:
 
 
 def _jsonable(value: Any) -> Any:
-    """``value`` with tuples as lists and mappings as dicts, all the way down."""
+    """``value`` as pydantic's JSON mode gave it.
+
+    Tuples as lists, mappings as dicts with text keys, and a NaN or infinite float as
+    ``None`` (JSON has no such number).
+    """
     if isinstance(value, Mapping):
-        return {k: _jsonable(v) for k, v in value.items()}
+        return {k if isinstance(k, str) else str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
+    if isinstance(value, float) and (value != value or value in (_INF, -_INF)):
+        return None
     return value
+
+
+_INF = float("inf")
 
 
 def _pydantic_schema(validate: Any, dump: Any) -> Any:

@@ -198,6 +198,13 @@ def test_summary_info_json_is_what_the_pydantic_model_wrote() -> None:
     msg = parse_message({"role": "user", "content": "s"}).as_summary(info)
     back = decode_message(encode_message(msg), session_id="s")
     assert back == msg and back.summary_info == info
+    odd = SummaryInfo(extra={"cost": float("nan"), "more": [float("inf"), (1, 2)], "by": {3: 4}})
+    assert odd.model_dump(mode="json")["extra"] == {
+        "cost": None,  # JSON has no NaN: pydantic wrote null, and a store can keep it
+        "more": [None, [1, 2]],
+        "by": {"3": 4},
+    }
+    assert odd.extra["cost"] != odd.extra["cost"]  # the value itself is kept as given
 
 
 def test_a_message_and_its_provenance_are_fields_of_a_users_pydantic_model() -> None:
