@@ -129,7 +129,7 @@ class SummaryInfo:
     naming the field.
     """
 
-    __slots__ = _SUMMARY_FIELDS
+    __slots__ = (*_SUMMARY_FIELDS, "__weakref__")
 
     covered_ids: tuple[str, ...]
     """Ids of the messages this reduction folded in (the span ``history[k:k']``)."""
@@ -387,7 +387,8 @@ _LIST_FIELDS = frozenset(("content", "tool_calls"))
 class _MessageSlots:
     """A :class:`Message`'s layout, assignable while one is built (see :func:`_flat_message`)."""
 
-    __slots__ = (
+    __slots__ = (  # __weakref__: a message can be weakly referenced, as the model could
+        "__weakref__",
         "_data",
         "_extra",
         "_id",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+import weakref
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -143,6 +144,12 @@ def test_pickling_and_copying_keep_everything(how: str) -> None:
         {"c": 3},
     )
     assert back.to_openai() == msg.to_openai() and back.x == {"y": 1}
+
+
+def test_a_message_and_its_provenance_can_be_weakly_referenced() -> None:
+    info = SummaryInfo()
+    msg = parse_message({"role": "user", "content": "hi"}).as_summary(info)
+    assert weakref.ref(msg)() is msg and weakref.ref(info)() is info
 
 
 def test_summary_info_checks_each_field_as_the_model_did() -> None:
