@@ -19,11 +19,13 @@ import copy
 import os
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from summem._message_checks import check_message, check_values, expect_batch
 from summem.errors import MessageValidationError
+
+if TYPE_CHECKING:
+    from datetime import datetime  # imported where a summary's time is made or read
 
 __all__ = [
     "GLUED_TO_NEXT",
@@ -323,6 +325,8 @@ def _covered(ids: object) -> tuple[str, ...]:
 
 
 def _moment(value: object) -> datetime:
+    from datetime import datetime, timezone  # here: a summary needs it, a turn does not
+
     if value is None:
         return datetime.now(timezone.utc)
     if isinstance(value, datetime):
