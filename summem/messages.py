@@ -157,12 +157,12 @@ class SummaryInfo:
         *,
         covered_ids: Iterable[str] = (),
         previous_summary_id: str | None = None,
-        watermark: int = 0,
+        watermark: int | float | str = 0,
         summarizer: str = "unknown",
         model: str | None = None,
         prompt: str | None = None,
         prompt_hash: str | None = None,
-        tokens: int = 0,
+        tokens: int | float | str = 0,
         created_at: datetime | str | float | None = None,
         extra: Mapping[str, Any] | None = None,
     ) -> None:
@@ -432,32 +432,19 @@ class Message(_MessageSlots):
 
     __slots__ = ()
 
-    if TYPE_CHECKING:
+    def __init__(self, /, **data: Any) -> None:
+        """Build from fields (extras allowed), with :meth:`from_openai`'s checks.
 
-        def __init__(
-            self,
-            *,
-            role: Role,
-            content: str | list[dict[str, Any]] | None = None,
-            name: str | None = None,
-            tool_calls: list[dict[str, Any]] | None = None,
-            tool_call_id: str | None = None,
-            **extra: Any,
-        ) -> None: ...
+        Raises:
+            MessageValidationError: naming the field at fault.
+        """
+        check_message(data, None)
+        own = _own_copy(data)
+        ordered = {k: own[k] for k in _FIELD_NAMES if k in own}  # model_dump's order
+        ordered.update((k, v) for k, v in own.items() if k not in _FIELD_ORDER)
+        _fill(self, ordered, new_message_id())
 
-    else:
-
-        def __init__(self, /, **data: Any) -> None:
-            """Build from fields (extras allowed), with :meth:`from_openai`'s checks.
-
-            Raises:
-                MessageValidationError: naming the field at fault.
-            """
-            check_message(data, None)
-            own = _own_copy(data)
-            ordered = {k: own[k] for k in _FIELD_NAMES if k in own}  # model_dump's order
-            ordered.update((k, v) for k, v in own.items() if k not in _FIELD_ORDER)
-            _fill(self, ordered, new_message_id())
+    if not TYPE_CHECKING:  # for mypy, a message has no attribute beyond those declared
 
         def __getattr__(self, name: str) -> Any:
             """A provider extra by name (``msg.refusal``), as pydantic gave it."""

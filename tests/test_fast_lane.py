@@ -137,7 +137,7 @@ def test_flat_messages_take_the_lane(data: dict[str, Any], monkeypatch: pytest.M
     assert state(msg) == expected
     assert parse_message(data).id != parse_message(data).id  # a new id each time
     with pytest.raises(AttributeError, match="immutable"):
-        msg.content = "changed"  # type: ignore[misc]  # immutable, as the frozen model was
+        msg.content = "changed"  # immutable, as the frozen model was
 
 
 BAD = [
