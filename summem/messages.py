@@ -5,6 +5,12 @@ content parts, tool calls), keeps every field it does not know (provider extras)
 same dict back from :meth:`Message.to_openai`. summem's own bookkeeping (a stable id, the
 summary marker with its provenance, cached token counts) lives in private attributes that are
 never part of that dict, so it can never reach a provider.
+
+Both classes are plain immutable classes with slots, not pydantic models: a message is built
+on every turn, and ``import pydantic`` alone costs more than a fresh process's whole first
+turn should. They keep the pydantic methods callers use (``model_dump``, ``model_copy``,
+``model_validate``, ``model_extra``...), and either can be a field of a pydantic model
+(``__get_pydantic_core_schema__`` imports pydantic only then).
 """
 
 from __future__ import annotations
@@ -13,13 +19,13 @@ import copy
 import os
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Literal, Protocol
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from summem._message_checks import check_message, check_values, expect_batch
 from summem.errors import MessageValidationError
+
+if TYPE_CHECKING:
+    from datetime import datetime  # imported where a summary's time is made or read
 
 __all__ = [
     "GLUED_TO_NEXT",
@@ -115,74 +121,351 @@ def new_message_id() -> str:
     return f"m_{_ids.draw():024x}"
 
 
-class SummaryInfo(BaseModel):
-    """Provenance of a summary message; summem metadata, never sent to a provider."""
+_SUMMARY_FIELDS = (
+    "covered_ids",
+    "previous_summary_id",
+    "watermark",
+    "summarizer",
+    "model",
+    "prompt",
+    "prompt_hash",
+    "tokens",
+    "created_at",
+    "extra",
+)
 
-    # built on first use, not at import (``import summem`` stays light)
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
-    covered_ids: tuple[str, ...] = ()
+class SummaryInfo:
+    """Provenance of a summary message; summem metadata, never sent to a provider.
+
+    Immutable. Built by keyword, every field optional; each value is checked as the pydantic
+    model this was before checked it (a list of ids becomes a tuple, an ISO 8601 text a
+    ``datetime``), and a bad one raises :class:`~summem.errors.MessageValidationError`
+    naming the field.
+    """
+
+    __slots__ = (*_SUMMARY_FIELDS, "__weakref__")
+
+    covered_ids: tuple[str, ...]
     """Ids of the messages this reduction folded in (the span ``history[k:k']``)."""
-    previous_summary_id: str | None = None
+    previous_summary_id: str | None
     """Id of the summary this one replaced and integrated, if any."""
-    watermark: int = 0
+    watermark: int
     """``k'``: the number of history messages this summary stands for."""
-    summarizer: str = "unknown"
+    summarizer: str
     """Which summarizer wrote it, e.g. ``"extractive"`` or ``"llm:gpt-4o-mini"``."""
-    model: str | None = None
-    prompt: str | None = None
+    model: str | None
+    prompt: str | None
     """``name@version`` of the prompt, for LLM summaries."""
-    prompt_hash: str | None = None
-    tokens: int = 0
+    prompt_hash: str | None
+    tokens: int
     """Size of the summary message under the reducer's token counter."""
-    created_at: datetime = Field(default_factory=lambda: datetime.now(timezone.utc))
-    extra: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime
+    """When it was written (now, in UTC, unless given)."""
+    extra: dict[str, Any]
     """Anything a summarizer wants to keep, e.g. provenance of extracted facts."""
 
-    @field_validator("covered_ids")
+    def __init__(
+        self,
+        *,
+        covered_ids: Iterable[str] = (),
+        previous_summary_id: str | None = None,
+        watermark: int | float | str = 0,
+        summarizer: str = "unknown",
+        model: str | None = None,
+        prompt: str | None = None,
+        prompt_hash: str | None = None,
+        tokens: int | float | str = 0,
+        created_at: datetime | str | float | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Check each value and keep it.
+
+        Raises:
+            MessageValidationError: naming the field at fault.
+        """
+        if extra is None:
+            extra = {}
+        elif not isinstance(extra, Mapping):
+            raise _info_error("extra", f"must be a mapping, got {type(extra).__name__}")
+        _set(self, "covered_ids", _covered(covered_ids))
+        _set(self, "previous_summary_id", _text_or_none("previous_summary_id", previous_summary_id))
+        _set(self, "watermark", _integer("watermark", watermark))
+        _set(self, "summarizer", _text("summarizer", summarizer))
+        _set(self, "model", _text_or_none("model", model))
+        _set(self, "prompt", _text_or_none("prompt", prompt))
+        _set(self, "prompt_hash", _text_or_none("prompt_hash", prompt_hash))
+        _set(self, "tokens", _integer("tokens", tokens))
+        _set(self, "created_at", _moment(created_at))
+        _set(self, "extra", dict(extra))
+
     @classmethod
-    def _each_once(cls, ids: tuple[str, ...]) -> tuple[str, ...]:
-        if len(set(ids)) != len(ids):
-            seen: set[str] = set()
-            for i in ids:
-                if i in seen:
-                    raise ValueError(f"covers {i!r} twice: a message is covered once")
-                seen.add(i)
-        return ids
+    def model_validate(cls, obj: Any) -> SummaryInfo:
+        """``obj`` itself when it is one, else one built from a mapping of its fields.
+
+        Raises:
+            MessageValidationError: not a mapping, a key that is no field, a bad value.
+        """
+        if isinstance(obj, SummaryInfo):
+            return obj
+        if not isinstance(obj, Mapping):
+            raise MessageValidationError(
+                f"summary provenance must be a mapping, got {type(obj).__name__}"
+            )
+        for key in obj:
+            if key not in _SUMMARY_FIELDS:
+                raise _info_error(str(key), "not a field of SummaryInfo (extra inputs are refused)")
+        return cls(**obj)
+
+    def model_dump(self, *, mode: Literal["python", "json"] = "python") -> dict[str, Any]:
+        """The fields as a new dict; ``mode="json"``: JSON values (``created_at`` as ISO 8601).
+
+        Raises:
+            ValueError: an unknown mode.
+        """
+        data = self._values()
+        data["extra"] = copy_json(self.extra)
+        if mode == "json":
+            data["covered_ids"] = list(self.covered_ids)
+            data["created_at"] = _iso(self.created_at)
+            data["extra"] = _jsonable(data["extra"])
+        elif mode != "python":
+            raise ValueError(f"mode must be 'python' or 'json', got {mode!r}")
+        return data
+
+    def model_dump_json(self) -> str:
+        """``model_dump(mode="json")`` as compact JSON text."""
+        import json
+
+        return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None) -> SummaryInfo:
+        """A copy with ``update``'s fields replaced, checked as on construction."""
+        if not update:
+            return self  # immutable: the same value
+        return type(self).model_validate({**self._values(), **update})
+
+    def _values(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _SUMMARY_FIELDS}
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(
+            f"SummaryInfo is immutable: {name!r} cannot be set (model_copy(update=...) makes "
+            "a changed copy)"
+        )
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"SummaryInfo is immutable: {name!r} cannot be deleted")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        # as the frozen pydantic model's: over the values (``extra``, a dict, is unhashable)
+        return hash(tuple(getattr(self, name) for name in _SUMMARY_FIELDS))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_summary_info, (self._values(),))
+
+    def __repr__(self) -> str:
+        return f"SummaryInfo({', '.join(f'{k}={v!r}' for k, v in self._values().items())})"
+
+    def __str__(self) -> str:
+        return " ".join(f"{k}={v!r}" for k, v in self._values().items())
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        """As a pydantic model's field: validated from a mapping, dumped as :meth:`model_dump`."""
+        return _pydantic_schema(cls.model_validate, _dump_info)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> dict[str, Any]:
+        """An object of the fields above (pydantic cannot derive it from a plain class)."""
+        return {"type": "object", "title": "SummaryInfo", "additionalProperties": False}
 
 
-class Message(BaseModel):
+def _summary_info(values: dict[str, Any]) -> SummaryInfo:
+    return SummaryInfo(**values)
+
+
+def _dump_info(info: SummaryInfo, how: Any) -> dict[str, Any]:
+    return info.model_dump(mode="json" if how.mode == "json" else "python")
+
+
+def _info_error(field: str, reason: str) -> MessageValidationError:
+    return MessageValidationError(reason, field=f"summary_info.{field}")
+
+
+def _text(field: str, value: object) -> str:
+    if type(value) is str:
+        return value
+    if isinstance(value, str):
+        return str(value)  # a subclass: the plain text, as pydantic gave it
+    raise _info_error(field, f"must be a string, got {type(value).__name__}")
+
+
+def _text_or_none(field: str, value: object) -> str | None:
+    return None if value is None else _text(field, value)
+
+
+def _integer(field: str, value: object) -> int:
+    """An ``int`` from an int, a whole float or the text of an integer (pydantic's lax rules)."""
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and len(value) <= 64:
+        try:
+            return int(value.strip())
+        except ValueError:
+            pass
+    raise _info_error(field, f"must be an integer, got {value!r:.60}")
+
+
+def _covered(ids: object) -> tuple[str, ...]:
+    if isinstance(ids, (str, bytes, Mapping)) or not isinstance(ids, Iterable):
+        raise _info_error("covered_ids", f"must be a list of ids, got {type(ids).__name__}")
+    out = tuple(_text(f"covered_ids[{i}]", x) for i, x in enumerate(ids))
+    if len(set(out)) != len(out):
+        seen: set[str] = set()
+        for i in out:
+            if i in seen:
+                raise _info_error("covered_ids", f"covers {i!r} twice: a message is covered once")
+            seen.add(i)
+    return out
+
+
+def _moment(value: object) -> datetime:
+    from datetime import datetime, timezone  # here: a summary needs it, a turn does not
+
+    if value is None:
+        return datetime.now(timezone.utc)
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            pass
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            return datetime.fromtimestamp(value, timezone.utc)
+        except (ValueError, OverflowError, OSError):
+            pass
+    raise _info_error("created_at", f"must be a datetime or ISO 8601 text, got {value!r:.60}")
+
+
+def _iso(moment: datetime) -> str:
+    """``moment`` in ISO 8601, UTC written ``Z`` (as pydantic wrote the records stored so far)."""
+    text = moment.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def _jsonable(value: Any) -> Any:
+    """``value`` as pydantic's JSON mode gave it.
+
+    Tuples as lists, mappings as dicts with text keys, and a NaN or infinite float as
+    ``None`` (JSON has no such number).
+    """
+    if isinstance(value, Mapping):
+        return {k if isinstance(k, str) else str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, float) and (value != value or value in (_INF, -_INF)):
+        return None
+    return value
+
+
+_INF = float("inf")
+
+
+def _pydantic_schema(validate: Any, dump: Any) -> Any:
+    """The pydantic-core schema of a class validated by ``validate`` and dumped by ``dump``.
+
+    Imports pydantic: only a user's pydantic model holding a summem message calls this.
+    """
+    from pydantic_core import core_schema
+
+    return core_schema.no_info_plain_validator_function(
+        validate,
+        serialization=core_schema.plain_serializer_function_ser_schema(dump, info_arg=True),
+    )
+
+
+_FIELD_NAMES: tuple[str, ...] = ("role", "content", "name", "tool_calls", "tool_call_id")
+"""A message's own fields, in the order ``model_dump`` gives them (extras after them)."""
+_FIELD_ORDER: dict[str, int] = {name: i for i, name in enumerate(_FIELD_NAMES)}
+_TEXT_FIELDS = frozenset(("role", "content", "name", "tool_call_id"))
+_LIST_FIELDS = frozenset(("content", "tool_calls"))
+
+
+class _MessageSlots:
+    """A :class:`Message`'s layout, assignable while one is built (see :func:`_flat_message`)."""
+
+    __slots__ = (  # __weakref__: a message can be weakly referenced, as the model could
+        "__weakref__",
+        "_data",
+        "_extra",
+        "_id",
+        "_meta",
+        "_summary",
+        "_token_cache",
+        "content",
+        "name",
+        "role",
+        "tool_call_id",
+        "tool_calls",
+    )
+
+    role: Role
+    content: str | list[dict[str, Any]] | None
+    name: str | None
+    tool_calls: list[dict[str, Any]] | None
+    tool_call_id: str | None
+    _data: dict[str, Any]  # the chat-completions dict as given: fields and extras, in order
+    _extra: dict[str, Any] | None  # the provider extras (keys beyond the fields), if any
+    _id: str
+    _summary: SummaryInfo | None
+    _token_cache: dict[str, int]
+    _meta: dict[str, Any]
+
+
+_SLOTS = frozenset(_MessageSlots.__slots__)
+
+
+class Message(_MessageSlots):
     """One chat-completions message.
 
     Build it from a dict with :func:`parse_message` (or ``Message.from_openai``) and give it back
-    with :meth:`to_openai`; the round trip is lossless, provider extras included.
+    with :meth:`to_openai`; the round trip is lossless, provider extras included. Immutable:
+    :meth:`model_copy` makes a changed copy.
     """
 
-    model_config = ConfigDict(frozen=True, extra="allow", defer_build=True)
+    __slots__ = ()
 
-    role: Role
-    content: str | list[dict[str, Any]] | None = None
-    name: str | None = None
-    tool_calls: list[dict[str, Any]] | None = None
-    tool_call_id: str | None = None
+    def __init__(self, /, **data: Any) -> None:
+        """Build from fields (extras allowed), with :meth:`from_openai`'s checks.
 
-    if not TYPE_CHECKING:  # mypy keeps the pydantic plugin's typed signature
+        Raises:
+            MessageValidationError: naming the field at fault.
+        """
+        check_message(data, None)
+        own = _own_copy(data)
+        ordered = {k: own[k] for k in _FIELD_NAMES if k in own}  # model_dump's order
+        ordered.update((k, v) for k, v in own.items() if k not in _FIELD_ORDER)
+        _fill(self, ordered, new_message_id())
 
-        def __init__(self, /, **data: Any) -> None:
-            """Build from fields, with :meth:`from_openai`'s checks.
+    if not TYPE_CHECKING:  # for mypy, a message has no attribute beyond those declared
 
-            pydantic's types alone allow values no store can keep, such as a 5,000-digit
-            integer in an extra field.
-
-            Raises:
-                MessageValidationError: naming the field at fault.
-            """
-            check_message(data, None)
-            super().__init__(**data)
-
-    # summem's bookkeeping (id, summary marker, token cache, meta) lives in pydantic's private
-    # slot, managed here rather than through PrivateAttr: pydantic's private-attribute set-up
-    # costs more than validating the message itself, and every turn builds one.
+        def __getattr__(self, name: str) -> Any:
+            """A provider extra by name (``msg.refusal``), as pydantic gave it."""
+            if name not in _SLOTS:  # an unset slot (while unpickling) is not an extra
+                extra = self._extra
+                if extra is not None and name in extra:
+                    return extra[name]
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- construction ---------------------------------------------------------------------
 
@@ -200,7 +483,7 @@ class Message(BaseModel):
         Raises:
             MessageValidationError: naming the index and the field at fault.
         """
-        if type(data) is dict:  # the common case: a flat dict of strings skips pydantic
+        if type(data) is dict:  # the common case: a flat dict of strings, checked at once
             flat = _flat_message(data, id) if cls is Message else None
             if flat is not None:
                 return flat
@@ -218,44 +501,41 @@ class Message(BaseModel):
 
     @classmethod
     def _validated(cls, data: Mapping[str, Any], id: str | None, index: int | None) -> Message:
-        """The full path of :meth:`from_openai`: summem's checks, then pydantic's validator."""
+        """The full path of :meth:`from_openai`: every check, then a copy of the caller's values."""
         data = _without_empty_calls(data)
-        nested = check_message(data, index)
-        # Nothing of the caller's is kept: nested values are copied; a plain dict of scalars
-        # needs no copy (the model keeps its own dicts, and scalars are immutable).
-        own = data if not nested and type(data) is dict else copy_json(data)
-        try:
-            # the validator itself: ``model_validate`` only wraps it (a quarter of its cost here)
-            msg: Message = cls.__pydantic_validator__.validate_python(own)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"][:2]) or None
-            raise MessageValidationError(err["msg"], index=index, field=field) from None
-        private = _private(id or new_message_id())
-        if not _in_dump_order(data):
-            private["_keys"] = tuple(data)  # to_openai gives the keys back in this order
-        object.__setattr__(msg, "__pydantic_private__", private)
+        check_message(data, index)
+        msg = object.__new__(cls)
+        _fill(msg, _own_copy(data), id or new_message_id())
         return msg
 
-    def _priv(self) -> dict[str, Any]:
-        private: dict[str, Any] | None = self.__pydantic_private__
-        if private is None:  # built without from_openai (e.g. Message(role=..., content=...))
-            private = _private(new_message_id())
-            object.__setattr__(self, "__pydantic_private__", private)
-        return private
+    @classmethod
+    def model_validate(cls, obj: Any) -> Message:
+        """:meth:`from_openai` (a message is given back as it is)."""
+        return cls.from_openai(obj)
 
-    def _clone(self, **private: Any) -> Message:
-        clone = self.model_copy()
-        mine = self._priv()
-        state = {
-            "_id": mine["_id"],
-            "_summary": mine["_summary"],
-            "_token_cache": dict(mine["_token_cache"]),
-            "_meta": dict(mine["_meta"]),
-            "_keys": mine["_keys"],
-        }
-        state.update(private)
-        object.__setattr__(clone, "__pydantic_private__", state)
+    def _clone(
+        self,
+        data: dict[str, Any] | None = None,
+        *,
+        _id: str | None = None,
+        _summary: SummaryInfo | None = None,
+        _token_cache: dict[str, int] | None = None,
+        _meta: dict[str, Any] | None = None,
+    ) -> Message:
+        """This message with the given parts replaced; the token cache and meta copied."""
+        clone = object.__new__(type(self))
+        if data is None:
+            for name in _FIELD_NAMES:
+                _set(clone, name, getattr(self, name))
+            _set(clone, "_data", self._data)
+            _set(clone, "_extra", self._extra)
+            _set(clone, "_id", self._id if _id is None else _id)
+        else:
+            _fill(clone, data, self._id if _id is None else _id)
+        _set(clone, "_summary", self._summary if _summary is None else _summary)
+        cache = dict(self._token_cache) if _token_cache is None else _token_cache
+        _set(clone, "_token_cache", cache)
+        _set(clone, "_meta", dict(self._meta) if _meta is None else _meta)
         return clone
 
     def with_id(self, id: str) -> Message:
@@ -273,24 +553,38 @@ class Message(BaseModel):
             MessageValidationError: a value is not strict JSON (see ``check_values``).
         """
         check_values({"meta": values}, None)
-        return self._clone(_meta={**self._priv()["_meta"], **values})
+        return self._clone(_meta={**self._meta, **values})
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Message:
+        """A copy (same id, summary marker and meta) with ``update``'s fields replaced.
+
+        The updated message is checked as :meth:`from_openai` checks one, and counted anew.
+
+        Raises:
+            MessageValidationError: the update makes an invalid message.
+        """
+        if not update:
+            return self._clone(copy_json(self._data) if deep else None)
+        data = {**self._data, **update}
+        check_message(data, None)
+        return self._clone(_own_copy(data), _token_cache={})
 
     # -- summem metadata ------------------------------------------------------------------
 
     @property
     def id(self) -> str:
         """Stable id, assigned once; never sent to a provider."""
-        return (self.__pydantic_private__ or self._priv())["_id"]  # type: ignore[no-any-return]
+        return self._id
 
     @property
     def summary_info(self) -> SummaryInfo | None:
         """Provenance, when this message is a summary written by summem."""
-        return (self.__pydantic_private__ or self._priv())["_summary"]  # type: ignore[no-any-return]
+        return self._summary
 
     @property
     def is_summary(self) -> bool:
         """True when summem wrote this message as a summary."""
-        return (self.__pydantic_private__ or self._priv())["_summary"] is not None
+        return self._summary is not None
 
     @property
     def is_system(self) -> bool:
@@ -300,7 +594,7 @@ class Message(BaseModel):
         """
         if self.role not in ("system", "developer"):
             return False
-        return not (self.__pydantic_private__ or self._priv())["_meta"].get(IN_PLACE)
+        return not self._meta.get(IN_PLACE)
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -308,43 +602,80 @@ class Message(BaseModel):
 
         For example the provider's usage for a reply, or when the message was added.
         """
-        return (self.__pydantic_private__ or self._priv())["_meta"]  # type: ignore[no-any-return]
+        return self._meta
 
     @property
     def token_cache(self) -> dict[str, int]:
         """Per-counter token counts, filled by token counters; not part of the message."""
-        return (self.__pydantic_private__ or self._priv())["_token_cache"]  # type: ignore[no-any-return]
+        return self._token_cache
 
     # -- views ----------------------------------------------------------------------------
 
     def to_openai(self) -> dict[str, Any]:
         """The chat-completions dict, exactly as given (extras and key order), as a fresh copy."""
-        if self.tool_calls is None and type(self.content) is not list:
-            extra = self.__pydantic_extra__
-            if not extra:  # every value a string or None: a new dict is a fresh copy
-                return self.openai_fields()
-        data: dict[str, Any] = self.model_dump(exclude_unset=True)  # fresh all the way down
-        keys = (self.__pydantic_private__ or self._priv())["_keys"]
-        if keys is not None and data.keys() == set(keys):
-            data = {k: data[k] for k in keys}
-        return data
+        if self.tool_calls is None and self._extra is None and type(self.content) is not list:
+            return dict(self._data)  # every value a string or None: a new dict is a fresh copy
+        return cast(dict[str, Any], copy_json(self._data))
 
     def openai_fields(self) -> dict[str, Any]:
         """:meth:`to_openai`'s keys and values, the values shared with this message, not copied.
 
         For callers that copy what they keep (the view's renderer freezes it): it spares the
-        serializer's deep copy. Do not change the values.
+        deep copy. Do not change the values.
         """
-        values = self.__dict__
-        fields_set = self.__pydantic_fields_set__
-        data = {k: values[k] for k in _FIELD_NAMES if k in fields_set}
-        extra = self.__pydantic_extra__
-        if extra:
-            data.update(extra)
-        keys = (self.__pydantic_private__ or self._priv())["_keys"]
-        if keys is not None and data.keys() == set(keys):
-            data = {k: data[k] for k in keys}
-        return data
+        return dict(self._data)
+
+    @property
+    def model_extra(self) -> dict[str, Any]:
+        """The provider extras: the keys beyond the chat-completions fields. Do not change it."""
+        extra = self._extra
+        return extra if extra is not None else {}
+
+    @property
+    def model_fields_set(self) -> set[str]:
+        """The keys given, fields and extras."""
+        return set(self._data)
+
+    def model_dump(
+        self,
+        *,
+        mode: Literal["python", "json"] = "python",
+        exclude_unset: bool = False,
+        exclude_none: bool = False,
+    ) -> dict[str, Any]:
+        """The fields (``None`` for those not given, unless ``exclude_unset``), then the extras.
+
+        A fresh copy. Prefer :meth:`to_openai`: the dict as given, key order included.
+
+        Raises:
+            ValueError: an unknown mode.
+        """
+        data = self._data
+        out: dict[str, Any] = {}
+        for name in _FIELD_NAMES:
+            if name in data:
+                out[name] = data[name]
+            elif not exclude_unset:
+                out[name] = None
+        if self._extra:
+            out.update(self._extra)
+        if exclude_none:
+            out = {k: v for k, v in out.items() if v is not None}
+        out = copy_json(out)
+        if mode == "json":
+            return cast(dict[str, Any], _jsonable(out))
+        if mode != "python":
+            raise ValueError(f"mode must be 'python' or 'json', got {mode!r}")
+        return out
+
+    def model_dump_json(self, *, exclude_unset: bool = False, exclude_none: bool = False) -> str:
+        """:meth:`model_dump` in JSON mode, as compact JSON text."""
+        import json
+
+        dumped = self.model_dump(
+            mode="json", exclude_unset=exclude_unset, exclude_none=exclude_none
+        )
+        return json.dumps(dumped, ensure_ascii=False, separators=(",", ":"))
 
     @property
     def text(self) -> str:
@@ -368,7 +699,45 @@ class Message(BaseModel):
 
     def same_content(self, other: Message) -> bool:
         """True when both messages would be sent identically (ids and markers aside)."""
-        return self.model_dump(exclude_unset=True) == other.model_dump(exclude_unset=True)
+        return self._data == other._data
+
+    # -- the object protocol, as the frozen pydantic model this was had it ----------------
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(
+            f"Message is immutable: {name!r} cannot be set (model_copy(update=...) makes a "
+            "changed copy)"
+        )
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Message is immutable: {name!r} cannot be deleted")
+
+    def __eq__(self, other: object) -> bool:
+        """Same type, fields, extras, id, summary marker, meta, token cache and key order."""
+        if type(other) is not type(self):
+            return NotImplemented
+        that = other
+        return (
+            self.role == that.role
+            and self.content == that.content
+            and self.name == that.name
+            and self.tool_calls == that.tool_calls
+            and self.tool_call_id == that.tool_call_id
+            and (self._extra or {}) == (that._extra or {})
+            and self._id == that._id
+            and self._summary == that._summary
+            and self._token_cache == that._token_cache
+            and self._meta == that._meta
+            and _given_order(self._data) == _given_order(that._data)
+        )
+
+    def __hash__(self) -> int:
+        # over the fields, as the frozen pydantic model's (content parts or calls: TypeError)
+        return hash((self.role, self.content, self.name, self.tool_calls, self.tool_call_id))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        state = (self._data, self._id, self._summary, self._token_cache, self._meta)
+        return (_restored, (type(self), *state))
 
     def __repr__(self) -> str:
         text = self.text
@@ -378,6 +747,87 @@ class Message(BaseModel):
         return f"Message(role={self.role!r}, content={short!r}{extra}{mark}, id={self.id!r})"
 
     __str__ = __repr__
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        """As a pydantic model's field: checked by ``from_openai``, dumped by ``to_openai``."""
+        return _pydantic_schema(cls.from_openai, _dump_message)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> dict[str, Any]:
+        """A chat-completions message (pydantic cannot derive it from a plain class)."""
+        return {
+            "type": "object",
+            "title": "Message",
+            "properties": {"role": {"enum": sorted(_FLAT_ROLES)}},
+            "required": ["role"],
+            "additionalProperties": True,
+        }
+
+
+def _dump_message(message: Message, how: Any) -> dict[str, Any]:
+    return message.to_openai()
+
+
+def _own_copy(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A checked message's values, copied: nothing of the caller's is kept.
+
+    The fields' values take the types a message holds (what pydantic made of them): a
+    subclass of ``str`` becomes the plain text, content parts and tool calls plain dicts in a
+    plain list. Extras are copied as they are.
+    """
+    own: dict[str, Any] = {}
+    for key, value in data.items():
+        kind = type(value)
+        if kind in _SCALARS:
+            pass
+        elif key in _TEXT_FIELDS and isinstance(value, str):
+            value = str(value)
+        elif key in _LIST_FIELDS and isinstance(value, list):
+            value = [copy_json(item) for item in value]  # mappings (checked): dicts
+        else:
+            value = copy_json(value)
+        own[key] = value
+    return own
+
+
+def _fill(msg: Message, data: dict[str, Any], id: str) -> None:
+    """Set ``msg``'s slots from ``data``, its own checked chat-completions dict."""
+    get = data.get
+    _set(msg, "role", data["role"])
+    _set(msg, "content", get("content"))
+    _set(msg, "name", get("name"))
+    _set(msg, "tool_calls", get("tool_calls"))
+    _set(msg, "tool_call_id", get("tool_call_id"))
+    _set(msg, "_data", data)
+    extra = {k: v for k, v in data.items() if k not in _FIELD_ORDER}
+    _set(msg, "_extra", extra or None)
+    _set(msg, "_id", id)
+    _set(msg, "_summary", None)
+    _set(msg, "_token_cache", {})
+    _set(msg, "_meta", {})
+
+
+def _restored(
+    cls: type[Message],
+    data: dict[str, Any],
+    id: str,
+    summary: SummaryInfo | None,
+    token_cache: dict[str, int],
+    meta: dict[str, Any],
+) -> Message:
+    """A message from :meth:`Message.__reduce__`'s state (pickle, ``copy``)."""
+    msg = object.__new__(cls)
+    _fill(msg, data, id)
+    _set(msg, "_summary", summary)
+    _set(msg, "_token_cache", token_cache)
+    _set(msg, "_meta", meta)
+    return msg
+
+
+def _given_order(data: dict[str, Any]) -> tuple[str, ...] | None:
+    """The keys' order when it is not ``model_dump``'s (what equality compared before)."""
+    return None if _in_dump_order(data) else tuple(data)
 
 
 class SDKMessage(Protocol):
@@ -409,10 +859,6 @@ def copy_json(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
-_FIELD_NAMES: tuple[str, ...] = tuple(Message.model_fields)
-_FIELD_ORDER: dict[str, int] = {name: i for i, name in enumerate(_FIELD_NAMES)}
-
-
 def _in_dump_order(data: Mapping[str, Any]) -> bool:
     """True when ``model_dump`` gives ``data``'s keys back in the same order.
 
@@ -442,25 +888,20 @@ def _without_empty_calls(data: Mapping[str, Any]) -> Mapping[str, Any]:
     return {k: v for k, v in data.items() if k != "tool_calls"}
 
 
-def _private(id: str) -> dict[str, Any]:
-    return {"_id": id, "_summary": None, "_token_cache": {}, "_meta": {}, "_keys": None}
-
-
 _FLAT_FIELDS = frozenset(("role", "content", "name", "tool_call_id"))
 _FLAT_ROLES = frozenset(("system", "developer", "user", "assistant", "tool"))
-_new_model = Message.__new__
 _set = object.__setattr__
 
 
 def _flat_message(data: dict[str, Any], id: str | None) -> Message | None:
-    """``data`` as a :class:`Message` without pydantic's validator, when it is flat and valid.
+    """``data`` as a :class:`Message`, checked at once, when it is flat and valid.
 
     The fast lane of :meth:`Message.from_openai` for the common message: an exact ``dict``
     whose keys are among ``role``, ``content``, ``name`` and ``tool_call_id`` (exact ``str``
     keys), every value an exact ``str`` that UTF-8 can encode, the role known, and
     ``tool_call_id`` present (non-empty) exactly when the role is ``tool``. Such a message
-    passes every check of the full path, and the model built here equals the one pydantic
-    builds (same fields, fields set, extras and key order; tests compare them). Anything else
+    passes every check of the full path, and the message built here equals the one the full
+    path builds (same fields, extras and key order; tests compare them). Anything else
     returns ``None``, and the caller takes the full path, which raises its usual errors.
     """
     fields = _FLAT_FIELDS
@@ -479,25 +920,22 @@ def _flat_message(data: dict[str, Any], id: str | None) -> Message | None:
     call_id = data.get("tool_call_id")
     if (not call_id) if role == "tool" else "tool_call_id" in data:
         return None  # missing (or empty) on a tool result, or present on another role
-    msg = _new_model(Message)
-    _set(
-        msg,
-        "__dict__",
-        {
-            "role": role,
-            "content": content,
-            "name": data.get("name"),
-            "tool_calls": None,
-            "tool_call_id": call_id,
-        },
-    )
-    _set(msg, "__pydantic_fields_set__", set(data))
-    _set(msg, "__pydantic_extra__", {})
-    private = _private(id or new_message_id())
-    if not _in_dump_order(data):
-        private["_keys"] = tuple(data)
-    _set(msg, "__pydantic_private__", private)
-    return msg
+    # built as its plain layout, then made a Message: assigning slots directly is several
+    # times cheaper than object.__setattr__ past Message's refusing __setattr__
+    msg = _MessageSlots()
+    msg.role = role
+    msg.content = content
+    msg.name = data.get("name")
+    msg.tool_calls = None
+    msg.tool_call_id = call_id
+    msg._data = dict(data)
+    msg._extra = None
+    msg._id = id or new_message_id()
+    msg._summary = None
+    msg._token_cache = {}
+    msg._meta = {}
+    msg.__class__ = Message
+    return cast(Message, msg)
 
 
 def sdk_message_dict(message: Any) -> Any:

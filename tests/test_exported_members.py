@@ -142,7 +142,8 @@ def test_the_wrapper_import_path_loads_no_yaml() -> None:
     code = (
         "import sys; from summem import Memory, SummarizationReducer, wrap_openai, "
         "wrap_completion; "
-        "later = ('yaml', 'summem.prompts', 'importlib.metadata', 'asyncio', 'tiktoken'); "
+        "later = ('yaml', 'summem.prompts', 'importlib.metadata', 'asyncio', 'tiktoken', "
+        "'pydantic', 'pydantic_core'); "
         "print([m for m in later if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -159,7 +160,7 @@ def test_a_first_turn_loads_no_tokenizer() -> None:
         "m.add({'role': 'user', 'content': 'hello there'}); m.messages(); "
         "m.add({'role': 'assistant', 'content': 'Hi!'}); m.messages(); "
         "later = ('tiktoken', 'asyncio', 'yaml', 'importlib.metadata', 'socket', "
-        "'summem.summarizers.extractive.summarizer'); "
+        "'summem.summarizers.extractive.summarizer', 'pydantic', 'pydantic_core'); "
         "print([n for n in later if n in sys.modules]); "
         "print(m.size, 'tiktoken' in sys.modules)"
     )
@@ -167,3 +168,34 @@ def test_a_first_turn_loads_no_tokenizer() -> None:
     loaded, sized = out.stdout.strip().splitlines()
     assert loaded == "[]"
     assert sized == "22 True"  # (3 + 1 + 3) + (3 + 1 + 2) + (3 + 1 + 2) + 3, exactly
+
+
+def test_a_wrapped_clients_first_turn_loads_no_pydantic_yaml_or_tokenizer() -> None:
+    """Through ``wrap_openai``, a fresh process's first turn (the new message recorded, the
+    view sent, the reply recorded) loads neither pydantic (summem's messages are plain
+    classes; the config and prompt files load it when used), nor yaml, nor a tokenizer (the
+    reply carries its usage, as the API's does: without it the wrapper counts an estimate).
+    The client answers with dicts, as one that is no openai SDK object may (the SDK itself
+    is built on pydantic)."""
+    code = (
+        "import sys\n"
+        "from types import SimpleNamespace as NS\n"
+        "from summem import Memory, SummarizationReducer, wrap_openai\n"
+        "def create(**kw):\n"
+        "    reply = {'role': 'assistant', 'content': 'Hi! ' + str(len(kw['messages']))}\n"
+        "    return {'id': 'r1', 'object': 'chat.completion', 'model': kw['model'],\n"
+        "            'choices': [{'index': 0, 'finish_reason': 'stop', 'message': reply}],\n"
+        "            'usage': {'prompt_tokens': 9, 'completion_tokens': 3, 'total_tokens': 12}}\n"
+        "memory = Memory('c')\n"
+        "client = wrap_openai(NS(chat=NS(completions=NS(create=create))), memory)\n"
+        "messages = [{'role': 'system', 'content': 'Be brief.'},\n"
+        "            {'role': 'user', 'content': 'hi'}]\n"
+        "client.chat.completions.create(model='gpt-4o-mini', messages=messages)\n"
+        "print([m['content'] for m in memory.messages()])\n"
+        "later = ('pydantic', 'pydantic_core', 'yaml', 'tiktoken', 'importlib.metadata')\n"
+        "print([n for n in later if n in sys.modules])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    view, loaded = out.stdout.strip().splitlines()
+    assert view == "['Be brief.', 'hi', 'Hi! 2']"  # the reply to the view it was sent: recorded
+    assert loaded == "[]"

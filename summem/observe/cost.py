@@ -12,7 +12,7 @@ import functools
 import importlib.util
 import json
 import logging
-from pathlib import Path
+import os
 from typing import Any
 
 __all__ = ["PRICE_MAP_FILE", "cost_usd", "price_per_token"]
@@ -27,10 +27,11 @@ def _price_map() -> dict[str, Any]:
     spec = importlib.util.find_spec("litellm")  # finds the package without importing it
     locations = list(spec.submodule_search_locations or []) if spec is not None else []
     for folder in locations:
-        path = Path(folder) / PRICE_MAP_FILE
-        if path.is_file():
+        path = os.path.join(folder, PRICE_MAP_FILE)  # not pathlib: off the import path
+        if os.path.isfile(path):
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
+                with open(path, encoding="utf-8") as file:
+                    data = json.loads(file.read())
             except (OSError, ValueError) as exc:
                 logger.warning("litellm's price map %s is unreadable: %s", path, exc)
                 return {}

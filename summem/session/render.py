@@ -17,19 +17,10 @@ def render_message(msg: Message) -> ReadOnlyDict:
     """``freeze(msg.to_openai())``, with one copy instead of two when it can.
 
     From the message's own values when they are plain JSON (the frozen copy is the only
-    one), else through the serializer, as ``to_openai`` does.
+    one), else from ``to_openai``'s deep copy.
     """
-    values = msg.__dict__
-    if values["tool_calls"] is None and not msg.__pydantic_extra__:
-        content = values["content"]
-        if content is None or type(content) is str:  # role, name, tool_call_id: str or None
-            private = msg.__pydantic_private__
-            order = private["_keys"] if private is not None else None
-            fields_set = msg.__pydantic_fields_set__
-            if order is None or len(order) == len(fields_set):
-                return ReadOnlyDict(
-                    {k: values[k] for k in (order or _FIELD_NAMES) if k in fields_set}
-                )
+    if msg.tool_calls is None and msg._extra is None and type(msg.content) is not list:
+        return ReadOnlyDict(msg._data)  # role, content, name, tool_call_id: str or None
     fields = msg.openai_fields()
     for value in fields.values():
         if type(value) not in _SCALARS:
@@ -44,13 +35,12 @@ def render_message(msg: Message) -> ReadOnlyDict:
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
-_FIELD_NAMES: tuple[str, ...] = tuple(Message.model_fields)
 
 
 class RenderCache:
     """The system message and the summary rendered once (made read-only), then shared.
 
-    ``messages()`` runs every turn; rendering a pydantic model, or even copying the dicts,
+    ``messages()`` runs every turn; rendering a message, or even copying the dicts,
     each time would cost O(view) per turn. The dicts are read-only, so callers cannot change
     the cached view through them. Tail messages are rendered once with :func:`render_message`
     into the core's list of rendered messages, which needs no lookup by id.

@@ -17,14 +17,12 @@ This module is private: :func:`summem.tokens.base.resolve_counter` picks it for 
 from __future__ import annotations
 
 import binascii
-import hashlib
 import importlib.util
 import os
 import re
 import threading
 import types
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from summem.errors import ConfigurationError
@@ -38,6 +36,8 @@ from summem.tokens.media import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import tiktoken
 
 __all__ = [
@@ -114,6 +114,8 @@ _ENCODING_FILES = frozenset((O200K, CL100K))
 
 def encoding_dirs() -> list[Path]:
     """Folders searched for tiktoken BPE files, in order: litellm's, then tiktoken's caches."""
+    from pathlib import Path  # here: pathlib (and urllib, ipaddress) only for the encoding
+
     dirs: list[Path] = []
     spec = importlib.util.find_spec("litellm")  # finds the package without importing it
     if spec is not None and spec.origin:
@@ -193,6 +195,8 @@ def _build_encoding(name: str) -> tiktoken.Encoding:
 
 def _load_bpe_offline(url: str, expected_hash: str | None = None) -> dict[bytes, int]:
     """Ranks of the BPE file tiktoken would download from ``url``, read from a local folder."""
+    import hashlib  # here: only loading an encoding needs it
+
     filename = hashlib.sha1(url.encode()).hexdigest()  # tiktoken's cache key
     dirs = encoding_dirs()
     for folder in dirs:
@@ -342,7 +346,7 @@ class TiktokenCounter:
             type(content) is not str
             or message.name
             or message.tool_calls
-            or message.__pydantic_extra__
+            or message._extra is not None
         ):
             return self.count_message(message)  # parts, calls, names, extras: counted exactly
         bound = self.bound_text
@@ -372,7 +376,7 @@ class TiktokenCounter:
             and not message.name
             and not message.tool_calls
             and not message.tool_call_id
-            and not message.__pydantic_extra__
+            and message._extra is None
         ):  # the common message: one text, as the general case below would count it
             n += len(self._encode_ordinary(content)) if content else 0
             cache[self.key] = n
