@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from evals.families import blind, heldout
+from evals.families import blind, heldout, ledgers
 from evals.families import hidden as H
 from evals.families import lists as L
 from evals.families import pools as P
@@ -131,7 +131,7 @@ def generate_trajectory(
         raise ValueError(f"style must be one of {STYLES}, got {style!r}")
     if style == "heldout":
         return _heldout_trajectory(seed, turns, facts, corrections, filler, speakers)
-    if style in blind.WRITERS:
+    if style in WRITERS:
         return _blind_trajectory(seed, style, turns, facts, corrections, filler, speakers)
     kinds_planted = NESTED_KINDS if style == "nested-tool" else KINDS
     if style == "indirect" and facts > len(H.INDIRECT_PREFERENCES) * len(KINDS):
@@ -202,7 +202,9 @@ def generate_trajectory(
     )
 
 
-STYLES = ("direct", "indirect", "nested-tool", "lists", "heldout", *blind.WRITERS)
+WRITERS = {**blind.WRITERS, "ledgers": ledgers.write}
+"""The styles that write their own conversation: the blind ones and ``ledgers``."""
+STYLES = ("direct", "indirect", "nested-tool", "lists", "heldout", *WRITERS)
 """How facts are planted (see :func:`generate_trajectory`)."""
 NESTED_KINDS: tuple[FactKind, ...] = ("code", "name", "date", "value")
 """The kinds a ``nested-tool`` trajectory plants (a preference is not a tool's field)."""
@@ -256,7 +258,7 @@ def _blind_trajectory(
             f"filler='plain' and speakers='user', got {corrections=} {filler=} {speakers=}"
         )
     for attempt in range(50):
-        writer = blind.WRITERS[style](random.Random(f"{style}/{seed}/{attempt}"), turns, facts)
+        writer = WRITERS[style](random.Random(f"{style}/{seed}/{attempt}"), turns, facts)
         try:
             _check_unique(writer.messages, writer.facts)
             break

@@ -60,7 +60,7 @@ list a repeat of a kept line that fell to the cap (``recall`` still finds it).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from summem._flow import Flow, done
@@ -73,6 +73,7 @@ from summem.summarizers.extractive.facts import (
     SCORING_HEURISTICS,
     compact_sentence,
     content_words,
+    digit_words,
     score_sentence,
     split_sentences,
     tokenize,
@@ -87,6 +88,7 @@ from summem.summarizers.extractive.selection import (
     rank,
 )
 from summem.summarizers.extractive.supersede import link_marks, supersede
+from summem.summarizers.extractive.tables import parse_record, referred_rows
 from summem.summarizers.extractive.templates import (
     COUNTED_BY,
     discount_templates,
@@ -95,7 +97,12 @@ from summem.summarizers.extractive.templates import (
     write_memory,
     write_open_runs,
 )
-from summem.summarizers.extractive.tool_facts import call_arguments, compact_call, tool_body
+from summem.summarizers.extractive.tool_facts import (
+    call_arguments,
+    compact_call,
+    table_referred,
+    tool_body,
+)
 from summem.summarizers.render import content_text, format_call, message_timestamp, tool_names
 
 __all__ = ["FORMAT", "HEURISTICS", "ExtractiveSummarizer", "length_density"]
@@ -122,6 +129,8 @@ _NEWS_CAP = 0.75
 """A tool result keeping less of its score than this for its news is a repeated report."""
 _JOINED = 0.5
 """What the other sentences of a unit (see :mod:`.context`) add to its best one's score."""
+_W_REFERRED = 2.0
+"""What a table gains when a later message refers to its rows: the conversation used it."""
 _W_DECISION = 1.5
 """What deciding adds to the question a bare reply answers (a decision's weight)."""
 _SAME_MESSAGE = 0.75
@@ -139,6 +148,7 @@ _SELECTION_HEURISTICS = (
     "tool_cap",
     "context",
     "tool_novelty",
+    "table_rows",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -189,7 +199,7 @@ class ExtractiveSummarizer:
         new_share: float = 0.0,
         speaker_share: float = 0.5,
         max_line_chars: int = 280,
-        tables: bool = False,
+        tables: bool = True,
         verbatim_words: int = 40,
         ablate: Collection[str] = (),
     ) -> None:
@@ -249,6 +259,8 @@ class ExtractiveSummarizer:
         last_day = max(old, key=lambda f: f.order).day if old else None
         new = self._new_facts(request, focus, last_day)
         off = self.ablate
+        if self.tables and "table_rows" not in off:
+            self._refocus_tables(old, request.messages)
         superseded = 0
         if "supersession" not in off:
             link_marks(old)
@@ -294,6 +306,31 @@ class ExtractiveSummarizer:
                 COUNTED_BY: "occasions",
             },
         )
+
+    def _refocus_tables(self, old: list[Fact], messages: Sequence[Message]) -> None:
+        """A carried table record whose rows the span refers to keeps just those rows.
+
+        The header and the rows the conversation came back to are what it needs of the table;
+        the record gains :data:`_W_REFERRED` like a table referred to in its own span.
+        """
+        said = {
+            w
+            for m in messages
+            if m.role in ("user", "assistant") and not m.is_summary
+            for w in tokenize(content_text(m))
+        }
+        for fact in old:
+            label, _, body = fact.line.partition(": ")
+            if label != "- tool" or " -> [" not in body:
+                continue
+            cut = table_referred(body, said.__contains__)
+            if cut is None:
+                continue
+            fact.line = f"- tool: {cut}"
+            fact.words, fact.digits = _words(fact.line), digit_words(_words(fact.line))
+            fact.cost, fact.probes = None, None
+            score = _TOOL_BASE + min(_tool_score(cut, self._off), _TOOL_CAP) + _W_REFERRED
+            fact.priority = max(fact.priority, self._density(score, fact.line))
 
     def _balance_speakers(self, selection: Selection, facts: list[Fact], budget: int) -> None:
         """Each speaker's best facts first claim an equal part of ``speaker_share`` of the room.
@@ -447,6 +484,8 @@ class ExtractiveSummarizer:
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
                 score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
+                if self.tables and "table_rows" not in off and _used_table(body, referred):
+                    score += _W_REFERRED
                 news = 1.0 if "tool_novelty" in off else _tool_news(body, head, known, reports)
                 before = len(facts)
                 add(f"- tool: {body}", day, score * news, ids, (2, pos, 0), ["tool", *words])
@@ -585,6 +624,13 @@ def _tool_news(body: str, head: str, known: set[str], reports: dict[str, int]) -
     reports[name] = n
     repeat = 1.0 if n < _REPORTS else (n - 1) ** -0.5
     return (1.0 + new) / 2 * repeat
+
+
+def _used_table(body: str, referred: Callable[[str], bool]) -> bool:
+    """Whether ``body`` is a table record a later message refers to by one of its rows."""
+    _head, sep, record = body.partition(" -> ")
+    table = parse_record(record) if sep else None
+    return table is not None and referred_rows(table, referred) > 0
 
 
 def _last_said(messages: Sequence[Message]) -> dict[str, int]:

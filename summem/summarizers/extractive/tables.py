@@ -11,14 +11,15 @@ while they fit in the record's characters; how many rows were left out is said.
 
 from __future__ import annotations
 
+import csv
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import STOPWORDS
 
-__all__ = ["compact_table", "find_table"]
+__all__ = ["compact_table", "find_table", "parse_record", "referred_rows"]
 
 Table = tuple[list[str], list[list[str]]]
 
@@ -73,11 +74,16 @@ def _text_table(text: str) -> Table | None:
         header, rows = split[0], [r for r in split[2:] if len(r) == len(split[0])]
         return (header, rows) if rows else None
     for sep in ("\t", ",", ";"):
-        counts = {line.count(sep) for line in lines}
-        if len(counts) == 1 and counts != {0}:
-            split = [[_cell(c) for c in line.split(sep)] for line in lines]
-            if not any(any(ch.isdigit() for ch in c) for c in split[0]):  # a header row
-                return split[0], split[1:]
+        if sep not in lines[0]:
+            continue
+        try:  # quoted cells may hold the separator ("July 16, 2027")
+            split = [[_cell(c) for c in row] for row in csv.reader(lines, delimiter=sep)]
+        except csv.Error:
+            continue
+        widths = {len(row) for row in split}
+        header_row = not any(any(ch.isdigit() for ch in c) for c in split[0])
+        if len(widths) == 1 and widths != {1} and header_row:
+            return split[0], split[1:]
     return None
 
 
@@ -103,16 +109,19 @@ def find_table(parsed: Any, text: str) -> Table | None:
 def compact_table(
     table: Table, max_chars: int, referred: Callable[[str], bool] | None = None
 ) -> str:
-    """``[header] row; row (+n rows)``: referred rows first, then the rest in order."""
+    """``[header] row; row (+n rows)``: the rows a later message refers to, else every row.
+
+    When a later message refers to rows (says one of their cells again), the record is the
+    header and those rows alone: what the conversation went on to use, short enough to last.
+    Otherwise the rows are written in order while they fit, and how many did not is said.
+    """
     header, rows = table
     head = "[" + " | ".join(header) + "]"
     shown = [" | ".join(r) for r in rows]
-
-    def cited(row: Sequence[str]) -> bool:
-        return referred is not None and any(_said(c, referred) for c in row)
-
-    first = [i for i, r in enumerate(rows) if cited(r)]
-    order = first + [i for i in range(len(rows)) if i not in set(first)]
+    cited = [
+        i for i, r in enumerate(rows) if referred is not None and any(_said(c, referred) for c in r)
+    ]
+    order = cited if cited and len(cited) < len(rows) else list(range(len(rows)))
     chosen: list[int] = []
     size = len(head)
     for i in order:
@@ -123,3 +132,25 @@ def compact_table(
     body = "; ".join(shown[i] for i in sorted(chosen))
     more = f" (+{len(rows) - len(chosen)} rows)" if len(chosen) < len(rows) else ""
     return f"{head} {body}{more}".strip()
+
+
+def referred_rows(table: Table, referred: Callable[[str], bool]) -> int:
+    """How many rows of ``table`` a later message refers to (says one of their cells)."""
+    return sum(1 for r in table[1] if any(_said(c, referred) for c in r))
+
+
+_RECORD_RE = re.compile(r"^\[(?P<head>[^\]]*)\] (?P<rows>.*?)(?: \(\+\d+ rows\))?$")
+
+
+def parse_record(record: str) -> Table | None:
+    """The table a :func:`compact_table` record shows (its rows left out aside), or None.
+
+    Only rows with as many cells as the header are read back; ``None`` when there is none.
+    """
+    m = _RECORD_RE.match(record.strip())
+    if m is None:
+        return None
+    header = [c.strip() for c in m.group("head").split(" | ")]
+    rows = [[c.strip() for c in r.split(" | ")] for r in m.group("rows").split("; ")]
+    rows = [r for r in rows if len(r) == len(header)]
+    return (header, rows) if len(header) > 1 and rows else None

@@ -20,9 +20,14 @@ from typing import Any
 
 from summem._message_checks import load_json
 from summem.summarizers.extractive.facts import value_signal
-from summem.summarizers.extractive.tables import compact_table, find_table
+from summem.summarizers.extractive.tables import (
+    compact_table,
+    find_table,
+    parse_record,
+    referred_rows,
+)
 
-__all__ = ["call_arguments", "compact_call", "flatten_json", "tool_body"]
+__all__ = ["call_arguments", "compact_call", "flatten_json", "table_referred", "tool_body"]
 
 _KEY_PRIORITY_RE = re.compile(
     r"(?:^|[._-])(?:id|code|no|num|number|status|state|date|time|eta|total|amount|price|cost"
@@ -84,6 +89,21 @@ def tool_body(
     else:
         body = _clip(_SPACE_RE.sub(" ", result).strip(), _MAX_TEXT_CHARS) or "(empty result)"
     return f"{head} -> {_clip(body, _MAX_RESULT_CHARS)}"
+
+
+def table_referred(body: str, referred: Callable[[str], bool]) -> str | None:
+    """A table record (``head -> [header] rows``) cut to the rows ``referred`` says, or None.
+
+    None when ``body`` holds no table record, or when no row, or every row, is referred to.
+    """
+    head, sep, record = body.partition(" -> ")
+    table = parse_record(record) if sep else None
+    if table is None:
+        return None
+    n = referred_rows(table, referred)
+    if not n or n == len(table[1]):
+        return None
+    return f"{head} -> {compact_table(table, _MAX_RESULT_CHARS, referred)}"
 
 
 def call_arguments(raw: Any) -> dict[str, str] | None:
