@@ -80,9 +80,10 @@ class EngineConfig:
                 "need 0 < summary_max_tokens < target_tokens < threshold_tokens, got "
                 f"{self.summary_max_tokens}, {self.target_tokens}, {self.threshold_tokens}"
             )
-        if self.summarizer != "extractive" and not self.is_llm:
+        if self.summarizer not in ("extractive", "extractive+tables") and not self.is_llm:
             raise ConfigurationError(
-                f"summarizer must be 'extractive' or 'llm:MODEL', got {self.summarizer!r}"
+                "summarizer must be 'extractive', 'extractive+tables' or 'llm:MODEL', "
+                f"got {self.summarizer!r}"
             )
 
     @property
@@ -186,7 +187,9 @@ def build_summarizer(
     client: LLMClient | None = None,
     max_tokens: int | None = None,
 ) -> Summarizer:
-    """The summarizer named by ``spec``: ``"extractive"`` or ``"llm:MODEL"``.
+    """The summarizer named by ``spec``: ``"extractive"``, ``"extractive+tables"``, ``"llm:MODEL"``.
+
+    ``extractive+tables`` is the extractive summarizer with ``tables=True`` (opt-in).
 
     Raises:
         ConfigurationError: an unknown spec, or an LLM summarizer without a client.
@@ -195,6 +198,10 @@ def build_summarizer(
         from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 
         return ExtractiveSummarizer()
+    if spec == "extractive+tables":
+        from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
+
+        return ExtractiveSummarizer(tables=True)
     if spec.startswith("llm:") and len(spec) > 4:
         if client is None:
             raise ConfigurationError(f"{spec} needs a client (live, recorded or replayed)")

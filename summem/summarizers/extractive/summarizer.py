@@ -88,7 +88,14 @@ from summem.summarizers.extractive.selection import (
     rank,
 )
 from summem.summarizers.extractive.supersede import link_marks, supersede
-from summem.summarizers.extractive.tables import parse_record, referred_rows
+from summem.summarizers.extractive.tables import (
+    MAX_REMEMBERED,
+    compact_table,
+    parse_record,
+    recall_table,
+    referred_rows,
+    remember,
+)
 from summem.summarizers.extractive.templates import (
     COUNTED_BY,
     discount_templates,
@@ -100,6 +107,7 @@ from summem.summarizers.extractive.templates import (
 from summem.summarizers.extractive.tool_facts import (
     call_arguments,
     compact_call,
+    read_table,
     table_referred,
     tool_body,
 )
@@ -129,6 +137,11 @@ _NEWS_CAP = 0.75
 """A tool result keeping less of its score than this for its news is a repeated report."""
 _JOINED = 0.5
 """What the other sentences of a unit (see :mod:`.context`) add to its best one's score."""
+_MIN_ROWS = 4
+"""A tool result of fewer rows is a record or two, not a table whose rows a user picks."""
+_MORE_ROWS_RE = re.compile(r"\(\+(\d+) rows\)")
+_MAX_RECORD = 400
+"""The longest table record brought back from memory (as a tool result's own)."""
 _W_REFERRED = 2.0
 """What a table gains when a later message refers to its rows: the conversation used it."""
 _W_DECISION = 1.5
@@ -199,7 +212,7 @@ class ExtractiveSummarizer:
         new_share: float = 0.0,
         speaker_share: float = 0.5,
         max_line_chars: int = 280,
-        tables: bool = True,
+        tables: bool = False,
         verbatim_words: int = 40,
         ablate: Collection[str] = (),
     ) -> None:
@@ -257,10 +270,15 @@ class ExtractiveSummarizer:
         ]
         old = self._previous_facts(request, focus)
         last_day = max(old, key=lambda f: f.order).day if old else None
-        new = self._new_facts(request, focus, last_day)
+        seen_tables: list[dict[str, Any]] = []
+        new = self._new_facts(request, focus, last_day, seen_tables)
         off = self.ablate
+        remembered = _remembered_tables(_previous_extra(request.previous_info))
         if self.tables and "table_rows" not in off:
             self._refocus_tables(old, request.messages)
+            new.extend(
+                self._named_rows(remembered, request.messages, request.previous_summary or "")
+            )
         superseded = 0
         if "supersession" not in off:
             link_marks(old)
@@ -303,9 +321,42 @@ class ExtractiveSummarizer:
                 "superseded": superseded,
                 "templates": write_memory(templates),
                 "open_runs": write_open_runs(open_runs),
+                "tables": (remembered + seen_tables)[-MAX_REMEMBERED:],
                 COUNTED_BY: "occasions",
             },
         )
+
+    def _named_rows(
+        self, remembered: list[dict[str, Any]], messages: Sequence[Message], previous: str
+    ) -> list[Fact]:
+        """The rows of earlier tables the span names, each table's as one fact.
+
+        A table evicted before anyone came back to it is remembered (``extra["tables"]``);
+        when a later message names one of its rows by a cell no other row has, the header
+        and that row come back as a table record referred to (:data:`_W_REFERRED`).
+        """
+        said = _said_words(messages)
+        out: list[Fact] = []
+        for k, item in enumerate(remembered):
+            table = recall_table(item.get("table"))
+            if table is None or len(table[1]) < _MIN_ROWS:
+                continue
+            if not referred_rows(table, said.__contains__):
+                continue
+            record = compact_table(table, _MAX_RECORD, said.__contains__)
+            rows = record.partition("] ")[2].rpartition(" (+")[0] or record.partition("] ")[2]
+            if all(row in previous for row in rows.split("; ")):
+                continue  # the summary holds those rows already
+            body = f"{item['head']} -> {record}"
+            score = _TOOL_BASE + min(_tool_score(body, self._off), _TOOL_CAP) + _W_REFERRED
+            line = f"- tool: {_one_line(body)}"
+            ids = [i for i in item.get("ids", ()) if isinstance(i, str)]
+            day = item.get("day") if isinstance(item.get("day"), str) else None
+            fact = make_fact(
+                line, day, self._density(score, line), ids, (1, 10**6 + k, 0), _words(line)
+            )
+            out.append(fact)
+        return out
 
     def _refocus_tables(self, old: list[Fact], messages: Sequence[Message]) -> None:
         """A carried table record whose rows the span refers to keeps just those rows.
@@ -313,12 +364,7 @@ class ExtractiveSummarizer:
         The header and the rows the conversation came back to are what it needs of the table;
         the record gains :data:`_W_REFERRED` like a table referred to in its own span.
         """
-        said = {
-            w
-            for m in messages
-            if m.role in ("user", "assistant") and not m.is_summary
-            for w in tokenize(content_text(m))
-        }
+        said = _said_words(messages)
         for fact in old:
             label, _, body = fact.line.partition(": ")
             if label != "- tool" or " -> [" not in body:
@@ -431,8 +477,13 @@ class ExtractiveSummarizer:
         return facts
 
     def _new_facts(
-        self, request: SummaryRequest, focus: frozenset[str], day: str | None
+        self,
+        request: SummaryRequest,
+        focus: frozenset[str],
+        day: str | None,
+        seen_tables: list[dict[str, Any]],
     ) -> list[Fact]:
+        """The span's candidate facts; the tables its tool results hold go to ``seen_tables``."""
         messages = request.messages
         names = tool_names(messages)
         speakers = frozenset(m.name.lower() for m in messages if m.name)
@@ -443,6 +494,7 @@ class ExtractiveSummarizer:
         cap = float("inf") if "tool_cap" in off else _TOOL_CAP
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
         last_said = _last_said(messages)
+        user_said = _last_said(messages, ("user",))  # the user coming back to a table
         known: set[str] = set(tokenize(request.previous_summary or ""))  # values seen so far
         reports = _reports(request.previous_summary or "")  # tool results seen, per tool
         said = self._said_counts(request, speakers)
@@ -484,8 +536,14 @@ class ExtractiveSummarizer:
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
                 score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
-                if self.tables and "table_rows" not in off and _used_table(body, referred):
-                    score += _W_REFERRED
+                if self.tables and "table_rows" not in off:
+                    if _used_table(body, lambda w, at=later: user_said.get(w, -1) > at, _MIN_ROWS):
+                        score += _W_REFERRED
+                    table = read_table(text)
+                    big = table is not None and len(table[1]) >= _MIN_ROWS
+                    kept = remember(*table) if table is not None and big else None
+                    if kept is not None:
+                        seen_tables.append({"head": head, "table": kept, "ids": ids, "day": day})
                 news = 1.0 if "tool_novelty" in off else _tool_news(body, head, known, reports)
                 before = len(facts)
                 add(f"- tool: {body}", day, score * news, ids, (2, pos, 0), ["tool", *words])
@@ -626,18 +684,47 @@ def _tool_news(body: str, head: str, known: set[str], reports: dict[str, int]) -
     return (1.0 + new) / 2 * repeat
 
 
-def _used_table(body: str, referred: Callable[[str], bool]) -> bool:
-    """Whether ``body`` is a table record a later message refers to by one of its rows."""
+def _said_words(messages: Sequence[Message]) -> set[str]:
+    """The words the span's user messages say (an assistant echoing its tools is not one)."""
+    return {
+        w
+        for m in messages
+        if m.role == "user" and not m.is_summary
+        for w in tokenize(content_text(m))
+    }
+
+
+def _remembered_tables(extra: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The tables a previous summary remembered (``extra["tables"]``), well-formed ones."""
+    raw = extra.get("tables") if extra is not None else None
+    out: list[dict[str, Any]] = []
+    for item in raw if isinstance(raw, list) else ():
+        good = isinstance(item, Mapping) and isinstance(item.get("head"), str)
+        if good and recall_table(item.get("table")) is not None:
+            out.append(dict(item))
+    return out[-MAX_REMEMBERED:]
+
+
+def _used_table(body: str, referred: Callable[[str], bool], min_rows: int = 1) -> bool:
+    """Whether ``body`` is a table record a later message refers to by one of its rows.
+
+    A table of fewer than ``min_rows`` rows (a record or two) is no table to pick from.
+    """
     _head, sep, record = body.partition(" -> ")
     table = parse_record(record) if sep else None
-    return table is not None and referred_rows(table, referred) > 0
+    if table is None:
+        return False
+    shown = len(table[1]) + sum(int(n) for n in _MORE_ROWS_RE.findall(record))
+    return shown >= min_rows and referred_rows(table, referred) > 0
 
 
-def _last_said(messages: Sequence[Message]) -> dict[str, int]:
-    """Each word of the span's user and assistant messages -> the last position saying it."""
+def _last_said(
+    messages: Sequence[Message], roles: Collection[str] = ("user", "assistant")
+) -> dict[str, int]:
+    """Each word of the span's messages of ``roles`` -> the last position saying it."""
     out: dict[str, int] = {}
     for pos, message in enumerate(messages):
-        if message.role in ("user", "assistant"):
+        if message.role in roles:
             for word in tokenize(content_text(message)):
                 out[word] = pos
     return out

@@ -13,13 +13,22 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import STOPWORDS
 
-__all__ = ["compact_table", "find_table", "parse_record", "referred_rows"]
+__all__ = [
+    "MAX_CITED",
+    "MAX_REMEMBERED",
+    "compact_table",
+    "find_table",
+    "parse_record",
+    "recall_table",
+    "referred_rows",
+    "remember",
+]
 
 Table = tuple[list[str], list[list[str]]]
 
@@ -118,9 +127,7 @@ def compact_table(
     header, rows = table
     head = "[" + " | ".join(header) + "]"
     shown = [" | ".join(r) for r in rows]
-    cited = [
-        i for i, r in enumerate(rows) if referred is not None and any(_said(c, referred) for c in r)
-    ]
+    cited = _cited(table, referred) if referred is not None else []
     order = cited if cited and len(cited) < len(rows) else list(range(len(rows)))
     chosen: list[int] = []
     size = len(head)
@@ -135,8 +142,57 @@ def compact_table(
 
 
 def referred_rows(table: Table, referred: Callable[[str], bool]) -> int:
-    """How many rows of ``table`` a later message refers to (says one of their cells)."""
-    return sum(1 for r in table[1] if any(_said(c, referred) for c in r))
+    """How many rows of ``table`` a later message refers to (see :func:`_cited`)."""
+    return len(_cited(table, referred))
+
+
+def _cited(table: Table, referred: Callable[[str], bool]) -> list[int]:
+    """The rows a message names: it says a cell that no other row has in that column.
+
+    A cell shared by several rows ("late", "open") names none of them. More than
+    :data:`MAX_CITED` rows named is not a reference to rows but words in common: none.
+    """
+    rows = table[1]
+    counts: list[dict[str, int]] = [{} for _ in table[0]]
+    for r in rows:
+        for j, c in enumerate(r[: len(counts)]):
+            counts[j][c] = counts[j].get(c, 0) + 1
+    cited = [
+        i
+        for i, r in enumerate(rows)
+        if any(counts[j].get(c) == 1 and _said(c, referred) for j, c in enumerate(r[: len(counts)]))
+    ]
+    return cited if len(cited) <= MAX_CITED else []
+
+
+MAX_CITED = 3
+"""The most rows of one table a message can name; more is words in common."""
+MAX_REMEMBERED = 6
+"""Tables a summary remembers (the latest) to bring back the rows a later turn names."""
+_REMEMBERED_CHARS = 2400
+"""The most characters of one remembered table's cells."""
+
+
+def remember(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[Any] | None:
+    """A table as a summary's ``extra`` keeps it: ``[header, rows]``, rows cut to fit."""
+    kept: list[list[str]] = []
+    size = sum(len(h) for h in header)
+    for r in rows:
+        size += sum(len(c) + 1 for c in r)
+        if size > _REMEMBERED_CHARS:
+            break
+        kept.append(list(r))
+    return [list(header), kept] if kept else None
+
+
+def recall_table(raw: Any) -> Table | None:
+    """A remembered table read back from ``extra`` (None when it is not one)."""
+    if not (isinstance(raw, list) and len(raw) == 2 and isinstance(raw[0], list)):
+        return None
+    header = [str(h) for h in raw[0]]
+    rows = raw[1] if isinstance(raw[1], list) else []
+    good = [[str(c) for c in r] for r in rows if isinstance(r, list) and len(r) == len(header)]
+    return (header, good) if header and good else None
 
 
 _RECORD_RE = re.compile(r"^\[(?P<head>[^\]]*)\] (?P<rows>.*?)(?: \(\+\d+ rows\))?$")

@@ -27,7 +27,14 @@ from summem.summarizers.extractive.tables import (
     referred_rows,
 )
 
-__all__ = ["call_arguments", "compact_call", "flatten_json", "table_referred", "tool_body"]
+__all__ = [
+    "call_arguments",
+    "compact_call",
+    "flatten_json",
+    "read_table",
+    "table_referred",
+    "tool_body",
+]
 
 _KEY_PRIORITY_RE = re.compile(
     r"(?:^|[._-])(?:id|code|no|num|number|status|state|date|time|eta|total|amount|price|cost"
@@ -89,6 +96,15 @@ def tool_body(
     else:
         body = _clip(_SPACE_RE.sub(" ", result).strip(), _MAX_TEXT_CHARS) or "(empty result)"
     return f"{head} -> {_clip(body, _MAX_RESULT_CHARS)}"
+
+
+def read_table(result: str) -> tuple[list[str], list[list[str]]] | None:
+    """The table a tool result's text holds, if it is one (see :mod:`.tables`)."""
+    try:
+        parsed: Any = load_json(result)
+    except ValueError:
+        parsed = None
+    return find_table(parsed, result)
 
 
 def table_referred(body: str, referred: Callable[[str], bool]) -> str | None:

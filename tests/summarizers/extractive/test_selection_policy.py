@@ -46,7 +46,7 @@ def summarize(
     max_tokens: int = 600,
     *,
     ablate: tuple[str, ...] = (),
-    tables: bool = True,
+    tables: bool = False,
     verbatim_words: int = 40,
     **kw: Any,
 ) -> SummaryOutput:
@@ -156,11 +156,9 @@ def test_a_markdown_table_keeps_its_header_and_the_row_a_later_turn_names() -> N
         msg("t", table, "tool", tool_call_id="c1"),
         msg("u", "Put me on the IC 710 please."),
     ]
-    plain = next(
-        line for line in lines(summarize(msgs, tables=False)) if line.startswith("- tool: ")
-    )
-    assert "[train" not in plain  # off: flattened like any other result
-    line = next(line for line in lines(summarize(msgs)) if line.startswith("- tool: "))
+    plain = next(line for line in lines(summarize(msgs)) if line.startswith("- tool: "))
+    assert "[train" not in plain  # off by default: flattened like any other result
+    line = next(line for line in lines(summarize(msgs, tables=True)) if line.startswith("- tool: "))
     assert "[train | leaves | platform | fare]" in line
     assert "IC 710 | 16:10 | 11 | 41.50" in line  # the row the user named, whole
     assert "IC 729" not in line  # rows that fit after it, in order, not the last one

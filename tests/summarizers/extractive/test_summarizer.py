@@ -465,7 +465,7 @@ def test_tool_result_that_is_not_json_or_a_list() -> None:
     ]
     text = summarize(request(msgs, 300)).text
     assert "search(q=hotels) -> Found 3 hotels near the Louvre, cheapest 120 EUR." in text
-    assert "list() -> [sku | qty] B-1 | 2; B-2 | 1" in text  # a table: header and rows
+    assert "list() -> [0].sku=B-1; [0].qty=2; [1].sku=B-2; [1].qty=1" in text  # tables: opt-in
 
 
 # -- previous summary ------------------------------------------------------------------------
