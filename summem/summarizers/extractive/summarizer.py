@@ -531,13 +531,16 @@ class ExtractiveSummarizer:
                 def referred(word: str, at: int = later) -> bool:
                     return last_said.get(word, -1) > at
 
+                def named(word: str, at: int = later) -> bool:
+                    return user_said.get(word, -1) > at
+
                 args = call[1] if call else {}
                 body = _one_line(tool_body(head, args, text, referred, tables=self.tables))
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
                 score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
                 if self.tables and "table_rows" not in off:
-                    if _used_table(body, lambda w, at=later: user_said.get(w, -1) > at, _MIN_ROWS):
+                    if _used_table(body, named, _MIN_ROWS):
                         score += _W_REFERRED
                     table = read_table(text)
                     big = table is not None and len(table[1]) >= _MIN_ROWS
