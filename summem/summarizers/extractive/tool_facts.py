@@ -28,6 +28,7 @@ from summem.summarizers.extractive.tables import (
 )
 
 __all__ = [
+    "MIN_TABLE_ROWS",
     "call_arguments",
     "compact_call",
     "flatten_json",
@@ -45,6 +46,9 @@ _KEY_PRIORITY_RE = re.compile(
 )
 _SPACE_RE = re.compile(r"\s+")
 _BARE_VALUE_RE = re.compile(r"[^,()=;\"\n]{1,60}")
+MIN_TABLE_ROWS = 4
+"""A result of fewer rows is a record or two, flattened field by field like any other; a
+table's rows are what a user picks from."""
 _MAX_PAIRS = 12
 _MAX_NODES = 2000
 """Objects, lists and scalars read in one result: the work is bounded, not the depth."""
@@ -86,7 +90,7 @@ def tool_body(
     except ValueError:
         parsed = None
     table = find_table(parsed, result) if tables else None
-    if table is not None:
+    if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
         body = compact_table(table, _MAX_RESULT_CHARS, referred)
     elif isinstance(parsed, (dict, list)):
         new = [f"{k}={v}" for k, v in flatten_json(parsed, skip=args)]
