@@ -80,9 +80,9 @@ class EngineConfig:
                 "need 0 < summary_max_tokens < target_tokens < threshold_tokens, got "
                 f"{self.summary_max_tokens}, {self.target_tokens}, {self.threshold_tokens}"
             )
-        if self.summarizer not in ("extractive", "extractive+tables") and not self.is_llm:
+        if self.summarizer not in ("extractive", "extractive-flat") and not self.is_llm:
             raise ConfigurationError(
-                "summarizer must be 'extractive', 'extractive+tables' or 'llm:MODEL', "
+                "summarizer must be 'extractive', 'extractive-flat' or 'llm:MODEL', "
                 f"got {self.summarizer!r}"
             )
 
@@ -187,9 +187,10 @@ def build_summarizer(
     client: LLMClient | None = None,
     max_tokens: int | None = None,
 ) -> Summarizer:
-    """The summarizer named by ``spec``: ``"extractive"``, ``"extractive+tables"``, ``"llm:MODEL"``.
+    """The summarizer named by ``spec``: ``"extractive"``, ``"extractive-flat"``, ``"llm:MODEL"``.
 
-    ``extractive+tables`` is the extractive summarizer with ``tables=True`` (opt-in).
+    ``extractive-flat`` is the extractive summarizer with ``tables=False`` (a table flattened
+    field by field, as before issue #29), for comparisons.
 
     Raises:
         ConfigurationError: an unknown spec, or an LLM summarizer without a client.
@@ -198,10 +199,10 @@ def build_summarizer(
         from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 
         return ExtractiveSummarizer()
-    if spec == "extractive+tables":
+    if spec == "extractive-flat":
         from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 
-        return ExtractiveSummarizer(tables=True)
+        return ExtractiveSummarizer(tables=False)
     if spec.startswith("llm:") and len(spec) > 4:
         if client is None:
             raise ConfigurationError(f"{spec} needs a client (live, recorded or replayed)")

@@ -192,11 +192,17 @@ class ExtractiveSummarizer:
             equal parts (0 to 1), so a talkative side cannot crowd out a quiet one. The rest
             of the budget goes to the best facts left, old or new, whoever said them.
         max_line_chars: longest sentence kept; longer ones are split at clauses, then clipped.
-        tables: write a table in a tool result as its header and rows, the rows a later
-            message refers to first (:mod:`.tables`). Off by default: at 2,000/1,500/400
-            tokens it cost the plain family 0.05 of its facts at the end (3 seeds) and the
-            realistic family 0.025 (10 seeds), and gained nothing on the held-out and lists
-            families; off, a table is flattened field by field like any other result.
+        tables: write a table in a tool result (4 rows or more: markdown, CSV or TSV,
+            JSON columns and rows, or a list of records) as its header and rows: the rows a
+            later user message names (says a cell no other row has), else the rows in order
+            while they fit (:mod:`.tables`). A table a user names a row of gains
+            :data:`_W_REFERRED`; a carried record whose rows a new span names keeps just those;
+            a table evicted before anyone came back to it is remembered for one reduction
+            (``extra["tables"]``) and the rows named then come back. Default on since issue
+            #29 (5 seeds, 4,000/3,000/1,000, after 10 reductions: held-out ``tables`` 0.163 ->
+            0.744, ``ledgers`` 0.092 -> 0.554; the other families unchanged but for a fact or
+            two on two held-out ones, see ``docs-notes/tables.md``). Off, a table is flattened
+            field by field like any other result, and nothing is remembered.
         verbatim_words: once the facts are chosen, room left over in the budget is spent
             on the user's own words: a kept sentence of a user message of at most this many
             words becomes the whole message, best facts first, while the summary still fits
@@ -217,7 +223,7 @@ class ExtractiveSummarizer:
         new_share: float = 0.0,
         speaker_share: float = 0.5,
         max_line_chars: int = 280,
-        tables: bool = False,
+        tables: bool = True,
         verbatim_words: int = 40,
         ablate: Collection[str] = (),
     ) -> None:
