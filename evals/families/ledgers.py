@@ -3,8 +3,9 @@
 Written with the summarizer's table rules in view (not held out): the held-out ``tables``
 family (:mod:`evals.families.blind.tables`) is the other half of the check. Tool results
 are tables of 4 to 24 rows in every shape a tool returns one: a markdown table, CSV, TSV,
-JSON ``{"columns": [...], "rows": [[...]]}``, a JSON list of records, or records under one key
-beside paging fields. For each planted table, a user turn 1 to 12 turns later names a row by
+JSON ``{"columns": [...], "rows": [[...]]}``, a JSON list of records, records under one key
+beside paging fields, columns padded with spaces (as ``kubectl get`` prints them) or an HTML
+``<table>``. For each planted table, a user turn 1 to 12 turns later names a row by
 one of its cells (a client, a carrier, a colleague) and asks for something about another
 column, without saying its value ("Chase the Okonkwo invoice, would you?"); the fact is that
 other cell (a code, an amount, a date or a name). Filler: tables of the same shapes nobody
@@ -15,6 +16,7 @@ reports of :mod:`evals.families.blind.base`.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import random
@@ -135,7 +137,23 @@ class _Ledger(Writer):
 
     def render(self, header: list[str], rows: list[list[str]]) -> str:
         r = self.rng
-        shape = r.randrange(6)
+        shape = r.randrange(8)
+        if shape == 6:  # columns padded with spaces, as a command-line tool prints them
+            widths = [
+                max(len(x) for x in col) + r.randint(2, 4)
+                for col in zip(header, *rows, strict=True)
+            ]
+            return "\n".join(
+                "".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
+                for line in [header, *rows]
+            )
+        if shape == 7:
+            cells = "".join(f"<th>{h}</th>" for h in header)
+            body = "".join(
+                "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                for row in rows
+            )
+            return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
         if shape == 0:
             lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
             lines += ["| " + " | ".join(row) + " |" for row in rows]

@@ -1,7 +1,8 @@
 """Tables in tool results: the header and the rows that matter, as one compact record.
 
-A tool result that is a table (a markdown table, CSV or TSV text, JSON ``{"columns": [...],
-"rows": [[...], ...]}`` or a list of records with the same keys) loses its meaning when it is
+A tool result that is a table (a markdown table, CSV or TSV text, columns padded with spaces as
+command-line tools print them, an HTML ``<table>``, JSON ``{"columns": [...], "rows": [[...],
+...]}`` or a list of records with the same keys) loses its meaning when it is
 flattened field by field: a cell without its column, or the last row without the others. So a
 table becomes ``[col | col | col] cell | cell | cell; cell | cell | cell (+n rows)``: the header,
 then first the rows a later message of the span refers to (one of its cells said again later, every
@@ -12,6 +13,7 @@ while they fit in the record's characters; how many rows were left out is said.
 from __future__ import annotations
 
 import csv
+import html
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -36,6 +38,13 @@ _ROW_KEYS = ("rows", "data", "values", "records", "items")
 _HEADER_KEYS = ("columns", "headers", "header", "fields", "cols")
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _MAX_CELL = 40
+_GAP_RE = re.compile(r" {2,}")
+_CELL_RE = re.compile(r"\S+(?: \S+)*")
+_NUMBER_RE = re.compile(r"[-+]?[\d.,:%]+")
+_HTML_TABLE_RE = re.compile(r"<table\b[^>]*>(.*?)</table>", re.IGNORECASE | re.DOTALL)
+_HTML_ROW_RE = re.compile(r"<tr\b[^>]*>(.*?)</tr>", re.IGNORECASE | re.DOTALL)
+_HTML_CELL_RE = re.compile(r"<t[hd]\b[^>]*>(.*?)</t[hd]>", re.IGNORECASE | re.DOTALL)
+_TAG_RE = re.compile(r"<[^>]+>")
 
 
 def _cell(value: Any) -> str:
@@ -74,10 +83,52 @@ def _json_table(value: Any) -> Table | None:
     return None
 
 
+def _html_table(text: str) -> Table | None:
+    """The first ``<table>`` of an HTML text: its header cells and data rows."""
+    body = _HTML_TABLE_RE.search(text)
+    if body is None:
+        return None
+    rows = [
+        [_cell(html.unescape(_TAG_RE.sub("", c)).strip()) for c in _HTML_CELL_RE.findall(r)]
+        for r in _HTML_ROW_RE.findall(body.group(1))
+    ]
+    rows = [r for r in rows if r]
+    if len(rows) < 2 or len({len(r) for r in rows}) != 1 or len(rows[0]) < 2:
+        return None
+    return rows[0], rows[1:]
+
+
+def _aligned_table(lines: list[str]) -> Table | None:
+    """Columns padded with spaces (``kubectl get``, ``df``, ``ps``): two or more apart.
+
+    Every line splits into the header's number of cells, each cell starting or ending where
+    its header does (columns are left- or right-aligned), and no header cell is a number or
+    ends a sentence: prose with two spaces after a full stop is no table.
+    """
+    spans = [[(m.start(), m.end()) for m in _CELL_RE.finditer(line)] for line in lines]
+    width = len(spans[0])
+    if width < 2 or any(len(row) != width for row in spans):
+        return None
+    for row in spans[1:]:
+        for (start, end), (head_start, head_end) in zip(row, spans[0], strict=True):
+            if start != head_start and end != head_end:
+                return None
+    split = [[_cell(line[a:b]) for a, b in row] for line, row in zip(lines, spans, strict=True)]
+    if any(_NUMBER_RE.fullmatch(c) or c.endswith((".", "!", "?")) for c in split[0]):
+        return None  # a header is names, not numbers nor sentences
+    return split[0], split[1:]
+
+
 def _text_table(text: str) -> Table | None:
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if "<table" in text.lower():
+        return _html_table(text)
+    lines = [line.rstrip() for line in text.strip().splitlines() if line.strip()]
     if len(lines) < 3:
         return None
+    aligned = [line for line in lines if _GAP_RE.search(line.strip())]
+    if len(aligned) == len(lines) and not any(sep in lines[0] for sep in "|\t,;"):
+        return _aligned_table(lines)
+    lines = [line.strip() for line in lines]
     if all("|" in line for line in lines[:2]) and _SEPARATOR_RE.match(lines[1]):
         split = [[_cell(c) for c in line.strip().strip("|").split("|")] for line in lines]
         header, rows = split[0], [r for r in split[2:] if len(r) == len(split[0])]

@@ -236,6 +236,31 @@ def test_a_csv_cell_may_hold_the_separator_in_quotes() -> None:
     )
 
 
+def test_columns_padded_with_spaces_and_html_are_tables() -> None:
+    pods = "\n".join(
+        [
+            "NAME                    READY   STATUS    RESTARTS   AGE",
+            "api-7d9f8b6c4-x2v9q     1/1     Running   0          3d",
+            "worker-5c6d7e8f9-abcd   0/1     Pending   2          5h",
+            "db-0                    1/1     Running   0          12d",
+        ]
+    )
+    found = find_table(None, pods)
+    assert found is not None and found[0] == ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
+    assert found[1][1] == ["worker-5c6d7e8f9-abcd", "0/1", "Pending", "2", "5h"]
+    page = (
+        "<p>Open invoices</p><table><tr><th>client</th><th>due</th></tr>"
+        "<tr><td>Harcourt &amp; Sons</td><td>2 May</td></tr>"
+        "<tr><td><b>Okafor</b></td><td>9 June</td></tr></table>"
+    )
+    assert find_table(None, page) == (
+        ["client", "due"],
+        [["Harcourt & Sons", "2 May"], ["Okafor", "9 June"]],
+    )
+    prose = "We left at six.  It rained.\nThe car broke down.  Again.\nWe walked home.  Fine."
+    assert find_table(None, prose) is None  # two spaces after a full stop: no columns
+
+
 def test_json_columns_and_rows_and_csv_are_tables() -> None:
     cols = {
         "columns": ["plot", "crop", "sown"],
