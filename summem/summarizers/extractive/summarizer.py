@@ -200,7 +200,7 @@ class ExtractiveSummarizer:
             a table evicted before anyone came back to it is remembered for one reduction
             (``extra["tables"]``) and the rows named then come back. Default on since issue
             #29 (5 seeds, 4,000/3,000/1,000, after 10 reductions: held-out ``tables`` 0.163 ->
-            0.744, ``ledgers`` 0.092 -> 0.554; the other families unchanged but for a fact or
+            0.744, ``ledgers`` 0.156 -> 0.585; the other families unchanged but for a fact or
             two on two held-out ones, see ``docs-notes/tables.md``). Off, a table is flattened
             field by field like any other result, and nothing is remembered.
         verbatim_words: once the facts are chosen, room left over in the budget is spent
