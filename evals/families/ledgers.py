@@ -21,6 +21,7 @@ import io
 import json
 import random
 from collections.abc import Callable
+from typing import Any
 
 from evals.families.blind.base import MONTHS, Writer, spread
 from evals.families.facts import FactKind
@@ -83,7 +84,7 @@ _ASKS: dict[str, tuple[str, ...]] = {
         "How long until the {key} runs out, roughly?",
     ),
 }
-_LOOKUPS = {
+_LOOKUPS: dict[str, tuple[str, dict[str, Any]]] = {
     "invoices": ("list_invoices", {"status": "open"}),
     "deliveries": ("track_parcels", {"days": 14}),
     "rota": ("staff_rota", {"week": "next"}),
