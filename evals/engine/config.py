@@ -82,8 +82,8 @@ class EngineConfig:
             )
         if self.summarizer not in ("extractive", "extractive-flat") and not self.is_llm:
             raise ConfigurationError(
-                "summarizer must be 'extractive', 'extractive-flat' or 'llm:MODEL', "
-                f"got {self.summarizer!r}"
+                "summarizer must be 'extractive' or 'llm:MODEL' (or 'extractive-flat': tables "
+                f"flattened), got {self.summarizer!r}"
             )
 
     @property
@@ -210,7 +210,9 @@ def build_summarizer(
 
         extra: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens is not None else {}
         return LLMSummarizer(spec[4:], client=client, prompt=prompt or "summarize", **extra)
-    raise ConfigurationError(f"summarizer must be 'extractive' or 'llm:MODEL', got {spec!r}")
+    raise ConfigurationError(
+        f"summarizer must be 'extractive' or 'llm:MODEL' (or 'extractive-flat'), got {spec!r}"
+    )
 
 
 def build_reducer(
