@@ -80,9 +80,10 @@ class EngineConfig:
                 "need 0 < summary_max_tokens < target_tokens < threshold_tokens, got "
                 f"{self.summary_max_tokens}, {self.target_tokens}, {self.threshold_tokens}"
             )
-        if self.summarizer != "extractive" and not self.is_llm:
+        if self.summarizer not in ("extractive", "extractive-flat") and not self.is_llm:
             raise ConfigurationError(
-                f"summarizer must be 'extractive' or 'llm:MODEL', got {self.summarizer!r}"
+                "summarizer must be 'extractive' or 'llm:MODEL' (or 'extractive-flat': tables "
+                f"flattened), got {self.summarizer!r}"
             )
 
     @property
@@ -186,7 +187,10 @@ def build_summarizer(
     client: LLMClient | None = None,
     max_tokens: int | None = None,
 ) -> Summarizer:
-    """The summarizer named by ``spec``: ``"extractive"`` or ``"llm:MODEL"``.
+    """The summarizer named by ``spec``: ``"extractive"``, ``"extractive-flat"``, ``"llm:MODEL"``.
+
+    ``extractive-flat`` is the extractive summarizer with ``tables=False`` (a table flattened
+    field by field, as before issue #29), for comparisons.
 
     Raises:
         ConfigurationError: an unknown spec, or an LLM summarizer without a client.
@@ -195,6 +199,10 @@ def build_summarizer(
         from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 
         return ExtractiveSummarizer()
+    if spec == "extractive-flat":
+        from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
+
+        return ExtractiveSummarizer(tables=False)
     if spec.startswith("llm:") and len(spec) > 4:
         if client is None:
             raise ConfigurationError(f"{spec} needs a client (live, recorded or replayed)")
@@ -202,7 +210,9 @@ def build_summarizer(
 
         extra: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens is not None else {}
         return LLMSummarizer(spec[4:], client=client, prompt=prompt or "summarize", **extra)
-    raise ConfigurationError(f"summarizer must be 'extractive' or 'llm:MODEL', got {spec!r}")
+    raise ConfigurationError(
+        f"summarizer must be 'extractive' or 'llm:MODEL' (or 'extractive-flat'), got {spec!r}"
+    )
 
 
 def build_reducer(

@@ -127,6 +127,15 @@ FAMILIES: dict[str, Family] = {
             style="tables",
         ),
         Family(
+            "ledgers",
+            200,
+            20,
+            about="not held out (written beside the table rules): a back office whose tools "
+            "answer with tables of 4-24 rows in six shapes; a later user turn names a row by "
+            "one cell and the fact is another cell of it",
+            style="ledgers",
+        ),
+        Family(
             "confirmations",
             200,
             20,

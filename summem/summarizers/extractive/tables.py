@@ -1,7 +1,8 @@
 """Tables in tool results: the header and the rows that matter, as one compact record.
 
-A tool result that is a table (a markdown table, CSV or TSV text, JSON ``{"columns": [...],
-"rows": [[...], ...]}`` or a list of records with the same keys) loses its meaning when it is
+A tool result that is a table (a markdown table, CSV or TSV text, columns padded with spaces as
+command-line tools print them, an HTML ``<table>``, JSON ``{"columns": [...], "rows": [[...],
+...]}`` or a list of records with the same keys) loses its meaning when it is
 flattened field by field: a cell without its column, or the last row without the others. So a
 table becomes ``[col | col | col] cell | cell | cell; cell | cell | cell (+n rows)``: the header,
 then first the rows a later message of the span refers to (one of its cells said again later, every
@@ -11,6 +12,8 @@ while they fit in the record's characters; how many rows were left out is said.
 
 from __future__ import annotations
 
+import csv
+import html
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -18,7 +21,16 @@ from typing import Any
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import STOPWORDS
 
-__all__ = ["compact_table", "find_table"]
+__all__ = [
+    "MAX_CITED",
+    "MAX_REMEMBERED",
+    "compact_table",
+    "find_table",
+    "parse_record",
+    "recall_table",
+    "referred_rows",
+    "remember",
+]
 
 Table = tuple[list[str], list[list[str]]]
 
@@ -26,6 +38,13 @@ _ROW_KEYS = ("rows", "data", "values", "records", "items")
 _HEADER_KEYS = ("columns", "headers", "header", "fields", "cols")
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _MAX_CELL = 40
+_GAP_RE = re.compile(r" {2,}")
+_CELL_RE = re.compile(r"\S+(?: \S+)*")
+_NUMBER_RE = re.compile(r"[-+]?[\d.,:%]+")
+_HTML_TABLE_RE = re.compile(r"<table\b[^>]*>(.*?)</table>", re.IGNORECASE | re.DOTALL)
+_HTML_ROW_RE = re.compile(r"<tr\b[^>]*>(.*?)</tr>", re.IGNORECASE | re.DOTALL)
+_HTML_CELL_RE = re.compile(r"<t[hd]\b[^>]*>(.*?)</t[hd]>", re.IGNORECASE | re.DOTALL)
+_TAG_RE = re.compile(r"<[^>]+>")
 
 
 def _cell(value: Any) -> str:
@@ -64,20 +83,67 @@ def _json_table(value: Any) -> Table | None:
     return None
 
 
+def _html_table(text: str) -> Table | None:
+    """The first ``<table>`` of an HTML text: its header cells and data rows."""
+    body = _HTML_TABLE_RE.search(text)
+    if body is None:
+        return None
+    rows = [
+        [_cell(html.unescape(_TAG_RE.sub("", c)).strip()) for c in _HTML_CELL_RE.findall(r)]
+        for r in _HTML_ROW_RE.findall(body.group(1))
+    ]
+    rows = [r for r in rows if r]
+    if len(rows) < 2 or len({len(r) for r in rows}) != 1 or len(rows[0]) < 2:
+        return None
+    return rows[0], rows[1:]
+
+
+def _aligned_table(lines: list[str]) -> Table | None:
+    """Columns padded with spaces (``kubectl get``, ``df``, ``ps``): two or more apart.
+
+    Every line splits into the header's number of cells, each cell starting or ending where
+    its header does (columns are left- or right-aligned), and no header cell is a number or
+    ends a sentence: prose with two spaces after a full stop is no table.
+    """
+    spans = [[(m.start(), m.end()) for m in _CELL_RE.finditer(line)] for line in lines]
+    width = len(spans[0])
+    if width < 2 or any(len(row) != width for row in spans):
+        return None
+    for row in spans[1:]:
+        for (start, end), (head_start, head_end) in zip(row, spans[0], strict=True):
+            if start != head_start and end != head_end:
+                return None
+    split = [[_cell(line[a:b]) for a, b in row] for line, row in zip(lines, spans, strict=True)]
+    if any(_NUMBER_RE.fullmatch(c) or c.endswith((".", "!", "?")) for c in split[0]):
+        return None  # a header is names, not numbers nor sentences
+    return split[0], split[1:]
+
+
 def _text_table(text: str) -> Table | None:
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if "<table" in text.lower():
+        return _html_table(text)
+    lines = [line.rstrip() for line in text.strip().splitlines() if line.strip()]
     if len(lines) < 3:
         return None
+    aligned = [line for line in lines if _GAP_RE.search(line.strip())]
+    if len(aligned) == len(lines) and not any(sep in lines[0] for sep in "|\t,;"):
+        return _aligned_table(lines)
+    lines = [line.strip() for line in lines]
     if all("|" in line for line in lines[:2]) and _SEPARATOR_RE.match(lines[1]):
         split = [[_cell(c) for c in line.strip().strip("|").split("|")] for line in lines]
         header, rows = split[0], [r for r in split[2:] if len(r) == len(split[0])]
         return (header, rows) if rows else None
     for sep in ("\t", ",", ";"):
-        counts = {line.count(sep) for line in lines}
-        if len(counts) == 1 and counts != {0}:
-            split = [[_cell(c) for c in line.split(sep)] for line in lines]
-            if not any(any(ch.isdigit() for ch in c) for c in split[0]):  # a header row
-                return split[0], split[1:]
+        if sep not in lines[0]:
+            continue
+        try:  # quoted cells may hold the separator ("July 16, 2027")
+            split = [[_cell(c) for c in row] for row in csv.reader(lines, delimiter=sep)]
+        except csv.Error:
+            continue
+        widths = {len(row) for row in split}
+        header_row = not any(any(ch.isdigit() for ch in c) for c in split[0])
+        if len(widths) == 1 and widths != {1} and header_row:
+            return split[0], split[1:]
     return None
 
 
@@ -103,16 +169,17 @@ def find_table(parsed: Any, text: str) -> Table | None:
 def compact_table(
     table: Table, max_chars: int, referred: Callable[[str], bool] | None = None
 ) -> str:
-    """``[header] row; row (+n rows)``: referred rows first, then the rest in order."""
+    """``[header] row; row (+n rows)``: the rows a later message refers to, else every row.
+
+    When a later message refers to rows (says one of their cells again), the record is the
+    header and those rows alone: what the conversation went on to use, short enough to last.
+    Otherwise the rows are written in order while they fit, and how many did not is said.
+    """
     header, rows = table
     head = "[" + " | ".join(header) + "]"
     shown = [" | ".join(r) for r in rows]
-
-    def cited(row: Sequence[str]) -> bool:
-        return referred is not None and any(_said(c, referred) for c in row)
-
-    first = [i for i, r in enumerate(rows) if cited(r)]
-    order = first + [i for i in range(len(rows)) if i not in set(first)]
+    cited = _cited(table, referred) if referred is not None else []
+    order = cited if cited and len(cited) < len(rows) else list(range(len(rows)))
     chosen: list[int] = []
     size = len(head)
     for i in order:
@@ -123,3 +190,74 @@ def compact_table(
     body = "; ".join(shown[i] for i in sorted(chosen))
     more = f" (+{len(rows) - len(chosen)} rows)" if len(chosen) < len(rows) else ""
     return f"{head} {body}{more}".strip()
+
+
+def referred_rows(table: Table, referred: Callable[[str], bool]) -> int:
+    """How many rows of ``table`` a later message refers to (see :func:`_cited`)."""
+    return len(_cited(table, referred))
+
+
+def _cited(table: Table, referred: Callable[[str], bool]) -> list[int]:
+    """The rows a message names: it says a cell that no other row has in that column.
+
+    A cell shared by several rows ("late", "open") names none of them. More than
+    :data:`MAX_CITED` rows named is not a reference to rows but words in common: none.
+    """
+    rows = table[1]
+    counts: list[dict[str, int]] = [{} for _ in table[0]]
+    for r in rows:
+        for j, c in enumerate(r[: len(counts)]):
+            counts[j][c] = counts[j].get(c, 0) + 1
+    cited = [
+        i
+        for i, r in enumerate(rows)
+        if any(counts[j].get(c) == 1 and _said(c, referred) for j, c in enumerate(r[: len(counts)]))
+    ]
+    return cited if len(cited) <= MAX_CITED else []
+
+
+MAX_CITED = 3
+"""The most rows of one table a message can name; more is words in common."""
+MAX_REMEMBERED = 6
+"""Tables a summary remembers (the latest) to bring back the rows a later turn names."""
+_REMEMBERED_CHARS = 2400
+"""The most characters of one remembered table's cells."""
+
+
+def remember(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[Any] | None:
+    """A table as a summary's ``extra`` keeps it: ``[header, rows]``, rows cut to fit."""
+    kept: list[list[str]] = []
+    size = sum(len(h) for h in header)
+    for r in rows:
+        size += sum(len(c) + 1 for c in r)
+        if size > _REMEMBERED_CHARS:
+            break
+        kept.append(list(r))
+    return [list(header), kept] if kept else None
+
+
+def recall_table(raw: Any) -> Table | None:
+    """A remembered table read back from ``extra`` (None when it is not one)."""
+    if not (isinstance(raw, list) and len(raw) == 2 and isinstance(raw[0], list)):
+        return None
+    header = [str(h) for h in raw[0]]
+    rows = raw[1] if isinstance(raw[1], list) else []
+    good = [[str(c) for c in r] for r in rows if isinstance(r, list) and len(r) == len(header)]
+    return (header, good) if header and good else None
+
+
+_RECORD_RE = re.compile(r"^\[(?P<head>[^\]]*)\] (?P<rows>.*?)(?: \(\+\d+ rows\))?$")
+
+
+def parse_record(record: str) -> Table | None:
+    """The table a :func:`compact_table` record shows (its rows left out aside), or None.
+
+    Only rows with as many cells as the header are read back; ``None`` when there is none.
+    """
+    m = _RECORD_RE.match(record.strip())
+    if m is None:
+        return None
+    header = [c.strip() for c in m.group("head").split(" | ")]
+    rows = [[c.strip() for c in r.split(" | ")] for r in m.group("rows").split("; ")]
+    rows = [r for r in rows if len(r) == len(header)]
+    return (header, rows) if len(header) > 1 and rows else None

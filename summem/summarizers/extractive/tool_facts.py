@@ -20,9 +20,22 @@ from typing import Any
 
 from summem._message_checks import load_json
 from summem.summarizers.extractive.facts import value_signal
-from summem.summarizers.extractive.tables import compact_table, find_table
+from summem.summarizers.extractive.tables import (
+    compact_table,
+    find_table,
+    parse_record,
+    referred_rows,
+)
 
-__all__ = ["call_arguments", "compact_call", "flatten_json", "tool_body"]
+__all__ = [
+    "MIN_TABLE_ROWS",
+    "call_arguments",
+    "compact_call",
+    "flatten_json",
+    "read_table",
+    "table_referred",
+    "tool_body",
+]
 
 _KEY_PRIORITY_RE = re.compile(
     r"(?:^|[._-])(?:id|code|no|num|number|status|state|date|time|eta|total|amount|price|cost"
@@ -33,6 +46,9 @@ _KEY_PRIORITY_RE = re.compile(
 )
 _SPACE_RE = re.compile(r"\s+")
 _BARE_VALUE_RE = re.compile(r"[^,()=;\"\n]{1,60}")
+MIN_TABLE_ROWS = 4
+"""A result of fewer rows is a record or two, flattened field by field like any other; a
+table's rows are what a user picks from."""
 _MAX_PAIRS = 12
 _MAX_NODES = 2000
 """Objects, lists and scalars read in one result: the work is bounded, not the depth."""
@@ -74,7 +90,7 @@ def tool_body(
     except ValueError:
         parsed = None
     table = find_table(parsed, result) if tables else None
-    if table is not None:
+    if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
         body = compact_table(table, _MAX_RESULT_CHARS, referred)
     elif isinstance(parsed, (dict, list)):
         new = [f"{k}={v}" for k, v in flatten_json(parsed, skip=args)]
@@ -84,6 +100,30 @@ def tool_body(
     else:
         body = _clip(_SPACE_RE.sub(" ", result).strip(), _MAX_TEXT_CHARS) or "(empty result)"
     return f"{head} -> {_clip(body, _MAX_RESULT_CHARS)}"
+
+
+def read_table(result: str) -> tuple[list[str], list[list[str]]] | None:
+    """The table a tool result's text holds, if it is one (see :mod:`.tables`)."""
+    try:
+        parsed: Any = load_json(result)
+    except ValueError:
+        parsed = None
+    return find_table(parsed, result)
+
+
+def table_referred(body: str, referred: Callable[[str], bool]) -> str | None:
+    """A table record (``head -> [header] rows``) cut to the rows ``referred`` says, or None.
+
+    None when ``body`` holds no table record, or when no row, or every row, is referred to.
+    """
+    head, sep, record = body.partition(" -> ")
+    table = parse_record(record) if sep else None
+    if table is None:
+        return None
+    n = referred_rows(table, referred)
+    if not n or n == len(table[1]):
+        return None
+    return f"{head} -> {compact_table(table, _MAX_RESULT_CHARS, referred)}"
 
 
 def call_arguments(raw: Any) -> dict[str, str] | None:

@@ -40,6 +40,8 @@ def test_engine_beside_the_baselines(
     ext, window = rows[("extractive", "all")], rows[("window", "all")]
     assert ext["provenance"] is True and window["provenance"] is False
     assert ext["config"] == "extractive 4000/3000/1000"
+    assert ext["through_memory"] is True  # a Memory's view, loop guard included
+    assert (ext["memory_paused"], ext["memory_summaryless"]) == (0, 0)
     assert ext["view_tokens_max"] <= 4000 and window["view_tokens_max"] <= 4000
     assert ext["evidence_all"] > window["evidence_all"]
     assert ext["answer_ceiling"] == window["answer_ceiling"]
@@ -52,6 +54,7 @@ def test_engine_beside_the_baselines(
     assert "| method | budget | summary budget | view tokens | multi-hop |" in table
     assert "| method | budget | whole turns | answer-bearing part |" in table
     assert "| extractive | 4000 |" in table and "compression_ratio" in table
+    assert "| scored | paused | no summary at the end | differs from reducer |" in table
     assert "| method | budget | summary lines | under 8 words | dependent on a dropped" in table
     (miss,) = report["misses"]
     assert (miss["method"], miss["reference"], miss["budget_tokens"]) == (
@@ -64,6 +67,25 @@ def test_engine_beside_the_baselines(
     assert 0 < miss["missed"] < miss["items"] and miss["in_window"] <= miss["missed"]
     assert "| method | reference | budget_tokens | items | missed | not_carried |" in table
     assert capsys.readouterr().out == table
+
+
+def test_the_bare_reducer_on_request(locomo_path: Path, tmp_path: Path) -> None:
+    report = run(locomo_path, tmp_path, "--budget", "2000", "--summarizer", "extractive")
+    bare = run(
+        locomo_path,
+        tmp_path / "bare",
+        "--budget",
+        "2000",
+        "--summarizer",
+        "extractive",
+        "--bare-reducer",
+    )
+    memory, reducer = (
+        next(r for r in rep["rows"] if r["group"] == "all") for rep in (report, bare)
+    )
+    assert (memory["through_memory"], reducer["through_memory"]) == (True, False)
+    if memory["memory_differs"] == 0:  # no pause: the same views, item by item
+        assert memory["answer_in_view"] == reducer["answer_in_view"]
 
 
 def test_several_budgets_draw_the_plot(locomo_path: Path, tmp_path: Path) -> None:

@@ -165,6 +165,102 @@ def test_a_markdown_table_keeps_its_header_and_the_row_a_later_turn_names() -> N
     assert "rows)" in line  # and how many were left out
 
 
+def _rota() -> str:
+    first = ["Ines", "Tomas", "Priya", "Olek", "Maud", "Kofi", "Lena", "Yusuf", "Rhea", "Abel"]
+    last = ["Marlow", "Reyna", "Dass", "Varga", "Ferrand", "Mensah", "Strand", "Kaya"]
+    people = [f"{f} {g}" for g in last[:3] for f in first]  # 30 rows
+    rows = [f"{p},{'early' if i % 2 else 'late'},{4100 + 17 * i}" for i, p in enumerate(people)]
+    return "\n".join(["engineer,shift,pager", *rows])
+
+
+def test_a_table_evicted_before_anyone_names_a_row_comes_back_when_one_does() -> None:
+    first = [
+        call("a1", "c1", "staff_rota", {"week": "next"}),
+        msg("t1", _rota(), "tool", tool_call_id="c1"),
+        msg("u1", "Thanks, that's everything for the rota."),
+    ]
+    out = summarize(first, 120, tables=True)
+    assert "4559" not in out.text  # Yusuf Dass's pager: not every row fits a small summary
+    remembered = out.extra["tables"]
+    assert len(remembered) == 1 and remembered[0]["ids"] == ["a1", "t1"]
+    later = [msg("u2", "Yusuf Dass is covering my calls tomorrow, make sure he knows.")]
+    info = SummaryInfo(extra=out.extra)
+    second = summarize(later, 300, tables=True, previous_summary=out.text, previous_info=info)
+    row = next(line for line in lines(second) if "Yusuf Dass" in line and "tool" in line)
+    assert row.startswith("- tool: staff_rota(week=next) -> [engineer | shift | pager]")
+    assert "Yusuf Dass | early | 4559" in row and "Priya Dass" not in row
+    entry = next(e for e in second.extra["provenance"] if "t1" in e["ids"])
+    assert entry["ids"] == ["a1", "t1"]
+    # remembered for one reduction: a row named two reductions later is not brought back
+    info = SummaryInfo(extra=second.extra)
+    idle = summarize(
+        [msg("u3", "ok")], 300, tables=True, previous_summary=second.text, previous_info=info
+    )
+    assert idle.extra["tables"] == []
+
+
+def test_a_cell_many_rows_share_names_no_row() -> None:
+    first = [
+        call("a1", "c1", "staff_rota", {"week": "next"}),
+        msg("t1", _rota(), "tool", tool_call_id="c1"),
+    ]
+    out = summarize(first, 60, tables=True)
+    later = [msg("u2", "The train was late again this morning, the early one too.")]
+    info = SummaryInfo(extra=out.extra)
+    second = summarize(later, 300, tables=True, previous_summary=out.text, previous_info=info)
+    assert [line for line in lines(second) if "engineer" in line] == [
+        line for line in lines(out) if "engineer" in line
+    ]  # the record carried as it was, no row brought back
+
+
+def test_off_no_table_is_remembered() -> None:
+    first = [
+        call("a1", "c1", "staff_rota", {"week": "next"}),
+        msg("t1", _rota(), "tool", tool_call_id="c1"),
+    ]
+    assert summarize(first, 120, tables=False).extra["tables"] == []
+
+
+def test_a_record_or_two_is_flattened_not_a_table() -> None:
+    two = json.dumps([{"sku": "B-1", "qty": 2}, {"sku": "B-2", "qty": 1}])
+    msgs = [call("a", "c1", "stock", {}), msg("t", two, "tool", tool_call_id="c1")]
+    line = next(line for line in lines(summarize(msgs, tables=True)) if "stock" in line)
+    assert "[sku" not in line and "sku=B-1" in line
+
+
+def test_a_csv_cell_may_hold_the_separator_in_quotes() -> None:
+    text = 'carrier,eta\nBluebox,"July 16, 2027"\nKestrel,"May 2, 2026"\nSwift,"June 1, 2026"\n'
+    assert find_table(None, text) == (
+        ["carrier", "eta"],
+        [["Bluebox", "July 16, 2027"], ["Kestrel", "May 2, 2026"], ["Swift", "June 1, 2026"]],
+    )
+
+
+def test_columns_padded_with_spaces_and_html_are_tables() -> None:
+    pods = "\n".join(
+        [
+            "NAME                    READY   STATUS    RESTARTS   AGE",
+            "api-7d9f8b6c4-x2v9q     1/1     Running   0          3d",
+            "worker-5c6d7e8f9-abcd   0/1     Pending   2          5h",
+            "db-0                    1/1     Running   0          12d",
+        ]
+    )
+    found = find_table(None, pods)
+    assert found is not None and found[0] == ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
+    assert found[1][1] == ["worker-5c6d7e8f9-abcd", "0/1", "Pending", "2", "5h"]
+    page = (
+        "<p>Open invoices</p><table><tr><th>client</th><th>due</th></tr>"
+        "<tr><td>Harcourt &amp; Sons</td><td>2 May</td></tr>"
+        "<tr><td><b>Okafor</b></td><td>9 June</td></tr></table>"
+    )
+    assert find_table(None, page) == (
+        ["client", "due"],
+        [["Harcourt & Sons", "2 May"], ["Okafor", "9 June"]],
+    )
+    prose = "We left at six.  It rained.\nThe car broke down.  Again.\nWe walked home.  Fine."
+    assert find_table(None, prose) is None  # two spaces after a full stop: no columns
+
+
 def test_json_columns_and_rows_and_csv_are_tables() -> None:
     cols = {
         "columns": ["plot", "crop", "sown"],
@@ -178,6 +274,9 @@ def test_json_columns_and_rows_and_csv_are_tables() -> None:
     found = find_table(None, csv)
     assert found is not None
     assert compact_table(found, 400, lambda w: w == "kale") == (
+        "[plot | crop | sown] B4 | kale | 2024-04-11 (+1 rows)"  # the row referred to alone
+    )
+    assert compact_table(found, 400) == (
         "[plot | crop | sown] A1 | leeks | 2024-03-02; B4 | kale | 2024-04-11"
     )
     small = compact_table(found, 60, lambda w: w == "kale")
