@@ -38,6 +38,7 @@ from summem.session.steps import SyncStoreSteps, check_spend_ledger
 from summem.session.worker import BackgroundWorker
 from summem.stores.base import Branch, Store
 from summem.stores.memory import InMemoryStore
+from summem.stores.summary_log import DEFAULT_KEEP_SUMMARIES
 from summem.summarizers.base import Summarizer
 
 if TYPE_CHECKING:
@@ -76,6 +77,10 @@ class Memory(BaseMemory):
             steps) and a ``SpendLimitReached`` event says so. The spend is kept in the
             store's ledger, so the budget holds across restarts and is shared by every
             process on the store (see :mod:`summem.observe.spend`).
+        keep_summaries: how many latest summaries the store's log keeps whole (default 20;
+            ``None``: every one); older ones are kept as metadata only (id, watermark, sizes,
+            summarizer, time, spend), so the log does not grow with the history. A
+            :meth:`rollback` needs a whole one (see ``docs-notes/stores.md``).
     """
 
     def __init__(
@@ -89,6 +94,7 @@ class Memory(BaseMemory):
         style: ViewStyle | None = None,
         hooks: Sequence[Hook] = (),
         spend_limit: SpendLimit | None = None,
+        keep_summaries: int | None = DEFAULT_KEEP_SUMMARIES,
     ) -> None:
         super().__init__(
             session_id,
@@ -98,6 +104,7 @@ class Memory(BaseMemory):
             style,
             hooks=hooks,
             spend_limit=spend_limit,
+            keep_summaries=keep_summaries,
             allow_async_hooks=False,
         )
         if store is None:

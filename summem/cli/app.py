@@ -178,6 +178,7 @@ def replay(
         quiet=quiet,
         progress=not as_json,
         base_url=base_url,
+        view_sizes=plot is not None,
     )
     if plot is not None:
         from summem.cli.plot import plot_replay

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from summem.cli.replay import ReplayResult, ReplayRun
+    from summem.cli.replay import Reduction, ReplayResult, ReplayRun
     from summem.messages import Message
 
 __all__ = [
@@ -84,6 +84,10 @@ def dropped_line(summary: Message) -> str | None:
     )
 
 
+TABLE_ENDS = 10
+"""Reductions the replay's table shows at each end (the rest as one row with their count)."""
+
+
 def _money(value: float) -> str:
     return f"${value:.4f}" if value < 1 else f"${value:,.2f}"
 
@@ -107,7 +111,19 @@ def print_replay(
     table.add_column("summarizer")
     table.add_column("calls", justify="right")
     table.add_column("cost", justify="right")
-    for r in result.reductions:
+    kept = result.reductions
+    hidden = result.omitted
+    shown: list[Reduction | None] = list(kept)
+    if len(kept) > 2 * TABLE_ENDS:  # a long replay: the first and the last rows, and a count
+        hidden += len(kept) - 2 * TABLE_ENDS
+        shown = [*kept[:TABLE_ENDS], None, *kept[-TABLE_ENDS:]]
+    elif hidden:
+        half = len(kept) // 2
+        shown = [*kept[:half], None, *kept[half:]]
+    for r in shown:
+        if r is None:
+            table.add_row("...", f"{hidden:,} more reductions", "", "", "", "", "")
+            continue
         table.add_row(
             str(r.turn),
             f"{r.size_before:,} -> {r.size_after:,}",
@@ -141,7 +157,7 @@ def print_replay(
     rows = [
         ("messages", f"{result.messages:,}"),
         ("model calls (assistant turns)", f"{result.model_calls:,}"),
-        ("reductions", f"{len(result.reductions):,}"),
+        ("reductions", f"{result.reduction_count:,}"),
         ("summarizer calls", f"{result.summarizer_calls:,}"),
         ("summarizer input tokens", f"{result.summarizer_input_tokens:,}"),
         ("summarizer cost", _money(result.summarizer_cost_usd)),
@@ -282,7 +298,7 @@ def print_replay_run(
     summary.
     """
     print_replay(console, run.result, prices=run.prices, model=model)
-    count = len(run.result.reductions)
+    count = run.result.reduction_count
     if run.last_summary is not None:
         lines = run.last_summary.splitlines()
         console.print(

@@ -384,6 +384,7 @@ class SummemConfig(Section):
             "style": self.view.build(),
             "hooks": self.observe.build_hooks(),
             "spend_limit": self.spend_limit(),
+            "keep_summaries": self.summary.keep_summaries,
         }
         if store is not None:
             return cls(session_id, store=store, **options)

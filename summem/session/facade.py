@@ -35,6 +35,7 @@ from summem.session.core import SessionCore, Trigger
 from summem.session.flows import failure_event, reload_flow
 from summem.session.steps import StoreSteps
 from summem.stores.base import validate_session_id
+from summem.stores.summary_log import DEFAULT_KEEP_SUMMARIES, check_keep_summaries
 from summem.summarizers.base import Summarizer
 from summem.summarizers.sent import SentView
 from summem.tokens.base import ApproxCounter
@@ -95,8 +96,10 @@ class BaseMemory:
         hooks: Sequence[Hook] = (),
         spend_limit: SpendLimit | None = None,
         allow_async_hooks: bool = False,
+        keep_summaries: int | None = DEFAULT_KEEP_SUMMARIES,
     ) -> None:
         sid = validate_session_id(session_id)
+        keep = check_keep_summaries(keep_summaries)
         if spend_limit is not None and not isinstance(spend_limit, SpendLimit):
             raise ConfigurationError(
                 f"spend_limit must be a summem SpendLimit, got {spend_limit!r}"
@@ -116,6 +119,7 @@ class BaseMemory:
         self._hooks = HookList(hooks, allow_async=allow_async_hooks)
         self._core.hooks = self._hooks
         self._core.spend_limit = spend_limit
+        self._core.keep_summaries = keep
         self._lease_ttl = float(lease_ttl_seconds)
         self._owner = f"summem:{_hostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._closed = False

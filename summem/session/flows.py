@@ -105,6 +105,7 @@ def commit_flow(
             watermark=watermark,
             expected_version=version,
             expected_epoch=epoch,
+            keep_summaries=core.keep_summaries,
         )
     except ConflictError:
         raise

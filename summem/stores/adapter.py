@@ -31,6 +31,7 @@ from summem.stores.common.operations import (
     StoreOp,
 )
 from summem.stores.common.shells import AsyncOpLedger, AsyncOpStore
+from summem.stores.summary_log import takes_keep_summaries
 
 __all__ = ["AsyncLedgerAdapter", "AsyncStoreAdapter", "LedgerStore"]
 
@@ -130,7 +131,10 @@ class AsyncStoreAdapter(Direct, AsyncOpStore):
         self._store.set_system(session_id, message)
 
     def _commit(self, session_id: str, commit: Commit) -> int:
-        return self._store.commit(session_id, **commit._asdict())
+        args = commit._asdict()
+        if args["keep_summaries"] is None or not takes_keep_summaries(self._store):
+            del args["keep_summaries"]  # a store written before the bounded log
+        return self._store.commit(session_id, **args)
 
     def _create(self, session_id: str, create: Create) -> None:
         self._store.create(session_id, **create._asdict())
