@@ -1,0 +1,154 @@
+"""``Memory(keep_summaries=...)`` and ``summary: keep_summaries:`` bound the summary log (#30).
+
+Through the session layer, on every backend: a memory's reductions leave the latest N summaries
+whole and older ones as stubs; a rollback to a stub is refused with the view unchanged; a
+reopened memory reads its (whole) current summary; a store written before the bounded log
+(no ``keep_summaries`` on ``commit``) keeps working, unbounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from summem import AsyncMemory, Memory
+from summem.cli.sessions import reduction_timeline
+from summem.config.model import parse_config
+from summem.errors import ConfigurationError, StoreError
+from summem.messages import Message
+from summem.stores import InMemoryStore
+from summem.stores.summary_log import DEFAULT_KEEP_SUMMARIES, is_stub
+from tests.fakes.memory import small_reducer
+from tests.fakes.messages import turn
+from tests.stores.backends import Backend
+
+
+def _grow(memory: Memory, turns: int = 30) -> None:
+    for i in range(turns):
+        memory.extend(turn(i))
+
+
+def test_a_memory_keeps_the_latest_summaries_whole(sync_backend: Backend) -> None:
+    store = sync_backend.native()
+    memory = Memory("s", reducer=small_reducer(), store=store, keep_summaries=2)
+    _grow(memory)
+    log = memory.summaries()
+    assert len(log) >= 5
+    assert [is_stub(m) for m in log] == [True] * (len(log) - 2) + [False, False]
+    assert memory.summary is not None and log[-1].id == memory.summary.id
+    assert not is_stub(memory.summary) and memory.summary.text
+    again = Memory("s", reducer=small_reducer(), store=store, keep_summaries=2)
+    assert again.messages() == memory.messages()  # reopened: the whole current summary
+    timeline = reduction_timeline(log)
+    assert [t["summary_id"] for t in timeline] == [m.id for m in log]
+    assert all(t["messages"] > 0 for t in timeline)  # stubs keep how many they covered
+    assert [t["end"] for t in timeline] == sorted(t["end"] for t in timeline)
+    again.close()
+    memory.close()
+    store.close()
+
+
+def test_a_rollback_to_a_dropped_summary_fails_and_changes_nothing(sync_backend: Backend) -> None:
+    store = sync_backend.native()
+    memory = Memory("r", reducer=small_reducer(), store=store, keep_summaries=2)
+    _grow(memory)
+    log = memory.summaries()
+    view, length = memory.messages(), len(memory.history())
+    with pytest.raises(StoreError, match="metadata only"):
+        memory.rollback(log[0].id)
+    assert memory.messages() == view and len(memory.history()) == length
+    memory.rollback(log[-2].id)  # a whole one: rolled back
+    assert memory.summary is not None and memory.summary.id == log[-2].id
+    memory.close()
+    store.close()
+
+
+def test_the_default_bound_and_none_for_every_summary(sync_backend: Backend) -> None:
+    store = sync_backend.native()
+    default = Memory("d", reducer=small_reducer(), store=store)
+    unbounded = Memory("u", reducer=small_reducer(), store=store, keep_summaries=None)
+    _grow(default, 120)
+    _grow(unbounded, 40)
+    log = default.summaries()
+    assert len(log) > DEFAULT_KEEP_SUMMARIES
+    assert sum(not is_stub(m) for m in log) == DEFAULT_KEEP_SUMMARIES
+    assert not any(is_stub(m) for m in unbounded.summaries())
+    default.close()
+    unbounded.close()
+    store.close()
+
+
+@pytest.mark.parametrize("bad", [0, -2, 1.5, "3", True])
+def test_a_bad_keep_summaries_is_refused(bad: Any) -> None:
+    with pytest.raises(ConfigurationError, match="keep_summaries"):
+        Memory("x", keep_summaries=bad)
+    with pytest.raises(ConfigurationError, match="keep_summaries"):
+        AsyncMemory("x", keep_summaries=bad)
+
+
+def test_summem_yaml_sets_the_bound() -> None:
+    config = parse_config(
+        "store: memory://\nbudget:\n  unit: messages\n  threshold: 8\n  target: 4\n"
+        "summary:\n  keep_summaries: 3\n"
+    )
+    memory = config.build_memory("c", store=InMemoryStore())
+    _grow(memory)
+    assert len(memory.summaries()) > 3
+    assert sum(not is_stub(m) for m in memory.summaries()) == 3
+    memory.close()
+    with pytest.raises(ConfigurationError, match="keep_summaries"):
+        parse_config("summary:\n  keep_summaries: 0\n")
+    unbounded = parse_config("summary:\n  keep_summaries: null\n")
+    assert unbounded.summary.keep_summaries is None
+
+
+class OldStore(InMemoryStore):
+    """A store written before the bounded log: ``commit`` has no ``keep_summaries``."""
+
+    def commit(  # type: ignore[override]  # the older signature, on purpose
+        self,
+        session_id: str,
+        *,
+        summary: Message | None,
+        watermark: int,
+        expected_version: int,
+        expected_epoch: str,
+    ) -> int:
+        return super().commit(
+            session_id,
+            summary=summary,
+            watermark=watermark,
+            expected_version=expected_version,
+            expected_epoch=expected_epoch,
+        )
+
+
+def test_a_store_without_keep_summaries_still_works_unbounded() -> None:
+    store = OldStore()
+    memory = Memory("o", reducer=small_reducer(), store=store, keep_summaries=2)
+    _grow(memory)
+    log = memory.summaries()
+    assert len(log) >= 5 and not any(is_stub(m) for m in log)
+    memory.close()
+
+    async def run() -> list[Message]:
+        async with AsyncMemory("a", reducer=small_reducer(), store=OldStore()) as mem:
+            for i in range(30):
+                await mem.extend(turn(i))
+            return await mem.summaries()
+
+    assert not any(is_stub(m) for m in asyncio.run(run()))
+
+
+def test_async_memory_bounds_the_log() -> None:
+    async def run() -> list[Message]:
+        store = InMemoryStore()
+        async with AsyncMemory("a", reducer=small_reducer(), store=store, keep_summaries=1) as m:
+            for i in range(30):
+                await m.extend(turn(i))
+            return await m.summaries()
+
+    log = asyncio.run(run())
+    assert len(log) >= 5 and [is_stub(m) for m in log] == [True] * (len(log) - 1) + [False]
