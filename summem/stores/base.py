@@ -53,6 +53,7 @@ from summem.messages import Message, SummaryInfo
 __all__ = [
     "MAX_SESSION_ID_LENGTH",
     "AsyncBranchingStore",
+    "AsyncListingStore",
     "AsyncSearchableStore",
     "AsyncStore",
     "Branch",
@@ -491,6 +492,16 @@ class ListingStore(Protocol):
         Raises:
             StoreError: ``limit`` is not a positive int or ``after`` is not a str.
         """
+
+
+@runtime_checkable
+class AsyncListingStore(Protocol):
+    """The async twin of :class:`ListingStore` (every built-in async store is one)."""
+
+    async def session_infos(
+        self, *, limit: int | None = None, after: str | None = None
+    ) -> list[SessionInfo]:
+        """See :meth:`ListingStore.session_infos`."""
 
 
 def check_page(limit: object, after: object) -> None:

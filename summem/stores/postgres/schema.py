@@ -212,6 +212,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # a commit finds the entries to stub, a branch the latest whole one: O(kept), not O(log)
         "CREATE INDEX summaries_whole ON {schema}.summaries (sid, seq) WHERE whole",
     ),
+    (  # 8: sessions list pages through this index (code point order), not a sort of every row
+        'CREATE INDEX sessions_by_name ON {schema}.sessions (name COLLATE "C")',
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
 
@@ -224,6 +227,7 @@ COMPATIBLE: tuple[int, ...] = (
     #      leave the session's branches behind
     5,  # 6: the append function: older code never calls it (its appends write the same rows)
     7,  # 7: stubs in the summary log: older code would make a stub (no text) current
+    7,  # 8: an index only: code at schema 7 reads and writes the same rows
 )
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat`). The version table records the marker in
@@ -287,8 +291,8 @@ class SQL:
             "RETURNING sid"
         ),
         "NAMES": "SELECT name FROM {schema}.sessions",
-        # the listing, in code point order (the "C" collation compares UTF-8 bytes); no index
-        # on name: a page sorts the session rows (never the messages)
+        # the listing, in code point order (the "C" collation compares UTF-8 bytes), read
+        # through the index on name COLLATE "C": a page reads its rows only
         "INFOS": (
             "SELECT name, length, watermark, version, summary, "
             "(SELECT count(*) FROM {schema}.summaries s WHERE s.sid = x.sid) "
