@@ -17,7 +17,7 @@ from summem import AsyncMemory, Memory
 from summem.cli.sessions import reduction_timeline
 from summem.config.model import parse_config
 from summem.errors import ConfigurationError, StoreError
-from summem.messages import Message
+from summem.messages import Message, SummaryInfo
 from summem.stores import InMemoryStore
 from summem.stores.summary_log import DEFAULT_KEEP_SUMMARIES, is_stub
 from tests.fakes.memory import small_reducer
@@ -152,3 +152,40 @@ def test_async_memory_bounds_the_log() -> None:
 
     log = asyncio.run(run())
     assert len(log) >= 5 and [is_stub(m) for m in log] == [True] * (len(log) - 1) + [False]
+
+
+def test_a_reopen_reads_the_view_not_the_history(sync_backend: Backend) -> None:
+    store = sync_backend.native()
+    history = [Message.from_openai({"role": "user", "content": f"m{i}"}) for i in range(3000)]
+    store.append("long", history)
+    state = store.load("long")
+    summary = Message.from_openai({"role": "user", "content": "the first 2990"}).as_summary(
+        SummaryInfo(watermark=2990, extra={"history_usage": {}})
+    )
+    store.commit(
+        "long",
+        summary=summary,
+        watermark=2990,
+        expected_version=state.version,
+        expected_epoch=state.epoch,
+    )
+    reads: list[tuple[int, int | None]] = []
+    loaded: list[int] = []
+    history_of, load_of = store.history, store.load
+
+    def counted_history(session_id: str, start: int = 0, stop: int | None = None) -> Any:
+        reads.append((start, stop))
+        return history_of(session_id, start, stop)
+
+    def counted_load(session_id: str) -> Any:
+        found = load_of(session_id)
+        loaded.append(len(found.tail))
+        return found
+
+    store.history, store.load = counted_history, counted_load  # type: ignore[method-assign]
+    memory = Memory("long", reducer=small_reducer(threshold_tokens=10_000), store=store)
+    view = memory.messages()
+    assert [m["content"] for m in view] == [summary.text, *(f"m{i}" for i in range(2990, 3000))]
+    assert reads == [] and loaded == [10]  # the row, the summary and history[2990:] only
+    memory.close()
+    store.close()
