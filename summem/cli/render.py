@@ -61,8 +61,13 @@ def provenance_line(summary: Message) -> str:
     info = summary.summary_info
     if info is None:
         return "no provenance recorded"
+    from summem.stores.summary_log import DROPPED_KEY
+
+    dropped = info.extra.get(DROPPED_KEY)
+    covered = dropped.get("covered") if isinstance(dropped, dict) else None
+    new = covered if isinstance(covered, int) else len(info.covered_ids)
     bits = [
-        f"covers history[:{info.watermark}] ({len(info.covered_ids)} new in this summary)",
+        f"covers history[:{info.watermark}] ({new} new in this summary)",
         f"summarizer {info.summarizer}" + (f" ({info.model})" if info.model else ""),
     ]
     if info.prompt:
@@ -324,12 +329,17 @@ def print_summaries(console: Console, session: str, summaries: list[Message]) ->
     """``sessions show --summaries``: every summary of the log, oldest first, with provenance."""
     from rich.panel import Panel
 
+    from summem.stores.summary_log import is_stub
+
     if not summaries:
         console.print(f"session {escape(session)}: no summary yet (nothing has been evicted)")
         return
     for i, summary in enumerate(summaries, 1):
         title = f"summary {i} of {len(summaries)}"
-        console.print(Panel(escape(summary.text), title=title, title_align="left"))
+        if is_stub(summary):  # the bounded log kept its metadata only
+            console.print(f"{title}: [dim](text dropped: the log keeps the latest whole)[/dim]")
+        else:
+            console.print(Panel(escape(summary.text), title=title, title_align="left"))
         console.print(f"[dim]{escape(provenance_line(summary))}[/dim]")
 
 

@@ -131,3 +131,15 @@ def test_a_long_replay_keeps_its_report_and_files_bounded(
     assert f"{total - 6:,} more" in text  # one row for the reductions left out
     assert sum("extractive" in line for line in text.splitlines()) == 6  # 3 first, 3 last
     assert f"last summary (of {total})" in text
+
+    shown = run(
+        "sessions",
+        "show",
+        "replay-long",
+        "--store",
+        f"sqlite:///{out / 'summem.db'}",
+        "--summaries",
+    ).stdout
+    assert shown.count("(text dropped") == total - 2
+    assert shown.count(f"of {total}") == total  # every entry listed, with its provenance
+    assert shown.count("covers history[:") == total and " (0 new in this summary)" not in shown
