@@ -61,11 +61,9 @@ def provenance_line(summary: Message) -> str:
     info = summary.summary_info
     if info is None:
         return "no provenance recorded"
-    from summem.stores.summary_log import DROPPED_KEY
+    from summem.stores.summary_log import covered_count
 
-    dropped = info.extra.get(DROPPED_KEY)
-    covered = dropped.get("covered") if isinstance(dropped, dict) else None
-    new = covered if isinstance(covered, int) else len(info.covered_ids)
+    new = covered_count(summary)
     bits = [
         f"covers history[:{info.watermark}] ({new} new in this summary)",
         f"summarizer {info.summarizer}" + (f" ({info.model})" if info.model else ""),

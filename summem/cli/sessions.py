@@ -103,7 +103,7 @@ def reduction_timeline(summaries: list[Message]) -> list[dict[str, Any]]:
     no summary line cites, or messages truncated without a summary). Read from what each
     summary records, so it survives restarts.
     """
-    from summem.stores.summary_log import DROPPED_KEY
+    from summem.stores.summary_log import covered_count
 
     timeline: list[dict[str, Any]] = []
     for summary in summaries:
@@ -117,9 +117,7 @@ def reduction_timeline(summaries: list[Message]) -> list[dict[str, Any]]:
         recomputed = isinstance(extra.get("recomputed"), dict)
         uncovered = extra.get("uncovered_ids")
         truncated = extra.get("dropped_messages")
-        stub = extra.get(DROPPED_KEY)  # a log entry kept as metadata only: ids as counts
-        covered = stub.get("covered") if isinstance(stub, dict) else None
-        count = covered if isinstance(covered, int) else len(info.covered_ids)
+        count = covered_count(summary)
         timeline.append(
             {
                 "summary_id": summary.id,

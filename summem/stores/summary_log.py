@@ -27,6 +27,7 @@ __all__ = [
     "DEFAULT_KEEP_SUMMARIES",
     "DROPPED_KEY",
     "check_keep_summaries",
+    "covered_count",
     "dropped_summary_error",
     "is_stub",
     "summary_stub",
@@ -72,6 +73,23 @@ def is_stub(summary: Message) -> bool:
     return info is not None and DROPPED_KEY in info.extra
 
 
+def covered_count(summary: Message) -> int:
+    """How many messages ``summary`` folded in: its covered ids, or the count that names them.
+
+    A stub keeps the count (``extra["text_dropped"]["covered"]``), a recomputed summary names
+    all of ``history[:k]`` by its count (``extra["recomputed"]["messages"]``).
+    """
+    info = summary.summary_info
+    if info is None:
+        return 0
+    for key, field in ((DROPPED_KEY, "covered"), ("recomputed", "messages")):
+        record = info.extra.get(key)
+        value = record.get(field) if isinstance(record, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return len(info.covered_ids)
+
+
 def summary_stub(summary: Message) -> Message:
     """``summary`` as a metadata-only log entry: O(1) whatever it covered.
 
@@ -87,7 +105,7 @@ def summary_stub(summary: Message) -> Message:
     uncovered = info.extra.get("uncovered_ids")
     extra[DROPPED_KEY] = {
         "chars": len(summary.text),
-        "covered": len(info.covered_ids),
+        "covered": covered_count(summary),
         "uncovered": len(uncovered) if isinstance(uncovered, list) else None,
     }
     stub = Message(role=summary.role, content="").with_id(summary.id)

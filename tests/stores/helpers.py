@@ -88,15 +88,17 @@ def sqlite_drop_branches(conn: Any) -> None:
 
 
 def pg_drop_stubs(schema: str) -> None:
-    """Undo PostgreSQL migration 7 (the bounded summary log) in ``schema``."""
+    """Undo PostgreSQL migrations 8 and 7 (the listing index, the bounded summary log)."""
     from tests.stores.backends import pg_execute
 
+    pg_execute("DROP INDEX {schema}.sessions_by_name", schema=schema)
     pg_execute("ALTER TABLE {schema}.summaries DROP COLUMN whole", schema=schema)
 
 
 def pg_drop_branches(schema: str) -> None:
-    """Undo PostgreSQL migrations 7 and 5 (the bounded log, branches) in ``schema``: tables
-    as an older summem left them (migration 6 adds a function that is replaced)."""
+    """Undo PostgreSQL migrations 8, 7 and 5 (the listing index, the bounded log, branches)
+    in ``schema``: tables as an older summem left them (migration 6 adds a function that is
+    replaced)."""
     from tests.stores.backends import pg_execute
 
     pg_drop_stubs(schema)
