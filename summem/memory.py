@@ -32,7 +32,7 @@ from summem.reducers.style import ViewStyle
 from summem.session.branching import can_branch, check_branching
 from summem.session.core import Trigger
 from summem.session.facade import BaseMemory, is_async_store
-from summem.session.flows import extend_flow, reduction_flow, reload_flow
+from summem.session.flows import extend_flow, reduction_flow, reload_flow, usage_flow
 from summem.session.rebuild import clear_flow, recompute_flow, rollback_flow
 from summem.session.steps import SyncStoreSteps, check_spend_ledger
 from summem.session.worker import BackgroundWorker
@@ -129,8 +129,8 @@ class Memory(BaseMemory):
         self._worker = BackgroundWorker(self._work, name=f"summem-reduce:{self.session_id[:32]}")
         if self._core.background:
             self._worker.ready()  # no turn starts a thread (see summem.session.worker)
-        try:
-            self.refresh()
+        try:  # the view only: the usage of a truncated head is read when asked (usage)
+            self._written(self._refresh_flow(usage=False))
         except BaseException:
             if self._owns_store:
                 self._store.close()
@@ -140,6 +140,13 @@ class Memory(BaseMemory):
     def store(self) -> Store:
         """The store holding the session."""
         return self._store
+
+    def _usage(self) -> dict[str, float]:
+        if not self._closed and self._core.usage_gap() is not None:  # a truncated head
+            self._written(usage_flow(self._core, self._steps))  # read once, when asked
+        return self._core.usage
+
+    usage = property(_usage, doc=BaseMemory.usage.__doc__)
 
     # -- writing ----------------------------------------------------------------------------
 

@@ -180,10 +180,13 @@ class BaseMemory:
             )
         return branch_id
 
-    def _refresh_flow(self) -> Flow[None]:
-        """``refresh()``'s flow: the cached view is read again, whole."""
+    def _refresh_flow(self, *, usage: bool = True) -> Flow[None]:
+        """``refresh()``'s flow: the cached view is read again, whole.
+
+        With ``usage``, so is the provider usage of ``history[:k]`` if no summary carries it.
+        """
         self._core.stale = True
-        yield from reload_flow(self._core, self._steps)
+        yield from reload_flow(self._core, self._steps, usage=usage)
 
     def _lease_refused(self, trigger: Trigger | None) -> Flow[None]:
         """Another worker holds the reduction lease: say so, then raise or back off.
@@ -257,7 +260,10 @@ class BaseMemory:
 
         ``meta["usage"]`` integer fields (the wrappers store each reply's usage), summed as a
         running total: each summary records the usage of the history it stands for, so no
-        history is read for it. Then the summarizer's spend on the session's committed
+        history is read for it. After a plain truncation (no summary to carry it) the head's
+        usage is read from the history once: by ``Memory.usage`` when first asked (a reopen
+        never reads it), by ``await AsyncMemory.refresh()`` for an ``AsyncMemory`` (until
+        then the head counts as empty). Then the summarizer's spend on the session's committed
         reductions, as the latest summary records it (it survives restarts):
         ``summarizer_calls``, ``summarizer_input_tokens``, ``summarizer_output_tokens`` and
         ``summarizer_cost_usd`` (litellm's bundled prices; absent when zero).

@@ -189,3 +189,32 @@ def test_a_reopen_reads_the_view_not_the_history(sync_backend: Backend) -> None:
     assert reads == [] and loaded == [10]  # the row, the summary and history[2990:] only
     memory.close()
     store.close()
+
+
+def test_a_reopen_after_a_truncation_reads_the_head_only_for_usage(sync_backend: Backend) -> None:
+    from summem.reducers.truncation import TruncationReducer
+
+    store = sync_backend.native()
+    truncating = Memory("t", reducer=TruncationReducer(threshold_messages=20), store=store)
+    reply = Message.from_openai({"role": "assistant", "content": "ok"})
+    for i in range(1200):
+        truncating.add(reply.with_id(f"r{i}").with_meta(usage={"total_tokens": 2}))
+    truncating.close()
+    k = store.load("t").watermark
+    assert k > 1000 and store.load("t").summary is None  # a plain truncation: no summary
+    reads: list[tuple[int, int | None]] = []
+    history_of = store.history
+
+    def counted(session_id: str, start: int = 0, stop: int | None = None) -> Any:
+        reads.append((start, stop))
+        return history_of(session_id, start, stop)
+
+    store.history = counted  # type: ignore[method-assign]
+    memory = Memory("t", reducer=TruncationReducer(threshold_messages=20), store=store)
+    assert len(memory.messages()) == 1200 - k and reads == []  # the view, not the history
+    assert memory.usage == {"total_tokens": 2400}  # the head read once, now it is asked
+    assert reads and reads[0][0] == 0 and all(s is not None and s - a <= 500 for a, s in reads)
+    count = len(reads)
+    assert memory.usage == {"total_tokens": 2400} and len(reads) == count  # not again
+    memory.close()
+    store.close()
