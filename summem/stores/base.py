@@ -234,14 +234,15 @@ class Store(Protocol):
         watermark: int,
         expected_version: int,
         expected_epoch: str,
-        keep_summaries: int | None = None,
     ) -> int:
         """Commit summary + watermark, bumping the version, iff (epoch, version) still match.
 
-        The summary is also appended to the session's summary log. With ``keep_summaries``
-        set, the log keeps that many latest entries whole and turns older ones into
-        metadata-only stubs (:func:`~summem.stores.summary_log.summary_stub`) in the same write,
-        so it never holds more than that many texts (``None``: every entry stays whole).
+        The summary is also appended to the session's summary log. Every built-in store also
+        takes ``keep_summaries: int | None = None``: the log then keeps that many latest
+        entries whole and turns older ones into metadata-only stubs
+        (:func:`~summem.stores.summary_log.summary_stub`) in the same write, so it never holds
+        more than that many texts (``None``: every entry stays whole). A store without it is
+        called without it (see :func:`~summem.stores.summary_log.takes_keep_summaries`).
         ``summary=None`` moves the watermark with no summary (plain truncation); the current
         summary is then dropped and nothing is logged. ``watermark`` may equal the current one
         (a re-summary) but never be smaller, and never exceed the history length. On any error
@@ -372,7 +373,6 @@ class AsyncStore(Protocol):
         watermark: int,
         expected_version: int,
         expected_epoch: str,
-        keep_summaries: int | None = None,
     ) -> int:
         """See :meth:`Store.commit`."""
 

@@ -113,7 +113,7 @@ def test_a_long_replay_keeps_its_report_and_files_bounded(
     config = tmp_path / "summem.yaml"
     config.write_text("summary:\n  keep_summaries: 2\n", encoding="utf-8")
     out = tmp_path / "out"
-    common = [*SMALL, "--config", config, "--out", out]
+    common: list[str | Path] = [*SMALL, "--config", config, "--out", out]
     doc = json.loads(run("replay", source, *common, "--json").stdout)
     total = doc["totals"]["reductions"]
     assert total > 6

@@ -18,6 +18,11 @@ from summem.stores.summary_log import DROPPED_KEY, is_stub, summary_stub
 from tests.stores.helpers import branching, fill, snap, state_of
 
 
+def bounded(store: Store) -> Any:
+    """``store`` as one whose ``commit`` takes ``keep_summaries`` (every built-in store)."""
+    return store
+
+
 def _summary(n: int, watermark: int, previous: str | None) -> Message:
     info = SummaryInfo(
         covered_ids=tuple(f"m_{n}_{i}" for i in range(40)),
@@ -43,7 +48,7 @@ def _commit_all(store: Store, sid: str, count: int, keep: int | None) -> list[Me
     for n in range(count):
         st = store.load(sid)
         summary = _summary(n, 2 * (n + 1), made[-1].id if made else None)
-        store.commit(
+        bounded(store).commit(
             sid,
             summary=summary,
             watermark=2 * (n + 1),
@@ -95,7 +100,7 @@ def test_a_smaller_keep_later_stubs_every_entry_past_it(store: Store) -> None:
     _commit_all(store, "s", 5, keep=None)
     st = store.load("s")
     extra = _summary(9, 10, None)
-    store.commit(
+    bounded(store).commit(
         "s",
         summary=extra,
         watermark=10,
@@ -112,7 +117,7 @@ def test_a_bad_keep_is_refused_and_nothing_is_written(store: Store, bad: Any) ->
     before = state_of(store, "k")
     st = store.load("k")
     with pytest.raises(ConfigurationError, match="keep_summaries"):
-        store.commit(
+        bounded(store).commit(
             "k",
             summary=_summary(0, 2, None),
             watermark=2,

@@ -182,7 +182,7 @@ def test_a_reopen_reads_the_view_not_the_history(sync_backend: Backend) -> None:
         loaded.append(len(found.tail))
         return found
 
-    store.history, store.load = counted_history, counted_load  # type: ignore[method-assign]
+    store.history, store.load = counted_history, counted_load
     memory = Memory("long", reducer=small_reducer(threshold_tokens=10_000), store=store)
     view = memory.messages()
     assert [m["content"] for m in view] == [summary.text, *(f"m{i}" for i in range(2990, 3000))]
@@ -209,7 +209,7 @@ def test_a_reopen_after_a_truncation_reads_the_head_only_for_usage(sync_backend:
         reads.append((start, stop))
         return history_of(session_id, start, stop)
 
-    store.history = counted  # type: ignore[method-assign]
+    store.history = counted
     memory = Memory("t", reducer=TruncationReducer(threshold_messages=20), store=store)
     assert len(memory.messages()) == 1200 - k and reads == []  # the view, not the history
     assert memory.usage == {"total_tokens": 2400}  # the head read once, now it is asked
