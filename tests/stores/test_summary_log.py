@@ -173,3 +173,14 @@ def test_a_branch_before_every_whole_summary_drops_the_summary(store: Store) -> 
     )
     st = store.load("g")
     assert (st.summary, st.watermark, st.length, len(st.tail)) == (None, 0, 7, 7)
+
+
+def test_a_rollback_finds_a_whole_summary_far_back_in_the_log(store: Store) -> None:
+    made = _commit_all(store, "far", 130, keep=None)  # Redis reads its log a page at a time
+    st = store.load("far")
+    store.rollback("far", summary_id=made[4].id, expected_version=st.version)
+    after = store.load("far")
+    assert after.summary is not None and (snap(after.summary), after.watermark) == (
+        snap(made[4]),
+        10,
+    )

@@ -214,21 +214,29 @@ if ARGV[3] == '0' then
   redis.call('HSET', KEYS[1], 'watermark', 0)
   return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
 end
-local log = redis.call('LRANGE', KEYS[3], 0, -1)
-for i = #log, 1, -1 do
-  local ok, e = pcall(cjson.decode, log[i])
-  if not ok or type(e) ~= 'table' then return {'corrupt'} end
-  if e['id'] == ARGV[4] then
-    local by = redis.call('HGET', KEYS[4], tostring(i))
-    if by then return {'abandoned', by} end
-    if e['x'] then return {'dropped'} end
-    local w = tonumber(e['w'])
-    if not w or type(e['m']) ~= 'string' or w < 0 or w > redis.call('LLEN', KEYS[2]) then
-      return {'corrupt'}
+-- the log is read from its end, a page at a time: a rollback to a recent summary (the
+-- whole ones are the latest) reads a page, not the whole log
+local hi = redis.call('LLEN', KEYS[3])
+while hi > 0 do
+  local lo = math.max(0, hi - 100)
+  local page = redis.call('LRANGE', KEYS[3], lo, hi - 1)
+  for j = #page, 1, -1 do
+    local i = lo + j  -- 1-based, as the abandoned hash counts
+    local ok, e = pcall(cjson.decode, page[j])
+    if not ok or type(e) ~= 'table' then return {'corrupt'} end
+    if e['id'] == ARGV[4] then
+      local by = redis.call('HGET', KEYS[4], tostring(i))
+      if by then return {'abandoned', by} end
+      if e['x'] then return {'dropped'} end
+      local w = tonumber(e['w'])
+      if not w or type(e['m']) ~= 'string' or w < 0 or w > redis.call('LLEN', KEYS[2]) then
+        return {'corrupt'}
+      end
+      redis.call('HSET', KEYS[1], 'summary', e['m'], 'watermark', w)
+      return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
     end
-    redis.call('HSET', KEYS[1], 'summary', e['m'], 'watermark', w)
-    return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
   end
+  hi = lo
 end
 return {'unknown'}
 """
