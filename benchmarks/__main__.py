@@ -7,8 +7,9 @@ Run from the repository root::
     python -m benchmarks            # full sizes: reducers 1k/5k/20k, Memory 1k/10k/100k (minutes)
     python -m benchmarks --quick    # small sizes, shorter latency run (well under a minute)
     python -m benchmarks --only reducers      # or memory, extractive, stores, hotpath,
-                                              # recall_index, coldstart, sessions_list,
+                                              # recall_index, coldstart, sessions_list, long,
                                               # fleet (needs RabbitMQ)
+    python -m benchmarks --only long --sizes 1000,10000,100000,1000000   # a session to 1M
 
 Each benchmark prints what it measured on this machine; nothing is compared with stored
 numbers. ``python benchmarks/bench_reducers.py --help`` and ``python benchmarks/bench_memory.py
@@ -37,6 +38,7 @@ FULL: dict[str, list[str]] = {
     "coldstart": ["--sizes", "1000", "--cold-start-only"],
     "sessions_list": ["--sessions", "100000"],
     "fleet": ["--sessions", "20", "--turns", "300"],
+    "long": ["--sizes", "1000,10000,100000"],
 }
 QUICK: dict[str, list[str]] = {
     "reducers": ["--sizes", "1000,5000"],
@@ -61,6 +63,7 @@ QUICK: dict[str, list[str]] = {
     "coldstart": ["--sizes", "1000", "--cold-start-only", "--runs", "3"],
     "sessions_list": ["--sessions", "2000"],
     "fleet": ["--sessions", "10", "--turns", "150"],
+    "long": ["--sizes", "1000,10000", "--turns", "200"],
 }
 
 
@@ -93,6 +96,10 @@ def _runner(name: str) -> Callable[[list[str]], None]:
         from benchmarks import bench_sessions_list
 
         return bench_sessions_list.main
+    if name == "long":
+        from benchmarks import bench_long
+
+        return bench_long.main
     from benchmarks import bench_memory
 
     return bench_memory.main

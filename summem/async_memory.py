@@ -31,6 +31,7 @@ from summem.session.steps import AsyncStoreSteps, check_spend_ledger
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import AsyncStore, Branch, Store
 from summem.stores.memory import AsyncInMemoryStore, InMemoryStore
+from summem.stores.summary_log import DEFAULT_KEEP_SUMMARIES
 from summem.summarizers.base import Summarizer
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ class AsyncMemory(BaseMemory):
         hooks: Sequence[Hook] = (),
         spend_limit: SpendLimit | None = None,
         dispatcher: Dispatcher | None = None,
+        keep_summaries: int | None = DEFAULT_KEEP_SUMMARIES,
     ) -> None:
         super().__init__(
             session_id,
@@ -79,6 +81,7 @@ class AsyncMemory(BaseMemory):
             style,
             hooks=hooks,
             spend_limit=spend_limit,
+            keep_summaries=keep_summaries,
             allow_async_hooks=True,
             dispatching=dispatcher is not None,
         )

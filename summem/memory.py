@@ -32,12 +32,13 @@ from summem.reducers.style import ViewStyle
 from summem.session.branching import can_branch, check_branching
 from summem.session.core import Trigger
 from summem.session.facade import BaseMemory, is_async_store
-from summem.session.flows import extend_flow, reduction_flow, reload_flow
+from summem.session.flows import extend_flow, reduction_flow, reload_flow, usage_flow
 from summem.session.rebuild import clear_flow, recompute_flow, rollback_flow
 from summem.session.steps import SyncStoreSteps, check_spend_ledger
 from summem.session.worker import BackgroundWorker
 from summem.stores.base import Branch, Store
 from summem.stores.memory import InMemoryStore
+from summem.stores.summary_log import DEFAULT_KEEP_SUMMARIES
 from summem.summarizers.base import Summarizer
 
 if TYPE_CHECKING:
@@ -84,6 +85,10 @@ class Memory(BaseMemory):
             threshold without one) a turn publishes a job, off the turn; the worker's commit
             shows on a later turn; past the hard limit a turn folds offline if no worker
             answered. ``reduce()`` still reduces here.
+        keep_summaries: how many latest summaries the store's log keeps whole (default 20;
+            ``None``: every one); older ones are kept as metadata only (id, watermark, sizes,
+            summarizer, time, spend), so the log does not grow with the history. A
+            :meth:`rollback` needs a whole one (see ``docs-notes/stores.md``).
     """
 
     def __init__(
@@ -98,6 +103,7 @@ class Memory(BaseMemory):
         hooks: Sequence[Hook] = (),
         spend_limit: SpendLimit | None = None,
         dispatcher: Dispatcher | None = None,
+        keep_summaries: int | None = DEFAULT_KEEP_SUMMARIES,
     ) -> None:
         super().__init__(
             session_id,
@@ -107,6 +113,7 @@ class Memory(BaseMemory):
             style,
             hooks=hooks,
             spend_limit=spend_limit,
+            keep_summaries=keep_summaries,
             allow_async_hooks=False,
             dispatching=dispatcher is not None,
         )
@@ -141,8 +148,8 @@ class Memory(BaseMemory):
             PUBLISHER.ready()  # no turn starts a thread: jobs are published from this one
         elif self._core.background:
             self._worker.ready()  # no turn starts a thread (see summem.session.worker)
-        try:
-            self.refresh()
+        try:  # the view only: the usage of a truncated head is read when asked (usage)
+            self._written(self._refresh_flow(usage=False))
         except BaseException:
             if self._owns_store:
                 self._store.close()
@@ -152,6 +159,13 @@ class Memory(BaseMemory):
     def store(self) -> Store:
         """The store holding the session."""
         return self._store
+
+    def _usage(self) -> dict[str, float]:
+        if not self._closed and self._core.usage_gap() is not None:  # a truncated head
+            self._written(usage_flow(self._core, self._steps))  # read once, when asked
+        return self._core.usage
+
+    usage = property(_usage, doc=BaseMemory.usage.__doc__)
 
     # -- writing ----------------------------------------------------------------------------
 

@@ -187,7 +187,7 @@ def test_the_cycle_check_sees_a_cycle() -> None:
 
 # -- the stores contract names every backend ------------------------------------------------
 
-SHARED_BY_THE_BACKENDS = {"base", "url", "common", "adapter"}
+SHARED_BY_THE_BACKENDS = {"base", "url", "summary_log", "common", "adapter"}
 STORES_CONTRACT = "stores: backends are independent, above one shared layer"
 
 

@@ -476,6 +476,8 @@ def test_recompute_rebuilds_from_history_in_bounded_spans() -> None:
     new = memory.recompute(summarizer=fresh)
     assert new is not None and new.summary_info is not None
     assert new.summary_info.watermark == k and memory.summary is new
+    assert new.summary_info.covered_ids == ()  # history[:k] by count and ends: O(1) record
+    assert new.summary_info.extra["recomputed"]["messages"] == k
     assert [m.id for m in fresh.seen] == [m.id for m in memory.history_messages()[:k]]
     assert len(fresh.requests) > 1
     assert all(

@@ -199,7 +199,12 @@ def replay(
             "(named by the file's extension)",
             param_hint="'--plot'",
         )
-    data = read_transcript(transcript, conversation=conversation)
+    err = console(stderr=True)
+    if not (as_json or quiet) and err.is_terminal:  # a long file takes a while to check
+        with err.status(f"checking {transcript.name}", spinner="dots"):
+            data = read_transcript(transcript, conversation=conversation)
+    else:
+        data = read_transcript(transcript, conversation=conversation)
     options: dict[str, Any] = {
         "model": model,
         "threshold_tokens": threshold_tokens,
@@ -222,6 +227,7 @@ def replay(
         quiet=quiet,
         progress=not as_json,
         base_url=base_url,
+        view_sizes=plot is not None,
     )
     if plot is not None:
         from summem.cli.plot import plot_replay

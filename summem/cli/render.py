@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from summem.cli.replay import ReplayResult, ReplayRun
+    from summem.cli.replay import Reduction, ReplayResult, ReplayRun
     from summem.messages import Message
 
 __all__ = [
@@ -61,8 +61,11 @@ def provenance_line(summary: Message) -> str:
     info = summary.summary_info
     if info is None:
         return "no provenance recorded"
+    from summem.stores.summary_log import covered_count
+
+    new = covered_count(summary)
     bits = [
-        f"covers history[:{info.watermark}] ({len(info.covered_ids)} new in this summary)",
+        f"covers history[:{info.watermark}] ({new} new in this summary)",
         f"summarizer {info.summarizer}" + (f" ({info.model})" if info.model else ""),
     ]
     if info.prompt:
@@ -82,6 +85,10 @@ def dropped_line(summary: Message) -> str | None:
         f"{len(uncovered)} of the {len(info.covered_ids)} new messages cited by no line "
         "(recall finds them)"
     )
+
+
+TABLE_ENDS = 10
+"""Reductions the replay's table shows at each end (the rest as one row with their count)."""
 
 
 def _money(value: float) -> str:
@@ -107,7 +114,19 @@ def print_replay(
     table.add_column("summarizer")
     table.add_column("calls", justify="right")
     table.add_column("cost", justify="right")
-    for r in result.reductions:
+    kept = result.reductions
+    hidden = result.omitted
+    shown: list[Reduction | None] = list(kept)
+    if len(kept) > 2 * TABLE_ENDS:  # a long replay: the first and the last rows, and a count
+        hidden += len(kept) - 2 * TABLE_ENDS
+        shown = [*kept[:TABLE_ENDS], None, *kept[-TABLE_ENDS:]]
+    elif hidden:
+        half = len(kept) // 2
+        shown = [*kept[:half], None, *kept[half:]]
+    for r in shown:
+        if r is None:
+            table.add_row("...", f"{hidden:,} more reductions", "", "", "", "", "")
+            continue
         table.add_row(
             str(r.turn),
             f"{r.size_before:,} -> {r.size_after:,}",
@@ -141,7 +160,7 @@ def print_replay(
     rows = [
         ("messages", f"{result.messages:,}"),
         ("model calls (assistant turns)", f"{result.model_calls:,}"),
-        ("reductions", f"{len(result.reductions):,}"),
+        ("reductions", f"{result.reduction_count:,}"),
         ("summarizer calls", f"{result.summarizer_calls:,}"),
         ("summarizer input tokens", f"{result.summarizer_input_tokens:,}"),
         ("summarizer cost", _money(result.summarizer_cost_usd)),
@@ -282,7 +301,7 @@ def print_replay_run(
     summary.
     """
     print_replay(console, run.result, prices=run.prices, model=model)
-    count = len(run.result.reductions)
+    count = run.result.reduction_count
     if run.last_summary is not None:
         lines = run.last_summary.splitlines()
         console.print(
@@ -308,12 +327,17 @@ def print_summaries(console: Console, session: str, summaries: list[Message]) ->
     """``sessions show --summaries``: every summary of the log, oldest first, with provenance."""
     from rich.panel import Panel
 
+    from summem.stores.summary_log import is_stub
+
     if not summaries:
         console.print(f"session {escape(session)}: no summary yet (nothing has been evicted)")
         return
     for i, summary in enumerate(summaries, 1):
         title = f"summary {i} of {len(summaries)}"
-        console.print(Panel(escape(summary.text), title=title, title_align="left"))
+        if is_stub(summary):  # the bounded log kept its metadata only
+            console.print(f"{title}: [dim](text dropped: the log keeps the latest whole)[/dim]")
+        else:
+            console.print(Panel(escape(summary.text), title=title, title_align="left"))
         console.print(f"[dim]{escape(provenance_line(summary))}[/dim]")
 
 

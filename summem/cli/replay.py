@@ -9,14 +9,21 @@ the view just before it is what the model would have been sent, which gives the 
 prompt tokens against sending the full history every time.
 
 Reductions run in the foreground (``background=False``), so the replay is deterministic.
-The session stays in the store for ``summem sessions show``, and the final view and every
-summary (with provenance) are written as ``view.json`` and ``summaries.jsonl``.
+The session stays in the store for ``summem sessions show``, and the final view and the
+summary log (with provenance; older summaries as metadata only, as the store keeps them) are
+written as ``view.json`` and ``summaries.jsonl``.
+
+Everything a replay keeps is bounded, whatever the transcript's length: the transcript is read
+as a stream (:mod:`summem.cli.transcript`), the reductions kept for the report are the first
+and the last :data:`KEPT_REDUCTIONS` (the totals count every one), and the view's size per
+message is kept only for ``--plot``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,6 +63,9 @@ __all__ = [
 
 LONG_TRANSCRIPT = 200
 """Messages from which a progress bar is shown (shorter replays finish before it helps)."""
+
+KEPT_REDUCTIONS = 50
+"""Reductions a replay keeps for its report at each end (the first and the last N)."""
 
 
 @dataclass
@@ -103,8 +113,12 @@ class ReplayResult:
         view_tokens: the final view's tokens.
         peak_size: the largest the view got, in the budget's unit.
         threshold: the budget's threshold, in its unit.
-        reductions: every reduction, in order.
-        view_sizes: the view's tokens after each message (for ``--plot``).
+        reductions: the reductions kept for the report, in order: every one, or the first
+            and the last :data:`KEPT_REDUCTIONS` of a long replay.
+        omitted: reductions left out of ``reductions`` (between the first and the last).
+        omitted_usage: the summarizer's calls, tokens and cost in those left out.
+        turns: the transcript index that triggered each summary, by summary id.
+        view_sizes: the view's tokens after each message (for ``--plot``; empty otherwise).
     """
 
     unit: str
@@ -117,27 +131,39 @@ class ReplayResult:
     history_tokens: int = 0
     view_tokens: int = 0
     reductions: list[Reduction] = field(default_factory=list)
+    omitted: int = 0
+    omitted_usage: dict[str, float] = field(default_factory=dict)
+    turns: dict[str, int] = field(default_factory=dict)
     view_sizes: list[int] = field(default_factory=list)
+
+    @property
+    def reduction_count(self) -> int:
+        """Every reduction of the replay, those left out of the report included."""
+        return len(self.reductions) + self.omitted
+
+    def _total(self, name: str) -> float:
+        kept: float = sum(getattr(r, name) for r in self.reductions)
+        return kept + self.omitted_usage.get(name, 0)
 
     @property
     def summarizer_cost_usd(self) -> float:
         """What the summarizer's calls cost, over all reductions (litellm's bundled prices)."""
-        return sum(r.cost_usd for r in self.reductions)
+        return self._total("cost_usd")
 
     @property
     def summarizer_calls(self) -> int:
         """LLM calls made by the summarizer, over all reductions."""
-        return sum(r.calls for r in self.reductions)
+        return int(self._total("calls"))
 
     @property
     def summarizer_input_tokens(self) -> int:
         """Tokens the summarizer sent to its model, over all reductions."""
-        return sum(r.input_tokens for r in self.reductions)
+        return int(self._total("input_tokens"))
 
     @property
     def summarizer_output_tokens(self) -> int:
         """Tokens the summarizer's model wrote, over all reductions."""
-        return sum(r.output_tokens for r in self.reductions)
+        return int(self._total("output_tokens"))
 
     @property
     def compression(self) -> float | None:
@@ -163,7 +189,7 @@ class ReplayResult:
         return {
             "messages": self.messages,
             "model_calls": self.model_calls,
-            "reductions": len(self.reductions),
+            "reductions": self.reduction_count,
             "summarizer_calls": self.summarizer_calls,
             "summarizer_input_tokens": self.summarizer_input_tokens,
             "summarizer_output_tokens": self.summarizer_output_tokens,
@@ -205,23 +231,32 @@ def _reduction(turn: int, before: int, after: int, summary: Message) -> Reductio
 def replay(
     memory: Memory,
     reducer: SummarizationReducer,
-    messages: list[Message],
+    messages: Iterable[Message],
     *,
     step: Callable[[], None] | None = None,
+    view_sizes: bool = True,
 ) -> ReplayResult:
     """Add ``messages`` to ``memory`` one by one and measure every reduction.
+
+    Nothing kept grows with the transcript but ``turns`` (a number per reduction) and, with
+    ``view_sizes``, one number per message: the reductions kept are the first and the last
+    :data:`KEPT_REDUCTIONS`, the others summed in ``omitted_usage``.
 
     Args:
         memory: an empty session, with ``background=False``.
         reducer: the memory's reducer (its sizes and token counter).
-        messages: validated messages, in order.
+        messages: validated messages, in order (a stream is read once).
         step: called after each message (a progress bar).
+        view_sizes: keep the view's size after each message (for ``--plot``).
     """
     counter = reducer.token_counter
     result = ReplayResult(unit=reducer.unit, threshold=reducer.threshold)
+    last: deque[Reduction] = deque()
     history = 0  # tokens of every non-system message so far
     system_tokens = 0
+    count = 0
     for turn, message in enumerate(messages):
+        count += 1
         if message.role == "assistant":
             result.model_calls += 1
             result.prompt_tokens += _view_tokens(reducer, memory)
@@ -237,14 +272,31 @@ def replay(
         result.peak_size = max(result.peak_size, before)
         summary = memory.summary
         if summary is not None and (old_summary is None or summary.id != old_summary.id):
-            result.reductions.append(_reduction(turn, before, memory.size, summary))
-        result.view_sizes.append(_view_tokens(reducer, memory))
+            _keep(result, last, _reduction(turn, before, memory.size, summary))
+        if view_sizes:
+            result.view_sizes.append(_view_tokens(reducer, memory))
         if step is not None:
             step()
-    result.messages = len(messages)
+    result.reductions.extend(last)
+    result.messages = count
     result.history_tokens = counter.request_overhead + system_tokens + history
     result.view_tokens = _view_tokens(reducer, memory)
     return result
+
+
+def _keep(result: ReplayResult, last: deque[Reduction], reduction: Reduction) -> None:
+    """Keep ``reduction`` among the first or the last ones; sum the one it pushes out."""
+    result.turns[reduction.summary_id] = reduction.turn
+    if len(result.reductions) < KEPT_REDUCTIONS:
+        result.reductions.append(reduction)
+        return
+    last.append(reduction)
+    if len(last) > KEPT_REDUCTIONS:
+        out = last.popleft()
+        result.omitted += 1
+        usage = result.omitted_usage
+        for name in ("calls", "input_tokens", "output_tokens", "cost_usd"):
+            usage[name] = usage.get(name, 0) + getattr(out, name)
 
 
 def _view_tokens(reducer: SummarizationReducer, memory: Memory) -> int:
@@ -259,7 +311,9 @@ def write_outputs(memory: Memory, result: ReplayResult, out: Path) -> dict[str, 
 
     Each ``summaries.jsonl`` line is one summary committed during the replay, oldest first:
     its id, the transcript index that triggered it, the message as sent, and its provenance
-    (covered ids, previous summary, watermark, summarizer, model, prompt, tokens, time).
+    (covered ids, previous summary, watermark, summarizer, model, prompt, tokens, time). As
+    the store keeps it: the latest ``keep_summaries`` whole, older ones as metadata only
+    (``"message"`` empty, ``provenance.extra.text_dropped`` with their sizes).
 
     Returns:
         ``{"view": path, "summaries": path}``.
@@ -269,7 +323,7 @@ def write_outputs(memory: Memory, result: ReplayResult, out: Path) -> dict[str, 
     view_path.write_text(
         json.dumps(memory.messages(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )
-    turns = {r.summary_id: r.turn for r in result.reductions}
+    turns = result.turns or {r.summary_id: r.turn for r in result.reductions}
     with summaries_path.open("w", encoding="utf-8") as fh:
         for summary in memory.summaries():
             info = summary.summary_info
@@ -365,12 +419,14 @@ def run_replay(
     quiet: bool,
     progress: bool,
     base_url: str | None = None,
+    view_sizes: bool = True,
 ) -> ReplayRun:
     """Replay ``data`` into ``session`` of the configured store.
 
     Notes and a progress bar (``progress``) go to stderr unless ``quiet``; a warning (a
     configured model not used, for want of its API key) goes there even with ``quiet``. The
     report is the caller's to print. ``base_url``: the model's OpenAI-compatible server.
+    ``view_sizes``: keep the view's size per message (for ``--plot``).
 
     Raises:
         CliError: the session exists and ``overwrite`` is off (exit code 2).
@@ -407,13 +463,18 @@ def run_replay(
         for note in notes:
             if not quiet or (warning and note == why):
                 err.print(note)
-        show = progress and not quiet and len(data.messages) >= LONG_TRANSCRIPT
+        show = progress and not quiet and data.count >= LONG_TRANSCRIPT
+        keep = config.summary.keep_summaries
         try:
-            with Memory(session, reducer=reducer, store=store, background=False) as memory:
+            with Memory(
+                session, reducer=reducer, store=store, background=False, keep_summaries=keep
+            ) as memory:
                 result = _with_progress(
                     err,
-                    lambda step: replay(memory, reducer, data.messages, step=step),
-                    total=len(data.messages) if show else 0,
+                    lambda step: replay(
+                        memory, reducer, data.stream(), step=step, view_sizes=view_sizes
+                    ),
+                    total=data.count if show else 0,
                 )
                 files = write_outputs(memory, result, out) if out is not None else None
                 last = memory.summary.text if memory.summary is not None else None
@@ -442,6 +503,7 @@ def run_replay(
         },
         "notes": notes,
         "reductions": result.reductions_json(),
+        "reductions_omitted": result.omitted,
         "totals": result.totals(prices),
         "files": files,
     }

@@ -103,6 +103,8 @@ def reduction_timeline(summaries: list[Message]) -> list[dict[str, Any]]:
     no summary line cites, or messages truncated without a summary). Read from what each
     summary records, so it survives restarts.
     """
+    from summem.stores.summary_log import covered_count
+
     timeline: list[dict[str, Any]] = []
     for summary in summaries:
         info = summary.summary_info
@@ -115,13 +117,14 @@ def reduction_timeline(summaries: list[Message]) -> list[dict[str, Any]]:
         recomputed = isinstance(extra.get("recomputed"), dict)
         uncovered = extra.get("uncovered_ids")
         truncated = extra.get("dropped_messages")
+        count = covered_count(summary)
         timeline.append(
             {
                 "summary_id": summary.id,
                 "at": info.created_at.isoformat(timespec="seconds"),
-                "start": 0 if recomputed else info.watermark - len(info.covered_ids),
+                "start": 0 if recomputed else info.watermark - count,
                 "end": info.watermark,
-                "messages": len(info.covered_ids),
+                "messages": count,
                 "summary_tokens": info.tokens,
                 "calls": int(usage.get("calls") or 0),
                 "input_tokens": int(usage.get("input_tokens") or 0),

@@ -415,6 +415,7 @@ class SummemConfig(Section):
             "style": self.view.build(),
             "hooks": self.observe.build_hooks(),
             "spend_limit": self.spend_limit(),
+            "keep_summaries": self.summary.keep_summaries,
         }
         if self.dispatch is not None:
             options["dispatcher"] = self.build_dispatcher()

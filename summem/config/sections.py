@@ -30,6 +30,7 @@ from summem.reducers.style import ViewStyle
 from summem.reducers.summarization import DEFAULT_SUMMARY_MAX_TOKENS
 from summem.reducers.view import DEFAULT_SUMMARY_PREFIX
 from summem.retry import RetryPolicy
+from summem.stores.summary_log import DEFAULT_KEEP_SUMMARIES
 
 if TYPE_CHECKING:
     from summem.observe.hooks import Hook
@@ -116,6 +117,9 @@ class SummaryConfig(Section):
     reuse_cache: bool = False
     """The model summarizes from the assistant's last request (its prompt cache read) plus one
     instruction; only when ``model`` is the assistant's own (``LLMSummarizer(reuse_cache=)``)."""
+    keep_summaries: int | None = Field(default=DEFAULT_KEEP_SUMMARIES, ge=1)
+    """Latest summaries the store's log keeps whole (``Memory(keep_summaries=)``); older ones
+    are kept as metadata only. ``null``: every one whole (the log then grows with the history)."""
 
 
 class ViewConfig(Section):

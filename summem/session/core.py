@@ -54,6 +54,7 @@ from summem.session.readonly import freeze
 from summem.session.render import RenderCache, render_message
 from summem.session.usage import Usage, UsageLedger, sum_usage, summarizer_total
 from summem.stores.base import SessionState
+from summem.stores.summary_log import DEFAULT_KEEP_SUMMARIES
 from summem.summarizers.base import summary_limit
 from summem.summarizers.sent import SentView
 
@@ -191,6 +192,8 @@ class SessionCore:
         """Who hears this memory's events (set by the facade)."""
         self.spend_limit: SpendLimit | None = None
         """The summarization budget this session draws on, if any."""
+        self.keep_summaries: int | None = DEFAULT_KEEP_SUMMARIES
+        """Whole summaries the store's log keeps (older ones: metadata only; ``None``: all)."""
         self.sent: SentView | None = None
         """The request the assistant last sent (``Memory.note_sent``), for a summarizer that
         reuses its cached prefix; kept in this process only."""

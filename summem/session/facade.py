@@ -37,6 +37,7 @@ from summem.session.core import SessionCore, Trigger
 from summem.session.flows import failure_event, reload_flow
 from summem.session.steps import StoreSteps
 from summem.stores.base import validate_session_id
+from summem.stores.summary_log import DEFAULT_KEEP_SUMMARIES, check_keep_summaries
 from summem.summarizers.base import Summarizer
 from summem.summarizers.sent import SentView
 from summem.tokens.base import ApproxCounter
@@ -98,8 +99,10 @@ class BaseMemory:
         spend_limit: SpendLimit | None = None,
         allow_async_hooks: bool = False,
         dispatching: bool = False,
+        keep_summaries: int | None = DEFAULT_KEEP_SUMMARIES,
     ) -> None:
         sid = validate_session_id(session_id)
+        keep = check_keep_summaries(keep_summaries)
         if spend_limit is not None and not isinstance(spend_limit, SpendLimit):
             raise ConfigurationError(
                 f"spend_limit must be a summem SpendLimit, got {spend_limit!r}"
@@ -120,6 +123,7 @@ class BaseMemory:
         self._hooks = HookList(hooks, allow_async=allow_async_hooks)
         self._core.hooks = self._hooks
         self._core.spend_limit = spend_limit
+        self._core.keep_summaries = keep
         self._lease_ttl = float(lease_ttl_seconds)
         self._owner = f"summem:{_hostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._closed = False
@@ -180,10 +184,13 @@ class BaseMemory:
             )
         return branch_id
 
-    def _refresh_flow(self) -> Flow[None]:
-        """``refresh()``'s flow: the cached view is read again, whole."""
+    def _refresh_flow(self, *, usage: bool = True) -> Flow[None]:
+        """``refresh()``'s flow: the cached view is read again, whole.
+
+        With ``usage``, so is the provider usage of ``history[:k]`` if no summary carries it.
+        """
         self._core.stale = True
-        yield from reload_flow(self._core, self._steps)
+        yield from reload_flow(self._core, self._steps, usage=usage)
 
     def _lease_refused(self, trigger: Trigger | None) -> Flow[None]:
         """Another worker holds the reduction lease: say so, then raise or back off.
@@ -257,7 +264,10 @@ class BaseMemory:
 
         ``meta["usage"]`` integer fields (the wrappers store each reply's usage), summed as a
         running total: each summary records the usage of the history it stands for, so no
-        history is read for it. Then the summarizer's spend on the session's committed
+        history is read for it. After a plain truncation (no summary to carry it) the head's
+        usage is read from the history once: by ``Memory.usage`` when first asked (a reopen
+        never reads it), by ``await AsyncMemory.refresh()`` for an ``AsyncMemory`` (until
+        then the head counts as empty). Then the summarizer's spend on the session's committed
         reductions, as the latest summary records it (it survives restarts):
         ``summarizer_calls``, ``summarizer_input_tokens``, ``summarizer_output_tokens`` and
         ``summarizer_cost_usd`` (litellm's bundled prices; absent when zero).

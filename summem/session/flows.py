@@ -62,23 +62,34 @@ __all__ = [
     "failure_event",
     "reduction_flow",
     "reload_flow",
+    "usage_flow",
 ]
 
 READ_WINDOW = 500
 """Messages read per store call when a flow walks the history (recompute, usage)."""
 
 
-def reload_flow(core: SessionCore, store: StoreSteps) -> Flow[None]:
+def reload_flow(core: SessionCore, store: StoreSteps, *, usage: bool = False) -> Flow[None]:
     """Read the session's state (``history[k:]`` only) into the copy.
 
-    The part of ``history[:k]`` whose usage is not known yet is read too; that only happens
-    after another worker truncated without a summary (summaries carry the usage they cover).
+    The part of ``history[:k]`` whose provider usage is not known yet (only after a plain
+    truncation: summaries carry the usage they cover) is read too when it is at most
+    :data:`READ_WINDOW` messages (another worker truncated a little), or with ``usage``; a
+    longer one (a session reopened after a truncation) is left to :func:`usage_flow`, so a
+    reopen reads the view, never the history.
     """
     try:
         state: SessionState | None = yield from store.load(core.session_id)
     except SessionNotFoundError:
         state = None
     core.reset(state)
+    gap = core.usage_gap()
+    if gap is not None and (usage or gap[2] - gap[1] <= READ_WINDOW):
+        yield from usage_flow(core, store)
+
+
+def usage_flow(core: SessionCore, store: StoreSteps) -> Flow[None]:
+    """Sum the provider usage of the part of ``history[:k]`` not known yet, in windows."""
     gap = core.usage_gap()
     if gap is None:
         return
@@ -107,6 +118,7 @@ def commit_flow(
             watermark=watermark,
             expected_version=version,
             expected_epoch=epoch,
+            keep_summaries=core.keep_summaries,
         )
     except ConflictError:
         raise

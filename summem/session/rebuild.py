@@ -60,7 +60,7 @@ def recompute_flow(
         sizes: list[int] = []
         pos = done = spans = 0
         usage: dict[str, int] = {}
-        covered: list[str] = []  # every message the new summary stands for: history[:k]
+        first_id = last_id = ""  # the ends of history[:k], what the new summary stands for
         while True:
             if pos < k:
                 window: list[Message] = yield from store.history(
@@ -69,7 +69,7 @@ def recompute_flow(
                 if not window:
                     raise StoreError(f"session {sid!r}: history ends before the watermark {k}")
                 pos += len(window)
-                covered.extend(m.id for m in window)
+                first_id, last_id = first_id or window[0].id, window[-1].id
                 sum_usage(window, usage)
                 pending += window
                 sizes += [reducer.size(m) for m in window]
@@ -104,11 +104,18 @@ def recompute_flow(
         summary = summary.as_summary(
             info.model_copy(
                 update={
-                    "covered_ids": tuple(covered),
+                    # every message of history[:k]: named by its count and its two ends, so
+                    # the record stays O(summary) however long the history
+                    "covered_ids": (),
                     "previous_summary_id": None,
                     "extra": {
                         **info.extra,
-                        "recomputed": {"spans": spans, "messages": k},
+                        "recomputed": {
+                            "spans": spans,
+                            "messages": k,
+                            "first_id": first_id,
+                            "last_id": last_id,
+                        },
                         HISTORY_USAGE_KEY: usage,
                         SUMMARIZER_TOTAL_KEY: add_spend(summarizer_total(core.summary), spent),
                     },

@@ -32,6 +32,7 @@ from summem.stores.base import (
     SessionState,
     Store,
 )
+from summem.stores.summary_log import takes_keep_summaries
 
 if TYPE_CHECKING:
     import asyncio
@@ -111,6 +112,7 @@ class StoreSteps:
         self.spend_ledger = ledger is not None
         """The store keeps a spend ledger (:class:`~summem.observe.ledger.SpendLedger`)."""
         self._releasing: set[asyncio.Task[Any]] = set()  # detached releases, until done
+        self._keeps = takes_keep_summaries(store)
 
     def _searching(self) -> SearchableStore | AsyncSearchableStore:
         if self._searcher is None:
@@ -259,8 +261,14 @@ class StoreSteps:
         watermark: int,
         expected_version: int,
         expected_epoch: str,
+        keep_summaries: int | None = None,
     ) -> Flow[int]:
-        """See :meth:`Store.commit <summem.stores.base.Store.commit>`."""
+        """See :meth:`Store.commit <summem.stores.base.Store.commit>`.
+
+        ``keep_summaries`` is passed on when set and the store takes it (a store written
+        before the bounded summary log keeps every entry whole).
+        """
+        keep = {"keep_summaries": keep_summaries} if keep_summaries and self._keeps else {}
         return self._step(
             lambda: self.store.commit(
                 session_id,
@@ -268,6 +276,7 @@ class StoreSteps:
                 watermark=watermark,
                 expected_version=expected_version,
                 expected_epoch=expected_epoch,
+                **keep,
             )
         )
 

@@ -54,6 +54,7 @@ from summem.errors import ConfigurationError
 from summem.observe.ledger import AsyncSpendLedger, SpendLedger
 from summem.stores.base import (
     AsyncBranchingStore,
+    AsyncListingStore,
     AsyncSearchableStore,
     AsyncStore,
     Branch,
@@ -93,6 +94,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "AsyncBranchingStore",
     "AsyncInMemoryStore",
+    "AsyncListingStore",
     "AsyncPostgresStore",
     "AsyncRedisStore",
     "AsyncSQLiteStore",

@@ -19,7 +19,14 @@ from typing import ParamSpec, Protocol, TypeVar, cast
 from summem.errors import ConfigurationError
 from summem.messages import Message
 from summem.observe.ledger import Hold, Reserved, SpendLedger, Spent
-from summem.stores.base import Branch, BranchingStore, SessionState, Store
+from summem.stores.base import (
+    Branch,
+    BranchingStore,
+    ListingStore,
+    SessionInfo,
+    SessionState,
+    Store,
+)
 from summem.stores.common.direct import Call, Direct
 from summem.stores.common.operations import (
     Commit,
@@ -31,6 +38,7 @@ from summem.stores.common.operations import (
     StoreOp,
 )
 from summem.stores.common.shells import AsyncOpLedger, AsyncOpStore
+from summem.stores.summary_log import takes_keep_summaries
 
 __all__ = ["AsyncLedgerAdapter", "AsyncStoreAdapter", "LedgerStore"]
 
@@ -68,6 +76,22 @@ class AsyncStoreAdapter(Direct, AsyncOpStore):
 
             return await asyncio.to_thread(fn, *args, **kwargs)
         return fn(*args, **kwargs)
+
+    async def session_infos(
+        self, *, limit: int | None = None, after: str | None = None
+    ) -> list[SessionInfo]:
+        """See :meth:`summem.stores.base.ListingStore.session_infos` (the wrapped store's).
+
+        Raises:
+            ConfigurationError: the wrapped store cannot list from an index.
+        """
+        store = self._store
+        if not isinstance(store, ListingStore):
+            raise ConfigurationError(
+                f"{type(store).__name__} has no session_infos() (see "
+                "summem.stores.base.ListingStore): list its sessions with list_sessions()"
+            )
+        return await self.run_sync(store.session_infos, limit=limit, after=after)
 
     def spend_ledger(self) -> AsyncLedgerAdapter | None:
         """The wrapped store's spend ledger, awaited as this adapter calls the store.
@@ -130,7 +154,10 @@ class AsyncStoreAdapter(Direct, AsyncOpStore):
         self._store.set_system(session_id, message)
 
     def _commit(self, session_id: str, commit: Commit) -> int:
-        return self._store.commit(session_id, **commit._asdict())
+        args = commit._asdict()
+        if args["keep_summaries"] is None or not takes_keep_summaries(self._store):
+            del args["keep_summaries"]  # a store written before the bounded log
+        return self._store.commit(session_id, **args)
 
     def _create(self, session_id: str, create: Create) -> None:
         self._store.create(session_id, **create._asdict())

@@ -53,6 +53,7 @@ from summem.messages import Message, SummaryInfo
 __all__ = [
     "MAX_SESSION_ID_LENGTH",
     "AsyncBranchingStore",
+    "AsyncListingStore",
     "AsyncSearchableStore",
     "AsyncStore",
     "Branch",
@@ -236,10 +237,16 @@ class Store(Protocol):
     ) -> int:
         """Commit summary + watermark, bumping the version, iff (epoch, version) still match.
 
-        The summary is also appended to the session's summary log. ``summary=None`` moves the
-        watermark with no summary (plain truncation); the current summary is then dropped and
-        nothing is logged. ``watermark`` may equal the current one (a re-summary) but never be
-        smaller, and never exceed the history length. On any error nothing is written.
+        The summary is also appended to the session's summary log. Every built-in store also
+        takes ``keep_summaries: int | None = None``: the log then keeps that many latest
+        entries whole and turns older ones into metadata-only stubs
+        (:func:`~summem.stores.summary_log.summary_stub`) in the same write, so it never holds
+        more than that many texts (``None``: every entry stays whole). A store without it is
+        called without it (see :func:`~summem.stores.summary_log.takes_keep_summaries`).
+        ``summary=None`` moves the watermark with no summary (plain truncation); the current
+        summary is then dropped and nothing is logged. ``watermark`` may equal the current one
+        (a re-summary) but never be smaller, and never exceed the history length. On any error
+        nothing is written.
 
         Returns:
             The new version.
@@ -272,7 +279,11 @@ class Store(Protocol):
         """
 
     def summaries(self, session_id: str) -> list[Message]:
-        """Every summary committed to this session, oldest first."""
+        """Every summary committed to this session, oldest first.
+
+        Entries older than the ``keep_summaries`` latest are stubs (metadata, no text; see
+        :func:`~summem.stores.summary_log.is_stub`).
+        """
 
     def rollback(
         self,
@@ -294,9 +305,9 @@ class Store(Protocol):
         Raises:
             ConflictError: the version (or ``expected_epoch``, when given) differs, or the
                 session does not exist.
-            StoreError: ``summary_id`` is not in the session's log, or a :meth:`rewrite`
-                abandoned it (:meth:`BranchingStore.rewrite`; the error names the branch);
-                nothing is written.
+            StoreError: ``summary_id`` is not in the session's log, a :meth:`rewrite`
+                abandoned it (:meth:`BranchingStore.rewrite`; the error names the branch), or
+                the log keeps it as a stub only (its text dropped); nothing is written.
         """
 
     def clear(self, session_id: str) -> None:
@@ -483,6 +494,16 @@ class ListingStore(Protocol):
         """
 
 
+@runtime_checkable
+class AsyncListingStore(Protocol):
+    """The async twin of :class:`ListingStore` (every built-in async store is one)."""
+
+    async def session_infos(
+        self, *, limit: int | None = None, after: str | None = None
+    ) -> list[SessionInfo]:
+        """See :meth:`ListingStore.session_infos`."""
+
+
 def check_page(limit: object, after: object) -> None:
     """Check a listing page's arguments.
 
@@ -530,8 +551,9 @@ class BranchingStore(Protocol):
         - If the watermark > ``keep``: every logged summary with watermark > ``keep`` is marked
           abandoned (by this ``branch_id``; :meth:`Store.summaries` still lists them,
           :meth:`Store.rollback` refuses them with a :class:`~summem.errors.StoreError` naming the
-          branch), and the current summary becomes the latest logged, not-abandoned summary
-          with watermark <= ``keep`` (``None`` and watermark 0 if there is none). Otherwise
+          branch), and the current summary becomes the latest logged, not-abandoned, whole
+          (not a stub) summary with watermark <= ``keep`` (``None`` and watermark 0 if there
+          is none). Otherwise
           summary and watermark are unchanged (a logged summary with watermark > ``keep``
           from before a rollback is still marked abandoned: it covers abandoned messages).
         - The system message is unchanged. The epoch is unchanged. The version bumps.

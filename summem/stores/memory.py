@@ -44,6 +44,7 @@ from summem.stores.common.operations import (
     SpendEntry,
 )
 from summem.stores.common.rows import check_expected
+from summem.stores.summary_log import dropped_summary_error, is_stub, summary_stub
 
 __all__ = ["AsyncInMemoryStore", "InMemoryStore"]
 
@@ -56,6 +57,11 @@ class _Logged:
     watermark: int
     abandoned_by: str | None = None
 
+    @property
+    def whole(self) -> bool:
+        """False once the bounded log made this entry a stub (no text)."""
+        return not is_stub(self.summary)
+
 
 @dataclass
 class _Session:
@@ -67,6 +73,8 @@ class _Session:
     history: list[Message] = field(default_factory=list)
     ids: set[str] = field(default_factory=set)
     log: list[_Logged] = field(default_factory=list)
+    stubs: int = 0
+    """``log[:stubs]`` are stubs (their text dropped); the rest are whole."""
     branches: dict[str, tuple[Branch, list[Message]]] = field(default_factory=dict)
 
 
@@ -186,13 +194,17 @@ class InMemoryStore(DirectStore):
 
     def _commit(self, session_id: str, commit: Commit) -> int:
         """See :meth:`summem.stores.base.Store.commit`."""
-        summary, watermark, expected_version, expected_epoch = commit
+        summary, watermark, expected_version, expected_epoch, keep = commit
         validate_session_id(session_id)
         with self._lock:
             s = self._checked(session_id, expected_version, expected_epoch)
             check_watermark(session_id, watermark, s.watermark, len(s.history))
             if summary is not None:
                 s.log.append(_Logged(summary, watermark))
+                while keep is not None and len(s.log) - s.stubs > keep:
+                    entry = s.log[s.stubs]
+                    entry.summary = summary_stub(entry.summary)
+                    s.stubs += 1
             s.summary = summary
             s.watermark = watermark
             s.version += 1
@@ -241,6 +253,8 @@ class InMemoryStore(DirectStore):
                 latest = found[-1]
                 if latest.abandoned_by is not None:
                     raise abandoned_summary_error(session_id, summary_id, latest.abandoned_by)
+                if is_stub(latest.summary):
+                    raise dropped_summary_error(session_id, summary_id)
                 target = (latest.summary, latest.watermark)
             s.summary, s.watermark = target
             s.version += 1
@@ -289,7 +303,7 @@ class InMemoryStore(DirectStore):
             return
         s.summary, s.watermark = None, 0
         for entry in reversed(s.log):
-            if entry.abandoned_by is None and entry.watermark <= keep:
+            if entry.abandoned_by is None and entry.watermark <= keep and entry.whole:
                 s.summary, s.watermark = entry.summary, entry.watermark
                 return
 
@@ -317,7 +331,7 @@ class InMemoryStore(DirectStore):
             s = self._sessions.get(session_id)
             if s is None:
                 return
-            s.history, s.log = [], []
+            s.history, s.log, s.stubs = [], [], 0
             s.ids = set()
             s.branches = {}
             s.system = s.summary = None

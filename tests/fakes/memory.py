@@ -44,7 +44,13 @@ def check_session(store: Store, session_id: str, view: list[Message] | None = No
         prev = log.get(info.previous_summary_id or "")
         start = prev.summary_info.watermark if prev and prev.summary_info else 0
         if "recomputed" in info.extra:  # rebuilt from scratch: it stands for all of history[:k]
-            assert list(info.covered_ids) == ids[:k], "recomputed summary not from history[:k]"
+            rebuilt = info.extra["recomputed"]  # named by count and ends: O(1), not O(k)
+            assert info.covered_ids == (), "a recomputed summary lists no ids"
+            assert (rebuilt["messages"], rebuilt["first_id"], rebuilt["last_id"]) == (
+                k,
+                ids[0],
+                ids[k - 1],
+            ), "recomputed summary not from history[:k]"
             assert info.previous_summary_id is None
         else:
             assert list(info.covered_ids) == ids[start:k], "summary not made from history[:k]"

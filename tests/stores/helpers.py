@@ -71,20 +71,37 @@ def fill(store: Store, sid: str, n: int) -> list[Message]:
     return batch
 
 
+def sqlite_drop_stubs(conn: Any) -> None:
+    """Undo SQLite migration 7 (the bounded summary log) on an open ``sqlite3`` connection."""
+    conn.execute("DROP INDEX summaries_whole")
+    conn.execute("ALTER TABLE summaries DROP COLUMN whole")
+
+
 def sqlite_drop_branches(conn: Any) -> None:
-    """Undo SQLite migration 6 (branches) on an open ``sqlite3`` connection: a file as an
-    older summem wrote it."""
+    """Undo SQLite migrations 7 and 6 (the bounded log, branches) on an open ``sqlite3``
+    connection: a file as an older summem wrote it."""
+    sqlite_drop_stubs(conn)
     conn.execute("DROP TABLE branch_messages")
     conn.execute("DROP TABLE branches")
     conn.execute("DROP INDEX summaries_valid")
     conn.execute("ALTER TABLE summaries DROP COLUMN abandoned_by")
 
 
-def pg_drop_branches(schema: str) -> None:
-    """Undo PostgreSQL migration 5 (branches) in ``schema``: tables as an older summem left
-    them."""
+def pg_drop_stubs(schema: str) -> None:
+    """Undo PostgreSQL migrations 8 and 7 (the listing index, the bounded summary log)."""
     from tests.stores.backends import pg_execute
 
+    pg_execute("DROP INDEX {schema}.sessions_by_name", schema=schema)
+    pg_execute("ALTER TABLE {schema}.summaries DROP COLUMN whole", schema=schema)
+
+
+def pg_drop_branches(schema: str) -> None:
+    """Undo PostgreSQL migrations 8, 7 and 5 (the listing index, the bounded log, branches)
+    in ``schema``: tables as an older summem left them (migration 6 adds a function that is
+    replaced)."""
+    from tests.stores.backends import pg_execute
+
+    pg_drop_stubs(schema)
     pg_execute("DROP TABLE {schema}.branch_messages, {schema}.branches", schema=schema)
     pg_execute("ALTER TABLE {schema}.summaries DROP COLUMN abandoned_by", schema=schema)
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from summem.errors import StoreError
-from summem.stores.base import ListingStore, Store
+from summem.messages import user
+from summem.stores.base import AsyncListingStore, ListingStore, Store
 from tests.stores.backends import SYNC_PARAMS, Backend, open_backend
 from tests.stores.helpers import fill, reduce_to, summary_msg
 
@@ -38,6 +39,30 @@ def test_infos_match_the_loaded_sessions(sync_store: Store) -> None:
         assert info.summaries == len(sync_store.summaries(info.session_id))
         assert info.summary == state.summary
     assert infos[1].summary is not None and infos[1].summaries == 1
+
+
+def test_every_async_store_lists_as_its_sync_twin(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("summem.stores.redis.store._INFO_BATCH", 2)  # pages cross pipelines
+    store = backend.make()
+    if backend.mode == "async":
+        inner = store.inner  # type: ignore[attr-defined]  # the SyncFacade's async store
+        assert isinstance(inner, AsyncListingStore)
+    for n in ("c", "a", "b", "d", "é"):
+        fill(store, n, 2)
+    reduce_to(store, "b", 1)
+    infos = store.session_infos(limit=3, after="a")  # type: ignore[attr-defined]
+    assert [(i.session_id, i.length, i.watermark) for i in infos] == [
+        ("b", 2, 1),
+        ("c", 2, 0),
+        ("d", 2, 0),
+    ]
+    assert infos[0].summaries == 1 and infos[0].summary is not None
+    rest = store.session_infos(after="d")  # type: ignore[attr-defined]
+    assert [i.session_id for i in rest] == ["é"]
+    with pytest.raises(StoreError, match="limit"):
+        store.session_infos(limit=0)  # type: ignore[attr-defined]
 
 
 def test_pages_follow_after_and_limit(sync_store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -87,3 +112,37 @@ def test_bad_page_arguments_are_named(
     assert isinstance(sync_store, ListingStore)
     with pytest.raises(StoreError, match=word):
         sync_store.session_infos(limit=limit, after=after)  # type: ignore[arg-type]
+
+
+@pytest.mark.postgres
+def test_a_postgres_page_reads_the_name_index_not_every_row() -> None:
+    import psycopg
+    from psycopg import sql
+
+    from summem.stores import PostgresStore
+    from tests.stores.backends import postgres_url, require_postgres, unique_prefix
+
+    require_postgres()
+    schema = unique_prefix()
+    try:
+        with PostgresStore(postgres_url(), schema=schema) as store:
+            for i in range(300):
+                store.append(f"s{i:04d}", [user("hi")])
+            assert [i.session_id for i in store.session_infos(limit=2, after="s0100")] == [
+                "s0101",
+                "s0102",
+            ]
+        with psycopg.connect(postgres_url(), autocommit=True) as conn:
+            conn.execute(sql.SQL("ANALYZE {}.sessions").format(sql.Identifier(schema)))
+            plan = conn.execute(
+                sql.SQL(
+                    'EXPLAIN SELECT name FROM {}.sessions x WHERE name COLLATE "C" > %s '
+                    'ORDER BY name COLLATE "C" LIMIT %s'
+                ).format(sql.Identifier(schema)),
+                ("s0100", 2),
+            ).fetchall()
+        text = "\n".join(row[0] for row in plan)
+        assert "sessions_by_name" in text and "Sort" not in text, text
+    finally:
+        with psycopg.connect(postgres_url(), autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))

@@ -10,7 +10,7 @@ import pytest
 import summem.stores
 from tests.stores.backends import KINDS, Kind
 
-NOT_BACKENDS = {"base", "url", "common", "adapter"}
+NOT_BACKENDS = {"base", "url", "summary_log", "common", "adapter"}
 """The children of summem.stores that every backend shares (not backends themselves)."""
 
 

@@ -47,8 +47,8 @@ def test_the_marker_is_the_most_any_applied_migration_declared() -> None:
     assert compatible_down_to((1, 1, 3, 3), 2) == 1
     assert compatible_down_to((1, 3, 2), 3) == 3  # a later, lower declaration cannot lower it
     assert compatible_down_to((1,), 0) == 0
-    assert compatible_down_to(COMPATIBLE, KNOWN) == 6  # SQLite today (branches, issue #28)
-    assert compatible_down_to(PG_COMPATIBLE, len(PG_MIGRATIONS)) == 5  # PostgreSQL (branches)
+    assert compatible_down_to(COMPATIBLE, KNOWN) == 7  # SQLite today (the bounded log, #30)
+    assert compatible_down_to(PG_COMPATIBLE, len(PG_MIGRATIONS)) == 7  # PostgreSQL (the log)
     assert compatible_down_to(REDIS_COMPATIBLE, REDIS_SCHEMA) == 1  # Redis today
 
 
@@ -116,7 +116,7 @@ def future_sqlite(path: Path, *, compatible: int | None, marker_for: int = KNOWN
 def test_sqlite_records_the_marker_when_it_migrates(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     SQLiteStore(path).close()
-    assert sqlite_marker(path) == (KNOWN, (KNOWN, 6))
+    assert sqlite_marker(path) == (KNOWN, (KNOWN, 7))
     old = tmp_path / "old.db"  # written before markers: migrated, it gets one
     SQLiteStore(old).close()
     conn = sqlite3.connect(old)
@@ -128,7 +128,7 @@ def test_sqlite_records_the_marker_when_it_migrates(tmp_path: Path) -> None:
     conn.commit()
     conn.close()
     SQLiteStore(old).close()
-    assert sqlite_marker(old) == (KNOWN, (KNOWN, 6))
+    assert sqlite_marker(old) == (KNOWN, (KNOWN, 7))
 
 
 def test_sqlite_newer_but_compatible_is_used_as_it_is(
@@ -234,7 +234,7 @@ def future_postgres(schema: str, *, compatible: int | None, marker_for: int | No
 def test_postgres_records_the_marker_and_uses_a_newer_compatible_schema(schema: str) -> None:
     latest = len(PG_MIGRATIONS)
     PostgresStore(postgres_url(), schema=schema).close()
-    assert pg_version_row(schema) == (latest, 5, latest)
+    assert pg_version_row(schema) == (latest, 7, latest)
     future_postgres(schema, compatible=latest, marker_for=latest + 1)
     with PostgresStore(postgres_url(), schema=schema) as store:
         state = store.load("s")
@@ -291,7 +291,7 @@ def test_postgres_version_table_from_before_the_marker_is_read_and_upgraded(sche
     pg_execute("UPDATE {schema}.summem_schema_version SET version = 2", schema=schema)
     with PostgresStore(postgres_url(), schema=schema) as store:
         assert store.spent_since("t").tokens == 0  # migrated: the ledger is back
-    assert pg_version_row(schema) == (latest, 5, latest)
+    assert pg_version_row(schema) == (latest, 7, latest)
 
 
 # -- Redis ------------------------------------------------------------------------------------

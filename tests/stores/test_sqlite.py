@@ -79,7 +79,7 @@ def test_a_file_from_before_the_id_index_is_migrated_and_appends_stay_idempotent
         assert store.append("s", [*first, user("c")]) == 3
         assert [m.text for m in store.history("s")] == ["a", "b", "c"]
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 6
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 7
     indexes = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
     assert ("messages_by_id",) in indexes
     conn.close()

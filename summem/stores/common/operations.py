@@ -52,6 +52,7 @@ class Commit(NamedTuple):
     watermark: int
     expected_version: int
     expected_epoch: str
+    keep_summaries: int | None = None
 
 
 class Rollback(NamedTuple):

@@ -27,6 +27,7 @@ from summem.stores.common.operations import (
     SpendEntry,
     StoreOp,
 )
+from summem.stores.summary_log import check_keep_summaries
 
 __all__ = ["AsyncOpLedger", "AsyncOpStore", "OpLedger", "OpStore"]
 
@@ -72,9 +73,11 @@ class OpStore(Operations, ClosingStore):
         watermark: int,
         expected_version: int,
         expected_epoch: str,
+        keep_summaries: int | None = None,
     ) -> int:
         """See :meth:`summem.stores.base.Store.commit`."""
-        commit = Commit(summary, watermark, expected_version, expected_epoch)
+        keep = check_keep_summaries(keep_summaries)
+        commit = Commit(summary, watermark, expected_version, expected_epoch, keep)
         return self._run(self._op_commit(session_id, commit))
 
     def create(
@@ -201,9 +204,11 @@ class AsyncOpStore(Operations):
         watermark: int,
         expected_version: int,
         expected_epoch: str,
+        keep_summaries: int | None = None,
     ) -> int:
         """See :meth:`summem.stores.base.Store.commit`."""
-        commit = Commit(summary, watermark, expected_version, expected_epoch)
+        keep = check_keep_summaries(keep_summaries)
+        commit = Commit(summary, watermark, expected_version, expected_epoch, keep)
         return await self._run(self._op_commit(session_id, commit))
 
     async def create(

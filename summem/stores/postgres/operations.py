@@ -46,8 +46,11 @@ from summem.stores.postgres.transaction import (
     parse_meta,
     schema_version,
 )
+from summem.stores.summary_log import dropped_summary_error, summary_stub
 
 __all__ = ["PgOps"]
+
+_LOGGED = "summary log entry"
 
 
 class PgOps(PgBranching, PgSpend):
@@ -184,17 +187,29 @@ class PgOps(PgBranching, PgSpend):
 
     def _op_commit(self, session_id: str, commit: Commit) -> Transaction[int]:
         name = validate_session_id(session_id)
-        summary, watermark, expected_version, expected_epoch = commit
+        summary, watermark, expected_version, expected_epoch, keep = commit
         body = None if summary is None else encode_message(summary)
-        q = self._sql
+        q, key = self._sql, name_key(name)
+        stubbing = summary is not None and keep is not None
 
         def steps() -> Steps[int]:
-            (rows,) = yield batch(Query(q.LOCK_META, (name_key(name), name)))
-            meta = checked(name, rows, expected_version, expected_epoch)
+            reads = [Query(q.LOCK_META, (key, name))]
+            if stubbing:  # after the lock: what is whole past the latest keep - 1 (+ the new one)
+                assert keep is not None
+                reads.append(Query(q.TO_STUB, (key, name, keep - 1)))
+            rows = yield batch(*reads)
+            meta = checked(name, rows[0], expected_version, expected_epoch)
             check_watermark(name, watermark, meta.watermark, meta.length)
             writes = [Query(q.SET_SUMMARY, (body, watermark, meta.sid))]
             if summary is not None:
                 writes.append(Query(q.LOG_SUMMARY, (meta.sid, summary.id, watermark, body)))
+            if stubbing and rows[1]:
+                seqs = [seq for seq, _ in rows[1]]
+                stubs = [
+                    encode_message(summary_stub(decode_message(b, session_id=name, where=_LOGGED)))
+                    for _, b in rows[1]
+                ]
+                writes.append(Query(q.SET_STUBS, (seqs, stubs)))
             yield batch(*writes, final=True)
             return meta.version + 1
 
@@ -323,9 +338,11 @@ class PgOps(PgBranching, PgSpend):
             if summary_id is not None:
                 if not rows[1]:
                     raise StoreError(f"session {name!r}: no logged summary with id {summary_id!r}")
-                watermark, body, abandoned_by = rows[1][0]
+                watermark, body, abandoned_by, whole = rows[1][0]
                 if abandoned_by is not None:
                     raise abandoned_summary_error(name, summary_id, abandoned_by)
+                if not whole:
+                    raise dropped_summary_error(name, summary_id)
                 if not 0 <= watermark <= meta.length:
                     raise CorruptRecordError(
                         f"session {name!r}: summary log entry {summary_id!r} has an invalid "

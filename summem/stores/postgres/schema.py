@@ -207,6 +207,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 6: an append in one statement, so one round trip (autocommit: no BEGIN, no COMMIT)
         _APPEND_FUNCTION,
     ),
+    (  # 7: the bounded summary log: entries past the latest keep_summaries become stubs
+        "ALTER TABLE {schema}.summaries ADD COLUMN whole boolean NOT NULL DEFAULT true",
+        # a commit finds the entries to stub, a branch the latest whole one: O(kept), not O(log)
+        "CREATE INDEX summaries_whole ON {schema}.summaries (sid, seq) WHERE whole",
+    ),
+    (  # 8: sessions list pages through this index (code point order), not a sort of every row
+        'CREATE INDEX sessions_by_name ON {schema}.sessions (name COLLATE "C")',
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
 
@@ -218,6 +226,8 @@ COMPATIBLE: tuple[int, ...] = (
     5,  # 5: branches: older code would roll back to an abandoned summary and its clear would
     #      leave the session's branches behind
     5,  # 6: the append function: older code never calls it (its appends write the same rows)
+    7,  # 7: stubs in the summary log: older code would make a stub (no text) current
+    7,  # 8: an index only: code at schema 7 reads and writes the same rows
 )
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat`). The version table records the marker in
@@ -281,8 +291,8 @@ class SQL:
             "RETURNING sid"
         ),
         "NAMES": "SELECT name FROM {schema}.sessions",
-        # the listing, in code point order (the "C" collation compares UTF-8 bytes); no index
-        # on name: a page sorts the session rows (never the messages)
+        # the listing, in code point order (the "C" collation compares UTF-8 bytes), read
+        # through the index on name COLLATE "C": a page reads its rows only
         "INFOS": (
             "SELECT name, length, watermark, version, summary, "
             "(SELECT count(*) FROM {schema}.summaries s WHERE s.sid = x.sid) "
@@ -354,8 +364,18 @@ class SQL:
             "SELECT su.body FROM {schema}.summaries su JOIN {schema}.sessions s "
             "ON su.sid = s.sid WHERE s.key = %s AND s.name = %s ORDER BY su.seq"
         ),
+        # the whole entries past the latest %s (the offset), to be made stubs
+        "TO_STUB": (
+            "SELECT su.seq, su.body FROM {schema}.summaries su JOIN {schema}.sessions s "
+            "ON su.sid = s.sid WHERE s.key = %s AND s.name = %s AND su.whole "
+            "ORDER BY su.seq DESC OFFSET %s"
+        ),
+        "SET_STUBS": (
+            "UPDATE {schema}.summaries su SET body = v.body, whole = false "
+            "FROM unnest(%s::bigint[], %s::text[]) AS v(seq, body) WHERE su.seq = v.seq"
+        ),
         "FIND_SUMMARY": (
-            "SELECT su.watermark, su.body, su.abandoned_by FROM {schema}.summaries su "
+            "SELECT su.watermark, su.body, su.abandoned_by, su.whole FROM {schema}.summaries su "
             "JOIN {schema}.sessions s ON su.sid = s.sid WHERE s.key = %s AND s.name = %s "
             "AND su.summary_id = %s ORDER BY su.seq DESC LIMIT 1"
         ),
@@ -368,7 +388,7 @@ class SQL:
         "LATEST_VALID_SUMMARY": (
             "SELECT su.watermark, su.body FROM {schema}.summaries su JOIN {schema}.sessions s "
             "ON su.sid = s.sid WHERE s.key = %s AND s.name = %s AND su.abandoned_by IS NULL "
-            "AND su.watermark <= %s ORDER BY su.seq DESC LIMIT 1"
+            "AND su.whole AND su.watermark <= %s ORDER BY su.seq DESC LIMIT 1"
         ),
         "KEPT_IDS": (  # the new messages' ids already in history[:keep]
             "SELECT m.msg_id FROM {schema}.messages m JOIN {schema}.sessions s ON m.sid = s.sid "
@@ -489,6 +509,8 @@ class SQL:
     SET_TERMS: bytes
     DELETE_MESSAGES: bytes
     LOG_SUMMARY: bytes
+    TO_STUB: bytes
+    SET_STUBS: bytes
     SUMMARIES: bytes
     FIND_SUMMARY: bytes
     DELETE_SUMMARIES: bytes

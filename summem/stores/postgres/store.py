@@ -161,6 +161,12 @@ class AsyncPostgresStore(AsyncRunner, AsyncOpLedger):
             await self.open()
         return await self._drive(cast("Transaction[T]", op))
 
+    async def session_infos(
+        self, *, limit: int | None = None, after: str | None = None
+    ) -> list[SessionInfo]:
+        """See :meth:`summem.stores.base.ListingStore.session_infos` (reads no messages)."""
+        return await self._run(self._op_infos(limit, after))
+
     async def search(
         self, session_id: str, query: str, *, k: int, stop: int | None = None
     ) -> list[SearchHit]:

@@ -63,6 +63,7 @@ from summem.stores.common.operations import (
 from summem.stores.common.rows import decode_opt
 from summem.stores.common.schema_compat import check_declarations, check_schema
 from summem.stores.redis.scripts import SCRIPTS
+from summem.stores.summary_log import dropped_summary_error, summary_stub
 
 __all__ = [
     "COMPATIBLE",
@@ -382,14 +383,23 @@ class RedisBase(Generic[C]):
 
     def _op_commit(self, session_id: str, commit: Commit) -> ScriptCall[int]:
         name = validate_session_id(session_id)
-        summary, watermark, expected_version, expected_epoch = commit
+        summary, watermark, expected_version, expected_epoch, keep = commit
         k = self._keys(name)
         body = log = ""
         if summary is not None:
             body = encode_message(summary)
-            entry = {"id": summary.id, "w": int(watermark), "m": body}
+            # "d": the entry's stub, which replaces "m" once keep later entries follow it
+            stub = encode_message(summary_stub(summary))
+            entry = {"id": summary.id, "w": int(watermark), "m": body, "d": stub}
             log = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
-        args: list[str | int] = [expected_epoch, expected_version, int(watermark), body, log]
+        args: list[str | int] = [
+            expected_epoch,
+            expected_version,
+            int(watermark),
+            body,
+            log,
+            "" if keep is None else keep,
+        ]
 
         def parse(raw: Any) -> int:
             return cas_result(name, raw, watermark)
@@ -617,4 +627,6 @@ def cas_result(name: str, raw: Any, watermark: int | None, summary_id: str | Non
         raise StoreError(f"session {name!r}: no logged summary with id {summary_id!r}")
     if status == "abandoned" and summary_id is not None:
         raise abandoned_summary_error(name, summary_id, text(detail))
+    if status == "dropped" and summary_id is not None:
+        raise dropped_summary_error(name, summary_id)
     raise CorruptRecordError(f"session {name!r}: stored session record is invalid")

@@ -167,7 +167,10 @@ return 1
 """
 )
 
-# ARGV[3] watermark, ARGV[4] encoded summary ('' = none), ARGV[5] log entry ('' = none).
+# ARGV[3] watermark, ARGV[4] encoded summary ('' = none), ARGV[5] log entry ('' = none),
+# ARGV[6] keep_summaries ('' = every entry whole). ``meta.stubs`` counts the log's leading
+# entries already stubs; each entry past the latest ``keep`` gets its stub ("d") as its body
+# ("m") and is marked "x" (an entry logged without "d", by an older release, stays whole).
 _COMMIT = (
     _CAS
     + """
@@ -175,7 +178,22 @@ local w = tonumber(ARGV[3])
 if w < wm then return {'backwards', wm} end
 local n = redis.call('LLEN', KEYS[2])
 if w > n then return {'past_end', n} end
-if ARGV[5] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[5]) end
+if ARGV[5] ~= '' then
+  local len = redis.call('RPUSH', KEYS[3], ARGV[5])
+  local keep = tonumber(ARGV[6])
+  if keep then
+    local s = tonumber(redis.call('HGET', KEYS[1], 'stubs')) or 0
+    while len - s > keep do
+      local ok, e = pcall(cjson.decode, redis.call('LINDEX', KEYS[3], s))
+      if ok and type(e) == 'table' and type(e['d']) == 'string' then
+        e['m'], e['d'], e['x'] = e['d'], nil, 1
+        redis.call('LSET', KEYS[3], s, cjson.encode(e))
+      end
+      s = s + 1
+    end
+    redis.call('HSET', KEYS[1], 'stubs', s)
+  end
+end
 if ARGV[4] == '' then
   redis.call('HDEL', KEYS[1], 'summary')
 else
@@ -196,20 +214,29 @@ if ARGV[3] == '0' then
   redis.call('HSET', KEYS[1], 'watermark', 0)
   return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
 end
-local log = redis.call('LRANGE', KEYS[3], 0, -1)
-for i = #log, 1, -1 do
-  local ok, e = pcall(cjson.decode, log[i])
-  if not ok or type(e) ~= 'table' then return {'corrupt'} end
-  if e['id'] == ARGV[4] then
-    local by = redis.call('HGET', KEYS[4], tostring(i))
-    if by then return {'abandoned', by} end
-    local w = tonumber(e['w'])
-    if not w or type(e['m']) ~= 'string' or w < 0 or w > redis.call('LLEN', KEYS[2]) then
-      return {'corrupt'}
+-- the log is read from its end, a page at a time: a rollback to a recent summary (the
+-- whole ones are the latest) reads a page, not the whole log
+local hi = redis.call('LLEN', KEYS[3])
+while hi > 0 do
+  local lo = math.max(0, hi - 100)
+  local page = redis.call('LRANGE', KEYS[3], lo, hi - 1)
+  for j = #page, 1, -1 do
+    local i = lo + j  -- 1-based, as the abandoned hash counts
+    local ok, e = pcall(cjson.decode, page[j])
+    if not ok or type(e) ~= 'table' then return {'corrupt'} end
+    if e['id'] == ARGV[4] then
+      local by = redis.call('HGET', KEYS[4], tostring(i))
+      if by then return {'abandoned', by} end
+      if e['x'] then return {'dropped'} end
+      local w = tonumber(e['w'])
+      if not w or type(e['m']) ~= 'string' or w < 0 or w > redis.call('LLEN', KEYS[2]) then
+        return {'corrupt'}
+      end
+      redis.call('HSET', KEYS[1], 'summary', e['m'], 'watermark', w)
+      return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
     end
-    redis.call('HSET', KEYS[1], 'summary', e['m'], 'watermark', w)
-    return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
   end
+  hi = lo
 end
 return {'unknown'}
 """
@@ -267,7 +294,7 @@ for i = 1, #log do
   local free = redis.call('HEXISTS', KEYS[7], tostring(i)) == 0
   if tonumber(e['w']) > keep then
     if free then redis.call('HSET', KEYS[7], tostring(i), ARGV[4]) end
-  elseif free then
+  elseif free and not e['x'] then
     back, back_w = e['m'], tonumber(e['w'])
   end
 end
@@ -344,7 +371,7 @@ _CLEAR = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if not tonumber(redis.call('HGET', KEYS[1], 'version')) then return -1 end
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
-redis.call('HDEL', KEYS[1], 'summary', 'system')
+redis.call('HDEL', KEYS[1], 'summary', 'system', 'stubs')
 redis.call('HSET', KEYS[1], 'watermark', 0, 'indexed', 0)
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 return 1

@@ -227,6 +227,29 @@ class AsyncRedisStore(
             keys = [k async for k in self._client.scan_iter(match=self._scan_pattern(), count=1000)]
         return self._names(keys)
 
+    async def session_infos(
+        self, *, limit: int | None = None, after: str | None = None
+    ) -> list[SessionInfo]:
+        """See :meth:`RedisStore.session_infos` (the same reads, awaited)."""
+        check_page(limit, after)
+        names = [n for n in await self.list_sessions() if after is None or n > after]
+        infos: list[SessionInfo] = []
+        while names and (limit is None or len(infos) < limit):
+            want = _INFO_BATCH if limit is None else min(_INFO_BATCH, limit - len(infos))
+            batch, names = names[:want], names[want:]
+            ops = [self._op_info(name) for name in batch]
+            if isinstance(self._client, import_redis().asyncio.RedisCluster):
+                found = [await self._run(op) for op in ops]
+            else:
+                with self._errors(None, "info"):
+                    pipe = self._client.pipeline(transaction=False)
+                    for op in ops:
+                        pipe.eval(SCRIPTS["info"], len(op.keys), *op.keys)
+                    raws = await pipe.execute()
+                found = [op.parse(raw) for op, raw in zip(ops, raws, strict=True)]
+            infos += [info for info in found if info is not None]  # None: deleted meanwhile
+        return infos
+
     async def close(self) -> None:
         """Close the client if the store created it from a URL."""
         if self._owns:

@@ -129,6 +129,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         # a rewrite marks and picks among the summaries still valid: O(those), not O(log)
         "CREATE INDEX summaries_valid ON summaries (sid, watermark) WHERE abandoned_by IS NULL",
     ),
+    (  # 7: the bounded summary log: entries past the latest keep_summaries become stubs
+        "ALTER TABLE summaries ADD COLUMN whole INTEGER NOT NULL DEFAULT 1",
+        # a commit finds the entries to stub, a branch the latest whole one: O(kept), not O(log)
+        "CREATE INDEX summaries_whole ON summaries (sid, seq) WHERE whole = 1",
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings ``user_version`` to ``i + 1``."""
 
@@ -140,6 +145,7 @@ COMPATIBLE: tuple[int, ...] = (
     3,  # 5: the holds' table: older code never reads it (it checks budgets without holds)
     6,  # 6: branches: older code would roll back to an abandoned summary, and its clear and
     #      delete would leave branch rows behind for a later session to inherit
+    7,  # 7: stubs in the summary log: older code would make a stub (no text) current
 )
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat` for what may be declared)."""
@@ -218,8 +224,8 @@ class SQL:
     )
     SUMMARIES = "SELECT body FROM summaries WHERE sid = ? ORDER BY seq"
     FIND_SUMMARY = (
-        "SELECT watermark, body, abandoned_by FROM summaries WHERE sid = ? AND summary_id = ? "
-        "ORDER BY seq DESC LIMIT 1"
+        "SELECT watermark, body, abandoned_by, whole FROM summaries "
+        "WHERE sid = ? AND summary_id = ? ORDER BY seq DESC LIMIT 1"
     )
     PROBE = "SELECT epoch, version, length FROM sessions WHERE name = ?"
     HAS_BRANCH = "SELECT 1 FROM branches WHERE sid = ? AND branch_id = ?"
@@ -241,9 +247,16 @@ class SQL:
         "WHERE sid = ? AND watermark > ? AND abandoned_by IS NULL"
     )
     LATEST_VALID_SUMMARY = (
-        "SELECT watermark, body FROM summaries "
-        "WHERE sid = ? AND abandoned_by IS NULL AND watermark <= ? ORDER BY seq DESC LIMIT 1"
+        "SELECT watermark, body FROM summaries INDEXED BY summaries_whole "
+        "WHERE sid = ? AND whole = 1 AND abandoned_by IS NULL AND watermark <= ? "
+        "ORDER BY seq DESC LIMIT 1"
     )
+    # the whole entries past the latest ``keep`` (LIMIT -1: no limit), to be made stubs
+    TO_STUB = (
+        "SELECT seq, body FROM summaries WHERE sid = ? AND whole = 1 "
+        "ORDER BY seq DESC LIMIT -1 OFFSET ?"
+    )
+    SET_STUB = "UPDATE summaries SET body = ?, whole = 0 WHERE seq = ?"
     SET_REWRITTEN = (
         "UPDATE sessions SET length = ?, summary = ?, watermark = ?, indexed = MIN(indexed, ?), "
         "version = version + 1, updated_at = ? WHERE sid = ?"

@@ -65,6 +65,7 @@ from summem.stores.sqlite.rows import (
 from summem.stores.sqlite.scan import ScanIndexes
 from summem.stores.sqlite.schema import SQL
 from summem.stores.sqlite.spend import SQLiteSpend
+from summem.stores.summary_log import dropped_summary_error, summary_stub
 from summem.stores.url import sqlite_file, sqlite_read_only
 
 __all__ = ["AsyncSQLiteStore", "SQLiteStore"]
@@ -211,7 +212,7 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
 
     def _commit(self, session_id: str, commit: Commit) -> int:
         """See :meth:`summem.stores.base.Store.commit`."""
-        summary, watermark, expected_version, expected_epoch = commit
+        summary, watermark, expected_version, expected_epoch, keep = commit
         name = validate_session_id(session_id)
         body = None if summary is None else encode_message(summary)
         with self._file.tx(name, write="commit") as conn:
@@ -221,6 +222,8 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
             conn.execute(SQL.SET_SUMMARY, (body, watermark, now, meta.sid))
             if summary is not None and body is not None:
                 self._log_summary(conn, meta.sid, summary.id, watermark, body, now)
+                if keep is not None:
+                    _stub_older(conn, name, meta.sid, keep)
             return meta.version + 1
 
     def _create(self, session_id: str, create: Create) -> None:
@@ -253,9 +256,11 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
                 row = conn.execute(SQL.FIND_SUMMARY, (meta.sid, summary_id)).fetchone()
                 if row is None:
                     raise StoreError(f"session {name!r}: no logged summary with id {summary_id!r}")
-                watermark, body, abandoned_by = row
+                watermark, body, abandoned_by, whole = row
                 if abandoned_by is not None:
                     raise abandoned_summary_error(name, summary_id, abandoned_by)
+                if not whole:
+                    raise dropped_summary_error(name, summary_id)
                 if not isinstance(watermark, int) or not 0 <= watermark <= meta.length:
                     raise CorruptRecordError(
                         f"session {name!r}: summary log entry {summary_id!r} has an invalid "
@@ -436,6 +441,13 @@ class AsyncSQLiteStore(AsyncLedgerAdapter):
 
 
 _RETURNING = sqlite3.sqlite_version_info >= (3, 35)
+
+
+def _stub_older(conn: sqlite3.Connection, name: str, sid: int, keep: int) -> None:
+    """Make the log's whole entries past the latest ``keep`` stubs (one, after a commit)."""
+    for seq, body in conn.execute(SQL.TO_STUB, (sid, keep)).fetchall():
+        old = decode_message(body, session_id=name, where="summary log entry")
+        conn.execute(SQL.SET_STUB, (encode_message(summary_stub(old)), seq))
 
 
 def _append_one(conn: sqlite3.Connection, name: str, mid: str, body: str) -> int | None:
