@@ -204,7 +204,11 @@ def generate_trajectory(
     )
 
 
-WRITERS = {**blind.WRITERS, **blind2.WRITERS, "ledgers": ledgers.write}
+WRITERS: dict[str, Callable[[random.Random, int, int], blind.Writer | blind2.Writer]] = {
+    **blind.WRITERS,
+    **blind2.WRITERS,
+    "ledgers": ledgers.write,
+}
 """The styles that write their own conversation: the blind ones (both sets) and ``ledgers``."""
 STYLES = ("direct", "indirect", "nested-tool", "lists", "heldout", *WRITERS)
 """How facts are planted (see :func:`generate_trajectory`)."""
