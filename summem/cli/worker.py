@@ -48,6 +48,7 @@ def worker_app(config: SummemConfig, *, broker: str | None = None, queue: str | 
             store_url=config.store,
             lease_ttl_seconds=lease,
             retry_seconds=retry,
+            keep_summaries=config.summary.keep_summaries,
         )
 
     visibility = dispatch.visibility_timeout_seconds if dispatch is not None else None

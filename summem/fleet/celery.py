@@ -37,6 +37,7 @@ from summem.fleet.worker import JobOutcome, run_job
 from summem.observe.hooks import Hook
 from summem.reducers.base import Reducer
 from summem.stores.base import Store
+from summem.stores.summary_log import DEFAULT_KEEP_SUMMARIES
 
 __all__ = ["DEFAULT_QUEUE", "TASK_NAME", "CeleryDispatcher", "WorkerContext", "celery_app"]
 
@@ -68,6 +69,8 @@ class WorkerContext:
         hooks: given each job's reduction events (as a memory's hooks are).
         on_outcome: called with each job's :class:`~summem.fleet.JobOutcome` (metrics:
             queue lag, stale jobs...); an exception in it is logged and ignored.
+        keep_summaries: how many latest summaries the store's log keeps whole (the
+            producers' ``Memory(keep_summaries=)``; ``None``: every one).
     """
 
     store: Store
@@ -77,6 +80,7 @@ class WorkerContext:
     retry_seconds: float = 2.0
     hooks: Sequence[Hook] = ()
     on_outcome: Callable[[JobOutcome], object] | None = None
+    keep_summaries: int | None = DEFAULT_KEEP_SUMMARIES
 
 
 def _app_config(broker: str, queue: str, visibility_timeout: float | None) -> dict[str, Any]:
@@ -164,6 +168,7 @@ def celery_app(
                 store_url=ctx.store_url,
                 lease_ttl_seconds=ctx.lease_ttl_seconds,
                 hooks=ctx.hooks,
+                keep_summaries=ctx.keep_summaries,
             )
         except StoreError as exc:  # the store is unreachable: the job is not lost for that
             logger.warning(

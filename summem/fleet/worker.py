@@ -36,6 +36,7 @@ from summem.session.core import SessionCore
 from summem.session.flows import reduction_flow, reload_flow
 from summem.session.steps import SyncStoreSteps
 from summem.stores.base import Store
+from summem.stores.summary_log import DEFAULT_KEEP_SUMMARIES, check_keep_summaries
 
 __all__ = ["CURRENT_JOB", "JobOutcome", "JobStatus", "run_job"]
 
@@ -88,6 +89,7 @@ def run_job(
     store_url: str = "",
     lease_ttl_seconds: float = 120.0,
     hooks: Sequence[Hook] = (),
+    keep_summaries: int | None = DEFAULT_KEEP_SUMMARIES,
 ) -> JobOutcome:
     """Run ``job`` on ``store`` with ``reducer`` (the memory's, from the same config).
 
@@ -101,13 +103,15 @@ def run_job(
         lease_ttl_seconds: how long the lease outlives a worker killed mid-job (its
             redelivered copy takes over at once; another job waits this long at most).
         hooks: given the reduction's events, as a memory's hooks are.
+        keep_summaries: how many latest summaries the store's log keeps whole (the
+            producers' ``Memory(keep_summaries=)``; ``None``: every one).
 
     Returns:
         What happened; it is also logged (``summem.fleet``, INFO; WARNING for a failure).
     """
     token = CURRENT_JOB.set(job)
     try:
-        return _run(job, store, reducer, store_url, lease_ttl_seconds, hooks)
+        return _run(job, store, reducer, store_url, lease_ttl_seconds, hooks, keep_summaries)
     finally:
         CURRENT_JOB.reset(token)
 
@@ -119,6 +123,7 @@ def _run(
     store_url: str,
     lease_ttl_seconds: float,
     hooks: Sequence[Hook],
+    keep_summaries: int | None,
 ) -> JobOutcome:
     started, lag = time.monotonic(), job.lag()
     sid = job.session_id
@@ -155,6 +160,7 @@ def _run(
     try:
         heard: list[MemoryEvent] = []
         core = SessionCore(sid, reducer, background=False)
+        core.keep_summaries = check_keep_summaries(keep_summaries)
         core.hooks = HookList([*hooks, heard.append], allow_async=False)
         run_sync(reload_flow(core, steps))
         stale = _stale(job, (core.epoch, core.version, core.length) if not core.stale else None)

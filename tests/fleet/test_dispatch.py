@@ -478,3 +478,25 @@ def test_after_a_failed_publish_the_next_job_waits_for_the_pause(
     memory.wait()
     assert broker.calls == 2
     memory.close()
+
+
+def test_a_worker_keeps_the_latest_summaries_whole_as_configured(tmp_path: Path) -> None:
+    from summem.stores.summary_log import is_stub
+
+    store = SQLiteStore(tmp_path / "s.db")
+    jobs: list[dict[str, Any]] = []
+    memory = Memory("s", reducer=reducer(), store=store, dispatcher=CallableDispatcher(jobs.append))
+    committed = 0
+    for i in range(120):
+        memory.add(msg(i))
+        memory.wait()
+        while jobs:
+            job = ReductionJob.from_dict(jobs.pop(0))
+            outcome = run_job(job, store=store, reducer=reducer(), keep_summaries=2)
+            committed += outcome.status == "committed"
+    log = store.summaries("s")
+    assert committed >= 4 and len(log) >= 4
+    assert [is_stub(m) for m in log] == [True] * (len(log) - 2) + [False, False]
+    assert not is_stub(log[-1]) and log[-1].text
+    memory.close()
+    store.close()
