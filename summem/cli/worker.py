@@ -49,6 +49,7 @@ def worker_app(config: SummemConfig, *, broker: str | None = None, queue: str | 
             lease_ttl_seconds=lease,
             retry_seconds=retry,
             keep_summaries=config.summary.keep_summaries,
+            spend_limit=config.spend_limit(),
         )
 
     visibility = dispatch.visibility_timeout_seconds if dispatch is not None else None

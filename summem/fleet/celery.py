@@ -35,6 +35,7 @@ from summem.fleet.dispatcher import (
 from summem.fleet.job import ReductionJob
 from summem.fleet.worker import JobOutcome, run_job
 from summem.observe.hooks import Hook
+from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer
 from summem.stores.base import Store
 from summem.stores.summary_log import DEFAULT_KEEP_SUMMARIES
@@ -71,6 +72,8 @@ class WorkerContext:
             queue lag, stale jobs...); an exception in it is logged and ignored.
         keep_summaries: how many latest summaries the store's log keeps whole (the
             producers' ``Memory(keep_summaries=)``; ``None``: every one).
+        spend_limit: the producers' spend limit (``observe: spend_limit:``), applied to each
+            job's summarizer calls through the store's ledger; ``None``: no limit.
     """
 
     store: Store
@@ -81,6 +84,7 @@ class WorkerContext:
     hooks: Sequence[Hook] = ()
     on_outcome: Callable[[JobOutcome], object] | None = None
     keep_summaries: int | None = DEFAULT_KEEP_SUMMARIES
+    spend_limit: SpendLimit | None = None
 
 
 def _app_config(broker: str, queue: str, visibility_timeout: float | None) -> dict[str, Any]:
@@ -169,6 +173,7 @@ def celery_app(
                 lease_ttl_seconds=ctx.lease_ttl_seconds,
                 hooks=ctx.hooks,
                 keep_summaries=ctx.keep_summaries,
+                spend_limit=ctx.spend_limit,
             )
         except StoreError as exc:  # the store is unreachable: the job is not lost for that
             logger.warning(

@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from summem._flow import run_sync
+from summem.errors import ConfigurationError
 from summem.events import MemoryEvent, ReductionCommitted, StoreConflictRetried
 from summem.fleet.job import ReductionJob
 from summem.observe.hooks import Hook, HookList
+from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer
 from summem.session.core import SessionCore
 from summem.session.flows import reduction_flow, reload_flow
@@ -90,6 +92,7 @@ def run_job(
     lease_ttl_seconds: float = 120.0,
     hooks: Sequence[Hook] = (),
     keep_summaries: int | None = DEFAULT_KEEP_SUMMARIES,
+    spend_limit: SpendLimit | None = None,
 ) -> JobOutcome:
     """Run ``job`` on ``store`` with ``reducer`` (the memory's, from the same config).
 
@@ -105,13 +108,24 @@ def run_job(
         hooks: given the reduction's events, as a memory's hooks are.
         keep_summaries: how many latest summaries the store's log keeps whole (the
             producers' ``Memory(keep_summaries=)``; ``None``: every one).
+        spend_limit: the producers' spend limit (``Memory(spend_limit=)``, ``observe:
+            spend_limit:``): the job's summarizer calls reserve and record their spend as
+            the memory's would, in the store's ledger when it keeps one, so a budget holds
+            for the reductions a fleet runs too. ``None``: no limit.
 
     Returns:
         What happened; it is also logged (``summem.fleet``, INFO; WARNING for a failure).
+
+    Raises:
+        ConfigurationError: ``keep_summaries`` or ``spend_limit`` is not valid (before
+            anything is read or written).
     """
+    keep = check_keep_summaries(keep_summaries)
+    if spend_limit is not None and not isinstance(spend_limit, SpendLimit):
+        raise ConfigurationError(f"spend_limit must be a summem SpendLimit, got {spend_limit!r}")
     token = CURRENT_JOB.set(job)
     try:
-        return _run(job, store, reducer, store_url, lease_ttl_seconds, hooks, keep_summaries)
+        return _run(job, store, reducer, store_url, lease_ttl_seconds, hooks, keep, spend_limit)
     finally:
         CURRENT_JOB.reset(token)
 
@@ -124,6 +138,7 @@ def _run(
     lease_ttl_seconds: float,
     hooks: Sequence[Hook],
     keep_summaries: int | None,
+    spend_limit: SpendLimit | None,
 ) -> JobOutcome:
     started, lag = time.monotonic(), job.lag()
     sid = job.session_id
@@ -160,7 +175,8 @@ def _run(
     try:
         heard: list[MemoryEvent] = []
         core = SessionCore(sid, reducer, background=False)
-        core.keep_summaries = check_keep_summaries(keep_summaries)
+        core.keep_summaries = keep_summaries
+        core.spend_limit = spend_limit
         core.hooks = HookList([*hooks, heard.append], allow_async=False)
         run_sync(reload_flow(core, steps))
         stale = _stale(job, (core.epoch, core.version, core.length) if not core.stale else None)

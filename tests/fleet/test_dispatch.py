@@ -10,11 +10,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+import respx
 
 from summem import AsyncMemory, Memory, SummarizationReducer
 from summem.errors import ConfigurationError, DispatchError
-from summem.events import MemoryEvent, ReductionCommitted
+from summem.events import MemoryEvent, ReductionCommitted, SpendLimitReached
 from summem.fleet import (
     CallableDispatcher,
     DispatchFailed,
@@ -498,5 +500,61 @@ def test_a_worker_keeps_the_latest_summaries_whole_as_configured(tmp_path: Path)
     assert committed >= 4 and len(log) >= 4
     assert [is_stub(m) for m in log] == [True] * (len(log) - 2) + [False, False]
     assert not is_stub(log[-1]) and log[-1].text
+    memory.close()
+    store.close()
+
+
+@respx.mock
+def test_a_worker_applies_the_producers_spend_limit_through_the_stores_ledger(
+    tmp_path: Path,
+) -> None:
+    """The budget a memory has is the budget its fleet's reductions draw on."""
+    from summem import ExtractiveSummarizer, FallbackSummarizer
+    from summem.observe import SpendLimit
+    from tests.fakes.replies import OPENAI_URL, openai_completion
+    from tests.observe.test_cost import llm
+
+    route = respx.post(OPENAI_URL).mock(
+        return_value=httpx.Response(
+            200, json=openai_completion("A short summary.", usage=(120, 12))
+        )
+    )
+    store = SQLiteStore(tmp_path / "s.db")
+    jobs: list[dict[str, Any]] = []
+    memory = Memory(
+        "s",
+        reducer=reducer(),
+        store=store,
+        dispatcher=CallableDispatcher(jobs.append),
+        spend_limit=SpendLimit(max_tokens=300),
+    )
+    worker_limit = SpendLimit(max_tokens=300)  # the worker's own object, the same settings
+    heard: list[MemoryEvent] = []
+    for i in range(80):
+        memory.add(msg(i))
+        memory.wait()
+        while jobs:
+            outcome = run_job(
+                ReductionJob.from_dict(jobs.pop(0)),
+                store=store,
+                reducer=reducer(FallbackSummarizer([llm(), ExtractiveSummarizer()])),
+                hooks=[heard.append],
+                spend_limit=worker_limit,
+            )
+            assert outcome.status in ("committed", "stale")
+    committed = [e for e in heard if isinstance(e, ReductionCommitted)]
+    assert route.call_count == 3  # 132 tokens a call: the third passes 300, then no more
+    assert len(committed) > 3
+    assert [e.summarizer for e in committed[:3]] == ["llm:gpt-4o-mini"] * 3
+    assert {e.summarizer for e in committed[3:]} == {"extractive"}
+    assert [e for e in heard if isinstance(e, SpendLimitReached)]
+    assert store.spent_since("session:s", None).tokens == 3 * 132  # in the shared ledger
+    with pytest.raises(ConfigurationError, match="spend_limit"):
+        run_job(
+            ReductionJob("s", "e", 1),
+            store=store,
+            reducer=reducer(),
+            spend_limit=300,  # type: ignore[arg-type]
+        )
     memory.close()
     store.close()

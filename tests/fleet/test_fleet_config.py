@@ -77,6 +77,25 @@ def test_the_worker_app_has_the_late_acking_task(tmp_path: Path) -> None:
     assert app.conf.broker_transport_options == {"visibility_timeout": 300.0}
 
 
+def test_the_worker_app_keeps_the_producers_spend_limit_and_summaries(tmp_path: Path) -> None:
+    from summem.cli.worker import worker_app
+
+    text = (
+        f"store: sqlite:///{tmp_path / 's.db'}\n"
+        "dispatch: {broker: 'redis://127.0.0.1:6379/9'}\n"
+        "summary: {keep_summaries: 3}\n"
+        "observe: {spend_limit: {max_tokens: 500, window_seconds: 3600, scope: prefix}}\n"
+    )
+    context = worker_app(parse_config(text)).summem_context()
+    try:
+        limit = context.spend_limit
+        assert limit is not None
+        assert (limit.max_tokens, limit.window_seconds, limit.scope) == (500, 3600, "prefix")
+        assert context.keep_summaries == 3
+    finally:
+        context.store.close()
+
+
 def test_summem_worker_without_a_broker_says_so(tmp_path: Path) -> None:
     runner = CliRunner()
     config = tmp_path / "summem.yaml"
