@@ -24,7 +24,8 @@ def worker_app(config: SummemConfig, *, broker: str | None = None, queue: str | 
         queue: replaces ``dispatch.queue``.
 
     Raises:
-        ConfigurationError: no broker (neither ``dispatch:`` nor ``broker``).
+        ConfigurationError: no broker (neither ``dispatch:`` nor ``broker``), or ``broker`` is
+            not a URL of a broker Celery knows.
     """
     from summem.errors import ConfigurationError
     from summem.fleet.celery import DEFAULT_QUEUE, WorkerContext, celery_app
@@ -37,6 +38,8 @@ def worker_app(config: SummemConfig, *, broker: str | None = None, queue: str | 
                 "summem.yaml, or --broker"
             )
         broker = config.broker_url()
+    else:
+        _check_broker(broker)
     queue = queue or (dispatch.queue if dispatch is not None else DEFAULT_QUEUE)
     lease = dispatch.lease_ttl_seconds if dispatch is not None else 120.0
     retry = dispatch.retry_seconds if dispatch is not None else 2.0
@@ -54,3 +57,16 @@ def worker_app(config: SummemConfig, *, broker: str | None = None, queue: str | 
 
     visibility = dispatch.visibility_timeout_seconds if dispatch is not None else None
     return celery_app(broker, queue=queue, context=context, visibility_timeout=visibility)
+
+
+def _check_broker(broker: str) -> None:
+    """``--broker`` checked as ``dispatch.broker`` is, before Celery resolves (or looks up) it."""
+    from summem.config.sections import BROKER_SCHEMES
+    from summem.errors import ConfigurationError
+
+    scheme, sep, rest = broker.partition("://")
+    if not sep or scheme not in BROKER_SCHEMES or (scheme != "memory" and not rest):
+        raise ConfigurationError(
+            f"--broker must be a URL with one of the schemes {', '.join(BROKER_SCHEMES)}, "
+            f"got {broker!r}"
+        )

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from summem.observe.hooks import Hook
 
 __all__ = [
+    "BROKER_SCHEMES",
     "BudgetConfig",
     "DispatchConfig",
     "MaskingConfig",
@@ -223,9 +224,9 @@ class DispatchConfig(Section):
         if not self.queue.strip():
             raise ValueError("queue must not be empty")
         scheme = self.broker.partition("://")[0]
-        if not scheme or scheme not in _BROKER_SCHEMES:
+        if not scheme or scheme not in BROKER_SCHEMES:
             raise ValueError(
-                f"broker must be a URL with one of the schemes {', '.join(_BROKER_SCHEMES)}, "
+                f"broker must be a URL with one of the schemes {', '.join(BROKER_SCHEMES)}, "
                 f"got {self.broker!r}"
             )
         password = urlsplit(self.broker).password
@@ -239,7 +240,8 @@ class DispatchConfig(Section):
 
 _ENV_REF = re.compile(r"\$\{[A-Z_][A-Z0-9_]*\}")
 """A ``${VARIABLE}`` reference, as ``store:`` takes them."""
-_BROKER_SCHEMES = ("amqp", "amqps", "pyamqp", "redis", "rediss", "sqs", "memory")
+BROKER_SCHEMES = ("amqp", "amqps", "pyamqp", "redis", "rediss", "sqs", "memory")
+"""The broker URL schemes ``dispatch.broker`` (and ``summem worker --broker``) take."""
 
 
 class ObserveConfig(Section):

@@ -106,6 +106,19 @@ def test_summem_worker_without_a_broker_says_so(tmp_path: Path) -> None:
     assert "--broker" in runner.invoke(cli, ["worker", "--help"]).output
 
 
+@pytest.mark.parametrize("broker", ["nonsense", "foo://127.0.0.1", "amqp://", "http://127.0.0.1"])
+def test_summem_worker_with_a_bad_broker_url_says_so(tmp_path: Path, broker: str) -> None:
+    config = tmp_path / "summem.yaml"
+    config.write_text(f"store: sqlite:///{tmp_path / 's.db'}\n")
+    result = CliRunner().invoke(
+        cli, ["worker", "--config", str(config), "--broker", broker, "--pool", "solo"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "--broker must be a URL" in result.output and repr(broker) in result.output
+    assert "Traceback" not in result.output and result.exception is not None
+    assert isinstance(result.exception, SystemExit)
+
+
 def test_the_task_runs_a_job_and_retries_one_whose_lease_is_held(tmp_path: Path) -> None:
     from celery.exceptions import Retry  # type: ignore[import-untyped]
 
