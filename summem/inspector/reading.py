@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from summem.messages import Message
 from summem.stores.base import SessionState, Store
+from summem.stores.summary_log import covered_count
 
 __all__ = ["READ_WINDOW", "SEARCH_REACH", "Reduction", "SessionReader", "ViewAt", "active_chain"]
 
@@ -196,7 +197,7 @@ class SessionReader:
             if previous is not None and previous.summary_info is not None:
                 start = previous.summary_info.watermark
             else:  # the first summary, or its predecessor is no longer in the log
-                start = watermark - (len(info.covered_ids) if info is not None else 0)
+                start = watermark - covered_count(summary)  # a stub keeps the count
             if info is not None and isinstance(info.extra.get("recomputed"), dict):
                 start = previous.summary_info.watermark if previous and previous.summary_info else 0
             reduction = Reduction(

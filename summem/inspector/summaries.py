@@ -13,6 +13,7 @@ from typing import Any
 
 from summem.inspector.reading import Reduction
 from summem.messages import Message
+from summem.stores.summary_log import covered_count
 
 __all__ = ["SummaryCard", "line_sources", "summary_card"]
 
@@ -110,7 +111,7 @@ def summary_card(
     uncovered = extra.get("uncovered_ids")
     truncated = extra.get("dropped_messages")
     watermark = info.watermark if info is not None else 0
-    covered = len(info.covered_ids) if info is not None else 0
+    covered = covered_count(summary)  # a stub of the bounded log keeps the count
     recomputed = isinstance(extra.get("recomputed"), dict)
     text = summary.text
     card = SummaryCard(

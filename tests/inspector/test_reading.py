@@ -80,3 +80,35 @@ def test_summaries_an_edit_abandoned_are_off_the_active_branch(
             assert s.id in text
     finally:
         source.close()
+
+
+def test_a_stubbed_summary_is_placed_and_counted_as_its_whole_self(
+    tmp_path: Path, budget: Budget
+) -> None:
+    """The bounded log keeps a stub's span and count: the inspector shows them, not zero."""
+    from summem.inspector.summaries import summary_card
+    from summem.stores.summary_log import is_stub
+
+    def read(keep: int | None) -> tuple[list[tuple[int, int]], list[int], int]:
+        with SQLiteStore(tmp_path / f"keep-{keep}.db") as store:
+            memory = Memory(
+                "s", reducer=reducer(), store=store, background=False, keep_summaries=keep
+            )
+            for message in conversation(14):
+                memory.add(message)
+            memory.close()
+            reader = SessionReader(
+                store, "s", size=budget.size, head_size=budget.head_size, threshold=None
+            )
+            stubs = sum(is_stub(r.summary) for r in reader.reductions)
+            spans = [(r.start, r.watermark) for r in reader.reductions]
+            covered = [
+                summary_card(r.summary, r, current=False, prefix="").covered
+                for r in reader.reductions
+            ]
+            return spans, covered, stubs
+
+    whole, bounded = read(None), read(1)
+    assert whole[2] == 0 and bounded[2] == len(bounded[0]) - 1 >= 2
+    assert bounded[0] == whole[0] and bounded[1] == whole[1]
+    assert all(c > 0 for c in bounded[1])
