@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from summem.errors import SchemaVersionError
-from summem.messages import assistant, user
+from summem.messages import SummaryInfo, assistant, user
 from summem.stores import PostgresStore, SQLiteStore
 from summem.stores.common.schema_compat import check_declarations, check_schema, compatible_down_to
 from summem.stores.postgres.schema import COMPATIBLE as PG_COMPATIBLE
@@ -49,7 +49,7 @@ def test_the_marker_is_the_most_any_applied_migration_declared() -> None:
     assert compatible_down_to((1,), 0) == 0
     assert compatible_down_to(COMPATIBLE, KNOWN) == 7  # SQLite today (the bounded log, #30)
     assert compatible_down_to(PG_COMPATIBLE, len(PG_MIGRATIONS)) == 7  # PostgreSQL (the log)
-    assert compatible_down_to(REDIS_COMPATIBLE, REDIS_SCHEMA) == 1  # Redis today
+    assert compatible_down_to(REDIS_COMPATIBLE, REDIS_SCHEMA) == 2  # Redis (stubs in the log)
 
 
 def test_declarations_that_cannot_be_right_fail() -> None:
@@ -328,15 +328,83 @@ def test_redis_without_a_schema_hash_is_schema_1_and_gets_none(redis_prefix: str
         store.append("s", [user("hi")])
         assert store.list_sessions() == ["s"]
     client = redis.Redis.from_url(REDIS_URL)
-    assert not client.exists(f"{redis_prefix}:schema")  # nothing is stamped by schema 1
+    assert not client.exists(f"{redis_prefix}:schema")  # no stub yet: nothing is stamped
     client.close()
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("sync", [True, False])
+def test_redis_is_stamped_schema_2_before_a_commit_may_stub_a_summary(
+    redis_prefix: str, sync: bool
+) -> None:
+    """A summem before the bounded log would make a stub current: it must refuse the prefix."""
+    import redis
+
+    from summem.stores import AsyncRedisStore, RedisStore
+    from summem.stores.redis.operations import SCHEMA_VERSION
+
+    summary = user("the gist").as_summary(SummaryInfo(watermark=1, summarizer="extractive"))
+    client = redis.Redis.from_url(REDIS_URL)
+    key = f"{redis_prefix}:schema"
+    if sync:
+        with RedisStore(REDIS_URL, prefix=redis_prefix) as store:
+            store.append("s", [user("hi"), user("there")])
+            state = store.load("s")
+            version = store.commit(
+                "s",
+                summary=None,
+                watermark=0,
+                expected_version=state.version,
+                expected_epoch=state.epoch,
+            )  # keeps all
+            assert not client.exists(key)
+            store.commit(
+                "s",
+                summary=summary,
+                watermark=1,
+                expected_version=version,
+                expected_epoch=state.epoch,
+                keep_summaries=3,
+            )
+    else:
+
+        async def scenario() -> None:
+            async with AsyncRedisStore(REDIS_URL, prefix=redis_prefix) as store:
+                await store.append("s", [user("hi"), user("there")])
+                state = await store.load("s")
+                version = await store.commit(
+                    "s",
+                    summary=None,
+                    watermark=0,
+                    expected_version=state.version,
+                    expected_epoch=state.epoch,
+                )
+                assert not client.exists(key)
+                await store.commit(
+                    "s",
+                    summary=summary,
+                    watermark=1,
+                    expected_version=version,
+                    expected_epoch=state.epoch,
+                    keep_summaries=3,
+                )
+
+        asyncio.run(scenario())
+    stamped = {k.decode(): int(v) for k, v in client.hgetall(key).items()}
+    client.close()
+    assert SCHEMA_VERSION == 2
+    assert stamped == {"version": 2, "compatible": 2, "compatible_for": 2}
+    with pytest.raises(SchemaVersionError, match="down to schema version 2 only"):
+        check_schema("x", stored=2, known=1, compatible=stamped["compatible"])  # schema 1
+    with RedisStore(REDIS_URL, prefix=redis_prefix) as store:  # this summem reads it on
+        assert store.summaries("s")[0].text == "the gist"
 
 
 @pytest.mark.redis
 def test_redis_newer_but_compatible_is_used(redis_prefix: str) -> None:
     from summem.stores import RedisStore
 
-    set_redis_schema(redis_prefix, version=2, compatible=1, compatible_for=2)
+    set_redis_schema(redis_prefix, version=3, compatible=1, compatible_for=3)
     with RedisStore(REDIS_URL, prefix=redis_prefix) as store:
         store.append("s", [user("hi")])
         assert [m.text for m in store.history("s")] == ["hi"]
@@ -347,9 +415,9 @@ def test_redis_newer_but_compatible_is_used(redis_prefix: str) -> None:
 @pytest.mark.parametrize(
     ("fields", "why"),
     [
-        ({"version": 2, "compatible": 2, "compatible_for": 2}, "down to schema version 2 only"),
-        ({"version": 2}, "records no marker"),
-        ({"version": 3, "compatible": 1, "compatible_for": 2}, "records no marker"),
+        ({"version": 3, "compatible": 3, "compatible_for": 3}, "down to schema version 3 only"),
+        ({"version": 3}, "records no marker"),
+        ({"version": 4, "compatible": 1, "compatible_for": 3}, "records no marker"),
     ],
 )
 def test_redis_newer_and_not_compatible_is_refused_before_any_command(

@@ -61,7 +61,11 @@ from summem.stores.common.operations import (
     StoreOp,
 )
 from summem.stores.common.rows import decode_opt
-from summem.stores.common.schema_compat import check_declarations, check_schema
+from summem.stores.common.schema_compat import (
+    check_declarations,
+    check_schema,
+    compatible_down_to,
+)
 from summem.stores.redis.scripts import SCRIPTS
 from summem.stores.summary_log import dropped_summary_error, summary_stub
 
@@ -89,10 +93,14 @@ def import_redis() -> Any:
     return redis
 
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The schema version of the key layout this summem writes (see :mod:`summem.stores.redis`)."""
 
-COMPATIBLE: tuple[int, ...] = (1,)
+COMPATIBLE: tuple[int, ...] = (
+    1,  # 1: the initial layout
+    2,  # 2: stubs in the summary log (an entry's text dropped): older code would make one
+    #      current (a rollback to it, or a branch behind the latest whole summaries)
+)
 """For each schema version, the oldest one whose code may still use its data (see
 :mod:`summem.stores.common.schema_compat`): ``<prefix>:schema`` records it in ``compatible``."""
 check_declarations(COMPATIBLE, SCHEMA_VERSION)
@@ -206,6 +214,7 @@ class RedisBase(Generic[C]):
         self._prefix = prefix
         self._key_cache: dict[str, _Keys] = {}  # a session's keys, built once (every turn)
         self._schema_checked = False  # the prefix's recorded schema, checked on first use
+        self._stored_schema: int | None = None  # the recorded version, read on first use
         errors = redis_module.exceptions
         # a cluster client's own errors (no node reachable, keys of several slots) are not
         # RedisErrors
@@ -239,11 +248,13 @@ class RedisBase(Generic[C]):
     def _check_schema(self, raw: Any) -> None:
         """Refuse data whose recorded schema this summem cannot use (``HMGET`` of the fields).
 
-        No ``<prefix>:schema`` hash means schema 1, the layout every summem so far writes:
-        this summem records nothing; a summem that changes the layout will, when it
-        migrates, with its "compatible down to" marker.
+        No ``<prefix>:schema`` hash means schema 1, the layout of every summem before the
+        bounded summary log: this summem records schema 2 only before its first commit that
+        may make stubs (:meth:`_stamp_needed`), so a prefix that never held one stays
+        readable by those summems.
         """
         version, compatible, compatible_for = (_int(v) for v in raw)
+        self._stored_schema = version
         if version is None:
             return
         check_schema(
@@ -252,6 +263,23 @@ class RedisBase(Generic[C]):
             known=SCHEMA_VERSION,
             compatible=compatible if compatible_for == version else None,
         )
+
+    def _stamp_needed(self, call: ScriptCall[Any]) -> bool:
+        """Whether ``call`` may write a stub into a prefix not yet marked as schema 2.
+
+        Summems of schema 1 (before the bounded log) read a stub as a summary: the marker
+        (``version`` 2, ``compatible`` 2) makes those that know the marker refuse the prefix
+        instead (:class:`~summem.errors.SchemaVersionError`) once a commit may stub an entry.
+        """
+        stored = self._stored_schema
+        if stored is not None and stored >= SCHEMA_VERSION:
+            return False
+        return call.script == "commit" and call.args[5] != ""
+
+    def _stamp_fields(self) -> dict[str, int]:
+        """The ``<prefix>:schema`` fields this summem records (see :meth:`_stamp_needed`)."""
+        marker = compatible_down_to(COMPATIBLE, SCHEMA_VERSION)
+        return {"version": SCHEMA_VERSION, "compatible": marker, "compatible_for": SCHEMA_VERSION}
 
     def _keys(self, name: str) -> _Keys:
         keys = self._key_cache.get(name)

@@ -13,7 +13,7 @@ checks the owner. ``create`` writes a whole session in one script too; a history
 a private key of the session's slot, then renamed into place by that script (see
 :mod:`summem.stores.redis.scripts`), so no reader ever sees part of it.
 
-The layout's schema version is recorded (when a summem ever changes it) in the hash
+The layout's schema version is recorded (from schema 2, stubs in the summary log) in the hash
 ``{prefix}:schema`` (``version``, ``compatible``, ``compatible_for``), read once per store
 before its first command: data newer than this summem knows is used only if its "compatible
 down to" marker allows it (see :mod:`summem.stores.common.schema_compat`); no hash means schema 1.
@@ -34,7 +34,12 @@ from summem.stores.base import SessionInfo, check_page
 from summem.stores.common.operations import StoreOp
 from summem.stores.common.shells import AsyncOpLedger, OpLedger
 from summem.stores.redis.branching import RedisBranching
-from summem.stores.redis.operations import SCHEMA_FIELDS, ScriptCall, import_redis
+from summem.stores.redis.operations import (
+    SCHEMA_FIELDS,
+    SCHEMA_VERSION,
+    ScriptCall,
+    import_redis,
+)
 from summem.stores.redis.scripts import SCRIPTS
 from summem.stores.url import redis_cluster_url
 
@@ -92,6 +97,10 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
         script = cast("ScriptCall[T]", op)
         if not self._schema_checked:
             self._schema(script.name)
+        if self._stamp_needed(script):
+            with self._errors(script.name):
+                self._client.hset(self._schema_key(), mapping=self._stamp_fields())
+            self._stored_schema = SCHEMA_VERSION
         with self._errors(script.name, script.script):
             raw = self._scripts[script.script](keys=script.keys, args=script.args)
         return script.parse(raw)
@@ -195,6 +204,10 @@ class AsyncRedisStore(
         script = cast("ScriptCall[T]", op)
         if not self._schema_checked:
             await self._first_use(script.name)
+        if self._stamp_needed(script):
+            with self._errors(script.name):
+                await self._client.hset(self._schema_key(), mapping=self._stamp_fields())
+            self._stored_schema = SCHEMA_VERSION
         with self._errors(script.name, script.script):
             raw = await self._scripts[script.script](keys=script.keys, args=script.args)
         return script.parse(raw)
