@@ -440,6 +440,10 @@ class AsyncMemory(BaseMemory):
             return
         for reply in self._take_parked():
             await reply.finish()
+        if self._dispatch is not None:
+            from summem.fleet.publisher import flush_on_close
+
+            await asyncio.get_running_loop().run_in_executor(None, flush_on_close, self.session_id)
         await self._settled()
         async with self._reducing as hold:  # a reduction still running elsewhere ends first
             if hold.took_over:  # from one parked on a loop that does not run: its lease

@@ -590,12 +590,18 @@ class Memory(BaseMemory):
     def close(self) -> None:
         """Join the background reduction, then close the store if this memory opened it.
 
-        A wrapped stream's reply left waiting for its usage chunk is recorded first.
+        A wrapped stream's reply left waiting for its usage chunk is recorded first. With a
+        dispatcher, the jobs planned so far are handed to the broker first (waiting at most
+        ``summem.fleet.publisher.CLOSE_FLUSH_SECONDS``), so a process may exit after it.
         """
         if self._closed:
             return
         for reply in self._take_parked():
             reply.finish()
+        if self._dispatch is not None:
+            from summem.fleet.publisher import flush_on_close
+
+            flush_on_close(self.session_id)
         self._worker.stop()
         self._closed = True
         if self._owns_store:

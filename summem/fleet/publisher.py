@@ -41,11 +41,13 @@ from summem.session.flows import reload_flow
 from summem.session.steps import StoreSteps
 
 __all__ = [
+    "CLOSE_FLUSH_SECONDS",
     "PUBLISHER",
     "DispatchState",
     "Publisher",
     "dispatch_state",
     "dispatch_turn_flow",
+    "flush_on_close",
     "noticed_flow",
 ]
 
@@ -108,6 +110,22 @@ def _serve(q: queue.SimpleQueue[tuple[Callable[[], None], threading.Event | None
 
 PUBLISHER = Publisher()
 """The process's publisher."""
+
+CLOSE_FLUSH_SECONDS = 10.0
+"""How long a memory's ``close()`` waits for the jobs planned before it to reach the broker
+(the publisher is a daemon thread: a process that exits right after ``close()`` would drop
+them). Past it, ``close()`` logs a warning and returns."""
+
+
+def flush_on_close(session_id: str) -> None:
+    """Wait (at most :data:`CLOSE_FLUSH_SECONDS`) for the jobs queued so far to be published."""
+    if not PUBLISHER.flush(CLOSE_FLUSH_SECONDS):
+        logger.warning(
+            "session %r: closed with reduction jobs still being published after %.0f s; a "
+            "process that exits now drops them (the next turn plans the reduction again)",
+            session_id,
+            CLOSE_FLUSH_SECONDS,
+        )
 
 
 @dataclass

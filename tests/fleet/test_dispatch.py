@@ -558,3 +558,41 @@ def test_a_worker_applies_the_producers_spend_limit_through_the_stores_ledger(
         )
     memory.close()
     store.close()
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_a_process_that_exits_after_close_has_published_its_jobs(tmp_path: Path, kind: str) -> None:
+    """The publisher is a daemon thread: close() hands the queued jobs over before an exit."""
+    out = tmp_path / "jobs.jsonl"
+    code = f"""
+import asyncio, json, time
+from summem import AsyncMemory, Memory
+from summem.fleet import CallableDispatcher
+from summem.stores import InMemoryStore
+from tests.fleet.test_dispatch import msg, reducer
+
+def publish(data):
+    time.sleep(0.5)  # a broker's round trip: the process has exited by then without a flush
+    with open({str(out)!r}, "a") as f:
+        f.write(json.dumps(data) + "\\n")
+
+def make(cls):
+    return cls("s", reducer=reducer(), store=InMemoryStore(),
+               dispatcher=CallableDispatcher(publish))
+
+if {kind!r} == "sync":
+    memory = make(Memory)
+    for i in range(10):
+        memory.add(msg(i))
+    memory.close()
+else:
+    async def main():
+        memory = make(AsyncMemory)
+        for i in range(10):
+            await memory.add(msg(i))
+        await memory.close()
+    asyncio.run(main())
+"""
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=120)
+    jobs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(jobs) == 1 and jobs[0]["session_id"] == "s"
