@@ -21,6 +21,7 @@ import os
 import queue
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -111,6 +112,23 @@ def _serve(q: queue.SimpleQueue[tuple[Callable[[], None], threading.Event | None
 PUBLISHER = Publisher()
 """The process's publisher."""
 
+_STATES: weakref.WeakSet[DispatchState] = weakref.WeakSet()
+"""Every memory's dispatch state in this process (their locks are made anew in a fork)."""
+
+
+def _after_fork_in_child() -> None:
+    """Locks a parent's thread held at the fork stay held in the child: make them anew.
+
+    The child has none of the parent's threads (the publisher's included: it starts its own on
+    its first job), so no lock copied into it can be held by anything that runs there.
+    """
+    PUBLISHER._lock = threading.Lock()
+    for state in list(_STATES):
+        state._lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
 CLOSE_FLUSH_SECONDS = 10.0
 """How long a memory's ``close()`` waits for the jobs planned before it to reach the broker
 (the publisher is a daemon thread: a process that exits right after ``close()`` would drop
@@ -165,6 +183,7 @@ class DispatchState:
         self._events: list[MemoryEvent] = []
         self.published = 0
         """Jobs handed to the dispatcher without an error (this process)."""
+        _STATES.add(self)
 
     @property
     def outstanding(self) -> ReductionJob | None:

@@ -596,3 +596,31 @@ else:
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=120)
     jobs = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(jobs) == 1 and jobs[0]["session_id"] == "s"
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_a_child_forked_while_the_publishers_locks_were_held_publishes() -> None:
+    """A lock a parent's thread held at the fork is never released in the child."""
+    import os
+
+    from summem.fleet.publisher import PUBLISHER
+    from tests.fakes.fork import in_forked_child
+
+    jobs: list[dict[str, Any]] = []
+    memory = Memory(
+        "s", reducer=reducer(), store=InMemoryStore(), dispatcher=CallableDispatcher(jobs.append)
+    )
+    state = memory._dispatch
+    assert state is not None
+
+    def child() -> str:
+        for i in range(10):
+            memory.add(msg(i))
+        memory.wait()
+        return f"published {len(jobs)} in {os.getpid() != parent}"
+
+    parent = os.getpid()
+    with PUBLISHER._lock, state._lock:  # as a publisher thread or a turn holds them
+        result = in_forked_child(child)
+    assert result == "published 1 in True"
+    memory.close()
