@@ -1,8 +1,9 @@
 """``summem worker``: a Celery worker that runs the fleet's reduction jobs.
 
 It reads the same ``summem.yaml`` as the memories that publish the jobs (``dispatch:`` names
-the broker and the queue; ``store:``, ``model:`` and ``budget:`` the store and the reducer), so
-the worker reduces exactly as an in-process memory would. The store and the summarizer are
+the broker and the queue; ``store:``, ``model:`` and ``budget:`` the store and the reducer;
+``summary: keep_summaries`` and ``observe:`` its hooks and spend limit), so the worker reduces
+exactly as an in-process memory would. The store and the summarizer are
 built in each worker process on its first job (never before a fork).
 """
 
@@ -51,6 +52,7 @@ def worker_app(config: SummemConfig, *, broker: str | None = None, queue: str | 
             store_url=config.store,
             lease_ttl_seconds=lease,
             retry_seconds=retry,
+            hooks=config.observe.build_hooks(),
             keep_summaries=config.summary.keep_summaries,
             spend_limit=config.spend_limit(),
         )

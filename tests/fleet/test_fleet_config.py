@@ -77,6 +77,10 @@ def test_the_worker_app_has_the_late_acking_task(tmp_path: Path) -> None:
     assert app.conf.broker_transport_options == {"visibility_timeout": 300.0}
 
 
+def heard(event: object) -> None:
+    """A hook named in a summem.yaml (``observe: hooks:``)."""
+
+
 def test_the_worker_app_keeps_the_producers_spend_limit_and_summaries(tmp_path: Path) -> None:
     from summem.cli.worker import worker_app
 
@@ -84,7 +88,9 @@ def test_the_worker_app_keeps_the_producers_spend_limit_and_summaries(tmp_path: 
         f"store: sqlite:///{tmp_path / 's.db'}\n"
         "dispatch: {broker: 'redis://127.0.0.1:6379/9'}\n"
         "summary: {keep_summaries: 3}\n"
-        "observe: {spend_limit: {max_tokens: 500, window_seconds: 3600, scope: prefix}}\n"
+        "observe:\n"
+        "  spend_limit: {max_tokens: 500, window_seconds: 3600, scope: prefix}\n"
+        "  hooks: ['tests.fleet.test_fleet_config:heard']\n"
     )
     context = worker_app(parse_config(text)).summem_context()
     try:
@@ -92,6 +98,7 @@ def test_the_worker_app_keeps_the_producers_spend_limit_and_summaries(tmp_path: 
         assert limit is not None
         assert (limit.max_tokens, limit.window_seconds, limit.scope) == (500, 3600, "prefix")
         assert context.keep_summaries == 3
+        assert list(context.hooks) == [heard]  # the producers' hooks see the worker's events
     finally:
         context.store.close()
 
