@@ -390,7 +390,8 @@ def test_redis_is_stamped_schema_2_before_a_commit_may_stub_a_summary(
                 )
 
         asyncio.run(scenario())
-    stamped = {k.decode(): int(v) for k, v in client.hgetall(key).items()}
+    raw: dict[bytes, bytes] = client.hgetall(key)  # type: ignore[assignment]
+    stamped = {k.decode(): int(v) for k, v in raw.items()}
     client.close()
     assert SCHEMA_VERSION == 2
     assert stamped == {"version": 2, "compatible": 2, "compatible_for": 2}
