@@ -314,3 +314,27 @@ def test_a_view_that_would_stay_past_its_ceiling_folds_the_item_in(
     if not twinned:  # the item went into the summary: the view fits its ceiling
         assert len(memory.view()) <= hard_limit
     assert len(memory.history()) == 10
+
+
+@pytest.mark.parametrize("empty", ["", None])
+def test_an_empty_anthropic_block_added_directly_is_a_no_op_not_a_twin(empty: str | None) -> None:
+    """Anthropic's failed compaction (a block with empty ``content``) stands for nothing: a
+    reply carrying only such a block, added with ``add`` rather than through the wrapper
+    (which drops it), forces no reduction under the threshold, and is no natural cut."""
+    reply = {
+        "role": "assistant",
+        "content": "Noted.",
+        "provider_specific_fields": {
+            "compaction_blocks": [{"type": "compaction", "content": empty}]
+        },
+    }
+    events: list[MemoryEvent] = []
+    memory = Memory("s", reducer=big_reducer(), hooks=[events.append])
+    memory.extend(
+        [{"role": "user", "content": "order A1 please"}, {"role": "assistant", "content": "ok"}]
+    )
+    memory.add(reply)
+    memory.add({"role": "user", "content": "thanks"})
+    assert memory.summary is None and not events
+    assert natural_cut(memory.history_messages()) == 0
+    assert memory.history()[2] == reply  # stored as it came
