@@ -440,7 +440,10 @@ class SessionCore:
         """:meth:`render`'s slow path (lock held): provider items, or no masking."""
         system, summary = self.system, self.summary
         shown = [self.shown(m) for m in self.tail] if masked else list(self.tail)
-        kept, dropped = for_provider(None, None, shown, provider)
+        # a chat-completions view: OpenAI's compaction items are Responses input (items()),
+        # so for OpenAI too they are left out here; only Anthropic's blocks ride on a turn
+        chat = provider if provider == "anthropic" else None
+        kept, dropped = for_provider(None, None, shown, chat)
         gone = {m.id for m in dropped}
         placement = self.placement if summary is not None else "after_system"
         out = [freeze(d) for d in render_view(system, summary, kept, placement=placement)]

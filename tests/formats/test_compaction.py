@@ -338,3 +338,20 @@ def test_an_empty_anthropic_block_added_directly_is_a_no_op_not_a_twin(empty: st
     assert memory.summary is None and not events
     assert natural_cut(memory.history_messages()) == 0
     assert memory.history()[2] == reply  # stored as it came
+
+
+def test_a_chat_view_for_openai_never_carries_an_openai_compaction_item() -> None:
+    """``messages(provider="openai")`` is a chat-completions view: chat completions has no
+    compaction item (only Responses input, ``items()``, does), so the item is left out there
+    as for any chat view, neither its label nor its encrypted JSON sent."""
+    events: list[MemoryEvent] = []
+    memory = Memory("s", reducer=big_reducer(), hooks=[events.append])
+    memory.add_items([*turn(1), COMPACTION, *turn(2)])
+    for_openai_chat = memory.messages(provider="openai")
+    sent = json.dumps(for_openai_chat)
+    assert SECRET[:40] not in sent and "opaque_item" not in sent
+    assert "compaction item" not in sent
+    assert for_openai_chat == memory.messages()
+    left_out = [e for e in events if isinstance(e, ProviderItemsLeftOut)]
+    assert left_out and left_out[0].providers == ("openai",)
+    assert memory.items()[0] == COMPACTION  # Responses input still carries it
