@@ -284,7 +284,25 @@ class SummaryInfo:
     @classmethod
     def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> dict[str, Any]:
         """An object of the fields above (pydantic cannot derive it from a plain class)."""
-        return {"type": "object", "title": "SummaryInfo", "additionalProperties": False}
+        text = {"type": "string"}
+        text_or_null = {"anyOf": [text, {"type": "null"}]}
+        return {
+            "type": "object",
+            "title": "SummaryInfo",
+            "properties": {
+                "covered_ids": {"type": "array", "items": text},
+                "previous_summary_id": text_or_null,
+                "watermark": {"type": "integer"},
+                "summarizer": text,
+                "model": text_or_null,
+                "prompt": text_or_null,
+                "prompt_hash": text_or_null,
+                "tokens": {"type": "integer"},
+                "created_at": {"type": "string", "format": "date-time"},
+                "extra": {"type": "object"},
+            },
+            "additionalProperties": False,
+        }
 
 
 def _summary_info(values: dict[str, Any]) -> SummaryInfo:

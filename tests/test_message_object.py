@@ -239,6 +239,11 @@ def test_a_message_and_its_provenance_are_fields_of_a_users_pydantic_model() -> 
     assert again.message.to_openai() == msg.to_openai() and again.info == turn.info
     schema = Turn.model_json_schema()
     assert schema["properties"]["message"]["required"] == ["role"]
+    # the provenance's schema names its fields: with additionalProperties false and none
+    # listed, it would admit only {} and refuse every real record
+    [info_schema] = [s for s in schema["properties"]["info"]["anyOf"] if s.get("type") == "object"]
+    assert set(info_schema["properties"]) == set(as_json["info"])
+    assert info_schema["additionalProperties"] is False
     with pytest.raises(ValidationError, match=r"field 'tool_call_id'"):
         Turn(message={"role": "tool", "content": "x"}, earlier=[])
     with pytest.raises(ValidationError, match=r"summary_info.watermark"):
