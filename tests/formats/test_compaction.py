@@ -355,3 +355,37 @@ def test_a_chat_view_for_openai_never_carries_an_openai_compaction_item() -> Non
     left_out = [e for e in events if isinstance(e, ProviderItemsLeftOut)]
     assert left_out and left_out[0].providers == ("openai",)
     assert memory.items()[0] == COMPACTION  # Responses input still carries it
+
+
+@pytest.mark.parametrize("max_tokens", [None, 300])
+def test_the_recall_tool_gives_a_provider_item_as_its_label_never_its_payload(
+    max_tokens: int | None,
+) -> None:
+    """Fetched by id (or found beside a match), an OpenAI compaction item is its label only:
+    neither its encrypted JSON nor a "[binary data]" placeholder of it reaches the model; a
+    reply carrying Anthropic blocks is its own text and calls, without the blocks."""
+    from summem.recall.tool import hits_json
+
+    block = {"type": "compaction", "content": "Claude's compacted notes.", "signature": "sig"}
+    memory = Memory("s", reducer=big_reducer())
+    memory.add_items([*turn(1), COMPACTION, *turn(2)])
+    memory.add({"role": "user", "content": "giraffe?"})
+    memory.add(
+        {
+            "role": "assistant",
+            "content": "giraffe found",
+            "provider_specific_fields": {"compaction_blocks": [block]},
+        }
+    )
+    item_id = memory.history_messages()[2].id
+    for hits in (
+        memory.recall(id=item_id, evicted_only=False),
+        memory.recall("giraffe", evicted_only=False),
+    ):
+        assert hits
+        reply = hits_json(hits, max_tokens=max_tokens)
+        assert SECRET[:40] not in reply and "binary data" not in reply
+        assert "opaque_item" not in reply and "compaction_blocks" not in reply
+        assert "notes" not in reply
+    [hit] = memory.recall(id=item_id, evicted_only=False)
+    assert hit.message.meta["provider_item"]["id"] == "cmp_001"  # the hit itself is whole
