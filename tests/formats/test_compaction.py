@@ -389,3 +389,26 @@ def test_the_recall_tool_gives_a_provider_item_as_its_label_never_its_payload(
         assert "notes" not in reply
     [hit] = memory.recall(id=item_id, evicted_only=False)
     assert hit.message.meta["provider_item"]["id"] == "cmp_001"  # the hit itself is whole
+
+
+def test_while_reductions_are_paused_a_twin_is_still_linked_and_no_limit_is_claimed(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The loop breaker paused automatic reductions: a provider item's twin is then written
+    offline (the extractive summarizer, no model call), still linked to its item, and the
+    log does not say the view is past its hard limit when it is far under it."""
+    import logging
+
+    from summem.reducers import ReductionsPaused
+
+    memory = Memory("s", reducer=big_reducer())
+    memory.add({"role": "user", "content": "order A1 please"})
+    memory._core.paused = ReductionsPaused("ineffective", "as the breaker found it", 3)
+    with caplog.at_level(logging.DEBUG, logger="summem"):
+        memory.add_items([turn(1)[1], COMPACTION, *turn(2)])
+    twin = memory.summary
+    assert twin is not None and twin.summary_info is not None
+    assert twin.summary_info.summarizer == "extractive"
+    assert twin.summary_info.extra[TWIN_OF]["id"] == "cmp_001"
+    assert "past its hard limit" not in caplog.text
+    assert memory.items()[0] == COMPACTION
