@@ -1,9 +1,10 @@
 """What a chat-completions dict must pass to become a :class:`~summem.messages.Message`.
 
-pydantic's types say what each field holds; these checks say what OpenAI requires beyond
-that (a ``tool`` message needs its ``tool_call_id``, tool calls only on ``assistant``, a part
-of a known type needs its payload...). Each error names the message's index in its batch and
-the field at fault, e.g. ``message 3, field 'content[1].image_url.url'``.
+These checks say what each field holds (``Message`` is a plain class, not a pydantic model)
+and what OpenAI requires beyond that (a ``tool`` message needs its ``tool_call_id``, tool
+calls only on ``assistant``, a part of a known type needs its payload...). Each error names
+the message's index in its batch and the field at fault, e.g.
+``message 3, field 'content[1].image_url.url'``.
 """
 
 from __future__ import annotations
@@ -216,7 +217,7 @@ _LEGACY_RESULT = (
 
 
 def check_message(data: Mapping[str, Any], index: int | None) -> bool:
-    """Checks pydantic's types cannot express; each error names the field.
+    """Every check of one message (field types and OpenAI's rules); each error names the field.
 
     Returns:
         True when a value is nested (see :func:`check_values`).

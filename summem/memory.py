@@ -437,9 +437,10 @@ class Memory(BaseMemory):
                 ``null`` content...); the memory's ``style`` by default. The stored messages
                 never change.
             provider: where the view goes, for provider items (compaction): ``None``
-                (chat completions) leaves them all out; ``"anthropic"`` keeps Anthropic's
-                compaction blocks on their turn (litellm sends them back). What they stand
-                for is in the view either way. Each item left out is announced once
+                (chat completions) leaves them all out, and so does ``"openai"`` (its
+                compaction items are Responses input: :meth:`items`); ``"anthropic"`` keeps
+                Anthropic's compaction blocks on their turn (litellm sends them back). What
+                they stand for is in the view either way. Each item left out is announced once
                 (:class:`~summem.events.ProviderItemsLeftOut`).
             masked: ``False`` sends tool results the reducer masks as they are stored, for
                 a server that clears old tool results itself (Anthropic's context editing,

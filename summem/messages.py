@@ -19,6 +19,7 @@ import copy
 import os
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from enum import Enum
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from summem._message_checks import check_message, check_values, expect_batch
@@ -283,7 +284,25 @@ class SummaryInfo:
     @classmethod
     def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> dict[str, Any]:
         """An object of the fields above (pydantic cannot derive it from a plain class)."""
-        return {"type": "object", "title": "SummaryInfo", "additionalProperties": False}
+        text = {"type": "string"}
+        text_or_null = {"anyOf": [text, {"type": "null"}]}
+        return {
+            "type": "object",
+            "title": "SummaryInfo",
+            "properties": {
+                "covered_ids": {"type": "array", "items": text},
+                "previous_summary_id": text_or_null,
+                "watermark": {"type": "integer"},
+                "summarizer": text,
+                "model": text_or_null,
+                "prompt": text_or_null,
+                "prompt_hash": text_or_null,
+                "tokens": {"type": "integer"},
+                "created_at": {"type": "string", "format": "date-time"},
+                "extra": {"type": "object"},
+            },
+            "additionalProperties": False,
+        }
 
 
 def _summary_info(values: dict[str, Any]) -> SummaryInfo:
@@ -345,8 +364,9 @@ def _moment(value: object) -> datetime:
     if isinstance(value, datetime):
         return value
     if isinstance(value, str):
-        try:
-            return datetime.fromisoformat(value)
+        text = value[:-1] + "+00:00" if value[-1:] in ("Z", "z") else value
+        try:  # "Z" spelled out: Python 3.10's fromisoformat does not read it, and _iso writes it
+            return datetime.fromisoformat(text)
         except ValueError:
             pass
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -366,15 +386,41 @@ def _iso(moment: datetime) -> str:
 def _jsonable(value: Any) -> Any:
     """``value`` as pydantic's JSON mode gave it.
 
-    Tuples as lists, mappings as dicts with text keys, and a NaN or infinite float as
-    ``None`` (JSON has no such number).
+    Tuples and sets as lists, mappings as dicts with text keys, a NaN or infinite float as
+    ``None`` (JSON has no such number), a date or time in ISO 8601 (UTC as ``Z``), bytes as
+    UTF-8 text, an enum as its value, a UUID, decimal or path as its text.
     """
+    kind = type(value)
+    if kind in _SCALARS and kind is not float:
+        return value
     if isinstance(value, Mapping):
         return {k if isinstance(k, str) else str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, set, frozenset)):
         return [_jsonable(v) for v in value]
-    if isinstance(value, float) and (value != value or value in (_INF, -_INF)):
-        return None
+    if isinstance(value, float):
+        return None if value != value or value in (_INF, -_INF) else value
+    if isinstance(value, (str, int)) and not isinstance(value, Enum):
+        return value
+    return _json_scalar(value)
+
+
+def _json_scalar(value: Any) -> Any:
+    """A value JSON has no type for, as pydantic's JSON mode wrote it (else as it is)."""
+    import datetime as dt
+    from decimal import Decimal
+    from pathlib import PurePath
+    from uuid import UUID
+
+    if isinstance(value, dt.datetime):
+        return _iso(value)
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", errors="replace")
+    if isinstance(value, Enum):
+        return _jsonable(value.value)
+    if isinstance(value, (Decimal, UUID, PurePath)):
+        return str(value)
     return value
 
 

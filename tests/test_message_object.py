@@ -239,7 +239,62 @@ def test_a_message_and_its_provenance_are_fields_of_a_users_pydantic_model() -> 
     assert again.message.to_openai() == msg.to_openai() and again.info == turn.info
     schema = Turn.model_json_schema()
     assert schema["properties"]["message"]["required"] == ["role"]
+    # the provenance's schema names its fields: with additionalProperties false and none
+    # listed, it would admit only {} and refuse every real record
+    [info_schema] = [s for s in schema["properties"]["info"]["anyOf"] if s.get("type") == "object"]
+    assert set(info_schema["properties"]) == set(as_json["info"])
+    assert info_schema["additionalProperties"] is False
     with pytest.raises(ValidationError, match=r"field 'tool_call_id'"):
         Turn(message={"role": "tool", "content": "x"}, earlier=[])
     with pytest.raises(ValidationError, match=r"summary_info.watermark"):
         Turn(message=msg, earlier=[], info={"watermark": "many"})
+
+
+def test_summary_provenance_extras_are_written_as_pydantic_json_mode_wrote_them() -> None:
+    """A summarizer's extra holding a datetime, bytes, a set or an enum is stored (JSON mode
+    converts them, as the pydantic model did), not refused when the summary is committed."""
+    import enum
+    import uuid
+    from decimal import Decimal
+
+    class Kind(enum.Enum):
+        LLM = "llm"
+
+    when = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    key = uuid.UUID(int=1)
+    info = SummaryInfo(
+        extra={
+            "at": when,
+            "day": when.date(),
+            "raw": b"xy",
+            "tags": {"a"},
+            "kind": Kind.LLM,
+            "id": key,
+            "cost": Decimal("0.5"),
+            "n": [1, True, None, "t"],
+        }
+    )
+    assert info.model_dump(mode="json")["extra"] == {
+        "at": "2024-01-01T00:00:00Z",
+        "day": "2024-01-01",
+        "raw": "xy",
+        "tags": ["a"],
+        "kind": "llm",
+        "id": str(key),
+        "cost": "0.5",
+        "n": [1, True, None, "t"],
+    }
+    assert info.extra["at"] is when  # the value itself is kept as given
+    msg = parse_message({"role": "user", "content": "s"}).as_summary(info)
+    back = decode_message(encode_message(msg), session_id="s")
+    assert back.summary_info is not None
+    assert back.summary_info.extra["at"] == "2024-01-01T00:00:00Z"
+
+
+def test_summary_time_written_with_z_reads_back_on_every_supported_python() -> None:
+    """``created_at`` is written ``...Z``; Python 3.10's ``fromisoformat`` cannot read a
+    ``Z``, so it is read as ``+00:00`` (requires-python is >= 3.10)."""
+    for text in ("2026-11-29T00:09:17.002256Z", "2026-11-29T00:09:17z"):
+        moment = SummaryInfo(created_at=text).created_at
+        assert moment.utcoffset() == timedelta(0)
+        assert SummaryInfo(created_at=text).model_dump(mode="json")["created_at"].endswith("Z")

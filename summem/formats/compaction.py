@@ -187,12 +187,24 @@ def natural_cut(tail: Sequence[Message]) -> int:
     """Where a reduction cuts for a provider item: right before the latest one (0: none).
 
     The latest compaction item in ``tail`` at position ``j > 0`` stands for ``tail[:j]`` (and
-    whatever came before them): summarizing exactly that span gives its twin.
+    whatever came before them): summarizing exactly that span gives its twin. An empty
+    Anthropic block (a failed compaction) is no such item.
     """
     for j in range(len(tail) - 1, 0, -1):
-        if provider_item(tail[j]) is not None:
+        if _stands_for_history(tail[j]):
             return j
     return 0
+
+
+def _stands_for_history(message: Message) -> bool:
+    """A provider item that replaced what came before it (an empty Anthropic block did not).
+
+    A compaction block with empty ``content`` is Anthropic's no-op (the compaction failed): it
+    stands for nothing, so it is no cut and no twin is due for it.
+    """
+    if isinstance(message.meta.get(PROVIDER_ITEM), dict):
+        return True
+    return any(block.get("content") for block in compaction_blocks(message))
 
 
 def twin_link(first_kept: Message | None) -> dict[str, Any] | None:

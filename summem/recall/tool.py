@@ -20,6 +20,9 @@ from typing import Any
 
 from summem._message_checks import check_values, load_json
 from summem.errors import MessageValidationError
+from summem.formats.compaction import provider_item, without_provider_items
+from summem.formats.responses import OPAQUE_FIELD
+from summem.messages import Message
 from summem.recall.index import RecallHit
 from summem.recall.names import RECALL_TOOL_NAME
 from summem.summarizers.render import (
@@ -158,12 +161,26 @@ def _media_placeholders(content: Any) -> Any:
 
 def _result(hit: RecallHit) -> dict[str, Any]:
     data: dict[str, Any] = {"id": hit.message.id, "position": hit.position}
-    data.update(hit.message.to_openai())
+    data.update(_readable(hit.message))
     if "content" in data:
         data["content"] = _media_placeholders(data["content"])
     when = message_timestamp(hit.message)
     if when:
         data["timestamp"] = when
+    return data
+
+
+def _readable(message: Message) -> dict[str, Any]:
+    """``message``'s chat form without what only a provider reads (its compaction item).
+
+    An OpenAI compaction item (or an SDK's opaque item) is its label, never its encrypted
+    JSON; a reply carrying Anthropic compaction blocks is its own text and calls.
+    """
+    if provider_item(message) is not None:
+        kept, _ = without_provider_items([message])
+        message = kept[0] if kept else message
+    data = message.to_openai()
+    data.pop(OPAQUE_FIELD, None)
     return data
 
 

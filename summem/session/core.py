@@ -20,7 +20,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
 from summem.conversation import Batch, boundaries, check_batch, track_calls
@@ -440,7 +440,10 @@ class SessionCore:
         """:meth:`render`'s slow path (lock held): provider items, or no masking."""
         system, summary = self.system, self.summary
         shown = [self.shown(m) for m in self.tail] if masked else list(self.tail)
-        kept, dropped = for_provider(None, None, shown, provider)
+        # a chat-completions view: OpenAI's compaction items are Responses input (items()),
+        # so for OpenAI too they are left out here; only Anthropic's blocks ride on a turn
+        chat = provider if provider == "anthropic" else None
+        kept, dropped = for_provider(None, None, shown, chat)
         gone = {m.id for m in dropped}
         placement = self.placement if summary is not None else "after_system"
         out = [freeze(d) for d in render_view(system, summary, kept, placement=placement)]
@@ -687,6 +690,18 @@ class SessionCore:
                 snapshot, tail[:cut], size, self._summary_room(system, sizes, cut, self.hard_limit)
             )
         if self.paused is not None and automatic and self.summarizing is not None:
+            room = self._summary_room(system, sizes, cut, self.hard_limit)
+            if natural and cut == natural and size <= self.hard_limit:
+                # a provider item's twin, due under the limits: written offline, still linked
+                logger.debug(
+                    "session %r: reductions are paused (%s): the twin of a provider's "
+                    "compaction item (%d messages) is written offline (an extractive summary)",
+                    self.session_id,
+                    self.paused.reason,
+                    cut,
+                )
+                fold = self._fold(snapshot, tail[:cut], size, room)
+                return replace(fold, twin_of=twin_link(tail[cut]))
             # a warning the first time in a pause, then debug: a system message over the
             # budget folds offline on every turn, and the events say so each time; the offline
             # summary is made to fit the room left (a smaller summary rather than none)
@@ -701,9 +716,7 @@ class SessionCore:
                 self.hard_limit,
                 cut,
             )
-            return self._fold(
-                snapshot, tail[:cut], size, self._summary_room(system, sizes, cut, self.hard_limit)
-            )
+            return self._fold(snapshot, tail[:cut], size, room)
         if self._backing_off_past_ceiling(automatic, size):
             # the summarizer failed on this very span: the chain ends in what fits (I7)
             logger.warning(

@@ -159,6 +159,7 @@ class OpenAICompaction:
         kwargs: dict[str, Any] = {"model": self.model, "input": self._input(request)}
         if self.instructions is not None:
             kwargs["instructions"] = self.instructions
+        response: Any = None
         try:
             response = yield CompactCall(self.client, kwargs)
             window, item = compacted_window(getattr(response, "output", None) or [])
@@ -174,10 +175,12 @@ class OpenAICompaction:
                 reason,
             )
             extra = {**twin.extra, PROVIDER_SUMMARY: {"provider": OPENAI, "failed": reason}}
-            return dataclasses.replace(twin, extra=extra)
-        usage = getattr(response, "usage", None)
-        spent_in = int(getattr(usage, "input_tokens", 0) or 0)
-        spent_out = int(getattr(usage, "output_tokens", 0) or 0)
+            alone = dataclasses.replace(twin, extra=extra)
+            if response is None:
+                return alone
+            # OpenAI answered without an item: the pass was billed all the same
+            return _with_pass(alone, self.model, *_spent(response, "input_tokens", "output_tokens"))
+        spent_in, spent_out = _spent(response, "input_tokens", "output_tokens")
         held = {
             "provider": OPENAI,
             "kind": "compaction",
@@ -327,6 +330,7 @@ class AnthropicCompaction:
             "compaction": compaction,
             "max_tokens": self.max_tokens,
         }
+        response: Any = None
         try:
             response = yield CompletionCall(kwargs)
             block = compaction_block(response)
@@ -340,10 +344,13 @@ class AnthropicCompaction:
                 reason,
             )
             extra = {**twin.extra, PROVIDER_SUMMARY: {"provider": ANTHROPIC, "failed": reason}}
-            return dataclasses.replace(twin, extra=extra)
-        usage = getattr(response, "usage", None)
-        spent_in = int(getattr(usage, "prompt_tokens", 0) or 0)
-        spent_out = int(getattr(usage, "completion_tokens", 0) or 0)
+            alone = dataclasses.replace(twin, extra=extra)
+            if response is None:
+                return alone
+            # Claude answered (an empty block, its no-op): it read the span, and billed it
+            spent = _spent(response, "prompt_tokens", "completion_tokens")
+            return _with_pass(alone, self.model, *spent)
+        spent_in, spent_out = _spent(response, "prompt_tokens", "completion_tokens")
         held = {
             "provider": ANTHROPIC,
             "kind": "compaction",
@@ -366,3 +373,20 @@ class AnthropicCompaction:
             extra={**twin.extra, PROVIDER_SUMMARY: held},
             cost_usd=cost_of(twin) + cost_usd(self.model, spent_in, spent_out),
         )
+
+
+def _spent(response: Any, tokens_in: str, tokens_out: str) -> tuple[int, int]:
+    """The input and output tokens a provider's answer reports (0 for what it omits)."""
+    usage = getattr(response, "usage", None)
+    return int(getattr(usage, tokens_in, 0) or 0), int(getattr(usage, tokens_out, 0) or 0)
+
+
+def _with_pass(twin: SummaryOutput, model: str, spent_in: int, spent_out: int) -> SummaryOutput:
+    """``twin`` counting one more call: a provider's pass that answered but gave no item."""
+    return dataclasses.replace(
+        twin,
+        calls=twin.calls + 1,
+        input_tokens=twin.input_tokens + spent_in,
+        output_tokens=twin.output_tokens + spent_out,
+        cost_usd=cost_of(twin) + cost_usd(model, spent_in, spent_out),
+    )

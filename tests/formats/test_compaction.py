@@ -314,3 +314,101 @@ def test_a_view_that_would_stay_past_its_ceiling_folds_the_item_in(
     if not twinned:  # the item went into the summary: the view fits its ceiling
         assert len(memory.view()) <= hard_limit
     assert len(memory.history()) == 10
+
+
+@pytest.mark.parametrize("empty", ["", None])
+def test_an_empty_anthropic_block_added_directly_is_a_no_op_not_a_twin(empty: str | None) -> None:
+    """Anthropic's failed compaction (a block with empty ``content``) stands for nothing: a
+    reply carrying only such a block, added with ``add`` rather than through the wrapper
+    (which drops it), forces no reduction under the threshold, and is no natural cut."""
+    reply = {
+        "role": "assistant",
+        "content": "Noted.",
+        "provider_specific_fields": {
+            "compaction_blocks": [{"type": "compaction", "content": empty}]
+        },
+    }
+    events: list[MemoryEvent] = []
+    memory = Memory("s", reducer=big_reducer(), hooks=[events.append])
+    memory.extend(
+        [{"role": "user", "content": "order A1 please"}, {"role": "assistant", "content": "ok"}]
+    )
+    memory.add(reply)
+    memory.add({"role": "user", "content": "thanks"})
+    assert memory.summary is None and not events
+    assert natural_cut(memory.history_messages()) == 0
+    assert memory.history()[2] == reply  # stored as it came
+
+
+def test_a_chat_view_for_openai_never_carries_an_openai_compaction_item() -> None:
+    """``messages(provider="openai")`` is a chat-completions view: chat completions has no
+    compaction item (only Responses input, ``items()``, does), so the item is left out there
+    as for any chat view, neither its label nor its encrypted JSON sent."""
+    events: list[MemoryEvent] = []
+    memory = Memory("s", reducer=big_reducer(), hooks=[events.append])
+    memory.add_items([*turn(1), COMPACTION, *turn(2)])
+    for_openai_chat = memory.messages(provider="openai")
+    sent = json.dumps(for_openai_chat)
+    assert SECRET[:40] not in sent and "opaque_item" not in sent
+    assert "compaction item" not in sent
+    assert for_openai_chat == memory.messages()
+    left_out = [e for e in events if isinstance(e, ProviderItemsLeftOut)]
+    assert left_out and left_out[0].providers == ("openai",)
+    assert memory.items()[0] == COMPACTION  # Responses input still carries it
+
+
+@pytest.mark.parametrize("max_tokens", [None, 300])
+def test_the_recall_tool_gives_a_provider_item_as_its_label_never_its_payload(
+    max_tokens: int | None,
+) -> None:
+    """Fetched by id (or found beside a match), an OpenAI compaction item is its label only:
+    neither its encrypted JSON nor a "[binary data]" placeholder of it reaches the model; a
+    reply carrying Anthropic blocks is its own text and calls, without the blocks."""
+    from summem.recall.tool import hits_json
+
+    block = {"type": "compaction", "content": "Claude's compacted notes.", "signature": "sig"}
+    memory = Memory("s", reducer=big_reducer())
+    memory.add_items([*turn(1), COMPACTION, *turn(2)])
+    memory.add({"role": "user", "content": "giraffe?"})
+    memory.add(
+        {
+            "role": "assistant",
+            "content": "giraffe found",
+            "provider_specific_fields": {"compaction_blocks": [block]},
+        }
+    )
+    item_id = memory.history_messages()[2].id
+    for hits in (
+        memory.recall(id=item_id, evicted_only=False),
+        memory.recall("giraffe", evicted_only=False),
+    ):
+        assert hits
+        reply = hits_json(hits, max_tokens=max_tokens)
+        assert SECRET[:40] not in reply and "binary data" not in reply
+        assert "opaque_item" not in reply and "compaction_blocks" not in reply
+        assert "notes" not in reply
+    [hit] = memory.recall(id=item_id, evicted_only=False)
+    assert hit.message.meta["provider_item"]["id"] == "cmp_001"  # the hit itself is whole
+
+
+def test_while_reductions_are_paused_a_twin_is_still_linked_and_no_limit_is_claimed(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The loop breaker paused automatic reductions: a provider item's twin is then written
+    offline (the extractive summarizer, no model call), still linked to its item, and the
+    log does not say the view is past its hard limit when it is far under it."""
+    import logging
+
+    from summem.reducers import ReductionsPaused
+
+    memory = Memory("s", reducer=big_reducer())
+    memory.add({"role": "user", "content": "order A1 please"})
+    memory._core.paused = ReductionsPaused("ineffective", "as the breaker found it", 3)
+    with caplog.at_level(logging.DEBUG, logger="summem"):
+        memory.add_items([turn(1)[1], COMPACTION, *turn(2)])
+    twin = memory.summary
+    assert twin is not None and twin.summary_info is not None
+    assert twin.summary_info.summarizer == "extractive"
+    assert twin.summary_info.extra[TWIN_OF]["id"] == "cmp_001"
+    assert "past its hard limit" not in caplog.text
+    assert memory.items()[0] == COMPACTION

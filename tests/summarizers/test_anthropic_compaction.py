@@ -183,3 +183,18 @@ def test_in_the_background_the_block_replaces_exactly_what_was_sent() -> None:
     assert [m.text for m in view[-4:]] == [m.text for m in history[-4:]]
     assert len(history) == 14
     memory.close()
+
+
+def test_an_empty_block_still_counts_the_call_claude_billed() -> None:
+    """Claude read the whole span to answer its no-op: the call and its usage are spent and
+    counted (events, ``memory.usage``, spend limits), though only the twin is committed."""
+    claude = Claude(block="")
+    events: list[MemoryEvent] = []
+    memory = Memory("s", reducer=reducer(), hooks=[events.append])
+    with respx.mock(assert_all_mocked=True) as router:
+        router.post(ANTHROPIC_URL).mock(side_effect=claude)
+        talk(memory, range(5))
+    [committed] = [e for e in events if isinstance(e, ReductionCommitted)]
+    assert (committed.input_tokens, committed.output_tokens) == (700, 90)
+    assert committed.cost_usd == pytest.approx(cost_usd(CLAUDE, 700, 90)) and committed.cost_usd
+    assert memory.usage["summarizer_cost_usd"] == pytest.approx(committed.cost_usd)

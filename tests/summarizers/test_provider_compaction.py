@@ -151,10 +151,19 @@ def test_a_compact_answer_without_an_item_falls_back_to_the_twin() -> None:
     def no_item(method: str, path: str, body: Any) -> tuple[int, Any, dict[str, str]]:
         return 200, {**compacted(1, []), "output": users_of(body)}, {}
 
-    memory = Memory("s", reducer=reducer(OpenAICompaction(Recorder(no_item).client(), model=MODEL)))
+    events: list[MemoryEvent] = []
+    memory = Memory(
+        "s",
+        reducer=reducer(OpenAICompaction(Recorder(no_item).client(), model=MODEL)),
+        hooks=[events.append],
+    )
     talk(memory, range(5))
     assert memory.summary is not None and memory.summary.summary_info is not None
     assert "compaction item" in memory.summary.summary_info.extra[PROVIDER_SUMMARY]["failed"]
+    # OpenAI answered (and billed) the pass: its call and usage are counted all the same
+    [committed] = [e for e in events if isinstance(e, ReductionCommitted)]
+    assert (committed.calls, committed.input_tokens, committed.output_tokens) == (1, 900, 120)
+    assert committed.cost_usd == pytest.approx(cost_usd(MODEL, 900, 120)) and committed.cost_usd
 
 
 def test_a_delegated_summary_survives_export_and_import() -> None:
