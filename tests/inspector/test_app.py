@@ -50,6 +50,25 @@ def test_the_list_shows_each_session_with_its_sizes(
     assert summaries == len(db[1].turns) > 0
 
 
+def test_the_list_shows_each_sessions_last_activity(
+    client: TestClient, db: tuple[Path, Written]
+) -> None:
+    from datetime import datetime, timezone
+
+    text = page(client, "/")
+    assert "last activity" in text
+    row = re.search(r'<tr>\s*<td><a class="sid"[^>]*>support-1</a></td>(.*?)</tr>', text, re.S)
+    assert row is not None
+    with SQLiteStore(db[0]) as store:
+        (info,) = [i for i in store.session_infos() if i.session_id == SESSION]
+    assert info.updated_at is not None and info.summary is not None
+    when = datetime.fromtimestamp(info.updated_at, timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    written = info.summary.summary_info.created_at  # type: ignore[union-attr]
+    last = re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1))[-1]
+    assert last == when  # the last write, not the last summary
+    assert f'title="last reduction {written.strftime("%Y-%m-%d %H:%M:%S")} UTC"' in row.group(1)
+
+
 def test_the_list_searches_by_id_prefix(client: TestClient) -> None:
     text = page(client, "/", q="supp")
     assert SESSION in text and "other-session" not in text

@@ -173,6 +173,14 @@ def _int(value: Any) -> int | None:
         return None
 
 
+def _float(value: Any) -> float | None:
+    """``value`` as a float; ``None`` when absent or not a number (a hash from an older release)."""
+    try:
+        return float(text(value))
+    except (TypeError, ValueError):
+        return None
+
+
 def _chunks(bodies: list[str], max_bytes: int, max_messages: int) -> list[list[str]]:
     """``bodies`` cut into runs of at most ``max_bytes`` (UTF-8) and ``max_messages``."""
     chunks: list[list[str]] = [[]]
@@ -446,7 +454,7 @@ class RedisBase(Generic[C]):
         def parse(raw: Any) -> SessionInfo | None:
             if raw is None:
                 return None  # deleted since the SCAN
-            (version, watermark, summary), length, count = raw
+            (version, watermark, summary, updated), length, count = raw
             version, watermark = _int(version), _int(watermark)
             if version is None or watermark is None:
                 raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
@@ -457,6 +465,7 @@ class RedisBase(Generic[C]):
                 version=version,
                 summaries=int(count),
                 stored_summary=summary,
+                updated_at=_float(updated),
             )
 
         k = self._keys(name)
