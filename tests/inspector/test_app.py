@@ -389,6 +389,44 @@ def test_a_token_is_checked_on_every_request(source: Source, budget: Budget) -> 
     assert client.get("/").status_code == 401
 
 
+def test_a_non_ascii_token_is_refused_not_an_error(source: Source, budget: Budget) -> None:
+    import asyncio
+
+    app = create_app(source, budget, token="t" * 32)
+    client = TestClient(app, base_url="http://127.0.0.1")
+    assert client.get("/", params={"token": "é" * 32}).status_code == 401
+
+    async def status(cookie: bytes) -> int:  # a browser may send any bytes in a cookie
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": "/",
+            "raw_path": b"/",
+            "query_string": b"",
+            "headers": [(b"host", b"127.0.0.1"), (b"cookie", cookie)],
+            "scheme": "http",
+            "server": ("127.0.0.1", 80),
+            "client": ("127.0.0.1", 1),
+            "root_path": "",
+            "http_version": "1.1",
+        }
+        sent: list[dict[str, object]] = []
+
+        async def receive() -> dict[str, object]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, object]) -> None:
+            sent.append(message)
+
+        await app(scope, receive, send)  # type: ignore[arg-type]
+        code = sent[0]["status"]
+        assert isinstance(code, int)
+        return code
+
+    assert asyncio.run(status(f"{TOKEN_COOKIE}={'é' * 32}".encode())) == 401
+    assert asyncio.run(status(f"{TOKEN_COOKIE}={'t' * 32}".encode())) == 200
+
+
 # -- secrets and read-only -----------------------------------------------------------------------
 
 

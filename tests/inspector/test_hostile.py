@@ -71,7 +71,10 @@ def test_every_stored_field_is_escaped(tmp_path: Path, budget: Budget) -> None:
         pages.append(client.get("/session", params={"id": SID, "summary": summary.id, "line": 0}))
         for response in pages:
             text = response.text
-            assert response.status_code == 200, (str(response.url)[-60:], text[text.find("id=\"error\""):][:600])
+            assert response.status_code == 200, (
+                str(response.url)[-60:],
+                text[text.find('id="error"') :][:600],
+            )
             assert "<script" not in text.lower() and "<img" not in text.lower(), response.url
             assert "onerror=alert" not in text.replace("onerror=alert(2)&gt;", "")
             assert 'href="javascript:' not in text
