@@ -55,6 +55,24 @@ def test_no_browser_only_prints(db: tuple[Path, Written], served: dict[str, Any]
     assert result.exit_code == 0 and "opened" not in served
 
 
+def test_without_a_config_it_says_the_budget_is_the_defaults(
+    db: tuple[Path, Written],
+    config_path: Path,
+    served: dict[str, Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("SUMMEM_CONFIG", raising=False)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # no ./summem.yaml here
+    result = run("inspect", "--store", db[0], "--no-browser")
+    assert result.exit_code == 0, result.output
+    assert "default budget: give --config" in result.output
+    result = run("inspect", "--store", db[0], "--config", config_path, "--no-browser")
+    assert result.exit_code == 0 and "default budget" not in result.output
+
+
 def test_a_host_requires_the_printed_token(
     db: tuple[Path, Written], served: dict[str, Any]
 ) -> None:
