@@ -300,6 +300,26 @@ def test_export_downloads_the_sessions_json(client: TestClient, db: tuple[Path, 
     assert doc["session_id"] == SESSION and doc["history_length"] == db[1].length
 
 
+@pytest.mark.parametrize("sid", ["日本-chat", 'é"x; y=1', "..", "support-1"])
+def test_export_of_any_session_id_is_a_download(tmp_path: Path, budget: Budget, sid: str) -> None:
+    from summem.messages import user
+
+    path = tmp_path / "ids.db"
+    with SQLiteStore(path) as store:
+        store.append(sid, [user("hi")])
+    source = open_source(str(path))
+    try:
+        client = TestClient(create_app(source, budget), base_url="http://127.0.0.1")
+        response = client.get("/export", params={"id": sid})
+        assert response.status_code == 200, response.text[:300]
+        disposition = response.headers["content-disposition"]
+        assert disposition.isascii() and disposition.count('"') == 2, disposition
+        assert 'filename=".' not in disposition and "''." not in disposition
+        assert json.loads(response.text)["session_id"] == sid
+    finally:
+        source.close()
+
+
 def test_branches_are_listed_and_shown(tmp_path: Path, budget: Budget) -> None:
     from summem.memory import Memory
 
