@@ -118,7 +118,8 @@ class _Guard:
             given = request.query_params.get("token")
             if given is not None and _same(given, self.token):
                 url = URL(scope=scope).remove_query_params("token")
-                target = url.path + (f"?{url.query}" if url.query else "")
+                path = "/" + url.path.lstrip("/")  # never //elsewhere (another site)
+                target = path + (f"?{url.query}" if url.query else "")
                 response = RedirectResponse(target, status_code=303)
                 response.set_cookie(
                     TOKEN_COOKIE, self.token, httponly=True, samesite="strict", path="/"

@@ -409,6 +409,14 @@ def test_a_token_is_checked_on_every_request(source: Source, budget: Budget) -> 
     assert client.get("/").status_code == 401
 
 
+def test_the_token_redirect_stays_on_this_site(source: Source, budget: Budget) -> None:
+    token = "t" * 32
+    client = TestClient(create_app(source, budget, token=token), base_url="http://127.0.0.1")
+    response = client.get(f"http://127.0.0.1//evil.example/x?token={token}", follow_redirects=False)
+    assert response.status_code == 303
+    assert response.headers["location"] == "/evil.example/x"  # a path here, not a site
+
+
 def test_a_non_ascii_token_is_refused_not_an_error(source: Source, budget: Budget) -> None:
     import asyncio
 
