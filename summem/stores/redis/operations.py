@@ -229,7 +229,15 @@ class RedisBase(Generic[C]):
         self._client: Any = url_or_client
         if isinstance(url_or_client, str):
             with self._errors(None):  # a cluster client connects when it is made
-                self._client = self._client_from_url(redis_module, url_or_client)
+                try:
+                    self._client = self._client_from_url(redis_module, url_or_client)
+                except (ValueError, TypeError) as exc:  # redis-py's word on a malformed URL
+                    from summem._secrets import mask_url, redact, url_secrets
+
+                    text = redact(str(exc), url_secrets(url_or_client))
+                    raise ConfigurationError(
+                        f"bad Redis URL {mask_url(url_or_client)}: {text}"
+                    ) from None
         self._scripts = {n: self._client.register_script(src) for n, src in SCRIPTS.items()}
 
     @abstractmethod
