@@ -79,6 +79,11 @@ def page_url(path: str, **params: object) -> str:
     return f"{path}?{query}" if query else path
 
 
+def _same(given: str, token: str) -> bool:
+    """``given == token`` in constant time (as UTF-8 bytes: any text a request carries)."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), token.encode("utf-8"))
+
+
 class _Guard:
     """Security headers on every response, and the token check (see the module docstring)."""
 
@@ -111,9 +116,10 @@ class _Guard:
         if self.token is not None:
             request = Request(scope)
             given = request.query_params.get("token")
-            if given is not None and hmac.compare_digest(given, self.token):
+            if given is not None and _same(given, self.token):
                 url = URL(scope=scope).remove_query_params("token")
-                target = url.path + (f"?{url.query}" if url.query else "")
+                path = "/" + url.path.lstrip("/")  # never //elsewhere (another site)
+                target = path + (f"?{url.query}" if url.query else "")
                 response = RedirectResponse(target, status_code=303)
                 response.set_cookie(
                     TOKEN_COOKIE, self.token, httponly=True, samesite="strict", path="/"
@@ -121,7 +127,7 @@ class _Guard:
                 await response(scope, receive, with_headers)
                 return
             cookie = request.cookies.get(TOKEN_COOKIE, "")
-            if not hmac.compare_digest(cookie, self.token):
+            if not _same(cookie, self.token):
                 response = PlainTextResponse(
                     "401: this inspector needs its token: open the URL `summem inspect` printed "
                     "(it ends with ?token=...)",

@@ -138,6 +138,11 @@ def inspect(
         sock = bind(listen, port)
         address = page_address(listen, sock.getsockname()[1], token)
         click.echo(f"summem inspect: {source.shown} (read-only: {source.read_only})")
+        if config.source.startswith("<"):  # no summem.yaml: the chart's lines are the defaults'
+            click.echo(
+                "views sized with summem's default budget: give --config the summem.yaml the "
+                "sessions were written with (the chart's threshold and target come from it)"
+            )
         click.echo(f"open {address}  (Ctrl-C stops it)")
         if token is not None:
             click.echo("the page is reachable beyond this machine: it needs the token above")

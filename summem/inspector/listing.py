@@ -11,6 +11,7 @@ index is listed from ``list_sessions()``, loading only the sessions of the page.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 from summem.messages import Message
 from summem.stores.base import ListingStore, Store
@@ -32,6 +33,8 @@ class SessionRow:
         summarizer_tokens: tokens those calls read and wrote.
         cost_usd: what they cost.
         last_reduction: when the current summary was written (ISO, UTC), if any.
+        last_activity: when the session was last written (ISO, UTC): ``None`` when the store
+            does not keep it (a third-party store without a session index).
     """
 
     session_id: str
@@ -43,6 +46,7 @@ class SessionRow:
     summarizer_tokens: int
     cost_usd: float
     last_reduction: str | None
+    last_activity: str | None = None
 
     @property
     def in_view(self) -> int:
@@ -51,7 +55,12 @@ class SessionRow:
 
 
 def _row(
-    sid: str, length: int, watermark: int, summaries: int, summary: Message | None
+    sid: str,
+    length: int,
+    watermark: int,
+    summaries: int,
+    summary: Message | None,
+    updated_at: float | None = None,
 ) -> SessionRow:
     info = summary.summary_info if summary is not None else None
     total = info.extra.get("summarizer_total") if info is not None else None
@@ -73,6 +82,9 @@ def _row(
         summarizer_tokens=int(number("input_tokens") + number("output_tokens")),
         cost_usd=number("cost_usd"),
         last_reduction=info.created_at.isoformat(timespec="seconds") if info else None,
+        last_activity=None
+        if updated_at is None
+        else datetime.fromtimestamp(updated_at, timezone.utc).isoformat(timespec="seconds"),
     )
 
 
@@ -110,7 +122,9 @@ def list_page(
                     continue  # between _before(prefix) and prefix: never a match
                 if not i.session_id.startswith(prefix):
                     return rows, None
-                rows.append(_row(i.session_id, i.length, i.watermark, i.summaries, i.summary))
+                rows.append(
+                    _row(i.session_id, i.length, i.watermark, i.summaries, i.summary, i.updated_at)
+                )
             if len(infos) < wanted:
                 break
     else:

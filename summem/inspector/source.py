@@ -72,7 +72,10 @@ def read_only_url(url: str) -> tuple[str, str]:
             )
         return f"sqlite:///{path.resolve()}?mode=ro", "SQLite mode=ro"
     if scheme in ("postgresql", "postgres"):
-        parts = urlsplit(url)
+        try:
+            parts = urlsplit(url)
+        except ValueError as exc:
+            raise ConfigurationError(f"bad PostgreSQL URL {mask_url(url)}: {exc}") from None
         query = [(k, v) for k, v in parse_qsl(parts.query) if k != "options"]
         options = dict(parse_qsl(parts.query)).get("options", "")
         options = f"{options} -c default_transaction_read_only=on".strip()
@@ -114,7 +117,8 @@ def open_source(target: str) -> Source:
     from summem.stores import open_store
 
     turns: dict[str, int] = {}
-    url = shown = target  # a path is shown as it was typed
+    secrets: list[str] = []
+    url = shown = target  # a path is shown as it was typed, a URL with its ${NAME} references
     if "://" not in target:
         path = Path(target).expanduser()
         if path.is_dir():
@@ -133,16 +137,25 @@ def open_source(target: str) -> Source:
                 "file or a `summem replay --out` folder)"
             )
         url = f"sqlite:///{path.resolve()}"
+    else:  # a URL: its ${NAME} references from the environment, as summem.yaml's store
+        from summem.config.io import expand_env
+
+        url, secrets = expand_env(target, "--store")
     opened, how = read_only_url(url)
     try:
         store = open_store(opened)
     except StoreError as exc:
         if "read-only transaction" in str(exc):
             raise ConfigurationError(
-                f"{mask_url(url)}: the database has no summem schema, or an older one (summem "
+                f"{mask_url(shown)}: the database has no summem schema, or an older one (summem "
                 "inspect opens it read-only and never migrates it; any summem writer does)"
             ) from None
-        raise
+        if not secrets:
+            raise
+        text = str(exc)
+        for secret in secrets:  # what the environment gave never appears
+            text = text.replace(secret, "***")
+        raise StoreError(text) from None
     return Source(store=store, url=opened, shown=mask_url(shown), read_only=how, turns=turns)
 
 

@@ -198,16 +198,30 @@ def branch_page(inspector: Inspector, request: Request) -> tuple[str, dict[str, 
     }
 
 
+def _attachment(sid: str) -> str:
+    """A ``Content-Disposition`` naming ``SID.json``.
+
+    ASCII in ``filename`` (a header is bytes), the id itself in ``filename*`` (RFC 6266,
+    percent-encoded UTF-8) for the browsers that read it.
+    """
+    from urllib.parse import quote
+
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in sid)[:80].strip("._")
+    name = name or "session"  # never a hidden file, never a path
+    ascii_name = "".join(c if c.isascii() else "_" for c in name).strip("._-") or "session"
+    header = f'attachment; filename="{ascii_name}.json"'
+    if ascii_name != name:
+        header += f"; filename*=UTF-8''{quote(name + '.json', safe='')}"
+    return header
+
+
 def export_download(inspector: Inspector, request: Request) -> tuple[str, dict[str, Any]]:
     """``summem sessions export --format json``, as a download."""
     from summem.cli.sessions import export_text
 
     sid = session_id(inspector, request)
     text = export_text(inspector.source.store, sid, "json")
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in sid)[:80] or "session"
     response = Response(
-        text,
-        media_type="application/json",
-        headers={"content-disposition": f'attachment; filename="{safe}.json"'},
+        text, media_type="application/json", headers={"content-disposition": _attachment(sid)}
     )
     return "", {"response": response}

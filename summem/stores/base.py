@@ -432,6 +432,8 @@ class SessionInfo:
         stored_summary: the current summary as the store holds it: the message, or its
             encoded record, decoded only when :attr:`summary` is read (a listing of many
             sessions does not pay for decoding what it does not show).
+        updated_at: when the session was last written (Unix seconds: an append, a commit, a
+            rollback, a rewrite, a clear), or ``None`` where the store does not keep it.
     """
 
     session_id: str
@@ -440,6 +442,7 @@ class SessionInfo:
     version: int
     summaries: int
     stored_summary: Message | str | bytes | None = field(default=None, repr=False)
+    updated_at: float | None = None
 
     @property
     def summary(self) -> Message | None:

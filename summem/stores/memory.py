@@ -76,6 +76,8 @@ class _Session:
     stubs: int = 0
     """``log[:stubs]`` are stubs (their text dropped); the rest are whole."""
     branches: dict[str, tuple[Branch, list[Message]]] = field(default_factory=dict)
+    updated_at: float = field(default_factory=time.time)
+    """When the session was last written (Unix seconds)."""
 
 
 class InMemoryStore(DirectStore):
@@ -179,6 +181,8 @@ class InMemoryStore(DirectStore):
                 if mid not in ids:
                     ids.add(mid)
                     history.append(msg)
+            if batch:
+                s.updated_at = time.time()
             return len(history)
 
     def _set_system(self, session_id: str, message: Message | None) -> None:
@@ -191,6 +195,7 @@ class InMemoryStore(DirectStore):
                     return
                 s = self._sessions[session_id] = _Session()
             s.system = message
+            s.updated_at = time.time()
 
     def _commit(self, session_id: str, commit: Commit) -> int:
         """See :meth:`summem.stores.base.Store.commit`."""
@@ -208,6 +213,7 @@ class InMemoryStore(DirectStore):
             s.summary = summary
             s.watermark = watermark
             s.version += 1
+            s.updated_at = time.time()
             return s.version
 
     def _create(self, session_id: str, create: Create) -> None:
@@ -258,6 +264,7 @@ class InMemoryStore(DirectStore):
                 target = (latest.summary, latest.watermark)
             s.summary, s.watermark = target
             s.version += 1
+            s.updated_at = time.time()
             return s.version
 
     def _rewrite(self, session_id: str, rewrite: Rewrite) -> int:
@@ -291,6 +298,7 @@ class InMemoryStore(DirectStore):
                     s.ids.add(msg.id)
                     s.history.append(msg)
             s.version += 1
+            s.updated_at = time.time()
             return s.version
 
     @staticmethod
@@ -337,6 +345,7 @@ class InMemoryStore(DirectStore):
             s.system = s.summary = None
             s.watermark = 0
             s.version += 1
+            s.updated_at = time.time()
 
     def _delete(self, session_id: str) -> bool:
         """See :meth:`summem.stores.base.Store.delete`."""
@@ -365,6 +374,7 @@ class InMemoryStore(DirectStore):
                     version=s.version,
                     summaries=len(s.log),
                     stored_summary=s.summary,
+                    updated_at=s.updated_at,
                 )
                 for n, s in ((n, self._sessions[n]) for n in names)
             ]

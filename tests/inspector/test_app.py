@@ -50,6 +50,25 @@ def test_the_list_shows_each_session_with_its_sizes(
     assert summaries == len(db[1].turns) > 0
 
 
+def test_the_list_shows_each_sessions_last_activity(
+    client: TestClient, db: tuple[Path, Written]
+) -> None:
+    from datetime import datetime, timezone
+
+    text = page(client, "/")
+    assert "last activity" in text
+    row = re.search(r'<tr>\s*<td><a class="sid"[^>]*>support-1</a></td>(.*?)</tr>', text, re.S)
+    assert row is not None
+    with SQLiteStore(db[0]) as store:
+        (info,) = [i for i in store.session_infos() if i.session_id == SESSION]
+    assert info.updated_at is not None and info.summary is not None
+    when = datetime.fromtimestamp(info.updated_at, timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    written = info.summary.summary_info.created_at  # type: ignore[union-attr]
+    last = re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1))[-1]
+    assert last == when  # the last write, not the last summary
+    assert f'title="last reduction {written.strftime("%Y-%m-%d %H:%M:%S")} UTC"' in row.group(1)
+
+
 def test_the_list_searches_by_id_prefix(client: TestClient) -> None:
     text = page(client, "/", q="supp")
     assert SESSION in text and "other-session" not in text
@@ -281,6 +300,26 @@ def test_export_downloads_the_sessions_json(client: TestClient, db: tuple[Path, 
     assert doc["session_id"] == SESSION and doc["history_length"] == db[1].length
 
 
+@pytest.mark.parametrize("sid", ["日本-chat", 'é"x; y=1', "..", "support-1"])
+def test_export_of_any_session_id_is_a_download(tmp_path: Path, budget: Budget, sid: str) -> None:
+    from summem.messages import user
+
+    path = tmp_path / "ids.db"
+    with SQLiteStore(path) as store:
+        store.append(sid, [user("hi")])
+    source = open_source(str(path))
+    try:
+        client = TestClient(create_app(source, budget), base_url="http://127.0.0.1")
+        response = client.get("/export", params={"id": sid})
+        assert response.status_code == 200, response.text[:300]
+        disposition = response.headers["content-disposition"]
+        assert disposition.isascii() and disposition.count('"') == 2, disposition
+        assert 'filename=".' not in disposition and "''." not in disposition
+        assert json.loads(response.text)["session_id"] == sid
+    finally:
+        source.close()
+
+
 def test_branches_are_listed_and_shown(tmp_path: Path, budget: Budget) -> None:
     from summem.memory import Memory
 
@@ -368,6 +407,52 @@ def test_a_token_is_checked_on_every_request(source: Source, budget: Budget) -> 
     client.cookies.clear()
     client.cookies.set(TOKEN_COOKIE, "forged")
     assert client.get("/").status_code == 401
+
+
+def test_the_token_redirect_stays_on_this_site(source: Source, budget: Budget) -> None:
+    token = "t" * 32
+    client = TestClient(create_app(source, budget, token=token), base_url="http://127.0.0.1")
+    response = client.get(f"http://127.0.0.1//evil.example/x?token={token}", follow_redirects=False)
+    assert response.status_code == 303
+    assert response.headers["location"] == "/evil.example/x"  # a path here, not a site
+
+
+def test_a_non_ascii_token_is_refused_not_an_error(source: Source, budget: Budget) -> None:
+    import asyncio
+
+    app = create_app(source, budget, token="t" * 32)
+    client = TestClient(app, base_url="http://127.0.0.1")
+    assert client.get("/", params={"token": "é" * 32}).status_code == 401
+
+    async def status(cookie: bytes) -> int:  # a browser may send any bytes in a cookie
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": "/",
+            "raw_path": b"/",
+            "query_string": b"",
+            "headers": [(b"host", b"127.0.0.1"), (b"cookie", cookie)],
+            "scheme": "http",
+            "server": ("127.0.0.1", 80),
+            "client": ("127.0.0.1", 1),
+            "root_path": "",
+            "http_version": "1.1",
+        }
+        sent: list[dict[str, object]] = []
+
+        async def receive() -> dict[str, object]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, object]) -> None:
+            sent.append(message)
+
+        await app(scope, receive, send)  # type: ignore[arg-type]
+        code = sent[0]["status"]
+        assert isinstance(code, int)
+        return code
+
+    assert asyncio.run(status(f"{TOKEN_COOKIE}={'é' * 32}".encode())) == 401
+    assert asyncio.run(status(f"{TOKEN_COOKIE}={'t' * 32}".encode())) == 200
 
 
 # -- secrets and read-only -----------------------------------------------------------------------

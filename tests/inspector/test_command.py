@@ -55,6 +55,24 @@ def test_no_browser_only_prints(db: tuple[Path, Written], served: dict[str, Any]
     assert result.exit_code == 0 and "opened" not in served
 
 
+def test_without_a_config_it_says_the_budget_is_the_defaults(
+    db: tuple[Path, Written],
+    config_path: Path,
+    served: dict[str, Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("SUMMEM_CONFIG", raising=False)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # no ./summem.yaml here
+    result = run("inspect", "--store", db[0], "--no-browser")
+    assert result.exit_code == 0, result.output
+    assert "default budget: give --config" in result.output
+    result = run("inspect", "--store", db[0], "--config", config_path, "--no-browser")
+    assert result.exit_code == 0 and "default budget" not in result.output
+
+
 def test_a_host_requires_the_printed_token(
     db: tuple[Path, Written], served: dict[str, Any]
 ) -> None:
@@ -93,6 +111,9 @@ def test_a_replay_folder_is_opened_with_its_recorded_turns(
         ("sqlite:///{tmp}/missing.db", "no SQLite database at"),
         ("{tmp}", "a folder without summem.db"),
         ("nosuch://host/x", "no store for URL scheme 'nosuch'"),
+        ("redis://:hunter2secret@127.0.0.1:abc/0", "bad Redis URL redis://:***@127.0.0.1:abc/0"),
+        ("postgresql://app:hunter2secret@[::1/db", "bad PostgreSQL URL"),
+        ("sqlite:///${{SUMMEM_UNSET_FOR_TEST}}/x.db", "SUMMEM_UNSET_FOR_TEST is not set"),
     ],
 )
 def test_a_bad_store_is_one_clear_error(
@@ -101,7 +122,23 @@ def test_a_bad_store_is_one_clear_error(
     result = run("inspect", "--store", target.format(tmp=tmp_path), "--no-browser")
     assert result.exit_code == 2
     assert words in one_error_line(result)
+    assert "hunter2secret" not in result.output
     assert not (tmp_path / "missing.db").exists()  # never created
+
+
+def test_store_urls_take_environment_references(
+    db: tuple[Path, Written], served: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INSPECT_DB_DIR", str(db[0].parent))
+    served["get"] = ["/"]
+    url = f"sqlite:///${{INSPECT_DB_DIR}}/{db[0].name}"  # as summem.yaml's store is written
+    result = run("inspect", "--store", url, "--no-browser")
+    assert result.exit_code == 0, result.output
+    assert SESSION in served["responses"][0].text
+    config = db[0].parent / "env.yaml"
+    config.write_text(f'store: "{url}"\n', encoding="utf-8")
+    result = run("inspect", "--config", config, "--no-browser")  # the config's store
+    assert result.exit_code == 0, result.output
 
 
 def test_a_password_in_the_url_is_never_printed(served: dict[str, Any]) -> None:

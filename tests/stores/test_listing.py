@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from summem.errors import StoreError
-from summem.messages import user
+from summem.messages import system, user
 from summem.stores.base import AsyncListingStore, ListingStore, Store
 from tests.stores.backends import SYNC_PARAMS, Backend, open_backend
 from tests.stores.helpers import fill, reduce_to, summary_msg
@@ -63,6 +64,44 @@ def test_every_async_store_lists_as_its_sync_twin(
     assert [i.session_id for i in rest] == ["é"]
     with pytest.raises(StoreError, match="limit"):
         store.session_infos(limit=0)  # type: ignore[attr-defined]
+
+
+def _updated(store: Store, sid: str) -> float:
+    (info,) = [i for i in store.session_infos() if i.session_id == sid]  # type: ignore[attr-defined]
+    assert info.updated_at is not None, f"{sid}: no updated_at"
+    return float(info.updated_at)
+
+
+def _past(t: float) -> None:
+    """Wait until the clock has moved past ``t`` (a store's clock: the same host's)."""
+    while time.time() <= t + 0.01:
+        time.sleep(0.005)
+
+
+def test_updated_at_is_the_last_write_on_every_store(backend: Backend) -> None:
+    store = backend.make()
+    before = time.time()
+    fill(store, "a", 3)
+    fill(store, "b", 1)
+    after = time.time()
+    b = _updated(store, "b")
+    for t in (_updated(store, "a"), b):
+        assert before - 1 <= t <= after + 1  # the server's clock, rounded: the same host's
+    writes = [
+        lambda: fill(store, "a", 1),
+        lambda: store.set_system("a", system("be brief")),
+        lambda: reduce_to(store, "a", 2),
+        lambda: store.clear("a"),
+    ]
+    for write in writes:
+        last = _updated(store, "a")
+        _past(last)
+        store.load("a")  # a read is no activity
+        store.summaries("a")
+        assert _updated(store, "a") == last
+        write()
+        assert _updated(store, "a") > last
+    assert _updated(store, "b") == b  # another session's writes leave it as it was
 
 
 def test_pages_follow_after_and_limit(sync_store: Store, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -399,8 +399,9 @@ class PgOps(PgBranching, PgSpend):
                     version=int(version),
                     summaries=int(count),
                     stored_summary=summary,
+                    updated_at=float(updated),
                 )
-                for name, length, watermark, version, summary, count in rows
+                for name, length, watermark, version, summary, count, updated in rows
             ]
 
         return Transaction(None, None, steps)

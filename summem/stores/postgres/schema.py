@@ -295,7 +295,8 @@ class SQL:
         # through the index on name COLLATE "C": a page reads its rows only
         "INFOS": (
             "SELECT name, length, watermark, version, summary, "
-            "(SELECT count(*) FROM {schema}.summaries s WHERE s.sid = x.sid) "
+            "(SELECT count(*) FROM {schema}.summaries s WHERE s.sid = x.sid), "
+            "extract(epoch FROM updated_at)::float8 "
             'FROM {schema}.sessions x WHERE name COLLATE "C" > %s '
             'ORDER BY name COLLATE "C" LIMIT %s'
         ),

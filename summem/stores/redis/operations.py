@@ -181,6 +181,14 @@ def _int(value: Any) -> int | None:
         return None
 
 
+def _float(value: Any) -> float | None:
+    """``value`` as a float; ``None`` when absent or not a number (a hash from an older release)."""
+    try:
+        return float(text(value))
+    except (TypeError, ValueError):
+        return None
+
+
 def _chunks(bodies: list[str], max_bytes: int, max_messages: int) -> list[list[str]]:
     """``bodies`` cut into runs of at most ``max_bytes`` (UTF-8) and ``max_messages``."""
     chunks: list[list[str]] = [[]]
@@ -230,7 +238,15 @@ class RedisBase(Generic[C]):
         self._client: Any = url_or_client
         if isinstance(url_or_client, str):
             with self._errors(None):  # a cluster client connects when it is made
-                self._client = self._client_from_url(redis_module, url_or_client)
+                try:
+                    self._client = self._client_from_url(redis_module, url_or_client)
+                except (ValueError, TypeError) as exc:  # redis-py's word on a malformed URL
+                    from summem._secrets import mask_url, redact, url_secrets
+
+                    text = redact(str(exc), url_secrets(url_or_client))
+                    raise ConfigurationError(
+                        f"bad Redis URL {mask_url(url_or_client)}: {text}"
+                    ) from None
         self._scripts = {n: self._client.register_script(src) for n, src in SCRIPTS.items()}
 
     @abstractmethod
@@ -474,7 +490,7 @@ class RedisBase(Generic[C]):
         def parse(raw: Any) -> SessionInfo | None:
             if raw is None:
                 return None  # deleted since the SCAN
-            (version, watermark, summary), length, count = raw
+            (version, watermark, summary, updated), length, count = raw
             version, watermark = _int(version), _int(watermark)
             if version is None or watermark is None:
                 raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
@@ -485,6 +501,7 @@ class RedisBase(Generic[C]):
                 version=version,
                 summaries=int(count),
                 stored_summary=summary,
+                updated_at=_float(updated),
             )
 
         k = self._keys(name)

@@ -38,6 +38,18 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
 end
 """
 
+# Stamps ``meta.updated`` (Unix seconds, the server's clock) on a write, in the writing script:
+# a listing's "last activity" costs no round trip. A script using it starts with
+# ``redis.replicate_commands()`` (TIME before a write: effects replication, the default from
+# Redis 5 on). KEYS[1] is meta.
+_TOUCH = """
+redis.replicate_commands()
+local function touch()
+  local t = redis.call('TIME')
+  redis.call('HSET', KEYS[1], 'updated', t[1] .. '.' .. string.format('%06d', tonumber(t[2])))
+end
+"""
+
 # Compare-and-set prelude: ARGV[1] expected epoch ('' = any), ARGV[2] expected version.
 # Leaves `version` and `wm` (numbers) in scope.
 _CAS = """
@@ -135,7 +147,8 @@ end
 # ARGV[3 .. m+2] the message ids, ARGV[m+3 .. 2m+2] the encoded messages. A message whose id
 # is stored (or repeats one earlier in the batch) is skipped. Returns the new length.
 _APPEND = (
-    """
+    _TOUCH
+    + """
 local m = tonumber(ARGV[2])
 if m == 0 then return redis.call('LLEN', KEYS[2]) end
 """
@@ -147,6 +160,7 @@ local n = redis.call('LLEN', KEYS[2])
     + _PUSH_FRESH
     + """
 catch_up(n, n)
+touch()
 return push_fresh(m, 2, n)
 """
 )
@@ -154,7 +168,8 @@ return push_fresh(m, 2, n)
 # KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned. ARGV[1] epoch for a new session,
 # ARGV[2] the encoded system message ('' = remove).
 _SET_SYSTEM = (
-    """
+    _TOUCH
+    + """
 if ARGV[2] == '' then
   redis.call('HDEL', KEYS[1], 'system')
   return 0
@@ -163,6 +178,7 @@ end
     + _CREATE
     + """
 redis.call('HSET', KEYS[1], 'system', ARGV[2])
+touch()
 return 1
 """
 )
@@ -172,7 +188,8 @@ return 1
 # entries already stubs; each entry past the latest ``keep`` gets its stub ("d") as its body
 # ("m") and is marked "x" (an entry logged without "d", by an older release, stays whole).
 _COMMIT = (
-    _CAS
+    _TOUCH
+    + _CAS
     + """
 local w = tonumber(ARGV[3])
 if w < wm then return {'backwards', wm} end
@@ -200,6 +217,7 @@ else
   redis.call('HSET', KEYS[1], 'summary', ARGV[4])
 end
 redis.call('HSET', KEYS[1], 'watermark', ARGV[3])
+touch()
 return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
 """
 )
@@ -207,11 +225,13 @@ return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
 # KEYS: meta, msgs, sums, abandoned. ARGV[3] '1' to restore the summary whose id is ARGV[4],
 # '0' for no summary.
 _ROLLBACK = (
-    _CAS
+    _TOUCH
+    + _CAS
     + """
 if ARGV[3] == '0' then
   redis.call('HDEL', KEYS[1], 'summary')
   redis.call('HSET', KEYS[1], 'watermark', 0)
+  touch()
   return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
 end
 -- the log is read from its end, a page at a time: a rollback to a recent summary (the
@@ -233,6 +253,7 @@ while hi > 0 do
         return {'corrupt'}
       end
       redis.call('HSET', KEYS[1], 'summary', e['m'], 'watermark', w)
+      touch()
       return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
     end
   end
@@ -247,8 +268,8 @@ return {'unknown'}
 # ('' = any), ARGV[6] the batch size m, ARGV[7 .. m+6] the new ids, ARGV[m+7 .. 2m+6] their
 # encoded messages. A branch already recorded is a retry: {'ok', version}, nothing written.
 _REWRITE = (
-    """
-redis.replicate_commands()  -- TIME below: replicate effects (the default from Redis 5 on)
+    _TOUCH
+    + """
 if redis.call('HEXISTS', KEYS[5], ARGV[4]) == 1 and redis.call('EXISTS', KEYS[1]) == 1 then
   return {'ok', tonumber(redis.call('HGET', KEYS[1], 'version')) or -1}
 end
@@ -307,6 +328,7 @@ if wm > keep then
   end
 end
 push_fresh(tonumber(ARGV[6]), 6, keep)
+touch()
 return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
 """
 )
@@ -341,7 +363,9 @@ return {'ok', n}
 # watermark, ARGV[3] system ('' = none), ARGV[4] summary ('' = none), ARGV[5] its log entry,
 # ARGV[6] how many messages were staged, ARGV[7..] the rest of the history. Everything is
 # checked before the first write; the staged list becomes the history by RENAME.
-_CREATE_WHOLE = """
+_CREATE_WHOLE = (
+    _TOUCH
+    + """
 if redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('DEL', KEYS[4])
   return {'exists'}
@@ -363,19 +387,25 @@ if ARGV[4] ~= '' then
   redis.call('HSET', KEYS[1], 'summary', ARGV[4])
   redis.call('RPUSH', KEYS[3], ARGV[5])
 end
+touch()
 return {'ok', redis.call('LLEN', KEYS[2])}
 """
+)
 
 # KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned.
-_CLEAR = """
+_CLEAR = (
+    _TOUCH
+    + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if not tonumber(redis.call('HGET', KEYS[1], 'version')) then return -1 end
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
 redis.call('HDEL', KEYS[1], 'summary', 'system', 'stubs')
 redis.call('HSET', KEYS[1], 'watermark', 0, 'indexed', 0)
 redis.call('HINCRBY', KEYS[1], 'version', 1)
+touch()
 return 1
 """
+)
 
 _DELETE = """
 local existed = redis.call('EXISTS', KEYS[1])
@@ -479,7 +509,7 @@ SCRIPTS: dict[str, str] = {
     # KEYS: meta, msgs, sums (one slot). A listing's row, no message read: false for none.
     "info": (
         "if redis.call('EXISTS', KEYS[1]) == 0 then return false end "
-        "return {redis.call('HMGET', KEYS[1], 'version', 'watermark', 'summary'), "
+        "return {redis.call('HMGET', KEYS[1], 'version', 'watermark', 'summary', 'updated'), "
         "redis.call('LLEN', KEYS[2]), redis.call('LLEN', KEYS[3])}"
     ),
     "exists": "return redis.call('EXISTS', KEYS[1])",

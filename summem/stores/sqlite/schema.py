@@ -299,7 +299,7 @@ class SQL:
     # through the unique index on name; the log is counted on its (sid, summary_id) index
     INFOS = (
         "SELECT name, length, watermark, version, summary, "
-        "(SELECT COUNT(*) FROM summaries s WHERE s.sid = sessions.sid) "
+        "(SELECT COUNT(*) FROM summaries s WHERE s.sid = sessions.sid), updated_at "
         "FROM sessions WHERE name > ? ORDER BY name LIMIT ?"
     )
     LEASE = "SELECT owner, expires_at FROM leases WHERE name = ?"

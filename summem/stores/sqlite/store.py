@@ -340,8 +340,9 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
                     version=version,
                     summaries=count,
                     stored_summary=summary,
+                    updated_at=updated,
                 )
-                for name, length, watermark, version, summary, count in rows
+                for name, length, watermark, version, summary, count, updated in rows
             ]
 
     def _acquire(self, session_id: str, owner: str, ttl_seconds: float) -> bool:
