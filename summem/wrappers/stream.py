@@ -204,7 +204,33 @@ class StreamAccumulator:
         self.finish_reason: str | None = None
         """Set by the chunk that ends the reply; a stream cut short never sets it."""
         self.compaction: Any = None
-        """The compaction blocks so far (litellm repeats the whole list, growing, per chunk)."""
+        """The compaction blocks so far, as a delta carrying them (litellm repeats the whole
+        list per chunk; newer releases grow its last block's ``content`` with each delta)."""
+
+    def _feed_compaction(self, fields: dict[str, Any]) -> None:
+        """Anthropic compaction through litellm: the blocks, and their streamed content.
+
+        litellm 1.110 sends the whole list with each ``compaction_delta``, its last block's
+        ``content`` grown by it; older releases (1.108) send the list only when the block
+        starts and each delta alone, so the deltas are added here.
+        """
+        blocks = fields.get(COMPACTION_BLOCKS)
+        if blocks:
+            copied = [_plain(b) for b in blocks] if isinstance(blocks, list) else blocks
+            self.compaction = {"provider_specific_fields": {COMPACTION_BLOCKS: copied}}
+            return
+        piece = _plain(fields.get("compaction_delta"))
+        text = piece.get("content") if isinstance(piece, dict) else None
+        held = None
+        if self.compaction is not None:
+            held = self.compaction["provider_specific_fields"][COMPACTION_BLOCKS]
+        if not isinstance(text, str) or not isinstance(held, list) or not held:
+            return
+        last = _plain(held[-1])
+        if not isinstance(last, dict):
+            return
+        grown = {**last, "content": (last.get("content") or "") + text}
+        self.compaction = {"provider_specific_fields": {COMPACTION_BLOCKS: [*held[:-1], grown]}}
 
     def feed(self, chunk: Any) -> None:
         """Take one chunk into account."""
@@ -221,8 +247,8 @@ class StreamAccumulator:
             if delta is None:
                 continue
             fields = _plain(_get(delta, "provider_specific_fields"))
-            if isinstance(fields, dict) and fields.get(COMPACTION_BLOCKS):
-                self.compaction = delta  # Anthropic compaction, through litellm
+            if isinstance(fields, dict):
+                self._feed_compaction(fields)
             text = _get(delta, "content")
             if text:
                 self.content.append(text)

@@ -331,3 +331,37 @@ def test_a_compaction_in_a_streamed_claude_reply_is_kept(keys: None) -> None:
     sent = json.dumps(bodies[-1])
     assert summary in sent  # back to Claude, in its turn
     assert memory.summary is not None  # and its twin
+
+
+def _chunk(content: str | None = None, **fields: Any) -> dict[str, Any]:
+    delta: dict[str, Any] = {"content": content}
+    if fields:
+        delta["provider_specific_fields"] = fields
+    return {"choices": [{"index": 0, "delta": delta}]}
+
+
+@pytest.mark.parametrize("grown_by_litellm", [True, False], ids=["litellm-1.110", "litellm-1.108"])
+def test_a_streamed_compaction_block_is_whole_however_litellm_streams_it(
+    grown_by_litellm: bool,
+) -> None:
+    from summem.wrappers.stream import StreamAccumulator
+
+    start = {"type": "compaction", "content": ""}
+    pieces = ["The user asked ", "about order A0."]
+    acc = StreamAccumulator()
+    acc.feed(_chunk(compaction_blocks=[start], compaction_start={"type": "compaction"}))
+    so_far = ""
+    for piece in pieces:
+        so_far += piece
+        fields: dict[str, Any] = {
+            "compaction_delta": {"type": "compaction_delta", "content": piece}
+        }
+        if grown_by_litellm:  # 1.110 repeats the list, its last block grown by the delta
+            fields["compaction_blocks"] = [{"type": "compaction", "content": so_far}]
+        acc.feed(_chunk(**fields))
+    acc.feed(_chunk("Streamed."))
+    message = acc.message()
+    assert message["content"] == "Streamed."
+    [block] = message["provider_specific_fields"]["compaction_blocks"]
+    assert block == {"type": "compaction", "content": "The user asked about order A0."}
+    assert start == {"type": "compaction", "content": ""}  # litellm's own dict left alone
