@@ -53,6 +53,7 @@ __all__ = [
     "openai_compaction_message",
     "provider_item",
     "provider_summary_items",
+    "provider_summary_message",
     "skipped_text",
     "twin_link",
     "without_provider_items",
@@ -115,6 +116,21 @@ def provider_summary_items(summary: Message) -> list[dict[str, Any]] | None:
         return None
     window = held.get("window")
     return [*(window if isinstance(window, list) else []), held["item"]]
+
+
+def provider_summary_message(summary: Message) -> Message | None:
+    """What ``items()`` sends for a delegated summary, as summem counts it (``None``: none).
+
+    The window and the item OpenAI returned, as one provider item message
+    (:func:`openai_compaction_message`): counted at its JSON's size, exactly as the same
+    item and window sitting in the history. A summary's budget share is the larger of this
+    and the summary itself (the twin, which every other view sends).
+    """
+    items = provider_summary_items(summary)
+    if items is None:
+        return None
+    *window, item = items
+    return openai_compaction_message(item, window)
 
 
 def anthropic_summary_turn(held: Any) -> dict[str, Any] | None:
