@@ -46,6 +46,7 @@ __all__ = [
     "PROVIDER_SUMMARY",
     "TWIN_OF",
     "Provider",
+    "anthropic_summary_message",
     "anthropic_summary_turn",
     "compaction_blocks",
     "for_provider",
@@ -149,6 +150,18 @@ def anthropic_summary_turn(held: Any) -> dict[str, Any] | None:
         "content": None,
         "provider_specific_fields": {COMPACTION_BLOCKS: [dict(block)]},
     }
+
+
+def anthropic_summary_message(summary: Message) -> Message | None:
+    """The assistant turn Claude's view adds after a delegated summary (``None``: none).
+
+    ``messages(provider="anthropic")`` sends the summary (the twin) and then this turn
+    (:func:`anthropic_summary_turn`), counted as the same block sitting in the history is. A
+    summary's budget share is the twin plus this turn when it has one.
+    """
+    info = summary.summary_info
+    turn = anthropic_summary_turn(info.extra.get(PROVIDER_SUMMARY) if info is not None else None)
+    return None if turn is None else Message.from_openai(turn)
 
 
 def compaction_blocks(message: Message) -> list[dict[str, Any]]:

@@ -28,7 +28,11 @@ from summem.errors import (
     SummemError,
 )
 from summem.events import SummaryRejected
-from summem.formats.compaction import PROVIDER_SUMMARY, provider_summary_message
+from summem.formats.compaction import (
+    PROVIDER_SUMMARY,
+    anthropic_summary_message,
+    provider_summary_message,
+)
 from summem.messages import Message, MessageLike, Role, SummaryInfo
 from summem.observe.hooks import announce
 from summem.reducers.base import (
@@ -451,22 +455,29 @@ class SummarizationReducer(BudgetReducer):
         return message.as_summary(info), output
 
     def _within_allowance(self, message: Message, extra: dict[str, Any]) -> dict[str, Any]:
-        """``extra``, without a provider's window that would not fit the summary's room.
+        """``extra``, without a provider's item that would not fit the summary's room.
 
-        ``items()`` sends a delegated summary's OpenAI window and item in its place; when
-        they alone are larger than the room the budget keeps for a summary
-        (:meth:`summary_reserve`), sending them would put that view over the budget. The
-        twin goes instead, as when the provider's compaction fails: the window is dropped
-        and ``extra[PROVIDER_SUMMARY]["failed"]`` says why (the pass's usage stays counted).
+        ``items()`` sends a delegated summary's OpenAI window and item in its place, and
+        Claude's view sends the Anthropic block in an assistant turn after it; when the
+        window, or the block's turn, alone is larger than the room the budget keeps for a
+        summary (:meth:`summary_reserve`), sending it would put that view over the budget.
+        The twin goes alone instead, as when the provider's compaction fails: the item is
+        dropped and ``extra[PROVIDER_SUMMARY]["failed"]`` says why (the pass's usage stays
+        counted).
         """
-        sent = provider_summary_message(message.as_summary(SummaryInfo(extra=extra)))
-        if sent is None:
+        summary = message.as_summary(SummaryInfo(extra=extra))
+        window, turn = provider_summary_message(summary), anthropic_summary_message(summary)
+        if window is not None:
+            what, size = "the compacted window", self.size(window)
+        elif turn is not None:
+            what, size = "the compaction block's turn", self.size(turn)
+        else:
             return extra
-        size, room = self.size(sent), self.summary_reserve()
+        room = self.summary_reserve()
         if size <= room:
             return extra
         reason = (
-            f"the compacted window is {size} {self.unit}, more than the {room} the budget "
+            f"{what} is {size} {self.unit}, more than the {room} the budget "
             "keeps for a summary: the twin is sent in its place"
         )
         logger.warning("%s: %s", self.summarizer_name, reason)
