@@ -46,6 +46,7 @@ __all__ = [
     "PROVIDER_SUMMARY",
     "TWIN_OF",
     "Provider",
+    "anthropic_summary_message",
     "anthropic_summary_turn",
     "compaction_blocks",
     "for_provider",
@@ -53,6 +54,7 @@ __all__ = [
     "openai_compaction_message",
     "provider_item",
     "provider_summary_items",
+    "provider_summary_message",
     "skipped_text",
     "twin_link",
     "without_provider_items",
@@ -117,6 +119,21 @@ def provider_summary_items(summary: Message) -> list[dict[str, Any]] | None:
     return [*(window if isinstance(window, list) else []), held["item"]]
 
 
+def provider_summary_message(summary: Message) -> Message | None:
+    """What ``items()`` sends for a delegated summary, as summem counts it (``None``: none).
+
+    The window and the item OpenAI returned, as one provider item message
+    (:func:`openai_compaction_message`): counted at its JSON's size, exactly as the same
+    item and window sitting in the history. A summary's budget share is the larger of this
+    and the summary itself (the twin, which every other view sends).
+    """
+    items = provider_summary_items(summary)
+    if items is None:
+        return None
+    *window, item = items
+    return openai_compaction_message(item, window)
+
+
 def anthropic_summary_turn(held: Any) -> dict[str, Any] | None:
     """The assistant turn carrying a delegated summary's Anthropic block, for Claude only.
 
@@ -133,6 +150,18 @@ def anthropic_summary_turn(held: Any) -> dict[str, Any] | None:
         "content": None,
         "provider_specific_fields": {COMPACTION_BLOCKS: [dict(block)]},
     }
+
+
+def anthropic_summary_message(summary: Message) -> Message | None:
+    """The assistant turn Claude's view adds after a delegated summary (``None``: none).
+
+    ``messages(provider="anthropic")`` sends the summary (the twin) and then this turn
+    (:func:`anthropic_summary_turn`), counted as the same block sitting in the history is. A
+    summary's budget share is the twin plus this turn when it has one.
+    """
+    info = summary.summary_info
+    turn = anthropic_summary_turn(info.extra.get(PROVIDER_SUMMARY) if info is not None else None)
+    return None if turn is None else Message.from_openai(turn)
 
 
 def compaction_blocks(message: Message) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from summem.errors import ConfigurationError, SummemError
+from summem.formats.compaction import anthropic_summary_message, provider_summary_message
 from summem.messages import Message, MessageLike, parse_messages
 from summem.reducers.cut import CutOptions, choose_cut
 from summem.reducers.masking import ToolMasking, mask_messages
@@ -402,8 +403,27 @@ class BudgetReducer:
         if system is not None:
             n += self.size(system)
         if summary is not None:
-            n += self.size(summary)
+            n += self.summary_size(summary)
         return n
+
+    def summary_size(self, summary: Message, *, bound: bool = False) -> int:
+        """A summary's share of the budget: the most any view sends for it.
+
+        Chat views send the summary's text; ``items()`` sends a delegated summary's OpenAI
+        window and item instead (:func:`~summem.formats.compaction.provider_summary_message`,
+        counted as the same item in the history is); Claude's view sends the text and then
+        the assistant turn carrying an Anthropic block
+        (:func:`~summem.formats.compaction.anthropic_summary_message`, counted as the same
+        turn in the history is). The largest counts, so every view is within the budget.
+        ``bound``: measured with :meth:`size_bound`.
+        """
+        measure = self.size_bound if bound else self.size
+        n = measure(summary)
+        sent = provider_summary_message(summary)
+        if sent is not None:
+            n = max(n, measure(sent))
+        turn = anthropic_summary_message(summary)
+        return n if turn is None else n + measure(turn)
 
     def size_bound(self, message: Message) -> int:
         """At least :meth:`size`, cheaper while the tokenizer is not loaded; never less.
@@ -425,7 +445,7 @@ class BudgetReducer:
         if system is not None:
             n += self.size_bound(system)
         if summary is not None:
-            n += self.size_bound(summary)
+            n += self.summary_size(summary, bound=True)
         return n
 
     def summary_reserve(self) -> int:

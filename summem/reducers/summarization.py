@@ -28,6 +28,11 @@ from summem.errors import (
     SummemError,
 )
 from summem.events import SummaryRejected
+from summem.formats.compaction import (
+    PROVIDER_SUMMARY,
+    anthropic_summary_message,
+    provider_summary_message,
+)
 from summem.messages import Message, MessageLike, Role, SummaryInfo
 from summem.observe.hooks import announce
 from summem.reducers.base import (
@@ -445,9 +450,39 @@ class SummarizationReducer(BudgetReducer):
             prompt=output.prompt,
             prompt_hash=output.prompt_hash,
             tokens=self.token_counter.count_message(message),
-            extra=_extra(output, evicted),
+            extra=self._within_allowance(message, _extra(output, evicted)),
         )
         return message.as_summary(info), output
+
+    def _within_allowance(self, message: Message, extra: dict[str, Any]) -> dict[str, Any]:
+        """``extra``, without a provider's item that would not fit the summary's room.
+
+        ``items()`` sends a delegated summary's OpenAI window and item in its place, and
+        Claude's view sends the Anthropic block in an assistant turn after it; when the
+        window, or the block's turn, alone is larger than the room the budget keeps for a
+        summary (:meth:`summary_reserve`), sending it would put that view over the budget.
+        The twin goes alone instead, as when the provider's compaction fails: the item is
+        dropped and ``extra[PROVIDER_SUMMARY]["failed"]`` says why (the pass's usage stays
+        counted).
+        """
+        summary = message.as_summary(SummaryInfo(extra=extra))
+        window, turn = provider_summary_message(summary), anthropic_summary_message(summary)
+        if window is not None:
+            what, size = "the compacted window", self.size(window)
+        elif turn is not None:
+            what, size = "the compaction block's turn", self.size(turn)
+        else:
+            return extra
+        room = self.summary_reserve()
+        if size <= room:
+            return extra
+        reason = (
+            f"{what} is {size} {self.unit}, more than the {room} the budget "
+            "keeps for a summary: the twin is sent in its place"
+        )
+        logger.warning("%s: %s", self.summarizer_name, reason)
+        failed = {"provider": extra[PROVIDER_SUMMARY].get("provider"), "failed": reason}
+        return {**extra, PROVIDER_SUMMARY: failed}
 
     def _vet(self, output: SummaryOutput, request: SummaryRequest) -> Flow[None]:
         """The link check, then the application's validators; a veto rejects the summary."""

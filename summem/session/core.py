@@ -872,12 +872,11 @@ class SessionCore:
         """Show the loop breaker a committed automatic reduction (lock held)."""
         if self.loop is None or self.paused is not None:
             return
-        size = self.reducer.size
         verdict = self.loop.observe(
             freed=freed,
             size_after=plan.size_before - freed,
-            summary_before=size(plan.previous) if plan.previous is not None else 0,
-            summary_after=size(self.summary) if self.summary is not None else 0,
+            summary_before=_summary_size(self.reducer, plan.previous),
+            summary_after=_summary_size(self.reducer, self.summary),
         )
         if verdict is not None:
             self.paused = verdict
@@ -1012,6 +1011,14 @@ def _token_count(reducer: Reducer) -> Callable[[Message], int]:
         return counter.count_message(message) if counter is not None else reducer.size(message)
 
     return count
+
+
+def _summary_size(reducer: Reducer, summary: Message | None) -> int:
+    """A summary's share of the budget (the most any view sends for it; 0: no summary)."""
+    if summary is None:
+        return 0
+    measure = getattr(reducer, "summary_size", None)
+    return int(measure(summary)) if callable(measure) else reducer.size(summary)
 
 
 def _summary_allowance(reducer: Reducer) -> int:

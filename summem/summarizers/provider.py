@@ -18,6 +18,12 @@ and priced with the bundled price map (:func:`summem.observe.cost.cost_usd`). Wh
 fails or its answer holds no compaction item, the twin alone is committed (a summem summary
 like any other, ``extra[PROVIDER_SUMMARY]["failed"]`` saying why): a provider outage never
 blocks a reduction.
+
+The summary's share of the budget is the larger of the twin and the window, or, for
+Anthropic, the twin plus the assistant turn carrying the block (see
+:meth:`~summem.reducers.base.BudgetReducer.summary_size`), so ``items()`` and Claude's view
+stay within the budget too; a window or a block's turn past the room the budget keeps for a
+summary is dropped the same way (``"failed"`` says so), and the twin is sent alone.
 """
 
 from __future__ import annotations

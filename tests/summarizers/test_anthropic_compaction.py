@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
@@ -18,8 +19,11 @@ import respx
 from summem import Memory, SummarizationReducer, wrap_completion
 from summem.events import MemoryEvent, ReductionCommitted
 from summem.formats.compaction import PROVIDER_SUMMARY
+from summem.messages import parse_messages
 from summem.observe.cost import cost_usd
 from summem.summarizers import AnthropicCompaction
+from summem.summarizers.base import SummaryOutput
+from summem.tokens.base import count_messages
 from tests.fakes.replies import ANTHROPIC_URL, OPENAI_URL, anthropic_message, openai_completion
 from tests.provider_rules import check_anthropic
 
@@ -198,3 +202,93 @@ def test_an_empty_block_still_counts_the_call_claude_billed() -> None:
     assert (committed.input_tokens, committed.output_tokens) == (700, 90)
     assert committed.cost_usd == pytest.approx(cost_usd(CLAUDE, 700, 90)) and committed.cost_usd
     assert memory.usage["summarizer_cost_usd"] == pytest.approx(committed.cost_usd)
+
+
+# -- the budget: Claude's view sends the twin and the block's turn ----------------------------
+
+
+def json_chars(messages: Sequence[dict[str, Any]]) -> int:
+    """A counter that sees everything a message carries: its JSON, four characters a token."""
+    return -(-len(json.dumps(list(messages), sort_keys=True)) // 4)
+
+
+class Brief:
+    """A twin much smaller than Claude's block."""
+
+    name = "brief"
+
+    def summarize(self, request: Any) -> SummaryOutput:
+        return SummaryOutput(text="Orders were discussed.", summarizer=self.name)
+
+
+def token_reducer() -> SummarizationReducer:
+    return SummarizationReducer(
+        AnthropicCompaction(CLAUDE, twin=Brief()),
+        threshold_tokens=3000,
+        target_tokens=2000,
+        summary_max_tokens=600,
+        token_counter=json_chars,
+    )
+
+
+def claude_view_size(memory: Memory) -> int:
+    """What Claude's view sends, counted with the memory's own counter."""
+    counter = memory.reducer.token_counter  # type: ignore[attr-defined]
+    return count_messages(counter, parse_messages(memory.messages(provider="anthropic")))
+
+
+def chat(memory: Memory, turns: range) -> list[int]:
+    """Short questions, long answers; what Claude's view sends after each turn."""
+    sizes = []
+    for n in turns:
+        memory.add({"role": "user", "content": f"Order A{n}: what is its code?"})
+        memory.add(
+            {
+                "role": "assistant",
+                "content": f"Order A{n} has code {1000 + n}. "
+                + " ".join(
+                    f"Line {k} of order A{n} ships from depot {k * 7 + n}." for k in range(8)
+                ),
+            }
+        )
+        sizes.append(claude_view_size(memory))
+    return sizes
+
+
+def test_claudes_view_stays_within_the_threshold_when_the_block_is_larger_than_the_twin() -> None:
+    claude = Claude(block=" ".join(f"Order A{n} has code {1000 + n}." for n in range(60)))
+    memory = Memory("s", reducer=token_reducer())
+    with respx.mock(assert_all_mocked=True) as router:
+        router.post(ANTHROPIC_URL).mock(side_effect=claude)
+        sizes = chat(memory, range(40))
+    assert len(claude.of("compact")) > 1 and max(sizes) <= 3000, sizes
+    summary = memory.summary
+    assert summary is not None and summary.summary_info is not None
+    held = summary.summary_info.extra[PROVIDER_SUMMARY]
+    view = memory.messages(provider="anthropic")
+    assert view[1]["provider_specific_fields"]["compaction_blocks"] == [held["block"]]
+    counter = memory.reducer.token_counter  # type: ignore[attr-defined]
+    turn = counter.count_message(parse_messages([view[1]])[0])
+    assert turn > 10 * memory.reducer.size(summary)  # the block's turn dwarfs the twin
+    assert memory.size >= claude_view_size(memory)  # counted at no less than it sends
+
+
+def test_a_block_larger_than_the_summarys_room_falls_back_to_the_twin() -> None:
+    huge = " ".join(f"Order A{n} has code {1000 + n}, shipped from depot {n}." for n in range(200))
+    claude = Claude(block=huge)  # the block's turn alone is past the summary's room
+    events: list[MemoryEvent] = []
+    memory = Memory("s", reducer=token_reducer(), hooks=[events.append])
+    with respx.mock(assert_all_mocked=True) as router:
+        router.post(ANTHROPIC_URL).mock(side_effect=claude)
+        sizes = chat(memory, range(40))
+    assert claude.of("compact") and max(sizes) <= 3000, sizes
+    summary = memory.summary
+    assert summary is not None and summary.summary_info is not None
+    held = summary.summary_info.extra[PROVIDER_SUMMARY]
+    assert held["provider"] == "anthropic" and "block" not in held
+    assert "compaction block" in held["failed"] and "twin" in held["failed"]
+    view = memory.messages(provider="anthropic")
+    assert view[0]["content"] == summary.content and "compaction" not in json.dumps(view)
+    # Claude answered and billed the pass: it is counted all the same
+    committed = [e for e in events if isinstance(e, ReductionCommitted)]
+    assert committed and all(e.input_tokens == 700 and e.output_tokens == 90 for e in committed)

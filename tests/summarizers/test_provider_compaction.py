@@ -17,8 +17,11 @@ from summem import AsyncMemory, Memory, SummarizationReducer
 from summem.errors import ConfigurationError, SummarizationError
 from summem.events import MemoryEvent, ReductionCommitted
 from summem.formats.compaction import PROVIDER_SUMMARY
+from summem.formats.responses import to_messages
 from summem.observe.cost import cost_usd
 from summem.summarizers import OpenAICompaction
+from summem.summarizers.base import SummaryOutput
+from summem.tokens.base import count_messages
 from tests.fakes.transport import Recorder
 
 MODEL = "gpt-4.1"
@@ -253,3 +256,110 @@ async def test_under_summem_session_get_items_starts_with_the_window_and_item() 
     items = await session.get_items()
     assert items[: len(held["window"]) + 1] == [*held["window"], held["item"]]
     await session.close()
+
+
+# -- the budget: a delegated summary counts at the most any view sends for it ------------------
+
+
+class Brief:
+    """A twin much smaller than OpenAI's window (the window carries every user message)."""
+
+    name = "brief"
+
+    def summarize(self, request: Any) -> SummaryOutput:
+        return SummaryOutput(text="Orders were discussed.", summarizer=self.name)
+
+
+class Windowed:
+    """Answers ``/responses/compact`` with every user message of the input, then an item."""
+
+    def __init__(self, item_chars: int) -> None:
+        self.item_chars = item_chars
+        self.n = 0
+
+    def __call__(self, method: str, path: str, body: Any) -> tuple[int, Any, dict[str, str]]:
+        assert path == "/v1/responses/compact"
+        self.n += 1
+        users = [
+            i
+            if i.get("type") == "message"
+            else {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": i["content"]}],
+            }
+            for i in body["input"]
+            if i.get("role") == "user"
+        ]
+        secret = (f"gAAAA{self.n}" + "Zk9x" * self.item_chars)[: self.item_chars]
+        item = {"type": "compaction", "id": f"cmp_{self.n}", "encrypted_content": secret}
+        return 200, {**compacted(self.n, []), "output": [*users, item]}, {}
+
+
+def token_reducer(client: Any) -> SummarizationReducer:
+    return SummarizationReducer(
+        OpenAICompaction(client, model=MODEL, twin=Brief()),
+        threshold_tokens=3000,
+        target_tokens=2000,
+        summary_max_tokens=600,
+    )
+
+
+def items_size(memory: Memory) -> int:
+    """What ``items()`` sends, counted with the memory's own counter (as a history counts it)."""
+    counter = memory.reducer.token_counter  # type: ignore[attr-defined]
+    return count_messages(counter, to_messages(memory.items()))
+
+
+def chat(memory: Memory, turns: range) -> list[int]:
+    """Short questions, long answers; what items() sends after each turn."""
+    sizes = []
+    for n in turns:
+        memory.add({"role": "user", "content": f"Order A{n}: what is its code?"})
+        memory.add(
+            {
+                "role": "assistant",
+                "content": f"Order A{n} has code {1000 + n}. "
+                + " ".join(
+                    f"Line {k} of order A{n} ships from depot {k * 7 + n}." for k in range(8)
+                ),
+            }
+        )
+        sizes.append(items_size(memory))
+    return sizes
+
+
+def test_items_stay_within_the_threshold_when_openais_window_is_larger_than_the_twin() -> None:
+    rec = Recorder(Windowed(item_chars=200))
+    memory = Memory("s", reducer=token_reducer(rec.client()))
+    sizes = chat(memory, range(30))  # one compaction, then the view grows back
+    assert len(rec.requests) == 1 and max(sizes) <= 3000, sizes
+    summary = memory.summary
+    assert summary is not None and summary.summary_info is not None
+    held = summary.summary_info.extra[PROVIDER_SUMMARY]
+    sent = [*held["window"], held["item"]]
+    assert memory.items()[: len(sent)] == sent  # OpenAI's window is what items() sends...
+    counter = memory.reducer.token_counter  # type: ignore[attr-defined]
+    twin = memory.reducer.size(summary)
+    assert count_messages(counter, to_messages(sent)) > 10 * twin  # ...much larger than the twin
+    seen = (memory.size, items_size(memory))
+    sizes = chat(memory, range(30, 60))  # the next reductions start from it
+    assert len(rec.requests) > 1 and max(sizes) <= 3000, sizes
+    assert seen[0] >= seen[1]  # it was counted at no less than its own size
+
+
+def test_a_window_larger_than_the_summarys_room_falls_back_to_the_twin() -> None:
+    rec = Recorder(Windowed(item_chars=6000))  # the item alone is past the summary's room
+    events: list[MemoryEvent] = []
+    memory = Memory("s", reducer=token_reducer(rec.client()), hooks=[events.append])
+    sizes = chat(memory, range(40))
+    assert rec.requests and max(sizes) <= 3000, sizes
+    summary = memory.summary
+    assert summary is not None and summary.summary_info is not None
+    held = summary.summary_info.extra[PROVIDER_SUMMARY]
+    assert held["provider"] == "openai" and "item" not in held
+    assert "compacted window" in held["failed"] and "twin" in held["failed"]
+    assert memory.items()[0] == {"type": "message", "role": "user", "content": summary.content}
+    # OpenAI answered and billed the pass: it is counted all the same
+    committed = [e for e in events if isinstance(e, ReductionCommitted)]
+    assert committed and all(e.calls == 1 and e.input_tokens == 900 for e in committed)
