@@ -90,11 +90,32 @@ class ApproxCounter:
             n += self.count_text(message.tool_call_id)
         extra = message.model_extra
         if extra:
-            for value in extra.values():
+            for key, value in extra.items():
                 if isinstance(value, str):  # e.g. refusal, a reasoning item's encrypted content
                     n += self.count_text(value)
+                elif key == "provider_specific_fields":  # Anthropic compaction blocks
+                    n += sum(self.count_text(t) for t in provider_texts(value))
         cache[self.key] = n
         return n
+
+
+def provider_texts(fields: object) -> list[str]:
+    """The texts a provider's fields send back to it: Anthropic compaction blocks' summaries.
+
+    litellm keeps the blocks in ``provider_specific_fields["compaction_blocks"]`` and sends
+    them first in the assistant turn; their ``content`` is text the model reads, so a view
+    counts it (other provider fields are not sent as text).
+    """
+    blocks = fields.get("compaction_blocks") if isinstance(fields, dict) else None
+    if not isinstance(blocks, list):
+        return []
+    return [
+        b["content"]
+        for b in blocks
+        if isinstance(b, dict)
+        and b.get("type") == "compaction"
+        and isinstance(b.get("content"), str)
+    ]
 
 
 class CallableCounter:

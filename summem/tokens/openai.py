@@ -399,6 +399,10 @@ class TiktokenCounter:
                     n += self._call_tokens(value, texts)
                 elif isinstance(value, str):  # e.g. refusal; other provider extras are not text
                     texts.append(value)
+                elif key == "provider_specific_fields":  # Anthropic compaction blocks
+                    from summem.tokens.base import provider_texts
+
+                    texts.extend(provider_texts(value))
         n += self._count_all(texts)
         cache[self.key] = n
         return n
