@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from summem.messages import Message
+from summem.tokens.provider import provider_texts
 
 __all__ = [
     "ApproxCounter",
@@ -97,25 +98,6 @@ class ApproxCounter:
                     n += sum(self.count_text(t) for t in provider_texts(value))
         cache[self.key] = n
         return n
-
-
-def provider_texts(fields: object) -> list[str]:
-    """The texts a provider's fields send back to it: Anthropic compaction blocks' summaries.
-
-    litellm keeps the blocks in ``provider_specific_fields["compaction_blocks"]`` and sends
-    them first in the assistant turn; their ``content`` is text the model reads, so a view
-    counts it (other provider fields are not sent as text).
-    """
-    blocks = fields.get("compaction_blocks") if isinstance(fields, dict) else None
-    if not isinstance(blocks, list):
-        return []
-    return [
-        b["content"]
-        for b in blocks
-        if isinstance(b, dict)
-        and b.get("type") == "compaction"
-        and isinstance(b.get("content"), str)
-    ]
 
 
 class CallableCounter:

@@ -34,6 +34,7 @@ from summem.tokens.media import (
     image_tokens,
     image_url_tokens,
 )
+from summem.tokens.provider import provider_texts
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -400,8 +401,6 @@ class TiktokenCounter:
                 elif isinstance(value, str):  # e.g. refusal; other provider extras are not text
                     texts.append(value)
                 elif key == "provider_specific_fields":  # Anthropic compaction blocks
-                    from summem.tokens.base import provider_texts
-
                     texts.extend(provider_texts(value))
         n += self._count_all(texts)
         cache[self.key] = n
