@@ -132,12 +132,7 @@ class OpenAICompaction:
             raise ConfigurationError(
                 f"OpenAICompaction needs an openai client with responses.compact, got {client!r}"
             )
-        if twin is None:
-            from summem.summarizers.extractive import ExtractiveSummarizer
-
-            twin = ExtractiveSummarizer()
-        if not callable(getattr(twin, "summarize", None)):
-            raise ConfigurationError(f"twin must be a summem Summarizer, got {twin!r}")
+        twin = _twin(twin)
         self.client = client
         self.model = model
         self.twin = twin
@@ -151,8 +146,7 @@ class OpenAICompaction:
     def _input(self, request: SummaryRequest) -> list[dict[str, Any]]:
         """What OpenAI compacts: the previous compaction (or summary), then the span."""
         before: list[dict[str, Any]] = []
-        info = request.previous_info
-        held = getattr(info, "extra", {}).get(PROVIDER_SUMMARY) if info is not None else None
+        held = _held(request)
         if isinstance(held, dict) and isinstance(held.get("item"), dict):
             before = [*held.get("window", []), held["item"]]
         elif request.previous_summary:
@@ -290,12 +284,7 @@ class AnthropicCompaction:
             raise ConfigurationError(
                 "AnthropicCompaction needs a model, e.g. 'anthropic/claude-sonnet-4-5'"
             )
-        if twin is None:
-            from summem.summarizers.extractive import ExtractiveSummarizer
-
-            twin = ExtractiveSummarizer()
-        if not callable(getattr(twin, "summarize", None)):
-            raise ConfigurationError(f"twin must be a summem Summarizer, got {twin!r}")
+        twin = _twin(twin)
         self.model = model
         self.twin = twin
         self.instructions = instructions
@@ -310,8 +299,7 @@ class AnthropicCompaction:
     def _messages(self, request: SummaryRequest) -> list[dict[str, Any]]:
         """What Claude compacts: the previous summary (and its block), then the span."""
         before: list[dict[str, Any]] = []
-        info = request.previous_info
-        held = getattr(info, "extra", {}).get(PROVIDER_SUMMARY) if info is not None else None
+        held = _held(request)
         if request.previous_summary:
             before.append({"role": "user", "content": request.previous_summary})
             turn = anthropic_summary_turn(held)
@@ -396,3 +384,20 @@ def _with_pass(twin: SummaryOutput, model: str, spent_in: int, spent_out: int) -
         output_tokens=twin.output_tokens + spent_out,
         cost_usd=cost_of(twin) + cost_usd(model, spent_in, spent_out),
     )
+
+
+def _twin(twin: Any) -> Any:
+    """The readable twin's summarizer: the one given, or the offline extractive one."""
+    if twin is None:
+        from summem.summarizers.extractive import ExtractiveSummarizer
+
+        return ExtractiveSummarizer()
+    if not callable(getattr(twin, "summarize", None)):
+        raise ConfigurationError(f"twin must be a summem Summarizer, got {twin!r}")
+    return twin
+
+
+def _held(request: SummaryRequest) -> Any:
+    """What the previous summary holds of its provider's compaction (``None``: nothing)."""
+    info = request.previous_info
+    return getattr(info, "extra", {}).get(PROVIDER_SUMMARY) if info is not None else None
