@@ -154,8 +154,10 @@ class SessionCore:
         self._lock = threading.RLock()
         self.lock = self._lock
         """The core's lock, for readers outside it."""
+        self.marks = 0
+        """How many times the copy was marked stale: a snapshot read before a mark may predate a
+        write of ours that landed in the store but not in the copy (see :meth:`reset`)."""
         self.stale = True
-        """The copy must be read again before use (not loaded yet, or a write went wrong)."""
         self.recheck = False
         """Another worker may have committed: read again before planning a reduction."""
         self._backoff: _Backoff | None = None
@@ -298,22 +300,62 @@ class SessionCore:
             if i < len(rendered):
                 rendered[i] = render_message(stub)
 
-    def reset(self, state: SessionState | None) -> None:
+    @property
+    def stale(self) -> bool:
+        """The copy must be read again before use (not loaded yet, or a write went wrong)."""
+        return self._stale
+
+    @stale.setter
+    def stale(self, value: bool) -> None:
+        with self._lock:
+            if value:
+                self.marks += 1
+            self._stale = value
+
+    def reset(self, state: SessionState | None, since: int | None = None) -> bool:
         """Replace the copy with a snapshot read from the store, unless the copy is newer.
 
         Snapshots are compared by (epoch, version, length): a snapshot read before one of our
         own appends or commits landed in the copy is ignored, so a slow reader never takes the
-        copy backwards.
+        copy backwards. ``since`` is :attr:`marks` before the snapshot was read: a stale copy
+        marked again meanwhile (a write of ours landed that the copy could not take) refuses
+        the snapshot, which may predate that write, and stays stale.
+
+        Returns:
+            False when a stale copy refused the snapshot (read it again), else True.
         """
         with self._lock:
+            if since is not None and since != self.marks and self._stale:
+                return False
             self.recheck = False
             if not self._newer(state):
-                return
-            self._set(state)
+                return True
+            self._set(self._rebased(state))
             self.stale = False
+            return True
+
+    def _rebased(self, state: SessionState | None) -> SessionState | None:
+        """``state`` plus the appends of ours it predates, when the copy's epoch is unknown.
+
+        A copy made by our own appends (never read: no epoch) cannot compare versions. A
+        snapshot shorter than the copy whose messages are the copy's, position for position,
+        was read before our later appends landed: they are put back on top of it (the store
+        holds them after it). Any other snapshot (the session cleared and grown again by
+        another writer) is taken as it is.
+        """
+        if state is None or self._stale or self.epoch or state.length >= self.length:
+            return state
+        if self.watermark or len(self.tail) != self.length or state.watermark > state.length:
+            return state
+        ours = self.tail[state.watermark : state.length]
+        if [m.id for m in ours] != [m.id for m in state.tail]:
+            return state
+        extra = self.tail[state.length :]
+        system = self.system if self.system is not None else state.system
+        return replace(state, system=system, tail=[*state.tail, *extra], length=self.length)
 
     def _newer(self, state: SessionState | None) -> bool:
-        if self.stale:
+        if self._stale:
             return True
         if state is None:  # gone: trust it unless our own appends created the session since
             return bool(self.epoch) or self.length == 0

@@ -71,11 +71,12 @@ def export_flow(
     branching = can_branch(store)
     for _ in range(3):
         before: list[Branch] = (yield from store.branches(sid)) if branching else []
+        since = core.marks
         try:
             state: SessionState | None = yield from store.load(sid)
         except SessionNotFoundError:
             state = None
-        core.reset(state)
+        core.reset(state, since)  # a refused (older) snapshot leaves the copy to be read again
         if state is None:
             head: list[Message] = []
             state = SessionState(session_id=sid)

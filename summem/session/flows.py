@@ -68,6 +68,9 @@ __all__ = [
 READ_WINDOW = 500
 """Messages read per store call when a flow walks the history (recompute, usage)."""
 
+RELOAD_ATTEMPTS = 8
+"""Reads of a session whose copy keeps being marked stale meanwhile before giving up."""
+
 
 def reload_flow(core: SessionCore, store: StoreSteps, *, usage: bool = False) -> Flow[None]:
     """Read the session's state (``history[k:]`` only) into the copy.
@@ -78,11 +81,20 @@ def reload_flow(core: SessionCore, store: StoreSteps, *, usage: bool = False) ->
     longer one (a session reopened after a truncation) is left to :func:`usage_flow`, so a
     reopen reads the view, never the history.
     """
-    try:
-        state: SessionState | None = yield from store.load(core.session_id)
-    except SessionNotFoundError:
-        state = None
-    core.reset(state)
+    for _ in range(RELOAD_ATTEMPTS):
+        since = core.marks
+        try:
+            state: SessionState | None = yield from store.load(core.session_id)
+        except SessionNotFoundError:
+            state = None
+        if core.reset(state, since):
+            break
+        # a write of ours landed while the snapshot was read: it may predate it, read again
+    else:
+        raise ConflictError(
+            f"session {core.session_id!r} kept changing while it was read "
+            f"({RELOAD_ATTEMPTS} times); the copy was left to be read again"
+        )
     gap = core.usage_gap()
     if gap is not None and (usage or gap[2] - gap[1] <= READ_WINDOW):
         yield from usage_flow(core, store)
