@@ -136,6 +136,35 @@ _KEY_CACHE_SIZE = 4096
 """Sessions whose keys a store keeps built (then it starts again)."""
 
 
+
+def unknown_url_options(client: Any) -> list[str]:
+    """The options a client's URL gave that its connections do not take.
+
+    redis-py passes a URL's unknown query parameters through, and each connect then fails with
+    a TypeError. A cluster client (no single pool) or a connection class whose signature cannot be read
+    gives ``[]``: nothing is refused on a guess.
+    """
+    import inspect
+
+    pool = getattr(client, "connection_pool", None)
+    kwargs = getattr(pool, "connection_kwargs", None)
+    connection = getattr(pool, "connection_class", None)
+    if not isinstance(kwargs, dict) or not isinstance(connection, type):
+        return []
+    taken: set[str] = set()
+    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    for klass in connection.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None or klass is object:
+            continue
+        try:
+            params = inspect.signature(init).parameters
+        except (TypeError, ValueError):
+            return []
+        taken.update(n for n, p in params.items() if p.kind not in variadic)
+    return sorted(k for k in kwargs if k not in taken)
+
+
 class _Keys(NamedTuple):
     meta: str
     msgs: str
@@ -240,6 +269,11 @@ class RedisBase(Generic[C]):
             with self._errors(None):  # a cluster client connects when it is made
                 try:
                     self._client = self._client_from_url(redis_module, url_or_client)
+                    unknown = unknown_url_options(self._client)
+                    if unknown:  # redis-py would fail every command with a TypeError
+                        raise ValueError(
+                            f"unknown query parameter(s) {', '.join(map(repr, unknown))}"
+                        )
                 except (ValueError, TypeError) as exc:  # redis-py's word on a malformed URL
                     from summem._secrets import mask_url, redact, url_secrets
 
