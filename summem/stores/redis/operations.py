@@ -140,9 +140,9 @@ _KEY_CACHE_SIZE = 4096
 def unknown_url_options(client: Any) -> list[str]:
     """The options a client's URL gave that its connections do not take.
 
-    redis-py passes a URL's unknown query parameters through, and each connect then fails with
-    a TypeError. A cluster client (no single pool) or a connection class whose signature cannot be read
-    gives ``[]``: nothing is refused on a guess.
+    redis-py passes a URL's unknown query parameters through, and each connect then fails
+    with a TypeError. A cluster client (no single pool) or a connection class whose signature
+    cannot be read gives ``[]``: nothing is refused on a guess.
     """
     import inspect
 
