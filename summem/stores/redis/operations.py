@@ -136,7 +136,6 @@ _KEY_CACHE_SIZE = 4096
 """Sessions whose keys a store keeps built (then it starts again)."""
 
 
-
 def unknown_url_options(client: Any) -> list[str]:
     """The options a client's URL gave that its connections do not take.
 
