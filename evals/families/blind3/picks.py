@@ -158,6 +158,8 @@ def write(rng: random.Random, turns: int, facts: int) -> Conversation:
             start = used.get(t, 0)
             used[t] = start + 1
             prices = rng.sample(range(24, 960), n)
+            if attr == "asking price":  # cars cost thousands
+                prices = [p * 25 for p in prices]
             conv.user(
                 request if start == 0 else f"Another one for you: {request[0].lower()}{request[1:]}"
             )
@@ -174,7 +176,7 @@ def write(rng: random.Random, turns: int, facts: int) -> Conversation:
                         "small but tidy",
                     )
                 )
-                lines.append(f"{lead} {nm}: {unit.format(x=p)} {attr}, {extra}")
+                lines.append(f"{lead} {nm}: {unit.format(x=f'{p:,}')} {attr}, {extra}")
             idx = conv.assistant(
                 "Here are a few that fit:\n\n" + "\n".join(lines) + "\n\nWhich would you like?"
             )
