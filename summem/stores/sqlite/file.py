@@ -2,7 +2,9 @@
 
 :class:`SQLiteFile` owns one connection per thread (closed when its thread goes away, or all
 at once by :meth:`SQLiteFile.close`), runs every unit of work as one transaction (``BEGIN`` for
-a consistent snapshot, ``BEGIN IMMEDIATE`` for the write lock), turns ``sqlite3`` errors into
+a consistent snapshot, ``BEGIN IMMEDIATE`` for the write lock; a write of one statement, a
+one-message append, runs in SQLite's own transaction instead: :meth:`SQLiteFile.write_one`),
+turns ``sqlite3`` errors into
 :class:`~summem.errors.StoreError` naming the session, and opens the file once: WAL mode
 and the schema migrations of :mod:`summem.stores.sqlite.schema`. Opening happens on the first
 transaction unless :meth:`SQLiteFile.open` is called first (``SQLiteStore`` does, in its
