@@ -41,8 +41,7 @@ from summem.tokens.openai import TiktokenCounter, load_encoding
 
 CLOCK = time.perf_counter_ns
 STEPS = (
-    "build the message",
-    "batch check and size",
+    "build, check and size",
     "store append",
     "extend the cached view",
     "decide whether to reduce",
@@ -73,9 +72,7 @@ def stepwise(unit: str, msgs: list[dict[str, Any]]) -> dict[str, float]:
     times: dict[str, list[int]] = {name: [] for name in STEPS}
     for i, m in enumerate(msgs):
         t0 = CLOCK()
-        msg = parse_message(m)
-        t1 = CLOCK()
-        batch = core.prepare(msg, single=True)
+        batch = core.prepare(m, single=True)  # builds the message as add() does
         t2 = CLOCK()
         if batch.system_changed:
             store.set_system("profile", batch.system)
@@ -92,7 +89,7 @@ def stepwise(unit: str, msgs: list[dict[str, Any]]) -> dict[str, float]:
         if action is not None:  # reduce as the memory would (not timed: not the hot path)
             memory._reduce(action)
         if i >= half:
-            marks = (t0, t1, t2, t3, t4, t5, t6)
+            marks = (t0, t2, t3, t4, t5, t6)
             for name, a, b in zip(STEPS, marks[:-1], marks[1:], strict=True):
                 times[name].append(b - a)
     memory.close()
