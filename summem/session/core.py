@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
-from summem.conversation import Batch, _new_batch, boundaries, check_batch, track_calls
+from summem.conversation import Batch, boundaries, check_batch, one_new, track_calls
 from summem.errors import ConfigurationError, SummarizationError, SummemError
 from summem.events import ReductionSkipped
 from summem.formats.compaction import (
@@ -35,7 +35,7 @@ from summem.formats.compaction import (
     provider_item,
     twin_link,
 )
-from summem.messages import Message, MessageLike, _flat_message, parse_message, parse_messages
+from summem.messages import Message, MessageLike, flat_message, parse_message, parse_messages
 from summem.observe.hooks import HookList
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer, ReduceResult, SummarizingReducer
@@ -514,14 +514,13 @@ class SessionCore:
                 answers no pending tool call (naming its ``tool_call_id``).
         """
         if single:
-            flat = _flat_message(items, None) if type(items) is dict else None
+            flat = flat_message(items, None) if type(items) is dict else None
             if flat is not None and flat.role in _PLAIN_ROLES:
                 # The common turn: a user or assistant message of plain text, just built (so
                 # its id is new, it is no summary and carries no call): it changes neither
                 # the system message nor the pending calls and cannot fail, as check_batch's
                 # own fast lane settles it, without its lookups.
-                sizes = [self._measure(flat)]
-                return _new_batch(Batch, ([flat], [flat], sizes, self.system, False))
+                return one_new(flat, self._measure(flat), self.system)
             msgs = [flat if flat is not None else parse_message(cast("MessageLike", items))]
         else:
             msgs = parse_messages(cast("Iterable[MessageLike]", items))
