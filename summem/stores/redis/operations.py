@@ -71,6 +71,7 @@ from summem.stores.summary_log import dropped_summary_error, summary_stub
 
 __all__ = [
     "COMPATIBLE",
+    "NEW_SESSION",
     "SCHEMA_VERSION",
     "RedisBase",
     "ScriptCall",
@@ -93,13 +94,15 @@ def import_redis() -> Any:
     return redis
 
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema version of the key layout this summem writes (see :mod:`summem.stores.redis`)."""
 
 COMPATIBLE: tuple[int, ...] = (
     1,  # 1: the initial layout
     2,  # 2: stubs in the summary log (an entry's text dropped): older code would make one
     #      current (a rollback to it, or a branch behind the latest whole summaries)
+    3,  # 3: the session index <prefix>:sessions: older code creates sessions it never
+    #      indexes, which a listing would then miss
 )
 """For each schema version, the oldest one whose code may still use its data (see
 :mod:`summem.stores.common.schema_compat`): ``<prefix>:schema`` records it in ``compatible``."""
@@ -159,14 +162,28 @@ class _Keys(NamedTuple):
         ]
 
 
+NEW_SESSION = -1
+"""The reply of an append or ``set_system`` sent without an epoch to a missing session."""
+
+
 @dataclass(frozen=True)
 class ScriptCall(StoreOp[T]):
-    """One script call and how to read its reply."""
+    """One script call and how to read its reply.
+
+    Attributes:
+        creates: for a call that creates no session (an append or ``set_system`` without an
+            epoch), the call that may: run after the session is indexed, when the reply is
+            :data:`NEW_SESSION`.
+        index: ``"add"``: put the session in the index (``<prefix>:sessions``) before the
+            call; ``"remove"``: take it out after.
+    """
 
     script: str
     keys: list[str]
     args: list[str | int]
     parse: Callable[[Any], T]
+    creates: Callable[[], ScriptCall[T]] | None = None
+    index: str = ""
 
 
 def text(value: Any) -> str:
@@ -222,6 +239,7 @@ class RedisBase(Generic[C]):
         self._prefix = prefix
         self._key_cache: dict[str, _Keys] = {}  # a session's keys, built once (every turn)
         self._schema_checked = False  # the prefix's recorded schema, checked on first use
+        self._indexed = False  # the session index known to hold every session (see _index)
         self._stored_schema: int | None = None  # the recorded version, read on first use
         errors = redis_module.exceptions
         # a cluster client's own errors (no node reachable, keys of several slots) are not
@@ -260,6 +278,21 @@ class RedisBase(Generic[C]):
 
     def _schema_key(self) -> str:
         return f"{self._prefix}:schema"  # no braces: never one of a session's keys
+
+    def _index_key(self) -> str:
+        """The session index: a sorted set of every session id (score 0, so in id order).
+
+        No braces: on a Redis Cluster it has its own slot, written by a call of its own when
+        a session is created (before it exists) or deleted (after), never by a turn.
+        """
+        return f"{self._prefix}:sessions"
+
+    def _index_fields(self) -> dict[str, int]:
+        """What ``<prefix>:schema`` records once the index holds every session (a backfill)."""
+        fields = {"index": 1}
+        if self._stored_schema is None or self._stored_schema < SCHEMA_VERSION:
+            fields |= self._stamp_fields()
+        return fields
 
     def _check_schema(self, raw: Any) -> None:
         """Refuse data whose recorded schema this summem cannot use (``HMGET`` of the fields).
@@ -409,21 +442,37 @@ class RedisBase(Generic[C]):
         )
 
     def _op_append(self, session_id: str, messages: Sequence[Message]) -> ScriptCall[int]:
+        """One ``EVALSHA`` on an existing session (four keys, no epoch drawn).
+
+        A missing session replies :data:`NEW_SESSION`: it is indexed, then created by
+        :attr:`ScriptCall.creates` (three round trips, once per session).
+        """
         name = validate_session_id(session_id)
         k = self._keys(name)
         args: list[str | int] = [
-            new_epoch(),
+            "",
             len(messages),
             *(m.id for m in messages),
             *(encode_message(m) for m in messages),
         ]
-        return ScriptCall(name, "append", k.session(), args, int)
+
+        def creating() -> ScriptCall[int]:
+            again: list[str | int] = [new_epoch(), *args[1:]]
+            return ScriptCall(name, "append", k.session(), again, int, index="add")
+
+        return ScriptCall(name, "append", [k.meta, k.msgs, k.sums, k.ids], args, int, creating)
 
     def _op_set_system(self, session_id: str, message: Message | None) -> ScriptCall[None]:
         name = validate_session_id(session_id)
         k = self._keys(name)
         body = "" if message is None else encode_message(message)
-        return ScriptCall(name, "set_system", k.session(), [new_epoch(), body], _none)
+
+        def creating() -> ScriptCall[None]:
+            return ScriptCall(
+                name, "set_system", k.session(), [new_epoch(), body], _none, index="add"
+            )
+
+        return ScriptCall(name, "set_system", k.session(), ["", body], _none, creating)
 
     def _op_commit(self, session_id: str, commit: Commit) -> ScriptCall[int]:
         name = validate_session_id(session_id)
@@ -482,7 +531,7 @@ class RedisBase(Generic[C]):
             *inline,
         ]
         keys = [k.meta, k.msgs, k.sums, stage_key, k.ids, k.branches, k.bmsgs, k.abandoned]
-        final = ScriptCall(name, "create", keys, args, parse)
+        final = ScriptCall(name, "create", keys, args, parse, index="add")
         discard = ScriptCall(name, "discard", [stage_key], [], _none)
         return CreateOps(stage_ops, final, discard)
 
@@ -552,7 +601,8 @@ class RedisBase(Generic[C]):
 
     def _op_delete(self, session_id: str) -> ScriptCall[bool]:
         name = validate_session_id(session_id)
-        return ScriptCall(name, "delete", list(self._keys(name)), [], lambda raw: bool(raw))
+        keys = list(self._keys(name))
+        return ScriptCall(name, "delete", keys, [], lambda raw: bool(raw), index="remove")
 
     def _op_acquire(self, session_id: str, owner: str, ttl_seconds: float) -> ScriptCall[bool]:
         name = validate_session_id(session_id)

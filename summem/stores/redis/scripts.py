@@ -142,31 +142,52 @@ local function push_fresh(m, first, at)
 end
 """
 
-# KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned. ARGV[1] epoch for a new session,
-# ARGV[2] the batch size m,
-# ARGV[3 .. m+2] the message ids, ARGV[m+3 .. 2m+2] the encoded messages. A message whose id
-# is stored (or repeats one earlier in the batch) is skipped. Returns the new length.
+# KEYS: meta, msgs, sums, ids, and, only when ARGV[1] is an epoch, branches, bmsgs, abandoned
+# (a session is created only then). ARGV[1] the epoch for a new session, or '' to create none:
+# then a missing session replies -1 and nothing is written (the caller indexes the session,
+# ``<prefix>:sessions``, then calls again with an epoch: a session is in the index before it
+# exists). ARGV[2] the batch size m, ARGV[3 .. m+2] the message ids, ARGV[m+3 .. 2m+2] the
+# encoded messages. A message whose id is stored (or repeats one earlier in the batch) is
+# skipped. Returns the new length.
+#
+# The path of every turn (an existing session, one message, its ids hash caught up) makes six
+# calls, each O(1) whatever the history's length: HMGET, LLEN, HSETNX (the id, at the new
+# position: only a new id takes it), RPUSH, TIME and one HSET of meta (``indexed`` and
+# ``updated``). LLEN runs before the first write, so a key of the wrong type fails the script
+# with nothing written.
 _APPEND = (
     _TOUCH
-    + """
-local m = tonumber(ARGV[2])
-if m == 0 then return redis.call('LLEN', KEYS[2]) end
-"""
-    + _CREATE
-    + """
-local n = redis.call('LLEN', KEYS[2])
-"""
     + _CATCH_UP
     + _PUSH_FRESH
     + """
+local m = tonumber(ARGV[2])
+if m == 0 then return redis.call('LLEN', KEYS[2]) end
+local cur = redis.call('HMGET', KEYS[1], 'epoch', 'indexed')
+if not cur[1] and redis.call('EXISTS', KEYS[1]) == 0 then
+  if ARGV[1] == '' then return -1 end
+  redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
+  redis.call('HSET', KEYS[1], 'epoch', ARGV[1], 'version', 0, 'watermark', 0, 'indexed', 0)
+  cur[2] = '0'
+end
+local n = redis.call('LLEN', KEYS[2])
+if m == 1 and tonumber(cur[2]) == n then
+  if redis.call('HSETNX', KEYS[4], ARGV[3], n) == 1 then
+    n = redis.call('RPUSH', KEYS[2], ARGV[4])
+  end
+  local t = redis.call('TIME')
+  redis.call('HSET', KEYS[1], 'indexed', n,
+    'updated', t[1] .. '.' .. string.format('%06d', tonumber(t[2])))
+  return n
+end
 catch_up(n, n)
 touch()
 return push_fresh(m, 2, n)
 """
 )
 
-# KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned. ARGV[1] epoch for a new session,
-# ARGV[2] the encoded system message ('' = remove).
+# KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned. ARGV[1] epoch for a new session
+# ('' = create none: a missing session replies -1, as for an append), ARGV[2] the encoded
+# system message ('' = remove).
 _SET_SYSTEM = (
     _TOUCH
     + """
@@ -174,6 +195,7 @@ if ARGV[2] == '' then
   redis.call('HDEL', KEYS[1], 'system')
   return 0
 end
+if ARGV[1] == '' and redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 """
     + _CREATE
     + """
