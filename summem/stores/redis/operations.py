@@ -71,6 +71,7 @@ from summem.stores.summary_log import dropped_summary_error, summary_stub
 
 __all__ = [
     "COMPATIBLE",
+    "FOLLOW_UPS",
     "NEW_SESSION",
     "SCHEMA_VERSION",
     "RedisBase",
@@ -117,6 +118,7 @@ WRITES = frozenset(
         "append",
         "set_system",
         "commit",
+        "stub_legacy",
         "stage",
         "create",
         "discard",
@@ -162,6 +164,11 @@ class _Keys(NamedTuple):
         ]
 
 
+FOLLOW_UPS = 4
+"""Follow-up calls (:attr:`ScriptCall.follow`) one operation may run: each stubs one entry of
+the summary log that an older release logged whole, so a log of any length is caught up a few
+entries a commit, never all at once."""
+
 NEW_SESSION = -1
 """The reply of an append or ``set_system`` sent without an epoch to a missing session."""
 
@@ -176,6 +183,9 @@ class ScriptCall(StoreOp[T]):
             :data:`NEW_SESSION`.
         index: ``"add"``: put the session in the index (``<prefix>:sessions``) before the
             call; ``"remove"``: take it out after.
+        follow: upkeep after a call that succeeded, from its raw reply: the next call, or
+            ``None``; at most :data:`FOLLOW_UPS` of them run, and their errors are not the
+            call's (a commit that stubs summaries an older release logged, a few a commit).
     """
 
     script: str
@@ -184,6 +194,7 @@ class ScriptCall(StoreOp[T]):
     parse: Callable[[Any], T]
     creates: Callable[[], ScriptCall[T]] | None = None
     index: str = ""
+    follow: Callable[[Any], ScriptCall[Any] | None] | None = None
 
 
 def text(value: Any) -> str:
@@ -497,7 +508,38 @@ class RedisBase(Generic[C]):
         def parse(raw: Any) -> int:
             return cas_result(name, raw, watermark)
 
-        return ScriptCall(name, "commit", [k.meta, k.msgs, k.sums], args, parse)
+        def follow(raw: Any) -> ScriptCall[Any] | None:
+            if keep is None or len(raw) < 4:
+                return None
+            return self._op_stub_legacy(name, raw[2:4], keep)
+
+        return ScriptCall(name, "commit", [k.meta, k.msgs, k.sums], args, parse, follow=follow)
+
+    def _op_stub_legacy(self, name: str, found: Any, keep: int) -> ScriptCall[None] | None:
+        """The stub of a log entry an older release logged whole, then the walk goes on.
+
+        ``found`` is its position and entry, as a commit's walk met it; ``None`` when there is
+        none. An entry that cannot be read is left whole and passed over.
+        """
+        if not found or len(found) != 2:
+            return None
+        position, entry = int(found[0]), found[1]
+        stub, summary_id = "", ""
+        try:
+            logged = json.loads(entry)
+            summary_id = str(logged["id"])
+            summary = decode_message(logged["m"], session_id=name, where="summary log entry")
+            if summary.summary_info is not None:
+                stub = encode_message(summary_stub(summary))
+        except (ValueError, TypeError, KeyError, RecursionError, CorruptRecordError):
+            stub = ""
+        k = self._keys(name)
+        args: list[str | int] = [position, summary_id, stub, keep]
+
+        def follow(raw: Any) -> ScriptCall[Any] | None:
+            return self._op_stub_legacy(name, raw, keep)
+
+        return ScriptCall(name, "stub_legacy", [k.meta, k.msgs, k.sums], args, _none, follow=follow)
 
     def _ops_create(self, session_id: str, create: Create) -> CreateOps:
         name = validate_session_id(session_id)

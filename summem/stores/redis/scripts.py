@@ -205,33 +205,52 @@ return 1
 """
 )
 
+# Stubs the log's entries older than the latest ``keep`` (KEYS: meta, msgs, sums).
+# ``meta.stubs`` counts the log's leading entries already stubs; each entry past the latest
+# ``keep`` gets its stub ("d") as its body ("m") and is marked "x". An entry logged without
+# "d" (by a release before the bounded log) stops the walk: it is returned, {position, entry},
+# for the caller to make its stub (``_STUB_LEGACY``), so the work of one call stays bounded.
+_STUB_OLD = """
+local function stub_old(keep)
+  local len = redis.call('LLEN', KEYS[3])
+  local s = tonumber(redis.call('HGET', KEYS[1], 'stubs')) or 0
+  local found = nil
+  while len - s > keep do
+    local raw = redis.call('LINDEX', KEYS[3], s)
+    local ok, e = pcall(cjson.decode, raw)
+    if ok and type(e) == 'table' and not e['x'] then
+      if type(e['d']) == 'string' then
+        e['m'], e['d'], e['x'] = e['d'], nil, 1
+        redis.call('LSET', KEYS[3], s, cjson.encode(e))
+      elseif type(e['m']) == 'string' and type(e['id']) == 'string' then
+        found = {s, raw}
+        break
+      end
+    end
+    s = s + 1
+  end
+  redis.call('HSET', KEYS[1], 'stubs', s)
+  return found
+end
+"""
+
 # ARGV[3] watermark, ARGV[4] encoded summary ('' = none), ARGV[5] log entry ('' = none),
-# ARGV[6] keep_summaries ('' = every entry whole). ``meta.stubs`` counts the log's leading
-# entries already stubs; each entry past the latest ``keep`` gets its stub ("d") as its body
-# ("m") and is marked "x" (an entry logged without "d", by an older release, stays whole).
+# ARGV[6] keep_summaries ('' = every entry whole). Returns {'ok', version} and, when the walk
+# of ``stub_old`` met an entry of an older release, its {position, entry} after them.
 _COMMIT = (
     _TOUCH
+    + _STUB_OLD
     + _CAS
     + """
 local w = tonumber(ARGV[3])
 if w < wm then return {'backwards', wm} end
 local n = redis.call('LLEN', KEYS[2])
 if w > n then return {'past_end', n} end
+local legacy = nil
 if ARGV[5] ~= '' then
-  local len = redis.call('RPUSH', KEYS[3], ARGV[5])
+  redis.call('RPUSH', KEYS[3], ARGV[5])
   local keep = tonumber(ARGV[6])
-  if keep then
-    local s = tonumber(redis.call('HGET', KEYS[1], 'stubs')) or 0
-    while len - s > keep do
-      local ok, e = pcall(cjson.decode, redis.call('LINDEX', KEYS[3], s))
-      if ok and type(e) == 'table' and type(e['d']) == 'string' then
-        e['m'], e['d'], e['x'] = e['d'], nil, 1
-        redis.call('LSET', KEYS[3], s, cjson.encode(e))
-      end
-      s = s + 1
-    end
-    redis.call('HSET', KEYS[1], 'stubs', s)
-  end
+  if keep then legacy = stub_old(keep) end
 end
 if ARGV[4] == '' then
   redis.call('HDEL', KEYS[1], 'summary')
@@ -240,7 +259,30 @@ else
 end
 redis.call('HSET', KEYS[1], 'watermark', ARGV[3])
 touch()
-return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
+local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
+if legacy then return {'ok', version, legacy[1], legacy[2]} end
+return {'ok', version}
+"""
+)
+
+# The stub of an entry an older release logged (whole, without "d"). KEYS: meta, msgs, sums.
+# ARGV[1] its position, ARGV[2] its id, ARGV[3] its stub ('' = leave it whole: it cannot be
+# read), ARGV[4] keep. Only that entry, still whole and at the head of what is not yet stubbed,
+# is changed; then the walk goes on (``stub_old``): {position, entry} of the next such entry,
+# or nil.
+_STUB_LEGACY = (
+    _STUB_OLD
+    + """
+local at = tonumber(ARGV[1])
+if tonumber(redis.call('HGET', KEYS[1], 'stubs')) ~= at then return false end
+local ok, e = pcall(cjson.decode, redis.call('LINDEX', KEYS[3], at) or '')
+if not ok or type(e) ~= 'table' or e['id'] ~= ARGV[2] or e['x'] or e['d'] then return false end
+if ARGV[3] ~= '' then
+  e['m'], e['x'] = ARGV[3], 1
+  redis.call('LSET', KEYS[3], at, cjson.encode(e))
+end
+redis.call('HSET', KEYS[1], 'stubs', at + 1)
+return stub_old(tonumber(ARGV[4])) or false
 """
 )
 
@@ -540,6 +582,7 @@ SCRIPTS: dict[str, str] = {
     "append": _APPEND,
     "set_system": _SET_SYSTEM,
     "commit": _COMMIT,
+    "stub_legacy": _STUB_LEGACY,
     "stage": _STAGE,
     "create": _CREATE_WHOLE,
     "discard": "return redis.call('DEL', KEYS[1])",

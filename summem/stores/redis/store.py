@@ -35,6 +35,7 @@ from summem.stores.common.operations import StoreOp
 from summem.stores.common.shells import AsyncOpLedger, OpLedger
 from summem.stores.redis.branching import RedisBranching
 from summem.stores.redis.operations import (
+    FOLLOW_UPS,
     NEW_SESSION,
     SCHEMA_FIELDS,
     SCHEMA_VERSION,
@@ -113,7 +114,19 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
         if script.index == "remove":
             with self._errors(script.name, script.script):
                 self._client.zrem(self._index_key(), script.name)
-        return script.parse(raw)
+        result = script.parse(raw)
+        follow, left = script.follow, FOLLOW_UPS
+        while follow is not None and left > 0:
+            call = follow(raw)
+            if call is None:
+                break
+            left -= 1
+            try:  # upkeep: the operation is done; what is left is caught up by the next one
+                raw = self._scripts[call.script](keys=call.keys, args=call.args)
+            except self._redis_error:
+                break
+            follow = call.follow
+        return result
 
     def _schema(self, name: str | None = None) -> None:
         """Check the prefix's recorded schema once, before this store's first command."""
@@ -268,7 +281,19 @@ class AsyncRedisStore(
         if script.index == "remove":
             with self._errors(script.name, script.script):
                 await self._client.zrem(self._index_key(), script.name)
-        return script.parse(raw)
+        result = script.parse(raw)
+        follow, left = script.follow, FOLLOW_UPS
+        while follow is not None and left > 0:
+            call = follow(raw)
+            if call is None:
+                break
+            left -= 1
+            try:  # upkeep: the operation is done; what is left is caught up by the next one
+                raw = await self._scripts[call.script](keys=call.keys, args=call.args)
+            except self._redis_error:
+                break
+            follow = call.follow
+        return result
 
     async def _first_use(self, name: str | None) -> None:
         """Check the schema in one task while the store's other first callers wait.
