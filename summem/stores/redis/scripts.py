@@ -19,6 +19,8 @@ existed or by a whole-session create), 6 ``branches`` hash (branch id -> JSON re
 Scripts take the keys they use, in the order their comments give. A create whose history
 is too long for one call first stages it in a private list ``...:import:<token>`` of the same
 slot (with a TTL, so a crashed creator leaves nothing for long), renamed into place at the end.
+The session index ``<prefix>:sessions`` (every session id, score 0) has no hash tag, so no
+script of a session may touch it: the store writes it in calls of its own (see ``_APPEND``).
 The spend ledger of a budget key is one sorted set ``<prefix>:spend:{<key>}`` (its own slot),
 and the holds of its calls in flight one hash ``<prefix>:spend:{<key>}:holds`` (the same slot):
 a reservation reads both and holds in one script, so racing reservations never pass a limit.

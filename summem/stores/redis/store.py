@@ -21,8 +21,9 @@ down to" marker allows it (see :mod:`summem.stores.common.schema_compat`); no ha
 Keys, scripts and parsing are written once in :mod:`summem.stores.redis.operations`, as
 operations (script, keys, arguments, parser); the contract's methods are the shared shells of
 :mod:`summem.stores.common.shells`, so :class:`RedisStore` and :class:`AsyncRedisStore` only
-run an operation (and list sessions by ``SCAN``). The ``redis`` package is imported when a
-store is built, so ``summem`` works without it.
+run an operation (and list sessions: ``SCAN`` for :meth:`RedisStore.list_sessions`, the
+session index ``<prefix>:sessions`` for :meth:`RedisStore.session_infos`). The ``redis``
+package is imported when a store is built, so ``summem`` works without it.
 """
 
 from __future__ import annotations
