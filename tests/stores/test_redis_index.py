@@ -182,3 +182,29 @@ def test_async_store_indexes_and_lists_the_same(sync_redis: Backend) -> None:
     assert asyncio.run(scenario()) == ["c", "d"], kind
     client = sync_redis.redis_client()
     assert client.zrange(f"{sync_redis.prefix}:sessions", 0, -1) == [b"a", b"c", b"d"]
+
+
+def test_a_client_that_may_not_write_lists_from_a_scan_and_writes_nothing(
+    sync_redis: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import redis
+
+    store = sync_redis.make()
+    for sid in ("b", "a", "c"):
+        store.append(sid, [user("hi")])
+    client = sync_redis.redis_client()
+    index, schema = f"{sync_redis.prefix}:sessions", f"{sync_redis.prefix}:schema"
+    client.delete(index, schema)  # a prefix written before the index
+    replica = RedisStore(sync_redis.redis_client(), prefix=sync_redis.prefix)
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        # (redis-py strips the reply's READONLY prefix into the class)
+        raise redis.exceptions.ReadOnlyError("You can't write against a read only replica.")
+
+    monkeypatch.setattr(replica._client, "zadd", refused)
+    assert [i.session_id for i in replica.session_infos(limit=2)] == ["a", "b"]
+    assert [i.session_id for i in replica.session_infos(after="a")] == ["b", "c"]
+    assert not client.exists(index) and not client.hexists(schema, "index")
+    monkeypatch.undo()  # a client that may write fills it
+    assert [i.session_id for i in replica.session_infos()] == ["a", "b", "c"]
+    assert client.zcard(index) == 3

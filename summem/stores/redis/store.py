@@ -29,6 +29,7 @@ package is imported when a store is built, so ``summem`` works without it.
 from __future__ import annotations
 
 import asyncio
+import bisect
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from summem.stores.base import SessionInfo, check_page
@@ -136,16 +137,21 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
         self._check_schema(raw)
         self._schema_checked = True
 
-    def _index(self) -> None:
+    def _index(self) -> list[str] | None:
         """Make sure the session index holds every session (once per prefix: a backfill).
 
         Sessions created by this release are indexed when created; those written before the
         index existed are found once by a ``SCAN``, then ``<prefix>:schema`` records
         ``index`` (and schema 3, so an older release, which would not index the sessions it
         creates, refuses the prefix from then on).
+
+        Returns:
+            ``None`` when the index holds every session; the scanned ids, sorted, when it
+            could not be filled because this client may not write (a read-only replica, an
+            ACL without writes): that listing then pages them.
         """
         if self._indexed:
-            return
+            return None
         if not self._schema_checked:
             self._schema()
         with self._errors(None):
@@ -153,14 +159,20 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
         if done is None:
             names = self.list_sessions()
             fields = self._index_fields()
-            with self._errors(None):
+            try:
                 for i in range(0, len(names), _INDEX_BATCH):
                     batch = names[i : i + _INDEX_BATCH]
                     self._client.zadd(self._index_key(), dict.fromkeys(batch, 0))
                 self._client.hset(self._schema_key(), mapping=fields)
+            except self._redis_error as exc:
+                if _may_not_write(exc):
+                    return names  # this client may not write: page the scanned ids
+                with self._errors(None):
+                    raise
             if "version" in fields:
                 self._stored_schema = SCHEMA_VERSION
         self._indexed = True
+        return None
 
     def list_sessions(self) -> list[str]:
         """See :meth:`summem.stores.base.Store.list_sessions` (a ``SCAN`` of the keys)."""
@@ -184,17 +196,21 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
         :meth:`_index`).
         """
         check_page(limit, after)
-        self._index()
+        scanned = self._index()
         infos: list[SessionInfo] = []
-        low = "-" if after is None else "(" + after
+        cursor = after
         while limit is None or len(infos) < limit:
             want = _INFO_BATCH if limit is None else min(_INFO_BATCH, limit - len(infos))
-            with self._errors(None):
-                raw = self._client.zrangebylex(self._index_key(), low, "+", start=0, num=want)
-            names = [text(n) for n in raw]
+            if scanned is not None:
+                names = _after(scanned, cursor, want)
+            else:
+                low = "-" if cursor is None else "(" + cursor
+                with self._errors(None):
+                    raw = self._client.zrangebylex(self._index_key(), low, "+", start=0, num=want)
+                names = [text(n) for n in raw]
             if not names:
                 break
-            low = "(" + names[-1]
+            cursor = names[-1]
             ops = [self._op_info(name) for name in names]
             if isinstance(self._client, import_redis().RedisCluster):
                 found = (self._run(op) for op in ops)
@@ -222,6 +238,18 @@ _INFO_BATCH = 500
 
 _INDEX_BATCH = 1000
 """Session ids one ``ZADD`` of a backfill sends."""
+
+
+def _may_not_write(exc: Exception) -> bool:
+    """Whether ``exc`` is the server refusing a write to this client (replica, ACL)."""
+    errors = import_redis().exceptions
+    return isinstance(exc, (errors.ReadOnlyError, errors.NoPermissionError))
+
+
+def _after(names: list[str], cursor: str | None, want: int) -> list[str]:
+    """Up to ``want`` of the sorted ``names`` past ``cursor``."""
+    start = 0 if cursor is None else bisect.bisect_right(names, cursor)
+    return names[start : start + want]
 
 
 class AsyncRedisStore(
@@ -316,10 +344,10 @@ class AsyncRedisStore(
         self._check_schema(raw)
         self._schema_checked = True
 
-    async def _index(self) -> None:
+    async def _index(self) -> list[str] | None:
         """See :meth:`RedisStore._index`."""
         if self._indexed:
-            return
+            return None
         if not self._schema_checked:
             await self._first_use(None)
         with self._errors(None):
@@ -327,14 +355,20 @@ class AsyncRedisStore(
         if done is None:
             names = await self.list_sessions()
             fields = self._index_fields()
-            with self._errors(None):
+            try:
                 for i in range(0, len(names), _INDEX_BATCH):
                     batch = names[i : i + _INDEX_BATCH]
                     await self._client.zadd(self._index_key(), dict.fromkeys(batch, 0))
                 await self._client.hset(self._schema_key(), mapping=fields)
+            except self._redis_error as exc:
+                if _may_not_write(exc):
+                    return names  # this client may not write: page the scanned ids
+                with self._errors(None):
+                    raise
             if "version" in fields:
                 self._stored_schema = SCHEMA_VERSION
         self._indexed = True
+        return None
 
     async def list_sessions(self) -> list[str]:
         """See :meth:`RedisStore.list_sessions`."""
@@ -349,17 +383,23 @@ class AsyncRedisStore(
     ) -> list[SessionInfo]:
         """See :meth:`RedisStore.session_infos` (the same reads, awaited)."""
         check_page(limit, after)
-        await self._index()
+        scanned = await self._index()
         infos: list[SessionInfo] = []
-        low = "-" if after is None else "(" + after
+        cursor = after
         while limit is None or len(infos) < limit:
             want = _INFO_BATCH if limit is None else min(_INFO_BATCH, limit - len(infos))
-            with self._errors(None):
-                raw = await self._client.zrangebylex(self._index_key(), low, "+", start=0, num=want)
-            names = [text(n) for n in raw]
+            if scanned is not None:
+                names = _after(scanned, cursor, want)
+            else:
+                low = "-" if cursor is None else "(" + cursor
+                with self._errors(None):
+                    raw = await self._client.zrangebylex(
+                        self._index_key(), low, "+", start=0, num=want
+                    )
+                names = [text(n) for n in raw]
             if not names:
                 break
-            low = "(" + names[-1]
+            cursor = names[-1]
             ops = [self._op_info(name) for name in names]
             if isinstance(self._client, import_redis().asyncio.RedisCluster):
                 found = [await self._run(op) for op in ops]
