@@ -302,6 +302,36 @@ def against_floor(spec: Spec, rounds: int, turns: int) -> dict[str, float]:
     return out
 
 
+def redis_commands_per_turn(spec: Spec, turns: int = 200) -> dict[str, float]:
+    """Redis: the commands a turn sends (counted on the store's client), per turn.
+
+    ``turns`` turns of ``Memory.add`` + ``messages()`` on a 1000-message session, reductions
+    included (their commits count too); a turn's append should be one ``EVALSHA``.
+    """
+    msgs = conversation(1000 + turns)
+    store = open_spec(spec)
+    preload(store, "rt", msgs[:1000])
+    memory = Memory("rt", reducer=reducer(), store=store)
+    memory.messages()
+    client: Any = store._client  # type: ignore[attr-defined]
+    real, sent = client.execute_command, []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        sent.append(str(args[0]).upper())
+        return real(*args, **kwargs)
+
+    client.execute_command = counted
+    try:
+        for m in msgs[1000:]:
+            memory.add(m)
+            memory.messages()
+    finally:
+        client.execute_command = real
+        memory.close()
+        store.close()
+    return {c: sent.count(c) / turns for c in sorted(set(sent))}
+
+
 def pct(xs: list[int], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))] / 1000
@@ -447,6 +477,11 @@ def main(argv: list[str] | None = None) -> None:
                 f"{cpu_part / r['cpu_floor']:>7.2f}",
                 flush=True,
             )
+        if kind == "redis":
+            with place(kind) as spec:
+                per = redis_commands_per_turn(spec)
+            sent = ", ".join(f"{n:.2f} {c}" for c, n in per.items())
+            print(f"{'':16}commands a turn (200 turns, reductions included): {sent}", flush=True)
 
     each(kinds, part0)
     if args.only_floor:
