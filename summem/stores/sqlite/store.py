@@ -4,8 +4,9 @@ Stdlib ``sqlite3`` only. The file runs in WAL mode, so readers never block the w
 write is one ``BEGIN IMMEDIATE`` transaction (a one-message append, the write of every turn, is
 one statement in SQLite's own transaction, which takes the same lock), so several processes
 appending to and committing on the same session serialise on SQLite's own lock
-(``busy_timeout`` makes them wait instead of failing) and see each other's work. Each thread gets its own connection; writers of this
-process also queue on a lock, so they do not spin in SQLite's busy handler.
+(``busy_timeout`` makes them wait instead of failing) and see each other's work. Each thread
+gets its own connection; writers of this process also queue on a lock, so they do not spin in
+SQLite's busy handler.
 
 This module is the store's operations on sessions. The rest lives beside it, one concept
 each: opening the file read-write or read-only (:mod:`summem.stores.sqlite.access`),
