@@ -224,3 +224,23 @@ def test_summem_delegating_to_openai_sends_the_item_through_pydantic_ai() -> Non
     Agent(FunctionModel(other), capabilities=[SummemHistory(memory)]).run_sync("Codes?")
     prompts = [p for m in seen[0] if isinstance(m, ModelRequest) for p in m.parts]
     assert any(isinstance(p, UserPromptPart) and p.content == summary.text for p in prompts)
+
+
+def test_a_delegated_claude_block_goes_to_pydantic_ai_as_anthropics_part() -> None:
+    """summem's AnthropicCompaction: the block follows the twin, as Anthropic's own part."""
+    from summem.messages import Message, SummaryInfo
+
+    block = {"type": "compaction", "content": "Order A17, code 4411.", "signature": "sig_1"}
+    held = {"provider": "anthropic", "kind": "compaction", "id": None, "block": block}
+    info = SummaryInfo(
+        watermark=2, summarizer="anthropic-compact:x", extra={PROVIDER_SUMMARY: held}
+    )
+    summary = Message.from_openai({"role": "user", "content": "Summary: A17."}).as_summary(info)
+    turn = Message.from_openai({"role": "user", "content": "Code?"})
+    back = to_pydantic_ai([summary, turn])
+    assert isinstance(back[0], ModelRequest) and isinstance(back[1], ModelResponse)
+    [part] = back[1].parts
+    assert isinstance(part, CompactionPart) and part.content == block["content"]
+    assert part.provider_name == "anthropic" and part.provider_details == {"signature": "sig_1"}
+    # coming back as a run's history, neither is recorded again
+    assert [m.text for m in from_pydantic_ai(back)] == ["Code?"]
