@@ -56,6 +56,7 @@ __all__ = [
     "provider_summary_items",
     "provider_summary_message",
     "skipped_text",
+    "twin_due",
     "twin_link",
     "without_provider_items",
 ]
@@ -234,6 +235,25 @@ def _stands_for_history(message: Message) -> bool:
     if isinstance(message.meta.get(PROVIDER_ITEM), dict):
         return True
     return any(block.get("content") for block in compaction_blocks(message))
+
+
+def twin_due(
+    span: Sequence[Message], sizes: Sequence[int], summary: Message | None, step: int
+) -> bool:
+    """Whether a provider item's twin of ``span`` (sized ``sizes``) is worth a reduction now.
+
+    Under the limits, the first twin (no summary yet, or one of summem's own) always is. After
+    a twin, a provider that compacts every turn would have a twin written every turn, each
+    standing for one turn: the next is due only once the conversation since the last twin
+    holds ``step`` tokens (a regular reduction's worth: the threshold less the target; the
+    items themselves, which no summary reads, are not counted). Until then the item is kept
+    and sent as ever, and every other view still carries that conversation itself.
+    """
+    info = summary.summary_info if summary is not None else None
+    if info is None or TWIN_OF not in info.extra:
+        return True
+    said = sum(size for m, size in zip(span, sizes, strict=False) if not skipped_text(m))
+    return said >= step
 
 
 def twin_link(first_kept: Message | None) -> dict[str, Any] | None:
