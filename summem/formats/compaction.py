@@ -92,7 +92,9 @@ def openai_compaction_message(
     """An OpenAI ``compaction`` item as a provider item message (the item itself in ``meta``).
 
     Its chat form only names the item (a summary never quotes it); the item's JSON is a
-    string extra, counted against the budget and never read. ``window``: the items
+    string extra, counted against the budget (its ``encrypted_content`` by the payload's size,
+    :func:`summem.tokens.provider.encrypted_tokens`; the rest as text) and never read.
+    ``window``: the items
     ``/responses/compact`` returned before it (:data:`COMPACTION_WINDOW`), sent with it.
     """
     data = dict(item)
@@ -124,7 +126,7 @@ def provider_summary_message(summary: Message) -> Message | None:
     """What ``items()`` sends for a delegated summary, as summem counts it (``None``: none).
 
     The window and the item OpenAI returned, as one provider item message
-    (:func:`openai_compaction_message`): counted at its JSON's size, exactly as the same
+    (:func:`openai_compaction_message`): counted exactly as the same
     item and window sitting in the history. A summary's budget share is the larger of this
     and the summary itself (the twin, which every other view sends).
     """
