@@ -118,6 +118,27 @@ def _compaction(*, llm_twin: bool) -> Callable[[TokenCounter, LLMSummarizer | No
     return make
 
 
+def _summem_in_room() -> Callable[[TokenCounter, LLMSummarizer | None], Reducer]:
+    """The summem summaries (capped at :data:`SUMMARY_MAX`) in the compaction setups' room.
+
+    The planner evicts down to the target with the room kept for a summary, so the room
+    alone changes how much each reduction evicts: this is the like-for-like baseline of the
+    provider compaction setups.
+    """
+
+    def make(counter: TokenCounter, summarizer: LLMSummarizer | None) -> Reducer:
+        assert summarizer is not None
+        return SummarizationReducer(
+            _Capped(PricedSummarizer(summarizer)),
+            threshold_tokens=THRESHOLD,
+            target_tokens=TARGET,
+            summary_max_tokens=COMPACTION_ROOM,
+            token_counter=counter,
+        )
+
+    return make
+
+
 def _truncation(threshold: int, target: int) -> Callable[[TokenCounter, Any], Reducer]:
     def make(counter: TokenCounter, _: Any) -> Reducer:
         return TruncationReducer(
@@ -174,6 +195,12 @@ SETUPS: dict[str, Setup] = {
             _summem(4000),
             "hysteresis of 4,000 tokens, the summarizer resending the assistant's request",
             cache_reuse=True,
+        ),
+        Setup(
+            "summem, compaction's room",
+            _summem_in_room(),
+            "summem's summaries (up to 1,000 tokens) with the provider compaction setups' "
+            "3,000-token summary room: their like-for-like baseline",
         ),
         Setup(
             "provider compaction",
