@@ -63,7 +63,7 @@ QUICK: dict[str, list[str]] = {
     "coldstart": ["--sizes", "1000", "--cold-start-only", "--runs", "3"],
     "sessions_list": ["--sessions", "2000"],
     "fleet": ["--sessions", "10", "--turns", "150"],
-    "long": ["--sizes", "1000,10000", "--turns", "200"],
+    "long": ["--sizes", "1000,10000", "--rounds", "10"],
 }
 
 

@@ -22,7 +22,10 @@ bare ``INSERT`` in a ``BEGIN IMMEDIATE`` transaction (SQLite, WAL, ``synchronous
 the store). Medians of each round, then the median over rounds (``--floor-rounds`` rounds of
 ``--floor-turns`` each); the goal is a ratio of at most 1.5. The same turns on ``memory://``
 (``memory://`` column: parsing, counting, the view) are subtracted from the turn to give the
-store's part, also as a ratio to the floor.
+store's part, also as a ratio to the floor. For SQLite, whose work all runs in the calling
+thread, a second row gives the same in this thread's CPU time, which other processes' load
+does not stretch (a server's share is not in it, so the network stores have no such row).
+A backend gets its floor in :class:`Floor` (one branch per kind: the place to add one).
 
 Stores 1, per turn at history N: a session of N messages (the gpt-4o tokenizer, the tool-call
 conversation of bench_memory.py) is written whole with ``create``, reduced up to its last
@@ -73,6 +76,8 @@ POSTGRES_URL = os.environ.get(
 )
 STORES = ("memory", "sqlite", "redis", "postgres", "postgres-nosync")
 NOSYNC = "options=-c%20synchronous_commit%3Doff"  # COMMIT does not wait for the WAL's fsync
+
+IN_PROCESS = ("sqlite",)  # backends whose whole append runs in this thread (Stores 0's CPU row)
 
 Spec = tuple[str, str]  # (kind, where): a picklable way to open the same store elsewhere
 
@@ -248,42 +253,83 @@ def against_floor(spec: Spec, rounds: int, turns: int) -> dict[str, float]:
     preload(in_memory, "bench", msgs[:1000])
     core = Memory("bench", reducer=reducer(), store=in_memory)
     floor = Floor(spec)
-    clock = time.perf_counter_ns
+    clock, cpu = time.perf_counter_ns, time.thread_time_ns
     medians: dict[str, list[float]] = {"turn": [], "core": [], "floor": [], "rpush": []}
+    # this thread's CPU time: all of an in-process backend's work (SQLite), none of a server's
+    cpu_medians: dict[str, list[float]] = {"turn": [], "core": [], "floor": []}
     todo = iter(msgs[1000:])
     try:
         for _ in range(rounds):
-            times = []
+            times, cpus = [], []
             batch = [next(todo) for _ in range(turns)]
             for m in batch:
-                t0 = clock()
+                c0, t0 = cpu(), clock()
                 memory.add(m)
                 memory.messages()
                 times.append(clock() - t0)
+                cpus.append(cpu() - c0)
             medians["turn"].append(statistics.median(times))
-            times = []
+            cpu_medians["turn"].append(statistics.median(cpus))
+            times, cpus = [], []
             for m in batch:
-                t0 = clock()
+                c0, t0 = cpu(), clock()
                 core.add(m)
                 core.messages()
                 times.append(clock() - t0)
+                cpus.append(cpu() - c0)
             medians["core"].append(statistics.median(times))
+            cpu_medians["core"].append(statistics.median(cpus))
             for name, fn in (("floor", floor.append), ("rpush", floor.extra)):
                 if fn is None:
                     continue
-                times = []
+                times, cpus = [], []
                 for m in batch:
                     body = json.dumps(m)
-                    t0 = clock()
+                    c0, t0 = cpu(), clock()
                     fn(body)
                     times.append(clock() - t0)
+                    cpus.append(cpu() - c0)
                 medians[name].append(statistics.median(times))
+                if name in cpu_medians:
+                    cpu_medians[name].append(statistics.median(cpus))
     finally:
         memory.close()
         core.close()
         store.close()
         floor.close()
-    return {k: statistics.median(v) / 1000 for k, v in medians.items() if v}
+    out = {k: statistics.median(v) / 1000 for k, v in medians.items() if v}
+    out.update({f"cpu_{k}": statistics.median(v) / 1000 for k, v in cpu_medians.items() if v})
+    return out
+
+
+def redis_commands_per_turn(spec: Spec, turns: int = 200) -> dict[str, float]:
+    """Redis: the commands a turn sends (counted on the store's client), per turn.
+
+    ``turns`` turns of ``Memory.add`` + ``messages()`` on a 1000-message session, reductions
+    included (their commits count too); a turn's append should be one ``EVALSHA``.
+    """
+    msgs = conversation(1000 + turns)
+    store = open_spec(spec)
+    preload(store, "rt", msgs[:1000])
+    memory = Memory("rt", reducer=reducer(), store=store)
+    memory.messages()
+    client: Any = store._client  # type: ignore[attr-defined]
+    real, sent = client.execute_command, []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        sent.append(str(args[0]).upper())
+        return real(*args, **kwargs)
+
+    client.execute_command = counted
+    try:
+        for m in msgs[1000:]:
+            memory.add(m)
+            memory.messages()
+    finally:
+        client.execute_command = real
+        memory.close()
+        store.close()
+    return {c: sent.count(c) / turns for c in sorted(set(sent))}
 
 
 def pct(xs: list[int], q: float) -> float:
@@ -423,6 +469,19 @@ def main(argv: list[str] | None = None) -> None:
             f"{r['core']:>11.0f}{part:>12.0f}{part / r['floor']:>7.2f}  {what}",
             flush=True,
         )
+        if kind in IN_PROCESS:  # the same in CPU time: what the load does not stretch
+            cpu_part = r["cpu_turn"] - r["cpu_core"]
+            print(
+                f"{'  (CPU time)':16}{r['cpu_turn']:>8.0f}{r['cpu_floor']:>8.0f}"
+                f"{r['cpu_turn'] / r['cpu_floor']:>7.2f}{r['cpu_core']:>11.0f}{cpu_part:>12.0f}"
+                f"{cpu_part / r['cpu_floor']:>7.2f}",
+                flush=True,
+            )
+        if kind == "redis":
+            with place(kind) as spec:
+                per = redis_commands_per_turn(spec)
+            sent = ", ".join(f"{n:.2f} {c}" for c, n in per.items())
+            print(f"{'':16}commands a turn (200 turns, reductions included): {sent}", flush=True)
 
     each(kinds, part0)
     if args.only_floor:

@@ -30,6 +30,7 @@ __all__ = [
     "boundaries",
     "check_assistant_payload",
     "check_batch",
+    "one_new",
     "split_groups",
     "track_calls",
 ]
@@ -139,6 +140,14 @@ class Batch(NamedTuple):
 _new_batch = tuple.__new__  # Batch(...) without NamedTuple's Python-level __new__
 
 
+def one_new(msg: Message, size: int, system: Message | None) -> Batch:
+    """The batch of one new message that leaves the system message and pending calls alone.
+
+    A user message, or an assistant message with content and no calls, of ``size``.
+    """
+    return _new_batch(Batch, ([msg], [msg], [size], system, False))
+
+
 def check_batch(
     msgs: Sequence[Message],
     system: Message | None,
@@ -174,7 +183,7 @@ def check_batch(
             and not msg.is_summary
             and msg.id not in known
         ):
-            return _new_batch(Batch, ([msg], [msg], [size(msg)], system, False))
+            return one_new(msg, size(msg), system)
     return _check_each(msgs, system, pending, known, size=size, single=single)
 
 

@@ -448,7 +448,7 @@ _LIST_FIELDS = frozenset(("content", "tool_calls"))
 
 
 class _MessageSlots:
-    """A :class:`Message`'s layout, assignable while one is built (see :func:`_flat_message`)."""
+    """A :class:`Message`'s layout, assignable while one is built (see :func:`flat_message`)."""
 
     __slots__ = (  # __weakref__: a message can be weakly referenced, as the model could
         "__weakref__",
@@ -530,7 +530,7 @@ class Message(_MessageSlots):
             MessageValidationError: naming the index and the field at fault.
         """
         if type(data) is dict:  # the common case: a flat dict of strings, checked at once
-            flat = _flat_message(data, id) if cls is Message else None
+            flat = flat_message(data, id) if cls is Message else None
             if flat is not None:
                 return flat
         else:
@@ -939,7 +939,7 @@ _FLAT_ROLES = frozenset(("system", "developer", "user", "assistant", "tool"))
 _set = object.__setattr__
 
 
-def _flat_message(data: dict[str, Any], id: str | None) -> Message | None:
+def flat_message(data: dict[str, Any], id: str | None) -> Message | None:
     """``data`` as a :class:`Message`, checked at once, when it is flat and valid.
 
     The fast lane of :meth:`Message.from_openai` for the common message: an exact ``dict``
@@ -1005,7 +1005,7 @@ def sdk_message_dict(message: Any) -> Any:
 def parse_message(item: MessageLike, *, index: int | None = None) -> Message:
     """Validate one message (a dict, an openai SDK message object or a :class:`Message`)."""
     if type(item) is dict:  # Message.from_openai's fast lane, one call sooner
-        flat = _flat_message(item, None)
+        flat = flat_message(item, None)
         if flat is not None:
             return flat
     return Message.from_openai(item, index=index)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from evals.families import blind3
 from evals.families.trajectories import Trajectory, generate_trajectory
 
 __all__ = ["FAMILIES", "TRACE", "Family", "tool_heavy"]
@@ -36,6 +37,12 @@ class Family:
 
         ``turns`` and ``facts`` override the family's own when given.
         """
+        if self.style in blind3.GENERATORS:
+            return blind3.GENERATORS[self.style](
+                seed,
+                turns=self.turns if turns is None else turns,
+                facts=self.facts if facts is None else facts,
+            )
         return generate_trajectory(
             seed,
             turns=self.turns if turns is None else turns,
@@ -222,6 +229,56 @@ FAMILIES: dict[str, Family] = {
             "and Vietnamese names, dates and street lines, in English or their own language, "
             "from the user, the assistant or an email; 2 dates moved later",
             style="intl",
+        ),
+        Family(
+            "blind3-passing",
+            360,
+            20,
+            about="held out, written blind (third set): diets, deadlines, names, sizes and "
+            "references said in passing inside longer requests about something else, no cue words",
+            style="b3-passing",
+        ),
+        Family(
+            "blind3-revisions",
+            660,
+            21,
+            about="held out, written blind (third set): 7 arrangements revised twice each by the "
+            "user ('no wait', 'scratch that', 'make it', 'the 19th works better'); the latest "
+            "value must be in view",
+            style="b3-revisions",
+        ),
+        Family(
+            "blind3-grids",
+            360,
+            20,
+            about="held out, written blind (third set): psql (+---+), pandas repr, Excel TSV, JSON "
+            "records and aligned markdown tables; a row named later by a non-first column, the "
+            "fact another cell of it",
+            style="b3-grids",
+        ),
+        Family(
+            "blind3-picks",
+            600,
+            20,
+            about="held out, written blind (third set): 2-4 options in a numbered or bulleted "
+            "list, one picked by position or paraphrase ('the second one', 'the cheaper one')",
+            style="b3-picks",
+        ),
+        Family(
+            "blind3-split",
+            640,
+            20,
+            about="held out, written blind (third set): a fact split over two consecutive user "
+            "messages ('my sister's flight' / 'it lands at 6:40 at gate B12')",
+            style="b3-split",
+        ),
+        Family(
+            "blind3-ops",
+            130,
+            20,
+            about="held out, written blind (third set): an agentic coding/ops session of "
+            "repetitive test runs and logs; a port, commit, env var, migration, pin stated once",
+            style="b3-ops",
         ),
         Family(
             "long",

@@ -27,6 +27,7 @@ from typing import Any
 
 from evals.engine.config import EngineConfig, add_llm_arguments, build_reducer, open_client
 from evals.engine.replay import ReplayState, ReplayTrace, efficiency, replay
+from evals.families import blind3
 from evals.families.catalogue import FAMILIES, Family
 from evals.families.facts import ALL_KINDS, KINDS, PlantedFact, message_text
 from evals.families.trajectories import Trajectory, generate_trajectory
@@ -216,15 +217,18 @@ def run_trajectories(
     traces: list[ReplayTrace] = []
     with progress_bar(len(seeds), f"trajectories {config.label}", enabled=progress) as advance:
         for seed in seeds:
-            traj = generate_trajectory(
-                seed,
-                turns=turns,
-                facts=facts,
-                filler=filler,
-                corrections=corrections,
-                speakers=speakers,
-                style=style,
-            )
+            if style in blind3.GENERATORS:  # the third blind set writes its own trajectories
+                traj = blind3.GENERATORS[style](seed, turns=turns, facts=facts)
+            else:
+                traj = generate_trajectory(
+                    seed,
+                    turns=turns,
+                    facts=facts,
+                    filler=filler,
+                    corrections=corrections,
+                    speakers=speakers,
+                    style=style,
+                )
             reducer = build_reducer(config, counter=counter, client=client, summarizer=summarizer)
             index = HistoryIndex()  # one per replay: a probe indexes only the new messages
             on_cycle = functools.partial(_collect, probes, traj, reducer, index)

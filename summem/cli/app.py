@@ -159,7 +159,7 @@ PLOT_FORMATS = frozenset({".png", ".pdf", ".svg"})
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Write view.json and summaries.jsonl (and summem.db) into this directory.",
+    help="Write view.json, summaries.jsonl, settings.json (and summem.db) into this directory.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document, no table.")
 @click.option(

@@ -56,6 +56,7 @@ __all__ = [
     "ReplayResult",
     "ReplayRun",
     "is_default_store",
+    "recorded_settings",
     "replay",
     "run_replay",
     "write_outputs",
@@ -306,7 +307,29 @@ def _view_tokens(reducer: SummarizationReducer, memory: Memory) -> int:
     return counter.request_overhead + sum(counter.count_message(m) for m in memory.view())
 
 
-def write_outputs(memory: Memory, result: ReplayResult, out: Path) -> dict[str, str]:
+RECORDED_SETTINGS = "settings.json"
+"""The settings a replay ran with, in its ``--out`` folder (``summem inspect`` sizes views so)."""
+
+UNRECORDED = ("store", "dispatch", "observe")
+"""Settings left out of :data:`RECORDED_SETTINGS`: where things live, never how views are sized
+(a URL may carry a password)."""
+
+
+def recorded_settings(config: SummemConfig) -> dict[str, Any]:
+    """The settings a replay ran with, as :data:`RECORDED_SETTINGS` keeps them.
+
+    A prompt file is named by its absolute path, so the record means the same from anywhere.
+    """
+    settings = config.model_dump(mode="json", exclude=set(UNRECORDED))
+    prompt = config.prompt_source()
+    if isinstance(prompt, Path):
+        settings["prompt"] = str(prompt.resolve())
+    return {"summem_version": __version__, "source": config.source, "settings": settings}
+
+
+def write_outputs(
+    memory: Memory, result: ReplayResult, out: Path, config: SummemConfig | None = None
+) -> dict[str, str]:
     """Write ``view.json`` (the final view, ready to send) and ``summaries.jsonl``.
 
     Each ``summaries.jsonl`` line is one summary committed during the replay, oldest first:
@@ -315,11 +338,22 @@ def write_outputs(memory: Memory, result: ReplayResult, out: Path) -> dict[str, 
     the store keeps it: the latest ``keep_summaries`` whole, older ones as metadata only
     (``"message"`` empty, ``provenance.extra.text_dropped`` with their sizes).
 
+    With ``config``, also ``settings.json``: the settings the replay ran with (see
+    :func:`recorded_settings`), so ``summem inspect --store FOLDER`` sizes views as it did.
+
     Returns:
-        ``{"view": path, "summaries": path}``.
+        ``{"view": path, "summaries": path}`` (and ``"settings": path`` with ``config``).
     """
     out.mkdir(parents=True, exist_ok=True)
     view_path, summaries_path = out / "view.json", out / "summaries.jsonl"
+    files: dict[str, str] = {}
+    if config is not None:
+        settings_path = out / RECORDED_SETTINGS
+        settings_path.write_text(
+            json.dumps(recorded_settings(config), ensure_ascii=False, indent=2) + "\n",
+            encoding="utf-8",
+        )
+        files["settings"] = str(settings_path)
     view_path.write_text(
         json.dumps(memory.messages(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )
@@ -334,7 +368,7 @@ def write_outputs(memory: Memory, result: ReplayResult, out: Path) -> dict[str, 
                 "provenance": info.model_dump(mode="json") if info is not None else None,
             }
             fh.write(json.dumps(record, ensure_ascii=False) + "\n")
-    return {"view": str(view_path), "summaries": str(summaries_path)}
+    return {"view": str(view_path), "summaries": str(summaries_path), **files}
 
 
 # -- the command ------------------------------------------------------------------------------
@@ -476,7 +510,7 @@ def run_replay(
                     ),
                     total=data.count if show else 0,
                 )
-                files = write_outputs(memory, result, out) if out is not None else None
+                files = write_outputs(memory, result, out, config) if out is not None else None
                 last = memory.summary.text if memory.summary is not None else None
         except BaseException:  # this run's partial session would only block the next run
             try:

@@ -17,6 +17,8 @@ import click
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
+    from summem.config.model import SummemConfig
+    from summem.inspector.source import Source
     from summem.stores.base import Store
 
 __all__ = ["LOOPBACK", "bind", "inspect", "page_address", "reachable", "serve"]
@@ -129,6 +131,8 @@ def inspect(
     config = load_settings(config_path)
     source = open_source(store if store is not None else config.store)
     try:
+        if config_path is None and source.settings is not None:
+            config = _recorded(source, config)
         reachable(source.store)
         budget = budget_from_config(config)
         token = secrets.token_urlsafe(24) if host is not None else None
@@ -151,6 +155,21 @@ def inspect(
         serve(app, sock)
     finally:
         source.close()
+
+
+def _recorded(source: Source, config: SummemConfig) -> SummemConfig:
+    """The settings a replay folder recorded, else ``config`` (with a line saying why)."""
+    from summem.config.model import SummemConfig
+    from summem.errors import ConfigurationError
+
+    where = f"{source.settings_file} (recorded by summem replay)"
+    try:
+        recorded = SummemConfig.from_dict(source.settings, source=where)
+    except ConfigurationError as exc:
+        click.echo(f"the replay's recorded settings are not usable, so not used: {exc}")
+        return config
+    click.echo(f"views sized with the settings the replay ran with: {source.settings_file}")
+    return recorded
 
 
 def _open_browser(address: str) -> Any:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from summem._secrets import mask_url
@@ -26,10 +27,11 @@ from summem.errors import ConfigurationError, StoreError
 from summem.messages import Message
 from summem.stores.base import Store
 
-__all__ = ["Source", "open_source", "read_only_url", "recorded_turns"]
+__all__ = ["Source", "open_source", "read_only_url", "recorded_settings", "recorded_turns"]
 
 REPLAY_DB = "summem.db"
 REPLAY_SUMMARIES = "summaries.jsonl"
+REPLAY_SETTINGS = "settings.json"  # summem.cli.replay.RECORDED_SETTINGS (not imported: light)
 
 
 @dataclass
@@ -42,6 +44,8 @@ class Source:
         shown: the URL as shown (password masked).
         read_only: how the backend keeps it read-only, in words.
         turns: summary id -> turn, when a replay folder recorded them.
+        settings: the settings a replay folder recorded (``summem.yaml``'s keys), if any.
+        settings_file: the file they were read from.
     """
 
     store: Store
@@ -49,6 +53,8 @@ class Source:
     shown: str
     read_only: str
     turns: dict[str, int] = field(default_factory=dict)
+    settings: dict[str, Any] | None = None
+    settings_file: Path | None = None
 
     def close(self) -> None:
         """Close the store."""
@@ -107,6 +113,23 @@ def recorded_turns(folder: Path) -> dict[str, int]:
     return turns
 
 
+def recorded_settings(folder: Path) -> dict[str, Any] | None:
+    """The settings a replay folder's ``settings.json`` recorded (``None``: none usable).
+
+    The file is a hint like ``summaries.jsonl``: one that is not a replay's record is ignored
+    (the settings themselves are validated as ``summem.yaml`` is, by the caller).
+    """
+    path = folder / REPLAY_SETTINGS
+    if not path.is_file():
+        return None
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    settings = record.get("settings") if isinstance(record, dict) else None
+    return settings if isinstance(settings, dict) else None
+
+
 def open_source(target: str) -> Source:
     """Open what ``--store`` names, read-only (see the module docstring).
 
@@ -117,6 +140,8 @@ def open_source(target: str) -> Source:
     from summem.stores import open_store
 
     turns: dict[str, int] = {}
+    settings: dict[str, Any] | None = None
+    settings_file: Path | None = None
     secrets: list[str] = []
     url = shown = target  # a path is shown as it was typed, a URL with its ${NAME} references
     if "://" not in target:
@@ -129,6 +154,8 @@ def open_source(target: str) -> Source:
                     "or a `summem replay --out` folder)"
                 )
             turns = recorded_turns(path)
+            settings = recorded_settings(path)
+            settings_file = path / REPLAY_SETTINGS if settings is not None else None
             path = db
         elif not path.is_file():
             raise ConfigurationError(
@@ -156,7 +183,15 @@ def open_source(target: str) -> Source:
         for secret in secrets:  # what the environment gave never appears
             text = text.replace(secret, "***")
         raise StoreError(text) from None
-    return Source(store=store, url=opened, shown=mask_url(shown), read_only=how, turns=turns)
+    return Source(
+        store=store,
+        url=opened,
+        shown=mask_url(shown),
+        read_only=how,
+        turns=turns,
+        settings=settings,
+        settings_file=settings_file,
+    )
 
 
 def summary_text(summary: Message) -> str | None:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
-from summem.conversation import Batch, boundaries, check_batch, track_calls
+from summem.conversation import Batch, boundaries, check_batch, one_new, track_calls
 from summem.errors import ConfigurationError, SummarizationError, SummemError
 from summem.events import ReductionSkipped
 from summem.formats.compaction import (
@@ -36,7 +36,7 @@ from summem.formats.compaction import (
     twin_due,
     twin_link,
 )
-from summem.messages import Message, MessageLike, parse_message, parse_messages
+from summem.messages import Message, MessageLike, flat_message, parse_message, parse_messages
 from summem.observe.hooks import HookList
 from summem.observe.spend import SpendLimit
 from summem.reducers.base import Reducer, ReduceResult, SummarizingReducer
@@ -68,6 +68,9 @@ Trigger = Literal["soft", "hard", "explicit"]
 MAX_SPANS_PER_REDUCTION = 4
 """Summarizer calls one automatic reduction may make (each over at most one span), so a turn
 after a rollback or a budget change never folds the whole history at once (I7)."""
+
+_PLAIN_ROLES = frozenset(("user", "assistant"))
+"""Roles whose plain-text message, just built, needs no check against the session."""
 
 LEASE_RETRY_SECONDS = 1.0
 """After another worker was found holding the lease, automatic reductions wait this long."""
@@ -516,11 +519,17 @@ class SessionCore:
             MessageValidationError: a bad message, a summary message, or a tool result that
                 answers no pending tool call (naming its ``tool_call_id``).
         """
-        msgs = (
-            [parse_message(cast("MessageLike", items))]
-            if single
-            else parse_messages(cast("Iterable[MessageLike]", items))
-        )
+        if single:
+            flat = flat_message(items, None) if type(items) is dict else None
+            if flat is not None and flat.role in _PLAIN_ROLES:
+                # The common turn: a user or assistant message of plain text, just built (so
+                # its id is new, it is no summary and carries no call): it changes neither
+                # the system message nor the pending calls and cannot fail, as check_batch's
+                # own fast lane settles it, without its lookups.
+                return one_new(flat, self._measure(flat), self.system)
+            msgs = [flat if flat is not None else parse_message(cast("MessageLike", items))]
+        else:
+            msgs = parse_messages(cast("Iterable[MessageLike]", items))
         with self._lock:
             system, calls = self.system, self.open_calls
             pending = dict(calls) if calls else {}
@@ -540,32 +549,39 @@ class SessionCore:
         The store's new length tells: it must be our length plus the batch. Otherwise the copy
         is marked stale and the caller reads the tail again.
         """
+        history = batch.history
         with self._lock:
-            if self.stale or new_length != self.length + len(batch.history):
+            if self._stale or new_length != self.length + len(history):
                 self.stale = True
                 return False
             sizes = batch.sizes
             if self._remeasure:  # the writer's batch in flight at exact() (one: writes are
                 self._remeasure = False  # serialised by the facades) is counted exactly
-                sizes = [self._measure(m) for m in batch.history]
-            self.tail.extend(batch.history)
+                sizes = [self._measure(m) for m in history]
+            self.tail.extend(history)
             self.sizes.extend(sizes)
-            if any(provider_item(m) is not None for m in batch.history):
-                self.foreign = True
-                self.natural_due = self._twin_due(self.natural_cut(self.tail))
             grown = sum(sizes)
             self.total += grown
-            if self.masks is not None:
-                for msg in batch.history:
-                    self._masked(self.masks.add(msg))
-            self.length = new_length
-            tail_ids, open_calls, usage = self.tail_ids, self.open_calls, self.ledger.tail
-            for msg in batch.history:
-                tail_ids[msg.id] = msg
+            tail_ids, open_calls = self.tail_ids, self.open_calls
+            foreign = False
+            for msg in history:
+                tail_ids[msg._id] = msg
                 if msg.tool_calls or msg.role == "tool":  # the only messages that change calls
                     track_calls(open_calls, msg)
-                if msg.meta:  # usage lives in meta; most messages have none
-                    sum_usage((msg,), usage)
+                # a provider item is marked in meta, or is an assistant message with content
+                # parts or extras (Anthropic's compaction blocks); usage lives in meta too
+                if msg._meta:
+                    sum_usage((msg,), self.ledger.tail)
+                    foreign = foreign or provider_item(msg) is not None
+                elif msg._extra is not None or type(msg.content) is list:
+                    foreign = foreign or provider_item(msg) is not None
+            if foreign:
+                self.foreign = True
+                self.natural_due = self._twin_due(self.natural_cut(self.tail))
+            if self.masks is not None:
+                for msg in history:
+                    self._masked(self.masks.add(msg))
+            self.length = new_length
             backoff = self._backoff
             if backoff is not None:
                 backoff.growth -= grown

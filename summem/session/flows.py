@@ -169,7 +169,7 @@ def extend_flow(
         core.system_set(batch.system)
     if batch.history:
         try:
-            length: int = yield from store.append(sid, batch.history)
+            length: int = yield store.append_step(sid, batch.history)
         except StoreOutcomeUnknownError:
             core.stale = True  # the copy may lack what landed: read it before trusting it
             length = yield from _append_again(core, store, batch.history)

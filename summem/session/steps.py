@@ -249,6 +249,10 @@ class StoreSteps:
         length: int = yield self._call(self.store.append, session_id, messages)
         return length
 
+    def append_step(self, session_id: str, messages: Sequence[Message]) -> Step:
+        """:meth:`append`'s one step, for a flow to yield itself: one generator less a turn."""
+        return self._call(self.store.append, session_id, messages)
+
     def set_system(self, session_id: str, message: Message | None) -> Flow[None]:
         """See :meth:`Store.set_system <summem.stores.base.Store.set_system>`."""
         return self._step(lambda: self.store.set_system(session_id, message))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 from pathlib import Path
 from typing import Any
@@ -102,6 +103,45 @@ def test_a_replay_folder_is_opened_with_its_recorded_turns(
     assert result.exit_code == 0, result.output
     text = served["responses"][0].text
     assert "Reduction turns as the replay recorded them" in text
+
+
+def test_a_replay_folder_sizes_views_with_the_settings_the_replay_ran_with(
+    tmp_path: Path, served: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    transcript = Path(__file__).parents[2] / "examples" / "support-transcript.json"
+    config = Path(__file__).parents[2] / "examples" / "summem.yaml"  # threshold 3000, target 2000
+    out = tmp_path / "replay"
+    assert run("replay", transcript, "--config", config, "--out", out, "-q").exit_code == 0
+    recorded = json.loads((out / "settings.json").read_text(encoding="utf-8"))
+    assert recorded["settings"]["budget"]["threshold"] == 3000
+    assert "store" not in recorded["settings"]  # where things live is never recorded
+    monkeypatch.delenv("SUMMEM_CONFIG", raising=False)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # no ./summem.yaml, no --config: the record is the settings
+    served["get"] = ["/session?id=replay-support-transcript"]
+    result = run("inspect", "--store", out, "--no-browser")
+    assert result.exit_code == 0, result.output
+    assert "views sized with the settings the replay ran with" in result.output
+    assert "default budget" not in result.output
+    page = served["responses"][0].text
+    assert "reduce past <b>3,000</b>" in page
+    assert "settings.json (recorded by summem replay)" in page
+    # a record that does not validate is said and set aside, never fatal
+    (out / "settings.json").write_text(
+        json.dumps({"settings": {"budget": {"threshold": "lots"}}}), encoding="utf-8"
+    )
+    result = run("inspect", "--store", out, "--no-browser")
+    assert result.exit_code == 0, result.output
+    assert "recorded settings are not usable" in result.output and "threshold" in result.output
+    assert "default budget" in result.output
+    (out / "settings.json").write_text("not json", encoding="utf-8")  # not a record: ignored
+    result = run("inspect", "--store", out, "--no-browser")
+    assert result.exit_code == 0 and "recorded settings" not in result.output
+    # --config still wins over the record
+    (out / "settings.json").write_text(json.dumps(recorded), encoding="utf-8")
+    result = run("inspect", "--store", out, "--config", config, "--no-browser")
+    assert result.exit_code == 0 and "the replay ran with" not in result.output
 
 
 @pytest.mark.parametrize(

@@ -357,8 +357,13 @@ class Kind:
         missing_hook(self, "lose_next_reply")
 
 
+_WRITES = frozenset({"INSERT", "UPDATE", "DELETE", "REPLACE"})
+
+
 class _CommitLost:
-    """A SQLite connection whose first write COMMIT lands, then reports an I/O error."""
+    """A SQLite connection whose first write lands, then reports an I/O error: the COMMIT of
+    a ``BEGIN IMMEDIATE`` transaction, or a write statement run in SQLite's own transaction
+    (autocommit: a one-message append), which commits as it finishes."""
 
     def __init__(self, conn: sqlite3.Connection, armed: list[bool]) -> None:
         self._conn, self._armed, self._writing = conn, armed, False
@@ -369,6 +374,11 @@ class _CommitLost:
         if sql == "COMMIT" and self._writing and self._armed[0]:
             self._armed[0] = False
             self._conn.execute("COMMIT")
+            raise sqlite3.OperationalError("disk I/O error")
+        autocommit = not self._conn.in_transaction and sql.split()[0].upper() in _WRITES
+        if autocommit and self._armed[0]:
+            self._armed[0] = False
+            self._conn.execute(sql, *args).fetchall()  # stepped to its end: committed
             raise sqlite3.OperationalError("disk I/O error")
         return self._conn.execute(sql, *args)
 

@@ -71,15 +71,22 @@ def fill(store: Store, sid: str, n: int) -> list[Message]:
     return batch
 
 
+def sqlite_drop_grow(conn: Any) -> None:
+    """Undo SQLite migration 8 (the trigger that grows a session by its appended message)."""
+    conn.execute("DROP TRIGGER messages_grow")
+
+
 def sqlite_drop_stubs(conn: Any) -> None:
-    """Undo SQLite migration 7 (the bounded summary log) on an open ``sqlite3`` connection."""
+    """Undo SQLite migrations 8 and 7 (the append's trigger, the bounded summary log) on an
+    open ``sqlite3`` connection."""
+    sqlite_drop_grow(conn)
     conn.execute("DROP INDEX summaries_whole")
     conn.execute("ALTER TABLE summaries DROP COLUMN whole")
 
 
 def sqlite_drop_branches(conn: Any) -> None:
-    """Undo SQLite migrations 7 and 6 (the bounded log, branches) on an open ``sqlite3``
-    connection: a file as an older summem wrote it."""
+    """Undo SQLite migrations 8 to 6 (the append's trigger, the bounded log, branches) on an
+    open ``sqlite3`` connection: a file as an older summem wrote it."""
     sqlite_drop_stubs(conn)
     conn.execute("DROP TABLE branch_messages")
     conn.execute("DROP TABLE branches")

@@ -473,7 +473,7 @@ def test_an_old_sqlite_file_is_migrated_and_branches(tmp_path: Path) -> None:
     with SQLiteStore(path) as store:
         branch_an_old_session(store)
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 7
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 8
     conn.close()
 
 

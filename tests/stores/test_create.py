@@ -208,8 +208,9 @@ def test_two_processes_create_one_id(multiprocess: Backend) -> None:
 
 
 def _leftover_keys(backend: Backend) -> list[bytes]:
+    """The sessions' keys (the session index, ``<prefix>:sessions``, is the store's own)."""
     client = backend.redis_client()
-    return sorted(client.scan_iter(match=f"{backend.prefix}:*", count=1000))
+    return sorted(client.scan_iter(match=f"{backend.prefix}:{{*", count=1000))
 
 
 def test_a_write_failing_midway_leaves_no_session_and_a_retry_succeeds(

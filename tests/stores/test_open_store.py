@@ -104,3 +104,31 @@ def test_entry_points_add_and_override_backends(monkeypatch: pytest.MonkeyPatch)
         open_async_store("func://x")
     with pytest.raises(ImportError):
         open_store("broken://x")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://:hunter2secret@127.0.0.1:6379/0?foo=1",
+        "rediss://127.0.0.1:6379/0?socket_timout=2",  # a typo of socket_timeout
+        "unix:///tmp/summem-no-such.sock?db=0&nope=x",
+    ],
+)
+async def test_an_unknown_redis_url_option_is_a_clear_error_at_open(url: str) -> None:
+    # redis-py passes unknown query parameters to every connection, which then fails with a
+    # TypeError at each command: refused when the store is opened instead, naming it
+    for opener in (open_store, open_async_store):
+        with pytest.raises(ConfigurationError, match="unknown query parameter") as caught:
+            opener(url)
+        assert "hunter2secret" not in str(caught.value)
+        assert url.rsplit("=", 1)[0].rsplit("&", 1)[-1].rsplit("?", 1)[-1] in str(caught.value)
+
+
+async def test_known_redis_url_options_still_open() -> None:
+    url = "redis://127.0.0.1:6379/0?socket_timeout=2&health_check_interval=5&client_name=x"
+    store = open_store(url)  # connects lazily
+    assert isinstance(store, RedisStore)
+    store.close()
+    async_store = open_async_store(url)
+    assert isinstance(async_store, AsyncRedisStore)
+    await async_store.close()

@@ -653,3 +653,52 @@ async def test_the_async_store_fails_on_the_first_connection_with_its_cause(
         assert cause in str(info.value) and "\n" not in str(info.value)
         await store.close()
     assert not [r for r in caplog.records if "error connecting" in r.getMessage()]
+
+
+# -- the one-message append ---------------------------------------------------------------------
+
+
+def test_a_schema_from_before_the_one_message_function_is_migrated_and_appends(
+    schema: str,
+) -> None:
+    with PostgresStore(postgres_url(), schema=schema) as store:
+        store.append("s", [user("a"), user("b")])
+    # as summem wrote it at schema version 8: append_messages only
+    pg_execute(
+        "DROP FUNCTION {schema}.append_message(bytea, text, text, bytea, text, text)",
+        schema=schema,
+    )
+    pg_execute("UPDATE {schema}.summem_schema_version SET version = 8", schema=schema)
+    with PostgresStore(postgres_url(), schema=schema) as store:
+        held = store.history("s")[0]
+        assert store.append("s", [user("c")]) == 3
+        assert store.append("s", [held]) == 3  # held: nothing added
+        assert store.append("new", [user("x")]) == 1  # creates the session
+        assert [m.text for m in store.history("s")] == ["a", "b", "c"]
+        assert [m.text for m in store.history("new")] == ["x"]
+    q = 'SELECT version FROM "{}".summem_schema_version'.format(schema.replace('"', '""'))
+    assert _rows(q) == [(len(MIGRATIONS),)] == [(9,)]
+
+
+def test_a_one_message_append_runs_the_one_message_function(
+    schema: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import psycopg
+
+    sent: list[str] = []
+    real = psycopg.Connection.execute
+
+    def execute(conn: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append(query.decode() if isinstance(query, bytes) else str(query))
+        return real(conn, query, *args, **kwargs)
+
+    with PostgresStore(postgres_url(), schema=schema) as store:
+        store.append("s", [user("a")])
+        monkeypatch.setattr(psycopg.Connection, "execute", execute)
+        assert store.append("s", [user("b")]) == 2
+        assert store.append("s", [user("c"), user("d")]) == 4
+        monkeypatch.undo()
+        assert [m.text for m in store.history("s")] == ["a", "b", "c", "d"]
+    assert len(sent) == 2
+    assert ".append_message(" in sent[0]  # no arrays to build, unnest or loop over
+    assert ".append_messages(" in sent[1]

@@ -9,6 +9,7 @@ append to its sessions (``MOVED`` and ``ASK`` redirections) loses and duplicates
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import subprocess
 import tempfile
@@ -26,7 +27,7 @@ from summem.messages import Message, user
 from summem.observe.ledger import Hold
 from summem.stores import AsyncRedisStore, RedisStore, open_async_store, open_store
 from summem.stores.redis.scripts import SCRIPTS
-from tests.stores.helpers import reduce_to
+from tests.stores.helpers import reduce_to, summary_msg
 from tests.stores.redis_cluster import LocalCluster
 
 pytestmark = pytest.mark.redis_cluster
@@ -129,6 +130,20 @@ def _every_operation(store: RedisStore, sid: str) -> None:
     (branch,) = store.branches(sid)
     assert [m.id for m in store.branch_messages(sid, branch.id)] == [m.id for m in first[3:]]
     assert len(store.summaries(sid)) == 2
+    sums = store._keys(sid).sums  # the first entry as a release before stubs logged it
+    entry = json.loads(store._client.lindex(sums, 0))
+    del entry["d"]
+    store._client.lset(sums, 0, json.dumps(entry))
+    st = store.load(sid)
+    store.commit(
+        sid,
+        summary=summary_msg("later", st.watermark),
+        watermark=st.watermark,
+        expected_version=st.version,
+        expected_epoch=st.epoch,
+        keep_summaries=1,
+    )  # its walk meets the old entry: stub_legacy stubs it
+    assert [bool(m.text) for m in store.summaries(sid)] == [False, False, True]
     assert sid in [i.session_id for i in store.session_infos()]  # the listing's script
     assert store.acquire_lease(sid, "me", 30.0)
     store.release_lease(sid, "me")

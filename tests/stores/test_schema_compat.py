@@ -49,7 +49,7 @@ def test_the_marker_is_the_most_any_applied_migration_declared() -> None:
     assert compatible_down_to((1,), 0) == 0
     assert compatible_down_to(COMPATIBLE, KNOWN) == 7  # SQLite today (the bounded log, #30)
     assert compatible_down_to(PG_COMPATIBLE, len(PG_MIGRATIONS)) == 7  # PostgreSQL (the log)
-    assert compatible_down_to(REDIS_COMPATIBLE, REDIS_SCHEMA) == 2  # Redis (stubs in the log)
+    assert compatible_down_to(REDIS_COMPATIBLE, REDIS_SCHEMA) == 3  # Redis (the session index)
 
 
 def test_declarations_that_cannot_be_right_fail() -> None:
@@ -393,10 +393,11 @@ def test_redis_is_stamped_schema_2_before_a_commit_may_stub_a_summary(
     raw: dict[bytes, bytes] = client.hgetall(key)  # type: ignore[assignment]
     stamped = {k.decode(): int(v) for k, v in raw.items()}
     client.close()
-    assert SCHEMA_VERSION == 2
-    assert stamped == {"version": 2, "compatible": 2, "compatible_for": 2}
-    with pytest.raises(SchemaVersionError, match="down to schema version 2 only"):
-        check_schema("x", stored=2, known=1, compatible=stamped["compatible"])  # schema 1
+    assert SCHEMA_VERSION == 3  # 3: the session index (redis/operations.py COMPATIBLE)
+    assert stamped == {"version": 3, "compatible": 3, "compatible_for": 3}
+    for older in (1, 2):  # before the bounded log, before the session index
+        with pytest.raises(SchemaVersionError, match="down to schema version 3 only"):
+            check_schema("x", stored=3, known=older, compatible=stamped["compatible"])
     with RedisStore(REDIS_URL, prefix=redis_prefix) as store:  # this summem reads it on
         assert store.summaries("s")[0].text == "the gist"
 
@@ -405,7 +406,7 @@ def test_redis_is_stamped_schema_2_before_a_commit_may_stub_a_summary(
 def test_redis_newer_but_compatible_is_used(redis_prefix: str) -> None:
     from summem.stores import RedisStore
 
-    set_redis_schema(redis_prefix, version=3, compatible=1, compatible_for=3)
+    set_redis_schema(redis_prefix, version=4, compatible=1, compatible_for=4)
     with RedisStore(REDIS_URL, prefix=redis_prefix) as store:
         store.append("s", [user("hi")])
         assert [m.text for m in store.history("s")] == ["hi"]
@@ -416,9 +417,9 @@ def test_redis_newer_but_compatible_is_used(redis_prefix: str) -> None:
 @pytest.mark.parametrize(
     ("fields", "why"),
     [
-        ({"version": 3, "compatible": 3, "compatible_for": 3}, "down to schema version 3 only"),
-        ({"version": 3}, "records no marker"),
-        ({"version": 4, "compatible": 1, "compatible_for": 3}, "records no marker"),
+        ({"version": 4, "compatible": 4, "compatible_for": 4}, "down to schema version 4 only"),
+        ({"version": 4}, "records no marker"),
+        ({"version": 5, "compatible": 1, "compatible_for": 4}, "records no marker"),
     ],
 )
 def test_redis_newer_and_not_compatible_is_refused_before_any_command(

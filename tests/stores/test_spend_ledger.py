@@ -284,7 +284,7 @@ def test_a_sqlite_file_from_before_the_ledger_is_migrated_and_keeps_its_sessions
         store.record_spend("session:s", at=2.0, tokens=7, cost_usd=0.5)
         assert store.spent_since("session:s") == Spent(7, 0.5)
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 7
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 8
     conn.close()
 
 

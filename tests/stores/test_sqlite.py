@@ -20,7 +20,7 @@ from summem.errors import (
 from summem.messages import SummaryInfo, user
 from summem.stores import SQLiteStore
 from summem.stores.sqlite.schema import MIGRATIONS, SQL
-from tests.stores.helpers import sqlite_drop_branches
+from tests.stores.helpers import sqlite_drop_branches, sqlite_drop_grow
 
 
 def statements() -> dict[str, str]:
@@ -79,7 +79,7 @@ def test_a_file_from_before_the_id_index_is_migrated_and_appends_stay_idempotent
         assert store.append("s", [*first, user("c")]) == 3
         assert [m.text for m in store.history("s")] == ["a", "b", "c"]
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 7
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 8
     indexes = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
     assert ("messages_by_id",) in indexes
     conn.close()
@@ -135,11 +135,76 @@ def test_a_commit_failing_on_a_lock_carries_the_lock_hint(tmp_path: Path) -> Non
     holder = store._file._local.holder
     real, holder.conn = holder.conn, _CommitFails(holder.conn, lands=False, error=_LOCKED)
     with pytest.raises(StoreOutcomeUnknownError, match="may or may not") as info:
-        store.append("s", [user("b")])
+        store.append("s", [user("b"), user("c")])  # a batch: BEGIN IMMEDIATE ... COMMIT
     assert "another process or connection holds a lock on" in str(info.value)
     assert "0.5 s timeout" in str(info.value)
     holder.conn = real
     store.close()
+
+
+def test_a_file_from_before_the_append_trigger_is_migrated_and_appends_in_one_statement(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as store:
+        store.append("s", [user("a"), user("b")])
+        store.append("t", [user("x")])
+    conn = sqlite3.connect(path)  # as summem wrote it at schema version 7
+    sqlite_drop_grow(conn)
+    conn.execute("PRAGMA user_version = 7")
+    conn.commit()
+    conn.close()
+    with SQLiteStore(path) as store:
+        held = store.history("s")[0]
+        assert store.append("s", [user("c")]) == 3  # one statement, the trigger grows it
+        assert store.append("s", [held]) == 3  # held: nothing added
+        assert store.append("t", [user("y")]) == 2
+        assert store.append("new", [user("z")]) == 1  # a new session: the general path
+        assert store.append("new", [user("zz")]) == 2
+        assert [m.text for m in store.history("s")] == ["a", "b", "c"]
+        assert [m.text for m in store.history("t")] == ["x", "y"]
+        assert store.probe("new") is not None and store.probe("new")[2] == 2  # type: ignore[index]
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 8
+    triggers = conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    assert triggers == [("messages_grow",)]
+    conn.close()
+
+
+def test_the_append_trigger_leaves_a_batch_and_a_rewrite_their_own_length(
+    tmp_path: Path,
+) -> None:
+    with SQLiteStore(tmp_path / "s.db") as store:
+        store.append("s", [user(str(i)) for i in range(5)])
+        assert store.append("s", [user("5"), user("6")]) == 7
+        epoch, version, length = store.probe("s")  # type: ignore[misc]
+        assert length == 7
+        store.rewrite(
+            "s",
+            keep=3,
+            messages=[user("x"), user("y")],
+            expected_version=version,
+            expected_epoch=epoch,
+            branch_id="b1",
+        )
+        assert store.probe("s")[2] == 5  # type: ignore[index]
+        assert store.append("s", [user("z")]) == 6
+        assert [m.text for m in store.history("s")] == ["0", "1", "2", "x", "y", "z"]
+
+
+def test_a_one_message_append_to_a_session_of_bad_length_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as store:
+        store.append("s", [user("a")])
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE sessions SET length = 'one' WHERE name = 's'")
+    conn.commit()
+    conn.close()
+    with SQLiteStore(path) as store, pytest.raises(CorruptRecordError, match="'s'"):
+        store.append("s", [user("b")])
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT count(*) FROM messages").fetchone() == (1,)
+    conn.close()
 
 
 def test_newer_schema_is_refused(tmp_path: Path) -> None:
@@ -266,6 +331,8 @@ def test_a_lock_held_by_another_connection_is_named_with_what_to_do(tmp_path: Pa
         finally:
             holder.execute("ROLLBACK")
             holder.close()
+        # one message is one statement in SQLite's own transaction: refused before it wrote
+        assert not isinstance(caught.value, StoreOutcomeUnknownError)
         text = str(caught.value)
         assert "database is locked" in text
         assert "another process or connection holds a lock on" in text

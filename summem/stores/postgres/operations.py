@@ -160,7 +160,7 @@ class PgOps(PgBranching, PgSpend):
             sql, params = q.APPEND_MANY, (key, name, new_epoch(), keys, ids, bodies)
 
         def steps() -> Steps[int]:
-            # one statement (see the schema's append_messages): it locks the session row (or
+            # one statement (the schema's append_message / append_messages): it locks the row (or
             # creates it), skips the ids it holds, inserts the rest and sets the length
             (rows,) = yield batch(Query(sql, params), final=True)
             length = rows[0][0]

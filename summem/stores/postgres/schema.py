@@ -117,6 +117,41 @@ BEGIN
 END
 $$"""
 
+_APPEND_ONE_FUNCTION = """CREATE OR REPLACE FUNCTION {schema}.append_message(
+    p_key bytea, p_name text, p_epoch text, p_id_key bytea, p_id text, p_body text)
+RETURNS bigint LANGUAGE plpgsql AS $$
+-- append_messages for one message, without its arrays, loop, unnest and window (the write of
+-- every turn): lock the session row (creating it if there is none), return its length if it
+-- holds the id, else insert the message at its length and grow it; NULL (nothing written) if
+-- another session id has the same key.
+DECLARE
+    s_sid bigint;
+    s_name text;
+    s_length bigint;
+BEGIN
+    SELECT sid, name, length INTO s_sid, s_name, s_length
+        FROM {schema}.sessions WHERE key = p_key FOR UPDATE;
+    IF NOT FOUND THEN
+        INSERT INTO {schema}.sessions (key, name, epoch) VALUES (p_key, p_name, p_epoch)
+            ON CONFLICT (key) DO NOTHING;
+        SELECT sid, name, length INTO s_sid, s_name, s_length
+            FROM {schema}.sessions WHERE key = p_key FOR UPDATE;
+    END IF;
+    IF s_name IS DISTINCT FROM p_name THEN
+        RETURN NULL;
+    END IF;
+    -- read after the lock (its own snapshot): includes what the lock's last holder committed
+    IF EXISTS (SELECT 1 FROM {schema}.messages m
+            WHERE m.sid = s_sid AND m.id_key = p_id_key AND m.msg_id = p_id) THEN
+        RETURN s_length;
+    END IF;
+    INSERT INTO {schema}.messages (sid, position, id_key, msg_id, body)
+        VALUES (s_sid, s_length, p_id_key, p_id, p_body);
+    UPDATE {schema}.sessions SET length = s_length + 1, updated_at = now() WHERE sid = s_sid;
+    RETURN s_length + 1;
+END
+$$"""
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 1: initial schema
         """CREATE TABLE {schema}.sessions (
@@ -215,6 +250,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 8: sessions list pages through this index (code point order), not a sort of every row
         'CREATE INDEX sessions_by_name ON {schema}.sessions (name COLLATE "C")',
     ),
+    (  # 9: a one-message append (every turn's) without append_messages' arrays and loop
+        _APPEND_ONE_FUNCTION,
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
 
@@ -228,6 +266,7 @@ COMPATIBLE: tuple[int, ...] = (
     5,  # 6: the append function: older code never calls it (its appends write the same rows)
     7,  # 7: stubs in the summary log: older code would make a stub (no text) current
     7,  # 8: an index only: code at schema 7 reads and writes the same rows
+    7,  # 9: a function: older code never calls it (its appends write the same rows)
 )
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat`). The version table records the marker in
@@ -328,7 +367,7 @@ class SQL:
         ),
         # one statement (binary parameters: bodies go as they are, no array text to escape)
         "APPEND_ONE": (  # scalar parameters: psycopg dumps arrays at five times the cost
-            "SELECT {schema}.append_messages(%b, %b, %b, ARRAY[%b], ARRAY[%b], ARRAY[%b])"
+            "SELECT {schema}.append_message(%b, %b, %b, %b, %b, %b)"
         ),
         "APPEND_MANY": "SELECT {schema}.append_messages(%b, %b, %b, %b, %b, %b)",
         "SEARCH": (  # this session's messages below the stop, best first

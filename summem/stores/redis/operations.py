@@ -71,6 +71,8 @@ from summem.stores.summary_log import dropped_summary_error, summary_stub
 
 __all__ = [
     "COMPATIBLE",
+    "FOLLOW_UPS",
+    "NEW_SESSION",
     "SCHEMA_VERSION",
     "RedisBase",
     "ScriptCall",
@@ -93,13 +95,15 @@ def import_redis() -> Any:
     return redis
 
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema version of the key layout this summem writes (see :mod:`summem.stores.redis`)."""
 
 COMPATIBLE: tuple[int, ...] = (
     1,  # 1: the initial layout
     2,  # 2: stubs in the summary log (an entry's text dropped): older code would make one
     #      current (a rollback to it, or a branch behind the latest whole summaries)
+    3,  # 3: the session index <prefix>:sessions: older code creates sessions it never
+    #      indexes, which a listing would then miss
 )
 """For each schema version, the oldest one whose code may still use its data (see
 :mod:`summem.stores.common.schema_compat`): ``<prefix>:schema`` records it in ``compatible``."""
@@ -114,6 +118,7 @@ WRITES = frozenset(
         "append",
         "set_system",
         "commit",
+        "stub_legacy",
         "stage",
         "create",
         "discard",
@@ -134,6 +139,34 @@ WRITES = frozenset(
 
 _KEY_CACHE_SIZE = 4096
 """Sessions whose keys a store keeps built (then it starts again)."""
+
+
+def unknown_url_options(client: Any) -> list[str]:
+    """The options a client's URL gave that its connections do not take.
+
+    redis-py passes a URL's unknown query parameters through, and each connect then fails
+    with a TypeError. A cluster client (no single pool) or a connection class whose signature
+    cannot be read gives ``[]``: nothing is refused on a guess.
+    """
+    import inspect
+
+    pool = getattr(client, "connection_pool", None)
+    kwargs = getattr(pool, "connection_kwargs", None)
+    connection = getattr(pool, "connection_class", None)
+    if not isinstance(kwargs, dict) or not isinstance(connection, type):
+        return []
+    taken: set[str] = set()
+    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    for klass in connection.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None or klass is object:
+            continue
+        try:
+            params = inspect.signature(init).parameters
+        except (TypeError, ValueError):
+            return []
+        taken.update(n for n, p in params.items() if p.kind not in variadic)
+    return sorted(k for k in kwargs if k not in taken)
 
 
 class _Keys(NamedTuple):
@@ -159,14 +192,37 @@ class _Keys(NamedTuple):
         ]
 
 
+FOLLOW_UPS = 4
+"""Follow-up calls (:attr:`ScriptCall.follow`) one operation may run: each stubs one entry of
+the summary log that an older release logged whole, so a log of any length is caught up a few
+entries a commit, never all at once."""
+
+NEW_SESSION = -1
+"""The reply of an append or ``set_system`` sent without an epoch to a missing session."""
+
+
 @dataclass(frozen=True)
 class ScriptCall(StoreOp[T]):
-    """One script call and how to read its reply."""
+    """One script call and how to read its reply.
+
+    Attributes:
+        creates: for a call that creates no session (an append or ``set_system`` without an
+            epoch), the call that may: run after the session is indexed, when the reply is
+            :data:`NEW_SESSION`.
+        index: ``"add"``: put the session in the index (``<prefix>:sessions``) before the
+            call; ``"remove"``: take it out after.
+        follow: upkeep after a call that succeeded, from its raw reply: the next call, or
+            ``None``; at most :data:`FOLLOW_UPS` of them run, and their errors are not the
+            call's (a commit that stubs summaries an older release logged, a few a commit).
+    """
 
     script: str
     keys: list[str]
     args: list[str | int]
     parse: Callable[[Any], T]
+    creates: Callable[[], ScriptCall[T]] | None = None
+    index: str = ""
+    follow: Callable[[Any], ScriptCall[Any] | None] | None = None
 
 
 def text(value: Any) -> str:
@@ -222,6 +278,7 @@ class RedisBase(Generic[C]):
         self._prefix = prefix
         self._key_cache: dict[str, _Keys] = {}  # a session's keys, built once (every turn)
         self._schema_checked = False  # the prefix's recorded schema, checked on first use
+        self._indexed = False  # the session index known to hold every session (see _index)
         self._stored_schema: int | None = None  # the recorded version, read on first use
         errors = redis_module.exceptions
         # a cluster client's own errors (no node reachable, keys of several slots) are not
@@ -240,6 +297,11 @@ class RedisBase(Generic[C]):
             with self._errors(None):  # a cluster client connects when it is made
                 try:
                     self._client = self._client_from_url(redis_module, url_or_client)
+                    unknown = unknown_url_options(self._client)
+                    if unknown:  # redis-py would fail every command with a TypeError
+                        raise ValueError(
+                            f"unknown query parameter(s) {', '.join(map(repr, unknown))}"
+                        )
                 except (ValueError, TypeError) as exc:  # redis-py's word on a malformed URL
                     from summem._secrets import mask_url, redact, url_secrets
 
@@ -260,6 +322,21 @@ class RedisBase(Generic[C]):
 
     def _schema_key(self) -> str:
         return f"{self._prefix}:schema"  # no braces: never one of a session's keys
+
+    def _index_key(self) -> str:
+        """The session index: a sorted set of every session id (score 0, so in id order).
+
+        No braces: on a Redis Cluster it has its own slot, written by a call of its own when
+        a session is created (before it exists) or deleted (after), never by a turn.
+        """
+        return f"{self._prefix}:sessions"
+
+    def _index_fields(self) -> dict[str, int]:
+        """What ``<prefix>:schema`` records once the index holds every session (a backfill)."""
+        fields = {"index": 1}
+        if self._stored_schema is None or self._stored_schema < SCHEMA_VERSION:
+            fields |= self._stamp_fields()
+        return fields
 
     def _check_schema(self, raw: Any) -> None:
         """Refuse data whose recorded schema this summem cannot use (``HMGET`` of the fields).
@@ -409,21 +486,37 @@ class RedisBase(Generic[C]):
         )
 
     def _op_append(self, session_id: str, messages: Sequence[Message]) -> ScriptCall[int]:
+        """One ``EVALSHA`` on an existing session (four keys, no epoch drawn).
+
+        A missing session replies :data:`NEW_SESSION`: it is indexed, then created by
+        :attr:`ScriptCall.creates` (three round trips, once per session).
+        """
         name = validate_session_id(session_id)
         k = self._keys(name)
         args: list[str | int] = [
-            new_epoch(),
+            "",
             len(messages),
             *(m.id for m in messages),
             *(encode_message(m) for m in messages),
         ]
-        return ScriptCall(name, "append", k.session(), args, int)
+
+        def creating() -> ScriptCall[int]:
+            again: list[str | int] = [new_epoch(), *args[1:]]
+            return ScriptCall(name, "append", k.session(), again, int, index="add")
+
+        return ScriptCall(name, "append", [k.meta, k.msgs, k.sums, k.ids], args, int, creating)
 
     def _op_set_system(self, session_id: str, message: Message | None) -> ScriptCall[None]:
         name = validate_session_id(session_id)
         k = self._keys(name)
         body = "" if message is None else encode_message(message)
-        return ScriptCall(name, "set_system", k.session(), [new_epoch(), body], _none)
+
+        def creating() -> ScriptCall[None]:
+            return ScriptCall(
+                name, "set_system", k.session(), [new_epoch(), body], _none, index="add"
+            )
+
+        return ScriptCall(name, "set_system", k.session(), ["", body], _none, creating)
 
     def _op_commit(self, session_id: str, commit: Commit) -> ScriptCall[int]:
         name = validate_session_id(session_id)
@@ -448,7 +541,38 @@ class RedisBase(Generic[C]):
         def parse(raw: Any) -> int:
             return cas_result(name, raw, watermark)
 
-        return ScriptCall(name, "commit", [k.meta, k.msgs, k.sums], args, parse)
+        def follow(raw: Any) -> ScriptCall[Any] | None:
+            if keep is None or len(raw) < 4:
+                return None
+            return self._op_stub_legacy(name, raw[2:4], keep)
+
+        return ScriptCall(name, "commit", [k.meta, k.msgs, k.sums], args, parse, follow=follow)
+
+    def _op_stub_legacy(self, name: str, found: Any, keep: int) -> ScriptCall[None] | None:
+        """The stub of a log entry an older release logged whole, then the walk goes on.
+
+        ``found`` is its position and entry, as a commit's walk met it; ``None`` when there is
+        none. An entry that cannot be read is left whole and passed over.
+        """
+        if not found or len(found) != 2:
+            return None
+        position, entry = int(found[0]), found[1]
+        stub, summary_id = "", ""
+        try:
+            logged = json.loads(entry)
+            summary_id = str(logged["id"])
+            summary = decode_message(logged["m"], session_id=name, where="summary log entry")
+            if summary.summary_info is not None:
+                stub = encode_message(summary_stub(summary))
+        except (ValueError, TypeError, KeyError, RecursionError, CorruptRecordError):
+            stub = ""
+        k = self._keys(name)
+        args: list[str | int] = [position, summary_id, stub, keep]
+
+        def follow(raw: Any) -> ScriptCall[Any] | None:
+            return self._op_stub_legacy(name, raw, keep)
+
+        return ScriptCall(name, "stub_legacy", [k.meta, k.msgs, k.sums], args, _none, follow=follow)
 
     def _ops_create(self, session_id: str, create: Create) -> CreateOps:
         name = validate_session_id(session_id)
@@ -482,7 +606,7 @@ class RedisBase(Generic[C]):
             *inline,
         ]
         keys = [k.meta, k.msgs, k.sums, stage_key, k.ids, k.branches, k.bmsgs, k.abandoned]
-        final = ScriptCall(name, "create", keys, args, parse)
+        final = ScriptCall(name, "create", keys, args, parse, index="add")
         discard = ScriptCall(name, "discard", [stage_key], [], _none)
         return CreateOps(stage_ops, final, discard)
 
@@ -552,7 +676,8 @@ class RedisBase(Generic[C]):
 
     def _op_delete(self, session_id: str) -> ScriptCall[bool]:
         name = validate_session_id(session_id)
-        return ScriptCall(name, "delete", list(self._keys(name)), [], lambda raw: bool(raw))
+        keys = list(self._keys(name))
+        return ScriptCall(name, "delete", keys, [], lambda raw: bool(raw), index="remove")
 
     def _op_acquire(self, session_id: str, owner: str, ttl_seconds: float) -> ScriptCall[bool]:
         name = validate_session_id(session_id)

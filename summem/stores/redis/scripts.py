@@ -19,6 +19,8 @@ existed or by a whole-session create), 6 ``branches`` hash (branch id -> JSON re
 Scripts take the keys they use, in the order their comments give. A create whose history
 is too long for one call first stages it in a private list ``...:import:<token>`` of the same
 slot (with a TTL, so a crashed creator leaves nothing for long), renamed into place at the end.
+The session index ``<prefix>:sessions`` (every session id, score 0) has no hash tag, so no
+script of a session may touch it: the store writes it in calls of its own (see ``_APPEND``).
 The spend ledger of a budget key is one sorted set ``<prefix>:spend:{<key>}`` (its own slot),
 and the holds of its calls in flight one hash ``<prefix>:spend:{<key>}:holds`` (the same slot):
 a reservation reads both and holds in one script, so racing reservations never pass a limit.
@@ -142,31 +144,52 @@ local function push_fresh(m, first, at)
 end
 """
 
-# KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned. ARGV[1] epoch for a new session,
-# ARGV[2] the batch size m,
-# ARGV[3 .. m+2] the message ids, ARGV[m+3 .. 2m+2] the encoded messages. A message whose id
-# is stored (or repeats one earlier in the batch) is skipped. Returns the new length.
+# KEYS: meta, msgs, sums, ids, and, only when ARGV[1] is an epoch, branches, bmsgs, abandoned
+# (a session is created only then). ARGV[1] the epoch for a new session, or '' to create none:
+# then a missing session replies -1 and nothing is written (the caller indexes the session,
+# ``<prefix>:sessions``, then calls again with an epoch: a session is in the index before it
+# exists). ARGV[2] the batch size m, ARGV[3 .. m+2] the message ids, ARGV[m+3 .. 2m+2] the
+# encoded messages. A message whose id is stored (or repeats one earlier in the batch) is
+# skipped. Returns the new length.
+#
+# The path of every turn (an existing session, one message, its ids hash caught up) makes six
+# calls, each O(1) whatever the history's length: HMGET, LLEN, HSETNX (the id, at the new
+# position: only a new id takes it), RPUSH, TIME and one HSET of meta (``indexed`` and
+# ``updated``). LLEN runs before the first write, so a key of the wrong type fails the script
+# with nothing written.
 _APPEND = (
     _TOUCH
-    + """
-local m = tonumber(ARGV[2])
-if m == 0 then return redis.call('LLEN', KEYS[2]) end
-"""
-    + _CREATE
-    + """
-local n = redis.call('LLEN', KEYS[2])
-"""
     + _CATCH_UP
     + _PUSH_FRESH
     + """
+local m = tonumber(ARGV[2])
+if m == 0 then return redis.call('LLEN', KEYS[2]) end
+local cur = redis.call('HMGET', KEYS[1], 'epoch', 'indexed')
+if not cur[1] and redis.call('EXISTS', KEYS[1]) == 0 then
+  if ARGV[1] == '' then return -1 end
+  redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
+  redis.call('HSET', KEYS[1], 'epoch', ARGV[1], 'version', 0, 'watermark', 0, 'indexed', 0)
+  cur[2] = '0'
+end
+local n = redis.call('LLEN', KEYS[2])
+if m == 1 and tonumber(cur[2]) == n then
+  if redis.call('HSETNX', KEYS[4], ARGV[3], n) == 1 then
+    n = redis.call('RPUSH', KEYS[2], ARGV[4])
+  end
+  local t = redis.call('TIME')
+  redis.call('HSET', KEYS[1], 'indexed', n,
+    'updated', t[1] .. '.' .. string.format('%06d', tonumber(t[2])))
+  return n
+end
 catch_up(n, n)
 touch()
 return push_fresh(m, 2, n)
 """
 )
 
-# KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned. ARGV[1] epoch for a new session,
-# ARGV[2] the encoded system message ('' = remove).
+# KEYS: meta, msgs, sums, ids, branches, bmsgs, abandoned. ARGV[1] epoch for a new session
+# ('' = create none: a missing session replies -1, as for an append), ARGV[2] the encoded
+# system message ('' = remove).
 _SET_SYSTEM = (
     _TOUCH
     + """
@@ -174,6 +197,7 @@ if ARGV[2] == '' then
   redis.call('HDEL', KEYS[1], 'system')
   return 0
 end
+if ARGV[1] == '' and redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 """
     + _CREATE
     + """
@@ -183,33 +207,52 @@ return 1
 """
 )
 
+# Stubs the log's entries older than the latest ``keep`` (KEYS: meta, msgs, sums).
+# ``meta.stubs`` counts the log's leading entries already stubs; each entry past the latest
+# ``keep`` gets its stub ("d") as its body ("m") and is marked "x". An entry logged without
+# "d" (by a release before the bounded log) stops the walk: it is returned, {position, entry},
+# for the caller to make its stub (``_STUB_LEGACY``), so the work of one call stays bounded.
+_STUB_OLD = """
+local function stub_old(keep)
+  local len = redis.call('LLEN', KEYS[3])
+  local s = tonumber(redis.call('HGET', KEYS[1], 'stubs')) or 0
+  local found = nil
+  while len - s > keep do
+    local raw = redis.call('LINDEX', KEYS[3], s)
+    local ok, e = pcall(cjson.decode, raw)
+    if ok and type(e) == 'table' and not e['x'] then
+      if type(e['d']) == 'string' then
+        e['m'], e['d'], e['x'] = e['d'], nil, 1
+        redis.call('LSET', KEYS[3], s, cjson.encode(e))
+      elseif type(e['m']) == 'string' and type(e['id']) == 'string' then
+        found = {s, raw}
+        break
+      end
+    end
+    s = s + 1
+  end
+  redis.call('HSET', KEYS[1], 'stubs', s)
+  return found
+end
+"""
+
 # ARGV[3] watermark, ARGV[4] encoded summary ('' = none), ARGV[5] log entry ('' = none),
-# ARGV[6] keep_summaries ('' = every entry whole). ``meta.stubs`` counts the log's leading
-# entries already stubs; each entry past the latest ``keep`` gets its stub ("d") as its body
-# ("m") and is marked "x" (an entry logged without "d", by an older release, stays whole).
+# ARGV[6] keep_summaries ('' = every entry whole). Returns {'ok', version} and, when the walk
+# of ``stub_old`` met an entry of an older release, its {position, entry} after them.
 _COMMIT = (
     _TOUCH
+    + _STUB_OLD
     + _CAS
     + """
 local w = tonumber(ARGV[3])
 if w < wm then return {'backwards', wm} end
 local n = redis.call('LLEN', KEYS[2])
 if w > n then return {'past_end', n} end
+local legacy = nil
 if ARGV[5] ~= '' then
-  local len = redis.call('RPUSH', KEYS[3], ARGV[5])
+  redis.call('RPUSH', KEYS[3], ARGV[5])
   local keep = tonumber(ARGV[6])
-  if keep then
-    local s = tonumber(redis.call('HGET', KEYS[1], 'stubs')) or 0
-    while len - s > keep do
-      local ok, e = pcall(cjson.decode, redis.call('LINDEX', KEYS[3], s))
-      if ok and type(e) == 'table' and type(e['d']) == 'string' then
-        e['m'], e['d'], e['x'] = e['d'], nil, 1
-        redis.call('LSET', KEYS[3], s, cjson.encode(e))
-      end
-      s = s + 1
-    end
-    redis.call('HSET', KEYS[1], 'stubs', s)
-  end
+  if keep then legacy = stub_old(keep) end
 end
 if ARGV[4] == '' then
   redis.call('HDEL', KEYS[1], 'summary')
@@ -218,7 +261,30 @@ else
 end
 redis.call('HSET', KEYS[1], 'watermark', ARGV[3])
 touch()
-return {'ok', redis.call('HINCRBY', KEYS[1], 'version', 1)}
+local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
+if legacy then return {'ok', version, legacy[1], legacy[2]} end
+return {'ok', version}
+"""
+)
+
+# The stub of an entry an older release logged (whole, without "d"). KEYS: meta, msgs, sums.
+# ARGV[1] its position, ARGV[2] its id, ARGV[3] its stub ('' = leave it whole: it cannot be
+# read), ARGV[4] keep. Only that entry, still whole and at the head of what is not yet stubbed,
+# is changed; then the walk goes on (``stub_old``): {position, entry} of the next such entry,
+# or nil.
+_STUB_LEGACY = (
+    _STUB_OLD
+    + """
+local at = tonumber(ARGV[1])
+if tonumber(redis.call('HGET', KEYS[1], 'stubs')) ~= at then return false end
+local ok, e = pcall(cjson.decode, redis.call('LINDEX', KEYS[3], at) or '')
+if not ok or type(e) ~= 'table' or e['id'] ~= ARGV[2] or e['x'] or e['d'] then return false end
+if ARGV[3] ~= '' then
+  e['m'], e['x'] = ARGV[3], 1
+  redis.call('LSET', KEYS[3], at, cjson.encode(e))
+end
+redis.call('HSET', KEYS[1], 'stubs', at + 1)
+return stub_old(tonumber(ARGV[4])) or false
 """
 )
 
@@ -518,6 +584,7 @@ SCRIPTS: dict[str, str] = {
     "append": _APPEND,
     "set_system": _SET_SYSTEM,
     "commit": _COMMIT,
+    "stub_legacy": _STUB_LEGACY,
     "stage": _STAGE,
     "create": _CREATE_WHOLE,
     "discard": "return redis.call('DEL', KEYS[1])",

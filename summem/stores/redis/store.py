@@ -21,13 +21,15 @@ down to" marker allows it (see :mod:`summem.stores.common.schema_compat`); no ha
 Keys, scripts and parsing are written once in :mod:`summem.stores.redis.operations`, as
 operations (script, keys, arguments, parser); the contract's methods are the shared shells of
 :mod:`summem.stores.common.shells`, so :class:`RedisStore` and :class:`AsyncRedisStore` only
-run an operation (and list sessions by ``SCAN``). The ``redis`` package is imported when a
-store is built, so ``summem`` works without it.
+run an operation (and list sessions: ``SCAN`` for :meth:`RedisStore.list_sessions`, the
+session index ``<prefix>:sessions`` for :meth:`RedisStore.session_infos`). The ``redis``
+package is imported when a store is built, so ``summem`` works without it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from summem.stores.base import SessionInfo, check_page
@@ -35,10 +37,13 @@ from summem.stores.common.operations import StoreOp
 from summem.stores.common.shells import AsyncOpLedger, OpLedger
 from summem.stores.redis.branching import RedisBranching
 from summem.stores.redis.operations import (
+    FOLLOW_UPS,
+    NEW_SESSION,
     SCHEMA_FIELDS,
     SCHEMA_VERSION,
     ScriptCall,
     import_redis,
+    text,
 )
 from summem.stores.redis.scripts import SCRIPTS
 from summem.stores.url import redis_cluster_url
@@ -101,9 +106,29 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
             with self._errors(script.name):
                 self._client.hset(self._schema_key(), mapping=self._stamp_fields())
             self._stored_schema = SCHEMA_VERSION
+        if script.index == "add":  # a session is in the index before it exists
+            with self._errors(script.name):
+                self._client.zadd(self._index_key(), {script.name: 0})
         with self._errors(script.name, script.script):
             raw = self._scripts[script.script](keys=script.keys, args=script.args)
-        return script.parse(raw)
+        if script.creates is not None and raw == NEW_SESSION:
+            return self._run(script.creates())
+        if script.index == "remove":
+            with self._errors(script.name, script.script):
+                self._client.zrem(self._index_key(), script.name)
+        result = script.parse(raw)
+        follow, left = script.follow, FOLLOW_UPS
+        while follow is not None and left > 0:
+            call = follow(raw)
+            if call is None:
+                break
+            left -= 1
+            try:  # upkeep: the operation is done; what is left is caught up by the next one
+                raw = self._scripts[call.script](keys=call.keys, args=call.args)
+            except self._redis_error:
+                break
+            follow = call.follow
+        return result
 
     def _schema(self, name: str | None = None) -> None:
         """Check the prefix's recorded schema once, before this store's first command."""
@@ -111,6 +136,43 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
             raw = self._client.hmget(self._schema_key(), SCHEMA_FIELDS)
         self._check_schema(raw)
         self._schema_checked = True
+
+    def _index(self) -> list[str] | None:
+        """Make sure the session index holds every session (once per prefix: a backfill).
+
+        Sessions created by this release are indexed when created; those written before the
+        index existed are found once by a ``SCAN``, then ``<prefix>:schema`` records
+        ``index`` (and schema 3, so an older release, which would not index the sessions it
+        creates, refuses the prefix from then on).
+
+        Returns:
+            ``None`` when the index holds every session; the scanned ids, sorted, when it
+            could not be filled because this client may not write (a read-only replica, an
+            ACL without writes): that listing then pages them.
+        """
+        if self._indexed:
+            return None
+        if not self._schema_checked:
+            self._schema()
+        with self._errors(None):
+            done = self._client.hget(self._schema_key(), "index")
+        if done is None:
+            names = self.list_sessions()
+            fields = self._index_fields()
+            try:
+                for i in range(0, len(names), _INDEX_BATCH):
+                    batch = names[i : i + _INDEX_BATCH]
+                    self._client.zadd(self._index_key(), dict.fromkeys(batch, 0))
+                self._client.hset(self._schema_key(), mapping=fields)
+            except self._redis_error as exc:
+                if _may_not_write(exc):
+                    return names  # this client may not write: page the scanned ids
+                with self._errors(None):
+                    raise
+            if "version" in fields:
+                self._stored_schema = SCHEMA_VERSION
+        self._indexed = True
+        return None
 
     def list_sessions(self) -> list[str]:
         """See :meth:`summem.stores.base.Store.list_sessions` (a ``SCAN`` of the keys)."""
@@ -125,19 +187,31 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
     ) -> list[SessionInfo]:
         """See :meth:`summem.stores.base.ListingStore.session_infos`.
 
-        Cost: a ``SCAN`` of the prefix's ``meta`` keys (O(keys in the database), no value
-        read; a Redis Cluster scans every primary), then, in pipelines of
+        Cost: the ids of a page from the session index (``ZRANGEBYLEX`` of
+        ``<prefix>:sessions``, O(log sessions + page)), then, in pipelines of
         ``_INFO_BATCH``, one script per listed session that reads its ``meta`` fields and
         the lengths of its lists on that session's slot; no message is read. A Redis
-        Cluster's pipelines run no scripts: there each script is one round trip.
+        Cluster's pipelines run no scripts: there each script is one round trip. The first
+        listing of a prefix written before the index fills it by one ``SCAN`` (see
+        :meth:`_index`).
         """
         check_page(limit, after)
-        names = [n for n in self.list_sessions() if after is None or n > after]
+        scanned = self._index()
         infos: list[SessionInfo] = []
-        while names and (limit is None or len(infos) < limit):
+        cursor = after
+        while limit is None or len(infos) < limit:
             want = _INFO_BATCH if limit is None else min(_INFO_BATCH, limit - len(infos))
-            batch, names = names[:want], names[want:]
-            ops = [self._op_info(name) for name in batch]
+            if scanned is not None:
+                names = _after(scanned, cursor, want)
+            else:
+                low = "-" if cursor is None else "(" + cursor
+                with self._errors(None):
+                    raw = self._client.zrangebylex(self._index_key(), low, "+", start=0, num=want)
+                names = [text(n) for n in raw]
+            if not names:
+                break
+            cursor = names[-1]
+            ops = [self._op_info(name) for name in names]
             if isinstance(self._client, import_redis().RedisCluster):
                 found = (self._run(op) for op in ops)
             else:
@@ -147,7 +221,10 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
                         pipe.eval(SCRIPTS["info"], len(op.keys), *op.keys)
                     raws = pipe.execute()
                 found = (op.parse(raw) for op, raw in zip(ops, raws, strict=True))
-            infos += [info for info in found if info is not None]  # None: deleted meanwhile
+            # None: no such session (deleted, or indexed by a create not yet run or failed)
+            infos += [info for info in found if info is not None]
+            if len(names) < want:
+                break
         return infos
 
     def close(self) -> None:
@@ -158,6 +235,21 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
 
 _INFO_BATCH = 500
 """Sessions whose listing rows one pipeline reads."""
+
+_INDEX_BATCH = 1000
+"""Session ids one ``ZADD`` of a backfill sends."""
+
+
+def _may_not_write(exc: Exception) -> bool:
+    """Whether ``exc`` is the server refusing a write to this client (replica, ACL)."""
+    errors = import_redis().exceptions
+    return isinstance(exc, (errors.ReadOnlyError, errors.NoPermissionError))
+
+
+def _after(names: list[str], cursor: str | None, want: int) -> list[str]:
+    """Up to ``want`` of the sorted ``names`` past ``cursor``."""
+    start = 0 if cursor is None else bisect.bisect_right(names, cursor)
+    return names[start : start + want]
 
 
 class AsyncRedisStore(
@@ -208,9 +300,29 @@ class AsyncRedisStore(
             with self._errors(script.name):
                 await self._client.hset(self._schema_key(), mapping=self._stamp_fields())
             self._stored_schema = SCHEMA_VERSION
+        if script.index == "add":  # a session is in the index before it exists
+            with self._errors(script.name):
+                await self._client.zadd(self._index_key(), {script.name: 0})
         with self._errors(script.name, script.script):
             raw = await self._scripts[script.script](keys=script.keys, args=script.args)
-        return script.parse(raw)
+        if script.creates is not None and raw == NEW_SESSION:
+            return await self._run(script.creates())
+        if script.index == "remove":
+            with self._errors(script.name, script.script):
+                await self._client.zrem(self._index_key(), script.name)
+        result = script.parse(raw)
+        follow, left = script.follow, FOLLOW_UPS
+        while follow is not None and left > 0:
+            call = follow(raw)
+            if call is None:
+                break
+            left -= 1
+            try:  # upkeep: the operation is done; what is left is caught up by the next one
+                raw = await self._scripts[call.script](keys=call.keys, args=call.args)
+            except self._redis_error:
+                break
+            follow = call.follow
+        return result
 
     async def _first_use(self, name: str | None) -> None:
         """Check the schema in one task while the store's other first callers wait.
@@ -232,6 +344,32 @@ class AsyncRedisStore(
         self._check_schema(raw)
         self._schema_checked = True
 
+    async def _index(self) -> list[str] | None:
+        """See :meth:`RedisStore._index`."""
+        if self._indexed:
+            return None
+        if not self._schema_checked:
+            await self._first_use(None)
+        with self._errors(None):
+            done = await self._client.hget(self._schema_key(), "index")
+        if done is None:
+            names = await self.list_sessions()
+            fields = self._index_fields()
+            try:
+                for i in range(0, len(names), _INDEX_BATCH):
+                    batch = names[i : i + _INDEX_BATCH]
+                    await self._client.zadd(self._index_key(), dict.fromkeys(batch, 0))
+                await self._client.hset(self._schema_key(), mapping=fields)
+            except self._redis_error as exc:
+                if _may_not_write(exc):
+                    return names  # this client may not write: page the scanned ids
+                with self._errors(None):
+                    raise
+            if "version" in fields:
+                self._stored_schema = SCHEMA_VERSION
+        self._indexed = True
+        return None
+
     async def list_sessions(self) -> list[str]:
         """See :meth:`RedisStore.list_sessions`."""
         if not self._schema_checked:
@@ -245,12 +383,24 @@ class AsyncRedisStore(
     ) -> list[SessionInfo]:
         """See :meth:`RedisStore.session_infos` (the same reads, awaited)."""
         check_page(limit, after)
-        names = [n for n in await self.list_sessions() if after is None or n > after]
+        scanned = await self._index()
         infos: list[SessionInfo] = []
-        while names and (limit is None or len(infos) < limit):
+        cursor = after
+        while limit is None or len(infos) < limit:
             want = _INFO_BATCH if limit is None else min(_INFO_BATCH, limit - len(infos))
-            batch, names = names[:want], names[want:]
-            ops = [self._op_info(name) for name in batch]
+            if scanned is not None:
+                names = _after(scanned, cursor, want)
+            else:
+                low = "-" if cursor is None else "(" + cursor
+                with self._errors(None):
+                    raw = await self._client.zrangebylex(
+                        self._index_key(), low, "+", start=0, num=want
+                    )
+                names = [text(n) for n in raw]
+            if not names:
+                break
+            cursor = names[-1]
+            ops = [self._op_info(name) for name in names]
             if isinstance(self._client, import_redis().asyncio.RedisCluster):
                 found = [await self._run(op) for op in ops]
             else:
@@ -260,7 +410,10 @@ class AsyncRedisStore(
                         pipe.eval(SCRIPTS["info"], len(op.keys), *op.keys)
                     raws = await pipe.execute()
                 found = [op.parse(raw) for op, raw in zip(ops, raws, strict=True)]
-            infos += [info for info in found if info is not None]  # None: deleted meanwhile
+            # None: no such session (deleted, or indexed by a create not yet run or failed)
+            infos += [info for info in found if info is not None]
+            if len(names) < want:
+                break
         return infos
 
     async def close(self) -> None:

@@ -2,7 +2,9 @@
 
 :class:`SQLiteFile` owns one connection per thread (closed when its thread goes away, or all
 at once by :meth:`SQLiteFile.close`), runs every unit of work as one transaction (``BEGIN`` for
-a consistent snapshot, ``BEGIN IMMEDIATE`` for the write lock), turns ``sqlite3`` errors into
+a consistent snapshot, ``BEGIN IMMEDIATE`` for the write lock; a write of one statement, a
+one-message append, runs in SQLite's own transaction instead: :meth:`SQLiteFile.write_one`),
+turns ``sqlite3`` errors into
 :class:`~summem.errors.StoreError` naming the session, and opens the file once: WAL mode
 and the schema migrations of :mod:`summem.stores.sqlite.schema`. Opening happens on the first
 transaction unless :meth:`SQLiteFile.open` is called first (``SQLiteStore`` does, in its
@@ -31,6 +33,7 @@ import threading
 import time
 import weakref
 from collections.abc import Iterator
+from typing import Any
 
 from summem.errors import (
     SchemaVersionError,
@@ -145,6 +148,48 @@ class SQLiteFile:
             self.open()
         with self._transaction(name, write=write) as conn:
             yield conn
+
+    def write_one(self, name: str, write: str, sql: str, params: tuple[object, ...]) -> list[Any]:
+        """Run one writing statement in SQLite's own transaction (autocommit) and return its rows.
+
+        As durable and atomic as ``BEGIN IMMEDIATE``, the statement, ``COMMIT``, in one call: a
+        write statement run outside a transaction takes the write lock before it reads (waiting
+        out ``busy_timeout``) and commits when it is done. Writers of this process queue on the
+        same lock as :meth:`tx`'s.
+
+        Raises:
+            StoreError: the file is read-only, stayed locked past the timeout, or the statement
+                failed (nothing was written: SQLite rolls a failed statement back).
+            StoreOutcomeUnknownError: any other SQLite error: it may have struck while the
+                statement committed, so the write may or may not have landed.
+        """
+        if not self._opened:
+            self.open()
+        if self.read_only:
+            raise StoreError(
+                f"cannot {write} session {name!r}: {self.label} is open read-only "
+                f"({self._why_read_only})"
+            )
+        conn = self._conn()
+        with self._write_lock:
+            try:
+                if conn.in_transaction:  # left open by a failed ROLLBACK: start clean
+                    conn.execute("ROLLBACK")
+                return conn.execute(sql, params).fetchall()  # fetchall: stepped to its commit
+            except BaseException as exc:
+                if conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                if not isinstance(exc, sqlite3.Error):
+                    raise
+                text = str(exc).lower()
+                if isinstance(exc, sqlite3.IntegrityError) or "locked" in text or "busy" in text:
+                    raise self._error(name, exc) from exc
+                raise StoreOutcomeUnknownError(
+                    f"session {name!r}: SQLite failed during the {write} ({exc}); it may or may "
+                    "not have been applied: read the session to know",
+                    operation=write,
+                ) from exc
 
     def close(self) -> None:
         """Close every thread's connection; the file cannot be used afterwards."""

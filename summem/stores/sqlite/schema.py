@@ -134,6 +134,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         # a commit finds the entries to stub, a branch the latest whole one: O(kept), not O(log)
         "CREATE INDEX summaries_whole ON summaries (sid, seq) WHERE whole = 1",
     ),
+    (  # 8: a one-message append is one statement (SQL.APPEND_ONE, in SQLite's own transaction):
+        # a message inserted at the session's length grows the session by one. Every other
+        # insert (batches, create, rewrite) sets the length itself, as before, and older code
+        # inserts below the length it already raised: for them this is a no-op.
+        """CREATE TRIGGER messages_grow AFTER INSERT ON messages BEGIN
+            UPDATE sessions SET length = NEW.position + 1,
+                updated_at = (julianday('now') - 2440587.5) * 86400.0
+            WHERE sid = NEW.sid AND length = NEW.position;
+        END""",
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings ``user_version`` to ``i + 1``."""
 
@@ -146,6 +156,7 @@ COMPATIBLE: tuple[int, ...] = (
     6,  # 6: branches: older code would roll back to an abandoned summary, and its clear and
     #      delete would leave branch rows behind for a later session to inherit
     7,  # 7: stubs in the summary log: older code would make a stub (no text) current
+    7,  # 8: the trigger growing the session: older code's inserts never meet its condition
 )
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat` for what may be declared)."""
@@ -206,12 +217,16 @@ class SQL:
     HAS_MESSAGE = "SELECT 1 FROM messages WHERE sid = ? AND msg_id = ?"
     INSERT_MESSAGE = "INSERT INTO messages (sid, position, msg_id, body) VALUES (?, ?, ?, ?)"
     SET_LENGTH = "UPDATE sessions SET length = ?, updated_at = ? WHERE sid = ?"
-    # one message's append, first half: grow the session unless it holds the id (no row back
-    # then, nor for a missing session); RETURNING needs SQLite 3.35
-    GROW_UNLESS_HELD = (
-        "UPDATE sessions SET length = length + 1, updated_at = ? WHERE name = ? AND NOT EXISTS "
+    # one message's append in one statement (autocommit: SQLite's own transaction, as durable
+    # as BEGIN IMMEDIATE ... COMMIT): insert it at the session's length unless the session holds
+    # the id; the trigger messages_grow (migration 8) sets the length. No row back, nothing
+    # written, when the session is missing, holds the id or has a length of the wrong type.
+    APPEND_ONE = (
+        "INSERT INTO messages (sid, position, msg_id, body) "
+        "SELECT sid, length, ?, ? FROM sessions WHERE name = ? "
+        "AND typeof(length) = 'integer' AND length >= 0 AND NOT EXISTS "
         "(SELECT 1 FROM messages m WHERE m.sid = sessions.sid AND m.msg_id = ?) "
-        "RETURNING sid, length"
+        "RETURNING position"
     )
     SET_SYSTEM = "UPDATE sessions SET system = ?, updated_at = ? WHERE sid = ?"
     SET_SUMMARY = (

@@ -1,9 +1,10 @@
 """The embedded default store: one SQLite file, safe to share between threads and processes.
 
 Stdlib ``sqlite3`` only. The file runs in WAL mode, so readers never block the writer; every
-write is one ``BEGIN IMMEDIATE`` transaction, so several processes appending to and committing
-on the same session serialise on SQLite's own lock (``busy_timeout`` makes them wait instead of
-failing) and see each other's work. Each thread gets its own connection; writers of this
+write is one ``BEGIN IMMEDIATE`` transaction (a one-message append, the write of every turn, is
+one statement in SQLite's own transaction, which takes the same lock), so several processes
+appending to and committing on the same session serialise on SQLite's own lock
+(``busy_timeout`` makes them wait instead of failing) and see each other's work. Each thread gets its own connection; writers of this
 process also queue on a lock, so they do not spin in SQLite's busy handler.
 
 This module is the store's operations on sessions. The rest lives beside it, one concept
@@ -176,11 +177,11 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
         """See :meth:`summem.stores.base.Store.append`."""
         name = validate_session_id(session_id)
         batch = [(m.id, encode_message(m)) for m in messages]
+        if len(batch) == 1 and _RETURNING:
+            length = self._append_one(name, *batch[0])
+            if length is not None:
+                return length
         with self._file.tx(name, write="append" if batch else None) as conn:
-            if len(batch) == 1 and _RETURNING:
-                length = _append_one(conn, name, *batch[0])
-                if length is not None:
-                    return length
             meta = read_meta(conn, name)
             if not batch:
                 return 0 if meta is None else meta.length
@@ -198,6 +199,19 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
             conn.executemany(SQL.INSERT_MESSAGE, rows)
             conn.execute(SQL.SET_LENGTH, (n + len(rows), time.time(), meta.sid))
             return n + len(rows)
+
+    def _append_one(self, name: str, mid: str, body: str) -> int | None:
+        """Append one message to a session that holds it not yet; return the new length.
+
+        One statement (:attr:`SQL.APPEND_ONE`) in SQLite's own transaction: no ``BEGIN`` or
+        ``COMMIT`` of its own. ``None``, having written nothing, when the session is missing,
+        holds the id or has a length of the wrong type: the general path decides then.
+        """
+        rows = self._file.write_one(name, "append", SQL.APPEND_ONE, (mid, body, name, mid))
+        if not rows:
+            return None
+        (position,) = rows[0]
+        return int(position) + 1
 
     def _set_system(self, session_id: str, message: Message | None) -> None:
         """See :meth:`summem.stores.base.Store.set_system`."""
@@ -449,23 +463,3 @@ def _stub_older(conn: sqlite3.Connection, name: str, sid: int, keep: int) -> Non
     for seq, body in conn.execute(SQL.TO_STUB, (sid, keep)).fetchall():
         old = decode_message(body, session_id=name, where="summary log entry")
         conn.execute(SQL.SET_STUB, (encode_message(summary_stub(old)), seq))
-
-
-def _append_one(conn: sqlite3.Connection, name: str, mid: str, body: str) -> int | None:
-    """Append one message to a session that holds it not yet; return the new length.
-
-    Two statements (four with BEGIN IMMEDIATE and COMMIT: the fewest that write two tables in
-    one transaction). ``None``, having written nothing, when the session is missing or holds
-    the id: the general path decides then.
-
-    Raises:
-        CorruptRecordError: the session row holds values of the wrong type.
-    """
-    row = conn.execute(SQL.GROW_UNLESS_HELD, (time.time(), name, mid)).fetchone()
-    if row is None:
-        return None
-    sid, length = row
-    if not (isinstance(sid, int) and isinstance(length, int) and length >= 1):
-        raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
-    conn.execute(SQL.INSERT_MESSAGE, (sid, length - 1, mid, body))
-    return int(length)
