@@ -19,6 +19,8 @@ from evals.cost.setups import MODELS, SETUPS, WORKLOADS, Replier, Setup
 from evals.families.trajectories import Trajectory
 from evals.metrics.retention import fact_retention
 from summem.clients.base import ChatRequest
+from summem.formats.compaction import PROVIDER_SUMMARY
+from summem.formats.responses import to_messages
 from summem.memory import Memory
 from summem.messages import Message
 from summem.stores.memory import InMemoryStore
@@ -32,12 +34,16 @@ __all__ = ["Priced", "Replayed", "Sent", "price_run", "replay_requests", "run_co
 
 @dataclass
 class Sent:
-    """One request: its blocks, Anthropic's breakpoints, the reply's size, who sent it."""
+    """One request: its blocks, Anthropic's breakpoints, the reply's size, who sent it.
+
+    ``carried``: the tokens of the provider compaction items among its blocks.
+    """
 
     segments: list[Segment]
     breakpoints: list[int]
     output_tokens: int
     summarizer: bool = False
+    carried: int = 0
 
 
 @dataclass
@@ -48,6 +54,10 @@ class Replayed:
     turns: int = 0
     facts: int = 0
     kept: int = 0
+    compacted: int = 0
+    """Summaries the provider compacted whose item went to the assistant (the rest: the twin)."""
+    twin_alone: int = 0
+    """Summaries whose provider item did not fit the summary room, or failed: the twin alone."""
 
 
 class _Blocks:
@@ -62,6 +72,15 @@ class _Blocks:
         tokens = self.tokens.get(text)
         if tokens is None:
             tokens = self.counter.count_message(Message.from_openai(message))
+            self.tokens[text] = tokens
+        return Segment.of(text, tokens)
+
+    def item(self, item: dict[str, Any]) -> Segment:
+        """A Responses input item, counted as summem counts it (a compaction by its payload)."""
+        text = json.dumps(item, sort_keys=True, ensure_ascii=False)
+        tokens = self.tokens.get(text)
+        if tokens is None:
+            tokens = sum(self.counter.count_message(m) for m in to_messages([item]))
             self.tokens[text] = tokens
         return Segment.of(text, tokens)
 
@@ -119,17 +138,26 @@ def replay_requests(
     tools = tool_schemas(traj.messages)
     tool_block = [blocks.tools(tools)] if tools else []
     out = Replayed()
+    seen: str | None = None
     with Memory("cost", reducer=reducer, store=InMemoryStore()) as memory:
         for message in traj.messages:
             if message["role"] == "user":
                 out.turns += 1
             if message["role"] == "assistant":
-                view = memory.messages()
-                memory.note_sent(view, model=model, view=memory.view(), tools=tools or None)
-                segments = tool_block + [blocks.segment(m) for m in view]
-                marks = _breakpoints(view, _summary_index(memory, view))
                 reply = counter.count_message(Message.from_openai(message))
-                asked = Sent(segments, [m + len(tool_block) for m in marks], reply)
+                if setup.view == "items":  # OpenAI's Responses input: its item, not the span
+                    items = [blocks.item(i) for i in memory.items()]
+                    kinds = [i.get("type") for i in memory.items()]
+                    carried = sum(
+                        b.tokens for b, k in zip(items, kinds, strict=True) if k == "compaction"
+                    )
+                    asked = Sent(tool_block + items, [], reply, carried=carried)
+                else:
+                    view = memory.messages()
+                    memory.note_sent(view, model=model, view=memory.view(), tools=tools or None)
+                    segments = tool_block + [blocks.segment(m) for m in view]
+                    marks = _breakpoints(view, _summary_index(memory, view))
+                    asked = Sent(segments, [m + len(tool_block) for m in marks], reply)
                 out.requests.append(asked)
             memory.add(message)
             for chat in replier.requests:
@@ -138,6 +166,17 @@ def replay_requests(
                     _summarizer_request(chat, blocks, tool_block, asked, reply_tokens)
                 )
             replier.requests.clear()
+            for compacted in replier.compacted:  # the provider's pass, on the assistant's model
+                segments = [blocks.item(i) for i in compacted.input]
+                out.requests.append(Sent(segments, [], compacted.output_tokens, summarizer=True))
+            replier.compacted.clear()
+            if memory.summary is not None and memory.summary.id != seen:
+                seen = memory.summary.id
+                info = memory.summary.summary_info
+                held = info.extra.get(PROVIDER_SUMMARY) if info is not None else None
+                if isinstance(held, dict):
+                    out.compacted += "item" in held
+                    out.twin_alone += "failed" in held
         last = memory.summary
         retention = fact_retention(traj.facts, memory.view(), last.text if last else None)
         out.facts, out.kept = retention.total, retention.verbatim + retention.summary
@@ -230,6 +269,8 @@ def run_cost(
             facts = sum(r.facts for r in runs)
             kept = sum(r.kept for r in runs)
             for provider, price in prices.items():
+                if provider not in SETUPS[sname].providers:
+                    continue
                 total = Priced()
                 for run in runs:
                     p = price_run(run, provider, price)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -15,9 +16,12 @@ from summem.reducers.truncation import TruncationReducer
 from summem.summarizers.base import Flow, SummaryOutput, SummaryRequest
 from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 from summem.summarizers.llm import LLMSummarizer
+from summem.summarizers.provider import OpenAICompaction
 from summem.tokens.base import TokenCounter
+from summem.tokens.provider import BYTES_PER_TOKEN
 
 __all__ = [
+    "COMPACTION_ROOM",
     "MASKING",
     "MODELS",
     "NO_MEMORY_WINDOW",
@@ -26,6 +30,7 @@ __all__ = [
     "TARGET",
     "THRESHOLD",
     "WORKLOADS",
+    "Compacted",
     "PricedSummarizer",
     "Replier",
     "Setup",
@@ -51,12 +56,18 @@ class Setup:
         make: builds the reducer from the token counter and the (pricing) summarizer.
         about: one line for the report.
         cache_reuse: the summarizer reuses the assistant's cached prefix.
+        view: what the assistant sends: ``"messages"`` (chat completions, every provider) or
+            ``"items"`` (OpenAI's Responses input, ``memory.items()``: a provider's
+            compaction item in place of what it compacted).
+        providers: whose rules it is priced under (provider compaction: its provider only).
     """
 
     name: str
     make: Callable[[TokenCounter, LLMSummarizer | None], Reducer]
     about: str
     cache_reuse: bool = False
+    view: str = "messages"
+    providers: tuple[str, ...] = ("openai", "anthropic")
 
 
 def _summem(
@@ -71,6 +82,58 @@ def _summem(
             summary_placement=placement,  # type: ignore[arg-type]
             token_counter=counter,
             **extra,
+        )
+
+    return make
+
+
+COMPACTION_ROOM = 3000
+"""The summary room of the provider compaction setups: OpenAI's answer is every user message
+of what it compacted, then the item, and that window must fit where a summary goes (at
+:data:`SUMMARY_MAX` it rarely does, and the twin is sent in its place)."""
+
+
+def _compaction(*, llm_twin: bool) -> Callable[[TokenCounter, LLMSummarizer | None], Reducer]:
+    """OpenAI compacts each span (``/responses/compact``); summem writes the twin beside it.
+
+    The twin is the offline extractive summary (free: the cost of provider compaction alone)
+    or the LLM summarizer's (both, each paying for its pass). The twin is capped at
+    :data:`SUMMARY_MAX` as every summary is; OpenAI's window and item at
+    :data:`COMPACTION_ROOM`.
+    """
+
+    def make(counter: TokenCounter, summarizer: LLMSummarizer | None) -> Reducer:
+        assert summarizer is not None and isinstance(summarizer.client, Replier)
+        replier = summarizer.client
+        replier.counter = counter
+        twin: Any = PricedSummarizer(summarizer) if llm_twin else _Offline(replier)
+        return SummarizationReducer(
+            OpenAICompaction(replier, model=MODELS["openai"], twin=_Capped(twin)),
+            threshold_tokens=THRESHOLD,
+            target_tokens=TARGET,
+            summary_max_tokens=COMPACTION_ROOM,
+            token_counter=counter,
+        )
+
+    return make
+
+
+def _summem_in_room() -> Callable[[TokenCounter, LLMSummarizer | None], Reducer]:
+    """The summem summaries (capped at :data:`SUMMARY_MAX`) in the compaction setups' room.
+
+    The planner evicts down to the target with the room kept for a summary, so the room
+    alone changes how much each reduction evicts: this is the like-for-like baseline of the
+    provider compaction setups.
+    """
+
+    def make(counter: TokenCounter, summarizer: LLMSummarizer | None) -> Reducer:
+        assert summarizer is not None
+        return SummarizationReducer(
+            _Capped(PricedSummarizer(summarizer)),
+            threshold_tokens=THRESHOLD,
+            target_tokens=TARGET,
+            summary_max_tokens=COMPACTION_ROOM,
+            token_counter=counter,
         )
 
     return make
@@ -134,6 +197,28 @@ SETUPS: dict[str, Setup] = {
             cache_reuse=True,
         ),
         Setup(
+            "summem, compaction's room",
+            _summem_in_room(),
+            "summem's summaries (up to 1,000 tokens) with the provider compaction setups' "
+            "3,000-token summary room: their like-for-like baseline",
+        ),
+        Setup(
+            "provider compaction",
+            _compaction(llm_twin=False),
+            "OpenAI compacts each span (/responses/compact) and the assistant is sent its item "
+            "(items()); summem's twin is the offline extractive one: the cost of provider "
+            "compaction alone",
+            view="items",
+            providers=("openai",),
+        ),
+        Setup(
+            "provider compaction + LLM twin",
+            _compaction(llm_twin=True),
+            "both: OpenAI compacts each span, and summem's LLM summarizer writes its twin",
+            view="items",
+            providers=("openai",),
+        ),
+        Setup(
             "every crossing",
             _summem(THRESHOLD - 200),
             "summarize at every threshold crossing, evicting only what must go (no hysteresis, "
@@ -191,12 +276,70 @@ WORKLOADS: dict[str, Workload] = {
 # -- the pricing summarizer -----------------------------------------------------------------
 
 
+@dataclass
+class Compacted:
+    """One ``/responses/compact`` call as sent: its input items, and the item it returned."""
+
+    input: list[dict[str, Any]]
+    output_tokens: int
+
+
+class _Usage:
+    def __init__(self, input_tokens: int, output_tokens: int) -> None:
+        self.input_tokens = input_tokens
+        self.output_tokens = output_tokens
+
+
+class _Response:
+    def __init__(self, output: list[dict[str, Any]], usage: _Usage) -> None:
+        self.output = output
+        self.usage = usage
+
+
+class _Responses:
+    """``client.responses.compact``: OpenAI's documented answer, its item sized as the summary.
+
+    What OpenAI's pass writes is opaque; it is taken to be as long as a summary of the same
+    span (the text the replier was given: the extractive summary, the LLM summarizer's reply
+    in this model), and its ``encrypted_content`` is sized so that summem counts it at that
+    many tokens (:func:`summem.tokens.provider.encrypted_tokens`), as the next requests bill it.
+    """
+
+    def __init__(self, replier: Replier) -> None:
+        self.replier = replier
+
+    def compact(self, **kwargs: Any) -> _Response:
+        replier = self.replier
+        counter = replier.counter
+        assert counter is not None
+        tokens = max(1, counter.count_text(replier.reply))
+        payload = "A" * (tokens * BYTES_PER_TOKEN * 4 // 3)
+        replier.compactions += 1
+        item = {
+            "type": "compaction",
+            "id": f"cmp_{replier.compactions}",
+            "encrypted_content": payload,
+        }
+        sent = [dict(i) for i in kwargs["input"]]
+        replier.compacted.append(Compacted(sent, tokens))
+        users = [i for i in sent if i.get("role") == "user" and i.get("type") != "compaction"]
+        return _Response([*users, item], _Usage(0, tokens))
+
+
 class Replier:
-    """An LLM client that answers each request with the text it is given, and keeps them."""
+    """An LLM client that answers each request with the text it is given, and keeps them.
+
+    Its ``responses.compact`` answers as OpenAI's compaction endpoint does (see
+    :class:`_Responses`), keeping each call in :attr:`compacted`.
+    """
 
     def __init__(self) -> None:
         self.reply = ""
         self.requests: list[ChatRequest] = []
+        self.compacted: list[Compacted] = []
+        self.compactions = 0
+        self.counter: TokenCounter | None = None
+        self.responses = _Responses(self)
 
     def complete(self, request: ChatRequest) -> ChatResponse:
         self.requests.append(request)
@@ -207,6 +350,33 @@ class Replier:
 
     def max_input_tokens(self, model: str) -> int | None:
         return None
+
+
+class _Capped:
+    """A twin summarizing as if the summary room were :data:`SUMMARY_MAX`, as every summary."""
+
+    def __init__(self, twin: Any) -> None:
+        self.twin = twin
+        self.name = twin.name
+
+    def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
+        capped = dataclasses.replace(request, max_tokens=min(request.max_tokens, SUMMARY_MAX))
+        output: SummaryOutput = yield from self.twin.summarize(capped)
+        return output
+
+
+class _Offline:
+    """The extractive twin, free; its text is what the provider's compaction is sized as."""
+
+    def __init__(self, replier: Replier) -> None:
+        self.extractive = ExtractiveSummarizer()
+        self.replier = replier
+        self.name = self.extractive.name
+
+    def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
+        offline = yield from self.extractive.summarize(request)
+        self.replier.reply = offline.text
+        return offline
 
 
 class PricedSummarizer:

@@ -56,6 +56,7 @@ __all__ = [
     "provider_summary_items",
     "provider_summary_message",
     "skipped_text",
+    "twin_due",
     "twin_link",
     "without_provider_items",
 ]
@@ -91,7 +92,9 @@ def openai_compaction_message(
     """An OpenAI ``compaction`` item as a provider item message (the item itself in ``meta``).
 
     Its chat form only names the item (a summary never quotes it); the item's JSON is a
-    string extra, counted against the budget and never read. ``window``: the items
+    string extra, counted against the budget (its ``encrypted_content`` by the payload's size,
+    :func:`summem.tokens.provider.encrypted_tokens`; the rest as text) and never read.
+    ``window``: the items
     ``/responses/compact`` returned before it (:data:`COMPACTION_WINDOW`), sent with it.
     """
     data = dict(item)
@@ -123,7 +126,7 @@ def provider_summary_message(summary: Message) -> Message | None:
     """What ``items()`` sends for a delegated summary, as summem counts it (``None``: none).
 
     The window and the item OpenAI returned, as one provider item message
-    (:func:`openai_compaction_message`): counted at its JSON's size, exactly as the same
+    (:func:`openai_compaction_message`): counted exactly as the same
     item and window sitting in the history. A summary's budget share is the larger of this
     and the summary itself (the twin, which every other view sends).
     """
@@ -234,6 +237,25 @@ def _stands_for_history(message: Message) -> bool:
     if isinstance(message.meta.get(PROVIDER_ITEM), dict):
         return True
     return any(block.get("content") for block in compaction_blocks(message))
+
+
+def twin_due(
+    span: Sequence[Message], sizes: Sequence[int], summary: Message | None, step: int
+) -> bool:
+    """Whether a provider item's twin of ``span`` (sized ``sizes``) is worth a reduction now.
+
+    Under the limits, the first twin (no summary yet, or one of summem's own) always is. After
+    a twin, a provider that compacts every turn would have a twin written every turn, each
+    standing for one turn: the next is due only once the conversation since the last twin
+    holds ``step`` tokens (a regular reduction's worth: the threshold less the target; the
+    items themselves, which no summary reads, are not counted). Until then the item is kept
+    and sent as ever, and every other view still carries that conversation itself.
+    """
+    info = summary.summary_info if summary is not None else None
+    if info is None or TWIN_OF not in info.extra:
+        return True
+    said = sum(size for m, size in zip(span, sizes, strict=False) if not skipped_text(m))
+    return said >= step
 
 
 def twin_link(first_kept: Message | None) -> dict[str, Any] | None:

@@ -33,6 +33,7 @@ from summem.formats.compaction import (
     for_provider,
     natural_cut,
     provider_item,
+    twin_due,
     twin_link,
 )
 from summem.messages import Message, MessageLike, flat_message, parse_message, parse_messages
@@ -252,8 +253,13 @@ class SessionCore:
         """Whether the tail holds provider items, and one a reduction should cut before."""
         self.foreign = any(provider_item(m) is not None for m in self.tail)
         """The tail holds provider items: views leave out what their target cannot read."""
-        self.natural_due = self.foreign and self.natural_cut(self.tail) > 0
+        self.natural_due = self.foreign and self._twin_due(self.natural_cut(self.tail))
         """A provider item stands for the messages before it: their twin is due."""
+
+    def _twin_due(self, at: int) -> bool:
+        """A twin of ``tail[:at]`` is worth writing under the limits (see ``twin_due``)."""
+        step = self.reducer.threshold - self.reducer.target
+        return at > 0 and twin_due(self.tail[:at], self.sizes[:at], self.summary, step)
 
     def natural_cut(self, tail: list[Message]) -> int:
         """Right before the latest provider item in ``tail``, if a cut may fall there (else 0).
@@ -571,7 +577,7 @@ class SessionCore:
                     foreign = foreign or provider_item(msg) is not None
             if foreign:
                 self.foreign = True
-                self.natural_due = self.natural_cut(self.tail) > 0
+                self.natural_due = self._twin_due(self.natural_cut(self.tail))
             if self.masks is not None:
                 for msg in history:
                     self._masked(self.masks.add(msg))
@@ -720,8 +726,8 @@ class SessionCore:
                 limit = self.soft_threshold
             else:
                 limit = r.threshold
-            natural = self.natural_cut(self.tail) if self.natural_due else 0
-            if size <= limit and not natural:
+            natural = self.natural_cut(self.tail) if self.foreign else 0
+            if size <= limit and not (natural and self.natural_due):
                 return None
             tail, sizes = list(self.tail), list(self.sizes)
             previous = self.summary
@@ -887,10 +893,10 @@ class SessionCore:
                     self.tail_ids.pop(m.id, None)
                 if self.masks is not None:
                     self.masks.drop(plan.evicted)
-                if self.foreign:
-                    self._provider_items()
                 self.renders.forget([self.summary])
                 self.summary = outcome.summary
+                if self.foreign:  # after the summary: whether a twin is due depends on it
+                    self._provider_items()
                 self._carried = None
                 if outcome.summary is None and plan.previous is not None:
                     self._carried = (plan.epoch, plan.previous)

@@ -42,6 +42,7 @@ from summem.formats.compaction import (
     COMPACTION_BLOCKS,
     OPENAI,
     PROVIDER_SUMMARY,
+    Provider,
     anthropic_summary_turn,
     without_provider_items,
 )
@@ -106,7 +107,90 @@ def compacted_window(output: Sequence[Any]) -> tuple[list[dict[str, Any]], dict[
     return items[:-1], item
 
 
-class OpenAICompaction:
+class _Delegating:
+    """What both delegating summarizers share: the twin, then the provider's pass, committed.
+
+    A subclass says how to ask its provider (:meth:`_step`), what in the answer is kept
+    (:meth:`_parse`: the held compaction's own fields, or :class:`SummarizationError`), and
+    how its answer reports usage (:attr:`_usage`). The flow, the failure path (the twin alone,
+    its pass still counted when the provider answered) and the summary's provenance are here.
+    """
+
+    provider: Provider
+    label: str
+    """How the logs name the provider's compaction, e.g. ``"OpenAI compaction"``."""
+    _usage: tuple[str, str]
+    """The attributes of the answer's ``usage`` holding its input and output tokens."""
+    model: str
+    twin: Any
+
+    @property
+    def name(self) -> str:  # pragma: no cover - each subclass names itself
+        raise NotImplementedError
+
+    def _step(self, request: SummaryRequest) -> Any:  # pragma: no cover - abstract
+        """The flow step calling the provider on ``request``'s span."""
+        raise NotImplementedError
+
+    def _parse(self, response: Any) -> dict[str, Any]:  # pragma: no cover - abstract
+        """The fields of the held compaction read from the answer (``id`` and the item).
+
+        Raises:
+            SummarizationError: the answer holds no usable compaction.
+        """
+        raise NotImplementedError
+
+    def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
+        """The twin, then the provider's compaction of the same span (see the module)."""
+        twin = yield from as_flow(self.twin.summarize(request), getattr(self.twin, "name", "twin"))
+        response: Any = None
+        try:
+            response = yield self._step(request)
+            fields = self._parse(response)
+        except ConfigurationError:
+            raise
+        except Exception as exc:  # the twin stands alone: a provider outage blocks nothing
+            if not isinstance(exc, SummarizationError):
+                exc = map_provider_error(exc, provider=self.provider, model=self.model)
+            reason = f"{type(exc).__name__}: {str(exc)[:200]}"
+            logger.warning(
+                "%s (%s) failed, the twin summary alone is committed: %s",
+                self.label,
+                self.model,
+                reason,
+            )
+            extra = {**twin.extra, PROVIDER_SUMMARY: {"provider": self.provider, "failed": reason}}
+            alone = dataclasses.replace(twin, extra=extra)
+            if response is None:
+                return alone
+            # the provider answered without a compaction (Claude's empty block is its no-op):
+            # it read the span, and billed the pass all the same
+            return _with_pass(alone, self.model, *_spent(response, *self._usage))
+        spent_in, spent_out = _spent(response, *self._usage)
+        held = {
+            "provider": self.provider,
+            "kind": "compaction",
+            **fields,
+            "model": self.model,
+            "usage": {"input_tokens": spent_in, "output_tokens": spent_out},
+            "twin": twin.summarizer,
+        }
+        return SummaryOutput(
+            text=twin.text,
+            summarizer=self.name,
+            model=self.model,
+            prompt=twin.prompt,
+            prompt_hash=twin.prompt_hash,
+            finish_reason=twin.finish_reason,
+            calls=twin.calls + 1,
+            input_tokens=twin.input_tokens + spent_in,
+            output_tokens=twin.output_tokens + spent_out,
+            extra={**twin.extra, PROVIDER_SUMMARY: held},
+            cost_usd=cost_of(twin) + cost_usd(self.model, spent_in, spent_out),
+        )
+
+
+class OpenAICompaction(_Delegating):
     """A summarizer that has OpenAI compact the span (``/responses/compact``), with a twin.
 
     Args:
@@ -116,6 +200,10 @@ class OpenAICompaction:
         twin: the summarizer of the readable twin; the offline extractive one by default.
         instructions: passed to ``/responses/compact`` as ``instructions``.
     """
+
+    provider = OPENAI
+    label = "OpenAI compaction"
+    _usage = ("input_tokens", "output_tokens")
 
     def __init__(
         self,
@@ -153,57 +241,15 @@ class OpenAICompaction:
             before = [{"role": "user", "content": request.previous_summary}]
         return before + to_items(list(request.messages))
 
-    def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
-        """The twin, then the provider's compaction of the same span (see the module)."""
-        twin = yield from as_flow(self.twin.summarize(request), getattr(self.twin, "name", "twin"))
+    def _step(self, request: SummaryRequest) -> CompactCall:
         kwargs: dict[str, Any] = {"model": self.model, "input": self._input(request)}
         if self.instructions is not None:
             kwargs["instructions"] = self.instructions
-        response: Any = None
-        try:
-            response = yield CompactCall(self.client, kwargs)
-            window, item = compacted_window(getattr(response, "output", None) or [])
-        except ConfigurationError:
-            raise
-        except Exception as exc:  # the twin stands alone: a provider outage blocks nothing
-            if not isinstance(exc, SummarizationError):
-                exc = map_provider_error(exc, provider=OPENAI, model=self.model)
-            reason = f"{type(exc).__name__}: {str(exc)[:200]}"
-            logger.warning(
-                "OpenAI compaction (%s) failed, the twin summary alone is committed: %s",
-                self.model,
-                reason,
-            )
-            extra = {**twin.extra, PROVIDER_SUMMARY: {"provider": OPENAI, "failed": reason}}
-            alone = dataclasses.replace(twin, extra=extra)
-            if response is None:
-                return alone
-            # OpenAI answered without an item: the pass was billed all the same
-            return _with_pass(alone, self.model, *_spent(response, "input_tokens", "output_tokens"))
-        spent_in, spent_out = _spent(response, "input_tokens", "output_tokens")
-        held = {
-            "provider": OPENAI,
-            "kind": "compaction",
-            "id": item.get("id"),
-            "item": item,
-            "window": window,
-            "model": self.model,
-            "usage": {"input_tokens": spent_in, "output_tokens": spent_out},
-            "twin": twin.summarizer,
-        }
-        return SummaryOutput(
-            text=twin.text,
-            summarizer=self.name,
-            model=self.model,
-            prompt=twin.prompt,
-            prompt_hash=twin.prompt_hash,
-            finish_reason=twin.finish_reason,
-            calls=twin.calls + 1,
-            input_tokens=twin.input_tokens + spent_in,
-            output_tokens=twin.output_tokens + spent_out,
-            extra={**twin.extra, PROVIDER_SUMMARY: held},
-            cost_usd=cost_of(twin) + cost_usd(self.model, spent_in, spent_out),
-        )
+        return CompactCall(self.client, kwargs)
+
+    def _parse(self, response: Any) -> dict[str, Any]:
+        window, item = compacted_window(getattr(response, "output", None) or [])
+        return {"id": item.get("id"), "item": item, "window": window}
 
 
 class CompletionCall:
@@ -251,7 +297,7 @@ def compaction_block(response: Any) -> dict[str, Any]:
     return dict(block)
 
 
-class AnthropicCompaction:
+class AnthropicCompaction(_Delegating):
     """A summarizer that has Claude compact the span (on-demand compaction), with a twin.
 
     The span is sent through litellm with ``compaction={"type": "summarize"}`` (litellm adds
@@ -270,6 +316,10 @@ class AnthropicCompaction:
         max_tokens: the reply's cap.
         **litellm_kwargs: passed to litellm (``api_key``, ``api_base``, ``timeout``...).
     """
+
+    provider = ANTHROPIC
+    label = "Anthropic compaction"
+    _usage = ("prompt_tokens", "completion_tokens")
 
     def __init__(
         self,
@@ -311,9 +361,7 @@ class AnthropicCompaction:
             out.insert(0, {"role": "user", "content": "(the conversation so far)"})
         return out
 
-    def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
-        """The twin, then Claude's compaction of the same span (see the class)."""
-        twin = yield from as_flow(self.twin.summarize(request), getattr(self.twin, "name", "twin"))
+    def _step(self, request: SummaryRequest) -> CompletionCall:
         compaction: dict[str, Any] = {"type": "summarize"}
         if self.instructions is not None:
             compaction["instructions"] = self.instructions
@@ -324,49 +372,10 @@ class AnthropicCompaction:
             "compaction": compaction,
             "max_tokens": self.max_tokens,
         }
-        response: Any = None
-        try:
-            response = yield CompletionCall(kwargs)
-            block = compaction_block(response)
-        except Exception as exc:  # the twin stands alone (an empty block is a no-op)
-            if not isinstance(exc, SummarizationError):
-                exc = map_provider_error(exc, provider=ANTHROPIC, model=self.model)
-            reason = f"{type(exc).__name__}: {str(exc)[:200]}"
-            logger.warning(
-                "Anthropic compaction (%s) failed, the twin summary alone is committed: %s",
-                self.model,
-                reason,
-            )
-            extra = {**twin.extra, PROVIDER_SUMMARY: {"provider": ANTHROPIC, "failed": reason}}
-            alone = dataclasses.replace(twin, extra=extra)
-            if response is None:
-                return alone
-            # Claude answered (an empty block, its no-op): it read the span, and billed it
-            spent = _spent(response, "prompt_tokens", "completion_tokens")
-            return _with_pass(alone, self.model, *spent)
-        spent_in, spent_out = _spent(response, "prompt_tokens", "completion_tokens")
-        held = {
-            "provider": ANTHROPIC,
-            "kind": "compaction",
-            "id": None,
-            "block": block,
-            "model": self.model,
-            "usage": {"input_tokens": spent_in, "output_tokens": spent_out},
-            "twin": twin.summarizer,
-        }
-        return SummaryOutput(
-            text=twin.text,
-            summarizer=self.name,
-            model=self.model,
-            prompt=twin.prompt,
-            prompt_hash=twin.prompt_hash,
-            finish_reason=twin.finish_reason,
-            calls=twin.calls + 1,
-            input_tokens=twin.input_tokens + spent_in,
-            output_tokens=twin.output_tokens + spent_out,
-            extra={**twin.extra, PROVIDER_SUMMARY: held},
-            cost_usd=cost_of(twin) + cost_usd(self.model, spent_in, spent_out),
-        )
+        return CompletionCall(kwargs)
+
+    def _parse(self, response: Any) -> dict[str, Any]:
+        return {"id": None, "block": compaction_block(response)}
 
 
 def _spent(response: Any, tokens_in: str, tokens_out: str) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from summem.messages import Message
-from summem.tokens.provider import provider_texts
+from summem.tokens.provider import OPAQUE_KEY, opaque_size, provider_texts
 
 __all__ = [
     "ApproxCounter",
@@ -92,7 +92,9 @@ class ApproxCounter:
         extra = message.model_extra
         if extra:
             for key, value in extra.items():
-                if isinstance(value, str):  # e.g. refusal, a reasoning item's encrypted content
+                if key == OPAQUE_KEY and isinstance(value, str):  # a compaction's payload
+                    n += opaque_size(value, self.count_text)
+                elif isinstance(value, str):  # e.g. refusal, a reasoning item's encrypted content
                     n += self.count_text(value)
                 elif key == "provider_specific_fields":  # Anthropic compaction blocks
                     n += sum(self.count_text(t) for t in provider_texts(value))

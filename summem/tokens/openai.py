@@ -34,7 +34,7 @@ from summem.tokens.media import (
     image_tokens,
     image_url_tokens,
 )
-from summem.tokens.provider import provider_texts
+from summem.tokens.provider import OPAQUE_KEY, opaque_size, provider_texts
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -398,6 +398,8 @@ class TiktokenCounter:
             for key, value in extra.items():
                 if key == "function_call":  # the legacy single call
                     n += self._call_tokens(value, texts)
+                elif key == OPAQUE_KEY and isinstance(value, str):  # a compaction's payload
+                    n += opaque_size(value, lambda text: self._count_all([text]))
                 elif isinstance(value, str):  # e.g. refusal; other provider extras are not text
                     texts.append(value)
                 elif key == "provider_specific_fields":  # Anthropic compaction blocks

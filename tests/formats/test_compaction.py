@@ -9,6 +9,7 @@ The wire shapes are the documented ones: OpenAI's Responses ``compaction`` item
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -412,3 +413,33 @@ def test_while_reductions_are_paused_a_twin_is_still_linked_and_no_limit_is_clai
     assert twin.summary_info.extra[TWIN_OF]["id"] == "cmp_001"
     assert "past its hard limit" not in caplog.text
     assert memory.items()[0] == COMPACTION
+
+
+def test_a_provider_compacting_every_turn_gets_a_twin_per_reductions_worth() -> None:
+    """One item per turn: the first is twinned at once, each next twin only once the
+    conversation since the last one holds a reduction's worth (threshold less target);
+    every item is still kept, and sent."""
+    reducer = SummarizationReducer(threshold_tokens=60_000, target_tokens=59_400)
+    step = reducer.threshold - reducer.target
+    memory = Memory("every-turn", reducer=reducer)
+    per_turn = sum(reducer.size(m) for m in to_messages(turn(0)))
+    turns = 60
+    for n in range(turns):
+        item = {"type": "compaction", "id": f"cmp_{n}", "encrypted_content": SECRET[: 400 + n]}
+        memory.add_items([*turn(n), item])
+    twins = [
+        s.summary_info.extra[TWIN_OF]["id"]
+        for s in memory.summaries()
+        if s.summary_info is not None and TWIN_OF in s.summary_info.extra
+    ]
+    assert twins[0] == "cmp_0"
+    assert 2 <= len(twins) <= 1 + turns * per_turn // step < turns // 3
+    ids = [int(t.split("_")[1]) for t in twins]
+    for before, after in itertools.pairwise(ids):
+        assert (after - before) * per_turn >= step  # each twin stands for a reduction's worth
+    # every item is kept; OpenAI is sent the latest, the chat view the turns since the twin
+    assert len(memory.history()) == turns * 3
+    assert memory.items()[0]["id"] == f"cmp_{turns - 1}"
+    chat = json.dumps(memory.messages())
+    assert f"question {ids[-1] + 1}:" in chat and f"question {turns - 1}:" in chat
+    assert "encrypted_content" not in chat

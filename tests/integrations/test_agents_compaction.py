@@ -50,7 +50,7 @@ class Server:
     def answer(self, method: str, path: str, body: Any) -> tuple[int, Any, dict[str, str]]:
         self.n += 1
         if path.endswith("/compact"):
-            users = [i for i in body["input"] if i.get("role") == "user"]
+            users = [i for i in body.get("input") or [] if i.get("role") == "user"]
             out = {
                 "id": "resp_compact",
                 "object": "response.compaction",
@@ -97,6 +97,48 @@ async def test_the_sdk_compaction_keeps_the_history_and_sends_its_window() -> No
     last = server.inputs("/v1/responses")[-1]
     assert last[: len(window) + 1] == [*window, ITEM]
     assert last[len(window) + 1]["content"] == "Which codes?"
+    await inner.close()
+
+
+@pytest.mark.parametrize("mode", ["auto", "input"])
+async def test_the_runners_automatic_compaction_goes_through_summem(mode: str) -> None:
+    """The Runner compacts by itself (the SDK's default trigger: ten model items), in the
+    default mode (``previous_response_id``) or from the input: the item joins the history with
+    nothing lost, its twin is written, and the next request sends the item."""
+    server = Server()
+    client = server.recorder.async_client()
+    inner = SummemSession(
+        "user-3", reducer=SummarizationReducer(threshold_tokens=100_000, target_tokens=50_000)
+    )
+    session = OpenAIResponsesCompactionSession(
+        "user-3", inner, client=client, model="gpt-4.1", compaction_mode=mode
+    )
+    agent = Agent(name="a", model=agents.OpenAIResponsesModel("gpt-4.1", client))
+    for n in range(12):
+        await Runner.run(agent, f"My order is A{n}, code {1000 + n}.", session=session)
+    [compact] = [b for _, p, b in server.recorder.requests if p == "/v1/responses/compact"]
+    if mode == "auto":
+        assert compact.get("previous_response_id") and "input" not in compact
+    # nothing lost: every turn is in the store, the item after the tenth reply
+    history = await inner.memory.history_messages()
+    texts = [m.text for m in history]
+    assert sum(t.startswith("My order") for t in texts) == 12
+    assert sum(t.startswith("Reply") for t in texts) == 12
+    kinds = [(m.meta.get("provider_item") or {}).get("id") for m in history]
+    assert kinds.index("cmp_sdk") == 20
+    # the twin of the ten turns the item stands for
+    twin = inner.memory.summary
+    assert twin is not None and twin.summary_info is not None
+    assert twin.summary_info.extra[TWIN_OF]["id"] == "cmp_sdk"
+    assert "1000" in twin.text and "binary data" not in twin.text
+    # the SDK's view (items()) starts at the item; OpenAI is sent it with the turns after it
+    items = await session.get_items()
+    assert ITEM in items and "My order is A11, code 1011." in str(items)
+    last = server.inputs("/v1/responses")[-1]
+    window = [i for i in compact.get("input") or [] if i.get("role") == "user"]
+    at = last.index(ITEM)
+    assert last[:at] == window  # OpenAI's window as it returned it (none from a response id)
+    assert "Reply 5." not in str(last) and "My order is A11, code 1011." in str(last[at:])
     await inner.close()
 
 

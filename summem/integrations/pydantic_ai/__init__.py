@@ -25,6 +25,16 @@ of it too.
 request coming back is summem's own and is left out), and a response is recorded when the next
 request brings it back.
 
+Provider compaction: pydantic-ai's ``OpenAICompaction`` in its stateful mode and
+``AnthropicCompaction`` compact server-side; the response carrying the ``CompactionPart`` is
+recorded whole and given back as it came, and summem writes the readable twin of what it stands
+for. A capability that replaces the run's messages itself (``OpenAICompaction`` in its stateless
+mode, a summary in a request as Pydantic AI Harness's ``SummarizingCompaction`` writes) is
+refused with a ``ConfigurationError``: with summem, delegate instead
+(:class:`summem.summarizers.OpenAICompaction`, :class:`~summem.summarizers.AnthropicCompaction`),
+whose item or block pydantic-ai is sent as that provider's ``CompactionPart``, after the twin
+(which that provider drops and every other model reads).
+
 Messages convert to chat-completions messages and back without loss: each request part becomes
 one message (consecutive system prompt parts one system message; parts with no chat form, such
 as instruction deltas, ride along with a neighbour), each response one assistant message with

@@ -18,15 +18,20 @@ from summem.session.recorded import fingerprint
 
 try:
     from pydantic_ai.capabilities import AbstractCapability
-    from pydantic_ai.messages import ModelMessage
+    from pydantic_ai.messages import CompactionPart, ModelMessage, ModelRequest, ModelResponse
     from pydantic_ai.tools import RunContext  # at run time: pydantic-ai reads processor() hints
 except ImportError as exc:  # pragma: no cover - exercised with the package hidden
     raise missing("pydantic-ai", "pydantic-ai", exc) from exc
 
-from summem.integrations.pydantic_ai.messages import META_KEY, from_pydantic_ai, to_pydantic_ai
+from summem.integrations.pydantic_ai.messages import (
+    META_KEY,
+    SUMMARY_KEY,
+    from_pydantic_ai,
+    to_pydantic_ai,
+)
 
 if TYPE_CHECKING:
-    from pydantic_ai.agent import AgentRunResult
+    from pydantic_ai.agent import AbstractAgent, AgentRunResult
     from pydantic_ai.models import ModelRequestContext
 
     from summem.async_memory import AsyncMemory
@@ -34,7 +39,7 @@ if TYPE_CHECKING:
     from summem.messages import Message
     from summem.session.recorded import Mode
 
-__all__ = ["SummemHistory", "message_key"]
+__all__ = ["SummemHistory", "message_key", "refuse_history_rewrites"]
 
 # -- the capability -------------------------------------------------------------------------
 
@@ -48,6 +53,59 @@ def message_key(message: Message) -> tuple[str, Any]:
     extra = message.meta.get(META_KEY) or {}
     own = extra.get("response", extra.get("parts"))
     return json.dumps(own, sort_keys=True, default=str), fingerprint(message)
+
+
+_USE_ONE = (
+    "both compact the conversation and neither sees the other's; use one of them: "
+    "SummemHistory with summem delegating to OpenAI (SummarizationReducer(summem.summarizers."
+    "OpenAICompaction(client, model=...)), whose item pydantic-ai sends, with a readable twin "
+    "beside it), or pydantic-ai's OpenAICompaction() in its stateful mode (token_threshold: "
+    "OpenAI compacts server-side, and SummemHistory keeps the item and writes its twin)"
+)
+
+
+def _stateless_compaction(capability: Any) -> bool:
+    """Whether ``capability`` is pydantic-ai's ``OpenAICompaction`` in its stateless mode."""
+    try:
+        from pydantic_ai.models.openai import OpenAICompaction
+    except ImportError:  # pragma: no cover - pydantic-ai without the openai extra
+        return False
+    return isinstance(capability, OpenAICompaction) and bool(capability.stateless)
+
+
+def refuse_history_rewrites(messages: Sequence[ModelMessage]) -> None:
+    """Refuse a run whose messages another capability compacted (replaced) itself.
+
+    pydantic-ai's stateless ``OpenAICompaction`` replaces the run's messages with the response
+    of ``/responses/compact`` (stamped ``provider_details["compaction"]``), and a summary a
+    capability writes (Pydantic AI Harness's ``SummarizingCompaction``) is a ``CompactionPart``
+    in a request: either way the run's history no longer is the conversation, and following it
+    would branch the memory at every compaction. summem's own summary and delegated
+    compaction (marked in their ``metadata``) are not refused.
+
+    Raises:
+        ConfigurationError: naming the message and both compactors.
+    """
+    for i, message in enumerate(messages):
+        if SUMMARY_KEY in (message.metadata or {}):
+            continue
+        if isinstance(message, ModelRequest) and any(
+            isinstance(p, CompactionPart) for p in message.parts
+        ):
+            raise ConfigurationError(
+                f"message {i} of the run is a summary a capability wrote (a CompactionPart in a "
+                "request, as Pydantic AI Harness's SummarizingCompaction writes), which "
+                "replaced the run's messages: it and SummemHistory both summarize the "
+                "conversation; use one of them"
+            )
+        if isinstance(message, ModelResponse) and (message.provider_details or {}).get(
+            "compaction"
+        ):
+            raise ConfigurationError(
+                f"message {i} of the run is a /responses/compact result that replaced the run's "
+                "messages (pydantic-ai's OpenAICompaction in its stateless mode): it and "
+                f"SummemHistory {_USE_ONE}"
+            )
 
 
 def _this_run_only(messages: Sequence[ModelMessage], run_id: str | None) -> bool:
@@ -90,7 +148,28 @@ class SummemHistory(AbstractCapability[Any]):
         """Not part of agent specs: it holds a live memory."""
         return None
 
+    def for_agent(self, agent: AbstractAgent[Any, Any]) -> SummemHistory:
+        """Refuse, when the agent is built, a capability that compacts the run's messages itself.
+
+        Raises:
+            ConfigurationError: pydantic-ai's ``OpenAICompaction`` in its stateless mode is
+                among the agent's capabilities (its server-side mode is welcome: see the
+                module).
+        """
+        found: list[Any] = []
+        root = getattr(agent, "root_capability", None)
+        if root is not None:
+            root.apply(lambda c: found.append(c) if _stateless_compaction(c) else None)
+        if found:
+            raise ConfigurationError(
+                "pydantic-ai's OpenAICompaction in its stateless mode (message_count_threshold "
+                "or trigger) replaces the run's messages with a /responses/compact result, and "
+                f"SummemHistory sends summem's view instead of them: they {_USE_ONE}"
+            )
+        return self
+
     async def _follow(self, messages: Sequence[ModelMessage], run_id: str | None) -> Window | None:
+        refuse_history_rewrites(messages)
         incoming = _without_summary(from_pydantic_ai(messages), self.memory)
         if self.mode is not None:
             await _record(self.memory, incoming, self.mode)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from summem.errors import MessageValidationError
+from summem.formats.compaction import ANTHROPIC, OPENAI, PROVIDER_SUMMARY, provider_summary_items
 from summem.integrations._shared import missing, split_head
 from summem.messages import PROVIDER_ITEM, Message
 
@@ -173,7 +174,38 @@ def _from_response(response: ModelResponse) -> Message:
 
 
 def _is_summary(message: ModelMessage) -> bool:
-    return isinstance(message, ModelRequest) and SUMMARY_KEY in (message.metadata or {})
+    """Whether it is summem's own summary (a request) or provider compaction (a response)."""
+    return SUMMARY_KEY in (message.metadata or {})
+
+
+def _provider_summary(summary: Message) -> ModelResponse | None:
+    """A delegated summary's provider compaction as pydantic-ai's ``CompactionPart``.
+
+    OpenAI's item (``/responses/compact``, summem's ``OpenAICompaction``) or Claude's block
+    (``AnthropicCompaction``), in a response of that provider after the summary's request:
+    pydantic-ai sends it to that provider only, which drops what comes before it (the twin
+    among them); every other model gets the twin. ``None``: a summary of summem's own.
+    """
+    part: CompactionPart | None = None
+    items = provider_summary_items(summary)
+    if items is not None:
+        item = items[-1]
+        item_id = item.get("id") if isinstance(item.get("id"), str) else None
+        part = CompactionPart(None, id=item_id, provider_name=OPENAI, provider_details=dict(item))
+    else:
+        info = summary.summary_info
+        held = info.extra.get(PROVIDER_SUMMARY) if info is not None else None
+        block = held.get("block") if isinstance(held, dict) else None
+        if isinstance(held, dict) and held.get("provider") == ANTHROPIC and isinstance(block, dict):
+            details = {k: block[k] for k in ("encrypted_content", "signature") if block.get(k)}
+            part = CompactionPart(
+                block.get("content"), provider_name=ANTHROPIC, provider_details=details or None
+            )
+    if part is None or part.provider_name is None:
+        return None
+    return ModelResponse(
+        parts=[part], provider_name=part.provider_name, metadata={SUMMARY_KEY: summary.id}
+    )
 
 
 def from_pydantic_ai(messages: Sequence[ModelMessage]) -> list[Message]:
@@ -184,9 +216,11 @@ def from_pydantic_ai(messages: Sequence[ModelMessage]) -> list[Message]:
     """
     out: list[Message] = []
     for message in messages:
+        if _is_summary(message):
+            continue
         if isinstance(message, ModelResponse):
             out.append(_from_response(message))
-        elif not _is_summary(message):
+        else:
             out.extend(_from_request(message))
     return out
 
@@ -250,7 +284,8 @@ def to_pydantic_ai(view: list[Message]) -> list[ModelMessage]:
     """A memory's view as pydantic-ai messages: the original ones for what came from it.
 
     The summary is a request of its own (a user prompt), marked in its ``metadata`` so that
-    :func:`from_pydantic_ai` leaves it out when the view comes back.
+    :func:`from_pydantic_ai` leaves it out when the view comes back; a delegated summary's
+    provider compaction follows it as that provider's ``CompactionPart``, marked the same way.
     """
     system, summary, tail = split_head(view)
     requests, names = _Requests(), {}
@@ -261,6 +296,9 @@ def to_pydantic_ai(view: list[Message]) -> list[ModelMessage]:
                     parts=[UserPromptPart(summary.text)], metadata={SUMMARY_KEY: summary.id}
                 )
                 requests.emit(note)
+                compacted = _provider_summary(summary)
+                if compacted is not None:
+                    requests.emit(compacted)
             continue
         meta = message.meta.get(META_KEY) or {}
         if message.role == "assistant":

@@ -163,3 +163,22 @@ def test_each_family_workload_is_that_familys_trajectory() -> None:
     for name in families:
         assert WORKLOADS[name].make(3) == FAMILIES[name].trajectory(3)
     assert WORKLOADS["both-speakers"].make(3).messages != WORKLOADS["plain"].make(3).messages
+
+
+def test_provider_compaction_replays_its_pass_and_sends_its_item() -> None:
+    """OpenAI compacts each span: the pass is billed, the next requests carry the item."""
+    traj = generate_trajectory(0, turns=120, facts=5)
+    alone = replay_requests(traj, SETUPS["provider compaction"], COUNTER)
+    both = replay_requests(traj, SETUPS["provider compaction + LLM twin"], COUNTER)
+    passes = [r for r in alone.requests if r.summarizer]
+    assert passes, "120 turns pass 8,000 tokens"
+    assert all(r.output_tokens > 0 for r in passes)  # the item OpenAI wrote, billed as output
+    sent = [r for r in alone.requests if not r.summarizer]
+    carried = [r for r in sent if r.carried]
+    assert carried
+    # the item is billed at its size, as small as a summary: far below the span it replaced
+    assert all(r.carried <= 1200 for r in carried)
+    # both: the LLM twin adds its own call per reduction
+    assert sum(r.summarizer for r in both.requests) == 2 * len(passes)
+    rows = run_cost(["plain"], ["provider compaction"], [0], counter=COUNTER)
+    assert [r["provider"] for r in rows] == ["openai"]  # priced under its provider's rules
