@@ -136,8 +136,10 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     (  # 8: a one-message append is one statement (SQL.APPEND_ONE, in SQLite's own transaction):
         # a message inserted at the session's length grows the session by one. Every other
-        # insert (batches, create, rewrite) sets the length itself, as before, and older code
-        # inserts below the length it already raised: for them this is a no-op.
+        # insert (batches, create, rewrite) sets the length first and lands below it, so it
+        # never fires. Older code's one-message append inserts below the length it raised;
+        # its batches and rewrites insert at the length and then set it in the same
+        # transaction, overwriting what the trigger wrote: each message is counted once.
         """CREATE TRIGGER messages_grow AFTER INSERT ON messages BEGIN
             UPDATE sessions SET length = NEW.position + 1,
                 updated_at = (julianday('now') - 2440587.5) * 86400.0
@@ -156,7 +158,7 @@ COMPATIBLE: tuple[int, ...] = (
     6,  # 6: branches: older code would roll back to an abandoned summary, and its clear and
     #      delete would leave branch rows behind for a later session to inherit
     7,  # 7: stubs in the summary log: older code would make a stub (no text) current
-    7,  # 8: the trigger growing the session: older code's inserts never meet its condition
+    7,  # 8: the trigger growing the session: older code sets every length it changes
 )
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat` for what may be declared)."""

@@ -4,8 +4,9 @@ Stdlib ``sqlite3`` only. The file runs in WAL mode, so readers never block the w
 write is one ``BEGIN IMMEDIATE`` transaction (a one-message append, the write of every turn, is
 one statement in SQLite's own transaction, which takes the same lock), so several processes
 appending to and committing on the same session serialise on SQLite's own lock
-(``busy_timeout`` makes them wait instead of failing) and see each other's work. Each thread gets its own connection; writers of this
-process also queue on a lock, so they do not spin in SQLite's busy handler.
+(``busy_timeout`` makes them wait instead of failing) and see each other's work. Each thread
+gets its own connection; writers of this process also queue on a lock, so they do not spin in
+SQLite's busy handler.
 
 This module is the store's operations on sessions. The rest lives beside it, one concept
 each: opening the file read-write or read-only (:mod:`summem.stores.sqlite.access`),
@@ -196,8 +197,10 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
                 rows.append((meta.sid, n + len(rows), mid, body))
             if not rows:
                 return n
-            conn.executemany(SQL.INSERT_MESSAGE, rows)
+            # the length first: the rows then land below it, so the trigger messages_grow (for
+            # a message inserted at the length) never fires for them
             conn.execute(SQL.SET_LENGTH, (n + len(rows), time.time(), meta.sid))
+            conn.executemany(SQL.INSERT_MESSAGE, rows)
             return n + len(rows)
 
     def _append_one(self, name: str, mid: str, body: str) -> int | None:
