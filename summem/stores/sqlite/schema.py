@@ -21,7 +21,16 @@ from summem.stores.sqlite.search import (
     create_fts,
 )
 
-__all__ = ["COMPATIBLE", "MIGRATIONS", "SQL", "open_wal", "read_marker", "write_marker"]
+__all__ = [
+    "COMPATIBLE",
+    "MIGRATIONS",
+    "READ_AS_IS",
+    "SQL",
+    "open_wal",
+    "read_marker",
+    "readable_as_is",
+    "write_marker",
+]
 
 
 def open_wal(conn: sqlite3.Connection, *, deadline: float) -> int:
@@ -163,6 +172,20 @@ COMPATIBLE: tuple[int, ...] = (
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat` for what may be declared)."""
 check_declarations(COMPATIBLE, len(MIGRATIONS))
+
+READ_AS_IS: frozenset[int] = frozenset(
+    {
+        8,  # the append's trigger: it changes how a write runs, never what a read finds
+    }
+)
+"""The schema versions whose migration a read-only reader does without: a read-only file whose
+only missing migrations are these is read as it is (its writes are refused anyway)."""
+
+
+def readable_as_is(stored: int) -> bool:
+    """Whether a read-only reader may read a file at the older version ``stored`` unmigrated."""
+    return all(v in READ_AS_IS for v in range(stored + 1, len(MIGRATIONS) + 1))
+
 
 _MARKER_TABLE = (
     "CREATE TABLE IF NOT EXISTS summem_schema (one INTEGER PRIMARY KEY CHECK (one = 1), "
