@@ -105,3 +105,32 @@ def test_two_processes_append_and_commit(multiprocess: Backend) -> None:
     assert [r.get("error") for r in reports] == [None, None]
     assert [p.exitcode for p in procs] == [0, 0]
     check_history(multiprocess.make(), "P", reports, n)
+
+
+def test_appends_of_the_same_messages_racing_store_each_once(backend: Backend) -> None:
+    """A retried append racing the one it retries (a lost reply while the first still waits
+    for the lock): four threads on two instances append the same messages, one at a time."""
+    stores = [backend.make(), backend.make()]
+    messages = [user(f"m{i}") for i in range(40)]
+    barrier = threading.Barrier(4)
+    lengths: list[list[int]] = [[] for _ in range(4)]
+    errors: list[BaseException] = []
+
+    def run(t: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            for m in messages:
+                lengths[t].append(stores[t % 2].append("R", [m]))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=60)
+    assert errors == []
+    assert [m.id for m in stores[0].history("R")] == [m.id for m in messages]
+    assert stores[1].load("R").length == 40
+    for seen in lengths:  # each reply: a length that holds the message, never shrinking
+        assert seen == sorted(seen) and all(n >= i + 1 for i, n in enumerate(seen))

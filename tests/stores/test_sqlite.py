@@ -19,6 +19,7 @@ from summem.errors import (
 )
 from summem.messages import SummaryInfo, user
 from summem.stores import SQLiteStore
+from summem.stores.base import encode_message
 from summem.stores.sqlite.schema import MIGRATIONS, SQL
 from tests.stores.helpers import sqlite_drop_branches, sqlite_drop_grow
 
@@ -190,6 +191,68 @@ def test_the_append_trigger_leaves_a_batch_and_a_rewrite_their_own_length(
         assert store.probe("s")[2] == 5  # type: ignore[index]
         assert store.append("s", [user("z")]) == 6
         assert [m.text for m in store.history("s")] == ["0", "1", "2", "x", "y", "z"]
+
+
+def test_a_batch_a_rewrite_and_a_create_never_fire_the_append_trigger(tmp_path: Path) -> None:
+    # each sets the length before it inserts: the trigger (one UPDATE of the session per
+    # message) would only redo what they do; total_changes counts a trigger's rows too
+    with SQLiteStore(tmp_path / "s.db") as store:
+        store.append("s", [user("a")])
+        conn = store._file._conn()
+        before = conn.total_changes
+        assert store.append("s", [user(str(i)) for i in range(4)]) == 5
+        assert conn.total_changes - before == 4 + 1  # the messages, then the length once
+        epoch, version, _ = store.probe("s")  # type: ignore[misc]
+        before = conn.total_changes
+        store.rewrite(
+            "s",
+            keep=5,  # at the length: every new message lands where the trigger would fire
+            messages=[user("x"), user("y"), user("z")],
+            expected_version=version,
+            expected_epoch=epoch,
+            branch_id="b1",
+        )
+        assert conn.total_changes - before == 1 + 3 + 1  # the branch, the messages, the session
+        before = conn.total_changes
+        store.create("c", history=[user("p"), user("q")])
+        assert conn.total_changes - before == 1 + 2
+        before = conn.total_changes
+        assert store.append("s", [user("one")]) == 9
+        assert conn.total_changes - before == 2  # the message, and the trigger's length
+        assert [m.text for m in store.history("s")][-4:] == ["x", "y", "z", "one"]
+        assert store.probe("c")[2] == 2  # type: ignore[index]
+
+
+def test_schema_7_code_appending_to_a_migrated_file_counts_each_message_once(
+    tmp_path: Path,
+) -> None:
+    # code at schema 7 may still use a file at 8 (COMPATIBLE): its one-message append raised
+    # the length first, then inserted below it; its batch inserted, then set the length
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as store:
+        store.append("s", [user("a"), user("b")])
+    old = [user(f"old-{i}") for i in range(3)]
+    conn = sqlite3.connect(path, isolation_level=None)
+    grow = (
+        "UPDATE sessions SET length = length + 1, updated_at = ? WHERE name = ? AND NOT EXISTS "
+        "(SELECT 1 FROM messages m WHERE m.sid = sessions.sid AND m.msg_id = ?) "
+        "RETURNING sid, length"
+    )
+    conn.execute("BEGIN IMMEDIATE")
+    sid, length = conn.execute(grow, (0.0, "s", old[0].id)).fetchone()
+    conn.execute(SQL.INSERT_MESSAGE, (sid, length - 1, old[0].id, encode_message(old[0])))
+    conn.execute("COMMIT")
+    conn.execute("BEGIN IMMEDIATE")
+    for position, m in zip((3, 4), old[1:], strict=True):
+        conn.execute(SQL.INSERT_MESSAGE, (sid, position, m.id, encode_message(m)))
+    conn.execute(SQL.SET_LENGTH, (5, 0.0, sid))
+    conn.execute("COMMIT")
+    assert conn.execute("SELECT length FROM sessions").fetchone() == (5,)
+    conn.close()
+    with SQLiteStore(path) as store:
+        assert store.append("s", [user("c")]) == 6
+        assert store.probe("s")[2] == 6  # type: ignore[index]
+        assert [m.text for m in store.history("s")] == ["a", "b", "old-0", "old-1", "old-2", "c"]
 
 
 def test_a_one_message_append_to_a_session_of_bad_length_writes_nothing(tmp_path: Path) -> None:

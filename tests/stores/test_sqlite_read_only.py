@@ -33,7 +33,7 @@ from summem.stores.sqlite import AsyncSQLiteStore
 from summem.stores.sqlite.access import Target, _writable, read_only_reason, target
 from summem.stores.sqlite.schema import MIGRATIONS
 from tests.cli.test_app import one_error_line, run
-from tests.stores.helpers import sqlite_drop_branches
+from tests.stores.helpers import sqlite_drop_branches, sqlite_drop_grow, sqlite_drop_stubs
 
 NOBODY = 65534
 CHILD_WAIT_SECONDS = 120
@@ -338,6 +338,43 @@ def test_unprivileged_reader_of_a_protected_file_in_a_protected_folder(folder: P
         assert "(the file is not writable)" in out["refused"]
     assert sorted(p.name for p in folder.iterdir()) == ["s.db"]  # nothing created
     assert digest(path) == before
+
+
+def test_a_file_short_only_of_the_append_trigger_is_read_as_it_is(folder: Path) -> None:
+    # schema 7: migration 8 only adds the trigger a one-message append relies on; a read-only
+    # reader (summem inspect) needs nothing of it, and writes are refused anyway
+    path = folder / "s.db"
+    make_db(path)
+    conn = sqlite3.connect(path)
+    sqlite_drop_grow(conn)
+    conn.execute("PRAGMA user_version = 7")
+    conn.commit()
+    conn.close()
+    before = digest(path)
+    with SQLiteStore(path, read_only=True) as reader:
+        assert [m.text for m in reader.history("a")] == ["hello", "hi there"]
+        assert reader.load("b").length == 1
+        assert [h.message.text for h in reader.search("a", "hello", k=3)] == ["hello"]
+        with pytest.raises(StoreError, match="is open read-only"):
+            reader.append("a", [user("more")])
+    assert digest(path) == before
+    with SQLiteStore(path) as writer:  # a writer still migrates it
+        assert writer.append("a", [user("more")]) == 3
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
+    conn.close()
+
+
+def test_a_file_short_of_a_migration_readers_need_is_still_refused(folder: Path) -> None:
+    path = folder / "s.db"
+    make_db(path)
+    conn = sqlite3.connect(path)
+    sqlite_drop_stubs(conn)  # migrations 8 and 7: a reader needs 7 (stubs in the log)
+    conn.execute("PRAGMA user_version = 6")
+    conn.commit()
+    conn.close()
+    with pytest.raises(SchemaVersionError, match="schema version 6, older than this summem's"):
+        SQLiteStore(path, read_only=True)
 
 
 def test_unprivileged_reader_of_an_older_schema_gets_the_clear_error(folder: Path) -> None:

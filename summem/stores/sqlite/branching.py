@@ -4,8 +4,8 @@ A rewrite runs inside the caller's ``BEGIN IMMEDIATE`` transaction: it records t
 (``branches``), moves the abandoned rows from ``messages`` to ``branch_messages`` with one
 ``INSERT ... SELECT`` over the position range and deletes them (and their full-text rows), marks
 the logged summaries past the fork (``summaries.abandoned_by``), picks the summary to roll back
-to, then appends the new messages at ``keep``. Every statement is an index range: the cost is
-O(abandoned + new), never O(history).
+to, then sets the length and appends the new messages at ``keep``, below it. Every statement is
+an index range: the cost is O(abandoned + new), never O(history).
 """
 
 from __future__ import annotations
@@ -71,8 +71,9 @@ def rewrite(
             continue  # in history[:keep], or repeated in the batch
         seen.add(mid)
         rows.append((sid, keep + len(rows), mid, body))
-    conn.executemany(SQL.INSERT_MESSAGE, rows)
+    # the length first: the rows then land below it (the trigger messages_grow never fires)
     conn.execute(SQL.SET_REWRITTEN, (keep + len(rows), summary, watermark, keep, now, sid))
+    conn.executemany(SQL.INSERT_MESSAGE, rows)
     return meta.version + 1
 
 

@@ -50,7 +50,13 @@ from summem.stores.sqlite.access import (
     read_only_reason,
     read_only_uri,
 )
-from summem.stores.sqlite.schema import MIGRATIONS, open_wal, read_marker, write_marker
+from summem.stores.sqlite.schema import (
+    MIGRATIONS,
+    open_wal,
+    read_marker,
+    readable_as_is,
+    write_marker,
+)
 
 __all__ = ["SQLiteFile"]
 
@@ -110,7 +116,9 @@ class SQLiteFile:
     def open(self) -> None:
         """Put the file in WAL mode and migrate its schema, once (a no-op afterwards).
 
-        A read-only file is only checked: its schema must be the current one.
+        A read-only file is only checked: its schema must be the current one, a newer one
+        compatible with it, or an older one short only of migrations readers do without
+        (:data:`~summem.stores.sqlite.schema.READ_AS_IS`).
 
         Raises:
             StoreError: the file cannot be opened, stays locked past the timeout, has a
@@ -357,7 +365,7 @@ class SQLiteFile:
         self._check_schema(current)
 
     def _check_schema(self, current: int) -> None:
-        if self._must_migrate(self._conn(), current):
+        if self._must_migrate(self._conn(), current) and not readable_as_is(current):
             raise SchemaVersionError(
                 f"{self.path!r} has schema version {current}, older than this summem's "
                 f"({len(MIGRATIONS)}): it needs a migration, which cannot run on a read-only "

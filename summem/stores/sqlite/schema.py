@@ -21,7 +21,16 @@ from summem.stores.sqlite.search import (
     create_fts,
 )
 
-__all__ = ["COMPATIBLE", "MIGRATIONS", "SQL", "open_wal", "read_marker", "write_marker"]
+__all__ = [
+    "COMPATIBLE",
+    "MIGRATIONS",
+    "READ_AS_IS",
+    "SQL",
+    "open_wal",
+    "read_marker",
+    "readable_as_is",
+    "write_marker",
+]
 
 
 def open_wal(conn: sqlite3.Connection, *, deadline: float) -> int:
@@ -136,8 +145,10 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     (  # 8: a one-message append is one statement (SQL.APPEND_ONE, in SQLite's own transaction):
         # a message inserted at the session's length grows the session by one. Every other
-        # insert (batches, create, rewrite) sets the length itself, as before, and older code
-        # inserts below the length it already raised: for them this is a no-op.
+        # insert (batches, create, rewrite) sets the length first and lands below it, so it
+        # never fires. Older code's one-message append inserts below the length it raised;
+        # its batches and rewrites insert at the length and then set it in the same
+        # transaction, overwriting what the trigger wrote: each message is counted once.
         """CREATE TRIGGER messages_grow AFTER INSERT ON messages BEGIN
             UPDATE sessions SET length = NEW.position + 1,
                 updated_at = (julianday('now') - 2440587.5) * 86400.0
@@ -156,11 +167,25 @@ COMPATIBLE: tuple[int, ...] = (
     6,  # 6: branches: older code would roll back to an abandoned summary, and its clear and
     #      delete would leave branch rows behind for a later session to inherit
     7,  # 7: stubs in the summary log: older code would make a stub (no text) current
-    7,  # 8: the trigger growing the session: older code's inserts never meet its condition
+    7,  # 8: the trigger growing the session: older code sets every length it changes
 )
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat` for what may be declared)."""
 check_declarations(COMPATIBLE, len(MIGRATIONS))
+
+READ_AS_IS: frozenset[int] = frozenset(
+    {
+        8,  # the append's trigger: it changes how a write runs, never what a read finds
+    }
+)
+"""The schema versions whose migration a read-only reader does without: a read-only file whose
+only missing migrations are these is read as it is (its writes are refused anyway)."""
+
+
+def readable_as_is(stored: int) -> bool:
+    """Whether a read-only reader may read a file at the older version ``stored`` unmigrated."""
+    return all(v in READ_AS_IS for v in range(stored + 1, len(MIGRATIONS) + 1))
+
 
 _MARKER_TABLE = (
     "CREATE TABLE IF NOT EXISTS summem_schema (one INTEGER PRIMARY KEY CHECK (one = 1), "

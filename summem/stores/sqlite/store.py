@@ -197,8 +197,10 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
                 rows.append((meta.sid, n + len(rows), mid, body))
             if not rows:
                 return n
-            conn.executemany(SQL.INSERT_MESSAGE, rows)
+            # the length first: the rows then land below it, so the trigger messages_grow (for
+            # a message inserted at the length) never fires for them
             conn.execute(SQL.SET_LENGTH, (n + len(rows), time.time(), meta.sid))
+            conn.executemany(SQL.INSERT_MESSAGE, rows)
             return n + len(rows)
 
     def _append_one(self, name: str, mid: str, body: str) -> int | None:
