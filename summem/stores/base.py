@@ -54,12 +54,14 @@ __all__ = [
     "MAX_SESSION_ID_LENGTH",
     "AsyncBranchingStore",
     "AsyncListingStore",
+    "AsyncProbingAppendStore",
     "AsyncSearchableStore",
     "AsyncStore",
     "Branch",
     "BranchingStore",
     "ClosingStore",
     "ListingStore",
+    "ProbingAppendStore",
     "SearchHit",
     "SearchableStore",
     "SessionInfo",
@@ -620,6 +622,44 @@ class AsyncBranchingStore(Protocol):
 
     async def branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
         """See :meth:`BranchingStore.branch_messages`."""
+
+
+@runtime_checkable
+class ProbingAppendStore(Protocol):
+    """A store that appends and probes in one call: one round trip where two would be.
+
+    An optional capability beside :class:`Store` (the memory, SQLite and PostgreSQL stores
+    have it). A memory with a dispatcher (``summem.fleet``) notices a worker's commit by the
+    session's version: with this capability its turn learns it from the append itself, one
+    round trip; a store without it is appended to, then probed (:meth:`BranchingStore.probe`),
+    as before. A wrapper or third-party store simply leaves it out.
+    """
+
+    def append_probe(
+        self, session_id: str, messages: Sequence[Message]
+    ) -> tuple[str, int, int] | None:
+        """:meth:`Store.append`, returning ``(epoch, version, length)`` as of after the append.
+
+        The same write as :meth:`Store.append` (atomic, idempotent by id, the version does not
+        change), in one round trip. ``length`` is what :meth:`Store.append` returns. The epoch
+        and version are read after the append took the session's write lock (or later): a
+        commit that landed before the append is never missed (a newer one may be reported,
+        which only makes the caller read the session sooner). ``None`` only when there is no
+        session afterwards (an empty batch on an unknown session).
+
+        Raises:
+            StoreOutcomeUnknownError: the append may or may not have landed (a lost reply).
+        """
+
+
+@runtime_checkable
+class AsyncProbingAppendStore(Protocol):
+    """The async twin of :class:`ProbingAppendStore`."""
+
+    async def append_probe(
+        self, session_id: str, messages: Sequence[Message]
+    ) -> tuple[str, int, int] | None:
+        """See :meth:`ProbingAppendStore.append_probe`."""
 
 
 @dataclass(frozen=True)

@@ -51,20 +51,32 @@ def msg(i: int) -> dict[str, str]:
 
 
 class CountingStore(SQLiteStore):
-    """Counts full reads (``load``) and cheap ones (``probe``)."""
+    """Counts full reads (``load``), cheap ones (``probe``), and appends (``calls``: every
+    store call a turn makes, by name)."""
 
     def __init__(self, path: Path) -> None:
         super().__init__(path)
         self.loads = 0
         self.probes = 0
+        self.calls: list[str] = []
 
     def load(self, session_id: str) -> Any:
         self.loads += 1
+        self.calls.append("load")
         return super().load(session_id)
 
     def probe(self, session_id: str) -> tuple[str, int, int] | None:
         self.probes += 1
+        self.calls.append("probe")
         return super().probe(session_id)
+
+    def append(self, session_id: str, messages: Any) -> int:
+        self.calls.append("append")
+        return super().append(session_id, messages)
+
+    def append_probe(self, session_id: str, messages: Any) -> tuple[str, int, int] | None:
+        self.calls.append("append_probe")
+        return super().append_probe(session_id, messages)
 
 
 def test_a_turn_publishes_a_job_and_a_worker_commits_it(tmp_path: Path) -> None:
@@ -89,22 +101,24 @@ def test_a_turn_publishes_a_job_and_a_worker_commits_it(tmp_path: Path) -> None:
     assert (job.session_id, job.version, job.length) == ("s", 0, 10)
     dispatched = [e for e in events if isinstance(e, ReductionDispatched)]
     assert [e.job_id for e in dispatched] == [job.job_id]
-    # more turns while the job is out: no second job, no full read, one probe each
-    loads = store.loads
+    # more turns while the job is out: no second job, no full read, one store call each (the
+    # append reports the epoch and version: no probe of its own)
     for i in range(10, 13):
+        store.calls.clear()
         memory.add(msg(i))
+        assert store.calls == ["append_probe"], i
     memory.wait()
-    assert len(jobs) == 1 and store.loads == loads and store.probes >= 3
+    assert len(jobs) == 1 and store.probes == 0
     worker_summarizer = FakeSummarizer(reply="what happened")
     worker_store = SQLiteStore(tmp_path / "s.db")
     outcome = run_job(job, store=worker_store, reducer=reducer(worker_summarizer))
     assert outcome.status == "committed", outcome.reason
     assert outcome.summary_id is not None and outcome.lag_seconds >= 0
     assert len(worker_summarizer.requests) == 1
-    # the memory picks the commit up on its next turn: one probe, one read of the tail
-    loads = store.loads
+    # the memory picks the commit up on its next turn: the append's report, one read of the tail
+    store.calls.clear()
     memory.add(msg(13))
-    assert store.loads == loads + 1
+    assert store.calls == ["append_probe", "load"]
     assert memory.summary is not None and memory.summary.id == outcome.summary_id
     assert memory.size <= 12
     assert [m.text for m in memory.history_messages()] == [f"message {i}" for i in range(14)]
