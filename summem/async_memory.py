@@ -177,7 +177,15 @@ class AsyncMemory(BaseMemory):
         return await run_async(flow)
 
     async def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
-        accepted = await self._written(extend_flow(self._core, self._steps, items, single=single))
+        dispatch = self._dispatch
+        if dispatch is None:
+            flow = extend_flow(self._core, self._steps, items, single=single)
+        else:  # the append reports the epoch and version too, if the store can (one round trip)
+            dispatch.take_probed()  # nothing left from a turn that failed after its append
+            flow = extend_flow(
+                self._core, self._steps, items, single=single, observe=dispatch.observe
+            )
+        accepted = await self._written(flow)
         await self._after_write()
         return accepted
 

@@ -308,7 +308,15 @@ class Memory(BaseMemory):
         return run_sync(self._steps.branch_messages(self.session_id, self._branch_id(branch_id)))
 
     def _write_batch(self, items: Any, *, single: bool) -> list[Message]:
-        accepted = self._written(extend_flow(self._core, self._steps, items, single=single))
+        dispatch = self._dispatch
+        if dispatch is None:
+            flow = extend_flow(self._core, self._steps, items, single=single)
+        else:  # the append reports the epoch and version too, if the store can (one round trip)
+            dispatch.take_probed()  # nothing left from a turn that failed after its append
+            flow = extend_flow(
+                self._core, self._steps, items, single=single, observe=dispatch.observe
+            )
+        accepted = self._written(flow)
         self._after_write()
         return accepted
 

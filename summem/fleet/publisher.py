@@ -6,9 +6,12 @@ such memory is made, never by a turn) calls ``dispatcher.dispatch(job)``. A fail
 (the broker is down) is recorded in the memory's :class:`DispatchState` and announced on
 its next turn (``DispatchFailed``); no job is published for ``retry_seconds`` after it.
 
-While a job is outstanding, each turn asks the store for ``(epoch, version, length)``
-(``probe``: one small read, no message decoded) and reads the session again only when the
-version moved: that is how a memory picks up the summary a worker committed. A job is
+While a job is outstanding, each turn learns the session's ``(epoch, version, length)`` and
+reads the session again only when the version moved: that is how a memory picks up the summary
+a worker committed. A store that appends and probes in one call
+(:class:`~summem.stores.base.ProbingAppendStore`: memory, SQLite, PostgreSQL) reports them with
+the turn's append, so the turn costs one round trip; another store (Redis for now, third-party
+ones) is probed after the append (``probe``: one small read, no message decoded). A job is
 outstanding until the session's version moves (the worker committed, or another commit
 made the job stale) or ``redispatch_seconds`` pass without that (the job was lost, or a
 worker found it a no-op): then the next turn over the soft threshold plans a new one.
@@ -181,6 +184,7 @@ class DispatchState:
         self._outstanding: _Outstanding | None = None
         self._retry_at = 0.0
         self._events: list[MemoryEvent] = []
+        self._probed: tuple[str, int, int] | None = None
         self.published = 0
         """Jobs handed to the dispatcher without an error (this process)."""
         _STATES.add(self)
@@ -258,6 +262,15 @@ class DispatchState:
         with self._lock:
             self.published += 1
 
+    def observe(self, found: tuple[str, int, int] | None) -> None:
+        """Keep what the store reported with the turn's append, for :func:`noticed_flow`."""
+        self._probed = found
+
+    def take_probed(self) -> tuple[str, int, int] | None:
+        """What :meth:`observe` kept (``None``: nothing), forgotten as it is taken."""
+        found, self._probed = self._probed, None
+        return found
+
     def take_events(self) -> list[MemoryEvent]:
         """Events recorded off the turn (failed publishes), to deliver on the next turn."""
         with self._lock:
@@ -300,15 +313,19 @@ def dispatch_state(dispatcher: object, store: object) -> DispatchState | None:
 def noticed_flow(core: SessionCore, store: StoreSteps, state: DispatchState) -> Flow[None]:
     """Pick up a worker's commit: probe the store, read the session only if it moved.
 
-    Probes while a job is outstanding, and before a new one would be planned (so a job is
-    never planned from a version a worker has already moved past). Run under the write lock.
+    Checks while a job is outstanding, and before a new one would be planned (so a job is
+    never planned from a version a worker has already moved past). The epoch and version the
+    store reported with the turn's append (:meth:`DispatchState.observe`) serve as the probe:
+    no store call then. Without them (a store that cannot report them), the store is probed.
+    Run under the write lock.
     """
+    appended = state.take_probed()
     if state.outstanding is None and core.next_action(in_flight=False) is None:
         return
     if core.stale:
         yield from reload_flow(core, store)
         return
-    found = yield from store.probe(core.session_id)
+    found = appended if appended is not None else (yield from store.probe(core.session_id))
     if found is None or (found[0], found[1]) != (core.epoch, core.version):
         core.stale = True
         yield from reload_flow(core, store)

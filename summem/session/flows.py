@@ -15,7 +15,7 @@ when it is closed (cancellation), and the lease must be released then too.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -148,8 +148,15 @@ def extend_flow(
     items: MessageLike | Iterable[MessageLike],
     *,
     single: bool,
+    observe: Callable[[tuple[str, int, int] | None], None] | None = None,
 ) -> Flow[list[Message]]:
-    """Validate a batch whole, then write the system message and append the rest."""
+    """Validate a batch whole, then write the system message and append the rest.
+
+    ``observe`` (a memory with a dispatcher) is given the session's ``(epoch, version,
+    length)`` as of right after the append, when the store reports it with the append in one
+    call (:meth:`StoreSteps.append_probed`), else ``None``; it is not called when nothing was
+    appended, or when the append had to be settled again (the copy is then read anyway).
+    """
     if core.stale:
         yield from reload_flow(core, store)
     try:
@@ -169,7 +176,11 @@ def extend_flow(
         core.system_set(batch.system)
     if batch.history:
         try:
-            length: int = yield store.append_step(sid, batch.history)
+            if observe is None:
+                length: int = yield store.append_step(sid, batch.history)
+            else:
+                length, found = yield from store.append_probed(sid, batch.history)
+                observe(found)
         except StoreOutcomeUnknownError:
             core.stale = True  # the copy may lack what landed: read it before trusting it
             length = yield from _append_again(core, store, batch.history)

@@ -23,10 +23,12 @@ from summem.observe.ledger import AsyncSpendLedger, Hold, Reserved, SpendLedger,
 from summem.stores.adapter import AsyncStoreAdapter
 from summem.stores.base import (
     AsyncBranchingStore,
+    AsyncProbingAppendStore,
     AsyncSearchableStore,
     AsyncStore,
     Branch,
     BranchingStore,
+    ProbingAppendStore,
     SearchableStore,
     SearchHit,
     SessionState,
@@ -76,6 +78,12 @@ def _async_brancher(store: AsyncStore) -> AsyncBranchingStore | None:
     return store if isinstance(store, AsyncBranchingStore) else None
 
 
+def _async_prober(store: AsyncStore) -> AsyncProbingAppendStore | None:
+    if isinstance(store, AsyncStoreAdapter):  # it can if the sync store it wraps can
+        return store if store.append_probing else None
+    return store if isinstance(store, AsyncProbingAppendStore) else None
+
+
 def _async_ledger(store: AsyncStore) -> AsyncSpendLedger | None:
     if isinstance(store, AsyncSpendLedger):
         return store
@@ -99,6 +107,7 @@ class StoreSteps:
         searcher: SearchableStore | AsyncSearchableStore | None,
         ledger: SpendLedger | AsyncSpendLedger | None,
         brancher: BranchingStore | AsyncBranchingStore | None = None,
+        prober: ProbingAppendStore | AsyncProbingAppendStore | None = None,
     ) -> None:
         self.store = store
         self._call = call
@@ -111,6 +120,10 @@ class StoreSteps:
         self._ledger = ledger
         self.spend_ledger = ledger is not None
         """The store keeps a spend ledger (:class:`~summem.observe.ledger.SpendLedger`)."""
+        self._prober = prober
+        self.append_probing = prober is not None
+        """The store appends and probes in one call
+        (:class:`~summem.stores.base.ProbingAppendStore`): see :meth:`append_probed`."""
         self._releasing: set[asyncio.Task[Any]] = set()  # detached releases, until done
         self._keeps = takes_keep_summaries(store)
 
@@ -253,6 +266,25 @@ class StoreSteps:
         """:meth:`append`'s one step, for a flow to yield itself: one generator less a turn."""
         return self._call(self.store.append, session_id, messages)
 
+    def append_probed(
+        self, session_id: str, messages: Sequence[Message]
+    ) -> Flow[tuple[int, tuple[str, int, int] | None]]:
+        """Append; the new length, and ``(epoch, version, length)`` as of right after it.
+
+        A :class:`~summem.stores.base.ProbingAppendStore` gives both in one call (one round
+        trip). Any other store (a third-party one; Redis until its scripts return them) is
+        only appended to, and the second value is ``None``: the caller probes (:meth:`probe`)
+        when it needs to know, as it did before the capability.
+        """
+        prober = self._prober
+        if prober is None:
+            length: int = yield self._call(self.store.append, session_id, messages)
+            return length, None
+        found: tuple[str, int, int] | None = yield self._call(
+            prober.append_probe, session_id, messages
+        )
+        return (0, None) if found is None else (found[2], found)
+
     def set_system(self, session_id: str, message: Message | None) -> Flow[None]:
         """See :meth:`Store.set_system <summem.stores.base.Store.set_system>`."""
         return self._step(lambda: self.store.set_system(session_id, message))
@@ -367,6 +399,7 @@ class SyncStoreSteps(StoreSteps):
             searcher=store if isinstance(store, SearchableStore) else None,
             ledger=store if isinstance(store, SpendLedger) else None,
             brancher=store if isinstance(store, BranchingStore) else None,
+            prober=store if isinstance(store, ProbingAppendStore) else None,
         )
 
 
@@ -380,6 +413,7 @@ class AsyncStoreSteps(StoreSteps):
             searcher=store if isinstance(store, AsyncSearchableStore) else None,
             ledger=_async_ledger(store),
             brancher=_async_brancher(store),
+            prober=_async_prober(store),
         )
 
 

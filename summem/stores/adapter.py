@@ -23,6 +23,7 @@ from summem.stores.base import (
     Branch,
     BranchingStore,
     ListingStore,
+    ProbingAppendStore,
     SessionInfo,
     SessionState,
     Store,
@@ -37,7 +38,7 @@ from summem.stores.common.operations import (
     SpendEntry,
     StoreOp,
 )
-from summem.stores.common.shells import AsyncOpLedger, AsyncOpStore
+from summem.stores.common.shells import AsyncOpLedger, AsyncOpProbingAppend
 from summem.stores.summary_log import takes_keep_summaries
 
 __all__ = ["AsyncLedgerAdapter", "AsyncStoreAdapter", "LedgerStore"]
@@ -47,7 +48,7 @@ T = TypeVar("T")
 _A = TypeVar("_A", bound="AsyncStoreAdapter")
 
 
-class AsyncStoreAdapter(Direct, AsyncOpStore):
+class AsyncStoreAdapter(Direct, AsyncOpProbingAppend):
     """An :class:`~summem.stores.base.AsyncStore` over a sync :class:`~summem.stores.base.Store`.
 
     Args:
@@ -149,6 +150,24 @@ class AsyncStoreAdapter(Direct, AsyncOpStore):
 
     def _append(self, session_id: str, messages: Sequence[Message]) -> int:
         return self._store.append(session_id, messages)
+
+    @property
+    def append_probing(self) -> bool:
+        """Whether the wrapped store appends and probes in one call (``append_probe``).
+
+        See :class:`~summem.stores.base.ProbingAppendStore`; ``append_probe`` works only then.
+        """
+        return isinstance(self._store, ProbingAppendStore)
+
+    def _append_probe(
+        self, session_id: str, messages: Sequence[Message]
+    ) -> tuple[str, int, int] | None:
+        if not isinstance(self._store, ProbingAppendStore):
+            raise ConfigurationError(
+                f"{type(self._store).__name__} has no append_probe() (see "
+                "summem.stores.base.ProbingAppendStore): append, then probe"
+            )
+        return self._store.append_probe(session_id, messages)
 
     def _set_system(self, session_id: str, message: Message | None) -> None:
         self._store.set_system(session_id, message)

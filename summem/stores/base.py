@@ -20,6 +20,11 @@ created, so a reduction planned before a delete can never commit into a new sess
 the id. A session resumed from elsewhere is written whole by ``create``, atomically, into an
 id that must not exist yet.
 
+Beside the contract, optional capabilities a store may have (checked with ``isinstance``):
+:class:`BranchingStore`, :class:`SearchableStore`, :class:`ListingStore`, and
+:class:`ProbingAppendStore` (an append that returns the session's epoch and version in the
+same round trip: a fleet's turn, see ``docs-notes/fleet.md``); each has an async twin.
+
 Backends implement :class:`Store` (sync) or :class:`AsyncStore` (async) with the same method
 names; both are written once, as the shells of :mod:`summem.stores.common.shells` over each
 backend's operations, and keys, SQL and serialisation live in the backend's own modules.
@@ -54,12 +59,14 @@ __all__ = [
     "MAX_SESSION_ID_LENGTH",
     "AsyncBranchingStore",
     "AsyncListingStore",
+    "AsyncProbingAppendStore",
     "AsyncSearchableStore",
     "AsyncStore",
     "Branch",
     "BranchingStore",
     "ClosingStore",
     "ListingStore",
+    "ProbingAppendStore",
     "SearchHit",
     "SearchableStore",
     "SessionInfo",
@@ -212,6 +219,9 @@ class Store(Protocol):
         Idempotent by message id: a message whose id the session already holds (or that
         repeats an id earlier in the batch) is skipped, so appending a batch again after an
         error that left its outcome unknown stores nothing twice.
+
+        A store that can also report the session's epoch and version in the same round trip
+        offers :meth:`ProbingAppendStore.append_probe` beside this.
 
         Raises:
             StoreOutcomeUnknownError: the append may or may not have landed (a lost reply).
@@ -620,6 +630,47 @@ class AsyncBranchingStore(Protocol):
 
     async def branch_messages(self, session_id: str, branch_id: str) -> list[Message]:
         """See :meth:`BranchingStore.branch_messages`."""
+
+
+@runtime_checkable
+class ProbingAppendStore(Protocol):
+    """A store that appends and probes in one call: one round trip where two would be.
+
+    An optional capability beside :class:`Store` (the memory, SQLite and PostgreSQL stores have
+    it; Redis not yet: its ``append`` script would return the epoch and version too, through an
+    ``_op_append_probe`` and the ``OpProbingAppend`` shells of
+    :mod:`summem.stores.common.shells`). A memory with a dispatcher (``summem.fleet``) notices a
+    worker's commit by the session's version: with this capability its turn learns it from the
+    append itself, one round trip; a store without it is appended to, then probed
+    (:meth:`BranchingStore.probe`), as before. A wrapper or third-party store simply leaves it
+    out.
+    """
+
+    def append_probe(
+        self, session_id: str, messages: Sequence[Message]
+    ) -> tuple[str, int, int] | None:
+        """:meth:`Store.append`, returning ``(epoch, version, length)`` as of after the append.
+
+        The same write as :meth:`Store.append` (atomic, idempotent by id, the version does not
+        change), in one round trip. ``length`` is what :meth:`Store.append` returns. The epoch
+        and version are read after the append took the session's write lock (or later): a
+        commit that landed before the append is never missed (a newer one may be reported,
+        which only makes the caller read the session sooner). ``None`` only when there is no
+        session afterwards (an empty batch on an unknown session).
+
+        Raises:
+            StoreOutcomeUnknownError: the append may or may not have landed (a lost reply).
+        """
+
+
+@runtime_checkable
+class AsyncProbingAppendStore(Protocol):
+    """The async twin of :class:`ProbingAppendStore`."""
+
+    async def append_probe(
+        self, session_id: str, messages: Sequence[Message]
+    ) -> tuple[str, int, int] | None:
+        """See :meth:`ProbingAppendStore.append_probe`."""
 
 
 @dataclass(frozen=True)

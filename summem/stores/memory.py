@@ -34,7 +34,7 @@ from summem.stores.common.branching import (
     check_rewrite,
     no_branch_error,
 )
-from summem.stores.common.direct import DirectStore
+from summem.stores.common.direct import ProbingDirectStore
 from summem.stores.common.operations import (
     Commit,
     Create,
@@ -80,7 +80,7 @@ class _Session:
     """When the session was last written (Unix seconds)."""
 
 
-class InMemoryStore(DirectStore):
+class InMemoryStore(ProbingDirectStore):
     """A thread-safe store in process memory; nothing is persisted."""
 
     def __init__(self) -> None:
@@ -170,20 +170,35 @@ class InMemoryStore(DirectStore):
         validate_session_id(session_id)
         batch = list(messages)
         with self._lock:
-            s = self._sessions.get(session_id)
-            if s is None:
-                if not batch:
-                    return 0
-                s = self._sessions[session_id] = _Session()
-            ids, history = s.ids, s.history
-            for msg in batch:
-                mid = msg.id
-                if mid not in ids:
-                    ids.add(mid)
-                    history.append(msg)
-            if batch:
-                s.updated_at = time.time()
-            return len(history)
+            s = self._appended(session_id, batch)
+            return 0 if s is None else len(s.history)
+
+    def _append_probe(
+        self, session_id: str, messages: Sequence[Message]
+    ) -> tuple[str, int, int] | None:
+        """See :meth:`summem.stores.base.ProbingAppendStore.append_probe`."""
+        validate_session_id(session_id)
+        batch = list(messages)
+        with self._lock:
+            s = self._appended(session_id, batch)
+            return None if s is None else (s.epoch, s.version, len(s.history))
+
+    def _appended(self, session_id: str, batch: list[Message]) -> _Session | None:
+        """Append ``batch`` (under the lock); the session, ``None`` if none (an empty batch)."""
+        s = self._sessions.get(session_id)
+        if s is None:
+            if not batch:
+                return None
+            s = self._sessions[session_id] = _Session()
+        ids, history = s.ids, s.history
+        for msg in batch:
+            mid = msg.id
+            if mid not in ids:
+                ids.add(mid)
+                history.append(msg)
+        if batch:
+            s.updated_at = time.time()
+        return s
 
     def _set_system(self, session_id: str, message: Message | None) -> None:
         """See :meth:`summem.stores.base.Store.set_system`."""

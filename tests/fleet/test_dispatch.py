@@ -51,20 +51,32 @@ def msg(i: int) -> dict[str, str]:
 
 
 class CountingStore(SQLiteStore):
-    """Counts full reads (``load``) and cheap ones (``probe``)."""
+    """Counts full reads (``load``), cheap ones (``probe``), and appends (``calls``: every
+    store call a turn makes, by name)."""
 
     def __init__(self, path: Path) -> None:
         super().__init__(path)
         self.loads = 0
         self.probes = 0
+        self.calls: list[str] = []
 
     def load(self, session_id: str) -> Any:
         self.loads += 1
+        self.calls.append("load")
         return super().load(session_id)
 
     def probe(self, session_id: str) -> tuple[str, int, int] | None:
         self.probes += 1
+        self.calls.append("probe")
         return super().probe(session_id)
+
+    def append(self, session_id: str, messages: Any) -> int:
+        self.calls.append("append")
+        return super().append(session_id, messages)
+
+    def append_probe(self, session_id: str, messages: Any) -> tuple[str, int, int] | None:
+        self.calls.append("append_probe")
+        return super().append_probe(session_id, messages)
 
 
 def test_a_turn_publishes_a_job_and_a_worker_commits_it(tmp_path: Path) -> None:
@@ -89,22 +101,24 @@ def test_a_turn_publishes_a_job_and_a_worker_commits_it(tmp_path: Path) -> None:
     assert (job.session_id, job.version, job.length) == ("s", 0, 10)
     dispatched = [e for e in events if isinstance(e, ReductionDispatched)]
     assert [e.job_id for e in dispatched] == [job.job_id]
-    # more turns while the job is out: no second job, no full read, one probe each
-    loads = store.loads
+    # more turns while the job is out: no second job, no full read, one store call each (the
+    # append reports the epoch and version: no probe of its own)
     for i in range(10, 13):
+        store.calls.clear()
         memory.add(msg(i))
+        assert store.calls == ["append_probe"], i
     memory.wait()
-    assert len(jobs) == 1 and store.loads == loads and store.probes >= 3
+    assert len(jobs) == 1 and store.probes == 0
     worker_summarizer = FakeSummarizer(reply="what happened")
     worker_store = SQLiteStore(tmp_path / "s.db")
     outcome = run_job(job, store=worker_store, reducer=reducer(worker_summarizer))
     assert outcome.status == "committed", outcome.reason
     assert outcome.summary_id is not None and outcome.lag_seconds >= 0
     assert len(worker_summarizer.requests) == 1
-    # the memory picks the commit up on its next turn: one probe, one read of the tail
-    loads = store.loads
+    # the memory picks the commit up on its next turn: the append's report, one read of the tail
+    store.calls.clear()
     memory.add(msg(13))
-    assert store.loads == loads + 1
+    assert store.calls == ["append_probe", "load"]
     assert memory.summary is not None and memory.summary.id == outcome.summary_id
     assert memory.size <= 12
     assert [m.text for m in memory.history_messages()] == [f"message {i}" for i in range(14)]
@@ -623,4 +637,142 @@ def test_a_child_forked_while_the_publishers_locks_were_held_publishes() -> None
     with PUBLISHER._lock, state._lock:  # as a publisher thread or a turn holds them
         result = in_forked_child(child)
     assert result == "published 1 in True"
+    memory.close()
+
+
+class _Counts:
+    """Records each store call a turn makes, by name (a mixin over a store class)."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.calls: list[str] = []
+
+    def load(self, session_id: str) -> Any:
+        self.calls.append("load")
+        return super().load(session_id)  # type: ignore[misc]
+
+    def probe(self, session_id: str) -> Any:
+        self.calls.append("probe")
+        return super().probe(session_id)  # type: ignore[misc]
+
+    def append(self, session_id: str, messages: Any) -> Any:
+        self.calls.append("append")
+        return super().append(session_id, messages)  # type: ignore[misc]
+
+    def append_probe(self, session_id: str, messages: Any) -> Any:
+        self.calls.append("append_probe")
+        return super().append_probe(session_id, messages)  # type: ignore[misc]
+
+
+class CountingMemoryStore(_Counts, InMemoryStore):
+    pass
+
+
+class CountingSQLiteStore(_Counts, SQLiteStore):
+    pass
+
+
+class AppendOnlyStore(_Counts, InMemoryStore):
+    """A store without ProbingAppendStore (a third-party store; Redis for now)."""
+
+    append_probe = None  # type: ignore[assignment]
+
+
+def _counting(kind: str, tmp_path: Path) -> Any:
+    if kind == "memory":
+        return CountingMemoryStore()
+    if kind == "sqlite":
+        return CountingSQLiteStore(tmp_path / "s.db")
+    return AppendOnlyStore()
+
+
+# what a turn with a job out asks of the store: one call, or the append and a probe
+TURN = {
+    "memory": ["append_probe"],
+    "sqlite": ["append_probe"],
+    "append-only": ["append", "probe"],
+}
+
+
+@pytest.mark.parametrize("kind", list(TURN))
+def test_a_turn_with_a_job_out_is_one_store_call_and_a_commit_is_noticed(
+    tmp_path: Path, kind: str
+) -> None:
+    store = _counting(kind, tmp_path)
+    jobs: list[dict[str, Any]] = []
+    memory = Memory("s", reducer=reducer(), store=store, dispatcher=CallableDispatcher(jobs.append))
+    for i in range(10):
+        memory.add(msg(i))
+    memory.wait()
+    assert len(jobs) == 1
+    for i in range(10, 13):
+        store.calls.clear()
+        memory.add(msg(i))
+        assert store.calls == TURN[kind], i
+    memory.wait()
+    assert len(jobs) == 1 and memory.size == 13  # no second job; nothing noticed yet
+    outcome = run_job(ReductionJob.from_dict(jobs[0]), store=store, reducer=reducer())
+    assert outcome.status == "committed", outcome.reason
+    store.calls.clear()
+    memory.add(msg(13))
+    assert store.calls == [*TURN[kind], "load"]  # the commit noticed: the tail read once
+    assert memory.summary is not None and memory.summary.id == outcome.summary_id
+    assert memory.size < 13
+    assert [m.text for m in memory.history_messages()] == [f"message {i}" for i in range(14)]
+    memory.close()
+
+
+@pytest.mark.parametrize("kind", list(TURN))
+async def test_an_async_turn_with_a_job_out_is_one_store_call_and_a_commit_is_noticed(
+    tmp_path: Path, kind: str
+) -> None:
+    store = _counting(kind, tmp_path)
+    jobs: list[dict[str, Any]] = []
+    memory = AsyncMemory(
+        "s", reducer=reducer(), store=store, dispatcher=CallableDispatcher(jobs.append)
+    )
+    for i in range(10):
+        await memory.add(msg(i))
+    await memory.wait()
+    assert len(jobs) == 1
+    for i in range(10, 13):
+        store.calls.clear()
+        await memory.add(msg(i))
+        assert store.calls == TURN[kind], i
+    outcome = run_job(ReductionJob.from_dict(jobs[0]), store=store, reducer=reducer())
+    assert outcome.status == "committed", outcome.reason
+    store.calls.clear()
+    await memory.add(msg(13))
+    assert store.calls == [*TURN[kind], "load"]
+    assert memory.summary is not None and memory.summary.id == outcome.summary_id
+    assert memory.size < 13
+    await memory.close()
+
+
+def test_an_append_whose_outcome_is_unknown_is_settled_and_the_copy_read_again(
+    tmp_path: Path,
+) -> None:
+    """A lost reply on the turn's append: appended again (held ids skipped), then read."""
+    from summem.errors import StoreOutcomeUnknownError
+
+    class LosesOneReply(CountingMemoryStore):
+        lose = False
+
+        def append_probe(self, session_id: str, messages: Any) -> Any:
+            found = super().append_probe(session_id, messages)
+            if self.lose:
+                self.lose = False
+                raise StoreOutcomeUnknownError("reply lost", operation="append")
+            return found
+
+    store = LosesOneReply()
+    jobs: list[dict[str, Any]] = []
+    memory = Memory("s", reducer=reducer(), store=store, dispatcher=CallableDispatcher(jobs.append))
+    for i in range(10):
+        memory.add(msg(i))
+    memory.wait()
+    store.lose = True
+    memory.add(msg(10))
+    assert [m.text for m in store.history("s")] == [f"message {i}" for i in range(11)]
+    assert memory.size == 11 and len(jobs) == 1
     memory.close()

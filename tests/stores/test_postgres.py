@@ -677,7 +677,28 @@ def test_a_schema_from_before_the_one_message_function_is_migrated_and_appends(
         assert [m.text for m in store.history("s")] == ["a", "b", "c"]
         assert [m.text for m in store.history("new")] == ["x"]
     q = 'SELECT version FROM "{}".summem_schema_version'.format(schema.replace('"', '""'))
-    assert _rows(q) == [(len(MIGRATIONS),)] == [(9,)]
+    assert _rows(q) == [(len(MIGRATIONS),)] == [(10,)]
+
+
+def test_a_schema_from_before_the_probed_append_functions_is_migrated_and_reports(
+    schema: str,
+) -> None:
+    with PostgresStore(postgres_url(), schema=schema) as store:
+        store.append("s", [user("a")])
+        epoch = store.probe("s")
+    # as summem wrote it at schema version 9: no append_message_probed / _messages_probed
+    for function in (
+        "append_message_probed(bytea, text, text, bytea, text, text)",
+        "append_messages_probed(bytea, text, text, bytea[], text[], text[])",
+    ):
+        pg_execute(f"DROP FUNCTION {{schema}}.{function}", schema=schema)
+    pg_execute("UPDATE {schema}.summem_schema_version SET version = 9", schema=schema)
+    with PostgresStore(postgres_url(), schema=schema) as store:
+        assert epoch is not None
+        assert store.append_probe("s", [user("b")]) == (epoch[0], 0, 2)
+        assert store.append_probe("s", [user("c"), user("d")]) == (epoch[0], 0, 4)
+    q = 'SELECT version FROM "{}".summem_schema_version'.format(schema.replace('"', '""'))
+    assert _rows(q) == [(len(MIGRATIONS),)] == [(10,)]
 
 
 def test_a_one_message_append_runs_the_one_message_function(

@@ -24,8 +24,11 @@ from typing import Any
 
 import pytest
 
+from summem import AsyncMemory, SummarizationReducer
+from summem.fleet import CallableDispatcher, ReductionJob, run_job
 from summem.memory import Memory
 from summem.messages import user
+from tests.fakes.summarizers import FakeSummarizer
 from tests.stores.backends import Backend, backend_of
 
 KIND_MODES = [
@@ -171,3 +174,92 @@ def test_a_turn_through_memory_sends_one_append(
         assert memory.messages()[-1]["content"] == f"turn {i}"
         assert sent == EXPECTED[counted.kind], i
     memory.close()
+
+
+# -- a memory with a dispatcher (summem.fleet) while a reduction job is out -----------------
+
+# a turn of such a memory notices a worker's commit by the session's version: a store that
+# reports it with the append (ProbingAppendStore) costs what a plain append costs; Redis (no
+# such append yet: its scripts are being rewritten) is appended to, then probed
+DISPATCHED: dict[str, int] = {"sqlite": 1, "postgres": 1, "redis": 2}
+
+
+def _fleet_reducer() -> SummarizationReducer:
+    """Messages: a job past 9, down to 6; a turn truncates past 20."""
+    return SummarizationReducer(
+        FakeSummarizer(),
+        threshold_messages=12,
+        target_messages=6,
+        soft_threshold_messages=9,
+        hard_limit_messages=20,
+    )
+
+
+def test_a_dispatched_turn_with_a_job_out_sends_one_append_and_notices_the_commit(
+    counted_sync: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counted = counted_sync
+    store = counted.make()
+    jobs: list[dict[str, Any]] = []
+    memory = Memory(
+        "s", reducer=_fleet_reducer(), store=store, dispatcher=CallableDispatcher(jobs.append)
+    )
+    for i in range(10):
+        memory.add({"role": "user", "content": f"warm {i}"})
+    memory.wait()
+    assert len(jobs) == 1  # a job is out from here on
+    for i in range(3):  # each pooled connection set up for these turns (autocommit)
+        memory.add({"role": "user", "content": f"out {i}"})
+    sent = counter(counted, store, monkeypatch)
+    for i in range(2):
+        sent.clear()
+        memory.add({"role": "user", "content": f"turn {i}"})
+        assert len(sent) == DISPATCHED[counted.kind], (i, sent)
+        if counted.kind != "redis":
+            assert sent == EXPECTED[counted.kind], i
+    assert memory.size == 15 and memory.summary is None
+    worker = counted.make()  # a worker's store: its own connections
+    outcome = run_job(ReductionJob.from_dict(jobs[0]), store=worker, reducer=_fleet_reducer())
+    assert outcome.status == "committed", outcome.reason
+    sent.clear()
+    memory.add({"role": "user", "content": "after the commit"})  # noticed: the view shrinks
+    assert memory.summary is not None and memory.summary.id == outcome.summary_id
+    assert memory.size < 15
+    assert len(sent) > DISPATCHED[counted.kind]  # and the tail was read
+    monkeypatch.undo()
+    memory.close()
+
+
+@pytest.mark.postgres
+async def test_an_async_dispatched_turn_on_postgres_is_one_round_trip(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with backend_of(("postgres", "async"), tmp_path) as counted:
+        store = counted.native()
+        jobs: list[dict[str, Any]] = []
+        memory = AsyncMemory(
+            "s", reducer=_fleet_reducer(), store=store, dispatcher=CallableDispatcher(jobs.append)
+        )
+        for i in range(10):
+            await memory.add({"role": "user", "content": f"warm {i}"})
+        await memory.wait()
+        assert len(jobs) == 1
+        for i in range(3):  # each pooled connection set up for these turns (autocommit)
+            await memory.add({"role": "user", "content": f"out {i}"})
+        sent = counter(counted, store, monkeypatch)
+        for i in range(2):
+            sent.clear()
+            await memory.add({"role": "user", "content": f"turn {i}"})
+            assert sent == ["round trip"], i
+        monkeypatch.undo()
+        worker = counted.native("sync")
+        try:
+            job = ReductionJob.from_dict(jobs[0])
+            outcome = run_job(job, store=worker, reducer=_fleet_reducer())
+        finally:
+            worker.close()
+        assert outcome.status == "committed", outcome.reason
+        await memory.add({"role": "user", "content": "after the commit"})
+        assert memory.summary is not None and memory.summary.id == outcome.summary_id
+        assert memory.size < 15
+        await memory.close()

@@ -24,15 +24,16 @@ from summem.stores.common.operations import (
     CreateOps,
     LedgerOperations,
     Operations,
+    ProbingAppendOperations,
     Rewrite,
     Rollback,
     Settle,
     SpendEntry,
     StoreOp,
 )
-from summem.stores.common.shells import OpLedger
+from summem.stores.common.shells import OpLedger, OpProbingAppend
 
-__all__ = ["Call", "Direct", "DirectStore"]
+__all__ = ["Call", "Direct", "DirectStore", "ProbingDirectStore"]
 
 T = TypeVar("T")
 
@@ -44,7 +45,7 @@ class Call(StoreOp[T]):
     fn: Callable[[], T]
 
 
-class Direct(Operations, LedgerOperations):
+class Direct(Operations, LedgerOperations, ProbingAppendOperations):
     """The operation builders of a store whose methods do the work (one a contract method)."""
 
     _load: Callable[[str], SessionState]
@@ -52,6 +53,7 @@ class Direct(Operations, LedgerOperations):
     _probe: Callable[[str], tuple[str, int, int] | None]
     _history: Callable[[str, int, int | None], list[Message]]
     _append: Callable[[str, Sequence[Message]], int]
+    _append_probe: Callable[[str, Sequence[Message]], tuple[str, int, int] | None]
     _set_system: Callable[[str, Message | None], None]
     _commit: Callable[[str, Commit], int]
     _create: Callable[[str, Create], None]
@@ -85,6 +87,11 @@ class Direct(Operations, LedgerOperations):
 
     def _op_append(self, session_id: str, messages: Sequence[Message]) -> StoreOp[int]:
         return Call(session_id, partial(self._append, session_id, list(messages)))
+
+    def _op_append_probe(
+        self, session_id: str, messages: Sequence[Message]
+    ) -> StoreOp[tuple[str, int, int] | None]:
+        return Call(session_id, partial(self._append_probe, session_id, list(messages)))
 
     def _op_set_system(self, session_id: str, message: Message | None) -> StoreOp[None]:
         return Call(session_id, partial(self._set_system, session_id, message))
@@ -146,3 +153,10 @@ class DirectStore(Direct, OpLedger):
 
     def _run(self, op: StoreOp[T]) -> T:
         return cast("Call[T]", op).fn()
+
+
+class ProbingDirectStore(DirectStore, OpProbingAppend):
+    """A :class:`DirectStore` that also appends and probes in one call.
+
+    Its own ``_append_probe`` is :class:`~summem.stores.base.ProbingAppendStore`'s method.
+    """

@@ -24,6 +24,7 @@ __all__ = [
     "CreateOps",
     "LedgerOperations",
     "Operations",
+    "ProbingAppendOperations",
     "Rewrite",
     "Rollback",
     "Settle",
@@ -136,6 +137,15 @@ class Operations:
     _op_list: Callable[[], StoreOp[list[str]]]
     _op_acquire: Callable[[str, str, float], StoreOp[bool]]
     _op_release: Callable[[str, str], StoreOp[None]]
+
+
+class ProbingAppendOperations:
+    """The builder behind :class:`~summem.stores.base.ProbingAppendStore`.
+
+    An append that also reports the session's epoch and version, in the same round trip.
+    """
+
+    _op_append_probe: Callable[[str, Sequence[Message]], StoreOp[tuple[str, int, int] | None]]
 
 
 class LedgerOperations:

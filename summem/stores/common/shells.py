@@ -21,6 +21,7 @@ from summem.stores.common.operations import (
     Create,
     LedgerOperations,
     Operations,
+    ProbingAppendOperations,
     Rewrite,
     Rollback,
     Settle,
@@ -29,7 +30,14 @@ from summem.stores.common.operations import (
 )
 from summem.stores.summary_log import check_keep_summaries
 
-__all__ = ["AsyncOpLedger", "AsyncOpStore", "OpLedger", "OpStore"]
+__all__ = [
+    "AsyncOpLedger",
+    "AsyncOpProbingAppend",
+    "AsyncOpStore",
+    "OpLedger",
+    "OpProbingAppend",
+    "OpStore",
+]
 
 T = TypeVar("T")
 
@@ -378,3 +386,23 @@ class AsyncOpLedger(AsyncOpStore, LedgerOperations):
     async def release_spend(self, key: str, hold_id: str) -> None:
         """See :meth:`summem.observe.ledger.SpendLedger.release_spend`."""
         await self._run(self._op_release_spend(key, hold_id))
+
+
+class OpProbingAppend(OpStore, ProbingAppendOperations):
+    """:class:`OpStore` with :class:`~summem.stores.base.ProbingAppendStore`'s method."""
+
+    def append_probe(
+        self, session_id: str, messages: Sequence[Message]
+    ) -> tuple[str, int, int] | None:
+        """See :meth:`summem.stores.base.ProbingAppendStore.append_probe`."""
+        return self._run(self._op_append_probe(session_id, messages))
+
+
+class AsyncOpProbingAppend(AsyncOpStore, ProbingAppendOperations):
+    """:class:`AsyncOpStore` with :class:`~summem.stores.base.AsyncProbingAppendStore`'s method."""
+
+    async def append_probe(
+        self, session_id: str, messages: Sequence[Message]
+    ) -> tuple[str, int, int] | None:
+        """See :meth:`summem.stores.base.ProbingAppendStore.append_probe`."""
+        return await self._run(self._op_append_probe(session_id, messages))

@@ -11,6 +11,7 @@ goes with the COMMIT (see :class:`~summem.stores.postgres.transaction.Batch`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from summem.errors import ConflictError, CorruptRecordError, SessionNotFoundError, StoreError
 from summem.messages import Message
@@ -137,11 +138,7 @@ class PgOps(PgBranching, PgSpend):
         return Transaction(name, None, steps, snapshot=True)
 
     def _op_append(self, session_id: str, messages: Sequence[Message]) -> Transaction[int]:
-        name = validate_session_id(session_id)
-        pending: dict[str, str] = {}
-        for m in messages:  # idempotent by id: a message earlier in this batch is skipped
-            if m.id not in pending:
-                pending[m.id] = encode_message(m)
+        name, pending = _pending(session_id, messages)
         q, key = self._sql, name_key(name)
 
         def read() -> Steps[int]:
@@ -151,24 +148,47 @@ class PgOps(PgBranching, PgSpend):
 
         if not pending:
             return Transaction(name, None, read)
-        ids = list(pending)
         bodies = list(pending.values())
-        if len(ids) == 1:
-            sql, params = q.APPEND_ONE, (key, name, new_epoch(), name_key(ids[0]), *ids, *bodies)
-        else:
-            keys = [name_key(i) for i in ids]
-            sql, params = q.APPEND_MANY, (key, name, new_epoch(), keys, ids, bodies)
+        sql, params = self._append_statement(name, key, list(pending), bodies, probed=False)
 
         def steps() -> Steps[int]:
             # one statement (the schema's append_message / append_messages): it locks the row (or
             # creates it), skips the ids it holds, inserts the rest and sets the length
             (rows,) = yield batch(Query(sql, params), final=True)
-            length = rows[0][0]
-            if length is None:
-                raise StoreError(f"session {name!r}: its key is taken by another session id")
-            return int(length)
+            return _appended_length(name, rows[0][0])
 
         return Transaction(name, "append", steps, bulk=is_bulk(bodies), one_statement=True)
+
+    def _op_append_probe(
+        self, session_id: str, messages: Sequence[Message]
+    ) -> Transaction[tuple[str, int, int] | None]:
+        name, pending = _pending(session_id, messages)
+        if not pending:
+            return self._op_probe(name)
+        key = name_key(name)
+        bodies = list(pending.values())
+        sql, params = self._append_statement(name, key, list(pending), bodies, probed=True)
+
+        def steps() -> Steps[tuple[str, int, int] | None]:
+            # one statement (append_message_probed / append_messages_probed, migration 10): the
+            # append, then the epoch and version read after its row lock, in one round trip
+            (rows,) = yield batch(Query(sql, params), final=True)
+            length, epoch, version = rows[0]
+            return epoch, int(version), _appended_length(name, length)
+
+        return Transaction(name, "append", steps, bulk=is_bulk(bodies), one_statement=True)
+
+    def _append_statement(
+        self, name: str, key: bytes, ids: list[str], bodies: list[str], *, probed: bool
+    ) -> tuple[bytes, tuple[object, ...]]:
+        """The one statement appending these messages (ids, bodies), and its parameters."""
+        q = self._sql
+        if len(ids) == 1:
+            sql = q.APPEND_ONE_PROBED if probed else q.APPEND_ONE
+            return sql, (key, name, new_epoch(), name_key(ids[0]), *ids, *bodies)
+        keys = [name_key(i) for i in ids]
+        sql = q.APPEND_MANY_PROBED if probed else q.APPEND_MANY
+        return sql, (key, name, new_epoch(), keys, ids, bodies)
 
     def _op_set_system(self, session_id: str, message: Message | None) -> Transaction[None]:
         name = validate_session_id(session_id)
@@ -436,3 +456,20 @@ class PgOps(PgBranching, PgSpend):
         if meta is None:
             raise StoreError(f"session {name!r}: its key is taken by another session id")
         return meta
+
+
+def _pending(session_id: str, messages: Sequence[Message]) -> tuple[str, dict[str, str]]:
+    """The checked session id, and each message's id and body (a repeated id once)."""
+    name = validate_session_id(session_id)
+    pending: dict[str, str] = {}
+    for m in messages:  # idempotent by id: a message earlier in this batch is skipped
+        if m.id not in pending:
+            pending[m.id] = encode_message(m)
+    return name, pending
+
+
+def _appended_length(name: str, length: Any) -> int:
+    """The length an append statement returned (``NULL``: the session's key is taken)."""
+    if length is None:
+        raise StoreError(f"session {name!r}: its key is taken by another session id")
+    return int(length)

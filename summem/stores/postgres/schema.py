@@ -152,6 +152,39 @@ BEGIN
 END
 $$"""
 
+_APPEND_PROBED_FUNCTIONS = (
+    """CREATE OR REPLACE FUNCTION {schema}.append_message_probed(
+    p_key bytea, p_name text, p_epoch text, p_id_key bytea, p_id text, p_body text,
+    OUT o_length bigint, OUT o_epoch text, OUT o_version bigint)
+LANGUAGE plpgsql AS $$
+-- append_message, and the session's epoch and version as of right after it (for a memory with
+-- a dispatcher: the append tells it whether a worker committed, in the same round trip). The
+-- read is its own statement, so its own snapshot, taken after append_message locked the row:
+-- it includes what the lock's last holder committed, and no commit can move them before this
+-- statement's transaction ends. All NULL (nothing written) if another session id has the key.
+BEGIN
+    o_length := {schema}.append_message(p_key, p_name, p_epoch, p_id_key, p_id, p_body);
+    IF o_length IS NOT NULL THEN
+        SELECT s.epoch, s.version INTO o_epoch, o_version
+            FROM {schema}.sessions s WHERE s.key = p_key;
+    END IF;
+END
+$$""",
+    """CREATE OR REPLACE FUNCTION {schema}.append_messages_probed(
+    p_key bytea, p_name text, p_epoch text, p_id_keys bytea[], p_ids text[], p_bodies text[],
+    OUT o_length bigint, OUT o_epoch text, OUT o_version bigint)
+LANGUAGE plpgsql AS $$
+-- append_messages, and the epoch and version after it (see append_message_probed)
+BEGIN
+    o_length := {schema}.append_messages(p_key, p_name, p_epoch, p_id_keys, p_ids, p_bodies);
+    IF o_length IS NOT NULL THEN
+        SELECT s.epoch, s.version INTO o_epoch, o_version
+            FROM {schema}.sessions s WHERE s.key = p_key;
+    END IF;
+END
+$$""",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 1: initial schema
         """CREATE TABLE {schema}.sessions (
@@ -253,6 +286,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 9: a one-message append (every turn's) without append_messages' arrays and loop
         _APPEND_ONE_FUNCTION,
     ),
+    (  # 10: an append that also returns the epoch and version (a fleet's turn: one round trip)
+        *_APPEND_PROBED_FUNCTIONS,
+    ),
 )
 """Schema migrations, applied in order; migration ``i`` brings the version to ``i + 1``."""
 
@@ -267,6 +303,7 @@ COMPATIBLE: tuple[int, ...] = (
     7,  # 7: stubs in the summary log: older code would make a stub (no text) current
     7,  # 8: an index only: code at schema 7 reads and writes the same rows
     7,  # 9: a function: older code never calls it (its appends write the same rows)
+    7,  # 10: two functions: older code never calls them (they write what the appends write)
 )
 """For each migration, the oldest schema version whose code may still use the data once it
 has run (see :mod:`summem.stores.common.schema_compat`). The version table records the marker in
@@ -370,6 +407,11 @@ class SQL:
             "SELECT {schema}.append_message(%b, %b, %b, %b, %b, %b)"
         ),
         "APPEND_MANY": "SELECT {schema}.append_messages(%b, %b, %b, %b, %b, %b)",
+        # the same, returning (length, epoch, version) as of right after the append
+        "APPEND_ONE_PROBED": "SELECT * FROM {schema}.append_message_probed(%b, %b, %b, %b, %b, %b)",
+        "APPEND_MANY_PROBED": (
+            "SELECT * FROM {schema}.append_messages_probed(%b, %b, %b, %b, %b, %b)"
+        ),
         "SEARCH": (  # this session's messages below the stop, best first
             "SELECT m.position, m.body, ts_rank(m.terms, q) AS score "
             "FROM {schema}.messages m JOIN {schema}.sessions s ON m.sid = s.sid, "
@@ -541,6 +583,8 @@ class SQL:
     INSERT_MESSAGES: bytes
     APPEND_ONE: bytes
     APPEND_MANY: bytes
+    APPEND_ONE_PROBED: bytes
+    APPEND_MANY_PROBED: bytes
     SEARCH: bytes
     POSITION_OF: bytes
     LOCK_INDEX_STATE: bytes

@@ -31,7 +31,12 @@ from typing import Any, TypeVar, cast
 
 from summem.stores.base import SearchHit, SessionInfo
 from summem.stores.common.operations import StoreOp
-from summem.stores.common.shells import AsyncOpLedger, OpLedger
+from summem.stores.common.shells import (
+    AsyncOpLedger,
+    AsyncOpProbingAppend,
+    OpLedger,
+    OpProbingAppend,
+)
 from summem.stores.postgres.runner import AsyncRunner, SyncRunner
 from summem.stores.postgres.transaction import Transaction
 from summem.stores.url import PostgresSettings, postgres_settings
@@ -41,7 +46,7 @@ __all__ = ["AsyncPostgresStore", "PostgresStore"]
 T = TypeVar("T")
 
 
-class PostgresStore(SyncRunner, OpLedger):
+class PostgresStore(SyncRunner, OpLedger, OpProbingAppend):
     """A store in a PostgreSQL database, shared by every worker that opens it.
 
     Args:
@@ -115,7 +120,7 @@ class PostgresStore(SyncRunner, OpLedger):
         self._pool.close()
 
 
-class AsyncPostgresStore(AsyncRunner, AsyncOpLedger):
+class AsyncPostgresStore(AsyncRunner, AsyncOpLedger, AsyncOpProbingAppend):
     """The async twin of :class:`PostgresStore`, on ``AsyncConnectionPool``.
 
     Building one does no I/O (it may be done on a running loop): the pool is opened and the

@@ -253,6 +253,18 @@ class SQL:
         "(SELECT 1 FROM messages m WHERE m.sid = sessions.sid AND m.msg_id = ?) "
         "RETURNING position"
     )
+    # APPEND_ONE that also returns the session's epoch and version, read in the same statement
+    # (so under the same write lock: exactly as of the append), for
+    # ProbingAppendStore.append_probe; nothing written for a row of the wrong types either
+    APPEND_ONE_PROBED = (
+        "INSERT INTO messages (sid, position, msg_id, body) "
+        "SELECT sid, length, ?, ? FROM sessions WHERE name = ? "
+        "AND typeof(length) = 'integer' AND length >= 0 AND typeof(version) = 'integer' "
+        "AND typeof(epoch) = 'text' AND NOT EXISTS "
+        "(SELECT 1 FROM messages m WHERE m.sid = sessions.sid AND m.msg_id = ?) "
+        "RETURNING position, (SELECT s.epoch FROM sessions s WHERE s.sid = messages.sid), "
+        "(SELECT s.version FROM sessions s WHERE s.sid = messages.sid)"
+    )
     SET_SYSTEM = "UPDATE sessions SET system = ?, updated_at = ? WHERE sid = ?"
     SET_SUMMARY = (
         "UPDATE sessions SET summary = ?, watermark = ?, version = version + 1, updated_at = ? "

@@ -50,7 +50,7 @@ from summem.stores.base import (
     validate_session_id,
 )
 from summem.stores.common.branching import abandoned_summary_error, check_rewrite
-from summem.stores.common.direct import DirectStore
+from summem.stores.common.direct import ProbingDirectStore
 from summem.stores.common.new_session import prepare_new_session
 from summem.stores.common.operations import Commit, Create, Rewrite, Rollback
 from summem.stores.sqlite import branching
@@ -73,7 +73,7 @@ from summem.stores.url import sqlite_file, sqlite_read_only
 __all__ = ["AsyncSQLiteStore", "SQLiteStore"]
 
 
-class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
+class SQLiteStore(SQLiteRecall, SQLiteSpend, ProbingDirectStore):
     """A store in one SQLite file (created if missing; its directory must exist).
 
     A file that cannot be written (no write permission on it or on its folder, including a
@@ -182,10 +182,38 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
             length = self._append_one(name, *batch[0])
             if length is not None:
                 return length
+        found = self._append_batch(name, batch)
+        return 0 if found is None else found[2]
+
+    def _append_probe(
+        self, session_id: str, messages: Sequence[Message]
+    ) -> tuple[str, int, int] | None:
+        """See :meth:`summem.stores.base.ProbingAppendStore.append_probe`.
+
+        A one-message append is still one statement: its ``RETURNING`` reads the session's
+        epoch and version too, under the same write lock.
+        """
+        name = validate_session_id(session_id)
+        batch = [(m.id, encode_message(m)) for m in messages]
+        if len(batch) == 1 and _RETURNING:
+            mid, body = batch[0]
+            rows = self._file.write_one(
+                name, "append", SQL.APPEND_ONE_PROBED, (mid, body, name, mid)
+            )
+            if rows:
+                position, epoch, version = rows[0]
+                return epoch, int(version), int(position) + 1
+        return self._append_batch(name, batch)
+
+    def _append_batch(self, name: str, batch: list[tuple[str, str]]) -> tuple[str, int, int] | None:
+        """Append ``(id, body)`` pairs in one transaction; ``(epoch, version, length)`` after.
+
+        ``None`` (nothing written) for an empty batch on a session that does not exist.
+        """
         with self._file.tx(name, write="append" if batch else None) as conn:
             meta = read_meta(conn, name)
             if not batch:
-                return 0 if meta is None else meta.length
+                return None if meta is None else (meta.epoch, meta.version, meta.length)
             meta = meta or new_session_row(conn, name)
             n = meta.length
             seen: set[str] = set()
@@ -195,13 +223,12 @@ class SQLiteStore(SQLiteRecall, SQLiteSpend, DirectStore):
                     continue  # idempotent by id: already stored
                 seen.add(mid)
                 rows.append((meta.sid, n + len(rows), mid, body))
-            if not rows:
-                return n
-            # the length first: the rows then land below it, so the trigger messages_grow (for
-            # a message inserted at the length) never fires for them
-            conn.execute(SQL.SET_LENGTH, (n + len(rows), time.time(), meta.sid))
-            conn.executemany(SQL.INSERT_MESSAGE, rows)
-            return n + len(rows)
+            if rows:
+                # the length first: the rows then land below it, so the trigger messages_grow
+                # (for a message inserted at the length) never fires for them
+                conn.execute(SQL.SET_LENGTH, (n + len(rows), time.time(), meta.sid))
+                conn.executemany(SQL.INSERT_MESSAGE, rows)
+            return meta.epoch, meta.version, n + len(rows)
 
     def _append_one(self, name: str, mid: str, body: str) -> int | None:
         """Append one message to a session that holds it not yet; return the new length.
