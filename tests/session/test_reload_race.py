@@ -111,3 +111,14 @@ def test_a_session_cleared_and_grown_again_with_our_ids_is_taken_as_read() -> No
     reader = reload_flow(memory._core, memory._steps)
     finish(reader, next(reader).run())
     assert texts(memory) == ["m0", "m1"] == texts(Memory("s", store=store))
+
+
+def test_a_session_cleared_elsewhere_is_taken_as_read_not_refilled_with_ours() -> None:
+    store = InMemoryStore()
+    memory = Memory("s", store=store)
+    memory.extend([u("m0"), u("m1")])
+    Memory("s", store=store).clear()  # empty: every message of it is "ours", trivially
+    reader = reload_flow(memory._core, memory._steps)
+    finish(reader, next(reader).run())
+    assert texts(memory) == [] == texts(Memory("s", store=store))
+    assert memory._core.length == 0
