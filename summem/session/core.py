@@ -348,11 +348,16 @@ class SessionCore:
 
         A copy made by our own appends (never read: no epoch) cannot compare versions. A
         snapshot shorter than the copy whose messages are the copy's, position for position,
-        was read before our later appends landed: they are put back on top of it (the store
-        holds them after it). Any other snapshot (the session cleared and grown again by
-        another writer) is taken as it is.
+        and whose history was only ever appended to (version 0: no commit, rewrite or clear
+        since the session was created), was read before our later appends landed: they are
+        put back on top of it (the store holds them after it, as each append of ours landed
+        at the length the copy expected). Any other snapshot is taken as it is: the session
+        cleared, or branched back to a prefix of ours, by another writer (the store may have
+        lost what we appended after it; the next append's length tells if not).
         """
         if state is None or self._stale or self.epoch or state.length >= self.length:
+            return state
+        if state.version:
             return state
         if self.watermark or len(self.tail) != self.length or state.watermark > state.length:
             return state

@@ -85,3 +85,40 @@ def test_a_copy_that_keeps_changing_while_read_is_left_stale_with_a_clear_error(
             core.stale = True  # marked again while every read is in flight
             step = reader.send(state)
     assert core.stale
+
+
+def test_a_session_branched_elsewhere_to_a_prefix_of_ours_is_taken_as_read() -> None:
+    # the store holds a prefix of our appends again, but rewritten (version > 0): what we
+    # appended after it is gone, and a rebased copy would show messages the store lacks
+    store = InMemoryStore()
+    memory = Memory("s", store=store)
+    memory.extend([u("m0"), u("m1"), u("m2"), u("m3")])
+    assert memory._core.epoch == ""
+    Memory("s", store=store).branch(2)
+    reader = reload_flow(memory._core, memory._steps)
+    finish(reader, next(reader).run())
+    assert texts(memory) == ["m0", "m1"] == texts(Memory("s", store=store))
+    assert memory._core.length == 2
+
+
+def test_a_session_cleared_and_grown_again_with_our_ids_is_taken_as_read() -> None:
+    store = InMemoryStore()
+    memory = Memory("s", store=store)
+    ours = memory.extend([u("m0"), u("m1"), u("m2")])
+    other = Memory("s", store=store)
+    other.clear()
+    other.extend(ours[:2])  # the same messages (ids) again: a re-import of a prefix
+    reader = reload_flow(memory._core, memory._steps)
+    finish(reader, next(reader).run())
+    assert texts(memory) == ["m0", "m1"] == texts(Memory("s", store=store))
+
+
+def test_a_session_cleared_elsewhere_is_taken_as_read_not_refilled_with_ours() -> None:
+    store = InMemoryStore()
+    memory = Memory("s", store=store)
+    memory.extend([u("m0"), u("m1")])
+    Memory("s", store=store).clear()  # empty: every message of it is "ours", trivially
+    reader = reload_flow(memory._core, memory._steps)
+    finish(reader, next(reader).run())
+    assert texts(memory) == [] == texts(Memory("s", store=store))
+    assert memory._core.length == 0
