@@ -41,6 +41,7 @@ from summem.reducers.base import (
     ReduceResult,
     check_budget,
 )
+from summem.reducers.cut import choose_cut
 from summem.reducers.loop_guard import LoopGuard
 from summem.reducers.view import DEFAULT_SUMMARY_PREFIX, PLACEMENTS, SummaryPlacement
 from summem.summarizers.base import (
@@ -369,16 +370,18 @@ class SummarizationReducer(BudgetReducer):
             )
         return self._reserve
 
-    def summary_budget(self, room: int | None = None, *, exact: bool = False) -> int:
+    def summary_budget(
+        self, room: int | None = None, *, exact: bool = False, floor: bool = True
+    ) -> int:
         """The new summary's ``max_tokens`` when the reduction leaves it ``room``.
 
         ``room`` is what the view has below the target for the summary message once the cut's
         turns are gone (``None``: unknown). With :attr:`summary_fill` the summary takes it,
         its prefix and overhead included, and the slack validation accepts on top unless
-        ``exact`` (an offline summarizer's reply is checked against the room instead), never
-        past the loop guard's growth cap (half the target, or the summary's own allowance
-        when larger) nor below ``summary_max_tokens``; otherwise, and in a message budget,
-        ``summary_max_tokens``.
+        ``exact`` (an offline summarizer, whose reply is checked against the room instead),
+        never past the loop guard's growth cap (half the target, or the summary's own
+        allowance when larger) nor, with ``floor``, below ``summary_max_tokens``; otherwise,
+        and in a message budget, ``summary_max_tokens``.
         """
         most = self.summary_max_tokens
         if room is None or not self.summary_fill or self.unit != "tokens":
@@ -386,12 +389,35 @@ class SummarizationReducer(BudgetReducer):
         fixed = self.summary_reserve() - summary_limit(most)  # prefix and overhead
         room = min(room, max(self.target // 2, fixed + most)) - fixed
         if exact:
-            return max(most, room)
+            return max(most, room) if floor else max(1, room)
         # the largest budget whose accepted limit fits: summary_limit(m) <= room
         grown = max(room - 16, int(room / (1 + SUMMARY_SLACK)))
-        while grown > most and summary_limit(grown) > room:
+        while grown > 1 and summary_limit(grown) > room:
             grown -= 1
-        return max(most, grown)
+        return max(most, grown) if floor else max(1, grown)
+
+    def fills_exactly(self) -> bool:
+        """Whether summaries fill their room exactly (offline, with :attr:`summary_fill`).
+
+        That is :attr:`summary_fill`, a token budget and an offline summarizer: its reply is
+        checked against the room, and one that runs past it is asked again within the room,
+        the validation's slack reserved. The cut then keeps no room for that slack
+        (:meth:`plan_cut`): the kept turns get it.
+        """
+        return self.summary_fill and self.unit == "tokens" and not uses_llm(self.summarizer)
+
+    def plan_cut(
+        self, system: Message | None, tail: Sequence[Message], sizes: Sequence[int]
+    ) -> int:
+        """How many leading messages of ``tail`` to evict to fit the target.
+
+        See :meth:`fills_exactly` for the room the cut keeps for the summary.
+        """
+        reserve = self.summary_reserve()
+        if self.fills_exactly():
+            reserve -= summary_limit(self.summary_max_tokens) - self.summary_max_tokens
+        fixed = self.head_size(system, None) + reserve
+        return choose_cut(tail, sizes, fixed=fixed, target=self.target, options=self.cut_options)
 
     # -- the flow -------------------------------------------------------------------------
 
@@ -444,9 +470,8 @@ class SummarizationReducer(BudgetReducer):
         # the budget is min(summary_max_tokens, replaced - 1): no need to count further (with
         # later spans, up to the most a summary may take: validation compares with this count)
         # an offline summarizer is asked for all the room, and its reply checked against it
-        exact = offline_exact and room is not None and self.summary_fill
-        exact = exact and not uses_llm(self.summarizer)
-        most = self.summary_budget(room, exact=exact)
+        exact = offline_exact and room is not None and self.fills_exactly()
+        most = self.summary_budget(room, exact=exact, floor=offline_exact)
         enough = (summary_limit(most) if then else most) + 1
         replaced = tokens_up_to(counter, [*evicted, *then], previous_text, enough)
         request = SummaryRequest(
@@ -490,7 +515,7 @@ class SummarizationReducer(BudgetReducer):
             )
             raise
         text = output.text.strip()
-        if exact and most > self.summary_max_tokens and counter.count_text(text) > most - note:
+        if exact and counter.count_text(text) > request.max_tokens:
             # past the room the reduction left: ask again with the slack reserved
             return (
                 yield from self.summarize_flow(
