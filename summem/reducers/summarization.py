@@ -401,8 +401,9 @@ class SummarizationReducer(BudgetReducer):
 
         That is :attr:`summary_fill`, a token budget and an offline summarizer: its reply is
         checked against the room, and one that runs past it is asked again within the room,
-        the validation's slack reserved. The cut then keeps no room for that slack
-        (:meth:`plan_cut`): the kept turns get it.
+        the validation's slack reserved. The cut then keeps no more room than the summary may
+        take (:meth:`plan_cut`): a summary that cannot grow past ``summary_max_tokens`` (its
+        allowance is already half the target or more) leaves the slack to the kept turns.
         """
         return self.summary_fill and self.unit == "tokens" and not uses_llm(self.summarizer)
 
@@ -414,8 +415,10 @@ class SummarizationReducer(BudgetReducer):
         See :meth:`fills_exactly` for the room the cut keeps for the summary.
         """
         reserve = self.summary_reserve()
-        if self.fills_exactly():
-            reserve -= summary_limit(self.summary_max_tokens) - self.summary_max_tokens
+        if self.fills_exactly():  # no more than the summary may take (summary_budget's cap)
+            most = self.summary_max_tokens
+            fixed = reserve - summary_limit(most)
+            reserve = min(reserve, max(self.target // 2, fixed + most))
         fixed = self.head_size(system, None) + reserve
         return choose_cut(tail, sizes, fixed=fixed, target=self.target, options=self.cut_options)
 

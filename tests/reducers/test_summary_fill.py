@@ -52,16 +52,27 @@ def convo(n: int, size: int = 7) -> list[dict[str, Any]]:
 def test_the_summary_takes_the_room_below_the_target() -> None:
     # turns of 10 words: the cut keeps summary_reserve() (10 + 16 slack + prefix + 8) free
     # and stops at a boundary; a summary of 10 words leaves the view about 30 short of it.
-    # Filled by an offline summarizer, the slack goes to the kept turns and the rest of the
-    # room to the summary: the view sits at the target.
+    # Filled by an offline summarizer, the summary takes all of it: the view sits at the
+    # target.
     fixed, filled = Filling(), Filling()
     capped = reducer(fixed).reduce(convo(24))
     grown = reducer(filled, summary_fill=True).reduce(convo(24))
     assert fixed.requests[0].max_tokens == 10
     assert filled.requests[0].max_tokens > 10
-    assert len(grown.evicted) < len(capped.evicted)  # more recent turns kept
+    assert len(grown.evicted) == len(capped.evicted)  # the same cut: only the summary differs
     assert capped.tokens_after <= 150 - 25
-    assert 150 - 10 <= grown.tokens_after <= 150  # short of it by less than a turn
+    assert 150 - 8 <= grown.tokens_after <= 150  # less the 8 the reserve keeps for overhead
+
+
+def test_a_summary_that_cannot_grow_leaves_its_slack_to_the_kept_turns() -> None:
+    # a summary budget of half the target: no room to grow past it; an offline summarizer
+    # keeps to it exactly, so the cut reserves no slack and keeps more recent turns
+    fixed, filled = Filling(), Filling()
+    capped = reducer(fixed, summary_max_tokens=75).reduce(convo(30))
+    kept = reducer(filled, summary_max_tokens=75, summary_fill=True).reduce(convo(30))
+    assert filled.requests[0].max_tokens <= 75
+    assert len(kept.evicted) < len(capped.evicted)  # more recent turns kept
+    assert capped.tokens_after < kept.tokens_after <= 150
 
 
 def test_an_llm_summarizer_keeps_the_slack_reserved_and_fills_the_rest() -> None:
