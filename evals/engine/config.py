@@ -63,6 +63,9 @@ class EngineConfig:
             :mod:`evals.engine.replay`).
         latency_messages: messages appended while a background reduction runs.
         max_tokens: the output cap of every LLM call (by default the summarizer's own).
+        summary_fill: the reducer's ``summary_fill`` (``None``: its default, off with a
+            ``summary_max_tokens`` given): the summary grows into the room the kept turns
+            leave below the target.
     """
 
     threshold_tokens: int
@@ -73,6 +76,7 @@ class EngineConfig:
     soft_threshold_tokens: int | None = None
     latency_messages: int = 1
     max_tokens: int | None = None
+    summary_fill: bool | None = None
 
     def __post_init__(self) -> None:
         if not 0 < self.summary_max_tokens < self.target_tokens < self.threshold_tokens:
@@ -100,13 +104,16 @@ class EngineConfig:
         label = f"{name} {self.threshold_tokens}/{self.target_tokens}/{self.summary_max_tokens}"
         if self.soft_threshold_tokens is not None:
             label += f" soft {self.soft_threshold_tokens}"
+        if self.summary_fill:
+            label += " fill"
         return label
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as a JSON-ready dict (``max_tokens`` only when set, as reports had it)."""
         data = asdict(self)
-        if data["max_tokens"] is None:
-            del data["max_tokens"]
+        for key in ("max_tokens", "summary_fill"):
+            if data[key] is None:
+                del data[key]
         return data
 
     @classmethod
@@ -242,6 +249,7 @@ def build_reducer(
         summary_max_tokens=config.summary_max_tokens,
         token_counter=counter,
         fail_on_error=not config.is_llm,
+        summary_fill=config.summary_fill,
     )
 
 

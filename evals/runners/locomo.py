@@ -229,6 +229,7 @@ def run_methods(
                 prompt=args.prompt,
                 soft_threshold_tokens=args.soft_threshold,
                 max_tokens=args.max_tokens,
+                summary_fill=True if args.summary_fill else None,
             )
             run = run_engine(
                 conversations,
@@ -407,6 +408,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--summary-budget", type=int, help="summary tokens (default: a quarter of the budget)"
     )
     parser.add_argument("--soft-threshold", type=int, help="background reductions from here")
+    parser.add_argument(
+        "--summary-fill",
+        action="store_true",
+        help="the engine's summary grows past --summary-budget into the room the kept turns "
+        "leave below the target (summary_fill=True; the view stays within the same budget)",
+    )
     parser.add_argument(
         "--summarizer",
         action="append",

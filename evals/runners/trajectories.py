@@ -390,6 +390,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--target", type=int, default=d.target_tokens)
     parser.add_argument("--summary-budget", type=int, default=d.summary_max_tokens)
     parser.add_argument("--soft-threshold", type=int)
+    parser.add_argument(
+        "--summary-fill",
+        action="store_true",
+        help="the summary grows past --summary-budget into the room the kept turns leave "
+        "below the target (summary_fill=True)",
+    )
     parser.add_argument("--summarizer", default="extractive", help="extractive | llm:MODEL")
     parser.add_argument("--prompt", help="prompt name or YAML file (LLM summarizers)")
     parser.add_argument("--model", default="gpt-4o", help="tokenizer to count with")
@@ -441,6 +447,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prompt=args.prompt,
         soft_threshold_tokens=args.soft_threshold,
         max_tokens=args.max_tokens,
+        summary_fill=True if args.summary_fill else None,
     )
     client = (
         open_client(record=args.record, replay=args.replay, base_url=args.base_url)

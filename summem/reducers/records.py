@@ -67,6 +67,8 @@ def reducer_from_record(record: object) -> Reducer:
         budget[f"hard_limit_{unit}"] = record["hard_limit"]
     if record.get("summary_role") is not None:
         budget["summary_role"] = record["summary_role"]
+    if record.get("summary_fill") is not None:
+        budget["summary_fill"] = record["summary_fill"]
     return SummarizationReducer(
         summary_max_tokens=record.get("summary_max_tokens", DEFAULT_SUMMARY_MAX_TOKENS), **budget
     )

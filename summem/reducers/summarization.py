@@ -41,9 +41,11 @@ from summem.reducers.base import (
     ReduceResult,
     check_budget,
 )
+from summem.reducers.cut import choose_cut
 from summem.reducers.loop_guard import LoopGuard
 from summem.reducers.view import DEFAULT_SUMMARY_PREFIX, PLACEMENTS, SummaryPlacement
 from summem.summarizers.base import (
+    SUMMARY_SLACK,
     VETTED,
     Summarizer,
     SummaryOutput,
@@ -129,6 +131,14 @@ class SummarizationReducer(BudgetReducer):
             be searched with the recall tool (see ``Memory.recall_tool``).
         loop_guard: when ``Memory`` pauses automatic reductions that achieve nothing (see
             :mod:`summem.reducers.loop_guard`); ``None`` never pauses.
+        summary_fill: let each new summary grow into the room the kept turns leave below the
+            target (see :meth:`summary_budget`): the cut keeps ``summary_reserve()`` for the
+            summary and stops at a group boundary, so a summary of ``summary_max_tokens``
+            leaves the view short of the target by its slack and the group's edge. Never more
+            than keeps the summary message within half the target (the loop guard's growth
+            cap), never less than ``summary_max_tokens``. ``None`` (default): on when
+            ``summary_max_tokens`` is left at its default, off when it is set (then it is a
+            hard cap, as the application asked).
 
     What was dropped: when the summarizer records provenance (the extractive one does), the
     summary's ``summary_info.extra["uncovered_ids"]`` lists the evicted messages no summary line
@@ -166,6 +176,7 @@ class SummarizationReducer(BudgetReducer):
         allow_foreign_links: bool = False,
         recall_note: bool = False,
         loop_guard: LoopGuard | None = LoopGuard(),  # noqa: B008 - frozen, shared safely
+        summary_fill: bool | None = None,
     ) -> None:
         super().__init__(
             threshold_tokens=threshold_tokens,
@@ -233,6 +244,14 @@ class SummarizationReducer(BudgetReducer):
         self._summarizer = summarizer  # None: the extractive one, made on first use
         self.soft_threshold = soft
         self.summary_max_tokens = summary_max_tokens
+        if summary_fill is not None and not isinstance(summary_fill, bool):
+            raise ConfigurationError(f"summary_fill must be a bool or None, got {summary_fill!r}")
+        self.summary_fill = (
+            summary_max_tokens == DEFAULT_SUMMARY_MAX_TOKENS
+            if summary_fill is None
+            else summary_fill
+        )
+        """Whether a summary may grow past ``summary_max_tokens`` into room below the target."""
         self.summary_role: Role = summary_role
         self.summary_placement: SummaryPlacement = summary_placement
         self.summary_prefix = summary_prefix
@@ -280,6 +299,8 @@ class SummarizationReducer(BudgetReducer):
         }
         if self._hard_limit_given:
             record["hard_limit"] = self._hard_limit
+        if self.summary_fill != (self.summary_max_tokens == DEFAULT_SUMMARY_MAX_TOKENS):
+            record["summary_fill"] = self.summary_fill  # not what the default would rebuild
         if self.summary_role != "user":  # from_dict checks the summary's role against it
             record["summary_role"] = self.summary_role
         return record
@@ -349,6 +370,58 @@ class SummarizationReducer(BudgetReducer):
             )
         return self._reserve
 
+    def summary_budget(
+        self, room: int | None = None, *, exact: bool = False, floor: bool = True
+    ) -> int:
+        """The new summary's ``max_tokens`` when the reduction leaves it ``room``.
+
+        ``room`` is what the view has below the target for the summary message once the cut's
+        turns are gone (``None``: unknown). With :attr:`summary_fill` the summary takes it,
+        its prefix and overhead included, and the slack validation accepts on top unless
+        ``exact`` (an offline summarizer, whose reply is checked against the room instead),
+        never past the loop guard's growth cap (half the target, or the summary's own
+        allowance when larger) nor, with ``floor``, below ``summary_max_tokens``; otherwise,
+        and in a message budget, ``summary_max_tokens``.
+        """
+        most = self.summary_max_tokens
+        if room is None or not self.summary_fill or self.unit != "tokens":
+            return most
+        fixed = self.summary_reserve() - summary_limit(most)  # prefix and overhead
+        room = min(room, max(self.target // 2, fixed + most)) - fixed
+        if exact:
+            return max(most, room) if floor else max(1, room)
+        # the largest budget whose accepted limit fits: summary_limit(m) <= room
+        grown = max(room - 16, int(room / (1 + SUMMARY_SLACK)))
+        while grown > 1 and summary_limit(grown) > room:
+            grown -= 1
+        return max(most, grown) if floor else max(1, grown)
+
+    def fills_exactly(self) -> bool:
+        """Whether summaries fill their room exactly (offline, with :attr:`summary_fill`).
+
+        That is :attr:`summary_fill`, a token budget and an offline summarizer: its reply is
+        checked against the room, and one that runs past it is asked again within the room,
+        the validation's slack reserved. The cut then keeps no more room than the summary may
+        take (:meth:`plan_cut`): a summary that cannot grow past ``summary_max_tokens`` (its
+        allowance is already half the target or more) leaves the slack to the kept turns.
+        """
+        return self.summary_fill and self.unit == "tokens" and not uses_llm(self.summarizer)
+
+    def plan_cut(
+        self, system: Message | None, tail: Sequence[Message], sizes: Sequence[int]
+    ) -> int:
+        """How many leading messages of ``tail`` to evict to fit the target.
+
+        See :meth:`fills_exactly` for the room the cut keeps for the summary.
+        """
+        reserve = self.summary_reserve()
+        if self.fills_exactly():  # no more than the summary may take (summary_budget's cap)
+            most = self.summary_max_tokens
+            fixed = reserve - summary_limit(most)
+            reserve = min(reserve, max(self.target // 2, fixed + most))
+        fixed = self.head_size(system, None) + reserve
+        return choose_cut(tail, sizes, fixed=fixed, target=self.target, options=self.cut_options)
+
     # -- the flow -------------------------------------------------------------------------
 
     def summary_text(self, summary: Message | None) -> str | None:
@@ -367,8 +440,15 @@ class SummarizationReducer(BudgetReducer):
         allow_llm: bool = True,
         sent: SentView | None = None,
         then: Sequence[Message] = (),
+        room: int | None = None,
+        offline_exact: bool = True,
     ) -> Flow[tuple[Message, SummaryOutput]]:
         """Summarize ``evicted`` with ``previous``; return the validated summary message.
+
+        ``room``: what the view has below the target for this summary once ``evicted`` is gone
+        (see :meth:`summary_budget`); ``None`` gives it ``summary_max_tokens``. An offline
+        summarizer is asked for all of it (``offline_exact``) and its reply checked against
+        it; one that runs past it is asked again with the validation's slack reserved.
 
         ``then``: the spans the same reduction folds after this one. This summary is a step
         (the next span's replaces it), so it must be smaller than all it will stand for, not
@@ -392,14 +472,16 @@ class SummarizationReducer(BudgetReducer):
         note = counter.count_text("\n" + RECALL_NOTE) if self.recall_note else 0
         # the budget is min(summary_max_tokens, replaced - 1): no need to count further (with
         # later spans, up to the most a summary may take: validation compares with this count)
-        enough = summary_limit(self.summary_max_tokens) if then else self.summary_max_tokens
-        enough += 1
+        # an offline summarizer is asked for all the room, and its reply checked against it
+        exact = offline_exact and room is not None and self.fills_exactly()
+        most = self.summary_budget(room, exact=exact, floor=offline_exact)
+        enough = (summary_limit(most) if then else most) + 1
         replaced = tokens_up_to(counter, [*evicted, *then], previous_text, enough)
         request = SummaryRequest(
             messages=redact_messages(evicted, self.redactor) if self.redactor else tuple(evicted),
             previous_summary=previous_text,
             # A summary must be smaller than what it replaces; a short span gets a short budget.
-            max_tokens=max(1, min(self.summary_max_tokens, replaced - 1) - note),
+            max_tokens=max(1, min(most, replaced - 1) - note),
             token_counter=self.token_counter,
             focus=self.focus,
             must_keep=self.must_keep,
@@ -436,6 +518,20 @@ class SummarizationReducer(BudgetReducer):
             )
             raise
         text = output.text.strip()
+        if exact and counter.count_text(text) > request.max_tokens:
+            # past the room the reduction left: ask again with the slack reserved
+            return (
+                yield from self.summarize_flow(
+                    evicted,
+                    previous,
+                    watermark=watermark,
+                    allow_llm=allow_llm,
+                    sent=sent,
+                    then=then,
+                    room=room,
+                    offline_exact=False,
+                )
+            )
         if self.recall_note:
             text += "\n" + RECALL_NOTE
         message = Message.from_openai(
@@ -528,9 +624,10 @@ class SummarizationReducer(BudgetReducer):
             return self._result(unchanged, parts.summary, before, before)
         previous = parts.summary
         covered = previous.summary_info.watermark if previous and previous.summary_info else 0
+        room = self.target - self.head_size(parts.system, None) - sum(sizes[cut:])
         try:
             summary, output = yield from self.summarize_flow(
-                conversation[:cut], previous, watermark=covered + cut
+                conversation[:cut], previous, watermark=covered + cut, room=room
             )
         except ReductionError as exc:
             if self.fail_on_error:

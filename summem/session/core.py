@@ -810,8 +810,18 @@ class SessionCore:
             spans = spans[:keep]
             cut = sum(len(s) for s in spans)
         twin = twin_link(tail[cut]) if natural and cut == natural else None
+        room = self._summary_room(system, sizes, cut, r.target)
         return Plan(
-            epoch, version, watermark, tail[:cut], spans, previous, size, automatic, twin_of=twin
+            epoch,
+            version,
+            watermark,
+            tail[:cut],
+            spans,
+            previous,
+            size,
+            automatic,
+            summary_room=room,
+            twin_of=twin,
         )
 
     def _summary_room(self, system: Message | None, sizes: list[int], cut: int, limit: int) -> int:

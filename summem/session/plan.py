@@ -60,6 +60,8 @@ class Plan:
             (:func:`summarize_ceiling_flow`), or, if even that fails, truncated.
         summary_room: with ``truncate``, the room the view has left for the summary under
             its hard limit once ``evicted`` is gone: the offline summary is made to fit it.
+            Otherwise the room it has below the target (``None``: unknown), which a
+            reducer with ``summary_fill`` lets the summary grow into (the last span's).
         twin_of: see below.
     """
 
@@ -189,7 +191,14 @@ def summarize_plan_flow(
         try:
             later = [m for s in spans[n + 1 :] for m in s]
             summary, output = yield from summarize_span(
-                reducer, span, later, previous, watermark=watermark, allow_llm=allow, sent=sent
+                reducer,
+                span,
+                later,
+                previous,
+                watermark=watermark,
+                allow_llm=allow,
+                sent=sent,
+                room=None if later or plan.truncate else plan.summary_room,
             )
         except SummarizationError as exc:  # the spans summarized before were spent too
             lost = failure_cost(exc, model if isinstance(model, str) else None)
@@ -280,6 +289,9 @@ def summarize_span(
 ) -> Flow[tuple[Message, SummaryOutput]]:
     """One span's summary; ``later``, the plan's spans after it, which it stands for too.
 
+    ``room`` (a keyword, the last span's only): the room below the target the summary may
+    grow into (see ``SummarizationReducer.summary_budget``); other reducers are not given it.
+
     A summary between two spans is never committed: the next span's replaces it. So it must
     be smaller than everything it will stand for, not than its own span: a message or two cut
     off before a group larger than a span (a huge tool result) is a span no summary could be
@@ -287,8 +299,11 @@ def summarize_span(
     """
     from summem.reducers.summarization import SummarizationReducer
 
-    if later and isinstance(reducer, SummarizationReducer):
-        return (yield from reducer.summarize_flow(span, previous, then=later, **kw))
+    room = kw.pop("room", None)
+    if isinstance(reducer, SummarizationReducer):
+        if later:
+            return (yield from reducer.summarize_flow(span, previous, then=later, **kw))
+        return (yield from reducer.summarize_flow(span, previous, room=room, **kw))
     return (yield from reducer.summarize_flow(span, previous, **kw))
 
 
