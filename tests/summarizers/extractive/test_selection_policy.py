@@ -405,3 +405,52 @@ def test_room_left_over_is_spent_on_the_whole_short_user_message() -> None:
         previous_info=SummaryInfo(extra=roomy.extra),
     )
     assert f"- user: {said}" in lines(again)  # selected on its core, expanded again
+
+
+# -- round 4: new words, keeping a later value ahead, replies picking a detail -------------------
+
+
+def test_a_reply_naming_a_detail_is_kept_with_the_option_it_picks() -> None:
+    offer = (
+        "I can book Harbour Kitchen at 19:30 for 64 pounds a head. "
+        "Or the Marlowe Rooms at 20:15 for 48 pounds a head. Which do you prefer?"
+    )
+    for reply in ("ok the Marlowe one", "second please"):
+        out = summarize([msg("a1", offer, "assistant"), msg("u1", reply)])
+        picked = "Or the Marlowe Rooms at 20:15 for 48 pounds a head."
+        assert f"- user: {reply}, in reply to: {picked}" in lines(out), reply
+    # a reply to an open question picking nothing is not attached to an option
+    out = summarize([msg("a1", offer, "assistant"), msg("u1", "yes go ahead")])
+    assert not any("in reply to" in line for line in lines(out))
+
+
+def test_a_later_value_about_the_same_thing_is_kept_ahead_of_the_earlier() -> None:
+    msgs = [
+        msg("u1", "The locksmith quoted 340 pounds for the back door on 12 March 2027."),
+        msg("a1", "Sure, noted.", "assistant"),
+        msg("u2", "Locksmith came back with 295."),
+    ]
+    assert lines(summarize(msgs, 20)) == ["- user: Locksmith came back with 295."]
+    ahead_off = lines(summarize(msgs, 20, ablate=("keep_ahead",)))
+    assert ahead_off == [
+        "- user: The locksmith quoted 340 pounds for the back door on 12 March 2027."
+    ]
+    assert len(lines(summarize(msgs, 60))) == 2  # with room, both stay: nothing is dropped
+
+
+def test_words_never_said_before_outrank_a_sentence_the_summary_already_says() -> None:
+    previous = (
+        "- assistant: The gym on Carver Street opened a new studio.\n"
+        "- assistant: Spin classes run every weekday evening."
+    )
+    span = [
+        msg("u1", "Every weekday evening the gym on Carver Street runs spin classes."),
+        msg("u2", "Our cat refuses anything except salmon pate."),
+    ]
+    kept = lines(summarize(span, 34, verbatim_words=0, previous_summary=previous))
+    assert "- user: Our cat refuses anything except salmon pate." in kept
+    assert not any("runs spin classes" in line for line in kept)
+    off = lines(
+        summarize(span, 34, verbatim_words=0, ablate=("novelty",), previous_summary=previous)
+    )
+    assert "- user: Every weekday evening the gym on Carver Street runs spin classes." in off
