@@ -87,7 +87,7 @@ from summem.summarizers.extractive.selection import (
     make_fact,
     rank,
 )
-from summem.summarizers.extractive.supersede import keep_ahead, link_marks, supersede
+from summem.summarizers.extractive.supersede import link_marks, supersede
 from summem.summarizers.extractive.tables import (
     MAX_REMEMBERED,
     compact_table,
@@ -172,7 +172,6 @@ _SELECTION_HEURISTICS = (
     "table_rows",
     "table_memory",
     "novelty",
-    "keep_ahead",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -301,8 +300,6 @@ class ExtractiveSummarizer:
         if "supersession" not in off:
             link_marks(old)
             superseded = supersede(old + new)
-        if "keep_ahead" not in off:
-            keep_ahead(old + new)
         previous_extra = _previous_extra(request.previous_info)
         templates = read_memory(previous_extra)
         open_runs = read_open_runs(previous_extra)

@@ -55,7 +55,7 @@ from summem.summarizers.extractive.lexicon import (
 )
 from summem.summarizers.extractive.selection import Fact
 
-__all__ = ["CORRECTION_WORDS", "keep_ahead", "link_marks", "supersede"]
+__all__ = ["CORRECTION_WORDS", "link_marks", "supersede"]
 
 
 _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
@@ -74,10 +74,6 @@ _SAME_SUBJECT_WORDS = 3
 """Without a correction word, an identical subject of at least this many words marks."""
 _RESTATED = 3
 """Without a correction word, a subject is marked only from its third statement on."""
-_RARE = 4
-"""A word in at most this many of a round's candidates names what they are about."""
-_MIN_SUBJECT_CHARS = 4
-"""Shorter words are too common to name what a fact is about."""
 
 
 @dataclass(frozen=True)
@@ -219,43 +215,3 @@ def _marks(new: _Slot, old: _Slot) -> bool:
 def _apart(a: _Slot, b: _Slot) -> bool:
     """Whether two facts are about different things: each has a content word the other lacks."""
     return bool(a.mentioned - b.mentioned) and bool(b.mentioned - a.mentioned)
-
-
-def keep_ahead(facts: Sequence[Fact]) -> int:
-    """A later statement of a value about the same thing ranks at least as high as the earlier.
-
-    Without any cue word: when two non-tool facts both state a value (a number, date, name or
-    code) and share a word that names what they are about (at least ``_MIN_SUBJECT_CHARS``
-    letters, not a stopword, said in at most ``_RARE`` of the round's candidates), and the
-    later one states a value the earlier does not, the later one's priority is raised to the
-    earlier one's plus ``_LEAD``. Nothing is dropped or marked (two bookings stay two facts);
-    only the order in which room runs out changes: a correction goes after the stale line it
-    may correct, never before it. Returns how many facts were raised.
-    """
-    slots: list[tuple[Fact, frozenset[str], frozenset[str]]] = []
-    df: dict[str, int] = {}
-    for fact in sorted(facts, key=lambda f: f.order[:2]):
-        slot = _slot(fact)
-        if slot is None:
-            continue
-        about = frozenset(w for w in slot.mentioned if len(w) >= _MIN_SUBJECT_CHARS)
-        if not about:
-            continue
-        slots.append((fact, about, slot.values | slot.ids))
-        for w in about:
-            df[w] = df.get(w, 0) + 1
-    raised = 0
-    seen: dict[str, list[tuple[Fact, frozenset[str]]]] = {}
-    for fact, about, values in slots:
-        rare = [w for w in about if df[w] <= _RARE]
-        floor = None
-        for w in rare:
-            for older, old_values in seen.get(w, ()):
-                if older.state != 2 and not values <= old_values:
-                    floor = older.priority if floor is None else max(floor, older.priority)
-        if floor is not None and fact.priority < floor + _LEAD:
-            fact.priority = floor + _LEAD
-            raised += 1
-        for w in rare:
-            seen.setdefault(w, []).append((fact, values))
-    return raised

@@ -424,20 +424,6 @@ def test_a_reply_naming_a_detail_is_kept_with_the_option_it_picks() -> None:
     assert not any("in reply to" in line for line in lines(out))
 
 
-def test_a_later_value_about_the_same_thing_is_kept_ahead_of_the_earlier() -> None:
-    msgs = [
-        msg("u1", "The locksmith quoted 340 pounds for the back door on 12 March 2027."),
-        msg("a1", "Sure, noted.", "assistant"),
-        msg("u2", "Locksmith came back with 295."),
-    ]
-    assert lines(summarize(msgs, 20)) == ["- user: Locksmith came back with 295."]
-    ahead_off = lines(summarize(msgs, 20, ablate=("keep_ahead",)))
-    assert ahead_off == [
-        "- user: The locksmith quoted 340 pounds for the back door on 12 March 2027."
-    ]
-    assert len(lines(summarize(msgs, 60))) == 2  # with room, both stay: nothing is dropped
-
-
 def test_words_never_said_before_outrank_a_sentence_the_summary_already_says() -> None:
     previous = (
         "- assistant: The gym on Carver Street opened a new studio.\n"
