@@ -32,9 +32,10 @@ Joined to a different sentence each time, an assistant's stock phrase made the p
 lose 0.01 and the corrections family 0.015 of their facts at the end (2,000 tokens, 10 seeds).
 
 A short reply of the user with nothing of its own (a confirmation, a choice: "lock that in",
-"yes the second one", "no, the earlier one") is kept with what it answers
-(:func:`answered_sentence`): the question or offer that closed the assistant's message before
-it, on one line that says what was accepted or chosen.
+"yes the second one", "ok the Marlowe one") is kept with what it answers
+(:func:`answered_sentence`): the sentence of the assistant's message before it that names the
+detail the reply repeats, else the option an ordinal picks, else the question or offer that
+closed that message, on one line that says what was accepted or chosen.
 
 The word lists are English closed classes (pronouns, conjunctions), not cue words of any
 kind of fact.
