@@ -440,3 +440,14 @@ def test_words_never_said_before_outrank_a_sentence_the_summary_already_says() -
         summarize(span, 34, verbatim_words=0, ablate=("novelty",), previous_summary=previous)
     )
     assert "- user: Every weekday evening the gym on Carver Street runs spin classes." in off
+
+
+def test_a_sentence_saying_it_updates_something_counts_as_new_information() -> None:
+    # the correction repeats words the summary holds; it must not lose to a fresher sentence
+    previous = "- user: The tent budget spreadsheet lives in my shared drive."
+    span = [
+        msg("u1", "Actually the tent budget is 450 pounds."),
+        msg("u2", "Our cat Miso weighs 6 kilos these days."),
+    ]
+    kept = lines(summarize(span, 16, verbatim_words=0, previous_summary=previous))
+    assert kept == ["- user: Actually the tent budget is 450 pounds."]
