@@ -32,9 +32,10 @@ Joined to a different sentence each time, an assistant's stock phrase made the p
 lose 0.01 and the corrections family 0.015 of their facts at the end (2,000 tokens, 10 seeds).
 
 A short reply of the user with nothing of its own (a confirmation, a choice: "lock that in",
-"yes the second one", "no, the earlier one") is kept with what it answers
-(:func:`answered_sentence`): the question or offer that closed the assistant's message before
-it, on one line that says what was accepted or chosen.
+"yes the second one", "ok the Marlowe one") is kept with what it answers
+(:func:`answered_sentence`): the sentence of the assistant's message before it that names the
+detail the reply repeats, else the option an ordinal picks, else the question or offer that
+closed that message, on one line that says what was accepted or chosen.
 
 The word lists are English closed classes (pronouns, conjunctions), not cue words of any
 kind of fact.
@@ -51,6 +52,10 @@ SHORT_WORDS = 8
 """A sentence shorter than this rarely stands alone when it refers to something."""
 REPLY_WORDS = 8
 """A user reply this short, with no value of its own, is kept with what it answers."""
+REPLY_EXTRA = 2
+"""Words of a reply neither content-free nor repeated from the offer it picks a detail of."""
+_ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "last": -1}
+"""Ordinals picking one of several options (a closed class)."""
 
 _WORD_RE = re.compile(r"[A-Za-z0-9][\w'\u2019-]*")
 
@@ -80,6 +85,8 @@ _CONTENT_FREE = frozenset(
     )
 )
 """Words a bare reply may consist of (it then says nothing without what it answers)."""
+_STOP = frozenset(_split("a an the of to in on at for with and or but is it's be me my i"))
+"""Function words that name no detail of an offer."""
 
 
 def _words(sentence: str) -> list[str]:
@@ -159,21 +166,43 @@ def stands_alone(sentences: Sequence[str], i: int, repeated: Sequence[bool] | No
     return bool(words) and all(w in _CONTENT_FREE for w in words)
 
 
-def is_bare_reply(text: str) -> bool:
-    """A short reply made only of words that say nothing alone ("ok lock that in")."""
+def is_bare_reply(text: str, offer: str = "") -> bool:
+    """A short reply that says nothing alone ("ok lock that in", "yes, the Friday one").
+
+    Made of words that say nothing alone, and of at most one other word, or at most
+    ``REPLY_EXTRA`` others when the rest of its words come from ``offer`` (the assistant's
+    message it answers: "ok but make it the Friday one" picks a detail of the offer).
+    """
     words = _words(text)
     if not words or len(words) > REPLY_WORDS or any(c.isdigit() for c in text):
         return False
     free = sum(w in _CONTENT_FREE for w in words)
-    return free >= 1 and len(words) - free <= 1
+    echoed = {w for w in words if w not in _CONTENT_FREE and w in set(_words(offer))}
+    if free and len(words) - free <= 1:
+        return True
+    others = len(words) - free - sum(w in echoed for w in words)
+    return bool(echoed) and others <= REPLY_EXTRA
 
 
-def answered_sentence(sentences: Sequence[str]) -> int | None:
+def answered_sentence(sentences: Sequence[str], reply: str = "") -> int | None:
     """The sentence of the assistant's message a bare reply answers, if any.
 
-    Its closing question or offer (the last sentence, ending in ``?``); None when the message
-    does not end asking (a reply to a statement, "thanks, that helps", decides nothing).
+    The sentence naming a detail the reply repeats (the most such words; the latest on a
+    tie), else the option an ordinal picks among the message's sentences with a value
+    ("the second one"), else its closing question or offer (the last sentence, ending in
+    ``?``); None when none applies (a reply to a statement, "thanks, that helps", decides
+    nothing).
     """
+    said = [w for w in _words(reply) if w not in _CONTENT_FREE and w not in _STOP]
+    if said:
+        overlap = [len(set(said) & set(_words(s))) for s in sentences]
+        best = max(range(len(sentences)), key=lambda i: (overlap[i], i), default=None)
+        if best is not None and overlap[best]:
+            return best
+    ordinal = next((_ORDINALS[w] for w in _words(reply) if w in _ORDINALS), None)
+    options = [i for i, s in enumerate(sentences) if any(c.isdigit() for c in s)]
+    if ordinal is not None and len(options) > 1 and -len(options) <= ordinal < len(options):
+        return options[ordinal]
     if sentences and sentences[-1].rstrip().rstrip("\"')").endswith("?"):
         return len(sentences) - 1
     return None

@@ -10,11 +10,15 @@ How it works:
    the interjections and forms of address around it and scored by ``_facts.score_sentence``
    (identifiers, numbers, dates, names, first-person events and plans, decisions,
    preferences, open tasks). Greetings, thanks, praise, other filler and bare questions score
-   0 and are dropped. A message's best sentence stands for it; its other sentences count for
-   less unless they bring a number of their own. A bracketed date opening a message
-   (``"[1:56 pm on 8 May, 2023] Hey!"``) is its timestamp, not its content; a message with
-   no timestamp of its own is dated like the one before it. A tool result becomes one compact
-   fact with the call that produced it, identifying fields first, arguments not repeated:
+   0 and are dropped. A sentence whose words are new to the memory (not in the previous
+   summary, its remembered templates, or earlier in the span) gains up to ``_W_NOVEL`` in
+   proportion to its share of such words: new information beats a repeated frame, with no
+   word list (``docs-notes/fidelity-round4.md``). A message's best sentence stands for it;
+   its other sentences count for less unless they bring a number of their own. A bracketed
+   date opening a message (``"[1:56 pm on 8 May, 2023] Hey!"``) is its timestamp, not its
+   content; a message with no timestamp of its own is dated like the one before it. A tool
+   result becomes one compact fact with the call that produced it, identifying fields first,
+   arguments not repeated:
    ``create_refund(order_id=BW-1) -> refund_id=RF-2; status=approved; expected_by=
    2025-03-21`` (see :mod:`summem.summarizers.extractive.tool_facts`).
 2. Exact repeats are merged; near-duplicates (same words, no new number or code) are merged
@@ -87,7 +91,7 @@ from summem.summarizers.extractive.selection import (
     make_fact,
     rank,
 )
-from summem.summarizers.extractive.supersede import link_marks, supersede
+from summem.summarizers.extractive.supersede import CORRECTION_WORDS, link_marks, supersede
 from summem.summarizers.extractive.tables import (
     MAX_REMEMBERED,
     compact_table,
@@ -150,6 +154,14 @@ _W_REFERRED = 2.0
 """What a table gains when a later message refers to its rows: the conversation used it."""
 _W_DECISION = 1.5
 """What deciding adds to the question a bare reply answers (a decision's weight)."""
+_W_NOVEL = 2.5
+"""What a sentence whose words were all never seen before (in the previous summary, the
+templates it remembers, or earlier in the span) adds to its score, in proportion to its share
+of such words: new information, whatever its length (see :func:`_novel_share`). A sentence
+saying it updates something (a word of :data:`~.lexicon.CORRECTION_WORDS`, the class
+supersession and the template discount already read) counts as wholly new: a correction
+repeats the words of what it corrects, and without this lost to fresher sentences when the
+stale line was gone (the gate's ``corrections``, 30 seeds: new value at the end 0.99 -> 0.94)."""
 _SAME_MESSAGE = 0.75
 """Weight left to a message's other sentences once its best one stands for it."""
 _SELECTION_HEURISTICS = (
@@ -167,6 +179,7 @@ _SELECTION_HEURISTICS = (
     "tool_novelty",
     "table_rows",
     "table_memory",
+    "novelty",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -442,6 +455,18 @@ class ExtractiveSummarizer:
                 counts[key] = counts.get(key, 0) + 1
         return counts
 
+    def _vocabulary(self, request: SummaryRequest) -> set[str] | None:
+        """The words known before the span: the previous summary's and its templates' frames.
+
+        None when ``novelty`` is ablated.
+        """
+        if "novelty" in self.ablate:
+            return None
+        vocab = set(tokenize(request.previous_summary or ""))
+        for template in read_memory(_previous_extra(request.previous_info)):
+            vocab.update(template.frame)
+        return vocab
+
     def _density(self, score: float, line: str) -> float:
         return score if "length_density" in self.ablate else length_density(score, line)
 
@@ -513,6 +538,7 @@ class ExtractiveSummarizer:
         known: set[str] = set(tokenize(request.previous_summary or ""))  # values seen so far
         reports = _reports(request.previous_summary or "")  # tool results seen, per tool
         said = self._said_counts(request, speakers)
+        vocab = self._vocabulary(request)
 
         def add(
             line: str, day: str | None, score: float, ids: list[str], order: Any, words: list[str]
@@ -562,6 +588,8 @@ class ExtractiveSummarizer:
                     kept = remember(*table) if table is not None and big else None
                     if kept is not None:
                         seen_tables.append({"head": head, "table": kept, "ids": ids, "day": day})
+                if vocab is not None:
+                    vocab.update(tokenize(text))
                 news = 1.0 if "tool_novelty" in off else _tool_news(body, head, known, reports)
                 before = len(facts)
                 add(f"- tool: {body}", day, score * news, ids, (2, pos, 0), ["tool", *words])
@@ -578,6 +606,10 @@ class ExtractiveSummarizer:
             scores = [
                 score_sentence(s, role, focus, speakers=speakers, off=self._off) for s in sentences
             ]
+            novel = [_novel_words(s, vocab) for s in sentences]
+            tokens = [tokenize(s) for s in sentences]
+            if vocab is not None:
+                vocab.update(tokenize(text))
             first = len(facts)
             if role == "user" and asked is not None and "context" not in off:
                 reply = _reply_fact(asked, _one_line(text), message.id, focus, self._off)
@@ -588,6 +620,9 @@ class ExtractiveSummarizer:
                 sentence = " ".join(sentences[i] for i in group)
                 score = max(scores[i] for i in group)
                 score += _JOINED * (sum(scores[i] for i in group) - score)
+                if score > 0 and vocab is not None:
+                    updates = any(not CORRECTION_WORDS.isdisjoint(tokens[i]) for i in group)
+                    score += _W_NOVEL * (1.0 if updates else _novel_share(group, novel))
                 sub = group[0] + 1
                 add(
                     label + sentence,
@@ -665,6 +700,21 @@ def _trimmed(text: str, speakers: frozenset[str], compact: bool) -> str:
     if not said:
         return text
     return " ".join(s for s in sentences[said[0] : said[-1] + 1] if s)
+
+
+def _novel_share(group: Sequence[int], novel: Sequence[tuple[frozenset[str], int]]) -> float:
+    """The share of a unit's content words (numbers and codes aside) never seen before."""
+    new = set().union(*(novel[i][0] for i in group))
+    total = sum(novel[i][1] for i in group)
+    return min(1.0, len(new) / total) if total else 0.0
+
+
+def _novel_words(sentence: str, vocab: set[str] | None) -> tuple[frozenset[str], int]:
+    """The content words of ``sentence`` not in ``vocab``, and how many it has (digits aside)."""
+    if vocab is None:
+        return frozenset(), 0
+    words = [w for w in content_words(sentence) if not any(c.isdigit() for c in w)]
+    return frozenset(w for w in words if w not in vocab), len(words)
 
 
 def _sentence_key(sentence: str) -> str:
@@ -770,10 +820,10 @@ def _reply_fact(
     lock that in, in reply to: Shall I hold the 7:40 to Leeds on Friday?``, scored as the
     question told as a statement, plus a decision: the reply decides what was asked.
     """
-    if not is_bare_reply(reply):
-        return None
     asked_id, sentences, _scores = asked
-    at = answered_sentence(sentences)
+    if not is_bare_reply(reply, " ".join(sentences)):
+        return None
+    at = answered_sentence(sentences, reply)
     if at is None:
         return None
     offer = sentences[at]

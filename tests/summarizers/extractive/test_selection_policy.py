@@ -405,3 +405,49 @@ def test_room_left_over_is_spent_on_the_whole_short_user_message() -> None:
         previous_info=SummaryInfo(extra=roomy.extra),
     )
     assert f"- user: {said}" in lines(again)  # selected on its core, expanded again
+
+
+# -- round 4: new words, keeping a later value ahead, replies picking a detail -------------------
+
+
+def test_a_reply_naming_a_detail_is_kept_with_the_option_it_picks() -> None:
+    offer = (
+        "I can book Harbour Kitchen at 19:30 for 64 pounds a head. "
+        "Or the Marlowe Rooms at 20:15 for 48 pounds a head. Which do you prefer?"
+    )
+    for reply in ("ok the Marlowe one", "second please"):
+        out = summarize([msg("a1", offer, "assistant"), msg("u1", reply)])
+        picked = "Or the Marlowe Rooms at 20:15 for 48 pounds a head."
+        assert f"- user: {reply}, in reply to: {picked}" in lines(out), reply
+    # a reply to an open question picking nothing is not attached to an option
+    out = summarize([msg("a1", offer, "assistant"), msg("u1", "yes go ahead")])
+    assert not any("in reply to" in line for line in lines(out))
+
+
+def test_words_never_said_before_outrank_a_sentence_the_summary_already_says() -> None:
+    previous = (
+        "- assistant: The gym on Carver Street opened a new studio.\n"
+        "- assistant: Spin classes run every weekday evening."
+    )
+    span = [
+        msg("u1", "Every weekday evening the gym on Carver Street runs spin classes."),
+        msg("u2", "Our cat refuses anything except salmon pate."),
+    ]
+    kept = lines(summarize(span, 34, verbatim_words=0, previous_summary=previous))
+    assert "- user: Our cat refuses anything except salmon pate." in kept
+    assert not any("runs spin classes" in line for line in kept)
+    off = lines(
+        summarize(span, 34, verbatim_words=0, ablate=("novelty",), previous_summary=previous)
+    )
+    assert "- user: Every weekday evening the gym on Carver Street runs spin classes." in off
+
+
+def test_a_sentence_saying_it_updates_something_counts_as_new_information() -> None:
+    # the correction repeats words the summary holds; it must not lose to a fresher sentence
+    previous = "- user: The tent budget spreadsheet lives in my shared drive."
+    span = [
+        msg("u1", "Actually the tent budget is 450 pounds."),
+        msg("u2", "Our cat Miso weighs 6 kilos these days."),
+    ]
+    kept = lines(summarize(span, 16, verbatim_words=0, previous_summary=previous))
+    assert kept == ["- user: Actually the tent budget is 450 pounds."]

@@ -206,7 +206,7 @@ def test_must_keep_comes_first() -> None:
 def test_focus_boosts_matching_sentences() -> None:
     msgs = [
         msg("a", "user", "The blue widget needs a battery soon."),
-        msg("b", "user", "The green fence needs paint soon."),
+        msg("b", "user", "The green fence wants paint shortly."),  # no word of the first
     ]
     plain = summarize(request(msgs, 14)).text
     focused = summarize(request(msgs, 14, focus="blue widget")).text
