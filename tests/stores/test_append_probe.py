@@ -32,6 +32,10 @@ KIND_MODES = [
     ("sqlite", "async"),
     ("postgres", "sync"),
     ("postgres", "async"),
+    ("redis", "sync"),
+    ("redis", "async"),
+    pytest.param(("redis-cluster", "sync"), marks=pytest.mark.redis_cluster),
+    pytest.param(("redis-cluster", "async"), marks=pytest.mark.redis_cluster),
 ]
 
 
@@ -132,7 +136,7 @@ def test_postgres_reports_a_commit_that_held_the_row_while_the_append_waited(
 
 def test_a_store_without_it_is_appended_to_and_reports_nothing() -> None:
     class Plain(InMemoryStore):
-        append_probe = None  # a store without the capability (as Redis is for now)
+        append_probe = None  # a store without the capability (a wrapper, a third party)
 
     store = Plain()
     assert not isinstance(store, ProbingAppendStore)

@@ -197,6 +197,9 @@ FOLLOW_UPS = 4
 the summary log that an older release logged whole, so a log of any length is caught up a few
 entries a commit, never all at once."""
 
+Probed = tuple[str, int, int] | None
+"""What a probe replies: the session's (epoch, version, length), or ``None`` for none."""
+
 NEW_SESSION = -1
 """The reply of an append or ``set_system`` sent without an epoch to a missing session."""
 
@@ -505,6 +508,31 @@ class RedisBase(Generic[C]):
             return ScriptCall(name, "append", k.session(), again, int, index="add")
 
         return ScriptCall(name, "append", [k.meta, k.msgs, k.sums, k.ids], args, int, creating)
+
+    def _op_append_probe(self, session_id: str, messages: Sequence[Message]) -> ScriptCall[Probed]:
+        """:meth:`_op_append` whose script also replies the epoch and version (one ``EVALSHA``).
+
+        An empty batch writes nothing: it is a probe.
+        """
+        if not messages:
+            return self._op_probe(session_id)
+        name = validate_session_id(session_id)
+        plain = self._op_append(name, messages)
+
+        def parse(raw: Any) -> Probed:
+            length, epoch, version = raw
+            if epoch is None or _int(version) is None:
+                raise CorruptRecordError(f"session {name!r}: stored session record is invalid")
+            return text(epoch), int(text(version)), int(length)
+
+        def probed(
+            call: ScriptCall[int], creates: Callable[[], ScriptCall[Probed]] | None = None
+        ) -> ScriptCall[Probed]:
+            args = [*call.args, "1"]  # ARGV[2m+3]: reply {length, epoch, version}
+            return ScriptCall(name, call.script, call.keys, args, parse, creates, call.index)
+
+        creating = plain.creates
+        return probed(plain, None if creating is None else lambda: probed(creating()))
 
     def _op_set_system(self, session_id: str, message: Message | None) -> ScriptCall[None]:
         name = validate_session_id(session_id)

@@ -150,7 +150,8 @@ end
 # ``<prefix>:sessions``, then calls again with an epoch: a session is in the index before it
 # exists). ARGV[2] the batch size m, ARGV[3 .. m+2] the message ids, ARGV[m+3 .. 2m+2] the
 # encoded messages. A message whose id is stored (or repeats one earlier in the batch) is
-# skipped. Returns the new length.
+# skipped. Returns the new length; with ARGV[2m+3] '1' (``append_probe``), {length, epoch,
+# version}, read after the append in the same script (one more HMGET).
 #
 # The path of every turn (an existing session, one message, its ids hash caught up) makes six
 # calls, each O(1) whatever the history's length: HMGET, LLEN, HSETNX (the id, at the new
@@ -163,7 +164,12 @@ _APPEND = (
     + _PUSH_FRESH
     + """
 local m = tonumber(ARGV[2])
-if m == 0 then return redis.call('LLEN', KEYS[2]) end
+local function reply(n)
+  if ARGV[2 * m + 3] ~= '1' then return n end
+  local now = redis.call('HMGET', KEYS[1], 'epoch', 'version')
+  return {n, now[1] or false, now[2] or false}
+end
+if m == 0 then return reply(redis.call('LLEN', KEYS[2])) end
 local cur = redis.call('HMGET', KEYS[1], 'epoch', 'indexed')
 if not cur[1] and redis.call('EXISTS', KEYS[1]) == 0 then
   if ARGV[1] == '' then return -1 end
@@ -179,11 +185,11 @@ if m == 1 and tonumber(cur[2]) == n then
   local t = redis.call('TIME')
   redis.call('HSET', KEYS[1], 'indexed', n,
     'updated', t[1] .. '.' .. string.format('%06d', tonumber(t[2])))
-  return n
+  return reply(n)
 end
 catch_up(n, n)
 touch()
-return push_fresh(m, 2, n)
+return reply(push_fresh(m, 2, n))
 """
 )
 

@@ -34,7 +34,12 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from summem.stores.base import SessionInfo, check_page
 from summem.stores.common.operations import StoreOp
-from summem.stores.common.shells import AsyncOpLedger, OpLedger
+from summem.stores.common.shells import (
+    AsyncOpLedger,
+    AsyncOpProbingAppend,
+    OpLedger,
+    OpProbingAppend,
+)
 from summem.stores.redis.branching import RedisBranching
 from summem.stores.redis.operations import (
     FOLLOW_UPS,
@@ -57,7 +62,9 @@ __all__ = ["AsyncRedisStore", "RedisStore"]
 T = TypeVar("T")
 
 
-class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], OpLedger):
+class RedisStore(
+    RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], OpLedger, OpProbingAppend
+):
     """A store in Redis (or a Redis Cluster), shared by every worker that opens it.
 
     Args:
@@ -253,7 +260,9 @@ def _after(names: list[str], cursor: str | None, want: int) -> list[str]:
 
 
 class AsyncRedisStore(
-    RedisBranching["redis_async.Redis | redis_async.RedisCluster"], AsyncOpLedger
+    RedisBranching["redis_async.Redis | redis_async.RedisCluster"],
+    AsyncOpLedger,
+    AsyncOpProbingAppend,
 ):
     """The async twin of :class:`RedisStore`, on ``redis.asyncio``.
 
