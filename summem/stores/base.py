@@ -636,14 +636,13 @@ class AsyncBranchingStore(Protocol):
 class ProbingAppendStore(Protocol):
     """A store that appends and probes in one call: one round trip where two would be.
 
-    An optional capability beside :class:`Store` (the memory, SQLite and PostgreSQL stores have
-    it; Redis not yet: its ``append`` script would return the epoch and version too, through an
-    ``_op_append_probe`` and the ``OpProbingAppend`` shells of
-    :mod:`summem.stores.common.shells`). A memory with a dispatcher (``summem.fleet``) notices a
-    worker's commit by the session's version: with this capability its turn learns it from the
-    append itself, one round trip; a store without it is appended to, then probed
-    (:meth:`BranchingStore.probe`), as before. A wrapper or third-party store simply leaves it
-    out.
+    An optional capability beside :class:`Store` (the memory, SQLite, PostgreSQL and Redis
+    stores have it: a backend of operations adds an ``_op_append_probe`` and the
+    ``OpProbingAppend`` shells of :mod:`summem.stores.common.shells`). A memory with a
+    dispatcher (``summem.fleet``) notices a worker's commit by the session's version: with this
+    capability its turn learns it from the append itself, one round trip; a store without it is
+    appended to, then probed (:meth:`BranchingStore.probe`), as before. A wrapper or
+    third-party store simply leaves it out.
     """
 
     def append_probe(

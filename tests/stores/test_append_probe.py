@@ -134,6 +134,91 @@ def test_postgres_reports_a_commit_that_held_the_row_while_the_append_waited(
         assert done == [(found[0], 1, 1 + count)]
 
 
+def _redis_sent(store: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The commands a Redis store's client sends from now on, less ``SCRIPT LOAD`` (a node
+    that does not hold a script yet)."""
+    sent: list[str] = []
+    real = store._client.execute_command
+
+    def execute(*args: Any, **kwargs: Any) -> Any:
+        if str(args[0]).upper() != "SCRIPT LOAD":
+            sent.append(str(args[0]).upper())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store._client, "execute_command", execute)
+    return sent
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        pytest.param("redis", marks=pytest.mark.redis),
+        pytest.param("redis-cluster", marks=pytest.mark.redis_cluster),
+    ],
+)
+def test_redis_creates_a_session_as_append_does_then_each_turn_is_one_evalsha(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with backend_of((kind, "sync"), tmp_path) as backend:
+        store = backend.native()
+        try:
+            sent = _redis_sent(store, monkeypatch)
+            assert store.append_probe("none", []) is None  # a probe: nothing written
+            assert sent == ["HMGET", "EVALSHA"]  # HMGET: the schema, once
+            sent.clear()
+            first = store.append_probe("new", [user("hello")])
+            # no session: nothing written, then indexed, then created (as append does)
+            assert sent == ["EVALSHA", "ZADD", "EVALSHA"]
+            assert first is not None and first[1:] == (0, 1)
+            for i in range(3):
+                sent.clear()
+                assert store.append_probe("new", [user(f"turn {i}")]) == (first[0], 0, 2 + i)
+                assert sent == ["EVALSHA"]
+            monkeypatch.undo()
+            client = backend.redis_client()
+            assert client.zrange(f"{backend.prefix}:sessions", 0, -1) == [b"new"]
+            assert not store.exists("none")
+            assert [i.session_id for i in store.session_infos()] == ["new"]
+        finally:
+            store.close()
+
+
+@pytest.mark.redis_cluster
+def test_redis_append_probe_is_one_evalsha_of_o1_calls_at_any_length(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The append's six O(1) calls (tests/stores/test_redis_index.py), and one HMGET of the
+    epoch and version after them; counted on the session's node (``INFO commandstats``)."""
+    with backend_of(("redis-cluster", "sync"), tmp_path) as backend:
+        store = backend.native()
+        client = backend.redis_client()
+        try:
+            store.append("short", [user("one")])
+            store.append("long", [user(f"m{i}") for i in range(3000)])
+            for sid, length in (("short", 2), ("long", 3001)):
+                conn = client.get_redis_connection(client.get_node_from_key(store._keys(sid).meta))
+                conn.config_resetstat()
+                sent = _redis_sent(store, monkeypatch)
+                found = store.append_probe(sid, [user("a turn")])
+                monkeypatch.undo()
+                stats = conn.info("commandstats")
+                calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in stats.items()}
+                calls.pop("config|resetstat", None)
+                assert sent == ["EVALSHA"]
+                assert calls == {
+                    "evalsha": 1,
+                    "hmget": 2,
+                    "llen": 1,
+                    "hsetnx": 1,
+                    "rpush": 1,
+                    "time": 1,
+                    "hset": 1,
+                }, sid
+                assert found == (store.probe(sid)[0], 0, length)
+        finally:
+            store.close()
+
+
 def test_a_store_without_it_is_appended_to_and_reports_nothing() -> None:
     class Plain(InMemoryStore):
         append_probe = None  # a store without the capability (a wrapper, a third party)
