@@ -113,9 +113,14 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
             raw = self._scripts[script.script](keys=script.keys, args=script.args)
         if script.creates is not None and raw == NEW_SESSION:
             return self._run(script.creates())
+        if script.index == "add":  # again: a delete may have taken the id out meanwhile
+            with self._errors(script.name, script.script):
+                self._client.zadd(self._index_key(), {script.name: 0})
         if script.index == "remove":
             with self._errors(script.name, script.script):
                 self._client.zrem(self._index_key(), script.name)
+                if self._client.exists(script.keys[0]):  # recreated meanwhile: put it back
+                    self._client.zadd(self._index_key(), {script.name: 0})
         result = script.parse(raw)
         follow, left = script.follow, FOLLOW_UPS
         while follow is not None and left > 0:
@@ -307,9 +312,14 @@ class AsyncRedisStore(
             raw = await self._scripts[script.script](keys=script.keys, args=script.args)
         if script.creates is not None and raw == NEW_SESSION:
             return await self._run(script.creates())
+        if script.index == "add":  # again: a delete may have taken the id out meanwhile
+            with self._errors(script.name, script.script):
+                await self._client.zadd(self._index_key(), {script.name: 0})
         if script.index == "remove":
             with self._errors(script.name, script.script):
                 await self._client.zrem(self._index_key(), script.name)
+                if await self._client.exists(script.keys[0]):  # recreated: put it back
+                    await self._client.zadd(self._index_key(), {script.name: 0})
         result = script.parse(raw)
         follow, left = script.follow, FOLLOW_UPS
         while follow is not None and left > 0:
