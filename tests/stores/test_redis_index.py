@@ -305,3 +305,32 @@ def test_async_delete_and_recreate_keep_the_index(sync_redis: Backend) -> None:
             assert [i.session_id for i in await deleter.session_infos()] == ["s", "t"]
 
     asyncio.run(scenario())
+
+
+def test_an_index_marked_under_a_marker_an_older_release_wrote_back_is_filled_again(
+    sync_redis: Backend,
+) -> None:
+    """A summem of schema 2 already running when the prefix was marked (it checked the schema
+    before) stamps schema 2 again at its next ``keep_summaries`` commit, and creates sessions
+    it does not index: the ``index`` field under a version below 3 is not trusted, the next
+    listing fills the index again and stamps schema 3 back."""
+    store = sync_redis.make()
+    store.append("a", [user("hi")])
+    assert [
+        i.session_id
+        for i in RedisStore(sync_redis.redis_client(), prefix=sync_redis.prefix).session_infos()
+    ] == ["a"]  # fills the index, stamps schema 3
+    client = sync_redis.redis_client()
+    index, schema = f"{sync_redis.prefix}:sessions", f"{sync_redis.prefix}:schema"
+    client.hset(schema, mapping={"version": 2, "compatible": 2, "compatible_for": 2})
+    store.append("b", [user("from the older release")])
+    client.zrem(index, "b")  # as the older release created it: not indexed
+    fresh = RedisStore(sync_redis.redis_client(), prefix=sync_redis.prefix)
+    assert [i.session_id for i in fresh.session_infos()] == ["a", "b"]
+    fields = {k.decode(): int(v) for k, v in client.hgetall(schema).items()}
+    assert fields == {
+        "index": 1,
+        "version": SCHEMA_VERSION,
+        "compatible": SCHEMA_VERSION,
+        "compatible_for": SCHEMA_VERSION,
+    }

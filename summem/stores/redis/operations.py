@@ -333,10 +333,13 @@ class RedisBase(Generic[C]):
         """
         return f"{self._prefix}:sessions"
 
-    def _index_fields(self) -> dict[str, int]:
-        """What ``<prefix>:schema`` records once the index holds every session (a backfill)."""
+    def _index_fields(self, stored: int | None) -> dict[str, int]:
+        """What ``<prefix>:schema`` records once the index holds every session (a backfill).
+
+        ``stored`` is the version read just before: below this one, the marker is stamped too.
+        """
         fields = {"index": 1}
-        if self._stored_schema is None or self._stored_schema < SCHEMA_VERSION:
+        if stored is None or stored < SCHEMA_VERSION:
             fields |= self._stamp_fields()
         return fields
 

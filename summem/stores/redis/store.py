@@ -160,10 +160,10 @@ class RedisStore(RedisBranching["redis_sync.Redis | redis_sync.RedisCluster"], O
         if not self._schema_checked:
             self._schema()
         with self._errors(None):
-            done = self._client.hget(self._schema_key(), "index")
-        if done is None:
+            done, version = self._client.hmget(self._schema_key(), ["index", "version"])
+        if not _filled(done, version):
             names = self.list_sessions()
-            fields = self._index_fields()
+            fields = self._index_fields(_version(version))
             try:
                 for i in range(0, len(names), _INDEX_BATCH):
                     batch = names[i : i + _INDEX_BATCH]
@@ -243,6 +243,25 @@ _INFO_BATCH = 500
 
 _INDEX_BATCH = 1000
 """Session ids one ``ZADD`` of a backfill sends."""
+
+
+def _filled(done: Any, version: Any) -> bool:
+    """Whether ``<prefix>:schema`` says the index holds every session.
+
+    That is ``index`` set under schema 3 or later. Under an older version it is not trusted: a
+    summem of that version, already running when the prefix was marked, stamped it back and
+    creates sessions it does not index.
+    """
+    stored = _version(version)
+    return done is not None and stored is not None and stored >= SCHEMA_VERSION
+
+
+def _version(raw: Any) -> int | None:
+    """A ``version`` field of ``<prefix>:schema``; ``None`` when absent or not a number."""
+    try:
+        return int(text(raw))
+    except (TypeError, ValueError):
+        return None
 
 
 def _may_not_write(exc: Exception) -> bool:
@@ -361,10 +380,10 @@ class AsyncRedisStore(
         if not self._schema_checked:
             await self._first_use(None)
         with self._errors(None):
-            done = await self._client.hget(self._schema_key(), "index")
-        if done is None:
+            done, version = await self._client.hmget(self._schema_key(), ["index", "version"])
+        if not _filled(done, version):
             names = await self.list_sessions()
-            fields = self._index_fields()
+            fields = self._index_fields(_version(version))
             try:
                 for i in range(0, len(names), _INDEX_BATCH):
                     batch = names[i : i + _INDEX_BATCH]
