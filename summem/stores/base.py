@@ -527,6 +527,13 @@ def check_page(limit: object, after: object) -> None:
         raise StoreError(f"limit must be a positive int or None, not {limit!r}")
     if after is not None and not isinstance(after, str):
         raise StoreError(f"after must be a session id (str) or None, not {after!r}")
+    if after is not None:
+        try:
+            after.encode("utf-8")  # (the stores send it to their servers as UTF-8)
+        except UnicodeEncodeError:
+            raise StoreError(
+                f"after must be valid unicode (no surrogates), not {after!r}"
+            ) from None
 
 
 @runtime_checkable

@@ -143,7 +143,8 @@ def test_summary_extras_read_without_decoding_the_rest(sync_store: Store) -> Non
 
 
 @pytest.mark.parametrize(
-    ("limit", "after", "word"), [(0, None, "limit"), (-1, None, "limit"), (None, 3, "after")]
+    ("limit", "after", "word"),
+    [(0, None, "limit"), (-1, None, "limit"), (None, 3, "after"), (None, "a\ud800", "after")],
 )
 def test_bad_page_arguments_are_named(
     sync_store: Store, limit: object, after: object, word: str

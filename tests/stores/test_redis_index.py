@@ -93,8 +93,9 @@ def test_creating_indexes_the_session_before_it_exists_and_turns_never_touch_the
     raw: RedisStore = sync_redis.raw(store)
     sent = _sent(raw, monkeypatch)
     store.append("new", [user("hello")])
-    # the first append finds no session (nothing written), indexes it, then creates it
-    assert sent == ["HMGET", "EVALSHA", "ZADD", "EVALSHA"]  # HMGET: the schema, once
+    # the first append finds no session (nothing written), indexes it, then creates it, then
+    # indexes it again (a delete of the id may have run in between)
+    assert sent == ["HMGET", "EVALSHA", "ZADD", "EVALSHA", "ZADD"]  # HMGET: the schema, once
     store.set_system("new", user("rules"))  # (a cluster node loads the script once)
     sent.clear()
     for i in range(3):
@@ -105,7 +106,7 @@ def test_creating_indexes_the_session_before_it_exists_and_turns_never_touch_the
     assert client.zrange(f"{sync_redis.prefix}:sessions", 0, -1) == [b"new"]
     sent.clear()
     store.set_system("fresh", user("rules"))  # set_system creates too: indexed first
-    assert sent == ["EVALSHA", "ZADD", "EVALSHA"]
+    assert sent == ["EVALSHA", "ZADD", "EVALSHA", "ZADD"]
     store.create("whole", history=[user("x")])
     assert store.delete("new")
     assert client.zrange(f"{sync_redis.prefix}:sessions", 0, -1) == [b"fresh", b"whole"]
@@ -208,3 +209,128 @@ def test_a_client_that_may_not_write_lists_from_a_scan_and_writes_nothing(
     monkeypatch.undo()  # a client that may write fills it
     assert [i.session_id for i in replica.session_infos()] == ["a", "b", "c"]
     assert client.zcard(index) == 3
+
+
+def _index(backend: Backend) -> list[bytes]:
+    client = backend.redis_client()
+    return list(client.zrange(f"{backend.prefix}:sessions", 0, -1))
+
+
+def test_a_session_recreated_while_a_delete_unindexes_it_stays_indexed(
+    sync_redis: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The delete's ``ZREM`` (a call after its script) lands after another writer recreated
+    the session: the delete puts it back, so it is still listed."""
+    deleter = sync_redis.make()
+    raw: RedisStore = sync_redis.raw(deleter)
+    creator = RedisStore(sync_redis.redis_client(), prefix=sync_redis.prefix)  # a process
+    deleter.append("s", [user("first life")])
+    assert creator.session_infos()  # the index is filled: no listing backfills it again
+    real = raw._client.zrem
+
+    def zrem(*args: Any, **kwargs: Any) -> Any:
+        creator.append("s", [user("second life")])  # between the delete and its ZREM
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(raw._client, "zrem", zrem)
+    assert deleter.delete("s")
+    monkeypatch.undo()
+    assert creator.list_sessions() == ["s"]
+    assert _index(sync_redis) == [b"s"]
+    assert [i.session_id for i in creator.session_infos()] == ["s"]
+
+
+def test_a_delete_between_the_index_write_and_the_create_leaves_the_session_indexed(
+    sync_redis: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A creator indexes the id, a delete of the same id runs whole (its ``ZREM`` removes the
+    id, the session does not exist yet), then the creator's script creates the session: it is
+    indexed again after it exists."""
+    creator = sync_redis.make()
+    raw: RedisStore = sync_redis.raw(creator)
+    deleter = RedisStore(sync_redis.redis_client(), prefix=sync_redis.prefix)
+    real = raw._client.zadd
+    deletes: list[bool] = []
+    assert deleter.session_infos() == []  # the index is filled: no listing backfills it again
+
+    def zadd(*args: Any, **kwargs: Any) -> Any:
+        out = real(*args, **kwargs)
+        if not deletes:
+            deletes.append(deleter.delete("s"))  # the whole delete, before the create
+        return out
+
+    monkeypatch.setattr(raw._client, "zadd", zadd)
+    creator.append("s", [user("hello")])
+    monkeypatch.undo()
+    assert deletes == [False]
+    assert creator.list_sessions() == ["s"]
+    assert _index(sync_redis) == [b"s"]
+    assert [i.session_id for i in deleter.session_infos()] == ["s"]
+
+
+def test_async_delete_and_recreate_keep_the_index(sync_redis: Backend) -> None:
+    """The two races above, on the async store."""
+    url = sync_redis.registered.url()
+
+    async def scenario() -> None:
+        async with (
+            AsyncRedisStore(url, prefix=sync_redis.prefix) as deleter,
+            AsyncRedisStore(url, prefix=sync_redis.prefix) as creator,
+        ):
+            await deleter.append("s", [user("first life")])
+            assert await deleter.session_infos()  # filled: no backfill hides the race
+            real_zrem, real_zadd = deleter._client.zrem, creator._client.zadd
+
+            async def zrem(*args: Any, **kwargs: Any) -> Any:
+                await creator.append("s", [user("second life")])
+                return await real_zrem(*args, **kwargs)
+
+            deleter._client.zrem = zrem
+            assert await deleter.delete("s")
+            deleter._client.zrem = real_zrem
+            assert [i.session_id for i in await deleter.session_infos()] == ["s"]
+
+            deletes: list[bool] = []
+
+            async def zadd(*args: Any, **kwargs: Any) -> Any:
+                out = await real_zadd(*args, **kwargs)
+                if not deletes:
+                    deletes.append(await deleter.delete("t"))
+                return out
+
+            creator._client.zadd = zadd
+            await creator.append("t", [user("hello")])
+            creator._client.zadd = real_zadd
+            assert deletes == [False]
+            assert [i.session_id for i in await deleter.session_infos()] == ["s", "t"]
+
+    asyncio.run(scenario())
+
+
+def test_an_index_marked_under_a_marker_an_older_release_wrote_back_is_filled_again(
+    sync_redis: Backend,
+) -> None:
+    """A summem of schema 2 already running when the prefix was marked (it checked the schema
+    before) stamps schema 2 again at its next ``keep_summaries`` commit, and creates sessions
+    it does not index: the ``index`` field under a version below 3 is not trusted, the next
+    listing fills the index again and stamps schema 3 back."""
+    store = sync_redis.make()
+    store.append("a", [user("hi")])
+    assert [
+        i.session_id
+        for i in RedisStore(sync_redis.redis_client(), prefix=sync_redis.prefix).session_infos()
+    ] == ["a"]  # fills the index, stamps schema 3
+    client = sync_redis.redis_client()
+    index, schema = f"{sync_redis.prefix}:sessions", f"{sync_redis.prefix}:schema"
+    client.hset(schema, mapping={"version": 2, "compatible": 2, "compatible_for": 2})
+    store.append("b", [user("from the older release")])
+    client.zrem(index, "b")  # as the older release created it: not indexed
+    fresh = RedisStore(sync_redis.redis_client(), prefix=sync_redis.prefix)
+    assert [i.session_id for i in fresh.session_infos()] == ["a", "b"]
+    fields = {k.decode(): int(v) for k, v in client.hgetall(schema).items()}
+    assert fields == {
+        "index": 1,
+        "version": SCHEMA_VERSION,
+        "compatible": SCHEMA_VERSION,
+        "compatible_for": SCHEMA_VERSION,
+    }

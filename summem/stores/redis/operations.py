@@ -213,7 +213,9 @@ class ScriptCall(StoreOp[T]):
             epoch), the call that may: run after the session is indexed, when the reply is
             :data:`NEW_SESSION`.
         index: ``"add"``: put the session in the index (``<prefix>:sessions``) before the
-            call; ``"remove"``: take it out after.
+            call and again after it (a delete racing the create may have taken the id out in
+            between); ``"remove"``: take it out after, then put it back if the session exists
+            by then (recreated meanwhile): so a session that exists is always indexed.
         follow: upkeep after a call that succeeded, from its raw reply: the next call, or
             ``None``; at most :data:`FOLLOW_UPS` of them run, and their errors are not the
             call's (a commit that stubs summaries an older release logged, a few a commit).
@@ -334,10 +336,13 @@ class RedisBase(Generic[C]):
         """
         return f"{self._prefix}:sessions"
 
-    def _index_fields(self) -> dict[str, int]:
-        """What ``<prefix>:schema`` records once the index holds every session (a backfill)."""
+    def _index_fields(self, stored: int | None) -> dict[str, int]:
+        """What ``<prefix>:schema`` records once the index holds every session (a backfill).
+
+        ``stored`` is the version read just before: below this one, the marker is stamped too.
+        """
         fields = {"index": 1}
-        if self._stored_schema is None or self._stored_schema < SCHEMA_VERSION:
+        if stored is None or stored < SCHEMA_VERSION:
             fields |= self._stamp_fields()
         return fields
 
@@ -492,7 +497,7 @@ class RedisBase(Generic[C]):
         """One ``EVALSHA`` on an existing session (four keys, no epoch drawn).
 
         A missing session replies :data:`NEW_SESSION`: it is indexed, then created by
-        :attr:`ScriptCall.creates` (three round trips, once per session).
+        :attr:`ScriptCall.creates` (four round trips, once per session).
         """
         name = validate_session_id(session_id)
         k = self._keys(name)

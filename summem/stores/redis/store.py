@@ -120,9 +120,14 @@ class RedisStore(
             raw = self._scripts[script.script](keys=script.keys, args=script.args)
         if script.creates is not None and raw == NEW_SESSION:
             return self._run(script.creates())
+        if script.index == "add":  # again: a delete may have taken the id out meanwhile
+            with self._errors(script.name, script.script):
+                self._client.zadd(self._index_key(), {script.name: 0})
         if script.index == "remove":
             with self._errors(script.name, script.script):
                 self._client.zrem(self._index_key(), script.name)
+                if self._client.exists(script.keys[0]):  # recreated meanwhile: put it back
+                    self._client.zadd(self._index_key(), {script.name: 0})
         result = script.parse(raw)
         follow, left = script.follow, FOLLOW_UPS
         while follow is not None and left > 0:
@@ -162,10 +167,10 @@ class RedisStore(
         if not self._schema_checked:
             self._schema()
         with self._errors(None):
-            done = self._client.hget(self._schema_key(), "index")
-        if done is None:
+            done, version = self._client.hmget(self._schema_key(), ["index", "version"])
+        if not _filled(done, version):
             names = self.list_sessions()
-            fields = self._index_fields()
+            fields = self._index_fields(_version(version))
             try:
                 for i in range(0, len(names), _INDEX_BATCH):
                     batch = names[i : i + _INDEX_BATCH]
@@ -247,6 +252,25 @@ _INDEX_BATCH = 1000
 """Session ids one ``ZADD`` of a backfill sends."""
 
 
+def _filled(done: Any, version: Any) -> bool:
+    """Whether ``<prefix>:schema`` says the index holds every session.
+
+    That is ``index`` set under schema 3 or later. Under an older version it is not trusted: a
+    summem of that version, already running when the prefix was marked, stamped it back and
+    creates sessions it does not index.
+    """
+    stored = _version(version)
+    return done is not None and stored is not None and stored >= SCHEMA_VERSION
+
+
+def _version(raw: Any) -> int | None:
+    """A ``version`` field of ``<prefix>:schema``; ``None`` when absent or not a number."""
+    try:
+        return int(text(raw))
+    except (TypeError, ValueError):
+        return None
+
+
 def _may_not_write(exc: Exception) -> bool:
     """Whether ``exc`` is the server refusing a write to this client (replica, ACL)."""
     errors = import_redis().exceptions
@@ -316,9 +340,14 @@ class AsyncRedisStore(
             raw = await self._scripts[script.script](keys=script.keys, args=script.args)
         if script.creates is not None and raw == NEW_SESSION:
             return await self._run(script.creates())
+        if script.index == "add":  # again: a delete may have taken the id out meanwhile
+            with self._errors(script.name, script.script):
+                await self._client.zadd(self._index_key(), {script.name: 0})
         if script.index == "remove":
             with self._errors(script.name, script.script):
                 await self._client.zrem(self._index_key(), script.name)
+                if await self._client.exists(script.keys[0]):  # recreated: put it back
+                    await self._client.zadd(self._index_key(), {script.name: 0})
         result = script.parse(raw)
         follow, left = script.follow, FOLLOW_UPS
         while follow is not None and left > 0:
@@ -360,10 +389,10 @@ class AsyncRedisStore(
         if not self._schema_checked:
             await self._first_use(None)
         with self._errors(None):
-            done = await self._client.hget(self._schema_key(), "index")
-        if done is None:
+            done, version = await self._client.hmget(self._schema_key(), ["index", "version"])
+        if not _filled(done, version):
             names = await self.list_sessions()
-            fields = self._index_fields()
+            fields = self._index_fields(_version(version))
             try:
                 for i in range(0, len(names), _INDEX_BATCH):
                     batch = names[i : i + _INDEX_BATCH]
