@@ -554,15 +554,18 @@ def worker(
     at a time: a worker killed mid-job has its job delivered again (running one twice commits
     once). Equivalent to `celery worker` on summem.cli.worker.worker_app(config).
     """
-    from summem.cli.worker import worker_app
+    from summem.cli.worker import check_broker, worker_app
 
     app = worker_app(load_settings(config_path), broker=broker, queue=queue)
     if pool != "prefork":  # jobs run in this process: open the store now, fail at start
         app.summem_context()
+    check_broker(app)  # a broker that is wrong or down: one line now, not retries for an hour
     argv = ["worker", f"--pool={pool}", f"--concurrency={concurrency}", f"--loglevel={loglevel}"]
     argv.append(f"--queues={app.conf.task_default_queue}")
     argv.append(f"--hostname={hostname or f'summem-{os.getpid()}@%h'}")
-    app.worker_main(argv)
+    status = app.start(argv)  # (app.worker_main drops the worker's exit status)
+    if status:  # stopped on an unrecoverable error (Celery logged it): a supervisor sees it
+        raise SystemExit(status)
 
 
 @cli.command(name="eval", short_help="How to run the evals.")
