@@ -265,12 +265,20 @@ def _require(store: Store | None, session: str, url: str) -> Store:
     return store
 
 
+TABLE_ROWS = 100
+"""Sessions a ``sessions list`` table shows without ``--limit`` (a page: a table draws about a
+millisecond a row, so a whole store of 100k sessions took minutes; ``--json`` lists all)."""
+
+
 @sessions.command("list")
 @_store_option
 @_config_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (every session) instead.")
 @click.option(
-    "--limit", type=click.IntRange(min=1), default=None, help="At most this many sessions."
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"At most this many sessions (default: all with --json, else {TABLE_ROWS}).",
 )
 @click.option("--after", default=None, help="Only the sessions whose ids sort after this one.")
 def list_sessions(
@@ -285,11 +293,14 @@ def list_sessions(
 
     url, opened = _open(config_path, store)
     rows: list[dict[str, Any]] = []
+    paged = limit is None and not as_json  # a table's first page, one more row to know
     if opened is not None:
         try:
-            rows = session_rows(opened, limit=limit, after=after)
+            rows = session_rows(opened, limit=TABLE_ROWS + 1 if paged else limit, after=after)
         finally:
             opened.close()
+    more = paged and len(rows) > TABLE_ROWS
+    rows = rows[:TABLE_ROWS] if more else rows
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
     elif opened is None:  # a mistyped path should not look like an empty store
@@ -300,6 +311,16 @@ def list_sessions(
         from summem.cli.render import print_sessions
 
         print_sessions(console(), rows, url)
+        if more:
+            import shlex
+
+            from rich.markup import escape
+
+            console().print(
+                f"{TABLE_ROWS} sessions shown; the next page: "
+                f"--after {escape(shlex.quote(rows[-1]['session']))} "
+                "(--limit N for N rows, --json for all)"
+            )
 
 
 @sessions.command(short_help="Show a session's summary, reduction timeline and view.")
@@ -554,15 +575,18 @@ def worker(
     at a time: a worker killed mid-job has its job delivered again (running one twice commits
     once). Equivalent to `celery worker` on summem.cli.worker.worker_app(config).
     """
-    from summem.cli.worker import worker_app
+    from summem.cli.worker import check_broker, worker_app
 
     app = worker_app(load_settings(config_path), broker=broker, queue=queue)
     if pool != "prefork":  # jobs run in this process: open the store now, fail at start
         app.summem_context()
+    check_broker(app)  # a broker that is wrong or down: one line now, not retries for an hour
     argv = ["worker", f"--pool={pool}", f"--concurrency={concurrency}", f"--loglevel={loglevel}"]
     argv.append(f"--queues={app.conf.task_default_queue}")
     argv.append(f"--hostname={hostname or f'summem-{os.getpid()}@%h'}")
-    app.worker_main(argv)
+    status = app.start(argv)  # (app.worker_main drops the worker's exit status)
+    if status:  # stopped on an unrecoverable error (Celery logged it): a supervisor sees it
+        raise SystemExit(status)
 
 
 @cli.command(name="eval", short_help="How to run the evals.")

@@ -13,7 +13,7 @@ from typing import Any
 
 from summem.config.model import SummemConfig
 
-__all__ = ["worker_app"]
+__all__ = ["check_broker", "worker_app"]
 
 
 def worker_app(config: SummemConfig, *, broker: str | None = None, queue: str | None = None) -> Any:
@@ -72,3 +72,24 @@ def _check_broker(broker: str) -> None:
             f"--broker must be a URL with one of the schemes {', '.join(BROKER_SCHEMES)}, "
             f"got {broker!r}"
         )
+
+
+def check_broker(app: Any) -> None:
+    """Connect to ``app``'s broker once (one retry) before the worker starts.
+
+    A worker whose broker is wrong or down fails at start in one line, rather than retrying
+    for an hour (a supervisor restarts it); once running, Celery reconnects as ever.
+
+    Raises:
+        DispatchError: the broker refused or did not answer (its URL masked, the cause named).
+    """
+    from summem._secrets import mask_url
+    from summem.errors import DispatchError
+
+    url = str(app.conf.broker_url)
+    try:
+        with app.connection_for_read() as conn:
+            conn.ensure_connection(max_retries=1, interval_start=1, interval_step=1)
+    except Exception as exc:
+        cause = " ".join(f"{type(exc).__name__}: {exc}".split())
+        raise DispatchError(f"cannot connect to the broker {mask_url(url)}: {cause}") from None

@@ -139,3 +139,32 @@ def test_session_rows_names_a_bad_page_argument() -> None:
     store: Store = InMemoryStore()
     with pytest.raises(StoreError, match="limit"):
         session_rows(store, limit=0)
+
+
+def test_the_table_shows_a_page_and_says_how_to_get_the_next(tmp_path: Path) -> None:
+    # a table of every session of a big store takes minutes to draw (about 1 ms a row): the
+    # table shows the first page unless --limit says otherwise; --json still gives every row
+    from summem.cli.app import TABLE_ROWS
+
+    count = TABLE_ROWS + 30
+    path = tmp_path / "many.db"
+    store = SQLiteStore(path)
+    for i in range(count):
+        store.append(f"s{i:04d}", [user("hello")])
+    store.close()
+    url = f"sqlite:///{path}"
+    ids = [f"s{i:04d}" for i in range(count)]
+    table = run("sessions", "list", "--store", url)
+    assert table.exit_code == 0, table.output
+    shown = [i for i in ids if i in table.stdout]
+    assert shown == ids[:TABLE_ROWS]
+    last = ids[TABLE_ROWS - 1]
+    assert f"--after {last}" in " ".join(table.stdout.split())
+    assert "--limit" in table.stdout and "--json" in table.stdout
+    nxt = run("sessions", "list", "--store", url, "--after", last)
+    assert [i for i in ids if i in nxt.stdout] == ids[TABLE_ROWS:]
+    assert "--after" not in nxt.stdout  # the last page says nothing more
+    every = run("sessions", "list", "--store", url, "--limit", str(count))
+    assert [i for i in ids if i in every.stdout] == ids
+    rows = json.loads(run("sessions", "list", "--store", url, "--json").stdout)
+    assert [r["session"] for r in rows] == ids

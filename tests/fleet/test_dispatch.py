@@ -776,3 +776,53 @@ def test_an_append_whose_outcome_is_unknown_is_settled_and_the_copy_read_again(
     assert [m.text for m in store.history("s")] == [f"message {i}" for i in range(11)]
     assert memory.size == 11 and len(jobs) == 1
     memory.close()
+
+
+class Hung:
+    """A broker whose publish never returns until released (a stuck connection)."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def dispatch(self, job: ReductionJob) -> None:
+        self.entered.set()
+        self.release.wait()
+
+
+def test_a_publish_that_hangs_holds_no_turn_and_the_hard_limit_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from summem.fleet import publisher
+
+    monkeypatch.setattr(publisher, "CLOSE_FLUSH_SECONDS", 0.1)  # close() gives up, says so
+    broker = Hung()
+    events: list[MemoryEvent] = []
+    memory = Memory(
+        "s",
+        reducer=reducer(),
+        store=SQLiteStore(tmp_path / "s.db"),
+        dispatcher=broker,
+        hooks=[events.append],
+    )
+    sizes: list[int] = []
+
+    def turns() -> None:
+        for i in range(60):
+            memory.add(msg(i))
+            sizes.append(len(memory.messages()))
+        memory.close()
+
+    runner = threading.Thread(target=turns, daemon=True)
+    try:
+        runner.start()
+        runner.join(120)  # only against a hang: the turns never wait on the publish
+        assert not runner.is_alive(), f"a turn waited on the hung publish after {len(sizes)}"
+        assert broker.entered.is_set()  # the publish was under way all along
+    finally:
+        broker.release.set()
+    assert len(sizes) == 60 and max(sizes) <= 20
+    overdue = [e for e in events if isinstance(e, DispatchOverdue)]
+    assert overdue and all(e.size > e.hard_limit == 20 for e in overdue)
+    assert [m.text for m in memory.store.history("s")] == [f"message {i}" for i in range(60)]
+    memory.store.close()

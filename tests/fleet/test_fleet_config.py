@@ -220,3 +220,43 @@ def test_a_solo_worker_with_an_unusable_store_fails_at_start(tmp_path: Path) -> 
     result = CliRunner().invoke(cli, ["worker", "--config", str(config), "--pool", "solo"])
     assert result.exit_code != 0
     assert "s.db" in result.output
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on (bound then released)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("scheme", ["amqp", "redis"])
+def test_summem_worker_with_an_unreachable_broker_fails_at_start_in_one_line(
+    tmp_path: Path, scheme: str
+) -> None:
+    # a worker pointed at a broker nothing answers says so and exits, rather than retrying
+    # for minutes with a log line a retry (a supervisor restarts it; a typo shows at once)
+    config = tmp_path / "summem.yaml"
+    broker = f"{scheme}://127.0.0.1:{_closed_port()}/"
+    config.write_text(f"store: sqlite:///{tmp_path / 's.db'}\ndispatch: {{broker: '{broker}'}}\n")
+    result = CliRunner().invoke(cli, ["worker", "--config", str(config), "--pool", "solo"])
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert "cannot connect to the broker" in lines[0] and broker.rstrip("/") in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_summem_worker_exits_with_the_workers_status(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a worker that stops on an unrecoverable error (Celery logs it and stops with status 1)
+    # exits non-zero, so a supervisor sees it failed (Celery's worker_main drops the status)
+    import celery  # type: ignore[import-untyped]
+
+    monkeypatch.setattr(celery.Celery, "start", lambda self, argv=None: 1)
+    config = tmp_path / "summem.yaml"
+    config.write_text(f"store: sqlite:///{tmp_path / 's.db'}\ndispatch: {{broker: 'memory://'}}\n")
+    result = CliRunner().invoke(cli, ["worker", "--config", str(config), "--pool", "solo"])
+    assert result.exit_code == 1, result.output
