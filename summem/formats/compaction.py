@@ -48,6 +48,7 @@ __all__ = [
     "Provider",
     "anthropic_summary_message",
     "anthropic_summary_turn",
+    "block_only",
     "compaction_blocks",
     "for_provider",
     "natural_cut",
@@ -165,6 +166,22 @@ def anthropic_summary_message(summary: Message) -> Message | None:
     info = summary.summary_info
     turn = anthropic_summary_turn(info.extra.get(PROVIDER_SUMMARY) if info is not None else None)
     return None if turn is None else Message.from_openai(turn)
+
+
+def block_only(turn: dict[str, Any]) -> dict[str, Any]:
+    """A rendered turn for Claude: one that is only compaction blocks gets ``content: None``.
+
+    Claude's reply when it pauses after compacting (``pause_after_compaction``) is the block
+    alone, stored with empty text. litellm sends an assistant turn's ``""`` as a placeholder
+    text block ("[System: Empty message content sanitised...]"), which Claude would take as
+    the start of its reply; with ``None`` it sends the block alone, as it came.
+    """
+    if turn.get("role") != "assistant" or turn.get("content") != "" or turn.get("tool_calls"):
+        return turn
+    fields = turn.get("provider_specific_fields")
+    if not isinstance(fields, Mapping) or not fields.get(COMPACTION_BLOCKS):
+        return turn
+    return {**turn, "content": None}
 
 
 def compaction_blocks(message: Message) -> list[dict[str, Any]]:

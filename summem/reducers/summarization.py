@@ -57,6 +57,7 @@ from summem.summarizers.base import (
     tokens_up_to,
     uses_llm,
     validate_summary,
+    works_offline,
 )
 from summem.summarizers.checks import foreign_links
 from summem.summarizers.hooks import Redactor, ValidatorLike, redact_messages, run_validator
@@ -492,7 +493,7 @@ class SummarizationReducer(BudgetReducer):
             replaces=replaced if then else 0,
         )
         name = self.summarizer_name
-        if not allow_llm and uses_llm(self.summarizer):
+        if not allow_llm and uses_llm(self.summarizer) and not works_offline(self.summarizer):
             raise SpendLimitError(f"summarizer {name!r}: the spend limit is reached")
         try:
             output = yield from as_flow(self.summarizer.summarize(request), name)

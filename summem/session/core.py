@@ -30,6 +30,7 @@ from summem.formats.compaction import (
     PROVIDER_SUMMARY,
     Provider,
     anthropic_summary_turn,
+    block_only,
     for_provider,
     natural_cut,
     provider_item,
@@ -502,7 +503,10 @@ class SessionCore:
         kept, dropped = for_provider(None, None, shown, chat)
         gone = {m.id for m in dropped}
         placement = self.placement if summary is not None else "after_system"
-        out = [freeze(d) for d in render_view(system, summary, kept, placement=placement)]
+        rendered = render_view(system, summary, kept, placement=placement)
+        if chat == "anthropic":
+            rendered = [block_only(d) for d in rendered]
+        out = [freeze(d) for d in rendered]
         turn = self._summary_turn() if provider == "anthropic" else None
         if turn is not None and placement != "system_suffix":
             # the summary's Anthropic block, in an assistant turn right after the summary

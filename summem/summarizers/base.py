@@ -37,6 +37,7 @@ __all__ = [
     "tokens_up_to",
     "uses_llm",
     "validate_summary",
+    "works_offline",
 ]
 
 VETTED = "vetted"
@@ -154,6 +155,15 @@ def failure_cost(exc: Exception, model: str | None) -> float:
 def uses_llm(summarizer: object) -> bool:
     """True for a summarizer that calls a model (it has a ``model`` name): one that spends."""
     return isinstance(getattr(summarizer, "model", None), str)
+
+
+def works_offline(summarizer: object) -> bool:
+    """True for a summarizer that calls a model but can still summarize without one.
+
+    A delegating summarizer (``OpenAICompaction``, ``AnthropicCompaction``) whose twin is
+    offline: once a spend limit is exhausted it commits the twin alone, calling no model.
+    """
+    return getattr(summarizer, "works_offline", False) is True
 
 
 def as_flow(result: Any, name: str) -> Flow[SummaryOutput]:

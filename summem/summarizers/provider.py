@@ -36,7 +36,7 @@ from typing import Any
 
 from summem._flow import Flow
 from summem.clients.errors import map_provider_error
-from summem.errors import ConfigurationError, SummarizationError
+from summem.errors import ConfigurationError, SpendLimitError, SummarizationError
 from summem.formats.compaction import (
     ANTHROPIC,
     COMPACTION_BLOCKS,
@@ -48,7 +48,7 @@ from summem.formats.compaction import (
 )
 from summem.formats.responses import item_dict, to_items
 from summem.observe.cost import cost_usd
-from summem.summarizers.base import SummaryOutput, SummaryRequest, as_flow, cost_of
+from summem.summarizers.base import SummaryOutput, SummaryRequest, as_flow, cost_of, uses_llm
 
 __all__ = [
     "AnthropicCompaction",
@@ -140,9 +140,27 @@ class _Delegating:
         """
         raise NotImplementedError
 
+    @property
+    def works_offline(self) -> bool:
+        """Whether the twin calls no model: past a spend limit it is committed alone."""
+        return not uses_llm(self.twin)
+
     def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
-        """The twin, then the provider's compaction of the same span (see the module)."""
+        """The twin, then the provider's compaction of the same span (see the module).
+
+        Past a spend limit (``request.allow_llm`` false) the provider is not asked: an
+        offline twin is committed alone, as when the compaction fails.
+
+        Raises:
+            SpendLimitError: past a spend limit, with a twin that calls a model.
+        """
+        if not request.allow_llm and not self.works_offline:
+            raise SpendLimitError(f"summarizer {self.name!r}: the spend limit is reached")
         twin = yield from as_flow(self.twin.summarize(request), getattr(self.twin, "name", "twin"))
+        if not request.allow_llm:
+            reason = "the spend limit is reached: the provider was not asked"
+            extra = {**twin.extra, PROVIDER_SUMMARY: {"provider": self.provider, "failed": reason}}
+            return dataclasses.replace(twin, extra=extra)
         response: Any = None
         try:
             response = yield self._step(request)
