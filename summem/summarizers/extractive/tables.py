@@ -2,7 +2,8 @@
 
 A tool result that is a table (a markdown table, CSV or TSV text, columns padded with spaces as
 command-line tools print them, an HTML ``<table>``, JSON ``{"columns": [...], "rows": [[...],
-...]}`` or a list of records with the same keys) loses its meaning when it is
+...]}`` or a list of records with the same keys, in JSON (a nested object's fields are columns
+``outer.inner``; the list may sit under one or two keys) or YAML) loses its meaning when it is
 flattened field by field: a cell without its column, or the last row without the others. So a
 table becomes ``[col | col | col] cell | cell | cell; cell | cell | cell (+n rows)``: the header,
 then first the rows a later message of the span refers to (one of its cells said again later, every
@@ -18,6 +19,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from summem._yaml import parse_yaml
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import STOPWORDS
 
@@ -45,6 +47,11 @@ _HTML_TABLE_RE = re.compile(r"<table\b[^>]*>(.*?)</table>", re.IGNORECASE | re.D
 _HTML_ROW_RE = re.compile(r"<tr\b[^>]*>(.*?)</tr>", re.IGNORECASE | re.DOTALL)
 _HTML_CELL_RE = re.compile(r"<t[hd]\b[^>]*>(.*?)</t[hd]>", re.IGNORECASE | re.DOTALL)
 _TAG_RE = re.compile(r"<[^>]+>")
+_MAX_DEPTH = 2
+"""Nesting read into a table: a record's objects' fields, and a list under two keys."""
+_YAML_ITEM_RE = re.compile(r"^\s*- [\w .-]+:(?: |$)", re.MULTILINE)
+"""A YAML list item that is a mapping (``- name: Ana``): the text may be records."""
+_MAX_YAML_CHARS = 64 * 1024
 
 
 def _cell(value: Any) -> str:
@@ -55,21 +62,51 @@ def _cell(value: Any) -> str:
     return text if len(text) <= _MAX_CELL else text[: _MAX_CELL - 1] + "\u2026"
 
 
+def _flat(record: Mapping[Any, Any], prefix: str = "", depth: int = 0) -> dict[str, Any] | None:
+    """A record with its nested objects' fields as ``outer.inner`` columns.
+
+    A list of plain values is one cell (``"a, b"``); a list of objects, or nesting deeper
+    than :data:`_MAX_DEPTH`, is no row of a table (None).
+    """
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            inner = _flat(value, f"{name}.", depth + 1) if depth < _MAX_DEPTH else None
+            if inner is None:
+                return None
+            out.update(inner)
+        elif isinstance(value, list):
+            if any(isinstance(v, (Mapping, list)) for v in value):
+                return None
+            out[name] = ", ".join(_cell(v) for v in value)
+        else:
+            out[name] = value
+    return out
+
+
 def _records(value: Any) -> Table | None:
-    """A list of at least two flat objects sharing their keys."""
+    """A list of at least two objects sharing their keys (nested objects' fields as columns).
+
+    Records may leave out a field others have (an empty cell), as long as most of the
+    columns are in every record: records of different kinds are no table.
+    """
     if not isinstance(value, list) or len(value) < 2:
         return None
     if not all(isinstance(v, Mapping) for v in value):
         return None
-    header = [str(k) for k in value[0]]
-    if not header or any(isinstance(v, (Mapping, list)) for r in value for v in r.values()):
+    flat = [_flat(v) for v in value]
+    if any(f is None or not f for f in flat):
         return None
-    if any(set(map(str, r)) != set(header) for r in value):
+    records = [f for f in flat if f is not None]
+    header = list(dict.fromkeys(k for r in records for k in r))
+    common = set(header).intersection(*(set(r) for r in records))
+    if 2 * len(common) <= len(header):
         return None
-    return header, [[_cell(r.get(k)) for k in header] for r in value]
+    return header, [[_cell(r.get(k, "")) for k in header] for r in records]
 
 
-def _json_table(value: Any) -> Table | None:
+def _json_table(value: Any, depth: int = 0) -> Table | None:
     table = _records(value)
     if table is not None or not isinstance(value, Mapping):
         return table
@@ -80,7 +117,21 @@ def _json_table(value: Any) -> Table | None:
     lists = [v for v in value.values() if isinstance(v, list)]
     if len(lists) == 1:  # {"results": [{...}, {...}], "page": 1}
         return _records(lists[0])
+    inner = [v for v in value.values() if isinstance(v, Mapping)]
+    if not lists and len(inner) == 1 and depth < _MAX_DEPTH:  # {"data": {"orders": [...]}}
+        return _json_table(inner[0], depth + 1)
     return None
+
+
+def _yaml_table(text: str) -> Table | None:
+    """A YAML list of records (``- name: ...`` blocks), at the top or under one key."""
+    if len(text) > _MAX_YAML_CHARS or not _YAML_ITEM_RE.search(text):
+        return None
+    try:
+        value = parse_yaml(text, limit=_MAX_YAML_CHARS)
+    except ValueError:  # not YAML, or not acceptable YAML (see summem._yaml)
+        return None
+    return _json_table(value) if isinstance(value, (list, Mapping)) else None
 
 
 def _html_table(text: str) -> Table | None:
@@ -122,6 +173,9 @@ def _aligned_table(lines: list[str]) -> Table | None:
 def _text_table(text: str) -> Table | None:
     if "<table" in text.lower():
         return _html_table(text)
+    records = _yaml_table(text)
+    if records is not None:
+        return records
     lines = [line.rstrip() for line in text.strip().splitlines() if line.strip()]
     if len(lines) < 3:
         return None

@@ -199,6 +199,31 @@ def test_a_table_evicted_before_anyone_names_a_row_comes_back_when_one_does() ->
     assert idle.extra["tables"] == []
 
 
+def test_a_recalled_row_outranks_small_talk_in_a_small_summary() -> None:
+    first = [
+        call("a1", "c1", "staff_rota", {"week": "next"}),
+        msg("t1", _rota(), "tool", tool_call_id="c1"),
+    ]
+    out = summarize(first, 60, tables=True)
+    assert "4559" not in out.text
+    later = [
+        msg("u2", "Yusuf Dass is covering my calls tomorrow."),
+        *(msg(f"s{i}", f"Walked to the harbour with Merle {i} and saw boats.") for i in range(8)),
+    ]
+    info = SummaryInfo(extra=out.extra)
+    second = summarize(later, 50, tables=True, previous_summary=out.text, previous_info=info)
+    assert "Yusuf Dass | early | 4559" in second.text
+    off = summarize(
+        later,
+        50,
+        tables=True,
+        ablate=("table_recall",),
+        previous_summary=out.text,
+        previous_info=info,
+    )
+    assert "Yusuf Dass | early | 4559" not in off.text  # without the bonus, small talk wins
+
+
 def test_a_cell_many_rows_share_names_no_row() -> None:
     first = [
         call("a1", "c1", "staff_rota", {"week": "next"}),
@@ -259,6 +284,39 @@ def test_columns_padded_with_spaces_and_html_are_tables() -> None:
     )
     prose = "We left at six.  It rained.\nThe car broke down.  Again.\nWe walked home.  Fine."
     assert find_table(None, prose) is None  # two spaces after a full stop: no columns
+
+
+def test_a_yaml_list_and_nested_json_records_are_tables() -> None:
+    text = "\n".join(
+        [
+            "appliances:",
+            "  - name: dishwasher",
+            "    brand: Bosch",
+            "    warranty_until: 2027-05-01",
+            "  - name: fridge",
+            "    brand: LG",
+            "    warranty_until: 2026-02-11",
+        ]
+    )
+    assert find_table(None, text) == (
+        ["name", "brand", "warranty_until"],
+        [["dishwasher", "Bosch", "2027-05-01"], ["fridge", "LG", "2026-02-11"]],
+    )
+    assert find_table(None, "- just: one\nword: [unclosed") is None  # not YAML: no table
+    orders = {
+        "data": {
+            "orders": [
+                {"id": "A1", "customer": {"name": "Brannigan"}, "tags": ["gift", "rush"]},
+                {"id": "A2", "customer": {"name": "Okafor"}, "tags": []},
+            ]
+        }
+    }
+    assert find_table(orders, json.dumps(orders)) == (
+        ["id", "customer.name", "tags"],
+        [["A1", "Brannigan", "gift, rush"], ["A2", "Okafor", ""]],
+    )
+    mixed = [{"id": "A1", "a": 1, "b": 2}, {"id": "A2", "c": 3, "d": 4}]
+    assert find_table(mixed, json.dumps(mixed)) is None  # records of different kinds
 
 
 def test_json_columns_and_rows_and_csv_are_tables() -> None:
