@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -111,7 +111,7 @@ async def test_the_runners_automatic_compaction_goes_through_summem(mode: str) -
         "user-3", reducer=SummarizationReducer(threshold_tokens=100_000, target_tokens=50_000)
     )
     session = OpenAIResponsesCompactionSession(
-        "user-3", inner, client=client, model="gpt-4.1", compaction_mode=mode
+        "user-3", inner, client=client, model="gpt-4.1", compaction_mode=cast("Any", mode)
     )
     agent = Agent(name="a", model=agents.OpenAIResponsesModel("gpt-4.1", client))
     for n in range(12):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -59,7 +59,7 @@ async def test_encrypted_session_items_are_never_summarized(kind: str) -> None:
     inner = SummemSession(
         "s", reducer=SummarizationReducer(summarize, threshold_tokens=1500, target_tokens=800)
     )
-    session = EncryptedSession("s", inner, encryption_key="k" * 43)
+    session = EncryptedSession("s", cast("Any", inner), encryption_key="k" * 43)
     for n in range(14):
         await session.add_items(
             [
@@ -83,7 +83,7 @@ async def test_encrypted_session_items_are_never_summarized(kind: str) -> None:
     if client is not None:
         assert client.requests and "binary data" not in client.prompts()
         assert "gAAAA" not in client.prompts()  # no Fernet token either
-    back = await session.get_items()
+    back: Any = await session.get_items()
     assert back[-1]["content"][0]["text"] == "A13: 1013."  # the SDK reads its items back
 
 

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -50,10 +50,10 @@ def summary() -> Any:
 
 
 def test_the_stores_have_the_capability_in_both_modes(backend: Backend) -> None:
-    native = backend.native()
+    native: Any = backend.native()
     try:
         protocol = ProbingAppendStore if backend.mode == "sync" else AsyncProbingAppendStore
-        assert isinstance(native, protocol)
+        assert isinstance(cast(object, native), protocol)
         steps = (SyncStoreSteps if backend.mode == "sync" else AsyncStoreSteps)(native)
         assert steps.append_probing
     finally:
@@ -228,7 +228,7 @@ def test_redis_append_probe_is_one_evalsha_of_o1_calls_at_any_length(
 
 def test_a_store_without_it_is_appended_to_and_reports_nothing() -> None:
     class Plain(InMemoryStore):
-        append_probe = None  # a store without the capability (a wrapper, a third party)
+        append_probe = None  # type: ignore[assignment]  # a store without the capability
 
     store = Plain()
     assert not isinstance(store, ProbingAppendStore)

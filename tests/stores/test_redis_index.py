@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -169,7 +169,7 @@ def test_a_prefix_written_before_the_index_is_filled_once_and_stamped(
 
 def test_async_store_indexes_and_lists_the_same(sync_redis: Backend) -> None:
     kind = sync_redis.kind
-    url = sync_redis.registered.url()
+    url = cast(Any, sync_redis.registered).url()
 
     async def scenario() -> list[str]:
         async with AsyncRedisStore(url, prefix=sync_redis.prefix) as store:
@@ -270,7 +270,7 @@ def test_a_delete_between_the_index_write_and_the_create_leaves_the_session_inde
 
 def test_async_delete_and_recreate_keep_the_index(sync_redis: Backend) -> None:
     """The two races above, on the async store."""
-    url = sync_redis.registered.url()
+    url = cast(Any, sync_redis.registered).url()
 
     async def scenario() -> None:
         async with (

@@ -47,7 +47,7 @@ def _hex(rng: random.Random, n: int) -> str:
     return "".join(rng.choice(_HEX) for _ in range(n))
 
 
-def _pytest(rng: random.Random, failing: tuple[str, str]) -> str:
+def _pytest(rng: random.Random, failing: tuple[str, ...]) -> str:
     lines = [
         "============================= test session starts ==============================",
         f"platform linux -- Python 3.12.{rng.randint(1, 7)}, pytest-8.3.{rng.randint(1, 4)}, "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from evals.families.blind3.base import MONTHS, Conversation, smalltalk
 
@@ -240,7 +241,7 @@ def write(rng: random.Random, turns: int, facts: int) -> Conversation:
     if max(schedule) >= turns:
         raise ValueError(f"blind3-revisions: {turns} turns are too few for {len(chains)} chains")
     drafted = [chain(rng) for chain in chains]
-    last: dict[int, object] = {}
+    last: dict[int, Any] = {}
     for turn in range(turns):
         if turn not in schedule:
             user, answer = smalltalk(rng)
@@ -260,7 +261,7 @@ def write(rng: random.Random, turns: int, facts: int) -> Conversation:
             last[c] = conv.plant(kind, value, idx)
             continue
         before = last[c]
-        conv.supersede(before, idx)  # type: ignore[arg-type]
+        conv.supersede(before, idx)
         older = tuple(s[0] for s in steps[: step - 1])
         last[c] = conv.plant(
             kind,
@@ -269,5 +270,5 @@ def write(rng: random.Random, turns: int, facts: int) -> Conversation:
             stale=steps[step - 1][0],
             stale_index=before.message_index,
             older=older,
-        )  # type: ignore[attr-defined]
+        )
     return conv
