@@ -311,7 +311,10 @@ def print_replay_run(
         for line in lines[:SUMMARY_LINES]:
             console.print(f"  {escape(line)}", soft_wrap=True)
     if run.files is not None:
-        console.print(f"wrote {escape(run.files['view'])} and {escape(run.files['summaries'])}")
+        written = [run.files[k] for k in ("view", "summaries", "settings") if k in run.files]
+        console.print(
+            f"wrote {', '.join(escape(f) for f in written[:-1])} and {escape(written[-1])}"
+        )
     if url.startswith("memory://"):
         console.print("store memory:// keeps nothing: the session ended with the replay")
     else:

@@ -111,7 +111,9 @@ def test_a_replay_folder_sizes_views_with_the_settings_the_replay_ran_with(
     transcript = Path(__file__).parents[2] / "examples" / "support-transcript.json"
     config = Path(__file__).parents[2] / "examples" / "summem.yaml"  # threshold 3000, target 2000
     out = tmp_path / "replay"
-    assert run("replay", transcript, "--config", config, "--out", out, "-q").exit_code == 0
+    replayed = run("replay", transcript, "--config", config, "--out", out)
+    assert replayed.exit_code == 0, replayed.output
+    assert "summaries.jsonl and " in replayed.output and "settings.json" in replayed.output
     recorded = json.loads((out / "settings.json").read_text(encoding="utf-8"))
     assert recorded["settings"]["budget"]["threshold"] == 3000
     assert "store" not in recorded["settings"]  # where things live is never recorded
