@@ -222,6 +222,17 @@ def read_marker(conn: sqlite3.Connection, version: int) -> int | None:
     return int(row[1])
 
 
+# The one-message append's statement (SQL.APPEND_ONE, SQL.APPEND_ONE_PROBED): the message at
+# the session's length, from the session row, when its length is an integer...
+_APPEND_ONE_AT_LENGTH = (
+    "INSERT INTO messages (sid, position, msg_id, body) "
+    "SELECT sid, length, ?, ? FROM sessions WHERE name = ? "
+    "AND typeof(length) = 'integer' AND length >= 0 "
+)
+# ...and the session does not hold its id yet (idempotent appends)
+_NOT_HELD = "AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.sid = sessions.sid AND m.msg_id = ?) "
+
+
 class SQL:
     """Every statement the store runs (a test checks that each one uses an index)."""
 
@@ -246,23 +257,15 @@ class SQL:
     # as BEGIN IMMEDIATE ... COMMIT): insert it at the session's length unless the session holds
     # the id; the trigger messages_grow (migration 8) sets the length. No row back, nothing
     # written, when the session is missing, holds the id or has a length of the wrong type.
-    APPEND_ONE = (
-        "INSERT INTO messages (sid, position, msg_id, body) "
-        "SELECT sid, length, ?, ? FROM sessions WHERE name = ? "
-        "AND typeof(length) = 'integer' AND length >= 0 AND NOT EXISTS "
-        "(SELECT 1 FROM messages m WHERE m.sid = sessions.sid AND m.msg_id = ?) "
-        "RETURNING position"
-    )
+    APPEND_ONE = _APPEND_ONE_AT_LENGTH + _NOT_HELD + "RETURNING position"
     # APPEND_ONE that also returns the session's epoch and version, read in the same statement
     # (so under the same write lock: exactly as of the append), for
     # ProbingAppendStore.append_probe; nothing written for a row of the wrong types either
     APPEND_ONE_PROBED = (
-        "INSERT INTO messages (sid, position, msg_id, body) "
-        "SELECT sid, length, ?, ? FROM sessions WHERE name = ? "
-        "AND typeof(length) = 'integer' AND length >= 0 AND typeof(version) = 'integer' "
-        "AND typeof(epoch) = 'text' AND NOT EXISTS "
-        "(SELECT 1 FROM messages m WHERE m.sid = sessions.sid AND m.msg_id = ?) "
-        "RETURNING position, (SELECT s.epoch FROM sessions s WHERE s.sid = messages.sid), "
+        _APPEND_ONE_AT_LENGTH
+        + "AND typeof(version) = 'integer' AND typeof(epoch) = 'text' "
+        + _NOT_HELD
+        + "RETURNING position, (SELECT s.epoch FROM sessions s WHERE s.sid = messages.sid), "
         "(SELECT s.version FROM sessions s WHERE s.sid = messages.sid)"
     )
     SET_SYSTEM = "UPDATE sessions SET system = ?, updated_at = ? WHERE sid = ?"
