@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from evals.families import blind3
+from evals.families import blind3, blind4
 from evals.families.trajectories import Trajectory, generate_trajectory
 
 __all__ = ["FAMILIES", "TRACE", "Family", "tool_heavy"]
@@ -37,8 +37,9 @@ class Family:
 
         ``turns`` and ``facts`` override the family's own when given.
         """
-        if self.style in blind3.GENERATORS:
-            return blind3.GENERATORS[self.style](
+        generators = {**blind3.GENERATORS, **blind4.GENERATORS}
+        if self.style in generators:
+            return generators[self.style](
                 seed,
                 turns=self.turns if turns is None else turns,
                 facts=self.facts if facts is None else facts,
@@ -279,6 +280,59 @@ FAMILIES: dict[str, Family] = {
             about="held out, written blind (third set): an agentic coding/ops session of "
             "repetitive test runs and logs; a port, commit, env var, migration, pin stated once",
             style="b3-ops",
+        ),
+        Family(
+            "blind4-habits",
+            660,
+            20,
+            about="held out, written blind (fourth set): diets, allergies, schedules, access "
+            "needs and dislikes said in plain prose among chit-chat, no cue words",
+            style="b4-habits",
+        ),
+        Family(
+            "blind4-tables",
+            300,
+            20,
+            about="held out, written blind (fourth set): docker ps, kubectl get pods, df -h, "
+            "ls -l, CSV, HTML, JSON columns/rows and YAML output; a row named later by a cell, "
+            "part of its name or a description, the fact another cell of it",
+            style="b4-tables",
+        ),
+        Family(
+            "blind4-confirms",
+            600,
+            20,
+            about="held out, written blind (fourth set): the assistant offers 1-3 slots, "
+            "quotes, plans or flights; the user takes one in a few words ('yes book it', "
+            "'the later one works')",
+            style="b4-confirms",
+        ),
+        Family(
+            "blind4-chains",
+            640,
+            6,
+            about="held out, written blind (fourth set): 6 arrangements each revised 3-5 "
+            "times, some implicitly or under another name; only the latest counts "
+            "(facts: chains)",
+            style="b4-chains",
+        ),
+        Family(
+            "blind4-locale",
+            840,
+            20,
+            about="held out, written blind (fourth set): German/French/Spanish/Polish names "
+            "with diacritics, dates, comma-decimal amounts and 24-hour times, mixed-language "
+            "chit-chat",
+            style="b4-locale",
+        ),
+        Family(
+            "blind4-filler",
+            560,
+            20,
+            about="held out, written blind (fourth set): a shop's working session dense with "
+            "fresh numbers, codes, dates and names on every side; 20 facts from user, "
+            "assistant and tools among it",
+            style="b4-filler",
         ),
         Family(
             "long",
