@@ -1,8 +1,8 @@
-"""blind4-chains: the same arrangement revised four to six times; only the latest counts.
+"""blind4-chains: the same arrangement given 4-6 values in turn; only the latest counts.
 
 A family organising a party, a kitchen refit and a visit keeps changing its mind. Each chain
 (a date, a budget, a tradesman, an airport pickup time, a headcount, a booking reference, a
-paint colour) is stated once and revised 3-5 times, 8-60 turns apart. A revision may be
+paint colour) is stated once and revised 3-5 times, 12 or more turns apart. A revision may be
 explicit ("No wait", "Change of plan"), implicit ("They couldn't get the hall, so it's ...") and
 may name the subject by another word ("the do", "the bash", "Gran's party"). Every value is a
 fact until the next revision supersedes it (``until``); each revision's ``stale`` is the value
