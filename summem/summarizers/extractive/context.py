@@ -37,6 +37,14 @@ A short reply of the user with nothing of its own (a confirmation, a choice: "lo
 detail the reply repeats, else the option an ordinal picks, else the question or offer that
 closed that message, on one line that says what was accepted or chosen.
 
+A short sentence that opens a message and points at something ("I love this series.", "They're
+called Peruvian Lilies.") leans on the previous message, another speaker's: kept alone, it
+says nothing once that message is gone. It is kept with the sentence of that message it most
+likely points at (:func:`antecedent`: the one sharing most of its words, else the last),
+on one line: ``- Audrey: They're called Peruvian Lilies, in reply to Jolene: What are those
+flowers?`` (:func:`leans_on_previous`). Only short ones: a sentence of
+``SHORT_WORDS`` words or more usually says what it is about.
+
 The word lists are English closed classes (pronouns, conjunctions), not cue words of any
 kind of fact.
 """
@@ -46,7 +54,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["SHORT_WORDS", "answered_sentence", "is_bare_reply", "stands_alone", "units"]
+__all__ = [
+    "SHORT_WORDS",
+    "answered_sentence",
+    "antecedent",
+    "is_bare_reply",
+    "leans_on_previous",
+    "stands_alone",
+    "units",
+]
 
 SHORT_WORDS = 8
 """A sentence shorter than this rarely stands alone when it refers to something."""
@@ -58,6 +74,11 @@ _ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "last": -1}
 """Ordinals picking one of several options (a closed class)."""
 
 _WORD_RE = re.compile(r"[A-Za-z0-9][\w'\u2019-]*")
+_MARKER = re.compile(
+    r"(?:^\s*[(\[]?(?:\d{1,2}|[a-z])|:\s*[(\[]?\d{1,2})[.)\]]\s*$", re.IGNORECASE
+)
+"""A list item's marker split from its item, alone ("1.", "(b)", "3)") or closing an intro
+("Two options: 1."): no option of its own, the next sentence is."""
 
 
 def _split(text: str) -> list[str]:
@@ -76,6 +97,8 @@ _POINTERS = frozenset(
     _split("it it's its this that these those they them their he she him her his there one")
 )
 """Words that, in a short sentence, point at something said before."""
+_POINTING = _POINTERS | frozenset(_split("they're they've he's she's it'll"))
+"""Pointers, contractions included, in a message's opening sentence."""
 _CONTENT_FREE = frozenset(
     _split(
         """yes yeah yep yup sure ok okay fine great perfect good sounds go ahead do it that this
@@ -200,9 +223,46 @@ def answered_sentence(sentences: Sequence[str], reply: str = "") -> int | None:
         if best is not None and overlap[best]:
             return best
     ordinal = next((_ORDINALS[w] for w in _words(reply) if w in _ORDINALS), None)
-    options = [i for i, s in enumerate(sentences) if any(c.isdigit() for c in s)]
+    options: list[int] = []
+    for i, s in enumerate(sentences):
+        if _MARKER.search(s):  # "1." split from its item: the item is the option
+            if i + 1 < len(sentences):
+                options.append(i + 1)
+        elif any(c.isdigit() for c in s) and (not options or options[-1] != i):
+            options.append(i)
     if ordinal is not None and len(options) > 1 and -len(options) <= ordinal < len(options):
         return options[ordinal]
     if sentences and sentences[-1].rstrip().rstrip("\"')").endswith("?"):
         return len(sentences) - 1
     return None
+
+
+def leans_on_previous(sentence: str) -> bool:
+    """Whether a message's opening sentence points at the message before it.
+
+    Short (under ``SHORT_WORDS`` words) and holding a pointer (a pronoun or demonstrative)
+    as its first word, among its second and third, or anywhere in it: "I love this series.",
+    "They're called Peruvian Lilies.", "I took it last summer.".
+    """
+    words = _words(sentence.lstrip("\"'([ "))
+    return 0 < len(words) < SHORT_WORDS and not _POINTING.isdisjoint(words)
+
+
+def antecedent(sentences: Sequence[str], sentence: str) -> int | None:
+    """The sentence of the previous message ``sentence`` most likely points at, if any.
+
+    The one sharing most of its words (function words aside; the latest on a tie), else the
+    last one that is not filler (content-free words only); None when every one is filler.
+    """
+    said = {w for w in _words(sentence) if w not in _STOP and w not in _POINTING}
+    meaningful = [i for i, s in enumerate(sentences) if not _content_free(s)]
+    if not meaningful:
+        return None
+    overlap = {i: len(said & set(_words(sentences[i]))) for i in meaningful}
+    best = max(meaningful, key=lambda i: (overlap[i], i))
+    return best if overlap[best] else meaningful[-1]
+
+
+def _content_free(sentence: str) -> bool:
+    words = _words(sentence)
+    return all(w in _CONTENT_FREE for w in words)

@@ -72,7 +72,13 @@ from summem.errors import ConfigurationError
 from summem.messages import Message
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.clip import clip_to_tokens
-from summem.summarizers.extractive.context import answered_sentence, is_bare_reply, units
+from summem.summarizers.extractive.context import (
+    answered_sentence,
+    antecedent,
+    is_bare_reply,
+    leans_on_previous,
+    units,
+)
 from summem.summarizers.extractive.facts import (
     SCORING_HEURISTICS,
     compact_sentence,
@@ -455,6 +461,28 @@ class ExtractiveSummarizer:
                 groups.append(group)
         return groups
 
+    def _in_reply(
+        self, sentence: str, speaker: str, before: tuple[str, str, list[str]] | None
+    ) -> tuple[str, str] | None:
+        """A short opening sentence with what it points at in the message before, if it leans
+        on it (:func:`.context.leans_on_previous`): ``(line body, that message's id)``.
+
+        "I love this series." after Jolene's "Have you read the Expanse books?" becomes
+        ``I love this series, in reply to Jolene: Have you read the Expanse books?``. Not
+        when that message is the same speaker's (it continues itself) or the line would
+        pass ``max_line_chars``.
+        """
+        if before is None or before[0] == speaker or not leans_on_previous(sentence):
+            return None
+        other, other_id, said = before
+        at = antecedent(said, sentence)
+        if at is None:
+            return None
+        body = f"{sentence.rstrip(' .!')}, in reply to {other}: {said[at]}"
+        if len(body) + len(speaker) + 4 > self.max_line_chars:
+            return None
+        return body, other_id
+
     def _said_counts(self, request: SummaryRequest, speakers: frozenset[str]) -> dict[str, int]:
         """How often each sentence is said in the span's messages and the previous summary."""
         counts: dict[str, int] = {}
@@ -546,6 +574,7 @@ class ExtractiveSummarizer:
         off = self.ablate
         cap = float("inf") if "tool_cap" in off else _TOOL_CAP
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
+        prior: tuple[str, str, list[str]] | None = None  # the last message: speaker, id, words
         last_said = _last_said(messages)
         user_said = _last_said(messages, ("user",))  # the user coming back to a table
         known: set[str] = set(tokenize(request.previous_summary or ""))  # values seen so far
@@ -631,6 +660,11 @@ class ExtractiveSummarizer:
                     add(label + body, day, score, ids, (2, pos, 0), who + tokenize(body))
             for group in self._units(sentences, scores, said):
                 sentence = " ".join(sentences[i] for i in group)
+                ids = [message.id]
+                if "context" not in off and all(scores[i] <= 0 for i in range(group[0])):
+                    leaned = self._in_reply(sentence, speaker, prior)
+                    if leaned is not None:
+                        sentence, ids = leaned[0], [leaned[1], message.id]
                 score = max(scores[i] for i in group)
                 score += _JOINED * (sum(scores[i] for i in group) - score)
                 if score > 0 and vocab is not None:
@@ -641,10 +675,12 @@ class ExtractiveSummarizer:
                     label + sentence,
                     day,
                     score,
-                    [message.id],
+                    ids,
                     (2, pos, sub),
                     who + tokenize(sentence),
                 )
+            if sentences:
+                prior = (speaker, message.id, sentences)
             if role == "assistant" and sentences:
                 asked = (message.id, sentences, scores)
             elif role == "user":

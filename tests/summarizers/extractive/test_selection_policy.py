@@ -137,6 +137,40 @@ def test_thanks_after_a_statement_is_not_a_reply() -> None:
     assert not is_bare_reply("Hi Melanie!") and not is_bare_reply("make it 7 instead")
 
 
+def test_a_short_opening_that_points_back_is_kept_with_what_it_points_at() -> None:
+    msgs = [
+        msg("u1", "Loved the photos from your trip to the coast. What were the purple flowers?"),
+        msg("a1", "Thanks! They're called Peruvian lilies.", "assistant"),
+        msg("u2", "Gorgeous. Did you ever finish the birdhouse for your nephew?"),
+        msg("a2", "I built it from cedar offcuts.", "assistant"),
+    ]
+    out = summarize(msgs)
+    line = next(x for x in lines(out) if "cedar" in x)
+    assert line == (
+        "- assistant: I built it from cedar offcuts, in reply to user: Did you ever finish the"
+        " birdhouse for your nephew?"
+    )
+    entry = next(e for e in out.extra["provenance"] if out.text.splitlines()[e["line"]] == line)
+    assert entry["ids"] == ["u2", "a2"]
+    flowers = next(x for x in lines(out) if "Peruvian" in x)
+    assert "in reply to user: Loved the photos" not in flowers  # "Thanks!" aside, it points at
+    assert "in reply to user: " in flowers and "purple flowers?" in flowers  # the question
+    alone = lines(summarize(msgs, ablate=("context",)))
+    assert "- assistant: I built it from cedar offcuts." in alone
+
+
+def test_an_opening_that_says_what_it_is_about_stands_alone() -> None:
+    msgs = [
+        msg("u1", "Any news on the boiler?"),
+        msg("a1", "The engineer from Ruiz Heating replaces the boiler valve on 3 June.", "assistant"),
+        msg("u2", "Noted."),
+        msg("u3", "I booked it myself."),  # the same speaker's message before: not a reply
+    ]
+    got = lines(summarize(msgs))
+    assert "- assistant: The engineer from Ruiz Heating replaces the boiler valve on 3 June." in got
+    assert not any("in reply to" in x for x in got)
+
+
 # -- tables --------------------------------------------------------------------------------
 
 
@@ -480,6 +514,22 @@ def test_a_reply_naming_a_detail_is_kept_with_the_option_it_picks() -> None:
     # a reply to an open question picking nothing is not attached to an option
     out = summarize([msg("a1", offer, "assistant"), msg("u1", "yes go ahead")])
     assert not any("in reply to" in line for line in lines(out))
+
+
+def test_an_ordinal_picks_the_item_of_a_numbered_list_not_its_marker() -> None:
+    offer = (
+        "Two rooms are free that night: 1. The Alder Suite, 212 euros with breakfast. "
+        "2. The Birch Room, 168 euros. Which one should I hold?"
+    )
+    for reply, picked in (
+        ("first one", "The Alder Suite, 212 euros with breakfast."),
+        ("the second", "The Birch Room, 168 euros."),
+    ):
+        out = summarize([msg("a1", offer, "assistant"), msg("u1", reply)])
+        assert f"- user: {reply}, in reply to: {picked}" in lines(out), reply
+    listed = "Options:\n1. Alder Suite (212 euros)\n2. Birch Room (168 euros)\nWhich one?"
+    out = summarize([msg("a1", listed, "assistant"), msg("u1", "the last one")])
+    assert "- user: the last one, in reply to: Birch Room (168 euros)" in lines(out)
 
 
 def test_words_never_said_before_outrank_a_sentence_the_summary_already_says() -> None:
