@@ -74,9 +74,7 @@ _ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "last": -1}
 """Ordinals picking one of several options (a closed class)."""
 
 _WORD_RE = re.compile(r"[A-Za-z0-9][\w'\u2019-]*")
-_MARKER = re.compile(
-    r"(?:^\s*[(\[]?(?:\d{1,2}|[a-z])|:\s*[(\[]?\d{1,2})[.)\]]\s*$", re.IGNORECASE
-)
+_MARKER = re.compile(r"(?:^\s*[(\[]?(?:\d{1,2}|[a-z])|:\s*[(\[]?\d{1,2})[.)\]]\s*$", re.IGNORECASE)
 """A list item's marker split from its item, alone ("1.", "(b)", "3)") or closing an intro
 ("Two options: 1."): no option of its own, the next sentence is."""
 

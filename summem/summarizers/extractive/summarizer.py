@@ -464,8 +464,10 @@ class ExtractiveSummarizer:
     def _in_reply(
         self, sentence: str, speaker: str, before: tuple[str, str, list[str]] | None
     ) -> tuple[str, str] | None:
-        """A short opening sentence with what it points at in the message before, if it leans
-        on it (:func:`.context.leans_on_previous`): ``(line body, that message's id)``.
+        """A short opening sentence joined to what it points at in the message before.
+
+        When it leans on it (:func:`.context.leans_on_previous`): ``(line body, that
+        message's id)``, else None.
 
         "I love this series." after Jolene's "Have you read the Expanse books?" becomes
         ``I love this series, in reply to Jolene: Have you read the Expanse books?``. Not

@@ -162,12 +162,12 @@ def test_a_short_opening_that_points_back_is_kept_with_what_it_points_at() -> No
 def test_an_opening_that_says_what_it_is_about_stands_alone() -> None:
     msgs = [
         msg("u1", "Any news on the boiler?"),
-        msg("a1", "The engineer from Ruiz Heating replaces the boiler valve on 3 June.", "assistant"),
+        msg("a1", "The engineer from Ruiz Heating fits the boiler valve on 3 June.", "assistant"),
         msg("u2", "Noted."),
         msg("u3", "I booked it myself."),  # the same speaker's message before: not a reply
     ]
     got = lines(summarize(msgs))
-    assert "- assistant: The engineer from Ruiz Heating replaces the boiler valve on 3 June." in got
+    assert "- assistant: The engineer from Ruiz Heating fits the boiler valve on 3 June." in got
     assert not any("in reply to" in x for x in got)
 
 
