@@ -239,21 +239,28 @@ def leans_on_previous(sentence: str) -> bool:
     """Whether a message's opening sentence points at the message before it.
 
     Short (under ``SHORT_WORDS`` words) and holding a pointer (a pronoun or demonstrative)
-    as its first word, among its second and third, or anywhere in it: "I love this series.",
-    "They're called Peruvian Lilies.", "I took it last summer.".
+    among its first three words: "I love this series.", "They're called Peruvian Lilies.",
+    "I took it last summer."; not "Door code changed again, it's 4471 now" (it says what).
     """
     words = _words(sentence.lstrip("\"'([ "))
-    return 0 < len(words) < SHORT_WORDS and not _POINTING.isdisjoint(words)
+    return 0 < len(words) < SHORT_WORDS and not _POINTING.isdisjoint(words[:3])
 
 
-def antecedent(sentences: Sequence[str], sentence: str) -> int | None:
+def antecedent(
+    sentences: Sequence[str], sentence: str, repeated: Sequence[bool] | None = None
+) -> int | None:
     """The sentence of the previous message ``sentence`` most likely points at, if any.
 
     The one sharing most of its words (function words aside; the latest on a tie), else the
-    last one that is not filler (content-free words only); None when every one is filler.
+    last one that is not filler (content-free words only) nor a stock phrase (``repeated``:
+    said elsewhere too, see :func:`stands_alone`); None when every one is.
     """
     said = {w for w in _words(sentence) if w not in _STOP and w not in _POINTING}
-    meaningful = [i for i, s in enumerate(sentences) if not _content_free(s)]
+    meaningful = [
+        i
+        for i, s in enumerate(sentences)
+        if not _content_free(s) and not (repeated is not None and repeated[i])
+    ]
     if not meaningful:
         return None
     overlap = {i: len(said & set(_words(sentences[i]))) for i in meaningful}

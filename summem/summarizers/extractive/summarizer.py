@@ -462,7 +462,11 @@ class ExtractiveSummarizer:
         return groups
 
     def _in_reply(
-        self, sentence: str, speaker: str, before: tuple[str, str, list[str]] | None
+        self,
+        sentence: str,
+        speaker: str,
+        before: tuple[str, str, list[str]] | None,
+        said: Mapping[str, int],
     ) -> tuple[str, str] | None:
         """A short opening sentence joined to what it points at in the message before.
 
@@ -476,11 +480,12 @@ class ExtractiveSummarizer:
         """
         if before is None or before[0] == speaker or not leans_on_previous(sentence):
             return None
-        other, other_id, said = before
-        at = antecedent(said, sentence)
+        other, other_id, sentences = before
+        repeated = [said.get(_sentence_key(s), 0) > 1 for s in sentences]
+        at = antecedent(sentences, sentence, repeated)
         if at is None:
             return None
-        body = f"{sentence.rstrip(' .!')}, in reply to {other}: {said[at]}"
+        body = f"{sentence.rstrip(' .!')}, in reply to {other}: {sentences[at]}"
         if len(body) + len(speaker) + 4 > self.max_line_chars:
             return None
         return body, other_id
@@ -664,7 +669,7 @@ class ExtractiveSummarizer:
                 sentence = " ".join(sentences[i] for i in group)
                 ids = [message.id]
                 if "context" not in off and all(scores[i] <= 0 for i in range(group[0])):
-                    leaned = self._in_reply(sentence, speaker, prior)
+                    leaned = self._in_reply(sentence, speaker, prior, said)
                     if leaned is not None:
                         sentence, ids = leaned[0], [leaned[1], message.id]
                 score = max(scores[i] for i in group)
