@@ -97,6 +97,8 @@ _POINTERS = frozenset(
 """Words that, in a short sentence, point at something said before."""
 _POINTING = _POINTERS | frozenset(_split("they're they've he's she's it'll"))
 """Pointers, contractions included, in a message's opening sentence."""
+_LEAN_WORDS = 4
+"""How far into a message's opening sentence a pointer makes it lean on the message before."""
 _CONTENT_FREE = frozenset(
     _split(
         """yes yeah yep yup sure ok okay fine great perfect good sounds go ahead do it that this
@@ -239,11 +241,17 @@ def leans_on_previous(sentence: str) -> bool:
     """Whether a message's opening sentence points at the message before it.
 
     Short (under ``SHORT_WORDS`` words) and holding a pointer (a pronoun or demonstrative)
-    among its first three words: "I love this series.", "They're called Peruvian Lilies.",
-    "I took it last summer."; not "Door code changed again, it's 4471 now" (it says what).
+    among its first ``_LEAN_WORDS`` words, an interjection aside: "I love this series.",
+    "They're called Peruvian Lilies.", "Thanks! I got it a while ago."; not "Door code
+    changed again, it's 4471 now" (it says what it is about first).
     """
     words = _words(sentence.lstrip("\"'([ "))
-    return 0 < len(words) < SHORT_WORDS and not _POINTING.isdisjoint(words[:3])
+    if not 0 < len(words) < SHORT_WORDS:
+        return False
+    start = 0
+    while start < len(words) and words[start] in _CONTENT_FREE and words[start] not in _POINTING:
+        start += 1  # "Thanks! I got it ...": the interjection aside
+    return not _POINTING.isdisjoint(words[start : start + _LEAN_WORDS])
 
 
 def antecedent(
