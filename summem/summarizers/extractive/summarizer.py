@@ -64,7 +64,7 @@ list a repeat of a kept line that fell to the cap (``recall`` still finds it).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from summem._flow import Flow, done
@@ -99,12 +99,16 @@ from summem.summarizers.extractive.selection import (
 )
 from summem.summarizers.extractive.supersede import CORRECTION_WORDS, link_marks, supersede
 from summem.summarizers.extractive.tables import (
+    MAX_CITED,
     MAX_REMEMBERED,
+    Said,
     compact_table,
+    named_by,
     parse_record,
     recall_table,
     referred_rows,
     remember,
+    said_words,
 )
 from summem.summarizers.extractive.templates import (
     COUNTED_BY,
@@ -319,7 +323,9 @@ class ExtractiveSummarizer:
             self._refocus_tables(old, request.messages)
         if self.tables and "table_memory" not in off:
             new.extend(
-                self._named_rows(remembered, request.messages, request.previous_summary or "")
+                self._named_rows(
+                    remembered, request.messages, request.previous_summary or "", seen_tables
+                )
             )
         superseded = 0
         if "supersession" not in off:
@@ -369,7 +375,11 @@ class ExtractiveSummarizer:
         )
 
     def _named_rows(
-        self, remembered: list[dict[str, Any]], messages: Sequence[Message], previous: str
+        self,
+        remembered: list[dict[str, Any]],
+        messages: Sequence[Message],
+        previous: str,
+        seen: Sequence[dict[str, Any]] = (),
     ) -> list[Fact]:
         """The rows of earlier tables the span names, each table's as one fact.
 
@@ -377,23 +387,42 @@ class ExtractiveSummarizer:
         when a later user message names one of its rows by a cell no other row has, the
         header and that row come back as a table record, scored as a tool result. (With
         :data:`_W_REFERRED` added as well, the held-out ``heldout`` family lost 0.05 of its
-        facts at the end: a row named in passing crowded out stated facts.)
+        facts at the end: a row named in passing crowded out stated facts.) A message names a
+        row of the newest table shown before it that has the row: not also of an older table
+        with the same columns (a client on this month's invoices and last month's), whether
+        the newer one is remembered too or is in the span (``seen``, with its position).
         """
+        at = [pos for pos, m in enumerate(messages) if m.role == "user" and not m.is_summary]
         said = _said_words(messages)
         out: list[Fact] = []
-        for k, item in enumerate(remembered):
+        claimed: set[tuple[int, tuple[str, ...]]] = set()  # (message, header) a newer table's
+        for item in seen:  # a table of the span, shown before the message, is the newest
+            table = recall_table(item.get("table"))
+            if table is not None:
+                for m, hit in enumerate(named_by(table, said)):
+                    if hit and at[m] > item["pos"]:
+                        claimed.add((m, tuple(table[0])))
+        for k in reversed(range(len(remembered))):  # the newest table first
+            item = remembered[k]
             table = recall_table(item.get("table"))
             if table is None or len(table[1]) < MIN_TABLE_ROWS:
                 continue
-            if not referred_rows(table, said.__contains__):
+            header = tuple(table[0])
+            named = [
+                hit if (m, header) not in claimed else set()
+                for m, hit in enumerate(named_by(table, said))
+            ]
+            claimed.update((m, header) for m, hit in enumerate(named) if hit)
+            cited = set().union(*named)
+            if not cited or len(cited) > MAX_CITED:
                 continue
-            record = compact_table(table, _MAX_RECORD, said.__contains__)
+            record = compact_table(table, _MAX_RECORD, [said[m] for m, r in enumerate(named) if r])
             rows = record.partition("] ")[2].rpartition(" (+")[0] or record.partition("] ")[2]
             if all(row in previous for row in rows.split("; ")):
                 continue  # the summary holds those rows already
             body = f"{item['head']} -> {record}"
             score = _TOOL_BASE + min(_tool_score(body, self._off), _TOOL_CAP)
-            if referred_rows(table, said.__contains__) == 1 and "table_recall" not in self.ablate:
+            if len(cited) == 1 and "table_recall" not in self.ablate:
                 score += _W_RECALLED  # one row named: the user came back to it
             line = f"- tool: {_one_line(body)}"
             ids = [i for i in item.get("ids", ()) if isinstance(i, str)]
@@ -402,7 +431,7 @@ class ExtractiveSummarizer:
                 line, day, self._density(score, line), ids, (1, 10**6 + k, 0), _words(line)
             )
             out.append(fact)
-        return out
+        return out[::-1]
 
     def _refocus_tables(self, old: list[Fact], messages: Sequence[Message]) -> None:
         """A carried table record whose rows the span refers to keeps just those rows.
@@ -416,7 +445,7 @@ class ExtractiveSummarizer:
             label, _, body = fact.line.partition(": ")
             if label != "- tool" or " -> [" not in body:
                 continue
-            cut = table_referred(body, said.__contains__)
+            cut = table_referred(body, said)
             if cut is None:
                 continue
             fact.line = f"- tool: {cut}"
@@ -582,8 +611,7 @@ class ExtractiveSummarizer:
         cap = float("inf") if "tool_cap" in off else _TOOL_CAP
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
         prior: tuple[str, str, list[str]] | None = None  # the last message: speaker, id, words
-        last_said = _last_said(messages)
-        user_said = _last_said(messages, ("user",))  # the user coming back to a table
+        sayings = _sayings(messages)  # each message's words: a later one may name a row
         known: set[str] = set(tokenize(request.previous_summary or ""))  # values seen so far
         reports = _reports(request.previous_summary or "")  # tool results seen, per tool
         said = self._said_counts(request, speakers)
@@ -618,11 +646,8 @@ class ExtractiveSummarizer:
                 head = call[0] if call else names.get(call_id, "tool")
                 later = pos  # a word said after this result refers back to it
 
-                def referred(word: str, at: int = later) -> bool:
-                    return last_said.get(word, -1) > at
-
-                def named(word: str, at: int = later) -> bool:
-                    return user_said.get(word, -1) > at
+                referred = [words for at, _role, words in sayings if at > later]
+                named = [words for at, role, words in sayings if at > later and role == "user"]
 
                 args = call[1] if call else {}
                 body = _one_line(tool_body(head, args, text, referred, tables=self.tables))
@@ -636,7 +661,9 @@ class ExtractiveSummarizer:
                     big = table is not None and len(table[1]) >= MIN_TABLE_ROWS
                     kept = remember(*table) if table is not None and big else None
                     if kept is not None:
-                        seen_tables.append({"head": head, "table": kept, "ids": ids, "day": day})
+                        seen_tables.append(
+                            {"head": head, "table": kept, "ids": ids, "day": day, "pos": pos}
+                        )
                 if vocab is not None:
                     vocab.update(tokenize(text))
                 news = 1.0 if "tool_novelty" in off else _tool_news(body, head, known, reports)
@@ -808,14 +835,18 @@ def _tool_news(body: str, head: str, known: set[str], reports: dict[str, int]) -
     return (1.0 + new) / 2 * repeat
 
 
-def _said_words(messages: Sequence[Message]) -> set[str]:
-    """The words the span's user messages say (an assistant echoing its tools is not one)."""
-    return {
-        w
-        for m in messages
-        if m.role == "user" and not m.is_summary
-        for w in tokenize(content_text(m))
-    }
+def _said_words(messages: Sequence[Message]) -> list[frozenset[str]]:
+    """Each of the span's user messages' words (an assistant echoing its tools is not one)."""
+    return [said_words(content_text(m)) for m in messages if m.role == "user" and not m.is_summary]
+
+
+def _sayings(messages: Sequence[Message]) -> list[tuple[int, str, frozenset[str]]]:
+    """Each user or assistant message's position, role and words (:func:`.tables.said_words`)."""
+    return [
+        (pos, m.role, said_words(content_text(m)))
+        for pos, m in enumerate(messages)
+        if m.role in ("user", "assistant") and not m.is_summary
+    ]
 
 
 def _next_memory(
@@ -824,7 +855,8 @@ def _next_memory(
     """The tables the next summary remembers: this span's, and earlier ones still young."""
     aged = [{**item, "rounds": int(item.get("rounds", 0)) + 1} for item in remembered]
     young = [item for item in aged if item["rounds"] < _MEMORY_ROUNDS]
-    return (young + seen)[-MAX_REMEMBERED:]
+    new = [{k: v for k, v in item.items() if k != "pos"} for item in seen]
+    return (young + new)[-MAX_REMEMBERED:]
 
 
 def _remembered_tables(extra: Mapping[str, Any] | None) -> list[dict[str, Any]]:
@@ -838,7 +870,7 @@ def _remembered_tables(extra: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     return out[-MAX_REMEMBERED:]
 
 
-def _used_table(body: str, referred: Callable[[str], bool], min_rows: int = 1) -> bool:
+def _used_table(body: str, referred: Said, min_rows: int = 1) -> bool:
     """Whether ``body`` is a table record a later message refers to by one of its rows.
 
     A table of fewer than ``min_rows`` rows (a record or two) is no table to pick from.
@@ -849,18 +881,6 @@ def _used_table(body: str, referred: Callable[[str], bool], min_rows: int = 1) -
         return False
     shown = len(table[1]) + sum(int(n) for n in _MORE_ROWS_RE.findall(record))
     return shown >= min_rows and referred_rows(table, referred) > 0
-
-
-def _last_said(
-    messages: Sequence[Message], roles: Collection[str] = ("user", "assistant")
-) -> dict[str, int]:
-    """Each word of the span's messages of ``roles`` -> the last position saying it."""
-    out: dict[str, int] = {}
-    for pos, message in enumerate(messages):
-        if message.role in roles:
-            for word in tokenize(content_text(message)):
-                out[word] = pos
-    return out
 
 
 def _reply_fact(

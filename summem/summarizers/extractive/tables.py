@@ -8,41 +8,46 @@ flattened field by field: a cell without its column, or the last row without the
 table becomes ``[col | col | col] cell | cell | cell; cell | cell | cell (+n rows)``: the header,
 then first the rows a later message of the span refers to (one of its cells said again later, every
 word of it: "book the 14:20 one"), then the other rows in order,
-while they fit in the record's characters; how many rows were left out is said.
+while they fit in the record's characters; how many rows were left out is said. Tables printed
+by programs (psql, MySQL, pandas, ``df -h``, ``docker ps``, a spreadsheet's TSV...) are read by
+:mod:`.text_tables`, JSON Lines here. A message names a row by saying a cell no other row has
+in its column, all its words in that one message, accents folded and a possessive dropped
+(:func:`said_words`).
 """
 
 from __future__ import annotations
 
-import csv
 import html
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
+from summem._message_checks import load_json
 from summem._yaml import parse_yaml
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import STOPWORDS
+from summem.summarizers.extractive.text_tables import Table, text_table
+from summem.summarizers.extractive.text_tables import cell as _cell
 
 __all__ = [
     "MAX_CITED",
     "MAX_REMEMBERED",
+    "Said",
     "compact_table",
     "find_table",
+    "fold",
+    "named_by",
     "parse_record",
     "recall_table",
     "referred_rows",
     "remember",
+    "said_words",
 ]
-
-Table = tuple[list[str], list[list[str]]]
 
 _ROW_KEYS = ("rows", "data", "values", "records", "items")
 _HEADER_KEYS = ("columns", "headers", "header", "fields", "cols")
-_SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_MAX_CELL = 40
-_GAP_RE = re.compile(r" {2,}")
-_CELL_RE = re.compile(r"\S+(?: \S+)*")
-_NUMBER_RE = re.compile(r"[-+]?[\d.,:%]+")
 _HTML_TABLE_RE = re.compile(r"<table\b[^>]*>(.*?)</table>", re.IGNORECASE | re.DOTALL)
 _HTML_ROW_RE = re.compile(r"<tr\b[^>]*>(.*?)</tr>", re.IGNORECASE | re.DOTALL)
 _HTML_CELL_RE = re.compile(r"<t[hd]\b[^>]*>(.*?)</t[hd]>", re.IGNORECASE | re.DOTALL)
@@ -52,14 +57,7 @@ _MAX_DEPTH = 2
 _YAML_ITEM_RE = re.compile(r"^\s*- [\w .-]+:(?: |$)", re.MULTILINE)
 """A YAML list item that is a mapping (``- name: Ana``): the text may be records."""
 _MAX_YAML_CHARS = 64 * 1024
-
-
-def _cell(value: Any) -> str:
-    text = "" if value is None else str(value)
-    if isinstance(value, bool):
-        text = "true" if value else "false"
-    text = " ".join(text.split()).replace("|", "/")
-    return text if len(text) <= _MAX_CELL else text[: _MAX_CELL - 1] + "\u2026"
+_MAX_JSON_LINES = 2000
 
 
 def _flat(record: Mapping[Any, Any], prefix: str = "", depth: int = 0) -> dict[str, Any] | None:
@@ -149,68 +147,97 @@ def _html_table(text: str) -> Table | None:
     return rows[0], rows[1:]
 
 
-def _aligned_table(lines: list[str]) -> Table | None:
-    """Columns padded with spaces (``kubectl get``, ``df``, ``ps``): two or more apart.
-
-    Every line splits into the header's number of cells, each cell starting or ending where
-    its header does (columns are left- or right-aligned), and no header cell is a number or
-    ends a sentence: prose with two spaces after a full stop is no table.
-    """
-    spans = [[(m.start(), m.end()) for m in _CELL_RE.finditer(line)] for line in lines]
-    width = len(spans[0])
-    if width < 2 or any(len(row) != width for row in spans):
-        return None
-    for row in spans[1:]:
-        for (start, end), (head_start, head_end) in zip(row, spans[0], strict=True):
-            if start != head_start and end != head_end:
-                return None
-    split = [[_cell(line[a:b]) for a, b in row] for line, row in zip(lines, spans, strict=True)]
-    if any(_NUMBER_RE.fullmatch(c) or c.endswith((".", "!", "?")) for c in split[0]):
-        return None  # a header is names, not numbers nor sentences
-    return split[0], split[1:]
-
-
 def _text_table(text: str) -> Table | None:
     if "<table" in text.lower():
         return _html_table(text)
     records = _yaml_table(text)
     if records is not None:
         return records
-    lines = [line.rstrip() for line in text.strip().splitlines() if line.strip()]
-    if len(lines) < 3:
+    records = _json_lines(text)
+    if records is not None:
+        return records
+    return text_table(text)
+
+
+def _json_lines(text: str) -> Table | None:
+    """Records one JSON object a line (JSON Lines, a log's ``jq -c`` output)."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if len(lines) < 2 or len(lines) > _MAX_JSON_LINES:
         return None
-    aligned = [line for line in lines if _GAP_RE.search(line.strip())]
-    if len(aligned) == len(lines) and not any(sep in lines[0] for sep in "|\t,;"):
-        return _aligned_table(lines)
-    lines = [line.strip() for line in lines]
-    if all("|" in line for line in lines[:2]) and _SEPARATOR_RE.match(lines[1]):
-        split = [[_cell(c) for c in line.strip().strip("|").split("|")] for line in lines]
-        header, rows = split[0], [r for r in split[2:] if len(r) == len(split[0])]
-        return (header, rows) if rows else None
-    for sep in ("\t", ",", ";"):
-        if sep not in lines[0]:
-            continue
-        try:  # quoted cells may hold the separator ("July 16, 2027")
-            split = [[_cell(c) for c in row] for row in csv.reader(lines, delimiter=sep)]
-        except csv.Error:
-            continue
-        widths = {len(row) for row in split}
-        header_row = not any(any(ch.isdigit() for ch in c) for c in split[0])
-        if len(widths) == 1 and widths != {1} and header_row:
-            return split[0], split[1:]
-    return None
+    if not all(line.startswith("{") and line.endswith("}") for line in lines):
+        return None
+    try:
+        return _records([load_json(line) for line in lines])
+    except ValueError:
+        return None
 
 
-def _said(cell: str, referred: Callable[[str], bool]) -> bool:
-    """Whether a later message says ``cell``: all its words, one of them telling.
+def said_words(text: str) -> frozenset[str]:
+    """A message's words as a reference to a row reads them.
 
-    A telling word has three letters or more and is not a stopword, or is a number.
+    Lower-cased (:func:`tokenize`), with accents folded ("Gdansk" names "Gdańsk", and the
+    other way round) and each also without a possessive ("Quarry Lane's invoice" names
+    "Quarry Lane").
     """
-    words = [w for w in tokenize(cell) if len(w) >= 2]
+    out: set[str] = set()
+    for word in tokenize(fold(text)):
+        out.add(word)
+        for end in ("'s", "'"):
+            if word.endswith(end) and len(word) > len(end) + 1:
+                out.add(word[: -len(end)])
+    return frozenset(out)
+
+
+_LETTERS = str.maketrans(
+    {
+        "ł": "l",
+        "Ł": "L",
+        "ø": "o",
+        "Ø": "O",
+        "đ": "d",
+        "Đ": "D",
+        "ð": "d",
+        "þ": "th",
+        "ß": "ss",
+        "æ": "ae",
+        "Æ": "Ae",
+        "œ": "oe",
+        "Œ": "Oe",
+    }
+)
+
+
+def fold(text: str) -> str:
+    """``text`` without its accents (``Gdańsk`` -> ``Gdansk``, ``Łódź`` -> ``Lodz``).
+
+    Words are read with :func:`tokenize`, whose words are ASCII letters: unfolded, "Gdańsk"
+    would be the two words "gda" and "sk".
+    """
+    if text.isascii():
+        return text
+    plain = unicodedata.normalize("NFKD", text.translate(_LETTERS))
+    return "".join(c for c in plain if not unicodedata.combining(c))
+
+
+Said = Callable[[str], bool] | Sequence[AbstractSet[str]]
+"""What later messages say: one test for every word of them, or each message's words
+(:func:`said_words`), so a row is named by one message saying all of a cell."""
+
+
+def _cell_words(cell: str) -> list[str] | None:
+    """The words a message must say to name ``cell``, accents folded; None if none tells.
+
+    A telling word has three letters or more and is not a stopword, or is a number of two
+    characters or more; a one-digit number is a word to say too, but tells nothing alone
+    ("Kestrel Freight 1" is not "Kestrel Freight 12"; a cell "3" is named by no message).
+    """
+    words = [w for w in tokenize(fold(cell)) if len(w) >= 2 or w.isdigit()]
     telling = [
-        w for w in words if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in STOPWORDS)
+        w
+        for w in words
+        if len(w) >= 2 and (any(c.isdigit() for c in w) or (len(w) >= 3 and w not in STOPWORDS))
     ]
-    return bool(telling) and all(referred(w) for w in words)
+    return words if telling else None
 
 
 def find_table(parsed: Any, text: str) -> Table | None:
@@ -220,9 +247,7 @@ def find_table(parsed: Any, text: str) -> Table | None:
     return _text_table(text)
 
 
-def compact_table(
-    table: Table, max_chars: int, referred: Callable[[str], bool] | None = None
-) -> str:
+def compact_table(table: Table, max_chars: int, referred: Said | None = None) -> str:
     """``[header] row; row (+n rows)``: the rows a later message refers to, else every row.
 
     When a later message refers to rows (says one of their cells again), the record is the
@@ -246,28 +271,51 @@ def compact_table(
     return f"{head} {body}{more}".strip()
 
 
-def referred_rows(table: Table, referred: Callable[[str], bool]) -> int:
+def referred_rows(table: Table, referred: Said) -> int:
     """How many rows of ``table`` a later message refers to (see :func:`_cited`)."""
     return len(_cited(table, referred))
 
 
-def _cited(table: Table, referred: Callable[[str], bool]) -> list[int]:
-    """The rows a message names: it says a cell that no other row has in that column.
+def _cited(table: Table, referred: Said) -> list[int]:
+    """The rows later messages name: one says a cell that no other row has in that column.
 
     A cell shared by several rows ("late", "open") names none of them. More than
-    :data:`MAX_CITED` rows named is not a reference to rows but words in common: none.
+    :data:`MAX_CITED` rows named by one message, or by all of them, or by the words of all
+    of them together, is not a reference to rows but words in common: none. Given each
+    message's words, a cell is named by one message saying all its words (two messages each
+    saying half of it name nothing).
     """
-    rows = table[1]
-    counts: list[dict[str, int]] = [{} for _ in table[0]]
+    tests = [referred] if callable(referred) else [m.__contains__ for m in referred]
+    cited: set[int] = set().union(*_named(table, tests))
+    return sorted(cited) if len(cited) <= MAX_CITED else []
+
+
+def named_by(table: Table, said: Sequence[AbstractSet[str]]) -> list[set[int]]:
+    """The rows each message names (see :func:`_cited`): none when it names too many."""
+    return _named(table, [m.__contains__ for m in said])
+
+
+def _named(table: Table, tests: Sequence[Callable[[str], bool]]) -> list[set[int]]:
+    header, rows = table
+    counts: list[dict[str, int]] = [{} for _ in header]
     for r in rows:
         for j, c in enumerate(r[: len(counts)]):
             counts[j][c] = counts[j].get(c, 0) + 1
-    cited = [
-        i
+    unique = [
+        (i, words)
         for i, r in enumerate(rows)
-        if any(counts[j].get(c) == 1 and _said(c, referred) for j, c in enumerate(r[: len(counts)]))
+        for j, c in enumerate(r[: len(counts)])
+        if counts[j].get(c) == 1 and (words := _cell_words(c)) is not None
     ]
-    return cited if len(cited) <= MAX_CITED else []
+    out: list[set[int]] = []
+    for test in tests:
+        named = {i for i, words in unique if all(test(w) for w in words)}
+        out.append(named if len(named) <= MAX_CITED else set())
+    if len(tests) > 1:  # the messages' words together naming too many rows: words in common
+        together = {i for i, words in unique if all(any(t(w) for t in tests) for w in words)}
+        if len(together) > MAX_CITED:
+            return [set() for _ in tests]
+    return out
 
 
 MAX_CITED = 3

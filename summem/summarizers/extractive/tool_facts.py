@@ -15,12 +15,13 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from summem._message_checks import load_json
 from summem.summarizers.extractive.facts import value_signal
 from summem.summarizers.extractive.tables import (
+    Said,
     compact_table,
     find_table,
     parse_record,
@@ -69,7 +70,7 @@ def tool_body(
     head: str,
     args: Mapping[str, str],
     result: str,
-    referred: Callable[[str], bool] | None = None,
+    referred: Said | None = None,
     *,
     tables: bool = True,
 ) -> str:
@@ -80,8 +81,8 @@ def tool_body(
         args: the call's arguments as :func:`call_arguments` gives them: result fields equal
             to one of them are not repeated.
         result: the result's text.
-        referred: whether a later message refers to a (lower-cased) word or value: the rows
-            of a table that hold one come first (see :mod:`.tables`).
+        referred: what later messages say (each one's words, or one test for any word): the
+            rows of a table they name come first (see :mod:`.tables`).
         tables: read a table as a compact record (:mod:`.tables`); off, it is flattened
             field by field like any other result.
     """
@@ -111,7 +112,7 @@ def read_table(result: str) -> tuple[list[str], list[list[str]]] | None:
     return find_table(parsed, result)
 
 
-def table_referred(body: str, referred: Callable[[str], bool]) -> str | None:
+def table_referred(body: str, referred: Said) -> str | None:
     """A table record (``head -> [header] rows``) cut to the rows ``referred`` says, or None.
 
     None when ``body`` holds no table record, or when no row, or every row, is referred to.

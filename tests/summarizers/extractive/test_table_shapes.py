@@ -1,0 +1,298 @@
+"""Tables as programs print them, and the rules by which a later message names one of their rows.
+
+Handmade examples of each shape (not the evals' own): psql and MySQL grids, box drawing, a
+reStructuredText grid, pandas reprs, a spreadsheet's TSV, markdown with alignment colons and a
+caption, ``df -h``, ``docker ps``, ``ps aux``, ``pip list`` and JSON Lines; then naming a row by
+a cell written without its accents, in the possessive, or ending in a one-digit number.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from summem._flow import run_sync
+from summem.messages import Message, SummaryInfo
+from summem.summarizers.base import SummaryOutput, SummaryRequest
+from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.summarizers.extractive.tables import compact_table, find_table, said_words
+from summem.tokens.base import ApproxCounter
+
+PEOPLE = ["id", "name", "city", "balance"]
+ROWS = [
+    ["1", "Ana Souza", "Gdańsk", "120.50"],
+    ["2", "Bo Lindqvist", "Malmö", "3400.00"],
+    ["3", "Chen Wei", "Porto", "88.10"],
+    ["4", "Dara Okafor", "Lyon", "410.00"],
+]
+
+SHAPES = {
+    "psql": """\
+ id |     name     |  city  | balance
+----+--------------+--------+---------
+  1 | Ana Souza    | Gdańsk |  120.50
+  2 | Bo Lindqvist | Malmö  | 3400.00
+  3 | Chen Wei     | Porto  |   88.10
+  4 | Dara Okafor  | Lyon   |  410.00
+(4 rows)
+""",
+    "psql border 2": """\
++----+--------------+--------+---------+
+| id |     name     |  city  | balance |
++----+--------------+--------+---------+
+|  1 | Ana Souza    | Gdańsk |  120.50 |
+|  2 | Bo Lindqvist | Malmö  | 3400.00 |
+|  3 | Chen Wei     | Porto  |   88.10 |
+|  4 | Dara Okafor  | Lyon   |  410.00 |
++----+--------------+--------+---------+
+(4 rows)""",
+    "mysql": """\
++----+--------------+--------+---------+
+| id | name         | city   | balance |
++----+--------------+--------+---------+
+|  1 | Ana Souza    | Gdańsk |  120.50 |
+|  2 | Bo Lindqvist | Malmö  | 3400.00 |
+|  3 | Chen Wei     | Porto  |   88.10 |
+|  4 | Dara Okafor  | Lyon   |  410.00 |
++----+--------------+--------+---------+
+4 rows in set (0.00 sec)""",
+    "box drawing": """\
+┌────┬──────────────┬────────┬─────────┐
+│ id │ name         │ city   │ balance │
+├────┼──────────────┼────────┼─────────┤
+│ 1  │ Ana Souza    │ Gdańsk │ 120.50  │
+│ 2  │ Bo Lindqvist │ Malmö  │ 3400.00 │
+│ 3  │ Chen Wei     │ Porto  │ 88.10   │
+│ 4  │ Dara Okafor  │ Lyon   │ 410.00  │
+└────┴──────────────┴────────┴─────────┘""",
+    "rst grid": """\
++----+--------------+--------+---------+
+| id | name         | city   | balance |
++====+==============+========+=========+
+| 1  | Ana Souza    | Gdańsk | 120.50  |
++----+--------------+--------+---------+
+| 2  | Bo Lindqvist | Malmö  | 3400.00 |
++----+--------------+--------+---------+
+| 3  | Chen Wei     | Porto  | 88.10   |
++----+--------------+--------+---------+
+| 4  | Dara Okafor  | Lyon   | 410.00  |
++----+--------------+--------+---------+""",
+    "pandas": """\
+   id          name    city  balance
+0   1     Ana Souza  Gdańsk   120.50
+1   2  Bo Lindqvist   Malmö  3400.00
+2   3      Chen Wei   Porto    88.10
+3   4   Dara Okafor    Lyon   410.00""",
+    "pandas, cut": """\
+    id          name    city  balance
+0    1     Ana Souza  Gdańsk   120.50
+1    2  Bo Lindqvist   Malmö  3400.00
+..  ..           ...     ...      ...
+8    3      Chen Wei   Porto    88.10
+9    4   Dara Okafor    Lyon   410.00
+
+[10 rows x 4 columns]""",
+    "pandas, named index": """\
+            name    city  balance
+id                               
+1      Ana Souza  Gdańsk   120.50
+2   Bo Lindqvist   Malmö  3400.00
+3       Chen Wei   Porto    88.10
+4    Dara Okafor    Lyon   410.00""",
+    "markdown, alignment colons and a caption": """\
+Here are the open accounts:
+
+| id | name | city | balance |
+|:-|:-:|:--|-:|
+| 1 | Ana Souza | Gdańsk | 120.50 |
+| 2 | Bo Lindqvist | Malmö | 3400.00 |
+| 3 | Chen Wei | Porto | 88.10 |
+| 4 | Dara Okafor | Lyon | 410.00 |
+
+4 accounts in total.""",
+    "tabulate": """\
+  id  name          city      balance
+----  ------------  ------  ---------
+   1  Ana Souza     Gdańsk     120.50
+   2  Bo Lindqvist  Malmö     3400.00
+   3  Chen Wei      Porto       88.10
+   4  Dara Okafor   Lyon       410.00""",
+    "json lines": "\n".join(json.dumps(dict(zip(PEOPLE, r, strict=True))) for r in ROWS),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_table_printed_by_a_program_is_read_whole(shape: str) -> None:
+    assert find_table(None, SHAPES[shape]) == (PEOPLE, ROWS)
+
+
+def test_a_spreadsheet_copy_keeps_crlf_empty_cells_and_thousands() -> None:
+    text = (
+        "Region\tRep\tQ1 Sales\tNotes\r\n"
+        "North\tAna Souza\t1,204,500\t\r\n"
+        "South\tBo Lindqvist\t980,200\tlate\r\n"
+        "East\tChen Wei\t2,310,000\t\r\n"
+        "West\tDara Okafor\t455,000\r\n"  # a trailing empty cell left out
+    )
+    assert find_table(None, text) == (
+        ["Region", "Rep", "Q1 Sales", "Notes"],
+        [
+            ["North", "Ana Souza", "1,204,500", ""],
+            ["South", "Bo Lindqvist", "980,200", "late"],
+            ["East", "Chen Wei", "2,310,000", ""],
+            ["West", "Dara Okafor", "455,000", ""],
+        ],
+    )
+
+
+def test_command_line_columns_one_space_apart_or_named_in_two_words() -> None:
+    df = """\
+Filesystem      Size  Used Avail Use% Mounted on
+/dev/sda1        50G   31G   17G  65% /
+tmpfs           7.8G     0  7.8G   0% /dev/shm
+/dev/sdb1       916G  402G  468G  47% /data
+/dev/nvme0n1p2  234G  120G  102G  55% /home"""
+    found = find_table(None, df)
+    assert found is not None
+    assert found[0] == ["Filesystem", "Size", "Used", "Avail", "Use%", "Mounted on"]
+    assert found[1][2] == ["/dev/sdb1", "916G", "402G", "468G", "47%", "/data"]
+    docker = "\n".join(
+        [
+            "CONTAINER ID   IMAGE            COMMAND                  "
+            "CREATED       STATUS                   NAMES",
+            'a1b2c3d4e5f6   postgres:15      "docker-entrypoint.s…"   '
+            "2 hours ago   Up 2 hours               db",
+            'b2c3d4e5f6a7   redis:7-alpine   "redis-server"           '
+            "3 days ago    Up 3 days                cache",
+            'c3d4e5f6a7b8   myapp:latest     "gunicorn app:app"       '
+            "10 min ago    Restarting (1) 5 s ago   web",
+            'd4e5f6a7b8c9   nginx:1.25       "/docker-entrypoint.…"   '
+            "3 days ago    Up 3 days                proxy",
+        ]
+    )
+    found = find_table(None, docker)
+    assert found is not None
+    assert found[0] == ["CONTAINER ID", "IMAGE", "COMMAND", "CREATED", "STATUS", "NAMES"]
+    assert found[1][2] == [
+        "c3d4e5f6a7b8",
+        "myapp:latest",
+        '"gunicorn app:app"',
+        "10 min ago",
+        "Restarting (1) 5 s ago",
+        "web",
+    ]
+    ps = """\
+USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND
+root           1  0.0  0.1 169404 11700 ?        Ss   Mar01   0:09 /sbin/init
+postgres    1234  2.5  3.1 412000 25000 ?        Ss   Mar01  12:01 postgres: writer
+ana         5678 99.0 10.2 900000 80000 pts/0    R+   10:12  45:10 python train.py"""
+    found = find_table(None, ps)
+    assert found is not None and found[1][2][0] == "ana" and found[1][2][-1] == "python train.py"
+
+
+def test_text_that_only_looks_like_columns_is_no_table() -> None:
+    ls = """\
+total 48
+drwxr-xr-x  5 ana staff   160 Mar  3 10:12 docs
+-rw-r--r--  1 ana staff  4312 Mar  3 10:12 README.md
+-rw-r--r--  1 ana staff 12034 Feb 28 09:01 setup.py"""
+    assert find_table(None, ls) is None  # no header: its first line is data
+    log = "a1b2c3d fix: null check\nb2c3d4e feat: add export\nc3d4e5f chore: bump deps"
+    assert find_table(None, log) is None
+    prose = (
+        "The meeting ran long.  We agreed on the budget\n"
+        "and the launch date.  Nobody mentioned the\n"
+        "office move, which is odd.  See you Monday."
+    )
+    assert find_table(None, prose) is None
+
+
+# -- naming a row ----------------------------------------------------------------------------
+
+CITIES = (
+    ["depot", "carrier", "tracking"],
+    [
+        ["Gdańsk", "Kestrel Freight 1", "ZX-1001"],
+        ["Malmö", "Kestrel Freight 12", "ZX-1002"],
+        ["Quarry Lane", "Bluebox 3", "ZX-1003"],
+        ["Porto", "Bluebox 4", "ZX-1004"],
+        ["Lyon", "Swiftpost 5", "ZX-1005"],
+    ],
+)
+
+
+def named(*messages: str) -> str:
+    return compact_table(CITIES, 400, [said_words(m) for m in messages])
+
+
+def test_a_cell_is_named_without_its_accents_or_in_the_possessive() -> None:
+    assert named("Anything held up at the Gdansk depot?") == (
+        "[depot | carrier | tracking] Gdańsk | Kestrel Freight 1 | ZX-1001 (+4 rows)"
+    )
+    assert named("What's Quarry Lane's tracking number?") == (
+        "[depot | carrier | tracking] Quarry Lane | Bluebox 3 | ZX-1003 (+4 rows)"
+    )
+
+
+def test_a_one_digit_number_is_part_of_the_cell() -> None:
+    assert named("The Kestrel Freight 12 van is late.") == (
+        "[depot | carrier | tracking] Malmö | Kestrel Freight 12 | ZX-1002 (+4 rows)"
+    )  # "Kestrel Freight 1" is not said: its 1 is not
+
+
+def test_one_message_names_a_cell_two_halves_in_two_messages_do_not() -> None:
+    assert named("Quarry work starts today.", "Lane closures all week.").endswith(
+        "Bluebox 4 | ZX-1004; Lyon | Swiftpost 5 | ZX-1005"
+    )  # every row, in order: none named
+
+
+def call(id: str, call_id: str, name: str, args: dict[str, Any]) -> Message:
+    fn = {"name": name, "arguments": json.dumps(args)}
+    raw = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [{"id": call_id, "type": "function", "function": fn}],
+    }
+    return Message.from_openai(raw, id=id)
+
+
+def msg(id: str, content: str, role: str = "user", **extra: Any) -> Message:
+    return Message.from_openai({"role": role, "content": content, **extra}, id=id)
+
+
+def summarize(messages: list[Message], max_tokens: int, **kw: Any) -> SummaryOutput:
+    kw.setdefault("previous_summary", None)
+    request = SummaryRequest(
+        messages=messages, max_tokens=max_tokens, token_counter=ApproxCounter(), **kw
+    )
+    return run_sync(ExtractiveSummarizer().summarize(request))
+
+
+def _invoices(seed: int) -> str:
+    clients = ["Okafor", "Brightwater", "Lindqvist", "Harcourt", "Mossgrove", "Tanaka"]
+    clients += ["Pemberton", "Ferreira", "Adeyemi", "Kowalczyk", "Featherstone", "Quarry"]
+    rows = [f"INV-{seed}{i:02d},{c},{100 * seed + 7 * i}.50" for i, c in enumerate(clients)]
+    return "\n".join(["invoice,client,amount", *rows])
+
+
+def test_a_row_named_in_two_remembered_tables_comes_back_from_the_newest() -> None:
+    first = [
+        call("a1", "c1", "list_invoices", {"month": "May"}),
+        msg("t1", _invoices(3), "tool", tool_call_id="c1"),
+        call("a2", "c2", "list_invoices", {"month": "June"}),
+        msg("t2", _invoices(4), "tool", tool_call_id="c2"),
+    ]
+    out = summarize(first, 30)
+    assert len(out.extra["tables"]) == 2 and "Lindqvist" not in out.text
+    later = [msg("u", "Chase the Lindqvist invoice, would you?")]
+    info = SummaryInfo(extra=out.extra)
+    second = summarize(later, 300, previous_summary=out.text, previous_info=info)
+    assert "INV-402 | Lindqvist | 414.50" in second.text  # June's, shown last
+    assert "INV-302" not in second.text  # not May's as well
+
+
+def test_a_cell_of_one_digit_names_no_row() -> None:
+    table = (["item", "qty"], [["hinge", "3"], ["latch", "7"], ["bolt", "12"], ["stay", "5"]])
+    assert compact_table(table, 400, [said_words("Walked 3 miles today.")]).endswith("stay | 5")
