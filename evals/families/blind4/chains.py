@@ -18,25 +18,11 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from evals.families.blind4.base import Convo, Plant, Slots, build
-from evals.families.blind4.chatter import Fresh, filler_turn
+from evals.families.blind4.chatter import MONTHS, Fresh, filler_turn
 from evals.families.trajectories import Trajectory
 
 __all__ = ["CHAINS", "Chain", "generate"]
 
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 WORDS = (
     "nine",
     "ten",

@@ -18,25 +18,11 @@ from collections.abc import Callable
 from functools import partial
 
 from evals.families.blind4.base import Convo, Slots, build, spread
-from evals.families.blind4.chatter import Fresh
+from evals.families.blind4.chatter import MONTHS, Fresh
 from evals.families.trajectories import Trajectory
 
 __all__ = ["PLANTS", "generate"]
 
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 PEOPLE = (
     "Rhiannon Blakemore",
     "Tobias Fennimore",
