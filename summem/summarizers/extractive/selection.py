@@ -315,14 +315,17 @@ class Selection:
 def _drop_orphaned_stale(facts: list[Fact]) -> bool:
     """Drop each kept fact whose probable correction is not kept; return whether any was.
 
-    A stale value never stands alone.
+    A stale value never stands alone. Repeated until nothing changes: in a chain A -> B -> C,
+    dropping B (its correction C lost) leaves A without B, whatever their order in ``facts``.
     """
-    dropped = False
-    for fact in facts:
-        by = fact.corrected_by
-        if fact.state == 1 and by is not None and by.state != 1 and not by.merged:
-            fact.state = 2
-            dropped = True
+    dropped, changed = False, True
+    while changed:
+        changed = False
+        for fact in facts:
+            by = fact.corrected_by
+            if fact.state == 1 and by is not None and by.state != 1 and not by.merged:
+                fact.state = 2
+                dropped = changed = True
     return dropped
 
 
