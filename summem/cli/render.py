@@ -312,8 +312,9 @@ def print_replay_run(
             console.print(f"  {escape(line)}", soft_wrap=True)
     if run.files is not None:
         written = [run.files[k] for k in ("view", "summaries", "settings") if k in run.files]
-        console.print(
-            f"wrote {', '.join(escape(f) for f in written[:-1])} and {escape(written[-1])}"
+        console.print(  # paths whole on one line, whatever the terminal's width
+            f"wrote {', '.join(escape(f) for f in written[:-1])} and {escape(written[-1])}",
+            soft_wrap=True,
         )
     if url.startswith("memory://"):
         console.print("store memory:// keeps nothing: the session ended with the replay")

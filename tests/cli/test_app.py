@@ -99,6 +99,18 @@ def test_replay_writes_the_view_and_every_summary_with_provenance(tmp_path: Path
         assert len(store.history("replay-chat")) == len(transcript()) - 1
 
 
+def test_the_files_written_are_named_on_one_line_however_long_their_paths(tmp_path: Path) -> None:
+    source = write_json(tmp_path / "chat.json", transcript())
+    for depth in (1, 3, 7):  # lengths either side of a terminal's width
+        out = tmp_path.joinpath(*[f"folder-{depth}-{i}" for i in range(depth)], "out")
+        result = run("replay", source, *SMALL, "--out", out)
+        assert result.exit_code == 0, result.output
+        wrote = [line for line in result.stdout.splitlines() if line.startswith("wrote ")]
+        assert wrote == [
+            f"wrote {out / 'view.json'}, {out / 'summaries.jsonl'} and {out / 'settings.json'}"
+        ], result.stdout
+
+
 def test_replay_json_is_one_machine_readable_document(tmp_path: Path) -> None:
     source = write_json(tmp_path / "chat.json", {"messages": transcript()})
     result = run("replay", source, *SMALL, "--store", f"sqlite:///{tmp_path / 'x.db'}", "--json")

