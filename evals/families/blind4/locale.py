@@ -18,25 +18,12 @@ import unicodedata
 from functools import partial
 
 from evals.families.blind4.base import Convo, Slots, build, spread
-from evals.families.blind4.chatter import Fresh, filler_turn
+from evals.families.blind4.chatter import MONTHS, Fresh, filler_turn
 from evals.families.trajectories import Trajectory
 
 __all__ = ["NAMES", "generate"]
 
-EN_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
+EN_MONTHS = MONTHS
 DE = (
     "Januar",
     "Februar",
