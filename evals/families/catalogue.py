@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from evals.families import blind3, blind4
+from evals.families import blind3, blind4, blind5
 from evals.families.trajectories import Trajectory, generate_trajectory
 
 __all__ = ["FAMILIES", "TRACE", "Family", "tool_heavy"]
@@ -37,7 +37,7 @@ class Family:
 
         ``turns`` and ``facts`` override the family's own when given.
         """
-        generators = {**blind3.GENERATORS, **blind4.GENERATORS}
+        generators = {**blind3.GENERATORS, **blind4.GENERATORS, **blind5.GENERATORS}
         if self.style in generators:
             return generators[self.style](
                 seed,
@@ -333,6 +333,49 @@ FAMILIES: dict[str, Family] = {
             "fresh numbers, codes, dates and names on every side; 20 facts from user, "
             "assistant and tools among it",
             style="b4-filler",
+        ),
+        Family(
+            "blind5-fixups",
+            340,
+            20,
+            about="held out, written blind (fifth set): a value stated once (often by the "
+            "assistant), then fixed by a short user message naming only the value ('hmm, can we "
+            "do 16:15 instead?'), some reworded ('what I pay the landlord')",
+            style="b5-fixups",
+        ),
+        Family(
+            "blind5-longrun",
+            420,
+            7,
+            about="held out, written blind (fifth set): 7 running values (a deadline, a balance, "
+            "a build, a headcount...) changed 3-5 times, mostly in the second half; only the "
+            "latest counts (facts: chains)",
+            style="b5-longrun",
+        ),
+        Family(
+            "blind5-described",
+            330,
+            20,
+            about="held out, written blind (fifth set): markdown, CSV, aligned and JSON-records "
+            "tables; a later turn names a row by description ('the cheaper of the two Lisbon "
+            "ones', 'the pod that keeps restarting'), the fact another cell of it",
+            style="b5-described",
+        ),
+        Family(
+            "blind5-asides",
+            320,
+            20,
+            about="held out, written blind (fifth set): diets, allergies, pets, sizes and "
+            "routines as a clause inside long chatty messages about something else, no cue words",
+            style="b5-asides",
+        ),
+        Family(
+            "blind5-accepts",
+            340,
+            20,
+            about="held out, written blind (fifth set): 2-4 options offered in a list or prose, "
+            "one taken in a few words ('the second sounds good', 'the Porto one', 'yeah that')",
+            style="b5-accepts",
         ),
         Family(
             "long",
