@@ -197,7 +197,7 @@ def _offer(w: Writer, kind: str, options: list[Option], tip: int | None) -> str:
         text = r.choice(("I can get {x}.", "There's {x}.", "You could go for {x}.", "Options are {x}."))
         text = text.replace("{x}", joined)
     if tip is not None:
-        text += " " + r.choice(
+        text += ("\n\n" if "\n" in text else " ") + r.choice(
             (
                 f"If it were me I'd take the {ORDINALS[tip]} one.",
                 f"I'd lean towards the {ORDINALS[tip]}.",
@@ -289,20 +289,20 @@ def _write(w: Writer, turns: int, facts: int) -> None:
         i, answer = _answer(w, kind, options, tip)
         if r.random() < 0.25:  # a question first, then the go-ahead
             skip += 1
-            w.user(
-                r.choice(
-                    (
-                        f"is the {ORDINALS[i]} one refundable?",
-                        f"does the {ORDINALS[i]} one need a deposit?",
-                        f"how far is the {ORDINALS[i]} from the station?",
-                    )
+            question, reply = r.choice(
+                (
+                    ("is the {o} one still available?", "Yes, still free as of a minute ago."),
+                    ("any catch with the {o}?", "Nothing I can see, the terms are standard."),
+                    ("can I cancel the {o} if plans change?", "Yes, free to cancel up to a day before."),
+                    ("does the {o} need paying now?", "No, nothing up front."),
                 )
             )
-            w.say("assistant", r.choice(("Yes, no problem there.", "It's fine on that front.", "Yes, that's covered.")))
+            w.user(question.replace("{o}", ORDINALS[i]))
+            w.say("assistant", reply)
             answer = r.choice(("ok book it", "great, that one then", "perfect, go ahead", "lovely, do it"))
         skip += 1  # the answer's turn
         where = w.user(answer)
-        w.say("assistant", r.choice(("Done, booked.", "Great, sorted.", "Confirmed.", "Okay, I've gone ahead.", "Lovely, that's arranged.")))
+        w.say("assistant", r.choice(("Done.", "Great, sorted.", "Confirmed.", "Okay, I've gone ahead.", "Noted, going with that.")))
         value = options[i][0]
         rejected = tuple(o[0] for j, o in enumerate(options) if j != i)
         w.plant(kind_fact, value, at, rejected=rejected, confirm_index=where)

@@ -333,7 +333,9 @@ class Writer:
         r = self.rng
         ask = r.choice(_ASKS).replace("{t}", r.choice(_TOPICS))
         context = r.choice(_CONTEXT)
-        self.user(f"{context} {ask}" if context and r.random() < 0.5 else ask)
+        if context and r.random() < 0.5:
+            ask = f"{context} {ask[0].upper()}{ask[1:]}"
+        self.user(ask)
         self.say("assistant", self.reply(sentences))
 
     def reply(self, sentences: tuple[int, int] = (2, 5)) -> str:

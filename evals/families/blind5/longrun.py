@@ -129,8 +129,6 @@ ITEMS = (
         ),
         (
             "party update, {v} now",
-            "two more cancelled so we're at {v}",
-            "the neighbours are coming after all, {v}",
             "latest count: {v}",
             "headcount is {v}, ugh",
             "revised numbers: {v}",
@@ -182,6 +180,8 @@ ITEMS = (
         "user",
     ),
 )
+GUESTS_UP = ("the neighbours are coming after all, {v}", "more yeses, {v} now")
+GUESTS_DOWN = ("a few cancelled so we're at {v}", "some dropped out, {v} now")
 NOTHING_NEW = (
     "Nothing new since we last looked.",
     "No change there yet.",
@@ -268,6 +268,9 @@ def _write(w: Writer, turns: int, facts: int) -> None:
         value, aliases = next_value(item)
         prev = last.get(k)
         pool = item.first if prev is None else item.change
+        if item.name == "guests" and prev is not None:
+            up = guests[-1] > guests[-2]
+            pool += GUESTS_UP if up else GUESTS_DOWN
         if item.role == "user":
             where = w.user(r.choice(pool).replace("{p}", project).replace("{v}", value))
             w.say("assistant", r.choice(("Noted.", "Okay, updated.", "Got it.", "Thanks, saved.")))
