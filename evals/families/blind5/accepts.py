@@ -285,6 +285,7 @@ def _write(w: Writer, turns: int, facts: int) -> None:
         n = len(options)
         tip = r.randrange(n) if r.random() < 0.3 else None
         w.user(r.choice(asks))
+        offered = w.turn
         at = w.say("assistant", _offer(w, kind, options, tip))
         i, answer = _answer(w, kind, options, tip)
         if r.random() < 0.25:  # a question first, then the go-ahead
@@ -305,4 +306,4 @@ def _write(w: Writer, turns: int, facts: int) -> None:
         w.say("assistant", r.choice(("Done.", "Great, sorted.", "Confirmed.", "Okay, I've gone ahead.", "Noted, going with that.")))
         value = options[i][0]
         rejected = tuple(o[0] for j, o in enumerate(options) if j != i)
-        w.plant(kind_fact, value, at, rejected=rejected, confirm_index=where)
+        w.plant(kind_fact, value, at, rejected=rejected, confirm_index=where, turn=offered)

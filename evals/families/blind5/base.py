@@ -303,12 +303,14 @@ class Writer:
         older: tuple[str, ...] = (),
         rejected: tuple[str, ...] = (),
         confirm_index: int | None = None,
+        turn: int | None = None,
     ) -> PlantedFact:
+        """Record a fact in message ``where`` (of turn ``turn``, by default the current one)."""
         fact = PlantedFact(
             id=f"f{len(self.facts):02d}",
             kind=kind,
             value=value,
-            turn_index=self.turn,
+            turn_index=self.turn if turn is None else turn,
             message_index=where,
             role=str(self.messages[where]["role"]),
             aliases=aliases,

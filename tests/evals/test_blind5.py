@@ -1,0 +1,186 @@
+"""The fifth blind set (evals/families/blind5): seeded, values planted once, scored as claimed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evals.engine.config import EngineConfig
+from evals.families import blind5
+from evals.families.blind5.asides import BANNED
+from evals.families.blind5.base import count_in
+from evals.families.catalogue import FAMILIES
+from evals.families.facts import message_text
+from evals.families.trajectories import Trajectory
+from evals.metrics.retention import fact_present
+from evals.runners.trajectories import probe_rows, run_family
+from summem.messages import Message
+from summem.tokens.base import resolve_counter
+
+NAMES = sorted(n for n in FAMILIES if n.startswith("blind5-"))
+SEEDS = (0, 1, 2)
+
+
+def traj(name: str, seed: int) -> Trajectory:
+    return FAMILIES[name].trajectory(seed)
+
+
+def test_five_families_registered() -> None:
+    assert len(NAMES) == 5
+    assert {FAMILIES[n].style for n in NAMES} == set(blind5.GENERATORS)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_same_seed_same_conversation(name: str) -> None:
+    a, b, c = traj(name, 3), traj(name, 3), traj(name, 4)
+    assert a.messages == b.messages
+    assert a.facts == b.facts
+    assert a.turn_starts == b.turn_starts
+    assert a.messages != c.messages
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_value_where_the_scorer_looks(name: str, seed: int) -> None:
+    t = traj(name, seed)
+    assert len(t.facts) >= FAMILIES[name].facts
+    assert len(t.turn_starts) == FAMILIES[name].turns
+    for f in t.facts:
+        assert count_in(t.messages, f.value) == 1, (f, f.value)
+        assert f.value in message_text(t.messages[f.message_index])
+        assert t.messages[f.message_index]["role"] == f.role
+        assert t.turn_starts[f.turn_index] <= f.message_index
+        if f.turn_index + 1 < len(t.turn_starts):
+            assert f.message_index < t.turn_starts[f.turn_index + 1]
+        for option in f.rejected:
+            assert count_in(t.messages, option) == 1, (f, option)
+        for old in f.stale_values:  # stated once; a fix may name it again ("not Tuesday")
+            assert 1 <= count_in(t.messages, old) <= 2, (f, old)
+        # the scorer finds it in its own message, and not without it
+        assert fact_present(f, [t.messages[f.message_index]], None) == "verbatim"
+        others = [m for i, m in enumerate(t.messages) if i != f.message_index]
+        assert fact_present(f, others, None) is False
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_chat_shape_and_tool_call_pairing(name: str) -> None:
+    t = traj(name, 0)
+    assert t.messages[0]["role"] == "system"
+    assert all(t.messages[i]["role"] == "user" for i in t.turn_starts)
+    assert t.turn_starts[0] == 1
+    pending: list[str] = []
+    for m in t.messages:
+        Message.model_validate(m)
+        if m["role"] == "tool":
+            assert pending and m["tool_call_id"] == pending.pop(0)
+            continue
+        assert not pending, "a tool call left unanswered"
+        if m["role"] == "assistant" and m.get("tool_calls"):
+            pending = [c["id"] for c in m["tool_calls"]]
+            for c in m["tool_calls"]:
+                json.loads(c["function"]["arguments"])
+    assert not pending
+    assert t.messages[-1]["role"] == "assistant"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_long_enough_for_ten_reductions_at_4000(name: str) -> None:
+    t = traj(name, 0)
+    counter = resolve_counter(model="gpt-4o")
+    sizes = [counter.count_message(Message.model_validate(m)) for m in t.messages]
+    total, largest = sum(sizes), max(sizes)
+    assert total >= 10 * (4000 + largest) + 4000
+    assert total <= 80_000
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_fixups_name_only_the_value(seed: int) -> None:
+    t = traj("blind5-fixups", seed)
+    for f in t.facts:
+        assert f.kind == "correction" and f.stale is not None and f.stale_index is not None
+        assert f.stale_index < f.message_index and f.role == "user"
+        fix = t.messages[f.message_index]["content"]
+        assert len(fix.split()) <= 16, fix
+        assert f.value not in t.messages[f.message_index + 1]["content"]
+    gaps = [t.turn_starts.index(f.message_index) - f.turn_index for f in t.facts]
+    assert gaps == [0] * len(gaps)
+    stated = [f.turn_index - _turn_of(t, f.stale_index) for f in t.facts if f.stale_index]
+    assert min(stated) == 1 and max(stated) > 2  # next turn, and after chatter
+
+
+def _turn_of(t: Trajectory, index: int | None) -> int:
+    assert index is not None
+    return max(k for k, start in enumerate(t.turn_starts) if start <= index)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_longrun_chains_change_late_and_only_the_latest_is_asked(seed: int) -> None:
+    t = traj("blind5-longrun", seed)
+    heads = [f for f in t.facts if f.stale is None]
+    assert len(heads) == FAMILIES["blind5-longrun"].facts
+    for head in heads:
+        chain = [head]
+        while chain[-1].until is not None:
+            nxt = next(f for f in t.facts if f.message_index == chain[-1].until)
+            assert nxt.stale == chain[-1].value and nxt.older == tuple(c.value for c in chain[:-1])
+            chain.append(nxt)
+        assert 4 <= len(chain) <= 6
+        assert all(c.turn_index >= len(t.turn_starts) // 2 for c in chain[1:])
+    final = t.facts_before(len(t.messages))
+    assert len(final) == len(heads) and all(f.until is None for f in final)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_described_rows_are_named_by_description_not_value(seed: int) -> None:
+    t = traj("blind5-described", seed)
+    shapes = set()
+    for f in t.facts:
+        text = t.messages[f.message_index]["content"]
+        assert f.role == "tool"
+        shapes.add("json" if text.startswith("[") else "md" if text.startswith("|") else
+                   "csv" if "," in text.splitlines()[0] else "aligned")
+        later = [m["content"] for m in t.messages[f.message_index + 1 :] if m["role"] == "user"]
+        assert all(f.value not in m for m in later)
+    assert len(shapes) >= 3
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_asides_have_no_cue_words(seed: int) -> None:
+    t = traj("blind5-asides", seed)
+    for f in t.facts:
+        text = t.messages[f.message_index]["content"]
+        assert not [w for w in BANNED if w in text.lower()], text
+        assert len(text.split()) >= 25
+        assert f.value not in t.messages[f.message_index + 1]["content"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_accepts_are_taken_in_a_few_words(seed: int) -> None:
+    t = traj("blind5-accepts", seed)
+    for f in t.facts:
+        assert f.role == "assistant" and f.confirm_index is not None and f.rejected
+        offer = t.messages[f.message_index]["content"]
+        assert all(o in offer for o in f.rejected)
+        answer = t.messages[f.confirm_index]
+        assert answer["role"] == "user" and f.confirm_index > f.message_index
+        assert len(answer["content"].split()) <= 6 and f.value not in answer["content"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_smoke_run_through_the_runner(name: str) -> None:
+    config = EngineConfig(threshold_tokens=2000, target_tokens=1500, summary_max_tokens=400)
+    family = FAMILIES[name]
+    probes, traces = run_family(
+        config,
+        family,
+        seeds=[0],
+        counter=resolve_counter(model="gpt-4o"),
+        turns=80,
+        facts=3 if name == "blind5-longrun" else 6,
+        progress=False,
+    )
+    assert not [v for tr in traces for v in tr.violations]
+    rows = probe_rows(probes, 1)
+    end = next(r for r in rows if r["probe"] == "end")
+    assert end["facts"] > 0 and end["retention"] is not None
