@@ -138,8 +138,15 @@ def test_described_rows_are_named_by_description_not_value(seed: int) -> None:
     for f in t.facts:
         text = t.messages[f.message_index]["content"]
         assert f.role == "tool"
-        shapes.add("json" if text.startswith("[") else "md" if text.startswith("|") else
-                   "csv" if "," in text.splitlines()[0] else "aligned")
+        shapes.add(
+            "json"
+            if text.startswith("[")
+            else "md"
+            if text.startswith("|")
+            else "csv"
+            if "," in text.splitlines()[0]
+            else "aligned"
+        )
         later = [m["content"] for m in t.messages[f.message_index + 1 :] if m["role"] == "user"]
         assert all(f.value not in m for m in later)
     assert len(shapes) >= 3

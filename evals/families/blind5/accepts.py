@@ -149,7 +149,9 @@ def _cars(w: Writer, n: int) -> tuple[FactKind, str, list[Option]]:
     return "name", "car", [(m, k, p) for (m, k), p in zip(picked, prices, strict=True)]
 
 
-OFFERS: dict[str, tuple[Callable[[Writer, int], tuple[FactKind, str, list[Option]]], tuple[str, ...]]] = {
+OFFERS: dict[
+    str, tuple[Callable[[Writer, int], tuple[FactKind, str, list[Option]]], tuple[str, ...]]
+] = {
     "slots": (
         _slots,
         (
@@ -158,12 +160,30 @@ OFFERS: dict[str, tuple[Callable[[Writer, int], tuple[FactKind, str, list[Option
             "get me a slot for the eye test",
         ),
     ),
-    "hotels": (_hotels, ("hotels for the wedding weekend?", "where could we stay on the Portugal trip")),
-    "flights": (_flights, ("flights home on the Sunday?", "what flights are there for the work trip")),
-    "deals": (_deals, ("our broadband contract is up, what are the options", "cheaper phone plans?")),
-    "restaurants": (_restaurants, ("somewhere for dinner tonight, near the office", "restaurant for mum's birthday?")),
-    "dates": (_dates, ("when can the venue do the christening?", "which dates has the photographer got")),
-    "paints": (_paints, ("help me choose a colour for the hallway", "paint for the bedroom, something calm")),
+    "hotels": (
+        _hotels,
+        ("hotels for the wedding weekend?", "where could we stay on the Portugal trip"),
+    ),
+    "flights": (
+        _flights,
+        ("flights home on the Sunday?", "what flights are there for the work trip"),
+    ),
+    "deals": (
+        _deals,
+        ("our broadband contract is up, what are the options", "cheaper phone plans?"),
+    ),
+    "restaurants": (
+        _restaurants,
+        ("somewhere for dinner tonight, near the office", "restaurant for mum's birthday?"),
+    ),
+    "dates": (
+        _dates,
+        ("when can the venue do the christening?", "which dates has the photographer got"),
+    ),
+    "paints": (
+        _paints,
+        ("help me choose a colour for the hallway", "paint for the bedroom, something calm"),
+    ),
     "cars": (_cars, ("hire car for the Highlands trip?", "what cars can we rent at the airport")),
 }
 
@@ -189,12 +209,16 @@ def _offer(w: Writer, kind: str, options: list[Option], tip: int | None) -> str:
     r = w.rng
     lines = [_describe(kind, o) for o in options]
     if r.random() < 0.5:
-        head = r.choice(("Here's what I found:", "A few options:", "These are available:", "Options:"))
+        head = r.choice(
+            ("Here's what I found:", "A few options:", "These are available:", "Options:")
+        )
         body = "\n".join(f"{i + 1}. {line}" for i, line in enumerate(lines))
         text = f"{head}\n{body}"
     else:
         joined = ", ".join(lines[:-1]) + (" or " if len(lines) > 1 else "") + lines[-1]
-        text = r.choice(("I can get {x}.", "There's {x}.", "You could go for {x}.", "Options are {x}."))
+        text = r.choice(
+            ("I can get {x}.", "There's {x}.", "You could go for {x}.", "Options are {x}.")
+        )
         text = text.replace("{x}", joined)
     if tip is not None:
         text += ("\n\n" if "\n" in text else " ") + r.choice(
@@ -229,14 +253,31 @@ def _answer(w: Writer, kind: str, options: list[Option], tip: int | None) -> tup
 
     ways.append(ordinal)
     if tip is not None:
-        ways += [lambda: (tip, r.choice(("yeah that", "sure, your pick", "ok go with what you said", "sounds right, do it")))] * 2
+        ways += [
+            lambda: (
+                tip,
+                r.choice(
+                    (
+                        "yeah that",
+                        "sure, your pick",
+                        "ok go with what you said",
+                        "sounds right, do it",
+                    )
+                ),
+            )
+        ] * 2
     if kind in ("hotel", "restaurant", "paint", "car"):
 
         def detail() -> tuple[int, str]:
             i = r.randrange(n)
             d = options[i][1]
             return i, r.choice(
-                (f"let's go with the {d} one", f"the {d} one", f"ok {d} it is", f"I'll take the {d}")
+                (
+                    f"let's go with the {d} one",
+                    f"the {d} one",
+                    f"ok {d} it is",
+                    f"I'll take the {d}",
+                )
             )
 
         ways += [detail, detail]
@@ -245,7 +286,9 @@ def _answer(w: Writer, kind: str, options: list[Option], tip: int | None) -> tup
         def cheap() -> tuple[int, str]:
             prices = [o[2] for o in options]
             i = prices.index(min(prices))
-            return i, r.choice(("ok the cheaper", "cheapest is fine", "the cheaper one", "whichever costs less"))
+            return i, r.choice(
+                ("ok the cheaper", "cheapest is fine", "the cheaper one", "whichever costs less")
+            )
 
         ways += [cheap]
     if kind in ("slot", "flight"):
@@ -253,7 +296,9 @@ def _answer(w: Writer, kind: str, options: list[Option], tip: int | None) -> tup
         def timing() -> tuple[int, str]:
             if r.random() < 0.5:
                 return 0, r.choice(("the earlier one", "earliest please", "first thing works"))
-            return n - 1, r.choice(("the later one", "latest is better for me", "the last one works"))
+            return n - 1, r.choice(
+                ("the later one", "latest is better for me", "the last one works")
+            )
 
         ways += [timing, timing]
     return r.choice(ways)()
@@ -294,16 +339,32 @@ def _write(w: Writer, turns: int, facts: int) -> None:
                 (
                     ("is the {o} one still available?", "Yes, still free as of a minute ago."),
                     ("any catch with the {o}?", "Nothing I can see, the terms are standard."),
-                    ("can I cancel the {o} if plans change?", "Yes, free to cancel up to a day before."),
+                    (
+                        "can I cancel the {o} if plans change?",
+                        "Yes, free to cancel up to a day before.",
+                    ),
                     ("does the {o} need paying now?", "No, nothing up front."),
                 )
             )
             w.user(question.replace("{o}", ORDINALS[i]))
             w.say("assistant", reply)
-            answer = r.choice(("ok book it", "great, that one then", "perfect, go ahead", "lovely, do it"))
+            answer = r.choice(
+                ("ok book it", "great, that one then", "perfect, go ahead", "lovely, do it")
+            )
         skip += 1  # the answer's turn
         where = w.user(answer)
-        w.say("assistant", r.choice(("Done.", "Great, sorted.", "Confirmed.", "Okay, I've gone ahead.", "Noted, going with that.")))
+        w.say(
+            "assistant",
+            r.choice(
+                (
+                    "Done.",
+                    "Great, sorted.",
+                    "Confirmed.",
+                    "Okay, I've gone ahead.",
+                    "Noted, going with that.",
+                )
+            ),
+        )
         value = options[i][0]
         rejected = tuple(o[0] for j, o in enumerate(options) if j != i)
         w.plant(kind_fact, value, at, rejected=rejected, confirm_index=where, turn=offered)

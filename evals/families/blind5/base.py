@@ -30,18 +30,74 @@ __all__ = [
     "count_in",
 ]
 
-FIRST = (
-    "Marta Jonas Aoife Bilal Greta Tomasz Noor Emeka Ines Ruairi Sunniva Dario Femi Hana "
-    "Lucjan Mireille Oskar Paulina Rafferty Saoirse Teodora Vikram Wilhelmina Yusuf Zdenka"
-).split()
-LAST = (
-    "Ferreira Okafor Lindgren Brannigan Castellano Dubois Eriksen Fitzgerald Grzybowski "
-    "Haddad Iyer Jovanovic Kowalski Lachance Mbeki Novak Ortega Pemberton Quispe Rautio "
-    "Sandoval Takahashi Urquhart Vidal Wozniak"
-).split()
-MONTHS = (
-    "January February March April May June July August September October November December"
-).split()
+FIRST = [
+    "Marta",
+    "Jonas",
+    "Aoife",
+    "Bilal",
+    "Greta",
+    "Tomasz",
+    "Noor",
+    "Emeka",
+    "Ines",
+    "Ruairi",
+    "Sunniva",
+    "Dario",
+    "Femi",
+    "Hana",
+    "Lucjan",
+    "Mireille",
+    "Oskar",
+    "Paulina",
+    "Rafferty",
+    "Saoirse",
+    "Teodora",
+    "Vikram",
+    "Wilhelmina",
+    "Yusuf",
+    "Zdenka",
+]
+LAST = [
+    "Ferreira",
+    "Okafor",
+    "Lindgren",
+    "Brannigan",
+    "Castellano",
+    "Dubois",
+    "Eriksen",
+    "Fitzgerald",
+    "Grzybowski",
+    "Haddad",
+    "Iyer",
+    "Jovanovic",
+    "Kowalski",
+    "Lachance",
+    "Mbeki",
+    "Novak",
+    "Ortega",
+    "Pemberton",
+    "Quispe",
+    "Rautio",
+    "Sandoval",
+    "Takahashi",
+    "Urquhart",
+    "Vidal",
+    "Wozniak",
+]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 # -- chatter: no clock times, money, weekdays, months, codes or people's names ----------------
@@ -145,11 +201,13 @@ _REPLY_SENTENCES = (
     "A quick search of your own notes might turn up what worked before.",
     "Watch for the point where it stops improving and stop there.",
     "Keep the tone warm but get to the point in the first line.",
-    "If you can, set aside a short block of time for it rather than squeezing it in between other jobs.",
+    "If you can, set aside a short block of time for it rather than squeezing it in between "
+    "other jobs.",
     "People often skip the preparation step, and that's usually where the trouble starts.",
     "It's worth checking whether the simple fix was already tried before doing anything drastic.",
     "A bit of trial and error is normal here, so don't read too much into a first failure.",
-    "Write down what you expect to happen before you try it, then compare with what actually happens.",
+    "Write down what you expect to happen before you try it, then compare with what actually "
+    "happens.",
     "When something like this keeps coming back, the cause is usually upstream of where it shows.",
     "If other people are involved, a quick message up front saves a lot of back and forth later.",
     "You can make the whole thing easier by deciding in advance what good enough looks like.",
@@ -215,9 +273,7 @@ def _padded(text: str) -> str:
 def count_in(messages: Sequence[dict[str, Any]], value: str) -> int:
     """How many of ``messages`` hold ``value``, verbatim or as normalised whole words."""
     form = _padded(value)
-    return sum(
-        1 for m in messages if value in message_text(m) or form in _padded(message_text(m))
-    )
+    return sum(1 for m in messages if value in message_text(m) or form in _padded(message_text(m)))
 
 
 def _where(texts: Sequence[tuple[str, str]], value: str) -> list[int]:
@@ -285,8 +341,8 @@ class Writer:
     def tool(self, name: str, args: dict[str, Any], content: str) -> int:
         """An assistant tool call and its result; the result's index."""
         cid = f"call_{self.rng.getrandbits(48):012x}"
-        call = {"id": cid, "type": "function", "function": {"name": name, "arguments": ""}}
-        call["function"]["arguments"] = json.dumps(args)
+        function = {"name": name, "arguments": json.dumps(args)}
+        call = {"id": cid, "type": "function", "function": function}
         self.messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
         self.messages.append({"role": "tool", "tool_call_id": cid, "content": content})
         return len(self.messages) - 1
@@ -368,7 +424,9 @@ class Writer:
 
     def time(self) -> str:
         r = self.rng
-        return self.fresh(lambda: f"{r.randint(10, 19)}:{r.choice((0, 10, 15, 20, 40, 45, 50)):02d}")
+        return self.fresh(
+            lambda: f"{r.randint(10, 19)}:{r.choice((0, 10, 15, 20, 40, 45, 50)):02d}"
+        )
 
     def person(self) -> str:
         r = self.rng

@@ -125,7 +125,15 @@ SUPPLIERS = (
 )
 CLASSES = ("spin", "yoga flow", "kettlebells", "pilates", "boxfit", "aqua aerobics")
 TRADES = ("roofer", "roofer", "plumber", "plumber", "electrician", "joiner")
-COMPANIES = ("Ashdown", "Brook & Sons", "Castlegate", "Dunmore", "Elmfield", "Fairhaven", "Greyfriars")
+COMPANIES = (
+    "Ashdown",
+    "Brook & Sons",
+    "Castlegate",
+    "Dunmore",
+    "Elmfield",
+    "Fairhaven",
+    "Greyfriars",
+)
 
 
 _TAKEN: dict[int, set[str]] = {}
@@ -164,7 +172,9 @@ def _pod(w: Writer) -> Row:
 def _flight(w: Writer) -> Row:
     r = w.rng
     return {
-        "flight": w.fresh(lambda: f"{r.choice(('TP', 'FR', 'U2', 'IB', 'VY'))} {r.randint(1000, 9899)}"),
+        "flight": w.fresh(
+            lambda: f"{r.choice(('TP', 'FR', 'U2', 'IB', 'VY'))} {r.randint(1000, 9899)}"
+        ),
         "departs": w.time(),
         "stops": r.choice(("0", "1", "1", "2")),
         "fare": f"£{r.randint(48, 390)}",
@@ -175,8 +185,10 @@ def _flat(w: Writer) -> Row:
     r = w.rng
     return {
         "address": w.fresh(
-            lambda: f"{r.randint(2, 190)} {r.choice(('Dalry', 'Easter', 'Comely', 'Iona', 'Lutton'))} "
-            f"{r.choice(('Road', 'Place', 'Street', 'Terrace'))}"
+            lambda: (
+                f"{r.randint(2, 190)} {r.choice(('Dalry', 'Easter', 'Comely', 'Iona', 'Lutton'))} "
+                f"{r.choice(('Road', 'Place', 'Street', 'Terrace'))}"
+            )
         ),
         "area": r.choice(AREAS[:3]),
         "beds": str(r.randint(1, 3)),
@@ -257,12 +269,19 @@ DOMAINS: dict[str, dict[str, Any]] = {
         "row": _hotel,
         "fact": "ref",
         "pickers": (
-            _pair("city", "per_night", True, (
-                "ok book the cheaper of the two {g} ones",
-                "the less pricey {g} place, go for it",
-                "let's do the cheaper {g} hotel",
-            )),
-            _extreme("rating", False, ("grab the best-rated one", "whichever scored highest, book that")),
+            _pair(
+                "city",
+                "per_night",
+                True,
+                (
+                    "ok book the cheaper of the two {g} ones",
+                    "the less pricey {g} place, go for it",
+                    "let's do the cheaper {g} hotel",
+                ),
+            ),
+            _extreme(
+                "rating", False, ("grab the best-rated one", "whichever scored highest, book that")
+            ),
             _unique("hotel", ("the {g} one looks cute, book that", "go with {g}"), word=True),
         ),
     },
@@ -275,8 +294,11 @@ DOMAINS: dict[str, dict[str, Any]] = {
         "special": ("status", "CrashLoopBackOff", "restarts"),
         "pickers": (
             "special",
-            _unique("name", ("what's up with the {g} pod?", "cordon the node the {g} pod is on"),
-                    word=True),
+            _unique(
+                "name",
+                ("what's up with the {g} pod?", "cordon the node the {g} pod is on"),
+                word=True,
+            ),
         ),
     },
     "flights": {
@@ -287,7 +309,9 @@ DOMAINS: dict[str, dict[str, Any]] = {
         "fact": "flight",
         "pickers": (
             _extreme("fare", True, ("the cheapest, book it", "just take the cheapest fare")),
-            _extreme("departs", True, ("the earliest one please", "first thing in the morning one")),
+            _extreme(
+                "departs", True, ("the earliest one please", "first thing in the morning one")
+            ),
             _extreme("departs", False, ("the last one of the day", "the latest departure works")),
         ),
     },
@@ -298,11 +322,18 @@ DOMAINS: dict[str, dict[str, Any]] = {
         "row": _flat,
         "fact": "address",
         "pickers": (
-            _pair("area", "rent_pcm", True, (
-                "set up a viewing for the cheaper {g} one",
-                "the cheaper of the two in {g}, can we see it",
-            )),
-            _extreme("beds", False, ("the biggest one, how do we view it", "the one with most bedrooms")),
+            _pair(
+                "area",
+                "rent_pcm",
+                True,
+                (
+                    "set up a viewing for the cheaper {g} one",
+                    "the cheaper of the two in {g}, can we see it",
+                ),
+            ),
+            _extreme(
+                "beds", False, ("the biggest one, how do we view it", "the one with most bedrooms")
+            ),
         ),
     },
     "laptops": {
@@ -312,7 +343,9 @@ DOMAINS: dict[str, dict[str, Any]] = {
         "row": _laptop,
         "fact": "sku",
         "pickers": (
-            _extreme("weight_kg", True, ("the lightest one, add it to the basket", "lightest please")),
+            _extreme(
+                "weight_kg", True, ("the lightest one, add it to the basket", "lightest please")
+            ),
             _unique("model", ("the {g} — put that in the basket", "go for the {g}"), word=True),
         ),
     },
@@ -323,7 +356,9 @@ DOMAINS: dict[str, dict[str, Any]] = {
         "row": _invoice,
         "fact": "invoice",
         "pickers": (
-            _extreme("amount", False, ("chase the big one", "flag the largest invoice to accounts")),
+            _extreme(
+                "amount", False, ("chase the big one", "flag the largest invoice to accounts")
+            ),
             _unique("supplier", ("pay the {g} one today", "query the {g} invoice"), word=True),
         ),
     },
@@ -334,7 +369,11 @@ DOMAINS: dict[str, dict[str, Any]] = {
         "row": _train,
         "fact": "service",
         "pickers": (
-            _extreme("changes", True, ("the one with fewest changes", "I'll take the one with one change")),
+            _extreme(
+                "changes",
+                True,
+                ("the one with fewest changes", "I'll take the one with one change"),
+            ),
             _extreme("duration", True, ("the fastest one", "whichever gets there quickest")),
         ),
     },
@@ -365,10 +404,15 @@ DOMAINS: dict[str, dict[str, Any]] = {
         "row": _quote,
         "fact": "contact",
         "pickers": (
-            _pair("trade", "quote", True, (
-                "the cheaper {g}, who do I ring",
-                "the cheaper of the two {g}s, get them booked",
-            )),
+            _pair(
+                "trade",
+                "quote",
+                True,
+                (
+                    "the cheaper {g}, who do I ring",
+                    "the cheaper of the two {g}s, get them booked",
+                ),
+            ),
             _extreme("reviews", False, ("whoever has the best reviews", "the best-reviewed one")),
         ),
     },

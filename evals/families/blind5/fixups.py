@@ -320,13 +320,11 @@ def _value(w: Writer, kind: str, sign: str) -> tuple[str, tuple[str, ...], str]:
         v = w.time()
         return v, (), v
     if kind == "weekday":
-        v = w.weekday()
-        assert v is not None
-        return v, (), v
+        day = w.weekday()
+        assert day is not None
+        return day, (), day
     if kind in UNITS:
-        lo, hi = {"people": (3, 14), "nights": (2, 9), "copies": (40, 400), "boxes": (12, 60)}[
-            kind
-        ]
+        lo, hi = {"people": (3, 14), "nights": (2, 9), "copies": (40, 400), "boxes": (12, 60)}[kind]
         v = w.fresh(lambda: f"{r.randint(lo, hi)} {UNITS[kind]}")
         return v, (), v.split()[0]
     if kind == "name":
@@ -400,7 +398,7 @@ def _write(w: Writer, turns: int, facts: int) -> None:
             pending[i] = (kind, old, new, at, template, aliases, n_old)
 
         def correct(i: int = i) -> None:
-            kind, old, new, at, template, aliases, n_old = pending[i]
+            _, old, new, at, template, aliases, n_old = pending[i]
             text = template.replace("{new}", new).replace("{old}", old).replace("{n}", n_old)
             where = w.user(text)
             w.say("assistant", r.choice(ACK_FIXES))

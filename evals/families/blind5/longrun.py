@@ -278,7 +278,7 @@ def _write(w: Writer, turns: int, facts: int) -> None:
             w.user(r.choice(pool))
             where = _report(w, item, value, ticket)
             w.say("assistant", r.choice(AFTER_TOOL) if item.role == "tool" else w.reply((1, 2)))
-        older = ()
+        older: tuple[str, ...] = ()
         if prev is not None:
             older = (*prev.older, prev.stale) if prev.stale is not None else ()
             w.supersede(prev, where)
