@@ -324,6 +324,7 @@ class Writer:
         self.facts: list[PlantedFact] = []
         self.turn_starts: list[int] = []
         self.used: set[str] = set()
+        self.labels: set[str] = set()  # labels taken in the table being written (described)
         self.turn = -1
 
     # -- messages ---------------------------------------------------------------------------

@@ -136,12 +136,9 @@ COMPANIES = (
 )
 
 
-_TAKEN: dict[int, set[str]] = {}
-
-
 def _distinct(w: Writer, pool: tuple[str, ...]) -> str:
     """A label from ``pool`` no other row of the table being written has."""
-    taken = _TAKEN.setdefault(id(w), set())
+    taken = w.labels
     value = w.rng.choice([p for p in pool if p not in taken])
     taken.add(value)
     return value
@@ -456,9 +453,8 @@ def _table(w: Writer, name: str) -> tuple[list[str], list[Row], tuple[int, str] 
     r = w.rng
     d = DOMAINS[name]
     for _ in range(40):
-        _TAKEN[id(w)] = set()
+        w.labels.clear()
         rows = [d["row"](w) for _ in range(r.randint(3, 6))]
-        del _TAKEN[id(w)]
         if name == "hotels" or name == "flats" or name == "quotes":
             group = {"hotels": "city", "flats": "area", "quotes": "trade"}[name]
             if not any(sum(x[group] == y[group] for y in rows) == 2 for x in rows):
