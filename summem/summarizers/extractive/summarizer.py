@@ -696,7 +696,8 @@ class ExtractiveSummarizer:
                 sentence = " ".join(sentences[i] for i in group)
                 ids = [message.id]
                 if "context" not in off and all(scores[i] <= 0 for i in range(group[0])):
-                    leaned = self._in_reply(sentence, speaker, prior, said)
+                    core = " ".join(sentences[i] for i in group if scores[i] > 0)
+                    leaned = self._in_reply(core or sentence, speaker, prior, said)
                     if leaned is not None:
                         sentence, ids = leaned[0], [leaned[1], message.id]
                 score = max(scores[i] for i in group)
