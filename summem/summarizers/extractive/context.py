@@ -14,8 +14,8 @@ units, not lone sentences (:func:`units`):
   lower, it is left out and the sentence before it stands alone (it does not depend on it).
   A continuation whose antecedent is filler that continues in turn ("Lyrics and notes -
   that's awesome! It will boost my motivation!") joins the unit before that filler, so the
-  line still says what "it" is. Joining every continuation cost 0.010 of LoCoMo's answers in view at 4,000 tokens (longer
-  lines, fewer of them);
+  line still says what "it" is. Joining every continuation cost 0.010 of LoCoMo's answers in
+  view at 4,000 tokens (longer lines, fewer of them);
 - a sentence that scores 0 is never kept for itself: a continuation that says nothing ("It was
   fun.") is left out, an antecedent that scores 0 comes along with what depends on it.
 
@@ -166,8 +166,11 @@ def units(
                 if scores[i] >= max(scores[j] for j in groups[-1]) or _has_value(sentences[i]):
                     groups[-1].append(i)  # it says more than what it depends on, or a value
             elif scores[i] >= scores[i - 1]:
-                if scores[i - 1] <= 0 and groups and groups[-1][-1] == i - 2 and _continues(
-                    sentences[i - 1]
+                if (
+                    scores[i - 1] <= 0
+                    and groups
+                    and groups[-1][-1] == i - 2
+                    and _continues(sentences[i - 1])
                 ):  # "Lyrics, notes - that's awesome! It will ...": the filler continued too
                     groups[-1].extend([i - 1, i])
                 else:
