@@ -72,6 +72,7 @@ from summem.errors import ConfigurationError
 from summem.messages import Message
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.clip import clip_to_tokens
+from summem.summarizers.extractive.bare_corrections import link_bare_corrections
 from summem.summarizers.extractive.context import (
     answered_sentence,
     antecedent,
@@ -331,6 +332,7 @@ class ExtractiveSummarizer:
         if "supersession" not in off:
             link_marks(old)
             superseded = supersede(old + new)
+            superseded += link_bare_corrections(old + new, self.max_line_chars)
         previous_extra = _previous_extra(request.previous_info)
         templates = read_memory(previous_extra)
         open_runs = read_open_runs(previous_extra)
