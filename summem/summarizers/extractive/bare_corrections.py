@@ -46,13 +46,14 @@ from summem.summarizers.extractive.facts import content_words, digit_words, toke
 from summem.summarizers.extractive.lexicon import (
     CORRECTION_WORDS,
     EMPTY_WORDS,
+    INTERJECTIONS,
     MONTH_WORDS,
     MONTH_WORDS_WITH_DIGIT,
 )
 from summem.summarizers.extractive.selection import Fact, bound_ids
 from summem.summarizers.extractive.supersede import mark
 
-__all__ = ["link_bare_corrections", "value_kinds"]
+__all__ = ["link_bare_corrections", "may_correct", "value_kinds"]
 
 _CUES = CORRECTION_WORDS | frozenset(("no", "nope", "not", "wait", "scratch"))
 """Words by which a short statement says it corrects what was said before."""
@@ -95,17 +96,22 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _COUNT_RE = re.compile(r"(?<![\w.,:/£$€-])\d{1,3}(?![\w.,:/%-]|[.,]\d)")
 _NAME_RE = re.compile(r"(?<=[\w,;] )[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
 _NOT_NAMES = frozenset(("i", "i'm", "i'll", "i've", "i'd")) | _WEEKDAYS
+_PLAIN_WORDS = EMPTY_WORDS | INTERJECTIONS | CORRECTION_WORDS | _CUES | _PHRASING
 _COMBINED_RE = re.compile(r'^correcting (?P<who>[^"]{1,40})\'s "(?P<old>.*)": (?P<own>.*)$')
 _IN_REPLY = ", in reply to"
+_BARE_WORDS = 8
+"""The longest sentence that scored nothing taken as a possible bare correction."""
 _NOT_RE = re.compile(r"\bnot (?:on |at |for |the )?[\w:./£$€-]+", re.IGNORECASE)
 
 
-def value_kinds(text: str) -> dict[str, frozenset[str]]:
+def value_kinds(text: str, leading_name: bool = False) -> dict[str, frozenset[str]]:
     """The values ``text`` states, by kind: time, date, weekday, amount, count, name.
 
     Times, dates and amounts are read first; the bare numbers left are counts ("3 of us",
     "a table for 2"), with the number words two to twelve; a capitalised word inside a
-    sentence is a name unless it is a weekday or a month.
+    sentence is a name unless it is a weekday or a month. With ``leading_name``, so is a
+    capitalised first word that is no function, filler or correction word ("Oluwaseun
+    instead.": a correction says the name first).
     """
     found: dict[str, set[str]] = {}
     rest = text
@@ -122,10 +128,28 @@ def value_kinds(text: str) -> dict[str, frozenset[str]]:
         for n in _NAME_RE.findall(rest)
         if n.lower() not in _NOT_NAMES and n.lower() not in months
     }
+    first = re.match(r"\s*([A-Z][a-z]+)\b", rest)
+    if leading_name and first is not None:
+        word = first.group(1).lower()
+        if word not in _NOT_NAMES and word not in months and word not in _PLAIN_WORDS:
+            names.add(word)
     for kind, values in (("weekday", weekdays), ("count", counts), ("name", names)):
         if values:
             found[kind] = values
     return {k: frozenset(v) for k, v in found.items()}
+
+
+def may_correct(sentence: str) -> bool:
+    """Whether a sentence that scored nothing may be a bare correction ("Scratch that, nine.").
+
+    Short, with a correction cue and a value; it is kept only if it is linked
+    (:func:`link_bare_corrections`).
+    """
+    return (
+        len(tokenize(sentence)) <= _BARE_WORDS
+        and _cued(sentence)
+        and bool(value_kinds(_asserted(sentence), leading_name=True))
+    )
 
 
 def link_bare_corrections(facts: Sequence[Fact], max_chars: int = 280) -> int:
@@ -136,18 +160,12 @@ def link_bare_corrections(facts: Sequence[Fact], max_chars: int = 280) -> int:
     dropped = 0
     ordered = sorted(facts, key=lambda f: f.order)
     for at, fact in enumerate(ordered):
-        if fact.order[0] != 2 or fact.state == 2 or fact.supersedes or fact.marks:
-            continue
-        speaker, own = _parts(fact)
-        if speaker is None or speaker == "tool" or not _cued(own):
-            continue
-        found = _antecedent(ordered[:at], fact, own)
+        found = _link(ordered[:at], fact)
         if found is None:
+            if fact.bare:
+                fact.state = 2  # scored nothing alone and corrects nothing here
             continue
-        older, kind = found
-        quoted = _quoted(older, own, kind)
-        if quoted is None:
-            continue
+        older, speaker, quoted = found
         body = f'correcting {quoted[0]}\'s "{quoted[1]}": {quoted[2]}'
         if len(body) + len(speaker) + 4 > max_chars or not older.ids:
             mark(older, fact)
@@ -165,6 +183,20 @@ def link_bare_corrections(facts: Sequence[Fact], max_chars: int = 280) -> int:
             if i not in fact.supersedes and i not in fact.ids:
                 fact.supersedes.append(i)
     return dropped
+
+
+def _link(earlier: Sequence[Fact], fact: Fact) -> tuple[Fact, str, tuple[str, str, str]] | None:
+    """What ``fact`` corrects, its speaker and what to quote, if it is a bare correction."""
+    if fact.order[0] != 2 or fact.state == 2 or fact.supersedes or fact.marks:
+        return None
+    speaker, own = _parts(fact)
+    if speaker is None or speaker == "tool" or not _cued(own):
+        return None
+    found = _antecedent(earlier, fact, own)
+    if found is None:
+        return None
+    quoted = _quoted(found[0], own, found[1])
+    return None if quoted is None else (found[0], speaker, quoted)
 
 
 def _parts(fact: Fact) -> tuple[str | None, str]:
@@ -204,7 +236,7 @@ def _cued(own: str) -> bool:
 
 def _antecedent(earlier: Sequence[Fact], fact: Fact, own: str) -> tuple[Fact, str] | None:
     """The fact ``fact`` corrects and the kind of value corrected; None if unclear."""
-    kinds = value_kinds(_asserted(own))
+    kinds = value_kinds(_asserted(own), leading_name=True)
     if not kinds:
         return None
     for older in reversed(earlier):
@@ -256,7 +288,7 @@ def _about(own: str, said: str, adjacent: bool) -> bool:
 
     Its values, the ones it denies too, are not words it names.
     """
-    values = {w for v in value_kinds(own).values() for x in v for w in tokenize(x)}
+    values = {w for v in value_kinds(own, True).values() for x in v for w in tokenize(x)}
     theirs = set(tokenize(said))
     mine = {
         w

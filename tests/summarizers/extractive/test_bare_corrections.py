@@ -169,3 +169,31 @@ def test_values_are_read_by_kind() -> None:
         "time": frozenset({"7pm"}),
         "count": frozenset({"three"}),
     }
+
+
+def test_a_correction_with_no_digit_is_kept_when_it_corrects_something() -> None:
+    out = summarize(
+        [
+            msg("a", "Could you sort out the delivery slot?"),
+            msg("b", "All set: the delivery slot is down for Radhika as the contact.", "assistant"),
+            msg("c", "Hmm, Oluwaseun instead."),
+            msg("d", "Could you sort out the car service?"),
+            msg("e", "Done, your car service is confirmed for three people.", "assistant"),
+            msg("f", "Scratch that, nine."),
+        ]
+    )
+    line, _ = entry(out, "Oluwaseun")
+    assert line.startswith("- user: correcting assistant's \"All set: the delivery slot")
+    line, _ = entry(out, "nine")
+    assert line.endswith('confirmed for three people.": Scratch that, nine.')
+    assert out.text.count("Radhika") == 1 and out.text.count("three people") == 1
+
+
+def test_a_correction_with_no_digit_that_corrects_nothing_is_not_kept() -> None:
+    out = summarize(
+        [
+            msg("a", "Could you sort out the delivery slot for me?"),
+            msg("b", "Hmm, Oluwaseun instead."),
+        ]
+    )
+    assert "Oluwaseun" not in out.text
