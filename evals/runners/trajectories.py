@@ -27,7 +27,7 @@ from typing import Any
 
 from evals.engine.config import EngineConfig, add_llm_arguments, build_reducer, open_client
 from evals.engine.replay import ReplayState, ReplayTrace, efficiency, replay
-from evals.families import blind3, blind4
+from evals.families import blind3, blind4, fixups
 from evals.families.catalogue import FAMILIES, Family
 from evals.families.facts import ALL_KINDS, KINDS, PlantedFact, message_text
 from evals.families.trajectories import Trajectory, generate_trajectory
@@ -221,6 +221,8 @@ def run_trajectories(
                 traj = blind3.GENERATORS[style](seed, turns=turns, facts=facts)
             elif style in blind4.GENERATORS:  # and so does the fourth
                 traj = blind4.GENERATORS[style](seed, turns=turns, facts=facts)
+            elif style in fixups.GENERATORS:  # and the corrections naming their subject earlier
+                traj = fixups.GENERATORS[style](seed, turns=turns, facts=facts)
             else:
                 traj = generate_trajectory(
                     seed,
