@@ -106,6 +106,8 @@ _SPEAKERS = frozenset(
 points outside it ("I'm going to try making it tonight!"), it names nothing of its own."""
 _CONTRASTS = frozenset(_split("but and"))
 """Conjunctions that, opening a message, continue the message before it."""
+_ANTECEDENT_WORDS = 3
+"""A sentence shorter than this ("Noted.", "Got it.") names nothing a reply could point at."""
 _LEAN_WORDS = 4
 """How far into a message's opening sentence a pointer makes it lean on the message before."""
 _CONTENT_FREE = frozenset(
@@ -283,14 +285,17 @@ def antecedent(
     """The sentence of the previous message ``sentence`` most likely points at, if any.
 
     The one sharing most of its words (function words aside; the latest on a tie), else the
-    last one that is not filler (content-free words only) nor a stock phrase (``repeated``:
-    said elsewhere too, see :func:`stands_alone`); None when every one is.
+    last one that is not filler (content-free words only), an acknowledgement too short to
+    name anything ("Noted.", "Got it.": under ``_ANTECEDENT_WORDS`` words) nor a stock phrase
+    (``repeated``: said elsewhere too, see :func:`stands_alone`); None when every one is.
     """
     said = {w for w in _words(sentence) if w not in _STOP and w not in _POINTING}
     meaningful = [
         i
         for i, s in enumerate(sentences)
-        if not _content_free(s) and not (repeated is not None and repeated[i])
+        if not _content_free(s)
+        and len(_words(s)) >= _ANTECEDENT_WORDS
+        and not (repeated is not None and repeated[i])
     ]
     if not meaningful:
         return None

@@ -184,6 +184,21 @@ def test_an_opening_about_the_speakers_points_back_wherever_its_pointer_is() -> 
     assert not any("in reply to" in x for x in alone)
 
 
+def test_a_reply_is_never_joined_to_an_acknowledgement_or_outweighed_by_its_framing() -> None:
+    msgs = [
+        msg("u1", "Put Priyanka on the Thursday rota."),
+        msg("a1", "Noted.", "assistant"),
+        msg("u2", "Scratch that, Priyanka."),
+        msg("a2", "Right, I'll keep Priyanka there then.", "assistant"),
+        msg("u3", "This one then?"),
+        msg("a3", "This one, 4471.", "assistant"),
+    ]
+    got = lines(summarize(msgs))
+    assert not any("in reply to assistant: Noted" in x for x in got)  # names nothing
+    assert "- user: Scratch that, Priyanka." in got
+    assert "- assistant: This one, 4471." in got  # 4 words of its own to 5 of framing
+
+
 def test_an_opening_that_says_what_it_is_about_stands_alone() -> None:
     msgs = [
         msg("u1", "Any news on the boiler?"),
