@@ -515,7 +515,9 @@ class ExtractiveSummarizer:
         at = antecedent(sentences, sentence, repeated)
         if at is None:
             return None
-        body = f"{sentence.rstrip(' .!')}, in reply to {other}: {sentences[at]}"
+        said_first = sentence.rstrip(" .!")
+        joint = " " if said_first.endswith("?") else ", "  # "Is it due? in reply to ...": no "?,"
+        body = f"{said_first}{joint}in reply to {other}: {sentences[at]}"
         if len(body) + len(speaker) + 4 > self.max_line_chars:
             return None
         frame = {"in", "reply", "to", *_plain_words(speaker), *_plain_words(other)}
@@ -917,7 +919,8 @@ def _reply_fact(
     score = score_sentence(offer, "user", focus, off=off | {"question_discount"})
     if score <= 0:
         return None
-    body = f"{reply.rstrip(' .!')}, in reply to: {offer}"
+    said = reply.rstrip(" .!")
+    body = f"{said}{' ' if said.endswith('?') else ', '}in reply to: {offer}"
     return body, score + _W_DECISION, [asked_id, reply_id]
 
 

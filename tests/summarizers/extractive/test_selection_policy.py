@@ -197,6 +197,8 @@ def test_a_reply_is_never_joined_to_an_acknowledgement_or_outweighed_by_its_fram
     assert not any("in reply to assistant: Noted" in x for x in got)  # names nothing
     assert "- user: Scratch that, Priyanka." in got
     assert "- assistant: This one, 4471." in got  # 4 words of its own to 5 of framing
+    asked = next(x for x in got if x.startswith("- user: This one then?"))
+    assert asked.startswith("- user: This one then? in reply to")  # no "?,"
 
 
 def test_an_opening_that_says_what_it_is_about_stands_alone() -> None:
