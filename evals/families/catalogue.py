@@ -11,10 +11,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from evals.families import blind3, blind4, blind5
+from evals.families import blind3, blind4, blind5, fixups
 from evals.families.trajectories import Trajectory, generate_trajectory
 
-__all__ = ["FAMILIES", "TRACE", "Family", "tool_heavy"]
+__all__ = ["FAMILIES", "GENERATORS", "TRACE", "Family", "tool_heavy"]
+
+GENERATORS = {
+    **blind3.GENERATORS,
+    **blind4.GENERATORS,
+    **blind5.GENERATORS,
+    **fixups.GENERATORS,
+}
+"""Families that write their own trajectories (each blind set and ``fixups``), by style."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +45,7 @@ class Family:
 
         ``turns`` and ``facts`` override the family's own when given.
         """
-        generators = {**blind3.GENERATORS, **blind4.GENERATORS, **blind5.GENERATORS}
+        generators = GENERATORS
         if self.style in generators:
             return generators[self.style](
                 seed,
@@ -150,6 +158,15 @@ FAMILIES: dict[str, Family] = {
             about="held out, written blind: the assistant offers 1-3 options, the user accepts "
             "one in a few words ('the second one'); the fact is the accepted value",
             style="confirmations",
+        ),
+        Family(
+            "fixups",
+            200,
+            10,
+            about="tuned on: a booking's value stated by either side, then corrected by the user "
+            "without naming the subject ('No wait, make it 16:15', 'Hmm, four instead'), or only "
+            "confirmed ('No, five is fine')",
+            style="fixups",
         ),
         Family(
             "correction-chains",

@@ -27,8 +27,7 @@ from typing import Any
 
 from evals.engine.config import EngineConfig, add_llm_arguments, build_reducer, open_client
 from evals.engine.replay import ReplayState, ReplayTrace, efficiency, replay
-from evals.families import blind3, blind4, blind5
-from evals.families.catalogue import FAMILIES, Family
+from evals.families.catalogue import FAMILIES, GENERATORS, Family
 from evals.families.facts import ALL_KINDS, KINDS, PlantedFact, message_text
 from evals.families.trajectories import Trajectory, generate_trajectory
 from evals.metrics.fragments import FragmentCount, HistoryIndex, summary_fragments
@@ -217,12 +216,8 @@ def run_trajectories(
     traces: list[ReplayTrace] = []
     with progress_bar(len(seeds), f"trajectories {config.label}", enabled=progress) as advance:
         for seed in seeds:
-            if style in blind3.GENERATORS:  # the third blind set writes its own trajectories
-                traj = blind3.GENERATORS[style](seed, turns=turns, facts=facts)
-            elif style in blind4.GENERATORS:  # and so does the fourth
-                traj = blind4.GENERATORS[style](seed, turns=turns, facts=facts)
-            elif style in blind5.GENERATORS:  # and the fifth
-                traj = blind5.GENERATORS[style](seed, turns=turns, facts=facts)
+            if style in GENERATORS:  # a family that writes its own trajectories
+                traj = GENERATORS[style](seed, turns=turns, facts=facts)
             else:
                 traj = generate_trajectory(
                     seed,

@@ -12,8 +12,10 @@ units, not lone sentences (:func:`units`):
   minute."), when it scores at least as high as what it depends on, or states a number (an
   amount, a date, a code: the point of "It should arrive by 21 March."); otherwise, scoring
   lower, it is left out and the sentence before it stands alone (it does not depend on it).
-  Joining every continuation cost 0.010 of LoCoMo's answers in view at 4,000 tokens (longer
-  lines, fewer of them);
+  A continuation whose antecedent is filler that continues in turn ("Lyrics and notes -
+  that's awesome! It will boost my motivation!") joins the unit before that filler, so the
+  line still says what "it" is. Joining every continuation cost 0.010 of LoCoMo's answers in
+  view at 4,000 tokens (longer lines, fewer of them);
 - a sentence that scores 0 is never kept for itself: a continuation that says nothing ("It was
   fun.") is left out, an antecedent that scores 0 comes along with what depends on it.
 
@@ -85,8 +87,8 @@ def _split(text: str) -> list[str]:
 
 _OPENERS = frozenset(
     _split(
-        """it it's its itself this that these those they they're them their theirs he she him
-        her his hers there which who whom whose such so and but or nor because also too then
+        """it it's its itself this that that's these those they they're them their theirs he she
+        him her his hers there which who whom whose such so and but or nor because also too then
         both either neither another other others same one ones here"""
     )
 )
@@ -95,8 +97,17 @@ _POINTERS = frozenset(
     _split("it it's its this that these those they them their he she him her his there one")
 )
 """Words that, in a short sentence, point at something said before."""
-_POINTING = _POINTERS | frozenset(_split("they're they've he's she's it'll"))
+_POINTING = _POINTERS | frozenset(_split("they're they've he's she's it'll that's"))
 """Pointers, contractions included, in a message's opening sentence."""
+_SPEAKERS = frozenset(
+    _split("i i'm i'd i've i'll we we're we'd we've we'll you you're you'd you've you'll")
+)
+"""Subjects that are the conversation's own people: a pointer later in such a short sentence
+points outside it ("I'm going to try making it tonight!"), it names nothing of its own."""
+_CONTRASTS = frozenset(_split("but and"))
+"""Conjunctions that, opening a message, continue the message before it."""
+_ANTECEDENT_WORDS = 3
+"""A sentence shorter than this ("Noted.", "Got it.") names nothing a reply could point at."""
 _LEAN_WORDS = 4
 """How far into a message's opening sentence a pointer makes it lean on the message before."""
 _CONTENT_FREE = frozenset(
@@ -157,7 +168,15 @@ def units(
                 if scores[i] >= max(scores[j] for j in groups[-1]) or _has_value(sentences[i]):
                     groups[-1].append(i)  # it says more than what it depends on, or a value
             elif scores[i] >= scores[i - 1]:
-                groups.append([i - 1, i])  # its antecedent comes along, whatever its score
+                if (
+                    scores[i - 1] <= 0
+                    and groups
+                    and groups[-1][-1] == i - 2
+                    and _continues(sentences[i - 1])
+                ):  # "Lyrics, notes - that's awesome! It will ...": the filler continued too
+                    groups[-1].extend([i - 1, i])
+                else:
+                    groups.append([i - 1, i])  # its antecedent comes along, whatever its score
         else:
             groups.append([i])
     return groups
@@ -243,7 +262,10 @@ def leans_on_previous(sentence: str) -> bool:
     Short (under ``SHORT_WORDS`` words) and holding a pointer (a pronoun or demonstrative)
     among its first ``_LEAN_WORDS`` words, an interjection aside: "I love this series.",
     "They're called Peruvian Lilies.", "Thanks! I got it a while ago."; not "Door code
-    changed again, it's 4471 now" (it says what it is about first).
+    changed again, it's 4471 now" (it says what it is about first). When its subject is one
+    of the people talking ("I", "we", "you"), a pointer anywhere in it counts: "I'd love to
+    try it sometime." names nothing before its pointer. So does an opening "but" or "and"
+    ("Cool, but my favourite is the Hawaiian.").
     """
     words = _words(sentence.lstrip("\"'([ "))
     if not 0 < len(words) < SHORT_WORDS:
@@ -251,7 +273,10 @@ def leans_on_previous(sentence: str) -> bool:
     start = 0
     while start < len(words) and words[start] in _CONTENT_FREE and words[start] not in _POINTING:
         start += 1  # "Thanks! I got it ...": the interjection aside
-    return not _POINTING.isdisjoint(words[start : start + _LEAN_WORDS])
+    if start < len(words) and words[start] in _CONTRASTS:
+        return True  # "Cool, but my favourite is ...": it answers what came before
+    reach = len(words) if start < len(words) and words[start] in _SPEAKERS else _LEAN_WORDS
+    return not _POINTING.isdisjoint(words[start : start + reach])
 
 
 def antecedent(
@@ -260,14 +285,17 @@ def antecedent(
     """The sentence of the previous message ``sentence`` most likely points at, if any.
 
     The one sharing most of its words (function words aside; the latest on a tie), else the
-    last one that is not filler (content-free words only) nor a stock phrase (``repeated``:
-    said elsewhere too, see :func:`stands_alone`); None when every one is.
+    last one that is not filler (content-free words only), an acknowledgement too short to
+    name anything ("Noted.", "Got it.": under ``_ANTECEDENT_WORDS`` words) nor a stock phrase
+    (``repeated``: said elsewhere too, see :func:`stands_alone`); None when every one is.
     """
     said = {w for w in _words(sentence) if w not in _STOP and w not in _POINTING}
     meaningful = [
         i
         for i, s in enumerate(sentences)
-        if not _content_free(s) and not (repeated is not None and repeated[i])
+        if not _content_free(s)
+        and len(_words(s)) >= _ANTECEDENT_WORDS
+        and not (repeated is not None and repeated[i])
     ]
     if not meaningful:
         return None

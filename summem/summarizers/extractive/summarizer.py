@@ -504,8 +504,9 @@ class ExtractiveSummarizer:
 
         "I love this series." after Jolene's "Have you read the Expanse books?" becomes
         ``I love this series, in reply to Jolene: Have you read the Expanse books?``. Not
-        when that message is the same speaker's (it continues itself) or the line would
-        pass ``max_line_chars``.
+        when that message is the same speaker's (it continues itself), the line would pass
+        ``max_line_chars``, or its framing ("in reply to", the two speakers) would be as many
+        words as the two sentences say: "Scratch that, Priya" after "Noted." stays alone.
         """
         if before is None or before[0] == speaker or not leans_on_previous(sentence):
             return None
@@ -514,9 +515,15 @@ class ExtractiveSummarizer:
         at = antecedent(sentences, sentence, repeated)
         if at is None:
             return None
-        body = f"{sentence.rstrip(' .!')}, in reply to {other}: {sentences[at]}"
+        said_first = sentence.rstrip(" .!")
+        joint = " " if said_first.endswith("?") else ", "  # "Is it due? in reply to ...": no "?,"
+        body = f"{said_first}{joint}in reply to {other}: {sentences[at]}"
         if len(body) + len(speaker) + 4 > self.max_line_chars:
             return None
+        frame = {"in", "reply", "to", *_plain_words(speaker), *_plain_words(other)}
+        said_here = _plain_words(f"{sentence} {sentences[at]}") - frame
+        if len(said_here) <= len(frame):  # "Scratch that, Priya, in reply to assistant: Noted."
+            return None  # the framing would say more than the two messages do
         return body, other_id
 
     def _said_counts(self, request: SummaryRequest, speakers: frozenset[str]) -> dict[str, int]:
@@ -696,7 +703,8 @@ class ExtractiveSummarizer:
                 sentence = " ".join(sentences[i] for i in group)
                 ids = [message.id]
                 if "context" not in off and all(scores[i] <= 0 for i in range(group[0])):
-                    leaned = self._in_reply(sentence, speaker, prior, said)
+                    core = " ".join(sentences[i] for i in group if scores[i] > 0)
+                    leaned = self._in_reply(core or sentence, speaker, prior, said)
                     if leaned is not None:
                         sentence, ids = leaned[0], [leaned[1], message.id]
                 score = max(scores[i] for i in group)
@@ -730,6 +738,11 @@ class ExtractiveSummarizer:
             line = f"- assistant: {body}"
             add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
         return facts
+
+
+def _plain_words(text: str) -> set[str]:
+    """A text's distinct words of two letters or more (or numbers), lower-cased."""
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 1 or w.isdigit()}
 
 
 def _expand_user_messages(
@@ -906,7 +919,8 @@ def _reply_fact(
     score = score_sentence(offer, "user", focus, off=off | {"question_discount"})
     if score <= 0:
         return None
-    body = f"{reply.rstrip(' .!')}, in reply to: {offer}"
+    said = reply.rstrip(" .!")
+    body = f"{said}{' ' if said.endswith('?') else ', '}in reply to: {offer}"
     return body, score + _W_DECISION, [asked_id, reply_id]
 
 

@@ -101,6 +101,9 @@ def test_units_groups_continuations_and_leaves_out_weak_ones() -> None:
     assert units(weak, [6.0, 1.0, 0.0]) == [[0]]  # says less and no value: left out, not joined
     fragment = ["We met in Porto.", "a city I had never seen before, in 2019."]
     assert units(fragment, [2.0, 3.0]) == [[0, 1]]  # a lower-case fragment continues
+    chained = ["Yes, lyrics and sketches", "that's the best part!", "It keeps me going."]
+    assert units(chained, [2.0, 0.0, 2.2]) == [[0, 1, 2]]  # filler between: "it" is the lyrics
+    assert units(chained, [0.0, 0.0, 2.2]) == [[1, 2]]  # nothing before the filler to join
 
 
 # -- replies -------------------------------------------------------------------------------
@@ -157,6 +160,45 @@ def test_a_short_opening_that_points_back_is_kept_with_what_it_points_at() -> No
     assert "in reply to user: " in flowers and "purple flowers?" in flowers  # the question
     alone = lines(summarize(msgs, ablate=("context",)))
     assert "- assistant: I built it from cedar offcuts." in alone
+
+
+def test_an_opening_about_the_speakers_points_back_wherever_its_pointer_is() -> None:
+    msgs = [
+        msg("u1", "I finally got the lemon sorbet right: fresh zest, a little honey, no gelatine."),
+        msg("a1", "Wow, sounds delicious! I'm going to try making it tonight!", "assistant"),
+        msg("u2", "Do you prefer the Margherita or the one with anchovies?"),
+        msg("a2", "Cool, but my favourite is the pineapple one.", "assistant"),
+        msg("u3", "Send me the Tuesday timetable when you can."),
+        msg("a3", "Sure. The harbour ferry leaves at 09:40 on Tuesdays.", "assistant"),
+    ]
+    got = lines(summarize(msgs))
+    sorbet = next(x for x in got if "tonight" in x)
+    assert sorbet == (
+        "- assistant: I'm going to try making it tonight, in reply to user: I finally got the"
+        " lemon sorbet right: fresh zest, a little honey, no gelatine."
+    )
+    pizza = next(x for x in got if "pineapple" in x)
+    assert "in reply to user: Do you prefer the Margherita" in pizza
+    assert "- assistant: The harbour ferry leaves at 09:40 on Tuesdays." in got  # says its subject
+    alone = lines(summarize(msgs, ablate=("context",)))
+    assert not any("in reply to" in x for x in alone)
+
+
+def test_a_reply_is_never_joined_to_an_acknowledgement_or_outweighed_by_its_framing() -> None:
+    msgs = [
+        msg("u1", "Put Priyanka on the Thursday rota."),
+        msg("a1", "Noted.", "assistant"),
+        msg("u2", "Scratch that, Priyanka."),
+        msg("a2", "Right, I'll keep Priyanka there then.", "assistant"),
+        msg("u3", "This one then?"),
+        msg("a3", "This one, 4471.", "assistant"),
+    ]
+    got = lines(summarize(msgs))
+    assert not any("in reply to assistant: Noted" in x for x in got)  # names nothing
+    assert "- user: Scratch that, Priyanka." in got
+    assert "- assistant: This one, 4471." in got  # 4 words of its own to 5 of framing
+    asked = next(x for x in got if x.startswith("- user: This one then?"))
+    assert asked.startswith("- user: This one then? in reply to")  # no "?,"
 
 
 def test_an_opening_that_says_what_it_is_about_stands_alone() -> None:
