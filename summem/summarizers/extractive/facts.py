@@ -32,7 +32,6 @@ __all__ = [
     "digit_words",
     "score_sentence",
     "split_sentences",
-    "states_about_self",
     "tokenize",
     "value_signal",
 ]
@@ -300,42 +299,6 @@ def score_sentence(
         hits = len(wordset & focus)
         score += 1.5 * min(1.0, hits / max(1, min(3, len(focus))))
     return score * ROLE_WEIGHT.get(role, 1.0)
-
-
-def states_about_self(sentence: str, words: list[str] | None = None) -> bool:
-    """A statement of the speaker's own present state or habit that carries no value.
-
-    ``"We're pescatarian at home, so keep that in mind."``, ``"I don't drive."``, ``"My son
-    can't have nuts."``: a first-person subject (``I``, ``we``, or ``my``/``our`` and a noun)
-    with a present copula, ``have``, ``can`` or a negation of them, read from closed-class
-    words only. Not a question, and nothing with a value of its own (a digit, a date or a day,
-    a contact): those already score on their values, and a bonus there would only lift a
-    person's chatter over the offers they accept.
-    """
-    if words is None:
-        words = tokenize(sentence)
-    if not words or sentence.rstrip().endswith("?") or _DIGIT_RE.search(sentence):
-        return False
-    wordset = set(words)
-    if not (lex.MONTH_WORDS.isdisjoint(wordset) and lex.WHEN_WORDS.isdisjoint(wordset)):
-        return False
-    if "@" in sentence or "://" in sentence:
-        return False
-    if not lex.WHEN_BIGRAMS.isdisjoint(f"{a} {b}" for a, b in itertools.pairwise(words)):
-        return False
-    states = lex.STATIVE_WORDS
-    for i, word in enumerate(words):
-        if word in lex.SELF_STATES:
-            return True
-        if word in lex.SELF_SUBJECTS and not states.isdisjoint(words[i + 1 : i + 3]):
-            return True
-        if word in lex.OWN_DETERMINERS:
-            after = words[i + 1 : i + 5]
-            if any(w.endswith(("'s", "'re")) for w in after[:1]):
-                return True
-            if not states.isdisjoint(after[1:]):
-                return True
-    return False
 
 
 _LOWER_ID_RE = re.compile(r"[a-z0-9]+(?:[_.:-][a-z0-9]+)*")

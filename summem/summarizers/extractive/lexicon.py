@@ -19,7 +19,6 @@ __all__ = [
     "MONTH_WORDS",
     "MONTH_WORDS_WITH_DIGIT",
     "NOT_EVENTS",
-    "OWN_DETERMINERS",
     "PERSONAL_BIGRAMS",
     "PLAN_BIGRAMS",
     "PLAN_WORDS",
@@ -28,9 +27,6 @@ __all__ = [
     "QUESTION_OPENERS",
     "SECOND_PERSON",
     "SELF_OPENINGS",
-    "SELF_STATES",
-    "SELF_SUBJECTS",
-    "STATIVE_WORDS",
     "STOPWORDS",
     "TASK_BIGRAMS",
     "TASK_WORDS",
@@ -118,16 +114,6 @@ TASK_BIGRAMS = frozenset(
     )
 )
 SECOND_PERSON = _wordset("you you'd you'll you're")
-SELF_SUBJECTS = _wordset("i we")
-SELF_STATES = _wordset("i'm we're i've we've")
-"""A first-person subject with its present copula or ``have`` in one word."""
-OWN_DETERMINERS = _wordset("my our")
-STATIVE_WORDS = _wordset(
-    """am is are be have has can can't cannot don't doesn't won't isn't aren't haven't
-    hasn't not"""
-)
-"""Closed-class words of a present state or habit after a subject: the copula, ``have``,
-``can``, and their negations (``we don't``, ``my son can't``)."""
 FIRST_PERSON = _wordset("i i'm i've i'd i'll my me mine we we're we've we'd we'll our us")
 PLAN_WORDS = _wordset(
     "gonna plan plans planning planned upcoming hoping wanna trying i'll we'll will"

@@ -86,7 +86,6 @@ from summem.summarizers.extractive.facts import (
     digit_words,
     score_sentence,
     split_sentences,
-    states_about_self,
     tokenize,
 )
 from summem.summarizers.extractive.layout import day_of, leading_stamp, summary_lines
@@ -185,10 +184,6 @@ repeats the words of what it corrects, and without this lost to fresher sentence
 stale line was gone (the gate's ``corrections``, 30 seeds: new value at the end 0.99 -> 0.94)."""
 _SAME_MESSAGE = 0.75
 """Weight left to a message's other sentences once its best one stands for it."""
-_W_OWN = 1.0
-"""Bonus of a person's statement of their own present state or habit with no value of its
-own (:func:`~.facts.states_about_self`: "we're vegetarian at home", "my son can't have nuts"),
-said by the user or by a named speaker (a person in a dialogue between two people)."""
 _SELECTION_HEURISTICS = (
     "carry_share",
     "new_share",
@@ -206,7 +201,6 @@ _SELECTION_HEURISTICS = (
     "table_memory",
     "table_recall",
     "novelty",
-    "own_statements",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -599,28 +593,6 @@ class ExtractiveSummarizer:
             facts.append(fact)
         return facts
 
-    def _own_statements(
-        self,
-        sentences: list[str],
-        tokens: list[list[str]],
-        scores: list[float],
-        role: str,
-        focus: frozenset[str],
-        speakers: frozenset[str],
-    ) -> None:
-        """Add :data:`_W_OWN` to the scores of a person's statements about themselves.
-
-        A short one the filler rule dropped ("We're pescatarian.") is scored without it first.
-        """
-        for i, sentence in enumerate(sentences):
-            if not states_about_self(sentence, tokens[i]):
-                continue
-            score = scores[i] or score_sentence(
-                sentence, role, focus, speakers=speakers, off=self._off | {"filler_drop"}
-            )
-            if score > 0:
-                scores[i] = score + _W_OWN
-
     def _new_facts(
         self,
         request: SummaryRequest,
@@ -712,9 +684,6 @@ class ExtractiveSummarizer:
             ]
             novel = [_novel_words(s, vocab) for s in sentences]
             tokens = [tokenize(s) for s in sentences]
-            person = role == "user" or (role == "assistant" and bool(message.name))
-            if person and "own_statements" not in off:
-                self._own_statements(sentences, tokens, scores, role, focus, speakers)
             if vocab is not None:
                 vocab.update(tokenize(text))
             first = len(facts)
