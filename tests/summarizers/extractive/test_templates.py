@@ -268,3 +268,51 @@ def test_an_old_summary_counted_instances_and_its_seen_is_read_as_at_most_two() 
     later = _summarize(summarizer, [("assistant", "Okay, noted."), ("user", KIDS[1])], 5, previous)
     assert getattr(later, "extra", {})[COUNTED_BY] == "occasions"
     assert [t[:2] for t in getattr(later, "extra", {})["templates"]] == [["user", 2]]
+
+
+PARCEL = "Parcel {c} turned up, it was the wrong size of course."
+
+
+def test_an_update_said_the_same_way_every_time_is_a_template() -> None:
+    """Boilerplate with a correction word ('wrong', 'now') is discounted from its third occasion."""
+    codes = ("SY376943", "BE-3864-M", "ZN695771")
+    parcels = [_fact(f"- user: {PARCEL.format(c=c)}", pos=2 * i) for i, c in enumerate(codes)]
+    between = [
+        _fact(f"- user: Keep the {w} site visit in mind for the call on Tuesday.", pos=2 * i + 1)
+        for i, w in enumerate(("Quarry Road", "Kiln Yard"))
+    ]
+    memory = discount_templates([*parcels, *between], [])
+    assert [f.priority for f in parcels] == [5.0 / 2**POWER] * 3
+    assert all(f.priority == 5.0 for f in between)
+    assert [t.seen for t in memory if "wrong" in t.frame] == [3]
+
+
+def test_an_update_template_is_remembered_across_reductions() -> None:
+    first = _fact(f"- user: {PARCEL.format(c='SY376943')}", pos=0)
+    memory = discount_templates(
+        [first, _fact("- user: Booked the dentist slot for Tuesday at 8:45.", pos=1)], []
+    )
+    second = _fact(f"- user: {PARCEL.format(c='BE-3864-M')}", pos=0)
+    carried = _fact(f"- user: {PARCEL.format(c='SY376943')}", order=1, pos=0)
+    memory = discount_templates([carried, second], memory)
+    third = _fact(f"- user: {PARCEL.format(c='ZN695771')}", pos=5)
+    old = [
+        _fact(f"- user: {PARCEL.format(c=c)}", order=1, pos=2 * i)
+        for i, c in enumerate(("SY376943", "BE-3864-M"))
+    ]
+    old.insert(
+        1, _fact("- user: Booked the dentist slot for Tuesday at 8:45 again.", order=1, pos=1)
+    )
+    discount_templates([*old, third], memory)
+    assert third.priority == 5.0 / 2**POWER
+
+
+def test_corrections_said_once_or_in_one_run_are_never_templates() -> None:
+    """A correction is not boilerplate: nor a few in a row, nor one sharing a plain frame."""
+    budget = "My budget for the {p} is {v} pounds."
+    update = "Actually, my budget for the {p} is now {v} pounds."
+    plain = [_fact(f"- user: {budget.format(p=p, v=i)}", pos=2 * i) for i, p in enumerate("abc")]
+    fixes = [_fact(f"- user: {update.format(p=p, v=i)}", pos=10 + i) for i, p in enumerate("abc")]
+    discount_templates([*plain, *fixes], [])
+    assert all(f.priority == 5.0 for f in fixes)
+    assert all(f.priority == 5.0 for f in plain)  # one run of statements: a list, as before
