@@ -22,8 +22,9 @@ message of theirs says one again, the run goes on rather than being counted anew
 one message per reduction stays one occasion). Earlier occasions are those remembered or, if
 more, the runs of the previous summary's lines saying the frame (a list kept whole is one run).
 A fact whose template has ``n >= 3`` occasions so far (this round's plus earlier ones) has its
-priority divided by ``(n - 1) ** POWER``. A statement that supersedes an earlier fact is an
-update, never boilerplate; so is one that says it updates something (``actually``, ``now``...),
+priority divided by ``(n - 1) ** POWER``. A statement that supersedes an earlier fact (in this
+round or, carried, in an earlier one: provenance ``"supersedes"``) or marks one is an update,
+never boilerplate; so is one that says it updates something (``actually``, ``now``...),
 unless it says it the same way every time: its occasions are counted among the speaker's
 statements of the frame with the same correction words (``"Parcel X turned up, it was the
 wrong size of course"`` on every delivery, ``"The list now has N items"``), and from the third
@@ -139,9 +140,12 @@ def discount_templates(
         if speaker == "tool":
             continue  # records of one schema: each is data of its own, not boilerplate
         frame = frame_of(body)
-        if len(frame) >= MIN_WORDS:
-            plain = CORRECTION_WORDS.isdisjoint(frame)
-            (by_speaker if plain else updates).setdefault(speaker, []).append((fact, frame))
+        if len(frame) < MIN_WORDS:
+            continue
+        if CORRECTION_WORDS.isdisjoint(frame):
+            by_speaker.setdefault(speaker, []).append((fact, frame))
+        elif not fact.marks:  # an update that marks an older fact corrects it
+            updates.setdefault(speaker, []).append((fact, frame))
     memory = list(memory)
     for speaker in dict.fromkeys([*by_speaker, *updates]):
         group = by_speaker.get(speaker, [])
