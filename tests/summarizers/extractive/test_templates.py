@@ -316,3 +316,15 @@ def test_corrections_said_once_or_in_one_run_are_never_templates() -> None:
     discount_templates([*plain, *fixes], [])
     assert all(f.priority == 5.0 for f in fixes)
     assert all(f.priority == 5.0 for f in plain)  # one run of statements: a list, as before
+
+
+def test_an_update_that_superseded_or_marks_a_fact_is_never_a_template() -> None:
+    update = "Actually, my budget for the {p} is now {v} pounds."
+    facts = [_fact(f"- user: {update.format(p=p, v=i)}", pos=2 * i) for i, p in enumerate("abc")]
+    between = [
+        _fact(f"- user: Keep the {w} site visit in mind for the call on Tuesday.", pos=2 * i + 1)
+        for i, w in enumerate(("Quarry Road", "Kiln Yard"))
+    ]
+    facts[0].supersedes, facts[1].marks = ["m9"], ["m8"]
+    discount_templates([*facts, *between], [])
+    assert [f.priority for f in facts[:2]] == [5.0, 5.0]
