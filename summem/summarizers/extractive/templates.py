@@ -152,7 +152,7 @@ def discount_templates(
         said = group + updates.get(speaker, [])  # a run ends at any statement of theirs
         counted: list[tuple[Fact, frozenset[str], int, bool]] = []
         for fact, frame in group:
-            template = _template(memory, speaker, frame)
+            template = _remembered(memory, speaker, frame)
             runs = _runs(frame, group)
             before = max(template.seen if template else 0, _runs(frame, group, summary=True))
             n = before + runs
@@ -161,17 +161,15 @@ def discount_templates(
             counted.append((fact, frame, n, runs > 0))
         for fact, frame in updates.get(speaker, []):  # said the same way, correction and all
             same = functools.partial(_says_update, frame & CORRECTION_WORDS)
-            template = _template(memory, speaker, frame)
             runs = _runs(frame, said, same=same)
-            before = max(template.seen if template else 0, _runs(frame, said, True, same))
-            counted.append((fact, frame, before + runs, runs > 0))
+            counted.append((fact, frame, _runs(frame, said, True, same) + runs, runs > 0))
         for fact, frame, n, fresh in counted:
             if n >= MIN_INSTANCES:
                 fact.recorded = fact.priority  # the next round discounts afresh, not again
                 fact.priority /= (n - 1) ** POWER
-            if not fresh or n < 2:
-                continue
-            template = _template(memory, speaker, frame)
+            if not fresh or n < 2 or not CORRECTION_WORDS.isdisjoint(frame):
+                continue  # an update template is counted from the summary's lines, not memory
+            template = _remembered(memory, speaker, frame)
             if template is None:
                 template = Template(speaker, frame, n)
             else:
@@ -215,23 +213,9 @@ def _continues(
     return any(position == first and _similar(frame, other) for position, other in new)
 
 
-def _template(memory: Sequence[Template], speaker: str, frame: frozenset[str]) -> Template | None:
-    """The remembered template of ``speaker`` that ``frame`` says, if any.
-
-    An update's frame (with a correction word) says only templates with the same correction
-    words; a plain frame only templates with none.
-    """
-    words = frame & CORRECTION_WORDS
-    return next(
-        (
-            t
-            for t in memory
-            if t.speaker == speaker
-            and t.frame & CORRECTION_WORDS == words
-            and _similar(frame, t.frame)
-        ),
-        None,
-    )
+def _remembered(memory: Sequence[Template], speaker: str, frame: frozenset[str]) -> Template | None:
+    """The remembered template of ``speaker`` that ``frame`` says, if any."""
+    return next((t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None)
 
 
 def _says_update(words: frozenset[str], frame: frozenset[str], other: frozenset[str]) -> bool:
