@@ -219,8 +219,12 @@ def _remembered(memory: Sequence[Template], speaker: str, frame: frozenset[str])
 
 
 def _says_update(words: frozenset[str], frame: frozenset[str], other: frozenset[str]) -> bool:
-    """Whether ``other`` says the update ``frame``: similar, with its correction ``words``."""
-    return words <= other and _similar(frame, other)
+    """Whether ``other`` says the update ``frame``: the same frame, only its values changed.
+
+    Not merely similar: corrections of different things in one phrasing ("sorry, wrong unit:
+    the tent should go to unit 1098", then the kayak's) name what each corrects.
+    """
+    return words <= other and frame == other
 
 
 def _runs(

@@ -328,3 +328,16 @@ def test_an_update_that_superseded_or_marks_a_fact_is_never_a_template() -> None
     facts[0].supersedes, facts[1].marks = ["m9"], ["m8"]
     discount_templates([*facts, *between], [])
     assert [f.priority for f in facts[:2]] == [5.0, 5.0]
+
+
+def test_corrections_of_different_things_in_one_phrasing_are_not_a_template() -> None:
+    """Said on three occasions, they name what each corrects: the frames differ."""
+    fix = "Sorry, wrong unit earlier: the {p} should go to unit {v}."
+    items = ("tent", "kayak", "sleeping bags")
+    fixes = [_fact(f"- user: {fix.format(p=p, v=i)}", pos=2 * i) for i, p in enumerate(items)]
+    between = [
+        _fact(f"- user: Keep the {w} site visit in mind for the call on Tuesday.", pos=2 * i + 1)
+        for i, w in enumerate(("Quarry Road", "Kiln Yard"))
+    ]
+    discount_templates([*fixes, *between], [])
+    assert all(f.priority == 5.0 for f in fixes)
