@@ -22,16 +22,8 @@ message of theirs says one again, the run goes on rather than being counted anew
 one message per reduction stays one occasion). Earlier occasions are those remembered or, if
 more, the runs of the previous summary's lines saying the frame (a list kept whole is one run).
 A fact whose template has ``n >= 3`` occasions so far (this round's plus earlier ones) has its
-priority divided by ``(n - 1) ** POWER``. A statement that supersedes an earlier fact (in this
-round or, carried, in an earlier one: provenance ``"supersedes"``) or marks one is an update,
-never boilerplate; so is one that says it updates something (``actually``, ``now``...),
-unless it says it the same way every time: its occasions are counted among the speaker's
-statements of the frame with the same correction words (``"Parcel X turned up, it was the
-wrong size of course"`` on every delivery, ``"The list now has N items"``), and from the third
-it is a template like any other. Without this, boilerplate holding a correction word was never
-discounted and, in the ``tables`` family, took 186 of the 400 tokens of the last summary
-(``docs-notes/end-of-run.md``). A single correction, or a few said in a row (one occasion), is
-still never discounted; nor is an update that shares its frame only with plain statements.
+priority divided by ``(n - 1) ** POWER``. A statement that says it updates something
+(``actually``, ``now``...) or that supersedes an earlier fact is an update, never boilerplate.
 
 Limit: any other fact of the speaker's between two items ends the run (a user answering a
 follow-up question in the middle of a list says it on two occasions); a gap tolerance of one
@@ -45,9 +37,8 @@ while real filler is relearned on its next occasion.
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -132,7 +123,6 @@ def discount_templates(
     frames of their last candidate message in the new span (kept as it was if they have none).
     """
     by_speaker: dict[str, list[tuple[Fact, frozenset[str]]]] = {}
-    updates: dict[str, list[tuple[Fact, frozenset[str]]]] = {}
     for fact in facts:
         if fact.order[0] == 0 or fact.state == 2 or fact.supersedes:
             continue
@@ -140,36 +130,30 @@ def discount_templates(
         if speaker == "tool":
             continue  # records of one schema: each is data of its own, not boilerplate
         frame = frame_of(body)
-        if len(frame) < MIN_WORDS:
-            continue
-        if CORRECTION_WORDS.isdisjoint(frame):
+        if len(frame) >= MIN_WORDS and CORRECTION_WORDS.isdisjoint(frame):
             by_speaker.setdefault(speaker, []).append((fact, frame))
-        elif not fact.marks:  # an update that marks an older fact corrects it
-            updates.setdefault(speaker, []).append((fact, frame))
     memory = list(memory)
-    for speaker in dict.fromkeys([*by_speaker, *updates]):
-        group = by_speaker.get(speaker, [])
-        said = group + updates.get(speaker, [])  # a run ends at any statement of theirs
+    for speaker, group in by_speaker.items():
         counted: list[tuple[Fact, frozenset[str], int, bool]] = []
         for fact, frame in group:
-            template = _remembered(memory, speaker, frame)
+            template = next(
+                (t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None
+            )
             runs = _runs(frame, group)
             before = max(template.seen if template else 0, _runs(frame, group, summary=True))
             n = before + runs
             if runs and before and _continues(frame, group, (open_runs or {}).get(speaker, [])):
                 n -= 1  # the previous round's last run goes on: the same occasion
             counted.append((fact, frame, n, runs > 0))
-        for fact, frame in updates.get(speaker, []):  # said the same way, correction and all
-            same = functools.partial(_says_update, frame & CORRECTION_WORDS)
-            runs = _runs(frame, said, same=same)
-            counted.append((fact, frame, _runs(frame, said, True, same) + runs, runs > 0))
         for fact, frame, n, fresh in counted:
             if n >= MIN_INSTANCES:
                 fact.recorded = fact.priority  # the next round discounts afresh, not again
                 fact.priority /= (n - 1) ** POWER
-            if not fresh or n < 2 or not CORRECTION_WORDS.isdisjoint(frame):
-                continue  # an update template is counted from the summary's lines, not memory
-            template = _remembered(memory, speaker, frame)
+            if not fresh or n < 2:
+                continue
+            template = next(
+                (t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None
+            )
             if template is None:
                 template = Template(speaker, frame, n)
             else:
@@ -213,25 +197,8 @@ def _continues(
     return any(position == first and _similar(frame, other) for position, other in new)
 
 
-def _remembered(memory: Sequence[Template], speaker: str, frame: frozenset[str]) -> Template | None:
-    """The remembered template of ``speaker`` that ``frame`` says, if any."""
-    return next((t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None)
-
-
-def _says_update(words: frozenset[str], frame: frozenset[str], other: frozenset[str]) -> bool:
-    """Whether ``other`` says the update ``frame``: the same frame, only its values changed.
-
-    Not merely similar: corrections of different things in one phrasing ("sorry, wrong unit:
-    the tent should go to unit 1098", then the kayak's) name what each corrects.
-    """
-    return words <= other and frame == other
-
-
 def _runs(
-    frame: frozenset[str],
-    group: Sequence[tuple[Fact, frozenset[str]]],
-    summary: bool = False,
-    same: Callable[[frozenset[str], frozenset[str]], bool] | None = None,
+    frame: frozenset[str], group: Sequence[tuple[Fact, frozenset[str]]], summary: bool = False
 ) -> int:
     """The occasions ``frame`` is said in the new span: runs of the speaker's messages saying it.
 
@@ -240,13 +207,11 @@ def _runs(
     frame: shorter facts and updates do not end it. Several instances in one message are one
     occasion. With ``summary``, the same over the previous summary's lines (in conversation
     order): a list kept whole is one run, filler kept from several rounds is several.
-    ``same(frame, other)`` says whether a candidate's frame says ``frame`` (default: similar).
     """
     said: dict[int, bool] = {}
     for fact, other in group:
         if fact.order[0] == (1 if summary else 2):
-            says = (same or _similar)(frame, other)
-            said[fact.order[1]] = said.get(fact.order[1], False) or says
+            said[fact.order[1]] = said.get(fact.order[1], False) or _similar(frame, other)
     runs, before = 0, False
     for position in sorted(said):
         runs += said[position] and not before

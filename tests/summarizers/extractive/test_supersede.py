@@ -190,20 +190,3 @@ def test_a_correction_that_fits_two_different_items_replaces_neither() -> None:
     for value in ("6354", "3000", "900"):
         assert value in out.text, value
     assert out.extra["superseded"] == 0
-
-
-def test_a_carried_correction_keeps_what_it_superseded() -> None:
-    """The next round reads ``supersedes`` back: the correction stays an update (templates)."""
-    first = summarize(
-        [
-            msg("a", "My budget for the new sofa is 1879 pounds."),
-            msg("c", "Actually my budget is now 2300 pounds."),
-        ]
-    )
-    assert list(supersedes(first).values()) == [["a"]]
-    second = summarize(
-        [msg("d", "The meeting is at 10:30 tomorrow.")],
-        previous_summary=first.text,
-        previous_info=SummaryInfo(extra=first.extra),
-    )
-    assert supersedes(second) == {"- user: Actually my budget is now 2300 pounds.": ["a"]}
