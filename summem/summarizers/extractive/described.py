@@ -1,13 +1,14 @@
 """A row of a table picked by description: "the cheaper Lisbon one", "the newest image".
 
 People come back to a row of a table without saying a whole cell of it: by part of a name
-("the Alfama one" for ``Casa Alfama``), by a word's other form ("the failing one" for
-``Failed``), or by comparing a column ("the cheaper of the two Lisbon hotels", "whichever pod
-restarted most"). :func:`described_row` reads one message's words (:func:`.tables.said_words`)
-against a table and gives the row they describe, or None. It is conservative: a wrong row is
-worse than none, so any doubt (two columns to compare, a tie, a value that is not a number, a
-word that is both a column's name and a cell's, a description with nothing tying it to this
-table) names no row.
+("the Alfama one" for ``Casa Alfama``), by a word's other form ("the crashing one" for
+``CrashLoopBackOff``), or by comparing a column ("the cheaper of the two Lisbon hotels",
+"whichever pod restarted most"). :func:`described_row` reads one message's words
+(:func:`.tables.said_words`) against a table and gives the row they describe, or None; only a
+user's words describe (an assistant's name rows by their cells alone, :class:`.tables.Echoed`).
+It is conservative: a wrong row is worse than none, so any doubt (two columns to compare, a
+tie, a value that is not a number, a word that is both a column's name and a cell's, a
+description with nothing tying it to this table) names no row.
 
 - **Selecting words**: a message word of 4 letters or more, not a stopword nor a word of
   comparison, matches a cell word when their stems are equal (``failing`` / ``failed``) or the
@@ -24,7 +25,9 @@ table) names no row.
   column: the column whose name the message says (``restarted`` for ``RESTARTS``), else the
   one column whose name or values fit the word (``cheap`` a price or a sum with its sign,
   ``new`` a date or an age, ``big`` a size or a value in GB), else the table's one numeric
-  column. Something must tie the message to this table: a selecting word, a column's name,
+  column. A comparative (``cheaper``, ``more``) compares the two rows the other words leave
+  ("the cheaper of the two Lisbon hotels"), a superlative (``cheapest``, ``most``) any number.
+  Something must tie the message to this table: a selecting word, a column's name,
   or the word of comparison said before ``one`` ("the cheapest one"; "I found a cheaper
   train" is none). Generic words (``most``, ``least``, ``highest``...) need the column's
   name said. Every row compared must hold a number, a date or an age (``3 days ago``,
@@ -84,6 +87,9 @@ _GENERIC = {
     "minimum": _LOW,
 }
 """Words of comparison that need the column's name said ("restarted most")."""
+_SUPERLATIVE = frozenset(["most", "least", "max", "maximum", "min", "minimum"])
+"""Words that pick one of many, like every word ending in ``est``; the others (``cheaper``,
+``more``) compare two rows: the two the message's other words leave."""
 _ONE = frozenset(["one", "ones", "option", "entry", "row", "place"])
 """Words by which a message refers to one thing of several ("the Alfama one")."""
 _POINTER_RE = re.compile(r"\b([a-z][a-z'-]*[a-z]) (?:" + "|".join(sorted(_ONE)) + r")\b")
@@ -279,6 +285,8 @@ def described_row(table: Table, said: AbstractSet[str]) -> int | None:
     chosen = set.intersection(*broad) if broad else set(range(len(rows)))
     if len(chosen) < 2:
         return None  # the rows the words leave: nothing to compare
+    if not word.endswith("est") and word not in _SUPERLATIVE and len(chosen) != 2:
+        return None  # "the cheaper of the two"; of more, "a bigger van" is talk, not a row
     selecting = bool(broad)
     ordered = sorted(chosen)
     said_column = any(_matches(w, hw) for w in content for hw in header_words)

@@ -35,6 +35,7 @@ from summem.summarizers.extractive.text_tables import cell as _cell
 __all__ = [
     "MAX_CITED",
     "MAX_REMEMBERED",
+    "Echoed",
     "Said",
     "compact_table",
     "find_table",
@@ -222,6 +223,14 @@ def fold(text: str) -> str:
     return "".join(c for c in plain if not unicodedata.combining(c))
 
 
+class Echoed(frozenset[str]):
+    """The words of a message that may name a row by a cell but describe none.
+
+    An assistant's: its "the newest one" or "a cheaper option" speaks of its own tool output
+    or of anything; a user coming back to a row is what a description reads.
+    """
+
+
 Said = Callable[[str], bool] | Sequence[AbstractSet[str]]
 """What later messages say: one test for every word of them, or each message's words
 (:func:`said_words`), so a row is named by one message saying all of a cell."""
@@ -325,7 +334,7 @@ def _named(
     out: list[set[int]] = []
     for test in tests:
         named = {i for i, words in unique if all(test(w) for w in words)}
-        if not named and said is not None:
+        if not named and said is not None and not isinstance(said[len(out)], Echoed):
             row = described_row(table, said[len(out)])
             named = {row} if row is not None else set()
         out.append(named if len(named) <= MAX_CITED else set())
