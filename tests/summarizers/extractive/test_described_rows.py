@@ -19,7 +19,13 @@ from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
 from summem.summarizers.extractive.described import stem
-from summem.summarizers.extractive.tables import compact_table, find_table, named_by, said_words
+from summem.summarizers.extractive.tables import (
+    Echoed,
+    compact_table,
+    find_table,
+    named_by,
+    said_words,
+)
 from summem.tokens.base import ApproxCounter
 
 RENTALS_CSV = """\
@@ -123,10 +129,20 @@ def test_a_row_is_picked_by_description(text: str, message: str, expected: int |
         (PODS, "Describe the oldest one."),  # 6d twice: a tie
         (PODS, "Everything running okay?"),  # three rows run: nothing picked
         (IMAGES, "The shopfront one, please."),  # two shopfront rows
+        (RENTALS_CSV, "Book the cheaper one."),  # cheaper of five: of which two?
+        (IMAGES, "Maybe a bigger image next time, this one is slow."),  # a comparative of four
     ],
 )
 def test_a_doubtful_description_picks_no_row(text: str, message: str) -> None:
     assert row(text, message) is None
+
+
+def test_an_assistants_words_describe_no_row() -> None:
+    rentals = table(RENTALS_CSV)
+    words = said_words("The cheapest one has a garden.")
+    assert named_by(rentals, [words]) == [{2}]  # a user's
+    assert named_by(rentals, [Echoed(words)]) == [set()]  # an assistant's: by cells only
+    assert named_by(rentals, [Echoed(said_words("Harbour Loft has a balcony."))]) == [{0}]
 
 
 def test_stems_and_values() -> None:
