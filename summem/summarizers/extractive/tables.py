@@ -12,7 +12,8 @@ while they fit in the record's characters; how many rows were left out is said. 
 by programs (psql, MySQL, pandas, ``df -h``, ``docker ps``, a spreadsheet's TSV...) are read by
 :mod:`.text_tables`, JSON Lines here. A message names a row by saying a cell no other row has
 in its column, all its words in that one message, accents folded and a possessive dropped
-(:func:`said_words`).
+(:func:`said_words`); a user's message naming no row so may describe one ("the cheaper of the
+two Lisbon hotels", "the Quayside one": :mod:`.described`).
 """
 
 from __future__ import annotations
