@@ -101,6 +101,7 @@ from summem.summarizers.extractive.supersede import CORRECTION_WORDS, link_marks
 from summem.summarizers.extractive.tables import (
     MAX_CITED,
     MAX_REMEMBERED,
+    Echoed,
     Said,
     compact_table,
     named_by,
@@ -854,9 +855,12 @@ def _said_words(messages: Sequence[Message]) -> list[frozenset[str]]:
 
 
 def _sayings(messages: Sequence[Message]) -> list[tuple[int, str, frozenset[str]]]:
-    """Each user or assistant message's position, role and words (:func:`.tables.said_words`)."""
+    """Each user or assistant message's position, role and words (:func:`.tables.said_words`).
+
+    An assistant's words name a row by a cell, never by description (:class:`.tables.Echoed`).
+    """
     return [
-        (pos, m.role, said_words(content_text(m)))
+        (pos, m.role, (Echoed if m.role == "assistant" else frozenset)(said_words(content_text(m))))
         for pos, m in enumerate(messages)
         if m.role in ("user", "assistant") and not m.is_summary
     ]

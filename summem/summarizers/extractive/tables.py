@@ -12,7 +12,8 @@ while they fit in the record's characters; how many rows were left out is said. 
 by programs (psql, MySQL, pandas, ``df -h``, ``docker ps``, a spreadsheet's TSV...) are read by
 :mod:`.text_tables`, JSON Lines here. A message names a row by saying a cell no other row has
 in its column, all its words in that one message, accents folded and a possessive dropped
-(:func:`said_words`).
+(:func:`said_words`); a user's message naming no row so may describe one ("the cheaper of the
+two Lisbon hotels", "the Quayside one": :mod:`.described`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 
 from summem._message_checks import load_json
 from summem._yaml import parse_yaml
+from summem.summarizers.extractive.described import described_row, pointers
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import STOPWORDS
 from summem.summarizers.extractive.text_tables import Table, text_table
@@ -34,6 +36,7 @@ from summem.summarizers.extractive.text_tables import cell as _cell
 __all__ = [
     "MAX_CITED",
     "MAX_REMEMBERED",
+    "Echoed",
     "Said",
     "compact_table",
     "find_table",
@@ -177,10 +180,12 @@ def said_words(text: str) -> frozenset[str]:
 
     Lower-cased (:func:`tokenize`), with accents folded ("Gdansk" names "Gdańsk", and the
     other way round) and each also without a possessive ("Quarry Lane's invoice" names
-    "Quarry Lane").
+    "Quarry Lane"); and ``word one`` for a word said just before ``one`` ("the Alfama one",
+    :func:`.described.pointers`), by which a description picks a row.
     """
-    out: set[str] = set()
-    for word in tokenize(fold(text)):
+    folded = fold(text)
+    out: set[str] = pointers(folded)
+    for word in tokenize(folded):
         out.add(word)
         for end in ("'s", "'"):
             if word.endswith(end) and len(word) > len(end) + 1:
@@ -217,6 +222,14 @@ def fold(text: str) -> str:
         return text
     plain = unicodedata.normalize("NFKD", text.translate(_LETTERS))
     return "".join(c for c in plain if not unicodedata.combining(c))
+
+
+class Echoed(frozenset[str]):
+    """The words of a message that may name a row by a cell but describe none.
+
+    An assistant's: its "the newest one" or "a cheaper option" speaks of its own tool output
+    or of anything; a user coming back to a row is what a description reads.
+    """
 
 
 Said = Callable[[str], bool] | Sequence[AbstractSet[str]]
@@ -285,17 +298,29 @@ def _cited(table: Table, referred: Said) -> list[int]:
     message's words, a cell is named by one message saying all its words (two messages each
     saying half of it name nothing).
     """
-    tests = [referred] if callable(referred) else [m.__contains__ for m in referred]
-    cited: set[int] = set().union(*_named(table, tests))
+    if callable(referred):
+        named = _named(table, [referred])
+    else:
+        named = _named(table, [m.__contains__ for m in referred], referred)
+    cited: set[int] = set().union(*named)
     return sorted(cited) if len(cited) <= MAX_CITED else []
 
 
 def named_by(table: Table, said: Sequence[AbstractSet[str]]) -> list[set[int]]:
     """The rows each message names (see :func:`_cited`): none when it names too many."""
-    return _named(table, [m.__contains__ for m in said])
+    return _named(table, [m.__contains__ for m in said], said)
 
 
-def _named(table: Table, tests: Sequence[Callable[[str], bool]]) -> list[set[int]]:
+def _named(
+    table: Table,
+    tests: Sequence[Callable[[str], bool]],
+    said: Sequence[AbstractSet[str]] | None = None,
+) -> list[set[int]]:
+    """The rows each test names (see :func:`_cited`).
+
+    Given each message's words (``said``), a message that names no row by a cell may
+    describe one (:func:`.described.described_row`).
+    """
     header, rows = table
     counts: list[dict[str, int]] = [{} for _ in header]
     for r in rows:
@@ -310,6 +335,9 @@ def _named(table: Table, tests: Sequence[Callable[[str], bool]]) -> list[set[int
     out: list[set[int]] = []
     for test in tests:
         named = {i for i, words in unique if all(test(w) for w in words)}
+        if not named and said is not None and not isinstance(said[len(out)], Echoed):
+            row = described_row(table, said[len(out)])
+            named = {row} if row is not None else set()
         out.append(named if len(named) <= MAX_CITED else set())
     if len(tests) > 1:  # the messages' words together naming too many rows: words in common
         together = {i for i, words in unique if all(any(t(w) for t in tests) for w in words)}
