@@ -190,23 +190,3 @@ def test_a_correction_that_fits_two_different_items_replaces_neither() -> None:
     for value in ("6354", "3000", "900"):
         assert value in out.text, value
     assert out.extra["superseded"] == 0
-
-
-def test_a_reply_is_its_own_words_not_the_sentence_it_quotes() -> None:
-    """A correction of the quoted value never drops the reply that quoted it."""
-    out = summarize(
-        [
-            msg("a1", "Is the delivery still on 7 May?", "assistant"),
-            msg("u1", "I'll leave it with Marta next door."),
-            msg("a2", "Great, the courier will ring first.", "assistant"),
-            msg("u2", "Actually the delivery is 9 May now."),
-        ]
-    )
-    lines = out.text.splitlines()
-    reply = (
-        "- user: I'll leave it with Marta next door, in reply to assistant: Is the delivery still"
-        " on 7 May?"
-    )
-    assert reply in lines
-    assert "- user: Actually the delivery is 9 May now." in lines
-    assert all(reply not in line for line in supersedes(out))
