@@ -40,6 +40,7 @@ __all__ = [
     "USER_FACT_TEMPLATES",
     "USER_REQUESTS",
     "VALUE_TOOLS",
+    "WEEKDAYS",
     "Call",
     "fill",
 ]
@@ -91,6 +92,11 @@ Underhill Vasquez Whitlock
 MONTHS = _words(
     """
 January February March April May June July August September October November December
+"""
+)
+WEEKDAYS = _words(
+    """
+Monday Tuesday Wednesday Thursday Friday Saturday Sunday
 """
 )
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"

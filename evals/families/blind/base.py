@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from evals.families.facts import FactKind, PlantedFact
+from evals.families.pools import MONTHS as MONTHS
 
 __all__ = ["FIRST", "LAST", "MONTHS", "Writer", "spread"]
 
@@ -82,22 +83,6 @@ LAST = tuple(
         "Zouche",
         "Ashdown",
         "Brereton",
-    ]
-)
-MONTHS = tuple(
-    [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
     ]
 )
 _LETTERS = "ABCDEFGHJKLMNPRSTUVWXYZ"

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from evals.families.facts import FactKind, PlantedFact
+from evals.families.pools import MONTHS as MONTHS
+from evals.families.pools import WEEKDAYS as WEEKDAYS
 
 __all__ = ["FIRST", "LAST", "MONTHS", "Writer", "pick_turns"]
 
@@ -32,15 +34,10 @@ LAST = (
     "Prothero", "Quennell", "Rushworth", "Stallybrass", "Treadwell", "Upshall", "Wedgwood",
     "Yardley", "Blakemore", "Carrington", "Dunstable", "Fairweather", "Greenhalgh",
 )  # fmt: skip
-MONTHS = (
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
-)  # fmt: skip
 TOWNS = (
     "Stroud", "Malton", "Alnwick", "Totnes", "Kendal", "Frome", "Ripon", "Sedbergh", "Wells",
     "Lewes", "Bakewell", "Thirsk", "Penrith", "Bridport",
 )  # fmt: skip
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _UPPER = "ABCDEFGHJKMNPQRSTVWXYZ"
 
 # Slots: {kid} {pal} {full} {num} {count} {clock} {cost} {deg} {town} {day} {when} {ref} {km}

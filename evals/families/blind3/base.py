@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evals.families.facts import PlantedFact, message_text
+from evals.families.pools import MONTHS as MONTHS
 from evals.families.trajectories import Trajectory
 
 __all__ = [
@@ -29,20 +30,6 @@ __all__ = [
     "smalltalk",
 ]
 
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 
 Writer = Callable[[random.Random, int, int], "Conversation"]
 """A family: ``write(rng, turns, facts)`` -> the filled conversation."""

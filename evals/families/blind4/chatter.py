@@ -12,6 +12,8 @@ import json
 import random
 
 from evals.families.blind4.base import Convo
+from evals.families.pools import MONTHS as MONTHS
+from evals.families.pools import WEEKDAYS as DAYS
 
 __all__ = ["Fresh", "advice_turn", "chatter_turn", "errand_turn", "filler_turn"]
 
@@ -57,21 +59,6 @@ LAST = (
     "Rowe",
     "Booth",
 )
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 PLACES = (
     "the garden centre",
     "Aldi",

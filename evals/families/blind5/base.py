@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from evals.families.facts import FactKind, PlantedFact, message_text
+from evals.families.pools import MONTHS as MONTHS
+from evals.families.pools import WEEKDAYS as WEEKDAYS
 from evals.families.trajectories import Trajectory
 from evals.text import normalize_text
 
@@ -84,21 +86,6 @@ LAST = [
     "Vidal",
     "Wozniak",
 ]
-MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 # -- chatter: no clock times, money, weekdays, months, codes or people's names ----------------
 
