@@ -40,7 +40,7 @@ import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
-from summem.summarizers.extractive.facts import tokenize
+from summem.summarizers.extractive.facts import fold, tokenize
 from summem.summarizers.extractive.lexicon import STOPWORDS
 
 __all__ = ["POINTER", "described_row", "pointers", "stem"]
@@ -145,8 +145,6 @@ def stem(word: str) -> str:
 
 
 def _words(text: str) -> list[str]:
-    from summem.summarizers.extractive.tables import fold  # here: tables imports this module
-
     return [w for w in re.split(r"[^a-z0-9]+", " ".join(tokenize(fold(text)))) if w]
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+import unicodedata
 from collections.abc import Iterator
 
 from summem.summarizers.extractive import lexicon as lex
@@ -30,6 +31,7 @@ __all__ = [
     "compact_sentence",
     "content_words",
     "digit_words",
+    "fold",
     "score_sentence",
     "split_sentences",
     "tokenize",
@@ -409,3 +411,34 @@ def _clip(text: str, max_chars: int) -> str:
     if cut < max_chars // 2:
         cut = max_chars - 1
     return text[:cut].rstrip(" ,;:") + "\u2026"
+
+
+_LETTERS = str.maketrans(
+    {
+        "ł": "l",
+        "Ł": "L",
+        "ø": "o",
+        "Ø": "O",
+        "đ": "d",
+        "Đ": "D",
+        "ð": "d",
+        "þ": "th",
+        "ß": "ss",
+        "æ": "ae",
+        "Æ": "Ae",
+        "œ": "oe",
+        "Œ": "Oe",
+    }
+)
+
+
+def fold(text: str) -> str:
+    """``text`` without its accents (``Gdańsk`` -> ``Gdansk``, ``Łódź`` -> ``Lodz``).
+
+    Words are read with :func:`tokenize`, whose words are ASCII letters: unfolded, "Gdańsk"
+    would be the two words "gda" and "sk".
+    """
+    if text.isascii():
+        return text
+    plain = unicodedata.normalize("NFKD", text.translate(_LETTERS))
+    return "".join(c for c in plain if not unicodedata.combining(c))

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
@@ -28,6 +27,7 @@ from typing import Any
 from summem._message_checks import load_json
 from summem._yaml import parse_yaml
 from summem.summarizers.extractive.described import described_row, pointers
+from summem.summarizers.extractive.facts import fold as fold
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import STOPWORDS
 from summem.summarizers.extractive.text_tables import Table, text_table
@@ -191,37 +191,6 @@ def said_words(text: str) -> frozenset[str]:
             if word.endswith(end) and len(word) > len(end) + 1:
                 out.add(word[: -len(end)])
     return frozenset(out)
-
-
-_LETTERS = str.maketrans(
-    {
-        "ł": "l",
-        "Ł": "L",
-        "ø": "o",
-        "Ø": "O",
-        "đ": "d",
-        "Đ": "D",
-        "ð": "d",
-        "þ": "th",
-        "ß": "ss",
-        "æ": "ae",
-        "Æ": "Ae",
-        "œ": "oe",
-        "Œ": "Oe",
-    }
-)
-
-
-def fold(text: str) -> str:
-    """``text`` without its accents (``Gdańsk`` -> ``Gdansk``, ``Łódź`` -> ``Lodz``).
-
-    Words are read with :func:`tokenize`, whose words are ASCII letters: unfolded, "Gdańsk"
-    would be the two words "gda" and "sk".
-    """
-    if text.isascii():
-        return text
-    plain = unicodedata.normalize("NFKD", text.translate(_LETTERS))
-    return "".join(c for c in plain if not unicodedata.combining(c))
 
 
 class Echoed(frozenset[str]):
