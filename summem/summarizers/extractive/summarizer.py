@@ -516,13 +516,11 @@ class ExtractiveSummarizer:
         at = antecedent(sentences, sentence, repeated)
         if at is None:
             return None
-        said_first = sentence.rstrip(" .!")
-        joint = " " if said_first.endswith("?") else ", "  # "Is it due? in reply to ...": no "?,"
-        body = f"{said_first}{joint}in reply to {other}: {sentences[at]}"
+        body = _in_reply_to(sentence, f"in reply to {other}", sentences[at])
         if len(body) + len(speaker) + 4 > self.max_line_chars:
             return None
-        frame = {"in", "reply", "to", *_plain_words(speaker), *_plain_words(other)}
-        said_here = _plain_words(f"{sentence} {sentences[at]}") - frame
+        frame = {"in", "reply", "to", *_counted(speaker), *_counted(other)}
+        said_here = _counted(f"{sentence} {sentences[at]}") - frame
         if len(said_here) <= len(frame):  # "Scratch that, Priya, in reply to assistant: Noted."
             return None  # the framing would say more than the two messages do
         return body, other_id
@@ -741,9 +739,15 @@ class ExtractiveSummarizer:
         return facts
 
 
-def _plain_words(text: str) -> set[str]:
-    """A text's distinct words of two letters or more (or numbers), lower-cased."""
-    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 1 or w.isdigit()}
+def _counted(text: str) -> set[str]:
+    """A text's distinct words (:func:`tokenize`) of two letters or more, or numbers."""
+    return {w for w in tokenize(text) if len(w) > 1 or w.isdigit()}
+
+
+def _in_reply_to(said: str, reply: str, quote: str) -> str:
+    """``said`` and what it answers on one line: "yes, in reply to: ...", "Is it? in reply ..."."""
+    said = said.rstrip(" .!")
+    return f"{said}{' ' if said.endswith('?') else ', '}{reply}: {quote}"
 
 
 def _expand_user_messages(
@@ -923,8 +927,7 @@ def _reply_fact(
     score = score_sentence(offer, "user", focus, off=off | {"question_discount"})
     if score <= 0:
         return None
-    said = reply.rstrip(" .!")
-    body = f"{said}{' ' if said.endswith('?') else ', '}in reply to: {offer}"
+    body = _in_reply_to(reply, "in reply to", offer)
     return body, score + _W_DECISION, [asked_id, reply_id]
 
 
