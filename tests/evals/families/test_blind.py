@@ -38,15 +38,6 @@ def _where(traj: Trajectory, form: str) -> list[int]:
 
 
 @pytest.mark.parametrize("name", BLIND)
-def test_same_seed_same_conversation_another_seed_another(name: str) -> None:
-    family = FAMILIES[name]
-    a = family.trajectory(3)
-    assert a == family.trajectory(3)
-    assert [f.value for f in a.facts] != [f.value for f in family.trajectory(4).facts]
-    assert len(a.turn_starts) == family.turns and a.facts
-
-
-@pytest.mark.parametrize("name", BLIND)
 @pytest.mark.parametrize("seed", range(4))
 def test_every_planted_value_is_in_its_own_message_only(name: str, seed: int) -> None:
     traj = FAMILIES[name].trajectory(seed)

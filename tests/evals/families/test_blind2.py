@@ -47,16 +47,6 @@ def test_every_blind2_family_is_claimed_here() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(CLAIMS))
-def test_same_seed_same_conversation_another_seed_another(name: str) -> None:
-    family = FAMILIES[name]
-    a = family.trajectory(5)
-    assert a == family.trajectory(5)
-    b = family.trajectory(6)
-    assert [f.value for f in a.facts] != [f.value for f in b.facts]
-    assert a.messages != b.messages
-
-
-@pytest.mark.parametrize("name", sorted(CLAIMS))
 @pytest.mark.parametrize("seed", range(3))
 def test_the_claimed_facts_probes_corrections_and_choices(name: str, seed: int) -> None:
     turns, planted, asked, corrections, choices = CLAIMS[name]
