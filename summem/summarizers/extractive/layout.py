@@ -6,12 +6,19 @@ summarizer, so the layout is both compact and unambiguous::
     - user: My order AX-4471 hasn't arrived yet.
     [8 May 2023]
     - Caroline: I went to a support group yesterday.
+    - I'm going to a transgender conference this month.
     - tool: lookup_order(order_id=AX-4471) -> status=in transit; eta=2023-05-10
 
 A ``[date]`` line dates every fact line below it, up to the next header; facts of no known date
 come first, without one. A date is written once per group rather than once per line, which
 matters when a conversation comes in dated sessions: a 10-token date on each of 50 lines would
 take half of a 1,000-token summary.
+
+A run of one speaker's lines carries the speaker's label once: a fact line with no label
+after a labelled one in the same date group is the same speaker's (above, Caroline's). "- user:
+" is 3 tokens of a 21-token line; one label per run leaves 6 to 8 % of a summary for more facts
+(``docs-notes/budget-use.md``, fifth round). Tool results keep their label, and so does a line
+whose body could read as a label or a date.
 
 Dates come from the message (:func:`summem.summarizers.render.message_timestamp`) or, when it
 has none, from a bracketed date or time opening its text (``"[1:56 pm on 8 May, 2023] Hey!"``:
@@ -93,11 +100,14 @@ def summary_lines(text: str, max_chars: int = 280) -> Iterator[tuple[int, str | 
 
     Fact lines (any line starting with ``- ``) are kept verbatim, whatever their length, so a
     fact survives round after round unchanged; an inline ``[date]`` (the older format) becomes
-    the fact's date and leaves the line. A ``[date]`` header dates the lines below it. Other
+    the fact's date and leaves the line. A fact line with no label after a labelled one (under
+    the same date header) gets that label back: ``- body`` after ``- Caroline: ...`` is
+    ``- Caroline: body``. A ``[date]`` header dates the lines below it. Other
     text (a summary written by an LLM) is split into sentences, each becoming a ``- sentence``
     line; headings are dropped.
     """
     day: str | None = None
+    last: str | None = None
     for index, raw in enumerate(text.split("\n")):
         line = _SPACE_RE.sub(" ", raw).strip()
         if not line:
@@ -105,6 +115,7 @@ def summary_lines(text: str, max_chars: int = 280) -> Iterator[tuple[int, str | 
         head = HEADER_RE.match(line)
         if head is not None and looks_like_date(head.group("date")):
             day = head.group("date")
+            last = None
             continue
         if line.startswith("- "):
             m = FACT_LINE_RE.match(line)
@@ -115,6 +126,10 @@ def summary_lines(text: str, max_chars: int = 280) -> Iterator[tuple[int, str | 
             else:
                 own = None
             body = line[m.end() :] if m else line[2:]
+            if m is not None and m.group("speaker"):
+                last = m.group("speaker")
+            elif last is not None:
+                line = f"- {last}: {body}"
             yield index, own or day, line, body
             continue
         stripped = _LIST_MARK_RE.sub("", line).strip()

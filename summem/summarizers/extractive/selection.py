@@ -286,13 +286,19 @@ class Selection:
 
     @staticmethod
     def render(kept: Sequence[Fact]) -> tuple[list[str], list[dict[str, Any]]]:
-        """The summary's lines and each fact line's provenance entry."""
+        """The summary's lines and each fact line's provenance entry.
+
+        A line following one of the same speaker in the same date group is written without
+        its label (:func:`_shared_label`).
+        """
         lines: list[str] = []
         entries: list[dict[str, Any]] = []
         day: str | None = None
+        last: str | None = None
         for fact in _ordered(kept):
             if fact.day is not None and fact.day != day:
                 lines.append(header(fact.day))
+                last = None
             day = fact.day if fact.day is not None else day
             ids, more = bound_ids(list(fact.ids), fact.more)
             entry: dict[str, Any] = {"line": len(lines), "ids": ids}
@@ -308,8 +314,35 @@ class Selection:
             if fact.core is not None:
                 entry["core"] = fact.core
             entries.append(entry)
-            lines.append(fact.line)
+            lines.append(_shared_label(fact.line, last))
+            label, sep, _ = fact.line.partition(": ")
+            last = label if sep else None
         return lines, entries
+
+
+_LABEL_ROOM = 72
+"""A line written without its label has no ``": "`` this early (it would read as a label)."""
+
+
+def _shared_label(line: str, last: str | None) -> str:
+    """``line`` as written after a line labelled ``last``: ``- body`` when the label is the same.
+
+    A run of one speaker's lines, in conversation order, carries the label once
+    (:func:`.layout.summary_lines` gives each line its label back): "- user: " is 3 tokens of a
+    21-token line. Kept on a tool result (its own kind of record), and on a body that could
+    read as a label (a ``": "`` in its first :data:`_LABEL_ROOM` characters: "Change of plan:
+    ...") or as a date (an opening ``[``).
+    """
+    label, sep, body = line.partition(": ")
+    if (
+        sep
+        and label == last
+        and label != "- tool"
+        and ": " not in body[:_LABEL_ROOM]
+        and not body.startswith("[")
+    ):
+        return f"- {body}"
+    return line
 
 
 def _drop_orphaned_stale(facts: list[Fact]) -> bool:

@@ -42,9 +42,12 @@ How it works:
 
        [8 May 2023]
        - Caroline: I went to a support group yesterday.
+       - I'm going to a transgender conference this month.
        - tool: lookup_order(order_id=A17) -> status=shipped
 
-   The next round parses the lines back into facts verbatim, with their dates, so a fact
+   A run of one speaker's lines carries the label once (the second line above is
+   Caroline's). The next round parses the lines back into facts verbatim, with their dates
+   and labels, so a fact
    survives unchanged until it is outscored; its score is kept in the provenance, so old and
    new facts compete on the same scale.
 
@@ -131,8 +134,9 @@ from summem.summarizers.render import content_text, format_call, message_timesta
 
 __all__ = ["FORMAT", "HEURISTICS", "ExtractiveSummarizer", "length_density"]
 
-FORMAT = "summem.extractive/2"
-"""Recorded in ``extra["format"]``: the layout described in :mod:`.layout`."""
+FORMAT = "summem.extractive/3"
+"""Recorded in ``extra["format"]``: the layout described in :mod:`.layout` (3: a run of one
+speaker's lines carries the label once)."""
 
 _SPACE_RE = re.compile(r"\s+")
 _SPEAKER_RE = re.compile(r"[\s:\[\]]+")

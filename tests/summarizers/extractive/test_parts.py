@@ -140,6 +140,23 @@ def test_compaction_drops_interjections_and_forms_of_address(sentence: str, comp
     assert compact_sentence(sentence, SPEAKERS) == compact
 
 
+def test_a_line_with_no_label_is_the_previous_speakers_until_a_date_header() -> None:
+    text = "\n".join(
+        [
+            "- Caroline: I went to a support group yesterday.",
+            "- I'm going to a transgender conference this month.",
+            "[9 May 2023]",
+            "- I painted a lake sunrise.",
+        ]
+    )
+    got = [(day, line) for _, day, line, _ in summary_lines(text)]
+    assert got == [
+        (None, "- Caroline: I went to a support group yesterday."),
+        (None, "- Caroline: I'm going to a transgender conference this month."),
+        ("9 May 2023", "- I painted a lake sunrise."),  # a new group: no label to inherit
+    ]
+
+
 # -- timestamps and layout -------------------------------------------------------------------
 
 

@@ -16,8 +16,18 @@ from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
 from summem.summarizers.extractive.context import is_bare_reply, units
+from summem.summarizers.extractive.layout import summary_lines
 from summem.summarizers.extractive.tables import compact_table, find_table
 from summem.tokens.base import ApproxCounter
+
+
+def full_lines(text: str) -> list[str]:
+    """The summary's lines, each fact line with its label (a run of one speaker's lines
+    carries it once: :func:`~summem.summarizers.extractive.layout.summary_lines`)."""
+    lines = text.splitlines()
+    for index, _day, line, _body in summary_lines(text):
+        lines[index] = line
+    return lines
 
 
 def msg(id: str, content: str, role: str = "user", **extra: Any) -> Message:
@@ -65,7 +75,7 @@ def summarize(
 
 
 def lines(out: SummaryOutput) -> list[str]:
-    return [line for line in out.text.splitlines() if line.startswith("- ")]
+    return [line for line in full_lines(out.text) if line.startswith("- ")]
 
 
 # -- context -------------------------------------------------------------------------------
@@ -125,7 +135,7 @@ def test_a_bare_reply_is_kept_with_the_question_it_answers() -> None:
     assert reply == [
         "- user: yep grab it, in reply to: Should I reserve the 19:30 slot at Casa Lupo?"
     ]
-    entry = next(e for e in out.extra["provenance"] if out.text.splitlines()[e["line"]] == reply[0])
+    entry = next(e for e in out.extra["provenance"] if full_lines(out.text)[e["line"]] == reply[0])
     assert entry["ids"] == ["a1", "u2"]
     assert not any("grab it" in line for line in lines(summarize(msgs, ablate=("context",))))
 
@@ -153,7 +163,7 @@ def test_a_short_opening_that_points_back_is_kept_with_what_it_points_at() -> No
         "- assistant: I built it from cedar offcuts, in reply to user: Did you ever finish the"
         " birdhouse for your nephew?"
     )
-    entry = next(e for e in out.extra["provenance"] if out.text.splitlines()[e["line"]] == line)
+    entry = next(e for e in out.extra["provenance"] if full_lines(out.text)[e["line"]] == line)
     assert entry["ids"] == ["u2", "a2"]
     flowers = next(x for x in lines(out) if "Peruvian" in x)
     assert "in reply to user: Loved the photos" not in flowers  # "Thanks!" aside, it points at
@@ -435,7 +445,7 @@ def test_a_new_value_beats_the_tenth_repeated_status_report() -> None:
     msgs.append(msg("u", "I repainted the hallway in sage green last spring."))
 
     def scores(out: SummaryOutput) -> dict[str, float]:
-        text = out.text.splitlines()
+        text = full_lines(out.text)
         return {text[e["line"]]: e["score"] for e in out.extra["provenance"]}
 
     on = scores(summarize(msgs, 2000))

@@ -30,6 +30,15 @@ class WordCounter:
         return 3 + self.count_text(message.text)
 
 
+def full_lines(text: str) -> list[str]:
+    """The summary's lines, each fact line with its label (a run of one speaker's lines
+    carries it once: :func:`~summem.summarizers.extractive.layout.summary_lines`)."""
+    lines = text.splitlines()
+    for index, _day, line, _body in summary_lines(text):
+        lines[index] = line
+    return lines
+
+
 def msg(id: str, role: str, content: Any, **extra: Any) -> Message:
     return Message.from_openai({"role": role, "content": content, **extra}, id=id)
 
@@ -121,7 +130,7 @@ def provenance(out: SummaryOutput) -> dict[int, list[str]]:
 
 def fact_lines(text: str) -> list[str]:
     """The summary's fact lines, without its date headers."""
-    return [line for line in text.splitlines() if not line.startswith("[")]
+    return [line for line in full_lines(text) if not line.startswith("[")]
 
 
 # -- what it keeps ---------------------------------------------------------------------------
@@ -163,7 +172,7 @@ def test_keeps_planted_facts_and_drops_filler() -> None:
 
 
 def test_lines_carry_speaker_and_facts_their_date() -> None:
-    lines = summarize(request(conversation(), 400)).text.splitlines()
+    lines = full_lines(summarize(request(conversation(), 400)).text)
     # Facts before the first dated message have no date; the rest are grouped under it.
     at = lines.index("[2023-05-08]")
     assert lines[at + 1] == "- Caroline: My order AX-4471 hasn't arrived yet."
@@ -199,7 +208,7 @@ def test_preferences_and_codes_win_under_a_tight_budget() -> None:
 
 def test_must_keep_comes_first() -> None:
     out = summarize(request(conversation(), 300, must_keep=["Ticket ZZ-9 stays open"]))
-    assert out.text.splitlines()[0] == "- Ticket ZZ-9 stays open"
+    assert full_lines(out.text)[0] == "- Ticket ZZ-9 stays open"
     assert provenance(out)[0] == []
 
 
@@ -237,7 +246,7 @@ def test_a_leading_session_date_is_the_timestamp_not_the_content() -> None:
         ),
     ]
     out = summarize(request(msgs, 300))
-    assert out.text.splitlines() == [
+    assert full_lines(out.text) == [
         "[8 May 2023]",
         "- Caroline: I went to a support group yesterday.",
         "- Melanie: I painted a lake sunrise last year.",
@@ -262,7 +271,7 @@ def test_greetings_filler_and_bare_questions_are_dropped() -> None:
         msg("f", "user", "I adopted a puppy named Biscuit on Saturday.", name="Caroline"),
         msg("r", "user", "Can you book the table for 7:30 pm on June 14?", name="Caroline"),
     ]
-    lines = summarize(request(msgs, 300)).text.splitlines()
+    lines = full_lines(summarize(request(msgs, 300)).text)
     assert lines == [
         "- Caroline: I adopted a puppy named Biscuit on Saturday.",
         "- Caroline: Can you book the table for 7:30 pm on June 14?",  # a request with a date
@@ -325,7 +334,9 @@ def test_a_message_is_represented_by_its_best_sentence_first() -> None:
         "- assistant: I adopted a cat named Luna in June.",
     ]
     roomy = summarize(request(msgs, 200, counter)).text
-    assert "- assistant: Our old neighbour Tomasz still runs the bakery" in roomy
+    assert "- assistant: Our old neighbour Tomasz still runs the bakery" in "\n".join(
+        full_lines(roomy)
+    )
 
 
 # -- budget ----------------------------------------------------------------------------------
@@ -365,8 +376,8 @@ def test_budget_holds_even_when_line_costs_do_not_add_up() -> None:
 
 def test_output_at_a_budget_is_a_subset_of_the_full_output() -> None:
     msgs = conversation()
-    full = set(summarize(request(msgs, 10_000)).text.splitlines())
-    part = summarize(request(msgs, 60)).text.splitlines()
+    full = set(full_lines(summarize(request(msgs, 10_000)).text))
+    part = full_lines(summarize(request(msgs, 60)).text)
     assert part
     assert set(part) <= full
 
@@ -412,7 +423,7 @@ def test_repeats_are_merged_with_all_their_ids() -> None:
         msg("f", "user", "The total was 45.00 dollars."),
     ]
     out = summarize(request(msgs, 500))
-    lines = out.text.splitlines()
+    lines = full_lines(out.text)
     assert sum("AX-4471" in line for line in lines) == 1
     prov = provenance(out)
     order_line = next(i for i, line in enumerate(lines) if "AX-4471" in line)
@@ -426,7 +437,7 @@ def test_provenance_points_at_the_source_messages() -> None:
     msgs = conversation()
     by_id = {m.id: m for m in msgs}
     out = summarize(request(msgs, 400))
-    lines = out.text.splitlines()
+    lines = full_lines(out.text)
     prov = out.extra["provenance"]
     # one entry per fact line, none for date headers
     assert [p["line"] for p in prov] == [i for i, x in enumerate(lines) if x.startswith("- ")]
@@ -448,7 +459,7 @@ def test_unanswered_call_is_kept() -> None:
         call_msg("a", "c9", "cancel_booking", {"booking_id": "BK-77"}),
     ]
     out = summarize(request(msgs, 200))
-    assert "- assistant: called cancel_booking(booking_id=BK-77)" in out.text.splitlines()
+    assert "- assistant: called cancel_booking(booking_id=BK-77)" in full_lines(out.text)
 
 
 def test_tool_result_that_is_not_json_or_a_list() -> None:
@@ -480,8 +491,8 @@ def test_integrates_the_previous_summary_and_keeps_its_ids() -> None:
         msg("n3", "assistant", "Noted, we'll ship to Lisbon from now on."),
     ]
     second = summarize(request(new, 800, previous_summary=first.text, previous_info=info))
-    lines = second.text.splitlines()
-    first_lines = first.text.splitlines()
+    lines = full_lines(second.text)
+    first_lines = full_lines(first.text)
     assert lines[: len(first_lines)] == first_lines  # carried verbatim, old first
     assert "- user: I moved to Lisbon in March 2024." in lines
     prov = provenance(second)
@@ -497,7 +508,7 @@ def test_previous_info_may_be_missing_or_foreign() -> None:
         out = summarize(
             request([msg("a", "user", "ok")], 200, previous_summary=prev, previous_info=info)
         )
-        assert out.text.splitlines() == [
+        assert full_lines(out.text) == [
             "- user: likes tea",
             "[2023-01-01]",
             "- Bob: Flight LH-123 lands at 9:40.",
@@ -512,7 +523,7 @@ def test_prose_summary_from_an_llm_is_split_into_fact_lines() -> None:
         "* Budget: 500 EUR"
     )
     out = summarize(request([msg("a", "user", "ok thanks")], 300, previous_summary=prev))
-    lines = out.text.splitlines()
+    lines = full_lines(out.text)
     assert "- Caroline ordered AX-4471 on May 3." in lines
     assert "- She prefers window seats." in lines
     assert "- Budget: 500 EUR" in lines
@@ -644,9 +655,9 @@ def test_the_new_span_keeps_a_share_when_old_facts_are_stronger() -> None:
         extra={"provenance": [{"line": i, "ids": [], "score": 99.0} for i in range(20)]}
     )
     new = [msg("n", "user", "I like green tea.")]
-    counter = WordCounter()  # 9 words an old line: 6 of them fill the budget
-    req = request(new, 54, counter, previous_summary=prev, previous_info=info)
-    assert "- user: I like green tea." in summarize(req, new_share=0.1).text.splitlines()
+    counter = WordCounter()  # 9 words the first old line, 8 the others (one label per run):
+    req = request(new, 50, counter, previous_summary=prev, previous_info=info)  # 6 fill it
+    assert "- user: I like green tea." in full_lines(summarize(req, new_share=0.1).text)
     assert "green tea" not in summarize(req, new_share=0.0).text
     assert "green tea" not in summarize(req).text  # by default, new facts compete on score
 
@@ -654,7 +665,7 @@ def test_the_new_span_keeps_a_share_when_old_facts_are_stronger() -> None:
 def test_old_facts_give_room_back_when_there_is_nothing_new() -> None:
     prev = "\n".join(f"- user: Old fact number {i} about order OLD-{i}." for i in range(10))
     out = summarize(request([msg("a", "user", "thanks!")], 500, previous_summary=prev))
-    assert out.text == prev
+    assert full_lines(out.text) == prev.splitlines()
 
 
 def test_bad_configuration() -> None:
@@ -744,7 +755,7 @@ def test_property_within_budget_and_ids_are_real(
     counter: TokenCounter = ApproxCounter() if kind == "approx" else WordCounter()
     out = summarize(request(msgs, budget, counter, previous_summary=prev, previous_info=info))
     assert counter.count_text(out.text) <= budget
-    lines = out.text.split("\n") if out.text else []
+    lines = full_lines(out.text) if out.text else []
     facts = [i for i, line in enumerate(lines) if line.startswith("- ")]
     headers = [i for i, line in enumerate(lines) if i not in facts]
     # a header is a date opening a group of at least one fact, never the same date twice in a row
@@ -828,3 +839,24 @@ def test_a_record_written_before_the_cap_is_read_back_within_it() -> None:
     entry = next(e for e in out.extra["provenance"] if "old0" in e["ids"])
     assert entry["ids"] == ["old0", *many[-(MAX_LINE_IDS - 1) :]]
     assert entry["more"] == 500 - MAX_LINE_IDS
+
+
+def test_a_run_of_one_speakers_lines_carries_the_label_once() -> None:
+    msgs = [
+        msg("a", "user", "My order AX-4471 ships to 27 Calder Row on 14 June 2024."),
+        msg("b", "user", "Change of plan: send it to 9 Elm Street on 20 June 2024."),
+        msg("c", "user", "My manager Niamh Szymanski approves anything over 500 pounds."),
+        msg("d", "user", "I never fly budget airlines, so skip those in the travel options."),
+    ]
+    out = summarize(request(msgs, 500))
+    lines = out.text.splitlines()
+    assert lines[0].startswith("- user: My order AX-4471")
+    assert lines[1].startswith("- user: Change of plan:")  # a body that would read as a label
+    assert lines[2].startswith("- My manager Niamh Szymanski")
+    assert lines[3].startswith("- I never fly budget airlines")
+    # the next round reads every line as the user's, with its own provenance
+    again = summarize(
+        request([msg("e", "user", "thanks!")], 500, previous_summary=out.text, previous_info=out)
+    )
+    assert full_lines(again.text) == full_lines(out.text)
+    assert provenance(again) == provenance(out)

@@ -8,7 +8,17 @@ from summem._flow import run_sync
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.summarizers.extractive.layout import summary_lines
 from summem.tokens.base import ApproxCounter
+
+
+def full_lines(text: str) -> list[str]:
+    """The summary's lines, each fact line with its label (a run of one speaker's lines
+    carries it once: :func:`~summem.summarizers.extractive.layout.summary_lines`)."""
+    lines = text.splitlines()
+    for index, _day, line, _body in summary_lines(text):
+        lines[index] = line
+    return lines
 
 
 def msg(id: str, content: str, role: str = "user", **extra: Any) -> Message:
@@ -28,7 +38,7 @@ def summarize(messages: list[Message], **kw: Any) -> SummaryOutput:
 
 def supersedes(out: SummaryOutput) -> dict[str, list[str]]:
     """Line text -> the ids it replaced."""
-    lines = out.text.splitlines()
+    lines = full_lines(out.text)
     return {lines[e["line"]]: e["supersedes"] for e in out.extra["provenance"] if "supersedes" in e}
 
 
