@@ -65,9 +65,6 @@ class Fact:
     marks: list[str] = field(default_factory=list, repr=False)
     """Ids of the messages whose statements this fact probably corrects (kept only with it)."""
     capped: bool = field(default=False, repr=False)
-    bare: bool = field(default=False, repr=False)
-    """A sentence that scored nothing alone, kept as a candidate only if it is linked as a
-    correction to what it corrects (see :mod:`.bare_corrections`)."""
     """A repeated report: counts against :attr:`Selection.tool_limit`."""
     merged: bool = field(default=False, repr=False)
     """Merged into a kept near-duplicate (its content is in the summary)."""

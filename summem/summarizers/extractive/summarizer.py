@@ -72,7 +72,6 @@ from summem.errors import ConfigurationError
 from summem.messages import Message
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.clip import clip_to_tokens
-from summem.summarizers.extractive.bare_corrections import link_bare_corrections, may_correct
 from summem.summarizers.extractive.context import (
     answered_sentence,
     antecedent,
@@ -333,7 +332,6 @@ class ExtractiveSummarizer:
         if "supersession" not in off:
             link_marks(old)
             superseded = supersede(old + new)
-            superseded += link_bare_corrections(old + new, self.max_line_chars)
         previous_extra = _previous_extra(request.previous_info)
         templates = read_memory(previous_extra)
         open_runs = read_open_runs(previous_extra)
@@ -722,13 +720,6 @@ class ExtractiveSummarizer:
                     (2, pos, sub),
                     who + tokenize(sentence),
                 )
-            if "supersession" not in off:  # "Scratch that, nine.": nothing alone, a correction
-                for i, s in enumerate(sentences):
-                    if scores[i] <= 0 and may_correct(s):
-                        before = len(facts)
-                        add(label + s, day, 0.0, [message.id], (2, pos, i + 1), who + tokens[i])
-                        if len(facts) > before:
-                            facts[-1].bare = True
             if sentences:
                 prior = (speaker, message.id, sentences)
             if role == "assistant" and sentences:

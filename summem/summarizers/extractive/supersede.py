@@ -60,7 +60,7 @@ from summem.summarizers.extractive.lexicon import (
 )
 from summem.summarizers.extractive.selection import Fact
 
-__all__ = ["CORRECTION_WORDS", "link_marks", "mark", "supersede"]
+__all__ = ["CORRECTION_WORDS", "link_marks", "supersede"]
 
 
 _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
@@ -120,10 +120,10 @@ def supersede(facts: Sequence[Fact]) -> int:
             marked = [(o, s) for o, s in slots if o.state != 2 and _marks(slot, s)]
             if marked and not any(_apart(marked[-1][1], b) for _, b in marked[:-1]):
                 if slot.correcting:
-                    mark(marked[-1][0], fact)  # the latest statement of it, if it is clear
+                    _mark(marked[-1][0], fact)  # the latest statement of it, if it is clear
                 elif len(marked) >= _RESTATED - 1:  # a running status: only the latest is current
                     for older, _s in marked:
-                        mark(older, fact)
+                        _mark(older, fact)
         slots.append((fact, slot))
     return dropped
 
@@ -139,7 +139,7 @@ def link_marks(facts: Sequence[Fact]) -> None:
                 other.corrected_by = fact
 
 
-def mark(older: Fact, newer: Fact) -> None:
+def _mark(older: Fact, newer: Fact) -> None:
     """``newer`` probably corrects ``older``: it ranks above it, and ``older`` needs it."""
     if older.corrected_by is not None or older is newer:
         return
