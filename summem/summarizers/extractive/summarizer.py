@@ -582,9 +582,7 @@ class ExtractiveSummarizer:
         origin = _previous_provenance(request.previous_info)
         facts: list[Fact] = []
         for sub, (index, day, line, body) in enumerate(summary_lines(text, self.max_line_chars)):
-            ids, stored, marks, core, more, replaced = origin.get(
-                index, ([], None, [], None, 0, [])
-            )
+            ids, stored, marks, core, more = origin.get(index, ([], None, [], None, 0))
             whole = None
             if core is not None:  # expanded last round: select on the core again
                 label, _, whole = line.partition(": ")
@@ -596,7 +594,6 @@ class ExtractiveSummarizer:
                 stored = self._density(score, line)
             fact = make_fact(line, day, stored, list(ids), (1, index, sub), _words(line))
             fact.marks = list(marks)
-            fact.supersedes = list(replaced)  # a correction stays one (see .supersede)
             fact.more = more
             fact.whole = whole
             facts.append(fact)
@@ -990,14 +987,14 @@ def _previous_extra(info: Any) -> Mapping[str, Any] | None:
     return extra if isinstance(extra, Mapping) else None
 
 
-_Origin = tuple[list[str], float | None, list[str], str | None, int, list[str]]
+_Origin = tuple[list[str], float | None, list[str], str | None, int]
 
 
 def _previous_provenance(info: Any) -> dict[int, _Origin]:
-    """``line -> (ids, score, marks, core, more, supersedes)`` recorded by the previous summary.
+    """``line -> (ids, score, marks, core, more)`` recorded by the previous extractive summary.
 
-    Ids, marks and supersedes are capped (:data:`~.selection.MAX_LINE_IDS`) here too, for records
-    written before the cap.
+    Ids and marks are capped (:data:`~.selection.MAX_LINE_IDS`) here too, for records written
+    before the cap.
     """
     extra = _previous_extra(info)
     if extra is None:
@@ -1016,8 +1013,6 @@ def _previous_provenance(info: Any) -> dict[int, _Origin]:
                 known = float(score)
             marks = entry.get("marks")
             marked = [i for i in marks if isinstance(i, str)] if isinstance(marks, list) else []
-            sup = entry.get("supersedes")
-            replaced = [i for i in sup if isinstance(i, str)] if isinstance(sup, list) else []
             core = entry.get("core")
             more = entry.get("more")
             kept, left = bound_ids(
@@ -1030,6 +1025,5 @@ def _previous_provenance(info: Any) -> dict[int, _Origin]:
                 marked[-MAX_LINE_IDS:],
                 core if isinstance(core, str) and core.strip() else None,
                 left,
-                replaced[-MAX_LINE_IDS:],
             )
     return out

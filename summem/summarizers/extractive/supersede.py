@@ -50,7 +50,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import (
@@ -92,10 +91,6 @@ class _Slot:
     ids: frozenset[str]
     values: frozenset[str]
     correcting: bool
-    keys: frozenset[tuple[str, str]] = frozenset()
-    """Two content words said next to each other ("venue deposit"): what the value is of."""
-    kinds: frozenset[str] = frozenset()
-    """The kinds of value said: ``"number"``, ``"month"``, ``"name"``."""
 
 
 def supersede(facts: Sequence[Fact]) -> int:
@@ -123,11 +118,6 @@ def supersede(facts: Sequence[Fact]) -> int:
                     fact.supersedes.append(i)
         if not replaced:
             marked = [(o, s) for o, s in slots if o.state != 2 and _marks(slot, s)]
-            if not marked:  # "They knocked the venue deposit down to 900": the same key
-                keyed = [(o, s) for o, s in slots if o.state != 2 and _keyed(slot, s)]
-                keyed = [(o, s) for o, s in keyed if o.corrected_by is None]  # a chain's latest
-                if keyed and not any(_apart(keyed[-1][1], b) for _, b in keyed[:-1]):
-                    _mark(keyed[-1][0], fact)
             if marked and not any(_apart(marked[-1][1], b) for _, b in marked[:-1]):
                 if slot.correcting:
                     _mark(marked[-1][0], fact)  # the latest statement of it, if it is clear
@@ -135,36 +125,6 @@ def supersede(facts: Sequence[Fact]) -> int:
                     for older, _s in marked:
                         _mark(older, fact)
         slots.append((fact, slot))
-    return dropped + _drop_replaced(facts)
-
-
-def _drop_replaced(facts: Sequence[Fact]) -> int:
-    """Drop each fact stated only by messages a kept correction already replaced.
-
-    A carried correction keeps the ids it superseded (provenance ``"supersedes"``, read back
-    on the next round): a statement of a replaced message that comes back (or was still
-    carried) goes, and the correction ranks at least as high as it did.
-    """
-    replaced: dict[str, Fact] = {}
-    for fact in facts:
-        if fact.state != 2 and fact.order[0] != 0:
-            for i in fact.supersedes:
-                replaced.setdefault(i, fact)
-    dropped = 0
-    for fact in facts:
-        if fact.state == 2 or fact.order[0] == 0 or not fact.ids:
-            continue
-        if fact.line[2:].partition(": ")[0] == "tool":
-            continue
-        by = {replaced.get(i) for i in fact.ids}
-        if len(by) != 1 or None in by:
-            continue
-        newer = by.pop()
-        if newer is None or newer is fact or set(newer.ids) & set(fact.ids):
-            continue
-        fact.state = 2
-        newer.priority = max(newer.priority, fact.priority)
-        dropped += 1
     return dropped
 
 
@@ -223,13 +183,7 @@ def _slot(fact: Fact) -> _Slot | None:
     mentioned = content(clauses)
     subject = content(told) or mentioned
     correcting = not CORRECTION_WORDS.isdisjoint(words)
-    keys = frozenset(
-        (a, b) for c in told for a, b in pairwise(c) if a in mentioned and b in mentioned
-    )
-    kinds = frozenset(
-        k for k, v in (("number", numbers), ("month", months), ("name", names - months)) if v
-    )
-    return _Slot(speaker, subject, mentioned, ids, values, correcting, keys, kinds)
+    return _Slot(speaker, subject, mentioned, ids, values, correcting)
 
 
 def _replaces(new: _Slot, old: _Slot) -> bool:
@@ -261,19 +215,6 @@ def _marks(new: _Slot, old: _Slot) -> bool:
     if new.correcting:
         return len(new.subject & old.mentioned) >= _SOFT_OVERLAP * len(new.subject)
     return new.subject == old.subject and len(new.subject) >= _SAME_SUBJECT_WORDS
-
-
-def _keyed(new: _Slot, old: _Slot) -> bool:
-    """Whether ``new`` gives a new value of the kind ``old`` has, to a key ``old`` names."""
-    if new.speaker != old.speaker or new.ids != old.ids or new.values <= old.values:
-        return False
-    if not new.kinds or new.kinds != old.kinds or not new.keys & old.keys:
-        return False
-    # Said in other words: each has words of its own, and they share under half of their words
-    # (one frame with a word swapped, "my loyalty number for the tent / the backpacks", is two
-    # things; one frame said again is left to _marks, which waits for its third statement).
-    shared = new.mentioned & old.mentioned
-    return _apart(new, old) and 2 * len(shared) < len(new.mentioned | old.mentioned)
 
 
 def _apart(a: _Slot, b: _Slot) -> bool:
