@@ -533,8 +533,8 @@ class ExtractiveSummarizer:
         """How often each sentence is said in the span's messages and the previous summary."""
         counts: dict[str, int] = {}
         texts = [content_text(m) for m in request.messages if m.role != "tool"]
-        previous = (request.previous_summary or "").split("\n")
-        texts.extend(line.partition(": ")[2] for line in previous)
+        previous = request.previous_summary or ""  # each line's body, its label shared or not
+        texts.extend(body for _i, _day, _line, body in summary_lines(previous, self.max_line_chars))
         for text in texts:
             for raw in split_sentences(text, self.max_line_chars):
                 sentence = raw if "compaction" in self.ablate else compact_sentence(raw, speakers)

@@ -608,3 +608,14 @@ def test_a_sentence_saying_it_updates_something_counts_as_new_information() -> N
     ]
     kept = lines(summarize(span, 16, verbatim_words=0, previous_summary=previous))
     assert kept == ["- user: Actually the tent budget is 450 pounds."]
+
+
+def test_a_stock_phrase_on_a_line_sharing_its_label_is_still_said_before() -> None:
+    stock = "It ships free on orders over 50 pounds."
+    previous = "\n".join(
+        ["- assistant: The Harlow kettle is back in stock at 39 pounds.", f"- {stock}"]
+    )
+    msgs = [msg("a1", f"The Brennan toaster is 18 pounds. {stock}", "assistant")]
+    got = lines(summarize(msgs, previous_summary=previous))
+    assert "- assistant: The Brennan toaster is 18 pounds." in got  # not joined to the stock line
+    assert sum("ships free" in x for x in got) == 1  # said before, on the unlabelled line
