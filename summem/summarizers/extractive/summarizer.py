@@ -424,13 +424,13 @@ class ExtractiveSummarizer:
                 hit if (m, header) not in claimed else set()
                 for m, hit in enumerate(named_by(table, said))
             ]
+            old_table = int(item.get("rounds", 0)) >= 1
             keyed = [
                 hit if (m, header) not in claimed and len(hit) == 1 else set()
-                for m, hit in enumerate(named_by(table, said, keys=True))
+                for m, hit in enumerate(named_by(table, said, keys=True, rare=old_table))
             ]
             claimed.update((m, header) for m, hit in enumerate(named) if hit)
             alone: set[int] = set().union(*keyed)  # named alone by its key, by any message
-            old_table = int(item.get("rounds", 0)) >= 1
             if len(alone) == 1:
                 cited = alone
             elif old_table:

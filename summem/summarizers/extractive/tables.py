@@ -278,13 +278,25 @@ def _cited(table: Table, referred: Said) -> list[int]:
     return sorted(cited) if len(cited) <= MAX_CITED else []
 
 
-def named_by(table: Table, said: Sequence[AbstractSet[str]], keys: bool = False) -> list[set[int]]:
+def named_by(
+    table: Table, said: Sequence[AbstractSet[str]], keys: bool = False, rare: bool = False
+) -> list[set[int]]:
     """The rows each message names (see :func:`_cited`): none when it names too many.
 
     With ``keys``, only by a cell of a key column (:func:`key_columns`): the row's name, not
-    a value that happens to be its alone ("thermostatic head" in a parcel's contents).
+    a value that happens to be its alone ("thermostatic head" in a parcel's contents). With
+    ``rare`` as well, only by a key cell of two words or more or holding a code (letters and
+    digits in one word): "Tanaka Design", "Parcelwise 3", "QX-5503", not "Okonkwo" or "Ana",
+    which a message may say in passing.
     """
-    return _named(table, [m.__contains__ for m in said], said, keys)
+    return _named(table, [m.__contains__ for m in said], said, keys, rare)
+
+
+def _rare(words: Sequence[str]) -> bool:
+    """Whether a cell's words are unlikely said in passing: two or more, or a code."""
+    return len(words) >= 2 or any(
+        any(c.isdigit() for c in w) and any(c.isalpha() for c in w) for w in words
+    )
 
 
 def key_columns(table: Table) -> set[int]:
@@ -302,6 +314,7 @@ def _named(
     tests: Sequence[Callable[[str], bool]],
     said: Sequence[AbstractSet[str]] | None = None,
     keys: bool = False,
+    rare: bool = False,
 ) -> list[set[int]]:
     """The rows each test names (see :func:`_cited`).
 
@@ -316,7 +329,7 @@ def _named(
             counts[j][c] = counts[j].get(c, 0) + 1
     key = key_columns(table) if keys else set(range(len(header)))
     unique = [
-        (i, words, j in key)
+        (i, words, j in key and (not rare or _rare(words)))
         for i, r in enumerate(rows)
         for j, c in enumerate(r[: len(counts)])
         if counts[j].get(c) == 1 and (words := _cell_words(c)) is not None

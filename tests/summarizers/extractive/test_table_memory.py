@@ -104,3 +104,21 @@ def test_a_table_is_remembered_three_reductions_then_only_its_key_recalls_a_row(
     assert "Roadrunner 4 | QX-5504 | 5 May | thermostatic head" in keyed.text
     gone = then(then(idle, [msg("u2", "ok")], 30), [msg("u3", "fine")], 30)
     assert gone.extra["tables"] == []  # three reductions: forgotten
+
+
+def test_an_old_table_needs_a_rare_key_a_single_word_may_be_said_in_passing() -> None:
+    rota = "engineer,shift,pager\n" + "\n".join(
+        f"{name},{'early' if i % 2 else 'late'},{4100 + 17 * i}"
+        for i, name in enumerate(["Okafor", "Brightwater", "Lindqvist", "Harcourt", "Mossgrove"])
+    )
+    first = [
+        call("a1", "c1", "staff_rota", {"week": "next"}),
+        msg("t1", rota, "tool", tool_call_id="c1"),
+    ]
+    out = summarize(first, 30)
+    assert "4134" not in out.text
+    soon = then(out, [msg("u1", "Lindqvist is covering for me.")], 300)
+    assert "Lindqvist | late | 4134" in soon.text  # the next reduction: any key cell names
+    idle = then(out, [msg("u0", "Lovely weather for it.")], 30)
+    late = then(idle, [msg("u1", "Lindqvist is covering for me.")], 300)
+    assert "4134" not in late.text  # later: one word may be said in passing
