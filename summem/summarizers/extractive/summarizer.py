@@ -159,10 +159,11 @@ _MEMORY_ROUNDS = 3
 every table remembered longer is one more that a passing word can seem to name (with the 6
 latest tables remembered however old, the held-out blind2-preferences family lost 0.075 of its
 facts after 10 reductions, 5 seeds). So after the first reduction a row comes back only when a
-user's message names it alone by a cell of a key column (:func:`.tables.key_columns`: the
-row's name, not a value that happens to be its alone), and gains :data:`_W_REFERRED`, not
+user's message names it alone by a rare cell of a key column (:func:`.tables.key_columns`: the
+row's name, not a value that happens to be its alone; two words or more, or a code: not
+"Okonkwo", which may be said in passing), and gains :data:`_W_REFERRED`, not
 :data:`_W_RECALLED`. Measured against one reduction (5 seeds, after 10 reductions at
-4,000/3,000/1,000): ``ledgers`` 0.538 -> 0.615, held-out ``blind4-tables`` 0.464 -> 0.607 and
+4,000/3,000/1,000): ``ledgers`` 0.538 -> 0.600, held-out ``blind4-tables`` 0.464 -> 0.571 and
 ``tables`` 0.674 -> 0.721 (see ``docs-notes/tables.md``, fifth round)."""
 _MAX_RECORD = 400
 """The longest table record brought back from memory (as a tool result's own)."""
@@ -239,7 +240,7 @@ class ExtractiveSummarizer:
             :data:`_W_REFERRED`; a carried record whose rows a new span names keeps just those;
             a table evicted before anyone came back to it is remembered for three reductions
             (``extra["tables"]``) and the rows named then come back (after the first, only a
-            row named alone by its key, see :data:`_MEMORY_ROUNDS`). Default on since issue
+            row named alone by a rare key cell, see :data:`_MEMORY_ROUNDS`). Default on since issue
             #29 (5 seeds, 4,000/3,000/1,000, after 10 reductions: held-out ``tables`` 0.163 ->
             0.744, ``ledgers`` 0.156 -> 0.585; the other families unchanged but for a fact or
             two on two held-out ones, see ``docs-notes/tables.md``). Off, a table is flattened
@@ -401,8 +402,8 @@ class ExtractiveSummarizer:
         the span's messages name one row alone by a key cell (:func:`.tables.key_columns`) or a
         description, that row comes back alone: another message's word that is some other
         row's alone in a column that repeats ("thermostatic head" in a parcel's contents) is no
-        reference. A table evicted more than one reduction ago brings back only such a row
-        (see :data:`_MEMORY_ROUNDS`).
+        reference. A table evicted more than one reduction ago brings back only such a row,
+        named by a rare key cell or a description (see :data:`_MEMORY_ROUNDS`).
         """
         at = [pos for pos, m in enumerate(messages) if m.role == "user" and not m.is_summary]
         said = _said_words(messages)
