@@ -158,11 +158,17 @@ _NEWS_CAP = 0.75
 _JOINED = 0.5
 """What the other sentences of a unit (see :mod:`.context`) add to its best one's score."""
 _MORE_ROWS_RE = re.compile(r"\(\+(\d+) rows\)")
-_MEMORY_ROUNDS = 1
-"""Reductions a table is remembered for: a user comes back to a table soon or not at all,
-and every table remembered longer is one more a passing word can seem to name (with the 6
+_MEMORY_ROUNDS = 3
+"""Reductions a table is remembered for. A user comes back to a table soon or not at all, and
+every table remembered longer is one more that a passing word can seem to name (with the 6
 latest tables remembered however old, the held-out blind2-preferences family lost 0.075 of its
-facts after 10 reductions, 5 seeds; remembered for one, 0.012)."""
+facts after 10 reductions, 5 seeds). So after the first reduction a row comes back only when a
+user's message names it alone by a rare cell of a key column (:func:`.tables.key_columns`: the
+row's name, not a value that happens to be its alone; two words or more, or a code: not
+"Okonkwo", which may be said in passing), and gains :data:`_W_REFERRED`, not
+:data:`_W_RECALLED`. Measured against one reduction (5 seeds, after 10 reductions at
+4,000/3,000/1,000): ``ledgers`` 0.538 -> 0.600, held-out ``blind4-tables`` 0.464 -> 0.571 and
+``tables`` 0.674 -> 0.721 (see ``docs-notes/tables.md``, fifth round)."""
 _MAX_RECORD = 400
 """The longest table record brought back from memory (as a tool result's own)."""
 _W_REFERRED = 2.0
@@ -236,8 +242,9 @@ class ExtractiveSummarizer:
             later user message names (says a cell no other row has), else the rows in order
             while they fit (:mod:`.tables`). A table a user names a row of gains
             :data:`_W_REFERRED`; a carried record whose rows a new span names keeps just those;
-            a table evicted before anyone came back to it is remembered for one reduction
-            (``extra["tables"]``) and the rows named then come back. Default on since issue
+            a table evicted before anyone came back to it is remembered for three reductions
+            (``extra["tables"]``) and the rows named then come back (after the first, only a
+            row named alone by a rare key cell, see :data:`_MEMORY_ROUNDS`). Default on since issue
             #29 (5 seeds, 4,000/3,000/1,000, after 10 reductions: held-out ``tables`` 0.163 ->
             0.744, ``ledgers`` 0.156 -> 0.585; the other families unchanged but for a fact or
             two on two held-out ones, see ``docs-notes/tables.md``). Off, a table is flattened
@@ -395,7 +402,12 @@ class ExtractiveSummarizer:
         facts at the end: a row named in passing crowded out stated facts.) A message names a
         row of the newest table shown before it that has the row: not also of an older table
         with the same columns (a client on this month's invoices and last month's), whether
-        the newer one is remembered too or is in the span (``seen``, with its position).
+        the newer one is remembered too or is in the span (``seen``, with its position). When
+        the span's messages name one row alone by a key cell (:func:`.tables.key_columns`) or a
+        description, that row comes back alone: another message's word that is some other
+        row's alone in a column that repeats ("thermostatic head" in a parcel's contents) is no
+        reference. A table evicted more than one reduction ago brings back only such a row,
+        named by a rare key cell or a description (see :data:`_MEMORY_ROUNDS`).
         """
         at = [pos for pos, m in enumerate(messages) if m.role == "user" and not m.is_summary]
         said = _said_words(messages)
@@ -417,18 +429,34 @@ class ExtractiveSummarizer:
                 hit if (m, header) not in claimed else set()
                 for m, hit in enumerate(named_by(table, said))
             ]
+            old_table = int(item.get("rounds", 0)) >= 1
+            keyed = [
+                hit if (m, header) not in claimed and len(hit) == 1 else set()
+                for m, hit in enumerate(named_by(table, said, keys=True, rare=old_table))
+            ]
             claimed.update((m, header) for m, hit in enumerate(named) if hit)
-            cited = set().union(*named)
+            alone: set[int] = set().union(*keyed)  # named alone by its key, by any message
+            if len(alone) == 1:
+                cited = alone
+            elif old_table:
+                continue
+            else:
+                cited = set().union(*named)
             if not cited or len(cited) > MAX_CITED:
                 continue
-            record = compact_table(table, _MAX_RECORD, [said[m] for m, r in enumerate(named) if r])
+            record = compact_table(
+                table,
+                _MAX_RECORD,
+                [said[m] for m, r in enumerate(named) if r],
+                sorted(cited) if len(alone) == 1 else (),
+            )
             rows = record.partition("] ")[2].rpartition(" (+")[0] or record.partition("] ")[2]
             if all(row in previous for row in rows.split("; ")):
                 continue  # the summary holds those rows already
             body = f"{item['head']} -> {record}"
             score = _TOOL_BASE + min(_tool_score(body, self._off), _TOOL_CAP)
             if len(cited) == 1 and "table_recall" not in self.ablate:
-                score += _W_RECALLED  # one row named: the user came back to it
+                score += _W_REFERRED if old_table else _W_RECALLED  # the user came back to it
             line = f"- tool: {_one_line(body)}"
             ids = [i for i in item.get("ids", ()) if isinstance(i, str)]
             day = item.get("day") if isinstance(item.get("day"), str) else None

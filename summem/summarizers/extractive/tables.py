@@ -41,6 +41,7 @@ __all__ = [
     "compact_table",
     "find_table",
     "fold",
+    "key_columns",
     "named_by",
     "parse_record",
     "recall_table",
@@ -229,7 +230,9 @@ def find_table(parsed: Any, text: str) -> Table | None:
     return _text_table(text)
 
 
-def compact_table(table: Table, max_chars: int, referred: Said | None = None) -> str:
+def compact_table(
+    table: Table, max_chars: int, referred: Said | None = None, picked: Sequence[int] = ()
+) -> str:
     """``[header] row; row (+n rows)``: the rows a later message refers to, else every row.
 
     When a later message refers to rows (says one of their cells again), the record is the
@@ -239,7 +242,7 @@ def compact_table(table: Table, max_chars: int, referred: Said | None = None) ->
     header, rows = table
     head = "[" + " | ".join(header) + "]"
     shown = [" | ".join(r) for r in rows]
-    cited = _cited(table, referred) if referred is not None else []
+    cited = list(picked) or (_cited(table, referred) if referred is not None else [])
     order = cited if cited and len(cited) < len(rows) else list(range(len(rows)))
     chosen: list[int] = []
     size = len(head)
@@ -275,41 +278,74 @@ def _cited(table: Table, referred: Said) -> list[int]:
     return sorted(cited) if len(cited) <= MAX_CITED else []
 
 
-def named_by(table: Table, said: Sequence[AbstractSet[str]]) -> list[set[int]]:
-    """The rows each message names (see :func:`_cited`): none when it names too many."""
-    return _named(table, [m.__contains__ for m in said], said)
+def named_by(
+    table: Table, said: Sequence[AbstractSet[str]], keys: bool = False, rare: bool = False
+) -> list[set[int]]:
+    """The rows each message names (see :func:`_cited`): none when it names too many.
+
+    With ``keys``, only by a cell of a key column (:func:`key_columns`): the row's name, not
+    a value that happens to be its alone ("thermostatic head" in a parcel's contents). With
+    ``rare`` as well, only by a key cell of two words or more or holding a code (letters and
+    digits in one word): "Tanaka Design", "Parcelwise 3", "QX-5503", not "Okonkwo" or "Ana",
+    which a message may say in passing.
+    """
+    return _named(table, [m.__contains__ for m in said], said, keys, rare)
+
+
+def _rare(words: Sequence[str]) -> bool:
+    """Whether a cell's words are unlikely said in passing: two or more, or a code."""
+    return len(words) >= 2 or any(
+        any(c.isdigit() for c in w) and any(c.isalpha() for c in w) for w in words
+    )
+
+
+def key_columns(table: Table) -> set[int]:
+    """The columns whose cells are all different and none empty: what names a row."""
+    header, rows = table
+    return {
+        j
+        for j in range(len(header))
+        if all(len(r) > j and r[j] for r in rows) and len({r[j] for r in rows}) == len(rows)
+    }
 
 
 def _named(
     table: Table,
     tests: Sequence[Callable[[str], bool]],
     said: Sequence[AbstractSet[str]] | None = None,
+    keys: bool = False,
+    rare: bool = False,
 ) -> list[set[int]]:
     """The rows each test names (see :func:`_cited`).
 
     Given each message's words (``said``), a message that names no row by a cell may
-    describe one (:func:`.described.described_row`).
+    describe one (:func:`.described.described_row`). With ``keys``, a cell names its row only
+    in a key column (:func:`key_columns`).
     """
     header, rows = table
     counts: list[dict[str, int]] = [{} for _ in header]
     for r in rows:
         for j, c in enumerate(r[: len(counts)]):
             counts[j][c] = counts[j].get(c, 0) + 1
+    key = key_columns(table) if keys else set(range(len(header)))
     unique = [
-        (i, words)
+        (i, words, j in key and (not rare or _rare(words)))
         for i, r in enumerate(rows)
         for j, c in enumerate(r[: len(counts)])
         if counts[j].get(c) == 1 and (words := _cell_words(c)) is not None
     ]
     out: list[set[int]] = []
     for test in tests:
-        named = {i for i, words in unique if all(test(w) for w in words)}
+        hits = [(i, keyed) for i, words, keyed in unique if all(test(w) for w in words)]
+        named = {i for i, _ in hits}
         if not named and said is not None and not isinstance(said[len(out)], Echoed):
             row = described_row(table, said[len(out)])
             named = {row} if row is not None else set()
+        elif keys:
+            named = {i for i, keyed in hits if keyed} if len(named) <= MAX_CITED else set()
         out.append(named if len(named) <= MAX_CITED else set())
     if len(tests) > 1:  # the messages' words together naming too many rows: words in common
-        together = {i for i, words in unique if all(any(t(w) for t in tests) for w in words)}
+        together = {i for i, words, _ in unique if all(any(t(w) for t in tests) for w in words)}
         if len(together) > MAX_CITED:
             return [set() for _ in tests]
     return out

@@ -274,11 +274,17 @@ def test_a_table_evicted_before_anyone_names_a_row_comes_back_when_one_does() ->
     assert "Yusuf Dass | early | 4559" in row and "Priya Dass" not in row
     entry = next(e for e in second.extra["provenance"] if "t1" in e["ids"])
     assert entry["ids"] == ["a1", "t1"]
-    # remembered for one reduction: a row named two reductions later is not brought back
-    info = SummaryInfo(extra=second.extra)
-    idle = summarize(
-        [msg("u3", "ok")], 300, tables=True, previous_summary=second.text, previous_info=info
-    )
+    # remembered for three reductions (a row named later than one only by its key)
+    idle = second
+    for i in range(3):
+        info = SummaryInfo(extra=idle.extra)
+        idle = summarize(
+            [msg(f"u{3 + i}", "ok")],
+            300,
+            tables=True,
+            previous_summary=idle.text,
+            previous_info=info,
+        )
     assert idle.extra["tables"] == []
 
 

@@ -1,0 +1,124 @@
+"""A remembered table's row comes back when a user names it by its key, for a few reductions.
+
+Handmade examples (not the evals' own): a parcel list whose contents column repeats, a rota;
+a row named by a cell of a key column (every cell different: a carrier, a tracking code, an
+engineer) against a cell that only happens to be its row's alone in a column that repeats.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from summem._flow import run_sync
+from summem.messages import Message, SummaryInfo
+from summem.summarizers.base import SummaryOutput, SummaryRequest
+from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.summarizers.extractive.tables import key_columns, named_by, said_words
+from summem.tokens.base import ApproxCounter
+
+PARCELS = (
+    ["carrier", "tracking", "eta", "contents"],
+    [
+        ["Bluebox 1", "QX-5501", "3 May", "ball valve"],
+        ["Swiftpost 2", "QX-5502", "4 May", "pipe clip"],
+        ["Parcelwise 3", "QX-5503", "5 May", "ball valve"],
+        ["Roadrunner 4", "QX-5504", "5 May", "thermostatic head"],
+        ["Bluebox 5", "QX-5505", "6 May", "pipe clip"],
+    ],
+)
+
+
+def call(id: str, call_id: str, name: str, args: dict[str, Any]) -> Message:
+    fn = {"name": name, "arguments": json.dumps(args)}
+    raw = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [{"id": call_id, "type": "function", "function": fn}],
+    }
+    return Message.from_openai(raw, id=id)
+
+
+def msg(id: str, content: str, role: str = "user", **extra: Any) -> Message:
+    return Message.from_openai({"role": role, "content": content, **extra}, id=id)
+
+
+def summarize(messages: list[Message], max_tokens: int, **kw: Any) -> SummaryOutput:
+    kw.setdefault("previous_summary", None)
+    request = SummaryRequest(
+        messages=messages, max_tokens=max_tokens, token_counter=ApproxCounter(), **kw
+    )
+    return run_sync(ExtractiveSummarizer().summarize(request))
+
+
+def then(out: SummaryOutput, messages: list[Message], max_tokens: int) -> SummaryOutput:
+    info = SummaryInfo(extra=out.extra)
+    return summarize(messages, max_tokens, previous_summary=out.text, previous_info=info)
+
+
+def _parcels() -> str:
+    return "\n".join(",".join(r) for r in [PARCELS[0], *PARCELS[1]])
+
+
+def test_key_columns_are_those_whose_cells_all_differ() -> None:
+    assert key_columns(PARCELS) == {0, 1}  # eta and contents repeat
+
+
+def test_a_key_cell_names_a_row_a_cell_alone_in_a_repeating_column_does_not() -> None:
+    said = [
+        said_words(m)
+        for m in ("Keep an eye on the Parcelwise 3 delivery.", "Got the thermostatic head?")
+    ]
+    assert named_by(PARCELS, said) == [{2}, {3}]
+    assert named_by(PARCELS, said, keys=True) == [{2}, set()]
+
+
+def test_a_row_named_by_its_key_beside_a_passing_word_comes_back_alone() -> None:
+    first = [
+        call("a1", "c1", "track_parcels", {"days": 14}),
+        msg("t1", _parcels(), "tool", tool_call_id="c1"),
+    ]
+    out = summarize(first, 30)
+    assert "QX-5503" not in out.text
+    later = [
+        msg("u1", "Keep an eye on the Parcelwise 3 delivery for me."),
+        msg("u2", "We'll need the thermostatic head for the Marsh Lane job."),
+        *(msg(f"s{i}", f"Walked to the harbour with Merle {i} and saw boats.") for i in range(8)),
+    ]
+    second = then(out, later, 100)
+    assert "Parcelwise 3 | QX-5503 | 5 May | ball valve" in second.text
+    assert "QX-5504" not in second.text  # the thermostatic head's parcel is no reference
+
+
+def test_a_table_is_remembered_three_reductions_then_only_its_key_recalls_a_row() -> None:
+    first = [
+        call("a1", "c1", "track_parcels", {"days": 14}),
+        msg("t1", _parcels(), "tool", tool_call_id="c1"),
+    ]
+    out = summarize(first, 30)
+    idle = then(out, [msg("u0", "Lovely weather for it.")], 30)
+    assert len(idle.extra["tables"]) == 1  # still remembered a reduction later
+    passing = then(idle, [msg("u1", "Got the thermostatic head?")], 300)
+    assert "QX-5504" not in passing.text  # too old for a cell that is not the row's name
+    keyed = then(idle, [msg("u1", "Which is the Roadrunner 4 parcel?")], 300)
+    assert "Roadrunner 4 | QX-5504 | 5 May | thermostatic head" in keyed.text
+    gone = then(then(idle, [msg("u2", "ok")], 30), [msg("u3", "fine")], 30)
+    assert gone.extra["tables"] == []  # three reductions: forgotten
+
+
+def test_an_old_table_needs_a_rare_key_a_single_word_may_be_said_in_passing() -> None:
+    rota = "engineer,shift,pager\n" + "\n".join(
+        f"{name},{'early' if i % 2 else 'late'},{4100 + 17 * i}"
+        for i, name in enumerate(["Okafor", "Brightwater", "Lindqvist", "Harcourt", "Mossgrove"])
+    )
+    first = [
+        call("a1", "c1", "staff_rota", {"week": "next"}),
+        msg("t1", rota, "tool", tool_call_id="c1"),
+    ]
+    out = summarize(first, 30)
+    assert "4134" not in out.text
+    soon = then(out, [msg("u1", "Lindqvist is covering for me.")], 300)
+    assert "Lindqvist | late | 4134" in soon.text  # the next reduction: any key cell names
+    idle = then(out, [msg("u0", "Lovely weather for it.")], 30)
+    late = then(idle, [msg("u1", "Lindqvist is covering for me.")], 300)
+    assert "4134" not in late.text  # later: one word may be said in passing
