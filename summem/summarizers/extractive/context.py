@@ -62,6 +62,7 @@ __all__ = [
     "antecedent",
     "is_bare_reply",
     "leans_on_previous",
+    "names_nothing_alone",
     "stands_alone",
     "units",
 ]
@@ -99,6 +100,8 @@ _POINTERS = frozenset(
 """Words that, in a short sentence, point at something said before."""
 _POINTING = _POINTERS | frozenset(_split("they're they've he's she's it'll that's"))
 """Pointers, contractions included, in a message's opening sentence."""
+_SELF = frozenset(_split("i i'm i'd i'll i've"))
+"""The speaker's own "I", capitalised anywhere: not a name."""
 _CONTRASTS = frozenset(_split("but and"))
 """Conjunctions that, opening a message, continue the message before it."""
 _ANTECEDENT_WORDS = 3
@@ -271,6 +274,25 @@ def leans_on_previous(sentence: str) -> bool:
     if start < len(words) and words[start] in _CONTRASTS:
         return True  # "Cool, but my favourite is ...": it answers what came before
     return not _POINTING.isdisjoint(words[start : start + _LEAN_WORDS])
+
+
+def names_nothing_alone(sentence: str) -> bool:
+    """Whether a short sentence points at something it does not name, and names nothing else.
+
+    Under ``SHORT_WORDS`` words, a pointer anywhere in it ("I'd love to try it sometime.",
+    "I enjoy the taste of these."), and no number, code or capitalised word past its first
+    (a name: "Italy! I always dreamed of visiting there." names Italy). Alone, once the
+    message it answers is gone, it says nothing a reader can use.
+    """
+    words = _words(sentence.lstrip("\"'([ "))
+    if not 0 < len(words) < SHORT_WORDS or _POINTERS.isdisjoint(words):
+        return False
+    raw = _WORD_RE.findall(sentence)
+    if any(any(c.isdigit() for c in w) for w in raw):
+        return False
+    return not any(
+        w[0].isupper() and w.lower().replace("\u2019", "'") not in _SELF for w in raw[1:]
+    )
 
 
 def antecedent(

@@ -80,6 +80,7 @@ from summem.summarizers.extractive.context import (
     antecedent,
     is_bare_reply,
     leans_on_previous,
+    names_nothing_alone,
     units,
 )
 from summem.summarizers.extractive.facts import (
@@ -738,6 +739,8 @@ class ExtractiveSummarizer:
                     leaned = self._in_reply(core or sentence, speaker, prior, said)
                     if leaned is not None:
                         sentence, ids = leaned[0], [leaned[1], message.id]
+                    elif len(group) == 1 and names_nothing_alone(sentence):
+                        continue  # "I'd love to try it sometime.": nothing without its cue
                 score = max(scores[i] for i in group)
                 score += _JOINED * (sum(scores[i] for i in group) - score)
                 if score > 0 and vocab is not None:

@@ -15,7 +15,7 @@ from summem._flow import run_sync
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
-from summem.summarizers.extractive.context import is_bare_reply, units
+from summem.summarizers.extractive.context import is_bare_reply, names_nothing_alone, units
 from summem.summarizers.extractive.layout import summary_lines
 from summem.summarizers.extractive.tables import compact_table, find_table
 from summem.tokens.base import ApproxCounter
@@ -625,3 +625,29 @@ def test_a_stock_phrase_on_a_line_sharing_its_label_is_still_said_before() -> No
     got = lines(summarize(msgs, previous_summary=previous))
     assert "- assistant: The Brennan toaster is 18 pounds." in got  # not joined to the stock line
     assert sum("ships free" in x for x in got) == 1  # said before, on the unlabelled line
+
+
+def test_a_short_sentence_that_points_at_what_it_never_names_is_left_out() -> None:
+    msgs = [
+        msg("u1", "We went to the night market in Taipei and had the pepper buns."),
+        msg("a1", "I'd love to try them sometime.", "assistant"),
+        msg("u2", "The Lisbon trip is booked for 14 May."),
+        msg("a2", "I'd love to see it on the 14th.", "assistant"),
+        msg("u3", "Italy is next. I always dreamed of visiting there."),
+    ]
+    got = lines(summarize(msgs))
+    assert not any("try them sometime" in x for x in got)  # points at what it never names
+    assert any("see it on the 14th" in x for x in got)  # a number: it says something
+    assert any("dreamed of visiting there" in x for x in got)  # joined to what it points at
+    assert any("night market" in x for x in got)
+    kept = lines(summarize(msgs, ablate=("context",)))
+    assert any("try them sometime" in x for x in kept)
+
+
+def test_names_nothing_alone() -> None:
+    assert names_nothing_alone("I'd love to try it sometime.")
+    assert names_nothing_alone("It will boost my motivation!")
+    assert not names_nothing_alone("It's on 3 May.")  # a number
+    assert not names_nothing_alone("I took it to Dana yesterday.")  # a name
+    assert not names_nothing_alone("I got a puppy two weeks ago!")  # no pointer
+    assert not names_nothing_alone("I'd love to try it sometime, maybe at the festival next year.")
