@@ -47,6 +47,12 @@ on one line: ``- Audrey: They're called Peruvian Lilies, in reply to Jolene: Wha
 flowers?`` (:func:`leans_on_previous`). Only short ones: a sentence of
 ``SHORT_WORDS`` words or more usually says what it is about.
 
+A short opening sentence that points at something it never names and cannot be joined to
+what it answers ("I'd love to try it sometime.": no number, code or name of its own,
+:func:`names_nothing_alone`) is left out: alone it tells a reader nothing (LoCoMo's dependent
+short lines halved, docs-notes/fidelity-round5.md, "Short lines that point at what they never
+name").
+
 The word lists are English closed classes (pronouns, conjunctions), not cue words of any
 kind of fact.
 """
