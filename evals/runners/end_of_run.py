@@ -36,6 +36,8 @@ from evals.engine.replay import ReplayState, replay
 from evals.families.catalogue import FAMILIES
 from evals.families.facts import PlantedFact
 from evals.text import contains_normalized, normalize_text
+from summem.summarizers.extractive import FORMAT
+from summem.summarizers.extractive.layout import summary_lines
 from summem.tokens.base import resolve_counter
 
 __all__ = ["main"]
@@ -53,7 +55,11 @@ def _lines(state_summary: Any, reducer: Any) -> list[tuple[str, float | None]]:
     info = state_summary.summary_info if state_summary is not None else None
     extra = getattr(info, "extra", None) or {}
     scores = {e["line"]: e.get("score") for e in extra.get("provenance", []) if "line" in e}
-    return [(line, scores.get(i)) for i, line in enumerate(text.split("\n")) if line.strip()]
+    full = text.split("\n")  # each fact line with its label, shared in a run or not
+    shared = extra.get("format") == FORMAT
+    for index, _day, line, _body in summary_lines(text, shared_labels=shared):
+        full[index] = line
+    return [(line, scores.get(i)) for i, line in enumerate(full) if line.strip()]
 
 
 def run(family: str, seeds: int, config: EngineConfig) -> dict[str, Any]:

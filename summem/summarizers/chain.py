@@ -23,8 +23,9 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from summem._flow import Flow, done
 from summem._secrets import redact
@@ -279,15 +280,24 @@ class TruncatingSummarizer:
             room = budget - counter.count_text("\n" + note)
             while room > 0:
                 kept = clip_to_tokens(previous, room, counter)
-                candidate = f"{kept}\n{note}" if kept else note
+                candidate = f"{kept}\n\n{note}" if kept else note  # its own run of lines
                 overshoot = counter.count_text(candidate) - budget
                 if overshoot <= 0:
                     text = candidate
                     break
                 room -= overshoot
-        return done(
-            SummaryOutput(text=text, summarizer=self._name, extra={"dropped_messages": dropped})
-        )
+        extra: dict[str, Any] = {"dropped_messages": dropped}
+        fmt = _previous_format(request.previous_info)
+        if fmt is not None and text != note:  # the previous summary's text, in its layout
+            extra["format"] = fmt
+        return done(SummaryOutput(text=text, summarizer=self._name, extra=extra))
+
+
+def _previous_format(info: Any) -> str | None:
+    """The layout the previous summary recorded (``extra["format"]``), if any."""
+    extra = info.get("extra", info) if isinstance(info, Mapping) else getattr(info, "extra", None)
+    fmt = extra.get("format") if isinstance(extra, Mapping) else None
+    return fmt if isinstance(fmt, str) else None
 
 
 def _say_why(name: str, exc: SummemError, reason: str, following: str | None) -> None:

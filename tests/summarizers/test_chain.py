@@ -14,9 +14,10 @@ from summem.errors import (
     LLMTransientError,
     SummarizationError,
 )
-from summem.messages import Message
+from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import Summarizer, SummaryOutput, SummaryRequest
 from summem.summarizers.chain import FallbackSummarizer, TruncatingSummarizer
+from summem.summarizers.extractive.layout import summary_lines
 from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 from summem.tokens.base import ApproxCounter
 
@@ -34,12 +35,15 @@ def span(n: int = 6) -> list[Message]:
     ]
 
 
-def request(max_tokens: int = 100, previous: str | None = None, n: int = 6) -> SummaryRequest:
+def request(
+    max_tokens: int = 100, previous: str | None = None, n: int = 6, info: Any = None
+) -> SummaryRequest:
     return SummaryRequest(
         messages=span(n),
         previous_summary=previous,
         max_tokens=max_tokens,
         token_counter=ApproxCounter(),
+        previous_info=info,
     )
 
 
@@ -298,11 +302,26 @@ def test_truncation_without_previous_summary_is_a_note() -> None:
 
 def test_truncation_keeps_the_previous_summary_and_counts_cumulatively() -> None:
     first = truncate(request(previous="- user: likes tea", n=4))
-    assert first.text == "- user: likes tea\n- (4 earlier messages were dropped without a summary.)"
+    assert (
+        first.text == "- user: likes tea\n\n- (4 earlier messages were dropped without a summary.)"
+    )
     second = truncate(request(previous=first.text, n=3))
     assert (
-        second.text == "- user: likes tea\n- (7 earlier messages were dropped without a summary.)"
+        second.text == "- user: likes tea\n\n- (7 earlier messages were dropped without a summary.)"
     )
+
+
+def test_truncation_keeps_the_layout_of_the_summary_it_clips_and_sets_its_note_apart() -> None:
+    extractive = SummaryInfo(extra={"format": "summem.extractive/3", "provenance": []})
+    out = truncate(request(previous="- user: likes tea\n- and biscuits", n=2, info=extractive))
+    assert out.extra == {"dropped_messages": 2, "format": "summem.extractive/3"}
+    read = [line for _, _, line, _ in summary_lines(out.text, shared_labels=True)]
+    assert read == [
+        "- user: likes tea",
+        "- user: and biscuits",
+        "- (2 earlier messages were dropped without a summary.)",  # nobody's line
+    ]
+    assert "format" not in truncate(request(n=2, info=extractive)).extra  # only the note
 
 
 def test_truncation_clips_the_previous_summary_to_the_budget() -> None:

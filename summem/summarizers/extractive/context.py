@@ -47,11 +47,12 @@ on one line: ``- Audrey: They're called Peruvian Lilies, in reply to Jolene: Wha
 flowers?`` (:func:`leans_on_previous`). Only short ones: a sentence of
 ``SHORT_WORDS`` words or more usually says what it is about.
 
-A short opening sentence that points at something it never names and cannot be joined to
-what it answers ("I'd love to try it sometime.": no number, code or name of its own,
-:func:`names_nothing_alone`) is left out: alone it tells a reader nothing (LoCoMo's dependent
-short lines halved, docs-notes/fidelity-round5.md, "Short lines that point at what they never
-name").
+A short opening sentence that points at something it never names, says no word the
+conversation had not said before, and cannot be joined to what it answers ("I'd love to try
+it sometime.": no number, code or name of its own, :func:`names_nothing_alone`) is left out:
+alone it tells a reader nothing ("She is allergic to peanuts." names nothing either, but says
+something new: it stays). See docs-notes/fidelity-round5.md, "Short lines that point at what
+they never name".
 
 The word lists are English closed classes (pronouns, conjunctions), not cue words of any
 kind of fact.
@@ -291,7 +292,7 @@ def names_nothing_alone(sentence: str) -> bool:
     message it answers is gone, it says nothing a reader can use.
     """
     words = _words(sentence.lstrip("\"'([ "))
-    if not 0 < len(words) < SHORT_WORDS or _POINTERS.isdisjoint(words):
+    if not 0 < len(words) < SHORT_WORDS or _POINTING.isdisjoint(words):
         return False
     raw = _WORD_RE.findall(sentence)
     if any(any(c.isdigit() for c in w) for w in raw):

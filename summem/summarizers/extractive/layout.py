@@ -95,27 +95,35 @@ def header(day: str) -> str:
     return f"[{day}]"
 
 
-def summary_lines(text: str, max_chars: int = 280) -> Iterator[tuple[int, str | None, str, str]]:
+def summary_lines(
+    text: str, max_chars: int = 280, *, shared_labels: bool = False
+) -> Iterator[tuple[int, str | None, str, str]]:
     """Facts of a previous summary: ``(line index, date, fact line, body)``.
 
     Fact lines (any line starting with ``- ``) are kept verbatim, whatever their length, so a
     fact survives round after round unchanged; an inline ``[date]`` (the older format) becomes
-    the fact's date and leaves the line. A fact line with no label after a labelled one (under
-    the same date header) gets that label back: ``- body`` after ``- Caroline: ...`` is
-    ``- Caroline: body``. A ``[date]`` header dates the lines below it. Other
+    the fact's date and leaves the line. A ``[date]`` header dates the lines below it. Other
     text (a summary written by an LLM) is split into sentences, each becoming a ``- sentence``
     line; headings are dropped.
+
+    With ``shared_labels`` (a summary this layout wrote, ``FORMAT`` 3 or later), a fact line
+    with no label right after a labelled one gets that label back: ``- body`` after
+    ``- Caroline: ...`` is ``- Caroline: body``. Any other line (a date header, a blank line,
+    a heading, prose) ends the run. Without it no label is ever given: in text another
+    summarizer wrote (an LLM's ``- Tone: friendly`` then ``- The user moved ...``), an
+    unlabelled line is nobody's.
     """
     day: str | None = None
     last: str | None = None
     for index, raw in enumerate(text.split("\n")):
         line = _SPACE_RE.sub(" ", raw).strip()
+        if not line.startswith("- "):
+            last = None  # only a run of fact lines shares a label
         if not line:
             continue
         head = HEADER_RE.match(line)
         if head is not None and looks_like_date(head.group("date")):
             day = head.group("date")
-            last = None
             continue
         if line.startswith("- "):
             m = FACT_LINE_RE.match(line)
@@ -127,7 +135,7 @@ def summary_lines(text: str, max_chars: int = 280) -> Iterator[tuple[int, str | 
                 own = None
             body = line[m.end() :] if m else line[2:]
             if m is not None and m.group("speaker"):
-                last = m.group("speaker")
+                last = m.group("speaker") if shared_labels else None
             elif last is not None:
                 line = f"- {last}: {body}"
             yield index, own or day, line, body

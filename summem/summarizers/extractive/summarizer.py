@@ -563,7 +563,9 @@ class ExtractiveSummarizer:
         counts: dict[str, int] = {}
         texts = [content_text(m) for m in request.messages if m.role != "tool"]
         previous = request.previous_summary or ""  # each line's body, its label shared or not
-        texts.extend(body for _i, _day, _line, body in summary_lines(previous, self.max_line_chars))
+        shared = _shares_labels(request.previous_info)
+        lines = summary_lines(previous, self.max_line_chars, shared_labels=shared)
+        texts.extend(body for _i, _day, _line, body in lines)
         for text in texts:
             for raw in split_sentences(text, self.max_line_chars):
                 sentence = raw if "compaction" in self.ablate else compact_sentence(raw, speakers)
@@ -614,7 +616,10 @@ class ExtractiveSummarizer:
             return []
         origin = _previous_provenance(request.previous_info)
         facts: list[Fact] = []
-        for sub, (index, day, line, body) in enumerate(summary_lines(text, self.max_line_chars)):
+        lines = summary_lines(
+            text, self.max_line_chars, shared_labels=_shares_labels(request.previous_info)
+        )
+        for sub, (index, day, line, body) in enumerate(lines):
             ids, stored, marks, core, more = origin.get(index, ([], None, [], None, 0))
             whole = None
             if core is not None:  # expanded last round: select on the core again
@@ -739,7 +744,12 @@ class ExtractiveSummarizer:
                     leaned = self._in_reply(core or sentence, speaker, prior, said)
                     if leaned is not None:
                         sentence, ids = leaned[0], [leaned[1], message.id]
-                    elif len(group) == 1 and names_nothing_alone(sentence):
+                    elif (
+                        len(group) == 1
+                        and vocab is not None
+                        and not novel[group[0]][0]  # no word the conversation had not said
+                        and names_nothing_alone(sentence)
+                    ):
                         continue  # "I'd love to try it sometime.": nothing without its cue
                 score = max(scores[i] for i in group)
                 score += _JOINED * (sum(scores[i] for i in group) - score)
@@ -1020,6 +1030,17 @@ def _previous_extra(info: Any) -> Mapping[str, Any] | None:
     if isinstance(info, Mapping):
         extra = info.get("extra", info)
     return extra if isinstance(extra, Mapping) else None
+
+
+def _shares_labels(info: Any) -> bool:
+    """Whether the previous summary is in the layout where a run of lines shares a label.
+
+    Recorded in its ``extra["format"]`` (this summarizer's :data:`FORMAT`, or kept by
+    :class:`~summem.summarizers.chain.TruncatingSummarizer` when it clipped one); an older
+    extractive summary or another summarizer's text gives no line a label it did not write.
+    """
+    extra = _previous_extra(info)
+    return extra is not None and extra.get("format") == FORMAT
 
 
 _Origin = tuple[list[str], float | None, list[str], str | None, int]

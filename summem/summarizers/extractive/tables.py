@@ -29,7 +29,7 @@ from summem._yaml import parse_yaml
 from summem.summarizers.extractive.described import described_row, pointers
 from summem.summarizers.extractive.facts import fold as fold
 from summem.summarizers.extractive.facts import tokenize
-from summem.summarizers.extractive.lexicon import STOPWORDS
+from summem.summarizers.extractive.lexicon import MONTH_WORDS, MONTH_WORDS_WITH_DIGIT, STOPWORDS
 from summem.summarizers.extractive.text_tables import Table, text_table
 from summem.summarizers.extractive.text_tables import cell as _cell
 
@@ -293,10 +293,20 @@ def named_by(
 
 
 def _rare(words: Sequence[str]) -> bool:
-    """Whether a cell's words are unlikely said in passing: two or more, or a code."""
-    return len(words) >= 2 or any(
-        any(c.isdigit() for c in w) and any(c.isalpha() for c in w) for w in words
-    )
+    """Whether a cell's words are unlikely said in passing.
+
+    A code, or two words or more of which one is a word of 3 letters or more that is not a
+    month ("Tanaka Design", "Parcelwise 3"); not a time, an amount, a date or a quantity
+    ("10:30", "1,250.00", "3 May 2024", "12 kg"), which a passing remark says as easily.
+    """
+    if any(any(c.isdigit() for c in w) and any(c.isalpha() for c in w) for w in words):
+        return True
+    named = [w for w in words if len(w) >= 3 and w.isalpha() and w not in MONTHS]
+    return len(words) >= 2 and bool(named)
+
+
+MONTHS = MONTH_WORDS | MONTH_WORDS_WITH_DIGIT
+"""Month names, whole and short ("may", "mar" included): a date's words, not a name's."""
 
 
 def key_columns(table: Table) -> set[int]:

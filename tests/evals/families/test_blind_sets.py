@@ -41,7 +41,9 @@ def test_same_seed_same_conversation_another_seed_another(name: str) -> None:
     assert a.messages == b.messages
     assert a.facts == b.facts
     assert a.turn_starts == b.turn_starts
+    assert a == b
     assert a.messages != c.messages
+    assert [f.value for f in a.facts] != [f.value for f in c.facts]  # other values planted
     assert a.facts
     assert len(a.turn_starts) >= family.turns  # a pick may be a turn of its own (blind3)
 

@@ -149,12 +149,36 @@ def test_a_line_with_no_label_is_the_previous_speakers_until_a_date_header() -> 
             "- I painted a lake sunrise.",
         ]
     )
-    got = [(day, line) for _, day, line, _ in summary_lines(text)]
+    got = [(day, line) for _, day, line, _ in summary_lines(text, shared_labels=True)]
     assert got == [
         (None, "- Caroline: I went to a support group yesterday."),
         (None, "- Caroline: I'm going to a transgender conference this month."),
         ("9 May 2023", "- I painted a lake sunrise."),  # a new group: no label to inherit
     ]
+    unshared = [line for _, _, line, _ in summary_lines(text)]  # not this layout's text
+    assert unshared[1] == "- I'm going to a transgender conference this month."
+
+
+def test_only_a_run_of_fact_lines_shares_a_label() -> None:
+    text = "\n".join(
+        [
+            "- Caroline: I went to a support group yesterday.",
+            "She also likes tea.",  # prose between bullets
+            "- Melanie painted a lake.",
+            "- Caroline: The group meets on Fridays.",
+            "",
+            "- (3 earlier messages were dropped without a summary.)",
+            "## Values",
+            "- Tone: friendly",
+            "- The user moved to Lisbon on 3 May 2023.",
+        ]
+    )
+    got = [line for _, _, line, _ in summary_lines(text, shared_labels=True)]
+    assert "- Melanie painted a lake." in got
+    assert "- (3 earlier messages were dropped without a summary.)" in got
+    assert "- Tone: The user moved to Lisbon on 3 May 2023." in got  # a run of the layout's
+    plain = [line for _, _, line, _ in summary_lines(text)]  # an LLM's text: nobody's
+    assert "- The user moved to Lisbon on 3 May 2023." in plain
 
 
 # -- timestamps and layout -------------------------------------------------------------------

@@ -16,18 +16,9 @@ from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
 from summem.summarizers.extractive.context import is_bare_reply, names_nothing_alone, units
-from summem.summarizers.extractive.layout import summary_lines
 from summem.summarizers.extractive.tables import compact_table, find_table
 from summem.tokens.base import ApproxCounter
-
-
-def full_lines(text: str) -> list[str]:
-    """The summary's lines, each fact line with its label (a run of one speaker's lines
-    carries it once: :func:`~summem.summarizers.extractive.layout.summary_lines`)."""
-    lines = text.splitlines()
-    for index, _day, line, _body in summary_lines(text):
-        lines[index] = line
-    return lines
+from tests.summarizers.extractive.readback import full_lines
 
 
 def msg(id: str, content: str, role: str = "user", **extra: Any) -> Message:
@@ -635,13 +626,26 @@ def test_a_short_sentence_that_points_at_what_it_never_names_is_left_out() -> No
         msg("a2", "I'd love to see it on the 14th.", "assistant"),
         msg("u3", "Italy is next. I always dreamed of visiting there."),
     ]
-    got = lines(summarize(msgs))
+    before = "- user: I would love to try the ramen place by the station sometime."
+    got = lines(summarize(msgs, previous_summary=before))
     assert not any("try them sometime" in x for x in got)  # points at what it never names
     assert any("see it on the 14th" in x for x in got)  # a number: it says something
     assert any("dreamed of visiting there" in x for x in got)  # joined to what it points at
     assert any("night market" in x for x in got)
-    kept = lines(summarize(msgs, ablate=("context",)))
+    kept = lines(summarize(msgs, ablate=("context",), previous_summary=before))
     assert any("try them sometime" in x for x in kept)
+    new = lines(summarize(msgs))  # "love", "try", "sometime" never said before: kept
+    assert any("try them sometime" in x for x in new)
+
+
+def test_a_short_pointing_sentence_that_says_something_new_is_kept() -> None:
+    first = [msg("u1", "She is allergic to peanuts."), msg("a1", "Noted.", "assistant")]
+    assert any("allergic to peanuts" in x for x in lines(summarize(first, 40)))
+    same = [
+        msg("u1", "My daughter Maya starts school next week."),
+        msg("u2", "She is allergic to peanuts."),
+    ]
+    assert any("allergic to peanuts" in x for x in lines(summarize(same, 60)))
 
 
 def test_names_nothing_alone() -> None:

@@ -15,6 +15,7 @@ from summem.summarizers.base import Summarizer, SummaryOutput, SummaryRequest
 from summem.summarizers.extractive.layout import HEADER_RE, summary_lines
 from summem.summarizers.extractive.summarizer import FORMAT, ExtractiveSummarizer
 from summem.tokens.base import ApproxCounter, TokenCounter
+from tests.summarizers.extractive.readback import full_lines
 
 
 class WordCounter:
@@ -28,15 +29,6 @@ class WordCounter:
 
     def count_message(self, message: Message) -> int:
         return 3 + self.count_text(message.text)
-
-
-def full_lines(text: str) -> list[str]:
-    """The summary's lines, each fact line with its label (a run of one speaker's lines
-    carries it once: :func:`~summem.summarizers.extractive.layout.summary_lines`)."""
-    lines = text.splitlines()
-    for index, _day, line, _body in summary_lines(text):
-        lines[index] = line
-    return lines
 
 
 def msg(id: str, role: str, content: Any, **extra: Any) -> Message:
@@ -774,7 +766,8 @@ def test_property_within_budget_and_ids_are_real(
             day = line[1:-1]
         else:
             expected.append((day, line))
-    assert [(d, line) for _, d, line, _ in summary_lines(out.text)] == expected
+    got = summary_lines(out.text, shared_labels=True)
+    assert [(d, line) for _, d, line, _ in got] == expected
 
 
 def test_a_fact_restated_on_another_day_is_not_kept_twice() -> None:
@@ -860,3 +853,12 @@ def test_a_run_of_one_speakers_lines_carries_the_label_once() -> None:
     )
     assert full_lines(again.text) == full_lines(out.text)
     assert provenance(again) == provenance(out)
+
+
+def test_another_summarizers_bullets_lend_no_label_to_the_next_line() -> None:
+    llm = "## Mood\n- Tone: friendly\n## Timeline\n- The user moved to Lisbon on 3 May 2023."
+    info = SummaryInfo(extra={"usage": {"input_tokens": 10}})  # an LLM's: no extractive layout
+    new = [msg("n", "user", "Book the dentist for 9 June.")]
+    out = summarize(request(new, 200, ApproxCounter(), previous_summary=llm, previous_info=info))
+    assert "Tone: The user moved" not in out.text
+    assert "The user moved to Lisbon on 3 May 2023." in out.text

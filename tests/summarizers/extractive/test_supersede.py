@@ -8,17 +8,8 @@ from summem._flow import run_sync
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
-from summem.summarizers.extractive.layout import summary_lines
 from summem.tokens.base import ApproxCounter
-
-
-def full_lines(text: str) -> list[str]:
-    """The summary's lines, each fact line with its label (a run of one speaker's lines
-    carries it once: :func:`~summem.summarizers.extractive.layout.summary_lines`)."""
-    lines = text.splitlines()
-    for index, _day, line, _body in summary_lines(text):
-        lines[index] = line
-    return lines
+from tests.summarizers.extractive.readback import full_lines
 
 
 def msg(id: str, content: str, role: str = "user", **extra: Any) -> Message:

@@ -122,3 +122,28 @@ def test_an_old_table_needs_a_rare_key_a_single_word_may_be_said_in_passing() ->
     idle = then(out, [msg("u0", "Lovely weather for it.")], 30)
     late = then(idle, [msg("u1", "Lindqvist is covering for me.")], 300)
     assert "4134" not in late.text  # later: one word may be said in passing
+
+
+def test_an_old_tables_times_and_amounts_are_not_rare_keys() -> None:
+    slots = "time,room,seats\n" + "\n".join(
+        f"{t},{room},{seats}"
+        for t, room, seats in [
+            ("09:00", "Birch", 12),
+            ("10:30", "Cedar", 40),
+            ("12:15", "Aspen", 8),
+            ("14:45", "Maple", 20),
+            ("16:00", "Rowan", 16),
+        ]
+    )
+    first = [
+        call("a1", "c1", "room_slots", {"day": "Monday"}),
+        msg("t1", slots, "tool", tool_call_id="c1"),
+    ]
+    out = summarize(first, 12)
+    assert "Cedar" not in out.text  # the table did not fit
+    soon = then(out, [msg("u1", "Can I have the 10:30 one?")], 300)
+    assert "10:30 | Cedar | 40" in soon.text  # the next reduction: any key cell names a row
+    idle = then(out, [msg("u0", "Lovely weather for it.")], 12)
+    assert len(idle.extra["tables"]) == 1
+    late = then(idle, [msg("u1", "My dentist moved me to 10:30 on Monday, annoyingly.")], 300)
+    assert "Cedar" not in late.text  # a time said in passing names no row of an old table
