@@ -33,7 +33,6 @@ __all__ = [
     "digit_words",
     "fold",
     "score_sentence",
-    "spelled_numbers",
     "split_sentences",
     "tokenize",
     "value_signal",
@@ -232,7 +231,6 @@ def score_sentence(
     if not words:
         return 0.0
     has_digit = _DIGIT_RE.search(sentence) is not None
-    spelled = len(spelled_numbers(words))
     empty = lex.EMPTY_WORDS
     content = [w for w in words if w not in empty and w not in speakers]
     if not has_digit and not content:
@@ -247,7 +245,7 @@ def score_sentence(
             signal += w["code"]
             named = _CODE_RE.sub(" ", sentence)
         if "numbers" not in off:
-            signal += _number_signal(sentence, spelled)
+            signal += _number_signal(sentence)
         explicit_date = bool(
             _NUMERIC_DATE_RE.search(sentence.lower())
             or not lex.MONTH_WORDS_WITH_DIGIT.isdisjoint(wordset)
@@ -275,10 +273,8 @@ def score_sentence(
         signal += w["preference"]
     if not lex.TASK_WORDS.isdisjoint(wordset):
         signal += w["task"]
-    if (has_digit or spelled) and not lex.CORRECTION_WORDS.isdisjoint(wordset):
-        # a value corrected or updated, in digits or in words ("Scratch that, nine."): what
-        # is true now
-        signal += w["correction"]
+    if has_digit and not lex.CORRECTION_WORDS.isdisjoint(wordset):
+        signal += w["correction"]  # a value corrected or updated: what is true now
     question = sentence.endswith("?") and not _tells_then_asks(sentence, words)
     if "question_discount" in off:
         question = False
@@ -353,14 +349,13 @@ def value_signal(value: str) -> float:
     return signal
 
 
-def _number_signal(sentence: str, spelled: int = 0) -> float:
+def _number_signal(sentence: str) -> float:
     """Precise numbers (``48213.57``, ``£120``) say more than small counts (``3``).
 
-    Times of day (``09:00``) count as times, not numbers. ``spelled``: how many numbers the
-    sentence spells out ("nine", "a dozen"), each a small count.
+    Times of day (``09:00``) count as times, not numbers.
     """
-    best = 0.6 if spelled else 0.0
-    count = spelled
+    best = 0.0
+    count = 0
     for number in _NUMBER_RE.findall(sentence):
         if ":" in number:
             continue
@@ -402,21 +397,6 @@ def content_words(text: str = "", *, words: list[str] | None = None) -> frozense
     stop = lex.STOPWORDS
     kept = {w for w in words if w not in stop and (len(w) > 1 or w.isdigit())}
     return frozenset(kept or words)
-
-
-def spelled_numbers(words: list[str] | frozenset[str]) -> list[str]:
-    """The words of ``words`` (from :func:`tokenize`) that spell a number out.
-
-    A cardinal of :data:`~summem.summarizers.extractive.lexicon.NUMBER_WORDS` ("nine",
-    "dozen"), or a compound of them ("twenty-five", "twenty-one"); "one" alone is left out, a
-    pronoun as often as a number ("that one").
-    """
-    numbers = lex.NUMBER_WORDS
-    return [w for w in words if w in numbers or ("-" in w and _spelled_compound(w.split("-")))]
-
-
-def _spelled_compound(parts: list[str]) -> bool:
-    return all(p in lex.NUMBER_WORDS or p == "one" for p in parts) and parts[0] != "one"
 
 
 def digit_words(words: frozenset[str]) -> frozenset[str]:

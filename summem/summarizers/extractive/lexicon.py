@@ -19,7 +19,6 @@ __all__ = [
     "MONTH_WORDS",
     "MONTH_WORDS_WITH_DIGIT",
     "NOT_EVENTS",
-    "NUMBER_WORDS",
     "PERSONAL_BIGRAMS",
     "PLAN_BIGRAMS",
     "PLAN_WORDS",
@@ -45,14 +44,6 @@ MONTH_WORDS = _wordset(
     apr jun jul aug sep sept oct nov dec"""
 )
 MONTH_WORDS_WITH_DIGIT = frozenset(("may", "march", "mar"))
-NUMBER_WORDS = _wordset(
-    """zero two three four five six seven eight nine ten eleven twelve thirteen fourteen
-    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
-    ninety hundred thousand million dozen"""
-)
-"""Cardinal numbers spelled out ("make it nine", "a dozen"): values, as digits are. Not
-"one", a pronoun as often as a number ("the Quayside one"); it counts only inside a compound
-("twenty-one")."""
 WHEN_WORDS = _wordset(
     """monday tuesday wednesday thursday friday saturday sunday mon tue tues thu thurs fri
     yesterday tomorrow tonight weekend ago recently upcoming"""

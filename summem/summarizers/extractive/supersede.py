@@ -18,17 +18,17 @@ part of the subject. Without a correction word nothing is replaced: "Room 12 is 
 correction that fits several earlier facts about different things ("my budget is now 900"
 after the tent's budget and the stove's) replaces none of them.
 
-A value is a number, an amount, a date or a time (words with digits and no letters, numbers
-spelled out, "nine", "twenty-five", and month names), or a name (a capitalised word inside the
-sentence: "the plumber is Dev Okafor", then "sorry, the plumber is Ines Baptiste"). Identifiers
-(``BW-58214-K``) are not values but subjects: two facts naming different identifiers are about
-different things and never replace each other (order BW-1 shipped, order BW-2 delayed). A reply
-kept with the other speaker's sentence it answers ("..., in reply to assistant: Is the delivery
-still on 7 May?") is read whole, the quote included: a correction of the quoted value replaces
-it, so the stale value goes, and with it the reply's own words (reading the reply's own words
-only kept them, but left the quoted stale value in the summary: blind2-revisions after 10
-reductions 0.898 -> 0.874 at 2,000, 20 seeds; dropping only the quote is not built). Tool
-results are left alone: each is an observation of its own call.
+A value is a number, an amount, a date or a time (words with digits and no letters, and month
+names), or a name (a capitalised word inside the sentence: "the plumber is Dev Okafor", then
+"sorry, the plumber is Ines Baptiste"). Identifiers (``BW-58214-K``) are not values but
+subjects: two facts naming different identifiers are about different things and never
+replace each other (order BW-1 shipped, order BW-2 delayed). A reply kept with the other
+speaker's sentence it answers ("..., in reply to assistant: Is the delivery still on 7 May?")
+is read whole, the quote included: a correction of the quoted value replaces it, so the
+stale value goes, and with it the reply's own words (reading the reply's own words only kept
+them, but left the quoted stale value in the summary: blind2-revisions after 10 reductions
+0.898 -> 0.874 at 2,000, 20 seeds; dropping only the quote is not built). Tool results are
+left alone: each is an observation of its own call.
 
 When the evidence is weaker, the older fact is **marked** rather than dropped: a later fact of
 the same speaker with other values that either says it corrects something and shares most of
@@ -51,7 +51,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from summem.summarizers.extractive.facts import spelled_numbers, tokenize
+from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import (
     CORRECTION_WORDS,
     MONTH_WORDS,
@@ -163,7 +163,6 @@ def _slot(fact: Fact) -> _Slot | None:
     months = {w for w in words if w in MONTH_WORDS}
     if not numbers:  # "I may go", "the march": a month word alone is not a date
         months -= MONTH_WORDS_WITH_DIGIT
-    numbers.update(spelled_numbers(words))  # "make it nine"
     names = {w for m in _NAME_RE.findall(body) for w in tokenize(m)} - _NOT_NAMES
     values = frozenset(numbers | months | names)
     if not values:
