@@ -47,12 +47,13 @@ on one line: ``- Audrey: They're called Peruvian Lilies, in reply to Jolene: Wha
 flowers?`` (:func:`leans_on_previous`). Only short ones: a sentence of
 ``SHORT_WORDS`` words or more usually says what it is about.
 
-A short opening sentence that points at something it never names, says no word the
-conversation had not said before, and cannot be joined to what it answers ("I'd love to try
-it sometime.": no number, code or name of its own, :func:`names_nothing_alone`) is left out:
-alone it tells a reader nothing ("She is allergic to peanuts." names nothing either, but says
-something new: it stays). See docs-notes/fidelity-round5.md, "Short lines that point at what
-they never name".
+A short opening sentence that points at something it never names and cannot be joined to
+what it answers ("I'd love to try it sometime.": no number, code or name of its own,
+:func:`names_nothing_alone`) keeps 0.3 of its score: alone it tells a reader little, so it is
+the first to go when room runs out. Its words new to the conversation still count in full
+("She is allergic to peanuts." names nothing either, but says something new). Leaving such
+sentences out altogether dropped facts like that one; see docs-notes/fidelity-round5.md,
+"Short lines that point at what they never name".
 
 The word lists are English closed classes (pronouns, conjunctions), not cue words of any
 kind of fact.

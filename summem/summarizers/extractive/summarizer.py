@@ -739,20 +739,17 @@ class ExtractiveSummarizer:
             for group in self._units(sentences, scores, said):
                 sentence = " ".join(sentences[i] for i in group)
                 ids = [message.id]
+                alone = 1.0
                 if "context" not in off and all(scores[i] <= 0 for i in range(group[0])):
                     core = " ".join(sentences[i] for i in group if scores[i] > 0)
                     leaned = self._in_reply(core or sentence, speaker, prior, said)
                     if leaned is not None:
                         sentence, ids = leaned[0], [leaned[1], message.id]
-                    elif (
-                        len(group) == 1
-                        and vocab is not None
-                        and not novel[group[0]][0]  # no word the conversation had not said
-                        and names_nothing_alone(sentence)
-                    ):
-                        continue  # "I'd love to try it sometime.": nothing without its cue
+                    elif len(group) == 1 and names_nothing_alone(sentence):
+                        alone = _ALONE  # "I'd love to try it sometime.": little without its cue
                 score = max(scores[i] for i in group)
                 score += _JOINED * (sum(scores[i] for i in group) - score)
+                score *= alone
                 if score > 0 and vocab is not None:
                     updates = any(not CORRECTION_WORDS.isdisjoint(tokens[i]) for i in group)
                     score += _W_NOVEL * (1.0 if updates else _novel_share(group, novel))
@@ -1042,6 +1039,9 @@ def _shares_labels(info: Any) -> bool:
     extra = _previous_extra(info)
     return extra is not None and extra.get("format") == FORMAT
 
+
+_ALONE = 0.3
+"""What a short sentence pointing at what it never names keeps of its score, unjoined."""
 
 _Origin = tuple[list[str], float | None, list[str], str | None, int]
 

@@ -618,24 +618,28 @@ def test_a_stock_phrase_on_a_line_sharing_its_label_is_still_said_before() -> No
     assert sum("ships free" in x for x in got) == 1  # said before, on the unlabelled line
 
 
-def test_a_short_sentence_that_points_at_what_it_never_names_is_left_out() -> None:
+def scores(out: SummaryOutput) -> dict[str, float]:
+    text = out.text.splitlines()
+    return {text[e["line"]]: e["score"] for e in out.extra["provenance"]}
+
+
+def test_a_short_sentence_that_points_at_what_it_never_names_ranks_low() -> None:
     msgs = [
         msg("u1", "We went to the night market in Taipei and had the pepper buns."),
         msg("a1", "I'd love to try them sometime.", "assistant"),
         msg("u2", "The Lisbon trip is booked for 14 May."),
         msg("a2", "I'd love to see it on the 14th.", "assistant"),
-        msg("u3", "Italy is next. I always dreamed of visiting there."),
     ]
     before = "- user: I would love to try the ramen place by the station sometime."
-    got = lines(summarize(msgs, previous_summary=before))
-    assert not any("try them sometime" in x for x in got)  # points at what it never names
-    assert any("see it on the 14th" in x for x in got)  # a number: it says something
-    assert any("dreamed of visiting there" in x for x in got)  # joined to what it points at
-    assert any("night market" in x for x in got)
-    kept = lines(summarize(msgs, ablate=("context",), previous_summary=before))
-    assert any("try them sometime" in x for x in kept)
-    new = lines(summarize(msgs))  # "love", "try", "sometime" never said before: kept
-    assert any("try them sometime" in x for x in new)
+    got = scores(summarize(msgs, previous_summary=before))
+    plain = scores(summarize(msgs, previous_summary=before, ablate=("context",)))
+    line = "- assistant: I'd love to try them sometime."
+    assert got[line] < 0.5 * plain[line]  # points at what it never names: little alone
+    dated = "- assistant: I'd love to see it on the 14th."
+    assert got[dated] == plain[dated]  # a number: it says something
+    tight = lines(summarize(msgs, 40, previous_summary=before))
+    assert not any("try them sometime" in x for x in tight)  # the first to go
+    assert any("14 May" in x for x in tight)
 
 
 def test_a_short_pointing_sentence_that_says_something_new_is_kept() -> None:
