@@ -16,15 +16,8 @@ import pytest
 from evals.families.catalogue import FAMILIES
 from evals.families.facts import message_text
 from summem.messages import Message
+from tests.evals.families.test_blind import BLIND as FIRST_SET
 
-FIRST_SET = (
-    "prose-preferences",
-    "tables",
-    "confirmations",
-    "correction-chains",
-    "multilingual",
-    "fragments",
-)
 HELD_OUT = sorted(n for n in FAMILIES if n in FIRST_SET or n == "heldout" or n.startswith("blind"))
 
 

@@ -14,10 +14,7 @@ from typing import Any
 
 import pytest
 
-from summem._flow import run_sync
-from summem.messages import Message, SummaryInfo
-from summem.summarizers.base import SummaryOutput, SummaryRequest
-from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.messages import SummaryInfo
 from summem.summarizers.extractive.described import stem
 from summem.summarizers.extractive.tables import (
     Echoed,
@@ -26,7 +23,7 @@ from summem.summarizers.extractive.tables import (
     named_by,
     said_words,
 )
-from summem.tokens.base import ApproxCounter
+from tests.summarizers.extractive.spans import call, msg, summarize
 
 RENTALS_CSV = """\
 listing,district,rate_per_night,beds
@@ -163,28 +160,6 @@ def test_a_whole_cell_still_names_first_and_descriptions_cut_the_record() -> Non
     # before: no row named by a description, so every row in order
     plain = compact_table(rentals, 400, [said_words("The Millbrook one sounds nice.")])
     assert plain.endswith("Station Rooms | Central | 118 | 2")
-
-
-def call(id: str, call_id: str, name: str, args: dict[str, Any]) -> Message:
-    fn = {"name": name, "arguments": json.dumps(args)}
-    raw = {
-        "role": "assistant",
-        "content": None,
-        "tool_calls": [{"id": call_id, "type": "function", "function": fn}],
-    }
-    return Message.from_openai(raw, id=id)
-
-
-def msg(id: str, content: str, role: str = "user", **extra: Any) -> Message:
-    return Message.from_openai({"role": role, "content": content, **extra}, id=id)
-
-
-def summarize(messages: list[Message], max_tokens: int, **kw: Any) -> SummaryOutput:
-    kw.setdefault("previous_summary", None)
-    request = SummaryRequest(
-        messages=messages, max_tokens=max_tokens, token_counter=ApproxCounter(), **kw
-    )
-    return run_sync(ExtractiveSummarizer().summarize(request))
 
 
 def test_a_remembered_tables_described_row_comes_back() -> None:

@@ -7,15 +7,10 @@ engineer) against a cell that only happens to be its row's alone in a column tha
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from summem._flow import run_sync
 from summem.messages import Message, SummaryInfo
-from summem.summarizers.base import SummaryOutput, SummaryRequest
-from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.summarizers.base import SummaryOutput
 from summem.summarizers.extractive.tables import key_columns, named_by, said_words
-from summem.tokens.base import ApproxCounter
+from tests.summarizers.extractive.spans import call, msg, summarize
 
 PARCELS = (
     ["carrier", "tracking", "eta", "contents"],
@@ -27,28 +22,6 @@ PARCELS = (
         ["Bluebox 5", "QX-5505", "6 May", "pipe clip"],
     ],
 )
-
-
-def call(id: str, call_id: str, name: str, args: dict[str, Any]) -> Message:
-    fn = {"name": name, "arguments": json.dumps(args)}
-    raw = {
-        "role": "assistant",
-        "content": None,
-        "tool_calls": [{"id": call_id, "type": "function", "function": fn}],
-    }
-    return Message.from_openai(raw, id=id)
-
-
-def msg(id: str, content: str, role: str = "user", **extra: Any) -> Message:
-    return Message.from_openai({"role": role, "content": content, **extra}, id=id)
-
-
-def summarize(messages: list[Message], max_tokens: int, **kw: Any) -> SummaryOutput:
-    kw.setdefault("previous_summary", None)
-    request = SummaryRequest(
-        messages=messages, max_tokens=max_tokens, token_counter=ApproxCounter(), **kw
-    )
-    return run_sync(ExtractiveSummarizer().summarize(request))
 
 
 def then(out: SummaryOutput, messages: list[Message], max_tokens: int) -> SummaryOutput:

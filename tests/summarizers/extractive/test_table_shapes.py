@@ -9,16 +9,12 @@ a cell written without its accents, in the possessive, or ending in a one-digit 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
-from summem._flow import run_sync
-from summem.messages import Message, SummaryInfo
-from summem.summarizers.base import SummaryOutput, SummaryRequest
-from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.messages import SummaryInfo
 from summem.summarizers.extractive.tables import compact_table, find_table, said_words
-from summem.tokens.base import ApproxCounter
+from tests.summarizers.extractive.spans import call, msg, summarize
 
 PEOPLE = ["id", "name", "city", "balance"]
 ROWS = [
@@ -246,28 +242,6 @@ def test_one_message_names_a_cell_two_halves_in_two_messages_do_not() -> None:
     assert named("Quarry work starts today.", "Lane closures all week.").endswith(
         "Bluebox 4 | ZX-1004; Lyon | Swiftpost 5 | ZX-1005"
     )  # every row, in order: none named
-
-
-def call(id: str, call_id: str, name: str, args: dict[str, Any]) -> Message:
-    fn = {"name": name, "arguments": json.dumps(args)}
-    raw = {
-        "role": "assistant",
-        "content": None,
-        "tool_calls": [{"id": call_id, "type": "function", "function": fn}],
-    }
-    return Message.from_openai(raw, id=id)
-
-
-def msg(id: str, content: str, role: str = "user", **extra: Any) -> Message:
-    return Message.from_openai({"role": role, "content": content, **extra}, id=id)
-
-
-def summarize(messages: list[Message], max_tokens: int, **kw: Any) -> SummaryOutput:
-    kw.setdefault("previous_summary", None)
-    request = SummaryRequest(
-        messages=messages, max_tokens=max_tokens, token_counter=ApproxCounter(), **kw
-    )
-    return run_sync(ExtractiveSummarizer().summarize(request))
 
 
 def _invoices(seed: int) -> str:
