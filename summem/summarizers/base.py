@@ -9,7 +9,7 @@ function returning a ``str`` or :class:`SummaryOutput` is accepted too (see ``as
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast, runtime_checkable
 
@@ -32,6 +32,7 @@ __all__ = [
     "cost_of",
     "done",
     "failure_cost",
+    "previous_extra",
     "spent_by",
     "summary_limit",
     "tokens_up_to",
@@ -80,6 +81,16 @@ class SummaryRequest:
     allow_llm: bool = True
     sent: SentView | None = None
     replaces: int = 0
+
+
+def previous_extra(info: Any) -> Mapping[str, Any] | None:
+    """The ``extra`` a previous summary recorded (``SummaryRequest.previous_info``), if any.
+
+    ``info`` is a :class:`~summem.messages.SummaryInfo`, or a mapping: its ``"extra"``, or the
+    extra itself.
+    """
+    extra = info.get("extra", info) if isinstance(info, Mapping) else getattr(info, "extra", None)
+    return extra if isinstance(extra, Mapping) else None
 
 
 @dataclass(frozen=True)

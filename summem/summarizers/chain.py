@@ -23,7 +23,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -46,6 +46,7 @@ from summem.summarizers.base import (
     as_flow,
     cost_of,
     failure_cost,
+    previous_extra,
     spent_by,
     uses_llm,
     validate_summary,
@@ -287,17 +288,10 @@ class TruncatingSummarizer:
                     break
                 room -= overshoot
         extra: dict[str, Any] = {"dropped_messages": dropped}
-        fmt = _previous_format(request.previous_info)
-        if fmt is not None and text != note:  # the previous summary's text, in its layout
+        fmt = (previous_extra(request.previous_info) or {}).get("format")
+        if isinstance(fmt, str) and text != note:  # the previous summary's text, in its layout
             extra["format"] = fmt
         return done(SummaryOutput(text=text, summarizer=self._name, extra=extra))
-
-
-def _previous_format(info: Any) -> str | None:
-    """The layout the previous summary recorded (``extra["format"]``), if any."""
-    extra = info.get("extra", info) if isinstance(info, Mapping) else getattr(info, "extra", None)
-    fmt = extra.get("format") if isinstance(extra, Mapping) else None
-    return fmt if isinstance(fmt, str) else None
 
 
 def _say_why(name: str, exc: SummemError, reason: str, following: str | None) -> None:

@@ -73,7 +73,7 @@ from typing import Any
 from summem._flow import Flow, done
 from summem.errors import ConfigurationError
 from summem.messages import Message
-from summem.summarizers.base import SummaryOutput, SummaryRequest
+from summem.summarizers.base import SummaryOutput, SummaryRequest, previous_extra
 from summem.summarizers.clip import clip_to_tokens
 from summem.summarizers.extractive.context import (
     answered_sentence,
@@ -165,11 +165,11 @@ every table remembered longer is one more that a passing word can seem to name (
 latest tables remembered however old, the held-out blind2-preferences family lost 0.075 of its
 facts after 10 reductions, 5 seeds). So after the first reduction a row comes back only when a
 user's message names it alone by a rare cell of a key column (:func:`.tables.key_columns`: the
-row's name, not a value that happens to be its alone; two words or more, or a code: not
-"Okonkwo", which may be said in passing), and gains :data:`_W_REFERRED`, not
-:data:`_W_RECALLED`. Measured against one reduction (5 seeds, after 10 reductions at
-4,000/3,000/1,000): ``ledgers`` 0.538 -> 0.600, held-out ``blind4-tables`` 0.464 -> 0.571 and
-``tables`` 0.674 -> 0.721 (see ``docs-notes/tables.md``, fifth round)."""
+row's name, not a value that happens to be its alone; a code or a name of two words or more:
+not "Okonkwo", nor a time, amount or date, which may be said in passing), and gains
+:data:`_W_REFERRED`, not :data:`_W_RECALLED`. Measured against one reduction (5 seeds, after
+10 reductions at 4,000/3,000/1,000): ``ledgers`` 0.538 -> 0.600, held-out ``blind4-tables``
+0.464 -> 0.571 and ``tables`` 0.674 -> 0.721 (see ``docs-notes/tables.md``, fifth round)."""
 _MAX_RECORD = 400
 """The longest table record brought back from memory (as a tool result's own)."""
 _W_REFERRED = 2.0
@@ -331,7 +331,7 @@ class ExtractiveSummarizer:
         seen_tables: list[dict[str, Any]] = []
         new = self._new_facts(request, focus, last_day, seen_tables)
         off = self.ablate
-        remembered = _remembered_tables(_previous_extra(request.previous_info))
+        remembered = _remembered_tables(previous_extra(request.previous_info))
         if self.tables and "table_rows" not in off:
             self._refocus_tables(old, request.messages)
         if self.tables and "table_memory" not in off:
@@ -344,9 +344,9 @@ class ExtractiveSummarizer:
         if "supersession" not in off:
             link_marks(old)
             superseded = supersede(old + new)
-        previous_extra = _previous_extra(request.previous_info)
-        templates = read_memory(previous_extra)
-        open_runs = read_open_runs(previous_extra)
+        extra_before = previous_extra(request.previous_info)
+        templates = read_memory(extra_before)
+        open_runs = read_open_runs(extra_before)
         if "templates" not in off:
             templates = discount_templates(old + new, templates, open_runs)
         budget = request.max_tokens
@@ -581,7 +581,7 @@ class ExtractiveSummarizer:
         if "novelty" in self.ablate:
             return None
         vocab = set(tokenize(request.previous_summary or ""))
-        for template in read_memory(_previous_extra(request.previous_info)):
+        for template in read_memory(previous_extra(request.previous_info)):
             vocab.update(template.frame)
         return vocab
 
@@ -1021,14 +1021,6 @@ def _speaker(value: str) -> str:
     return _SPEAKER_RE.sub(" ", value).strip()[:40] or "unknown"
 
 
-def _previous_extra(info: Any) -> Mapping[str, Any] | None:
-    """The ``extra`` the previous summary recorded, if any."""
-    extra = getattr(info, "extra", None)
-    if isinstance(info, Mapping):
-        extra = info.get("extra", info)
-    return extra if isinstance(extra, Mapping) else None
-
-
 def _shares_labels(info: Any) -> bool:
     """Whether the previous summary is in the layout where a run of lines shares a label.
 
@@ -1036,7 +1028,7 @@ def _shares_labels(info: Any) -> bool:
     :class:`~summem.summarizers.chain.TruncatingSummarizer` when it clipped one); an older
     extractive summary or another summarizer's text gives no line a label it did not write.
     """
-    extra = _previous_extra(info)
+    extra = previous_extra(info)
     return extra is not None and extra.get("format") == FORMAT
 
 
@@ -1052,7 +1044,7 @@ def _previous_provenance(info: Any) -> dict[int, _Origin]:
     Ids and marks are capped (:data:`~.selection.MAX_LINE_IDS`) here too, for records written
     before the cap.
     """
-    extra = _previous_extra(info)
+    extra = previous_extra(info)
     if extra is None:
         return {}
     entries = extra.get("provenance")

@@ -285,11 +285,15 @@ def named_by(
 
     With ``keys``, only by a cell of a key column (:func:`key_columns`): the row's name, not
     a value that happens to be its alone ("thermostatic head" in a parcel's contents). With
-    ``rare`` as well, only by a key cell of two words or more or holding a code (letters and
-    digits in one word): "Tanaka Design", "Parcelwise 3", "QX-5503", not "Okonkwo" or "Ana",
-    which a message may say in passing.
+    ``rare`` as well, only by a key cell that is a code or a name of two words or more
+    (:func:`_rare`): "Tanaka Design", "Parcelwise 3", "QX-5503", not "Okonkwo" or "Ana", nor
+    a time, amount or date ("10:30"), which a message may say in passing.
     """
     return _named(table, [m.__contains__ for m in said], said, keys, rare)
+
+
+MONTHS = MONTH_WORDS | MONTH_WORDS_WITH_DIGIT
+"""Month names, whole and short ("may", "mar" included): a date's words, not a name's."""
 
 
 def _rare(words: Sequence[str]) -> bool:
@@ -303,10 +307,6 @@ def _rare(words: Sequence[str]) -> bool:
         return True
     named = [w for w in words if len(w) >= 3 and w.isalpha() and w not in MONTHS]
     return len(words) >= 2 and bool(named)
-
-
-MONTHS = MONTH_WORDS | MONTH_WORDS_WITH_DIGIT
-"""Month names, whole and short ("may", "mar" included): a date's words, not a name's."""
 
 
 def key_columns(table: Table) -> set[int]:
