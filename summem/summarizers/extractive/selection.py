@@ -77,6 +77,10 @@ class Fact:
     more: int = field(default=0, repr=False)
     """Source ids left out of ``ids`` by the cap (see :data:`MAX_LINE_IDS`)."""
 
+    own: int = field(default=1, repr=False)
+    """How many of the first ``ids`` the line's words come from (2 for a reply kept with the
+    message it answers): the cap never cuts them, only repeats merged in later."""
+
     def merge_ids(self, ids: Sequence[str], more: int = 0) -> None:
         """Add ``ids`` to the fact's provenance (each once), within :data:`MAX_LINE_IDS`.
 
@@ -86,15 +90,22 @@ class Fact:
         for i in ids:
             if i not in self.ids:
                 self.ids.append(i)
-        self.ids, self.more = bound_ids(self.ids, self.more + more)
+        self.ids, self.more = bound_ids(self.ids, self.more + more, self.own)
 
 
-def bound_ids(ids: list[str], more: int = 0) -> tuple[list[str], int]:
-    """``ids`` within :data:`MAX_LINE_IDS` (the first and the latest), and ``more`` + those cut."""
+def bound_ids(ids: list[str], more: int = 0, own: int = 1) -> tuple[list[str], int]:
+    """``ids`` within :data:`MAX_LINE_IDS`, and ``more`` + those cut.
+
+    Kept: the first ``own`` (what the line was made from: its first source, or a reply and
+    the message it answers) and the latest. A reply line that repeats a question asked all
+    session long ("..., in reply to user: What's on my to-do list?") keeps its own message's
+    id, not only the question's repeats.
+    """
     if len(ids) <= MAX_LINE_IDS:
         return ids, more
+    own = max(1, min(own, MAX_LINE_IDS - 1))
     cut = len(ids) - MAX_LINE_IDS
-    return [ids[0], *ids[cut + 1 :]], more + cut
+    return [*ids[:own], *ids[own + cut :]], more + cut
 
 
 def make_fact(
@@ -300,10 +311,12 @@ class Selection:
                 lines.append(header(fact.day))
                 last = None
             day = fact.day if fact.day is not None else day
-            ids, more = bound_ids(list(fact.ids), fact.more)
+            ids, more = bound_ids(list(fact.ids), fact.more, fact.own)
             entry: dict[str, Any] = {"line": len(lines), "ids": ids}
             if more:
                 entry["more"] = more
+            if fact.own > 1:
+                entry["own"] = fact.own
             if fact.order[0] != 0:
                 score = fact.priority if fact.recorded is None else fact.recorded
                 entry["score"] = round(score, 4)

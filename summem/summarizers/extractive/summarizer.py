@@ -620,7 +620,7 @@ class ExtractiveSummarizer:
             text, self.max_line_chars, shared_labels=_shares_labels(request.previous_info)
         )
         for sub, (index, day, line, body) in enumerate(lines):
-            ids, stored, marks, core, more = origin.get(index, ([], None, [], None, 0))
+            ids, stored, marks, core, more, own = origin.get(index, ([], None, [], None, 0, 1))
             whole = None
             if core is not None:  # expanded last round: select on the core again
                 label, _, whole = line.partition(": ")
@@ -632,7 +632,7 @@ class ExtractiveSummarizer:
                 stored = self._density(score, line)
             fact = make_fact(line, day, stored, list(ids), (1, index, sub), _words(line))
             fact.marks = list(marks)
-            fact.more = more
+            fact.more, fact.own = more, own
             fact.whole = whole
             facts.append(fact)
         return facts
@@ -672,6 +672,7 @@ class ExtractiveSummarizer:
                 return
             what = content_words(words=words)
             fact = make_fact(line, day, self._density(score, line), ids, order, what)
+            fact.own = len(ids)
             by_key[key] = fact
             facts.append(fact)
 
@@ -1035,11 +1036,11 @@ def _shares_labels(info: Any) -> bool:
 _ALONE = 0.3
 """What a short sentence pointing at what it never names keeps of its score, unjoined."""
 
-_Origin = tuple[list[str], float | None, list[str], str | None, int]
+_Origin = tuple[list[str], float | None, list[str], str | None, int, int]
 
 
 def _previous_provenance(info: Any) -> dict[int, _Origin]:
-    """``line -> (ids, score, marks, core, more)`` recorded by the previous extractive summary.
+    """``line -> (ids, score, marks, core, more, own)`` recorded by the previous summary.
 
     Ids and marks are capped (:data:`~.selection.MAX_LINE_IDS`) here too, for records written
     before the cap.
@@ -1062,10 +1063,12 @@ def _previous_provenance(info: Any) -> dict[int, _Origin]:
             marks = entry.get("marks")
             marked = [i for i in marks if isinstance(i, str)] if isinstance(marks, list) else []
             core = entry.get("core")
-            more = entry.get("more")
+            more, own = entry.get("more"), entry.get("own")
+            own = own if isinstance(own, int) and not isinstance(own, bool) and own > 1 else 1
             kept, left = bound_ids(
                 list(dict.fromkeys(i for i in ids if isinstance(i, str))),
                 more if isinstance(more, int) and not isinstance(more, bool) and more > 0 else 0,
+                own,
             )
             out[line] = (
                 kept,
@@ -1073,5 +1076,6 @@ def _previous_provenance(info: Any) -> dict[int, _Origin]:
                 marked[-MAX_LINE_IDS:],
                 core if isinstance(core, str) and core.strip() else None,
                 left,
+                min(own, len(kept)),
             )
     return out

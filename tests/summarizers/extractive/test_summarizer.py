@@ -862,3 +862,23 @@ def test_another_summarizers_bullets_lend_no_label_to_the_next_line() -> None:
     out = summarize(request(new, 200, ApproxCounter(), previous_summary=llm, previous_info=info))
     assert "Tone: The user moved" not in out.text
     assert "The user moved to Lisbon on 3 May 2023." in out.text
+
+
+def test_the_cap_keeps_the_ids_a_reply_line_was_made_from() -> None:
+    from summem.summarizers.extractive.selection import MAX_LINE_IDS, bound_ids, make_fact
+
+    line = "- assistant: Last quarter it was 30.51, in reply to user: What's on my list?"
+    fact = make_fact(line, None, 5.0, ["u0", "a0"], (2, 1, 0), frozenset())
+    fact.own = 2  # the question and the reply
+    for i in range(1, 20):  # the question asked again and again, merged as repeats
+        fact.merge_ids([f"u{i}"])
+    assert fact.ids[:2] == ["u0", "a0"] and fact.ids[-1] == "u19"
+    assert len(fact.ids) == MAX_LINE_IDS and fact.more == 21 - MAX_LINE_IDS
+    assert bound_ids([f"x{i}" for i in range(20)])[0][:2] == ["x0", "x13"]  # one own id: as before
+    many = ["u0", "a0", *(f"u{i}" for i in range(1, 40))]
+    info = SummaryInfo(extra={"provenance": [{"line": 0, "ids": many, "own": 2, "score": 9.0}]})
+    out = summarize(
+        request([msg("n", "user", "Okay thanks.")], 200, previous_summary=line, previous_info=info)
+    )
+    entry = next(e for e in out.extra["provenance"] if "u0" in e["ids"])
+    assert entry["ids"][:2] == ["u0", "a0"] and entry["own"] == 2  # read back, written again
