@@ -18,7 +18,9 @@ A run of one speaker's lines carries the speaker's label once: a fact line with 
 after a labelled one in the same date group is the same speaker's (above, Caroline's). "- user:
 " is 3 tokens of a 21-token line; one label per run leaves 6 to 8 % of a summary for more facts
 (``docs-notes/budget-use.md``, fifth round). Tool results keep their label, and so does a line
-whose body could read as a label or a date.
+whose body could read as a label or a date. A line that has no label (a sentence carried from an
+LLM's summary) never follows a labelled one directly: a blank line ends the run before it, so
+it is not read back as that speaker's.
 
 Dates come from the message (:func:`summem.summarizers.render.message_timestamp`) or, when it
 has none, from a bracketed date or time opening its text (``"[1:56 pm on 8 May, 2023] Hey!"``:
@@ -28,7 +30,7 @@ a transcript's session stamp is when it was said, not what was said). Only the d
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from summem.summarizers.extractive.facts import split_sentences
 
@@ -39,6 +41,8 @@ __all__ = [
     "header",
     "leading_stamp",
     "looks_like_date",
+    "read_fact_line",
+    "shared_label_lines",
     "summary_lines",
 ]
 
@@ -95,6 +99,59 @@ def header(day: str) -> str:
     return f"[{day}]"
 
 
+def read_fact_line(line: str) -> tuple[str, str | None, str | None, str]:
+    """One ``- `` line as :func:`summary_lines` reads it: ``(line, date, speaker, body)``.
+
+    An inline ``[date]`` (the older format) leaves the line and becomes its date; any other
+    bracket stays (``- [x] Bob: ...`` is Bob's, and keeps its ``[x]``).
+    """
+    m = FACT_LINE_RE.match(line)
+    own = m.group("date") if m else None
+    if own is not None and looks_like_date(own):
+        line = "- " + line[line.index("] ") + 2 :]
+        m = FACT_LINE_RE.match(line)
+    else:
+        own = None
+    body = line[m.end() :] if m else line[2:]
+    return line, own, (m.group("speaker") or None) if m else None, body
+
+
+def shared_label_lines(lines: Sequence[str]) -> list[list[str]]:
+    """The summary's lines for each of ``lines``: a run of one speaker's lines shares a label.
+
+    ``lines`` are date headers and full fact lines in order. A fact line right after one of the
+    same speaker is written ``- body`` only when :func:`summary_lines` gives back exactly that
+    line: never a tool result, a body that reads as a label or a date, nor a label the reader
+    parses otherwise (``- [x] Bob: ...`` reads as Bob's, so the next Bob line keeps its label). A
+    line the reader would give a label it does not have (prose carried from an LLM's summary,
+    right after a labelled line) comes after a blank line, which ends the run.
+    """
+    out: list[list[str]] = []
+    last: str | None = None  # the label the reader carries at this point
+    for full in lines:
+        if not full.startswith("- "):
+            last = None
+            out.append([full])
+            continue
+        _line, _own, speaker, body = read_fact_line(full)
+        short = f"- {body}"
+        if (
+            speaker is not None
+            and speaker == last
+            and speaker != "tool"
+            and f"- {speaker}: {body}" == full  # what the reader gives back
+            and read_fact_line(short)[:3] == (short, None, None)
+        ):
+            out.append([short])
+        elif speaker is None and last is not None:
+            out.append(["", full])  # the blank line: the reader gives this line no label
+            last = None
+        else:
+            out.append([full])
+            last = speaker
+    return out
+
+
 def summary_lines(
     text: str, max_chars: int = 280, *, shared_labels: bool = False
 ) -> Iterator[tuple[int, str | None, str, str]]:
@@ -126,16 +183,9 @@ def summary_lines(
             day = head.group("date")
             continue
         if line.startswith("- "):
-            m = FACT_LINE_RE.match(line)
-            own = m.group("date") if m else None
-            if own is not None and looks_like_date(own):
-                line = "- " + line[line.index("] ") + 2 :]
-                m = FACT_LINE_RE.match(line)
-            else:
-                own = None
-            body = line[m.end() :] if m else line[2:]
-            if m is not None and m.group("speaker"):
-                last = m.group("speaker") if shared_labels else None
+            line, own, speaker, body = read_fact_line(line)
+            if speaker:
+                last = speaker if shared_labels else None
             elif last is not None:
                 line = f"- {last}: {body}"
             yield index, own or day, line, body

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from summem.summarizers.extractive.facts import digit_words
-from summem.summarizers.extractive.layout import header
+from summem.summarizers.extractive.layout import header, shared_label_lines
 from summem.tokens.base import TokenCounter
 
 __all__ = ["MAX_LINE_IDS", "Fact", "Selection", "bound_ids", "make_fact", "rank"]
@@ -300,19 +300,17 @@ class Selection:
         """The summary's lines and each fact line's provenance entry.
 
         A line following one of the same speaker in the same date group is written without
-        its label (:func:`_shared_label`).
+        its label (:func:`.layout.shared_label_lines`).
         """
-        lines: list[str] = []
+        written: list[str] = []  # date headers and full fact lines, in order
         entries: list[dict[str, Any]] = []
         day: str | None = None
-        last: str | None = None
         for fact in _ordered(kept):
             if fact.day is not None and fact.day != day:
-                lines.append(header(fact.day))
-                last = None
+                written.append(header(fact.day))
             day = fact.day if fact.day is not None else day
             ids, more = bound_ids(list(fact.ids), fact.more, fact.own)
-            entry: dict[str, Any] = {"line": len(lines), "ids": ids}
+            entry: dict[str, Any] = {"line": len(written), "ids": ids}
             if more:
                 entry["more"] = more
             if fact.own > 1:
@@ -327,35 +325,15 @@ class Selection:
             if fact.core is not None:
                 entry["core"] = fact.core
             entries.append(entry)
-            lines.append(_shared_label(fact.line, last))
-            label, sep, _ = fact.line.partition(": ")
-            last = label if sep else None
+            written.append(fact.line)
+        lines: list[str] = []
+        at: list[int] = []  # the physical line of each written one (a blank line may come first)
+        for group in shared_label_lines(written):
+            lines.extend(group)
+            at.append(len(lines) - 1)
+        for entry in entries:
+            entry["line"] = at[entry["line"]]
         return lines, entries
-
-
-_LABEL_ROOM = 72
-"""A line written without its label has no ``": "`` this early (it would read as a label)."""
-
-
-def _shared_label(line: str, last: str | None) -> str:
-    """``line`` as written after a line labelled ``last``: ``- body`` when the label is the same.
-
-    A run of one speaker's lines, in conversation order, carries the label once
-    (:func:`.layout.summary_lines` gives each line its label back): "- user: " is 3 tokens of a
-    21-token line. Kept on a tool result (its own kind of record), and on a body that could
-    read as a label (a ``": "`` in its first :data:`_LABEL_ROOM` characters: "Change of plan:
-    ...") or as a date (an opening ``[``).
-    """
-    label, sep, body = line.partition(": ")
-    if (
-        sep
-        and label == last
-        and label != "- tool"
-        and ": " not in body[:_LABEL_ROOM]
-        and not body.startswith("[")
-    ):
-        return f"- {body}"
-    return line
 
 
 def _drop_orphaned_stale(facts: list[Fact]) -> bool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from summem.summarizers.extractive.facts import (
     compact_sentence,
@@ -16,6 +18,8 @@ from summem.summarizers.extractive.layout import (
     day_of,
     leading_stamp,
     looks_like_date,
+    read_fact_line,
+    shared_label_lines,
     summary_lines,
 )
 from summem.summarizers.extractive.tool_facts import (
@@ -179,6 +183,56 @@ def test_only_a_run_of_fact_lines_shares_a_label() -> None:
     assert "- Tone: The user moved to Lisbon on 3 May 2023." in got  # a run of the layout's
     plain = [line for _, _, line, _ in summary_lines(text)]  # an LLM's text: nobody's
     assert "- The user moved to Lisbon on 3 May 2023." in plain
+
+
+_LINE_PARTS = st.sampled_from(
+    ["- ", "user", "Bob", "tool", ": ", "[x] ", "[8 May 2023] ", "note", " ", ":", "[", "]", "a"]
+)
+
+
+def _written(parts: list[str]) -> str:
+    """A fact line as the summarizer writes it: one line, single spaces, a body that ends."""
+    return " ".join(f"- {''.join(parts)} end".split())
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.just("[9 May 2023]"),
+            st.lists(_LINE_PARTS, max_size=8).map(_written),
+        ),
+        max_size=12,
+    )
+)
+@settings(max_examples=300, deadline=None)
+def test_every_line_written_with_shared_labels_reads_back_as_it_was(lines: list[str]) -> None:
+    """The writer drops a label only where the reader gives exactly that line back."""
+    facts = [line for line in lines if line.startswith("- ")]
+    written = [row for group in shared_label_lines(lines) for row in group]
+    got = [line for _, _, line, _ in summary_lines("\n".join(written), shared_labels=True)]
+    expected = [read_fact_line(line)[0] for line in facts]  # an inline date leaves the line
+    assert got == expected
+
+
+def test_a_checkbox_label_and_carried_prose_keep_who_said_them() -> None:
+    lines = [
+        "- assistant: I booked the Tivoli hotel, confirmation TX-4471.",
+        "- The user is vegetarian.",  # an LLM summary's sentence: nobody's
+        "- [x] Bob: call the vet on Friday",
+        "- [x] Bob: pay the invoice",  # reads as Bob's: "- pay ..." would lose the [x]
+        "- Bob: and the plumber",
+        "- Bob: also the roof",
+    ]
+    written = [row for group in shared_label_lines(lines) for row in group]
+    assert written == [
+        "- assistant: I booked the Tivoli hotel, confirmation TX-4471.",
+        "",
+        "- The user is vegetarian.",
+        "- [x] Bob: call the vet on Friday",
+        "- [x] Bob: pay the invoice",
+        "- and the plumber",  # the reader gives "- Bob: " back, as it was
+        "- also the roof",
+    ]
 
 
 # -- timestamps and layout -------------------------------------------------------------------

@@ -12,7 +12,7 @@ from summem._flow import run_async, run_sync
 from summem.errors import ConfigurationError
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import Summarizer, SummaryOutput, SummaryRequest
-from summem.summarizers.extractive.layout import HEADER_RE, summary_lines
+from summem.summarizers.extractive.layout import HEADER_RE, read_fact_line, summary_lines
 from summem.summarizers.extractive.summarizer import FORMAT, ExtractiveSummarizer
 from summem.tokens.base import ApproxCounter, TokenCounter
 from tests.summarizers.extractive.readback import full_lines
@@ -749,9 +749,12 @@ def test_property_within_budget_and_ids_are_real(
     assert counter.count_text(out.text) <= budget
     lines = full_lines(out.text) if out.text else []
     facts = [i for i, line in enumerate(lines) if line.startswith("- ")]
-    headers = [i for i, line in enumerate(lines) if i not in facts]
+    blanks = [i for i, line in enumerate(lines) if not line]
+    headers = [i for i, line in enumerate(lines) if i not in facts and i not in blanks]
     # a header is a date opening a group of at least one fact, never the same date twice in a row
     assert all(HEADER_RE.match(lines[i]) and i + 1 in facts for i in headers)
+    # a blank line only ends a run of labels before a line that has none
+    assert all(i + 1 in facts and read_fact_line(lines[i + 1])[2] is None for i in blanks)
     assert all(lines[a] != lines[b] for a, b in itertools.pairwise(headers))
     prov = out.extra["provenance"]
     assert [p["line"] for p in prov] == facts
@@ -764,7 +767,7 @@ def test_property_within_budget_and_ids_are_real(
     for line in lines:
         if line.startswith("["):
             day = line[1:-1]
-        else:
+        elif line:
             expected.append((day, line))
     got = summary_lines(out.text, shared_labels=True)
     assert [(d, line) for _, d, line, _ in got] == expected
