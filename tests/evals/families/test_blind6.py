@@ -34,7 +34,8 @@ def test_five_families_registered() -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_every_value_where_the_scorer_looks(name: str, seed: int) -> None:
     t = traj(name, seed)
-    assert len(t.facts) >= FAMILIES[name].facts
+    least = 18 if name == "blind6-session" else FAMILIES[name].facts  # session: 5+4+3+3+3 at least
+    assert len(t.facts) >= least
     assert FAMILIES[name].turns <= len(t.turn_starts) <= FAMILIES[name].turns + 5
     for f in t.facts:
         assert count_in(t.messages, f.value) == 1, (f, f.value)
