@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from evals.families import blind3, blind4, blind5, fixups
+from evals.families import blind3, blind4, blind5, blind6, fixups
 from evals.families.trajectories import Trajectory, generate_trajectory
 
 __all__ = ["FAMILIES", "GENERATORS", "TRACE", "Family", "tool_heavy"]
@@ -20,6 +20,7 @@ GENERATORS = {
     **blind3.GENERATORS,
     **blind4.GENERATORS,
     **blind5.GENERATORS,
+    **blind6.GENERATORS,
     **fixups.GENERATORS,
 }
 """Families that write their own trajectories (each blind set and ``fixups``), by style."""
@@ -393,6 +394,49 @@ FAMILIES: dict[str, Family] = {
             about="held out, written blind (fifth set): 2-4 options offered in a list or prose, "
             "one taken in a few words ('the second sounds good', 'the Porto one', 'yeah that')",
             style="b5-accepts",
+        ),
+        Family(
+            "blind6-restated",
+            430,
+            20,
+            about="held out, written blind (sixth set): a quote, headcount, tradesperson, "
+            "reference or day stated by user, assistant or tool, corrected under other words "
+            "('what Cavanagh wants for the pipes'), numbers in words, some chains",
+            style="b6-restated",
+        ),
+        Family(
+            "blind6-tables",
+            430,
+            20,
+            about="held out, written blind (sixth set): markdown, CSV, TSV, aligned, JSON and "
+            "YAML tables of 3-8 rows; a row picked later by a cell or a description ('the one "
+            "in Ghent', 'the cheapest', 'the second'), the fact another cell of it",
+            style="b6-tables",
+        ),
+        Family(
+            "blind6-prose",
+            430,
+            20,
+            about="held out, written blind (sixth set): diets, bodies, routines, house and "
+            "family said in passing in long chatty messages, no cue words ('we don't do pork')",
+            style="b6-prose",
+        ),
+        Family(
+            "blind6-confirms",
+            440,
+            20,
+            about="held out, written blind (sixth set): the assistant proposes 1-4 options, the "
+            "user accepts in plain words, after questions or with a change ('yes but make it "
+            "the later one')",
+            style="b6-confirms",
+        ),
+        Family(
+            "blind6-session",
+            440,
+            20,
+            about="held out, written blind (sixth set): one long mixed session: facts stated, "
+            "some corrected, tables looked up, details in passing, options accepted",
+            style="b6-session",
         ),
         Family(
             "long",
