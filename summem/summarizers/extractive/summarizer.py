@@ -83,6 +83,7 @@ from summem.summarizers.extractive.context import (
     names_nothing_alone,
     units,
 )
+from summem.summarizers.extractive.described import row_nouns
 from summem.summarizers.extractive.facts import (
     SCORING_HEURISTICS,
     compact_sentence,
@@ -417,7 +418,8 @@ class ExtractiveSummarizer:
         for item in seen:  # a table of the span, shown before the message, is the newest
             table = recall_table(item.get("table"))
             if table is not None:
-                for m, hit in enumerate(named_by(table, said)):
+                nouns = row_nouns(str(item.get("head", "")), table[0])
+                for m, hit in enumerate(named_by(table, said, nouns=nouns)):
                     if hit and at[m] > item["pos"]:
                         claimed.add((m, tuple(table[0])))
         for k in reversed(range(len(remembered))):  # the newest table first
@@ -426,14 +428,17 @@ class ExtractiveSummarizer:
             if table is None or len(table[1]) < MIN_TABLE_ROWS:
                 continue
             header = tuple(table[0])
+            nouns = row_nouns(item["head"], header)
             named = [
                 hit if (m, header) not in claimed else set()
-                for m, hit in enumerate(named_by(table, said))
+                for m, hit in enumerate(named_by(table, said, nouns=nouns))
             ]
             old_table = int(item.get("rounds", 0)) >= 1
             keyed = [
                 hit if (m, header) not in claimed and len(hit) == 1 else set()
-                for m, hit in enumerate(named_by(table, said, keys=True, rare=old_table))
+                for m, hit in enumerate(
+                    named_by(table, said, keys=True, rare=old_table, nouns=nouns)
+                )
             ]
             claimed.update((m, header) for m, hit in enumerate(named) if hit)
             alone: set[int] = set().union(*keyed)  # named alone by its key, by any message
@@ -450,6 +455,7 @@ class ExtractiveSummarizer:
                 _MAX_RECORD,
                 [said[m] for m, r in enumerate(named) if r],
                 sorted(cited) if len(alone) == 1 else (),
+                nouns,
             )
             rows = record.partition("] ")[2].rpartition(" (+")[0] or record.partition("] ")[2]
             if all(row in previous for row in rows.split("; ")):
@@ -939,12 +945,12 @@ def _used_table(body: str, referred: Said, min_rows: int = 1) -> bool:
 
     A table of fewer than ``min_rows`` rows (a record or two) is no table to pick from.
     """
-    _head, sep, record = body.partition(" -> ")
+    head, sep, record = body.partition(" -> ")
     table = parse_record(record) if sep else None
     if table is None:
         return False
     shown = len(table[1]) + sum(int(n) for n in _MORE_ROWS_RE.findall(record))
-    return shown >= min_rows and referred_rows(table, referred) > 0
+    return shown >= min_rows and referred_rows(table, referred, row_nouns(head, table[0])) > 0
 
 
 def _reply_fact(
