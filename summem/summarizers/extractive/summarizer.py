@@ -409,7 +409,8 @@ class ExtractiveSummarizer:
         description, that row comes back alone: another message's word that is some other
         row's alone in a column that repeats ("thermostatic head" in a parcel's contents) is no
         reference. A table evicted more than one reduction ago brings back only such a row,
-        named by a rare key cell or a description (see :data:`_MEMORY_ROUNDS`).
+        named by a rare key cell or a description (see :data:`_MEMORY_ROUNDS`); when two or
+        three messages each name a different row so, those rows come back together.
         """
         at = [pos for pos, m in enumerate(messages) if m.role == "user" and not m.is_summary]
         said = _said_words(messages)
@@ -442,8 +443,8 @@ class ExtractiveSummarizer:
             ]
             claimed.update((m, header) for m, hit in enumerate(named) if hit)
             alone: set[int] = set().union(*keyed)  # named alone by its key, by any message
-            if len(alone) == 1:
-                cited = alone
+            if len(alone) == 1 or (old_table and 1 < len(alone) <= MAX_CITED):
+                cited = alone  # an old table: each row a message names alone, up to 3
             elif old_table:
                 continue
             else:
@@ -454,7 +455,7 @@ class ExtractiveSummarizer:
                 table,
                 _MAX_RECORD,
                 [said[m] for m, r in enumerate(named) if r],
-                sorted(cited) if len(alone) == 1 else (),
+                sorted(cited) if cited == alone else (),
                 nouns,
             )
             rows = record.partition("] ")[2].rpartition(" (+")[0] or record.partition("] ")[2]
@@ -462,7 +463,8 @@ class ExtractiveSummarizer:
                 continue  # the summary holds those rows already
             body = f"{item['head']} -> {record}"
             score = _TOOL_BASE + min(_tool_score(body, self._off), _TOOL_CAP)
-            if len(cited) == 1 and "table_recall" not in self.ablate:
+            each = len(cited) == 1 or (old_table and cited == alone)  # each row named alone
+            if each and "table_recall" not in self.ablate:
                 score += _W_REFERRED if old_table else _W_RECALLED  # the user came back to it
             line = f"- tool: {_one_line(body)}"
             ids = [i for i in item.get("ids", ()) if isinstance(i, str)]

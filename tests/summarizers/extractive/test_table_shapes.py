@@ -270,3 +270,55 @@ def test_a_row_named_in_two_remembered_tables_comes_back_from_the_newest() -> No
 def test_a_cell_of_one_digit_names_no_row() -> None:
     table = (["item", "qty"], [["hinge", "3"], ["latch", "7"], ["bolt", "12"], ["stay", "5"]])
     assert compact_table(table, 400, [said_words("Walked 3 miles today.")]).endswith("stay | 5")
+
+
+def test_an_api_response_of_nested_records_with_item_lists_is_a_table() -> None:
+    orders = [
+        {
+            "id": f"ord_{i}",
+            "customer": {"name": name, "address": {"city": "Leeds", "country": "GB"}},
+            "items": [{"sku": f"SKU-{1000 + i}", "qty": 2}, {"sku": "SKU-7", "qty": 1}],
+            "fulfilment": {"carrier": "DPD", "tracking": {"number": f"JD00{i}7", "status": "x"}},
+        }
+        for i, name in enumerate(["Ada Fennimore", "Tom Upshall", "Ivy Kettering", "Sam Oduya"])
+    ]
+    text = json.dumps({"data": {"orders": orders}, "meta": {"page": 1, "total": 4}})
+    found = find_table(json.loads(text), text)
+    assert found is not None
+    header, rows = found
+    assert header == [
+        "id",
+        "customer.name",
+        "customer.address.city",
+        "customer.address.country",
+        "items",
+        "fulfilment.carrier",
+        "fulfilment.tracking.number",
+        "fulfilment.tracking.status",
+    ]
+    assert rows[2] == [
+        "ord_2", "Ivy Kettering", "Leeds", "GB", "SKU-1002 2, SKU-7 1", "DPD", "JD0027", "x",
+    ]  # fmt: skip
+    # an item nesting further, or two objects each holding a table, is no table
+    deeper = [{**o, "items": [{"sku": {"code": "S"}}]} for o in orders]
+    assert find_table(deeper, json.dumps(deeper)) is None
+    two = {"data": {"orders": orders}, "old": {"orders": orders}}
+    assert find_table(two, json.dumps(two)) is None
+
+
+def test_a_path_is_named_by_its_last_part() -> None:
+    df = """\
+Filesystem            Size  Used Avail Use% Mounted on
+/dev/nvme0n1p2        234G  120G  102G  55% /
+/dev/sda1             1.8T  1.2T  600G  67% /srv/backups
+/dev/mapper/vg0-home  512G  154G  358G  30% /home
+/dev/sdb1             916G  402G  514G  44% /mnt/photos"""
+    mounts = find_table(None, df)
+    assert mounts is not None
+    record = compact_table(mounts, 400, [said_words("Will the videos fit on the backups disk?")])
+    assert record == (
+        "[Filesystem | Size | Used | Avail | Use% | Mounted on] "
+        "/dev/sda1 | 1.8T | 1.2T | 600G | 67% | /srv/backups (+3 rows)"
+    )
+    record = compact_table(mounts, 400, [said_words("Is the srv box up?")])
+    assert record.endswith("/mnt/photos")  # a path's other parts name nothing: every row
