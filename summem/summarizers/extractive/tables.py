@@ -139,9 +139,10 @@ def _json_table(value: Any, depth: int = 0) -> Table | None:
     if len(lists) == 1:  # {"results": [{...}, {...}], "page": 1}
         return _records(lists[0])
     inner = [v for v in value.values() if isinstance(v, Mapping)]
-    if lists or depth >= _MAX_DEPTH:
+    if lists or depth >= _MAX_DEPTH or (len(inner) > 1 and depth > 0):
         return None
-    # {"data": {"orders": [...]}, "meta": {"page": 1}}: the one object holding a table
+    # {"data": {"orders": [...]}, "meta": {"page": 1}}: the one object holding a table; side
+    # by side only at the top (an API's envelope), not inside a record's own objects
     found = [t for t in (_json_table(v, depth + 1) for v in inner) if t is not None]
     return found[0] if len(found) == 1 else None
 

@@ -304,6 +304,9 @@ def test_an_api_response_of_nested_records_with_item_lists_is_a_table() -> None:
     assert find_table(deeper, json.dumps(deeper)) is None
     two = {"data": {"orders": orders}, "old": {"orders": orders}}
     assert find_table(two, json.dumps(two)) is None
+    # a record's own objects side by side, one holding a list: a record, not an envelope
+    inside = {"account": {"billing": {"orders": orders}, "meta": {"rev": 2}}, "meta": {"rev": 1}}
+    assert find_table(inside, json.dumps(inside)) is None
 
 
 def test_a_path_is_named_by_its_last_part() -> None:
