@@ -419,7 +419,7 @@ class ExtractiveSummarizer:
         for item in seen:  # a table of the span, shown before the message, is the newest
             table = recall_table(item.get("table"))
             if table is not None:
-                nouns = row_nouns(str(item.get("head", "")), table[0])
+                nouns = row_nouns(str(item.get("head", "")))
                 for m, hit in enumerate(named_by(table, said, nouns=nouns)):
                     if hit and at[m] > item["pos"]:
                         claimed.add((m, tuple(table[0])))
@@ -429,7 +429,7 @@ class ExtractiveSummarizer:
             if table is None or len(table[1]) < MIN_TABLE_ROWS:
                 continue
             header = tuple(table[0])
-            nouns = row_nouns(item["head"], header)
+            nouns = row_nouns(item["head"])
             named = [
                 hit if (m, header) not in claimed else set()
                 for m, hit in enumerate(named_by(table, said, nouns=nouns))
@@ -952,7 +952,7 @@ def _used_table(body: str, referred: Said, min_rows: int = 1) -> bool:
     if table is None:
         return False
     shown = len(table[1]) + sum(int(n) for n in _MORE_ROWS_RE.findall(record))
-    return shown >= min_rows and referred_rows(table, referred, row_nouns(head, table[0])) > 0
+    return shown >= min_rows and referred_rows(table, referred, row_nouns(head)) > 0
 
 
 def _reply_fact(

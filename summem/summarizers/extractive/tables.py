@@ -60,8 +60,6 @@ _MAX_DEPTH = 2
 """Nesting read into a table: a record's objects' fields, and a list under two keys."""
 _YAML_ITEM_RE = re.compile(r"^\s*- [\w .-]+:(?: |$)", re.MULTILINE)
 """A YAML list item that is a mapping (``- name: Ana``): the text may be records."""
-_PATH_RE = re.compile(r"~?(?:/[\w.@+-]+)+/?")
-"""A file path (``/srv/backups``, ``~/notes/todo.md``): named by its last part."""
 _MAX_YAML_CHARS = 64 * 1024
 _MAX_JSON_LINES = 2000
 
@@ -235,11 +233,7 @@ def _cell_words(cell: str) -> list[str] | None:
     A telling word has three letters or more and is not a stopword, or is a number of two
     characters or more; a one-digit number is a word to say too, but tells nothing alone
     ("Kestrel Freight 1" is not "Kestrel Freight 12"; a cell "3" is named by no message).
-    A file path's words are its last part's: ``/srv/backups`` is named by "the backups disk",
-    ``/var/lib/docker`` by "the docker volume" (people name a mount or a file by its name).
     """
-    if _PATH_RE.fullmatch(cell.strip()):  # "/srv/backups" is "the backups disk"
-        cell = cell.strip().rstrip("/").rpartition("/")[2]
     words = [w for w in tokenize(fold(cell)) if len(w) >= 2 or w.isdigit()]
     telling = [
         w

@@ -93,7 +93,7 @@ def tool_body(
         parsed = None
     table = find_table(parsed, result) if tables else None
     if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
-        nouns = row_nouns(head, table[0])
+        nouns = row_nouns(head)
         body = compact_table(table, _MAX_RESULT_CHARS, referred, nouns=nouns)
     elif isinstance(parsed, (dict, list)):
         new = [f"{k}={v}" for k, v in flatten_json(parsed, skip=args)]
@@ -123,7 +123,7 @@ def table_referred(body: str, referred: Said) -> str | None:
     table = parse_record(record) if sep else None
     if table is None:
         return None
-    nouns = row_nouns(head, table[0])
+    nouns = row_nouns(head)
     n = referred_rows(table, referred, nouns)
     if not n or n == len(table[1]):
         return None

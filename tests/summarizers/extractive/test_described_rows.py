@@ -210,7 +210,7 @@ ORDERS = json.dumps(
     [
         (PODS, 'shell(cmd="kubectl get pods -n prod")', "ok that crashing pod, delete it", 1),
         (ORDERS, "shop_api(endpoint=/v2/orders)", "The Kettering order hasn't arrived.", 2),
-        (ORDERS, "shop_api(endpoint=/v2/orders)", "Send the Upshall customer a link.", 1),
+        (ORDERS, "shop_api(endpoint=/v2/orders)", "Send the Upshall customer a link.", None),
         (PODS, "shell(cmd=uptime)", "ok that crashing pod, delete it", None),  # no pods listed
         (ORDERS, "shop_api(endpoint=/v2/orders)", "The Kettering parcel, where is it?", None),
         (ORDERS, "shop_api(endpoint=/v2/orders)", "The Leeds order hasn't arrived.", None),
@@ -220,15 +220,15 @@ def test_a_partial_name_before_what_the_rows_are_picks_a_row(
     text: str, call_text: str, message: str, expected: int | None
 ) -> None:
     found = table(text)
-    (named,) = named_by(found, [said_words(message)], nouns=row_nouns(call_text, found[0]))
+    (named,) = named_by(found, [said_words(message)], nouns=row_nouns(call_text))
     assert named == ({expected} if expected is not None else set())
     (without,) = named_by(found, [said_words(message)])
     assert without == set()  # before: only "one" pointed
 
 
-def test_row_nouns_are_the_calls_plurals_and_the_columns_names() -> None:
-    nouns = row_nouns("shop_api(endpoint=/v2/orders, status=open)", ["id", "customer.name"])
-    assert {"order", "orders", "customer", "name"} <= nouns
+def test_row_nouns_are_the_calls_plurals() -> None:
+    nouns = row_nouns("shop_api(endpoint=/v2/orders, status=open)")
+    assert {"order", "orders"} <= nouns
     assert "statu" not in nouns and "status" not in nouns  # "status" is no plural
     assert row_nouns("list_invoices()") >= {"invoice", "invoices"}
     assert "battery" in row_nouns("list_batteries()")

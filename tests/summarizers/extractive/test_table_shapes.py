@@ -307,21 +307,3 @@ def test_an_api_response_of_nested_records_with_item_lists_is_a_table() -> None:
     # a record's own objects side by side, one holding a list: a record, not an envelope
     inside = {"account": {"billing": {"orders": orders}, "meta": {"rev": 2}}, "meta": {"rev": 1}}
     assert find_table(inside, json.dumps(inside)) is None
-
-
-def test_a_path_is_named_by_its_last_part() -> None:
-    df = """\
-Filesystem            Size  Used Avail Use% Mounted on
-/dev/nvme0n1p2        234G  120G  102G  55% /
-/dev/sda1             1.8T  1.2T  600G  67% /srv/backups
-/dev/mapper/vg0-home  512G  154G  358G  30% /home
-/dev/sdb1             916G  402G  514G  44% /mnt/photos"""
-    mounts = find_table(None, df)
-    assert mounts is not None
-    record = compact_table(mounts, 400, [said_words("Will the videos fit on the backups disk?")])
-    assert record == (
-        "[Filesystem | Size | Used | Avail | Use% | Mounted on] "
-        "/dev/sda1 | 1.8T | 1.2T | 600G | 67% | /srv/backups (+3 rows)"
-    )
-    record = compact_table(mounts, 400, [said_words("Is the srv box up?")])
-    assert record.endswith("/mnt/photos")  # a path's other parts name nothing: every row
