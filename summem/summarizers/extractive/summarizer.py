@@ -83,6 +83,7 @@ from summem.summarizers.extractive.context import (
     names_nothing_alone,
     units,
 )
+from summem.summarizers.extractive.described import row_nouns
 from summem.summarizers.extractive.facts import (
     SCORING_HEURISTICS,
     compact_sentence,
@@ -408,7 +409,8 @@ class ExtractiveSummarizer:
         description, that row comes back alone: another message's word that is some other
         row's alone in a column that repeats ("thermostatic head" in a parcel's contents) is no
         reference. A table evicted more than one reduction ago brings back only such a row,
-        named by a rare key cell or a description (see :data:`_MEMORY_ROUNDS`).
+        named by a rare key cell or a description (see :data:`_MEMORY_ROUNDS`); when two or
+        three messages each name a different row so, those rows come back together.
         """
         at = [pos for pos, m in enumerate(messages) if m.role == "user" and not m.is_summary]
         said = _said_words(messages)
@@ -417,7 +419,8 @@ class ExtractiveSummarizer:
         for item in seen:  # a table of the span, shown before the message, is the newest
             table = recall_table(item.get("table"))
             if table is not None:
-                for m, hit in enumerate(named_by(table, said)):
+                nouns = row_nouns(str(item.get("head", "")))
+                for m, hit in enumerate(named_by(table, said, nouns=nouns)):
                     if hit and at[m] > item["pos"]:
                         claimed.add((m, tuple(table[0])))
         for k in reversed(range(len(remembered))):  # the newest table first
@@ -426,19 +429,22 @@ class ExtractiveSummarizer:
             if table is None or len(table[1]) < MIN_TABLE_ROWS:
                 continue
             header = tuple(table[0])
+            nouns = row_nouns(item["head"])
             named = [
                 hit if (m, header) not in claimed else set()
-                for m, hit in enumerate(named_by(table, said))
+                for m, hit in enumerate(named_by(table, said, nouns=nouns))
             ]
             old_table = int(item.get("rounds", 0)) >= 1
             keyed = [
                 hit if (m, header) not in claimed and len(hit) == 1 else set()
-                for m, hit in enumerate(named_by(table, said, keys=True, rare=old_table))
+                for m, hit in enumerate(
+                    named_by(table, said, keys=True, rare=old_table, nouns=nouns)
+                )
             ]
             claimed.update((m, header) for m, hit in enumerate(named) if hit)
             alone: set[int] = set().union(*keyed)  # named alone by its key, by any message
-            if len(alone) == 1:
-                cited = alone
+            if len(alone) == 1 or (old_table and 1 < len(alone) <= MAX_CITED):
+                cited = alone  # an old table: each row a message names alone, up to 3
             elif old_table:
                 continue
             else:
@@ -449,14 +455,16 @@ class ExtractiveSummarizer:
                 table,
                 _MAX_RECORD,
                 [said[m] for m, r in enumerate(named) if r],
-                sorted(cited) if len(alone) == 1 else (),
+                sorted(cited) if cited == alone else (),
+                nouns,
             )
             rows = record.partition("] ")[2].rpartition(" (+")[0] or record.partition("] ")[2]
             if all(row in previous for row in rows.split("; ")):
                 continue  # the summary holds those rows already
             body = f"{item['head']} -> {record}"
             score = _TOOL_BASE + min(_tool_score(body, self._off), _TOOL_CAP)
-            if len(cited) == 1 and "table_recall" not in self.ablate:
+            each = len(cited) == 1 or (old_table and cited == alone)  # each row named alone
+            if each and "table_recall" not in self.ablate:
                 score += _W_REFERRED if old_table else _W_RECALLED  # the user came back to it
             line = f"- tool: {_one_line(body)}"
             ids = [i for i in item.get("ids", ()) if isinstance(i, str)]
@@ -939,12 +947,12 @@ def _used_table(body: str, referred: Said, min_rows: int = 1) -> bool:
 
     A table of fewer than ``min_rows`` rows (a record or two) is no table to pick from.
     """
-    _head, sep, record = body.partition(" -> ")
+    head, sep, record = body.partition(" -> ")
     table = parse_record(record) if sep else None
     if table is None:
         return False
     shown = len(table[1]) + sum(int(n) for n in _MORE_ROWS_RE.findall(record))
-    return shown >= min_rows and referred_rows(table, referred) > 0
+    return shown >= min_rows and referred_rows(table, referred, row_nouns(head)) > 0
 
 
 def _reply_fact(

@@ -67,8 +67,9 @@ _MAX_JSON_LINES = 2000
 def _flat(record: Mapping[Any, Any], prefix: str = "", depth: int = 0) -> dict[str, Any] | None:
     """A record with its nested objects' fields as ``outer.inner`` columns.
 
-    A list of plain values is one cell (``"a, b"``); a list of objects, or nesting deeper
-    than :data:`_MAX_DEPTH`, is no row of a table (None).
+    A list of plain values is one cell (``"a, b"``), and so is a list of flat objects, each
+    as its values (an order's items: ``"SKU-4821 2, SKU-1190 1"``); an object nesting deeper
+    than that, or than :data:`_MAX_DEPTH`, is no row of a table (None).
     """
     out: dict[str, Any] = {}
     for key, value in record.items():
@@ -79,12 +80,28 @@ def _flat(record: Mapping[Any, Any], prefix: str = "", depth: int = 0) -> dict[s
                 return None
             out.update(inner)
         elif isinstance(value, list):
-            if any(isinstance(v, (Mapping, list)) for v in value):
+            if all(isinstance(v, Mapping) for v in value):  # an order's items: one cell
+                items = [_scalars(v) for v in value]
+                if any(i is None for i in items):
+                    return None
+                out[name] = ", ".join(i for i in items if i)
+            elif any(isinstance(v, (Mapping, list)) for v in value):
                 return None
-            out[name] = ", ".join(_cell(v) for v in value)
+            else:
+                out[name] = ", ".join(_cell(v) for v in value)
         else:
             out[name] = value
     return out
+
+
+def _scalars(item: Mapping[Any, Any]) -> str | None:
+    """A small record inside a record (an order's item) as its values, or None if it nests.
+
+    ``{"sku": "SKU-4821", "qty": 2}`` is ``SKU-4821 2``.
+    """
+    if any(isinstance(v, (Mapping, list)) for v in item.values()):
+        return None
+    return " ".join(_cell(v) for v in item.values() if v is not None and v != "")
 
 
 def _records(value: Any) -> Table | None:
@@ -120,9 +137,12 @@ def _json_table(value: Any, depth: int = 0) -> Table | None:
     if len(lists) == 1:  # {"results": [{...}, {...}], "page": 1}
         return _records(lists[0])
     inner = [v for v in value.values() if isinstance(v, Mapping)]
-    if not lists and len(inner) == 1 and depth < _MAX_DEPTH:  # {"data": {"orders": [...]}}
-        return _json_table(inner[0], depth + 1)
-    return None
+    if lists or depth >= _MAX_DEPTH or (len(inner) > 1 and depth > 0):
+        return None
+    # {"data": {"orders": [...]}, "meta": {"page": 1}}: the one object holding a table; side
+    # by side only at the top (an API's envelope), not inside a record's own objects
+    found = [t for t in (_json_table(v, depth + 1) for v in inner) if t is not None]
+    return found[0] if len(found) == 1 else None
 
 
 def _yaml_table(text: str) -> Table | None:
@@ -231,18 +251,23 @@ def find_table(parsed: Any, text: str) -> Table | None:
 
 
 def compact_table(
-    table: Table, max_chars: int, referred: Said | None = None, picked: Sequence[int] = ()
+    table: Table,
+    max_chars: int,
+    referred: Said | None = None,
+    picked: Sequence[int] = (),
+    nouns: AbstractSet[str] = frozenset(),
 ) -> str:
     """``[header] row; row (+n rows)``: the rows a later message refers to, else every row.
 
     When a later message refers to rows (says one of their cells again), the record is the
     header and those rows alone: what the conversation went on to use, short enough to last.
     Otherwise the rows are written in order while they fit, and how many did not is said.
+    ``nouns``: what the rows are called (:func:`.described.row_nouns`), for descriptions.
     """
     header, rows = table
     head = "[" + " | ".join(header) + "]"
     shown = [" | ".join(r) for r in rows]
-    cited = list(picked) or (_cited(table, referred) if referred is not None else [])
+    cited = list(picked) or (_cited(table, referred, nouns) if referred is not None else [])
     order = cited if cited and len(cited) < len(rows) else list(range(len(rows)))
     chosen: list[int] = []
     size = len(head)
@@ -256,12 +281,12 @@ def compact_table(
     return f"{head} {body}{more}".strip()
 
 
-def referred_rows(table: Table, referred: Said) -> int:
+def referred_rows(table: Table, referred: Said, nouns: AbstractSet[str] = frozenset()) -> int:
     """How many rows of ``table`` a later message refers to (see :func:`_cited`)."""
-    return len(_cited(table, referred))
+    return len(_cited(table, referred, nouns))
 
 
-def _cited(table: Table, referred: Said) -> list[int]:
+def _cited(table: Table, referred: Said, nouns: AbstractSet[str] = frozenset()) -> list[int]:
     """The rows later messages name: one says a cell that no other row has in that column.
 
     A cell shared by several rows ("late", "open") names none of them. More than
@@ -273,13 +298,17 @@ def _cited(table: Table, referred: Said) -> list[int]:
     if callable(referred):
         named = _named(table, [referred])
     else:
-        named = _named(table, [m.__contains__ for m in referred], referred)
+        named = _named(table, [m.__contains__ for m in referred], referred, nouns=nouns)
     cited: set[int] = set().union(*named)
     return sorted(cited) if len(cited) <= MAX_CITED else []
 
 
 def named_by(
-    table: Table, said: Sequence[AbstractSet[str]], keys: bool = False, rare: bool = False
+    table: Table,
+    said: Sequence[AbstractSet[str]],
+    keys: bool = False,
+    rare: bool = False,
+    nouns: AbstractSet[str] = frozenset(),
 ) -> list[set[int]]:
     """The rows each message names (see :func:`_cited`): none when it names too many.
 
@@ -287,9 +316,10 @@ def named_by(
     a value that happens to be its alone ("thermostatic head" in a parcel's contents). With
     ``rare`` as well, only by a key cell that is a code or a name of two words or more
     (:func:`_rare`): "Tanaka Design", "Parcelwise 3", "QX-5503", not "Okonkwo" or "Ana", nor
-    a time, amount or date ("10:30"), which a message may say in passing.
+    a time, amount or date ("10:30"), which a message may say in passing. ``nouns``: what
+    the rows are called (:func:`.described.row_nouns`): "that crashing pod".
     """
-    return _named(table, [m.__contains__ for m in said], said, keys, rare)
+    return _named(table, [m.__contains__ for m in said], said, keys, rare, nouns)
 
 
 MONTHS = MONTH_WORDS | MONTH_WORDS_WITH_DIGIT
@@ -325,6 +355,7 @@ def _named(
     said: Sequence[AbstractSet[str]] | None = None,
     keys: bool = False,
     rare: bool = False,
+    nouns: AbstractSet[str] = frozenset(),
 ) -> list[set[int]]:
     """The rows each test names (see :func:`_cited`).
 
@@ -349,7 +380,7 @@ def _named(
         hits = [(i, keyed) for i, words, keyed in unique if all(test(w) for w in words)]
         named = {i for i, _ in hits}
         if not named and said is not None and not isinstance(said[len(out)], Echoed):
-            row = described_row(table, said[len(out)])
+            row = described_row(table, said[len(out)], nouns)
             named = {row} if row is not None else set()
         elif keys:
             named = {i for i, keyed in hits if keyed} if len(named) <= MAX_CITED else set()

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from summem._message_checks import load_json
+from summem.summarizers.extractive.described import row_nouns
 from summem.summarizers.extractive.facts import value_signal
 from summem.summarizers.extractive.tables import (
     Said,
@@ -92,7 +93,8 @@ def tool_body(
         parsed = None
     table = find_table(parsed, result) if tables else None
     if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
-        body = compact_table(table, _MAX_RESULT_CHARS, referred)
+        nouns = row_nouns(head)
+        body = compact_table(table, _MAX_RESULT_CHARS, referred, nouns=nouns)
     elif isinstance(parsed, (dict, list)):
         new = [f"{k}={v}" for k, v in flatten_json(parsed, skip=args)]
         body = "; ".join(new) if new else ("done" if _leaves(parsed) else "(empty result)")
@@ -121,10 +123,11 @@ def table_referred(body: str, referred: Said) -> str | None:
     table = parse_record(record) if sep else None
     if table is None:
         return None
-    n = referred_rows(table, referred)
+    nouns = row_nouns(head)
+    n = referred_rows(table, referred, nouns)
     if not n or n == len(table[1]):
         return None
-    return f"{head} -> {compact_table(table, _MAX_RESULT_CHARS, referred)}"
+    return f"{head} -> {compact_table(table, _MAX_RESULT_CHARS, referred, nouns=nouns)}"
 
 
 def call_arguments(raw: Any) -> dict[str, str] | None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from summem.messages import SummaryInfo
-from summem.summarizers.extractive.described import stem
+from summem.summarizers.extractive.described import row_nouns, stem
 from summem.summarizers.extractive.tables import (
     Echoed,
     compact_table,
@@ -178,3 +178,57 @@ def test_a_remembered_tables_described_row_comes_back() -> None:
     vague = [msg("u", "Millbrook or Harbourside, whichever is cheaper, I can't decide.")]
     third = summarize(vague, 300, previous_summary=out.text, previous_info=info)
     assert "(+4 rows)" not in third.text  # no row of the table came back
+
+
+ORDERS = json.dumps(
+    {
+        "data": {
+            "orders": [
+                {
+                    "id": f"ord_{i}",
+                    "customer": {"name": name, "address": {"city": city}},
+                    "items": [{"sku": f"SKU-{1000 + i}", "qty": 1 + i % 3}],
+                    "fulfilment": {"tracking": {"number": f"JD0{i}81234", "status": "sent"}},
+                }
+                for i, (name, city) in enumerate(
+                    [
+                        ("Ada Fennimore", "Leeds"),
+                        ("Tom Upshall", "Bath"),
+                        ("Ivy Kettering", "York"),
+                        ("Sam Achterberg", "Leeds"),
+                    ]
+                )
+            ]
+        },
+        "meta": {"page": 1, "total": 4},
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "call_text", "message", "expected"),
+    [
+        (PODS, 'shell(cmd="kubectl get pods -n prod")', "ok that crashing pod, delete it", 1),
+        (ORDERS, "shop_api(endpoint=/v2/orders)", "The Kettering order hasn't arrived.", 2),
+        (ORDERS, "shop_api(endpoint=/v2/orders)", "Send the Upshall customer a link.", None),
+        (PODS, "shell(cmd=uptime)", "ok that crashing pod, delete it", None),  # no pods listed
+        (ORDERS, "shop_api(endpoint=/v2/orders)", "The Kettering parcel, where is it?", None),
+        (ORDERS, "shop_api(endpoint=/v2/orders)", "The Leeds order hasn't arrived.", None),
+    ],
+)
+def test_a_partial_name_before_what_the_rows_are_picks_a_row(
+    text: str, call_text: str, message: str, expected: int | None
+) -> None:
+    found = table(text)
+    (named,) = named_by(found, [said_words(message)], nouns=row_nouns(call_text))
+    assert named == ({expected} if expected is not None else set())
+    (without,) = named_by(found, [said_words(message)])
+    assert without == set()  # before: only "one" pointed
+
+
+def test_row_nouns_are_the_calls_plurals() -> None:
+    nouns = row_nouns("shop_api(endpoint=/v2/orders, status=open)")
+    assert {"order", "orders"} <= nouns
+    assert "statu" not in nouns and "status" not in nouns  # "status" is no plural
+    assert row_nouns("list_invoices()") >= {"invoice", "invoices"}
+    assert "battery" in row_nouns("list_batteries()")

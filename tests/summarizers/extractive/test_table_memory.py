@@ -120,3 +120,23 @@ def test_an_old_tables_times_and_amounts_are_not_rare_keys() -> None:
     assert len(idle.extra["tables"]) == 1
     late = then(idle, [msg("u1", "My dentist moved me to 10:30 on Monday, annoyingly.")], 300)
     assert "Cedar" not in late.text  # a time said in passing names no row of an old table
+
+
+def test_an_old_tables_rows_each_named_alone_by_a_rare_key_come_back_together() -> None:
+    first = [
+        call("a1", "c1", "track_parcels", {"days": 14}),
+        msg("t1", _parcels(), "tool", tool_call_id="c1"),
+    ]
+    out = summarize(first, 30)
+    idle = then(out, [msg("u0", "Lovely weather for it.")], 30)
+    both = then(
+        idle,
+        [
+            msg("u1", "Which is the Roadrunner 4 parcel?"),
+            msg("u2", "And keep an eye on the Swiftpost 2 delivery."),
+        ],
+        300,
+    )
+    assert "Roadrunner 4 | QX-5504 | 5 May | thermostatic head" in both.text
+    assert "Swiftpost 2 | QX-5502 | 4 May | pipe clip" in both.text
+    assert "QX-5503" not in both.text  # a row nobody named

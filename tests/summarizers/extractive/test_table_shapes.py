@@ -270,3 +270,40 @@ def test_a_row_named_in_two_remembered_tables_comes_back_from_the_newest() -> No
 def test_a_cell_of_one_digit_names_no_row() -> None:
     table = (["item", "qty"], [["hinge", "3"], ["latch", "7"], ["bolt", "12"], ["stay", "5"]])
     assert compact_table(table, 400, [said_words("Walked 3 miles today.")]).endswith("stay | 5")
+
+
+def test_an_api_response_of_nested_records_with_item_lists_is_a_table() -> None:
+    orders = [
+        {
+            "id": f"ord_{i}",
+            "customer": {"name": name, "address": {"city": "Leeds", "country": "GB"}},
+            "items": [{"sku": f"SKU-{1000 + i}", "qty": 2}, {"sku": "SKU-7", "qty": 1}],
+            "fulfilment": {"carrier": "DPD", "tracking": {"number": f"JD00{i}7", "status": "x"}},
+        }
+        for i, name in enumerate(["Ada Fennimore", "Tom Upshall", "Ivy Kettering", "Sam Oduya"])
+    ]
+    text = json.dumps({"data": {"orders": orders}, "meta": {"page": 1, "total": 4}})
+    found = find_table(json.loads(text), text)
+    assert found is not None
+    header, rows = found
+    assert header == [
+        "id",
+        "customer.name",
+        "customer.address.city",
+        "customer.address.country",
+        "items",
+        "fulfilment.carrier",
+        "fulfilment.tracking.number",
+        "fulfilment.tracking.status",
+    ]
+    assert rows[2] == [
+        "ord_2", "Ivy Kettering", "Leeds", "GB", "SKU-1002 2, SKU-7 1", "DPD", "JD0027", "x",
+    ]  # fmt: skip
+    # an item nesting further, or two objects each holding a table, is no table
+    deeper = [{**o, "items": [{"sku": {"code": "S"}}]} for o in orders]
+    assert find_table(deeper, json.dumps(deeper)) is None
+    two = {"data": {"orders": orders}, "old": {"orders": orders}}
+    assert find_table(two, json.dumps(two)) is None
+    # a record's own objects side by side, one holding a list: a record, not an envelope
+    inside = {"account": {"billing": {"orders": orders}, "meta": {"rev": 2}}, "meta": {"rev": 1}}
+    assert find_table(inside, json.dumps(inside)) is None
