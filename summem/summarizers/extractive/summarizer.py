@@ -824,8 +824,11 @@ def _expand_user_messages(
         line = fact.line
         fact.line = f"{label}: {text}"
         if count("\n".join(Selection.render(trial)[0])) <= request.max_tokens:
+            absorbed = sorted((f for f in kept if f.ids == fact.ids), key=lambda f: f.order)
             kept = trial
-            fact.core = body
+            fact.core = " ".join(
+                body if f is fact else f.core or f.line.partition(": ")[2] for f in absorbed
+            )
         else:
             fact.line = line
     return kept
