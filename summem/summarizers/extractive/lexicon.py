@@ -170,6 +170,7 @@ CORRECTION_WORDS = frozenset(
         "now",
         "instead",
         "changed",
+        "changes",
         "change",
         "changing",
         "correction",
