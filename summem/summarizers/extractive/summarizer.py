@@ -824,11 +824,8 @@ def _expand_user_messages(
         line = fact.line
         fact.line = f"{label}: {text}"
         if count("\n".join(Selection.render(trial)[0])) <= request.max_tokens:
-            absorbed = sorted((f for f in kept if f.ids == fact.ids), key=lambda f: f.order)
             kept = trial
-            fact.core = " ".join(
-                body if f is fact else f.core or f.line.partition(": ")[2] for f in absorbed
-            )
+            fact.core = body
         else:
             fact.line = line
     return kept
