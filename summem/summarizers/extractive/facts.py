@@ -121,7 +121,9 @@ _CODE_RE = re.compile(
 )
 _CONTACT_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+|\w+://\S+|\+\d[\d ().-]{7,}\d")
 _NUMERIC_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\b(?:19|20)\d{2}\b")
-_DAY_OF_MONTH_RE = re.compile(r"\b(?:the|on)\s+(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b", re.IGNORECASE)
+_DAY_OF_MONTH_RE = re.compile(
+    r"\b(?:the|on)\s+(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b", re.IGNORECASE
+)
 """A day of the month written without its month: "the 19th works better", "on the 3rd"."""
 _TIME_RE = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2} ?(?:am|pm)\b", re.IGNORECASE)
 _NAME_RE = re.compile(

@@ -620,7 +620,9 @@ class ExtractiveSummarizer:
             text, self.max_line_chars, shared_labels=_shares_labels(request.previous_info)
         )
         for sub, (index, day, line, body) in enumerate(lines):
-            ids, stored, marks, core, more, own = origin.get(index, ([], None, [], None, 0, 1))
+            ids, stored, marks, core, more, own, absorbed = origin.get(
+                index, ([], None, [], None, 0, 1, [])
+            )
             whole = None
             if core is not None:  # expanded last round: select on the core again
                 label, _, whole = line.partition(": ")
@@ -635,6 +637,18 @@ class ExtractiveSummarizer:
             fact.more, fact.own = more, own
             fact.whole = whole
             facts.append(fact)
+            label = line.partition(": ")[0]
+            for text, score in absorbed:  # kept apart before the expansion: apart again
+                part = make_fact(
+                    f"{label}: {text}",
+                    day,
+                    score,
+                    list(ids),
+                    (1, index, sub),
+                    _words(f"{label}: {text}"),
+                )
+                part.more, part.own = more, own
+                facts.append(part)
         return facts
 
     def _new_facts(
@@ -824,6 +838,14 @@ def _expand_user_messages(
         line = fact.line
         fact.line = f"{label}: {text}"
         if count("\n".join(Selection.render(trial)[0])) <= request.max_tokens:
+            fact.absorbed = [
+                (
+                    f.core or f.line.partition(": ")[2],
+                    f.priority if f.recorded is None else f.recorded,
+                )
+                for f in kept
+                if f is not fact and f.ids == fact.ids
+            ]
             kept = trial
             fact.core = body
         else:
@@ -1036,7 +1058,7 @@ def _shares_labels(info: Any) -> bool:
 _ALONE = 0.3
 """What a short sentence pointing at what it never names keeps of its score, unjoined."""
 
-_Origin = tuple[list[str], float | None, list[str], str | None, int, int]
+_Origin = tuple[list[str], float | None, list[str], str | None, int, int, list[tuple[str, float]]]
 
 
 def _previous_provenance(info: Any) -> dict[int, _Origin]:
@@ -1077,5 +1099,18 @@ def _previous_provenance(info: Any) -> dict[int, _Origin]:
                 core if isinstance(core, str) and core.strip() else None,
                 left,
                 min(own, len(kept)),
+                _absorbed(entry.get("absorbed")),
             )
+    return out
+
+
+def _absorbed(raw: Any) -> list[tuple[str, float]]:
+    """The ``"absorbed"`` sentences a provenance entry records: ``[text, score]`` pairs."""
+    out: list[tuple[str, float]] = []
+    for item in raw if isinstance(raw, list) else ():
+        if isinstance(item, list) and len(item) == 2:
+            text, score = item
+            good = isinstance(score, (int, float)) and not isinstance(score, bool) and score > 0
+            if isinstance(text, str) and text.strip() and good:
+                out.append((_one_line(text), float(score)))
     return out
