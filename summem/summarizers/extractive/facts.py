@@ -121,10 +121,6 @@ _CODE_RE = re.compile(
 )
 _CONTACT_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+|\w+://\S+|\+\d[\d ().-]{7,}\d")
 _NUMERIC_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\b(?:19|20)\d{2}\b")
-_DAY_OF_MONTH_RE = re.compile(
-    r"\b(?:the|on)\s+(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b", re.IGNORECASE
-)
-"""A day of the month written without its month: "the 19th works better", "on the 3rd"."""
 _TIME_RE = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2} ?(?:am|pm)\b", re.IGNORECASE)
 _NAME_RE = re.compile(
     r"(?<=[\w,;] )[A-Z][a-z]{1,}(?:[ -][A-Z][a-z]+)*"
@@ -253,7 +249,6 @@ def score_sentence(
         explicit_date = bool(
             _NUMERIC_DATE_RE.search(sentence.lower())
             or not lex.MONTH_WORDS_WITH_DIGIT.isdisjoint(wordset)
-            or _DAY_OF_MONTH_RE.search(sentence)
         )
     explicit_date = explicit_date or not lex.MONTH_WORDS.isdisjoint(wordset)
     if explicit_date:

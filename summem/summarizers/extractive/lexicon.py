@@ -170,7 +170,6 @@ CORRECTION_WORDS = frozenset(
         "now",
         "instead",
         "changed",
-        "changes",
         "change",
         "changing",
         "correction",
