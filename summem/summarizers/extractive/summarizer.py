@@ -254,10 +254,10 @@ class ExtractiveSummarizer:
             on the user's own words: a kept sentence of a user message of at most this many
             words becomes the whole message, best facts first, while the summary still fits
             (see :func:`_expand_user_messages`); 0: off. The expanded line is recorded with
-            its core and the next round selects on the core again, so the expansion never
-            takes room from a fact. At 40 (default), 10 seeds: realistic (2,000) after 10
-            reductions 0.882 -> 0.902, heldout (4,000) at the end 0.895 -> 0.900; plain,
-            corrections, lists unchanged.
+            its core (and the other kept sentences it took in) and the next round selects on
+            them again, so the expansion never takes room from a fact nor loses one. At 40
+            (default), 10 seeds: realistic (2,000) after 10 reductions 0.882 -> 0.902,
+            heldout (4,000) at the end 0.895 -> 0.900; plain, corrections, lists unchanged.
         ablate: names of :data:`HEURISTICS` to switch off, for evals that measure what each
             heuristic is worth (default none: the summarizer as shipped).
     """
@@ -817,6 +817,16 @@ def _expand_user_messages(
     summary still fits ``request.max_tokens``; the message's other kept facts go, being in
     it. An expansion step, not a selection rule: it never evicts a fact (keeping whole user
     messages as candidates cost 0.10 to 0.19 of the planted facts, see :mod:`.context`).
+
+    The line records the fact it was made from (``core``) and the other kept facts it took
+    in (``absorbed``, each with its score): the next round selects on each of them again, as
+    if nothing had been expanded. With the core alone, the absorbed facts were gone after one
+    round ("Last word on the hall, promise: Sage Mist." absorbed by "My partner won, as
+    usual.", the colour lost; 20 seeds at 4,000/3,000/1,000, held-out ``blind5-asides``
+    after 10 reductions / at the end 0.590 / 0.550 -> 0.897 / 0.695; see
+    ``docs-notes/fidelity-round5.md``, session 13). Recording them joined to the core as
+    one line cost the own families ``lists`` and ``ledgers`` (a longer line, carried at the
+    best fact's score).
     """
     whole: dict[str, str] = {}
     speakers = frozenset(m.name.lower() for m in request.messages if m.name)
