@@ -71,6 +71,9 @@ class Fact:
     core: str | None = field(default=None, repr=False)
     """The text selection chose, when ``line`` was expanded to the whole message (recorded
     in provenance as ``"core"``: the next round selects on it again)."""
+    absorbed: list[tuple[str, float]] = field(default_factory=list, repr=False)
+    """Other kept sentences of the message ``line`` was expanded to, with their scores
+    (recorded in provenance as ``"absorbed"``: the next round selects on each again)."""
     whole: str | None = field(default=None, repr=False)
     """The whole short message a carried-over fact was expanded to (its ``line`` is the core)."""
 
@@ -324,6 +327,8 @@ class Selection:
                 entry["marks"] = fact.marks[-MAX_LINE_IDS:]
             if fact.core is not None:
                 entry["core"] = fact.core
+            if fact.absorbed:
+                entry["absorbed"] = [[text, round(score, 4)] for text, score in fact.absorbed]
             entries.append(entry)
             written.append(fact.line)
         lines: list[str] = []

@@ -255,10 +255,10 @@ class ExtractiveSummarizer:
             on the user's own words: a kept sentence of a user message of at most this many
             words becomes the whole message, best facts first, while the summary still fits
             (see :func:`_expand_user_messages`); 0: off. The expanded line is recorded with
-            its core and the next round selects on the core again, so the expansion never
-            takes room from a fact. At 40 (default), 10 seeds: realistic (2,000) after 10
-            reductions 0.882 -> 0.902, heldout (4,000) at the end 0.895 -> 0.900; plain,
-            corrections, lists unchanged.
+            its core (and the other kept sentences it took in) and the next round selects on
+            them again, so the expansion never takes room from a fact nor loses one. At 40
+            (default), 10 seeds: realistic (2,000) after 10 reductions 0.882 -> 0.902,
+            heldout (4,000) at the end 0.895 -> 0.900; plain, corrections, lists unchanged.
         ablate: names of :data:`HEURISTICS` to switch off, for evals that measure what each
             heuristic is worth (default none: the summarizer as shipped).
     """
@@ -628,7 +628,9 @@ class ExtractiveSummarizer:
             text, self.max_line_chars, shared_labels=_shares_labels(request.previous_info)
         )
         for sub, (index, day, line, body) in enumerate(lines):
-            ids, stored, marks, core, more, own = origin.get(index, ([], None, [], None, 0, 1))
+            ids, stored, marks, core, more, own, absorbed = origin.get(
+                index, ([], None, [], None, 0, 1, [])
+            )
             whole = None
             if core is not None:  # expanded last round: select on the core again
                 label, _, whole = line.partition(": ")
@@ -643,6 +645,18 @@ class ExtractiveSummarizer:
             fact.more, fact.own = more, own
             fact.whole = whole
             facts.append(fact)
+            label = line.partition(": ")[0]
+            for text, score in absorbed:  # kept apart before the expansion: apart again
+                part = make_fact(
+                    f"{label}: {text}",
+                    day,
+                    score,
+                    list(ids),
+                    (1, index, sub),
+                    _words(f"{label}: {text}"),
+                )
+                part.more, part.own = more, own
+                facts.append(part)
         return facts
 
     def _new_facts(
@@ -811,6 +825,16 @@ def _expand_user_messages(
     summary still fits ``request.max_tokens``; the message's other kept facts go, being in
     it. An expansion step, not a selection rule: it never evicts a fact (keeping whole user
     messages as candidates cost 0.10 to 0.19 of the planted facts, see :mod:`.context`).
+
+    The line records the fact it was made from (``core``) and the other kept facts it took
+    in (``absorbed``, each with its score): the next round selects on each of them again, as
+    if nothing had been expanded. With the core alone, the absorbed facts were gone after one
+    round ("Last word on the hall, promise: Sage Mist." absorbed by "My partner won, as
+    usual.", the colour lost; 20 seeds at 4,000/3,000/1,000, held-out ``blind5-asides``
+    after 10 reductions / at the end 0.590 / 0.550 -> 0.897 / 0.695; see
+    ``docs-notes/fidelity-round5.md``, session 13). Recording them joined to the core as
+    one line cost the own families ``lists`` and ``ledgers`` (a longer line, carried at the
+    best fact's score).
     """
     whole: dict[str, str] = {}
     speakers = frozenset(m.name.lower() for m in request.messages if m.name)
@@ -832,6 +856,14 @@ def _expand_user_messages(
         line = fact.line
         fact.line = f"{label}: {text}"
         if count("\n".join(Selection.render(trial)[0])) <= request.max_tokens:
+            fact.absorbed = [
+                (
+                    f.core or f.line.partition(": ")[2],
+                    f.priority if f.recorded is None else f.recorded,
+                )
+                for f in kept
+                if f is not fact and f.ids == fact.ids
+            ]
             kept = trial
             fact.core = body
         else:
@@ -1044,7 +1076,7 @@ def _shares_labels(info: Any) -> bool:
 _ALONE = 0.3
 """What a short sentence pointing at what it never names keeps of its score, unjoined."""
 
-_Origin = tuple[list[str], float | None, list[str], str | None, int, int]
+_Origin = tuple[list[str], float | None, list[str], str | None, int, int, list[tuple[str, float]]]
 
 
 def _previous_provenance(info: Any) -> dict[int, _Origin]:
@@ -1085,5 +1117,18 @@ def _previous_provenance(info: Any) -> dict[int, _Origin]:
                 core if isinstance(core, str) and core.strip() else None,
                 left,
                 min(own, len(kept)),
+                _absorbed(entry.get("absorbed")),
             )
+    return out
+
+
+def _absorbed(raw: Any) -> list[tuple[str, float]]:
+    """The ``"absorbed"`` sentences a provenance entry records: ``[text, score]`` pairs."""
+    out: list[tuple[str, float]] = []
+    for item in raw if isinstance(raw, list) else ():
+        if isinstance(item, list) and len(item) == 2:
+            text, score = item
+            good = isinstance(score, (int, float)) and not isinstance(score, bool) and score > 0
+            if isinstance(text, str) and text.strip() and good:
+                out.append((_one_line(text), float(score)))
     return out

@@ -545,6 +545,33 @@ def test_room_left_over_is_spent_on_the_whole_short_user_message() -> None:
     assert f"- user: {said}" in lines(again)  # selected on its core, expanded again
 
 
+def test_an_expanded_message_gives_back_every_kept_sentence_it_absorbed() -> None:
+    # Both sentences are kept apart, then the whole message stands for them: the next round
+    # must select on each again, or only the best is carried and the name is lost (found on
+    # blind3-revisions: "My partner won, as usual." carried, the chosen paint colour gone).
+    said = (
+        "Last word on the hall, promise: Sage Mist. My partner won, as usual. "
+        "How many coats for a wall that is currently magnolia?"
+    )
+    msgs = [msg("u1", said), msg("a1", "Noted, I will check the delivery dates.", "assistant")]
+    roomy = summarize(msgs)
+    entry = next(e for e in roomy.extra["provenance"] if e["ids"] == ["u1"])
+    assert entry["core"] == "My partner won, as usual."
+    assert [text for text, _score in entry["absorbed"]] == [
+        "Last word on the hall, promise: Sage Mist."
+    ]
+    again = summarize(
+        [msg("u2", "Please also order 2 gas canisters for it.")],
+        60,
+        verbatim_words=0,
+        previous_summary=roomy.text,
+        previous_info=SummaryInfo(extra=roomy.extra),
+    )
+    kept = lines(again)
+    assert "- user: Last word on the hall, promise: Sage Mist." in kept
+    assert "- user: My partner won, as usual." in kept
+
+
 # -- round 4: new words, keeping a later value ahead, replies picking a detail -------------------
 
 
