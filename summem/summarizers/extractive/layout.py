@@ -112,8 +112,9 @@ def read_fact_line(line: str) -> tuple[str, str | None, str | None, str]:
         m = FACT_LINE_RE.match(line)
     else:
         own = None
-    body = line[m.end() :] if m else line[2:]
-    return line, own, (m.group("speaker") or None) if m else None, body
+    speaker = (m.group("speaker") or None) if m else None
+    body = line[m.end() :] if m and speaker else line[2:]  # "- [x] done" says "[x] done"
+    return line, own, speaker, body
 
 
 def shared_label_lines(lines: Sequence[str]) -> list[list[str]]:
@@ -139,8 +140,9 @@ def shared_label_lines(lines: Sequence[str]) -> list[list[str]]:
             speaker is not None
             and speaker == last
             and speaker != "tool"
-            and f"- {speaker}: {body}" == full  # what the reader gives back
+            and f"- {speaker}: {body}" == full
             and read_fact_line(short)[:3] == (short, None, None)
+            and f"- {speaker}: {read_fact_line(short)[3]}" == full  # what the reader gives back
         ):
             out.append([short])
         elif speaker is None and last is not None:
