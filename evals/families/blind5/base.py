@@ -14,11 +14,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from evals.families.facts import FactKind, PlantedFact, message_text
+from evals.families.facts import FactKind, PlantedFact
+from evals.families.placement import Collision, count_in, texts_of, where
 from evals.families.pools import MONTHS as MONTHS
 from evals.families.pools import WEEKDAYS as WEEKDAYS
 from evals.families.trajectories import Trajectory
-from evals.text import normalize_text
 
 __all__ = [
     "FIRST",
@@ -249,25 +249,6 @@ _ACKS = (
 )
 
 
-class Collision(AssertionError):
-    """A planted value also occurs in another message (the seed is drawn again)."""
-
-
-def _padded(text: str) -> str:
-    return f" {normalize_text(text)} "
-
-
-def count_in(messages: Sequence[dict[str, Any]], value: str) -> int:
-    """How many of ``messages`` hold ``value``, verbatim or as normalised whole words."""
-    form = _padded(value)
-    return sum(1 for m in messages if value in message_text(m) or form in _padded(message_text(m)))
-
-
-def _where(texts: Sequence[tuple[str, str]], value: str) -> list[int]:
-    form = _padded(value)
-    return [i for i, (raw, norm) in enumerate(texts) if value in raw or form in norm]
-
-
 def check(messages: Sequence[dict[str, Any]], facts: Sequence[PlantedFact]) -> None:
     """Every value where the scorer expects it, and nowhere else.
 
@@ -275,22 +256,22 @@ def check(messages: Sequence[dict[str, Any]], facts: Sequence[PlantedFact]) -> N
     message that stated it and at most in the correcting message too ("not Tuesday, Thursday");
     an option not taken is in the offer only.
     """
-    texts = [(message_text(m), _padded(message_text(m))) for m in messages]
+    texts = texts_of(messages)
     for f in facts:
         if f.value not in texts[f.message_index][0]:
             raise AssertionError(f"{f.id} {f.value!r} is not in message {f.message_index}")
-        if _where(texts, f.value) != [f.message_index]:
-            raise Collision(f"{f.id} {f.value!r} in {_where(texts, f.value)}")
+        if where(texts, f.value) != [f.message_index]:
+            raise Collision(f"{f.id} {f.value!r} in {where(texts, f.value)}")
         for form in f.aliases:  # another surface form: nowhere else
-            if not set(_where(texts, form)) <= {f.message_index}:
-                raise Collision(f"{f.id} {form!r} in {_where(texts, form)}")
+            if not set(where(texts, form)) <= {f.message_index}:
+                raise Collision(f"{f.id} {form!r} in {where(texts, form)}")
         for old in f.stale_values:
-            hits = _where(texts, old)
+            hits = where(texts, old)
             if not hits or not set(hits) <= {f.message_index, *_stated(f, facts)}:
                 raise Collision(f"{f.id} stale {old!r} in {hits}")
         for option in f.rejected:
-            if _where(texts, option) != [f.message_index]:
-                raise Collision(f"{f.id} option {option!r} in {_where(texts, option)}")
+            if where(texts, option) != [f.message_index]:
+                raise Collision(f"{f.id} option {option!r} in {where(texts, option)}")
 
 
 def _stated(fact: PlantedFact, facts: Sequence[PlantedFact]) -> set[int]:

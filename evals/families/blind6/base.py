@@ -15,10 +15,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from evals.families.facts import FactKind, PlantedFact, message_text
+from evals.families.facts import FactKind, PlantedFact
+from evals.families.placement import Collision, count_in, texts_of, where
 from evals.families.pools import MONTHS, WEEKDAYS
 from evals.families.trajectories import Trajectory
-from evals.text import normalize_text
 
 __all__ = ["Collision", "Writer", "build", "check", "count_in", "dumps", "spread"]
 
@@ -204,25 +204,6 @@ _SEARCHES = (
 )  # fmt: skip
 
 
-class Collision(AssertionError):
-    """A planted value also occurs in another message (the seed is drawn again)."""
-
-
-def _padded(text: str) -> str:
-    return f" {normalize_text(text)} "
-
-
-def _where(texts: Sequence[tuple[str, str]], value: str) -> list[int]:
-    form = _padded(value)
-    return [i for i, (raw, norm) in enumerate(texts) if value in raw or form in norm]
-
-
-def count_in(messages: Sequence[dict[str, Any]], value: str) -> int:
-    """How many of ``messages`` hold ``value``, verbatim or as normalised whole words."""
-    texts = [(message_text(m), _padded(message_text(m))) for m in messages]
-    return len(_where(texts, value))
-
-
 def check(messages: Sequence[dict[str, Any]], facts: Sequence[PlantedFact]) -> None:
     """Every value where the scorer looks for it, and nowhere else.
 
@@ -230,24 +211,24 @@ def check(messages: Sequence[dict[str, Any]], facts: Sequence[PlantedFact]) -> N
     messages that stated the chain's earlier values (and nowhere else). An option not taken is
     in the offer only.
     """
-    texts = [(message_text(m), _padded(message_text(m))) for m in messages]
+    texts = texts_of(messages)
     for f in facts:
         if f.value not in texts[f.message_index][0]:
             raise AssertionError(f"{f.id} {f.value!r} is not in message {f.message_index}")
-        if _where(texts, f.value) != [f.message_index]:
-            raise Collision(f"{f.id} {f.value!r} in {_where(texts, f.value)}")
+        if where(texts, f.value) != [f.message_index]:
+            raise Collision(f"{f.id} {f.value!r} in {where(texts, f.value)}")
         for form in f.aliases:
-            if not set(_where(texts, form)) <= {f.message_index}:
-                raise Collision(f"{f.id} alias {form!r} in {_where(texts, form)}")
+            if not set(where(texts, form)) <= {f.message_index}:
+                raise Collision(f"{f.id} alias {form!r} in {where(texts, form)}")
         chain = [f, *(g for g in facts if g.value in f.stale_values)]
         stated = {g.message_index for g in chain} | {g.stale_index for g in chain}
         for old in f.stale_values:
-            hits = _where(texts, old)
+            hits = where(texts, old)
             if not hits or not set(hits) <= stated:
                 raise Collision(f"{f.id} stale {old!r} in {hits}")
         for option in f.rejected:
-            if _where(texts, option) != [f.message_index]:
-                raise Collision(f"{f.id} option {option!r} in {_where(texts, option)}")
+            if where(texts, option) != [f.message_index]:
+                raise Collision(f"{f.id} option {option!r} in {where(texts, option)}")
 
 
 class Writer:

@@ -1,0 +1,29 @@
+"""Where a planted value occurs: verbatim, or as normalised whole words, nowhere else."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.families.placement import Collision, count_in, texts_of, where
+
+MESSAGES = [
+    {"role": "user", "content": "The paint is Sage Mist, I think."},
+    {"role": "assistant", "content": "Noted: sage   mist!"},
+    {"role": "user", "content": "Not the sagebrush one, and 14:30 works."},
+]
+
+
+def test_a_value_is_found_verbatim_or_as_whole_normalised_words() -> None:
+    texts = texts_of(MESSAGES)
+    assert where(texts, "Sage Mist") == [0, 1]  # case, spacing and punctuation aside
+    assert where(texts, "sage mist") == [0, 1]  # as words only: neither says it verbatim
+    assert where(texts, "Sage") == [0, 1]  # as a whole word: "sagebrush" is another
+    assert where(texts, "sage") == [0, 1, 2]  # but verbatim, a part of a word counts
+    assert where(texts, "14:30") == [2]
+    assert count_in(MESSAGES, "Sage Mist") == 2
+    assert count_in(MESSAGES, "lavender") == 0
+
+
+def test_a_collision_is_an_assertion_error_a_generator_draws_again_on() -> None:
+    with pytest.raises(AssertionError):
+        raise Collision("f01 'Sage Mist' in [0, 1]")
