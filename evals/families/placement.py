@@ -8,13 +8,15 @@ value occurs in a message verbatim, or as normalised whole words (``"Sage  Mist!
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from evals.families.facts import message_text
 from evals.text import normalize_text
 
-__all__ = ["Collision", "count_in", "padded", "texts_of", "where"]
+__all__ = ["Collision", "count_in", "first_clean", "padded", "texts_of", "where"]
+
+W = TypeVar("W")
 
 Texts = Sequence[tuple[str, str]]
 """Each message's text, verbatim and padded (:func:`texts_of`)."""
@@ -43,3 +45,18 @@ def where(texts: Texts, value: str) -> list[int]:
 def count_in(messages: Sequence[dict[str, Any]], value: str) -> int:
     """How many of ``messages`` hold ``value``, verbatim or as normalised whole words."""
     return len(where(texts_of(messages), value))
+
+
+def first_clean(draw: Callable[[int], W], check: Callable[[W], None], tries: int, seed: int) -> W:
+    """The first of ``draw(0)``, ``draw(1)``... that ``check`` passes, in ``tries`` draws.
+
+    A :class:`Collision` draws again; ``seed`` names the conversation in the error.
+    """
+    for attempt in range(tries):
+        made = draw(attempt)
+        try:
+            check(made)
+        except Collision:
+            continue
+        return made
+    raise AssertionError(f"seed {seed}: planted values keep colliding")

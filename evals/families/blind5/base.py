@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from evals.families.facts import FactKind, PlantedFact
-from evals.families.placement import Collision, count_in, texts_of, where
+from evals.families.placement import Collision, count_in, first_clean, texts_of, where
 from evals.families.pools import MONTHS as MONTHS
 from evals.families.pools import WEEKDAYS as WEEKDAYS
 from evals.families.trajectories import Trajectory
@@ -456,16 +456,13 @@ def build(
     system: str,
 ) -> Trajectory:
     """Write one conversation with ``write``; a collision draws the seed again, derived."""
-    for attempt in range(50):
+
+    def draw(attempt: int) -> Writer:
         writer = Writer(random.Random(f"blind5/{style}/{seed}/{attempt}"), system)
         write(writer, turns, facts)
-        try:
-            check(writer.messages, writer.facts)
-            break
-        except Collision:
-            continue
-    else:  # pragma: no cover - fifty unlucky draws in a row
-        raise AssertionError(f"seed {seed}: planted values keep colliding")
+        return writer
+
+    writer = first_clean(draw, lambda w: check(w.messages, w.facts), 50, seed)
     if writer.messages[-1]["role"] != "assistant":  # pragma: no cover - writers end on a reply
         raise AssertionError("a conversation must end on the assistant's reply")
     return Trajectory(

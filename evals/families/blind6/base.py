@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from evals.families.facts import FactKind, PlantedFact
-from evals.families.placement import Collision, count_in, texts_of, where
+from evals.families.placement import Collision, count_in, first_clean, texts_of, where
 from evals.families.pools import MONTHS, WEEKDAYS
 from evals.families.trajectories import Trajectory
 
@@ -406,16 +406,13 @@ def build(
     system: str,
 ) -> Trajectory:
     """Write one conversation with ``write``; a collision draws the seed again, derived."""
-    for attempt in range(60):
+
+    def draw(attempt: int) -> Writer:
         writer = Writer(random.Random(f"blind6/{style}/{seed}/{attempt}"), system)
         write(writer, turns, facts)
-        try:
-            check(writer.messages, writer.facts)
-            break
-        except Collision:
-            continue
-    else:  # pragma: no cover - sixty unlucky draws in a row
-        raise AssertionError(f"seed {seed}: planted values keep colliding")
+        return writer
+
+    writer = first_clean(draw, lambda w: check(w.messages, w.facts), 60, seed)
     while len(writer.turn_starts) < turns:  # pragma: no cover - writers fill their turns
         writer.chatter()
     return Trajectory(

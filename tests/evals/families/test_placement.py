@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evals.families.placement import Collision, count_in, texts_of, where
+from evals.families.placement import Collision, count_in, first_clean, texts_of, where
 
 MESSAGES = [
     {"role": "user", "content": "The paint is Sage Mist, I think."},
@@ -27,3 +27,13 @@ def test_a_value_is_found_verbatim_or_as_whole_normalised_words() -> None:
 def test_a_collision_is_an_assertion_error_a_generator_draws_again_on() -> None:
     with pytest.raises(AssertionError):
         raise Collision("f01 'Sage Mist' in [0, 1]")
+
+
+def test_the_first_clean_draw_is_kept_and_a_collision_draws_again() -> None:
+    def check(n: int) -> None:
+        if n < 2:
+            raise Collision(f"draw {n} collides")
+
+    assert first_clean(lambda attempt: attempt, check, tries=5, seed=0) == 2
+    with pytest.raises(AssertionError, match="keep colliding"):
+        first_clean(lambda attempt: attempt, check, tries=2, seed=7)
