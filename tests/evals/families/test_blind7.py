@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -84,9 +85,9 @@ def test_passing_details_have_no_cue_words_and_come_three_ways() -> None:
             assert len(text.split()) >= 25
             assert f.value not in t.messages[f.message_index + 1]["content"]
             clause, pair, fragment = forms[f.value]
-            ways |= {
-                way for way, form in (("clause", clause), ("pair", pair)) if form in text
-            } | ({"fragment"} if fragment in text else set())
+            ways |= {way for way, form in (("clause", clause), ("pair", pair)) if form in text} | (
+                {"fragment"} if fragment in text else set()
+            )
     assert ways == {"clause", "pair", "fragment"}
     for value, *said in DETAILS:
         assert all(value in form for form in said), value
@@ -114,7 +115,7 @@ def test_chains_change_three_to_six_times_by_every_speaker() -> None:
         assert all(3 <= len(c) <= 6 for c in chains), chains
         assert sum(map(len, chains)) == len(t.facts)
         for chain in chains:
-            for a, b in zip(chain, chain[1:], strict=False):
+            for a, b in itertools.pairwise(chain):
                 assert t.facts[a].until == t.facts[b].message_index
                 assert t.facts[b].older == (*t.facts[a].older, t.facts[a].stale)
             assert t.facts[chain[-1]].until is None
@@ -146,12 +147,25 @@ def _format(text: str) -> str:
     return "aligned"
 
 
+def _cell(key: str) -> re.Pattern[str]:
+    """``key`` as a whole cell in any of the formats (between separators, not inside a word)."""
+    return re.compile(r"(^|[|>\",\n]|: )" + re.escape(key) + r"($|  |[|<\",\n])")
+
+
 def test_tables_rows_are_picked_by_a_cell_or_a_description_never_the_fact() -> None:
     formats, unpicked, backups = set(), 0, 0
     tools = {k.tool for k in KINDS.values()}
+    cells = [_cell(key) for k in KINDS.values() for key in k.keys]
     for seed in SEEDS:
         t = traj("blind7-tables", seed)
         planted = {f.message_index for f in t.facts}
+        results = [
+            t.messages[i + 1]["content"]
+            for i, m in enumerate(t.messages)
+            if (m.get("tool_calls") or [{"function": {"name": ""}}])[0]["function"]["name"] in tools
+        ]
+        for cell in cells:  # a key cell names one row of one table: a pick by it is clear
+            assert sum(bool(cell.search(text)) for text in results) <= 1, cell.pattern
         backups += len(t.facts) - len(planted)
         for i, m in enumerate(t.messages):
             calls = m.get("tool_calls") or ()
