@@ -189,8 +189,9 @@ def _same_thing(new: _Slot, old: _Slot) -> bool:
 def _other_item(new: _Slot, old: _Slot) -> bool:
     """Whether the two say one frame about two items (the tent's budget, the stove's).
 
-    "My budget for the tent is 3000 pounds", "my budget for the stove is 120 pounds": each has words of its own, and with those and the values left out the rest is the same
-    words in the same order (at least :data:`_FRAME` of the shorter one). A restatement in
+    "My budget for the tent is 3000 pounds", "my budget for the stove is 120 pounds": each
+    has words of its own, and with those and the values left out the rest is the same words
+    in the same order (at least :data:`_FRAME` of the shorter one). A restatement in
     other words ("Venue deposit has gone up, they now want 3975", "They knocked the venue
     deposit down to 9881") shares a few words, not the sentence around them.
     """
