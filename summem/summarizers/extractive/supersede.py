@@ -81,8 +81,6 @@ _RESTATED = 3
 """Without a correction word, a subject is marked only from its third statement on."""
 _SHARED = 2
 """Words two statements must share to be one thing said again (see :func:`_latest_first`)."""
-_FRAME = 0.8
-"""Share of the shorter statement's other words that, in order, make one frame of two items."""
 
 
 @dataclass(frozen=True)
@@ -97,8 +95,6 @@ class _Slot:
     correcting: bool
     names: frozenset[str] = frozenset()
     """Words of the capitalised names among ``values``."""
-    words: tuple[str, ...] = ()
-    """The sentence's words in order."""
 
 
 def supersede(facts: Sequence[Fact]) -> int:
@@ -181,37 +177,7 @@ def _same_thing(new: _Slot, old: _Slot) -> bool:
     if len(shared) < _SHARED:
         return False
     a, b = _kinds(new), _kinds(old)
-    if not any(a[k] - b[k] and b[k] - a[k] for k in a):
-        return False
-    return not _other_item(new, old)
-
-
-def _other_item(new: _Slot, old: _Slot) -> bool:
-    """Whether the two say one frame about two items (the tent's budget, the stove's).
-
-    "My budget for the tent is 3000 pounds", "my budget for the stove is 120 pounds": each
-    has words of its own, and with those and the values left out the rest is the same words
-    in the same order (at least :data:`_FRAME` of the shorter one). A restatement in
-    other words ("Venue deposit has gone up, they now want 3975", "They knocked the venue
-    deposit down to 9881") shares a few words, not the sentence around them.
-    """
-    own_new, own_old = new.mentioned - old.mentioned, old.mentioned - new.mentioned
-    if not own_new or not own_old:
-        return False
-    a = [w for w in new.words if w not in own_new and w not in new.values and w not in new.ids]
-    b = [w for w in old.words if w not in own_old and w not in old.values and w not in old.ids]
-    shorter = min(len(a), len(b))
-    return shorter > 0 and _common_run(a, b) >= _FRAME * shorter
-
-
-def _common_run(a: Sequence[str], b: Sequence[str]) -> int:
-    """Length of the longest common subsequence of two short word lists."""
-    row = [0] * (len(b) + 1)
-    for x in a:
-        prev = 0
-        for j, y in enumerate(b, 1):
-            prev, row[j] = row[j], prev + 1 if x == y else max(row[j], row[j - 1])
-    return row[-1]
+    return any(a[k] - b[k] and b[k] - a[k] for k in a)
 
 
 def link_marks(facts: Sequence[Fact]) -> None:
@@ -269,9 +235,7 @@ def _slot(fact: Fact) -> _Slot | None:
     mentioned = content(clauses)
     subject = content(told) or mentioned
     correcting = not CORRECTION_WORDS.isdisjoint(words)
-    return _Slot(
-        speaker, subject, mentioned, ids, values, correcting, frozenset(names), tuple(words)
-    )
+    return _Slot(speaker, subject, mentioned, ids, values, correcting, frozenset(names))
 
 
 def _replaces(new: _Slot, old: _Slot) -> bool:
