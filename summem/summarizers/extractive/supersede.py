@@ -43,6 +43,16 @@ priority is halved, the later one ranks above what the older one was worth, and 
 is only ever kept beside it (:attr:`Fact.corrected_by`; the link is recorded in provenance as
 ``"marks"`` and restored on the next round): when room runs out the correction is kept ahead of
 the stale line, and a stale line is never the only one left.
+
+Weaker still, with no link at all, **the older goes first**: two statements of the same
+speaker that share two words (content words, or a name both say) and each give a value of
+one kind (a time, another number, a month, a name, a code) the other lacks trade
+priorities when the older ranks higher, so when room runs out the later one is not the
+first to go ("Venue deposit has gone up, they now want 3975", later "They knocked the venue
+deposit down to 9881": neither replaces nor marks the other, each has words of its own).
+Nothing is dropped and nothing else moves; one frame said of two items ("my loyalty number
+for the tent / the headlamps") is ordered too, the price of needing no subject link (see
+``docs-notes/fidelity-round5.md``, "Supersession, third round").
 """
 
 from __future__ import annotations
