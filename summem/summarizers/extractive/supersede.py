@@ -154,11 +154,14 @@ def _latest_first(slots: Sequence[tuple[Fact, _Slot]]) -> None:
     later one should not be the first to go. The pair trades priorities (the later takes the
     higher): nothing else in the summary moves up or down, only the order within the pair.
     """
+    kinds = [_kinds(slot) for _, slot in slots]
     for i, (newer, new) in enumerate(slots):
         if newer.state == 2:
             continue
-        for older, old in slots[:i]:
-            if older.state != 2 and older.priority > newer.priority and _same_thing(new, old):
+        for j, (older, old) in enumerate(slots[:i]):
+            if older.state == 2 or older.priority <= newer.priority:
+                continue
+            if _same_thing(new, old) and _values_differ(kinds[i], kinds[j]):
                 older.priority, newer.priority = newer.priority, older.priority
 
 
@@ -176,17 +179,19 @@ def _kinds(slot: _Slot) -> dict[str, frozenset[str]]:
 
 
 def _same_thing(new: _Slot, old: _Slot) -> bool:
-    """Whether ``new`` gives something ``old`` said another value of the same kind.
+    """Whether ``new`` and ``old`` may be one thing said again.
 
-    The same speaker; a kind of value in both where each has one the other lacks; and at
-    least :data:`_SHARED` words in common (content words, or a name both say).
+    The same speaker, and at least :data:`_SHARED` words in common (content words, or a name
+    both say).
     """
     if new.speaker != old.speaker:
         return False
     shared = (new.mentioned & old.mentioned) | (new.names & old.names)
-    if len(shared) < _SHARED:
-        return False
-    a, b = _kinds(new), _kinds(old)
+    return len(shared) >= _SHARED
+
+
+def _values_differ(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> bool:
+    """Whether in some kind of value each has one the other lacks (see :func:`_kinds`)."""
     return any(a[k] - b[k] and b[k] - a[k] for k in a)
 
 
