@@ -135,23 +135,67 @@ _TRAIL_VOCATIVE_RE = re.compile(r",\s+([A-Z][a-z]+)(\s*[.!?]*)$")
 
 
 def split_sentences(text: str, max_chars: int = 280) -> Iterator[str]:
-    """Sentences of ``text``, whitespace collapsed; long ones split at clauses, then clipped."""
+    """Sentences of ``text``, whitespace collapsed; long ones split at clauses, then clipped.
+
+    A statement with its question tagged on is two sentences (:func:`split_asked`).
+    """
     for raw in _SENTENCE_END_RE.split(text):
-        sentence = _SPACE_RE.sub(" ", raw).strip()
-        if not sentence:
-            continue
-        if len(sentence) <= max_chars:
+        for sentence in split_asked(_SPACE_RE.sub(" ", raw).strip()):
+            yield from _fitted(sentence, max_chars)
+
+
+def split_asked(sentence: str) -> tuple[str, ...]:
+    """``sentence`` as what it tells and what it asks, when it does both.
+
+    People run what they say about themselves into their question: "I keep meaning to start
+    running again, as my son's asthma flares up in the cold, so could you suggest a routine?"
+    Read whole, the sentence ends in "?" and is a question: with no value in it, it scored 0
+    and the message's statement was never a candidate; with one, it kept a question's share
+    and its line carried the question too. Split before the last clause that opens like a
+    question (after a comma, an optional "so", "and", "but" or "then" and a question word or
+    an auxiliary), a statement of at least :data:`_TOLD_WORDS` words before it that does not
+    itself open like a question, the told part is scored as a statement and the question as
+    one. Closed-class words only: no word of what is told is read.
+    """
+    if not sentence.endswith("?"):
+        return (sentence,)
+    at = len(sentence)
+    while (at := sentence.rfind(", ", 0, at)) > 0:
+        tail = tokenize(sentence[at + 2 :])
+        if tail and tail[0] in _ASK_JOINERS:
+            tail = tail[1:]
+        if tail and tail[0] in lex.QUESTION_OPENERS:
+            head = sentence[:at]
+            words = tokenize(head)
+            if len(words) < _TOLD_WORDS or words[0] in lex.QUESTION_OPENERS:
+                return (sentence,)
+            ask = sentence[at + 2 :]
+            return (head, ask[0].upper() + ask[1:])
+    return (sentence,)
+
+
+_ASK_JOINERS = frozenset(("so", "and", "but", "then"))
+"""Words that may join a tagged-on question to what was told before it ("..., so what ...?")."""
+_TOLD_WORDS = 6
+"""Fewest words a told part needs to stand apart from its question ("The code is KQ-52205,
+does that help?" stays whole: a short statement carries its question as before)."""
+
+
+def _fitted(sentence: str, max_chars: int) -> Iterator[str]:
+    """``sentence`` within ``max_chars``: split at clauses, then clipped."""
+    if len(sentence) <= max_chars:
+        if sentence:
             yield sentence
-            continue
-        chunk = ""
-        for clause in _CLAUSE_RE.split(sentence):
-            if chunk and len(chunk) + 1 + len(clause) > max_chars:
-                yield _clip(chunk, max_chars)
-                chunk = clause
-            else:
-                chunk = f"{chunk} {clause}" if chunk else clause
-        if chunk:
+        return
+    chunk = ""
+    for clause in _CLAUSE_RE.split(sentence):
+        if chunk and len(chunk) + 1 + len(clause) > max_chars:
             yield _clip(chunk, max_chars)
+            chunk = clause
+        else:
+            chunk = f"{chunk} {clause}" if chunk else clause
+    if chunk:
+        yield _clip(chunk, max_chars)
 
 
 def compact_sentence(sentence: str, speakers: frozenset[str] = frozenset()) -> str:
