@@ -1,4 +1,4 @@
-"""``passing-details``: a personal detail said as a clause inside a long message about something else.
+"""``passing-details``: a personal detail said as a clause inside a long message on another topic.
 
 An own family (not held out; written with the summarizer in view, session 14) for the loss
 ``blind6-prose`` measured by counts: a detail about the user (a diet, a condition, a household
