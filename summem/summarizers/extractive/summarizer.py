@@ -214,6 +214,7 @@ _SELECTION_HEURISTICS = (
     "table_memory",
     "table_recall",
     "novelty",
+    "clauses",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -749,6 +750,11 @@ class ExtractiveSummarizer:
             scores = [
                 score_sentence(s, role, focus, speakers=speakers, off=self._off) for s in sentences
             ]
+            if role == "user" and "clauses" not in off:
+                scores = [
+                    _clause_score(s, score, role, focus, speakers, self._off)
+                    for s, score in zip(sentences, scores, strict=True)
+                ]
             novel = [_novel_words(s, vocab) for s in sentences]
             tokens = [tokenize(s) for s in sentences]
             if vocab is not None:
@@ -802,6 +808,41 @@ class ExtractiveSummarizer:
             line = f"- assistant: {body}"
             add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
         return facts
+
+
+_CLAUSE_RE = re.compile(r",\s+|;\s+|\s+[-\u2013\u2014]\s+|\s*[()]\s*")
+_CLAUSE_WORDS = 3
+"""Fewest words a part of a sentence needs to count as a clause of its own."""
+
+
+def _clause_score(
+    sentence: str,
+    score: float,
+    role: str,
+    focus: frozenset[str],
+    speakers: frozenset[str],
+    off: frozenset[str],
+) -> float:
+    """A long statement's score as the unit of its clauses, when that is higher.
+
+    A sentence's score counts at most ten words (``per_word``), and its line is then weighed
+    by its length (:func:`length_density`): a user's long sentence that says several things
+    ("I'm sorting the garden before winter, the hedge is enormous, my knee's bad since the
+    fall, so ...") scored like a short one that says one, and paid for its length, so a
+    detail said in passing inside it lost to shorter chatter (``docs-notes/fidelity-round6.md``).
+    Scored as its clauses (split at commas, semicolons, dashes and brackets), combined as a
+    unit of sentences is (:data:`_JOINED`), it earns what each clause says. Never lower than
+    the sentence's own score; a question (ending in "?") keeps its own.
+    """
+    if score <= 0 or sentence.endswith("?"):
+        return score
+    parts = [p for p in _CLAUSE_RE.split(sentence) if len(p.split()) >= _CLAUSE_WORDS]
+    if len(parts) < 2:
+        return score
+    each = sorted(
+        (score_sentence(p, role, focus, speakers=speakers, off=off) for p in parts), reverse=True
+    )
+    return max(score, each[0] + _JOINED * sum(each[1:]))
 
 
 def _counted(text: str) -> set[str]:
