@@ -145,40 +145,43 @@ def split_sentences(text: str, max_chars: int = 280) -> Iterator[str]:
 
 
 def split_asked(sentence: str) -> tuple[str, ...]:
-    """``sentence`` as what it tells and what it asks, when it does both.
+    """``sentence`` as what it tells and what it asks, when it joins a question to a statement.
 
     People run what they say about themselves into their question: "I keep meaning to start
     running again, as my son's asthma flares up in the cold, so could you suggest a routine?"
     Read whole, the sentence ends in "?" and is a question: with no value in it, it scored 0
     and the message's statement was never a candidate; with one, it kept a question's share
-    and its line carried the question too. Split before the last clause that opens like a
-    question (after a comma, an optional "so", "and", "but" or "then" and a question word or
-    an auxiliary), a statement of at least :data:`_TOLD_WORDS` words before it that does not
-    itself open like a question, the told part is scored as a statement and the question as
-    one. Closed-class words only: no word of what is told is read.
+    and its line carried the question too. Split before the last clause that opens with "so",
+    "and", "but" or "then" and a question word or an auxiliary, after a statement of at
+    least :data:`_TOLD_WORDS` words that does not itself open like a question, the told part
+    is scored as a statement and the question as one. A question tagged on with no joining
+    word ("The printer shows error 6419 again, any idea?") is already read as told
+    (:func:`_tells_then_asks`) and stays whole: split, its shorter line made such reports
+    stronger than the facts they crowd out (own ``heldout`` at 2,000, 5 seeds, after 10
+    reductions 0.643 -> 0.571). Closed-class words only: no word of what is told is read.
     """
     if not sentence.endswith("?"):
         return (sentence,)
     at = len(sentence)
     while (at := sentence.rfind(", ", 0, at)) > 0:
         tail = tokenize(sentence[at + 2 :])
-        if tail and tail[0] in _ASK_JOINERS:
-            tail = tail[1:]
-        if tail and tail[0] in lex.QUESTION_OPENERS:
-            head = sentence[:at]
-            words = tokenize(head)
-            if len(words) < _TOLD_WORDS or words[0] in lex.QUESTION_OPENERS:
-                return (sentence,)
-            ask = sentence[at + 2 :]
-            return (head, ask[0].upper() + ask[1:])
+        if len(tail) < 2 or tail[1] not in lex.QUESTION_OPENERS:
+            continue
+        if tail[0] not in _ASK_JOINERS:
+            continue
+        words = tokenize(sentence[:at])
+        if len(words) < _TOLD_WORDS or words[0] in lex.QUESTION_OPENERS:
+            return (sentence,)
+        ask = sentence[at + 2 :]
+        return (sentence[:at], ask[0].upper() + ask[1:])
     return (sentence,)
 
 
 _ASK_JOINERS = frozenset(("so", "and", "but", "then"))
 """Words that may join a tagged-on question to what was told before it ("..., so what ...?")."""
 _TOLD_WORDS = 6
-"""Fewest words a told part needs to stand apart from its question ("The code is KQ-52205,
-does that help?" stays whole: a short statement carries its question as before)."""
+"""Fewest words a told part needs to stand apart from its question ("I'm free, so can we
+talk?" stays whole)."""
 
 
 def _fitted(sentence: str, max_chars: int) -> Iterator[str]:
