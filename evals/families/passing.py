@@ -65,7 +65,7 @@ CARRIERS = (
     "The car is due for its service and I'm also thinking about whether we even need it any "
     "more, {a}, because the running costs keep creeping up, so what are the main things to "
     "weigh up before deciding to sell it and rely on other options?",
-    "Our kitchen is tiny and every cupboard is overflowing with mugs and gadgets we never use, "
+    "Our kitchen is tiny and every cupboard is overflowing with mugs and gadgets nobody uses, "
     "{a}, and I'd like it to feel calmer without a big renovation, so what are some cheap ways "
     "to reorganise it that actually last more than a fortnight?",
     "I'm putting together a budget for the next few months because everything seems to cost "
