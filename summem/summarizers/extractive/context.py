@@ -72,7 +72,6 @@ __all__ = [
     "leans_on_previous",
     "names_nothing_alone",
     "stands_alone",
-    "tells_of_self",
     "units",
 ]
 
@@ -172,12 +171,8 @@ def units(
             continue
         if i > 0 and not alone[i] and _continues(sentences[i]):
             if groups and groups[-1][-1] == i - 1:
-                if (
-                    scores[i] >= max(scores[j] for j in groups[-1])
-                    or _has_value(sentences[i])
-                    or tells_of_self(sentences[i])
-                ):  # it says more than what it depends on, a value, or of the speaker
-                    groups[-1].append(i)
+                if scores[i] >= max(scores[j] for j in groups[-1]) or _has_value(sentences[i]):
+                    groups[-1].append(i)  # it says more than what it depends on, or a value
             elif scores[i] >= scores[i - 1]:
                 if (
                     scores[i - 1] <= 0
@@ -191,24 +186,6 @@ def units(
         else:
             groups.append([i])
     return groups
-
-
-def tells_of_self(sentence: str) -> bool:
-    """True when a sentence says something of its speaker: "I", "we", "my", "our" in it.
-
-    A continuation about the speaker ("..., because I'm on crutches for another month") is
-    not a repeat of what it continues but a detail of its own, said in passing: left out for
-    scoring below its antecedent, it was never a candidate, and a detail said inside a long
-    message never reached the summary (``docs-notes/fidelity-round6.md``). A closed class of
-    pronouns only.
-    """
-    return not _FIRST_PERSON.isdisjoint(_words(sentence))
-
-
-_FIRST_PERSON = frozenset(
-    _split("i i'm i've i'd i'll my me mine myself we we're we've we'd we'll our ours us")
-)
-"""The speaker's own pronouns (a closed class)."""
 
 
 def _has_value(sentence: str) -> bool:

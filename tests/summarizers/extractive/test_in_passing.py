@@ -1,13 +1,11 @@
 """Details said in passing inside a long user message reach the first summary (issue #29).
 
 Handmade sentences, not an eval's: a question joined to a statement by "so"/"and" is split
-from it (:func:`split_asked`), a continuation that tells of its speaker joins what it
-continues (:func:`tells_of_self`), and a user's long statement scores as its clauses.
+from it (:func:`split_asked`), and a user's long statement scores as its clauses.
 """
 
 from __future__ import annotations
 
-from summem.summarizers.extractive.context import tells_of_self, units
 from summem.summarizers.extractive.facts import score_sentence, split_asked, split_sentences
 from tests.summarizers.extractive.test_selection_policy import lines, msg, summarize
 
@@ -43,18 +41,6 @@ def test_the_statement_of_a_joined_question_reaches_the_summary() -> None:
     ]
     out = summarize([*chatter, msg("a", ASKED)], max_tokens=400)
     assert any("solvents" in line for line in lines(out))
-
-
-def test_a_continuation_that_tells_of_its_speaker_joins_what_it_continues() -> None:
-    sentences = [
-        "We're clearing out the loft this month and it is full of old boxes",
-        "because I'm on crutches for another few weeks",
-    ]
-    assert tells_of_self(sentences[1])
-    assert units(sentences, [3.6, 1.8]) == [[0, 1]]
-    weak = [sentences[0], "because the ladder is broken"]
-    assert not tells_of_self(weak[1])
-    assert units(weak, [3.6, 1.0]) == [[0]]  # says less, of no one: left out as before
 
 
 def test_a_long_statement_scores_as_its_clauses() -> None:

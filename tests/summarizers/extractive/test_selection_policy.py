@@ -529,7 +529,7 @@ def test_a_subject_said_twice_with_two_values_is_not_marked_three_times_is() -> 
 
 
 def test_room_left_over_is_spent_on_the_whole_short_user_message() -> None:
-    said = "I need the camp stove before 4 May 2027. It was the neighbours' idea, they camp a lot."
+    said = "I need the camp stove before 4 May 2027. It was my aunt's idea, she camps a lot."
     msgs = [msg("u1", said), msg("a1", "Noted, I will check the delivery dates.", "assistant")]
     roomy = summarize(msgs)
     assert f"- user: {said}" in lines(roomy)
