@@ -10,11 +10,15 @@ How it works:
    the interjections and forms of address around it and scored by ``_facts.score_sentence``
    (identifiers, numbers, dates, names, first-person events and plans, decisions,
    preferences, open tasks). Greetings, thanks, praise, other filler and bare questions score
-   0 and are dropped. A sentence whose words are new to the memory (not in the previous
-   summary, its remembered templates, or earlier in the span) gains up to ``_W_NOVEL`` in
-   proportion to its share of such words: new information beats a repeated frame, with no
-   word list (``docs-notes/fidelity-round4.md``). A message's best sentence stands for it;
-   its other sentences count for less unless they bring a number of their own. A bracketed
+   0 and are dropped. A statement with a question joined to it ("..., so could you ...?") is
+   two sentences, the told and the asked (``split_asked``); a user's long statement scores
+   as the unit of its clauses when that is higher (:func:`_clause_score`), so a detail said
+   in passing inside it is not outscored by shorter chatter. A sentence whose words are new
+   to the memory (not in the previous summary, its remembered templates, or earlier in the
+   span) gains up to ``_W_NOVEL`` in proportion to its share of such words: new information
+   beats a repeated frame, with no word list (``docs-notes/fidelity-round4.md``). A
+   message's best sentence stands for it; its other sentences count for less unless they
+   bring a number of their own. A bracketed
    date opening a message (``"[1:56 pm on 8 May, 2023] Hey!"``) is its timestamp, not its
    content; a message with no timestamp of its own is dated like the one before it. A tool
    result becomes one compact fact with the call that produced it, identifying fields first,
