@@ -123,6 +123,7 @@ def engine_view(trace: ReplayTrace, reducer: SummarizationReducer) -> CarriedVie
         text="\n".join(m.text for m in trace.view),
         tokens=trace.view_tokens,
         summary_tokens=reducer.token_counter.count_message(summary) if summary else 0,
+        summary_text=summary.text if summary is not None else "",
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from evals.families import blind3, blind4, blind5, blind6, fixups, passing
+from evals.families import blind3, blind4, blind5, blind6, blind7, fixups, passing
 from evals.families.trajectories import Trajectory, generate_trajectory
 
 __all__ = ["FAMILIES", "GENERATORS", "TRACE", "Family", "tool_heavy"]
@@ -21,6 +21,7 @@ GENERATORS = {
     **blind4.GENERATORS,
     **blind5.GENERATORS,
     **blind6.GENERATORS,
+    **blind7.GENERATORS,
     **fixups.GENERATORS,
     "passing-details": passing.generate,
 }
@@ -447,6 +448,51 @@ FAMILIES: dict[str, Family] = {
             about="held out, written blind (sixth set): one long mixed session: facts stated, "
             "some corrected, tables looked up, details in passing, options accepted",
             style="b6-session",
+        ),
+        Family(
+            "blind7-passing",
+            440,
+            20,
+            about="held out, written blind (seventh set): a nurse and parent's diets, body, "
+            "family and flat said in passing, as a clause, two short sentences or a fragment "
+            "inside a long request, no cue words",
+            style="b7-passing",
+        ),
+        Family(
+            "blind7-chains",
+            440,
+            20,
+            about="held out, written blind (seventh set): a warehouse's collections, slots, "
+            "quotes, contacts, weights and references changed 3-6 times each by user, assistant "
+            "or look-up, in other words or none ('no, make that the 21st')",
+            style="b7-chains",
+        ),
+        Family(
+            "blind7-tables",
+            430,
+            20,
+            about="held out, written blind (seventh set): markdown, quoted CSV, aligned columns "
+            "with units, nested JSON, HTML and key: value blocks; a row picked later by a cell "
+            "or a description, the fact another cell of it",
+            style="b7-tables",
+        ),
+        Family(
+            "blind7-confirms",
+            450,
+            20,
+            about="held out, written blind (seventh set): options offered in lists or prose, "
+            "taken in a few words ('yeah your pick', 'not that one, the one after'), after a "
+            "question or a refused list",
+            style="b7-confirms",
+        ),
+        Family(
+            "blind7-intl",
+            430,
+            20,
+            about="held out, written blind (seventh set): a translator's German, French, "
+            "Spanish and Polish names, dates ('3. März', 'le 12 avril', '12/04') and "
+            "decimal-comma fees, some corrected",
+            style="b7-intl",
         ),
         Family(
             "long",

@@ -48,6 +48,9 @@ class CarriedView:
         text: the summary's text and every kept message's text, one per line.
         tokens: the whole request under the counter used (overhead included).
         summary_tokens: the summary message alone.
+        summary_text: the summary message's text ("" without a summary): where an answer
+            sits, in the summary or in the kept turns, is read from it (``text`` holds it
+            once, as the view's first message or after the system message).
     """
 
     messages: tuple[dict[str, Any], ...]
@@ -56,11 +59,20 @@ class CarriedView:
     text: str
     tokens: int
     summary_tokens: int = 0
+    summary_text: str = ""
 
     @property
     def carried(self) -> frozenset[str]:
         """Turns carried one way or the other."""
         return self.verbatim | self.summarized
+
+    @property
+    def turns_text(self) -> str:
+        """The view's text without the summary's: what the kept messages hold."""
+        if not self.summary_text:
+            return self.text
+        head, found, tail = self.text.partition(self.summary_text)
+        return head + tail if found else self.text
 
 
 @functools.lru_cache(maxsize=20_000)
@@ -104,6 +116,7 @@ def carried_view(
         text="\n".join(m.text for m in view),
         tokens=tokens + counter.request_overhead,
         summary_tokens=summary_tokens,
+        summary_text=summary.text if summary is not None else "",
     )
 
 
@@ -130,6 +143,10 @@ class ItemScore:
             it; a turn that does not hold the answer literally counts only when whole.
         side: ``"user"`` or ``"assistant"`` when every evidence turn comes from the speaker
             mapped to that role, ``None`` when from both (or no evidence).
+        answer_in_summary: the normalised answer is in the summary's text alone (``None``
+            as for ``answer_in_view``).
+        answer_in_turns: ... in the kept messages' text alone. An answer in the view may be
+            in both, or in neither alone (it spans the two: rare).
     """
 
     qid: str
@@ -142,6 +159,8 @@ class ItemScore:
     whole: int = 0
     answer_kept: int = 0
     side: str | None = None
+    answer_in_summary: bool | None = None
+    answer_in_turns: bool | None = None
 
 
 def score_items(
@@ -150,8 +169,9 @@ def score_items(
     """Score every QA item of ``conv`` against ``view``."""
     full = full_text_normalized or normalize_text(conv.full_text())
     seen = normalize_text(view.text)
+    parts = (normalize_text(view.summary_text), normalize_text(view.turns_text))
     turns = {t.dia_id: t for t in conv.turns}
-    return [_score(q, view, seen, full, turns) for q in conv.qa]
+    return [_score(q, view, seen, full, turns, parts) for q in conv.qa]
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -159,10 +179,21 @@ def _turn_text(turn: Turn) -> str:
     return normalize_text(turn.text)
 
 
-def _score(q: QAItem, view: CarriedView, seen: str, full: str, turns: dict[str, Turn]) -> ItemScore:
+def _score(
+    q: QAItem,
+    view: CarriedView,
+    seen: str,
+    full: str,
+    turns: dict[str, Turn],
+    parts: tuple[str, str] = ("", ""),
+) -> ItemScore:
     answer = q.answer if q.category != 5 else None
     has_answer = answer is not None and bool(normalize_text(answer))
     in_view = contains_normalized(seen, answer) if has_answer and answer else None
+    in_summary = in_turns = None
+    if in_view is not None and answer:  # where it sits (none of it when not in the view)
+        in_summary = in_view and contains_normalized(parts[0], answer)
+        in_turns = in_view and contains_normalized(parts[1], answer)
     whole = answer_kept = 0
     sides = set()
     for e in q.evidence:
@@ -188,6 +219,8 @@ def _score(q: QAItem, view: CarriedView, seen: str, full: str, turns: dict[str, 
         whole=whole,
         answer_kept=answer_kept,
         side=next(iter(sides)) if len(sides) == 1 else None,
+        answer_in_summary=in_summary,
+        answer_in_turns=in_turns,
     )
 
 
@@ -211,6 +244,10 @@ class GroupScore:
         answer_items: items with an answer to look for.
         answer_in_view: share of those whose answer is in the view.
         answer_ceiling: share of those whose answer is in the full conversation.
+        answer_summary_only: share of those whose answer is in the summary's text and not
+            in the kept turns' (what the summary adds).
+        answer_turns_only: ... in the kept turns' and not in the summary's.
+        answer_both: ... in both (the same answer said again later, or carried twice).
     """
 
     items: int
@@ -222,6 +259,9 @@ class GroupScore:
     answer_items: int
     answer_in_view: float | None
     answer_ceiling: float | None
+    answer_summary_only: float | None = None
+    answer_turns_only: float | None = None
+    answer_both: float | None = None
 
     def as_dict(self) -> dict[str, float | int | None]:
         """The scores as a plain dict, for reports."""
@@ -245,6 +285,13 @@ def _group(scores: Sequence[ItemScore]) -> GroupScore:
         answer_items=len(ans),
         answer_in_view=share((bool(s.answer_in_view) for s in ans), len(ans)),
         answer_ceiling=share((bool(s.answer_in_full) for s in ans), len(ans)),
+        answer_summary_only=share(
+            (bool(s.answer_in_summary and not s.answer_in_turns) for s in ans), len(ans)
+        ),
+        answer_turns_only=share(
+            (bool(s.answer_in_turns and not s.answer_in_summary) for s in ans), len(ans)
+        ),
+        answer_both=share((bool(s.answer_in_summary and s.answer_in_turns) for s in ans), len(ans)),
     )
 
 

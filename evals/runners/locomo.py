@@ -51,7 +51,7 @@ from evals.runners.report import markdown_table, plot_pareto, report_metadata, w
 from summem.clients.base import LLMClient
 from summem.tokens.base import TokenCounter, resolve_counter
 
-__all__ = ["baseline_rows", "main", "method_rows", "score_views"]
+__all__ = ["baseline_rows", "main", "method_rows", "placement_table", "score_views"]
 
 MISS_REFERENCE = "observations-even"
 """The baseline the engine's misses are counted against (the best at most budgets)."""
@@ -330,6 +330,31 @@ def evidence_table(rows: Sequence[dict[str, Any]]) -> str:
     return markdown_table(table, floatfmt=".3f")
 
 
+def placement_table(rows: Sequence[dict[str, Any]]) -> str:
+    """Where each view's answers sit: only in the summary, only in the kept turns, in both.
+
+    The three shares add up to the answer in view (less an answer split across the two,
+    rare). Read beside the view and summary sizes, it says whether a method loses in its
+    summary or in the turns it keeps (``docs-notes/budget-use.md``, session 14).
+    """
+    table: list[dict[str, Any]] = []
+    for (method, budget), by_group in _keyed(rows):
+        overall = by_group["all"]
+        table.append(
+            {
+                "method": method,
+                "budget": budget,
+                "view tokens": overall["view_tokens_mean"],
+                "summary tokens": overall["summary_tokens_mean"],
+                "all": overall["answer_in_view"],
+                "summary only": overall.get("answer_summary_only"),
+                "turns only": overall.get("answer_turns_only"),
+                "both": overall.get("answer_both"),
+            }
+        )
+    return markdown_table(table, floatfmt=".3f")
+
+
 def render_markdown(
     rows: Sequence[dict[str, Any]],
     costs: Sequence[dict[str, Any]],
@@ -344,6 +369,9 @@ def render_markdown(
         "whole; with its answer-bearing part; or only cited by a summary line, which may have "
         "lost the answer):\n",
         evidence_table(rows),
+        "\nWhere the answers sit (share of QA items whose answer is only in the summary's text, "
+        "only in the kept turns', or in both; mean view and summary tokens):\n",
+        placement_table(rows),
     ]
     if costs:
         cost_rows = [

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from evals.families.facts import FactKind, PlantedFact
 from evals.families.placement import Collision, count_in, first_clean, texts_of, where
@@ -397,29 +397,40 @@ NUMBER_WORDS = {
 }
 
 
+W = TypeVar("W", bound=Writer)
+
+
 def build(
     seed: int,
     style: str,
     turns: int,
     facts: int,
-    write: Callable[[Writer, int, int], None],
+    write: Callable[[W, int, int], None],
     system: str,
+    *,
+    writer: Callable[[random.Random, str], W] = Writer,  # type: ignore[assignment]
+    prefix: str = "blind6",
 ) -> Trajectory:
-    """Write one conversation with ``write``; a collision draws the seed again, derived."""
+    """Write one conversation with ``write``; a collision draws the seed again, derived.
 
-    def draw(attempt: int) -> Writer:
-        writer = Writer(random.Random(f"blind6/{style}/{seed}/{attempt}"), system)
-        write(writer, turns, facts)
-        return writer
+    ``writer`` makes the :class:`Writer` (a later set passes its own, with its own chatter);
+    its generator is ``random.Random("<prefix>/<style>/<seed>/<attempt>")``.
+    """
+    make = writer
 
-    writer = first_clean(draw, lambda w: check(w.messages, w.facts), 60, seed)
-    while len(writer.turn_starts) < turns:  # pragma: no cover - writers fill their turns
-        writer.chatter()
+    def draw(attempt: int) -> W:
+        made = make(random.Random(f"{prefix}/{style}/{seed}/{attempt}"), system)
+        write(made, turns, facts)
+        return made
+
+    done = first_clean(draw, lambda w: check(w.messages, w.facts), 60, seed)
+    while len(done.turn_starts) < turns:  # pragma: no cover - writers fill their turns
+        done.chatter()
     return Trajectory(
         seed=seed,
-        messages=tuple(writer.messages),
-        facts=tuple(writer.facts),
-        turn_starts=tuple(writer.turn_starts),
+        messages=tuple(done.messages),
+        facts=tuple(done.facts),
+        turn_starts=tuple(done.turn_starts),
         params={"turns": turns, "facts": facts, "style": style},
     )
 

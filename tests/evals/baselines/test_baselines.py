@@ -279,3 +279,44 @@ def test_the_more_baselines_fit_the_budget_and_cite_only_what_they_carry() -> No
     assert tfidf.summarized and all(
         t.text in tfidf.text for t in TURNS if t.dia_id in tfidf.summarized
     )
+
+
+# -- where an answer sits: the summary, the kept turns, both ----------------------------------
+
+
+def test_an_answer_is_placed_in_the_summary_the_turns_or_both() -> None:
+    # kept: D2:1.. ("I started painting", "Cool", "Thanks a lot"); the summary names Rex and Oslo
+    view = carried_view(
+        TURNS, 3, WordCounter(), summary_text="Ann has a dog, Rex. Ann lives in Oslo, painting."
+    )
+    assert view.summary_text == "Ann has a dog, Rex. Ann lives in Oslo, painting."
+    assert "Rex" not in view.turns_text and "I started painting" in view.turns_text
+    scores = {s.qid: s for s in score_items(CONV, view)}
+    q1, q2, q3, q4 = (scores[q] for q in ("q1", "q2", "q3", "q4"))
+    assert (q1.answer_in_summary, q1.answer_in_turns) == (True, False)  # Rex: summary only
+    assert (q2.answer_in_summary, q2.answer_in_turns) == (True, True)  # painting: both
+    assert (q3.answer_in_summary, q3.answer_in_turns) == (True, False)
+    assert (q4.answer_in_summary, q4.answer_in_turns) == (None, None)  # adversarial
+    groups = aggregate(list(scores.values()))
+    assert groups["all"].answer_summary_only == pytest.approx(2 / 3)
+    assert groups["all"].answer_both == pytest.approx(1 / 3)
+    assert groups["all"].answer_turns_only == 0.0
+
+
+def test_an_answer_only_in_the_kept_turns_and_one_not_in_the_view() -> None:
+    view = carried_view(TURNS, 3, WordCounter(), summary_text="Ann has a dog.")
+    scores = {s.qid: s for s in score_items(CONV, view)}
+    assert (scores["q2"].answer_in_summary, scores["q2"].answer_in_turns) == (False, True)
+    assert scores["q1"].answer_in_view is False  # Rex is gone: in neither part
+    assert (scores["q1"].answer_in_summary, scores["q1"].answer_in_turns) == (False, False)
+    groups = aggregate(list(scores.values()))
+    assert groups["all"].answer_turns_only == pytest.approx(1 / 3)
+    assert groups["all"].answer_summary_only == 0.0
+
+
+def test_a_view_without_a_summary_has_every_answer_in_its_turns() -> None:
+    view = window_baseline(TURNS, 100, WordCounter())
+    assert view.summary_text == "" and view.turns_text == view.text
+    groups = aggregate(score_items(CONV, view))
+    assert groups["all"].answer_turns_only == groups["all"].answer_in_view
+    assert groups["all"].answer_summary_only == 0.0 and groups["all"].answer_both == 0.0

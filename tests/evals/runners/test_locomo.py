@@ -56,6 +56,12 @@ def test_engine_beside_the_baselines(
     table = (tmp_path / "locomo.md").read_text()
     assert "| method | budget | summary budget | view tokens | multi-hop |" in table
     assert "| method | budget | whole turns | answer-bearing part |" in table
+    assert "| method | budget | view tokens | summary tokens | all | summary only |" in table
+    # where the answers sit: the three parts add up to the answer in view (a split one aside)
+    parts = ext["answer_summary_only"] + ext["answer_turns_only"] + ext["answer_both"]
+    assert ext["answer_in_view"] - 0.02 <= parts <= ext["answer_in_view"]
+    assert ext["answer_summary_only"] > 0 and window["answer_summary_only"] == 0.0
+    assert window["answer_turns_only"] == window["answer_in_view"]
     assert "| extractive | 4000 |" in table and "compression_ratio" in table
     assert "| scored | paused | no summary at the end | differs from reducer |" in table
     assert "| method | budget | summary lines | under 8 words | dependent on a dropped" in table
