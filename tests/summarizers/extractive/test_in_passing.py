@@ -58,3 +58,14 @@ def test_a_long_statement_scores_as_its_clauses() -> None:
     got = summarize([msg("a", asked)], max_tokens=200)
     off = summarize([msg("a", asked)], max_tokens=200, ablate=("clauses",))
     assert got.extra["provenance"] == off.extra["provenance"]  # a question keeps its own score
+
+
+def test_in_a_dialogue_between_named_people_no_side_is_raised() -> None:
+    long = (
+        "I am sorting out the loft at last, it is full of boxes from old moves, my knee has "
+        "been bad since the winter, my partner works nights, and we have no ladder."
+    )
+    named = [msg("a", long, name="Caroline")]
+    got = summarize(named, max_tokens=200)
+    off = summarize(named, max_tokens=200, ablate=("clauses",))
+    assert got.extra["provenance"] == off.extra["provenance"]
