@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from evals.families import blind3, blind4, blind5, blind6, blind7, fixups
+from evals.families import blind3, blind4, blind5, blind6, blind7, fixups, passing
 from evals.families.trajectories import Trajectory, generate_trajectory
 
 __all__ = ["FAMILIES", "GENERATORS", "TRACE", "Family", "tool_heavy"]
@@ -23,6 +23,7 @@ GENERATORS = {
     **blind6.GENERATORS,
     **blind7.GENERATORS,
     **fixups.GENERATORS,
+    "passing-details": passing.generate,
 }
 """Families that write their own trajectories (each blind set and ``fixups``), by style."""
 
@@ -134,6 +135,15 @@ FAMILIES: dict[str, Family] = {
             "with no cue words ('Coffee-wise it's a cortado for me'), among small talk dense "
             "with values on both sides",
             style="prose",
+        ),
+        Family(
+            "passing-details",
+            240,
+            16,
+            about="own (not held out): a personal detail said as a clause inside a user message "
+            "of 40-80 words about something else ('..., since my partner went vegan in the "
+            "spring, so what ...'), no cue words; the assistant never repeats it",
+            style="passing-details",
         ),
         Family(
             "tables",

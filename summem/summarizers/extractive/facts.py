@@ -135,23 +135,70 @@ _TRAIL_VOCATIVE_RE = re.compile(r",\s+([A-Z][a-z]+)(\s*[.!?]*)$")
 
 
 def split_sentences(text: str, max_chars: int = 280) -> Iterator[str]:
-    """Sentences of ``text``, whitespace collapsed; long ones split at clauses, then clipped."""
+    """Sentences of ``text``, whitespace collapsed; long ones split at clauses, then clipped.
+
+    A statement with its question tagged on is two sentences (:func:`split_asked`).
+    """
     for raw in _SENTENCE_END_RE.split(text):
-        sentence = _SPACE_RE.sub(" ", raw).strip()
-        if not sentence:
+        for sentence in split_asked(_SPACE_RE.sub(" ", raw).strip()):
+            yield from _fitted(sentence, max_chars)
+
+
+def split_asked(sentence: str) -> tuple[str, ...]:
+    """``sentence`` as what it tells and what it asks, when it joins a question to a statement.
+
+    People run what they say about themselves into their question: "I keep meaning to start
+    running again, as my son's asthma flares up in the cold, so could you suggest a routine?"
+    Read whole, the sentence ends in "?" and is a question: with no value in it, it scored 0
+    and the message's statement was never a candidate; with one, it kept a question's share
+    and its line carried the question too. Split before the last clause that opens with "so",
+    "and", "but" or "then" and a question word or an auxiliary, after a statement of at
+    least :data:`_TOLD_WORDS` words that does not itself open like a question, the told part
+    is scored as a statement and the question as one. A question tagged on with no joining
+    word ("The printer shows error 6419 again, any idea?") is already read as told
+    (:func:`_tells_then_asks`) and stays whole: split, its shorter line made such reports
+    stronger than the facts they crowd out (own ``heldout`` at 2,000, 5 seeds, after 10
+    reductions 0.643 -> 0.571). Closed-class words only: no word of what is told is read.
+    """
+    if not sentence.endswith("?"):
+        return (sentence,)
+    at = len(sentence)
+    while (at := sentence.rfind(", ", 0, at)) > 0:
+        tail = tokenize(sentence[at + 2 :])
+        if len(tail) < 2 or tail[1] not in lex.QUESTION_OPENERS:
             continue
-        if len(sentence) <= max_chars:
+        if tail[0] not in _ASK_JOINERS:
+            continue
+        words = tokenize(sentence[:at])
+        if len(words) < _TOLD_WORDS or words[0] in lex.QUESTION_OPENERS:
+            return (sentence,)
+        ask = sentence[at + 2 :]
+        return (sentence[:at], ask[0].upper() + ask[1:])
+    return (sentence,)
+
+
+_ASK_JOINERS = frozenset(("so", "and", "but", "then"))
+"""Words that may join a tagged-on question to what was told before it ("..., so what ...?")."""
+_TOLD_WORDS = 6
+"""Fewest words a told part needs to stand apart from its question ("I'm free, so can we
+talk?" stays whole)."""
+
+
+def _fitted(sentence: str, max_chars: int) -> Iterator[str]:
+    """``sentence`` within ``max_chars``: split at clauses, then clipped."""
+    if len(sentence) <= max_chars:
+        if sentence:
             yield sentence
-            continue
-        chunk = ""
-        for clause in _CLAUSE_RE.split(sentence):
-            if chunk and len(chunk) + 1 + len(clause) > max_chars:
-                yield _clip(chunk, max_chars)
-                chunk = clause
-            else:
-                chunk = f"{chunk} {clause}" if chunk else clause
-        if chunk:
+        return
+    chunk = ""
+    for clause in _CLAUSE_RE.split(sentence):
+        if chunk and len(chunk) + 1 + len(clause) > max_chars:
             yield _clip(chunk, max_chars)
+            chunk = clause
+        else:
+            chunk = f"{chunk} {clause}" if chunk else clause
+    if chunk:
+        yield _clip(chunk, max_chars)
 
 
 def compact_sentence(sentence: str, speakers: frozenset[str] = frozenset()) -> str:
