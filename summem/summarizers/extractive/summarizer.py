@@ -415,14 +415,14 @@ class ExtractiveSummarizer:
         at = [pos for pos, m in enumerate(messages) if m.role == "user" and not m.is_summary]
         said = _said_words(messages)
         out: list[Fact] = []
-        claimed: _Claims = {}  # a newer table's rows, by message and header
+        claimed: dict[tuple[int, tuple[str, ...]], set[tuple[str, ...]]] = {}  # a newer table's
         for item in seen:  # a table of the span, shown before the message, is the newest
             table = recall_table(item.get("table"))
             if table is not None:
                 nouns = row_nouns(str(item.get("head", "")))
                 for m, hit in enumerate(named_by(table, said, nouns=nouns)):
                     if hit and at[m] > item["pos"]:
-                        _claim(claimed, (m, tuple(table[0])), table, hit, second=False)
+                        _claim(claimed, (m, tuple(table[0])), table, hit)
         for k in reversed(range(len(remembered))):  # the newest table first
             item = remembered[k]
             table = recall_table(item.get("table"))
@@ -434,7 +434,6 @@ class ExtractiveSummarizer:
                 _unclaimed(claimed, (m, header), table, hit)
                 for m, hit in enumerate(named_by(table, said, nouns=nouns))
             ]
-            contested = any((m, header) in claimed for m, hit in enumerate(named) if hit)
             old_table = int(item.get("rounds", 0)) >= 1
             keyed = [
                 left if len(left := _unclaimed(claimed, (m, header), table, hit)) == 1 else set()
@@ -444,7 +443,7 @@ class ExtractiveSummarizer:
             ]
             for m, hit in enumerate(named):
                 if hit:
-                    _claim(claimed, (m, header), table, hit, second=(m, header) in claimed)
+                    _claim(claimed, (m, header), table, hit)
             alone: set[int] = set().union(*keyed)  # named alone by its key, by any message
             if len(alone) == 1 or (old_table and 1 < len(alone) <= MAX_CITED):
                 cited = alone  # an old table: each row a message names alone, up to 3
@@ -468,8 +467,7 @@ class ExtractiveSummarizer:
             score = _TOOL_BASE + min(_tool_score(body, self._off), _TOOL_CAP)
             each = len(cited) == 1 or (old_table and cited == alone)  # each row named alone
             if each and "table_recall" not in self.ablate:
-                recalled = not (old_table or contested)  # a newer table's row was the other guess
-                score += _W_RECALLED if recalled else _W_REFERRED  # the user came back to it
+                score += _W_REFERRED if old_table else _W_RECALLED  # the user came back to it
             line = f"- tool: {_one_line(body)}"
             ids = [i for i in item.get("ids", ()) if isinstance(i, str)]
             day = item.get("day") if isinstance(item.get("day"), str) else None
@@ -967,22 +965,13 @@ def _next_memory(
     return (young + new)[-MAX_REMEMBERED:]
 
 
-_Claims = dict[tuple[int, tuple[str, ...]], set[tuple[str, ...]] | None]
+_Claims = dict[tuple[int, tuple[str, ...]], set[tuple[str, ...]]]
 """For a message and a table's header, the rows a newer table of those columns showed it."""
 
 
-def _claim(
-    claimed: _Claims, at: tuple[int, tuple[str, ...]], table: Any, rows: set[int], second: bool
-) -> None:
-    """Note that a table showed a message the rows ``rows`` of ``table`` names (newest first).
-
-    ``second``: a newer table had shown it other rows; with this second guess the message is
-    answered, and no older table's rows come back for it (``None``).
-    """
-    if second:
-        claimed[at] = None
-    else:
-        claimed.setdefault(at, set()).update(tuple(table[1][i]) for i in rows)  # type: ignore[union-attr]
+def _claim(claimed: _Claims, at: tuple[int, tuple[str, ...]], table: Any, rows: set[int]) -> None:
+    """Note that a newer table showed a message the rows ``rows`` of ``table`` names."""
+    claimed.setdefault(at, set()).update(tuple(table[1][i]) for i in rows)
 
 
 def _unclaimed(
@@ -993,14 +982,11 @@ def _unclaimed(
     A newer table of the same columns showing the same row (every cell the same: a list
     fetched again) answers the reference; a row that differs (another invoice of the same
     client, an amount since changed) is a second candidate, and a guess between the two
-    loses the one the user meant, so the latest such row comes back too (only one: a name
-    that is in every list fetched would bring back one row of each).
+    loses the one the user meant, so it comes back too.
     """
     if at not in claimed:
         return rows
     shown = claimed[at]
-    if shown is None:
-        return set()
     return {i for i in rows if tuple(table[1][i]) not in shown}
 
 
