@@ -415,14 +415,14 @@ class ExtractiveSummarizer:
         at = [pos for pos, m in enumerate(messages) if m.role == "user" and not m.is_summary]
         said = _said_words(messages)
         out: list[Fact] = []
-        claimed: dict[tuple[int, tuple[str, ...]], set[tuple[str, ...]]] = {}  # a newer table's
+        claimed: set[tuple[int, tuple[str, ...]]] = set()  # (message, header) a newer table's
         for item in seen:  # a table of the span, shown before the message, is the newest
             table = recall_table(item.get("table"))
             if table is not None:
                 nouns = row_nouns(str(item.get("head", "")))
                 for m, hit in enumerate(named_by(table, said, nouns=nouns)):
                     if hit and at[m] > item["pos"]:
-                        _claim(claimed, (m, tuple(table[0])), table, hit)
+                        claimed.add((m, tuple(table[0])))
         for k in reversed(range(len(remembered))):  # the newest table first
             item = remembered[k]
             table = recall_table(item.get("table"))
@@ -431,19 +431,17 @@ class ExtractiveSummarizer:
             header = tuple(table[0])
             nouns = row_nouns(item["head"])
             named = [
-                _unclaimed(claimed, (m, header), table, hit)
+                hit if (m, header) not in claimed else set()
                 for m, hit in enumerate(named_by(table, said, nouns=nouns))
             ]
             old_table = int(item.get("rounds", 0)) >= 1
             keyed = [
-                left if len(left := _unclaimed(claimed, (m, header), table, hit)) == 1 else set()
+                hit if (m, header) not in claimed and len(hit) == 1 else set()
                 for m, hit in enumerate(
                     named_by(table, said, keys=True, rare=old_table, nouns=nouns)
                 )
             ]
-            for m, hit in enumerate(named):
-                if hit:
-                    _claim(claimed, (m, header), table, hit)
+            claimed.update((m, header) for m, hit in enumerate(named) if hit)
             alone: set[int] = set().union(*keyed)  # named alone by its key, by any message
             if len(alone) == 1 or (old_table and 1 < len(alone) <= MAX_CITED):
                 cited = alone  # an old table: each row a message names alone, up to 3
@@ -963,31 +961,6 @@ def _next_memory(
     young = [item for item in aged if item["rounds"] < _MEMORY_ROUNDS]
     new = [{k: v for k, v in item.items() if k != "pos"} for item in seen]
     return (young + new)[-MAX_REMEMBERED:]
-
-
-_Claims = dict[tuple[int, tuple[str, ...]], set[tuple[str, ...]]]
-"""For a message and a table's header, the rows a newer table of those columns showed it."""
-
-
-def _claim(claimed: _Claims, at: tuple[int, tuple[str, ...]], table: Any, rows: set[int]) -> None:
-    """Note that a newer table showed a message the rows ``rows`` of ``table`` names."""
-    claimed.setdefault(at, set()).update(tuple(table[1][i]) for i in rows)
-
-
-def _unclaimed(
-    claimed: _Claims, at: tuple[int, tuple[str, ...]], table: Any, rows: set[int]
-) -> set[int]:
-    """The rows an older table's message names that a newer table did not show again.
-
-    A newer table of the same columns showing the same row (every cell the same: a list
-    fetched again) answers the reference; a row that differs (another invoice of the same
-    client, an amount since changed) is a second candidate, and a guess between the two
-    loses the one the user meant, so it comes back too.
-    """
-    if at not in claimed:
-        return rows
-    shown = claimed[at]
-    return {i for i in rows if tuple(table[1][i]) not in shown}
 
 
 def _remembered_tables(extra: Mapping[str, Any] | None) -> list[dict[str, Any]]:
