@@ -722,10 +722,13 @@ class ExtractiveSummarizer:
                 words = tokenize(body)
                 score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
                 if self.tables and "table_rows" not in off:
-                    if _used_table(body, named, MIN_TABLE_ROWS):
-                        score += _W_REFERRED
                     table = read_table(text)
                     big = table is not None and len(table[1]) >= MIN_TABLE_ROWS
+                    if _used_table(body, named, MIN_TABLE_ROWS):
+                        alone = (
+                            big and "table_recall" not in off and _keyed_alone(table, named, head)
+                        )
+                        score += _W_RECALLED if alone else _W_REFERRED
                     kept = remember(*table) if table is not None and big else None
                     if kept is not None:
                         seen_tables.append(
@@ -972,6 +975,18 @@ def _remembered_tables(extra: Mapping[str, Any] | None) -> list[dict[str, Any]]:
         if good and recall_table(item.get("table")) is not None:
             out.append(dict(item))
     return out[-MAX_REMEMBERED:]
+
+
+def _keyed_alone(table: Any, said: Sequence[frozenset[str]], head: str) -> bool:
+    """Whether users' later messages name one row of ``table`` alone, by a key cell.
+
+    The evidence a remembered table's row gets :data:`_W_RECALLED` for (the one row the
+    conversation came back to); a reference in the same span as the table is the same
+    evidence, and weighed less the row was lost to small talk there and never carried.
+    """
+    hits = named_by(table, said, keys=True, nouns=row_nouns(head))
+    rows: set[int] = set().union(*hits)
+    return len(rows) == 1
 
 
 def _used_table(body: str, referred: Said, min_rows: int = 1) -> bool:
