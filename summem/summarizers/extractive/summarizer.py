@@ -725,10 +725,10 @@ class ExtractiveSummarizer:
                     table = read_table(text)
                     big = table is not None and len(table[1]) >= MIN_TABLE_ROWS
                     if _used_table(body, named, MIN_TABLE_ROWS):
-                        alone = (
+                        one_row = (
                             big and "table_recall" not in off and _keyed_alone(table, named, head)
                         )
-                        score += _W_RECALLED if alone else _W_REFERRED
+                        score += _W_RECALLED if one_row else _W_REFERRED
                     kept = remember(*table) if table is not None and big else None
                     if kept is not None:
                         seen_tables.append(
