@@ -140,3 +140,38 @@ def test_an_old_tables_rows_each_named_alone_by_a_rare_key_come_back_together() 
     assert "Roadrunner 4 | QX-5504 | 5 May | thermostatic head" in both.text
     assert "Swiftpost 2 | QX-5502 | 4 May | pipe clip" in both.text
     assert "QX-5503" not in both.text  # a row nobody named
+
+
+_FILLER = (
+    "Booked the dentist for Thursday at 16:40 with Dr Hallworth.",
+    "My sister Ingrid moved to Tromsø in March, the flat is on Storgata.",
+    "The boiler engineer said the pressure valve was replaced for 185 pounds.",
+    "Paid 62.40 for the parking permit renewal yesterday.",
+    "Reminder that the quarterly VAT return is due on the 7th.",
+    "Our office wifi password changed to heron-bastion-42.",
+    "The van MOT is booked at Kwik Fit on 12 June.",
+    "Dinner with the Okafors moved to Saturday at 19:30.",
+)
+
+
+def test_a_row_named_by_its_key_in_the_tables_own_span_outranks_small_talk() -> None:
+    span = [
+        call("a1", "c1", "track_parcels", {"days": 14}),
+        msg("t1", _parcels(), "tool", tool_call_id="c1"),
+        msg("u1", "Keep an eye on the Parcelwise 3 delivery for me."),
+        *(msg(f"s{i}", text, "user" if i % 2 else "assistant") for i, text in enumerate(_FILLER)),
+    ]
+    out = summarize(span, 120)  # as a recalled row would, the record beats the small talk
+    assert "Parcelwise 3 | QX-5503 | 5 May | ball valve" in out.text
+
+
+def test_only_one_row_named_by_a_key_cell_is_named_alone() -> None:
+    from summem.summarizers.extractive.summarizer import _keyed_alone
+
+    def alone(*said: str) -> bool:
+        return _keyed_alone(PARCELS, [said_words(s) for s in said], "track_parcels(days=14)")
+
+    assert alone("Keep an eye on the Parcelwise 3 delivery.")
+    assert alone("Which is QX-5504?", "Got the thermostatic head?")  # same row, once by key
+    assert not alone("Got the thermostatic head?")  # contents: no key, however rare
+    assert not alone("Parcelwise 3 and Roadrunner 4 are late.")  # two rows
