@@ -43,16 +43,6 @@ priority is halved, the later one ranks above what the older one was worth, and 
 is only ever kept beside it (:attr:`Fact.corrected_by`; the link is recorded in provenance as
 ``"marks"`` and restored on the next round): when room runs out the correction is kept ahead of
 the stale line, and a stale line is never the only one left.
-
-Weaker still, with no link at all, **the older goes first**: two statements of the same
-speaker that share two words (content words, or a name both say) and each give a value of
-one kind (a time, another number, a month, a name, a code) the other lacks trade
-priorities when the older ranks higher, so when room runs out the later one is not the
-first to go ("Venue deposit has gone up, they now want 3975", later "They knocked the venue
-deposit down to 9881": neither replaces nor marks the other, each has words of its own).
-Nothing is dropped and nothing else moves; one frame said of two items ("my loyalty number
-for the tent / the headlamps") is ordered too, the price of needing no subject link (see
-``docs-notes/fidelity-round5.md``, "Supersession, third round").
 """
 
 from __future__ import annotations
@@ -89,8 +79,6 @@ _SAME_SUBJECT_WORDS = 3
 """Without a correction word, an identical subject of at least this many words marks."""
 _RESTATED = 3
 """Without a correction word, a subject is marked only from its third statement on."""
-_SHARED = 2
-"""Words two statements must share to be one thing said again (see :func:`_latest_first`)."""
 
 
 @dataclass(frozen=True)
@@ -103,8 +91,6 @@ class _Slot:
     ids: frozenset[str]
     values: frozenset[str]
     correcting: bool
-    names: frozenset[str] = frozenset()
-    """Words of the capitalised names among ``values``."""
 
 
 def supersede(facts: Sequence[Fact]) -> int:
@@ -139,60 +125,7 @@ def supersede(facts: Sequence[Fact]) -> int:
                     for older, _s in marked:
                         _mark(older, fact)
         slots.append((fact, slot))
-    _latest_first(slots)
     return dropped
-
-
-def _latest_first(slots: Sequence[tuple[Fact, _Slot]]) -> None:
-    """Of two statements that share a subject and each give it another value, the older goes first.
-
-    When room runs out a carried line competes on the score it was given when new, and a
-    correction said in fewer or plainer words ("They knocked the venue deposit down to 9881")
-    often scores below the statement it replaced ("Venue deposit has gone up, they now want
-    3975"): the correction was evicted while the stale line stayed. Here no link is needed
-    that says which value is current; only that the two lines are about one thing, so the
-    later one should not be the first to go. The pair trades priorities (the later takes the
-    higher): nothing else in the summary moves up or down, only the order within the pair.
-    """
-    kinds = [_kinds(slot) for _, slot in slots]
-    for i, (newer, new) in enumerate(slots):
-        if newer.state == 2:
-            continue
-        for j, (older, old) in enumerate(slots[:i]):
-            if older.state == 2 or older.priority <= newer.priority:
-                continue
-            if _same_thing(new, old) and _values_differ(kinds[i], kinds[j]):
-                older.priority, newer.priority = newer.priority, older.priority
-
-
-def _kinds(slot: _Slot) -> dict[str, frozenset[str]]:
-    """A fact's values by kind: a time, another number, a month, a name, a code."""
-    numbers = slot.values - slot.names
-    times = frozenset(v for v in numbers if ":" in v or v.endswith(("am", "pm")))
-    return {
-        "time": times,
-        "number": frozenset(v for v in numbers - times if any(c.isdigit() for c in v)),
-        "month": frozenset(v for v in numbers if not any(c.isdigit() for c in v)),
-        "name": slot.names,
-        "code": slot.ids,
-    }
-
-
-def _same_thing(new: _Slot, old: _Slot) -> bool:
-    """Whether ``new`` and ``old`` may be one thing said again.
-
-    The same speaker, and at least :data:`_SHARED` words in common (content words, or a name
-    both say).
-    """
-    if new.speaker != old.speaker:
-        return False
-    shared = (new.mentioned & old.mentioned) | (new.names & old.names)
-    return len(shared) >= _SHARED
-
-
-def _values_differ(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> bool:
-    """Whether in some kind of value each has one the other lacks (see :func:`_kinds`)."""
-    return any(a[k] - b[k] and b[k] - a[k] for k in a)
 
 
 def link_marks(facts: Sequence[Fact]) -> None:
@@ -250,7 +183,7 @@ def _slot(fact: Fact) -> _Slot | None:
     mentioned = content(clauses)
     subject = content(told) or mentioned
     correcting = not CORRECTION_WORDS.isdisjoint(words)
-    return _Slot(speaker, subject, mentioned, ids, values, correcting, frozenset(names))
+    return _Slot(speaker, subject, mentioned, ids, values, correcting)
 
 
 def _replaces(new: _Slot, old: _Slot) -> bool:

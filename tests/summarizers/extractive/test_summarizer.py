@@ -592,9 +592,7 @@ def test_a_stored_score_decides_an_old_fact_s_rank() -> None:
 
 def test_under_pressure_the_weakest_old_facts_go_not_the_oldest() -> None:
     strengths = [5.0, 1.0, 4.0, 0.5, 3.0, 2.0]
-    # one frame without a value: six facts, not one said six times (see .supersede)
-    names = ["zero", "one", "two", "three", "four", "five"]
-    prev = "\n".join(f"- user: Old fact {name} is here." for name in names)
+    prev = "\n".join(f"- user: Old fact {i} is here." for i in range(len(strengths)))
     info = SummaryInfo(
         extra={
             "provenance": [
@@ -606,9 +604,9 @@ def test_under_pressure_the_weakest_old_facts_go_not_the_oldest() -> None:
     new = [msg("n", "user", "My order AX-4471 ships on 14 June 2024 to Lisbon.")]
     out = summarize(request(new, 33, counter, previous_summary=prev, previous_info=info))
     assert fact_lines(out.text) == [
-        "- user: Old fact zero is here.",
-        "- user: Old fact two is here.",
-        "- user: Old fact four is here.",
+        "- user: Old fact 0 is here.",
+        "- user: Old fact 2 is here.",
+        "- user: Old fact 4 is here.",
         "- user: My order AX-4471 ships on 14 June 2024 to Lisbon.",
     ]
 
