@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from evals.families import blind3, blind4, blind5, blind6, blind7, fixups, passing
+from evals.families import blind3, blind4, blind5, blind6, blind7, blind8, fixups, passing
 from evals.families.trajectories import Trajectory, generate_trajectory
 
 __all__ = ["FAMILIES", "GENERATORS", "TRACE", "Family", "tool_heavy"]
@@ -22,6 +22,7 @@ GENERATORS = {
     **blind5.GENERATORS,
     **blind6.GENERATORS,
     **blind7.GENERATORS,
+    **blind8.GENERATORS,
     **fixups.GENERATORS,
     "passing-details": passing.generate,
 }
@@ -493,6 +494,51 @@ FAMILIES: dict[str, Family] = {
             "Spanish and Polish names, dates ('3. März', 'le 12 avril', '12/04') and "
             "decimal-comma fees, some corrected",
             style="b7-intl",
+        ),
+        Family(
+            "blind8-asides",
+            440,
+            20,
+            about="held out, written blind (eighth set): a kitchen fitter's food, body, family "
+            "and travel limits said in passing in voice notes, emails and errand lists, some "
+            "negated ('not the ground floor'), some as a bare answer to a question",
+            style="b8-asides",
+        ),
+        Family(
+            "blind8-sheets",
+            430,
+            20,
+            about="held out, written blind (eighth set): an office's listings fetched again and "
+            "again as psql grids, TSV, YAML, fixed-width reports and CSV with totals; rows "
+            "repeated, updated or added, pointed at later by a word or a place",
+            style="b8-sheets",
+        ),
+        Family(
+            "blind8-renames",
+            440,
+            20,
+            about="held out, written blind (eighth set): pairs sharing an attribute (two flights, "
+            "deadlines, budgets, slots, contacts, towns, app names), one of them renamed, moved "
+            "or revised once or twice ('scrap that', 'we went with', a newer record)",
+            style="b8-renames",
+        ),
+        Family(
+            "blind8-accepts",
+            440,
+            20,
+            about="held out, written blind (eighth set): two or three options offered, taken "
+            "tersely ('the second', 'go with the cheaper', 'yes to the first, no to the rest') "
+            "or all refused for the user's own",
+            style="b8-accepts",
+        ),
+        Family(
+            "blind8-intl",
+            430,
+            20,
+            about="held out, written blind (eighth set): a deli's Italian, Portuguese and Dutch "
+            "contacts, addresses, dates ('3 marzo', '12 de maio', '5 juni') and decimal-comma "
+            "totals, some corrected",
+            style="b8-intl",
         ),
         Family(
             "long",
