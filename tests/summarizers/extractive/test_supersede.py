@@ -8,6 +8,8 @@ from summem._flow import run_sync
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.summarizers.extractive.selection import Fact, make_fact
+from summem.summarizers.extractive.supersede import supersede
 from summem.tokens.base import ApproxCounter
 from tests.summarizers.extractive.readback import full_lines
 
@@ -191,3 +193,113 @@ def test_a_correction_that_fits_two_different_items_replaces_neither() -> None:
     for value in ("6354", "3000", "900"):
         assert value in out.text, value
     assert out.extra["superseded"] == 0
+
+
+def _fact(line: str, priority: float, position: int) -> Fact:
+    return make_fact(line, None, priority, [f"m{position}"], (2, position, 0), frozenset())
+
+
+def test_of_two_statements_of_one_thing_with_other_values_the_older_goes_first() -> None:
+    # no correction word in the later one, and each says words the other does not: no link
+    older = _fact("- user: Venue deposit has gone up, they now want 3975.79.", 5.7, 1)
+    newer = _fact("- user: They knocked the venue deposit down to 9881.29.", 3.4, 2)
+    names_old = _fact("- user: Mortgage adviser changed again, it's Oswin Underhill now.", 4.5, 3)
+    names_new = _fact("- user: We've got Ulric Sallows as mortgage adviser from today.", 3.7, 4)
+    assert supersede([older, newer, names_old, names_new]) == 0
+    assert (older.priority, newer.priority) == (3.4, 5.7)  # the pair trades priorities
+    assert (names_old.priority, names_new.priority) == (3.7, 4.5)
+    assert older.corrected_by is None and not newer.marks  # an order, not a link
+
+
+def test_statements_that_are_not_one_thing_keep_their_priorities() -> None:
+    cases = [
+        # one shared word only
+        ("- user: My budget for the tent is 3000 pounds.", "- user: The budget for paint is 40."),
+        # the same value: nothing was replaced
+        ("- user: The venue deposit is 3975.", "- user: The venue deposit is 3975, paid."),
+        # values of different kinds: a number, then a name
+        ("- user: The venue deposit is 3975.", "- user: The venue deposit goes to Ines Baptiste."),
+        # another speaker
+        ("- user: The venue deposit is 3975.", "- assistant: The venue deposit is 4100."),
+    ]
+    for first, second in cases:
+        older, newer = _fact(first, 5.0, 1), _fact(second, 3.0, 2)
+        supersede([older, newer])
+        assert (older.priority, newer.priority) == (5.0, 3.0), second
+
+
+def test_a_later_statement_that_already_ranks_higher_is_left_alone() -> None:
+    older = _fact("- user: Venue deposit has gone up, they now want 3975.79.", 3.0, 1)
+    newer = _fact("- user: They knocked the venue deposit down to 9881.29.", 5.0, 2)
+    supersede([older, newer])
+    assert (older.priority, newer.priority) == (3.0, 5.0)
+
+
+def test_when_room_runs_out_the_carried_stale_line_goes_before_its_correction() -> None:
+    first = summarize(
+        [
+            msg("a", "Venue deposit has gone up, they now want 3975.79 for the hall booking."),
+            msg("b", "They knocked the venue deposit down to 9881.29."),
+        ]
+    )
+    assert "3975.79" in first.text and "9881.29" in first.text
+    second = summarize(
+        [msg("c", "Great, thanks.")],
+        previous_summary=first.text,
+        previous_info=SummaryInfo(extra=first.extra),
+        max_tokens=20,  # room for one of the two lines
+    )
+    assert "9881.29" in second.text and "3975.79" not in second.text
+
+
+def test_statements_said_of_one_person_are_not_one_subject() -> None:
+    # the name is what both are said of, not a word of the subject (stale3 paired these)
+    cases = [
+        (
+            "- user: Ana Costa wants the workshop fee paid, it is 300 euros.",
+            "- user: Ana Costa booked the workshop room for 12 people.",
+        ),
+        # a name outside ASCII is a name too: "José Müller" was read as "jos", "m", "ller"
+        (
+            "- user: The fee for José Müller is 300.",
+            "- user: The deadline for José Müller is 12 days out.",
+        ),
+        # two people in one frame, each with a value: two subjects
+        (
+            "- user: Ana Costa's flight lands at 9:40.",
+            "- user: Ben Hale's flight lands at 11:20.",
+        ),
+    ]
+    for first, second in cases:
+        older, newer = _fact(first, 5.0, 1), _fact(second, 3.0, 2)
+        supersede([older, newer])
+        assert (older.priority, newer.priority) == (5.0, 3.0), second
+
+
+def test_values_of_another_shape_are_not_the_subject_said_again() -> None:
+    # a date and an amount about one thing are two facts
+    older = _fact("- user: The venue deposit is 3975, due 12 June.", 5.0, 1)
+    newer = _fact("- user: The venue deposit is 4100 pounds.", 3.0, 2)
+    supersede([older, newer])
+    assert (older.priority, newer.priority) == (5.0, 3.0)
+
+
+def test_words_in_most_statements_of_a_round_name_no_subject() -> None:
+    # outside English the stopword list knows no function word: "de", "la" are in every line
+    lines = [
+        "- user: La fecha de la boda es el 12.",
+        "- user: La hora de la cena es el 9.",
+        "- user: La mesa de la terraza es la 4.",
+        "- user: La sala de la fiesta es la 7.",
+        "- user: La talla de la chaqueta es la 40.",
+    ]
+    facts = [_fact(line, 5.0 - i, i + 1) for i, line in enumerate(lines)]
+    supersede(facts)
+    assert [f.priority for f in facts] == [5.0, 4.0, 3.0, 2.0, 1.0]
+
+
+def test_a_name_changed_on_one_subject_is_the_value_said_again() -> None:
+    older = _fact("- user: Mortgage adviser changed again, it's Oswin Underhill now.", 4.5, 1)
+    newer = _fact("- user: We've got Ulric Sallows as mortgage adviser from today.", 3.7, 2)
+    supersede([older, newer])
+    assert (older.priority, newer.priority) == (3.7, 4.5)
