@@ -43,19 +43,6 @@ priority is halved, the later one ranks above what the older one was worth, and 
 is only ever kept beside it (:attr:`Fact.corrected_by`; the link is recorded in provenance as
 ``"marks"`` and restored on the next round): when room runs out the correction is kept ahead of
 the stale line, and a stale line is never the only one left.
-
-Weaker still, with no link at all, **the older goes first**: two statements of the same
-speaker said of one subject, each giving it a value of one shape the other lacks, trade
-priorities when the older ranks higher, so when room runs out the later one is not the first
-to go ("Venue deposit has gone up, they now want 3975", later "They knocked the venue deposit
-down to 9881": neither replaces nor marks the other, each has words of its own). One subject:
-at least two content words in common, names not counted (a person named in two statements is
-what both are said of, not what is said: "Ana Costa's fee is 300", "Ana Costa's deadline for
-the fee is 12 May"); the same shape of values (the same kinds: a time, another number, a
-month, a code); and not two people in one frame (each names someone the other does not while
-another kind of value differs too: "Ana's flight lands at 9:40", "Ben's flight lands at
-11:20"). Nothing is dropped and nothing else moves (see ``docs-notes/fidelity-round6.md``,
-"Supersession, fourth round").
 """
 
 from __future__ import annotations
@@ -81,10 +68,6 @@ _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
 _VALUE_RE = re.compile(r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m)?$")
 _NAME_RE = re.compile(r"(?<=[\w,;] )[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
 """A capitalised word (or run of them) inside a sentence: a name, a value like a number."""
-_COMMON = 0.2
-"""Share of a round's statements a word may be in and still name a subject."""
-_COMMON_MIN = 4
-"""A word in at most this many statements is never too common to name a subject."""
 _NOT_NAMES = frozenset(("i", "i'm", "i'll", "i've", "i'd"))
 _STALE = 0.5
 """What a marked (probably stale) fact keeps of its priority."""
@@ -96,8 +79,6 @@ _SAME_SUBJECT_WORDS = 3
 """Without a correction word, an identical subject of at least this many words marks."""
 _RESTATED = 3
 """Without a correction word, a subject is marked only from its third statement on."""
-_SHARED = 2
-"""Content words two statements must share to be said of one subject (:func:`_latest_first`)."""
 
 
 @dataclass(frozen=True)
@@ -110,11 +91,6 @@ class _Slot:
     ids: frozenset[str]
     values: frozenset[str]
     correcting: bool
-    names: frozenset[str] = frozenset()
-    """Words of the capitalised names among ``values``."""
-    capitals: frozenset[str] = frozenset()
-    """Words of every capitalised word inside the sentence, in any script ("José Müller"):
-    :data:`_NAME_RE` reads ASCII names only, and a name is not what a value is said of."""
 
 
 def supersede(facts: Sequence[Fact]) -> int:
@@ -149,89 +125,7 @@ def supersede(facts: Sequence[Fact]) -> int:
                     for older, _s in marked:
                         _mark(older, fact)
         slots.append((fact, slot))
-    _latest_first(slots)
     return dropped
-
-
-def _latest_first(slots: Sequence[tuple[Fact, _Slot]]) -> None:
-    """Of two statements of one subject with other values, the older goes first.
-
-    When room runs out a carried line competes on the score it was given when new, and a
-    correction said in fewer or plainer words ("They knocked the venue deposit down to 9881")
-    often scores below the statement it replaced ("Venue deposit has gone up, they now want
-    3975"): the correction was evicted while the stale line stayed. No link says which value
-    is current; only that the two lines are said of one subject (:func:`_same_subject`), so
-    the later one should not be the first to go. The pair trades priorities (the later takes
-    the higher): nothing else in the summary moves up or down, only the order within the pair.
-    """
-    kinds = [_kinds(slot) for _, slot in slots]
-    common = _common_words([slot for _, slot in slots])
-    for i, (newer, new) in enumerate(slots):
-        if newer.state == 2:
-            continue
-        for j, (older, old) in enumerate(slots[:i]):
-            if older.state == 2 or older.priority <= newer.priority:
-                continue
-            if _same_subject(new, old, kinds[i], kinds[j], common):
-                older.priority, newer.priority = newer.priority, older.priority
-
-
-def _kinds(slot: _Slot) -> dict[str, frozenset[str]]:
-    """A fact's values by kind: a time, another number, a month, a name, a code."""
-    months = frozenset(v for v in slot.values if v in MONTH_WORDS or v in MONTH_WORDS_WITH_DIGIT)
-    names = slot.names - months  # "due 12 June": a month inside a sentence is capitalised too
-    numbers = slot.values - names - months
-    times = frozenset(v for v in numbers if ":" in v or v.endswith(("am", "pm")))
-    return {
-        "time": times,
-        "number": frozenset(v for v in numbers - times if any(c.isdigit() for c in v)),
-        "month": months | frozenset(v for v in numbers if not any(c.isdigit() for c in v)),
-        "name": names,
-        "code": slot.ids,
-    }
-
-
-def _common_words(slots: Sequence[_Slot]) -> frozenset[str]:
-    """Words in too many of a round's statements to name what one of them is said of.
-
-    The stopword list is English: in another language "de", "la", "und" are content words
-    to :func:`_slot`, and two statements sharing them are not one subject. Counting how many
-    statements say a word needs no word list: a function word of any language, or a name
-    said all session long, is in many; a subject restated is in a few.
-    """
-    seen: dict[str, int] = {}
-    for slot in slots:
-        for w in slot.mentioned:
-            seen[w] = seen.get(w, 0) + 1
-    limit = max(_COMMON_MIN, _COMMON * len(slots))
-    return frozenset(w for w, n in seen.items() if n > limit)
-
-
-def _same_subject(
-    new: _Slot,
-    old: _Slot,
-    a: dict[str, frozenset[str]],
-    b: dict[str, frozenset[str]],
-    common: frozenset[str] = frozenset(),
-) -> bool:
-    """Whether ``new`` gives the subject of ``old`` another value (see the module docstring).
-
-    Names are left out of the shared words: the stale3 rule counted them and paired two
-    statements about one person (a deadline and a fee), pushing a live fact down on held-out
-    families that name people often.
-    """
-    if new.speaker != old.speaker:
-        return False
-    shared = (new.mentioned & old.mentioned) - new.capitals - old.capitals - common
-    if len(shared) < _SHARED:
-        return False
-    shape = [k for k in a if k != "name"]
-    if any(bool(a[k]) != bool(b[k]) for k in shape):
-        return False  # a date and an amount are not one value said again
-    differ = {k for k in a if a[k] - b[k] and b[k] - a[k]}
-    if "name" in differ and differ - {"name"}:
-        return False  # two people, each with a value: one frame said of two subjects
-    return bool(differ)
 
 
 def link_marks(facts: Sequence[Fact]) -> None:
@@ -289,34 +183,7 @@ def _slot(fact: Fact) -> _Slot | None:
     mentioned = content(clauses)
     subject = content(told) or mentioned
     correcting = not CORRECTION_WORDS.isdisjoint(words)
-    capitals = _capitals(body)
-    return _Slot(
-        speaker,
-        subject,
-        mentioned,
-        ids,
-        values,
-        correcting,
-        frozenset(names),
-        capitals,
-    )
-
-
-def _capitals(body: str) -> frozenset[str]:
-    """Words of the capitalised words of ``body``, in any script (see :attr:`_Slot.capitals`).
-
-    A capitalised word opening a sentence is one only when the next word is capitalised too
-    ("Ana Costa booked ..."): "The", "Venue" open sentences as often as names do.
-    """
-    words = body.split()
-    found: set[str] = set()
-    for i, word in enumerate(words):
-        if not word[0].isupper():
-            continue
-        opening = i == 0 or words[i - 1][-1] in ".!?:"
-        if not opening or (i + 1 < len(words) and words[i + 1][0].isupper()):
-            found.update(tokenize(word))
-    return frozenset(found - _NOT_NAMES)
+    return _Slot(speaker, subject, mentioned, ids, values, correcting)
 
 
 def _replaces(new: _Slot, old: _Slot) -> bool:
