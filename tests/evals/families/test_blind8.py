@@ -7,19 +7,13 @@ import re
 
 import pytest
 
-from evals.engine.config import EngineConfig
 from evals.families import blind8
 from evals.families.blind8.asides import BANNED, DETAILS
 from evals.families.blind8.intl import MONTHS, plain
 from evals.families.blind8.sheets import KINDS
 from evals.families.catalogue import FAMILIES
 from evals.families.facts import message_text
-from evals.families.placement import count_in
 from evals.families.trajectories import Trajectory
-from evals.metrics.retention import fact_present
-from evals.runners.trajectories import probe_rows, run_family
-from summem.messages import Message
-from summem.tokens.base import resolve_counter
 
 NAMES = sorted(n for n in FAMILIES if n.startswith("blind8-"))
 SEEDS = (0, 1, 2)
@@ -39,46 +33,6 @@ def test_same_seed_same_conversation(name: str) -> None:
     a, b = blind8.GENERATORS[FAMILIES[name].style](5), blind8.GENERATORS[FAMILIES[name].style](5)
     assert a == b
     assert a.messages != blind8.GENERATORS[FAMILIES[name].style](6).messages
-
-
-@pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("seed", SEEDS)
-def test_every_value_where_the_scorer_looks(name: str, seed: int) -> None:
-    t = traj(name, seed)
-    assert len(t.facts) == FAMILIES[name].facts
-    assert FAMILIES[name].turns <= len(t.turn_starts) <= FAMILIES[name].turns + 5
-    for f in t.facts:
-        assert count_in(t.messages, f.value) == 1, (f, f.value)
-        assert f.value in message_text(t.messages[f.message_index])
-        assert t.messages[f.message_index]["role"] == f.role
-        assert t.turn_starts[f.turn_index] <= f.message_index
-        if f.turn_index + 1 < len(t.turn_starts):
-            assert f.message_index < t.turn_starts[f.turn_index + 1]
-        for form in f.aliases:
-            assert count_in(t.messages, form) <= 1, (f, form)
-        for option in f.rejected:
-            assert count_in(t.messages, option) == 1, (f, option)
-        for old in f.stale_values:  # stated once, before the change
-            assert count_in(t.messages, old) == 1, (f, old)
-        if f.stale is not None:
-            assert f.stale_index is not None and f.stale_index < f.message_index
-            assert f.stale in message_text(t.messages[f.stale_index])
-        assert fact_present(f, [t.messages[f.message_index]], None) == "verbatim"
-        others = [m for i, m in enumerate(t.messages) if i != f.message_index]
-        assert fact_present(f, others, None) is False
-        assert fact_present(f, others, " ".join(map(message_text, others))) is False
-        if f.until is not None:
-            assert any(g.message_index == f.until and g.stale == f.value for g in t.facts)
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_long_enough_for_ten_reductions_at_4000(name: str) -> None:
-    t = traj(name, 0)
-    counter = resolve_counter(model="gpt-4o")
-    sizes = [counter.count_message(Message.model_validate(m)) for m in t.messages]
-    total, largest = sum(sizes), max(sizes)
-    assert total >= 10 * (4000 + largest) + 4000
-    assert total <= 70_000
 
 
 def test_asides_come_four_ways_without_cue_words() -> None:
@@ -250,21 +204,3 @@ def test_intl_values_keep_their_language() -> None:
             corrected += f.stale is not None
     assert shapes == {"pt date", "it date", "nl date", "decimal comma", "address", "name"}
     assert corrected >= 15
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_smoke_run_through_the_runner(name: str) -> None:
-    config = EngineConfig(threshold_tokens=2000, target_tokens=1500, summary_max_tokens=400)
-    probes, traces = run_family(
-        config,
-        FAMILIES[name],
-        seeds=[0],
-        counter=resolve_counter(model="gpt-4o"),
-        turns=80,
-        facts=6,
-        progress=False,
-    )
-    assert not [v for tr in traces for v in tr.violations]
-    rows = probe_rows(probes, 1)
-    end = next(r for r in rows if r["probe"] == "end")
-    assert end["facts"] > 0 and end["retention"] is not None
