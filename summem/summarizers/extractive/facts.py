@@ -32,6 +32,7 @@ __all__ = [
     "content_words",
     "digit_words",
     "fold",
+    "has_hard_signal",
     "score_sentence",
     "split_sentences",
     "tokenize",
@@ -348,6 +349,36 @@ def score_sentence(
         hits = len(wordset & focus)
         score += 1.5 * min(1.0, hits / max(1, min(3, len(focus))))
     return score * ROLE_WEIGHT.get(role, 1.0)
+
+
+_SOFT_SIGNALS = frozenset(["first_person"])
+_HARD_SIGNALS = frozenset(
+    [
+        "events",
+        "time_words",
+        "numbers",
+        "codes",
+        "contacts",
+        "names",
+        "decisions",
+        "preferences",
+        "tasks",
+        "correction_words",
+    ]
+)
+
+
+def has_hard_signal(sentence: str, speakers: frozenset[str] = frozenset()) -> bool:
+    """Whether ``sentence`` says something beyond being about its speaker.
+
+    Any signal of :func:`score_sentence` but the first-person ones: a time, number, code,
+    contact, name, event, decision, preference, task or correction. "I'm here for you no
+    matter what!" has none (only "I'm"); "She is allergic to peanuts." (a preference), "We
+    adopted a cat." (an event) and "I got a puppy two weeks ago!" (a time) have one.
+    """
+    soft = score_sentence(sentence, "user", speakers=speakers, off=_SOFT_SIGNALS)
+    bare = score_sentence(sentence, "user", speakers=speakers, off=_SOFT_SIGNALS | _HARD_SIGNALS)
+    return soft != bare
 
 
 _LOWER_ID_RE = re.compile(r"[a-z0-9]+(?:[_.:-][a-z0-9]+)*")
