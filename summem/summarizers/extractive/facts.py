@@ -107,6 +107,7 @@ def _weights(off: frozenset[str]) -> dict[str, float]:
 _ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "St", "Jr", "Sr", "vs", "e.g", "i.e")
 _SENTENCE_END_RE = re.compile(
     r"(?<=[.!?])"
+    + r"(?!(?:(?<=\s\d\.)|(?<=\s\d\d\.))\s+[^\W\d_]+\.?\s+\d{4}\b)"  # "am 3. November 2028"
     + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in (*_ABBREVIATIONS, "approx"))
     + r"[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+|\s+[-\u2013\u2014]\s+(?=[A-Za-z])"
 )

@@ -68,3 +68,18 @@ def test_a_late_pointer_is_joined_to_its_cue_unless_the_cue_holds_a_value() -> N
     assert "in reply to Ana: We finally tried the ramen stall" in ramen
     assert not any("4471" in x and "in reply to" in x for x in got)  # a value is never quoted
 
+
+def test_a_day_written_with_a_dot_stays_in_its_sentence() -> None:
+    from summem.summarizers.extractive.facts import split_sentences
+
+    said = list(split_sentences("Der Umzug ist am 3. November 2028. Danach melde ich mich."))
+    assert said == ["Der Umzug ist am 3. November 2028.", "Danach melde ich mich."]
+    assert list(split_sentences("Wir fliegen am 12. Oktober 2028 nach Cork.")) == [
+        "Wir fliegen am 12. Oktober 2028 nach Cork."
+    ]
+    assert list(split_sentences("Two options: 1. The Marlowe at 9. 2. The Ritz.")) == [
+        "Two options: 1.",
+        "The Marlowe at 9.",
+        "2.",
+        "The Ritz.",
+    ]  # a list's markers split as before
