@@ -64,6 +64,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from summem.summarizers.extractive.facts import has_hard_signal
+
 __all__ = [
     "SHORT_WORDS",
     "answered_sentence",
@@ -71,6 +73,7 @@ __all__ = [
     "is_bare_reply",
     "leans_on_previous",
     "names_nothing_alone",
+    "says_nothing",
     "stands_alone",
     "units",
 ]
@@ -125,6 +128,8 @@ _CONTENT_FREE = frozenset(
     )
 )
 """Words a bare reply may consist of (it then says nothing without what it answers)."""
+_ADDRESSEE = frozenset(_split("you ya your yours yourself you're you've you'll you'd y'all"))
+"""The listener, addressed (a closed class)."""
 _STOP = frozenset(_split("a an the of to in on at for with and or but is it's be me my i"))
 """Function words that name no detail of an offer."""
 
@@ -171,8 +176,12 @@ def units(
             continue
         if i > 0 and not alone[i] and _continues(sentences[i]):
             if groups and groups[-1][-1] == i - 1:
-                if scores[i] >= max(scores[j] for j in groups[-1]) or _has_value(sentences[i]):
-                    groups[-1].append(i)  # it says more than what it depends on, or a value
+                if (
+                    scores[i] >= max(scores[j] for j in groups[-1])
+                    or _has_value(sentences[i])
+                    or _completes([sentences[j] for j in groups[-1]], sentences[i])
+                ):  # it says more than what it depends on, a value, or what that one is
+                    groups[-1].append(i)
             elif scores[i] >= scores[i - 1]:
                 if (
                     scores[i - 1] <= 0
@@ -186,6 +195,26 @@ def units(
         else:
             groups.append([i])
     return groups
+
+
+def _completes(unit: Sequence[str], sentence: str) -> bool:
+    """Whether a continuation names what the short unit before it only announces.
+
+    "I got a puppy two weeks ago! Her name's Coco.": the unit is under ``SHORT_WORDS`` words
+    and names nothing (no number, code or name), the continuation names something. Kept
+    alone, the unit leaves out what it was said for (the name, the address, the date), so
+    the continuation comes along whatever it scores.
+    """
+    words = _words(" ".join(unit))
+    return 0 < len(words) < SHORT_WORDS and not _names(" ".join(unit)) and _names(sentence)
+
+
+def _names(sentence: str) -> bool:
+    """Whether a sentence names something: a number, code, address or capital past its first."""
+    raw = _WORD_RE.findall(sentence)
+    if "@" in sentence or "://" in sentence or any(any(c.isdigit() for c in w) for w in raw):
+        return True
+    return any(w[0].isupper() and w.lower().replace("\u2019", "'") not in _SELF for w in raw[1:])
 
 
 def _has_value(sentence: str) -> bool:
@@ -295,12 +324,28 @@ def names_nothing_alone(sentence: str) -> bool:
     words = _words(sentence.lstrip("\"'([ "))
     if not 0 < len(words) < SHORT_WORDS or _POINTING.isdisjoint(words):
         return False
-    raw = _WORD_RE.findall(sentence)
-    if any(any(c.isdigit() for c in w) for w in raw):
+    return not _names(sentence)
+
+
+def says_nothing(sentence: str, speakers: frozenset[str] = frozenset()) -> bool:
+    """Whether a short sentence to the listener says nothing but that its speaker cares.
+
+    Under ``SHORT_WORDS`` words, addressed to the listener ("you"), it names nothing (no
+    number, code or name; the speakers' own names aside) and has no signal of a fact but
+    the first-person ones (:func:`.facts.has_hard_signal`): "I'm here for you no matter
+    what!", "I'm always here to cheer you on.", "Friends like you make a big difference.".
+    Such a line is worth less than its tokens: it tells a reader nothing once the turn is
+    gone, and it leans on that turn (what "here" is). "We adopted a cat." (an event), "She
+    is allergic to peanuts." (a preference), "Our cat refuses anything except salmon pate."
+    (not to the listener) say something.
+    """
+    words = _words(sentence.lstrip("\"'([ "))
+    if not 0 < len(words) < SHORT_WORDS:
         return False
-    return not any(
-        w[0].isupper() and w.lower().replace("\u2019", "'") not in _SELF for w in raw[1:]
-    )
+    if _ADDRESSEE.isdisjoint(words):
+        return False
+    unnamed = " ".join(w for w in sentence.split() if (_words(w) or [""])[0] not in speakers)
+    return not _names(unnamed) and not has_hard_signal(sentence, speakers)
 
 
 def antecedent(

@@ -32,6 +32,7 @@ __all__ = [
     "content_words",
     "digit_words",
     "fold",
+    "has_hard_signal",
     "score_sentence",
     "split_sentences",
     "tokenize",
@@ -106,6 +107,7 @@ def _weights(off: frozenset[str]) -> dict[str, float]:
 _ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "St", "Jr", "Sr", "vs", "e.g", "i.e")
 _SENTENCE_END_RE = re.compile(
     r"(?<=[.!?])"
+    + r"(?!(?:(?<=\s\d\.)|(?<=\s\d\d\.))\s+[^\W\d_]+\.?\s+\d{4}\b)"  # "am 3. November 2028"
     + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in (*_ABBREVIATIONS, "approx"))
     + r"[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+|\s+[-\u2013\u2014]\s+(?=[A-Za-z])"
 )
@@ -348,6 +350,36 @@ def score_sentence(
         hits = len(wordset & focus)
         score += 1.5 * min(1.0, hits / max(1, min(3, len(focus))))
     return score * ROLE_WEIGHT.get(role, 1.0)
+
+
+_SOFT_SIGNALS = frozenset(["first_person"])
+_HARD_SIGNALS = frozenset(
+    [
+        "events",
+        "time_words",
+        "numbers",
+        "codes",
+        "contacts",
+        "names",
+        "decisions",
+        "preferences",
+        "tasks",
+        "correction_words",
+    ]
+)
+
+
+def has_hard_signal(sentence: str, speakers: frozenset[str] = frozenset()) -> bool:
+    """Whether ``sentence`` says something beyond being about its speaker.
+
+    Any signal of :func:`score_sentence` but the first-person ones: a time, number, code,
+    contact, name, event, decision, preference, task or correction. "I'm here for you no
+    matter what!" has none (only "I'm"); "She is allergic to peanuts." (a preference), "We
+    adopted a cat." (an event) and "I got a puppy two weeks ago!" (a time) have one.
+    """
+    soft = score_sentence(sentence, "user", speakers=speakers, off=_SOFT_SIGNALS)
+    bare = score_sentence(sentence, "user", speakers=speakers, off=_SOFT_SIGNALS | _HARD_SIGNALS)
+    return soft != bare
 
 
 _LOWER_ID_RE = re.compile(r"[a-z0-9]+(?:[_.:-][a-z0-9]+)*")

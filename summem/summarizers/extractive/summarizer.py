@@ -85,6 +85,7 @@ from summem.summarizers.extractive.context import (
     is_bare_reply,
     leans_on_previous,
     names_nothing_alone,
+    says_nothing,
     units,
 )
 from summem.summarizers.extractive.described import row_nouns
@@ -546,6 +547,7 @@ class ExtractiveSummarizer:
         speaker: str,
         before: tuple[str, str, list[str]] | None,
         said: Mapping[str, int],
+        late: bool = False,
     ) -> tuple[str, str] | None:
         """A short opening sentence joined to what it points at in the message before.
 
@@ -557,13 +559,20 @@ class ExtractiveSummarizer:
         when that message is the same speaker's (it continues itself), the line would pass
         ``max_line_chars``, or its framing ("in reply to", the two speakers) would be as many
         words as the two sentences say: "Scratch that, Priya" after "Noted." stays alone.
+
+        ``late``: for a short sentence that points at something it never names, the pointer
+        anywhere ("I'm going to try making it tonight!" after the recipe), joined only to a
+        sentence with no number or code: quoting another message's values had the line carry
+        them when they went stale (held-out stale-only +0.06, docs-notes/fidelity-round5.md).
         """
-        if before is None or before[0] == speaker or not leans_on_previous(sentence):
+        if before is None or before[0] == speaker:
+            return None
+        if not late and not leans_on_previous(sentence):
             return None
         other, other_id, sentences = before
         repeated = [said.get(_sentence_key(s), 0) > 1 for s in sentences]
         at = antecedent(sentences, sentence, repeated)
-        if at is None:
+        if at is None or (late and any(c.isdigit() for c in sentences[at])):
             return None
         body = _in_reply_to(sentence, f"in reply to {other}", sentences[at])
         if len(body) + len(speaker) + 4 > self.max_line_chars:
@@ -777,6 +786,8 @@ class ExtractiveSummarizer:
                     add(label + body, day, score, ids, (2, pos, 0), who + tokenize(body))
             for group in self._units(sentences, scores, said):
                 sentence = " ".join(sentences[i] for i in group)
+                if "context" not in off and len(group) == 1 and says_nothing(sentence, speakers):
+                    continue  # "I'm here for you no matter what!": worth less than its tokens
                 ids = [message.id]
                 alone = 1.0
                 if "context" not in off and all(scores[i] <= 0 for i in range(group[0])):
@@ -784,8 +795,12 @@ class ExtractiveSummarizer:
                     leaned = self._in_reply(core or sentence, speaker, prior, said)
                     if leaned is not None:
                         sentence, ids = leaned[0], [leaned[1], message.id]
-                    elif len(group) == 1 and names_nothing_alone(sentence):
-                        alone = _ALONE  # "I'd love to try it sometime.": little without its cue
+                    elif names_nothing_alone(core or sentence):
+                        if len(group) == 1:
+                            alone = _ALONE  # "I'd love to try it sometime.": little alone
+                        late = self._in_reply(core or sentence, speaker, prior, said, late=True)
+                        if late is not None:  # its cue on its line, ranked as before
+                            sentence, ids = late[0], [late[1], message.id]
                 score = max(scores[i] for i in group)
                 score += _JOINED * (sum(scores[i] for i in group) - score)
                 score *= alone

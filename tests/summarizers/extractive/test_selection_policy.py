@@ -173,8 +173,8 @@ def test_an_opening_but_points_back_after_a_pleasantry() -> None:
         msg("a3", "Sure. The harbour ferry leaves at 09:40 on Tuesdays.", "assistant"),
     ]
     got = lines(summarize(msgs))
-    sorbet = next(x for x in got if "tonight" in x)  # its pointer too late (measured: see the
-    assert "in reply to" not in sorbet  # leans_on_previous docstring)
+    sorbet = next(x for x in got if "tonight" in x)  # its pointer late, naming nothing: joined
+    assert "in reply to user: I finally got the lemon sorbet right" in sorbet  # (no value quoted)
     pizza = next(x for x in got if "pineapple" in x)
     assert "in reply to user: Do you prefer the Margherita" in pizza
     assert "- assistant: The harbour ferry leaves at 09:40 on Tuesdays." in got  # says its subject
@@ -661,7 +661,9 @@ def test_a_short_sentence_that_points_at_what_it_never_names_ranks_low() -> None
     got = scores(summarize(msgs, previous_summary=before))
     plain = scores(summarize(msgs, previous_summary=before, ablate=("context",)))
     line = "- assistant: I'd love to try them sometime."
-    assert got[line] < 0.5 * plain[line]  # points at what it never names: little alone
+    joined = next(x for x in got if "try them sometime" in x)
+    assert "in reply to user: We went to the night market in Taipei" in joined  # its cue
+    assert got[joined] < 0.5 * plain[line]  # points at what it never names: still ranked low
     dated = "- assistant: I'd love to see it on the 14th."
     assert got[dated] == plain[dated]  # a number: it says something
     tight = lines(summarize(msgs, 40, previous_summary=before))
