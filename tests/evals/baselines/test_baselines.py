@@ -325,9 +325,7 @@ def test_a_view_without_a_summary_has_every_answer_in_its_turns() -> None:
 # -- how the gold answer is worded: literal in an evidence turn, or reworded -------------------
 
 
-def test_an_answer_reworded_in_the_third_person_is_counted_apart_and_matched_with_pronouns_folded() -> (
-    None
-):
+def test_a_third_person_answer_is_counted_as_reworded_and_matched_with_pronouns_folded() -> None:
     turns = (
         turn(0, "D1:1", "Ann", "I walk my dog Rex daily", first=True),
         turn(1, "D1:2", "Bob", "Nice"),

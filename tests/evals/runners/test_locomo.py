@@ -68,7 +68,9 @@ def test_engine_beside_the_baselines(
     both = ext["answer_in_view_literal"] * k + ext["answer_in_view_reworded"] * (n - k)
     assert both == pytest.approx(ext["answer_in_view"] * n)
     assert ext["answer_in_view_neutral"] >= ext["answer_in_view"]
-    assert "| method | budget | all | literal items | literal | reworded | pronouns folded |" in table
+    assert (
+        "| method | budget | all | literal items | literal | reworded | pronouns folded |" in table
+    )
     assert "| extractive | 4000 |" in table and "compression_ratio" in table
     assert "| scored | paused | no summary at the end | differs from reducer |" in table
     assert "| method | budget | summary lines | under 8 words | dependent on a dropped" in table
