@@ -14,7 +14,7 @@ import re
 import string
 import unicodedata
 
-__all__ = ["contains_normalized", "normalize_text"]
+__all__ = ["contains_normalized", "normalize_text", "person_neutral"]
 
 _PUNCT = str.maketrans(
     {
@@ -25,6 +25,11 @@ _PUNCT = str.maketrans(
 )
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _SPACES = re.compile(r"\s+")
+_PERSONS = re.compile(
+    r"\b(i|me|my|mine|you|your|yours|he|him|his|she|her|hers|we|us|our|ours|they|them|their"
+    r"|theirs)\b"
+)
+_SELVES = re.compile(r"\b(myself|yourself|himself|herself|ourselves|yourselves|themselves)\b")
 
 
 def normalize_text(text: str) -> str:
@@ -43,3 +48,15 @@ def contains_normalized(haystack_normalized: str, needle: str) -> bool:
     if not norm:
         return False
     return f" {norm} " in f" {haystack_normalized} "
+
+
+def person_neutral(normalized: str) -> str:
+    """An already normalised text with its personal pronouns folded into one word each.
+
+    Every personal and possessive pronoun (``i``, ``my``, ``his``, ``her``, ``their``, ...)
+    becomes ``prn`` and every reflexive one (``myself``, ``herself``, ...) ``prnself``, so a
+    speaker's own words ("my faith") and a third-person rewrite of them ("her faith") compare
+    equal. English only; used for a diagnostic beside the headline metric, never instead of it
+    (it is more lenient: "your dad" then holds "his dad" too).
+    """
+    return _SELVES.sub("prnself", _PERSONS.sub("prn", normalized))

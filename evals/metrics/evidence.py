@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evals.families.locomo import CATEGORY_NAMES, Conversation, QAItem, Turn
-from evals.text import contains_normalized, normalize_text
+from evals.text import contains_normalized, normalize_text, person_neutral
 from summem.messages import Message, parse_message
 from summem.tokens.base import TokenCounter
 
@@ -147,6 +147,13 @@ class ItemScore:
             as for ``answer_in_view``).
         answer_in_turns: ... in the kept messages' text alone. An answer in the view may be
             in both, or in neither alone (it spans the two: rare).
+        answer_literal: some evidence turn holds the normalised answer word for word (what a
+            summary that keeps the speakers' own sentences can hold); False when the gold
+            answer rewords them ("her faith" for "my faith", "routine examination and
+            vaccination" from two sentences); ``None`` as for ``answer_in_view``.
+        answer_in_view_neutral: the answer is in the view once personal pronouns are folded
+            on both sides (:func:`evals.text.person_neutral`): a diagnostic of wording, more
+            lenient than ``answer_in_view``; ``None`` as for ``answer_in_view``.
     """
 
     qid: str
@@ -161,6 +168,8 @@ class ItemScore:
     side: str | None = None
     answer_in_summary: bool | None = None
     answer_in_turns: bool | None = None
+    answer_literal: bool | None = None
+    answer_in_view_neutral: bool | None = None
 
 
 def score_items(
@@ -171,7 +180,8 @@ def score_items(
     seen = normalize_text(view.text)
     parts = (normalize_text(view.summary_text), normalize_text(view.turns_text))
     turns = {t.dia_id: t for t in conv.turns}
-    return [_score(q, view, seen, full, turns, parts) for q in conv.qa]
+    neutral = person_neutral(seen)
+    return [_score(q, view, seen, full, turns, parts, neutral) for q in conv.qa]
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -186,14 +196,21 @@ def _score(
     full: str,
     turns: dict[str, Turn],
     parts: tuple[str, str] = ("", ""),
+    neutral: str | None = None,
 ) -> ItemScore:
     answer = q.answer if q.category != 5 else None
     has_answer = answer is not None and bool(normalize_text(answer))
     in_view = contains_normalized(seen, answer) if has_answer and answer else None
-    in_summary = in_turns = None
+    in_summary = in_turns = literal = in_neutral = None
     if in_view is not None and answer:  # where it sits (none of it when not in the view)
         in_summary = in_view and contains_normalized(parts[0], answer)
         in_turns = in_view and contains_normalized(parts[1], answer)
+        literal = any(
+            contains_normalized(_turn_text(turns[e]), answer) for e in q.evidence if e in turns
+        )
+        folded = person_neutral(normalize_text(answer))
+        haystack = person_neutral(seen) if neutral is None else neutral
+        in_neutral = f" {folded} " in f" {haystack} "
     whole = answer_kept = 0
     sides = set()
     for e in q.evidence:
@@ -221,6 +238,8 @@ def _score(
         side=next(iter(sides)) if len(sides) == 1 else None,
         answer_in_summary=in_summary,
         answer_in_turns=in_turns,
+        answer_literal=literal,
+        answer_in_view_neutral=in_neutral,
     )
 
 
@@ -248,6 +267,13 @@ class GroupScore:
             in the kept turns' (what the summary adds).
         answer_turns_only: ... in the kept turns' and not in the summary's.
         answer_both: ... in both (the same answer said again later, or carried twice).
+        answer_literal_items: items with an answer some evidence turn holds word for word
+            (:attr:`ItemScore.answer_literal`).
+        answer_in_view_literal: share of those whose answer is in the view.
+        answer_in_view_reworded: share of the other answer items (the gold answer rewords
+            the evidence) whose answer is in the view.
+        answer_in_view_neutral: share of the answer items whose answer is in the view with
+            personal pronouns folded (:attr:`ItemScore.answer_in_view_neutral`).
     """
 
     items: int
@@ -262,6 +288,10 @@ class GroupScore:
     answer_summary_only: float | None = None
     answer_turns_only: float | None = None
     answer_both: float | None = None
+    answer_literal_items: int = 0
+    answer_in_view_literal: float | None = None
+    answer_in_view_reworded: float | None = None
+    answer_in_view_neutral: float | None = None
 
     def as_dict(self) -> dict[str, float | int | None]:
         """The scores as a plain dict, for reports."""
@@ -271,6 +301,8 @@ class GroupScore:
 def _group(scores: Sequence[ItemScore]) -> GroupScore:
     ev = [s for s in scores if s.evidence]
     ans = [s for s in scores if s.answer_in_view is not None]
+    literal = [s for s in ans if s.answer_literal]
+    reworded = [s for s in ans if not s.answer_literal]
 
     def share(values: Iterable[bool | float], n: int) -> float | None:
         return sum(values) / n if n else None
@@ -292,6 +324,10 @@ def _group(scores: Sequence[ItemScore]) -> GroupScore:
             (bool(s.answer_in_turns and not s.answer_in_summary) for s in ans), len(ans)
         ),
         answer_both=share((bool(s.answer_in_summary and s.answer_in_turns) for s in ans), len(ans)),
+        answer_literal_items=len(literal),
+        answer_in_view_literal=share((bool(s.answer_in_view) for s in literal), len(literal)),
+        answer_in_view_reworded=share((bool(s.answer_in_view) for s in reworded), len(reworded)),
+        answer_in_view_neutral=share((bool(s.answer_in_view_neutral) for s in ans), len(ans)),
     )
 
 

@@ -51,7 +51,14 @@ from evals.runners.report import markdown_table, plot_pareto, report_metadata, w
 from summem.clients.base import LLMClient
 from summem.tokens.base import TokenCounter, resolve_counter
 
-__all__ = ["baseline_rows", "main", "method_rows", "placement_table", "score_views"]
+__all__ = [
+    "baseline_rows",
+    "main",
+    "method_rows",
+    "placement_table",
+    "score_views",
+    "wording_table",
+]
 
 MISS_REFERENCE = "observations-even"
 """The baseline the engine's misses are counted against (the best at most budgets)."""
@@ -355,6 +362,33 @@ def placement_table(rows: Sequence[dict[str, Any]]) -> str:
     return markdown_table(table, floatfmt=".3f")
 
 
+def wording_table(rows: Sequence[dict[str, Any]]) -> str:
+    """Answer in view by how the gold answer is worded against the evidence.
+
+    ``literal``: items whose answer some evidence turn holds word for word (a summary that
+    keeps the speakers' sentences can hold them); ``reworded``: the rest (a third-person or
+    merged paraphrase: "her faith" for the speaker's "my faith"), which a view holds only by
+    a rewrite in the same words or by chance. ``pronouns folded``: the answer in view with
+    personal pronouns folded on both sides (:func:`evals.text.person_neutral`), a diagnostic
+    beside the headline, never instead of it (``docs-notes/locomo-half-budget.md``).
+    """
+    table: list[dict[str, Any]] = []
+    for (method, budget), by_group in _keyed(rows):
+        overall = by_group["all"]
+        table.append(
+            {
+                "method": method,
+                "budget": budget,
+                "all": overall["answer_in_view"],
+                "literal items": overall.get("answer_literal_items"),
+                "literal": overall.get("answer_in_view_literal"),
+                "reworded": overall.get("answer_in_view_reworded"),
+                "pronouns folded": overall.get("answer_in_view_neutral"),
+            }
+        )
+    return markdown_table(table, floatfmt=".3f")
+
+
 def render_markdown(
     rows: Sequence[dict[str, Any]],
     costs: Sequence[dict[str, Any]],
@@ -372,6 +406,10 @@ def render_markdown(
         "\nWhere the answers sit (share of QA items whose answer is only in the summary's text, "
         "only in the kept turns', or in both; mean view and summary tokens):\n",
         placement_table(rows),
+        "\nHow the gold answer is worded (answer in view of the items whose answer an evidence "
+        "turn holds word for word, and of the reworded rest; and with personal pronouns folded, "
+        "a diagnostic):\n",
+        wording_table(rows),
     ]
     if costs:
         cost_rows = [

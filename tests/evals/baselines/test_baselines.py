@@ -320,3 +320,36 @@ def test_a_view_without_a_summary_has_every_answer_in_its_turns() -> None:
     groups = aggregate(score_items(CONV, view))
     assert groups["all"].answer_turns_only == groups["all"].answer_in_view
     assert groups["all"].answer_summary_only == 0.0 and groups["all"].answer_both == 0.0
+
+
+# -- how the gold answer is worded: literal in an evidence turn, or reworded -------------------
+
+
+def test_a_third_person_answer_is_counted_as_reworded_and_matched_with_pronouns_folded() -> None:
+    turns = (
+        turn(0, "D1:1", "Ann", "I walk my dog Rex daily", first=True),
+        turn(1, "D1:2", "Bob", "Nice"),
+    )
+    conv = Conversation(
+        sample_id="words",
+        index=0,
+        speaker_a="Ann",
+        speaker_b="Bob",
+        turns=turns,
+        session_dates={1: "1 May, 2023"},
+        qa=(qa(1, 4, ("D1:1",), "her dog Rex"), qa(2, 4, ("D1:1",), "Rex"), qa(3, 5, (), None)),
+    )
+    scores = {s.qid: s for s in score_items(conv, window_baseline(turns, 100, WordCounter()))}
+    reworded, literal, adversarial = scores["q1"], scores["q2"], scores["q3"]
+    assert (reworded.answer_literal, reworded.answer_in_view) == (False, False)
+    assert reworded.answer_in_view_neutral is True  # "my dog Rex" is "her dog Rex" folded
+    assert (literal.answer_literal, literal.answer_in_view, literal.answer_in_view_neutral) == (
+        True,
+        True,
+        True,
+    )
+    assert (adversarial.answer_literal, adversarial.answer_in_view_neutral) == (None, None)
+    group = aggregate(list(scores.values()))["all"]
+    assert group.answer_literal_items == 1
+    assert (group.answer_in_view_literal, group.answer_in_view_reworded) == (1.0, 0.0)
+    assert group.answer_in_view_neutral == 1.0 and group.answer_in_view == 0.5

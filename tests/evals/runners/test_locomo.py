@@ -62,6 +62,15 @@ def test_engine_beside_the_baselines(
     assert ext["answer_in_view"] - 0.02 <= parts <= ext["answer_in_view"]
     assert ext["answer_summary_only"] > 0 and window["answer_summary_only"] == 0.0
     assert window["answer_turns_only"] == window["answer_in_view"]
+    # how the gold answer is worded: literal items and the reworded rest make up the whole
+    n, k = ext["answer_items"], ext["answer_literal_items"]
+    assert 0 < k < n
+    both = ext["answer_in_view_literal"] * k + ext["answer_in_view_reworded"] * (n - k)
+    assert both == pytest.approx(ext["answer_in_view"] * n)
+    assert ext["answer_in_view_neutral"] >= ext["answer_in_view"]
+    assert (
+        "| method | budget | all | literal items | literal | reworded | pronouns folded |" in table
+    )
     assert "| extractive | 4000 |" in table and "compression_ratio" in table
     assert "| scored | paused | no summary at the end | differs from reducer |" in table
     assert "| method | budget | summary lines | under 8 words | dependent on a dropped" in table
