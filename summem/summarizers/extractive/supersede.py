@@ -51,11 +51,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from summem.summarizers.extractive.facts import tokenize
+from summem.summarizers.extractive.facts import fold, tokenize
 from summem.summarizers.extractive.lexicon import (
     CORRECTION_WORDS,
-    MONTH_WORDS,
-    MONTH_WORDS_WITH_DIGIT,
+    DATE_WORDS,
+    DATE_WORDS_WITH_DIGIT,
     STOPWORDS,
 )
 from summem.summarizers.extractive.selection import Fact
@@ -65,7 +65,8 @@ __all__ = ["CORRECTION_WORDS", "link_marks", "supersede"]
 
 _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
 """Where a sentence's clauses part: a comma, semicolon or colon before a space, or a dash."""
-_VALUE_RE = re.compile(r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m)?$")
+_VALUE_RE = re.compile(r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m|er|e|eme|h(?:\d\d)?)?$")
+"""A number, amount, date or time: "2300", "3/11", "03.11.2028", "9:40", "3rd", "1er", "14h30"."""
 _NAME_RE = re.compile(r"(?<=[\w,;] )[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
 """A capitalised word (or run of them) inside a sentence: a name, a value like a number."""
 _NOT_NAMES = frozenset(("i", "i'm", "i'll", "i've", "i'd"))
@@ -157,12 +158,13 @@ def _slot(fact: Fact) -> _Slot | None:
     speaker, sep, body = fact.line[2:].partition(": ")
     if not sep or speaker == "tool":
         return None
+    body = fold(body)  # "Réunion", "März": whole words, not "r" and "union"
     clauses = [tokenize(c) for c in _CLAUSE_RE.split(body)]
     words = [w for c in clauses for w in c]
     numbers = {w for w in words if _VALUE_RE.match(w)}
-    months = {w for w in words if w in MONTH_WORDS}
+    months = {w for w in words if w in DATE_WORDS}
     if not numbers:  # "I may go", "the march": a month word alone is not a date
-        months -= MONTH_WORDS_WITH_DIGIT
+        months -= DATE_WORDS_WITH_DIGIT
     names = {w for m in _NAME_RE.findall(body) for w in tokenize(m)} - _NOT_NAMES
     values = frozenset(numbers | months | names)
     if not values:
