@@ -47,7 +47,7 @@ MONTH_WORDS = _wordset(
 )
 MONTH_WORDS_WITH_DIGIT = frozenset(("may", "march", "mar"))
 DATE_WORDS = MONTH_WORDS | _wordset(
-    """januar februar marz april juni juli oktober dezember janvier fevrier avril juin
+    """may march mar mai mars januar februar marz april juni juli oktober dezember janvier fevrier avril juin
     juillet aout septembre octobre novembre decembre enero febrero marzo abril mayo junio julio
     agosto septiembre setiembre octubre noviembre diciembre gennaio febbraio aprile maggio giugno
     luglio settembre ottobre dicembre janeiro fevereiro marco maio junho julho setembro outubro

@@ -70,6 +70,32 @@ _VALUE_RE = re.compile(r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m|er|e|em
 _NAME_RE = re.compile(r"(?<=[\w,;] )[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
 """A capitalised word (or run of them) inside a sentence: a name, a value like a number."""
 _NOT_NAMES = frozenset(("i", "i'm", "i'll", "i've", "i'd"))
+_MONTHS = "|".join(sorted(DATE_WORDS, key=len, reverse=True))
+_DAY = r"\d{1,2}(?:st|nd|rd|th|er|e)?\b\.?"
+_DATE_RE = re.compile(
+    rf"\b(?:{_DAY}\s+(?:de\s+)?)?(?:{_MONTHS})\b\.?(?:,?\s+(?:de\s+)?{_DAY})?"
+    r"(?:,?\s+(?:de\s+)?(?:19|20)\d\d)?"
+    r"|\b\d{4}-\d\d-\d\d\b|\b\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d\d))?\b"
+    r"|\b\d{1,2}\.\d{1,2}\.(?:\d{4}\b|\d\d\b)?"
+    r"|\b\d{1,2}(?::\d\d|h(?:\d\d)?\b|\s?[ap]m\b)|\b(?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
+"""A date or time, in the shapes of several languages: "3. November 2028", "le 11 novembre",
+"3 de noviembre de 2028", "Monday 3 November", "3/11", "03.11.2028", "2028-11-03", "9:40",
+"14h30", "9 am", "2028"."""
+_DATE_SHAPE_RE = re.compile(
+    r"\b\d{4}-\d\d-\d\d\b|\b\d{1,2}/\d{1,2}\b|\b\d{1,2}\.\d{1,2}\.(?:\d{4}|\d\d)?"
+    r"|\b\d{1,2}(?::\d\d|h(?:\d\d)?\b|\s?[ap]m\b)",
+    re.IGNORECASE,
+)
+"""A date or time said in digits alone (a month or weekday name says one too)."""
+_MOVED_SHARE = 0.5
+"""Share of the older statement's words (names included) a later date must repeat to move it."""
+_MOVED_WORDS = 2
+"""Fewest words both must share (one shared word, "flight", is two flights)."""
+_FUNCTION_LETTERS = 3
+"""The longest word the later statement may leave out of the older one's: a function word of
+any language ("ist", "le", "el", "es") is short; a word that names what is dated is longer."""
 _STALE = 0.5
 """What a marked (probably stale) fact keeps of its priority."""
 _LEAD = 0.01
@@ -92,6 +118,8 @@ class _Slot:
     ids: frozenset[str]
     values: frozenset[str]
     correcting: bool
+    when: frozenset[str] = frozenset()
+    """Words of the dates and times it says ("3", "november", "2028", "14h30"): see :func:`_moved`."""
 
 
 def supersede(facts: Sequence[Fact]) -> int:
@@ -119,6 +147,12 @@ def supersede(facts: Sequence[Fact]) -> int:
                     fact.supersedes.append(i)
         if not replaced:
             marked = [(o, s) for o, s in slots if o.state != 2 and _marks(slot, s)]
+            if not marked:
+                marked = [(o, s) for o, s in slots if o.state != 2 and _moved(slot, s)]
+                if marked and not any(_apart(marked[-1][1], b) for _, b in marked[:-1]):
+                    _mark(marked[-1][0], fact)  # the latest statement of it
+                slots.append((fact, slot))
+                continue
             if marked and not any(_apart(marked[-1][1], b) for _, b in marked[:-1]):
                 if slot.correcting:
                     _mark(marked[-1][0], fact)  # the latest statement of it, if it is clear
@@ -185,7 +219,12 @@ def _slot(fact: Fact) -> _Slot | None:
     mentioned = content(clauses)
     subject = content(told) or mentioned
     correcting = not CORRECTION_WORDS.isdisjoint(words)
-    return _Slot(speaker, subject, mentioned, ids, values, correcting)
+    when: frozenset[str] = frozenset()
+    if (months or _DATE_SHAPE_RE.search(body)) and not body.rstrip().endswith("?"):
+        # a question asks for a date, it dates nothing
+        when = frozenset(w for m in _DATE_RE.finditer(body) for w in tokenize(m.group()))
+        when &= values
+    return _Slot(speaker, subject, mentioned, ids, values, correcting, when)
 
 
 def _replaces(new: _Slot, old: _Slot) -> bool:
@@ -217,6 +256,28 @@ def _marks(new: _Slot, old: _Slot) -> bool:
     if new.correcting:
         return len(new.subject & old.mentioned) >= _SOFT_OVERLAP * len(new.subject)
     return new.subject == old.subject and len(new.subject) >= _SAME_SUBJECT_WORDS
+
+
+def _moved(new: _Slot, old: _Slot) -> bool:
+    """Whether ``new`` gives a later date or time for what ``old`` dated: a thing moved.
+
+    In any language and without a correction word ("Das Treffen mit Frau Keller wurde auf den
+    12. Dezember 2028 verschoben" after "... ist am 3. November 2028"): both say a date, the
+    later one says a date word the older does not, every value that differs is a date's
+    (the same names, amounts and codes on both sides), and the later one repeats at least
+    half of the older one's other words (names included), two at the least.
+    """
+    if new.speaker != old.speaker or new.ids != old.ids:
+        return False
+    if not new.when or not old.when or new.when <= old.when:
+        return False
+    if (new.values ^ old.values) - new.when - old.when:
+        return False  # another value changed too: not only a date
+    said = old.mentioned | (old.values - old.when)
+    shared = said & (new.mentioned | (new.values - new.when))
+    if any(len(w) > _FUNCTION_LETTERS for w in said - shared):
+        return False  # the older names something the later leaves out: "my mother's birthday"
+    return len(shared) >= max(_MOVED_WORDS, _MOVED_SHARE * len(said))
 
 
 def _apart(a: _Slot, b: _Slot) -> bool:
