@@ -70,6 +70,7 @@ _VALUE_RE = re.compile(r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m|er|e|em
 _NAME_RE = re.compile(r"(?<=[\w,;] )[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
 """A capitalised word (or run of them) inside a sentence: a name, a value like a number."""
 _NOT_NAMES = frozenset(("i", "i'm", "i'll", "i've", "i'd"))
+_UNICODE_WORD_RE = re.compile(r"[^\W\d_]+")
 _MONTHS = "|".join(sorted(DATE_WORDS, key=len, reverse=True))
 _DAY = r"\d{1,2}(?:st|nd|rd|th|er|e)?\b\.?"
 _DATE_RE = re.compile(
@@ -192,7 +193,7 @@ def _slot(fact: Fact) -> _Slot | None:
     speaker, sep, body = fact.line[2:].partition(": ")
     if not sep or speaker == "tool":
         return None
-    body = fold(body)  # "Réunion", "März": whole words, not "r" and "union"
+    body = _UNICODE_WORD_RE.sub(_fold_date, body)  # "März", "décembre": one word each
     clauses = [tokenize(c) for c in _CLAUSE_RE.split(body)]
     words = [w for c in clauses for w in c]
     numbers = {w for w in words if _VALUE_RE.match(w)}
@@ -225,6 +226,19 @@ def _slot(fact: Fact) -> _Slot | None:
         when = frozenset(w for m in _DATE_RE.finditer(body) for w in tokenize(m.group()))
         when &= values
     return _Slot(speaker, subject, mentioned, ids, values, correcting, when)
+
+
+def _fold_date(m: re.Match[str]) -> str:
+    """A month or weekday name written with accents, without them ("décembre" -> "decembre").
+
+    Only date words are folded: a name read whole ("Zoé Pâquet") instead of in ASCII pieces
+    changes which statements share a subject, which is not this rule's business.
+    """
+    word = m.group()
+    if word.isascii():
+        return word
+    plain = fold(word)
+    return plain if plain.lower() in DATE_WORDS else word
 
 
 def _replaces(new: _Slot, old: _Slot) -> bool:
@@ -267,7 +281,7 @@ def _moved(new: _Slot, old: _Slot) -> bool:
     (the same names, amounts and codes on both sides), and the later one repeats at least
     half of the older one's other words (names included), two at the least.
     """
-    if new.speaker != old.speaker or new.ids != old.ids:
+    if new.ids != old.ids:
         return False
     if not new.when or not old.when or new.when <= old.when:
         return False
