@@ -56,6 +56,7 @@ from summem.summarizers.extractive.lexicon import (
     CORRECTION_WORDS,
     DATE_WORDS,
     DATE_WORDS_WITH_DIGIT,
+    MONTH_NAMES,
     STOPWORDS,
 )
 from summem.summarizers.extractive.selection import Fact
@@ -70,6 +71,8 @@ _VALUE_RE = re.compile(r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m|er|e|em
 _NAME_RE = re.compile(r"(?<=[\w,;] )[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
 """A capitalised word (or run of them) inside a sentence: a name, a value like a number."""
 _NOT_NAMES = frozenset(("i", "i'm", "i'll", "i've", "i'd"))
+_NUMERIC_DAY_RE = re.compile(r"\d{1,2}[./]\d{1,2}(?:[./]|$)")
+_YEAR_RE = re.compile(r"(?:19|20)\d\d$")
 _UNICODE_WORD_RE = re.compile(r"[^\W\d_]+")
 _MONTHS = "|".join(sorted(DATE_WORDS, key=len, reverse=True))
 _DAY = r"\d{1,2}(?:st|nd|rd|th|er|e)?\b\.?"
@@ -121,6 +124,8 @@ class _Slot:
     correcting: bool
     when: frozenset[str] = frozenset()
     """Words of the dates and times it says ("3", "november", "2028", "14h30"): see :func:`_moved`."""
+    dates: frozenset[str] = frozenset()
+    """Each date or time it says, without its year: "3 november", "14h30", "3/11"."""
 
 
 def supersede(facts: Sequence[Fact]) -> int:
@@ -221,11 +226,13 @@ def _slot(fact: Fact) -> _Slot | None:
     subject = content(told) or mentioned
     correcting = not CORRECTION_WORDS.isdisjoint(words)
     when: frozenset[str] = frozenset()
+    dates: frozenset[str] = frozenset()
     if (months or _DATE_SHAPE_RE.search(body)) and not body.rstrip().endswith("?"):
         # a question asks for a date, it dates nothing
-        when = frozenset(w for m in _DATE_RE.finditer(body) for w in tokenize(m.group()))
-        when &= values
-    return _Slot(speaker, subject, mentioned, ids, values, correcting, when)
+        said = [[w for w in tokenize(m.group()) if w in values] for m in _DATE_RE.finditer(body)]
+        when = frozenset(w for d in said for w in d)
+        dates = frozenset(" ".join(w for w in d if not _YEAR_RE.match(w)) for d in said) - {""}
+    return _Slot(speaker, subject, mentioned, ids, values, correcting, when, dates)
 
 
 def _fold_date(m: re.Match[str]) -> str:
@@ -281,9 +288,11 @@ def _moved(new: _Slot, old: _Slot) -> bool:
     (the same names, amounts and codes on both sides), and the later one repeats at least
     half of the older one's other words (names included), two at the least.
     """
-    if new.ids != old.ids:
-        return False
     if not new.when or not old.when or new.when <= old.when:
+        return False
+    if any(map(_full_date, old.dates & new.dates)) and any(map(_full_date, new.dates - old.dates)):
+        return True  # "moved from 3 November to 12 November": it names the old date, and a new
+    if new.ids != old.ids:
         return False
     if (new.values ^ old.values) - new.when - old.when:
         return False  # another value changed too: not only a date
@@ -292,6 +301,13 @@ def _moved(new: _Slot, old: _Slot) -> bool:
     if any(len(w) > _FUNCTION_LETTERS for w in said - shared):
         return False  # the older names something the later leaves out: "my mother's birthday"
     return len(shared) >= max(_MOVED_WORDS, _MOVED_SHARE * len(said))
+
+
+def _full_date(date: str) -> bool:
+    """A day of a month ("3 november", "3/11", "03.11.2028"), not a weekday or a time alone."""
+    words = date.split()
+    day = any(w.isdigit() for w in words)
+    return (day and any(w in MONTH_NAMES for w in words)) or bool(_NUMERIC_DAY_RE.match(date))
 
 
 def _apart(a: _Slot, b: _Slot) -> bool:
