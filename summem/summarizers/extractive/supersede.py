@@ -66,8 +66,12 @@ __all__ = ["CORRECTION_WORDS", "link_marks", "supersede"]
 
 _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
 """Where a sentence's clauses part: a comma, semicolon or colon before a space, or a dash."""
-_VALUE_RE = re.compile(r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m|er|e|eme|h(?:\d\d)?)?$")
-"""A number, amount, date or time: "2300", "3/11", "03.11.2028", "9:40", "3rd", "1er", "14h30"."""
+_VALUE_RE = re.compile(
+    r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m|er|e|eme|h(?:\d\d)?"
+    r"|-?(?:gatsu|nichi|nen|ka))?$"
+)
+"""A number, amount, date or time: "2300", "3/11", "03.11.2028", "9:40", "3rd", "1er", "14h30",
+"11-gatsu 3-nichi" (romanised Japanese)."""
 _NAME_RE = re.compile(r"(?<=[\w,;] )[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
 """A capitalised word (or run of them) inside a sentence: a name, a value like a number."""
 _NOT_NAMES = frozenset(("i", "i'm", "i'll", "i've", "i'd"))
@@ -81,7 +85,10 @@ _DATE_RE = re.compile(
     r"(?:,?\s+(?:de\s+)?(?:19|20)\d\d)?"
     r"|\b\d{4}-\d\d-\d\d\b|\b\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d\d))?\b"
     r"|\b\d{1,2}\.\d{1,2}\.(?:\d{4}\b|\d\d\b)?"
-    r"|\b\d{1,2}(?::\d\d|h(?:\d\d)?\b|\s?[ap]m\b)|\b(?:19|20)\d\d\b",
+    r"|\b\d{1,2}(?::\d\d|h(?:\d\d)?\b|\s?[ap]m\b)|\b(?:19|20)\d\d\b"
+    r"|(?:\d{4}\s*年\s*)?\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?"  # 2028年11月3日
+    r"|\b(?:\d{4}-?nen\s+)?\d{1,2}-?gatsu(?:\s+\d{1,2}-?(?:nichi|ka)\b)?"  # 11-gatsu 3-ka
+    r"|\b\d{1,2}\s+th\u00e1ng\s+\d{1,2}(?:\s+n\u0103m\s+\d{4})?",  # 3 tháng 11 năm 2028
     re.IGNORECASE,
 )
 """A date or time, in the shapes of several languages: "3. November 2028", "le 11 novembre",
@@ -89,7 +96,8 @@ _DATE_RE = re.compile(
 "14h30", "9 am", "2028"."""
 _DATE_SHAPE_RE = re.compile(
     r"\b\d{4}-\d\d-\d\d\b|\b\d{1,2}/\d{1,2}\b|\b\d{1,2}\.\d{1,2}\.(?:\d{4}|\d\d)?"
-    r"|\b\d{1,2}(?::\d\d|h(?:\d\d)?\b|\s?[ap]m\b)",
+    r"|\b\d{1,2}(?::\d\d|h(?:\d\d)?\b|\s?[ap]m\b)"
+    r"|\d\s*月|\d-?gatsu\b|\d\s+th\u00e1ng\s+\d",
     re.IGNORECASE,
 )
 """A date or time said in digits alone (a month or weekday name says one too)."""
