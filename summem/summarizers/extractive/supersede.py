@@ -131,9 +131,13 @@ class _Slot:
     values: frozenset[str]
     correcting: bool
     when: frozenset[str] = frozenset()
-    """Words of the dates and times it says ("3", "november", "2028", "14h30"): see :func:`_moved`."""
+    """Words of the dates and times it says: "3", "november", "2028", "14h30"."""
     dates: frozenset[str] = frozenset()
     """Each date or time it says, without its year: "3 november", "14h30", "3/11"."""
+    other: frozenset[str] = frozenset()
+    """Its words but the dates' and function words, accents folded (names read whole)."""
+    named: frozenset[str] = frozenset()
+    """The capitalised words inside it, accents folded: names, and nouns in German."""
 
 
 def supersede(facts: Sequence[Fact]) -> int:
@@ -235,12 +239,17 @@ def _slot(fact: Fact) -> _Slot | None:
     correcting = not CORRECTION_WORDS.isdisjoint(words)
     when: frozenset[str] = frozenset()
     dates: frozenset[str] = frozenset()
+    glue: frozenset[str] = frozenset()
     if (months or _DATE_SHAPE_RE.search(body)) and not body.rstrip().endswith("?"):
         # a question asks for a date, it dates nothing
         said = [[w for w in tokenize(m.group()) if w in values] for m in _DATE_RE.finditer(body)]
         when = frozenset(w for d in said for w in d)
+        glue = frozenset(w for m in _DATE_RE.finditer(body) for w in tokenize(m.group()))
         dates = frozenset(" ".join(w for w in d if not _YEAR_RE.match(w)) for d in said) - {""}
-    return _Slot(speaker, subject, mentioned, ids, values, correcting, when, dates)
+    plain = fold(body)  # for a moved date, names are read whole: "Jörg Böhm", not "rg", "hm"
+    other = frozenset(tokenize(plain)) - when - glue - STOPWORDS - CORRECTION_WORDS
+    named = frozenset(w for m in _NAME_RE.findall(plain) for w in tokenize(m)) - when
+    return _Slot(speaker, subject, mentioned, ids, values, correcting, when, dates, other, named)
 
 
 def _fold_date(m: re.Match[str]) -> str:
@@ -284,6 +293,8 @@ def _marks(new: _Slot, old: _Slot) -> bool:
         return False  # each names something the other does not: two things
     if new.correcting:
         return len(new.subject & old.mentioned) >= _SOFT_OVERLAP * len(new.subject)
+    if (new.values ^ old.values) <= new.when | old.when:
+        return False  # one frame dated twice: two dated things, or a move (:func:`_moved`)
     return new.subject == old.subject and len(new.subject) >= _SAME_SUBJECT_WORDS
 
 
@@ -293,22 +304,26 @@ def _moved(new: _Slot, old: _Slot) -> bool:
     In any language and without a correction word ("Das Treffen mit Frau Keller wurde auf den
     12. Dezember 2028 verschoben" after "... ist am 3. November 2028"): both say a date, the
     later one says a date word the older does not, every value that differs is a date's
-    (the same names, amounts and codes on both sides), and the later one repeats at least
-    half of the older one's other words (names included), two at the least.
+    (the same names, amounts and codes on both sides), the later one says a word of its own
+    (the same words with another date are two dated things, as a list says them) and repeats
+    every longer word of the older one and at least half of its words, two at the least (a
+    function word of any language is short: "ist", "le", "es"). Or, in any words, the later
+    one names the older one's day and another day ("moved from 3 November to 12 November").
     """
     if not new.when or not old.when or new.when <= old.when:
         return False
     if any(map(_full_date, old.dates & new.dates)) and any(map(_full_date, new.dates - old.dates)):
         return True  # "moved from 3 November to 12 November": it names the old date, and a new
-    if new.ids != old.ids:
-        return False
-    if (new.values ^ old.values) - new.when - old.when:
-        return False  # another value changed too: not only a date
-    said = old.mentioned | (old.values - old.when)
-    shared = said & (new.mentioned | (new.values - new.when))
-    if any(len(w) > _FUNCTION_LETTERS for w in said - shared):
+    if new.ids != old.ids or new.named != old.named:
+        return False  # another code, another name: another thing
+    said, told = old.other, new.other
+    if any(w[0].isdigit() for w in said ^ told):
+        return False  # another number changed too: not only a date
+    if not told - said:
+        return False  # the same words with another date: two dated things, said alike
+    if any(len(w) > _FUNCTION_LETTERS for w in said - told):
         return False  # the older names something the later leaves out: "my mother's birthday"
-    return len(shared) >= max(_MOVED_WORDS, _MOVED_SHARE * len(said))
+    return len(said & told) >= max(_MOVED_WORDS, _MOVED_SHARE * len(said))
 
 
 def _full_date(date: str) -> bool:
