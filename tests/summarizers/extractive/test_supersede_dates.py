@@ -99,3 +99,29 @@ def test_other_dated_things_are_not_moved_dates() -> None:
     for older, newer in cases:
         out = summarize(older, newer)
         assert links(out, "marks") == [] and links(out, "supersedes") == [], (older, out.text)
+
+
+def test_one_frame_dated_again_and_again_in_the_same_words_is_not_a_running_status() -> None:
+    # three dated things said alike (a list's way), not one status: nothing is marked; a move
+    # says a word of its own ("moved", "verschoben", "reportée") or names the old date
+    frame = "The delivery of the corner sofa is expected on {}."
+    dates = ("23 March 2027", "10 June 2027", "9 April 2027")
+    messages = [msg(str(i), frame.format(d)) for i, d in enumerate(dates)]
+    request = SummaryRequest(
+        messages=messages,
+        previous_summary=None,
+        max_tokens=600,
+        token_counter=ApproxCounter(),
+    )
+    out = run_sync(ExtractiveSummarizer(verbatim_words=0).summarize(request))
+    assert links(out, "marks") == [] and links(out, "supersedes") == [], out.text
+    for d in dates:
+        assert d in out.text
+
+
+def test_a_later_statement_naming_the_old_date_and_a_new_one_marks_it_in_any_words() -> None:
+    out = summarize(
+        "Mi cita con el dentista es el 3 de noviembre de 2028.",
+        "The clinic wrote that the appointment goes from 3 de noviembre to 12 de noviembre.",
+    )
+    assert links(out, "marks") == ["a"], out.text
