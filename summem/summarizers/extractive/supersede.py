@@ -43,6 +43,17 @@ priority is halved, the later one ranks above what the older one was worth, and 
 is only ever kept beside it (:attr:`Fact.corrected_by`; the link is recorded in provenance as
 ``"marks"`` and restored on the next round): when room runs out the correction is kept ahead of
 the stale line, and a stale line is never the only one left.
+
+A date is a value in any of several languages: month and weekday names of English, German,
+French, Spanish, Italian, Portuguese and Dutch (accents folded: "März", "décembre"), day-first
+and numeric shapes ("3. November 2028", "3 de noviembre de 2028", "3/11", "03.11.2028"),
+times ("14h30"), and CJK, romanised Japanese and Vietnamese shapes. So "the team meeting moved
+to 12. Dezember 2028" replaces "the team meeting is on 3. November 2028". A date moved without
+an English correction word marks the older statement (:func:`_moved`): in any language, when
+only the date differs and the later statement says a word of its own ("Das Treffen ... wurde
+auf den 12. Dezember 2028 verschoben"), or when it names the older one's day and another day.
+One frame dated again in the same words ("The delivery ... is expected on 23 March 2027", then
+on 10 June) is two dated things, as a list says them, and is not a running status.
 """
 
 from __future__ import annotations
