@@ -8,8 +8,6 @@ is specific to one conversation or data set.
 from __future__ import annotations
 
 __all__ = [
-    "DATE_WORDS",
-    "DATE_WORDS_WITH_DIGIT",
     "DECISION_BIGRAMS",
     "DECISION_WORDS",
     "EMPTY_WORDS",
@@ -18,7 +16,6 @@ __all__ = [
     "INTERJECTIONS",
     "IRREGULAR_PAST",
     "LOOSE_INTERJECTIONS",
-    "MONTH_NAMES",
     "MONTH_WORDS",
     "MONTH_WORDS_WITH_DIGIT",
     "NOT_EVENTS",
@@ -47,27 +44,6 @@ MONTH_WORDS = _wordset(
     apr jun jul aug sep sept oct nov dec"""
 )
 MONTH_WORDS_WITH_DIGIT = frozenset(("may", "march", "mar"))
-MONTH_NAMES = MONTH_WORDS | _wordset(
-    """may march mar mai mars januar februar marz april juni juli oktober dezember janvier
-    fevrier avril juin juillet aout septembre octobre novembre decembre enero febrero marzo
-    abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre gennaio
-    febbraio aprile maggio giugno luglio settembre ottobre dicembre janeiro fevereiro marco
-    maio junho julho setembro outubro novembro dezembro januari februari maart mei augustus"""
-)
-"""Month names of English, German, French, Spanish, Italian, Portuguese and Dutch, folded to
-ASCII (:func:`.facts.fold`)."""
-DATE_WORDS = MONTH_NAMES | _wordset(
-    """monday tuesday wednesday thursday friday saturday sunday montag dienstag mittwoch
-    donnerstag freitag samstag sonntag sonnabend lundi mardi mercredi jeudi vendredi samedi
-    dimanche lunes martes miercoles jueves viernes sabado domingo lunedi martedi mercoledi
-    giovedi venerdi sabato domenica segunda-feira terca-feira quarta-feira quinta-feira
-    sexta-feira maandag dinsdag woensdag donderdag vrijdag zaterdag zondag"""
-)
-"""Month and weekday names of those languages: a date's words, read as its value, not its
-subject."""
-DATE_WORDS_WITH_DIGIT = MONTH_WORDS_WITH_DIGIT | _wordset("mars mai mei marco domingo")
-"""Date words that are other words too (a planet, "Marco", "Domingo"): a date only beside a
-number."""
 WHEN_WORDS = _wordset(
     """monday tuesday wednesday thursday friday saturday sunday mon tue tues thu thurs fri
     yesterday tomorrow tonight weekend ago recently upcoming"""

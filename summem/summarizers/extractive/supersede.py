@@ -43,17 +43,6 @@ priority is halved, the later one ranks above what the older one was worth, and 
 is only ever kept beside it (:attr:`Fact.corrected_by`; the link is recorded in provenance as
 ``"marks"`` and restored on the next round): when room runs out the correction is kept ahead of
 the stale line, and a stale line is never the only one left.
-
-A date is a value in any of several languages: month and weekday names of English, German,
-French, Spanish, Italian, Portuguese and Dutch (accents folded: "März", "décembre"), day-first
-and numeric shapes ("3. November 2028", "3 de noviembre de 2028", "3/11", "03.11.2028"),
-times ("14h30"), and CJK, romanised Japanese and Vietnamese shapes. So "the team meeting moved
-to 12. Dezember 2028" replaces "the team meeting is on 3. November 2028". A date moved without
-an English correction word marks the older statement (:func:`_moved`): in any language, when
-only the date differs and the later statement says a word of its own ("Das Treffen ... wurde
-auf den 12. Dezember 2028 verschoben"), or when it names the older one's day and another day.
-One frame dated again in the same words ("The delivery ... is expected on 23 March 2027", then
-on 10 June) is two dated things, as a list says them, and is not a running status.
 """
 
 from __future__ import annotations
@@ -62,12 +51,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from summem.summarizers.extractive.facts import fold, tokenize
+from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import (
     CORRECTION_WORDS,
-    DATE_WORDS,
-    DATE_WORDS_WITH_DIGIT,
-    MONTH_NAMES,
+    MONTH_WORDS,
+    MONTH_WORDS_WITH_DIGIT,
     STOPWORDS,
 )
 from summem.summarizers.extractive.selection import Fact
@@ -77,48 +65,10 @@ __all__ = ["CORRECTION_WORDS", "link_marks", "supersede"]
 
 _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
 """Where a sentence's clauses part: a comma, semicolon or colon before a space, or a dash."""
-_VALUE_RE = re.compile(
-    r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m|er|e|eme|h(?:\d\d)?"
-    r"|-?(?:gatsu|nichi|nen|ka))?$"
-)
-"""A number, amount, date or time: "2300", "3/11", "03.11.2028", "9:40", "3rd", "1er", "14h30",
-"11-gatsu 3-nichi" (romanised Japanese)."""
+_VALUE_RE = re.compile(r"^[\d.,:/-]*\d[\d.,:/-]*(?:st|nd|rd|th|am|pm|k|m)?$")
 _NAME_RE = re.compile(r"(?<=[\w,;] )[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
 """A capitalised word (or run of them) inside a sentence: a name, a value like a number."""
 _NOT_NAMES = frozenset(("i", "i'm", "i'll", "i've", "i'd"))
-_NUMERIC_DAY_RE = re.compile(r"\d{1,2}[./]\d{1,2}(?:[./]|$)")
-_YEAR_RE = re.compile(r"(?:19|20)\d\d$")
-_UNICODE_WORD_RE = re.compile(r"[^\W\d_]+")
-_MONTHS = "|".join(sorted(DATE_WORDS, key=len, reverse=True))
-_DAY = r"\d{1,2}(?:st|nd|rd|th|er|e)?\b\.?"
-_DATE_RE = re.compile(
-    rf"\b(?:{_DAY}\s+(?:de\s+)?)?(?:{_MONTHS})\b\.?(?:,?\s+(?:de\s+)?{_DAY})?"
-    r"(?:,?\s+(?:de\s+)?(?:19|20)\d\d)?"
-    r"|\b\d{4}-\d\d-\d\d\b|\b\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d\d))?\b"
-    r"|\b\d{1,2}\.\d{1,2}\.(?:\d{4}\b|\d\d\b)?"
-    r"|\b\d{1,2}(?::\d\d|h(?:\d\d)?\b|\s?[ap]m\b)|\b(?:19|20)\d\d\b"
-    r"|(?:\d{4}\s*年\s*)?\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?"  # 2028年11月3日
-    r"|\b(?:\d{4}-?nen\s+)?\d{1,2}-?gatsu(?:\s+\d{1,2}-?(?:nichi|ka)\b)?"  # 11-gatsu 3-ka
-    r"|\b\d{1,2}\s+th\u00e1ng\s+\d{1,2}(?:\s+n\u0103m\s+\d{4})?",  # 3 tháng 11 năm 2028
-    re.IGNORECASE,
-)
-"""A date or time, in the shapes of several languages: "3. November 2028", "le 11 novembre",
-"3 de noviembre de 2028", "Monday 3 November", "3/11", "03.11.2028", "2028-11-03", "9:40",
-"14h30", "9 am", "2028"."""
-_DATE_SHAPE_RE = re.compile(
-    r"\b\d{4}-\d\d-\d\d\b|\b\d{1,2}/\d{1,2}\b|\b\d{1,2}\.\d{1,2}\.(?:\d{4}|\d\d)?"
-    r"|\b\d{1,2}(?::\d\d|h(?:\d\d)?\b|\s?[ap]m\b)"
-    r"|\d\s*月|\d-?gatsu\b|\d\s+th\u00e1ng\s+\d",
-    re.IGNORECASE,
-)
-"""A date or time said in digits alone (a month or weekday name says one too)."""
-_MOVED_SHARE = 0.5
-"""Share of the older statement's words (names included) a later date must repeat to move it."""
-_MOVED_WORDS = 2
-"""Fewest words both must share (one shared word, "flight", is two flights)."""
-_FUNCTION_LETTERS = 3
-"""The longest word the later statement may leave out of the older one's: a function word of
-any language ("ist", "le", "el", "es") is short; a word that names what is dated is longer."""
 _STALE = 0.5
 """What a marked (probably stale) fact keeps of its priority."""
 _LEAD = 0.01
@@ -141,14 +91,6 @@ class _Slot:
     ids: frozenset[str]
     values: frozenset[str]
     correcting: bool
-    when: frozenset[str] = frozenset()
-    """Words of the dates and times it says: "3", "november", "2028", "14h30"."""
-    dates: frozenset[str] = frozenset()
-    """Each date or time it says, without its year: "3 november", "14h30", "3/11"."""
-    other: frozenset[str] = frozenset()
-    """Its words but the dates' and function words, accents folded (names read whole)."""
-    named: frozenset[str] = frozenset()
-    """The capitalised words inside it, accents folded: names, and nouns in German."""
 
 
 def supersede(facts: Sequence[Fact]) -> int:
@@ -176,12 +118,6 @@ def supersede(facts: Sequence[Fact]) -> int:
                     fact.supersedes.append(i)
         if not replaced:
             marked = [(o, s) for o, s in slots if o.state != 2 and _marks(slot, s)]
-            if not marked:
-                marked = [(o, s) for o, s in slots if o.state != 2 and _moved(slot, s)]
-                if marked and not any(_apart(marked[-1][1], b) for _, b in marked[:-1]):
-                    _mark(marked[-1][0], fact)  # the latest statement of it
-                slots.append((fact, slot))
-                continue
             if marked and not any(_apart(marked[-1][1], b) for _, b in marked[:-1]):
                 if slot.correcting:
                     _mark(marked[-1][0], fact)  # the latest statement of it, if it is clear
@@ -221,13 +157,12 @@ def _slot(fact: Fact) -> _Slot | None:
     speaker, sep, body = fact.line[2:].partition(": ")
     if not sep or speaker == "tool":
         return None
-    body = _UNICODE_WORD_RE.sub(_fold_date, body)  # "März", "décembre": one word each
     clauses = [tokenize(c) for c in _CLAUSE_RE.split(body)]
     words = [w for c in clauses for w in c]
     numbers = {w for w in words if _VALUE_RE.match(w)}
-    months = {w for w in words if w in DATE_WORDS}
+    months = {w for w in words if w in MONTH_WORDS}
     if not numbers:  # "I may go", "the march": a month word alone is not a date
-        months -= DATE_WORDS_WITH_DIGIT
+        months -= MONTH_WORDS_WITH_DIGIT
     names = {w for m in _NAME_RE.findall(body) for w in tokenize(m)} - _NOT_NAMES
     values = frozenset(numbers | months | names)
     if not values:
@@ -248,32 +183,7 @@ def _slot(fact: Fact) -> _Slot | None:
     mentioned = content(clauses)
     subject = content(told) or mentioned
     correcting = not CORRECTION_WORDS.isdisjoint(words)
-    when: frozenset[str] = frozenset()
-    dates: frozenset[str] = frozenset()
-    glue: frozenset[str] = frozenset()
-    if (months or _DATE_SHAPE_RE.search(body)) and not body.rstrip().endswith("?"):
-        # a question asks for a date, it dates nothing
-        said = [[w for w in tokenize(m.group()) if w in values] for m in _DATE_RE.finditer(body)]
-        when = frozenset(w for d in said for w in d)
-        glue = frozenset(w for m in _DATE_RE.finditer(body) for w in tokenize(m.group()))
-        dates = frozenset(" ".join(w for w in d if not _YEAR_RE.match(w)) for d in said) - {""}
-    plain = fold(body)  # for a moved date, names are read whole: "Jörg Böhm", not "rg", "hm"
-    other = frozenset(tokenize(plain)) - when - glue - STOPWORDS - CORRECTION_WORDS
-    named = frozenset(w for m in _NAME_RE.findall(plain) for w in tokenize(m)) - when
-    return _Slot(speaker, subject, mentioned, ids, values, correcting, when, dates, other, named)
-
-
-def _fold_date(m: re.Match[str]) -> str:
-    """A month or weekday name written with accents, without them ("décembre" -> "decembre").
-
-    Only date words are folded: a name read whole ("Zoé Pâquet") instead of in ASCII pieces
-    changes which statements share a subject, which is not this rule's business.
-    """
-    word = m.group()
-    if word.isascii():
-        return word
-    plain = fold(word)
-    return plain if plain.lower() in DATE_WORDS else word
+    return _Slot(speaker, subject, mentioned, ids, values, correcting)
 
 
 def _replaces(new: _Slot, old: _Slot) -> bool:
@@ -304,44 +214,7 @@ def _marks(new: _Slot, old: _Slot) -> bool:
         return False  # each names something the other does not: two things
     if new.correcting:
         return len(new.subject & old.mentioned) >= _SOFT_OVERLAP * len(new.subject)
-    if (new.values ^ old.values) <= new.when | old.when:
-        return False  # one frame dated twice: two dated things, or a move (:func:`_moved`)
     return new.subject == old.subject and len(new.subject) >= _SAME_SUBJECT_WORDS
-
-
-def _moved(new: _Slot, old: _Slot) -> bool:
-    """Whether ``new`` gives a later date or time for what ``old`` dated: a thing moved.
-
-    In any language and without a correction word ("Das Treffen mit Frau Keller wurde auf den
-    12. Dezember 2028 verschoben" after "... ist am 3. November 2028"): both say a date, the
-    later one says a date word the older does not, every value that differs is a date's
-    (the same names, amounts and codes on both sides), the later one says a word of its own
-    (the same words with another date are two dated things, as a list says them) and repeats
-    every longer word of the older one and at least half of its words, two at the least (a
-    function word of any language is short: "ist", "le", "es"). Or, in any words, the later
-    one names the older one's day and another day ("moved from 3 November to 12 November").
-    """
-    if not new.when or not old.when or new.when <= old.when:
-        return False
-    if any(map(_full_date, old.dates & new.dates)) and any(map(_full_date, new.dates - old.dates)):
-        return True  # "moved from 3 November to 12 November": it names the old date, and a new
-    if new.ids != old.ids or new.named != old.named:
-        return False  # another code, another name: another thing
-    said, told = old.other, new.other
-    if any(w[0].isdigit() for w in said ^ told):
-        return False  # another number changed too: not only a date
-    if not told - said:
-        return False  # the same words with another date: two dated things, said alike
-    if any(len(w) > _FUNCTION_LETTERS for w in said - told):
-        return False  # the older names something the later leaves out: "my mother's birthday"
-    return len(said & told) >= max(_MOVED_WORDS, _MOVED_SHARE * len(said))
-
-
-def _full_date(date: str) -> bool:
-    """A day of a month ("3 november", "3/11", "03.11.2028"), not a weekday or a time alone."""
-    words = date.split()
-    day = any(w.isdigit() for w in words)
-    return (day and any(w in MONTH_NAMES for w in words)) or bool(_NUMERIC_DAY_RE.match(date))
 
 
 def _apart(a: _Slot, b: _Slot) -> bool:
