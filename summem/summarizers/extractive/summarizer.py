@@ -94,6 +94,7 @@ from summem.summarizers.extractive.facts import (
     compact_sentence,
     content_words,
     digit_words,
+    names_a_name,
     score_sentence,
     split_sentences,
     tokenize,
@@ -897,14 +898,16 @@ def _discount_repeats(old: Sequence[Fact], new: Sequence[Fact]) -> None:
     what it answers), tool results and lines with a number or code are not counted (an
     option offered again, a date confirmed twice: the same value said again is data, not
     boilerplate; counted, the own ``confirmations`` family lost 0.05 of its facts at the end,
-    4,000/3,000/1,000, 5 seeds); a fact the template discount already discounted is left as
-    it is. Only the unnamed user and assistant of a chat: in a dialogue between named people
+    4,000/3,000/1,000, 5 seeds), and nor are lines that name someone or something
+    (:func:`.facts.names_a_name`: "Our new cleaner is Hester Blackwood.", said again on
+    purpose so it is not forgotten, is a fact restated, while a stock phrase names no one);
+    a fact the template discount already discounted is left as it is. Only the unnamed user and assistant of a chat: in a dialogue between named people
     (LoCoMo) it cost 8,000/2,000 an answer in view (0.309 -> 0.308).
     """
     said: dict[tuple[str, frozenset[str]], int] = {}
     for fact in old:
-        speaker = fact.line[2:].partition(": ")[0]
-        if fact.own == 1 and speaker in _ROLES and not fact.digits:
+        speaker, _, body = fact.line[2:].partition(": ")
+        if fact.own == 1 and speaker in _ROLES and not fact.digits and not names_a_name(body):
             key = (speaker, fact.words)
             said[key] = max(said.get(key, 0), len(fact.ids) + fact.more)
     for fact in new:
