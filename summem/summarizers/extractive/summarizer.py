@@ -901,8 +901,9 @@ def _discount_repeats(old: Sequence[Fact], new: Sequence[Fact]) -> None:
     4,000/3,000/1,000, 5 seeds), and nor are lines that name someone or something
     (:func:`.facts.names_a_name`: "Our new cleaner is Hester Blackwood.", said again on
     purpose so it is not forgotten, is a fact restated, while a stock phrase names no one);
-    a fact the template discount already discounted is left as it is. Only the unnamed user and assistant of a chat: in a dialogue between named people
-    (LoCoMo) it cost 8,000/2,000 an answer in view (0.309 -> 0.308).
+    a fact the template discount already discounted is left as it is. Only the unnamed user
+    and assistant of a chat: in a dialogue between named people (LoCoMo) it cost 8,000/2,000
+    an answer in view (0.309 -> 0.308).
     """
     said: dict[tuple[str, frozenset[str]], int] = {}
     for fact in old:
