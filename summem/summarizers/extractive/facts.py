@@ -33,6 +33,7 @@ __all__ = [
     "digit_words",
     "fold",
     "has_hard_signal",
+    "names_a_name",
     "score_sentence",
     "split_sentences",
     "tokenize",
@@ -380,6 +381,20 @@ def has_hard_signal(sentence: str, speakers: frozenset[str] = frozenset()) -> bo
     soft = score_sentence(sentence, "user", speakers=speakers, off=_SOFT_SIGNALS)
     bare = score_sentence(sentence, "user", speakers=speakers, off=_SOFT_SIGNALS | _HARD_SIGNALS)
     return soft != bare
+
+
+def names_a_name(sentence: str) -> bool:
+    """Whether ``sentence`` names someone or something, as :func:`score_sentence` reads names.
+
+    A capitalised word or run of them after the first word ("Our cleaner is Hester Blackwood",
+    "the flight to Cork"), or an acronym; "I" and its contractions, "OK", a code's letters and
+    the calendar's words ("on Monday", "in May") are not names.
+    """
+    calendar = lex.MONTH_WORDS | lex.MONTH_WORDS_WITH_DIGIT | lex.WHEN_WORDS
+    return any(
+        n not in _NOT_NAMES and not set(tokenize(n)) <= calendar
+        for n in _NAME_RE.findall(_CODE_RE.sub(" ", sentence))
+    )
 
 
 _LOWER_ID_RE = re.compile(r"[a-z0-9]+(?:[_.:-][a-z0-9]+)*")

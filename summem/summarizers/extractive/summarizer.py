@@ -94,6 +94,7 @@ from summem.summarizers.extractive.facts import (
     compact_sentence,
     content_words,
     digit_words,
+    names_a_name,
     score_sentence,
     split_sentences,
     tokenize,
@@ -123,6 +124,8 @@ from summem.summarizers.extractive.tables import (
 )
 from summem.summarizers.extractive.templates import (
     COUNTED_BY,
+    MIN_INSTANCES,
+    POWER,
     discount_templates,
     read_memory,
     read_open_runs,
@@ -223,6 +226,7 @@ _SELECTION_HEURISTICS = (
     "table_recall",
     "novelty",
     "clauses",
+    "repeats",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -359,6 +363,8 @@ class ExtractiveSummarizer:
         open_runs = read_open_runs(extra_before)
         if "templates" not in off:
             templates = discount_templates(old + new, templates, open_runs)
+        if "repeats" not in off:
+            _discount_repeats(old, new)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)
@@ -871,6 +877,49 @@ def _clause_score(
         (score_sentence(p, role, focus, speakers=speakers, off=off) for p in parts), reverse=True
     )
     return max(score, each[0] + _JOINED * sum(each[1:]))
+
+
+_ROLES = frozenset(("user", "assistant"))
+"""The labels of a chat's unnamed speakers (a named one is labelled by name)."""
+
+
+def _discount_repeats(old: Sequence[Fact], new: Sequence[Fact]) -> None:
+    """Discount a sentence said in many messages as a template is (see :mod:`.templates`).
+
+    A carried line records every message it was said in (repeats merge into it: ``ids``
+    and ``more``). A stock phrase an assistant says in every other reply ("Keep a short note
+    of what you changed so it's easy to undo.", said in 40 messages) is a template with no
+    value changed, but the template memory keeps the 32 frames seen most recently, and a
+    phrasebook of more than that thrashed it: the phrase was never discounted and kept its
+    line round after round, each new repeat merging into it, while details said once were
+    evicted. So a line said in ``n >= 3`` messages has its priority divided by
+    ``(n - 1) ** POWER`` as a template's is, and so has the span's repeat of it (the same
+    words), which would otherwise take its place. Lines made of two messages (a reply and
+    what it answers), tool results and lines with a number or code are not counted (an
+    option offered again, a date confirmed twice: the same value said again is data, not
+    boilerplate; counted, the own ``confirmations`` family lost 0.05 of its facts at the end,
+    4,000/3,000/1,000, 5 seeds), and nor are lines that name someone or something
+    (:func:`.facts.names_a_name`: "Our new cleaner is Hester Blackwood.", said again on
+    purpose so it is not forgotten, is a fact restated, while a stock phrase names no one);
+    a fact the template discount already discounted is left as it is. Only the unnamed user
+    and assistant of a chat: in a dialogue between named people (LoCoMo) it cost 8,000/2,000
+    an answer in view (0.309 -> 0.308).
+    """
+    said: dict[tuple[str, frozenset[str]], int] = {}
+    for fact in old:
+        speaker, _, body = fact.line[2:].partition(": ")
+        if fact.own == 1 and speaker in _ROLES and not fact.digits and not names_a_name(body):
+            key = (speaker, fact.words)
+            said[key] = max(said.get(key, 0), len(fact.ids) + fact.more)
+    for fact in new:
+        key = (fact.line[2:].partition(": ")[0], fact.words)
+        if key in said:
+            said[key] += len(fact.ids)
+    for fact in (*old, *new):
+        n = said.get((fact.line[2:].partition(": ")[0], fact.words), 0)
+        if n >= MIN_INSTANCES and fact.recorded is None and fact.own == 1:
+            fact.recorded = fact.priority  # the next round discounts afresh, not again
+            fact.priority /= (n - 1) ** POWER
 
 
 def _counted(text: str) -> set[str]:
