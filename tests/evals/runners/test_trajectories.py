@@ -130,7 +130,8 @@ def test_a_stale_value_counts_unless_its_correction_follows_it() -> None:
 
 def test_a_summarizer_that_never_lets_old_facts_go_fails_the_correction_family() -> None:
     """The evals tell a weakened summarizer apart: one that keeps what it has (carry-over at
-    100%, no room for new facts) keeps stale values and loses their corrections."""
+    100%, no room for new facts, and no discount of carried lines said in many messages,
+    which would let old lines go) keeps stale values and loses their corrections."""
     from evals.engine.config import build_reducer as real_build
     from evals.families.catalogue import FAMILIES
     from summem.summarizers.extractive import ExtractiveSummarizer
@@ -160,7 +161,9 @@ def test_a_summarizer_that_never_lets_old_facts_go_fails_the_correction_family()
 
     def weakened(cfg: EngineConfig, **kw: Any) -> Any:
         reducer = real_build(cfg, **kw)
-        reducer.summarizer = ExtractiveSummarizer(carry_share=1.0, new_share=0.0)
+        reducer.summarizer = ExtractiveSummarizer(
+            carry_share=1.0, new_share=0.0, ablate=["repeats"]
+        )
         return reducer
 
     good, weak = run(real_build), run(weakened)
