@@ -344,22 +344,17 @@ def placement_table(rows: Sequence[dict[str, Any]]) -> str:
     rare). Read beside the view and summary sizes, it says whether a method loses in its
     summary or in the turns it keeps (``docs-notes/budget-use.md``, session 14).
     """
-    table: list[dict[str, Any]] = []
-    for (method, budget), by_group in _keyed(rows):
-        overall = by_group["all"]
-        table.append(
-            {
-                "method": method,
-                "budget": budget,
-                "view tokens": overall["view_tokens_mean"],
-                "summary tokens": overall["summary_tokens_mean"],
-                "all": overall["answer_in_view"],
-                "summary only": overall.get("answer_summary_only"),
-                "turns only": overall.get("answer_turns_only"),
-                "both": overall.get("answer_both"),
-            }
-        )
-    return markdown_table(table, floatfmt=".3f")
+    return _overall_table(
+        rows,
+        {
+            "view tokens": "view_tokens_mean",
+            "summary tokens": "summary_tokens_mean",
+            "all": "answer_in_view",
+            "summary only": "answer_summary_only",
+            "turns only": "answer_turns_only",
+            "both": "answer_both",
+        },
+    )
 
 
 def wording_table(rows: Sequence[dict[str, Any]]) -> str:
@@ -372,20 +367,28 @@ def wording_table(rows: Sequence[dict[str, Any]]) -> str:
     personal pronouns folded on both sides (:func:`evals.text.person_neutral`), a diagnostic
     beside the headline, never instead of it (``docs-notes/locomo-half-budget.md``).
     """
-    table: list[dict[str, Any]] = []
-    for (method, budget), by_group in _keyed(rows):
-        overall = by_group["all"]
-        table.append(
-            {
-                "method": method,
-                "budget": budget,
-                "all": overall["answer_in_view"],
-                "literal items": overall.get("answer_literal_items"),
-                "literal": overall.get("answer_in_view_literal"),
-                "reworded": overall.get("answer_in_view_reworded"),
-                "pronouns folded": overall.get("answer_in_view_neutral"),
-            }
-        )
+    return _overall_table(
+        rows,
+        {
+            "all": "answer_in_view",
+            "literal items": "answer_literal_items",
+            "literal": "answer_in_view_literal",
+            "reworded": "answer_in_view_reworded",
+            "pronouns folded": "answer_in_view_neutral",
+        },
+    )
+
+
+def _overall_table(rows: Sequence[dict[str, Any]], columns: dict[str, str]) -> str:
+    """One row per method and budget: ``column -> overall score`` (``None`` where absent)."""
+    table = [
+        {
+            "method": method,
+            "budget": budget,
+            **{name: by_group["all"].get(key) for name, key in columns.items()},
+        }
+        for (method, budget), by_group in _keyed(rows)
+    ]
     return markdown_table(table, floatfmt=".3f")
 
 

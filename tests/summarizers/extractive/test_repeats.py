@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from summem.messages import SummaryInfo
+from summem.messages import Message, SummaryInfo
 from summem.summarizers.extractive import summarizer
 from summem.summarizers.extractive.facts import names_a_name
 from tests.summarizers.extractive.test_selection_policy import lines, msg, summarize
@@ -19,18 +19,18 @@ DETAIL = (
     "while my daughter cannot eat sesame at all, so the party food is its own project."
 )
 
+LATER = [
+    msg("u9", "Our neighbour lent us a ladder for the gutters this weekend."),
+    msg("u10", "The boiler engineer is booked for Thursday between eight and noon."),
+]
 
-def _rounds(ablate: tuple[str, ...] = ()) -> list[str]:
-    first = [msg("u0", DETAIL)]
-    for i in range(6):
-        first += [msg(f"a{i}", STOCK, "assistant")]
+
+def _two_rounds(
+    first: list[Message], later: list[Message], kept_first: str, ablate: tuple[str, ...]
+) -> list[str]:
+    """Summarize ``first`` (where ``kept_first`` fits), then ``later`` under 90 tokens after it."""
     out = summarize(first, 200, ablate=ablate)
-    assert any("sesame" in line for line in lines(out))  # room for both at first
-    later = [
-        msg("u9", "Our neighbour lent us a ladder for the gutters this weekend."),
-        msg("u10", "The boiler engineer is booked for Thursday between eight and noon."),
-        msg("a9", STOCK, "assistant"),
-    ]
+    assert any(kept_first in line for line in lines(out))  # room for everything at first
     again = summarize(
         later,
         90,
@@ -39,6 +39,14 @@ def _rounds(ablate: tuple[str, ...] = ()) -> list[str]:
         previous_info=SummaryInfo(extra=out.extra),
     )
     return lines(again)
+
+
+def _rounds(ablate: tuple[str, ...] = ()) -> list[str]:
+    first = [msg("u0", DETAIL)]
+    for i in range(6):
+        first += [msg(f"a{i}", STOCK, "assistant")]
+    later = [*LATER, msg("a9", STOCK, "assistant")]
+    return _two_rounds(first, later, "sesame", ablate)
 
 
 def test_a_phrase_said_in_many_messages_gives_way_to_a_detail_said_once() -> None:
@@ -60,21 +68,7 @@ def _restated(ablate: tuple[str, ...] = ()) -> list[str]:
     first = [msg("u0", DETAIL)]
     for i in range(4):
         first += [msg(f"u{i + 1}", NAMED), msg(f"a{i}", "Okay.", "assistant")]
-    out = summarize(first, 200, ablate=ablate)
-    assert any("Holloway" in line for line in lines(out))
-    later = [
-        msg("u9", "Our neighbour lent us a ladder for the gutters this weekend."),
-        msg("u10", "The boiler engineer is booked for Thursday between eight and noon."),
-        msg("u11", NAMED),
-    ]
-    again = summarize(
-        later,
-        90,
-        ablate=ablate,
-        previous_summary=out.text,
-        previous_info=SummaryInfo(extra=out.extra),
-    )
-    return lines(again)
+    return _two_rounds(first, [*LATER, msg("u11", NAMED)], "Holloway", ablate)
 
 
 def test_a_line_that_names_someone_said_again_and_again_is_a_fact_not_a_stock_phrase() -> None:
