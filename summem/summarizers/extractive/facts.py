@@ -383,6 +383,10 @@ def has_hard_signal(sentence: str, speakers: frozenset[str] = frozenset()) -> bo
     return soft != bare
 
 
+_CALENDAR = lex.MONTH_WORDS | lex.MONTH_WORDS_WITH_DIGIT | lex.WHEN_WORDS
+"""The calendar's words: a capitalised one ("Monday", "May") names no one."""
+
+
 def names_a_name(sentence: str) -> bool:
     """Whether ``sentence`` names someone or something, as :func:`score_sentence` reads names.
 
@@ -390,9 +394,8 @@ def names_a_name(sentence: str) -> bool:
     "the flight to Cork"), or an acronym; "I" and its contractions, "OK", a code's letters and
     the calendar's words ("on Monday", "in May") are not names.
     """
-    calendar = lex.MONTH_WORDS | lex.MONTH_WORDS_WITH_DIGIT | lex.WHEN_WORDS
     return any(
-        n not in _NOT_NAMES and not set(tokenize(n)) <= calendar
+        n not in _NOT_NAMES and not set(tokenize(n)) <= _CALENDAR
         for n in _NAME_RE.findall(_CODE_RE.sub(" ", sentence))
     )
 
