@@ -260,7 +260,11 @@ def _open(config_path: str | None, store: str | None) -> tuple[str, Store | None
 
 
 def _require(store: Store | None, session: str, url: str) -> Store:
-    if store is None or not store.exists(session):
+    if store is None:  # a mistyped path should say so, as ``sessions list`` does
+        raise SessionNotFoundError(
+            f"no session {session!r} in {url}: there is no database there (yet)"
+        )
+    if not store.exists(session):
         raise SessionNotFoundError(f"no session {session!r} in {url}")
     return store
 

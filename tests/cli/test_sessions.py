@@ -51,6 +51,7 @@ def test_inspecting_a_missing_sqlite_file_does_not_create_it(tmp_path: Path) -> 
     shown = run("sessions", "show", "s1", "--store", url)
     assert shown.exit_code == 1
     assert "no session 's1'" in one_error_line(shown)
+    assert "there is no database there" in one_error_line(shown)  # a mistyped path says so
     assert not (tmp_path / "none.db").exists()
 
 
