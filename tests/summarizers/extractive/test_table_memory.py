@@ -175,3 +175,57 @@ def test_only_one_row_named_by_a_key_cell_is_named_alone() -> None:
     assert alone("Which is QX-5504?", "Got the thermostatic head?")  # same row, once by key
     assert not alone("Got the thermostatic head?")  # contents: no key, however rare
     assert not alone("Parcelwise 3 and Roadrunner 4 are late.")  # two rows
+
+
+_CLIENTS = ["Okafor", "Brightwater", "Lindqvist", "Harcourt", "Mossgrove", "Tanaka"]
+
+
+def _ledger(month: int, changed: dict[str, tuple[str, str]] | None = None) -> str:
+    """A month's invoices: the client (a key), a reference and amount, a status that repeats.
+
+    ``changed``: a client's (amount, status) replaced, the rest as ``month`` gives them.
+    """
+    rows = []
+    for i, client in enumerate(_CLIENTS):
+        amount, status = f"{100 * month + 7 * i}.50", ("paid", "overdue")[i % 2]
+        amount, status = (changed or {}).get(client, (amount, status))
+        rows.append(f"INV-{month}{i:02d},{client},{amount},{status}")
+    return "\n".join(["ref,client,amount,status", *rows])
+
+
+def _two_lists(older: str, newer: str) -> SummaryOutput:
+    out = summarize(
+        [
+            call("a1", "c1", "list_invoices", {"month": "March"}),
+            msg("t1", older, "tool", tool_call_id="c1"),
+            call("a2", "c2", "list_invoices", {"month": "April"}),
+            msg("t2", newer, "tool", tool_call_id="c2"),
+        ],
+        30,
+    )
+    assert len(out.extra["tables"]) == 2 and "Lindqvist" not in out.text
+    return out
+
+
+def test_a_row_a_newer_list_repeats_keeps_the_older_cells_that_changed() -> None:
+    out = _two_lists(_ledger(3), _ledger(4))
+    second = then(out, [msg("u", "Chase the Lindqvist invoice, would you?")], 300)
+    # April's row (the newest list's), with March's cells where they differ
+    assert "INV-402 (was INV-302) | Lindqvist | 414.50 (was 314.50) | paid" in second.text
+    assert "INV-302 | Lindqvist" not in second.text  # one record of the row, not two
+
+
+def test_a_list_fetched_again_unchanged_notes_nothing() -> None:
+    again = _ledger(3, {"Harcourt": ("321.50", "paid")})  # Harcourt paid since
+    out = _two_lists(_ledger(3), again)
+    same = then(out, [msg("u", "Chase the Lindqvist invoice, would you?")], 300)
+    assert "INV-302 | Lindqvist | 314.50 | paid" in same.text
+    assert "(was" not in same.text
+    paid = then(out, [msg("u", "Has Harcourt settled up?")], 300)
+    assert "INV-303 | Harcourt | 321.50 | paid (was overdue)" in paid.text
+
+
+def test_a_row_a_newer_list_repeats_keeps_the_older_cells_of_the_column_asked() -> None:
+    out = _two_lists(_ledger(3), _ledger(4))
+    asked = then(out, [msg("u", "What was the amount on the Lindqvist one?")], 300)
+    assert "INV-402 | Lindqvist | 414.50 (was 314.50) | paid" in asked.text  # not the ref's

@@ -263,8 +263,9 @@ def test_a_row_named_in_two_remembered_tables_comes_back_from_the_newest() -> No
     later = [msg("u", "Chase the Lindqvist invoice, would you?")]
     info = SummaryInfo(extra=out.extra)
     second = summarize(later, 300, previous_summary=out.text, previous_info=info)
-    assert "INV-402 | Lindqvist | 414.50" in second.text  # June's, shown last
-    assert "INV-302" not in second.text  # not May's as well
+    # June's row (shown last), with May's cell of the column the message says ("invoice")
+    assert "INV-402 (was INV-302) | Lindqvist | 414.50" in second.text
+    assert "INV-302 | Lindqvist" not in second.text  # not May's row as well
 
 
 def test_a_cell_of_one_digit_names_no_row() -> None:
