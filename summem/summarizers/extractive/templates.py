@@ -140,12 +140,19 @@ def discount_templates(
                 (t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None
             )
             runs = _runs(frame, group)
-            before = max(template.seen if template else 0, _runs(frame, group, summary=True))
+            carried = max(
+                (f.seen for f, other in group if f.order[0] == 1 and _similar(frame, other)),
+                default=0,
+            )
+            before = max(
+                template.seen if template else 0, _runs(frame, group, summary=True), carried
+            )
             n = before + runs
             if runs and before and _continues(frame, group, (open_runs or {}).get(speaker, [])):
                 n -= 1  # the previous round's last run goes on: the same occasion
             counted.append((fact, frame, n, runs > 0))
         for fact, frame, n, fresh in counted:
+            fact.seen = n if n > 1 else 0  # carried on its line: outlives the memory
             if n >= MIN_INSTANCES:
                 fact.recorded = fact.priority  # the next round discounts afresh, not again
                 fact.priority /= (n - 1) ** POWER
