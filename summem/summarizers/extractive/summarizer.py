@@ -904,7 +904,11 @@ def _discount_repeats(old: Sequence[Fact], new: Sequence[Fact]) -> None:
     4,000/3,000/1,000, 5 seeds), and nor are lines that name someone or something
     (:func:`.facts.names_a_name`: "Our new cleaner is Hester Blackwood.", said again on
     purpose so it is not forgotten, is a fact restated, while a stock phrase names no one);
-    a fact the template discount already discounted is left as it is. Only the unnamed user
+    a fact the template discount already discounted is left as it is. The count is recorded
+    on the line (``"seen"``, as a template's occasions are): a repeat of the span not merged
+    into the carried line still counts in the rounds after (without it, "A quick search of
+    your own notes might turn up what worked before." was discounted in one round and kept at
+    its full score in the next, own ``passing-details`` family). Only the unnamed user
     and assistant of a chat: in a dialogue between named people (LoCoMo) it cost 8,000/2,000
     an answer in view (0.309 -> 0.308).
     """
