@@ -87,6 +87,9 @@ class Fact:
     """The occasions its template has been said on so far (0: none counted; see
     :mod:`.templates`), recorded in provenance as ``"seen"`` so the count outlives the
     template memory."""
+    said: int = field(default=0, repr=False)
+    """The messages its sentence has been said in so far, as the repeats rule counts them
+    (0: not counted), recorded as ``"said"``: a repeat not merged into the line still counts."""
 
     def merge_ids(self, ids: Sequence[str], more: int = 0) -> None:
         """Add ``ids`` to the fact's provenance (each once), within :data:`MAX_LINE_IDS`.
@@ -333,6 +336,8 @@ class Selection:
                 entry["core"] = fact.core
             if fact.seen > 1:
                 entry["seen"] = fact.seen
+            if fact.said > 1:
+                entry["said"] = fact.said
             if fact.absorbed:
                 entry["absorbed"] = [[text, round(score, 4)] for text, score in fact.absorbed]
             entries.append(entry)

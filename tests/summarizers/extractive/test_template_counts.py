@@ -124,8 +124,8 @@ def test_a_stock_phrase_keeps_the_count_of_repeats_that_were_not_merged_into_its
 
     carried, repeat = fact(["m1"], 1), fact(["m7", "m9"], 2)  # said again twice, not merged
     summarizer._discount_repeats([carried], [repeat])
-    assert carried.seen == 3 and carried.priority < 5.0
+    assert carried.said == 3 and carried.priority < 5.0 and carried.seen == 0
     later = fact(["m1"], 1)  # next round: the line, its repeats dropped, with the count it records
-    later.seen = carried.seen
+    later.said = carried.said
     summarizer._discount_repeats([later], [])
     assert later.priority == carried.priority
