@@ -83,6 +83,13 @@ class Fact:
     own: int = field(default=1, repr=False)
     """How many of the first ``ids`` the line's words come from (2 for a reply kept with the
     message it answers): the cap never cuts them, only repeats merged in later."""
+    seen: int = field(default=0, repr=False)
+    """The occasions its template has been said on so far (0: none counted; see
+    :mod:`.templates`), recorded in provenance as ``"seen"`` so the count outlives the
+    template memory."""
+    said: int = field(default=0, repr=False)
+    """The messages its sentence has been said in so far, as the repeats rule counts them
+    (0: not counted), recorded as ``"said"``: a repeat not merged into the line still counts."""
 
     def merge_ids(self, ids: Sequence[str], more: int = 0) -> None:
         """Add ``ids`` to the fact's provenance (each once), within :data:`MAX_LINE_IDS`.
@@ -327,6 +334,10 @@ class Selection:
                 entry["marks"] = fact.marks[-MAX_LINE_IDS:]
             if fact.core is not None:
                 entry["core"] = fact.core
+            if fact.seen > 1:
+                entry["seen"] = fact.seen
+            if fact.said > 1:
+                entry["said"] = fact.said
             if fact.absorbed:
                 entry["absorbed"] = [[text, round(score, 4)] for text, score in fact.absorbed]
             entries.append(entry)

@@ -234,6 +234,7 @@ _SELECTION_HEURISTICS = (
     "novelty",
     "clauses",
     "repeats",
+    "template_counts",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -696,6 +697,9 @@ class ExtractiveSummarizer:
         if not text or not text.strip():
             return []
         origin = _previous_provenance(request.previous_info)
+        counted = "template_counts" not in self.ablate
+        seen = _counts(request.previous_info, "seen") if counted else {}
+        said = _counts(request.previous_info, "said") if counted else {}
         facts: list[Fact] = []
         lines = summary_lines(
             text, self.max_line_chars, shared_labels=_shares_labels(request.previous_info)
@@ -717,6 +721,7 @@ class ExtractiveSummarizer:
             fact.marks = list(marks)
             fact.more, fact.own = more, own
             fact.whole = whole
+            fact.seen, fact.said = seen.get(index, 0), said.get(index, 0)
             facts.append(fact)
             label = line.partition(": ")[0]
             for text, score in absorbed:  # kept apart before the expansion: apart again
@@ -951,7 +956,12 @@ def _discount_repeats(old: Sequence[Fact], new: Sequence[Fact]) -> None:
     4,000/3,000/1,000, 5 seeds), and nor are lines that name someone or something
     (:func:`.facts.names_a_name`: "Our new cleaner is Hester Blackwood.", said again on
     purpose so it is not forgotten, is a fact restated, while a stock phrase names no one);
-    a fact the template discount already discounted is left as it is. Only the unnamed user
+    a fact the template discount already discounted is left as it is. The count is recorded
+    on the line (``"said"``, as a template's occasions are as ``"seen"``): a repeat of the
+    span not merged into the carried line still counts in the rounds after (without it, "A
+    quick search of your own notes might turn up what worked before." was discounted in one
+    round and kept at its full score in the next, own ``passing-details`` family). Only the
+    unnamed user
     and assistant of a chat: in a dialogue between named people (LoCoMo) it cost 8,000/2,000
     an answer in view (0.309 -> 0.308).
     """
@@ -960,13 +970,15 @@ def _discount_repeats(old: Sequence[Fact], new: Sequence[Fact]) -> None:
         speaker, _, body = fact.line[2:].partition(": ")
         if fact.own == 1 and speaker in _ROLES and not fact.digits and not names_a_name(body):
             key = (speaker, fact.words)
-            said[key] = max(said.get(key, 0), len(fact.ids) + fact.more)
+            said[key] = max(said.get(key, 0), len(fact.ids) + fact.more, fact.said)
     for fact in new:
         key = (fact.line[2:].partition(": ")[0], fact.words)
         if key in said:
             said[key] += len(fact.ids)
     for fact in (*old, *new):
         n = said.get((fact.line[2:].partition(": ")[0], fact.words), 0)
+        if n > 1 and fact.own == 1:
+            fact.said = max(fact.said, n)  # on its line: a repeat not merged in still counts
         if n >= MIN_INSTANCES and fact.recorded is None and fact.own == 1:
             fact.recorded = fact.priority  # the next round discounts afresh, not again
             fact.priority /= (n - 1) ** POWER
@@ -1356,6 +1368,33 @@ def _previous_provenance(info: Any) -> dict[int, _Origin]:
                 min(own, len(kept)),
                 _absorbed(entry.get("absorbed")),
             )
+    return out
+
+
+def _counts(info: Any, key: str) -> dict[int, int]:
+    """``line -> count`` the previous summary recorded under ``key`` (2 or more, else 0).
+
+    ``"seen"``: the occasions of the line's template; ``"said"``: the messages its sentence
+    was said in (the repeats rule's count). Two counts, never mixed: a phrase said in many
+    messages is not a frame said on as many occasions.
+
+    The template memory keeps :data:`~.templates.MEMORY_SIZE` frames; a phrasebook larger
+    than that thrashed it, and a frame it forgot was counted again from the previous
+    summary's runs only (one or two), so its carried instances lost their discount and, at
+    their full score, competed with details said once: in the own ``passing-details`` family
+    (4,000/3,000/1,000, seeds 0-4) 10 to 25 carried lines a run were discounted in one round
+    and not in the next, none once both counts were kept on the lines. A line records the
+    count, so it lasts as long as one instance is carried (issue #29, round 8:
+    ``docs-notes/fidelity-round8-prose.md``).
+    """
+    extra = previous_extra(info)
+    entries = extra.get("provenance") if extra is not None else None
+    out: dict[int, int] = {}
+    for entry in entries if isinstance(entries, list) else ():
+        if isinstance(entry, Mapping):
+            line, count = entry.get("line"), entry.get(key)
+            if isinstance(line, int) and isinstance(count, int) and not isinstance(count, bool):
+                out[line] = count if count > 1 else 0
     return out
 
 

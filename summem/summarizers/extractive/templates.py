@@ -19,8 +19,11 @@ replies is likewise one occasion within a reduction (deliberate: it is learned o
 reductions that follow). A run may cross a reduction: the frames of each speaker's last
 candidate message are kept (``extra["open_runs"]``), and when the next span's first candidate
 message of theirs says one again, the run goes on rather than being counted anew (a list told
-one message per reduction stays one occasion). Earlier occasions are those remembered or, if
-more, the runs of the previous summary's lines saying the frame (a list kept whole is one run).
+one message per reduction stays one occasion). Earlier occasions are the most of: those
+remembered, the runs of the previous summary's lines saying the frame (a list kept whole is one
+run), and the count a carried line saying it records (its provenance entry's ``"seen"``, set
+here on every candidate counted twice or more: a frame the memory forgot, thrashed by a larger
+phrasebook, keeps its count as long as one instance of it is carried).
 A fact whose template has ``n >= 3`` occasions so far (this round's plus earlier ones) has its
 priority divided by ``(n - 1) ** POWER``. A statement that says it updates something
 (``actually``, ``now``...) or that supersedes an earlier fact is an update, never boilerplate.
@@ -140,12 +143,19 @@ def discount_templates(
                 (t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None
             )
             runs = _runs(frame, group)
-            before = max(template.seen if template else 0, _runs(frame, group, summary=True))
+            carried = max(
+                (f.seen for f, other in group if f.order[0] == 1 and _similar(frame, other)),
+                default=0,
+            )
+            before = max(
+                template.seen if template else 0, _runs(frame, group, summary=True), carried
+            )
             n = before + runs
             if runs and before and _continues(frame, group, (open_runs or {}).get(speaker, [])):
                 n -= 1  # the previous round's last run goes on: the same occasion
             counted.append((fact, frame, n, runs > 0))
         for fact, frame, n, fresh in counted:
+            fact.seen = n if n > 1 else 0  # carried on its line: outlives the memory
             if n >= MIN_INSTANCES:
                 fact.recorded = fact.priority  # the next round discounts afresh, not again
                 fact.priority /= (n - 1) ** POWER
