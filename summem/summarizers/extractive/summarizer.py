@@ -525,8 +525,9 @@ class ExtractiveSummarizer:
             row = " | ".join(change.row)
             if row in done:
                 continue
+            done.add(row)  # found or not, once: many messages may name the same row
             noted = " | ".join(
-                f"{cell} (was {change.earlier[c]})" if c in change.cells else cell
+                f"{cell} (was {_earlier_cell(change.earlier[c])})" if c in change.cells else cell
                 for c, cell in enumerate(change.row)
             )
             for fact in facts:
@@ -536,7 +537,6 @@ class ExtractiveSummarizer:
                 line = _with_row(fact.line, row, noted)
                 if line is None:
                     continue
-                done.add(row)
                 fact.line = line
                 fact.words, fact.digits = _words(line), digit_words(_words(line))
                 fact.cost, fact.probes = None, None
@@ -1192,6 +1192,14 @@ def _changes(
     return [_Change(row, earlier, frozenset(asked or cells))] if cells else []
 
 
+def _earlier_cell(cell: str) -> str:
+    """An older list's cell as a noted row writes it, one line with no ``"; "``.
+
+    ``"; "`` separates a record's rows: a stored cell cannot add a line or a row to the summary.
+    """
+    return _one_line(cell).replace("; ", ", ")
+
+
 def _column_words(name: str) -> frozenset[str]:
     """A column's name as the words a message says it by (``unit_price``: unit, price)."""
     return frozenset(w for w in tokenize(fold(name.replace("_", " "))) if w not in STOPWORDS)
@@ -1352,11 +1360,10 @@ def _previous_provenance(info: Any) -> dict[int, _Origin]:
             marks = entry.get("marks")
             marked = [i for i in marks if isinstance(i, str)] if isinstance(marks, list) else []
             core = entry.get("core")
-            more, own = entry.get("more"), entry.get("own")
-            own = own if isinstance(own, int) and not isinstance(own, bool) and own > 1 else 1
+            own = max(_stored_count(entry.get("own")), 1)
             kept, left = bound_ids(
                 list(dict.fromkeys(i for i in ids if isinstance(i, str))),
-                more if isinstance(more, int) and not isinstance(more, bool) and more > 0 else 0,
+                _stored_count(entry.get("more")),
                 own,
             )
             out[line] = (
@@ -1392,10 +1399,26 @@ def _counts(info: Any, key: str) -> dict[int, int]:
     out: dict[int, int] = {}
     for entry in entries if isinstance(entries, list) else ():
         if isinstance(entry, Mapping):
-            line, count = entry.get("line"), entry.get(key)
-            if isinstance(line, int) and isinstance(count, int) and not isinstance(count, bool):
+            line, count = entry.get("line"), _stored_count(entry.get(key))
+            if isinstance(line, int):
                 out[line] = count if count > 1 else 0
     return out
+
+
+_MAX_STORED_COUNT = 1_000_000
+"""The most a count read back from a previous summary's provenance is taken for. Counts are
+summem's own, but a summary record is data: a hand-edited or foreign ``"seen": 10**400`` must
+not overflow a discount's float power and fail the reduction."""
+
+
+def _stored_count(value: Any) -> int:
+    """A count a provenance entry records: ``"more"``, ``"own"``, ``"seen"``, ``"said"``.
+
+    A positive int, capped at :data:`_MAX_STORED_COUNT`; 0 for anything else.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return min(value, _MAX_STORED_COUNT)
+    return 0
 
 
 def _absorbed(raw: Any) -> list[tuple[str, float]]:

@@ -129,3 +129,17 @@ def test_a_stock_phrase_keeps_the_count_of_repeats_that_were_not_merged_into_its
     later.said = carried.said
     summarizer._discount_repeats([later], [])
     assert later.priority == carried.priority
+
+
+def test_a_huge_or_odd_count_in_a_stored_summary_is_capped_not_a_failed_reduction() -> None:
+    """A summary record is data: a hand-edited ``"seen": 10**400`` once overflowed the
+    discount's float power (OverflowError) and failed the reduction."""
+    first, _ = _after_thrash()
+    for odd in (10**400, 2**1023, -4, True, "9", 2.5):
+        entries = [
+            {**e, "seen": odd, "said": odd, "more": odd} if e.get("seen") else e
+            for e in first.extra["provenance"]
+        ]
+        tampered = SummaryInfo(extra={**first.extra, "provenance": entries})
+        out = _summarize(ExtractiveSummarizer(), LATER, 10, 70, tampered, first.text)
+        assert "coriander" in out.text
