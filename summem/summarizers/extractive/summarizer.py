@@ -698,8 +698,7 @@ class ExtractiveSummarizer:
             return []
         origin = _previous_provenance(request.previous_info)
         counted = "template_counts" not in self.ablate
-        seen = _counts(request.previous_info, "seen") if counted else {}
-        said = _counts(request.previous_info, "said") if counted else {}
+        counts = _counts(request.previous_info) if counted else {}
         facts: list[Fact] = []
         lines = summary_lines(
             text, self.max_line_chars, shared_labels=_shares_labels(request.previous_info)
@@ -721,7 +720,7 @@ class ExtractiveSummarizer:
             fact.marks = list(marks)
             fact.more, fact.own = more, own
             fact.whole = whole
-            fact.seen, fact.said = seen.get(index, 0), said.get(index, 0)
+            fact.seen, fact.said = counts.get(index, (0, 0))
             facts.append(fact)
             label = line.partition(": ")[0]
             for text, score in absorbed:  # kept apart before the expansion: apart again
@@ -1378,8 +1377,8 @@ def _previous_provenance(info: Any) -> dict[int, _Origin]:
     return out
 
 
-def _counts(info: Any, key: str) -> dict[int, int]:
-    """``line -> count`` the previous summary recorded under ``key`` (2 or more, else 0).
+def _counts(info: Any) -> dict[int, tuple[int, int]]:
+    """``line -> (seen, said)`` the previous summary recorded (each 2 or more, else 0).
 
     ``"seen"``: the occasions of the line's template; ``"said"``: the messages its sentence
     was said in (the repeats rule's count). Two counts, never mixed: a phrase said in many
@@ -1396,12 +1395,11 @@ def _counts(info: Any, key: str) -> dict[int, int]:
     """
     extra = previous_extra(info)
     entries = extra.get("provenance") if extra is not None else None
-    out: dict[int, int] = {}
+    out: dict[int, tuple[int, int]] = {}
     for entry in entries if isinstance(entries, list) else ():
-        if isinstance(entry, Mapping):
-            line, count = entry.get("line"), _stored_count(entry.get(key))
-            if isinstance(line, int):
-                out[line] = count if count > 1 else 0
+        if isinstance(entry, Mapping) and isinstance(line := entry.get("line"), int):
+            seen, said = _stored_count(entry.get("seen")), _stored_count(entry.get("said"))
+            out[line] = (seen if seen > 1 else 0, said if said > 1 else 0)
     return out
 
 
