@@ -11,7 +11,17 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from evals.families import blind3, blind4, blind5, blind6, blind7, blind8, fixups, passing
+from evals.families import (
+    blind3,
+    blind4,
+    blind5,
+    blind6,
+    blind7,
+    blind8,
+    blind9,
+    fixups,
+    passing,
+)
 from evals.families.trajectories import Trajectory, generate_trajectory
 
 __all__ = ["FAMILIES", "GENERATORS", "TRACE", "Family", "tool_heavy"]
@@ -23,6 +33,7 @@ GENERATORS = {
     **blind6.GENERATORS,
     **blind7.GENERATORS,
     **blind8.GENERATORS,
+    **blind9.GENERATORS,
     **fixups.GENERATORS,
     "passing-details": passing.generate,
 }
@@ -539,6 +550,51 @@ FAMILIES: dict[str, Family] = {
             "contacts, addresses, dates ('3 marzo', '12 de maio', '5 juni') and decimal-comma "
             "totals, some corrected",
             style="b8-intl",
+        ),
+        Family(
+            "blind9-prose",
+            440,
+            20,
+            about="held out, written blind (ninth set): a vet receptionist's diet, body, family "
+            "and travel said in plain words in parentheses, between dashes, inside a question or "
+            "one sentence of an email, no cue words",
+            style="b9-prose",
+        ),
+        Family(
+            "blind9-tables",
+            430,
+            20,
+            about="held out, written blind (ninth set): a landlord's spreadsheets re-fetched as "
+            "markdown, CSV, aligned columns, JSON rows or YAML; cells changed, rows added or "
+            "dropped, a row named later by its flat or place",
+            style="b9-tables",
+        ),
+        Family(
+            "blind9-chains",
+            455,
+            20,
+            about="held out, written blind (ninth set): a touring musician's soundchecks, hotels, "
+            "ferry refs, fees and contacts changed two to four times ('scratch that', 'turns "
+            "out', none), beside numbered items that are not corrections",
+            style="b9-chains",
+        ),
+        Family(
+            "blind9-confirms",
+            460,
+            20,
+            about="held out, written blind (ninth set): a charity coordinator takes one of two "
+            "or three suppliers tersely ('yes the second', 'go with that', 'fine, book it', "
+            "'cheapest'), sometimes after a question",
+            style="b9-confirms",
+        ),
+        Family(
+            "blind9-intl",
+            450,
+            20,
+            about="held out, written blind (ninth set): a PhD student's Dutch, Norwegian, Turkish "
+            "and Czech contacts, day-first dates ('14. 3. 2027', '14-03-2027') and 24-hour times, "
+            "some corrected",
+            style="b9-intl",
         ),
         Family(
             "long",
