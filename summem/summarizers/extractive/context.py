@@ -249,7 +249,7 @@ _ASIDE_PARTS_RE = re.compile(r"[,;:]\s+|\s+[-\u2013\u2014]+\s+|\s*[()\[\]]\s*")
 _ASIDE_LEADS = frozenset(
     _split(
         """and but or so because cause 'cause cos since as given seeing now considering though
-        although even while whilst whereas plus also especially btw fyi with"""
+        although even ever then while whilst whereas plus also especially btw fyi with"""
     )
 )
 """Words that join a clause to its host without being part of what it says (a closed class:
@@ -258,6 +258,20 @@ conjunctions and subordinators). "what with" and "given/seeing/now that" too, se
 _ASIDE_SUBJECTS = frozenset(_split("i i'm i've i'd i'll we we're we've we'd we'll my our me being"))
 """First words of a clause about the speaker or the speaker's world ("being a night owl": the
 speaker described, with no subject of its own)."""
+_ASIDE_SUBORDINATORS = frozenset(
+    _split("because cause cos since given seeing considering though although while whilst whereas")
+)
+"""Words that open a clause with a subject of its own (never an imperative): "since bright
+screens give me migraines" is about the speaker though its subject is not "I"."""
+_ASIDE_SELF = frozenset(_split("i i'm i've i'd i'll me my mine we we're we've we'd we'll us our"))
+_ASIDE_NOT_SUBJECTS = frozenset(
+    _split(
+        """what what's which who whom whose where when why how if unless that to for of about
+        in on at from by into than like there it"""
+    )
+)
+"""First words after a subordinator that open no statement of the speaker's ("since when",
+"because of", "though it ...")."""
 _ASIDE_OWNERS = frozenset(_split("my our being"))
 _ASIDE_OWNED_WORDS = 3
 """Fewest words of a clause opening with :data:`_ASIDE_OWNERS`: what it is about, and what is
@@ -282,7 +296,9 @@ def aside_statements(sentence: str, whole: bool = False) -> list[str]:
     :func:`units` leaves it out. A clause (split at commas, semicolons, colons, dashes and
     brackets) is a statement of its own when, its joining words left out ("and", "because",
     "since", "given that", "what with"...: :data:`_ASIDE_LEADS`), it opens with the speaker
-    as its subject ("I", "we", "my", "our": "I'm on crutches for another month") and leans on
+    as its subject ("I", "we", "my", "our": "I'm on crutches for another month"), or, opened
+    by a subordinator ("since", "because": a clause with a subject of its own, never an
+    imperative), names the speaker ("since bright screens give me migraines"), and leans on
     nothing: no pronoun or demonstrative that points at the host ("and I keep putting it
     off"), no listener ("I was hoping you could ..."). It is returned as a sentence of its
     own ("I'm on crutches for another month."); so is one that describes the speaker with no
@@ -323,7 +339,14 @@ def _aside_body(clause: str) -> str | None:
         else:
             break
     rest = words[start:]
-    if len(rest) < 2 or rest[0] not in _ASIDE_SUBJECTS:
+    if len(rest) < 2:
+        return None
+    if rest[0] not in _ASIDE_SUBJECTS and not (
+        len(rest) > _ASIDE_OWNED_WORDS
+        and not _ASIDE_SUBORDINATORS.isdisjoint(words[:start])
+        and not _ASIDE_SELF.isdisjoint(rest)
+        and rest[0] not in _ASIDE_NOT_SUBJECTS
+    ):  # "since bright screens give me migraines": its own subject, the speaker named
         return None
     if rest[0] in _ASIDE_OWNERS and len(rest) < _ASIDE_OWNED_WORDS:
         return None  # "my partner": who, not what is said of them

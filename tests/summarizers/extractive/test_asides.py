@@ -68,6 +68,9 @@ def test_asides_are_statements_about_the_speaker_alone() -> None:
     assert aside_statements("Is there a quiet table, what with my back playing up again?") == [
         "My back playing up again."
     ]
+    assert aside_statements("Could you plan it, since bright screens give me migraines?") == [
+        "Bright screens give me migraines."
+    ]
     for sentence in (
         "Could you check the menu for Friday night?",  # one clause: the question itself
         "If I'm late, could you start without me?",  # a conditional, not a fact
@@ -75,6 +78,8 @@ def test_asides_are_statements_about_the_speaker_alone() -> None:
         "Could you plan the jobs, I keep putting it off, so where do I start?",  # leans on "it"
         "Could you book it, my partner, she's vegetarian, wants somewhere new?",  # "she"
         "What should we cook on Sunday, the oven is broken?",  # not the speaker's
+        "Could you check, and tell me the times for the trains?",  # an imperative
+        "Can you help, because of my back and the stairs?",  # no clause of its own
     ):
         assert aside_statements(sentence) == [], sentence
 
