@@ -13,7 +13,10 @@ How it works:
    0 and are dropped. A statement with a question joined to it ("..., so could you ...?") is
    two sentences, the told and the asked (``split_asked``); a user's long statement scores
    as the unit of its clauses when that is higher (:func:`_clause_score`), so a detail said
-   in passing inside it is not outscored by shorter chatter. A sentence whose words are new
+   in passing inside it is not outscored by shorter chatter. A statement about the user
+   made in passing where no line carries it (a clause of a question, or one a dash split
+   off and the units left out: "..., as my son's asthma flares up in the cold, so what
+   ...?") is a candidate of its own (:func:`_asides`). A sentence whose words are new
    to the memory (not in the previous summary, its remembered templates, or earlier in the
    span) gains up to ``_W_NOVEL`` in proportion to its share of such words: new information
    beats a repeated frame, with no word list (``docs-notes/fidelity-round4.md``). A
