@@ -70,6 +70,7 @@ __all__ = [
     "SHORT_WORDS",
     "answered_sentence",
     "antecedent",
+    "aside_statements",
     "is_bare_reply",
     "leans_on_previous",
     "names_nothing_alone",
@@ -241,6 +242,122 @@ def stands_alone(sentences: Sequence[str], i: int, repeated: Sequence[bool] | No
         return False
     words = _words(sentences[i - 1])
     return bool(words) and all(w in _CONTENT_FREE for w in words)
+
+
+_ASIDE_PARTS_RE = re.compile(r"[,;:]\s+|\s+[-\u2013\u2014]+\s+|\s*[()\[\]]\s*")
+"""Where a sentence's clauses part: a comma, semicolon or colon, a dash, a bracket."""
+_ASIDE_LEADS = frozenset(
+    _split(
+        """and but or so because cause 'cause cos since as given seeing now considering though
+        although even ever then while whilst whereas plus also especially btw fyi with"""
+    )
+)
+"""Words that join a clause to its host without being part of what it says (a closed class:
+conjunctions and subordinators). "what with" and "given/seeing/now that" too, see
+:func:`_aside_body`."""
+_ASIDE_SUBJECTS = frozenset(_split("i i'm i've i'd i'll we we're we've we'd we'll my our me being"))
+"""First words of a clause about the speaker or the speaker's world ("being a night owl": the
+speaker described, with no subject of its own)."""
+_ASIDE_SUBORDINATORS = frozenset(
+    _split("because cause cos since given seeing considering though although while whilst whereas")
+)
+"""Words that open a clause with a subject of its own (never an imperative): "since bright
+screens give me migraines" is about the speaker though its subject is not "I"."""
+_ASIDE_SELF = frozenset(_split("i i'm i've i'd i'll me my mine we we're we've we'd we'll us our"))
+_ASIDE_NOT_SUBJECTS = frozenset(
+    _split(
+        """what what's which who whom whose where when why how if unless that to for of about
+        in on at from by into than like there it"""
+    )
+)
+"""First words after a subordinator that open no statement of the speaker's ("since when",
+"because of", "though it ...")."""
+_ASIDE_OWNERS = frozenset(_split("my our being"))
+_ASIDE_OWNED_WORDS = 3
+"""Fewest words of a clause opening with :data:`_ASIDE_OWNERS`: what it is about, and what is
+said of it ("my knee hurts"; "my partner" alone says nothing)."""
+_ASIDE_LEANING = (
+    (_POINTING - {"one"})
+    | _ADDRESSEE
+    | frozenset(_split("its itself these those theirs he's she's hers here same such"))
+)
+"""Words that make a clause lean on its host or address the listener."""
+
+
+def aside_statements(sentence: str, whole: bool = False) -> list[str]:
+    """The statements about the speaker that ``sentence`` makes in passing, each as a sentence.
+
+    People tell the assistant about themselves inside a request: "Could you help me plan the
+    chores, as my son's asthma flares up in the cold, so what would a fair split look like?",
+    "We're clearing the spare room \u2014 because I'm on crutches for another month \u2014 and
+    ...", "Could you book a table for Friday (my brother is vegan)?". Such a clause is kept by
+    no line of its own: its host is a question (asked, not known: it scores a question's share
+    or nothing), or a dash left it a continuation that scores below what it continues, so
+    :func:`units` leaves it out. A clause (split at commas, semicolons, colons, dashes and
+    brackets) is a statement of its own when, its joining words left out ("and", "because",
+    "since", "given that", "what with"...: :data:`_ASIDE_LEADS`), it opens with the speaker
+    as its subject ("I", "we", "my", "our": "I'm on crutches for another month"), or, opened
+    by a subordinator ("since", "because": a clause with a subject of its own, never an
+    imperative), names the speaker ("since bright screens give me migraines"), and leans on
+    nothing: no pronoun or demonstrative that points at the host ("and I keep putting it
+    off"), no listener ("I was hoping you could ..."). It is returned as a sentence of its
+    own ("I'm on crutches for another month."); so is one that describes the speaker with no
+    subject of its own ("being a night owl who barely functions before ten"). The question's
+    last clause counts too when it tells ("..., since I can't eat gluten?"). A clause that is
+    a question, a pleasantry or a conditional ("if I'm late") is not (it does not open with
+    the speaker, or, with no detail, scores nothing where the caller scores it). ``whole``:
+    ``sentence`` is itself a clause left out of its message's units; it is taken whole when
+    it is a statement, and split only when it is not. Closed-class words only: no word of
+    what is told is read.
+    """
+    found: list[str] = []
+    if whole:
+        body = _aside_body(sentence)
+        if body is not None:
+            return [body]
+    parts = [p for p in _ASIDE_PARTS_RE.split(sentence.strip()) if p.strip()]
+    if len(parts) < 2:
+        return found
+    for part in parts:
+        body = _aside_body(part)
+        if body is not None and body not in found:
+            found.append(body)
+    return found
+
+
+def _aside_body(clause: str) -> str | None:
+    """``clause`` as a sentence about the speaker, its joining words left out; None if not one."""
+    raw = clause.strip().strip("\"'([])").strip().rstrip("?").rstrip()
+    words = _words(raw)
+    start = 0
+    while start < len(words) - 1:
+        w, nxt = words[start], words[start + 1]
+        if w in _ASIDE_LEADS:
+            start += 1
+        elif (w == "what" and nxt == "with") or (w == "that" and start > 0):
+            start += 1  # "what with my back", "given that I", "now that we"
+        else:
+            break
+    rest = words[start:]
+    if len(rest) < 2:
+        return None
+    if rest[0] not in _ASIDE_SUBJECTS and not (
+        len(rest) > _ASIDE_OWNED_WORDS
+        and not _ASIDE_SUBORDINATORS.isdisjoint(words[:start])
+        and not _ASIDE_SELF.isdisjoint(rest)
+        and rest[0] not in _ASIDE_NOT_SUBJECTS
+    ):  # "since bright screens give me migraines": its own subject, the speaker named
+        return None
+    if rest[0] in _ASIDE_OWNERS and len(rest) < _ASIDE_OWNED_WORDS:
+        return None  # "my partner": who, not what is said of them
+    if not _ASIDE_LEANING.isdisjoint(rest):
+        return None
+    if start:  # cut the joining words off the clause as written
+        raw = raw[list(_WORD_RE.finditer(raw))[start].start() :]
+    raw = raw.rstrip(" ,;:.-\u2013\u2014")
+    if not raw:
+        return None
+    return raw[0].upper() + raw[1:] + ("" if raw.endswith(("!", ".")) else ".")
 
 
 def is_bare_reply(text: str, offer: str = "") -> bool:

@@ -28,6 +28,7 @@ from summem.summarizers.extractive import lexicon as lex
 __all__ = [
     "ROLE_WEIGHT",
     "SCORING_HEURISTICS",
+    "asks",
     "compact_sentence",
     "content_words",
     "digit_words",
@@ -233,6 +234,18 @@ def compact_sentence(sentence: str, speakers: frozenset[str] = frozenset()) -> s
 
 def _is_speaker(word: str, speakers: frozenset[str]) -> bool:
     return len(word) >= 3 and any(s.startswith(word) for s in speakers)
+
+
+def asks(sentence: str) -> bool:
+    """Whether ``sentence`` is read as a question: it ends in "?" and does not tell first.
+
+    "Could you check the menu?" asks; "The code is KQ-52205, does that help?" tells, with its
+    question tagged on (:func:`_tells_then_asks`), and is scored as a statement.
+    """
+    if not sentence.rstrip("\"')]").endswith("?"):
+        return False
+    words = tokenize(sentence)
+    return bool(words) and not _tells_then_asks(sentence, words)
 
 
 def _tells_then_asks(sentence: str, words: list[str]) -> bool:

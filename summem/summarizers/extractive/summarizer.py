@@ -13,7 +13,10 @@ How it works:
    0 and are dropped. A statement with a question joined to it ("..., so could you ...?") is
    two sentences, the told and the asked (``split_asked``); a user's long statement scores
    as the unit of its clauses when that is higher (:func:`_clause_score`), so a detail said
-   in passing inside it is not outscored by shorter chatter. A sentence whose words are new
+   in passing inside it is not outscored by shorter chatter. A statement about the user
+   made in passing where no line carries it (a clause of a question, or one a dash split
+   off and the units left out: "..., as my son's asthma flares up in the cold, so what
+   ...?") is a candidate of its own (:func:`_asides`). A sentence whose words are new
    to the memory (not in the previous summary, its remembered templates, or earlier in the
    span) gains up to ``_W_NOVEL`` in proportion to its share of such words: new information
    beats a repeated frame, with no word list (``docs-notes/fidelity-round4.md``). A
@@ -83,6 +86,7 @@ from summem.summarizers.clip import clip_to_tokens
 from summem.summarizers.extractive.context import (
     answered_sentence,
     antecedent,
+    aside_statements,
     is_bare_reply,
     leans_on_previous,
     names_nothing_alone,
@@ -92,6 +96,7 @@ from summem.summarizers.extractive.context import (
 from summem.summarizers.extractive.described import row_nouns
 from summem.summarizers.extractive.facts import (
     SCORING_HEURISTICS,
+    asks,
     compact_sentence,
     content_words,
     digit_words,
@@ -235,6 +240,7 @@ _SELECTION_HEURISTICS = (
     "clauses",
     "repeats",
     "template_counts",
+    "asides",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -844,7 +850,8 @@ class ExtractiveSummarizer:
                 if reply is not None:
                     body, score, ids = reply
                     add(label + body, day, score, ids, (2, pos, 0), who + tokenize(body))
-            for group in self._units(sentences, scores, said):
+            groups = self._units(sentences, scores, said)
+            for group in groups:
                 sentence = " ".join(sentences[i] for i in group)
                 if "context" not in off and len(group) == 1 and says_nothing(sentence, speakers):
                     continue  # "I'm here for you no matter what!": worth less than its tokens
@@ -876,6 +883,23 @@ class ExtractiveSummarizer:
                     (2, pos, sub),
                     who + tokenize(sentence),
                 )
+            if role == "user" and not message.name and "asides" not in off:
+                for aside, at in _asides(sentences, scores, groups):
+                    score = score_sentence(aside, role, focus, speakers=speakers, off=self._off)
+                    if score <= 0 or says_nothing(aside, speakers):
+                        continue
+                    if vocab is not None:
+                        mine = [w for w in content_words(aside) if not any(c.isdigit() for c in w)]
+                        new_words = sum(w in novel[at][0] for w in mine)
+                        score += _W_NOVEL * (new_words / len(mine) if mine else 0.0)
+                    add(
+                        label + aside,
+                        day,
+                        score,
+                        [message.id],
+                        (2, pos, at + 1),
+                        who + tokenize(aside),
+                    )
             if sentences:
                 prior = (speaker, message.id, sentences)
             if role == "assistant" and sentences:
@@ -893,6 +917,33 @@ class ExtractiveSummarizer:
             line = f"- assistant: {body}"
             add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
         return facts
+
+
+def _asides(
+    sentences: Sequence[str], scores: Sequence[float], groups: Sequence[Sequence[int]]
+) -> list[tuple[str, int]]:
+    """What a user message says about its speaker in passing, and no candidate line carries.
+
+    ``(statement, index of its sentence)`` for each clause :func:`.context.aside_statements`
+    reads as a statement about the speaker: in a sentence the message's units left out (a
+    clause a dash split off and that scored below what it continues: "... \u2014 because I'm on
+    crutches for another month \u2014 ..."; not one that scored nothing, "Sorry, I'm
+    rambling."), and in a question (its line, if any, is a
+    question: "..., as my son's asthma flares up in the cold, so what would ...?"). A
+    statement's clauses are on its own line already and are not taken apart, and so is a
+    statement with a question tagged on ("I think the code was AT-17937, can you check?"),
+    which is scored as what it tells (:func:`.facts.asks`).
+    """
+    covered = {i for group in groups for i in group}
+    found: list[tuple[str, int]] = []
+    for i, sentence in enumerate(sentences):
+        asked = asks(sentence)
+        if (i in covered or scores[i] <= 0) and not asked:
+            continue
+        whole = not sentence.rstrip("\"')]").endswith("?")
+        for aside in aside_statements(sentence, whole=whole):
+            found.append((aside, i))
+    return found
 
 
 _CLAUSE_RE = re.compile(r",\s+|;\s+|\s+[-\u2013\u2014]\s+|\s*[()]\s*")
