@@ -271,7 +271,10 @@ class ExtractiveSummarizer:
             (``extra["tables"]``) and the rows named then come back (after the first, only a
             row named alone by a rare key cell, see :data:`_MEMORY_ROUNDS`); a row a newer list
             repeats keeps the older list's changed cells on its line, ``new (was old)``
-            (:func:`_changes`). Default on since issue
+            (:func:`_changes`; a column named as the rows are, "the Okonkwo invoice", is not
+            asked, ``ablate=["table_noun_columns"]``); a record whose row a user's line names
+            ranks with that line, cut to that row (:meth:`_bind_named_rows`,
+            ``ablate=["table_bound_rows"]``). Default on since issue
             #29 (5 seeds, 4,000/3,000/1,000, after 10 reductions: held-out ``tables`` 0.163 ->
             0.744, ``ledgers`` 0.156 -> 0.585; the other families unchanged but for a fact or
             two on two held-out ones, see ``docs-notes/tables.md``). Off, a table is flattened
@@ -473,13 +476,11 @@ class ExtractiveSummarizer:
             hits = named_by(table, said, nouns=nouns)
             named = [hit if (m, header) not in claimed else set() for m, hit in enumerate(hits)]
             if changes is not None:
-                own = frozenset() if "table_noun_columns" in self.ablate else nouns
+                asks = "table_noun_columns" not in self.ablate  # a row noun asks no column
                 for m, hit in enumerate(hits):
                     if (m, header) in claimed:
-                        kinds = own | claimed_nouns.get((m, header), own)
-                        changes.extend(
-                            _changes(claimed[(m, header)], (table, hit), said[m], kinds)
-                        )
+                        kinds = nouns | claimed_nouns[(m, header)] if asks else frozenset()
+                        changes.extend(_changes(claimed[(m, header)], (table, hit), said[m], kinds))
             old_table = int(item.get("rounds", 0)) >= 1
             keyed = [
                 hit if (m, header) not in claimed and len(hit) == 1 else set()

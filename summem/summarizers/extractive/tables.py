@@ -327,11 +327,14 @@ def named_by(
 
 
 def _name_like(words: Sequence[str]) -> bool:
-    """Whether a cell's words name something: a code, or a word of 3 letters or more that is
-    neither a month nor a stopword ("Okonkwo", "pipe clip"; not "12", "3 May 2024")."""
+    """Whether a cell's words name something, not count or date it.
+
+    A code, or a word of 3 letters or more that is neither a month nor a stopword
+    ("Okonkwo", "pipe clip", "QX-5503"; not "12", "1,250.00", "3 May 2024").
+    """
     if any(any(c.isdigit() for c in w) and any(c.isalpha() for c in w) for w in words):
         return True
-    return any(len(w) >= 3 and w.isalpha() and w not in MONTHS and w not in STOPWORDS for w in words)
+    return any(len(w) >= 3 and w.isalpha() and w not in MONTHS | STOPWORDS for w in words)
 
 
 MONTHS = MONTH_WORDS | MONTH_WORDS_WITH_DIGIT
