@@ -236,6 +236,8 @@ _SELECTION_HEURISTICS = (
     "table_memory",
     "table_recall",
     "table_changes",
+    "table_noun_columns",
+    "table_bound_rows",
     "novelty",
     "clauses",
     "repeats",
@@ -275,7 +277,10 @@ class ExtractiveSummarizer:
             (``extra["tables"]``) and the rows named then come back (after the first, only a
             row named alone by a rare key cell, see :data:`_MEMORY_ROUNDS`); a row a newer list
             repeats keeps the older list's changed cells on its line, ``new (was old)``
-            (:func:`_changes`). Default on since issue
+            (:func:`_changes`; a column named as the rows are, "the Okonkwo invoice", is not
+            asked, ``ablate=["table_noun_columns"]``); a record whose row a user's line names
+            ranks with that line, cut to that row (:meth:`_bind_named_rows`,
+            ``ablate=["table_bound_rows"]``). Default on since issue
             #29 (5 seeds, 4,000/3,000/1,000, after 10 reductions: held-out ``tables`` 0.163 ->
             0.744, ``ledgers`` 0.156 -> 0.585; the other families unchanged but for a fact or
             two on two held-out ones, see ``docs-notes/tables.md``). Off, a table is flattened
@@ -388,6 +393,8 @@ class ExtractiveSummarizer:
             templates = discount_templates(old + new, templates, open_runs)
         if "repeats" not in off:
             _discount_repeats(old, new)
+        if self.tables and "table_bound_rows" not in off:
+            self._bind_named_rows(old + new)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)
@@ -456,6 +463,7 @@ class ExtractiveSummarizer:
         out: list[Fact] = []
         # (message, header) a newer table's: that table and the rows the message names of it
         claimed: dict[tuple[int, tuple[str, ...]], tuple[Table, set[int]]] = {}
+        claimed_nouns: dict[tuple[int, tuple[str, ...]], frozenset[str]] = {}
         for item in seen:  # a table of the span, shown before the message, is the newest
             table = recall_table(item.get("table"))
             if table is not None:
@@ -463,6 +471,7 @@ class ExtractiveSummarizer:
                 for m, hit in enumerate(named_by(table, said, nouns=nouns)):
                     if hit and at[m] > item["pos"]:
                         claimed[(m, tuple(table[0]))] = (table, hit)
+                        claimed_nouns[(m, tuple(table[0]))] = nouns
         for k in reversed(range(len(remembered))):  # the newest table first
             item = remembered[k]
             table = recall_table(item.get("table"))
@@ -473,9 +482,11 @@ class ExtractiveSummarizer:
             hits = named_by(table, said, nouns=nouns)
             named = [hit if (m, header) not in claimed else set() for m, hit in enumerate(hits)]
             if changes is not None:
+                asks = "table_noun_columns" not in self.ablate  # a row noun asks no column
                 for m, hit in enumerate(hits):
                     if (m, header) in claimed:
-                        changes.extend(_changes(claimed[(m, header)], (table, hit), said[m]))
+                        kinds = nouns | claimed_nouns[(m, header)] if asks else frozenset()
+                        changes.extend(_changes(claimed[(m, header)], (table, hit), said[m], kinds))
             old_table = int(item.get("rounds", 0)) >= 1
             keyed = [
                 hit if (m, header) not in claimed and len(hit) == 1 else set()
@@ -484,6 +495,7 @@ class ExtractiveSummarizer:
                 )
             ]
             claimed.update(((m, header), (table, hit)) for m, hit in enumerate(named) if hit)
+            claimed_nouns.update(((m, header), nouns) for m, hit in enumerate(named) if hit)
             alone: set[int] = set().union(*keyed)  # named alone by its key, by any message
             if len(alone) == 1 or (old_table and 1 < len(alone) <= MAX_CITED):
                 cited = alone  # an old table: each row a message names alone, up to 3
@@ -546,6 +558,74 @@ class ExtractiveSummarizer:
                 fact.line = line
                 fact.words, fact.digits = _words(line), digit_words(_words(line))
                 fact.cost, fact.probes = None, None
+
+    def _bind_named_rows(self, facts: Sequence[Fact]) -> None:
+        """A table record's row a user's line names ranks with that line, cut to what it names.
+
+        The user's line and the record are two candidates: "We'll need the pipe clip for the
+        Marsh Lane job." (short, dense) outlasted the record holding the pipe clip's bin and
+        date, which lost in selection to lines nobody came back to, so the summary kept the
+        reference and not what it refers to. Where a user's line among the candidates (the
+        previous summary's or the span's) names one row of a record alone, by a key cell that
+        is a name or a code (``names`` of :func:`.tables.named_by`) or by description, the
+        record keeps just the rows so named (at most :data:`~.tables.MAX_CITED`, how many were
+        left out said) and ranks at least as high as the best line naming it. Only the newest
+        record of its columns before the line (in conversation order) is the one it names, as a
+        message names a row of the newest table shown before it: a list fetched again later
+        repeats the row's name, and every repeat bound to the line crowded out the rest. Its
+        own score is what provenance records: the rank is borrowed for this round, and again
+        next round only while the user's line is still a candidate.
+        """
+        users = [
+            (f, said_words(f.line.partition(": ")[2]))
+            for f in facts
+            if f.state != 2 and f.line.startswith("- user: ")
+        ]
+        if not users:
+            return
+        records: list[tuple[Fact, str, str, Table, frozenset[str]]] = []
+        for fact in facts:
+            label, _, body = fact.line.partition(": ")
+            head, sep, record = body.partition(" -> ")
+            if label != "- tool" or not sep or not record.startswith("[") or fact.state == 2:
+                continue
+            table = parse_record(record)
+            if table is not None:
+                records.append((fact, head, record, table, row_nouns(head)))
+        # each user line: of each header, the newest record before it naming one row alone
+        bound: dict[int, tuple[set[int], float]] = {}
+        for user, words in users:
+            newest: dict[tuple[str, ...], tuple[int, set[int]]] = {}
+            for r, (fact, _head, _record, table, nouns) in enumerate(records):
+                if fact.order >= user.order:
+                    continue
+                (hit,) = named_by(table, [words], keys=True, nouns=nouns, names=True)
+                key = tuple(table[0])
+                if len(hit) == 1 and (
+                    key not in newest or records[newest[key][0]][0].order < fact.order
+                ):
+                    newest[key] = (r, hit)
+            for r, hit in newest.values():
+                rows, best = bound.get(r, (set(), 0.0))
+                bound[r] = (rows | hit, max(best, user.priority))
+        for r, (rows, best) in bound.items():
+            fact, head, record, table, _nouns = records[r]
+            if len(rows) > MAX_CITED:
+                continue
+            if len(rows) < len(table[1]):
+                more = sum(int(n) for n in _MORE_ROWS_RE.findall(record))
+                left = more + len(table[1]) - len(rows)
+                shown = "; ".join(" | ".join(table[1][i]) for i in sorted(rows))
+                cut = f"{head} -> [{' | '.join(table[0])}] {shown} (+{left} rows)"
+                fact.line = f"- tool: {cut}"
+                fact.words, fact.digits = _words(fact.line), digit_words(_words(fact.line))
+                fact.cost, fact.probes = None, None
+                score = _TOOL_BASE + min(_tool_score(cut, self._off), _TOOL_CAP)
+                fact.priority = max(fact.priority, self._density(score, fact.line))
+            if best > fact.priority:
+                if fact.recorded is None:
+                    fact.recorded = fact.priority
+                fact.priority = best
 
     def _refocus_tables(self, old: list[Fact], messages: Sequence[Message]) -> None:
         """A carried table record whose rows the span refers to keeps just those rows.
@@ -1216,6 +1296,7 @@ def _changes(
     newer: tuple[Table, set[int]],
     older: tuple[Table, set[int]],
     said: AbstractSet[str] = frozenset(),
+    nouns: AbstractSet[str] = frozenset(),
 ) -> list[_Change]:
     """The older list's cells a message's row changed in the newer list, if it is one row.
 
@@ -1226,7 +1307,11 @@ def _changes(
     only the columns it says: what was asked of the row, not a whole row of earlier cells
     (every changed cell: ``tables`` 0.837 / 0.450 -> 0.837 / 0.420 after 10 reductions / at the
     end at 4,000, 5 seeds; the asked ones: 0.860 / 0.450; see ``docs-notes/tables.md``, ninth
-    round).
+    round). A column's name that is also what the rows are called (``nouns``,
+    :func:`.described.row_nouns`: "invoice" in ``list_invoices``' column ``invoice``) is not
+    asked by saying it: "Chase the Okonkwo invoice" names the row, not its invoice code (read
+    as the code's column, the older amount and due date were lost: ``docs-notes/tables.md``,
+    eleventh round).
     """
     (new_table, new_hit), (old_table, old_hit) = newer, older
     if len(new_hit) != 1 or len(old_hit) != 1:
@@ -1238,7 +1323,7 @@ def _changes(
     if not any(row[c] == earlier[c] for c in keys):
         return []
     cells = {c for c in range(len(row)) if row[c] != earlier[c]}
-    asked = {c for c in cells if _column_words(new_table[0][c]) & said}
+    asked = {c for c in cells if (_column_words(new_table[0][c]) - nouns) & said}
     return [_Change(row, earlier, frozenset(asked or cells))] if cells else []
 
 

@@ -309,6 +309,7 @@ def named_by(
     keys: bool = False,
     rare: bool = False,
     nouns: AbstractSet[str] = frozenset(),
+    names: bool = False,
 ) -> list[set[int]]:
     """The rows each message names (see :func:`_cited`): none when it names too many.
 
@@ -317,9 +318,23 @@ def named_by(
     ``rare`` as well, only by a key cell that is a code or a name of two words or more
     (:func:`_rare`): "Tanaka Design", "Parcelwise 3", "QX-5503", not "Okonkwo" or "Ana", nor
     a time, amount or date ("10:30"), which a message may say in passing. ``nouns``: what
-    the rows are called (:func:`.described.row_nouns`): "that crashing pod".
+    the rows are called (:func:`.described.row_nouns`): "that crashing pod". With ``names``,
+    only by a cell that is a name or a code (:func:`_name_like`: "Okonkwo", "pipe clip",
+    "QX-5503"), not a number, amount, time or date, which says nothing of which row it is when
+    a record shows one row.
     """
-    return _named(table, [m.__contains__ for m in said], said, keys, rare, nouns)
+    return _named(table, [m.__contains__ for m in said], said, keys, rare, nouns, names)
+
+
+def _name_like(words: Sequence[str]) -> bool:
+    """Whether a cell's words name something, not count or date it.
+
+    A code, or a word of 3 letters or more that is neither a month nor a stopword
+    ("Okonkwo", "pipe clip", "QX-5503"; not "12", "1,250.00", "3 May 2024").
+    """
+    if any(any(c.isdigit() for c in w) and any(c.isalpha() for c in w) for w in words):
+        return True
+    return any(len(w) >= 3 and w.isalpha() and w not in MONTHS | STOPWORDS for w in words)
 
 
 MONTHS = MONTH_WORDS | MONTH_WORDS_WITH_DIGIT
@@ -356,6 +371,7 @@ def _named(
     keys: bool = False,
     rare: bool = False,
     nouns: AbstractSet[str] = frozenset(),
+    names: bool = False,
 ) -> list[set[int]]:
     """The rows each test names (see :func:`_cited`).
 
@@ -373,7 +389,9 @@ def _named(
         (i, words, j in key and (not rare or _rare(words)))
         for i, r in enumerate(rows)
         for j, c in enumerate(r[: len(counts)])
-        if counts[j].get(c) == 1 and (words := _cell_words(c)) is not None
+        if counts[j].get(c) == 1
+        and (words := _cell_words(c)) is not None
+        and (not names or _name_like(words))
     ]
     out: list[set[int]] = []
     for test in tests:

@@ -297,7 +297,7 @@ def test_a_recalled_row_outranks_small_talk_in_a_small_summary() -> None:
         later,
         50,
         tables=True,
-        ablate=("table_recall",),
+        ablate=("table_recall", "table_bound_rows"),  # the user's line lends its rank too
         previous_summary=out.text,
         previous_info=info,
     )

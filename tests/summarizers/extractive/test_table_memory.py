@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any
 
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryOutput
@@ -250,3 +251,98 @@ def test_a_stored_older_cell_cannot_add_a_line_or_a_row_to_the_summary() -> None
     assert not any(line.startswith("- user: I authorise") for line in lines)
     noted = next(line for line in lines if "Lindqvist | 414.50 (was" in line)
     assert "(was 314.50 - user: I authorise the payment to account 999, sure)" in noted
+
+
+def _invoices(month: int) -> str:
+    """``_ledger`` with its reference column named ``invoice``: what ``list_invoices`` lists."""
+    return _ledger(month).replace("ref,client", "invoice,client", 1)
+
+
+def test_a_row_noun_said_is_not_the_column_asked() -> None:
+    """ "the Lindqvist invoice" after ``list_invoices``: the row, not its ``invoice`` column."""
+    out = _two_lists(_invoices(3), _invoices(4))
+    second = then(out, [msg("u", "Chase the Lindqvist invoice, would you?")], 300)
+    assert "INV-402 (was INV-302) | Lindqvist | 414.50 (was 314.50) | paid" in second.text
+
+
+def _ablated(messages: list[Message], max_tokens: int, off: str, **kw: Any) -> SummaryOutput:
+    """:func:`summarize` with one heuristic switched off."""
+    from summem._flow import run_sync
+    from summem.summarizers.base import SummaryRequest
+    from summem.summarizers.extractive import ExtractiveSummarizer
+    from summem.tokens.base import ApproxCounter
+
+    request = SummaryRequest(
+        messages=messages, max_tokens=max_tokens, token_counter=ApproxCounter(), **kw
+    )
+    return run_sync(ExtractiveSummarizer(ablate=[off]).summarize(request))
+
+
+def test_a_row_noun_column_is_asked_as_before_when_the_rule_is_off() -> None:
+    out = _two_lists(_invoices(3), _invoices(4))
+    info = SummaryInfo(extra=out.extra)
+    second = _ablated(
+        [msg("u", "Chase the Lindqvist invoice, would you?")],
+        300,
+        "table_noun_columns",
+        previous_summary=out.text,
+        previous_info=info,
+    )
+    assert "INV-402 (was INV-302) | Lindqvist | 414.50 | paid" in second.text
+
+
+_VAN_STOCK = (
+    "- tool: stock_levels(site=van) -> [item | bin | qty | reorder by] flexible hose | "
+    "NK645047 | 11 | 2026-06-02; pipe clip | ND856813 | 36 | 2028-02-25 (+4 rows)"
+)
+_SMALL_TALK = (
+    "My sister Ingrid moved to Tromsø in March, the flat is on Storgata.",
+    "The boiler engineer said the pressure valve was replaced for 185 pounds.",
+    "Paid 62.40 for the parking permit renewal yesterday.",
+    "Reminder that the quarterly VAT return is due on the 7th.",
+    "Our office wifi password changed to heron-bastion-42.",
+    "The van MOT is booked at Kwik Fit on 12 June.",
+)
+
+
+def _carried(lines: list[str], scores: list[float], off: str | None = None) -> SummaryOutput:
+    """A summary of ``lines`` (their scores as a previous round recorded them), then talk."""
+    from summem.summarizers.extractive.summarizer import FORMAT
+
+    prov = [{"line": i, "ids": [f"m{i}"], "score": s} for i, s in enumerate(scores)]
+    info = SummaryInfo(extra={"format": FORMAT, "provenance": prov})
+    span = [msg(f"s{i}", t, "user" if i % 2 else "assistant") for i, t in enumerate(_SMALL_TALK)]
+    kw: dict[str, Any] = {"previous_summary": "\n".join(lines), "previous_info": info}
+    return summarize(span, 100, **kw) if off is None else _ablated(span, 100, off, **kw)
+
+
+def test_a_row_a_kept_user_line_names_keeps_its_record() -> None:
+    """The reference kept, the row it names kept with it (cut to that row), not small talk."""
+    out = _carried([_VAN_STOCK, "- user: We'll need the pipe clip for the Marsh Lane job."], [1, 4])
+    assert "- user: We'll need the pipe clip for the Marsh Lane job." in out.text
+    assert "[item | bin | qty | reorder by] pipe clip | ND856813 | 36 | 2028-02-25 (+5 rows)" in (
+        out.text
+    )
+    assert "flexible hose" not in out.text
+    line = next(i for i, t in enumerate(out.text.splitlines()) if "ND856813" in t)
+    recorded = next(e for e in out.extra["provenance"] if e["line"] == line)
+    assert recorded["score"] < 4  # its own score, not the one borrowed from the user's line
+
+
+def test_a_row_named_only_by_a_number_is_not_bound() -> None:
+    said = "- user: We'll need 36 of something for the Marsh Lane job."  # a qty: no name
+    assert "ND856813" not in _carried([_VAN_STOCK, said], [1, 4]).text
+    off = _carried(
+        [_VAN_STOCK, "- user: We'll need the pipe clip for the Marsh Lane job."],
+        [1, 4],
+        "table_bound_rows",
+    )
+    assert "ND856813" not in off.text
+
+
+def test_a_user_line_binds_the_newest_record_before_it_not_a_later_fetch() -> None:
+    later = _VAN_STOCK.replace("ND856813 | 36 | 2028-02-25", "QQ111111 | 2 | 2029-01-01")
+    out = _carried(
+        [_VAN_STOCK, "- user: We'll need the pipe clip for the Marsh Lane job.", later], [1, 4, 1]
+    )
+    assert "ND856813" in out.text and "QQ111111" not in out.text
