@@ -228,6 +228,7 @@ _SELECTION_HEURISTICS = (
     "supersession",
     "latest_first",
     "latest_wider",
+    "latest_marks",
     "length_density",
     "compaction",
     "leading_stamp",
@@ -391,7 +392,9 @@ class ExtractiveSummarizer:
         if "repeats" not in off:
             _discount_repeats(old, new)
         if "latest_first" not in off:  # after the discounts: a correction may repeat a frame
-            heirs = latest_first(old + new, wider="latest_wider" not in off)
+            heirs = latest_first(
+                old + new, wider="latest_wider" not in off, mark="latest_marks" not in off
+            )
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)

@@ -98,15 +98,19 @@ _SHARED_SUBJECT = 2
 _LABEL_DIGITS = 3
 """A whole number of at most this many digits after a content word may label an item."""
 _CHANGE_WORDS = frozenset(
-    """new another latest last final old previous earlier original reset reissued shifted
-    switch switched swapped bumped pushed knocked dropped became become becomes went""".split()
+    (
+        *("new", "another", "latest", "last", "final", "old", "previous", "earlier", "original"),
+        *("reset", "reissued", "shifted", "switch", "switched", "swapped", "bumped", "pushed"),
+        *("knocked", "dropped", "became", "become", "becomes", "went"),
+    )
 )
 """Words that say a value changed, or which of its versions a statement gives."""
 _NOT_SUBJECT = (
     _CHANGE_WORDS
     | INTERJECTIONS
     | FIRST_PERSON
-    | frozenset("has have had having got get gets getting being one ones more heads fyi".split())
+    | frozenset(("has", "have", "had", "having", "got", "get", "gets", "getting", "being"))
+    | frozenset(("one", "ones", "more", "heads", "fyi"))
 )
 """Words that are not what a value is said of ("Heads up, the new mortgage adviser is ...")."""
 
@@ -270,7 +274,7 @@ class _Said:
     with that word: the number names an item of a list, it is not a value of it."""
 
 
-def latest_first(facts: Sequence[Fact], wider: bool = True) -> list[Fact]:
+def latest_first(facts: Sequence[Fact], wider: bool = True, mark: bool = True) -> list[Fact]:
     """Rank the latest statement of a subject above older ones; return the new span's heirs.
 
     Two statements are of one thing when the same speaker says them, their subjects (the
@@ -302,6 +306,9 @@ def latest_first(facts: Sequence[Fact], wider: bool = True) -> list[Fact]:
                 continue  # said in one message: items of a list, not a value and its correction
             if older.priority > fact.priority:
                 older.priority, fact.priority = fact.priority, older.priority
+            if mark and older.corrected_by is None:  # the older is kept only beside it
+                older.corrected_by = fact
+                fact.marks.extend(i for i in older.ids if i not in fact.marks and i not in fact.ids)
             if older.order[0] == 1 and fact.order[0] == 2 and fact not in heirs:
                 heirs.append(fact)
         said.append((fact, one))
@@ -382,11 +389,11 @@ def _one_thing(new: _Said, old: _Said, wider: bool = True) -> bool:
         return False
     shared = new.subject & old.subject
     smaller = min(len(new.subject), len(old.subject))
-    if len(shared) < _SHARED_SUBJECT or 2 * len(shared) < smaller:
-        # "They knocked the venue deposit down to 2500" after "Update on the deposit: 3000":
-        # a statement that says it changes a value, of all of the other one's subject
-        if not (new.changing and shared and len(shared) == smaller):
-            return False
+    # "They knocked the venue deposit down to 2500" after "Update on the deposit: 3000": a
+    # statement that says it changes a value, of all of the other one's subject, is one thing
+    whole = new.changing and bool(shared) and len(shared) == smaller
+    if (len(shared) < _SHARED_SUBJECT or 2 * len(shared) < smaller) and not whole:
+        return False
     if _other_item(new.frame, old.frame):
         return False
     changed = [
