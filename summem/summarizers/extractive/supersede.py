@@ -306,7 +306,7 @@ def latest_first(facts: Sequence[Fact], wider: bool = True, mark: bool = True) -
                 continue  # said in one message: items of a list, not a value and its correction
             if older.priority > fact.priority:
                 older.priority, fact.priority = fact.priority, older.priority
-            if mark and older.corrected_by is None:  # the older is kept only beside it
+            if mark and one.changing and older.corrected_by is None:  # kept only beside it
                 older.corrected_by = fact
                 fact.marks.extend(i for i in older.ids if i not in fact.marks and i not in fact.ids)
             if older.order[0] == 1 and fact.order[0] == 2 and fact not in heirs:

@@ -174,11 +174,18 @@ def test_a_run_said_twice_without_a_change_word_is_two_facts() -> None:
 
 def test_the_older_statement_is_kept_only_beside_the_later() -> None:
     old = fact("- user: Kitchen budget is 23915 pounds, we cut the island.", 6.0, 0, True)
-    new = fact("- user: OK the kitchen budget ends at 32910 pounds, no more changes.", 2.0, 1)
+    new = fact("- user: OK the kitchen budget went up to 32910 pounds, no more changes.", 2.0, 1)
     latest_first([old, new])
     assert old.corrected_by is new and new.marks == ["m0"]
     old, new = fact(old.line, 6.0, 0, True), fact(new.line, 2.0, 1)
     latest_first([old, new], mark=False)
+    assert old.corrected_by is None and new.marks == []
+
+
+def test_a_value_said_again_without_a_change_word_is_not_marked() -> None:
+    old = fact("- user: Kitchen budget is 23915 pounds, we cut the island.", 6.0, 0, True)
+    new = fact("- user: OK the kitchen budget ends at 32910 pounds, no more changes.", 2.0, 1)
+    assert latest_first([old, new]) == [new]  # ranked first, but it may be a second budget
     assert old.corrected_by is None and new.marks == []
 
 
@@ -239,8 +246,8 @@ def keep_a_short_stale_line(ablate: tuple[str, ...] = ()) -> str:
         }
     )
     said = (
-        "OK so after a long talk with the builder and the architect the kitchen budget ends"
-        " at 32910 pounds, no more changes."
+        "OK so after a long talk with the builder and the architect the kitchen budget went"
+        " up to 32910 pounds, no more changes."
     )
     request = SummaryRequest(
         messages=[msg("n0", said)],
