@@ -46,10 +46,14 @@ the stale line, and a stale line is never the only one left.
 
 With no correction word and other words, the last value of a chain ("OK the kitchen budget
 ends at 32910", after "Kitchen budget is now 23915, we cut the island") is neither replaced
-nor marked; :func:`latest_first` only orders it: two statements of one subject (the words a
-value is said of: names, values and units aside) and one kind of value trade priorities when
-the older ranks higher, and the new one competes for the carried lines' share of the budget
-(``docs-notes/fidelity-round8-chains.md``).
+nor marked by :func:`supersede`; :func:`latest_first` orders it: two statements of one subject
+(the words a value is said of: names, values, units and filler aside) and one kind of value
+trade priorities when the older ranks higher, and the new one competes for the carried lines'
+share of the budget (``docs-notes/fidelity-round8-chains.md``). When the later one says it
+changes something (a correction word, or "new", "another", "reset", "knocked"...), the older
+is also marked: kept only beside it (``docs-notes/fidelity-round9-chains.md``). Numbered
+items ("Room 1 ...", "Room 2 ..."; "step 3", "order 12") and values said in one message are
+items of a list, not a value and its correction.
 """
 
 from __future__ import annotations
@@ -282,10 +286,26 @@ def latest_first(facts: Sequence[Fact], wider: bool = True, mark: bool = True) -
     least :data:`_SHARED_SUBJECT` words and half of the smaller subject, and each has exactly
     one value of a kind (a time, a date, a number, a name, an identifier) and the two values
     differ: "Kitchen budget is now 23915" then "OK the kitchen budget ends at 32910". When
-    the older ranks higher, the two trade priorities: nothing is dropped or linked, but when
-    room runs out the older goes first, and a correction never loses to the value it
-    replaced. A name is never part of a subject: two statements about one person (her fee,
-    her deadline) give values of different things, not one thing twice.
+    the older ranks higher, the two trade priorities: when room runs out the older goes
+    first, and a correction never loses to the value it replaced. A name is never part of a
+    subject: two statements about one person (her fee, her deadline) give values of
+    different things, not one thing twice.
+
+    ``wider`` (ablation ``latest_wider``): filler ("Heads up", "has", "one more") and words
+    that say a value changed ("new", "another", "reset", "knocked") are not subject words; a
+    later statement that says it changes a value may share a single word, if that is all of
+    the older subject ("They knocked the venue deposit down to 2500" after "Update on the
+    deposit: it's 3000"); and two values that both differ ("the hotel fee for Ana is 300",
+    "... for Ben is 200") name two items. ``mark`` (ablation ``latest_marks``): when the later
+    statement says it changes something, the older is kept only beside it
+    (:attr:`Fact.corrected_by`, recorded as ``"marks"`` like :func:`supersede`'s marks); a
+    plain restatement ("ends at 32910") is only ranked, as two statements of one frame may
+    be two things (two bookings).
+
+    Not one thing: numbered items, where each differing value is a small whole number said
+    right after the same word ("Room 1", "Room 2"; "Old fact 0" ... "Old fact 5"), or after
+    any word when the numbers are consecutive (:func:`_enumerated`), and statements in one
+    message (several values said together are items of a list).
 
     The facts returned are the new span's statements of a subject the previous summary
     carries: they compete for the previous summary's share of the budget with it (a carried
