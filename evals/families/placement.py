@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from evals.families.facts import message_text
 from evals.text import normalize_text
 
-__all__ = ["Collision", "count_in", "first_clean", "padded", "texts_of", "where"]
+__all__ = ["Collision", "Exhausted", "count_in", "first_clean", "padded", "texts_of", "where"]
 
 W = TypeVar("W")
 
@@ -24,6 +24,15 @@ Texts = Sequence[tuple[str, str]]
 
 class Collision(AssertionError):
     """A planted value also occurs in another message (the seed is drawn again)."""
+
+
+class Exhausted(Collision):
+    """A pool of fresh values ran out while writing (the seed is drawn again, as on a collision).
+
+    A long conversation with many tables can use every date or name a writer's pool holds; a
+    writer that drew until it found an unused one looped forever (``tables``, seeds 10, 14 and
+    16), one that gave up raised and failed the run (``blind5-described``, seeds 8, 12, 14).
+    """
 
 
 def padded(text: str) -> str:
@@ -50,13 +59,14 @@ def count_in(messages: Sequence[dict[str, Any]], value: str) -> int:
 def first_clean(draw: Callable[[int], W], check: Callable[[W], None], tries: int, seed: int) -> W:
     """The first of ``draw(0)``, ``draw(1)``... that ``check`` passes, in ``tries`` draws.
 
-    A :class:`Collision` draws again; ``seed`` names the conversation in the error.
+    A :class:`Collision` (or an :class:`Exhausted` pool while drawing) draws again; ``seed``
+    names the conversation in the error.
     """
     for attempt in range(tries):
-        made = draw(attempt)
         try:
+            made = draw(attempt)
             check(made)
-        except Collision:
+        except Collision:  # an :class:`Exhausted` pool too
             continue
         return made
     raise AssertionError(f"seed {seed}: planted values keep colliding")

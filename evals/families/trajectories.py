@@ -22,6 +22,7 @@ from evals.families import hidden as H
 from evals.families import lists as L
 from evals.families import pools as P
 from evals.families.facts import KINDS, FactKind, PlantedFact, message_text
+from evals.families.placement import Exhausted
 from evals.text import normalize_text
 
 __all__ = ["NESTED_KINDS", "STYLES", "Trajectory", "generate_trajectory"]
@@ -264,11 +265,11 @@ def _blind_trajectory(
             f"filler='plain' and speakers='user', got {corrections=} {filler=} {speakers=}"
         )
     for attempt in range(50):
-        writer = WRITERS[style](random.Random(f"{style}/{seed}/{attempt}"), turns, facts)
         try:
+            writer = WRITERS[style](random.Random(f"{style}/{seed}/{attempt}"), turns, facts)
             _check_unique(writer.messages, writer.facts)
             break
-        except _Collision:
+        except (_Collision, Exhausted):  # a value pool used up draws again too
             continue
     else:  # pragma: no cover - fifty unlucky draws in a row
         raise AssertionError(f"seed {seed}: planted values keep colliding with filler")

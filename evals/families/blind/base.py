@@ -16,9 +16,13 @@ from collections.abc import Callable
 from typing import Any
 
 from evals.families.facts import FactKind, PlantedFact
+from evals.families.placement import Exhausted
 from evals.families.pools import MONTHS as MONTHS
 
-__all__ = ["FIRST", "LAST", "MONTHS", "Writer", "spread"]
+__all__ = ["FIRST", "FRESH_TRIES", "LAST", "MONTHS", "Writer", "spread"]
+
+FRESH_TRIES = 100_000
+"""Draws :meth:`Writer.fresh` makes before it calls the pool used up."""
 
 FIRST = tuple(
     [
@@ -177,13 +181,18 @@ class Writer:
     # -- values ----------------------------------------------------------------------------
 
     def fresh(self, make: Callable[[], tuple[str, tuple[str, ...]]]) -> tuple[str, tuple[str, ...]]:
-        """A value (and its other forms) none of whose forms this conversation has used."""
-        while True:
+        """A value (and its other forms) none of whose forms this conversation has used.
+
+        Raises :class:`~evals.families.placement.Exhausted` after :data:`FRESH_TRIES` draws
+        (the pool is used up, or nearly: the seed is drawn again), never loops forever.
+        """
+        for _ in range(FRESH_TRIES):
             value, aliases = make()
             forms = {value, *aliases}
             if not forms & self.used:
                 self.used.update(forms)
                 return value, aliases
+        raise Exhausted(f"no fresh value in {FRESH_TRIES} draws (last: {value!r})")
 
     def take(self, pool: tuple[str, ...]) -> str:
         """An item of ``pool`` not used yet in this conversation."""

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from evals.families.facts import FactKind, PlantedFact
-from evals.families.placement import Collision, count_in, first_clean, texts_of, where
+from evals.families.placement import Collision, Exhausted, count_in, first_clean, texts_of, where
 from evals.families.pools import MONTHS as MONTHS
 from evals.families.pools import WEEKDAYS as WEEKDAYS
 from evals.families.trajectories import Trajectory
@@ -389,7 +389,7 @@ class Writer:
             if value not in self.used:
                 self.used.add(value)
                 return value
-        raise AssertionError("ran out of fresh values")  # pragma: no cover
+        raise Exhausted("ran out of fresh values")
 
     def time(self) -> str:
         r = self.rng

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from evals.families.placement import Collision, count_in, first_clean, texts_of, where
+from evals.families.blind.base import Writer
+from evals.families.catalogue import FAMILIES, GENERATORS
+from evals.families.placement import (
+    Collision,
+    Exhausted,
+    count_in,
+    first_clean,
+    texts_of,
+    where,
+)
+from evals.families.trajectories import generate_trajectory
 
 MESSAGES = [
     {"role": "user", "content": "The paint is Sage Mist, I think."},
@@ -37,3 +49,31 @@ def test_the_first_clean_draw_is_kept_and_a_collision_draws_again() -> None:
     assert first_clean(lambda attempt: attempt, check, tries=5, seed=0) == 2
     with pytest.raises(AssertionError, match="keep colliding"):
         first_clean(lambda attempt: attempt, check, tries=2, seed=7)
+
+
+def test_a_pool_used_up_while_drawing_draws_the_seed_again() -> None:
+    def draw(attempt: int) -> int:
+        if attempt < 2:
+            raise Exhausted(f"draw {attempt}: no fresh value left")
+        return attempt
+
+    assert first_clean(draw, lambda n: None, tries=5, seed=0) == 2
+
+
+def test_a_fresh_value_from_a_used_up_pool_raises_instead_of_looping_forever() -> None:
+    writer = Writer(random.Random(0))
+    assert writer.fresh(lambda: ("Sage Mist", ())) == ("Sage Mist", ())
+    with pytest.raises(Exhausted, match="no fresh value"):
+        writer.fresh(lambda: ("Sage Mist", ("sage mist",)))
+
+
+@pytest.mark.parametrize(("family", "seed"), [("tables", 10), ("blind5-described", 8)])
+def test_a_seed_whose_first_draw_uses_up_a_pool_is_written(family: str, seed: int) -> None:
+    # Before: tables seed 10 looped forever on its 1,009th date, blind5-described seed 8
+    # raised "ran out of fresh values"; 20-seed boards of either family never finished.
+    fam = FAMILIES[family]
+    if fam.style in GENERATORS:
+        trajectory = GENERATORS[fam.style](seed, turns=fam.turns, facts=fam.facts)
+    else:
+        trajectory = generate_trajectory(seed, turns=fam.turns, facts=fam.facts, style=fam.style)
+    assert len(trajectory.facts) == fam.facts
