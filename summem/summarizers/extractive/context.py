@@ -276,6 +276,15 @@ _ASIDE_OWNERS = frozenset(_split("my our being"))
 _ASIDE_OWNED_WORDS = 3
 """Fewest words of a clause opening with :data:`_ASIDE_OWNERS`: what it is about, and what is
 said of it ("my knee hurts"; "my partner" alone says nothing)."""
+_ASIDE_QUOTED_RE = re.compile(
+    r"\"[^\"]*\"?|\u201c[^\u201d]*\u201d?|`[^`]*`?|(?<!\w)['\u2018](?=\w).*?\w['\u2019](?!\w)"
+)
+"""A quotation or code (an unclosed double quote runs to the end): someone else's words, or
+words to translate or check, not what the speaker tells."""
+_ASIDE_CONDITIONS = frozenset(
+    _split("if unless suppose supposing assuming imagine provided providing")
+)
+"""First words of a clause that is a hypothesis: the clause after it is its consequent."""
 _ASIDE_LEANING = (
     (_POINTING - {"one"})
     | _ADDRESSEE
@@ -305,7 +314,10 @@ def aside_statements(sentence: str, whole: bool = False) -> list[str]:
     subject of its own ("being a night owl who barely functions before ten"). The question's
     last clause counts too when it tells ("..., since I can't eat gluten?"). A clause that is
     a question, a pleasantry or a conditional ("if I'm late") is not (it does not open with
-    the speaker, or, with no detail, scores nothing where the caller scores it). ``whole``:
+    the speaker, or, with no detail, scores nothing where the caller scores it), nor is the
+    clause right after a conditional, its consequent ("if I get the job, then we'd move"),
+    nor a clause in or touching a quotation or code ("how do I say 'I'm vegan, I eat no
+    fish' in French?": the words to translate, or someone else's). ``whole``:
     ``sentence`` is itself a clause left out of its message's units; it is taken whole when
     it is a statement, and split only when it is not. Closed-class words only: no word of
     what is told is read.
@@ -315,10 +327,20 @@ def aside_statements(sentence: str, whole: bool = False) -> list[str]:
         body = _aside_body(sentence)
         if body is not None:
             return [body]
-    parts = [p for p in _ASIDE_PARTS_RE.split(sentence.strip()) if p.strip()]
+    text = sentence.strip()
+    cuts = [(m.start(), m.end()) for m in _ASIDE_PARTS_RE.finditer(text)]
+    starts, ends = [0, *(end for _, end in cuts)], [*(start for start, _ in cuts), len(text)]
+    spans = zip(starts, ends, strict=True)
+    parts = [(a, b) for a, b in spans if text[a:b].strip()]
     if len(parts) < 2:
         return found
-    for part in parts:
+    quoted = [m.span() for m in _ASIDE_QUOTED_RE.finditer(text)]
+    consequent = False
+    for a, b in parts:
+        part = text[a:b]
+        after_if, consequent = consequent, not _ASIDE_CONDITIONS.isdisjoint(_words(part)[:2])
+        if after_if or any(a < end and start < b for start, end in quoted):
+            continue  # "if I get the job, we'd move": a hypothesis; "say 'I'm vegan'": a quote
         body = _aside_body(part)
         if body is not None and body not in found:
             found.append(body)

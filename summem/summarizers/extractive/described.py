@@ -38,6 +38,7 @@ description with nothing tying it to this table) names no row.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
@@ -275,6 +276,28 @@ def _column(
     return everywhere[0] if len(everywhere) == 1 else None
 
 
+def may_describe(said: AbstractSet[str], nouns: AbstractSet[str] = frozenset()) -> bool:
+    """Whether :func:`described_row` may find a row for ``said``: it compares or points.
+
+    False means it finds none (one word of comparison, or a word said before ``one`` or
+    before one of the ``nouns``, is what a description needs): a cheap test before it.
+    """
+    compare = {w for w in said if w.isalpha() and (w in _SPECIFIC or w in _GENERIC)}
+    if "recent" in said and compare <= {"most", "more"}:
+        compare = {"newest"}
+    return len(compare) == 1 or _points(said, nouns)
+
+
+@functools.lru_cache(maxsize=4096)
+def _may_describe(said: frozenset[str], nouns: AbstractSet[str]) -> bool:
+    """:func:`may_describe`, once a message (a table is read for each of many messages)."""
+    return may_describe(said, nouns)
+
+
+def _points(said: AbstractSet[str], nouns: AbstractSet[str]) -> bool:
+    return any(w.endswith(POINTER) or w.partition(BEFORE)[2] in nouns for w in said)
+
+
 def described_row(
     table: Table, said: AbstractSet[str], nouns: AbstractSet[str] = frozenset()
 ) -> int | None:
@@ -284,6 +307,9 @@ def described_row(
     just before one of them points at its row as one said before ``one`` does.
     """
     header, rows = table
+    hashable = isinstance(said, frozenset) and isinstance(nouns, frozenset)
+    if not (_may_describe(said, nouns) if hashable else may_describe(said, nouns)):
+        return None  # neither compares nor points ("the Alfama one"): the same, cheaply
     words = sorted(w for w in said if w.isalpha())
     compare = {w for w in words if w in _SPECIFIC or w in _GENERIC}
     if "recent" in said and compare <= {"most", "more"}:

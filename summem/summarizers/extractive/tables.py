@@ -310,6 +310,7 @@ def named_by(
     rare: bool = False,
     nouns: AbstractSet[str] = frozenset(),
     names: bool = False,
+    apart: bool = False,
 ) -> list[set[int]]:
     """The rows each message names (see :func:`_cited`): none when it names too many.
 
@@ -321,9 +322,12 @@ def named_by(
     the rows are called (:func:`.described.row_nouns`): "that crashing pod". With ``names``,
     only by a cell that is a name or a code (:func:`_name_like`: "Okonkwo", "pipe clip",
     "QX-5503"), not a number, amount, time or date, which says nothing of which row it is when
-    a record shows one row.
+    a record shows one row. With ``apart``, each message is read alone: not also all of
+    them together, whose words in common name too many rows (:func:`_cited`); for reading one
+    table for many messages at once, as each of them alone would.
     """
-    return _named(table, [m.__contains__ for m in said], said, keys, rare, nouns, names)
+    tests = [m.__contains__ for m in said]
+    return _named(table, tests, said, keys, rare, nouns, names, apart)
 
 
 def _name_like(words: Sequence[str]) -> bool:
@@ -372,6 +376,7 @@ def _named(
     rare: bool = False,
     nouns: AbstractSet[str] = frozenset(),
     names: bool = False,
+    apart: bool = False,
 ) -> list[set[int]]:
     """The rows each test names (see :func:`_cited`).
 
@@ -403,7 +408,7 @@ def _named(
         elif keys:
             named = {i for i, keyed in hits if keyed} if len(named) <= MAX_CITED else set()
         out.append(named if len(named) <= MAX_CITED else set())
-    if len(tests) > 1:  # the messages' words together naming too many rows: words in common
+    if len(tests) > 1 and not apart:  # the words together naming too many rows: in common
         together = {i for i, words, _ in unique if all(any(t(w) for t in tests) for w in words)}
         if len(together) > MAX_CITED:
             return [set() for _ in tests]

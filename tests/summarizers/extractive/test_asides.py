@@ -107,3 +107,29 @@ def test_the_rule_can_be_switched_off() -> None:
     from summem.summarizers.extractive.summarizer import HEURISTICS
 
     assert "asides" in HEURISTICS
+
+
+def test_quoted_words_are_not_the_speakers_statement() -> None:
+    """Words to translate, or someone else's message, are the quote's: not told by the user.
+
+    Read as clauses, they became user lines with a stray quote and the words after it:
+    ``- user: I have an EpiPen in my bag" into Spanish.``.
+    """
+    for text in (
+        "How do I say 'I'm vegetarian, I don't eat fish at all' in French?",
+        'Can you translate "I am allergic to nuts, I have an EpiPen in my bag" into Spanish?',
+        'Should I reply to her text "I\'m not coming tonight, we can talk tomorrow"?',
+        "Can you translate \u201cwe sold the flat, we live in Porto now\u201d into German?",
+    ):
+        assert _summary(text) == _summary(text, ("asides",)), text
+    got = _summary('Could you reword my "thank you" card, since I\'m hopeless with words?')
+    assert "- user: I'm hopeless with words." in got  # a clause outside the quote still counts
+
+
+def test_the_consequent_of_a_conditional_is_not_a_statement() -> None:
+    """ "if I get the promotion, then we could afford the bigger flat": a hypothesis."""
+    for text in (
+        "Would it be worth it, if I get the promotion, then we could afford the bigger flat?",
+        "Is it smart, if the quote comes in under budget, we'll book the builders in May?",
+    ):
+        assert _summary(text) == _summary(text, ("asides",)), text

@@ -346,3 +346,23 @@ def test_a_user_line_binds_the_newest_record_before_it_not_a_later_fetch() -> No
         [_VAN_STOCK, "- user: We'll need the pipe clip for the Marsh Lane job.", later], [1, 4, 1]
     )
     assert "ND856813" in out.text and "QQ111111" not in out.text
+
+
+def test_binding_reads_each_record_once_not_once_per_user_line(monkeypatch: Any) -> None:
+    """Users x records table reads: 2,000 carried lines took 215 s (0.4 s with the rule off)."""
+    from summem.summarizers.extractive import summarizer
+
+    calls: list[int] = []
+
+    def counted(*args: Any, **kw: Any) -> list[set[int]]:
+        calls.append(1)
+        return named_by(*args, **kw)
+
+    monkeypatch.setattr(summarizer, "named_by", counted)
+    carried: list[str] = []
+    for i in range(30):
+        carried.append(_VAN_STOCK.replace("site=van", f"site=van{i}").replace("ND856", f"N{i:03d}"))
+        carried.append(f"- user: We'll need the pipe clip for job {i} on Marsh Lane.")
+    out = _carried(carried, [1.0] * len(carried))
+    assert len(calls) <= 30 + 2  # once a record (and the span's reads)
+    assert "- user: We'll need the pipe clip for job 29 on Marsh Lane." in out.text
