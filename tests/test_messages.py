@@ -238,34 +238,47 @@ def test_message_ids_are_unique_and_well_formed() -> None:
     assert all(i.startswith("m_") and len(i) == 26 and int(i[2:], 16) >= 0 for i in ids)
 
 
+_FORK_FROM_C = """
+import ctypes, os, select, signal
+from summem.messages import new_message_id
+
+new_message_id()  # the parent has made ids before it forks
+read, write = os.pipe()
+pid = ctypes.PyDLL(None, use_errno=True).fork()  # libc's fork: no Python fork hook runs
+if pid == 0:
+    os.write(write, new_message_id().encode())
+    os._exit(0)
+os.close(write)
+ready, _, _ = select.select([read], [], [], 60)
+child_id = os.read(read, 64).decode() if ready else ""
+if not ready:  # a stuck child fails the test instead of hanging the run in waitpid
+    os.kill(pid, signal.SIGKILL)
+os.waitpid(pid, 0)
+print(child_id, new_message_id())
+"""
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="forks through libc, as uWSGI does")
 def test_a_child_forked_from_c_does_not_reuse_its_parents_ids() -> None:
-    """uWSGI's pre-fork mode forks from C: no Python fork hooks run in the child."""
-    import ctypes
+    """uWSGI's pre-fork mode forks from C: no Python fork hooks run in the child.
+
+    The fork runs in a fresh interpreter with one thread. Forked from a pytest-xdist worker,
+    the child could inherit the GIL's mutex locked by the worker's other thread, mid-handoff,
+    and hang on its first switch (seen once under load); uWSGI forks before any thread runs.
+    The child's first id is compared with the parent's next: from the same generator state
+    (no reseed after the fork) the two would be equal.
+    """
     import os
-    import select
-    import signal
+    import subprocess
 
-    from summem.messages import new_message_id
-
-    new_message_id()  # the parent has made ids before it forks
-    read, write = os.pipe()
-    # PyDLL keeps the GIL across the call: with CDLL another thread (xdist's) could hold it at
-    # the fork, and the child would wait forever for a GIL owned by a thread it does not have
-    pid = ctypes.PyDLL(None, use_errno=True).fork()
-    if pid == 0:  # pragma: no cover - the child process
-        os.write(write, new_message_id().encode())
-        os._exit(0)
-    assert pid > 0
-    os.close(write)
-    ready, _, _ = select.select([read], [], [], 60)
-    child_id = os.read(read, 64).decode() if ready else ""
-    os.close(read)
-    if not ready:  # a stuck child fails the test instead of hanging the run in waitpid
-        os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    done = subprocess.run(
+        [sys.executable, "-c", _FORK_FROM_C], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    child_id, parent_next = done.stdout.split()
     assert child_id.startswith("m_")
-    assert child_id != new_message_id()
+    assert child_id != parent_next
 
 
 def test_a_flat_message_keeps_nothing_of_the_callers_dict() -> None:
