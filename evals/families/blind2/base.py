@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from evals.families.facts import FactKind, PlantedFact
+from evals.families.placement import Exhausted
 from evals.families.pools import MONTHS as MONTHS
 from evals.families.pools import WEEKDAYS as WEEKDAYS
 
@@ -135,7 +136,7 @@ class Writer:
             if not forms & (self.used | self.seen):
                 self.used.update(forms)
                 return value, aliases
-        raise ValueError("no fresh value left")  # pragma: no cover - tiny pools only
+        raise Exhausted("no fresh value left")  # the seed is drawn again
 
     def loose(self, make: Callable[[], str]) -> str:
         """A filler value that may repeat other filler but is never a drawn fresh value.

@@ -16,7 +16,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from evals.families.facts import FactKind, PlantedFact
-from evals.families.placement import Collision, count_in, first_clean, texts_of, where
+from evals.families.placement import (
+    Collision,
+    Exhausted,
+    count_in,
+    first_clean,
+    texts_of,
+    where,
+)
 from evals.families.pools import MONTHS, WEEKDAYS
 from evals.families.trajectories import Trajectory
 
@@ -337,7 +344,7 @@ class Writer:
             if value not in self.used:
                 self.used.add(value)
                 return value
-        raise AssertionError("ran out of fresh values")  # pragma: no cover
+        raise Exhausted("ran out of fresh values")  # the seed is drawn again
 
     def time(self) -> str:
         r = self.rng

@@ -7,6 +7,8 @@ import random
 import pytest
 
 from evals.families.blind.base import Writer
+from evals.families.blind2.base import Writer as Writer2
+from evals.families.blind6.base import Writer as Writer6
 from evals.families.catalogue import FAMILIES, GENERATORS
 from evals.families.placement import (
     Collision,
@@ -65,6 +67,14 @@ def test_a_fresh_value_from_a_used_up_pool_raises_instead_of_looping_forever() -
     assert writer.fresh(lambda: ("Sage Mist", ())) == ("Sage Mist", ())
     with pytest.raises(Exhausted, match="no fresh value"):
         writer.fresh(lambda: ("Sage Mist", ("sage mist",)))
+    second = Writer2(random.Random(0))
+    second.fresh(lambda: ("Sage Mist", ()))
+    with pytest.raises(Exhausted):
+        second.fresh(lambda: ("Sage Mist", ()))
+    sixth = Writer6(random.Random(0), "system")
+    sixth.fresh(lambda: "Sage Mist")
+    with pytest.raises(Exhausted):
+        sixth.fresh(lambda: "Sage Mist")
 
 
 @pytest.mark.parametrize(("family", "seed"), [("tables", 10), ("blind5-described", 8)])
