@@ -316,7 +316,8 @@ def aside_statements(sentence: str, whole: bool = False) -> list[str]:
     a question, a pleasantry or a conditional ("if I'm late") is not (it does not open with
     the speaker, or, with no detail, scores nothing where the caller scores it), nor is the
     clause right after a conditional, its consequent ("if I get the job, then we'd move"),
-    nor a clause in or touching a quotation or code ("how do I say 'I'm vegan, I eat no
+    nor a purpose (:func:`_purpose`: "so that I can leave early"), nor a clause in or
+    touching a quotation or code ("how do I say 'I'm vegan, I eat no
     fish' in French?": the words to translate, or someone else's). ``whole``:
     ``sentence`` is itself a clause left out of its message's units; it is taken whole when
     it is a statement, and split only when it is not. Closed-class words only: no word of
@@ -347,6 +348,29 @@ def aside_statements(sentence: str, whole: bool = False) -> list[str]:
     return found
 
 
+_ASIDE_PURPOSE_MODALS = frozenset(_split("can could may might"))
+"""Modals that, after "so" and the speaker, say what something is for, not what is so."""
+
+
+def _purpose(leads: Sequence[str], rest: Sequence[str]) -> bool:
+    """Whether a clause says what something is for: a purpose, not a statement.
+
+    "..., so that I can pick up my kid?", "..., so we could leave early?": what the speaker
+    wants to be able to do, not what is true of them. A consequence is a statement and stays
+    one: "..., so I can't lift anything", "..., so I could not sleep", "..., so I'm on
+    crutches", "..., so I'd rather skip dairy".
+    """
+    if list(leads[-2:]) == ["so", "that"]:
+        return True  # "so that ...": what for, whatever follows
+    return (
+        "so" in leads
+        and len(rest) > 1
+        and rest[0] in _ASIDE_SELF
+        and rest[1] in _ASIDE_PURPOSE_MODALS
+        and rest[2:3] != ["not"]
+    )
+
+
 def _aside_body(clause: str) -> str | None:
     """``clause`` as a sentence about the speaker, its joining words left out; None if not one."""
     raw = clause.strip().strip("\"'([])").strip().rstrip("?").rstrip()
@@ -361,7 +385,7 @@ def _aside_body(clause: str) -> str | None:
         else:
             break
     rest = words[start:]
-    if len(rest) < 2:
+    if len(rest) < 2 or _purpose(words[:start], rest):
         return None
     if rest[0] not in _ASIDE_SUBJECTS and not (
         len(rest) > _ASIDE_OWNED_WORDS

@@ -133,3 +133,28 @@ def test_the_consequent_of_a_conditional_is_not_a_statement() -> None:
         "Is it smart, if the quote comes in under budget, we'll book the builders in May?",
     ):
         assert _summary(text) == _summary(text, ("asides",)), text
+
+
+def test_a_purpose_is_not_a_statement() -> None:
+    """ "..., so that I can pick up my kid?": what the user wants to be able to do, not a fact.
+
+    The review of round 9 found it read as the claim ``- user: I can pick up my kid.``. A
+    consequence stays a statement ("so I can't lift anything").
+    """
+    from summem.summarizers.extractive.context import aside_statements
+
+    for sentence in (
+        "Could you move my 3pm to 2, so that I can pick up my kid from school?",
+        "Can we start the hike earlier, so we could be back before the storm?",
+        "Could you shorten the agenda, so I may leave at four?",
+    ):
+        assert aside_statements(sentence) == [], sentence
+        assert _summary(sentence) == _summary(sentence, ("asides",)), sentence
+    assert aside_statements("Any easy dinners, as I hurt my back, so I can't lift pans?") == [
+        "I hurt my back.",
+        "I can't lift pans.",
+    ]
+    assert aside_statements("Any ideas, given I slipped a disc, so I could not sleep?") == [
+        "I slipped a disc.",
+        "I could not sleep.",
+    ]
