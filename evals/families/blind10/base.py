@@ -202,8 +202,8 @@ _POINTS = (
     "agree who owns it",
 )
 _SNIPPETS = (
-    "```\n=IFERROR(VLOOKUP(A2, Sheet2!A:B, 2, FALSE), \"missing\")\n```",
-    "```python\ndone = [t for t in tasks if t.finished]\nprint(len(done), \"of\", len(tasks))\n```",
+    '```\n=IFERROR(VLOOKUP(A2, Sheet2!A:B, 2, FALSE), "missing")\n```',
+    '```python\ndone = [t for t in tasks if t.finished]\nprint(len(done), "of", len(tasks))\n```',
     "```bash\nrsync -av --progress ./footage/ ./backup/footage/\n```",
     "```sql\nSELECT name FROM volunteers WHERE active ORDER BY name;\n```",
     "```\n- warm up\n- main set\n- cool down\n- stretch\n```",

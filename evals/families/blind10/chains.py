@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from evals.families.blind10.base import Writer, build
 from evals.families.blind6 import base as b6
+from evals.families.blind10.base import Writer, build
 from evals.families.facts import FactKind, PlantedFact
 from evals.families.trajectories import Trajectory
 
@@ -40,8 +40,9 @@ _GIVEN = ("Marisol", "Tobiah", "Ingrid", "Lachlan", "Oksana", "Ravi", "Perpetua"
           "Soraya", "Caspian", "Henrietta", "Ambrose", "Zinnia", "Florian")  # fmt: skip
 _FAMILY = ("Ashdown", "Penhaligon", "Mbeki", "Strachan", "Voss", "Okonkwo", "Tremayne",
            "Halloran", "Kowal", "Dunmore", "Fitzwilliam", "Castellane")  # fmt: skip
-_STREETS = ("Larkspur Lane", "Cobbler's Row", "Quarry Hill", "Mill Race Road", "Tanner Street",
-            "Orchard Mews", "Ferry Approach", "Glebe Terrace", "Chapel Walk", "Kiln Yard")  # fmt: skip
+_STREETS = ("Larkspur Lane", "Cobbler's Row", "Quarry Hill", "Mill Race Road",
+            "Tanner Street", "Orchard Mews", "Ferry Approach", "Glebe Terrace", "Chapel Walk",
+            "Kiln Yard")  # fmt: skip
 
 _FIRST = {
     "time": ("the {s} is at {v}", "booked the {s} for {v}", "{s} confirmed, {v}"),
@@ -96,10 +97,14 @@ def _say(w: Writer, subject: str, kind: str, chain: list[PlantedFact]) -> None:
     w.say("assistant", w.short())
 
 
+def _count(w: Writer, thing: str) -> str:
+    return w.fresh(lambda: f"{w.rng.randint(3, 160)} {thing}")
+
+
 def _quantities(w: Writer, size: int) -> None:
     r = w.rng
     things = r.sample(_THINGS, size)
-    values = [w.fresh(lambda t=t: f"{r.randint(3, 160)} {t}") for t in things]
+    values = [_count(w, t) for t in things]
     lead = r.choice(("the hire company needs numbers:", "final counts for the barn:", "order:"))
     at = w.user(f"{lead} {', '.join(values[:-1])} and {values[-1]}")
     for v in values:

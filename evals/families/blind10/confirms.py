@@ -62,6 +62,7 @@ _LATER = (
     "on the {n} thing, {p} option please",
     "{n} - let's do the {p}",
 )
+_WAIT = ("let me think about it", "hmm, give me a bit", "i'll come back to you")
 _SINGLE = ("sounds good, do it", "yep go ahead", "fine by me", "ok book it")
 _PICK = ("fine, your call", "go with what you said", "whatever you reckon", "ok your pick")
 _MODIFY = ("yes the {p} but make it {v}", "{p} one, but can it start at {v}",
@@ -118,7 +119,7 @@ def _episode(w: Writer, way: str) -> None:
         if way == "now":
             answer = r.choice(_NOW[PLACES[k]])
         elif way == "later":
-            w.user(r.choice(("let me think about it", "hmm, give me a bit", "i'll come back to you")))
+            w.user(r.choice(_WAIT))
             w.say("assistant", "Sure, no rush.")
             w.idle(2, 8)
             answer = r.choice(_LATER).replace("{n}", need).replace("{p}", place)

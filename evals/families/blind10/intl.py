@@ -128,6 +128,7 @@ def _value(w: Writer, kind: str, lang: str) -> tuple[str, tuple[str, ...]]:
 
 def _state(w: Writer, lang: str, kind: str, subject: str, chain: list[PlantedFact]) -> None:
     value, aliases = _value(w, kind, lang)
+    templates: tuple[str, ...]
     if chain:
         templates = _DATE_AGAIN if kind == "date" else _NAME_AGAIN
     else:
