@@ -19,6 +19,7 @@ from evals.families import (
     blind7,
     blind8,
     blind9,
+    blind10,
     fixups,
     passing,
 )
@@ -34,6 +35,7 @@ GENERATORS = {
     **blind7.GENERATORS,
     **blind8.GENERATORS,
     **blind9.GENERATORS,
+    **blind10.GENERATORS,
     **fixups.GENERATORS,
     "passing-details": passing.generate,
 }
@@ -595,6 +597,51 @@ FAMILIES: dict[str, Family] = {
             "and Czech contacts, day-first dates ('14. 3. 2027', '14-03-2027') and 24-hour times, "
             "some corrected",
             style="b9-intl",
+        ),
+        Family(
+            "blind10-prose",
+            440,
+            20,
+            about="held out, written blind (tenth set): a maths teacher's health, food, home "
+            "and travel said in plain words as a reason ('since my dodgy knee...'), as the "
+            "answer to the assistant's question, or two or three in one list",
+            style="b10-prose",
+        ),
+        Family(
+            "blind10-tables",
+            430,
+            20,
+            about="held out, written blind (tenth set): a bike workshop's jobs, parts and hire "
+            "fleet as markdown, CSV, JSON rows and JSON columns, re-fetched with a cell "
+            "changed, a row named by its key soon after or much later",
+            style="b10-tables",
+        ),
+        Family(
+            "blind10-chains",
+            450,
+            20,
+            about="held out, written blind (tenth set): a wedding's times, amounts, addresses "
+            "and people changed two to four times, beside quantities, numbered steps and "
+            "'the other one' that are not corrections",
+            style="b10-chains",
+        ),
+        Family(
+            "blind10-confirms",
+            450,
+            20,
+            about="held out, written blind (tenth set): a theatre director accepts one of one "
+            "to four proposals tersely, by position now or turns later, the assistant's pick, "
+            "or with a change ('yes the second but make it 19:30')",
+            style="b10-confirms",
+        ),
+        Family(
+            "blind10-intl",
+            440,
+            20,
+            about="held out, written blind (tenth set): a documentary producer's Vietnamese, "
+            "Brazilian, Swahili and Greek contacts and dates ('ngày 14 tháng 3 năm 2027', "
+            "'14 de março de 2027', '14 Μαρτίου 2027'), a contact replaced or a date moved",
+            style="b10-intl",
         ),
         Family(
             "long",
