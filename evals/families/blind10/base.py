@@ -235,46 +235,36 @@ _NODS = ("cheers", "thank you!", "ok good", "nice one", "that's useful", "will d
 class Writer(b6.Writer):
     """The sixth set's turn writer, with this set's people and their chatter."""
 
+    talk = b6.Talk(
+        asks=_OPEN,
+        context=_MOOD,
+        openers=_LEADS,
+        sentences=_LINES,
+        bullets=_POINTS,
+        thanks=_NODS,
+        welcomes=("You're welcome.", "Any time.", "Good luck!"),
+        lookups=_LOOKUPS,
+        lookup_lead="One moment.",
+        small_talk=_CHITCHAT,
+        code=_SNIPPETS,
+        code_head="For example:",
+        bullets_head="The gist:",
+        bullet="*",
+        small_talk_p=0.07,
+        context_first=0.4,
+        lookup_p=0.1,
+        thanks_p=0.08,
+        bullets_p=0.18,
+        code_p=0.26,
+    )
+
     def __init__(self, rng: random.Random, system: str, persona: str) -> None:
         super().__init__(rng, system)
-        self.subjects = SUBJECTS[persona]
+        self.topics = SUBJECTS[persona]
 
     def subject(self) -> str:
         """Something this person might talk about, with no value in it."""
-        return self.rng.choice(self.subjects)
-
-    def chatter(self) -> None:
-        """One ordinary turn: an ask and an answer, now and then small talk or a look-up."""
-        r = self.rng
-        if r.random() < 0.07:
-            said, answer = r.choice(_CHITCHAT)
-            self.user(said)
-            self.say("assistant", answer)
-            return
-        ask = r.choice(_OPEN).replace("{t}", self.subject())
-        mood = r.choice(_MOOD)
-        if mood:
-            ask = f"{mood} {ask}" if r.random() < 0.4 else f"{ask}. {mood}"
-        self.user(ask)
-        if r.random() < 0.1:
-            name, query, result = r.choice(_LOOKUPS)
-            self.tool(name, {"query": query}, result, lead=r.choice((None, "One moment.")))
-        self.say("assistant", self.reply())
-        if r.random() < 0.08:
-            self.user(r.choice(_NODS))
-            self.say("assistant", r.choice(("You're welcome.", "Any time.", "Good luck!")))
-
-    def reply(self, sentences: tuple[int, int] = (4, 10)) -> str:
-        """A generic answer; now and then with a few points or a snippet."""
-        r = self.rng
-        text = " ".join([r.choice(_LEADS), *r.sample(_LINES, r.randint(*sentences))])
-        roll = r.random()
-        if roll < 0.18:
-            points = r.sample(_POINTS, r.randint(2, 4))
-            text += "\n\nThe gist:\n" + "\n".join(f"* {p}" for p in points)
-        elif roll < 0.26:
-            text += "\n\nFor example:\n\n" + r.choice(_SNIPPETS)
-        return text
+        return self.rng.choice(self.topics)
 
     def short(self) -> str:
         """A short acknowledgement that repeats nothing."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from evals.families.facts import FactKind, PlantedFact
@@ -27,7 +28,7 @@ from evals.families.placement import (
 from evals.families.pools import MONTHS, WEEKDAYS
 from evals.families.trajectories import Trajectory
 
-__all__ = ["Collision", "Writer", "build", "check", "count_in", "dumps", "spread"]
+__all__ = ["Collision", "Talk", "Writer", "build", "check", "count_in", "dumps", "spread"]
 
 
 def dumps(data: Any) -> str:
@@ -238,11 +239,82 @@ def check(messages: Sequence[dict[str, Any]], facts: Sequence[PlantedFact]) -> N
                 raise Collision(f"{f.id} option {option!r} in {where(texts, option)}")
 
 
+@dataclass(frozen=True)
+class Talk:
+    """What a set's chatter is made of, and how often each part comes.
+
+    :meth:`Writer.chatter` writes one ordinary turn from it: an ask about a topic (a context
+    said before or after it now and then), a look-up now and then, a generic answer
+    (:meth:`Writer.reply`: an opener and a few sentences, now and then a list or a snippet),
+    now and then a thank-you and its answer; with ``small_talk``, now and then a pleasantry
+    and its answer instead. Every set from the sixth on writes its chatter this way with its
+    own words and odds, so each gives its :class:`Writer` a ``Talk``; the generator is drawn
+    from in one order for all (a set's conversations are what its own writer made before).
+
+    Attributes:
+        asks: what the user asks, ``{t}`` standing for a topic (the writer's ``topics``).
+        context: said before or after an ask (``""``: nothing).
+        openers, sentences: an answer's first sentence, and the sentences it samples.
+        bullets: a list's points; ``bullets_head`` opens the list, ``bullet`` marks a point.
+        thanks, welcomes: a thank-you and the assistant's answer to it.
+        lookups: ``(tool, query, result)`` look-ups, led by ``lookup_lead`` half the time.
+        web_results: instead of ``lookups``, results of a web search for the ask itself.
+        small_talk: ``(said, answer)`` pleasantries, a turn of their own.
+        code, code_head: snippets an answer may end with, and the words before one.
+        small_talk_p, context_first, lookup_p, thanks_p: how often each comes.
+        bullets_p, code_p: an answer ends with a list when a roll is under ``bullets_p``,
+            with a snippet when it is under ``code_p`` (not a list).
+    """
+
+    asks: Sequence[str]
+    context: Sequence[str]
+    openers: Sequence[str]
+    sentences: Sequence[str]
+    bullets: Sequence[str]
+    thanks: Sequence[str]
+    welcomes: Sequence[str]
+    lookups: Sequence[tuple[str, str, str]] = ()
+    lookup_lead: str | None = None
+    web_results: Sequence[str] = ()
+    small_talk: Sequence[tuple[str, str]] = ()
+    code: Sequence[str] = ()
+    code_head: str = ""
+    bullets_head: str = "So:"
+    bullet: str = "-"
+    small_talk_p: float = 0.0
+    context_first: float = 0.5
+    lookup_p: float = 0.12
+    thanks_p: float = 0.15
+    bullets_p: float = 0.3
+    code_p: float = 0.0
+
+
+TALK = Talk(
+    asks=_ASKS,
+    context=_CONTEXT,
+    openers=_OPENERS,
+    sentences=_SENTENCES,
+    bullets=_BULLETS,
+    thanks=_THANKS,
+    welcomes=("Any time.", "Good luck with it!", "Glad it helps."),
+    lookups=_SEARCHES,
+    lookup_lead="Let me look.",
+)
+"""This set's own chatter."""
+
+
 class Writer:
-    """Appends one conversation's messages and records the facts planted in them."""
+    """Appends one conversation's messages and records the facts planted in them.
+
+    ``talk`` is what its chatter is made of (:class:`Talk`), ``topics`` what its asks are
+    about: a later set's writer gives its own.
+    """
+
+    talk: Talk = TALK
 
     def __init__(self, rng: random.Random, system: str) -> None:
         self.rng = rng
+        self.topics: Sequence[str] = _TOPICS
         self.messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
         self.facts: list[PlantedFact] = []
         self.turn_starts: list[int] = []
@@ -296,26 +368,39 @@ class Writer:
     # -- chatter ------------------------------------------------------------------------------
 
     def chatter(self) -> None:
-        """One ordinary turn about something else; now and then with a look-up or a follow-up."""
-        r = self.rng
-        ask = r.choice(_ASKS).replace("{t}", r.choice(_TOPICS))
-        context = r.choice(_CONTEXT)
+        """One ordinary turn about something else (:class:`Talk`: this writer's ``talk``)."""
+        r, talk = self.rng, self.talk
+        if talk.small_talk and r.random() < talk.small_talk_p:
+            said, answer = r.choice(talk.small_talk)
+            self.user(said)
+            self.say("assistant", answer)
+            return
+        ask = r.choice(talk.asks).replace("{t}", r.choice(self.topics))
+        context = r.choice(talk.context)
         if context:
-            ask = f"{context} {ask}" if r.random() < 0.5 else f"{ask}. {context}"
+            ask = f"{context} {ask}" if r.random() < talk.context_first else f"{ask}. {context}"
         self.user(ask)
-        if r.random() < 0.12:
-            name, query, result = r.choice(_SEARCHES)
-            self.tool(name, {"query": query}, result, lead=r.choice((None, "Let me look.")))
+        if r.random() < talk.lookup_p:
+            if talk.web_results:
+                self.tool("search_web", {"query": ask[:60]}, r.choice(talk.web_results))
+            else:
+                name, query, result = r.choice(talk.lookups)
+                self.tool(name, {"query": query}, result, lead=r.choice((None, talk.lookup_lead)))
         self.say("assistant", self.reply())
-        if r.random() < 0.15:
-            self.user(r.choice(_THANKS))
-            self.say("assistant", r.choice(("Any time.", "Good luck with it!", "Glad it helps.")))
+        if r.random() < talk.thanks_p:
+            self.user(r.choice(talk.thanks))
+            self.say("assistant", r.choice(talk.welcomes))
 
     def reply(self, sentences: tuple[int, int] = (4, 10)) -> str:
-        r = self.rng
-        text = " ".join([r.choice(_OPENERS), *r.sample(_SENTENCES, r.randint(*sentences))])
-        if r.random() < 0.3:
-            text += "\n\nSo:\n" + "\n".join(f"- {b}" for b in r.sample(_BULLETS, r.randint(2, 4)))
+        """A generic answer; now and then with a list or a snippet (:class:`Talk`)."""
+        r, talk = self.rng, self.talk
+        text = " ".join([r.choice(talk.openers), *r.sample(talk.sentences, r.randint(*sentences))])
+        roll = r.random()
+        if roll < talk.bullets_p:
+            points = r.sample(talk.bullets, r.randint(2, 4))
+            text += f"\n\n{talk.bullets_head}\n" + "\n".join(f"{talk.bullet} {b}" for b in points)
+        elif talk.code and roll < talk.code_p:
+            text += f"\n\n{talk.code_head}\n\n" + r.choice(talk.code)
         return text
 
     def short(self) -> str:

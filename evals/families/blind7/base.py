@@ -187,33 +187,23 @@ _LOOKUPS = (
 class Writer(b6.Writer):
     """The sixth set's turn writer, with this set's people and their chatter."""
 
+    talk = b6.Talk(
+        asks=_ASKS,
+        context=_CONTEXT,
+        openers=_OPENERS,
+        sentences=_SENTENCES,
+        bullets=_BULLETS,
+        thanks=_THANKS,
+        welcomes=("You're welcome.", "Any time.", "Good luck."),
+        web_results=_LOOKUPS,
+        bullets_head="In short:",
+        lookup_p=0.1,
+        thanks_p=0.12,
+    )
+
     def __init__(self, rng: random.Random, system: str, persona: str) -> None:
         super().__init__(rng, system)
         self.topics = TOPICS[persona]
-
-    def chatter(self) -> None:
-        """One ordinary turn about something else; now and then a look-up or a thank-you."""
-        r = self.rng
-        ask = r.choice(_ASKS).replace("{t}", r.choice(self.topics))
-        context = r.choice(_CONTEXT)
-        if context:
-            ask = f"{context} {ask}" if r.random() < 0.5 else f"{ask}. {context}"
-        self.user(ask)
-        if r.random() < 0.1:
-            self.tool("search_web", {"query": ask[:60]}, r.choice(_LOOKUPS))
-        self.say("assistant", self.reply())
-        if r.random() < 0.12:
-            self.user(r.choice(_THANKS))
-            self.say("assistant", r.choice(("You're welcome.", "Any time.", "Good luck.")))
-
-    def reply(self, sentences: tuple[int, int] = (4, 10)) -> str:
-        r = self.rng
-        text = " ".join([r.choice(_OPENERS), *r.sample(_SENTENCES, r.randint(*sentences))])
-        if r.random() < 0.3:
-            text += "\n\nIn short:\n" + "\n".join(
-                f"- {b}" for b in r.sample(_BULLETS, r.randint(2, 4))
-            )
-        return text
 
     def short(self) -> str:
         """A short acknowledgement that repeats nothing."""

@@ -252,43 +252,29 @@ _THANKS = ("thanks", "cheers", "perfect, ta", "that helps", "nice", "ok will do"
 class Writer(b6.Writer):
     """The sixth set's turn writer, with this set's people and their chatter."""
 
+    talk = b6.Talk(
+        asks=_ASKS,
+        context=_CONTEXT,
+        openers=_OPENERS,
+        sentences=_SENTENCES,
+        bullets=_BULLETS,
+        thanks=_THANKS,
+        welcomes=("No problem.", "Any time.", "Good luck with it."),
+        lookups=_LOGS,
+        lookup_lead="Let me check.",
+        small_talk=_SMALL_TALK,
+        code=_CODE,
+        code_head="Something like this might help:",
+        bullets_head="In short:",
+        small_talk_p=0.06,
+        thanks_p=0.1,
+        code_p=0.3,
+        bullets_p=0.2,
+    )
+
     def __init__(self, rng: random.Random, system: str, persona: str) -> None:
         super().__init__(rng, system)
         self.topics = TOPICS[persona]
-
-    def chatter(self) -> None:
-        """One ordinary turn: a question, now and then small talk, a look-up or a code block."""
-        r = self.rng
-        if r.random() < 0.06:
-            said, answer = r.choice(_SMALL_TALK)
-            self.user(said)
-            self.say("assistant", answer)
-            return
-        ask = r.choice(_ASKS).replace("{t}", r.choice(self.topics))
-        context = r.choice(_CONTEXT)
-        if context:
-            ask = f"{context} {ask}" if r.random() < 0.5 else f"{ask}. {context}"
-        self.user(ask)
-        if r.random() < 0.12:
-            name, query, result = r.choice(_LOGS)
-            self.tool(name, {"query": query}, result, lead=r.choice((None, "Let me check.")))
-        self.say("assistant", self.reply())
-        if r.random() < 0.1:
-            self.user(r.choice(_THANKS))
-            self.say("assistant", r.choice(("No problem.", "Any time.", "Good luck with it.")))
-
-    def reply(self, sentences: tuple[int, int] = (4, 10)) -> str:
-        """A generic answer; now and then with a short list or a code block."""
-        r = self.rng
-        text = " ".join([r.choice(_OPENERS), *r.sample(_SENTENCES, r.randint(*sentences))])
-        roll = r.random()
-        if roll < 0.2:
-            text += "\n\nIn short:\n" + "\n".join(
-                f"- {b}" for b in r.sample(_BULLETS, r.randint(2, 4))
-            )
-        elif roll < 0.3:
-            text += "\n\nSomething like this might help:\n\n" + r.choice(_CODE)
-        return text
 
     def short(self) -> str:
         """A short acknowledgement that repeats nothing."""
