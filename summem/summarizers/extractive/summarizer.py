@@ -116,7 +116,12 @@ from summem.summarizers.extractive.selection import (
     make_fact,
     rank,
 )
-from summem.summarizers.extractive.supersede import CORRECTION_WORDS, link_marks, supersede
+from summem.summarizers.extractive.supersede import (
+    CORRECTION_WORDS,
+    latest_first,
+    link_marks,
+    supersede,
+)
 from summem.summarizers.extractive.tables import (
     MAX_CITED,
     MAX_REMEMBERED,
@@ -226,6 +231,9 @@ _SELECTION_HEURISTICS = (
     "second_sentence",
     "templates",
     "supersession",
+    "latest_first",
+    "latest_wider",
+    "latest_marks",
     "length_density",
     "compaction",
     "leading_stamp",
@@ -383,6 +391,7 @@ class ExtractiveSummarizer:
             if "table_changes" not in off:
                 self._note_earlier(old + new, changes)
         superseded = 0
+        heirs: list[Fact] = []
         if "supersession" not in off:
             link_marks(old)
             superseded = supersede(old + new)
@@ -395,13 +404,18 @@ class ExtractiveSummarizer:
             _discount_repeats(old, new)
         if self.tables and "table_bound_rows" not in off:
             self._bind_named_rows(old + new)
+        if "latest_first" not in off:  # after the discounts: a correction may repeat a frame
+            heirs = latest_first(
+                old + new, wider="latest_wider" not in off, mark="latest_marks" not in off
+            )
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)
         old.sort(key=rank)
         new.sort(key=rank)
         free = budget - selection.used
-        selection.fill(old, selection.used + int(free * self.carry_share))
+        carried = sorted(old + heirs, key=rank) if heirs else old
+        selection.fill(carried, selection.used + int(free * self.carry_share))
         selection.fill(new, selection.used + int(free * self.new_share))
         if self.new_share:
             selection.take_one(new, budget)  # the new span's best fact, however small the share
