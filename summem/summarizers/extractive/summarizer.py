@@ -234,6 +234,8 @@ _SELECTION_HEURISTICS = (
     "latest_first",
     "latest_wider",
     "latest_marks",
+    "latest_within",
+    "latest_plain",
     "length_density",
     "compaction",
     "leading_stamp",
@@ -406,7 +408,11 @@ class ExtractiveSummarizer:
             self._bind_named_rows(old + new)
         if "latest_first" not in off:  # after the discounts: a correction may repeat a frame
             heirs = latest_first(
-                old + new, wider="latest_wider" not in off, mark="latest_marks" not in off
+                old + new,
+                wider="latest_wider" not in off,
+                mark="latest_marks" not in off,
+                within="latest_within" not in off,
+                plain="latest_plain" not in off,
             )
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)

@@ -278,7 +278,13 @@ class _Said:
     with that word: the number names an item of a list, it is not a value of it."""
 
 
-def latest_first(facts: Sequence[Fact], wider: bool = True, mark: bool = True) -> list[Fact]:
+def latest_first(
+    facts: Sequence[Fact],
+    wider: bool = True,
+    mark: bool = True,
+    within: bool = True,
+    plain: bool = True,
+) -> list[Fact]:
     """Rank the latest statement of a subject above older ones; return the new span's heirs.
 
     Two statements are of one thing when the same speaker says them, their subjects (the
@@ -324,7 +330,8 @@ def latest_first(facts: Sequence[Fact], wider: bool = True, mark: bool = True) -
                 continue
             if older.ids[:1] == fact.ids[:1]:
                 continue  # said in one message: items of a list, not a value and its correction
-            if older.priority > fact.priority:
+            ranked = (within or older.order[0] != fact.order[0]) and (plain or one.changing)
+            if ranked and older.priority > fact.priority:
                 older.priority, fact.priority = fact.priority, older.priority
             if mark and one.changing and older.corrected_by is None:  # kept only beside it
                 older.corrected_by = fact
