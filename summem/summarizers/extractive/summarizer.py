@@ -119,6 +119,7 @@ from summem.summarizers.extractive.selection import (
 from summem.summarizers.extractive.supersede import (
     CORRECTION_WORDS,
     latest_first,
+    negated,
     link_marks,
     supersede,
 )
@@ -236,6 +237,7 @@ _SELECTION_HEURISTICS = (
     "latest_marks",
     "latest_within",
     "latest_plain",
+    "negated",
     "length_density",
     "compaction",
     "leading_stamp",
@@ -414,6 +416,8 @@ class ExtractiveSummarizer:
                 within="latest_within" not in off,
                 plain="latest_plain" not in off,
             )
+        if "negated" not in off:  # after the discounts too: "Zofia now, not Sofia" ranks first
+            negated(old + new)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)

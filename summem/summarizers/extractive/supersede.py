@@ -75,7 +75,7 @@ from summem.summarizers.extractive.lexicon import (
 )
 from summem.summarizers.extractive.selection import Fact
 
-__all__ = ["CORRECTION_WORDS", "latest_first", "link_marks", "supersede"]
+__all__ = ["CORRECTION_WORDS", "latest_first", "link_marks", "negated", "supersede"]
 
 
 _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
@@ -117,6 +117,23 @@ _NOT_SUBJECT = (
     | frozenset(("one", "ones", "more", "heads", "fyi"))
 )
 """Words that are not what a value is said of ("Heads up, the new mortgage adviser is ...")."""
+_NEGATIONS = (
+    ("not",),
+    ("isn't",),
+    ("wasn't",),
+    ("aren't",),
+    ("weren't",),
+    ("never",),
+    ("no", "longer"),
+    ("instead", "of"),
+    ("rather", "than"),
+)
+"""Words that say the value right after them is not (or no longer) the one: "Zofia, not Sofia"."""
+_NEGATION_GAP = 2
+"""Stopwords a negation may put between itself and the value it denies ("not at 7pm")."""
+_COMMON_CAPITALISED = STOPWORDS | INTERJECTIONS | CORRECTION_WORDS | FIRST_PERSON | _NOT_NAMES
+"""Words capitalised at a sentence's start that are not names ("Sorry", "Actually", "It's")."""
+_WORD_CASE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.@+-]*[A-Za-z0-9]|[A-Za-z0-9]")
 
 
 @dataclass(frozen=True)
@@ -468,3 +485,78 @@ def _other_item(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
         ):
             return True
     return False
+
+
+def negated(facts: Sequence[Fact]) -> int:
+    """Mark each statement a later one says is not the value any more; return how many.
+
+    "Sorry, it's Zofia now, not Sofia", "make that 8pm, not 7pm", "2500 now, instead of
+    3000": the later statement names the older value right after a negation and gives another
+    value of the same kind (a name, a number, a time, a date, an identifier). Nothing else
+    need be shared: such a correction often has no subject words at all, which is why
+    :func:`supersede` and :func:`latest_first` miss it. Every earlier statement (not a tool
+    result, not a must-keep item, not of the same message) that holds the denied value and
+    none of the new ones is kept only beside the correction and ranks below it
+    (:func:`_mark`): the correction holds both values, so keeping it never leaves the stale
+    value alone, and a stale line never outlasts it.
+    """
+    marked = 0
+    ordered = [f for f in sorted(facts, key=lambda f: f.order[:2]) if _speaks(f)]
+    for at, fact in enumerate(ordered):
+        if fact.state == 2:
+            continue
+        denied = _denied(fact.line[2:].partition(": ")[2])
+        if not denied:
+            continue
+        for older in ordered[:at]:
+            if older.state == 2 or older.ids[:1] == fact.ids[:1] or older.corrected_by:
+                continue
+            words = set(tokenize(older.line[2:].partition(": ")[2]))
+            if any(value in words and not replacing & words for value, replacing in denied):
+                _mark(older, fact)
+                marked += older.corrected_by is fact
+    return marked
+
+
+def _speaks(fact: Fact) -> bool:
+    """Whether ``fact`` is a statement of a speaker (not a must-keep item or a tool result)."""
+    speaker, sep, _body = fact.line[2:].partition(": ")
+    return fact.order[0] != 0 and bool(sep) and speaker != "tool"
+
+
+def _denied(body: str) -> list[tuple[str, frozenset[str]]]:
+    """The values ``body`` denies, each with the values of its kind it gives instead."""
+    cased = _WORD_CASE_RE.findall(body.replace("\u2019", "'"))
+    words = [w.lower() for w in cased]
+    kinds = [_value_kind(c, w, i) for i, (c, w) in enumerate(zip(cased, words, strict=True))]
+    denied: list[tuple[int, str]] = []
+    for i in range(len(words)):
+        for negation in _NEGATIONS:
+            end = i + len(negation)
+            if tuple(words[i:end]) != negation:
+                continue
+            for j in range(end, min(end + _NEGATION_GAP + 1, len(words))):
+                if kinds[j] is not None:
+                    denied.append((j, words[j]))
+                    break
+                if words[j] not in STOPWORDS:
+                    break
+    out: list[tuple[str, frozenset[str]]] = []
+    gone = {w for _j, w in denied}
+    for j, value in denied:
+        instead = frozenset(
+            w for w, k in zip(words, kinds, strict=True) if k == kinds[j] and w not in gone
+        )
+        if instead:
+            out.append((value, instead))
+    return out
+
+
+def _value_kind(cased: str, word: str, at: int) -> str | None:
+    """The kind of value a word is: a name (capitalised, not a common word), or see _kind."""
+    kind = _kind(word)
+    if kind is not None:
+        return kind
+    if cased[:1].isupper() and cased[1:].islower() and word not in _COMMON_CAPITALISED:
+        return "name"
+    return None
