@@ -118,6 +118,7 @@ from summem.summarizers.extractive.selection import (
 )
 from summem.summarizers.extractive.supersede import (
     CORRECTION_WORDS,
+    keep_ahead,
     latest_first,
     negated,
     link_marks,
@@ -238,6 +239,7 @@ _SELECTION_HEURISTICS = (
     "latest_within",
     "latest_plain",
     "negated",
+    "marks_ahead",
     "length_density",
     "compaction",
     "leading_stamp",
@@ -418,6 +420,8 @@ class ExtractiveSummarizer:
             )
         if "negated" not in off:  # after the discounts too: "Zofia now, not Sofia" ranks first
             negated(old + new)
+        if "marks_ahead" not in off:  # last: no discount may put a stale line ahead again
+            keep_ahead(old + new)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)

@@ -75,7 +75,7 @@ from summem.summarizers.extractive.lexicon import (
 )
 from summem.summarizers.extractive.selection import Fact
 
-__all__ = ["CORRECTION_WORDS", "latest_first", "link_marks", "negated", "supersede"]
+__all__ = ["CORRECTION_WORDS", "keep_ahead", "latest_first", "link_marks", "negated", "supersede"]
 
 
 _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
@@ -181,6 +181,24 @@ def supersede(facts: Sequence[Fact]) -> int:
                         _mark(older, fact)
         slots.append((fact, slot))
     return dropped
+
+
+def keep_ahead(facts: Sequence[Fact]) -> int:
+    """Lift every probable correction above the statement it corrects; return how many moved.
+
+    :func:`_mark` puts a correction ahead when it links the two, but a link restored from a
+    previous round (:func:`link_marks`) is not marked again, and this round's template and
+    repeat discounts may have cut the correction's score since (a correction repeats the words
+    of what it corrects). Run last: when room runs out the stale line goes first, and as it is
+    kept only beside its correction, it is never the one left.
+    """
+    moved = 0
+    for fact in sorted(facts, key=lambda f: f.order[:2]):  # a chain A -> B -> C moves in order
+        by = fact.corrected_by
+        if by is not None and by.state != 2 and by.priority <= fact.priority:
+            by.priority = fact.priority + _LEAD  # it inherits what it corrects, as _mark does
+            moved += 1
+    return moved
 
 
 def link_marks(facts: Sequence[Fact]) -> None:
