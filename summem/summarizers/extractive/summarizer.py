@@ -238,6 +238,7 @@ _SELECTION_HEURISTICS = (
     "latest_marks",
     "latest_within",
     "latest_plain",
+    "latest_heirs",
     "negated",
     "marks_ahead",
     "length_density",
@@ -428,6 +429,8 @@ class ExtractiveSummarizer:
         old.sort(key=rank)
         new.sort(key=rank)
         free = budget - selection.used
+        if "latest_heirs" in off:
+            heirs = []
         carried = sorted(old + heirs, key=rank) if heirs else old
         selection.fill(carried, selection.used + int(free * self.carry_share))
         selection.fill(new, selection.used + int(free * self.new_share))
