@@ -120,8 +120,8 @@ from summem.summarizers.extractive.supersede import (
     CORRECTION_WORDS,
     keep_ahead,
     latest_first,
-    negated,
     link_marks,
+    negated,
     supersede,
 )
 from summem.summarizers.extractive.tables import (
