@@ -123,7 +123,6 @@ _NEGATIONS = (
     ("wasn't",),
     ("aren't",),
     ("weren't",),
-    ("never",),
     ("no", "longer"),
     ("instead", "of"),
     ("rather", "than"),
@@ -133,7 +132,9 @@ _NEGATION_GAP = 2
 """Stopwords a negation may put between itself and the value it denies ("not at 7pm")."""
 _COMMON_CAPITALISED = STOPWORDS | INTERJECTIONS | CORRECTION_WORDS | FIRST_PERSON | _NOT_NAMES
 """Words capitalised at a sentence's start that are not names ("Sorry", "Actually", "It's")."""
-_WORD_CASE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.@+-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
+_WORD_CASE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.:@+/-]*[A-Za-z0-9]|[A-Za-z0-9]")
+"""A word with its case, a time ("10:30") or a date ("3/4") as one word."""
 
 
 @dataclass(frozen=True)
@@ -529,7 +530,7 @@ def negated(facts: Sequence[Fact]) -> int:
         for older in ordered[:at]:
             if older.state == 2 or older.ids[:1] == fact.ids[:1] or older.corrected_by:
                 continue
-            words = set(tokenize(older.line[2:].partition(": ")[2]))
+            words = {w.lower() for w in _cased_words(older.line[2:].partition(": ")[2])}
             if any(value in words and not replacing & words for value, replacing in denied):
                 _mark(older, fact)
                 marked += older.corrected_by is fact
@@ -543,34 +544,47 @@ def _speaks(fact: Fact) -> bool:
 
 
 def _denied(body: str) -> list[tuple[str, frozenset[str]]]:
-    """The values ``body`` denies, each with the values of its kind it gives instead."""
-    cased = _WORD_CASE_RE.findall(body.replace("\u2019", "'"))
-    words = [w.lower() for w in cased]
-    kinds = [_value_kind(c, w, i) for i, (c, w) in enumerate(zip(cased, words, strict=True))]
-    denied: list[tuple[int, str]] = []
-    for i in range(len(words)):
-        for negation in _NEGATIONS:
-            end = i + len(negation)
-            if tuple(words[i:end]) != negation:
-                continue
-            for j in range(end, min(end + _NEGATION_GAP + 1, len(words))):
-                if kinds[j] is not None:
-                    denied.append((j, words[j]))
-                    break
-                if words[j] not in STOPWORDS:
-                    break
+    """The values ``body`` denies, each with the values of its kind its sentence gives instead."""
     out: list[tuple[str, frozenset[str]]] = []
-    gone = {w for _j, w in denied}
-    for j, value in denied:
-        instead = frozenset(
-            w for w, k in zip(words, kinds, strict=True) if k == kinds[j] and w not in gone
-        )
-        if instead:
-            out.append((value, instead))
+    for sentence in _SENTENCE_END_RE.split(body.replace("\u2019", "'")):
+        found = list(_WORD_CASE_RE.finditer(sentence))
+        words = [m.group().lower() for m in found]
+        kinds = [_value_kind(m.group(), w) for m, w in zip(found, words, strict=True)]
+        denied: list[int] = []
+        for i in range(len(words)):
+            for negation in _NEGATIONS:
+                end = i + len(negation)
+                if tuple(words[i:end]) == negation:
+                    denied.extend(_after(sentence, found, words, kinds, end))
+        gone = {words[j] for j in denied}
+        for j in denied:
+            instead = frozenset(
+                w for w, k in zip(words, kinds, strict=True) if k == kinds[j] and w not in gone
+            )
+            if instead:
+                out.append((words[j], instead))
     return out
 
 
-def _value_kind(cased: str, word: str, at: int) -> str | None:
+def _after(
+    sentence: str, found: list[re.Match[str]], words: list[str], kinds: list[str | None], at: int
+) -> list[int]:
+    """The value right after a negation ending before word ``at``, within its clause."""
+    for j in range(at, min(at + _NEGATION_GAP + 1, len(words))):
+        if sentence[found[j - 1].end() : found[j].start()].strip(" £$€#"):
+            return []  # a comma or a dash between: "not again, Long day"
+        if kinds[j] is not None:
+            return [j]
+        if words[j] not in STOPWORDS:
+            return []
+    return []
+
+
+def _cased_words(body: str) -> list[str]:
+    return [w.rstrip(".:") for w in _WORD_CASE_RE.findall(body.replace("\u2019", "'"))]
+
+
+def _value_kind(cased: str, word: str) -> str | None:
     """The kind of value a word is: a name (capitalised, not a common word), or see _kind."""
     kind = _kind(word)
     if kind is not None:
