@@ -54,6 +54,12 @@ changes something (a correction word, or "new", "another", "reset", "knocked"...
 is also marked: kept only beside it (``docs-notes/fidelity-round9-chains.md``). Numbered
 items ("Room 1 ...", "Room 2 ..."; "step 3", "order 12") and values said in one message are
 items of a list, not a value and its correction.
+
+A correction that denies the old value by name ("Sorry, it's Zofia now, not Sofia", "8pm, not
+7pm", "2500 instead of 3000") often has no subject words at all; :func:`negated` marks every
+earlier statement holding the denied value and none of the new ones. Last, :func:`keep_ahead`
+lifts every probable correction above the line it corrects, whatever discount cut it since it
+was linked (``docs-notes/fidelity-round10-chains.md``).
 """
 
 from __future__ import annotations
