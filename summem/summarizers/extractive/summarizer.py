@@ -240,6 +240,7 @@ _SELECTION_HEURISTICS = (
     "latest_plain",
     "latest_heirs",
     "negated",
+    "renamed",
     "marks_ahead",
     "length_density",
     "compaction",
@@ -420,7 +421,7 @@ class ExtractiveSummarizer:
                 plain="latest_plain" not in off,
             )
         if "negated" not in off:  # after the discounts too: "Zofia now, not Sofia" ranks first
-            negated(old + new)
+            negated(old + new, renames="renamed" not in off)
         if "marks_ahead" not in off:  # last: no discount may put a stale line ahead again
             keep_ahead(old + new)
         budget = request.max_tokens

@@ -138,6 +138,15 @@ _NEGATION_GAP = 2
 """Stopwords a negation may put between itself and the value it denies ("not at 7pm")."""
 _COMMON_CAPITALISED = STOPWORDS | INTERJECTIONS | CORRECTION_WORDS | FIRST_PERSON | _NOT_NAMES
 """Words capitalised at a sentence's start that are not names ("Sorry", "Actually", "It's")."""
+_RENAME_WORDS = frozenset(
+    (
+        *("name", "names", "renamed", "rename", "surname", "nickname", "spelled", "spelt"),
+        *("spelling", "married", "maiden", "née"),
+    )
+)
+"""Words that say a name changed: with an old name and a new one, the old one is denied."""
+_GOES_BY_RE = re.compile(r"\b(?:goes|go|going|went) by\b", re.IGNORECASE)
+"""'Sofia goes by Zofia now': a rename said without a rename word."""
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 _WORD_CASE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.:@+/-]*[A-Za-z0-9]|[A-Za-z0-9]")
 """A word with its case, a time ("10:30") or a date ("3/4") as one word."""
@@ -512,7 +521,7 @@ def _other_item(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return False
 
 
-def negated(facts: Sequence[Fact]) -> int:
+def negated(facts: Sequence[Fact], renames: bool = True) -> int:
     """Mark each statement a later one says is not the value any more; return how many.
 
     "Sorry, it's Zofia now, not Sofia", "make that 8pm, not 7pm", "2500 now, instead of
@@ -524,13 +533,30 @@ def negated(facts: Sequence[Fact]) -> int:
     none of the new ones is kept only beside the correction and ranks below it
     (:func:`_mark`): the correction holds both values, so keeping it never leaves the stale
     value alone, and a stale line never outlasts it.
+
+    ``renames`` (ablation ``renamed``): a statement that says a name changed (a word of
+    :data:`_RENAME_WORDS`: "Sofia goes by Zofia now", "Ana Sousa is Ana Reis since the
+    wedding, new surname") with a name said before and one never said before denies the old
+    one the same way.
     """
     marked = 0
-    ordered = [f for f in sorted(facts, key=lambda f: f.order[:2]) if _speaks(f)]
+    everything = sorted(facts, key=lambda f: f.order[:2])
+    ordered = [f for f in everything if _speaks(f)]
+    seen: set[str] = set()  # every earlier line's words, tool results' too
+    seen_names: set[str] = set()
+    told = 0
     for at, fact in enumerate(ordered):
+        while told < len(everything) and everything[told].order[:2] < fact.order[:2]:
+            line = everything[told].line
+            seen.update(w.lower() for w in _cased_words(line))
+            seen_names.update(w for m in _NAME_RE.findall(line) for w in tokenize(m))
+            told += 1
         if fact.state == 2:
             continue
-        denied = _denied(fact.line[2:].partition(": ")[2])
+        body = fact.line[2:].partition(": ")[2]
+        denied = _denied(body)
+        if renames:
+            denied += _renamed(body, seen, seen_names)
         if not denied:
             continue
         for older in ordered[:at]:
@@ -569,6 +595,29 @@ def _denied(body: str) -> list[tuple[str, frozenset[str]]]:
             )
             if instead:
                 out.append((words[j], instead))
+    return out
+
+
+def _renamed(body: str, seen: set[str], seen_names: set[str]) -> list[tuple[str, frozenset[str]]]:
+    """The names a sentence saying a name changed gives up, each with the new ones it gives.
+
+    The sentence has a rename word and says it changes something ("now", "new", "actually"),
+    an old name (said as a name before) and a new one (never said before). "Put it under the
+    name Priya Okonkwo" sets a name: no change word, nothing denied.
+    """
+    out: list[tuple[str, frozenset[str]]] = []
+    for sentence in _SENTENCE_END_RE.split(body.replace("\u2019", "'")):
+        words = tokenize(sentence)
+        if _RENAME_WORDS.isdisjoint(words) and not _GOES_BY_RE.search(sentence):
+            continue
+        if CORRECTION_WORDS.isdisjoint(words) and _CHANGE_WORDS.isdisjoint(words):
+            continue
+        names = {w for m in _NAME_RE.findall(sentence) for w in tokenize(m)} - _NOT_NAMES
+        if words and words[0] in seen_names:  # "Sofia goes by Zofia now"
+            names.add(words[0])
+        new = frozenset(names - seen)
+        if new:
+            out.extend((old, new) for old in sorted(names & seen_names))
     return out
 
 

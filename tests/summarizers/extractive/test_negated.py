@@ -94,3 +94,34 @@ def test_a_correction_ranks_above_what_it_corrects_after_every_discount() -> Non
     assert keep_ahead([later, fixed, stale]) == 2
     assert later.priority > fixed.priority > stale.priority
     assert keep_ahead([later, fixed, stale]) == 0
+
+
+def test_a_name_said_to_change_denies_the_old_name() -> None:
+    cases = [
+        ("- user: My manager is Sofia Lind.", "- user: Sofia goes by Zofia now."),
+        (
+            "- user: Payroll is done by Anna Kowalska.",
+            "- user: Anna Kowalska is Anna Nowak since the wedding, new surname.",
+        ),
+    ]
+    for first, second in cases:
+        old, new = fact(first, 6.0, 0, True), fact(second, 2.0, 1)
+        assert negated([old, new]) == 1, second
+        assert old.corrected_by is new, second
+        old, new = fact(first, 6.0, 0, True), fact(second, 2.0, 1)
+        assert negated([old, new], renames=False) == 0, second
+
+
+def test_a_name_set_or_a_new_person_is_not_a_rename() -> None:
+    cases = [
+        ("- user: My manager is Sofia Lind.", "- user: Now Sofia is bringing Marek along."),
+        ("- user: My manager is Sofia Lind.", "- user: Sofia called Marek about the budget."),
+        (  # a name set, not changed: two people of one family
+            "- user: Book the table under the name Tobias Okonkwo.",
+            "- user: Put the fitting under the name Rosalind Okonkwo, that's my sister.",
+        ),
+    ]
+    for first, second in cases:
+        old, new = fact(first, 6.0, 0, True), fact(second, 2.0, 1)
+        assert negated([old, new]) == 0, second
+        assert old.corrected_by is None, second
