@@ -118,7 +118,6 @@ from summem.summarizers.extractive.selection import (
 )
 from summem.summarizers.extractive.supersede import (
     CORRECTION_WORDS,
-    keep_ahead,
     latest_first,
     link_marks,
     negated,
@@ -241,7 +240,6 @@ _SELECTION_HEURISTICS = (
     "latest_heirs",
     "negated",
     "renamed",
-    "marks_ahead",
     "length_density",
     "compaction",
     "leading_stamp",
@@ -422,8 +420,6 @@ class ExtractiveSummarizer:
             )
         if "negated" not in off:  # after the discounts too: "Zofia now, not Sofia" ranks first
             negated(old + new, renames="renamed" not in off)
-        if "marks_ahead" not in off:  # last: no discount may put a stale line ahead again
-            keep_ahead(old + new)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)

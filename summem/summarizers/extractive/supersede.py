@@ -57,9 +57,9 @@ items of a list, not a value and its correction.
 
 A correction that denies the old value by name ("Sorry, it's Zofia now, not Sofia", "8pm, not
 7pm", "2500 instead of 3000") often has no subject words at all; :func:`negated` marks every
-earlier statement holding the denied value and none of the new ones. Last, :func:`keep_ahead`
-sinks every line a probable correction corrects below it, whatever discount cut the
-correction since they were linked (``docs-notes/fidelity-round10-chains.md``).
+earlier statement holding the denied value and none of the new ones; so does a sentence saying
+a name changed ("Sofia goes by Zofia now"), for the old name
+(``docs-notes/fidelity-round10-chains.md``).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ from summem.summarizers.extractive.lexicon import (
 )
 from summem.summarizers.extractive.selection import Fact
 
-__all__ = ["CORRECTION_WORDS", "keep_ahead", "latest_first", "link_marks", "negated", "supersede"]
+__all__ = ["CORRECTION_WORDS", "latest_first", "link_marks", "negated", "supersede"]
 
 
 _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
@@ -197,27 +197,6 @@ def supersede(facts: Sequence[Fact]) -> int:
                         _mark(older, fact)
         slots.append((fact, slot))
     return dropped
-
-
-def keep_ahead(facts: Sequence[Fact]) -> int:
-    """Sink every line a probable correction corrects below it; return how many moved.
-
-    :func:`_mark` puts a correction ahead when it links the two, but a link restored from a
-    previous round (:func:`link_marks`) is not marked again, and this round's template and
-    repeat discounts may have cut the correction's score since (a correction repeats the words
-    of what it corrects). Run last: when room runs out the stale line goes first, and as it is
-    kept only beside its correction, it is never the one left. Only the stale line moves:
-    lifting the correction instead undid the discounts of repeated notices (a backup log said
-    for the third time "corrects" the second) and cost the ``heldout`` family 0.06 of its facts
-    at 4,000 tokens.
-    """
-    moved = 0
-    for fact in sorted(facts, key=lambda f: f.order[:2], reverse=True):  # C, then B, then A
-        by = fact.corrected_by
-        if by is not None and by.state != 2 and by.priority <= fact.priority:
-            fact.priority = by.priority * _STALE
-            moved += 1
-    return moved
 
 
 def link_marks(facts: Sequence[Fact]) -> None:

@@ -6,7 +6,7 @@ from summem._flow import run_sync
 from summem.messages import SummaryInfo
 from summem.summarizers.base import SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
-from summem.summarizers.extractive.supersede import keep_ahead, negated
+from summem.summarizers.extractive.supersede import negated
 from tests.summarizers.extractive.test_latest_first import fact, msg
 from tests.summarizers.extractive.test_summarizer import WordCounter
 
@@ -84,16 +84,6 @@ def test_a_renamed_person_keeps_the_new_name() -> None:
 def test_negated_can_be_ablated() -> None:
     text = rename_a_carried_person(("negated",))
     assert "Sofia Lindqvist" in text and "Zofia" not in text, text  # the old name alone
-
-
-def test_a_correction_ranks_above_what_it_corrects_after_every_discount() -> None:
-    stale = fact("- user: The deposit is 3000 pounds.", 6.0, 0, True)
-    fixed = fact("- user: It's 2500 now, not 3000.", 4.0, 1, True)
-    later = fact("- user: Sorry, 2000, not 2500.", 1.0, 2)
-    stale.corrected_by, fixed.corrected_by = fixed, later  # restored links, not marked again
-    assert keep_ahead([later, fixed, stale]) == 2
-    assert later.priority > fixed.priority > stale.priority
-    assert keep_ahead([later, fixed, stale]) == 0
 
 
 def test_a_name_said_to_change_denies_the_old_name() -> None:
