@@ -118,7 +118,6 @@ from summem.summarizers.extractive.selection import (
 )
 from summem.summarizers.extractive.supersede import (
     CORRECTION_WORDS,
-    latest_first,
     link_marks,
     negated,
     supersede,
@@ -232,12 +231,6 @@ _SELECTION_HEURISTICS = (
     "second_sentence",
     "templates",
     "supersession",
-    "latest_first",
-    "latest_wider",
-    "latest_marks",
-    "latest_within",
-    "latest_plain",
-    "latest_heirs",
     "negated",
     "renamed",
     "length_density",
@@ -397,7 +390,6 @@ class ExtractiveSummarizer:
             if "table_changes" not in off:
                 self._note_earlier(old + new, changes)
         superseded = 0
-        heirs: list[Fact] = []
         if "supersession" not in off:
             link_marks(old)
             superseded = supersede(old + new)
@@ -410,15 +402,7 @@ class ExtractiveSummarizer:
             _discount_repeats(old, new)
         if self.tables and "table_bound_rows" not in off:
             self._bind_named_rows(old + new)
-        if "latest_first" not in off:  # after the discounts: a correction may repeat a frame
-            heirs = latest_first(
-                old + new,
-                wider="latest_wider" not in off,
-                mark="latest_marks" not in off,
-                within="latest_within" not in off,
-                plain="latest_plain" not in off,
-            )
-        if "negated" not in off:  # after the discounts too: "Zofia now, not Sofia" ranks first
+        if "negated" not in off:  # after the discounts: "Zofia now, not Sofia" ranks first
             negated(old + new, renames="renamed" not in off)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
@@ -426,10 +410,7 @@ class ExtractiveSummarizer:
         old.sort(key=rank)
         new.sort(key=rank)
         free = budget - selection.used
-        if "latest_heirs" in off:
-            heirs = []
-        carried = sorted(old + heirs, key=rank) if heirs else old
-        selection.fill(carried, selection.used + int(free * self.carry_share))
+        selection.fill(old, selection.used + int(free * self.carry_share))
         selection.fill(new, selection.used + int(free * self.new_share))
         if self.new_share:
             selection.take_one(new, budget)  # the new span's best fact, however small the share

@@ -44,17 +44,6 @@ is only ever kept beside it (:attr:`Fact.corrected_by`; the link is recorded in 
 ``"marks"`` and restored on the next round): when room runs out the correction is kept ahead of
 the stale line, and a stale line is never the only one left.
 
-With no correction word and other words, the last value of a chain ("OK the kitchen budget
-ends at 32910", after "Kitchen budget is now 23915, we cut the island") is neither replaced
-nor marked by :func:`supersede`; :func:`latest_first` orders it: two statements of one subject
-(the words a value is said of: names, values, units and filler aside) and one kind of value
-trade priorities when the older ranks higher, and the new one competes for the carried lines'
-share of the budget (``docs-notes/fidelity-round8-chains.md``). When the later one says it
-changes something (a correction word, or "new", "another", "reset", "knocked"...), the older
-is also marked: kept only beside it (``docs-notes/fidelity-round9-chains.md``). Numbered
-items ("Room 1 ...", "Room 2 ..."; "step 3", "order 12") and values said in one message are
-items of a list, not a value and its correction.
-
 A correction that denies the old value by name ("Sorry, it's Zofia now, not Sofia", "8pm, not
 7pm", "2500 instead of 3000") often has no subject words at all; :func:`negated` marks every
 earlier statement holding the denied value and none of the new ones; so does a sentence saying
@@ -67,8 +56,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
-from itertools import pairwise
 
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import (
@@ -81,7 +68,7 @@ from summem.summarizers.extractive.lexicon import (
 )
 from summem.summarizers.extractive.selection import Fact
 
-__all__ = ["CORRECTION_WORDS", "latest_first", "link_marks", "negated", "supersede"]
+__all__ = ["CORRECTION_WORDS", "link_marks", "negated", "supersede"]
 
 
 _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
@@ -100,13 +87,10 @@ _SAME_SUBJECT_WORDS = 3
 """Without a correction word, an identical subject of at least this many words marks."""
 _RESTATED = 3
 """Without a correction word, a subject is marked only from its third statement on."""
+
 _TIME_RE = re.compile(r"^\d{1,2}(?::\d\d|[.:]?\d\d?(?:am|pm)|am|pm)$")
 _ORDINAL_RE = re.compile(r"^\d{1,2}(?:st|nd|rd|th)$")
 _MONTHS = MONTH_WORDS | MONTH_WORDS_WITH_DIGIT
-_SHARED_SUBJECT = 2
-"""Subject words two statements of one kind of value must share to be one thing."""
-_LABEL_DIGITS = 3
-"""A whole number of at most this many digits after a content word may label an item."""
 _CHANGE_WORDS = frozenset(
     (
         *("new", "another", "latest", "last", "final", "old", "previous", "earlier", "original"),
@@ -115,14 +99,6 @@ _CHANGE_WORDS = frozenset(
     )
 )
 """Words that say a value changed, or which of its versions a statement gives."""
-_NOT_SUBJECT = (
-    _CHANGE_WORDS
-    | INTERJECTIONS
-    | FIRST_PERSON
-    | frozenset(("has", "have", "had", "having", "got", "get", "gets", "getting", "being"))
-    | frozenset(("one", "ones", "more", "heads", "fyi"))
-)
-"""Words that are not what a value is said of ("Heads up, the new mortgage adviser is ...")."""
 _NEGATIONS = (
     ("not",),
     ("isn't",),
@@ -293,144 +269,6 @@ def _apart(a: _Slot, b: _Slot) -> bool:
     return bool(a.mentioned - b.mentioned) and bool(b.mentioned - a.mentioned)
 
 
-@dataclass(frozen=True)
-class _Said:
-    """What a statement says a value of: its subject and its values, by kind."""
-
-    speaker: str
-    subject: frozenset[str]
-    """Content words, names, values, identifiers and correction words aside."""
-    frame: tuple[str, ...]
-    """The subject words in order, each value as ``#``: what :func:`_other_item` compares."""
-    kinds: dict[str, frozenset[str]]
-    """Values by kind: ``time``, ``date``, ``number``, ``name``, ``code``."""
-    changing: bool
-    """It says a value changed or which version it is: a correction word or a change word."""
-    labels: dict[str, str]
-    """Small whole numbers said right after a content word ("room 2", "step 3", "order 12"),
-    with that word: the number names an item of a list, it is not a value of it."""
-
-
-def latest_first(
-    facts: Sequence[Fact],
-    wider: bool = True,
-    mark: bool = True,
-    within: bool = True,
-    plain: bool = True,
-) -> list[Fact]:
-    """Rank the latest statement of a subject above older ones; return the new span's heirs.
-
-    Two statements are of one thing when the same speaker says them, their subjects (the
-    words the value is said of: content words, not names, values or identifiers) share at
-    least :data:`_SHARED_SUBJECT` words and half of the smaller subject, and each has exactly
-    one value of a kind (a time, a date, a number, a name, an identifier) and the two values
-    differ: "Kitchen budget is now 23915" then "OK the kitchen budget ends at 32910". When
-    the older ranks higher, the two trade priorities: when room runs out the older goes
-    first, and a correction never loses to the value it replaced. A name is never part of a
-    subject: two statements about one person (her fee, her deadline) give values of
-    different things, not one thing twice.
-
-    ``wider`` (ablation ``latest_wider``): filler ("Heads up", "has", "one more") and words
-    that say a value changed ("new", "another", "reset", "knocked") are not subject words; a
-    later statement that says it changes a value may share a single word, if that is all of
-    the older subject ("They knocked the venue deposit down to 2500" after "Update on the
-    deposit: it's 3000"); and two values that both differ ("the hotel fee for Ana is 300",
-    "... for Ben is 200") name two items. ``mark`` (ablation ``latest_marks``): when the later
-    statement says it changes something, the older is kept only beside it
-    (:attr:`Fact.corrected_by`, recorded as ``"marks"`` like :func:`supersede`'s marks); a
-    plain restatement ("ends at 32910") is only ranked, as two statements of one frame may
-    be two things (two bookings).
-
-    Not one thing: numbered items, where each differing value is a small whole number said
-    right after the same word ("Room 1", "Room 2"; "Old fact 0" ... "Old fact 5"), or after
-    any word when the numbers are consecutive (:func:`_enumerated`), and statements in one
-    message (several values said together are items of a list).
-
-    The facts returned are the new span's statements of a subject the previous summary
-    carries: they compete for the previous summary's share of the budget with it (a carried
-    stale line would otherwise take that share while its correction competes for the rest).
-    """
-    said: list[tuple[Fact, _Said]] = []
-    heirs: list[Fact] = []
-    for fact in sorted(facts, key=lambda f: f.order[:2]):
-        if fact.state == 2:
-            continue
-        one = _said(fact, wider)
-        if one is None:
-            continue
-        for older, other in said:
-            if older.state == 2 or not _one_thing(one, other, wider):
-                continue
-            if older.ids[:1] == fact.ids[:1]:
-                continue  # said in one message: items of a list, not a value and its correction
-            ranked = (within or older.order[0] != fact.order[0]) and (plain or one.changing)
-            if ranked and older.priority > fact.priority:
-                older.priority, fact.priority = fact.priority, older.priority
-            if mark and one.changing and older.corrected_by is None:  # kept only beside it
-                older.corrected_by = fact
-                fact.marks.extend(i for i in older.ids if i not in fact.marks and i not in fact.ids)
-            if older.order[0] == 1 and fact.order[0] == 2 and fact not in heirs:
-                heirs.append(fact)
-        said.append((fact, one))
-    return heirs
-
-
-def _said(fact: Fact, wider: bool = True) -> _Said | None:
-    if fact.order[0] == 0:
-        return None
-    speaker, sep, body = fact.line[2:].partition(": ")
-    if not sep or speaker == "tool":
-        return None
-    words = tokenize(body)
-    names = [
-        m
-        for m in _NAME_RE.findall(body)
-        if m.lower() not in _NOT_NAMES and not _MONTHS.issuperset(tokenize(m))
-    ]
-    named = {w for m in names for w in tokenize(m)}
-    kinds: dict[str, set[str]] = {"name": {" ".join(tokenize(m)) for m in names}}
-    for w in words:
-        kind = None if w.partition("'")[0] in named else _kind(w)
-        if kind is not None:
-            kinds.setdefault(kind, set()).add(w)
-    days = kinds.get("date", set())
-    if not kinds.get("number") and not kinds.get("time"):
-        days -= MONTH_WORDS_WITH_DIGIT  # "I may go": a month word alone is not a date
-    elif days & _MONTHS:  # "14 May 2026": the day and year are part of the date
-        days |= {n for n in kinds.get("number", ()) if n.isdigit() and _of_a_date(int(n))}
-        kinds["number"] = kinds["number"] - days if "number" in kinds else set()
-    if days:
-        kinds["date"] = {" ".join(sorted(days))}  # one date, however many words it takes
-    kinds = {k: v for k, v in kinds.items() if v}
-    if not kinds:
-        return None
-    units = {w for before, w in pairwise(words) if _kind(before) == "number"}
-    subject = frozenset(
-        w
-        for w in words
-        if w.partition("'")[0] not in named
-        and w not in STOPWORDS
-        and w not in CORRECTION_WORDS
-        and w not in units  # "40 pounds": the unit is the value's, not what it is said of
-        and _kind(w) is None
-        and not (wider and w in _NOT_SUBJECT)
-    )
-    changing = not CORRECTION_WORDS.isdisjoint(words) or not _CHANGE_WORDS.isdisjoint(words)
-    frame = tuple(w if w in subject else "#" for w in words if w in subject or _kind(w))
-    labels = {
-        w: before
-        for before, w in pairwise(words)
-        if w.isdigit() and len(w) <= _LABEL_DIGITS and before in subject
-    }
-    values = {k: frozenset(v) for k, v in kinds.items()}
-    return _Said(speaker, subject, frame, values, changing and wider, labels)
-
-
-def _of_a_date(n: int) -> bool:
-    """A number beside a month word that is part of the date: a day or a year."""
-    return 1 <= n <= 31 or 1900 <= n <= 2099
-
-
 def _kind(word: str) -> str | None:
     if word in _MONTHS or _ORDINAL_RE.match(word):
         return "date"
@@ -441,66 +279,6 @@ def _kind(word: str) -> str | None:
     if _VALUE_RE.match(word):
         return "date" if word.count("/") or word.count("-") == 2 else "number"
     return "code"
-
-
-def _one_thing(new: _Said, old: _Said, wider: bool = True) -> bool:
-    """Whether ``new`` says a new value of what ``old`` said (see :func:`latest_first`)."""
-    if new.speaker != old.speaker:
-        return False
-    shared = new.subject & old.subject
-    smaller = min(len(new.subject), len(old.subject))
-    # "They knocked the venue deposit down to 2500" after "Update on the deposit: 3000": a
-    # statement that says it changes a value, of all of the other one's subject, is one thing
-    whole = new.changing and bool(shared) and len(shared) == smaller
-    if (len(shared) < _SHARED_SUBJECT or 2 * len(shared) < smaller) and not whole:
-        return False
-    if _other_item(new.frame, old.frame):
-        return False
-    changed = [
-        (next(iter(values)), next(iter(before)))
-        for kind, values in new.kinds.items()
-        if (before := old.kinds.get(kind)) is not None
-        and len(values) == 1
-        and len(before) == 1
-        and values != before
-    ]
-    if not changed or (wider and len(changed) > 1):
-        return False  # two values changed ("Ana's fee is 300", "Ben's fee is 200"): two items
-    return not _enumerated(new, old, *changed[0])
-
-
-def _enumerated(new: _Said, old: _Said, value: str, was: str) -> bool:
-    """Whether two values are the labels of two items of a list, not a value and its correction.
-
-    "Room 1 is for Ana", "Room 2 is for Ben"; "Old fact 0 is here" ... "Old fact 5 is here";
-    "step 3", "order 12": a small whole number right after the same word names which item a
-    statement is about (the correction of a value is said as the value of something: "the
-    deposit is now 2500", "moved to the 20th"). Consecutive numbers said after a word are
-    numbered items even when the word differs ("fact 4", "item 5").
-    """
-    label, before = new.labels.get(value), old.labels.get(was)
-    if label is None or before is None:
-        return False
-    return label == before or abs(int(value) - int(was)) == 1
-
-
-def _other_item(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """Whether two statements are one frame said of two items: words swapped before shared ones.
-
-    "The tents should arrive before room 88 is free" and "the sleeping bags should arrive
-    before room 652 is free", or "My loyalty number for the tent warranty is 882" and "... for
-    the headlamps warranty is 247": where they differ, each names what the words they share
-    are said of: two things. A restatement differs only around what it shares ("Kitchen
-    budget is now 23915, we cut the island", "OK the kitchen budget ends at 32910, no more
-    changes") or only adds words ("the report deadline moved to the 20th"): one thing.
-    """
-    ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
-    for i, (tag, *_rest) in enumerate(ops):
-        if tag == "replace" and any(
-            op == "equal" and any(w != "#" for w in a[i1:i2]) for op, i1, i2, _j1, _j2 in ops[i:]
-        ):
-            return True
-    return False
 
 
 def negated(facts: Sequence[Fact], renames: bool = True) -> int:

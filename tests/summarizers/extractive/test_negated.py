@@ -3,12 +3,28 @@
 from __future__ import annotations
 
 from summem._flow import run_sync
-from summem.messages import SummaryInfo
+from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.summarizers.extractive.selection import Fact
 from summem.summarizers.extractive.supersede import negated
-from tests.summarizers.extractive.test_latest_first import fact, msg
 from tests.summarizers.extractive.test_summarizer import WordCounter
+
+
+def msg(id: str, content: str) -> Message:
+    return Message.from_openai({"role": "user", "content": content}, id=id)
+
+
+def fact(line: str, priority: float, position: int, carried: bool = False) -> Fact:
+    return Fact(
+        line=line,
+        day=None,
+        priority=priority,
+        ids=[f"m{position}"],
+        order=(1 if carried else 2, position, 0),
+        words=frozenset(),
+        digits=frozenset(),
+    )
 
 
 def test_a_denied_value_is_marked_by_its_correction() -> None:
