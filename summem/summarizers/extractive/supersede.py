@@ -114,6 +114,16 @@ _NEGATION_GAP = 2
 """Stopwords a negation may put between itself and the value it denies ("not at 7pm")."""
 _COMMON_CAPITALISED = STOPWORDS | INTERJECTIONS | CORRECTION_WORDS | FIRST_PERSON | _NOT_NAMES
 """Words capitalised at a sentence's start that are not names ("Sorry", "Actually", "It's")."""
+_NOT_ABOUT = (
+    _COMMON_CAPITALISED
+    | _CHANGE_WORDS
+    | frozenset(
+        ("make", "made", "makes", "mean", "meant", "said", "say", "says", "typo", "got", "put")
+        + ("let's", "one", "ones", "should", "would", "could", "thing", "things", "instead")
+        + ("rather", "longer")
+    )
+)
+"""Words a correction is said with that tell nothing of what it corrects ("make that 8pm")."""
 _RENAME_WORDS = frozenset(
     (
         *("name", "names", "renamed", "rename", "surname", "nickname", "spelled", "spelt"),
@@ -323,7 +333,10 @@ def negated(facts: Sequence[Fact], renames: bool = True) -> int:
             if older.state == 2 or older.ids[:1] == fact.ids[:1] or older.corrected_by:
                 continue
             words = {w.lower() for w in _cased_words(older.line[2:].partition(": ")[2])}
-            if any(value in words and not replacing & words for value, replacing in denied):
+            if any(
+                value in words and not replacing & words and (not about or about & words)
+                for value, replacing, about in denied
+            ):
                 _mark(older, fact)
                 marked += older.corrected_by is fact
     return marked
@@ -335,9 +348,12 @@ def _speaks(fact: Fact) -> bool:
     return fact.order[0] != 0 and bool(sep) and speaker != "tool"
 
 
-def _denied(body: str) -> list[tuple[str, frozenset[str]]]:
-    """The values ``body`` denies, each with the values of its kind its sentence gives instead."""
-    out: list[tuple[str, frozenset[str]]] = []
+def _denied(body: str) -> list[tuple[str, frozenset[str], frozenset[str]]]:
+    """The values ``body`` denies, each with what its sentence gives instead and is about.
+
+    Instead: the sentence's other values of the denied one's kind; about: :func:`_about`.
+    """
+    out: list[tuple[str, frozenset[str], frozenset[str]]] = []
     for sentence in _SENTENCE_END_RE.split(body.replace("\u2019", "'")):
         found = list(_WORD_CASE_RE.finditer(sentence))
         words = [m.group().lower() for m in found]
@@ -353,19 +369,41 @@ def _denied(body: str) -> list[tuple[str, frozenset[str]]]:
             instead = frozenset(
                 w for w, k in zip(words, kinds, strict=True) if k == kinds[j] and w not in gone
             )
+            about = _about(words, kinds)
+            if words and words[0] in instead and len(instead) > 1:
+                # "Dinner on Friday is with Anna, not Tom": capitalised as the first word only
+                instead, about = instead - {words[0]}, about | {words[0]}
             if instead:
-                out.append((words[j], instead))
+                out.append((words[j], instead, about))
     return out
 
 
-def _renamed(body: str, seen: set[str], seen_names: set[str]) -> list[tuple[str, frozenset[str]]]:
+def _about(words: Sequence[str], kinds: Sequence[str | None]) -> frozenset[str]:
+    """What a denying sentence is about: its words that are neither values nor said of anything.
+
+    "Dinner on Friday is with Anna, not Tom" is about dinner: an earlier statement holding
+    "Tom" is marked only if it is about dinner too ("Tom's birthday is on the 3rd" is not a
+    stale value of it), as "a table for 4, not 6" marks no line that counts 6 eggs. "Sorry,
+    it's Zofia now, not Sofia" is about nothing but its values, so it marks any earlier
+    statement holding the denied one.
+    """
+    return frozenset(
+        w
+        for w, k in zip(words, kinds, strict=True)
+        if k is None and len(w) > 2 and w.isalpha() and w not in _NOT_ABOUT
+    )
+
+
+def _renamed(
+    body: str, seen: set[str], seen_names: set[str]
+) -> list[tuple[str, frozenset[str], frozenset[str]]]:
     """The names a sentence saying a name changed gives up, each with the new ones it gives.
 
     The sentence has a rename word and says it changes something ("now", "new", "actually"),
     an old name (said as a name before) and a new one (never said before). "Put it under the
     name Priya Okonkwo" sets a name: no change word, nothing denied.
     """
-    out: list[tuple[str, frozenset[str]]] = []
+    out: list[tuple[str, frozenset[str], frozenset[str]]] = []
     for sentence in _SENTENCE_END_RE.split(body.replace("\u2019", "'")):
         words = tokenize(sentence)
         if _RENAME_WORDS.isdisjoint(words) and not _GOES_BY_RE.search(sentence):
@@ -377,7 +415,7 @@ def _renamed(body: str, seen: set[str], seen_names: set[str]) -> list[tuple[str,
             names.add(words[0])
         new = frozenset(names - seen)
         if new:
-            out.extend((old, new) for old in sorted(names & seen_names))
+            out.extend((old, new, frozenset()) for old in sorted(names & seen_names))
     return out
 
 

@@ -131,3 +131,28 @@ def test_a_name_set_or_a_new_person_is_not_a_rename() -> None:
         old, new = fact(first, 6.0, 0, True), fact(second, 2.0, 1)
         assert negated([old, new]) == 0, second
         assert old.corrected_by is None, second
+
+
+def test_a_denial_about_something_marks_only_statements_about_it() -> None:
+    """ "A table for 4, not 6" says nothing of 6 eggs, "Anna, not Tom" nothing of Tom's birthday.
+
+    A denial with words of its own marks an earlier statement holding the denied value only
+    when that statement shares one of them; one that is all values and correction words
+    ("Sorry, it's Zofia now, not Sofia") marks any.
+    """
+    cases = [
+        ("- user: I need 6 eggs for the cake.", "- user: Book a table for 4, not 6."),
+        (
+            "- user: Tom's birthday is on the 3rd.",
+            "- user: Dinner on Friday is with Anna, not Tom.",
+        ),
+    ]
+    for first, second in cases:
+        old, new = fact(first, 6.0, 0, True), fact(second, 2.0, 1)
+        assert negated([old, new]) == 0, second
+    for first, second in (
+        ("- user: The table is for 6 people.", "- user: Book a table for 4, not 6."),
+        ("- user: My manager is Sofia Lind.", "- user: Sorry, my manager is Zofia, not Sofia."),
+    ):
+        old, new = fact(first, 6.0, 0, True), fact(second, 2.0, 1)
+        assert negated([old, new]) == 1, second
