@@ -114,15 +114,14 @@ _NEGATION_GAP = 2
 """Stopwords a negation may put between itself and the value it denies ("not at 7pm")."""
 _COMMON_CAPITALISED = STOPWORDS | INTERJECTIONS | CORRECTION_WORDS | FIRST_PERSON | _NOT_NAMES
 """Words capitalised at a sentence's start that are not names ("Sorry", "Actually", "It's")."""
-_NOT_ABOUT = (
-    _COMMON_CAPITALISED
-    | _CHANGE_WORDS
-    | frozenset(
-        ("make", "made", "makes", "mean", "meant", "said", "say", "says", "typo", "got", "put")
-        + ("let's", "one", "ones", "should", "would", "could", "thing", "things", "instead")
-        + ("rather", "longer")
+_LIGHT_WORDS = frozenset(
+    (
+        *("make", "made", "makes", "mean", "meant", "said", "say", "says", "typo", "got", "put"),
+        *("let's", "one", "ones", "should", "would", "could", "thing", "things", "instead"),
+        *("rather", "longer"),
     )
 )
+_NOT_ABOUT = _COMMON_CAPITALISED | _CHANGE_WORDS | _LIGHT_WORDS
 """Words a correction is said with that tell nothing of what it corrects ("make that 8pm")."""
 _RENAME_WORDS = frozenset(
     (
