@@ -116,7 +116,12 @@ from summem.summarizers.extractive.selection import (
     make_fact,
     rank,
 )
-from summem.summarizers.extractive.supersede import CORRECTION_WORDS, link_marks, supersede
+from summem.summarizers.extractive.supersede import (
+    CORRECTION_WORDS,
+    link_marks,
+    negated,
+    supersede,
+)
 from summem.summarizers.extractive.tables import (
     MAX_CITED,
     MAX_REMEMBERED,
@@ -226,6 +231,8 @@ _SELECTION_HEURISTICS = (
     "second_sentence",
     "templates",
     "supersession",
+    "negated",
+    "renamed",
     "length_density",
     "compaction",
     "leading_stamp",
@@ -395,6 +402,8 @@ class ExtractiveSummarizer:
             _discount_repeats(old, new)
         if self.tables and "table_bound_rows" not in off:
             self._bind_named_rows(old + new)
+        if "negated" not in off:  # after the discounts: "Zofia now, not Sofia" ranks first
+            negated(old + new, renames="renamed" not in off)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)

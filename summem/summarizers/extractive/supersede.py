@@ -43,6 +43,12 @@ priority is halved, the later one ranks above what the older one was worth, and 
 is only ever kept beside it (:attr:`Fact.corrected_by`; the link is recorded in provenance as
 ``"marks"`` and restored on the next round): when room runs out the correction is kept ahead of
 the stale line, and a stale line is never the only one left.
+
+A correction that denies the old value by name ("Sorry, it's Zofia now, not Sofia", "8pm, not
+7pm", "2500 instead of 3000") often has no subject words at all; :func:`negated` marks every
+earlier statement holding the denied value and none of the new ones; so does a sentence saying
+a name changed ("Sofia goes by Zofia now"), for the old name
+(``docs-notes/fidelity-round10-chains.md``).
 """
 
 from __future__ import annotations
@@ -54,13 +60,15 @@ from dataclasses import dataclass
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import (
     CORRECTION_WORDS,
+    FIRST_PERSON,
+    INTERJECTIONS,
     MONTH_WORDS,
     MONTH_WORDS_WITH_DIGIT,
     STOPWORDS,
 )
 from summem.summarizers.extractive.selection import Fact
 
-__all__ = ["CORRECTION_WORDS", "link_marks", "supersede"]
+__all__ = ["CORRECTION_WORDS", "link_marks", "negated", "supersede"]
 
 
 _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
@@ -79,6 +87,54 @@ _SAME_SUBJECT_WORDS = 3
 """Without a correction word, an identical subject of at least this many words marks."""
 _RESTATED = 3
 """Without a correction word, a subject is marked only from its third statement on."""
+
+_TIME_RE = re.compile(r"^\d{1,2}(?::\d\d|[.:]?\d\d?(?:am|pm)|am|pm)$")
+_ORDINAL_RE = re.compile(r"^\d{1,2}(?:st|nd|rd|th)$")
+_MONTHS = MONTH_WORDS | MONTH_WORDS_WITH_DIGIT
+_CHANGE_WORDS = frozenset(
+    (
+        *("new", "another", "latest", "last", "final", "old", "previous", "earlier", "original"),
+        *("reset", "reissued", "shifted", "switch", "switched", "swapped", "bumped", "pushed"),
+        *("knocked", "dropped", "became", "become", "becomes", "went"),
+    )
+)
+"""Words that say a value changed, or which of its versions a statement gives."""
+_NEGATIONS = (
+    ("not",),
+    ("isn't",),
+    ("wasn't",),
+    ("aren't",),
+    ("weren't",),
+    ("no", "longer"),
+    ("instead", "of"),
+    ("rather", "than"),
+)
+"""Words that say the value right after them is not (or no longer) the one: "Zofia, not Sofia"."""
+_NEGATION_GAP = 2
+"""Stopwords a negation may put between itself and the value it denies ("not at 7pm")."""
+_COMMON_CAPITALISED = STOPWORDS | INTERJECTIONS | CORRECTION_WORDS | FIRST_PERSON | _NOT_NAMES
+"""Words capitalised at a sentence's start that are not names ("Sorry", "Actually", "It's")."""
+_LIGHT_WORDS = frozenset(
+    (
+        *("make", "made", "makes", "mean", "meant", "said", "say", "says", "typo", "got", "put"),
+        *("let's", "one", "ones", "should", "would", "could", "thing", "things", "instead"),
+        *("rather", "longer"),
+    )
+)
+_NOT_ABOUT = _COMMON_CAPITALISED | _CHANGE_WORDS | _LIGHT_WORDS
+"""Words a correction is said with that tell nothing of what it corrects ("make that 8pm")."""
+_RENAME_WORDS = frozenset(
+    (
+        *("name", "names", "renamed", "rename", "surname", "nickname", "spelled", "spelt"),
+        *("spelling", "married", "maiden", "née"),
+    )
+)
+"""Words that say a name changed: with an old name and a new one, the old one is denied."""
+_GOES_BY_RE = re.compile(r"\b(?:goes|go|going|went) by\b", re.IGNORECASE)
+"""'Sofia goes by Zofia now': a rename said without a rename word."""
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
+_WORD_CASE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.:@+/-]*[A-Za-z0-9]|[A-Za-z0-9]")
+"""A word with its case, a time ("10:30") or a date ("3/4") as one word."""
 
 
 @dataclass(frozen=True)
@@ -220,3 +276,171 @@ def _marks(new: _Slot, old: _Slot) -> bool:
 def _apart(a: _Slot, b: _Slot) -> bool:
     """Whether two facts are about different things: each has a content word the other lacks."""
     return bool(a.mentioned - b.mentioned) and bool(b.mentioned - a.mentioned)
+
+
+def _kind(word: str) -> str | None:
+    if word in _MONTHS or _ORDINAL_RE.match(word):
+        return "date"
+    if not any(c.isdigit() for c in word):
+        return None
+    if _TIME_RE.match(word):
+        return "time"
+    if _VALUE_RE.match(word):
+        return "date" if word.count("/") or word.count("-") == 2 else "number"
+    return "code"
+
+
+def negated(facts: Sequence[Fact], renames: bool = True) -> int:
+    """Mark each statement a later one says is not the value any more; return how many.
+
+    "Sorry, it's Zofia now, not Sofia", "make that 8pm, not 7pm", "2500 now, instead of
+    3000": the later statement names the older value right after a negation and gives another
+    value of the same kind (a name, a number, a time, a date, an identifier). Nothing else
+    need be shared: such a correction often has no subject words at all, which is why
+    :func:`supersede` and :func:`latest_first` miss it. Every earlier statement (not a tool
+    result, not a must-keep item, not of the same message) that holds the denied value and
+    none of the new ones is kept only beside the correction and ranks below it
+    (:func:`_mark`): the correction holds both values, so keeping it never leaves the stale
+    value alone, and a stale line never outlasts it.
+
+    ``renames`` (ablation ``renamed``): a statement that says a name changed (a word of
+    :data:`_RENAME_WORDS`: "Sofia goes by Zofia now", "Ana Sousa is Ana Reis since the
+    wedding, new surname") with a name said before and one never said before denies the old
+    one the same way.
+    """
+    marked = 0
+    everything = sorted(facts, key=lambda f: f.order[:2])
+    ordered = [f for f in everything if _speaks(f)]
+    seen: set[str] = set()  # every earlier line's words, tool results' too
+    seen_names: set[str] = set()
+    told = 0
+    for at, fact in enumerate(ordered):
+        while told < len(everything) and everything[told].order[:2] < fact.order[:2]:
+            line = everything[told].line
+            seen.update(w.lower() for w in _cased_words(line))
+            seen_names.update(w for m in _NAME_RE.findall(line) for w in tokenize(m))
+            told += 1
+        if fact.state == 2:
+            continue
+        body = fact.line[2:].partition(": ")[2]
+        denied = _denied(body)
+        if renames:
+            denied += _renamed(body, seen, seen_names)
+        if not denied:
+            continue
+        for older in ordered[:at]:
+            if older.state == 2 or older.ids[:1] == fact.ids[:1] or older.corrected_by:
+                continue
+            words = {w.lower() for w in _cased_words(older.line[2:].partition(": ")[2])}
+            if any(
+                value in words and not replacing & words and (not about or about & words)
+                for value, replacing, about in denied
+            ):
+                _mark(older, fact)
+                marked += older.corrected_by is fact
+    return marked
+
+
+def _speaks(fact: Fact) -> bool:
+    """Whether ``fact`` is a statement of a speaker (not a must-keep item or a tool result)."""
+    speaker, sep, _body = fact.line[2:].partition(": ")
+    return fact.order[0] != 0 and bool(sep) and speaker != "tool"
+
+
+def _denied(body: str) -> list[tuple[str, frozenset[str], frozenset[str]]]:
+    """The values ``body`` denies, each with what its sentence gives instead and is about.
+
+    Instead: the sentence's other values of the denied one's kind; about: :func:`_about`.
+    """
+    out: list[tuple[str, frozenset[str], frozenset[str]]] = []
+    for sentence in _SENTENCE_END_RE.split(body.replace("\u2019", "'")):
+        found = list(_WORD_CASE_RE.finditer(sentence))
+        words = [m.group().lower() for m in found]
+        kinds = [_value_kind(m.group(), w) for m, w in zip(found, words, strict=True)]
+        denied: list[int] = []
+        for i in range(len(words)):
+            for negation in _NEGATIONS:
+                end = i + len(negation)
+                if tuple(words[i:end]) == negation:
+                    denied.extend(_after(sentence, found, words, kinds, end))
+        gone = {words[j] for j in denied}
+        for j in denied:
+            instead = frozenset(
+                w for w, k in zip(words, kinds, strict=True) if k == kinds[j] and w not in gone
+            )
+            about = _about(words, kinds)
+            if words and words[0] in instead and len(instead) > 1:
+                # "Dinner on Friday is with Anna, not Tom": capitalised as the first word only
+                instead, about = instead - {words[0]}, about | {words[0]}
+            if instead:
+                out.append((words[j], instead, about))
+    return out
+
+
+def _about(words: Sequence[str], kinds: Sequence[str | None]) -> frozenset[str]:
+    """What a denying sentence is about: its words that are neither values nor said of anything.
+
+    "Dinner on Friday is with Anna, not Tom" is about dinner: an earlier statement holding
+    "Tom" is marked only if it is about dinner too ("Tom's birthday is on the 3rd" is not a
+    stale value of it), as "a table for 4, not 6" marks no line that counts 6 eggs. "Sorry,
+    it's Zofia now, not Sofia" is about nothing but its values, so it marks any earlier
+    statement holding the denied one.
+    """
+    return frozenset(
+        w
+        for w, k in zip(words, kinds, strict=True)
+        if k is None and len(w) > 2 and w.isalpha() and w not in _NOT_ABOUT
+    )
+
+
+def _renamed(
+    body: str, seen: set[str], seen_names: set[str]
+) -> list[tuple[str, frozenset[str], frozenset[str]]]:
+    """The names a sentence saying a name changed gives up, each with the new ones it gives.
+
+    The sentence has a rename word and says it changes something ("now", "new", "actually"),
+    an old name (said as a name before) and a new one (never said before). "Put it under the
+    name Priya Okonkwo" sets a name: no change word, nothing denied.
+    """
+    out: list[tuple[str, frozenset[str], frozenset[str]]] = []
+    for sentence in _SENTENCE_END_RE.split(body.replace("\u2019", "'")):
+        words = tokenize(sentence)
+        if _RENAME_WORDS.isdisjoint(words) and not _GOES_BY_RE.search(sentence):
+            continue
+        if CORRECTION_WORDS.isdisjoint(words) and _CHANGE_WORDS.isdisjoint(words):
+            continue
+        names = {w for m in _NAME_RE.findall(sentence) for w in tokenize(m)} - _NOT_NAMES
+        if words and words[0] in seen_names:  # "Sofia goes by Zofia now"
+            names.add(words[0])
+        new = frozenset(names - seen)
+        if new:
+            out.extend((old, new, frozenset()) for old in sorted(names & seen_names))
+    return out
+
+
+def _after(
+    sentence: str, found: list[re.Match[str]], words: list[str], kinds: list[str | None], at: int
+) -> list[int]:
+    """The value right after a negation ending before word ``at``, within its clause."""
+    for j in range(at, min(at + _NEGATION_GAP + 1, len(words))):
+        if sentence[found[j - 1].end() : found[j].start()].strip(" £$€#"):
+            return []  # a comma or a dash between: "not again, Long day"
+        if kinds[j] is not None:
+            return [j]
+        if words[j] not in STOPWORDS:
+            return []
+    return []
+
+
+def _cased_words(body: str) -> list[str]:
+    return [w.rstrip(".:") for w in _WORD_CASE_RE.findall(body.replace("\u2019", "'"))]
+
+
+def _value_kind(cased: str, word: str) -> str | None:
+    """The kind of value a word is: a name (capitalised, not a common word), or see _kind."""
+    kind = _kind(word)
+    if kind is not None:
+        return kind
+    if cased[:1].isupper() and cased[1:].islower() and word not in _COMMON_CAPITALISED:
+        return "name"
+    return None
