@@ -243,6 +243,7 @@ _SELECTION_HEURISTICS = (
     "repeats",
     "template_counts",
     "asides",
+    "stock_updates",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -390,7 +391,8 @@ class ExtractiveSummarizer:
         templates = read_memory(extra_before)
         open_runs = read_open_runs(extra_before)
         if "templates" not in off:
-            templates = discount_templates(old + new, templates, open_runs)
+            stock = "stock_updates" not in off
+            templates = discount_templates(old + new, templates, open_runs, stock_updates=stock)
         if "repeats" not in off:
             _discount_repeats(old, new)
         if self.tables and "table_bound_rows" not in off:

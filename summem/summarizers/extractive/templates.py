@@ -112,11 +112,19 @@ def frame_of(body: str) -> frozenset[str]:
 
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    """One template: half the words shared, or the very same words when either frame has a
+    correction word (see :func:`discount_templates`)."""
+    if not (CORRECTION_WORDS.isdisjoint(a) and CORRECTION_WORDS.isdisjoint(b)):
+        return a == b
     return len(a & b) >= OVERLAP * len(a | b)
 
 
 def discount_templates(
-    facts: Sequence[Fact], memory: list[Template], open_runs: OpenRuns | None = None
+    facts: Sequence[Fact],
+    memory: list[Template],
+    open_runs: OpenRuns | None = None,
+    *,
+    stock_updates: bool = True,
 ) -> list[Template]:
     """Discount the templated facts among ``facts``; return the updated memory.
 
@@ -124,6 +132,15 @@ def discount_templates(
     order 2); ``memory`` is what earlier rounds saw (see :func:`read_memory`). ``open_runs``
     (see :func:`read_open_runs`), if given, is updated in place: a speaker's entry becomes the
     frames of their last candidate message in the new span (kept as it was if they have none).
+
+    A frame with a correction word ("actually", "wrong", "sorry"...) says it updates
+    something, so it is one template only with frames of the very same words, and only with
+    ``stock_updates`` (else never): "Parcel XZ-2081-A turned up, it was the wrong size of
+    course." said again and again with a new code is stock small talk, and its correction word
+    otherwise won it the correction and novelty bonuses every time while it could never be
+    discounted. Updates of different things ("Actually, my budget for the sofa is now ...",
+    "... for the lamp ...") differ in a word and stay apart; an update that supersedes an
+    earlier statement is never counted.
     """
     by_speaker: dict[str, list[tuple[Fact, frozenset[str]]]] = {}
     for fact in facts:
@@ -133,7 +150,7 @@ def discount_templates(
         if speaker == "tool":
             continue  # records of one schema: each is data of its own, not boilerplate
         frame = frame_of(body)
-        if len(frame) >= MIN_WORDS and CORRECTION_WORDS.isdisjoint(frame):
+        if len(frame) >= MIN_WORDS and (stock_updates or CORRECTION_WORDS.isdisjoint(frame)):
             by_speaker.setdefault(speaker, []).append((fact, frame))
     memory = list(memory)
     for speaker, group in by_speaker.items():
