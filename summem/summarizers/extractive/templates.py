@@ -112,8 +112,11 @@ def frame_of(body: str) -> frozenset[str]:
 
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
-    """One template: half the words shared, or the very same words when either frame has a
-    correction word (see :func:`discount_templates`)."""
+    """Whether frames ``a`` and ``b`` are one template.
+
+    Half their words shared; the very same words when either has a correction word (see
+    :func:`discount_templates`).
+    """
     if not (CORRECTION_WORDS.isdisjoint(a) and CORRECTION_WORDS.isdisjoint(b)):
         return a == b
     return len(a & b) >= OVERLAP * len(a | b)

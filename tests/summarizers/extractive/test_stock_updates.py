@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from summem._flow import run_sync
 from summem.messages import Message
-from summem.summarizers.base import SummaryRequest, SummaryOutput
+from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive.selection import Fact, make_fact
 from summem.summarizers.extractive.summarizer import HEURISTICS, ExtractiveSummarizer
 from summem.summarizers.extractive.templates import POWER, discount_templates
