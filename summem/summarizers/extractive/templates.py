@@ -111,13 +111,29 @@ def frame_of(body: str) -> frozenset[str]:
     return frozenset(words)
 
 
+def _updates(frame: frozenset[str]) -> bool:
+    """Whether ``frame`` has a correction word (it says it updates something)."""
+    return not CORRECTION_WORDS.isdisjoint(frame)
+
+
+def _seen_by(
+    frame: frozenset[str], group: Sequence[tuple[Fact, frozenset[str]]]
+) -> Sequence[tuple[Fact, frozenset[str]]]:
+    """The speaker's candidates that count ``frame``'s occasions.
+
+    A frame with no correction word sees none of the frames with one, as before the
+    ``stock_updates`` rule: they neither end its runs nor start them.
+    """
+    return group if _updates(frame) else [(f, o) for f, o in group if not _updates(o)]
+
+
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     """Whether frames ``a`` and ``b`` are one template.
 
     Half their words shared; the very same words when either has a correction word (see
     :func:`discount_templates`).
     """
-    if not (CORRECTION_WORDS.isdisjoint(a) and CORRECTION_WORDS.isdisjoint(b)):
+    if _updates(a) or _updates(b):
         return a == b
     return len(a & b) >= OVERLAP * len(a | b)
 
@@ -143,7 +159,9 @@ def discount_templates(
     otherwise won it the correction and novelty bonuses every time while it could never be
     discounted. Updates of different things ("Actually, my budget for the sofa is now ...",
     "... for the lamp ...") differ in a word and stay apart; an update that supersedes an
-    earlier statement is never counted.
+    earlier statement is never counted. Such a frame's count lives on its carried lines
+    (``seen``) and the summary's runs only: it takes no place in ``memory`` and no open run,
+    and frames without a correction word are counted as if it were not there.
     """
     by_speaker: dict[str, list[tuple[Fact, frozenset[str]]]] = {}
     for fact in facts:
@@ -159,19 +177,20 @@ def discount_templates(
     for speaker, group in by_speaker.items():
         counted: list[tuple[Fact, frozenset[str], int, bool]] = []
         for fact, frame in group:
+            seen = _seen_by(frame, group)  # a frame without a correction word: as before
             template = next(
                 (t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None
             )
-            runs = _runs(frame, group)
+            runs = _runs(frame, seen)
             carried = max(
-                (f.seen for f, other in group if f.order[0] == 1 and _similar(frame, other)),
+                (f.seen for f, other in seen if f.order[0] == 1 and _similar(frame, other)),
                 default=0,
             )
             before = max(
-                template.seen if template else 0, _runs(frame, group, summary=True), carried
+                template.seen if template else 0, _runs(frame, seen, summary=True), carried
             )
             n = before + runs
-            if runs and before and _continues(frame, group, (open_runs or {}).get(speaker, [])):
+            if runs and before and _continues(frame, seen, (open_runs or {}).get(speaker, [])):
                 n -= 1  # the previous round's last run goes on: the same occasion
             counted.append((fact, frame, n, runs > 0))
         for fact, frame, n, fresh in counted:
@@ -179,8 +198,8 @@ def discount_templates(
             if n >= MIN_INSTANCES:
                 fact.recorded = fact.priority  # the next round discounts afresh, not again
                 fact.priority /= (n - 1) ** POWER
-            if not fresh or n < 2:
-                continue
+            if not fresh or n < 2 or _updates(frame):
+                continue  # stock updates are counted on their lines only, not remembered
             template = next(
                 (t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None
             )
@@ -191,7 +210,11 @@ def discount_templates(
                 template.seen = max(template.seen, n)
             memory.append(template)  # the most recently seen last
         if open_runs is not None:
-            new = [(fact.order[1], frame) for fact, frame in group if fact.order[0] == 2]
+            new = [
+                (fact.order[1], frame)
+                for fact, frame in group
+                if fact.order[0] == 2 and not _updates(frame)
+            ]
             if new:
                 last = max(position for position, _ in new)
                 open_runs.pop(speaker, None)
