@@ -32,7 +32,10 @@ How it works:
    into the fact already kept, adding their message ids to its provenance. A sentence said
    over and over with only its values changed is a template, and each instance is discounted
    once there are three, counting those of earlier reductions (remembered in
-   ``extra["templates"]``; see :mod:`summem.summarizers.extractive.templates`).
+   ``extra["templates"]``; see :mod:`summem.summarizers.extractive.templates`). That holds
+   for a sentence with a correction word too when its very words come back around a new
+   value ("Parcel XZ-2081-A turned up, it was the wrong size of course.", each round):
+   stock small talk, not an update (``ablate=["stock_updates"]``).
 3. Facts compete for ``request.max_tokens`` by score per length. **Carry-over rule:** facts
    of the previous summary may first take up to ``carry_share`` (default half) of the
    budget, best first; each speaker's best facts then claim an equal part of
