@@ -127,6 +127,20 @@ def _seen_by(
     return group if _updates(frame) else [(f, o) for f, o in group if not _updates(o)]
 
 
+def _latest_update(
+    fact: Fact, frame: frozenset[str], group: Sequence[tuple[Fact, frozenset[str]]]
+) -> bool:
+    """Whether ``fact`` is the latest instance of ``frame``, a frame with a correction word.
+
+    It keeps its score: if the instances were one thing updated again and again (the links of
+    supersession missed), the latest is what is true now; if stock small talk, one line of it.
+    """
+    if not _updates(frame):
+        return False
+    order = max(f.order for f, other in group if _similar(frame, other))
+    return fact.order == order
+
+
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     """Whether frames ``a`` and ``b`` are one template.
 
@@ -159,7 +173,8 @@ def discount_templates(
     otherwise won it the correction and novelty bonuses every time while it could never be
     discounted. Updates of different things ("Actually, my budget for the sofa is now ...",
     "... for the lamp ...") differ in a word and stay apart; an update that supersedes an
-    earlier statement is never counted. Such a frame's count lives on its carried lines
+    earlier statement is never counted, and the latest instance of such a frame keeps its
+    score (:func:`_latest_update`). Such a frame's count lives on its carried lines
     (``seen``) and the summary's runs only: it takes no place in ``memory`` and no open run,
     and frames without a correction word are counted as if it were not there.
     """
@@ -195,7 +210,7 @@ def discount_templates(
             counted.append((fact, frame, n, runs > 0))
         for fact, frame, n, fresh in counted:
             fact.seen = n if n > 1 else 0  # carried on its line: outlives the memory
-            if n >= MIN_INSTANCES:
+            if n >= MIN_INSTANCES and not _latest_update(fact, frame, group):
                 fact.recorded = fact.priority  # the next round discounts afresh, not again
                 fact.priority /= (n - 1) ** POWER
             if not fresh or n < 2 or _updates(frame):

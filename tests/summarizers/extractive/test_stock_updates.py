@@ -31,7 +31,7 @@ def _stock_and_other(n: int) -> list[Fact]:
 def test_the_same_words_with_a_correction_word_on_three_occasions_are_a_template() -> None:
     facts = _stock_and_other(3)
     discount_templates(facts, [])
-    assert [f.priority for f in facts[::2]] == [5.0 / 2**POWER] * 3
+    assert [f.priority for f in facts[::2]] == [5.0 / 2**POWER] * 2 + [5.0]  # the latest kept
     off = _stock_and_other(3)
     discount_templates(off, [], stock_updates=False)
     assert all(f.priority == 5.0 for f in off)
@@ -44,6 +44,18 @@ def test_updates_of_different_things_are_still_never_a_template() -> None:
     ]
     discount_templates(facts, [])
     assert all(f.priority == 5.0 for f in facts)
+
+
+def test_the_latest_of_an_update_said_again_and_again_keeps_its_score() -> None:
+    # The same update of one thing where supersession missed the links: what is true now
+    # must not lose to what it replaced.
+    chain = [
+        _fact(f"- user: Sorry, the ferry leaves at {t} now.", 2 * i)
+        for i, t in enumerate(("9:10", "9:40", "10:05", "10:30"))
+    ]
+    discount_templates(chain, [])
+    assert chain[-1].priority == 5.0
+    assert all(f.priority < 5.0 for f in chain[:-1])
 
 
 def test_an_update_that_supersedes_is_never_counted() -> None:
