@@ -32,7 +32,10 @@ How it works:
    into the fact already kept, adding their message ids to its provenance. A sentence said
    over and over with only its values changed is a template, and each instance is discounted
    once there are three, counting those of earlier reductions (remembered in
-   ``extra["templates"]``; see :mod:`summem.summarizers.extractive.templates`).
+   ``extra["templates"]``; see :mod:`summem.summarizers.extractive.templates`). That holds
+   for a sentence with a correction word too when its very words come back around a new
+   value ("Parcel XZ-2081-A turned up, it was the wrong size of course.", each round):
+   stock small talk, not an update (``ablate=["stock_updates"]``).
 3. Facts compete for ``request.max_tokens`` by score per length. **Carry-over rule:** facts
    of the previous summary may first take up to ``carry_share`` (default half) of the
    budget, best first; each speaker's best facts then claim an equal part of
@@ -250,6 +253,7 @@ _SELECTION_HEURISTICS = (
     "repeats",
     "template_counts",
     "asides",
+    "stock_updates",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -397,7 +401,8 @@ class ExtractiveSummarizer:
         templates = read_memory(extra_before)
         open_runs = read_open_runs(extra_before)
         if "templates" not in off:
-            templates = discount_templates(old + new, templates, open_runs)
+            stock = "stock_updates" not in off
+            templates = discount_templates(old + new, templates, open_runs, stock_updates=stock)
         if "repeats" not in off:
             _discount_repeats(old, new)
         if self.tables and "table_bound_rows" not in off:

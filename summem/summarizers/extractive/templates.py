@@ -111,12 +111,53 @@ def frame_of(body: str) -> frozenset[str]:
     return frozenset(words)
 
 
+def _updates(frame: frozenset[str]) -> bool:
+    """Whether ``frame`` has a correction word (it says it updates something)."""
+    return not CORRECTION_WORDS.isdisjoint(frame)
+
+
+def _seen_by(
+    frame: frozenset[str], group: Sequence[tuple[Fact, frozenset[str]]]
+) -> Sequence[tuple[Fact, frozenset[str]]]:
+    """The speaker's candidates that count ``frame``'s occasions.
+
+    A frame with no correction word sees none of the frames with one, as before the
+    ``stock_updates`` rule: they neither end its runs nor start them.
+    """
+    return group if _updates(frame) else [(f, o) for f, o in group if not _updates(o)]
+
+
+def _latest_update(
+    fact: Fact, frame: frozenset[str], group: Sequence[tuple[Fact, frozenset[str]]]
+) -> bool:
+    """Whether ``fact`` is the latest instance of ``frame``, a frame with a correction word.
+
+    It keeps its score: if the instances were one thing updated again and again (the links of
+    supersession missed), the latest is what is true now; if stock small talk, one line of it.
+    """
+    if not _updates(frame):
+        return False
+    order = max(f.order for f, other in group if _similar(frame, other))
+    return fact.order == order
+
+
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether frames ``a`` and ``b`` are one template.
+
+    Half their words shared; the very same words when either has a correction word (see
+    :func:`discount_templates`).
+    """
+    if _updates(a) or _updates(b):
+        return a == b
     return len(a & b) >= OVERLAP * len(a | b)
 
 
 def discount_templates(
-    facts: Sequence[Fact], memory: list[Template], open_runs: OpenRuns | None = None
+    facts: Sequence[Fact],
+    memory: list[Template],
+    open_runs: OpenRuns | None = None,
+    *,
+    stock_updates: bool = True,
 ) -> list[Template]:
     """Discount the templated facts among ``facts``; return the updated memory.
 
@@ -124,6 +165,18 @@ def discount_templates(
     order 2); ``memory`` is what earlier rounds saw (see :func:`read_memory`). ``open_runs``
     (see :func:`read_open_runs`), if given, is updated in place: a speaker's entry becomes the
     frames of their last candidate message in the new span (kept as it was if they have none).
+
+    A frame with a correction word ("actually", "wrong", "sorry"...) says it updates
+    something, so it is one template only with frames of the very same words, and only with
+    ``stock_updates`` (else never): "Parcel XZ-2081-A turned up, it was the wrong size of
+    course." said again and again with a new code is stock small talk, and its correction word
+    otherwise won it the correction and novelty bonuses every time while it could never be
+    discounted. Updates of different things ("Actually, my budget for the sofa is now ...",
+    "... for the lamp ...") differ in a word and stay apart; an update that supersedes an
+    earlier statement is never counted, and the latest instance of such a frame keeps its
+    score (:func:`_latest_update`). Such a frame's count lives on its carried lines
+    (``seen``) and the summary's runs only: it takes no place in ``memory`` and no open run,
+    and frames without a correction word are counted as if it were not there.
     """
     by_speaker: dict[str, list[tuple[Fact, frozenset[str]]]] = {}
     for fact in facts:
@@ -133,34 +186,35 @@ def discount_templates(
         if speaker == "tool":
             continue  # records of one schema: each is data of its own, not boilerplate
         frame = frame_of(body)
-        if len(frame) >= MIN_WORDS and CORRECTION_WORDS.isdisjoint(frame):
+        if len(frame) >= MIN_WORDS and (stock_updates or CORRECTION_WORDS.isdisjoint(frame)):
             by_speaker.setdefault(speaker, []).append((fact, frame))
     memory = list(memory)
     for speaker, group in by_speaker.items():
         counted: list[tuple[Fact, frozenset[str], int, bool]] = []
         for fact, frame in group:
+            seen = _seen_by(frame, group)  # a frame without a correction word: as before
             template = next(
                 (t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None
             )
-            runs = _runs(frame, group)
+            runs = _runs(frame, seen)
             carried = max(
-                (f.seen for f, other in group if f.order[0] == 1 and _similar(frame, other)),
+                (f.seen for f, other in seen if f.order[0] == 1 and _similar(frame, other)),
                 default=0,
             )
             before = max(
-                template.seen if template else 0, _runs(frame, group, summary=True), carried
+                template.seen if template else 0, _runs(frame, seen, summary=True), carried
             )
             n = before + runs
-            if runs and before and _continues(frame, group, (open_runs or {}).get(speaker, [])):
+            if runs and before and _continues(frame, seen, (open_runs or {}).get(speaker, [])):
                 n -= 1  # the previous round's last run goes on: the same occasion
             counted.append((fact, frame, n, runs > 0))
         for fact, frame, n, fresh in counted:
             fact.seen = n if n > 1 else 0  # carried on its line: outlives the memory
-            if n >= MIN_INSTANCES:
+            if n >= MIN_INSTANCES and not _latest_update(fact, frame, group):
                 fact.recorded = fact.priority  # the next round discounts afresh, not again
                 fact.priority /= (n - 1) ** POWER
-            if not fresh or n < 2:
-                continue
+            if not fresh or n < 2 or _updates(frame):
+                continue  # stock updates are counted on their lines only, not remembered
             template = next(
                 (t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None
             )
@@ -171,7 +225,11 @@ def discount_templates(
                 template.seen = max(template.seen, n)
             memory.append(template)  # the most recently seen last
         if open_runs is not None:
-            new = [(fact.order[1], frame) for fact, frame in group if fact.order[0] == 2]
+            new = [
+                (fact.order[1], frame)
+                for fact, frame in group
+                if fact.order[0] == 2 and not _updates(frame)
+            ]
             if new:
                 last = max(position for position, _ in new)
                 open_runs.pop(speaker, None)
