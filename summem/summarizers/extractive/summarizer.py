@@ -243,6 +243,8 @@ _SELECTION_HEURISTICS = (
     "repeats",
     "template_counts",
     "asides",
+    "kept_rows",
+    "kept_replies",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -364,8 +366,11 @@ class ExtractiveSummarizer:
         old = self._previous_facts(request, focus)
         last_day = max(old, key=lambda f: f.order).day if old else None
         seen_tables: list[dict[str, Any]] = []
-        new = self._new_facts(request, focus, last_day, seen_tables)
         off = self.ablate
+        users = _kept_users(request.kept) if self.tables and "kept_rows" not in off else []
+        new = self._new_facts(request, focus, last_day, seen_tables, users)
+        if "kept_replies" not in off:
+            new.extend(self._kept_reply(request, focus, new[-1].day if new else last_day))
         remembered = _remembered_tables(previous_extra(request.previous_info))
         if self.tables and "table_rows" not in off:
             self._refocus_tables(old, request.messages)
@@ -394,7 +399,7 @@ class ExtractiveSummarizer:
         if "repeats" not in off:
             _discount_repeats(old, new)
         if self.tables and "table_bound_rows" not in off:
-            self._bind_named_rows(old + new)
+            self._bind_named_rows(old + new, self._kept_lines(request, focus, users))
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)
@@ -559,7 +564,7 @@ class ExtractiveSummarizer:
                 fact.words, fact.digits = _words(line), digit_words(_words(line))
                 fact.cost, fact.probes = None, None
 
-    def _bind_named_rows(self, facts: Sequence[Fact]) -> None:
+    def _bind_named_rows(self, facts: Sequence[Fact], kept: Sequence[Fact] = ()) -> None:
         """A table record's row a user's line names ranks with that line, cut to what it names.
 
         The user's line and the record are two candidates: "We'll need the pipe clip for the
@@ -581,10 +586,14 @@ class ExtractiveSummarizer:
         for all the lines after it, and only for a line that says one of its cells' words or
         may describe a row (:func:`.described.may_describe`): read once a pair, a span or
         summary of 2,000 lines took 215 s, not 2 s with the rule off.
+
+        ``kept``: the user's lines of the turns the view keeps (:meth:`_kept_lines`), after
+        every candidate in order; they lend their rank as the span's would, and are never
+        candidates themselves (``ablate=["kept_rows"]``).
         """
         users = [
             (f, said_words(f.line.partition(": ")[2]))
-            for f in facts
+            for f in (*facts, *kept)
             if f.state != 2 and f.line.startswith("- user: ")
         ]
         if not users:
@@ -645,6 +654,93 @@ class ExtractiveSummarizer:
                 if fact.recorded is None:
                     fact.recorded = fact.priority
                 fact.priority = best
+
+    def _kept_lines(
+        self, request: SummaryRequest, focus: frozenset[str], kept: Sequence[Message]
+    ) -> list[Fact]:
+        """The user's sentences in the kept turns, scored as the span's would be; never kept.
+
+        Each sentence of ``kept`` (the user's messages the view keeps, no named speaker's)
+        is scored as :meth:`_new_facts` scores a user's sentence (the clause score, and the
+        share of words new to the previous summary, the span and the kept lines before it,
+        per length), so a row it names ranks with it in :meth:`_bind_named_rows` as if it
+        were said in the span. They are evidence only: the sentences stay verbatim in the
+        view, and the summary gets them when they are evicted.
+        """
+        if not kept:
+            return []
+        off = self._off
+        vocab = self._vocabulary(request)
+        if vocab is not None:
+            for message in request.messages:
+                vocab.update(tokenize(content_text(message)))
+        out: list[Fact] = []
+        for pos, message in enumerate(kept):
+            text = content_text(message)
+            if "leading_stamp" not in self.ablate:
+                text = leading_stamp(text)[1]
+            sentences = [
+                raw if "compaction" in self.ablate else compact_sentence(raw, frozenset())
+                for raw in split_sentences(text, self.max_line_chars)
+            ]
+            novel = [_novel_words(s, vocab) for s in sentences]
+            if vocab is not None:
+                vocab.update(tokenize(text))
+            for sub, sentence in enumerate(sentences):
+                score = score_sentence(sentence, "user", focus, off=off)
+                if "clauses" not in self.ablate:
+                    score = _clause_score(sentence, score, "user", focus, frozenset(), off)
+                if score <= 0:
+                    continue
+                if vocab is not None:
+                    score += _W_NOVEL * _novel_share([sub], novel)
+                line = f"- user: {sentence}"
+                order = (3, pos, sub)
+                score = self._density(score, line)
+                out.append(make_fact(line, None, score, [], order, frozenset()))
+        return out
+
+    def _kept_reply(
+        self, request: SummaryRequest, focus: frozenset[str], day: str | None
+    ) -> list[Fact]:
+        """The offer the span ends on, when the first kept turn is the user's bare reply to it.
+
+        "Shall I hold the 7:40 to Leeds on Friday?" evicted, "ok, lock that in" kept: in one
+        span the two make the line ``ok, lock that in, in reply to: Shall I hold the 7:40 to
+        Leeds on Friday?`` (:func:`_reply_fact`, scored as the offer told as a statement plus
+        a decision), and when the cut falls between them neither span ever does: the reply,
+        summarized later, has no offer before it, and the offer alone is a question. So the
+        same line is made here, from the span's last message (an assistant's, tool results
+        after it aside) and the reply in the view, its provenance the offer's message alone
+        (``ablate=["kept_replies"]``).
+        """
+        kept = request.kept
+        reply = kept[0] if kept else None
+        if reply is None or reply.role != "user" or reply.is_summary or reply.name:
+            return []
+        last = next((m for m in reversed(request.messages) if m.role != "tool"), None)
+        if last is None or last.role != "assistant" or last.is_summary:
+            return []
+        text = content_text(last)
+        if "leading_stamp" not in self.ablate:
+            text = leading_stamp(text)[1]
+        sentences = [
+            raw if "compaction" in self.ablate else compact_sentence(raw, frozenset())
+            for raw in split_sentences(text, self.max_line_chars)
+        ]
+        if not sentences:
+            return []
+        asked: tuple[str, list[str], list[float]] = (last.id, sentences, [])
+        made = _reply_fact(asked, _one_line(content_text(reply)), last.id, focus, self._off)
+        if made is None:
+            return []
+        body, score, _ids = made
+        line = f"- user: {body}"
+        stamp = message_timestamp(last)
+        day = day_of(stamp) if stamp else day
+        what = content_words(words=["user", *tokenize(body)])
+        order = (2, len(request.messages), 0)
+        return [make_fact(line, day, self._density(score, line), [last.id], order, what)]
 
     def _refocus_tables(self, old: list[Fact], messages: Sequence[Message]) -> None:
         """A carried table record whose rows the span refers to keeps just those rows.
@@ -847,8 +943,18 @@ class ExtractiveSummarizer:
         focus: frozenset[str],
         day: str | None,
         seen_tables: list[dict[str, Any]],
+        after: Sequence[Message] = (),
     ) -> list[Fact]:
-        """The span's candidate facts; the tables its tool results hold go to ``seen_tables``."""
+        """The span's candidate facts; the tables its tool results hold go to ``seen_tables``.
+
+        ``after``: the user's messages the view keeps after the reduction (``request.kept``).
+        They are read as if they came after the span's messages when a table of the span is
+        matched with the rows later messages name (the rows shown, the bonus of a table
+        someone came back to), and for nothing else: "Put a note on Sunniva's invoice" still
+        in the view names a row of the list this reduction evicts, so the record shows that
+        row and ranks as a table the user came back to, as it would with the message in the
+        span (``ablate=["kept_rows"]``).
+        """
         messages = request.messages
         names = tool_names(messages)
         speakers = frozenset(m.name.lower() for m in messages if m.name)
@@ -860,6 +966,8 @@ class ExtractiveSummarizer:
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
         prior: tuple[str, str, list[str]] | None = None  # the last message: speaker, id, words
         sayings = _sayings(messages)  # each message's words: a later one may name a row
+        end = len(messages)  # the kept turns' words come after the span's
+        sayings += [(end + i, "user", words) for i, words in enumerate(_said_words(after))]
         known: set[str] = set(tokenize(request.previous_summary or ""))  # values seen so far
         reports = _reports(request.previous_summary or "")  # tool results seen, per tool
         said = self._said_counts(request, speakers)
@@ -1263,6 +1371,11 @@ def _tool_news(body: str, head: str, known: set[str], reports: dict[str, int]) -
     reports[name] = n
     repeat = 1.0 if n < _REPORTS else (n - 1) ** -0.5
     return (1.0 + new) / 2 * repeat
+
+
+def _kept_users(kept: Sequence[Message]) -> list[Message]:
+    """The user's own messages among the kept turns (no named speaker's, no summary)."""
+    return [m for m in kept if m.role == "user" and not m.is_summary and not m.name]
 
 
 def _said_words(messages: Sequence[Message]) -> list[frozenset[str]]:
