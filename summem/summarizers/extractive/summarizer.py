@@ -248,6 +248,7 @@ _SELECTION_HEURISTICS = (
     "asides",
     "kept_rows",
     "kept_bound_rows",
+    "kept_memory_rows",
     "kept_replies",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
@@ -373,6 +374,7 @@ class ExtractiveSummarizer:
         off = self.ablate
         users = _kept_users(request.kept) if self.tables else []
         after = users if "kept_rows" not in off else []
+        recalling = users if "kept_memory_rows" not in off else []  # rows of earlier tables
         new = self._new_facts(request, focus, last_day, seen_tables, after)
         if "kept_replies" not in off:
             new.extend(self._kept_reply(request, focus, new[-1].day if new else last_day))
@@ -384,7 +386,7 @@ class ExtractiveSummarizer:
             new.extend(
                 self._named_rows(
                     remembered,
-                    request.messages,
+                    [*request.messages, *recalling],
                     request.previous_summary or "",
                     seen_tables,
                     changes,
