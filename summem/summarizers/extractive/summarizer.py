@@ -1393,8 +1393,22 @@ def _tool_news(body: str, head: str, known: set[str], reports: dict[str, int]) -
 
 
 def _kept_users(kept: Sequence[Message]) -> list[Message]:
-    """The user's own messages among the kept turns (no named speaker's, no summary)."""
-    return [m for m in kept if m.role == "user" and not m.is_summary and not m.name]
+    """The user's own messages among the kept turns, up to the first table a tool shows there.
+
+    No named speaker's, no summary. A message after a newer table refers to that one, as a
+    message names a row of the newest table shown before it: "Bramble" said after a fresh
+    invoice list kept an older list's Bramble row, which crowded out what the summary held
+    (``tables``, 5 seeds, 4,000: 0.907 -> 0.837 after 10 reductions with every kept turn).
+    """
+    out: list[Message] = []
+    for m in kept:
+        if m.role == "tool":
+            table = read_table(content_text(m))
+            if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
+                break
+        elif m.role == "user" and not m.is_summary and not m.name:
+            out.append(m)
+    return out
 
 
 def _said_words(messages: Sequence[Message]) -> list[frozenset[str]]:
