@@ -287,7 +287,14 @@ class ExtractiveSummarizer:
             (:func:`_changes`; a column named as the rows are, "the Okonkwo invoice", is not
             asked, ``ablate=["table_noun_columns"]``); a record whose row a user's line names
             ranks with that line, cut to that row (:meth:`_bind_named_rows`,
-            ``ablate=["table_bound_rows"]``). Default on since issue
+            ``ablate=["table_bound_rows"]``). The user's turns the view keeps
+            (``request.kept``, up to the first table shown among them) are read as if they
+            followed the span, for this alone: a table of the span none of whose rows the span
+            names shows the rows they name (``ablate=["kept_rows"]``), a remembered table's
+            row they name comes back (``ablate=["kept_memory_rows"]``), a record whose row
+            they name ranks with them for the round, uncut (``ablate=["kept_bound_rows"]``);
+            and a bare reply opening them decides the offer the span ends on
+            (:meth:`_kept_reply`, ``ablate=["kept_replies"]``). Default on since issue
             #29 (5 seeds, 4,000/3,000/1,000, after 10 reductions: held-out ``tables`` 0.163 ->
             0.744, ``ledgers`` 0.156 -> 0.585; the other families unchanged but for a fact or
             two on two held-out ones, see ``docs-notes/tables.md``). Off, a table is flattened
