@@ -116,12 +116,16 @@ class SummarizingReducer(Reducer, Protocol):
         watermark: int,
         allow_llm: bool = True,
         sent: SentView | None = None,
+        kept: Sequence[Message] = (),
     ) -> Flow[tuple[Message, SummaryOutput]]:
         """The validated summary of ``previous`` plus ``evicted`` (``history[:watermark]``).
 
         ``allow_llm=False``: a spend limit is exhausted; call no LLM.
 
         ``sent`` is the request the assistant last sent (for a cache-reusing summarizer).
+
+        ``kept``: the turns the view keeps after this reduction, read-only context for the
+        summarizer (``SummaryRequest.kept``).
         """
         ...
 

@@ -453,6 +453,7 @@ class SummarizationReducer(BudgetReducer):
         then: Sequence[Message] = (),
         room: int | None = None,
         offline_exact: bool = True,
+        kept: Sequence[Message] = (),
     ) -> Flow[tuple[Message, SummaryOutput]]:
         """Summarize ``evicted`` with ``previous``; return the validated summary message.
 
@@ -471,6 +472,9 @@ class SummarizationReducer(BudgetReducer):
         ``sent``, the request the assistant last sent, is passed on to the summarizer (a
         cache-reusing one repeats it), unless a ``redactor`` is set: that request holds the
         messages unredacted.
+
+        ``kept``: the turns the view keeps after this reduction, passed on as read-only
+        context (``SummaryRequest.kept``; redacted like the span when a ``redactor`` is set).
 
         Raises:
             SummarizationError: the summarizer failed or its reply failed validation.
@@ -501,6 +505,7 @@ class SummarizationReducer(BudgetReducer):
             allow_llm=allow_llm,
             sent=sent if self.redactor is None else None,
             replaces=replaced if then else 0,
+            kept=redact_messages(kept, self.redactor) if self.redactor else tuple(kept),
         )
         name = self.summarizer_name
         if not allow_llm and uses_llm(self.summarizer) and not works_offline(self.summarizer):
@@ -541,6 +546,7 @@ class SummarizationReducer(BudgetReducer):
                     then=then,
                     room=room,
                     offline_exact=False,
+                    kept=kept,
                 )
             )
         if self.recall_note:
@@ -638,7 +644,11 @@ class SummarizationReducer(BudgetReducer):
         room = self.target - self.head_size(parts.system, None) - sum(sizes[cut:])
         try:
             summary, output = yield from self.summarize_flow(
-                conversation[:cut], previous, watermark=covered + cut, room=room
+                conversation[:cut],
+                previous,
+                watermark=covered + cut,
+                room=room,
+                kept=conversation[cut:],
             )
         except ReductionError as exc:
             if self.fail_on_error:

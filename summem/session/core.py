@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
@@ -760,7 +760,11 @@ class SessionCore:
             # the fleet's worker did not answer in time: keep the hard limit in the turn,
             # offline (summem.fleet announces it with a DispatchOverdue event)
             return self._fold(
-                snapshot, tail[:cut], size, self._summary_room(system, sizes, cut, self.hard_limit)
+                snapshot,
+                tail[:cut],
+                size,
+                self._summary_room(system, sizes, cut, self.hard_limit),
+                tail[cut:],
             )
         if self.paused is not None and automatic and self.summarizing is not None:
             room = self._summary_room(system, sizes, cut, self.hard_limit)
@@ -773,7 +777,7 @@ class SessionCore:
                     self.paused.reason,
                     cut,
                 )
-                fold = self._fold(snapshot, tail[:cut], size, room)
+                fold = self._fold(snapshot, tail[:cut], size, room, tail[cut:])
                 return replace(fold, twin_of=twin_link(tail[cut]))
             # a warning the first time in a pause, then debug: a system message over the
             # budget folds offline on every turn, and the events say so each time; the offline
@@ -789,7 +793,7 @@ class SessionCore:
                 self.hard_limit,
                 cut,
             )
-            return self._fold(snapshot, tail[:cut], size, room)
+            return self._fold(snapshot, tail[:cut], size, room, tail[cut:])
         if self._backing_off_past_ceiling(automatic, size):
             # the summarizer failed on this very span: the chain ends in what fits (I7)
             logger.warning(
@@ -802,7 +806,11 @@ class SessionCore:
                 cut,
             )
             return self._fold(
-                snapshot, tail[:cut], size, self._summary_room(system, sizes, cut, self.ceiling)
+                snapshot,
+                tail[:cut],
+                size,
+                self._summary_room(system, sizes, cut, self.ceiling),
+                tail[cut:],
             )
         # The summarizer reads the originals: spans are packed by their size, not the stubs'.
         read = sizes[:cut] if self.masks is None else [r.size(m) for m in tail[:cut]]
@@ -826,6 +834,7 @@ class SessionCore:
             automatic,
             summary_room=room,
             twin_of=twin,
+            kept=tuple(tail[cut:]),
         )
 
     def _summary_room(self, system: Message | None, sizes: list[int], cut: int, limit: int) -> int:
@@ -838,11 +847,24 @@ class SessionCore:
         span: list[Message],
         size: int,
         room: int | None,
+        kept: Sequence[Message] = (),
     ) -> Plan:
-        """A plan that folds ``span`` offline (an extractive summary) within ``room``."""
+        """A plan that folds ``span`` offline (an extractive summary) within ``room``.
+
+        ``kept``: the turns the view keeps after it (read-only context for the summarizer).
+        """
         epoch, version, watermark, previous = snapshot
         return Plan(
-            epoch, version, watermark, span, [], previous, size, truncate=True, summary_room=room
+            epoch,
+            version,
+            watermark,
+            span,
+            [],
+            previous,
+            size,
+            truncate=True,
+            summary_room=room,
+            kept=tuple(kept),
         )
 
     def fits(self, plan: Plan, summary: Message) -> bool:

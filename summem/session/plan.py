@@ -63,6 +63,8 @@ class Plan:
             Otherwise the room it has below the target (``None``: unknown), which a
             reducer with ``summary_fill`` lets the summary grow into (the last span's).
         twin_of: see below.
+        kept: ``history[k':]`` when planned, the turns the view keeps after this reduction:
+            read-only context for the summarizer of every span (``SummaryRequest.kept``).
     """
 
     epoch: str
@@ -78,6 +80,7 @@ class Plan:
     twin_of: dict[str, Any] | None = None
     """When ``evicted`` is exactly the span a provider item right after it stands for: the
     ``SummaryInfo.extra`` entry linking the summary to that item (its readable twin)."""
+    kept: tuple[Message, ...] = ()
 
     @property
     def new_watermark(self) -> int:
@@ -199,6 +202,7 @@ def summarize_plan_flow(
                 allow_llm=allow,
                 sent=sent,
                 room=None if later or plan.truncate else plan.summary_room,
+                kept=plan.kept,
             )
         except SummarizationError as exc:  # the spans summarized before were spent too
             lost = failure_cost(exc, model if isinstance(model, str) else None)

@@ -52,6 +52,7 @@ def recompute_flow(
         epoch, version, k = core.epoch, core.version, core.watermark
         if k == 0:
             return None
+        kept = tuple(core.tail)  # history[k:], the turns the view keeps: context only
         started = time.monotonic()
         previous_id = core.summary.id if core.summary is not None else None
         output = None
@@ -79,7 +80,7 @@ def recompute_flow(
                 try:
                     later = pending[len(span) :]  # non-empty unless this is the last span
                     summary, output = yield from summarize_span(
-                        reducer, span, later, summary, watermark=done
+                        reducer, span, later, summary, watermark=done, kept=kept
                     )
                 except SummarizationError as exc:  # its failed calls were paid for too
                     if budget is not None:

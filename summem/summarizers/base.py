@@ -68,6 +68,16 @@ class SummaryRequest:
         replaces: the tokens this summary stands for, when more than ``messages`` and the
             previous summary: a step of a reduction in several spans, whose summary the next
             span's replaces (0: just those).
+        kept: the turns that stay verbatim in the view after this reduction,
+            ``history[k':]`` as the reduction was planned, in order (a message appended while
+            it runs is not among them); empty when unknown. Context only, never summarized:
+            a summarizer may read them to judge what in ``messages`` the conversation still
+            refers to (the offline one does, see
+            :class:`~summem.summarizers.extractive.ExtractiveSummarizer`), so the summary
+            may depend on them as well as on the span and the previous summary. The LLM
+            summarizers do not send them (they would cost a call's worth of tokens each
+            reduction); a request replayed by key (``evals.engine.recording``) hashes what
+            is sent, so it stays exact either way.
     """
 
     messages: Sequence[Message]
@@ -81,6 +91,7 @@ class SummaryRequest:
     allow_llm: bool = True
     sent: SentView | None = None
     replaces: int = 0
+    kept: Sequence[Message] = ()
 
 
 def previous_extra(info: Any) -> Mapping[str, Any] | None:

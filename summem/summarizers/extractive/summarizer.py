@@ -225,6 +225,9 @@ saying it updates something (a word of :data:`~.lexicon.CORRECTION_WORDS`, the c
 supersession and the template discount already read) counts as wholly new: a correction
 repeats the words of what it corrects, and without this lost to fresher sentences when the
 stale line was gone (the gate's ``corrections``, 30 seeds: new value at the end 0.99 -> 0.94)."""
+_KEPT = 3
+"""The first field of a kept turn's line's ``order``: after every candidate (see
+:meth:`ExtractiveSummarizer._kept_lines`)."""
 _SAME_MESSAGE = 0.75
 """Weight left to a message's other sentences once its best one stands for it."""
 _SELECTION_HEURISTICS = (
@@ -254,6 +257,10 @@ _SELECTION_HEURISTICS = (
     "template_counts",
     "asides",
     "stock_updates",
+    "kept_rows",
+    "kept_bound_rows",
+    "kept_memory_rows",
+    "kept_replies",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -291,7 +298,14 @@ class ExtractiveSummarizer:
             (:func:`_changes`; a column named as the rows are, "the Okonkwo invoice", is not
             asked, ``ablate=["table_noun_columns"]``); a record whose row a user's line names
             ranks with that line, cut to that row (:meth:`_bind_named_rows`,
-            ``ablate=["table_bound_rows"]``). Default on since issue
+            ``ablate=["table_bound_rows"]``). The user's turns the view keeps
+            (``request.kept``, up to the first table shown among them) are read as if they
+            followed the span, for this alone: a table of the span none of whose rows the span
+            names shows the rows they name (``ablate=["kept_rows"]``), a remembered table's
+            row they name comes back (``ablate=["kept_memory_rows"]``), a record whose row
+            they name ranks with them for the round, uncut (``ablate=["kept_bound_rows"]``);
+            and a bare reply opening them decides the offer the span ends on
+            (:meth:`_kept_reply`, ``ablate=["kept_replies"]``). Default on since issue
             #29 (5 seeds, 4,000/3,000/1,000, after 10 reductions: held-out ``tables`` 0.163 ->
             0.744, ``ledgers`` 0.156 -> 0.585; the other families unchanged but for a fact or
             two on two held-out ones, see ``docs-notes/tables.md``). Off, a table is flattened
@@ -375,8 +389,13 @@ class ExtractiveSummarizer:
         old = self._previous_facts(request, focus)
         last_day = max(old, key=lambda f: f.order).day if old else None
         seen_tables: list[dict[str, Any]] = []
-        new = self._new_facts(request, focus, last_day, seen_tables)
         off = self.ablate
+        users = _kept_users(request.kept) if self.tables else []
+        after = users if "kept_rows" not in off else []
+        recalling = users if "kept_memory_rows" not in off else []  # rows of earlier tables
+        new = self._new_facts(request, focus, last_day, seen_tables, after)
+        if "kept_replies" not in off:
+            new.extend(self._kept_reply(request, focus, new[-1].day if new else last_day))
         remembered = _remembered_tables(previous_extra(request.previous_info))
         if self.tables and "table_rows" not in off:
             self._refocus_tables(old, request.messages)
@@ -385,7 +404,7 @@ class ExtractiveSummarizer:
             new.extend(
                 self._named_rows(
                     remembered,
-                    request.messages,
+                    [*request.messages, *recalling],
                     request.previous_summary or "",
                     seen_tables,
                     changes,
@@ -406,7 +425,8 @@ class ExtractiveSummarizer:
         if "repeats" not in off:
             _discount_repeats(old, new)
         if self.tables and "table_bound_rows" not in off:
-            self._bind_named_rows(old + new)
+            lent = self._kept_lines(request, focus, users) if "kept_bound_rows" not in off else []
+            self._bind_named_rows(old + new, lent)
         if "negated" not in off:  # after the discounts: "Zofia now, not Sofia" ranks first
             negated(old + new, renames="renamed" not in off)
         budget = request.max_tokens
@@ -573,7 +593,7 @@ class ExtractiveSummarizer:
                 fact.words, fact.digits = _words(line), digit_words(_words(line))
                 fact.cost, fact.probes = None, None
 
-    def _bind_named_rows(self, facts: Sequence[Fact]) -> None:
+    def _bind_named_rows(self, facts: Sequence[Fact], kept: Sequence[Fact] = ()) -> None:
         """A table record's row a user's line names ranks with that line, cut to what it names.
 
         The user's line and the record are two candidates: "We'll need the pipe clip for the
@@ -595,10 +615,18 @@ class ExtractiveSummarizer:
         for all the lines after it, and only for a line that says one of its cells' words or
         may describe a row (:func:`.described.may_describe`): read once a pair, a span or
         summary of 2,000 lines took 215 s, not 2 s with the rule off.
+
+        ``kept``: the user's lines of the turns the view keeps (:meth:`_kept_lines`), after
+        every candidate in order; they lend their rank as the span's would, and are never
+        candidates themselves (``ablate=["kept_bound_rows"]``). They do not cut the record:
+        a cut is final, and a kept turn binds round after round while it is in the view, so
+        it cut away rows the record held for other reasons (``tables``, 5 seeds, 4,000: a
+        stock list's first row, asked about later, cut for the row a kept turn named; 0.907
+        -> 0.837 after 10 reductions with the cut).
         """
         users = [
             (f, said_words(f.line.partition(": ")[2]))
-            for f in facts
+            for f in (*facts, *kept)
             if f.state != 2 and f.line.startswith("- user: ")
         ]
         if not users:
@@ -638,14 +666,15 @@ class ExtractiveSummarizer:
                     newest[key] = (r, hit)
         bound: dict[int, tuple[set[int], float]] = {}
         for (user, _said), newest in zip(users, newests, strict=True):
+            lent = user.order[0] == _KEPT  # a kept turn's: the rank, never the cut
             for r, hit in newest.values():
                 rows, best = bound.get(r, (set(), 0.0))
-                bound[r] = (rows | hit, max(best, user.priority))
+                bound[r] = (rows if lent else rows | hit, max(best, user.priority))
         for r, (rows, best) in bound.items():
             fact, head, record, table, _nouns = records[r]
             if len(rows) > MAX_CITED:
                 continue
-            if len(rows) < len(table[1]):
+            if rows and len(rows) < len(table[1]):
                 more = sum(int(n) for n in _MORE_ROWS_RE.findall(record))
                 left = more + len(table[1]) - len(rows)
                 shown = "; ".join(" | ".join(table[1][i]) for i in sorted(rows))
@@ -659,6 +688,93 @@ class ExtractiveSummarizer:
                 if fact.recorded is None:
                     fact.recorded = fact.priority
                 fact.priority = best
+
+    def _kept_lines(
+        self, request: SummaryRequest, focus: frozenset[str], kept: Sequence[Message]
+    ) -> list[Fact]:
+        """The user's sentences in the kept turns, scored as the span's would be; never kept.
+
+        Each sentence of ``kept`` (the user's messages the view keeps, no named speaker's)
+        is scored as :meth:`_new_facts` scores a user's sentence (the clause score, and the
+        share of words new to the previous summary, the span and the kept lines before it,
+        per length), so a row it names ranks with it in :meth:`_bind_named_rows` as if it
+        were said in the span. They are evidence only: the sentences stay verbatim in the
+        view, and the summary gets them when they are evicted.
+        """
+        if not kept:
+            return []
+        off = self._off
+        vocab = self._vocabulary(request)
+        if vocab is not None:
+            for message in request.messages:
+                vocab.update(tokenize(content_text(message)))
+        out: list[Fact] = []
+        for pos, message in enumerate(kept):
+            text = content_text(message)
+            if "leading_stamp" not in self.ablate:
+                text = leading_stamp(text)[1]
+            sentences = [
+                raw if "compaction" in self.ablate else compact_sentence(raw, frozenset())
+                for raw in split_sentences(text, self.max_line_chars)
+            ]
+            novel = [_novel_words(s, vocab) for s in sentences]
+            if vocab is not None:
+                vocab.update(tokenize(text))
+            for sub, sentence in enumerate(sentences):
+                score = score_sentence(sentence, "user", focus, off=off)
+                if "clauses" not in self.ablate:
+                    score = _clause_score(sentence, score, "user", focus, frozenset(), off)
+                if score <= 0:
+                    continue
+                if vocab is not None:
+                    score += _W_NOVEL * _novel_share([sub], novel)
+                line = f"- user: {sentence}"
+                order = (_KEPT, pos, sub)
+                score = self._density(score, line)
+                out.append(make_fact(line, None, score, [], order, frozenset()))
+        return out
+
+    def _kept_reply(
+        self, request: SummaryRequest, focus: frozenset[str], day: str | None
+    ) -> list[Fact]:
+        """The offer the span ends on, when the first kept turn is the user's bare reply to it.
+
+        "Shall I hold the 7:40 to Leeds on Friday?" evicted, "ok, lock that in" kept: in one
+        span the two make the line ``ok, lock that in, in reply to: Shall I hold the 7:40 to
+        Leeds on Friday?`` (:func:`_reply_fact`, scored as the offer told as a statement plus
+        a decision), and when the cut falls between them neither span ever does: the reply,
+        summarized later, has no offer before it, and the offer alone is a question. So the
+        same line is made here, from the span's last message (an assistant's, tool results
+        after it aside) and the reply in the view, its provenance the offer's message alone
+        (``ablate=["kept_replies"]``).
+        """
+        kept = request.kept
+        reply = kept[0] if kept else None
+        if reply is None or reply.role != "user" or reply.is_summary or reply.name:
+            return []
+        last = next((m for m in reversed(request.messages) if m.role != "tool"), None)
+        if last is None or last.role != "assistant" or last.is_summary:
+            return []
+        text = content_text(last)
+        if "leading_stamp" not in self.ablate:
+            text = leading_stamp(text)[1]
+        sentences = [
+            raw if "compaction" in self.ablate else compact_sentence(raw, frozenset())
+            for raw in split_sentences(text, self.max_line_chars)
+        ]
+        if not sentences:
+            return []
+        asked: tuple[str, list[str], list[float]] = (last.id, sentences, [])
+        made = _reply_fact(asked, _one_line(content_text(reply)), last.id, focus, self._off)
+        if made is None:
+            return []
+        body, score, _ids = made
+        line = f"- user: {body}"
+        stamp = message_timestamp(last)
+        day = day_of(stamp) if stamp else day
+        what = content_words(words=["user", *tokenize(body)])
+        order = (2, len(request.messages), 0)
+        return [make_fact(line, day, self._density(score, line), [last.id], order, what)]
 
     def _refocus_tables(self, old: list[Fact], messages: Sequence[Message]) -> None:
         """A carried table record whose rows the span refers to keeps just those rows.
@@ -861,8 +977,21 @@ class ExtractiveSummarizer:
         focus: frozenset[str],
         day: str | None,
         seen_tables: list[dict[str, Any]],
+        after: Sequence[Message] = (),
     ) -> list[Fact]:
-        """The span's candidate facts; the tables its tool results hold go to ``seen_tables``."""
+        """The span's candidate facts; the tables its tool results hold go to ``seen_tables``.
+
+        ``after``: the user's messages the view keeps after the reduction (``request.kept``).
+        Where no later message of the span names a row of a table of the span, they are read
+        as if they came after the span's messages (the rows shown, the bonus of a table
+        someone came back to), and for nothing else: "Put a note on Sunniva's invoice" still
+        in the view names a row of the list this reduction evicts, so the record shows that
+        row and ranks as a table the user came back to, as it would with the message in the
+        span (``ablate=["kept_rows"]``). Only there: a record holding a row the span named
+        and one a kept turn names was cut to the second when that turn was evicted and named
+        it (:meth:`_bind_named_rows`), and lost the first (``tables``, 5 seeds, 4,000: 0.907
+        -> 0.837 after 10 reductions).
+        """
         messages = request.messages
         names = tool_names(messages)
         speakers = frozenset(m.name.lower() for m in messages if m.name)
@@ -874,6 +1003,7 @@ class ExtractiveSummarizer:
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
         prior: tuple[str, str, list[str]] | None = None  # the last message: speaker, id, words
         sayings = _sayings(messages)  # each message's words: a later one may name a row
+        kept_said = _said_words(after)  # the kept turns': read only where the span names none
         known: set[str] = set(tokenize(request.previous_summary or ""))  # values seen so far
         reports = _reports(request.previous_summary or "")  # tool results seen, per tool
         said = self._said_counts(request, speakers)
@@ -914,6 +1044,10 @@ class ExtractiveSummarizer:
 
                 args = call[1] if call else {}
                 body = _one_line(tool_body(head, args, text, referred, tables=self.tables))
+                if kept_said and not _used_table(body, referred):  # the span names no row
+                    also = _one_line(tool_body(head, args, text, kept_said, tables=self.tables))
+                    if _used_table(also, kept_said, MIN_TABLE_ROWS):
+                        body, named = also, kept_said
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
                 score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
@@ -1277,6 +1411,25 @@ def _tool_news(body: str, head: str, known: set[str], reports: dict[str, int]) -
     reports[name] = n
     repeat = 1.0 if n < _REPORTS else (n - 1) ** -0.5
     return (1.0 + new) / 2 * repeat
+
+
+def _kept_users(kept: Sequence[Message]) -> list[Message]:
+    """The user's own messages among the kept turns, up to the first table a tool shows there.
+
+    No named speaker's, no summary. A message after a newer table refers to that one, as a
+    message names a row of the newest table shown before it: "Bramble" said after a fresh
+    invoice list kept an older list's Bramble row, which crowded out what the summary held
+    (``tables``, 5 seeds, 4,000: 0.907 -> 0.837 after 10 reductions with every kept turn).
+    """
+    out: list[Message] = []
+    for m in kept:
+        if m.role == "tool":
+            table = read_table(content_text(m))
+            if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
+                break
+        elif m.role == "user" and not m.is_summary and not m.name:
+            out.append(m)
+    return out
 
 
 def _said_words(messages: Sequence[Message]) -> list[frozenset[str]]:

@@ -1,0 +1,152 @@
+"""The turns the view keeps, read as evidence of what in the span the conversation still uses.
+
+``SummaryRequest.kept`` is context only: nothing of it is summarized, but a row or an offer of
+the span that a kept user turn picks out ranks as if that turn had been in the span.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from summem._flow import run_sync
+from summem.messages import Message, SummaryInfo
+from summem.summarizers.base import SummaryOutput, SummaryRequest
+from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.tokens.base import ApproxCounter
+from tests.summarizers.extractive.spans import call, msg
+
+_SMALL_TALK = (
+    "My sister Ingrid moved to Tromsø in March, the flat is on Storgata.",
+    "The boiler engineer said the pressure valve was replaced for 185 pounds.",
+    "Paid 62.40 for the parking permit renewal yesterday.",
+    "Reminder that the quarterly VAT return is due on the 7th.",
+    "Our office wifi password changed to heron-bastion-42.",
+    "The van MOT is booked at Kwik Fit on 12 June.",
+)
+_ROWS = (
+    ("flexible hose", "NK645047", "11", "2026-06-02"),
+    ("pipe clip", "ND856813", "36", "2028-02-25"),
+    ("compression elbow", "QA118273", "8", "2027-01-03"),
+    ("isolation valve", "ZP442190", "4", "2026-11-30"),
+    ("brass tap washer", "WW902211", "120", "2027-05-09"),
+    ("ptfe tape", "TT553201", "45", "2026-08-14"),
+    ("radiator key", "RK100293", "9", "2029-03-12"),
+)
+
+
+def _talk() -> list[Message]:
+    return [msg(f"s{i}", t, "user" if i % 2 else "assistant") for i, t in enumerate(_SMALL_TALK)]
+
+
+def _summary(
+    span: list[Message], max_tokens: int, kept: list[Message], off: str | None = None, **kw: Any
+) -> SummaryOutput:
+    kw.setdefault("previous_summary", None)
+    request = SummaryRequest(
+        messages=span,
+        max_tokens=max_tokens,
+        token_counter=ApproxCounter(),
+        kept=tuple(kept),
+        **kw,
+    )
+    ablate = [off] if off else []
+    return run_sync(ExtractiveSummarizer(ablate=ablate).summarize(request))
+
+
+def _table(rows: tuple[tuple[str, ...], ...] = _ROWS) -> str:
+    return "| item | bin | qty | reorder by |\n|---|---|---|---|\n" + "\n".join(
+        "| " + " | ".join(row) + " |" for row in rows
+    )
+
+
+def _fetched(table: str, at: str = "0") -> list[Message]:
+    return [
+        call(f"a{at}", f"c{at}", "stock_levels", {"site": "van"}),
+        msg(f"t{at}", table, "tool", tool_call_id=f"c{at}"),
+    ]
+
+
+def _earlier() -> tuple[SummaryOutput, SummaryInfo]:
+    """A summary that holds the van's first rows and remembers the whole table."""
+    span = [msg("u0", "What's on the van right now?"), *_fetched(_table())]
+    first = _summary([*span, msg("a1", "Seven lines on the van.", "assistant")], 70, [])
+    assert "RK100293" not in first.text
+    return first, SummaryInfo(extra=first.extra)
+
+
+_RADIATOR = "Put the radiator key on the order for the Marsh Lane job."
+
+
+def test_a_remembered_row_a_kept_turn_names_comes_back() -> None:
+    """The list was evicted a reduction ago; the turn naming its row is still in the view."""
+    first, info = _earlier()
+    kept = [msg("k2", _RADIATOR)]
+    kw: dict[str, Any] = {"previous_summary": first.text, "previous_info": info}
+    assert "radiator key | RK100293" in _summary(_talk(), 100, kept, **kw).text
+    assert "RK100293" not in _summary(_talk(), 100, kept, "kept_memory_rows", **kw).text
+    assert "RK100293" not in _summary(_talk(), 100, [], **kw).text
+    assert "Marsh Lane" not in _summary(_talk(), 100, kept, **kw).text  # context only
+
+
+def test_a_kept_turn_after_a_newer_table_names_that_one() -> None:
+    """A message names a row of the newest table shown before it: here, one still kept."""
+    first, info = _earlier()
+    newer = _table(tuple((*r[:1], r[1].replace("RK100293", "RK999999"), *r[2:]) for r in _ROWS))
+    kept = [*_fetched(newer, "5"), msg("k2", _RADIATOR)]
+    kw: dict[str, Any] = {"previous_summary": first.text, "previous_info": info}
+    assert "RK100293" not in _summary(_talk(), 100, kept, **kw).text
+
+
+def test_a_table_of_the_span_shows_the_row_a_kept_turn_names() -> None:
+    span = [msg("u0", "What's on the van right now?"), *_fetched(_table()), *_talk()]
+    kept = [msg("k2", _RADIATOR)]
+    out = _summary(span, 110, kept)
+    assert "radiator key | RK100293 | 9 | 2029-03-12 (+6 rows)" in out.text
+    assert "RK100293" not in _summary(span, 110, kept, "kept_rows").text
+    assert "RK100293" not in _summary(span, 110, []).text
+
+
+def test_an_offer_the_span_ends_on_is_decided_by_a_bare_reply_kept_in_the_view() -> None:
+    """Cut between "Shall I hold ...?" and "ok, lock that in": the line the two make whole."""
+    offer = msg("a9", "I found two trains. Shall I hold the 7:40 to Leeds on Friday?", "assistant")
+    reply = msg("k3", "ok, lock that in")
+    line = "- user: ok, lock that in, in reply to: Shall I hold the 7:40 to Leeds on Friday?"
+    assert line in _summary([*_talk(), offer, reply], 100, []).text  # one span: as before
+    out = _summary([*_talk(), offer], 100, [reply])
+    assert line in out.text
+    recorded = next(
+        e for e in out.extra["provenance"] if "lock that in" in out.text.splitlines()[e["line"]]
+    )
+    assert recorded["ids"] == ["a9"]  # the evicted offer only: the reply stays in the view
+    assert "lock that in" not in _summary([*_talk(), offer], 100, [reply], "kept_replies").text
+    other = msg("k4", "Actually, what's the weather in Leeds on Friday?")
+    assert "lock that in" not in _summary([*_talk(), offer], 100, [other]).text
+
+
+_VAN_STOCK = (
+    "- tool: stock_levels(site=van) -> [item | bin | qty | reorder by] flexible hose | "
+    "NK645047 | 11 | 2026-06-02; pipe clip | ND856813 | 36 | 2028-02-25 (+4 rows)"
+)
+
+
+def test_a_carried_record_whose_row_a_kept_turn_names_ranks_with_that_turn_uncut() -> None:
+    """Lent the kept turn's rank for the round, as a carried user line would lend it."""
+    from summem.summarizers.extractive.summarizer import FORMAT
+
+    lines = [
+        "- user: My locker code at the gym is 4471.",
+        "- user: The dentist moved my check-up to 14 March.",
+        "- user: Our landlord is called Mrs Okafor.",
+        _VAN_STOCK,
+    ]
+    prov = [{"line": i, "ids": [f"m{i}"], "score": s} for i, s in enumerate([3, 3, 3, 1.0])]
+    info = SummaryInfo(extra={"format": FORMAT, "provenance": prov})
+    kw: dict[str, Any] = {"previous_summary": "\n".join(lines), "previous_info": info}
+    kept = [msg("k1", "We'll need the pipe clip for the Marsh Lane job.")]
+    out = _summary(_talk(), 100, kept, **kw)
+    assert _VAN_STOCK in out.text  # whole: a kept turn never cuts a record
+    line = next(i for i, t in enumerate(out.text.splitlines()) if "ND856813" in t)
+    recorded = next(e for e in out.extra["provenance"] if e["line"] == line)
+    assert recorded["score"] < 4  # its own score: the rank is lent for this round only
+    assert "ND856813" not in _summary(_talk(), 100, kept, "kept_bound_rows", **kw).text
+    assert "ND856813" not in _summary(_talk(), 100, [], **kw).text
