@@ -378,7 +378,7 @@ def _denied(body: str) -> list[tuple[str, frozenset[str], frozenset[str]]]:
             instead = frozenset(
                 w for w, k in zip(words, kinds, strict=True) if k == kinds[j] and w not in gone
             )
-            about = _about(words, kinds)
+            about = _about(words, kinds, kinds[j])
             if words and words[0] in instead and len(instead) > 1:
                 # "Dinner on Friday is with Anna, not Tom": capitalised as the first word only
                 instead, about = instead - {words[0]}, about | {words[0]}
@@ -387,7 +387,9 @@ def _denied(body: str) -> list[tuple[str, frozenset[str], frozenset[str]]]:
     return out
 
 
-def _about(words: Sequence[str], kinds: Sequence[str | None]) -> frozenset[str]:
+def _about(
+    words: Sequence[str], kinds: Sequence[str | None], denied: str | None = "name"
+) -> frozenset[str]:
     """What a denying sentence is about: its words that are neither values nor said of anything.
 
     "Dinner on Friday is with Anna, not Tom" is about dinner: an earlier statement holding
@@ -395,11 +397,18 @@ def _about(words: Sequence[str], kinds: Sequence[str | None]) -> frozenset[str]:
     stale value of it), as "a table for 4, not 6" marks no line that counts 6 eggs. "Sorry,
     it's Zofia now, not Sofia" is about nothing but its values, so it marks any earlier
     statement holding the denied one.
+
+    ``denied``: the kind of the value denied. A capitalised word is a name only against a
+    name: "Dinner on Friday at 8pm, not 7pm" is about dinner on Friday as "dinner on friday at
+    8pm, not 7pm" is, and marks no "spin class at 7pm every Thursday".
     """
     return frozenset(
         w
         for w, k in zip(words, kinds, strict=True)
-        if k is None and len(w) > 2 and w.isalpha() and w not in _NOT_ABOUT
+        if (k is None or (k == "name" and denied != "name"))
+        and len(w) > 2
+        and w.isalpha()
+        and w not in _NOT_ABOUT
     )
 
 
