@@ -72,3 +72,36 @@ def test_recompute_hands_every_span_the_turns_the_view_keeps() -> None:
     tail = [m.id for m in memory.view() if not m.is_summary and m.role != "system"]
     assert len(fresh.requests) > 1
     assert all(_ids(r.kept) == tail for r in fresh.requests)
+
+
+def test_a_span_before_later_spans_takes_no_reply_from_the_kept_turns() -> None:
+    """The kept turns follow the last span only: an earlier span's offer is not theirs to decide.
+
+    Every span of a reduction gets ``kept``; "ok, lock that in" answered the last span, not the
+    train the user turned down in the next one (review19).
+    """
+    from summem._flow import run_sync
+    from summem.session.plan import summarize_span
+    from summem.summarizers.extractive import ExtractiveSummarizer
+
+    def m(i: str, role: str, text: str) -> Message:
+        return Message.from_openai({"role": role, "content": text}, id=i)
+
+    reducer = SummarizationReducer(
+        ExtractiveSummarizer(),
+        token_counter=WordCounter(),
+        threshold_tokens=400,
+        target_tokens=200,
+        summary_max_tokens=120,
+    )
+    first = [
+        m("u1", "user", "We're going to Leeds for the conference on Friday."),
+        m("a1", "assistant", "I found two trains. Shall I hold the 7:40 to Leeds on Friday?"),
+    ]
+    second = [
+        m("u2", "user", "No, too early, we'll drive instead."),
+        m("a2", "assistant", "Noted, no train. Shall I book parking near the venue?"),
+    ]
+    kept = (m("u3", "user", "ok, lock that in"),)
+    summary, _ = run_sync(summarize_span(reducer, first, second, None, watermark=2, kept=kept))
+    assert summary.content is not None and "lock that in" not in summary.content

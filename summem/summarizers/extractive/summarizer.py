@@ -747,9 +747,13 @@ class ExtractiveSummarizer:
         same line is made here, from the span's last message (an assistant's, tool results
         after it aside) and the reply in the view, its provenance the offer's message alone
         (``ablate=["kept_replies"]``).
+
+        Not for a span with later spans of the same reduction after it (``request.replaces``):
+        the kept turns do not follow it, and its last offer would be decided by a reply to
+        another one.
         """
         kept = request.kept
-        reply = kept[0] if kept else None
+        reply = kept[0] if kept and not request.replaces else None
         if reply is None or reply.role != "user" or reply.is_summary or reply.name:
             return []
         last = next((m for m in reversed(request.messages) if m.role != "tool"), None)

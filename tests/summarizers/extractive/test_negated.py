@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from summem._flow import run_sync
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryRequest
@@ -156,3 +158,34 @@ def test_a_denial_about_something_marks_only_statements_about_it() -> None:
     ):
         old, new = fact(first, 6.0, 0, True), fact(second, 2.0, 1)
         assert negated([old, new]) == 1, second
+
+
+def test_a_capitalised_first_word_is_what_a_denied_time_or_number_is_about() -> None:
+    """Not a name: a sentence opening on its subject marks only statements about it (review19)."""
+    spin = fact("- user: My spin class is at 7pm every Thursday at the Leith gym.", 6.0, 0)
+    table = fact("- user: My daughter turns 6 in June.", 6.0, 1)
+    booked = fact("- user: Book dinner for Friday at La Piazza, 7pm.", 6.0, 2)
+    dinner = fact("- user: Dinner on Friday at 8pm, not 7pm.", 2.0, 3)
+    seats = fact("- user: Table for 4, not 6.", 2.0, 4)
+    assert negated([spin, table, booked, dinner, seats]) == 1
+    assert booked.corrected_by is dinner
+    assert spin.corrected_by is None and table.corrected_by is None
+
+
+def test_negated_reads_each_statement_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A denial in every one of 2,000 lines took 7.6 s: each read all the lines before it."""
+    from summem.summarizers.extractive import supersede
+
+    calls = 0
+    real = supersede._cased_words
+
+    def counted(body: str) -> list[str]:
+        nonlocal calls
+        calls += 1
+        return real(body)
+
+    monkeypatch.setattr(supersede, "_cased_words", counted)
+    n = 300
+    facts = [fact(f"- user: Item {i} costs {i + 1000}, not {i + 5000}.", 1.0, i) for i in range(n)]
+    assert negated(facts) == 0
+    assert calls <= 3 * n
