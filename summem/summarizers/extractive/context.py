@@ -348,7 +348,7 @@ def aside_statements(sentence: str, whole: bool = False) -> list[str]:
     return found
 
 
-_ASIDE_PURPOSE_MODALS = frozenset(_split("can could may might"))
+_ASIDE_PURPOSE_MODALS = frozenset(_split("can could"))
 """Modals that, after "so" and the speaker, say what something is for, not what is so."""
 
 
@@ -358,7 +358,8 @@ def _purpose(leads: Sequence[str], rest: Sequence[str]) -> bool:
     "..., so that I can pick up my kid?", "..., so we could leave early?": what the speaker
     wants to be able to do, not what is true of them. A consequence is a statement and stays
     one: "..., so I can't lift anything", "..., so I could not sleep", "..., so I'm on
-    crutches", "..., so I'd rather skip dairy".
+    crutches", "..., so I'd rather skip dairy", "..., so I might miss the standup" (what may
+    happen to the speaker, not what they want).
     """
     if list(leads[-2:]) == ["so", "that"]:
         return True  # "so that ...": what for, whatever follows

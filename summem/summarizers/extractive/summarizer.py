@@ -260,7 +260,6 @@ _SELECTION_HEURISTICS = (
     "kept_rows",
     "kept_bound_rows",
     "kept_memory_rows",
-    "kept_replies",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -303,9 +302,9 @@ class ExtractiveSummarizer:
             followed the span, for this alone: a table of the span none of whose rows the span
             names shows the rows they name (``ablate=["kept_rows"]``), a remembered table's
             row they name comes back (``ablate=["kept_memory_rows"]``), a record whose row
-            they name ranks with them for the round, uncut (``ablate=["kept_bound_rows"]``);
-            and a bare reply opening them decides the offer the span ends on
-            (:meth:`_kept_reply`, ``ablate=["kept_replies"]``). Default on since issue
+            they name ranks with them for the round, uncut (``ablate=["kept_bound_rows"]``).
+            No word of a kept turn is ever put in the summary: it stands for the span and
+            the previous summary alone. Default on since issue
             #29 (5 seeds, 4,000/3,000/1,000, after 10 reductions: held-out ``tables`` 0.163 ->
             0.744, ``ledgers`` 0.156 -> 0.585; the other families unchanged but for a fact or
             two on two held-out ones, see ``docs-notes/tables.md``). Off, a table is flattened
@@ -394,8 +393,6 @@ class ExtractiveSummarizer:
         after = users if "kept_rows" not in off else []
         recalling = users if "kept_memory_rows" not in off else []  # rows of earlier tables
         new = self._new_facts(request, focus, last_day, seen_tables, after)
-        if "kept_replies" not in off:
-            new.extend(self._kept_reply(request, focus, new[-1].day if new else last_day))
         remembered = _remembered_tables(previous_extra(request.previous_info))
         if self.tables and "table_rows" not in off:
             self._refocus_tables(old, request.messages)
@@ -733,52 +730,6 @@ class ExtractiveSummarizer:
                 score = self._density(score, line)
                 out.append(make_fact(line, None, score, [], order, frozenset()))
         return out
-
-    def _kept_reply(
-        self, request: SummaryRequest, focus: frozenset[str], day: str | None
-    ) -> list[Fact]:
-        """The offer the span ends on, when the first kept turn is the user's bare reply to it.
-
-        "Shall I hold the 7:40 to Leeds on Friday?" evicted, "ok, lock that in" kept: in one
-        span the two make the line ``ok, lock that in, in reply to: Shall I hold the 7:40 to
-        Leeds on Friday?`` (:func:`_reply_fact`, scored as the offer told as a statement plus
-        a decision), and when the cut falls between them neither span ever does: the reply,
-        summarized later, has no offer before it, and the offer alone is a question. So the
-        same line is made here, from the span's last message (an assistant's, tool results
-        after it aside) and the reply in the view, its provenance the offer's message alone
-        (``ablate=["kept_replies"]``).
-
-        Not for a span with later spans of the same reduction after it (``request.replaces``):
-        the kept turns do not follow it, and its last offer would be decided by a reply to
-        another one.
-        """
-        kept = request.kept
-        reply = kept[0] if kept and not request.replaces else None
-        if reply is None or reply.role != "user" or reply.is_summary or reply.name:
-            return []
-        last = next((m for m in reversed(request.messages) if m.role != "tool"), None)
-        if last is None or last.role != "assistant" or last.is_summary:
-            return []
-        text = content_text(last)
-        if "leading_stamp" not in self.ablate:
-            text = leading_stamp(text)[1]
-        sentences = [
-            raw if "compaction" in self.ablate else compact_sentence(raw, frozenset())
-            for raw in split_sentences(text, self.max_line_chars)
-        ]
-        if not sentences:
-            return []
-        asked: tuple[str, list[str], list[float]] = (last.id, sentences, [])
-        made = _reply_fact(asked, _one_line(content_text(reply)), last.id, focus, self._off)
-        if made is None:
-            return []
-        body, score, _ids = made
-        line = f"- user: {body}"
-        stamp = message_timestamp(last)
-        day = day_of(stamp) if stamp else day
-        what = content_words(words=["user", *tokenize(body)])
-        order = (2, len(request.messages), 0)
-        return [make_fact(line, day, self._density(score, line), [last.id], order, what)]
 
     def _refocus_tables(self, old: list[Fact], messages: Sequence[Message]) -> None:
         """A carried table record whose rows the span refers to keeps just those rows.

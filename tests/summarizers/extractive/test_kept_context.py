@@ -106,21 +106,19 @@ def test_a_table_of_the_span_shows_the_row_a_kept_turn_names() -> None:
     assert "RK100293" not in _summary(span, 110, []).text
 
 
-def test_an_offer_the_span_ends_on_is_decided_by_a_bare_reply_kept_in_the_view() -> None:
-    """Cut between "Shall I hold ...?" and "ok, lock that in": the line the two make whole."""
+def test_no_word_of_a_kept_turn_is_put_in_the_summary() -> None:
+    """The summary stands for the span alone: a kept reply is not quoted into it (review19).
+
+    Cut between "Shall I hold ...?" and "ok, lock that in", a rule (``kept_replies``, not
+    merged) made the line the two make in one span. The summary then quoted a message it does
+    not stand for: edited or regenerated at the watermark, the retracted "ok, lock that in"
+    stayed in the view beside the new reply.
+    """
     offer = msg("a9", "I found two trains. Shall I hold the 7:40 to Leeds on Friday?", "assistant")
     reply = msg("k3", "ok, lock that in")
     line = "- user: ok, lock that in, in reply to: Shall I hold the 7:40 to Leeds on Friday?"
     assert line in _summary([*_talk(), offer, reply], 100, []).text  # one span: as before
-    out = _summary([*_talk(), offer], 100, [reply])
-    assert line in out.text
-    recorded = next(
-        e for e in out.extra["provenance"] if "lock that in" in out.text.splitlines()[e["line"]]
-    )
-    assert recorded["ids"] == ["a9"]  # the evicted offer only: the reply stays in the view
-    assert "lock that in" not in _summary([*_talk(), offer], 100, [reply], "kept_replies").text
-    other = msg("k4", "Actually, what's the weather in Leeds on Friday?")
-    assert "lock that in" not in _summary([*_talk(), offer], 100, [other]).text
+    assert "lock that in" not in _summary([*_talk(), offer], 100, [reply]).text
 
 
 _VAN_STOCK = (
