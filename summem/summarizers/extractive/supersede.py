@@ -301,7 +301,11 @@ def negated(facts: Sequence[Fact], renames: bool = True) -> int:
     result, not a must-keep item, not of the same message) that holds the denied value and
     none of the new ones is kept only beside the correction and ranks below it
     (:func:`_mark`): the correction holds both values, so keeping it never leaves the stale
-    value alone, and a stale line never outlasts it.
+    value alone, and a stale line never outlasts it. A denied name or month is held only
+    where it is written capitalised ("June, not May" says nothing of "you may need a visa";
+    "Grace, not Hope" nothing of "I hope"), and a number denied with nothing else said
+    ("Sorry, 15 not 16") only by the latest statement holding it, not by every line where the
+    number occurs ("my son is 16": review of round 10).
 
     ``renames`` (ablation ``renamed``): a statement that says a name changed (a word of
     :data:`_RENAME_WORDS`: "Sofia goes by Zofia now", "Ana Sousa is Ana Reis since the
@@ -315,6 +319,7 @@ def negated(facts: Sequence[Fact], renames: bool = True) -> int:
     seen_names: set[str] = set()
     told = 0
     said: list[frozenset[str]] = []  # each statement's words, read once (not once a denial)
+    capitals: list[frozenset[str]] = []  # of those, the ones written capitalised
     holding: dict[str, list[int]] = {}  # a word: the statements before this one holding it
     for at, fact in enumerate(ordered):
         while told < len(everything) and everything[told].order[:2] < fact.order[:2]:
@@ -323,8 +328,10 @@ def negated(facts: Sequence[Fact], renames: bool = True) -> int:
             seen_names.update(w for m in _NAME_RE.findall(line) for w in tokenize(m))
             told += 1
         body = fact.line[2:].partition(": ")[2]
-        words = frozenset(w.lower() for w in _cased_words(body))
+        cased = _cased_words(body)
+        words = frozenset(w.lower() for w in cased)
         said.append(words)
+        capitals.append(frozenset(w.lower() for w in cased if w[:1].isupper()))
         if at:
             for w in said[at - 1]:
                 holding.setdefault(w, []).append(at - 1)
@@ -338,12 +345,20 @@ def negated(facts: Sequence[Fact], renames: bool = True) -> int:
         # only the earlier statements holding a denied value: a pass over all of them for
         # each denial made a summary of 2,000 lines with one in each take 7.6 s, not 0.1 s
         holders = sorted({i for value, _new, _about in denied for i in holding.get(value, ())})
+        latest = {  # a number denied with nothing else said: only its latest statement
+            value: max(holding[value])
+            for value, _new, about in denied
+            if not about and holding.get(value) and any(c.isdigit() for c in value)
+        }
         for i in holders:
             older, words = ordered[i], said[i]
             if older.state == 2 or older.ids[:1] == fact.ids[:1] or older.corrected_by:
                 continue
             if any(
-                value in words and not replacing & words and (not about or about & words)
+                value in (capitals[i] if value.isalpha() else words)
+                and latest.get(value, i) == i
+                and not replacing & words
+                and (not about or about & words)
                 for value, replacing, about in denied
             ):
                 _mark(older, fact)

@@ -189,3 +189,25 @@ def test_negated_reads_each_statement_once(monkeypatch: pytest.MonkeyPatch) -> N
     facts = [fact(f"- user: Item {i} costs {i + 1000}, not {i + 5000}.", 1.0, i) for i in range(n)]
     assert negated(facts) == 0
     assert calls <= 3 * n
+
+
+def test_a_denied_word_or_bare_number_marks_only_what_it_can_mean() -> None:
+    """ "June, not May" is no correction of "you may need a visa"; "15 not 16" of one line only.
+
+    Found by the review of round 10: a denied name or month matched the same word in lower
+    case, and a bare number every earlier line holding it.
+    """
+    for first, second in (
+        ("- assistant: You may need a visa for that trip.", "- user: We'll go in June, not May."),
+        ("- user: I hope the weather holds for the picnic.", "- user: It's Grace, not Hope."),
+    ):
+        old, new = fact(first, 6.0, 0, True), fact(second, 2.0, 1)
+        assert negated([old, new]) == 0, second
+    son = fact("- user: My son Leo is 16.", 6.0, 0, True)
+    seats = fact("- user: Book 16 seats for the team lunch.", 6.0, 1, True)
+    fix = fact("- user: Sorry, 15 not 16.", 2.0, 2)
+    assert negated([son, seats, fix]) == 1
+    assert seats.corrected_by is fix and son.corrected_by is None
+    trip = fact("- user: The trip is in May.", 6.0, 0, True)
+    month = fact("- user: We'll go in June, not May.", 2.0, 1)
+    assert negated([trip, month]) == 1
