@@ -235,6 +235,7 @@ _NODS = ("cheers", "thank you!", "ok good", "nice one", "that's useful", "will d
 class Writer(b6.Writer):
     """The sixth set's turn writer, with this set's people and their chatter."""
 
+    personas = SUBJECTS
     talk = b6.Talk(
         asks=_OPEN,
         context=_MOOD,
@@ -257,14 +258,6 @@ class Writer(b6.Writer):
         bullets_p=0.18,
         code_p=0.26,
     )
-
-    def __init__(self, rng: random.Random, system: str, persona: str) -> None:
-        super().__init__(rng, system)
-        self.topics = SUBJECTS[persona]
-
-    def subject(self) -> str:
-        """Something this person might talk about, with no value in it."""
-        return self.rng.choice(self.topics)
 
     def short(self) -> str:
         """A short acknowledgement that repeats nothing."""

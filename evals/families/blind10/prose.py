@@ -121,7 +121,7 @@ def _joined(items: list[str]) -> str:
 
 def _as_reason(w: Writer, detail: tuple[str, str, str, str, str]) -> None:
     value, _, reason, _, _ = detail
-    ask = w.rng.choice(_REQUESTS).replace("{t}", w.subject())
+    ask = w.rng.choice(_REQUESTS).replace("{t}", w.topic())
     text = f"{reason}, {ask}" if w.rng.random() < 0.5 else f"{ask.rstrip('?')} {reason}"
     w.plant("preference", value, w.user(text))
     w.say("assistant", w.reply((3, 7)))
@@ -129,7 +129,7 @@ def _as_reason(w: Writer, detail: tuple[str, str, str, str, str]) -> None:
 
 def _as_answer(w: Writer, detail: tuple[str, str, str, str, str]) -> None:
     value, kind, _, answer, _ = detail
-    w.user(w.rng.choice(_REQUESTS).replace("{t}", w.subject()))
+    w.user(w.rng.choice(_REQUESTS).replace("{t}", w.topic()))
     w.say("assistant", f"{w.reply((2, 4))}\n\n{QUESTIONS[kind]}")
     w.plant("preference", value, w.user(answer))
     w.say("assistant", w.reply((3, 7)))
@@ -137,7 +137,7 @@ def _as_answer(w: Writer, detail: tuple[str, str, str, str, str]) -> None:
 
 def _as_list(w: Writer, details: list[tuple[str, str, str, str, str]]) -> None:
     items = _joined([d[4] for d in details])
-    text = w.rng.choice(_LISTS).replace("{l}", items).replace("{t}", w.subject())
+    text = w.rng.choice(_LISTS).replace("{l}", items).replace("{t}", w.topic())
     at = w.user(text)
     for detail in details:
         w.plant("preference", detail[0], at)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -307,14 +307,16 @@ class Writer:
     """Appends one conversation's messages and records the facts planted in them.
 
     ``talk`` is what its chatter is made of (:class:`Talk`), ``topics`` what its asks are
-    about: a later set's writer gives its own.
+    about (this set's, or a later set's ``personas[persona]``): a later set gives its own.
     """
 
     talk: Talk = TALK
+    personas: Mapping[str, Sequence[str]] = {}
+    """A later set's people: each one's topics (``persona`` picks one)."""
 
-    def __init__(self, rng: random.Random, system: str) -> None:
+    def __init__(self, rng: random.Random, system: str, persona: str | None = None) -> None:
         self.rng = rng
-        self.topics: Sequence[str] = _TOPICS
+        self.topics: Sequence[str] = _TOPICS if persona is None else self.personas[persona]
         self.messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
         self.facts: list[PlantedFact] = []
         self.turn_starts: list[int] = []
@@ -367,6 +369,10 @@ class Writer:
 
     # -- chatter ------------------------------------------------------------------------------
 
+    def topic(self) -> str:
+        """Something this person might talk about, with no value in it."""
+        return self.rng.choice(self.topics)
+
     def chatter(self) -> None:
         """One ordinary turn about something else (:class:`Talk`: this writer's ``talk``)."""
         r, talk = self.rng, self.talk
@@ -375,7 +381,7 @@ class Writer:
             self.user(said)
             self.say("assistant", answer)
             return
-        ask = r.choice(talk.asks).replace("{t}", r.choice(self.topics))
+        ask = r.choice(talk.asks).replace("{t}", self.topic())
         context = r.choice(talk.context)
         if context:
             ask = f"{context} {ask}" if r.random() < talk.context_first else f"{ask}. {context}"

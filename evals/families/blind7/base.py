@@ -10,7 +10,6 @@ or a person's name, so a planted value cannot turn up there by chance.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 
 from evals.families.blind6 import base as b6
@@ -187,6 +186,7 @@ _LOOKUPS = (
 class Writer(b6.Writer):
     """The sixth set's turn writer, with this set's people and their chatter."""
 
+    personas = TOPICS
     talk = b6.Talk(
         asks=_ASKS,
         context=_CONTEXT,
@@ -200,10 +200,6 @@ class Writer(b6.Writer):
         lookup_p=0.1,
         thanks_p=0.12,
     )
-
-    def __init__(self, rng: random.Random, system: str, persona: str) -> None:
-        super().__init__(rng, system)
-        self.topics = TOPICS[persona]
 
     def short(self) -> str:
         """A short acknowledgement that repeats nothing."""

@@ -11,7 +11,6 @@ so a planted value cannot turn up there by chance.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 
 from evals.families.blind6 import base as b6
@@ -252,6 +251,7 @@ _THANKS = ("thanks", "cheers", "perfect, ta", "that helps", "nice", "ok will do"
 class Writer(b6.Writer):
     """The sixth set's turn writer, with this set's people and their chatter."""
 
+    personas = TOPICS
     talk = b6.Talk(
         asks=_ASKS,
         context=_CONTEXT,
@@ -271,10 +271,6 @@ class Writer(b6.Writer):
         code_p=0.3,
         bullets_p=0.2,
     )
-
-    def __init__(self, rng: random.Random, system: str, persona: str) -> None:
-        super().__init__(rng, system)
-        self.topics = TOPICS[persona]
 
     def short(self) -> str:
         """A short acknowledgement that repeats nothing."""

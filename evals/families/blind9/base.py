@@ -10,7 +10,6 @@ or a person's name, so a planted value cannot turn up there by chance.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 
 from evals.families.blind6 import base as b6
@@ -239,6 +238,7 @@ _THANKS = ("thanks", "cheers", "ta", "that helps", "ok nice", "will try that", "
 class Writer(b6.Writer):
     """The sixth set's turn writer, with this set's people and their chatter."""
 
+    personas = TOPICS
     talk = b6.Talk(
         asks=_ASKS,
         context=_CONTEXT,
@@ -258,13 +258,6 @@ class Writer(b6.Writer):
         code_p=0.3,
         bullets_p=0.2,
     )
-
-    def __init__(self, rng: random.Random, system: str, persona: str) -> None:
-        super().__init__(rng, system)
-        self.topics = TOPICS[persona]
-
-    def topic(self) -> str:
-        return self.rng.choice(self.topics)
 
     def short(self) -> str:
         """A short acknowledgement that repeats nothing."""
