@@ -28,7 +28,7 @@ NEEDS = {
     "a stairlift": (
         ("Hillrise Stairlifts", "Banister and Bloom", "Landing Lift Services", "Easystep "
          "Mobility"),
-        ("fits at weekends", "includes a service plan", "reconditioned", "has a folding rail"),
+        ("fits at weekends", "includes a service plan", "is reconditioned", "has a folding rail"),
         "money",
     ),
     "a home care agency": (
@@ -84,6 +84,16 @@ NEEDS = {
 """What the user needs -> (firms, what sets each apart, whether each comes with a price or a
 start time)."""
 
+PRICES = {
+    "a stairlift": (1400, 4800),
+    "someone to fit grab rails": (60, 340),
+    "meal deliveries": (35, 120),
+    "a personal alarm": (40, 260),
+    "a cleaner": (45, 180),
+    "a wet room fitter": (3200, 9800),
+}
+"""What a firm asks, in pounds, for what is priced (the rest come with a start time)."""
+
 ORDINALS = ("first", "second", "third", "fourth")
 
 _ASKS = (
@@ -94,9 +104,9 @@ _ASKS = (
 )
 
 
-def _detail(w: Writer11, shape: str) -> str:
-    if shape == "money":
-        return w.money(35, 2900)
+def _detail(w: Writer11, need: str) -> str:
+    if need in PRICES:
+        return w.money(*PRICES[need])
     return w.time()
 
 
@@ -142,7 +152,7 @@ def _write(w: Writer11, turns: int, facts: int) -> None:
             pick = r.sample(range(len(firms_all)), n)
             firms = [firms_all[i] for i in pick]
             feats = r.sample(feats_all, n)
-            details = [_detail(w, shape) for _ in range(n)]
+            details = [_detail(w, need) for _ in range(n)]
             take = r.randrange(n)
             w.user(r.choice(_ASKS).format(n=need))
             offer = w.say("assistant", _offer(w, need, firms, feats, details, shape))
