@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from evals.families.blind6.base import build, timeline
 from evals.families.blind11.base import Writer11, writer
 from evals.families.facts import FactKind
+from evals.families.placement import Collision
 from evals.families.pools import MONTHS
 from evals.families.trajectories import Trajectory
 
@@ -167,10 +168,10 @@ def _cell(w: Writer11, field: int, dataset: str) -> str:
         return w.code("AA99-999") if dataset != "kegs" else w.code("KG-9A99")
     if field == 3:
         if dataset == "fermenters":
-            return w.fresh(lambda: f"{r.randint(40, 340) * 10:,} L")
+            return w.fresh(lambda: f"{r.randint(100, 340) * 10:,} L")
         lo, hi = (40, 600) if dataset == "kegs" else (120, 4800)
         return w.fresh(lambda: f"£{r.randint(lo, hi):,}.{r.choice((0, 20, 40, 50, 75, 80)):02d}")
-    return w.fresh(lambda: f"{r.randint(2, 28)} {SHORT[r.choice(MONTHS)]} 2027")
+    return w.fresh(lambda: f"{r.randint(10, 28)} {SHORT[r.choice(MONTHS)]} 2027")
 
 
 def _detail(w: Writer11, dataset: str) -> str:
@@ -225,13 +226,16 @@ def _write(w: Writer11, turns: int, facts: int) -> None:
                                                              "what's on {d} right now",
                                                              "list {d} for me"))  # fmt: skip
             w.user(ask.replace("{d}", dataset).replace("{k}", key))
+            row = rows[rows_keys.index(key)]
+            content = FORMATS[shape](dataset, cols, rows)
+            if content.count(row[field]) != 1:  # '5 Nov 2027' in '15 Nov 2027', or a total
+                raise Collision(f"{row[field]!r} inside another cell")
             result = w.tool(
                 "brewhouse",
                 {"list": dataset},
-                FORMATS[shape](dataset, cols, rows),
+                content,
                 lead=r.choice((None, "Fetching that now.")),
             )
-            row = rows[rows_keys.index(key)]
             w.plant(KINDS[field], row[field], result, aliases=_aliases(row[field]))
             w.say("assistant", r.choice(("Here's the current list.", "That's what's on file.",
                                          "Here it is, straight from the system.")))  # fmt: skip
