@@ -20,6 +20,7 @@ from evals.families import (
     blind8,
     blind9,
     blind10,
+    blind11,
     fixups,
     passing,
 )
@@ -36,6 +37,7 @@ GENERATORS = {
     **blind8.GENERATORS,
     **blind9.GENERATORS,
     **blind10.GENERATORS,
+    **blind11.GENERATORS,
     **fixups.GENERATORS,
     "passing-details": passing.generate,
 }
@@ -642,6 +644,51 @@ FAMILIES: dict[str, Family] = {
             "Brazilian, Swahili and Greek contacts and dates ('ngày 14 tháng 3 năm 2027', "
             "'14 de março de 2027', '14 Μαρτίου 2027'), a contact replaced or a date moved",
             style="b10-intl",
+        ),
+        Family(
+            "blind11-prose",
+            420,
+            20,
+            about="held out, written blind (eleventh set): a beekeeping joiner's health, family "
+            "and home said in plain words mid-ramble, by contrast ('unlike me'), inside a story, "
+            "or corrected in passing much later ('i had it backwards, it's my left ear')",
+            style="b11-prose",
+        ),
+        Family(
+            "blind11-tables",
+            420,
+            20,
+            about="held out, written blind (eleventh set): a brewery's fermenters, kegs and dry "
+            "goods as transposed markdown, INI sections, XML, logfmt lines or a grouped report "
+            "with subtotals; a row named by its key before, just after or long after the fetch",
+            style="b11-tables",
+        ),
+        Family(
+            "blind11-chains",
+            430,
+            20,
+            about="held out, written blind (eleventh set): a potter's craft-fair stand, slots, "
+            "fees, refs and contact changed two to four times by the potter or the fair's email, "
+            "beside look-alike values of other things ('the glassblower had theirs changed to')",
+            style="b11-chains",
+        ),
+        Family(
+            "blind11-confirms",
+            430,
+            20,
+            about="held out, written blind (eleventh set): a carer takes one of two to four "
+            "firms by what sets it apart, by ruling the others out, after a question, by "
+            "switching ('no, the second') or later; the firm and its price or time are the facts",
+            style="b11-confirms",
+        ),
+        Family(
+            "blind11-intl",
+            430,
+            20,
+            about="held out, written blind (eleventh set): a registrar's Hindi (Devanagari), "
+            "Korean (Hangul), Arabic and Hungarian couriers, brokers and dates ('2027년 3월 14일', "
+            "'١٤ آذار ٢٠٢٧', '2027. március 14.'), in English or a lender's email, some replaced",
+            style="b11-intl",
         ),
         Family(
             "long",
