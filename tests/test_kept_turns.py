@@ -7,13 +7,17 @@ import copy
 import pickle
 from dataclasses import dataclass, field
 
+import pytest
+
 from summem.async_memory import AsyncMemory
 from summem.memory import Memory
 from summem.messages import Message
 from summem.reducers.summarization import SummarizationReducer
 from summem.summarizers.base import Flow, SummaryOutput, SummaryRequest, done
 from summem.summarizers.hooks import redact_on_read
+from summem.summarizers.llm import LLMSummarizer
 from tests.fakes.counters import WordCounter
+from tests.fakes.llm import FakeLLMClient
 from tests.fakes.memory import small_reducer
 from tests.fakes.messages import turn, u
 from tests.fakes.summarizers import FakeSummarizer
@@ -182,3 +186,22 @@ def test_kept_turns_redacted_on_read_never_hand_out_the_unredacted_text() -> Non
     assert "w1234" not in repr(kept) and "w1234" not in repr(pickle.loads(pickle.dumps(kept)))
     assert copy.deepcopy(kept) == kept == tuple(kept) and kept[0].text == "my pin is [w]"
     assert redactor.seen == ["my pin is w1234"]  # once, however often read
+
+
+@pytest.mark.parametrize("prompt", ["summarize", "summarize-kept"])
+def test_an_llm_prompt_with_kept_gets_them_redacted_one_without_costs_no_pass(prompt: str) -> None:
+    client = FakeLLMClient().enqueue("S")
+    redactor, history = _Counting(), _history()
+    summarizer = LLMSummarizer("gpt-4o-mini", client=client, prompt=prompt)
+    result = _redacting(summarizer, redactor).reduce(history)
+    assert result.reduced
+    kept_texts = [m.text for m in result.view if not m.is_summary and m.text]
+    sent = "\n".join(str(m["content"]) for m in client.calls[-1].messages)
+    if prompt == "summarize":  # no {kept}: never read, never redacted, never sent
+        assert not set(kept_texts) & set(redactor.seen)
+        assert "<kept_turns>" not in sent and not any(t in sent for t in kept_texts)
+    else:
+        assert set(kept_texts) <= set(redactor.seen)
+        kept_block = sent[sent.index("<kept_turns>") : sent.index("</kept_turns>")]
+        assert all(redactor(t) in kept_block for t in kept_texts)  # redacted, as the span is
+        assert not any(t in sent for t in kept_texts if "w" in t)  # nothing unredacted
