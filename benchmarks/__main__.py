@@ -6,7 +6,7 @@ Run from the repository root::
 
     python -m benchmarks            # full sizes: reducers 1k/5k/20k, Memory 1k/10k/100k (minutes)
     python -m benchmarks --quick    # small sizes, shorter latency run (well under a minute)
-    python -m benchmarks --only reducers      # or memory, extractive, stores, hotpath,
+    python -m benchmarks --only reducers      # or memory, extractive, templates, stores, hotpath,
                                               # recall_index, coldstart, sessions_list, long,
                                               # fleet (needs RabbitMQ)
     python -m benchmarks --only long --sizes 1000,10000,100000,1000000   # a session to 1M
@@ -32,6 +32,7 @@ FULL: dict[str, list[str]] = {
     "reducers": ["--sizes", "1000,5000,20000"],
     "memory": ["--sizes", "1000,10000,100000"],
     "extractive": ["--sizes", "200,800,3200"],
+    "templates": ["--sizes", "500,2000"],
     "stores": ["--sizes", "1000,10000,100000"],
     "hotpath": ["--sizes", "1000,20000", "--latency-turns", "200"],
     "recall_index": ["--sizes", "1000,10000"],
@@ -44,6 +45,7 @@ QUICK: dict[str, list[str]] = {
     "reducers": ["--sizes", "1000,5000"],
     "memory": ["--sizes", "1000,5000", "--latency-turns", "300"],
     "extractive": ["--sizes", "200,800", "--repeat", "1"],
+    "templates": ["--sizes", "500,2000", "--repeat", "1"],
     "stores": [
         "--sizes",
         "1000,5000",
@@ -84,6 +86,10 @@ def _runner(name: str) -> Callable[[list[str]], None]:
         from benchmarks import bench_extractive
 
         return bench_extractive.main
+    if name == "templates":
+        from benchmarks import bench_templates
+
+        return bench_templates.main
     if name == "stores":
         from benchmarks import bench_stores
 

@@ -27,6 +27,13 @@ A prompt file looks like this::
           <transcript>{transcript}</transcript>
 
 Write ``{{`` and ``}}`` for literal braces in a prompt file.
+
+Placeholders: ``{previous_summary}``, ``{transcript}`` and ``{max_tokens}`` (required),
+``{focus}``, ``{must_keep}``, and the opt-in ``{kept}``: the turns that stay verbatim in the
+view after the span (``SummaryRequest.kept``, redacted like the span when a redactor is set),
+rendered like the transcript, for the model to judge what of the span the conversation still
+uses. They are context, not to summarize: a prompt that uses ``{kept}`` should say so (see
+``prompts/summarize-kept.yaml``). A prompt without it sends nothing more.
 """
 
 from __future__ import annotations
@@ -70,7 +77,7 @@ MAX_PROMPT_BYTES = MAX_YAML_BYTES
 """Largest prompt file accepted; a prompt is a few KiB, anything bigger is a mistake."""
 
 KNOWN_PLACEHOLDERS: frozenset[str] = frozenset(
-    ("previous_summary", "transcript", "max_tokens", "focus", "must_keep")
+    ("previous_summary", "transcript", "max_tokens", "focus", "must_keep", "kept")
 )
 REQUIRED_PLACEHOLDERS: frozenset[str] = frozenset(("previous_summary", "transcript", "max_tokens"))
 
@@ -151,7 +158,7 @@ class PromptFile(BaseModel):
 NO_PREVIOUS_SUMMARY = "(none yet: this is the first summary)"
 """What ``{previous_summary}`` reads when there is none yet."""
 NOTHING_GIVEN = "(none)"
-"""What ``{focus}`` and ``{must_keep}`` read when the application gives none."""
+"""What ``{focus}``, ``{must_keep}`` and ``{kept}`` read when there is nothing to give."""
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _TOKEN_RE = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
@@ -216,10 +223,13 @@ class PromptTemplate:
         max_tokens: int,
         focus: str | None = None,
         must_keep: Sequence[str] = (),
+        kept: str | None = None,
     ) -> list[dict[str, str]]:
         """Fill the placeholders and return the chat messages to send.
 
         Values are inserted verbatim (after delimiter neutralization) and never re-scanned.
+        A placeholder the prompt does not use changes nothing: the messages are the same
+        whatever its value.
 
         Args:
             previous_summary: the summary being replaced; ``None`` for the first one.
@@ -228,6 +238,8 @@ class PromptTemplate:
             max_tokens: the summary's token budget.
             focus: what matters most, if the application said.
             must_keep: items the summary must carry verbatim.
+            kept: the turns that stay verbatim after the span (``SummaryRequest.kept``),
+                rendered like ``transcript``: context for ``{kept}``, not to summarize.
         """
         if isinstance(must_keep, str):
             raise TypeError("must_keep must be a sequence of strings, not a str")
@@ -242,6 +254,7 @@ class PromptTemplate:
             "must_keep": "\n".join(f"- {neutral(item)}" for item in must_keep)
             if must_keep
             else NOTHING_GIVEN,
+            "kept": neutral(kept) if kept and kept.strip() else NOTHING_GIVEN,
         }
         return [
             {

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import copy
+import pickle
+from dataclasses import dataclass, field
+
+import pytest
 
 from summem.async_memory import AsyncMemory
 from summem.memory import Memory
 from summem.messages import Message
 from summem.reducers.summarization import SummarizationReducer
+from summem.summarizers.base import Flow, SummaryOutput, SummaryRequest, done
+from summem.summarizers.hooks import redact_on_read
+from summem.summarizers.llm import LLMSummarizer
 from tests.fakes.counters import WordCounter
+from tests.fakes.llm import FakeLLMClient
 from tests.fakes.memory import small_reducer
 from tests.fakes.messages import turn, u
 from tests.fakes.summarizers import FakeSummarizer
@@ -105,3 +114,94 @@ def test_a_span_before_later_spans_takes_no_reply_from_the_kept_turns() -> None:
     kept = (m("u3", "user", "ok, lock that in"),)
     summary, _ = run_sync(summarize_span(reducer, first, second, None, watermark=2, kept=kept))
     assert summary.content is not None and "lock that in" not in summary.content
+
+
+class _Counting:
+    """A redactor that masks ``w`` words and records every text it was given."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def __call__(self, text: str) -> str:
+        self.seen.append(text)
+        return " ".join("[w]" if "w" in word else word for word in text.split())
+
+
+def _redacting(summarizer: object, redactor: _Counting) -> SummarizationReducer:
+    return SummarizationReducer(
+        summarizer,  # type: ignore[arg-type]
+        token_counter=WordCounter(),
+        threshold_tokens=100,
+        target_tokens=60,
+        summary_max_tokens=10,
+        redactor=redactor,
+    )
+
+
+def _history() -> list[Message]:
+    turns = [m for i in range(6) for m in turn(i)]
+    return [Message.from_openai(m, id=f"m{k}") for k, m in enumerate(turns)]
+
+
+def test_a_summarizer_that_never_reads_the_kept_turns_costs_no_redaction_of_them() -> None:
+    fake, redactor, history = FakeSummarizer(), _Counting(), _history()
+    result = _redacting(fake, redactor).reduce(history)
+    assert result.reduced
+    request = fake.requests[-1]
+    assert len(request.kept) == len([m for m in result.view if not m.is_summary])
+    kept_texts = {m.text for m in result.view if not m.is_summary and m.text}
+    span_ids = {m.id for m in request.messages}
+    span_texts = {m.text for m in history if m.id in span_ids and m.text}
+    assert kept_texts and span_texts <= set(redactor.seen)  # the span is redacted, as before
+    assert not kept_texts & set(redactor.seen)  # the kept turns were never redacted
+
+
+@dataclass
+class _Reader:
+    """A summarizer that reads the kept turns' text."""
+
+    name: str = "reader"
+    read: list[str] = field(default_factory=list)
+
+    def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
+        self.read.extend(m.text for m in request.kept if m.text)
+        return done(SummaryOutput(text="S", summarizer=self.name))
+
+
+def test_a_summarizer_that_reads_the_kept_turns_reads_them_redacted() -> None:
+    reader, redactor = _Reader(), _Counting()
+    result = _redacting(reader, redactor).reduce(_history())
+    read = reader.read
+    assert result.reduced and read
+    kept_texts = [m.text for m in result.view if not m.is_summary and m.text]
+    assert read == [redactor(t) for t in kept_texts]  # each one redacted
+    assert all("w" not in word for text in read for word in text.split() if word != "[w]")
+
+
+def test_kept_turns_redacted_on_read_never_hand_out_the_unredacted_text() -> None:
+    messages = [Message.from_openai(u("my pin is w1234"), id="k0")]
+    redactor = _Counting()
+    kept = redact_on_read(messages, redactor)
+    assert len(kept) == 1 and bool(kept) and not redactor.seen  # no pass for the length
+    assert "w1234" not in repr(kept) and "w1234" not in repr(pickle.loads(pickle.dumps(kept)))
+    assert copy.deepcopy(kept) == kept == tuple(kept) and kept[0].text == "my pin is [w]"
+    assert redactor.seen == ["my pin is w1234"]  # once, however often read
+
+
+@pytest.mark.parametrize("prompt", ["summarize", "summarize-kept"])
+def test_an_llm_prompt_with_kept_gets_them_redacted_one_without_costs_no_pass(prompt: str) -> None:
+    client = FakeLLMClient().enqueue("S")
+    redactor, history = _Counting(), _history()
+    summarizer = LLMSummarizer("gpt-4o-mini", client=client, prompt=prompt)
+    result = _redacting(summarizer, redactor).reduce(history)
+    assert result.reduced
+    kept_texts = [m.text for m in result.view if not m.is_summary and m.text]
+    sent = "\n".join(str(m["content"]) for m in client.calls[-1].messages)
+    if prompt == "summarize":  # no {kept}: never read, never redacted, never sent
+        assert not set(kept_texts) & set(redactor.seen)
+        assert "<kept_turns>" not in sent and not any(t in sent for t in kept_texts)
+    else:
+        assert set(kept_texts) <= set(redactor.seen)
+        kept_block = sent[sent.index("<kept_turns>") : sent.index("</kept_turns>")]
+        assert all(redactor(t) in kept_block for t in kept_texts)  # redacted, as the span is
+        assert not any(t in sent for t in kept_texts if "w" in t)  # nothing unredacted

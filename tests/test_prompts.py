@@ -61,7 +61,9 @@ def render_default(t: PromptTemplate, **kw: object) -> list[dict[str, str]]:
 # -- shipped prompts -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["summarize", "summarize-brief", "summarize-structured"])
+@pytest.mark.parametrize(
+    "name", ["summarize", "summarize-brief", "summarize-structured", "summarize-kept"]
+)
 def test_shipped_prompts_load_and_render(name: str) -> None:
     t = load_prompt(name)
     version = "2" if name == "summarize-structured" else "1"  # v2: named sections (#29)

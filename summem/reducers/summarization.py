@@ -60,7 +60,13 @@ from summem.summarizers.base import (
     works_offline,
 )
 from summem.summarizers.checks import foreign_links
-from summem.summarizers.hooks import Redactor, ValidatorLike, redact_messages, run_validator
+from summem.summarizers.hooks import (
+    Redactor,
+    ValidatorLike,
+    redact_messages,
+    redact_on_read,
+    run_validator,
+)
 from summem.summarizers.sent import SentView
 from summem.tokens.base import TokenCounter, TokenCounterFn
 
@@ -474,7 +480,8 @@ class SummarizationReducer(BudgetReducer):
         messages unredacted.
 
         ``kept``: the turns the view keeps after this reduction, passed on as read-only
-        context (``SummaryRequest.kept``; redacted like the span when a ``redactor`` is set).
+        context (``SummaryRequest.kept``; redacted like the span when a ``redactor`` is set,
+        when the summarizer first reads them: one that never does costs no redaction pass).
 
         Raises:
             SummarizationError: the summarizer failed or its reply failed validation.
@@ -505,7 +512,7 @@ class SummarizationReducer(BudgetReducer):
             allow_llm=allow_llm,
             sent=sent if self.redactor is None else None,
             replaces=replaced if then else 0,
-            kept=redact_messages(kept, self.redactor) if self.redactor else tuple(kept),
+            kept=redact_on_read(kept, self.redactor) if self.redactor else tuple(kept),
         )
         name = self.summarizer_name
         if not allow_llm and uses_llm(self.summarizer) and not works_offline(self.summarizer):

@@ -75,9 +75,11 @@ class SummaryRequest:
             refers to (the offline one does, see
             :class:`~summem.summarizers.extractive.ExtractiveSummarizer`), so the summary
             may depend on them as well as on the span and the previous summary. The LLM
-            summarizers do not send them (they would cost a call's worth of tokens each
-            reduction); a request replayed by key (``evals.engine.recording``) hashes what
-            is sent, so it stays exact either way.
+            summarizers send them only with a prompt that asks for them (``{kept}``, see
+            :mod:`summem.prompts`; they cost a call's worth of tokens each reduction); a
+            request replayed by key (``evals.engine.recording``) hashes what is sent, so it
+            stays exact either way. With a reducer's ``redactor`` they are redacted when
+            first read (:func:`~summem.summarizers.hooks.redact_on_read`).
     """
 
     messages: Sequence[Message]

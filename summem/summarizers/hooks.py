@@ -14,7 +14,7 @@ phone numbers.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -32,6 +32,7 @@ __all__ = [
     "SummaryValidator",
     "ValidatorLike",
     "redact_messages",
+    "redact_on_read",
     "redact_pii",
     "run_validator",
 ]
@@ -111,6 +112,55 @@ def redact_messages(messages: Sequence[Message], redactor: Redactor) -> tuple[Me
         with stored_values():  # only text changed: the rest is what summem holds already
             out.append(Message.from_openai(data, id=msg.id))
     return tuple(out)
+
+
+class _RedactedOnRead(Sequence[Message]):
+    """Messages redacted the first time one of them is read (see :func:`redact_on_read`)."""
+
+    __slots__ = ("_done", "_messages", "_redactor")
+
+    def __init__(self, messages: Sequence[Message], redactor: Redactor) -> None:
+        self._messages: tuple[Message, ...] = tuple(messages)
+        self._redactor = redactor
+        self._done: tuple[Message, ...] | None = None
+
+    def _redacted(self) -> tuple[Message, ...]:
+        if self._done is None:
+            self._done = redact_messages(self._messages, self._redactor)
+            self._messages = ()  # the unredacted ones are let go
+        return self._done
+
+    def __len__(self) -> int:
+        return len(self._messages if self._done is None else self._done)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._redacted()[index]
+
+    def __iter__(self) -> Iterator[Message]:
+        return iter(self._redacted())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and self._redacted() == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(self._redacted())
+
+    def __repr__(self) -> str:
+        return repr(self._redacted())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (tuple, (self._redacted(),))  # copied or pickled: the redacted messages
+
+
+def redact_on_read(messages: Sequence[Message], redactor: Redactor) -> Sequence[Message]:
+    """``messages`` as :func:`redact_messages` returns them, redacted only once read.
+
+    The length is known without redacting; the first element read, iteration, comparison,
+    ``repr``, copy or pickle redacts them all (once), and nothing unredacted is ever handed
+    out. For context a summarizer may ignore (``SummaryRequest.kept``): one that never reads
+    it costs no redaction pass.
+    """
+    return _RedactedOnRead(messages, redactor)
 
 
 def __getattr__(name: str) -> Any:

@@ -173,7 +173,8 @@ class LLMSummarizer:
         """
         counter = request.token_counter
         messages = list(request.messages)
-        budget = self._span_budget(request)
+        kept = self._kept(request)
+        budget = self._span_budget(request, kept)
         chunks = split_to_budget(messages, counter, budget) if budget else [messages]
         pending = [(chunk, clip_for(chunk, counter, budget)) for chunk in chunks]
         summary = request.previous_summary
@@ -192,7 +193,7 @@ class LLMSummarizer:
             reuse = found if isinstance(found, str) else True
             if isinstance(found, InPlace):
                 policy, started = self._round_policy(started, rounds, calls)
-                chat = self._in_place_request(found, request)
+                chat = self._in_place_request(found, request, kept)
                 step = ChatCall(self.client, chat, policy)
                 rounds += 1
                 try:
@@ -231,7 +232,7 @@ class LLMSummarizer:
             chunk, clip = pending.pop(0)
             if clip is not None:
                 clipped.add(chunk[0].id)
-            chat = self._chat_request(chunk, summary, request, clip=clip)
+            chat = self._chat_request(chunk, summary, request, clip=clip, kept=kept)
             step = ChatCall(self.client, chat, policy)
             rounds += 1
             logger.debug(
@@ -347,6 +348,7 @@ class LLMSummarizer:
         request: SummaryRequest,
         *,
         clip: int | None = None,
+        kept: str | None = None,
     ) -> ChatRequest:
         transcript = render_transcript(
             chunk,
@@ -362,6 +364,7 @@ class LLMSummarizer:
             max_tokens=request.max_tokens,
             focus=request.focus,
             must_keep=request.must_keep,
+            kept=kept,
         )
         cap = self._output_cap(request)
         return ChatRequest(
@@ -393,7 +396,9 @@ class LLMSummarizer:
             logger.debug("cache reuse: %s; summarizing with the prompt", found)
         return found
 
-    def _in_place_request(self, found: InPlace, request: SummaryRequest) -> ChatRequest:
+    def _in_place_request(
+        self, found: InPlace, request: SummaryRequest, kept: str | None = None
+    ) -> ChatRequest:
         """The assistant's request as sent, plus one user message asking for the summary."""
         sent = request.sent
         assert sent is not None
@@ -404,6 +409,7 @@ class LLMSummarizer:
             max_tokens=request.max_tokens,
             focus=request.focus,
             must_keep=request.must_keep,
+            kept=kept,
         )
         instruction = "\n\n".join([STOP, *(str(m["content"]) for m in rendered)])
         params = self._parameters()
@@ -434,17 +440,33 @@ class LLMSummarizer:
             self._input_limit_known = True
         return self._input_limit
 
-    def _span_budget(self, request: SummaryRequest) -> int | None:
+    def _kept(self, request: SummaryRequest) -> str | None:
+        """The kept turns rendered like the span, for a prompt that uses ``{kept}`` (else None).
+
+        A prompt without it never reads ``request.kept``: nothing more is sent, and kept turns
+        redacted on read (a reducer's ``redactor``) are not redacted for nothing.
+        """
+        if "kept" not in self.prompt.placeholders or not request.kept:
+            return None
+        return render_transcript(
+            request.kept,
+            tool_result_max_chars=self.tool_result_max_chars,
+            delimiters=self.prompt.delimiters,
+            message_max_chars=self.message_max_chars,
+        )
+
+    def _span_budget(self, request: SummaryRequest, kept: str | None = None) -> int | None:
         """Largest span for one call: ``max_chunk_tokens`` and what the model's limit leaves.
 
         The model's room is estimated with the request's counter: its input limit minus the
-        prompt, the (previous or next) summary and the reply's cap.
+        prompt (with the kept turns, for a prompt that shows them), the (previous or next)
+        summary and the reply's cap.
         """
         budgets = [self.max_chunk_tokens] if self.max_chunk_tokens else []
         limit = self._known_input_limit()
         if limit:
             counter = request.token_counter
-            bare = self.prompt.render(previous_summary=None, transcript="", max_tokens=1)
+            bare = self.prompt.render(previous_summary=None, transcript="", max_tokens=1, kept=kept)
             prompt_tokens = sum(counter.count_text(m["content"]) + 4 for m in bare)
             previous = counter.count_text(request.previous_summary or "")
             overhead = prompt_tokens + max(previous, request.max_tokens)

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from benchmarks import bench_hotpath
+from benchmarks import bench_hotpath, bench_templates
 from benchmarks.__main__ import main
 
 
@@ -20,6 +20,7 @@ def test_one_command_runs_every_benchmark(capsys: pytest.CaptureFixture[str]) ->
     assert "Part 2" not in out  # --skip-latency reached bench_memory
     assert "== extractive: python benchmarks/bench_extractive.py --sizes 300 --repeat 1" in out
     assert "summarize (us/msg)" in out
+    assert "== templates: python benchmarks/bench_templates.py --sizes 300 --repeat 1" in out
     assert "== stores: python benchmarks/bench_stores.py --sizes 300 --turns 200" in out
     assert "Stores 2" in out and "Stores 3" not in out  # --skip-latency skips the throughput
     assert "== hotpath: python benchmarks/bench_hotpath.py --sizes 300" in out
@@ -50,6 +51,13 @@ def test_the_cached_bytecode_row_writes_bytecode_to_its_own_folder(
     env = bench_hotpath._cached_bytecode_env("/tmp/x")
     assert env is not None
     assert "PYTHONDONTWRITEBYTECODE" not in env and env["PYTHONPYCACHEPREFIX"] == "/tmp/x"
+
+
+def test_the_template_count_reports_its_scaling(capsys: pytest.CaptureFixture[str]) -> None:
+    bench_templates.main(["--sizes", "60,120", "--repeat", "1"])
+    out = capsys.readouterr().out
+    for kind in ("plain", "update", "mixed"):
+        assert f"{kind} per-line cost scaling 120/60: " in out
 
 
 def test_only_one(capsys: pytest.CaptureFixture[str]) -> None:

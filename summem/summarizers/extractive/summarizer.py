@@ -392,7 +392,9 @@ class ExtractiveSummarizer:
         users = _kept_users(request.kept) if self.tables else []
         after = users if "kept_rows" not in off else []
         recalling = users if "kept_memory_rows" not in off else []  # rows of earlier tables
-        new = self._new_facts(request, focus, last_day, seen_tables, after)
+        lend = self.tables and users and not {"table_bound_rows", "kept_bound_rows"} & off
+        span_words: set[str] | None = set() if lend and "novelty" not in off else None
+        new = self._new_facts(request, focus, last_day, seen_tables, after, span_words)
         remembered = _remembered_tables(previous_extra(request.previous_info))
         if self.tables and "table_rows" not in off:
             self._refocus_tables(old, request.messages)
@@ -422,7 +424,9 @@ class ExtractiveSummarizer:
         if "repeats" not in off:
             _discount_repeats(old, new)
         if self.tables and "table_bound_rows" not in off:
-            lent = self._kept_lines(request, focus, users) if "kept_bound_rows" not in off else []
+            lent = (
+                self._kept_lines(focus, users, span_words) if "kept_bound_rows" not in off else []
+            )
             self._bind_named_rows(old + new, lent)
         if "negated" not in off:  # after the discounts: "Zofia now, not Sofia" ranks first
             negated(old + new, renames="renamed" not in off)
@@ -687,7 +691,7 @@ class ExtractiveSummarizer:
                 fact.priority = best
 
     def _kept_lines(
-        self, request: SummaryRequest, focus: frozenset[str], kept: Sequence[Message]
+        self, focus: frozenset[str], kept: Sequence[Message], vocab: set[str] | None
     ) -> list[Fact]:
         """The user's sentences in the kept turns, scored as the span's would be; never kept.
 
@@ -697,14 +701,14 @@ class ExtractiveSummarizer:
         per length), so a row it names ranks with it in :meth:`_bind_named_rows` as if it
         were said in the span. They are evidence only: the sentences stay verbatim in the
         view, and the summary gets them when they are evicted.
+
+        ``vocab``: the words known before the span and every span message's words, as
+        :meth:`_new_facts` tokenized them (None when ``novelty`` is ablated); extended here
+        with the kept lines' words.
         """
         if not kept:
             return []
         off = self._off
-        vocab = self._vocabulary(request)
-        if vocab is not None:
-            for message in request.messages:
-                vocab.update(tokenize(content_text(message)))
         out: list[Fact] = []
         for pos, message in enumerate(kept):
             text = content_text(message)
@@ -933,8 +937,12 @@ class ExtractiveSummarizer:
         day: str | None,
         seen_tables: list[dict[str, Any]],
         after: Sequence[Message] = (),
+        span_words: set[str] | None = None,
     ) -> list[Fact]:
         """The span's candidate facts; the tables its tool results hold go to ``seen_tables``.
+
+        ``span_words``, if given, gets the words known before the span and every message's
+        words, stamp and all (:meth:`_kept_lines` scores the kept turns' novelty on them).
 
         ``after``: the user's messages the view keeps after the reduction (``request.kept``).
         Where no later message of the span names a row of a table of the span, they are read
@@ -963,6 +971,8 @@ class ExtractiveSummarizer:
         reports = _reports(request.previous_summary or "")  # tool results seen, per tool
         said = self._said_counts(request, speakers)
         vocab = self._vocabulary(request)
+        if span_words is not None and vocab is not None:
+            span_words.update(vocab)
 
         def add(
             line: str, day: str | None, score: float, ids: list[str], order: Any, words: list[str]
@@ -980,9 +990,12 @@ class ExtractiveSummarizer:
             facts.append(fact)
 
         for pos, message in enumerate(messages):
-            text = content_text(message)
+            text = whole = content_text(message)
             if message.role != "tool":
-                known.update(tokenize(text))
+                whole_words = tokenize(text)
+                known.update(whole_words)
+                if span_words is not None:
+                    span_words.update(whole_words)
             lead, rest = (None, text) if "leading_stamp" in off else leading_stamp(text)
             stamp = message_timestamp(message) or lead
             text = rest if lead else text
@@ -1020,7 +1033,10 @@ class ExtractiveSummarizer:
                             {"head": head, "table": kept, "ids": ids, "day": day, "pos": pos}
                         )
                 if vocab is not None:
-                    vocab.update(tokenize(text))
+                    result_words = tokenize(text)
+                    vocab.update(result_words)
+                    if span_words is not None:  # the whole text's, stamp and all
+                        span_words.update(result_words if text == whole else tokenize(whole))
                 news = 1.0 if "tool_novelty" in off else _tool_news(body, head, known, reports)
                 before = len(facts)
                 add(f"- tool: {body}", day, score * news, ids, (2, pos, 0), ["tool", *words])

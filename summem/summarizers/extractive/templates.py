@@ -33,6 +33,11 @@ follow-up question in the middle of a list says it on two occasions); a gap tole
 or two messages let filler back in and lost more than it saved (evals/README.md, "Lists,
 round 5").
 
+Cost: each distinct frame of a speaker's is counted once, from an index of the positions of the
+frames it is one template with (found by a prefix-filtered join, not by comparing every two), so
+a round of 2,000 instances of one frame costs about as much per line as one of 500
+(``python -m benchmarks --only templates``); it compared every candidate with every other before.
+
 Summaries written before occasions were counted (no ``extra[COUNTED_BY]``) counted instances:
 their ``seen`` values are read as at most 2, so a list counted there is not a template forever
 while real filler is relearned on its next occasion.
@@ -116,31 +121,6 @@ def _updates(frame: frozenset[str]) -> bool:
     return not CORRECTION_WORDS.isdisjoint(frame)
 
 
-def _seen_by(
-    frame: frozenset[str], group: Sequence[tuple[Fact, frozenset[str]]]
-) -> Sequence[tuple[Fact, frozenset[str]]]:
-    """The speaker's candidates that count ``frame``'s occasions.
-
-    A frame with no correction word sees none of the frames with one, as before the
-    ``stock_updates`` rule: they neither end its runs nor start them.
-    """
-    return group if _updates(frame) else [(f, o) for f, o in group if not _updates(o)]
-
-
-def _latest_update(
-    fact: Fact, frame: frozenset[str], group: Sequence[tuple[Fact, frozenset[str]]]
-) -> bool:
-    """Whether ``fact`` is the latest instance of ``frame``, a frame with a correction word.
-
-    It keeps its score: if the instances were one thing updated again and again (the links of
-    supersession missed), the latest is what is true now; if stock small talk, one line of it.
-    """
-    if not _updates(frame):
-        return False
-    order = max(f.order for f, other in group if _similar(frame, other))
-    return fact.order == order
-
-
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     """Whether frames ``a`` and ``b`` are one template.
 
@@ -150,6 +130,126 @@ def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     if _updates(a) or _updates(b):
         return a == b
     return len(a & b) >= OVERLAP * len(a | b)
+
+
+def _similar_frames(frames: Sequence[frozenset[str]]) -> dict[frozenset[str], list[frozenset[str]]]:
+    """For each of the distinct ``frames``, those of them it is one template with (itself too).
+
+    A frame with a correction word is one only with itself. The others are joined by prefix
+    filtering (words ordered rarest first over ``frames``): two frames sharing at least half of
+    their union share at least ``ceil(len / 2)`` words, so the first ``len - ceil(len / 2) + 1``
+    words of each in that order hold one in common (their rarest common word). Only frames
+    sharing such a word are compared: near-linear for a conversation's mostly unlike sentences,
+    the same pairs as comparing every two.
+    """
+    out: dict[frozenset[str], list[frozenset[str]]] = {}
+    plain = [frame for frame in frames if not _updates(frame)]
+    for frame in frames:
+        out[frame] = [frame]
+    df: dict[str, int] = {}
+    for frame in plain:
+        for word in frame:
+            df[word] = df.get(word, 0) + 1
+    index: dict[str, list[int]] = {}
+    for k, frame in enumerate(plain):
+        words = sorted(frame, key=lambda w: (df[w], w))
+        prefix = words[: len(words) - (len(words) + 1) // 2 + 1]
+        candidates = {j for word in prefix for j in index.get(word, ())}
+        for j in sorted(candidates):
+            other = plain[j]
+            if _similar(frame, other):
+                out[frame].append(other)
+                out[other].append(frame)
+        for word in prefix:
+            index.setdefault(word, []).append(k)
+    return out
+
+
+def _previous(positions: list[int]) -> dict[int, int | None]:
+    """Each of the sorted ``positions``' predecessor among them (``None`` for the first)."""
+    return dict(zip(positions, [None, *positions], strict=False))
+
+
+class _Group:
+    """One speaker's candidates, indexed by distinct frame.
+
+    Each frame's occasions are counted once, from the positions of the frames it is one
+    template with, not by comparing every candidate with every other: a speaker's 2,000
+    instances of one frame cost about 2,000 steps, not 4 million.
+    """
+
+    def __init__(self, group: Sequence[tuple[Fact, frozenset[str]]]) -> None:
+        self.at: dict[frozenset[str], tuple[set[int], set[int]]] = {}
+        """Per frame, the positions of the messages saying it: previous summary's, new span's."""
+        self.carried: dict[frozenset[str], int] = {}
+        """Per frame, the largest ``seen`` of the previous summary's lines saying it."""
+        self.latest: dict[frozenset[str], tuple[int, int, int]] = {}
+        """Per frame, the order of its latest candidate."""
+        positions: dict[bool, tuple[set[int], set[int]]] = {
+            True: (set(), set()),
+            False: (set(), set()),
+        }
+        for fact, frame in group:
+            which = fact.order[0] - 1
+            self.at.setdefault(frame, (set(), set()))[which].add(fact.order[1])
+            if fact.order[0] == 1:
+                self.carried[frame] = max(self.carried.get(frame, 0), fact.seen)
+            self.latest[frame] = max(self.latest.get(frame, fact.order), fact.order)
+            positions[True][which].add(fact.order[1])
+            if not _updates(frame):
+                positions[False][which].add(fact.order[1])
+        # The messages counted for a frame: all the speaker's with one, for a frame with a
+        # correction word; those with a frame without one, for the others (as if frames with
+        # a correction word were not there: they neither end a plain frame's runs nor start them).
+        self.order: dict[bool, tuple[list[int], list[int]]] = {
+            k: (sorted(v[0]), sorted(v[1])) for k, v in positions.items()
+        }
+        self.before: dict[bool, tuple[dict[int, int | None], dict[int, int | None]]] = {
+            k: (_previous(kept), _previous(new)) for k, (kept, new) in self.order.items()
+        }
+        self.similar = _similar_frames(list(self.at))
+
+    def runs(self, frame: frozenset[str], summary: bool = False) -> int:
+        """The occasions ``frame`` is said in the new span: runs of messages saying it.
+
+        A run ends at a counted message of the speaker's (see :meth:`__init__`) with none of its
+        candidates saying the frame: shorter facts do not end it. Several instances in one
+        message are one occasion. With ``summary``, the same over the previous summary's lines
+        (in conversation order): a list kept whole is one run, filler kept from several rounds
+        is several.
+        """
+        which = 0 if summary else 1
+        said: set[int] = set()
+        for other in self.similar[frame]:
+            said |= self.at[other][which]
+        before = self.before[_updates(frame)][which]
+        return sum(1 for position in said if before[position] not in said)
+
+    def carried_seen(self, frame: frozenset[str]) -> int:
+        """The largest ``seen`` of the previous summary's lines saying ``frame``."""
+        return max((self.carried.get(other, 0) for other in self.similar[frame]), default=0)
+
+    def continues(self, frame: frozenset[str], open_frames: Sequence[frozenset[str]]) -> bool:
+        """Whether the speaker's first new candidate message goes on an open run of ``frame``.
+
+        It does when the previous span's last candidate message of theirs said the frame
+        (``open_frames``) and this one says it too.
+        """
+        if not any(_similar(frame, other) for other in open_frames):
+            return False
+        kept, new = self.order[_updates(frame)]
+        if not kept or not any(kept[-1] in self.at[o][0] for o in self.similar[frame]):
+            return False  # the run's last piece was not kept: counted afresh, as dropped filler is
+        return any(new[0] in self.at[o][1] for o in self.similar[frame])
+
+    def latest_update(self, fact: Fact, frame: frozenset[str]) -> bool:
+        """Whether ``fact`` is the latest instance of ``frame``, a frame with a correction word.
+
+        It keeps its score: if the instances were one thing updated again and again (the links
+        of supersession missed), the latest is what is true now; if stock small talk, one line
+        of it.
+        """
+        return _updates(frame) and fact.order == self.latest[frame]
 
 
 def discount_templates(
@@ -174,7 +274,7 @@ def discount_templates(
     discounted. Updates of different things ("Actually, my budget for the sofa is now ...",
     "... for the lamp ...") differ in a word and stay apart; an update that supersedes an
     earlier statement is never counted, and the latest instance of such a frame keeps its
-    score (:func:`_latest_update`). Such a frame's count lives on its carried lines
+    score (:meth:`_Group.latest_update`). Such a frame's count lives on its carried lines
     (``seen``) and the summary's runs only: it takes no place in ``memory`` and no open run,
     and frames without a correction word are counted as if it were not there.
     """
@@ -190,27 +290,27 @@ def discount_templates(
             by_speaker.setdefault(speaker, []).append((fact, frame))
     memory = list(memory)
     for speaker, group in by_speaker.items():
-        counted: list[tuple[Fact, frozenset[str], int, bool]] = []
-        for fact, frame in group:
-            seen = _seen_by(frame, group)  # a frame without a correction word: as before
+        index = _Group(group)
+        open_frames = (open_runs or {}).get(speaker, [])
+        counts: dict[frozenset[str], tuple[int, bool]] = {}
+        for frame in index.at:  # each distinct frame once: its count is its candidates'
             template = next(
                 (t for t in memory if t.speaker == speaker and _similar(frame, t.frame)), None
             )
-            runs = _runs(frame, seen)
-            carried = max(
-                (f.seen for f, other in seen if f.order[0] == 1 and _similar(frame, other)),
-                default=0,
-            )
+            runs = index.runs(frame)
             before = max(
-                template.seen if template else 0, _runs(frame, seen, summary=True), carried
+                template.seen if template else 0,
+                index.runs(frame, summary=True),
+                index.carried_seen(frame),
             )
             n = before + runs
-            if runs and before and _continues(frame, seen, (open_runs or {}).get(speaker, [])):
+            if runs and before and index.continues(frame, open_frames):
                 n -= 1  # the previous round's last run goes on: the same occasion
-            counted.append((fact, frame, n, runs > 0))
-        for fact, frame, n, fresh in counted:
+            counts[frame] = (n, runs > 0)
+        for fact, frame in group:
+            n, fresh = counts[frame]
             fact.seen = n if n > 1 else 0  # carried on its line: outlives the memory
-            if n >= MIN_INSTANCES and not _latest_update(fact, frame, group):
+            if n >= MIN_INSTANCES and not index.latest_update(fact, frame):
                 fact.recorded = fact.priority  # the next round discounts afresh, not again
                 fact.priority /= (n - 1) ** POWER
             if not fresh or n < 2 or _updates(frame):
@@ -241,50 +341,6 @@ def discount_templates(
             if not open_runs[oldest]:
                 del open_runs[oldest]
     return memory[-MEMORY_SIZE:]
-
-
-def _continues(
-    frame: frozenset[str],
-    group: Sequence[tuple[Fact, frozenset[str]]],
-    open_frames: Sequence[frozenset[str]],
-) -> bool:
-    """Whether the speaker's first new candidate message goes on an open run of ``frame``.
-
-    It does when the previous span's last candidate message of theirs said the frame
-    (``open_frames``) and this one says it too.
-    """
-    if not any(_similar(frame, other) for other in open_frames):
-        return False
-    kept = [(fact.order[1], other) for fact, other in group if fact.order[0] == 1]
-    if not kept or not any(
-        position == max(p for p, _ in kept) and _similar(frame, other) for position, other in kept
-    ):
-        return False  # the run's last piece was not kept: counted afresh, as dropped filler is
-    new = [(fact.order[1], other) for fact, other in group if fact.order[0] == 2]
-    first = min(position for position, _ in new)
-    return any(position == first and _similar(frame, other) for position, other in new)
-
-
-def _runs(
-    frame: frozenset[str], group: Sequence[tuple[Fact, frozenset[str]]], summary: bool = False
-) -> int:
-    """The occasions ``frame`` is said in the new span: runs of the speaker's messages saying it.
-
-    ``group`` is one speaker's candidates (only facts with at least ``MIN_WORDS`` frame words
-    and no correction word); a run ends at a message with such a candidate but none saying the
-    frame: shorter facts and updates do not end it. Several instances in one message are one
-    occasion. With ``summary``, the same over the previous summary's lines (in conversation
-    order): a list kept whole is one run, filler kept from several rounds is several.
-    """
-    said: dict[int, bool] = {}
-    for fact, other in group:
-        if fact.order[0] == (1 if summary else 2):
-            said[fact.order[1]] = said.get(fact.order[1], False) or _similar(frame, other)
-    runs, before = 0, False
-    for position in sorted(said):
-        runs += said[position] and not before
-        before = said[position]
-    return runs
 
 
 def read_memory(extra: Mapping[str, Any] | None) -> list[Template]:

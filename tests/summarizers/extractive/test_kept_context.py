@@ -12,6 +12,8 @@ from summem._flow import run_sync
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.summarizers.extractive.facts import tokenize
+from summem.summarizers.render import content_text
 from summem.tokens.base import ApproxCounter
 from tests.summarizers.extractive.spans import call, msg
 
@@ -148,3 +150,33 @@ def test_a_carried_record_whose_row_a_kept_turn_names_ranks_with_that_turn_uncut
     assert recorded["score"] < 4  # its own score: the rank is lent for this round only
     assert "ND856813" not in _summary(_talk(), 100, kept, "kept_bound_rows", **kw).text
     assert "ND856813" not in _summary(_talk(), 100, [], **kw).text
+
+
+def test_the_kept_lines_read_the_span_words_the_span_pass_tokenized() -> None:
+    """The kept lines' novelty vocabulary comes from the span pass, not a second tokenization.
+
+    It is what the kept lines tokenized for themselves before: the words known before the span
+    and every span message's whole text (a leading stamp's words and a tool result's too).
+    """
+    span = [
+        msg("u0", "[2026-05-04 09:12] What's on the van right now, Ingrid?"),
+        *_fetched("[4 May 2026] " + _table()),
+        msg("a1", "[2026-05-04 09:13] Seven lines on the van.", "assistant"),
+        *_talk(),
+    ]
+    request = SummaryRequest(
+        messages=span,
+        max_tokens=200,
+        token_counter=ApproxCounter(),
+        previous_summary="- user: The Marsh Lane job starts on Tuesday.",
+        kept=(msg("k0", _RADIATOR),),
+    )
+    summarizer = ExtractiveSummarizer()
+    words: set[str] = set()
+    summarizer._new_facts(request, frozenset(), None, [], request.kept, words)
+    expected = summarizer._vocabulary(request)
+    assert expected is not None
+    for message in span:
+        expected.update(tokenize(content_text(message)))
+    assert words == expected
+    assert {"09", "12", "tuesday", "nk645047"} <= words  # a stamp's, the summary's, a tool's
