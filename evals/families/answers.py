@@ -275,12 +275,10 @@ def _write(w: Writer, turns: int, facts: int) -> None:
         kind, value, question, answer, clause = details.pop()
         shape = r.choice(("answer", "terse", "clause"))
         if shape == "clause":
-            said = _busy(w, r.randint(3, 4))
-            said.insert(
-                r.randint(1, len(said) - 1),
-                f"{clause.replace('{v}', value)[0].upper()}{clause.replace('{v}', value)[1:]}.",
-            )
-            where = w.user(" ".join(said) + " " + r.choice(_ASKS))
+            told = _busy(w, r.randint(3, 4))
+            aside = clause.replace("{v}", value)
+            told.insert(r.randint(1, len(told) - 1), f"{aside[0].upper()}{aside[1:]}.")
+            where = w.user(" ".join(told) + " " + r.choice(_ASKS))
             w.say("assistant", w.reply((2, 4)))
             t += 1
         else:
