@@ -15,10 +15,14 @@ themselves in a chat rather than from any held-out set. People rarely announce "
   counts), and the detail is one clause among many ("..., the physio says no running till the
   knee heals, ...").
 
-Between them, the user's everyday chat is itself value-dense small talk ("Ran 12 km before
-work, legs are dead.", "Spent 84.20 at the garage.") beside the fifth blind set's plain
-requests (:meth:`~evals.families.blind5.base.Writer.chatter`). No message carrying a detail
-uses a cue word ("prefer", "always", "never", "love", "hate", "favourite", "remember").
+Between them, the user's everyday chat is itself value-dense small talk, a lead-in, an event
+with a distance, an amount or a time, and a tail, drawn apart so that a sentence is rarely said
+twice in the same words ("Quick update before I forget, booked the plumber for 7:18 and he
+wants 249.07 pounds just to come and look, go figure."), beside the fifth blind set's plain
+requests (:meth:`~evals.families.blind5.base.Writer.chatter`). The long small-talk lines leave
+a 1,000-token summary room for 30 to 40 lines, and at 4,000/3,000/1,000 the details lose to
+them. No message carrying a detail uses a cue word ("prefer", "always", "never", "love",
+"hate", "favourite", "remember").
 """
 
 from __future__ import annotations
@@ -190,20 +194,43 @@ DETAILS: tuple[tuple[str, str, str, str, str], ...] = (
         "my partner checked every label for {v} like a hawk",
     ),
 )
-# Value-dense small talk from the user: the chatter a summary is tempted to keep.
+# Value-dense small talk from the user: the chatter a summary is tempted to keep. A lead-in, an
+# event with values and a tail, drawn apart, so a sentence is rarely said twice in the same words.
+_LEADS = (
+    "Honestly, what a day:",
+    "So, news from here,",
+    "Quick update before I forget,",
+    "Not that you asked, but",
+    "Right, so this morning",
+    "Funny thing,",
+    "Typical week really,",
+    "Small victories,",
+)
 _BUSY = (
-    "Ran {n} km before work, legs are dead.",
-    "Spent {m} at the garage this morning, again.",
-    "The {t} train was cancelled so I got in at {t2}.",
-    "Booked the plumber for {t}, he wants {m} just to look.",
-    "Read {n} pages last night before I dropped off.",
-    "Did {n} loads of washing today, a new record.",
-    "The heating bill came in at {m} this quarter.",
-    "Walked {n} km round the reservoir with a friend.",
-    "Bus was {n} minutes late, standard.",
-    "The kids' swimming lesson moved to {t}.",
-    "Paid {m} for a parking ticket I didn't deserve.",
-    "Got {n} tomatoes off the one plant that survived.",
+    "ran {n} km along the canal before work",
+    "spent {m} at the garage on a noise that turned out to be nothing",
+    "the {t} train was cancelled so I didn't get in until {t2}",
+    "booked the plumber for {t} and he wants {m} just to come and look",
+    "read {n} pages of the book club novel in one go",
+    "did {n} loads of washing and the airer is about to give up",
+    "the heating bill came in at {m} for the quarter",
+    "walked {n} km round the reservoir with a friend from work",
+    "the bus was {n} minutes late and then skipped my stop",
+    "the swimming lesson got pushed back to {t} without any warning",
+    "paid {m} for a parking ticket I'm still going to appeal",
+    "picked {n} tomatoes off the one plant that survived the slugs",
+    "the online shop charged {m} for delivery on a {m2} order",
+    "sat in a {n} minute queue at the post office behind a man with a sofa",
+    "my step counter says {n} thousand and it's barely lunchtime",
+    "the dentist moved my check-up to {t} on a day I'm at work",
+)
+_TAILS = (
+    "",
+    ", which was about the level of it",
+    ", so that's where my head's at",
+    ", and I'm still not over it",
+    ", classic",
+    ", go figure",
 )
 _ASKS = (
     "anyway, what's a quick dinner I can make tonight?",
@@ -245,16 +272,20 @@ def _busy(w: Writer, k: int) -> list[str]:
     """``k`` sentences of the user's value-dense small talk."""
     r = w.rng
     out = []
-    for s in r.sample(_BUSY, k):
+    for event in r.sample(_BUSY, k):
         t = f"{r.randint(6, 9)}:{r.choice((5, 12, 18, 27, 34, 48, 52)):02d}"
         t2 = f"{r.randint(10, 11)}:{r.choice((3, 14, 22, 37, 41, 56)):02d}"
-        m = f"£{r.randint(18, 260)}.{r.randint(1, 99):02d}"
-        out.append(
-            s.replace("{n}", str(r.randint(3, 40)))
+        m = f"\u00a3{r.randint(18, 260)}.{r.randint(1, 99):02d}"
+        m2 = f"\u00a3{r.randint(9, 40)}"
+        said = (
+            event.replace("{n}", str(r.randint(3, 40)))
+            .replace("{m2}", m2)
             .replace("{m}", m)
             .replace("{t2}", t2)
             .replace("{t}", t)
         )
+        lead = r.choice(_LEADS)
+        out.append(f"{lead} {said}{r.choice(_TAILS)}.")
     return out
 
 
