@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 
 from evals.families import (
+    answers,
     blind3,
     blind4,
     blind5,
@@ -40,6 +41,7 @@ GENERATORS = {
     **blind11.GENERATORS,
     **fixups.GENERATORS,
     "passing-details": passing.generate,
+    "prose-answers": answers.generate,
 }
 """Families that write their own trajectories (each blind set and ``fixups``), by style."""
 
@@ -160,6 +162,16 @@ FAMILIES: dict[str, Family] = {
             "of 40-80 words about something else ('..., since my partner went vegan in the "
             "spring, so what ...'), no cue words; the assistant never repeats it",
             style="passing-details",
+        ),
+        Family(
+            "prose-answers",
+            240,
+            16,
+            about="own (not held out, round 11): personal details said as the answer to the "
+            "assistant's questions ('Two, twins, both nine.'), alone or beside answers to other "
+            "questions, or as one clause of the user's value-dense small talk ('Ran 12 km ...'); "
+            "no cue words",
+            style="prose-answers",
         ),
         Family(
             "tables",

@@ -61,16 +61,18 @@ kind of fact.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
-from summem.summarizers.extractive.facts import has_hard_signal
+from summem.summarizers.extractive.facts import asks, has_hard_signal
 
 __all__ = [
     "SHORT_WORDS",
     "answered_sentence",
     "antecedent",
     "aside_statements",
+    "asks_the_user",
     "is_bare_reply",
     "leans_on_previous",
     "names_nothing_alone",
@@ -540,3 +542,28 @@ def antecedent(
 def _content_free(sentence: str) -> bool:
     words = _words(sentence)
     return all(w in _CONTENT_FREE for w in words)
+
+
+_ABOUT_THEM = frozenset(
+    ("you", "your", "you're", "you've", "yours", "anyone", "anybody", "anything")
+)
+"""Words a question about the person asked, or their household, holds."""
+_OFFERS = frozenset(("shall i", "should i", "can i", "may i", "want me", "like me", "shall we"))
+"""A question offering to do something asks for a decision, not for a detail."""
+
+
+def asks_the_user(sentence: str) -> bool:
+    """Whether ``sentence`` asks the person it talks to about themselves or their plans.
+
+    "Is there a lift where you live?", "Any allergies at all?" (anything asked of the listener
+    with no subject of the speaker's), "How do you take your coffee?"; not an offer ("Shall I
+    book it?", "Would you like me to draft it?"), which asks for a decision the reply's own
+    rule reads (:func:`answered_sentence`), and not a statement with a question tagged on.
+    """
+    if not asks(sentence):
+        return False
+    words = [w.lower().replace("\u2019", "'") for w in _WORD_RE.findall(sentence)]
+    pairs = {f"{a} {b}" for a, b in itertools.pairwise(words)}
+    if not _OFFERS.isdisjoint(pairs):
+        return False
+    return not _ABOUT_THEM.isdisjoint(words) or (bool(words) and words[0] == "any")

@@ -90,6 +90,7 @@ from summem.summarizers.extractive.context import (
     answered_sentence,
     antecedent,
     aside_statements,
+    asks_the_user,
     is_bare_reply,
     leans_on_previous,
     names_nothing_alone,
@@ -260,6 +261,7 @@ _SELECTION_HEURISTICS = (
     "kept_rows",
     "kept_bound_rows",
     "kept_memory_rows",
+    "answers",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -1058,6 +1060,8 @@ class ExtractiveSummarizer:
                     _clause_score(s, score, role, focus, speakers, self._off)
                     for s, score in zip(sentences, scores, strict=True)
                 ]
+            if role == "user" and not message.name and "answers" not in off:
+                scores = _answered(scores, sentences, asked)
             novel = [_novel_words(s, vocab) for s in sentences]
             tokens = [tokenize(s) for s in sentences]
             if vocab is not None:
@@ -1135,6 +1139,25 @@ class ExtractiveSummarizer:
             line = f"- assistant: {body}"
             add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
         return facts
+
+
+def _answered(
+    scores: list[float],
+    sentences: Sequence[str],
+    asked: tuple[str, list[str], list[float]] | None,
+) -> list[float]:
+    """``scores`` with :data:`_W_ANSWER` added to each statement that answers the assistant.
+
+    Only where the assistant's message just before asked the user about themselves
+    (:func:`.context.asks_the_user`), and only to a sentence of the reply that scores above 0
+    and does not ask in turn ("Six of us." scores nothing and stays so).
+    """
+    if asked is None or not any(asks_the_user(s) for s in asked[1]):
+        return scores
+    return [
+        score + _W_ANSWER if score > 0 and not asks(sentence) else score
+        for sentence, score in zip(sentences, scores, strict=True)
+    ]
 
 
 def _asides(
@@ -1624,6 +1647,12 @@ def _shares_labels(info: Any) -> bool:
 
 _ALONE = 0.3
 """What a short sentence pointing at what it never names keeps of its score, unjoined."""
+_W_ANSWER = 1.5
+"""What a statement of the user's adds when it answers what the assistant asked about them
+(:func:`.context.asks_the_user`): "Is there a lift where you live?" - "No lift, and we're on the
+third floor." The assistant asked because the answer shapes what it says next, and it may need
+it again; told in reply, such a detail carries no cue word and rarely a value, and scored alone
+it lost to the user's small talk with numbers in it (``prose-answers``)."""
 
 _Origin = tuple[list[str], float | None, list[str], str | None, int, int, list[tuple[str, float]]]
 
