@@ -501,7 +501,8 @@ class ExtractiveSummarizer:
         ``newer``: the tables the span and the kept turns show (``None``: not read). A row a
         later fetch of the same table shows changed (:func:`.tables.updated_rows`: a newer
         remembered table, or one of ``newer``) does not come back, whenever the message naming
-        it was said: that version is stale, and the newest is in the view or in its own record
+        it was said (one of the last :data:`.tables.MAX_REMEMBERED` with the same columns): that
+        version is stale, and the newest is in the view or in its own record
         (``ablate=["table_newest"]``; own ``ledger-updates`` family, a list fetched again with
         a named row's cell changed).
         """
@@ -553,12 +554,8 @@ class ExtractiveSummarizer:
             by_key = cited == alone
             if newer is not None:  # a row fetched again since, changed: the old one is stale
                 later = [recall_table(r.get("table")) for r in remembered[k + 1 :]]
-                stale = {
-                    i
-                    for other in (*later, *newer)
-                    if other is not None
-                    for i, _j in updated_rows(table, other)
-                }
+                same = [t for t in (*later, *newer) if t is not None and t[0] == table[0]]
+                stale = {i for t in same[-MAX_REMEMBERED:] for i, _j in updated_rows(table, t)}
                 cited, dropped = cited - stale, bool(cited & stale)
             else:
                 dropped = False
@@ -1473,35 +1470,35 @@ def _newest_rows(
 ) -> tuple[list[frozenset[str]], list[frozenset[str]], list[frozenset[str]]]:
     """The words naming rows of the span's ``table`` at ``pos``: its rows' newest versions.
 
-    A message naming only rows a later fetch of the same table shows changed (``versions``
-    after ``pos``, :func:`.tables.updated_rows`) does not name them here: ``referred``,
-    ``named`` and ``kept_said`` without it. A message of the span before ``pos`` naming only
-    rows this fetch changed (from an older one of the span, or a remembered one) names them
-    here: it is put with ``referred`` (and with ``named`` when it is the user's).
+    A message naming only rows a later fetch of the same table shows changed (one of the
+    last :data:`.tables.MAX_REMEMBERED` of ``versions`` after ``pos``, with the same columns:
+    :func:`.tables.updated_rows`) does not name them here:
+    ``referred``, ``named`` and ``kept_said`` without it. A message of the span since the
+    fetch before this one (of the span, else the newest remembered) naming only rows this
+    fetch changed names them here: it is put with ``referred`` (and with ``named`` when it is
+    the user's). At most that many comparisons per table and each message read once more at
+    most: the pass stays linear in the span.
     """
     nouns = row_nouns(head)
     header = table[0]
-    stale = {
-        i
-        for q, other in versions.items()
-        if q > pos and other[0] == header
-        for i, _j in updated_rows(table, other)
-    }
-    if stale:
+    later = [q for q, other in versions.items() if q > pos and other[0] == header]
+    stale = {i for q in later[-MAX_REMEMBERED:] for i, _j in updated_rows(table, versions[q])}
+    if stale:  # a later fetch has them changed
 
         def current(said: list[frozenset[str]]) -> list[frozenset[str]]:
             hits = named_by(table, said, nouns=nouns, apart=True)
             return [w for w, hit in zip(said, hits, strict=True) if not (hit and hit <= stale)]
 
         referred, named, kept_said = current(referred), current(named), current(kept_said)
-    older = [other for q, other in versions.items() if q < pos and other[0] == header]
-    for item in remembered:
+    earlier = [q for q in versions if q < pos and versions[q][0] == header]
+    since = max(earlier) if earlier else -1  # the fetch before this one, or a remembered one
+    older = versions[since] if earlier else None
+    for item in remembered if older is None else ():
         other = recall_table(item.get("table"))
-        if other is not None and other[0] == header:
-            older.append(other)
-    fresh = {j for other in older for _i, j in updated_rows(other, table)} - stale
+        older = other if other is not None and other[0] == header else older
+    fresh = {j for _i, j in updated_rows(older, table)} - stale if older is not None else set()
     if fresh:
-        before = [(role, words) for at, role, words in sayings if at < pos]
+        before = [(role, words) for at, role, words in sayings if since < at < pos]
         hits = named_by(table, [w for _r, w in before], nouns=nouns, apart=True)
         back = [(r, w) for (r, w), hit in zip(before, hits, strict=True) if hit and hit <= fresh]
         referred = [*(w for _r, w in back), *referred]
