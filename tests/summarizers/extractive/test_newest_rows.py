@@ -6,6 +6,7 @@ table showing the row changed makes the older version stale (``table_newest``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from summem._flow import run_sync
@@ -57,7 +58,7 @@ def _fetched(rows: tuple[tuple[str, ...], ...], at: str) -> list[Message]:
 def _summary(
     span: list[Message],
     max_tokens: int,
-    kept: list[Message] = (),
+    kept: Sequence[Message] = (),
     off: str | None = None,
     **kw: Any,
 ) -> SummaryOutput:
