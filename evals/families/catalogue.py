@@ -192,6 +192,15 @@ FAMILIES: dict[str, Family] = {
             style="ledgers",
         ),
         Family(
+            "ledger-updates",
+            200,
+            16,
+            about="own (not held out): the ledgers back office, where a list is fetched again "
+            "with the cell of a row a user turn named changed; the fact is the new cell, the "
+            "old one stale",
+            style="ledger-updates",
+        ),
+        Family(
             "confirmations",
             200,
             20,

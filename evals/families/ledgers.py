@@ -94,6 +94,13 @@ _ACKS = ("Will do.", "Noted.", "On it.", "Done, I've made a note.", "Sure.")
 
 
 class _Ledger(Writer):
+    shapes: dict[tuple[str, ...], int]
+    """The shape each header was last rendered in (a tool answers in one shape)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.shapes = {}
+
     system = (
         "You are Ledger, the back-office assistant of a small plumbing business: invoices, "
         "deliveries, the staff rota and van stock. Be brief."
@@ -136,9 +143,11 @@ class _Ledger(Writer):
         col = r.choice((1, 3))
         return header, rows, 0, col, "code" if col == 1 else "date"
 
-    def render(self, header: list[str], rows: list[list[str]]) -> str:
+    def render(self, header: list[str], rows: list[list[str]], shape: int | None = None) -> str:
+        """The table in one of eight shapes (``shape``, or drawn); :attr:`shapes` records it."""
         r = self.rng
-        shape = r.randrange(8)
+        shape = r.randrange(8) if shape is None else shape
+        self.shapes[tuple(header)] = shape
         if shape == 6:  # columns padded with spaces, as a command-line tool prints them
             widths = [
                 max(len(x) for x in col) + r.randint(2, 4)
@@ -232,4 +241,83 @@ def write(rng: random.Random, turns: int, facts: int) -> Writer:
     for t in sorted(asks):  # a reference planned past the last turn
         w.begin()
         asks.pop(t)()
+    return w
+
+
+def write_updates(rng: random.Random, turns: int, facts: int) -> Writer:
+    """The ``ledger-updates`` style: a list fetched again with the cell of a named row changed.
+
+    For each planted fact a list is shown, a user turn 1 to 3 turns later names a row of it
+    (as in :func:`write`), the same tool is called again 1 to 4 turns after that and answers
+    with the same rows, that row's fact cell changed (an invoice's amount or due date, a
+    parcel's new tracking code or ETA, a new standby contact, a new bin or reorder date) and,
+    for stock, other rows' quantities; most of the time a user turn names the row again after
+    the new list. The fact is the new cell; the old one is its stale value. Filler as in
+    :func:`write`.
+    """
+    w = _Ledger(rng)
+    at = set(spread(rng, turns - 24, facts, gap=6))
+    events: dict[int, Callable[[], None]] = {}
+    kinds = list(_LOOKUPS)
+
+    def free(t: int) -> int:
+        while t in events or t in at:
+            t += 1
+        return t
+
+    def plant(t: int) -> None:
+        kind = rng.choice(kinds)
+        header, rows, key, col, fact_kind, where = w.lookup(kind)
+        i = rng.randrange(len(rows))
+        old, ref = rows[i][col], rows[i][key]
+        first = free(t + rng.randint(1, 3))
+        events[first] = lambda: ask(ref, kind)
+        again = free(first + rng.randint(1, 4))
+        events[again] = lambda: refetch(kind, header, rows, i, col, fact_kind, old, where)
+        if rng.random() < 0.7:
+            events[free(again + rng.randint(1, 6))] = lambda: ask(ref, kind)
+
+    def ask(ref: str, kind: str) -> None:
+        w.say("user", rng.choice(_ASKS[kind]).format(key=ref))
+        w.say("assistant", rng.choice(_ACKS))
+
+    def refetch(
+        kind: str,
+        header: list[str],
+        rows: list[list[str]],
+        i: int,
+        col: int,
+        fact_kind: FactKind,
+        old: str,
+        stale_at: int,
+    ) -> None:
+        make = {"code": w.code, "value": w.money, "name": w.person}.get(fact_kind)
+        value = make()[0] if make else w.date(iso=kind in ("invoices", "stock"))[0]
+        new = [list(row) for row in rows]
+        new[i][col] = value
+        if kind == "stock":
+            for row in new:
+                if rng.random() < 0.3:
+                    row[2] = str(rng.randint(0, 40))
+        tool, args = _LOOKUPS[kind]
+        w.say("user", rng.choice(("Refresh that list.", "Pull it up again?", f"Run {tool} again.")))
+        where = w.call(tool, args, w.render(header, new, w.shapes[tuple(header)]))
+        w.say("assistant", rng.choice(("Updated list.", "Here it is again.", "Refreshed.")))
+        aliases = _date_forms(value) if fact_kind == "date" else ()
+        now = len(w.turn_starts) - 1
+        w.record(fact_kind, value, aliases, now, where, stale=old, stale_index=stale_at)
+
+    for t in range(turns):
+        w.begin()
+        if t in events:
+            events.pop(t)()
+        elif t in at:
+            plant(t)
+        elif rng.random() < 0.25:
+            w.lookup(rng.choice(kinds))  # a table nobody comes back to
+        else:
+            w.small_talk()
+    for t in sorted(events):  # planned past the last turn
+        w.begin()
+        events.pop(t)()
     return w

@@ -209,6 +209,7 @@ WRITERS: dict[str, Callable[[random.Random, int, int], blind.Writer | blind2.Wri
     **blind.WRITERS,
     **blind2.WRITERS,
     "ledgers": ledgers.write,
+    "ledger-updates": ledgers.write_updates,
 }
 """The styles that write their own conversation: the blind ones (both sets) and ``ledgers``."""
 STYLES = ("direct", "indirect", "nested-tool", "lists", "heldout", *WRITERS)

@@ -139,6 +139,7 @@ from summem.summarizers.extractive.tables import (
     referred_rows,
     remember,
     said_words,
+    updated_rows,
 )
 from summem.summarizers.extractive.templates import (
     COUNTED_BY,
@@ -262,6 +263,7 @@ _SELECTION_HEURISTICS = (
     "kept_bound_rows",
     "kept_memory_rows",
     "answers",
+    "table_newest",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -396,8 +398,15 @@ class ExtractiveSummarizer:
         recalling = users if "kept_memory_rows" not in off else []  # rows of earlier tables
         lend = self.tables and users and not {"table_bound_rows", "kept_bound_rows"} & off
         span_words: set[str] | None = set() if lend and "novelty" not in off else None
-        new = self._new_facts(request, focus, last_day, seen_tables, after, span_words)
         remembered = _remembered_tables(previous_extra(request.previous_info))
+        versions = (  # every table the span and the kept turns show, by position
+            _shown_tables(request, "leading_stamp" in off)
+            if self.tables and "table_newest" not in off
+            else None
+        )
+        new = self._new_facts(
+            request, focus, last_day, seen_tables, after, span_words, versions, remembered
+        )
         if self.tables and "table_rows" not in off:
             self._refocus_tables(old, request.messages)
         if self.tables and "table_memory" not in off:
@@ -409,6 +418,7 @@ class ExtractiveSummarizer:
                     request.previous_summary or "",
                     seen_tables,
                     changes,
+                    None if versions is None else list(versions.values()),
                 )
             )
             if "table_changes" not in off:
@@ -477,6 +487,7 @@ class ExtractiveSummarizer:
         previous: str,
         seen: Sequence[dict[str, Any]] = (),
         changes: list[_Change] | None = None,
+        newer: Sequence[Table] | None = None,
     ) -> list[Fact]:
         """The rows of earlier tables the span names, each table's as one fact.
 
@@ -494,6 +505,14 @@ class ExtractiveSummarizer:
         reference. A table evicted more than one reduction ago brings back only such a row,
         named by a rare key cell or a description (see :data:`_MEMORY_ROUNDS`); when two or
         three messages each name a different row so, those rows come back together.
+
+        ``newer``: the tables the span and the kept turns show (``None``: not read). A row a
+        later fetch of the same table shows changed (:func:`.tables.updated_rows`: a newer
+        remembered table, or one of ``newer``) does not come back, whenever the message naming
+        it was said (one of the last :data:`.tables.MAX_REMEMBERED` with the same columns): that
+        version is stale, and the newest is in the view or in its own record
+        (``ablate=["table_newest"]``; own ``ledger-updates`` family, a list fetched again with
+        a named row's cell changed).
         """
         at = [pos for pos, m in enumerate(messages) if m.role == "user" and not m.is_summary]
         said = _said_words(messages)
@@ -540,13 +559,21 @@ class ExtractiveSummarizer:
                 continue
             else:
                 cited = set().union(*named)
+            by_key = cited == alone
+            if newer is not None:  # a row fetched again since, changed: the old one is stale
+                later = [recall_table(r.get("table")) for r in remembered[k + 1 :]]
+                same = [t for t in (*later, *newer) if t is not None and t[0] == table[0]]
+                stale = {i for t in same[-MAX_REMEMBERED:] for i, _j in updated_rows(table, t)}
+                cited, dropped = cited - stale, bool(cited & stale)
+            else:
+                dropped = False
             if not cited or len(cited) > MAX_CITED:
                 continue
             record = compact_table(
                 table,
                 _MAX_RECORD,
                 [said[m] for m, r in enumerate(named) if r],
-                sorted(cited) if cited == alone else (),
+                sorted(cited) if by_key or dropped else (),
                 nouns,
             )
             rows = record.partition("] ")[2].rpartition(" (+")[0] or record.partition("] ")[2]
@@ -554,7 +581,7 @@ class ExtractiveSummarizer:
                 continue  # the summary holds those rows already
             body = f"{item['head']} -> {record}"
             score = _TOOL_BASE + min(_tool_score(body, self._off), _TOOL_CAP)
-            each = len(cited) == 1 or (old_table and cited == alone)  # each row named alone
+            each = len(cited) == 1 or (old_table and by_key)  # each row named alone
             if each and "table_recall" not in self.ablate:
                 score += _W_REFERRED if old_table else _W_RECALLED  # the user came back to it
             line = f"- tool: {_one_line(body)}"
@@ -940,6 +967,8 @@ class ExtractiveSummarizer:
         seen_tables: list[dict[str, Any]],
         after: Sequence[Message] = (),
         span_words: set[str] | None = None,
+        versions: Mapping[int, Table] | None = None,
+        remembered: Sequence[dict[str, Any]] = (),
     ) -> list[Fact]:
         """The span's candidate facts; the tables its tool results hold go to ``seen_tables``.
 
@@ -956,6 +985,14 @@ class ExtractiveSummarizer:
         and one a kept turn names was cut to the second when that turn was evicted and named
         it (:meth:`_bind_named_rows`), and lost the first (``tables``, 5 seeds, 4,000: 0.907
         -> 0.837 after 10 reductions).
+
+        ``versions``: the tables the span and the kept turns show, by position (kept turns
+        after the span's; ``None``: not read). A row a later fetch of the same table shows
+        changed (:func:`.tables.updated_rows`) is stale: a message naming it does not show it
+        in this table's record. The newer fetch's record shows it instead, named by a message
+        before that fetch too (after the older fetch, or a remembered one: ``remembered``):
+        the user came back to the row, whose newest version it holds (``ablate=
+        ["table_newest"]``; own ``ledger-updates`` family).
         """
         messages = request.messages
         names = tool_names(messages)
@@ -1011,13 +1048,27 @@ class ExtractiveSummarizer:
 
                 referred = [words for at, _role, words in sayings if at > later]
                 named = [words for at, role, words in sayings if at > later and role == "user"]
+                said_after = kept_said
+                shown = versions.get(pos) if versions is not None else None
+                if shown is not None:
+                    referred, named, said_after = _newest_rows(
+                        shown,
+                        pos,
+                        versions or {},
+                        remembered,
+                        sayings,
+                        referred,
+                        named,
+                        kept_said,
+                        head,
+                    )
 
                 args = call[1] if call else {}
                 body = _one_line(tool_body(head, args, text, referred, tables=self.tables))
-                if kept_said and not _used_table(body, referred):  # the span names no row
-                    also = _one_line(tool_body(head, args, text, kept_said, tables=self.tables))
-                    if _used_table(also, kept_said, MIN_TABLE_ROWS):
-                        body, named = also, kept_said
+                if said_after and not _used_table(body, referred):  # the span names no row
+                    also = _one_line(tool_body(head, args, text, said_after, tables=self.tables))
+                    if _used_table(also, said_after, MIN_TABLE_ROWS):
+                        body, named = also, said_after
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
                 score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
@@ -1424,6 +1475,76 @@ def _kept_users(kept: Sequence[Message]) -> list[Message]:
         elif m.role == "user" and not m.is_summary and not m.name:
             out.append(m)
     return out
+
+
+def _shown_tables(request: SummaryRequest, no_stamp: bool = False) -> dict[int, Table]:
+    """The tables of at least :data:`MIN_TABLE_ROWS` rows the span and the kept turns show.
+
+    By position: the span's messages, then the kept turns (``request.kept``) after them. Read
+    as :meth:`ExtractiveSummarizer._new_facts` reads a tool result (a leading stamp aside
+    unless ``no_stamp``). Only compared with other tables: no word of a kept turn is written.
+    """
+    out: dict[int, Table] = {}
+    for pos, message in enumerate([*request.messages, *request.kept]):
+        if message.role != "tool":
+            continue
+        text = content_text(message)
+        if not no_stamp:
+            lead, rest = leading_stamp(text)
+            text = rest if lead else text
+        table = read_table(text)
+        if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
+            out[pos] = table
+    return out
+
+
+def _newest_rows(
+    table: Table,
+    pos: int,
+    versions: Mapping[int, Table],
+    remembered: Sequence[dict[str, Any]],
+    sayings: Sequence[tuple[int, str, frozenset[str]]],
+    referred: list[frozenset[str]],
+    named: list[frozenset[str]],
+    kept_said: list[frozenset[str]],
+    head: str,
+) -> tuple[list[frozenset[str]], list[frozenset[str]], list[frozenset[str]]]:
+    """The words naming rows of the span's ``table`` at ``pos``: its rows' newest versions.
+
+    A message naming only rows a later fetch of the same table shows changed (one of the
+    last :data:`.tables.MAX_REMEMBERED` of ``versions`` after ``pos``, with the same columns:
+    :func:`.tables.updated_rows`) does not name them here:
+    ``referred``, ``named`` and ``kept_said`` without it. A message of the span since the
+    fetch before this one (of the span, else the newest remembered) naming only rows this
+    fetch changed names them here: it is put with ``referred`` (and with ``named`` when it is
+    the user's). At most that many comparisons per table and each message read once more at
+    most: the pass stays linear in the span.
+    """
+    nouns = row_nouns(head)
+    header = table[0]
+    later = [q for q, other in versions.items() if q > pos and other[0] == header]
+    stale = {i for q in later[-MAX_REMEMBERED:] for i, _j in updated_rows(table, versions[q])}
+    if stale:  # a later fetch has them changed
+
+        def current(said: list[frozenset[str]]) -> list[frozenset[str]]:
+            hits = named_by(table, said, nouns=nouns, apart=True)
+            return [w for w, hit in zip(said, hits, strict=True) if not (hit and hit <= stale)]
+
+        referred, named, kept_said = current(referred), current(named), current(kept_said)
+    earlier = [q for q in versions if q < pos and versions[q][0] == header]
+    since = max(earlier) if earlier else -1  # the fetch before this one, or a remembered one
+    older = versions[since] if earlier else None
+    for item in remembered if older is None else ():
+        other = recall_table(item.get("table"))
+        older = other if other is not None and other[0] == header else older
+    fresh = {j for _i, j in updated_rows(older, table)} - stale if older is not None else set()
+    if fresh:
+        before = [(role, words) for at, role, words in sayings if since < at < pos]
+        hits = named_by(table, [w for _r, w in before], nouns=nouns, apart=True)
+        back = [(r, w) for (r, w), hit in zip(before, hits, strict=True) if hit and hit <= fresh]
+        referred = [*(w for _r, w in back), *referred]
+        named = [*(w for r, w in back if r == "user"), *named]
+    return referred, named, kept_said
 
 
 def _said_words(messages: Sequence[Message]) -> list[frozenset[str]]:

@@ -48,6 +48,7 @@ __all__ = [
     "referred_rows",
     "remember",
     "said_words",
+    "updated_rows",
 ]
 
 _ROW_KEYS = ("rows", "data", "values", "records", "items")
@@ -460,3 +461,33 @@ def parse_record(record: str) -> Table | None:
     rows = [[c.strip() for c in r.split(" | ")] for r in m.group("rows").split("; ")]
     rows = [r for r in rows if len(r) == len(header)]
     return (header, rows) if len(header) > 1 and rows else None
+
+
+def updated_rows(older: Table, newer: Table) -> list[tuple[int, int]]:
+    """The rows of ``older`` a newer fetch of the same table shows changed: (older, newer).
+
+    The same table: the same columns. The same row: a key cell (:func:`key_columns` of both)
+    in common and at least half the cells equal ("Mossgrove" with a new amount); a row that
+    shares its key alone is another record of a list that happens to have it. A row shown
+    again unchanged is not listed: its older version is not stale.
+    """
+    if list(older[0]) != list(newer[0]):
+        return []
+    keys = sorted(key_columns(older) & key_columns(newer))
+    width = len(older[0])
+    index: dict[tuple[int, str], int] = {}
+    for j, row in enumerate(newer[1]):
+        for c in keys:
+            index.setdefault((c, row[c]), j)
+    out: list[tuple[int, int]] = []
+    for i, row in enumerate(older[1]):
+        for c in keys:
+            at = index.get((c, row[c]))
+            if at is None:
+                continue
+            same = sum(1 for a, b in zip(row, newer[1][at], strict=False) if a == b)
+            if 2 * same >= width:
+                if same < width:
+                    out.append((i, at))
+                break
+    return out
