@@ -73,6 +73,7 @@ __all__ = [
     "aside_statements",
     "is_bare_reply",
     "leans_on_previous",
+    "leans_on_result",
     "names_nothing_alone",
     "says_nothing",
     "stands_alone",
@@ -112,6 +113,8 @@ _POINTERS = frozenset(
 """Words that, in a short sentence, point at something said before."""
 _POINTING = _POINTERS | frozenset(_split("they're they've he's she's it'll that's"))
 """Pointers, contractions included, in a message's opening sentence."""
+_RESULT_POINTING = _POINTING | frozenset(_split("here here's"))
+"""Pointers at a tool result shown just before: "Here you go", "Here's the list" too."""
 _SELF = frozenset(_split("i i'm i'd i'll i've"))
 """The speaker's own "I", capitalised anywhere: not a name."""
 _CONTRASTS = frozenset(_split("but and"))
@@ -475,6 +478,24 @@ def leans_on_previous(sentence: str) -> bool:
     if start < len(words) and words[start] in _CONTRASTS:
         return True  # "Cool, but my favourite is ...": it answers what came before
     return not _POINTING.isdisjoint(words[start : start + _LEAN_WORDS])
+
+
+def leans_on_result(sentence: str) -> bool:
+    """Whether a message's opening sentence only presents the tool result shown before it.
+
+    Short (under ``SHORT_WORDS`` words) and holding a pointer among its first ``_LEAN_WORDS``
+    words, an interjection aside, "here" counted: "Here you go, 16 rows.", "Here's the
+    list.", "That's all of them.". Said right after a tool result, it points at that result:
+    once the result's line is gone, "16 rows" of what? So it is kept only beside that line
+    (:attr:`.selection.Fact.leans_on`).
+    """
+    words = _words(sentence.lstrip("\"'([ "))
+    if not 0 < len(words) < SHORT_WORDS:
+        return False
+    start = 0
+    while start < len(words) and words[start] in _CONTENT_FREE and words[start] not in _POINTING:
+        start += 1
+    return not _RESULT_POINTING.isdisjoint(words[start : start + _LEAN_WORDS])
 
 
 def names_nothing_alone(sentence: str) -> bool:

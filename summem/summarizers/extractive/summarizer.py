@@ -92,6 +92,7 @@ from summem.summarizers.extractive.context import (
     aside_statements,
     is_bare_reply,
     leans_on_previous,
+    leans_on_result,
     names_nothing_alone,
     says_nothing,
     units,
@@ -260,6 +261,7 @@ _SELECTION_HEURISTICS = (
     "kept_rows",
     "kept_bound_rows",
     "kept_memory_rows",
+    "result_context",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -889,6 +891,7 @@ class ExtractiveSummarizer:
         origin = _previous_provenance(request.previous_info)
         counted = "template_counts" not in self.ablate
         counts = _counts(request.previous_info) if counted else {}
+        leanings = _leanings(request.previous_info)
         facts: list[Fact] = []
         lines = summary_lines(
             text, self.max_line_chars, shared_labels=_shares_labels(request.previous_info)
@@ -911,6 +914,7 @@ class ExtractiveSummarizer:
             fact.more, fact.own = more, own
             fact.whole = whole
             fact.seen, fact.said = counts.get(index, (0, 0))
+            fact.leans = leanings.get(index, [])
             facts.append(fact)
             label = line.partition(": ")[0]
             for text, score in absorbed:  # kept apart before the expansion: apart again
@@ -924,7 +928,7 @@ class ExtractiveSummarizer:
                 )
                 part.more, part.own = more, own
                 facts.append(part)
-        return facts
+        return _link_leaning(facts)
 
     def _new_facts(
         self,
@@ -957,6 +961,7 @@ class ExtractiveSummarizer:
         cap = float("inf") if "tool_cap" in off else _TOOL_CAP
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
         prior: tuple[str, str, list[str]] | None = None  # the last message: speaker, id, words
+        result: tuple[str, Fact] | None = None  # the message before, a tool result: id, line
         sayings = _sayings(messages)  # each message's words: a later one may name a row
         kept_said = _said_words(after)  # the kept turns': read only where the span names none
         known: set[str] = set(tokenize(request.previous_summary or ""))  # values seen so far
@@ -966,18 +971,19 @@ class ExtractiveSummarizer:
 
         def add(
             line: str, day: str | None, score: float, ids: list[str], order: Any, words: list[str]
-        ) -> None:
+        ) -> Fact:
             key = " ".join(words)  # the speaker's and the sentence's words: case and
             seen = by_key.get(key)  # punctuation aside, the same thing said again
             if seen is not None:  # an exact repeat: one line, both sources, a little weight
                 seen.merge_ids(ids)
                 seen.priority += 0.0
-                return
+                return seen
             what = content_words(words=words)
             fact = make_fact(line, day, self._density(score, line), ids, order, what)
             fact.own = len(ids)
             by_key[key] = fact
             facts.append(fact)
+            return fact
 
         for pos, message in enumerate(messages):
             text = content_text(message)
@@ -1023,9 +1029,11 @@ class ExtractiveSummarizer:
                     vocab.update(tokenize(text))
                 news = 1.0 if "tool_novelty" in off else _tool_news(body, head, known, reports)
                 before = len(facts)
-                add(f"- tool: {body}", day, score * news, ids, (2, pos, 0), ["tool", *words])
+                line = f"- tool: {body}"
+                shown = add(line, day, score * news, ids, (2, pos, 0), ["tool", *words])
                 if len(facts) > before:
                     facts[-1].capped = news < _NEWS_CAP
+                result = (message.id, shown)
                 continue
             role = "summary" if message.is_summary else message.role
             speaker = _speaker(message.name or role)
@@ -1077,7 +1085,7 @@ class ExtractiveSummarizer:
                     updates = any(not CORRECTION_WORDS.isdisjoint(tokens[i]) for i in group)
                     score += _W_NOVEL * (1.0 if updates else _novel_share(group, novel))
                 sub = group[0] + 1
-                add(
+                fact = add(
                     label + sentence,
                     day,
                     score,
@@ -1085,6 +1093,14 @@ class ExtractiveSummarizer:
                     (2, pos, sub),
                     who + tokenize(sentence),
                 )
+                presents = (
+                    result is not None
+                    and "result_context" not in off
+                    and all(scores[i] <= 0 for i in range(group[0]))
+                    and leans_on_result(sentence)
+                )
+                if presents and result is not None and fact.leans_on is None:
+                    fact.leans, fact.leans_on = [result[0]], result[1]  # "Here you go, 16 rows."
             if role == "user" and not message.name and "asides" not in off:
                 for aside, at in _asides(sentences, scores, groups):
                     score = score_sentence(aside, role, focus, speakers=speakers, off=self._off)
@@ -1102,6 +1118,7 @@ class ExtractiveSummarizer:
                         (2, pos, at + 1),
                         who + tokenize(aside),
                     )
+            result = None
             if sentences:
                 prior = (speaker, message.id, sentences)
             if role == "assistant" and sentences:
@@ -1678,6 +1695,41 @@ def _counts(info: Any) -> dict[int, tuple[int, int]]:
             seen, said = _stored_count(entry.get("seen")), _stored_count(entry.get("said"))
             out[line] = (seen if seen > 1 else 0, said if said > 1 else 0)
     return out
+
+
+def _leanings(info: Any) -> dict[int, list[str]]:
+    """``line -> ids`` of the messages each line of the previous summary leans on (``"leans"``)."""
+    extra = previous_extra(info)
+    entries = extra.get("provenance") if extra is not None else None
+    out: dict[int, list[str]] = {}
+    for entry in entries if isinstance(entries, list) else ():
+        if isinstance(entry, Mapping) and isinstance(line := entry.get("line"), int):
+            leans = entry.get("leans")
+            ids = [i for i in leans if isinstance(i, str)] if isinstance(leans, list) else []
+            if ids:
+                out[line] = ids[-MAX_LINE_IDS:]
+    return out
+
+
+def _link_leaning(facts: list[Fact]) -> list[Fact]:
+    """``facts`` with each carried line that leans on another linked to it again.
+
+    A line recorded as leaning (``"leans"``: "Here you go, 16 rows." after a tool result) is
+    kept only beside the line citing what it leans on (:attr:`.selection.Fact.leans_on`);
+    one whose partner is no longer among them is not carried: alone it says nothing.
+    """
+    by_id: dict[str, Fact] = {}
+    for fact in facts:
+        for i in fact.ids:
+            by_id.setdefault(i, fact)
+    kept: list[Fact] = []
+    for fact in facts:
+        if fact.leans:
+            fact.leans_on = next((by_id[i] for i in fact.leans if i in by_id), None)
+            if fact.leans_on is None or fact.leans_on is fact:
+                continue
+        kept.append(fact)
+    return kept
 
 
 _MAX_STORED_COUNT = 1_000_000
