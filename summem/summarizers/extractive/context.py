@@ -47,6 +47,13 @@ on one line: ``- Audrey: They're called Peruvian Lilies, in reply to Jolene: Wha
 flowers?`` (:func:`leans_on_previous`). Only short ones: a sentence of
 ``SHORT_WORDS`` words or more usually says what it is about.
 
+A short opening sentence right after a tool result that only presents it ("Here you go, 16
+rows.", "Here's the list.": :func:`leans_on_result`, "here" counted as a pointer) cannot be
+joined to it (the result is a line of its own, ``- tool: ...``), so it is kept only beside that
+line, in this round and the later ones (``Fact.leans_on``, recorded in provenance as
+``"leans"``; ``ablate=["result_context"]``): alone, "16 rows" of what? In the own ``ledgers``
+family such lines were most of the summary's dependent short lines.
+
 A short opening sentence that points at something it never names and cannot be joined to
 what it answers ("I'd love to try it sometime.": no number, code or name of its own,
 :func:`names_nothing_alone`) keeps 0.3 of its score: alone it tells a reader little, so it is
