@@ -218,6 +218,8 @@ class Selection:
                 return
             if fact.state or (fact.cost is not None and fact.cost > room):
                 continue
+            if _orphan(fact.leans_on):
+                continue  # not before what it leans on: a later pass may take both
             dup = self._index.find(fact)
             if dup is not None:
                 dup.merge_ids(fact.ids, fact.more)
@@ -298,6 +300,8 @@ class Selection:
             if room < 1 or tries >= _NEAR_MISS_TRIES:
                 break
             if fact.state or fact.cost is None or fact.cost > room + _NEAR_MISS_SLACK:
+                continue
+            if _orphan(fact.leans_on):
                 continue
             if self._index.find(fact) is not None:
                 continue  # a repeat of a kept fact

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.extractive.context import leans_on_result
+from summem.summarizers.extractive.selection import Fact, Selection, make_fact
+from summem.tokens.base import ApproxCounter
 from tests.summarizers.extractive.test_selection_policy import call, lines, msg, summarize
 
 _TABLE = "part\tname\tprice\tdue\n" + "\n".join(
@@ -63,3 +65,21 @@ def test_leans_on_result() -> None:
     assert not leans_on_result("Your order A17 shipped on 3 May.")  # says what it is about
     assert not leans_on_result("Done.")
     assert not leans_on_result("Here are the parts you asked for, sorted by due date.")  # long
+
+
+def test_selection_takes_no_line_before_what_it_leans_on() -> None:
+    def fact(line: str, score: float, n: int) -> Fact:
+        return make_fact(line, None, score, [f"m{n}"], (2, n, 0), frozenset(line.split()))
+
+    result = fact("- tool: list_parts() -> " + " ".join(f"P{i:03d}" for i in range(40)), 1.0, 1)
+    here = fact("- assistant: " + _HERE, 5.0, 2)
+    here.leans_on = result
+    other = fact("- user: My locker code at the depot is 5521.", 2.0, 3)
+    selection = Selection(ApproxCounter(), 40)
+    selection.fill([here, result, other], 40)
+    assert (here.state, result.state, other.state) == (0, 0, 1)  # the room goes to a fact
+    roomy = Selection(ApproxCounter(), 400)
+    roomy.fill([here, result], 400)
+    assert (here.state, result.state) == (0, 1)
+    roomy.fill([here], 400)  # the next pass takes it, beside its result
+    assert here.state == 1
