@@ -394,7 +394,7 @@ class ExtractiveSummarizer:
         users = _kept_users(request.kept) if self.tables else []
         after = users if "kept_rows" not in off else []
         recalling = users if "kept_memory_rows" not in off else []  # rows of earlier tables
-        new = self._new_facts(request, focus, last_day, seen_tables, after)
+        new = self._new_facts(request, focus, last_day, seen_tables, after, old)
         remembered = _remembered_tables(previous_extra(request.previous_info))
         if self.tables and "table_rows" not in off:
             self._refocus_tables(old, request.messages)
@@ -462,6 +462,7 @@ class ExtractiveSummarizer:
                 "templates": write_memory(templates),
                 "open_runs": write_open_runs(open_runs),
                 "tables": _next_memory(remembered, seen_tables),
+                **_ends_on_result(request.messages),
                 COUNTED_BY: "occasions",
             },
         )
@@ -937,6 +938,7 @@ class ExtractiveSummarizer:
         day: str | None,
         seen_tables: list[dict[str, Any]],
         after: Sequence[Message] = (),
+        carried: Sequence[Fact] = (),
     ) -> list[Fact]:
         """The span's candidate facts; the tables its tool results hold go to ``seen_tables``.
 
@@ -961,7 +963,7 @@ class ExtractiveSummarizer:
         cap = float("inf") if "tool_cap" in off else _TOOL_CAP
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
         prior: tuple[str, str, list[str]] | None = None  # the last message: speaker, id, words
-        result: tuple[str, Fact] | None = None  # the message before, a tool result: id, line
+        result = _result_before(request, carried)  # the message before, a tool result: id, line
         sayings = _sayings(messages)  # each message's words: a later one may name a row
         kept_said = _said_words(after)  # the kept turns': read only where the span names none
         known: set[str] = set(tokenize(request.previous_summary or ""))  # values seen so far
@@ -1085,6 +1087,14 @@ class ExtractiveSummarizer:
                     updates = any(not CORRECTION_WORDS.isdisjoint(tokens[i]) for i in group)
                     score += _W_NOVEL * (1.0 if updates else _novel_share(group, novel))
                 sub = group[0] + 1
+                presents = (
+                    result is not None
+                    and "result_context" not in off
+                    and all(scores[i] <= 0 for i in range(group[0]))
+                    and leans_on_result(sentence)
+                )
+                if presents and result is not None and result[1] is None:
+                    continue  # its result went last round, and the result's line with it
                 fact = add(
                     label + sentence,
                     day,
@@ -1092,12 +1102,6 @@ class ExtractiveSummarizer:
                     ids,
                     (2, pos, sub),
                     who + tokenize(sentence),
-                )
-                presents = (
-                    result is not None
-                    and "result_context" not in off
-                    and all(scores[i] <= 0 for i in range(group[0]))
-                    and leans_on_result(sentence)
                 )
                 if presents and result is not None and fact.leans_on is None:
                     fact.leans, fact.leans_on = [result[0]], result[1]  # "Here you go, 16 rows."
@@ -1695,6 +1699,29 @@ def _counts(info: Any) -> dict[int, tuple[int, int]]:
             seen, said = _stored_count(entry.get("seen")), _stored_count(entry.get("said"))
             out[line] = (seen if seen > 1 else 0, said if said > 1 else 0)
     return out
+
+
+_ENDS_ON_RESULT = "ends_on_result"
+"""``extra`` key: the id of the tool result a span ended on (the next span's first message
+may present it, "Here you go, 16 rows.")."""
+
+
+def _ends_on_result(messages: Sequence[Message]) -> dict[str, str]:
+    """``{ends_on_result: id}`` when the span's last message is a tool result, else nothing."""
+    if messages and messages[-1].role == "tool":
+        return {_ENDS_ON_RESULT: messages[-1].id}
+    return {}
+
+
+def _result_before(
+    request: SummaryRequest, carried: Sequence[Fact]
+) -> tuple[str, Fact | None] | None:
+    """The tool result the previous span ended on, and the carried line citing it (if any)."""
+    extra = previous_extra(request.previous_info)
+    last = extra.get(_ENDS_ON_RESULT) if extra is not None else None
+    if not isinstance(last, str):
+        return None
+    return last, next((f for f in carried if last in f.ids), None)
 
 
 def _leanings(info: Any) -> dict[int, list[str]]:

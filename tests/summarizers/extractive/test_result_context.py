@@ -83,3 +83,24 @@ def test_selection_takes_no_line_before_what_it_leans_on() -> None:
     assert (here.state, result.state) == (0, 1)
     roomy.fill([here], 400)  # the next pass takes it, beside its result
     assert here.state == 1
+
+
+def test_a_span_opening_on_a_line_presenting_the_last_spans_result() -> None:
+    fetched = _fetched()
+    code = msg("u0", "My locker code at the depot is 5521 and my shift starts at 06:40.")
+    first_span, second_span = [code, *fetched[:3]], fetched[3:4]  # cut after the result
+    for budget, kept in ((30, False), (400, True)):
+        first = summarize(first_span, budget, verbatim_words=0)
+        assert first.extra["ends_on_result"] == "t1"
+        assert ("list_parts" in first.text) is kept
+        info = SummaryInfo(extra=first.extra)
+        second = summarize(second_span, 400, previous_summary=first.text, previous_info=info)
+        assert any(_HERE in x for x in lines(second)) is kept  # only beside its result
+        off = summarize(
+            second_span,
+            400,
+            previous_summary=first.text,
+            previous_info=info,
+            ablate=("result_context",),
+        )
+        assert any(_HERE in x for x in lines(off))
