@@ -51,8 +51,11 @@ A short opening sentence right after a tool result that only presents it ("Here 
 rows.", "Here's the list.": :func:`leans_on_result`, "here" counted as a pointer) cannot be
 joined to it (the result is a line of its own, ``- tool: ...``), so it is kept only beside that
 line, in this round and the later ones (``Fact.leans_on``, recorded in provenance as
-``"leans"``; ``ablate=["result_context"]``): alone, "16 rows" of what? In the own ``ledgers``
-family such lines were most of the summary's dependent short lines.
+``"leans"``; ``ablate=["result_context"]``): alone, "16 rows" of what? When a reduction cut
+between the two, the summary records the result it ended on (``extra["ends_on_result"]``) and
+the next round links the sentence to that result's carried line, or leaves it out when the line
+is gone. In the own ``ledgers`` family such lines were most of the summary's dependent short
+lines (docs-notes/fidelity-round11-fragments.md).
 
 A short opening sentence that points at something it never names and cannot be joined to
 what it answers ("I'd love to try it sometime.": no number, code or name of its own,

@@ -70,7 +70,8 @@ lines have no entry); lines carried over keep the ids the previous summary recor
 ``request.previous_info.extra``). A line records at most :data:`~.selection.MAX_LINE_IDS` ids:
 its first source and its latest ones, with ``"more": n`` counting those left out (a sentence
 repeated all session long), so a summary's record is O(its lines), not O(history); the same cap
-keeps the latest ``"supersedes"`` and ``"marks"``. The reducer's ``uncovered_ids`` may then
+keeps the latest ``"supersedes"``, ``"marks"`` and ``"leans"`` (the tool result a line
+presenting it leans on, see :mod:`.context`). The reducer's ``uncovered_ids`` may then
 list a repeat of a kept line that fell to the cap (``recall`` still finds it).
 """
 
