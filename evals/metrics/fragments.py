@@ -13,7 +13,8 @@ the rest of the summary. A line is a **dependent fragment** when
 
    - ``clipped``: it starts in the middle of its source sentence, two words or more that are
      not greetings or interjections (:data:`DISCOURSE`) were cut before it, and that sentence
-     is not elsewhere in the summary;
+     is not elsewhere in the summary; a cut at the start of a clause with a subject of its
+     own is none (:func:`_clause_start`);
    - ``refers back``: it holds a referring word (:data:`REFERRING`: it, she, they, this, that
      one, the same...; "this morning", "that week" and the like do not count) or opens with
      an ellipsis word (:data:`CONTINUATIONS`: and, but, also, yes...), and the sentence
@@ -47,8 +48,10 @@ __all__ = [
     "CARRIED_SHARE",
     "CONTINUATIONS",
     "DISCOURSE",
+    "JOINING",
     "MAX_WORDS",
     "REFERRING",
+    "SUBJECTS",
     "Fragment",
     "FragmentCount",
     "HistoryIndex",
@@ -153,6 +156,41 @@ CONTINUATIONS = frozenset(
 )
 """Words that, opening a line, carry on from something said before."""
 
+JOINING = frozenset(
+    [
+        "and",
+        "but",
+        "or",
+        "nor",
+        "so",
+        "because",
+        "cause",
+        "since",
+        "as",
+        "given",
+        "seeing",
+        "now",
+        "considering",
+        "though",
+        "although",
+        "while",
+        "whilst",
+        "whereas",
+        "plus",
+        "also",
+        "then",
+        "that",
+        "with",
+        "what",
+    ]
+)
+"""Words that join a clause to its host without being part of what it says ("..., and I'm a
+size 11", "... \u2014 because I'm on crutches \u2014", "..., what with my knee")."""
+SUBJECTS = frozenset(
+    ["i", "i'm", "i've", "i'd", "i'll", "my", "we", "we're", "we've", "we'd", "we'll", "our"]
+)
+"""The speaker as a clause's subject: a clause opening with one says who it is about."""
+
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 _SENTENCE = re.compile(r"(?<=[.!?])(?<!\s\d\.)(?<!\s\d\d\.)\s+|\n+")
 """Sentence ends; not the dot of a day in a date ("3. März 2026")."""
@@ -237,7 +275,16 @@ def _leans(text: str) -> bool:
 
 
 def _clause_start(text: str, sentence: str) -> bool:
-    """Whether ``text`` starts ``sentence``'s clause: after a dash, colon or semicolon, capital."""
+    """Whether ``text`` starts ``sentence``'s clause.
+
+    After a dash, colon or semicolon, a capital ("Guess what - I got a puppy"); or a clause
+    with a subject of its own, the speaker or a name, cut off its host at a comma, dash,
+    colon or semicolon with at most its joining words (:data:`JOINING`): "..., and I'm a
+    size 11 in trainers, so ...", "... \u2014 since my father is diabetic now \u2014 ...". Such
+    a clause says what it says alone; a cut before a clause with no subject of its own
+    ("... routines - rehearsing hard") or one whose subject points back ("..., and it's on 3
+    May") is not one.
+    """
     first = _WORD.findall(text)[:2]
     if not first:
         return True
@@ -247,7 +294,26 @@ def _clause_start(text: str, sentence: str) -> bool:
         return True
     before = sentence[: found.start()].rstrip()
     boundary = before.endswith(("-", ":", ";", "\u2014", "\u2013"))
-    return boundary and sentence[found.start()].isupper()
+    if boundary and sentence[found.start()].isupper():
+        return True
+    return _own_subject(text, sentence[found.start() :], before)
+
+
+def _own_subject(text: str, rest: str, before: str) -> bool:
+    """Whether ``text`` (``rest`` of its sentence, ``before`` cut) is a clause of its own."""
+    raw = _WORD.findall(rest)
+    start = 0
+    while start < len(raw) - 1 and raw[start].lower() in JOINING:
+        start += 1  # the line's own joining words: "since my father is diabetic now"
+    if start >= len(raw):
+        return False
+    word = raw[start]
+    if word.lower().replace("\u2019", "'") not in SUBJECTS and not (start and word[0].isupper()):
+        return False
+    cut = before.split()
+    while cut and _words(cut[-1]) and all(w in JOINING for w in _words(cut[-1])):
+        cut.pop()  # "..., and", "... \u2014 because", "..., what with"
+    return bool(cut) and cut[-1].endswith((",", "-", ":", ";", "\u2014", "\u2013")) and bool(text)
 
 
 def _specific(text: str) -> bool:

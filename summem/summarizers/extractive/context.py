@@ -47,6 +47,16 @@ on one line: ``- Audrey: They're called Peruvian Lilies, in reply to Jolene: Wha
 flowers?`` (:func:`leans_on_previous`). Only short ones: a sentence of
 ``SHORT_WORDS`` words or more usually says what it is about.
 
+A short opening sentence right after a tool result that only presents it ("Here you go, 16
+rows.", "Here's the list.": :func:`leans_on_result`, "here" counted as a pointer) cannot be
+joined to it (the result is a line of its own, ``- tool: ...``), so it is kept only beside that
+line, in this round and the later ones (``Fact.leans_on``, recorded in provenance as
+``"leans"``; ``ablate=["result_context"]``): alone, "16 rows" of what? When a reduction cut
+between the two, the summary records the result it ended on (``extra["ends_on_result"]``) and
+the next round links the sentence to that result's carried line, or leaves it out when the line
+is gone. In the own ``ledgers`` family such lines were most of the summary's dependent short
+lines (docs-notes/fidelity-round11-fragments.md).
+
 A short opening sentence that points at something it never names and cannot be joined to
 what it answers ("I'd love to try it sometime.": no number, code or name of its own,
 :func:`names_nothing_alone`) keeps 0.3 of its score: alone it tells a reader little, so it is
@@ -75,6 +85,7 @@ __all__ = [
     "asks_the_user",
     "is_bare_reply",
     "leans_on_previous",
+    "leans_on_result",
     "names_nothing_alone",
     "says_nothing",
     "stands_alone",
@@ -114,6 +125,8 @@ _POINTERS = frozenset(
 """Words that, in a short sentence, point at something said before."""
 _POINTING = _POINTERS | frozenset(_split("they're they've he's she's it'll that's"))
 """Pointers, contractions included, in a message's opening sentence."""
+_RESULT_POINTING = _POINTING | frozenset(_split("here here's"))
+"""Pointers at a tool result shown just before: "Here you go", "Here's the list" too."""
 _SELF = frozenset(_split("i i'm i'd i'll i've"))
 """The speaker's own "I", capitalised anywhere: not a name."""
 _CONTRASTS = frozenset(_split("but and"))
@@ -477,6 +490,24 @@ def leans_on_previous(sentence: str) -> bool:
     if start < len(words) and words[start] in _CONTRASTS:
         return True  # "Cool, but my favourite is ...": it answers what came before
     return not _POINTING.isdisjoint(words[start : start + _LEAN_WORDS])
+
+
+def leans_on_result(sentence: str) -> bool:
+    """Whether a message's opening sentence only presents the tool result shown before it.
+
+    Short (under ``SHORT_WORDS`` words) and holding a pointer among its first ``_LEAN_WORDS``
+    words, an interjection aside, "here" counted: "Here you go, 16 rows.", "Here's the
+    list.", "That's all of them.". Said right after a tool result, it points at that result:
+    once the result's line is gone, "16 rows" of what? So it is kept only beside that line
+    (:attr:`.selection.Fact.leans_on`).
+    """
+    words = _words(sentence.lstrip("\"'([ "))
+    if not 0 < len(words) < SHORT_WORDS:
+        return False
+    start = 0
+    while start < len(words) and words[start] in _CONTENT_FREE and words[start] not in _POINTING:
+        start += 1
+    return not _RESULT_POINTING.isdisjoint(words[start : start + _LEAN_WORDS])
 
 
 def names_nothing_alone(sentence: str) -> bool:

@@ -64,6 +64,13 @@ class Fact:
     kept only beside it."""
     marks: list[str] = field(default_factory=list, repr=False)
     """Ids of the messages whose statements this fact probably corrects (kept only with it)."""
+    leans_on: Fact | None = field(default=None, repr=False)
+    """The fact whose line this one means nothing without ("Here you go, 16 rows." after a
+    tool result's line, see :func:`.context.leans_on_result`): this one is kept only beside
+    it."""
+    leans: list[str] = field(default_factory=list, repr=False)
+    """Ids of the messages this fact leans on (recorded in provenance as ``"leans"``, so the
+    next round links it to the line citing them again)."""
     capped: bool = field(default=False, repr=False)
     """A repeated report: counts against :attr:`Selection.tool_limit`."""
     merged: bool = field(default=False, repr=False)
@@ -211,6 +218,8 @@ class Selection:
                 return
             if fact.state or (fact.cost is not None and fact.cost > room):
                 continue
+            if _orphan(fact.leans_on):
+                continue  # not before what it leans on: a later pass may take both
             dup = self._index.find(fact)
             if dup is not None:
                 dup.merge_ids(fact.ids, fact.more)
@@ -292,6 +301,8 @@ class Selection:
                 break
             if fact.state or fact.cost is None or fact.cost > room + _NEAR_MISS_SLACK:
                 continue
+            if _orphan(fact.leans_on):
+                continue
             if self._index.find(fact) is not None:
                 continue  # a repeat of a kept fact
             tries += 1
@@ -332,6 +343,8 @@ class Selection:
                 entry["supersedes"] = fact.supersedes[-MAX_LINE_IDS:]  # the latest
             if fact.marks:
                 entry["marks"] = fact.marks[-MAX_LINE_IDS:]
+            if fact.leans:
+                entry["leans"] = fact.leans[-MAX_LINE_IDS:]
             if fact.core is not None:
                 entry["core"] = fact.core
             if fact.seen > 1:
@@ -353,20 +366,26 @@ class Selection:
 
 
 def _drop_orphaned_stale(facts: list[Fact]) -> bool:
-    """Drop each kept fact whose probable correction is not kept; return whether any was.
+    """Drop each kept fact whose probable correction, or the line it leans on, is not kept.
 
-    A stale value never stands alone. Repeated until nothing changes: in a chain A -> B -> C,
-    dropping B (its correction C lost) leaves A without B, whatever their order in ``facts``.
+    Return whether any was. A stale value never stands alone, nor a line that means nothing
+    without another (:attr:`Fact.leans_on`). Repeated until nothing changes: in a chain
+    A -> B -> C, dropping B (its correction C lost) leaves A without B, whatever their order in
+    ``facts``.
     """
     dropped, changed = False, True
     while changed:
         changed = False
         for fact in facts:
-            by = fact.corrected_by
-            if fact.state == 1 and by is not None and by.state != 1 and not by.merged:
+            if fact.state == 1 and (_orphan(fact.corrected_by) or _orphan(fact.leans_on)):
                 fact.state = 2
                 dropped = changed = True
     return dropped
+
+
+def _orphan(needed: Fact | None) -> bool:
+    """Whether a fact needed beside another is left out (not kept, nor merged into one)."""
+    return needed is not None and needed.state != 1 and not needed.merged
 
 
 def _ordered(facts: Any) -> list[Fact]:

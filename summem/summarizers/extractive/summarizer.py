@@ -70,7 +70,8 @@ lines have no entry); lines carried over keep the ids the previous summary recor
 ``request.previous_info.extra``). A line records at most :data:`~.selection.MAX_LINE_IDS` ids:
 its first source and its latest ones, with ``"more": n`` counting those left out (a sentence
 repeated all session long), so a summary's record is O(its lines), not O(history); the same cap
-keeps the latest ``"supersedes"`` and ``"marks"``. The reducer's ``uncovered_ids`` may then
+keeps the latest ``"supersedes"``, ``"marks"`` and ``"leans"`` (the tool result a line
+presenting it leans on, see :mod:`.context`). The reducer's ``uncovered_ids`` may then
 list a repeat of a kept line that fell to the cap (``recall`` still finds it).
 """
 
@@ -93,6 +94,7 @@ from summem.summarizers.extractive.context import (
     asks_the_user,
     is_bare_reply,
     leans_on_previous,
+    leans_on_result,
     names_nothing_alone,
     says_nothing,
     units,
@@ -264,6 +266,7 @@ _SELECTION_HEURISTICS = (
     "kept_memory_rows",
     "answers",
     "table_newest",
+    "result_context",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -405,7 +408,7 @@ class ExtractiveSummarizer:
             else None
         )
         new = self._new_facts(
-            request, focus, last_day, seen_tables, after, span_words, versions, remembered
+            request, focus, last_day, seen_tables, after, span_words, versions, remembered, old
         )
         if self.tables and "table_rows" not in off:
             self._refocus_tables(old, request.messages)
@@ -476,6 +479,7 @@ class ExtractiveSummarizer:
                 "templates": write_memory(templates),
                 "open_runs": write_open_runs(open_runs),
                 "tables": _next_memory(remembered, seen_tables),
+                **_ends_on_result(request.messages),
                 COUNTED_BY: "occasions",
             },
         )
@@ -922,6 +926,7 @@ class ExtractiveSummarizer:
         origin = _previous_provenance(request.previous_info)
         counted = "template_counts" not in self.ablate
         counts = _counts(request.previous_info) if counted else {}
+        leanings = _leanings(request.previous_info)
         facts: list[Fact] = []
         lines = summary_lines(
             text, self.max_line_chars, shared_labels=_shares_labels(request.previous_info)
@@ -944,6 +949,7 @@ class ExtractiveSummarizer:
             fact.more, fact.own = more, own
             fact.whole = whole
             fact.seen, fact.said = counts.get(index, (0, 0))
+            fact.leans = leanings.get(index, [])
             facts.append(fact)
             label = line.partition(": ")[0]
             for text, score in absorbed:  # kept apart before the expansion: apart again
@@ -957,7 +963,7 @@ class ExtractiveSummarizer:
                 )
                 part.more, part.own = more, own
                 facts.append(part)
-        return facts
+        return _link_leaning(facts)
 
     def _new_facts(
         self,
@@ -969,6 +975,7 @@ class ExtractiveSummarizer:
         span_words: set[str] | None = None,
         versions: Mapping[int, Table] | None = None,
         remembered: Sequence[dict[str, Any]] = (),
+        carried: Sequence[Fact] = (),
     ) -> list[Fact]:
         """The span's candidate facts; the tables its tool results hold go to ``seen_tables``.
 
@@ -1004,6 +1011,7 @@ class ExtractiveSummarizer:
         cap = float("inf") if "tool_cap" in off else _TOOL_CAP
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
         prior: tuple[str, str, list[str]] | None = None  # the last message: speaker, id, words
+        result = _result_before(request, carried)  # the message before, a tool result: id, line
         sayings = _sayings(messages)  # each message's words: a later one may name a row
         kept_said = _said_words(after)  # the kept turns': read only where the span names none
         known: set[str] = set(tokenize(request.previous_summary or ""))  # values seen so far
@@ -1015,18 +1023,19 @@ class ExtractiveSummarizer:
 
         def add(
             line: str, day: str | None, score: float, ids: list[str], order: Any, words: list[str]
-        ) -> None:
+        ) -> Fact:
             key = " ".join(words)  # the speaker's and the sentence's words: case and
             seen = by_key.get(key)  # punctuation aside, the same thing said again
             if seen is not None:  # an exact repeat: one line, both sources, a little weight
                 seen.merge_ids(ids)
                 seen.priority += 0.0
-                return
+                return seen
             what = content_words(words=words)
             fact = make_fact(line, day, self._density(score, line), ids, order, what)
             fact.own = len(ids)
             by_key[key] = fact
             facts.append(fact)
+            return fact
 
         for pos, message in enumerate(messages):
             text = whole = content_text(message)
@@ -1092,9 +1101,11 @@ class ExtractiveSummarizer:
                         span_words.update(result_words if text == whole else tokenize(whole))
                 news = 1.0 if "tool_novelty" in off else _tool_news(body, head, known, reports)
                 before = len(facts)
-                add(f"- tool: {body}", day, score * news, ids, (2, pos, 0), ["tool", *words])
+                line = f"- tool: {body}"
+                added = add(line, day, score * news, ids, (2, pos, 0), ["tool", *words])
                 if len(facts) > before:
                     facts[-1].capped = news < _NEWS_CAP
+                result = (message.id, added)
                 continue
             role = "summary" if message.is_summary else message.role
             speaker = _speaker(message.name or role)
@@ -1148,7 +1159,15 @@ class ExtractiveSummarizer:
                     updates = any(not CORRECTION_WORDS.isdisjoint(tokens[i]) for i in group)
                     score += _W_NOVEL * (1.0 if updates else _novel_share(group, novel))
                 sub = group[0] + 1
-                add(
+                presents = (
+                    result is not None
+                    and "result_context" not in off
+                    and all(scores[i] <= 0 for i in range(group[0]))
+                    and leans_on_result(sentence)
+                )
+                if presents and result is not None and result[1] is None:
+                    continue  # its result went last round, and the result's line with it
+                fact = add(
                     label + sentence,
                     day,
                     score,
@@ -1156,6 +1175,8 @@ class ExtractiveSummarizer:
                     (2, pos, sub),
                     who + tokenize(sentence),
                 )
+                if presents and result is not None and fact.leans_on is None:
+                    fact.leans, fact.leans_on = [result[0]], result[1]  # "Here you go, 16 rows."
             if role == "user" and not message.name and "asides" not in off:
                 for aside, at in _asides(sentences, scores, groups):
                     score = score_sentence(aside, role, focus, speakers=speakers, off=self._off)
@@ -1173,6 +1194,7 @@ class ExtractiveSummarizer:
                         (2, pos, at + 1),
                         who + tokenize(aside),
                     )
+            result = None
             if sentences:
                 prior = (speaker, message.id, sentences)
             if role == "assistant" and sentences:
@@ -1844,6 +1866,64 @@ def _counts(info: Any) -> dict[int, tuple[int, int]]:
             seen, said = _stored_count(entry.get("seen")), _stored_count(entry.get("said"))
             out[line] = (seen if seen > 1 else 0, said if said > 1 else 0)
     return out
+
+
+_ENDS_ON_RESULT = "ends_on_result"
+"""``extra`` key: the id of the tool result a span ended on (the next span's first message
+may present it, "Here you go, 16 rows.")."""
+
+
+def _ends_on_result(messages: Sequence[Message]) -> dict[str, str]:
+    """``{ends_on_result: id}`` when the span's last message is a tool result, else nothing."""
+    if messages and messages[-1].role == "tool":
+        return {_ENDS_ON_RESULT: messages[-1].id}
+    return {}
+
+
+def _result_before(
+    request: SummaryRequest, carried: Sequence[Fact]
+) -> tuple[str, Fact | None] | None:
+    """The tool result the previous span ended on, and the carried line citing it (if any)."""
+    extra = previous_extra(request.previous_info)
+    last = extra.get(_ENDS_ON_RESULT) if extra is not None else None
+    if not isinstance(last, str):
+        return None
+    return last, next((f for f in carried if last in f.ids), None)
+
+
+def _leanings(info: Any) -> dict[int, list[str]]:
+    """``line -> ids`` of the messages each line of the previous summary leans on (``"leans"``)."""
+    extra = previous_extra(info)
+    entries = extra.get("provenance") if extra is not None else None
+    out: dict[int, list[str]] = {}
+    for entry in entries if isinstance(entries, list) else ():
+        if isinstance(entry, Mapping) and isinstance(line := entry.get("line"), int):
+            leans = entry.get("leans")
+            ids = [i for i in leans if isinstance(i, str)] if isinstance(leans, list) else []
+            if ids:
+                out[line] = ids[-MAX_LINE_IDS:]
+    return out
+
+
+def _link_leaning(facts: list[Fact]) -> list[Fact]:
+    """``facts`` with each carried line that leans on another linked to it again.
+
+    A line recorded as leaning (``"leans"``: "Here you go, 16 rows." after a tool result) is
+    kept only beside the line citing what it leans on (:attr:`.selection.Fact.leans_on`);
+    one whose partner is no longer among them is not carried: alone it says nothing.
+    """
+    by_id: dict[str, Fact] = {}
+    for fact in facts:
+        for i in fact.ids:
+            by_id.setdefault(i, fact)
+    kept: list[Fact] = []
+    for fact in facts:
+        if fact.leans:
+            fact.leans_on = next((by_id[i] for i in fact.leans if i in by_id), None)
+            if fact.leans_on is None or fact.leans_on is fact:
+                continue
+        kept.append(fact)
+    return kept
 
 
 _MAX_STORED_COUNT = 1_000_000

@@ -176,3 +176,23 @@ def test_a_history_index_is_extended_not_rebuilt() -> None:
     history[1] = history[1].with_id("moved")  # between the first and last indexed: not read again
     positions = index.positions(history)
     assert "moved" not in positions and positions["m4"] == 4  # only the new ones were read
+
+
+def test_a_clause_with_its_own_subject_cut_off_its_host_is_not_clipped() -> None:
+    history = _history(
+        ("user", "Could you plan the chores, it all falls on me, and I'm a size 11, so what now?"),
+        ("user", "The spare room is a mess \u2014 since my father is diabetic now \u2014 help?"),
+        ("user", "Plan the week for me, what with my knee acting up, so what is fair?"),
+        ("user", "We moved the dentist, and it's on 3 May first thing."),
+    )
+    for line, source in (
+        ("- user: I'm a size 11.", "m0"),
+        ("- user: since my father is diabetic now", "m1"),
+        ("- user: My knee acting up.", "m2"),
+    ):
+        found = _check([(line, [source])], history)
+        assert (found.short, found.dependent) == (1, 0), line
+    pointing = _check([("- user: it's on 3 May first thing.", ["m3"])], history)
+    assert pointing.dependent == 1  # its subject points back: still a fragment
+    cut = _check([("- user: dentist, and it's on 3 May.", ["m3"])], history)
+    assert dict(cut.reasons) == {"clipped": 1}
