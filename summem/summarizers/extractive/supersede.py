@@ -60,6 +60,7 @@ from dataclasses import dataclass
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import (
     CORRECTION_WORDS,
+    EMPTY_WORDS,
     FIRST_PERSON,
     INTERJECTIONS,
     MONTH_WORDS,
@@ -68,7 +69,15 @@ from summem.summarizers.extractive.lexicon import (
 )
 from summem.summarizers.extractive.selection import Fact
 
-__all__ = ["CORRECTION_WORDS", "link_marks", "negated", "supersede"]
+__all__ = [
+    "CORRECTION_WORDS",
+    "bare_correction",
+    "link_marks",
+    "mark",
+    "negated",
+    "replaced_values",
+    "supersede",
+]
 
 
 _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
@@ -133,6 +142,18 @@ _RENAME_WORDS = frozenset(
 _GOES_BY_RE = re.compile(r"\b(?:goes|go|going|went) by\b", re.IGNORECASE)
 """'Sofia goes by Zofia now': a rename said without a rename word."""
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
+_NUMBER_WORDS = frozenset(
+    (
+        *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+        *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
+        *("eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "hundred"),
+    )
+)
+"""Numbers written as words: "Scratch that, five" gives a number as "five people" held one."""
+_REVISING = CORRECTION_WORDS | _CHANGE_WORDS | frozenset(("wait", "make", "scratch"))
+"""Words by which a bare value says it revises one said before ("No wait, make it 16:15")."""
+_BARE_WORDS = 8
+"""A bare correction is shorter than this many words."""
 _WORD_CASE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.:@+/-]*[A-Za-z0-9]|[A-Za-z0-9]")
 """A word with its case, a time ("10:30") or a date ("3/4") as one word."""
 
@@ -193,6 +214,11 @@ def link_marks(facts: Sequence[Fact]) -> None:
         for other in facts:
             if other is not fact and other.corrected_by is None and marks & set(other.ids):
                 other.corrected_by = fact
+
+
+def mark(older: Fact, newer: Fact) -> None:
+    """``newer`` probably corrects ``older``: see :func:`_mark`."""
+    _mark(older, newer)
 
 
 def _mark(older: Fact, newer: Fact) -> None:
@@ -468,6 +494,63 @@ def _after(
 
 def _cased_words(body: str) -> list[str]:
     return [w.rstrip(".:") for w in _WORD_CASE_RE.findall(body.replace("\u2019", "'"))]
+
+
+def bare_correction(sentence: str) -> tuple[dict[str, str], frozenset[str]] | None:
+    """The values a correction said with nothing else gives, with its other content words.
+
+    "Scratch that, five.", "Hmm, Oluwaseun instead.", "No wait, make it 16:15.", "Sorry,
+    change it to nine people.": short, a word that says it revises something, one value or
+    more (a number, also written as a word, a time, a date, a name, an identifier: value ->
+    kind), and besides them only words that say nothing of what is revised (interjections,
+    correction words, "make it", "change it to") and the few content words returned ("people"),
+    which the statement it revises must hold. None for anything else: "No, five is fine" says
+    no revision, "Door code changed again, it's 4471 now" says what it is about.
+    """
+    text = sentence.replace("\u2019", "'")
+    found = [w.rstrip(".:") for w in _WORD_CASE_RE.findall(text)]
+    words = [w.lower() for w in found]
+    if not 0 < len(words) < _BARE_WORDS or _REVISING.isdisjoint(words):
+        return None
+    values: dict[str, str] = {}
+    rest: set[str] = set()
+    for cased, word in zip(found[1:], words[1:], strict=True):
+        kind = "number" if word in _NUMBER_WORDS else _value_kind(cased, word)
+        if kind is not None:
+            values[word] = kind
+        elif word not in _NOT_ABOUT and word not in EMPTY_WORDS and word not in _REVISING:
+            rest.add(word)
+    first = "number" if words[0] in _NUMBER_WORDS else _value_kind(found[0], words[0])
+    if first is not None and (first != "name" or not values):  # "Oluwaseun instead."
+        values[words[0]] = first
+    elif words[0] not in _NOT_ABOUT and words[0] not in EMPTY_WORDS | _REVISING:
+        rest.add(words[0])  # "Door code changed again, it's 4471 now": what it is about
+    if not values or len(rest) > 1:
+        return None
+    return values, frozenset(rest)
+
+
+def replaced_values(values: dict[str, str], rest: frozenset[str], sentence: str) -> frozenset[str]:
+    """The values of ``sentence`` a bare correction (:func:`bare_correction`) replaces.
+
+    Those of a kind it gives another value of ("two" in "Done, your check-up is confirmed
+    for two people" by "Scratch that, five"); none when ``sentence`` lacks a content word it
+    has, or already holds every value it gives. A sentence's first word counts as a name only
+    when it is no common capitalised word, as elsewhere.
+    """
+    found = [w.rstrip(".:") for w in _WORD_CASE_RE.findall(sentence.replace("\u2019", "'"))]
+    words = [w.lower() for w in found]
+    if not rest <= set(words) or set(values) <= set(words):
+        return frozenset()
+    kinds = {k for w, k in values.items() if w not in words}
+    out: set[str] = set()
+    for at, (cased, word) in enumerate(zip(found, words, strict=True)):
+        kind = "number" if word in _NUMBER_WORDS else _value_kind(cased, word)
+        if kind == "name" and at == 0:
+            continue  # "Done, ...": capitalised as the first word
+        if kind in kinds and word not in values:
+            out.add(word)
+    return frozenset(out)
 
 
 def _value_kind(cased: str, word: str) -> str | None:
