@@ -144,12 +144,13 @@ _GOES_BY_RE = re.compile(r"\b(?:goes|go|going|went) by\b", re.IGNORECASE)
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 _NUMBER_WORDS = frozenset(
     (
-        *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+        *("zero", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
         *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
         *("eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "hundred"),
     )
 )
-"""Numbers written as words: "Scratch that, five" gives a number as "five people" held one."""
+"""Numbers written as words: "Scratch that, five" gives a number as "five people" held one.
+Not "one": "the last one", "that one" point at an item."""
 _REVISING = CORRECTION_WORDS | _CHANGE_WORDS | frozenset(("wait", "make", "scratch"))
 """Words by which a bare value says it revises one said before ("No wait, make it 16:15")."""
 _BARE_WORDS = 8
@@ -503,9 +504,11 @@ def bare_correction(sentence: str) -> tuple[dict[str, str], frozenset[str]] | No
     change it to nine people.": short, a word that says it revises something, one value or
     more (a number, also written as a word, a time, a date, a name, an identifier: value ->
     kind), and besides them only words that say nothing of what is revised (interjections,
-    correction words, "make it", "change it to") and the few content words returned ("people"),
-    which the statement it revises must hold. None for anything else: "No, five is fine" says
-    no revision, "Door code changed again, it's 4471 now" says what it is about.
+    correction words, "make it", "change it to") and at most one content word right after a
+    value, returned ("people": its unit), which the statement it revises must hold. None for
+    anything else: "No, five is fine" says no revision; "Door code changed again, it's 4471
+    now" and "Sorry, the meeting moved to 11:15" say what they are about (:func:`supersede`
+    reads those).
     """
     text = sentence.replace("\u2019", "'")
     found = [w.rstrip(".:") for w in _WORD_CASE_RE.findall(text)]
@@ -514,17 +517,21 @@ def bare_correction(sentence: str) -> tuple[dict[str, str], frozenset[str]] | No
         return None
     values: dict[str, str] = {}
     rest: set[str] = set()
-    for cased, word in zip(found[1:], words[1:], strict=True):
+    for at, (cased, word) in enumerate(zip(found, words, strict=True)):
+        if not at:
+            continue
         kind = "number" if word in _NUMBER_WORDS else _value_kind(cased, word)
         if kind is not None:
             values[word] = kind
         elif word not in _NOT_ABOUT and word not in EMPTY_WORDS and word not in _REVISING:
-            rest.add(word)
+            if words[at - 1] not in values:
+                return None  # "Sorry, the meeting moved to 11:15": what it is about
+            rest.add(word)  # "nine people": the value's unit
     first = "number" if words[0] in _NUMBER_WORDS else _value_kind(found[0], words[0])
     if first is not None and (first != "name" or not values):  # "Oluwaseun instead."
         values[words[0]] = first
     elif words[0] not in _NOT_ABOUT and words[0] not in EMPTY_WORDS | _REVISING:
-        rest.add(words[0])  # "Door code changed again, it's 4471 now": what it is about
+        return None  # "Door code changed again, it's 4471 now": what it is about
     if not values or len(rest) > 1:
         return None
     return values, frozenset(rest)
