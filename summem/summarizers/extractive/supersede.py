@@ -49,6 +49,11 @@ A correction that denies the old value by name ("Sorry, it's Zofia now, not Sofi
 earlier statement holding the denied value and none of the new ones; so does a sentence saying
 a name changed ("Sofia goes by Zofia now"), for the old name
 (``docs-notes/fidelity-round10-chains.md``).
+
+A correction said with nothing but its value ("Scratch that, five.", "Hmm, Oluwaseun
+instead.") names no subject at all; :func:`bare_correction` reads it and
+:func:`replaced_values` finds the statement it revises, and the summarizer puts the two on one
+line that marks the statement (``docs-notes/fidelity-round11-chains.md``).
 """
 
 from __future__ import annotations
