@@ -122,6 +122,7 @@ from summem.summarizers.extractive.selection import (
 from summem.summarizers.extractive.supersede import (
     CORRECTION_WORDS,
     bare_correction,
+    holds_value,
     link_marks,
     mark,
     negated,
@@ -1162,10 +1163,12 @@ def _bare_reply(
     to:`` a statement of the same speaker's: "Please put the haircut down for seven
     people.", "Sure, noted.", "Sorry, change it to five."). The statement is the latest of
     the last :data:`_BARE_REACH` messages' sentences holding another value of a kind the
-    correction gives (:func:`.supersede.replaced_values`). Returned: the line's body, the
-    statement's message id, its score and the values replaced (its own line holding them is
-    kept only beside this one, :func:`.supersede.mark`). None when the message is more than
-    one sentence or no bare correction (:func:`.supersede.bare_correction`).
+    correction gives (:func:`.supersede.replaced_values`), looking past messages that hold
+    no value ("Sure, noted.") and no further than one that holds values of other kinds.
+    Returned: the line's body, the statement's message id, its score and the values replaced
+    (its own line holding them is kept only beside this one, :func:`.supersede.mark`). None
+    when the message is more than one sentence or no bare correction
+    (:func:`.supersede.bare_correction`).
     """
     said = _one_line(text).strip()
     if not said or len(list(split_sentences(said))) != 1:
@@ -1179,6 +1182,8 @@ def _bare_reply(
             if replaced:
                 reply = "in reply to" if who == speaker else f"in reply to {who}"
                 return _in_reply_to(said, reply, sentence), source, score, replaced
+        if any(holds_value(sentence) for sentence in sentences):
+            return None  # a message with values of other kinds between: not what it revises
     return None
 
 

@@ -77,6 +77,7 @@ from summem.summarizers.extractive.selection import Fact
 __all__ = [
     "CORRECTION_WORDS",
     "bare_correction",
+    "holds_value",
     "link_marks",
     "mark",
     "negated",
@@ -563,6 +564,17 @@ def replaced_values(values: dict[str, str], rest: frozenset[str], sentence: str)
         if kind in kinds and word not in values:
             out.add(word)
     return frozenset(out)
+
+
+def holds_value(sentence: str) -> bool:
+    """Whether ``sentence`` holds any value a bare correction could revise (see above)."""
+    found = [w.rstrip(".:") for w in _WORD_CASE_RE.findall(sentence.replace("\u2019", "'"))]
+    for at, cased in enumerate(found):
+        word = cased.lower()
+        kind = "number" if word in _NUMBER_WORDS else _value_kind(cased, word)
+        if kind is not None and (kind != "name" or at > 0):  # "Done, ...": no name
+            return True
+    return False
 
 
 def _value_kind(cased: str, word: str) -> str | None:

@@ -100,3 +100,16 @@ def test_a_bare_correction_revises_the_speaker_s_own_request_across_a_noted() ->
         "- user: Sorry, change it to five, in reply to: "
         "Please put the haircut down for seven people."
     ), text
+
+
+def test_a_bare_correction_looks_no_further_than_a_message_with_other_values() -> None:
+    messages = [
+        said("assistant", "m0", "Done, your dentist check-up is confirmed for two people."),
+        said("assistant", "m1", "Your parcel from Harrow ships on Monday."),
+        said("user", "m2", "Scratch that, five."),
+    ]
+    request = SummaryRequest(
+        messages=messages, previous_summary=None, max_tokens=60, token_counter=WordCounter()
+    )
+    text = run_sync(ExtractiveSummarizer().summarize(request)).text
+    assert "in reply to" not in text, text  # m1 holds values, none a number: not past it
