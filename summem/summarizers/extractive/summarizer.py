@@ -128,6 +128,7 @@ from summem.summarizers.extractive.supersede import (
     negated,
     replaced_values,
     supersede,
+    value_words,
 )
 from summem.summarizers.extractive.tables import (
     MAX_CITED,
@@ -1147,7 +1148,7 @@ class ExtractiveSummarizer:
             add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
         for joined, source, replaced in revisions:  # the revised statement needs its revision
             for fact in facts:
-                if fact is not joined and fact.ids[:1] == [source] and replaced & fact.words:
+                if fact is not joined and source in fact.ids and replaced & value_words(fact.line):
                     mark(fact, joined)
         return facts
 

@@ -83,6 +83,7 @@ __all__ = [
     "negated",
     "replaced_values",
     "supersede",
+    "value_words",
 ]
 
 
@@ -564,6 +565,11 @@ def replaced_values(values: dict[str, str], rest: frozenset[str], sentence: str)
         if kind in kinds and word not in values:
             out.add(word)
     return frozenset(out)
+
+
+def value_words(text: str) -> frozenset[str]:
+    """``text``'s words as :func:`replaced_values` reads them ("14:00" one word, lowercased)."""
+    return frozenset(w.lower() for w in _cased_words(text))
 
 
 def holds_value(sentence: str) -> bool:

@@ -113,3 +113,19 @@ def test_a_bare_correction_looks_no_further_than_a_message_with_other_values() -
     )
     text = run_sync(ExtractiveSummarizer().summarize(request)).text
     assert "in reply to" not in text, text  # m1 holds values, none a number: not past it
+
+
+def test_a_second_bare_correction_marks_the_first() -> None:
+    messages = [
+        said("assistant", "m0", "I've booked your haircut for 14:00 on Friday at Cutters."),
+        said("user", "m1", "No wait, make it 16:15."),
+        said("assistant", "m2", "Sure, noted."),
+        said("user", "m3", "Hmm, 17:30 instead."),
+    ]
+    for budget in (20, 30, 45, 60):
+        request = SummaryRequest(
+            messages=messages, previous_summary=None, max_tokens=budget, token_counter=WordCounter()
+        )
+        text = run_sync(ExtractiveSummarizer().summarize(request)).text
+        stale = "14:00" in text or "16:15" in text
+        assert "17:30" in text or not stale, (budget, text)  # a time, "14:00", is one word
