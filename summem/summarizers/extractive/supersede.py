@@ -535,7 +535,8 @@ def bare_correction(sentence: str) -> tuple[dict[str, str], frozenset[str]] | No
                 return None  # "Sorry, the meeting moved to 11:15": what it is about
             rest.add(word)  # "nine people": the value's unit
     first = "number" if words[0] in _NUMBER_WORDS else _value_kind(found[0], words[0])
-    if first is not None and (first != "name" or not values):  # "Oluwaseun instead."
+    known = words[0] in _NOT_ABOUT or words[0] in EMPTY_WORDS or words[0] in _REVISING
+    if first is not None and (first != "name" or not (values or known)):  # "Oluwaseun instead."
         values[words[0]] = first
     elif words[0] not in _NOT_ABOUT and words[0] not in EMPTY_WORDS | _REVISING:
         return None  # "Door code changed again, it's 4471 now": what it is about

@@ -41,6 +41,7 @@ def test_what_says_more_than_a_value_or_no_revision_is_no_bare_correction() -> N
         "No, five is fine.",  # no revision
         "Door code changed again, it's 4471 now.",  # says what it is about
         "Thanks, that works for me.",  # no value
+        "Got it, updated.",  # "Got" is a word capitalised, no name
         "Actually, the plumber moved the visit to Friday afternoon at the latest.",  # too long
     ]:
         assert bare_correction(sentence) is None, sentence
