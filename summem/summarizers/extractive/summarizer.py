@@ -124,9 +124,14 @@ from summem.summarizers.extractive.selection import (
 )
 from summem.summarizers.extractive.supersede import (
     CORRECTION_WORDS,
+    bare_correction,
+    holds_value,
     link_marks,
+    mark,
     negated,
+    replaced_values,
     supersede,
+    value_words,
 )
 from summem.summarizers.extractive.tables import (
     MAX_CITED,
@@ -232,6 +237,9 @@ stale line was gone (the gate's ``corrections``, 30 seeds: new value at the end 
 _KEPT = 3
 """The first field of a kept turn's line's ``order``: after every candidate (see
 :meth:`ExtractiveSummarizer._kept_lines`)."""
+_BARE_REACH = 3
+"""How many messages back a bare correction ("Scratch that, five.") looks for what it revises:
+the other speaker's confirmation, or the speaker's own request before an "Sure, noted."."""
 _SAME_MESSAGE = 0.75
 """Weight left to a message's other sentences once its best one stands for it."""
 _SELECTION_HEURISTICS = (
@@ -243,6 +251,7 @@ _SELECTION_HEURISTICS = (
     "supersession",
     "negated",
     "renamed",
+    "bare_corrections",
     "length_density",
     "compaction",
     "leading_stamp",
@@ -1012,6 +1021,8 @@ class ExtractiveSummarizer:
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
         prior: tuple[str, str, list[str]] | None = None  # the last message: speaker, id, words
         result = _result_before(request, carried)  # the message before, a tool result: id, line
+        recent: list[tuple[str, str, list[str], list[float]]] = []  # the last few, with scores
+        revisions: list[tuple[Fact, str, frozenset[str]]] = []  # bare corrections joined
         sayings = _sayings(messages)  # each message's words: a later one may name a row
         kept_said = _said_words(after)  # the kept turns': read only where the span names none
         known: set[str] = set(tokenize(request.previous_summary or ""))  # values seen so far
@@ -1135,6 +1146,22 @@ class ExtractiveSummarizer:
                     body, score, ids = reply
                     add(label + body, day, score, ids, (2, pos, 0), who + tokenize(body))
             groups = self._units(sentences, scores, said)
+            bare = None if "bare_corrections" in off else _bare_reply(text, recent, speaker)
+            if bare is not None:  # "Scratch that, five.": on one line with what it revises
+                body, source, worth, replaced = bare
+                before = len(facts)
+                score = max([worth, *scores])
+                add(
+                    label + body,
+                    day,
+                    score,
+                    [source, message.id],
+                    (2, pos, 1),
+                    who + tokenize(body),
+                )
+                if len(facts) > before:
+                    revisions.append((facts[-1], source, replaced))
+                    groups = []
             for group in groups:
                 sentence = " ".join(sentences[i] for i in group)
                 if "context" not in off and len(group) == 1 and says_nothing(sentence, speakers):
@@ -1197,6 +1224,7 @@ class ExtractiveSummarizer:
             result = None
             if sentences:
                 prior = (speaker, message.id, sentences)
+                recent = [*recent[1 - _BARE_REACH :], (speaker, message.id, sentences, scores)]
             if role == "assistant" and sentences:
                 asked = (message.id, sentences, scores)
             elif role == "user":
@@ -1211,6 +1239,10 @@ class ExtractiveSummarizer:
             score = _TOOL_BASE + score_sentence(head, "assistant", off=self._off) / 2
             line = f"- assistant: {body}"
             add(line, when, score, [message_id], (2, pos, 999), tokenize(line))
+        for joined, source, replaced in revisions:  # the revised statement needs its revision
+            for fact in facts:
+                if fact is not joined and source in fact.ids and replaced & value_words(fact.line):
+                    mark(fact, joined)
         return facts
 
 
@@ -1231,6 +1263,41 @@ def _answered(
         score + _W_ANSWER if score > 0 and not asks(sentence) else score
         for sentence, score in zip(sentences, scores, strict=True)
     ]
+
+
+def _bare_reply(
+    text: str, recent: Sequence[tuple[str, str, list[str], list[float]]], speaker: str
+) -> tuple[str, str, float, frozenset[str]] | None:
+    """A correction said with nothing but its value, on one line with the statement it revises.
+
+    "Scratch that, five." after the assistant's "Done, your dentist check-up is confirmed
+    for two people." says nothing alone, and the statement alone says the stale value: the
+    line is ``Scratch that, five, in reply to assistant: Done, ...two people.`` (``in reply
+    to:`` a statement of the same speaker's: "Please put the haircut down for seven
+    people.", "Sure, noted.", "Sorry, change it to five."). The statement is the latest of
+    the last :data:`_BARE_REACH` messages' sentences holding another value of a kind the
+    correction gives (:func:`.supersede.replaced_values`), looking past messages that hold
+    no value ("Sure, noted.") and no further than one that holds values of other kinds.
+    Returned: the line's body, the statement's message id, its score and the values replaced
+    (its own line holding them is kept only beside this one, :func:`.supersede.mark`). None
+    when the message is more than one sentence or no bare correction
+    (:func:`.supersede.bare_correction`).
+    """
+    said = _one_line(text).strip()
+    if not said or len(list(split_sentences(said))) != 1:
+        return None
+    bare = bare_correction(said)
+    if bare is None:
+        return None
+    for who, source, sentences, scores in reversed(recent):
+        for sentence, score in zip(reversed(sentences), reversed(scores), strict=True):
+            replaced = replaced_values(*bare, sentence)
+            if replaced:
+                reply = "in reply to" if who == speaker else f"in reply to {who}"
+                return _in_reply_to(said, reply, sentence), source, score, replaced
+        if any(holds_value(sentence) for sentence in sentences):
+            return None  # a message with values of other kinds between: not what it revises
+    return None
 
 
 def _asides(

@@ -49,6 +49,11 @@ A correction that denies the old value by name ("Sorry, it's Zofia now, not Sofi
 earlier statement holding the denied value and none of the new ones; so does a sentence saying
 a name changed ("Sofia goes by Zofia now"), for the old name
 (``docs-notes/fidelity-round10-chains.md``).
+
+A correction said with nothing but its value ("Scratch that, five.", "Hmm, Oluwaseun
+instead.") names no subject at all; :func:`bare_correction` reads it and
+:func:`replaced_values` finds the statement it revises, and the summarizer puts the two on one
+line that marks the statement (``docs-notes/fidelity-round11-chains.md``).
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ from dataclasses import dataclass
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import (
     CORRECTION_WORDS,
+    EMPTY_WORDS,
     FIRST_PERSON,
     INTERJECTIONS,
     MONTH_WORDS,
@@ -68,7 +74,17 @@ from summem.summarizers.extractive.lexicon import (
 )
 from summem.summarizers.extractive.selection import Fact
 
-__all__ = ["CORRECTION_WORDS", "link_marks", "negated", "supersede"]
+__all__ = [
+    "CORRECTION_WORDS",
+    "bare_correction",
+    "holds_value",
+    "link_marks",
+    "mark",
+    "negated",
+    "replaced_values",
+    "supersede",
+    "value_words",
+]
 
 
 _CLAUSE_RE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s")
@@ -133,6 +149,19 @@ _RENAME_WORDS = frozenset(
 _GOES_BY_RE = re.compile(r"\b(?:goes|go|going|went) by\b", re.IGNORECASE)
 """'Sofia goes by Zofia now': a rename said without a rename word."""
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
+_NUMBER_WORDS = frozenset(
+    (
+        *("zero", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+        *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
+        *("eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "hundred"),
+    )
+)
+"""Numbers written as words: "Scratch that, five" gives a number as "five people" held one.
+Not "one": "the last one", "that one" point at an item."""
+_REVISING = CORRECTION_WORDS | _CHANGE_WORDS | frozenset(("wait", "make", "scratch"))
+"""Words by which a bare value says it revises one said before ("No wait, make it 16:15")."""
+_BARE_WORDS = 8
+"""A bare correction is shorter than this many words."""
 _WORD_CASE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.:@+/-]*[A-Za-z0-9]|[A-Za-z0-9]")
 """A word with its case, a time ("10:30") or a date ("3/4") as one word."""
 
@@ -193,6 +222,11 @@ def link_marks(facts: Sequence[Fact]) -> None:
         for other in facts:
             if other is not fact and other.corrected_by is None and marks & set(other.ids):
                 other.corrected_by = fact
+
+
+def mark(older: Fact, newer: Fact) -> None:
+    """``newer`` probably corrects ``older``: see :func:`_mark`."""
+    _mark(older, newer)
 
 
 def _mark(older: Fact, newer: Fact) -> None:
@@ -468,6 +502,86 @@ def _after(
 
 def _cased_words(body: str) -> list[str]:
     return [w.rstrip(".:") for w in _WORD_CASE_RE.findall(body.replace("\u2019", "'"))]
+
+
+def bare_correction(sentence: str) -> tuple[dict[str, str], frozenset[str]] | None:
+    """The values a correction said with nothing else gives, with its other content words.
+
+    "Scratch that, five.", "Hmm, Oluwaseun instead.", "No wait, make it 16:15.", "Sorry,
+    change it to nine people.": short, a word that says it revises something, one value or
+    more (a number, also written as a word, a time, a date, a name, an identifier: value ->
+    kind), and besides them only words that say nothing of what is revised (interjections,
+    correction words, "make it", "change it to") and at most one content word right after a
+    value, returned ("people": its unit), which the statement it revises must hold. None for
+    anything else: "No, five is fine" says no revision; "Door code changed again, it's 4471
+    now" and "Sorry, the meeting moved to 11:15" say what they are about (:func:`supersede`
+    reads those).
+    """
+    text = sentence.replace("\u2019", "'")
+    found = [w.rstrip(".:") for w in _WORD_CASE_RE.findall(text)]
+    words = [w.lower() for w in found]
+    if not 0 < len(words) < _BARE_WORDS or _REVISING.isdisjoint(words):
+        return None
+    values: dict[str, str] = {}
+    rest: set[str] = set()
+    for at, (cased, word) in enumerate(zip(found, words, strict=True)):
+        if not at:
+            continue
+        kind = "number" if word in _NUMBER_WORDS else _value_kind(cased, word)
+        if kind is not None:
+            values[word] = kind
+        elif word not in _NOT_ABOUT and word not in EMPTY_WORDS and word not in _REVISING:
+            if words[at - 1] not in values:
+                return None  # "Sorry, the meeting moved to 11:15": what it is about
+            rest.add(word)  # "nine people": the value's unit
+    first = "number" if words[0] in _NUMBER_WORDS else _value_kind(found[0], words[0])
+    known = words[0] in _NOT_ABOUT or words[0] in EMPTY_WORDS or words[0] in _REVISING
+    if first is not None and (first != "name" or not (values or known)):  # "Oluwaseun instead."
+        values[words[0]] = first
+    elif words[0] not in _NOT_ABOUT and words[0] not in EMPTY_WORDS | _REVISING:
+        return None  # "Door code changed again, it's 4471 now": what it is about
+    if not values or len(rest) > 1:
+        return None
+    return values, frozenset(rest)
+
+
+def replaced_values(values: dict[str, str], rest: frozenset[str], sentence: str) -> frozenset[str]:
+    """The values of ``sentence`` a bare correction (:func:`bare_correction`) replaces.
+
+    Those of a kind it gives another value of ("two" in "Done, your check-up is confirmed
+    for two people" by "Scratch that, five"); none when ``sentence`` lacks a content word it
+    has, or already holds every value it gives. A sentence's first word counts as a name only
+    when it is no common capitalised word, as elsewhere.
+    """
+    found = [w.rstrip(".:") for w in _WORD_CASE_RE.findall(sentence.replace("\u2019", "'"))]
+    words = [w.lower() for w in found]
+    if not rest <= set(words) or set(values) <= set(words):
+        return frozenset()
+    kinds = {k for w, k in values.items() if w not in words}
+    out: set[str] = set()
+    for at, (cased, word) in enumerate(zip(found, words, strict=True)):
+        kind = "number" if word in _NUMBER_WORDS else _value_kind(cased, word)
+        if kind == "name" and at == 0:
+            continue  # "Done, ...": capitalised as the first word
+        if kind in kinds and word not in values:
+            out.add(word)
+    return frozenset(out)
+
+
+def value_words(text: str) -> frozenset[str]:
+    """``text``'s words as :func:`replaced_values` reads them ("14:00" one word, lowercased)."""
+    return frozenset(w.lower() for w in _cased_words(text))
+
+
+def holds_value(sentence: str) -> bool:
+    """Whether ``sentence`` holds any value a bare correction could revise (see above)."""
+    found = [w.rstrip(".:") for w in _WORD_CASE_RE.findall(sentence.replace("\u2019", "'"))]
+    for at, cased in enumerate(found):
+        word = cased.lower()
+        kind = "number" if word in _NUMBER_WORDS else _value_kind(cased, word)
+        if kind is not None and (kind != "name" or at > 0):  # "Done, ...": no name
+            return True
+    return False
 
 
 def _value_kind(cased: str, word: str) -> str | None:
