@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import pickle
+import threading
 from dataclasses import dataclass, field
 
 import pytest
@@ -205,3 +206,35 @@ def test_an_llm_prompt_with_kept_gets_them_redacted_one_without_costs_no_pass(pr
         kept_block = sent[sent.index("<kept_turns>") : sent.index("</kept_turns>")]
         assert all(redactor(t) in kept_block for t in kept_texts)  # redacted, as the span is
         assert not any(t in sent for t in kept_texts if "w" in t)  # nothing unredacted
+
+
+def test_kept_turns_read_from_two_threads_at_once_are_redacted_once() -> None:
+    """A second reader waits for the first one's pass: no second pass, never a half state.
+
+    Unlocked, both readers saw nothing redacted yet and both ran the redactor; a reader between
+    the first one's two writes could even read the turns as empty (review20).
+    """
+    messages = [Message.from_openai(u("my pin is w1234"), id="k0")]
+    second_in = threading.Event()
+    seen: list[str] = []
+
+    def slow(text: str) -> str:
+        seen.append(text)
+        if len(seen) == 1:
+            second_in.wait(0.3)  # the second reader comes in meanwhile (if it can)
+        else:
+            second_in.set()
+        return text.replace("w1234", "[w]")
+
+    kept = redact_on_read(messages, slow)
+    read: list[int] = []
+    first = threading.Thread(target=lambda: read.append(len(list(kept))))
+    first.start()
+    while not seen:
+        threading.Event().wait(0.001)
+    second = threading.Thread(target=lambda: read.append(len(list(kept))))
+    second.start()
+    first.join()
+    second.join()
+    assert read == [1, 1] and len(kept) == 1 and kept[0].text == "my pin is [w]"
+    assert seen == ["my pin is w1234"]  # one pass

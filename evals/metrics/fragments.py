@@ -14,7 +14,8 @@ the rest of the summary. A line is a **dependent fragment** when
    - ``clipped``: it starts in the middle of its source sentence, two words or more that are
      not greetings or interjections (:data:`DISCOURSE`) were cut before it, and that sentence
      is not elsewhere in the summary; a cut at the start of a clause with a subject of its
-     own is none (:func:`_clause_start`);
+     own, joined to what was cut by a joining word (", and I'm ..."), is none
+     (:func:`_clause_start`);
    - ``refers back``: it holds a referring word (:data:`REFERRING`: it, she, they, this, that
      one, the same...; "this morning", "that week" and the like do not count) or opens with
      an ellipsis word (:data:`CONTINUATIONS`: and, but, also, yes...), and the sentence
@@ -279,11 +280,13 @@ def _clause_start(text: str, sentence: str) -> bool:
 
     After a dash, colon or semicolon, a capital ("Guess what - I got a puppy"); or a clause
     with a subject of its own, the speaker or a name, cut off its host at a comma, dash,
-    colon or semicolon with at most its joining words (:data:`JOINING`): "..., and I'm a
-    size 11 in trainers, so ...", "... \u2014 since my father is diabetic now \u2014 ...". Such
-    a clause says what it says alone; a cut before a clause with no subject of its own
-    ("... routines - rehearsing hard") or one whose subject points back ("..., and it's on 3
-    May") is not one.
+    colon or semicolon and joined to it by at least one joining word (:data:`JOINING`):
+    "..., and I'm a size 11 in trainers, so ...", "... \u2014 since my father is diabetic now
+    \u2014 ...". Such a clause says what it says alone; a cut before a clause with no subject
+    of its own ("... routines - rehearsing hard"), one whose subject points back ("..., and
+    it's on 3 May"), or a main clause cut off its fronted condition, exception or time with
+    no joining word ("Apart from shellfish, I eat everything.", "If it rains, I'll drive.")
+    is not one.
     """
     first = _WORD.findall(text)[:2]
     if not first:
@@ -311,9 +314,18 @@ def _own_subject(text: str, rest: str, before: str) -> bool:
     if word.lower().replace("\u2019", "'") not in SUBJECTS and not (start and word[0].isupper()):
         return False
     cut = before.split()
+    joined = start > 0  # a joining word of its own, or one cut with the host before it
     while cut and _words(cut[-1]) and all(w in JOINING for w in _words(cut[-1])):
         cut.pop()  # "..., and", "... \u2014 because", "..., what with"
-    return bool(cut) and cut[-1].endswith((",", "-", ":", ";", "\u2014", "\u2013")) and bool(text)
+        joined = True
+    # Without a joining word the host is a fronted qualifier the clause is the main clause of:
+    # "Apart from shellfish, I eat everything." cut to "I eat everything." says the opposite.
+    return (
+        joined
+        and bool(cut)
+        and cut[-1].endswith((",", "-", ":", ";", "\u2014", "\u2013"))
+        and bool(text)
+    )
 
 
 def _specific(text: str) -> bool:

@@ -14,6 +14,7 @@ phone numbers.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -117,21 +118,27 @@ def redact_messages(messages: Sequence[Message], redactor: Redactor) -> tuple[Me
 class _RedactedOnRead(Sequence[Message]):
     """Messages redacted the first time one of them is read (see :func:`redact_on_read`)."""
 
-    __slots__ = ("_done", "_messages", "_redactor")
+    __slots__ = ("_done", "_len", "_lock", "_messages", "_redactor")
 
     def __init__(self, messages: Sequence[Message], redactor: Redactor) -> None:
         self._messages: tuple[Message, ...] = tuple(messages)
+        self._len = len(self._messages)
         self._redactor = redactor
         self._done: tuple[Message, ...] | None = None
+        self._lock = threading.Lock()  # two readers at once: one pass, never a half state
 
     def _redacted(self) -> tuple[Message, ...]:
-        if self._done is None:
-            self._done = redact_messages(self._messages, self._redactor)
-            self._messages = ()  # the unredacted ones are let go
-        return self._done
+        done = self._done
+        if done is None:
+            with self._lock:
+                done = self._done
+                if done is None:
+                    done = self._done = redact_messages(self._messages, self._redactor)
+                    self._messages = ()  # the unredacted ones are let go
+        return done
 
     def __len__(self) -> int:
-        return len(self._messages if self._done is None else self._done)
+        return self._len
 
     def __getitem__(self, index: Any) -> Any:
         return self._redacted()[index]

@@ -196,3 +196,20 @@ def test_a_clause_with_its_own_subject_cut_off_its_host_is_not_clipped() -> None
     assert pointing.dependent == 1  # its subject points back: still a fragment
     cut = _check([("- user: dentist, and it's on 3 May.", ["m3"])], history)
     assert dict(cut.reasons) == {"clipped": 1}
+
+
+def test_a_main_clause_cut_off_its_fronted_qualifier_is_still_clipped() -> None:
+    """Only a clause joined to its host ("..., and I'm", "... - since my") stands alone.
+
+    A main clause whose fronted condition, exception or time was cut says something else
+    alone: "I eat everything." of "Apart from shellfish, I eat everything." (review20).
+    """
+    for source, line in (
+        ("Apart from shellfish, I eat everything.", "- user: I eat everything."),
+        ("If the train is cancelled again, I'll take the car.", "- user: I'll take the car."),
+        ("Unless my sister visits, we're free on Saturday.", "- user: we're free on Saturday."),
+        ("Without the discount, my budget is 500.", "- user: my budget is 500."),
+        ("Until the cast comes off, I'm not driving.", "- user: I'm not driving."),
+    ):
+        found = _check([(line, ["m0"])], _history(("user", f"Some news first. {source}")))
+        assert dict(found.reasons) == {"clipped": 1}, line
