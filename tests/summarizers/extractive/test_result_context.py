@@ -104,3 +104,36 @@ def test_a_span_opening_on_a_line_presenting_the_last_spans_result() -> None:
             ablate=("result_context",),
         )
         assert any(_HERE in x for x in lines(off))
+
+
+def test_a_line_carrying_its_own_value_does_not_lean_on_the_result() -> None:
+    """review20: "Here's your booking reference: QX-4471." is a fact, not a pointer."""
+    for line in (
+        "Here's your booking reference: QX-4471.",
+        "It's 21°C at station 11.",
+        "They arrive on 3 May at 14:20.",
+        "That comes to $199.",
+        "Here it is: 3.5 on average.",
+        "That's Dr Okafor's clinic.",
+        "Here's the link: https://example.com/b/7.",
+    ):
+        assert not leans_on_result(line), line
+    for line in ("Here you go, 16 rows.", "Here are 1,204 results.", "Here they are (12)."):
+        assert leans_on_result(line), line  # a bare count of the result says nothing alone
+
+
+def test_a_value_said_right_after_a_result_survives_without_the_result() -> None:
+    booking = (
+        "{"
+        + ", ".join(f'"field_{i}": "value number {i} of the hotel\'s reply"' for i in range(60))
+        + "}"
+    )
+    span = [
+        msg("u1", "Book me the hotel in Lyon for the conference please."),
+        call("a1", "c1", "book_hotel", {"city": "Lyon"}),
+        msg("t1", booking, "tool", tool_call_id="c1"),
+        msg("a2", "Here's your booking reference: QX-4471.", "assistant"),
+    ]
+    for budget in (60, 80, 120):
+        small = summarize(span, budget, verbatim_words=0)
+        assert "QX-4471" in small.text, budget
