@@ -601,8 +601,15 @@ _ABOUT_THEM = frozenset(
     ("you", "your", "you're", "you've", "yours", "anyone", "anybody", "anything")
 )
 """Words a question about the person asked, or their household, holds."""
-_OFFERS = frozenset(("shall i", "should i", "can i", "may i", "want me", "like me", "shall we"))
-"""A question offering to do something asks for a decision, not for a detail."""
+_OFFERS = frozenset(
+    (
+        *("shall i", "should i", "can i", "may i", "want me", "like me", "shall we"),
+        *("i can", "i could", "we can", "help you", "make sense"),
+    )
+)
+"""A question offering to do something asks for a decision, not for a detail; one about the
+speaker's own help or explanation ("Anything else I can help with?", "Does that make sense to
+you?") asks nothing about the listener either."""
 
 
 def asks_the_user(sentence: str) -> bool:
@@ -611,7 +618,13 @@ def asks_the_user(sentence: str) -> bool:
     "Is there a lift where you live?", "Any allergies at all?" (anything asked of the listener
     with no subject of the speaker's), "How do you take your coffee?"; not an offer ("Shall I
     book it?", "Would you like me to draft it?"), which asks for a decision the reply's own
-    rule reads (:func:`answered_sentence`), and not a statement with a question tagged on.
+    rule reads (:func:`answered_sentence`), not a check on the speaker's own help ("Anything
+    else I can help with?", "Does that make sense to you?"), and not a statement with a
+    question tagged on. What it reads is closed-class words only: a question that names the
+    listener ("you", "your", "any...") and is none of those. A question about the listener's
+    world that does not name them ("How old are the kids?", "When is the move?") is missed,
+    and a choice put to them ("Would you like a window seat?") counts: its answer is theirs,
+    as does a question that only tells ("Did you know it closes early?").
     """
     if not asks(sentence):
         return False

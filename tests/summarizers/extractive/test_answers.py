@@ -50,6 +50,12 @@ def test_what_asks_the_user() -> None:
     assert not asks_the_user("Would you like me to draft it?")
     assert not asks_the_user("The code is KQ-52205, does that help you?")
     assert not asks_the_user("You live on the third floor.")
+    # review20: a check on the assistant's own help or explanation asks nothing about the user
+    assert not asks_the_user("Anything else I can help with?")
+    assert not asks_the_user("Is there anything I could do to help you?")
+    assert not asks_the_user("Does that make sense to you?")
+    assert asks_the_user("Would you like a window seat or an aisle?")  # their choice
+    assert asks_the_user("Do you know roughly how many are coming?")  # not 'did you know'
 
 
 def test_answers_is_a_heuristic() -> None:
