@@ -33,7 +33,10 @@ Placeholders: ``{previous_summary}``, ``{transcript}`` and ``{max_tokens}`` (req
 view after the span (``SummaryRequest.kept``, redacted like the span when a redactor is set),
 rendered like the transcript, for the model to judge what of the span the conversation still
 uses. They are context, not to summarize: a prompt that uses ``{kept}`` should say so (see
-``prompts/summarize-kept.yaml``). A prompt without it sends nothing more.
+``prompts/summarize-kept.yaml``). A prompt without it sends nothing more. Where the model's
+input limit is known, the kept turns take at most half the room it leaves the span: the first
+turns after the span are shown, the rest left out. Every call of a span split into several
+calls is shown the same kept turns.
 """
 
 from __future__ import annotations

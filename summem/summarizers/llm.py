@@ -448,12 +448,35 @@ class LLMSummarizer:
         """
         if "kept" not in self.prompt.placeholders or not request.kept:
             return None
-        return render_transcript(
-            request.kept,
-            tool_result_max_chars=self.tool_result_max_chars,
-            delimiters=self.prompt.delimiters,
-            message_max_chars=self.message_max_chars,
-        )
+        turns = tuple(request.kept)
+
+        def rendered(n: int) -> str:
+            return render_transcript(
+                turns[:n],
+                tool_result_max_chars=self.tool_result_max_chars,
+                delimiters=self.prompt.delimiters,
+                message_max_chars=self.message_max_chars,
+            )
+
+        room = self._kept_room(request)
+        count = request.token_counter.count_text
+        if room is None or count(rendered(len(turns))) <= room:
+            return rendered(len(turns))
+        fits, over = 0, len(turns)  # the most turns, from the first, whose rendering fits
+        while over - fits > 1:
+            mid = (fits + over) // 2
+            fits, over = (mid, over) if count(rendered(mid)) <= room else (fits, mid)
+        return rendered(fits) if fits else None
+
+    def _kept_room(self, request: SummaryRequest) -> int | None:
+        """The kept turns' room: at most half what the model's input limit leaves a span.
+
+        They are context, and must never leave the span too little room to be summarized.
+        The turns right after the span come first; those that do not fit are left out (none
+        at all when not even the first fits). ``None`` when the model's limit is unknown.
+        """
+        without = self._span_budget(request, None)
+        return None if without is None or self._known_input_limit() is None else without // 2
 
     def _span_budget(self, request: SummaryRequest, kept: str | None = None) -> int | None:
         """Largest span for one call: ``max_chunk_tokens`` and what the model's limit leaves.
