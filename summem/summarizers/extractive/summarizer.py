@@ -276,6 +276,7 @@ _SELECTION_HEURISTICS = (
     "answers",
     "table_newest",
     "result_context",
+    "table_shapes",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -405,14 +406,15 @@ class ExtractiveSummarizer:
         last_day = max(old, key=lambda f: f.order).day if old else None
         seen_tables: list[dict[str, Any]] = []
         off = self.ablate
-        users = _kept_users(request.kept) if self.tables else []
+        shapes = "table_shapes" not in off
+        users = _kept_users(request.kept, shapes) if self.tables else []
         after = users if "kept_rows" not in off else []
         recalling = users if "kept_memory_rows" not in off else []  # rows of earlier tables
         lend = self.tables and users and not {"table_bound_rows", "kept_bound_rows"} & off
         span_words: set[str] | None = set() if lend and "novelty" not in off else None
         remembered = _remembered_tables(previous_extra(request.previous_info))
         versions = (  # every table the span and the kept turns show, by position
-            _shown_tables(request, "leading_stamp" in off)
+            _shown_tables(request, "leading_stamp" in off, shapes)
             if self.tables and "table_newest" not in off
             else None
         )
@@ -1017,6 +1019,7 @@ class ExtractiveSummarizer:
         by_key: dict[str, Fact] = {}
         facts: list[Fact] = []
         off = self.ablate
+        shapes = "table_shapes" not in off
         cap = float("inf") if "tool_cap" in off else _TOOL_CAP
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
         prior: tuple[str, str, list[str]] | None = None  # the last message: speaker, id, words
@@ -1084,16 +1087,20 @@ class ExtractiveSummarizer:
                     )
 
                 args = call[1] if call else {}
-                body = _one_line(tool_body(head, args, text, referred, tables=self.tables))
+                body = _one_line(
+                    tool_body(head, args, text, referred, tables=self.tables, shapes=shapes)
+                )
                 if said_after and not _used_table(body, referred):  # the span names no row
-                    also = _one_line(tool_body(head, args, text, said_after, tables=self.tables))
+                    also = _one_line(
+                        tool_body(head, args, text, said_after, tables=self.tables, shapes=shapes)
+                    )
                     if _used_table(also, said_after, MIN_TABLE_ROWS):
                         body, named = also, said_after
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
                 score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
                 if self.tables and "table_rows" not in off:
-                    table = read_table(text)
+                    table = read_table(text, shapes=shapes)
                     big = table is not None and len(table[1]) >= MIN_TABLE_ROWS
                     if _used_table(body, named, MIN_TABLE_ROWS):
                         one_row = (
@@ -1547,7 +1554,7 @@ def _tool_news(body: str, head: str, known: set[str], reports: dict[str, int]) -
     return (1.0 + new) / 2 * repeat
 
 
-def _kept_users(kept: Sequence[Message]) -> list[Message]:
+def _kept_users(kept: Sequence[Message], shapes: bool = True) -> list[Message]:
     """The user's own messages among the kept turns, up to the first table a tool shows there.
 
     No named speaker's, no summary. A message after a newer table refers to that one, as a
@@ -1558,7 +1565,7 @@ def _kept_users(kept: Sequence[Message]) -> list[Message]:
     out: list[Message] = []
     for m in kept:
         if m.role == "tool":
-            table = read_table(content_text(m))
+            table = read_table(content_text(m), shapes=shapes)
             if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
                 break
         elif m.role == "user" and not m.is_summary and not m.name:
@@ -1566,7 +1573,9 @@ def _kept_users(kept: Sequence[Message]) -> list[Message]:
     return out
 
 
-def _shown_tables(request: SummaryRequest, no_stamp: bool = False) -> dict[int, Table]:
+def _shown_tables(
+    request: SummaryRequest, no_stamp: bool = False, shapes: bool = True
+) -> dict[int, Table]:
     """The tables of at least :data:`MIN_TABLE_ROWS` rows the span and the kept turns show.
 
     By position: the span's messages, then the kept turns (``request.kept``) after them. Read
@@ -1581,7 +1590,7 @@ def _shown_tables(request: SummaryRequest, no_stamp: bool = False) -> dict[int, 
         if not no_stamp:
             lead, rest = leading_stamp(text)
             text = rest if lead else text
-        table = read_table(text)
+        table = read_table(text, shapes=shapes)
         if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
             out[pos] = table
     return out

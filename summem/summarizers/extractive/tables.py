@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import html
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
@@ -63,6 +64,13 @@ _YAML_ITEM_RE = re.compile(r"^\s*- [\w .-]+:(?: |$)", re.MULTILINE)
 """A YAML list item that is a mapping (``- name: Ana``): the text may be records."""
 _MAX_YAML_CHARS = 64 * 1024
 _MAX_JSON_LINES = 2000
+_MIN_KEYED = 4
+"""Objects keyed by name that make a table (fewer is an envelope or a config)."""
+_BLOCK_RULE_RE = re.compile(r"-{3,}|\*{3,}|={3,}")
+_SECTION_RE = re.compile(r"\[([^\[\]=]{1,60})\]")
+_FIELD_RE = re.compile(r"([A-Za-z][\w .()/-]{0,40}?)\s*(?::(?=\s|$)|=)(.*)")
+"""A ``Key: value`` or ``key = value`` line (``http://...`` is no key: ``:`` needs a space)."""
+_LOGFMT_RE = re.compile(r'(?:^|\s)([A-Za-z_][\w.-]*)=("(?:[^"\\]|\\.)*"|[^\s"]*)')
 
 
 def _flat(record: Mapping[Any, Any], prefix: str = "", depth: int = 0) -> dict[str, Any] | None:
@@ -126,7 +134,7 @@ def _records(value: Any) -> Table | None:
     return header, [[_cell(r.get(k, "")) for k in header] for r in records]
 
 
-def _json_table(value: Any, depth: int = 0) -> Table | None:
+def _json_table(value: Any, depth: int = 0, *, shapes: bool = True) -> Table | None:
     table = _records(value)
     if table is not None or not isinstance(value, Mapping):
         return table
@@ -137,13 +145,114 @@ def _json_table(value: Any, depth: int = 0) -> Table | None:
     lists = [v for v in value.values() if isinstance(v, list)]
     if len(lists) == 1:  # {"results": [{...}, {...}], "page": 1}
         return _records(lists[0])
+    if lists and shapes:  # {"results": [{...}, ...], "warnings": ["..."]}: one list of records
+        found = [t for t in map(_records, lists) if t is not None]
+        return found[0] if len(found) == 1 else None
+    keyed = _keyed_records(value) if shapes else None
+    if keyed is not None:
+        return keyed
     inner = [v for v in value.values() if isinstance(v, Mapping)]
     if lists or depth >= _MAX_DEPTH or (len(inner) > 1 and depth > 0):
         return None
     # {"data": {"orders": [...]}, "meta": {"page": 1}}: the one object holding a table; side
     # by side only at the top (an API's envelope), not inside a record's own objects
-    found = [t for t in (_json_table(v, depth + 1) for v in inner) if t is not None]
+    found = [t for t in (_json_table(v, depth + 1, shapes=shapes) for v in inner) if t]
     return found[0] if len(found) == 1 else None
+
+
+def _keyed_records(value: Mapping[Any, Any]) -> Table | None:
+    """Records keyed by their name (``{"api": {"port": 80}, "db": {...}, ...}``), the key a column.
+
+    At least :data:`_MIN_KEYED` of them, every value an object: an API's envelope
+    (``{"data": {...}, "meta": {...}}``) has two or three objects of different keys.
+    """
+    if len(value) < _MIN_KEYED or not all(isinstance(v, Mapping) for v in value.values()):
+        return None
+    if any("key" in v for v in value.values()):
+        return None
+    return _records([{"key": k, **v} for k, v in value.items()])
+
+
+def _record_blocks(text: str) -> Table | None:
+    """Records as ``key: value`` or ``key = value`` lines, or ``key=value`` pairs on one line.
+
+    ``Name: api`` blocks (``kubectl describe``, ``apt show``) separated by a blank line, a
+    rule or a key said again; INI sections (``[api]`` over ``port = 80``), the section a
+    column; logfmt lines (``name=api port=80 level=info msg="up"``), one record a line. Any
+    other line means it is no such text.
+    """
+    lines = text.strip().splitlines()
+    if len(lines) < 3 or len(lines) > _MAX_JSON_LINES:
+        return None
+    records: list[dict[str, str]] = []
+    current: dict[str, str] = {}
+
+    def close() -> None:
+        nonlocal current
+        if current:
+            records.append(current)
+        current = {}
+
+    for raw in lines:
+        line = raw.strip()
+        if not line or _BLOCK_RULE_RE.fullmatch(line):
+            close()
+            continue
+        section = _SECTION_RE.fullmatch(line)
+        if section is not None:
+            close()
+            current = {"section": section.group(1).strip()}
+            continue
+        pairs = _LOGFMT_RE.findall(line)
+        if len(pairs) >= 2 and _LOGFMT_RE.sub("", line).strip() == "":
+            close()
+            records.append({k: v[1:-1] if v.startswith('"') else v for k, v in pairs})
+            continue
+        field = _FIELD_RE.fullmatch(line)
+        if field is None or len(field.group(1).split()) > 4:
+            return None
+        key, val = field.group(1).strip(), field.group(2).strip()
+        if key in current:
+            close()
+        current[key] = val
+    close()
+    if len(records) < 2 or any(len(r) < 2 for r in records):
+        return None
+    return _records(records)
+
+
+def _xml_table(text: str) -> Table | None:
+    """Records as XML: an element's children of one tag, each its attributes and leaf children.
+
+    At the top or one or two elements down (``<response><orders><order>``). A document with
+    a declaration of its own (``<!DOCTYPE``, ``<!ENTITY``) is not read: no entity expands.
+    """
+    if "<!" in text or len(text) > _MAX_YAML_CHARS:
+        return None
+    try:
+        root = ET.fromstring(text.strip())
+    except ET.ParseError:
+        return None
+    level = [root]
+    for _ in range(_MAX_DEPTH + 1):
+        for element in level:
+            children = list(element)
+            if len(children) >= 2 and len({c.tag for c in children}) == 1:
+                records = [_xml_record(c) for c in children]
+                if all(r is not None for r in records):
+                    return _records(records)
+        level = [c for e in level for c in e]
+    return None
+
+
+def _xml_record(element: ET.Element) -> dict[str, str] | None:
+    """An element's attributes and leaf children's texts, or None if a child nests."""
+    out = dict(element.attrib)
+    for child in element:
+        if len(child):
+            return None
+        out[child.tag] = (child.text or "").strip()
+    return out if len(out) >= 2 else None
 
 
 def _yaml_table(text: str) -> Table | None:
@@ -172,16 +281,19 @@ def _html_table(text: str) -> Table | None:
     return rows[0], rows[1:]
 
 
-def _text_table(text: str) -> Table | None:
+def _text_table(text: str, *, shapes: bool = True) -> Table | None:
     if "<table" in text.lower():
         return _html_table(text)
+    records = _xml_table(text) if shapes and text.lstrip().startswith("<") else None
+    if records is not None:
+        return records
     records = _yaml_table(text)
     if records is not None:
         return records
     records = _json_lines(text)
     if records is not None:
         return records
-    return text_table(text)
+    return text_table(text) or (_record_blocks(text) if shapes else None)
 
 
 def _json_lines(text: str) -> Table | None:
@@ -244,11 +356,16 @@ def _cell_words(cell: str) -> list[str] | None:
     return words if telling else None
 
 
-def find_table(parsed: Any, text: str) -> Table | None:
-    """The table in a tool result, parsed JSON (or None) and its text, if it is one."""
+def find_table(parsed: Any, text: str, *, shapes: bool = True) -> Table | None:
+    """The table in a tool result, parsed JSON (or None) and its text, if it is one.
+
+    ``shapes=False`` reads neither records as text (``key: value`` blocks, INI sections,
+    logfmt, XML) nor JSON records keyed by name or beside other lists (the ``table_shapes``
+    ablation).
+    """
     if parsed is not None and not isinstance(parsed, str):
-        return _json_table(parsed)
-    return _text_table(text)
+        return _json_table(parsed, shapes=shapes)
+    return _text_table(text, shapes=shapes)
 
 
 def compact_table(

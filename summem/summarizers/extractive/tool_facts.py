@@ -74,6 +74,7 @@ def tool_body(
     referred: Said | None = None,
     *,
     tables: bool = True,
+    shapes: bool = True,
 ) -> str:
     """One tool result as ``head -> key=value; ...`` (see the module docstring).
 
@@ -86,12 +87,14 @@ def tool_body(
             rows of a table they name come first (see :mod:`.tables`).
         tables: read a table as a compact record (:mod:`.tables`); off, it is flattened
             field by field like any other result.
+        shapes: read records as text and JSON records keyed by name as tables too
+            (:func:`.tables.find_table`).
     """
     try:
         parsed: Any = load_json(result)
     except ValueError:
         parsed = None
-    table = find_table(parsed, result) if tables else None
+    table = find_table(parsed, result, shapes=shapes) if tables else None
     if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
         nouns = row_nouns(head)
         body = compact_table(table, _MAX_RESULT_CHARS, referred, nouns=nouns)
@@ -105,13 +108,13 @@ def tool_body(
     return f"{head} -> {_clip(body, _MAX_RESULT_CHARS)}"
 
 
-def read_table(result: str) -> tuple[list[str], list[list[str]]] | None:
+def read_table(result: str, *, shapes: bool = True) -> tuple[list[str], list[list[str]]] | None:
     """The table a tool result's text holds, if it is one (see :mod:`.tables`)."""
     try:
         parsed: Any = load_json(result)
     except ValueError:
         parsed = None
-    return find_table(parsed, result)
+    return find_table(parsed, result, shapes=shapes)
 
 
 def table_referred(body: str, referred: Said) -> str | None:

@@ -12,8 +12,12 @@ import json
 
 import pytest
 
+from summem._flow import run_sync
 from summem.messages import SummaryInfo
+from summem.summarizers.base import SummaryRequest
+from summem.summarizers.extractive import ExtractiveSummarizer
 from summem.summarizers.extractive.tables import compact_table, find_table, said_words
+from summem.tokens.base import ApproxCounter
 from tests.summarizers.extractive.spans import call, msg, summarize
 
 PEOPLE = ["id", "name", "city", "balance"]
@@ -116,6 +120,25 @@ Here are the open accounts:
    3  Chen Wei      Porto       88.10
    4  Dara Okafor   Lyon       410.00""",
     "json lines": "\n".join(json.dumps(dict(zip(PEOPLE, r, strict=True))) for r in ROWS),
+    "logfmt": "\n".join(f'id={r[0]} name="{r[1]}" city={r[2]} balance={r[3]}' for r in ROWS),
+    "key: value blocks": "\n\n".join(
+        f"id: {r[0]}\nname: {r[1]}\ncity: {r[2]}\nbalance: {r[3]}" for r in ROWS
+    ),
+    "key = value blocks, a key said again": "\n".join(
+        f"id = {r[0]}\nname = {r[1]}\ncity = {r[2]}\nbalance = {r[3]}" for r in ROWS
+    ),
+    "key: value blocks between rules": "---\n"
+    + "\n---\n".join(f"id: {r[0]}\nname: {r[1]}\ncity: {r[2]}\nbalance: {r[3]}" for r in ROWS),
+    "xml elements": "<accounts>"
+    + "".join(
+        f"<account><id>{r[0]}</id><name>{r[1]}</name><city>{r[2]}</city>"
+        f"<balance>{r[3]}</balance></account>"
+        for r in ROWS
+    )
+    + "</accounts>",
+    "xml attributes, one level down": '<?xml version="1.0"?>\n<response status="ok"><accounts>'
+    + "".join(f'<account id="{r[0]}" name="{r[1]}" city="{r[2]}" balance="{r[3]}"/>' for r in ROWS)
+    + "</accounts></response>",
 }
 
 
@@ -308,3 +331,65 @@ def test_an_api_response_of_nested_records_with_item_lists_is_a_table() -> None:
     # a record's own objects side by side, one holding a list: a record, not an envelope
     inside = {"account": {"billing": {"orders": orders}, "meta": {"rev": 2}}, "meta": {"rev": 1}}
     assert find_table(inside, json.dumps(inside)) is None
+
+
+def test_ini_sections_are_records_the_section_a_column() -> None:
+    ini = "\n\n".join(f"[{r[1]}]\ncity = {r[2]}\nbalance = {r[3]}" for r in ROWS)
+    assert find_table(None, ini) == (
+        ["section", "city", "balance"],
+        [[r[1], r[2], r[3]] for r in ROWS],
+    )
+
+
+def test_json_records_keyed_by_name_or_beside_other_lists_are_a_table() -> None:
+    keyed = {r[1]: {"city": r[2], "balance": r[3]} for r in ROWS}
+    assert find_table(keyed, json.dumps(keyed)) == (
+        ["key", "city", "balance"],
+        [[r[1], r[2], r[3]] for r in ROWS],
+    )
+    beside = {"accounts": [dict(zip(PEOPLE, r, strict=True)) for r in ROWS], "warnings": ["x"]}
+    assert find_table(beside, json.dumps(beside)) == (PEOPLE, ROWS)
+    # an envelope of a few objects, or two lists of records, is no table
+    envelope = {"data": {"id": 1, "name": "A"}, "meta": {"id": 2, "name": "B"}}
+    assert find_table(envelope, json.dumps(envelope)) is None
+    two = {"a": beside["accounts"], "b": beside["accounts"]}
+    assert find_table(two, json.dumps(two)) is None
+
+
+def test_text_that_only_looks_like_records_is_no_table() -> None:
+    one = "Order: 4471\nStatus: shipped\nCarrier: DPD\nTracking: JD0014"
+    assert find_table(None, one) is None  # one record: its fields, not a table
+    weather = "Today: sunny\nHigh: 21C\n\nTomorrow: rain\nChance: 80%"
+    assert find_table(None, weather) is None  # blocks of different fields
+    mixed = "name=api port=80\nstarting workers\nname=db port=5432"
+    assert find_table(None, mixed) is None  # a line that is no record
+    steps = "Step 1: unplug it\nStep 2: wait ten seconds\nStep 3: plug it back"
+    assert find_table(None, steps) is None
+    entities = (
+        '<!DOCTYPE a [<!ENTITY x "y">]><a><b><c>&x;</c><d>1</d></b><b><c>2</c><d>3</d></b></a>'
+    )
+    assert find_table(None, entities) is None  # a document declaring entities is not read
+    nested = "<a><b><c><e>1</e></c><d>1</d></b><b><c><e>2</e></c><d>3</d></b></a>"
+    assert find_table(None, nested) is None
+
+
+def test_a_row_of_logfmt_named_later_is_kept_and_the_ablation_restores_the_text() -> None:
+    names = ["api-gateway", "billing-worker", "cart-service", "dns-cache", "email-relay"]
+    names += ["feed-indexer", "geo-lookup", "harbor-sync", "image-resizer", "job-scheduler"]
+    text = "\n".join(
+        f"name={n} status=Running port={8080 + 7 * i} memory={120 + 37 * i}Mi node=node-{i % 4}"
+        for i, n in enumerate(names)
+    )
+    messages = [
+        call("a1", "c1", "list_services", {"cluster": "prod-eu"}),
+        msg("t1", text, "tool", tool_call_id="c1"),
+        msg("a2", "Here are the ten services in prod-eu; all are running.", "assistant"),
+        msg("u1", "Going back to the list: harbor-sync keeps getting OOM-killed."),
+    ]
+    kept = "[name | status | port | memory | node] harbor-sync | Running | 8129 | 379Mi | node-3"
+    assert kept in summarize(messages, 200).text
+    request = SummaryRequest(
+        messages=messages, max_tokens=200, token_counter=ApproxCounter(), previous_summary=None
+    )
+    ablated = run_sync(ExtractiveSummarizer(ablate=["table_shapes"]).summarize(request))
+    assert "8129" not in ablated.text  # the text cut at its first records
