@@ -15,29 +15,12 @@ from summem.summarizers.extractive import ExtractiveSummarizer
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.render import content_text
 from summem.tokens.base import ApproxCounter
-from tests.summarizers.extractive.spans import call, msg
-
-_SMALL_TALK = (
-    "My sister Ingrid moved to Tromsø in March, the flat is on Storgata.",
-    "The boiler engineer said the pressure valve was replaced for 185 pounds.",
-    "Paid 62.40 for the parking permit renewal yesterday.",
-    "Reminder that the quarterly VAT return is due on the 7th.",
-    "Our office wifi password changed to heron-bastion-42.",
-    "The van MOT is booked at Kwik Fit on 12 June.",
-)
-_ROWS = (
-    ("flexible hose", "NK645047", "11", "2026-06-02"),
-    ("pipe clip", "ND856813", "36", "2028-02-25"),
-    ("compression elbow", "QA118273", "8", "2027-01-03"),
-    ("isolation valve", "ZP442190", "4", "2026-11-30"),
-    ("brass tap washer", "WW902211", "120", "2027-05-09"),
-    ("ptfe tape", "TT553201", "45", "2026-08-14"),
-    ("radiator key", "RK100293", "9", "2029-03-12"),
-)
+from tests.summarizers.extractive.spans import PART_ROWS as _ROWS
+from tests.summarizers.extractive.spans import call, msg, talk
 
 
 def _talk() -> list[Message]:
-    return [msg(f"s{i}", t, "user" if i % 2 else "assistant") for i, t in enumerate(_SMALL_TALK)]
+    return talk()
 
 
 def _summary(

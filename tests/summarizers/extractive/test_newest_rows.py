@@ -15,23 +15,9 @@ from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
 from summem.summarizers.extractive.tables import updated_rows
 from summem.tokens.base import ApproxCounter
-from tests.summarizers.extractive.spans import call, msg
+from tests.summarizers.extractive.spans import PART_ROWS as _ROWS
+from tests.summarizers.extractive.spans import SMALL_TALK, call, msg, talk
 
-_TALK = (
-    "My sister Ingrid moved to Tromsø in March, the flat is on Storgata.",
-    "The boiler engineer said the pressure valve was replaced for 185 pounds.",
-    "Paid 62.40 for the parking permit renewal yesterday.",
-    "Reminder that the quarterly VAT return is due on the 7th.",
-)
-_ROWS = (
-    ("flexible hose", "NK645047", "11", "2026-06-02"),
-    ("pipe clip", "ND856813", "36", "2028-02-25"),
-    ("compression elbow", "QA118273", "8", "2027-01-03"),
-    ("isolation valve", "ZP442190", "4", "2026-11-30"),
-    ("brass tap washer", "WW902211", "120", "2027-05-09"),
-    ("ptfe tape", "TT553201", "45", "2026-08-14"),
-    ("radiator key", "RK100293", "9", "2029-03-12"),
-)
 _MOVED = tuple(
     (r[0], "RK999999", *r[2:]) if r[0] == "radiator key" else r for r in _ROWS
 )  # the radiator key moved to another bin
@@ -39,7 +25,7 @@ _RADIATOR = "Put the radiator key on the order for the Marsh Lane job."
 
 
 def _talk() -> list[Message]:
-    return [msg(f"s{i}", t, "user" if i % 2 else "assistant") for i, t in enumerate(_TALK)]
+    return talk(SMALL_TALK[:4])
 
 
 def _table(rows: tuple[tuple[str, ...], ...]) -> str:
