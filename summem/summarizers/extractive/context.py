@@ -225,10 +225,27 @@ def _completes(unit: Sequence[str], sentence: str) -> bool:
     return 0 < len(words) < SHORT_WORDS and not _names(" ".join(unit)) and _names(sentence)
 
 
-def _names(sentence: str) -> bool:
-    """Whether a sentence names something: a number, code, address or capital past its first."""
+_COUNT_RE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
+_TOKEN_EDGES = "\"'()[]{}.,;:!?"
+"""A bare whole number, and what is stripped off a token's edges before reading it."""
+
+
+def _names(sentence: str, *, counts: bool = True) -> bool:
+    """Whether a sentence names something: a number, code, address or capital past its first.
+
+    With ``counts=False`` a bare whole number ("16 rows", "1,204 results") is not a name: it
+    says how much of something there is, not what.
+    """
     raw = _WORD_RE.findall(sentence)
-    if "@" in sentence or "://" in sentence or any(any(c.isdigit() for c in w) for w in raw):
+    if "@" in sentence or "://" in sentence:
+        return True
+    if counts:
+        if any(any(c.isdigit() for c in w) for w in raw):
+            return True
+    elif any(
+        any(c.isdigit() for c in core) and not _COUNT_RE.fullmatch(core)
+        for core in (token.strip(_TOKEN_EDGES) for token in sentence.split())
+    ):
         return True
     return any(w[0].isupper() and w.lower().replace("\u2019", "'") not in _SELF for w in raw[1:])
 
@@ -502,34 +519,12 @@ def leans_on_result(sentence: str) -> bool:
     (:attr:`.selection.Fact.leans_on`).
     """
     words = _words(sentence.lstrip("\"'([ "))
-    if not 0 < len(words) < SHORT_WORDS or _names_beyond_counts(sentence):
+    if not 0 < len(words) < SHORT_WORDS or _names(sentence, counts=False):
         return False
     start = 0
     while start < len(words) and words[start] in _CONTENT_FREE and words[start] not in _POINTING:
         start += 1
     return not _RESULT_POINTING.isdisjoint(words[start : start + _LEAN_WORDS])
-
-
-_COUNT_RE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
-_TOKEN_EDGES = "\"'()[]{}.,;:!?"
-
-
-def _names_beyond_counts(sentence: str) -> bool:
-    """Whether a sentence names a value of its own: anything :func:`_names` counts but a count.
-
-    A bare whole number ("16 rows", "3 results") says how much of the result there is; a
-    code, time, date, amount, measure, address or name ("Here's your booking reference:
-    QX-4471.", "It's 21°C at station 11.", "They arrive on 3 May at 14:20.") is a fact of
-    its own, which the line must keep whether or not the result's line is kept.
-    """
-    if "@" in sentence or "://" in sentence:
-        return True
-    for token in sentence.split():
-        core = token.strip(_TOKEN_EDGES)
-        if any(c.isdigit() for c in core) and not _COUNT_RE.fullmatch(core):
-            return True
-    raw = _WORD_RE.findall(sentence)
-    return any(w[0].isupper() and w.lower().replace("\u2019", "'") not in _SELF for w in raw[1:])
 
 
 def names_nothing_alone(sentence: str) -> bool:
