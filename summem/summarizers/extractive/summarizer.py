@@ -1100,7 +1100,8 @@ class ExtractiveSummarizer:
                 words = tokenize(body)
                 score = _TOOL_BASE + min(_tool_score(body, self._off), cap)
                 if self.tables and "table_rows" not in off:
-                    table = read_table(text, shapes=shapes)
+                    # the span's big tables are read once already (``versions``)
+                    table = shown if versions is not None else read_table(text, shapes=shapes)
                     big = table is not None and len(table[1]) >= MIN_TABLE_ROWS
                     if _used_table(body, named, MIN_TABLE_ROWS):
                         one_row = (
