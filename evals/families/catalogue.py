@@ -724,7 +724,7 @@ FAMILIES: dict[str, Family] = {
         ),
         Family(
             "blind12-tables",
-            400,
+            420,
             20,
             about="held out, written blind (twelfth set): a boatyard's berths, lifts and "
             "invoices as psql, mysql boxes, kubectl columns, quoted CSV, nested JSON, YAML, "

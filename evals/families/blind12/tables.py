@@ -325,7 +325,7 @@ def _write(w: Writer12, turns: int, facts: int) -> None:
         w.say("assistant", "It's in that list from earlier.")
 
 
-def generate(seed: int, *, turns: int = 400, facts: int = 20) -> Trajectory:
+def generate(seed: int, *, turns: int = 420, facts: int = 20) -> Trajectory:
     """One ``b12-tables`` conversation: ``facts`` tables over ``turns`` turns, one cell each."""
     return build(
         seed, "b12-tables", turns, facts, _write, SYSTEM, writer=writer("marina"), prefix="blind12"
