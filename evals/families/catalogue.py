@@ -22,6 +22,7 @@ from evals.families import (
     blind9,
     blind10,
     blind11,
+    blind12,
     fixups,
     passing,
 )
@@ -39,6 +40,7 @@ GENERATORS = {
     **blind9.GENERATORS,
     **blind10.GENERATORS,
     **blind11.GENERATORS,
+    **blind12.GENERATORS,
     **fixups.GENERATORS,
     "passing-details": passing.generate,
     "prose-answers": answers.generate,
@@ -710,6 +712,51 @@ FAMILIES: dict[str, Family] = {
             "Korean (Hangul), Arabic and Hungarian couriers, brokers and dates ('2027년 3월 14일', "
             "'١٤ آذار ٢٠٢٧', '2027. március 14.'), in English or a lender's email, some replaced",
             style="b11-intl",
+        ),
+        Family(
+            "blind12-prose",
+            420,
+            20,
+            about="held out, written blind (twelfth set): a lorry driver's family, health and "
+            "food said in plain words before an ask, implied by a story, as the answer to the "
+            "assistant's question ('How old are the kids?'), or narrowed much later",
+            style="b12-prose",
+        ),
+        Family(
+            "blind12-tables",
+            420,
+            20,
+            about="held out, written blind (twelfth set): a boatyard's berths, lifts and "
+            "invoices as psql, mysql boxes, kubectl columns, quoted CSV, nested JSON, YAML, "
+            "transposed or grouped with subtotals; a row named by its boat or a word in its notes",
+            style="b12-tables",
+        ),
+        Family(
+            "blind12-chains",
+            430,
+            20,
+            about="held out, written blind (twelfth set): a house move's dates, times, quotes, "
+            "conveyancer and refs changed two to four times ('moved to', 'bumped', 'reissued "
+            "it as'), some by email, beside look-alikes of other things ('the buyers' own')",
+            style="b12-chains",
+        ),
+        Family(
+            "blind12-confirms",
+            430,
+            20,
+            about="held out, written blind (twelfth set): an illustrator takes one of two to "
+            "four firms by what sets it apart, by ruling the others out, by a pronoun after a "
+            "question, after a detour or by changing her mind; the firm and its price",
+            style="b12-confirms",
+        ),
+        Family(
+            "blind12-intl",
+            430,
+            20,
+            about="held out, written blind (twelfth set): a shop's Thai, Japanese (kanji), "
+            "Ukrainian and Persian contacts and dates ('14 มีนาคม 2570', '令和9年3月14日', "
+            "'14 березня 2027', '۲۳ خرداد ۱۴۰۶'), in English or a maker's email, some replaced",
+            style="b12-intl",
         ),
         Family(
             "long",
