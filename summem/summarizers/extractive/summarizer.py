@@ -433,8 +433,6 @@ class ExtractiveSummarizer:
                     seen_tables,
                     changes,
                     None if versions is None else list(versions.values()),
-                    () if versions is None else _in_span(versions, len(request.messages)),
-                    len(request.messages),
                 )
             )
             if "table_changes" not in off:
@@ -505,8 +503,6 @@ class ExtractiveSummarizer:
         seen: Sequence[dict[str, Any]] = (),
         changes: list[_Change] | None = None,
         newer: Sequence[Table] | None = None,
-        newer_in_span: Sequence[Table] = (),
-        span_end: int | None = None,
     ) -> list[Fact]:
         """The rows of earlier tables the span names, each table's as one fact.
 
@@ -531,16 +527,10 @@ class ExtractiveSummarizer:
         it was said (one of the last :data:`.tables.MAX_REMEMBERED` with the same columns): that
         version is stale, and the newest is in the view or in its own record
         (``ablate=["table_newest"]``; own ``ledger-updates`` family, a list fetched again with
-        a named row's cell changed). ``newer_in_span``: those of ``newer`` the span shows
-        (``span_end``: where the kept turns start among ``messages``). A
-        fetch among the kept turns makes stale only a row no message of the span names: a
-        branch at the watermark may abandon it, and the span's message naming the row then
-        names the value still valid, which the summary alone holds.
+        a named row's cell changed).
         """
         at = [pos for pos, m in enumerate(messages) if m.role == "user" and not m.is_summary]
         said = _said_words(messages)
-        end = len(messages) if span_end is None else span_end
-        spoken = sum(1 for pos in at if pos < end)  # the span's (the rest: kept turns)
         out: list[Fact] = []
         # (message, header) a newer table's: that table and the rows the message names of it
         claimed: dict[tuple[int, tuple[str, ...]], tuple[Table, set[int]]] = {}
@@ -569,10 +559,11 @@ class ExtractiveSummarizer:
                         kinds = nouns | claimed_nouns[(m, header)] if asks else frozenset()
                         changes.extend(_changes(claimed[(m, header)], (table, hit), said[m], kinds))
             old_table = int(item.get("rounds", 0)) >= 1
-            keyed_hits = named_by(table, said, keys=True, rare=old_table, nouns=nouns)
             keyed = [
                 hit if (m, header) not in claimed and len(hit) == 1 else set()
-                for m, hit in enumerate(keyed_hits)
+                for m, hit in enumerate(
+                    named_by(table, said, keys=True, rare=old_table, nouns=nouns)
+                )
             ]
             claimed.update(((m, header), (table, hit)) for m, hit in enumerate(named) if hit)
             claimed_nouns.update(((m, header), nouns) for m, hit in enumerate(named) if hit)
@@ -588,13 +579,6 @@ class ExtractiveSummarizer:
                 later = [recall_table(r.get("table")) for r in remembered[k + 1 :]]
                 same = [t for t in (*later, *newer) if t is not None and t[0] == table[0]]
                 stale = {i for t in same[-MAX_REMEMBERED:] for i, _j in updated_rows(table, t)}
-                if stale and len(newer_in_span) < len(newer):  # some fetched in the kept turns
-                    same = [
-                        t for t in (*later, *newer_in_span) if t is not None and t[0] == table[0]
-                    ]
-                    sure = {i for t in same[-MAX_REMEMBERED:] for i, _j in updated_rows(table, t)}
-                    by_span = {i for m in range(spoken) for i in (*hits[m], *keyed_hits[m])}
-                    stale = sure | (stale - by_span)
                 cited, dropped = cited - stale, bool(cited & stale)
             else:
                 dropped = False
@@ -1100,7 +1084,6 @@ class ExtractiveSummarizer:
                         named,
                         kept_said,
                         head,
-                        len(request.messages),
                     )
 
                 args = call[1] if call else {}
@@ -1624,7 +1607,6 @@ def _newest_rows(
     named: list[frozenset[str]],
     kept_said: list[frozenset[str]],
     head: str,
-    span_end: int,
 ) -> tuple[list[frozenset[str]], list[frozenset[str]], list[frozenset[str]]]:
     """The words naming rows of the span's ``table`` at ``pos``: its rows' newest versions.
 
@@ -1636,31 +1618,18 @@ def _newest_rows(
     fetch changed names them here: it is put with ``referred`` (and with ``named`` when it is
     the user's). At most that many comparisons per table and each message read once more at
     most: the pass stays linear in the span.
-
-    ``span_end``: the position of the first kept turn in ``versions``. A fetch among the kept
-    turns makes stale only the rows the kept turns name (``kept_said``): a branch at the
-    watermark may abandon it, and the span's message naming the row then names the value
-    still valid, which the summary alone holds.
     """
     nouns = row_nouns(head)
     header = table[0]
     later = [q for q, other in versions.items() if q > pos and other[0] == header]
     stale = {i for q in later[-MAX_REMEMBERED:] for i, _j in updated_rows(table, versions[q])}
-    in_span = [q for q in later if q < span_end]  # a kept turn's fetch: not on every branch
-    stale_span = {
-        i for q in in_span[-MAX_REMEMBERED:] for i, _j in updated_rows(table, versions[q])
-    }
     if stale:  # a later fetch has them changed
 
-        def current(said: list[frozenset[str]], gone: set[int]) -> list[frozenset[str]]:
-            if not gone:
-                return said
+        def current(said: list[frozenset[str]]) -> list[frozenset[str]]:
             hits = named_by(table, said, nouns=nouns, apart=True)
-            return [w for w, hit in zip(said, hits, strict=True) if not (hit and hit <= gone)]
+            return [w for w, hit in zip(said, hits, strict=True) if not (hit and hit <= stale)]
 
-        referred, named = current(referred, stale_span), current(named, stale_span)
-        kept_said = current(kept_said, stale)
-    stale = stale_span
+        referred, named, kept_said = current(referred), current(named), current(kept_said)
     earlier = [q for q in versions if q < pos and versions[q][0] == header]
     since = max(earlier) if earlier else -1  # the fetch before this one, or a remembered one
     older = versions[since] if earlier else None
@@ -1675,11 +1644,6 @@ def _newest_rows(
         referred = [*(w for _r, w in back), *referred]
         named = [*(w for r, w in back if r == "user"), *named]
     return referred, named, kept_said
-
-
-def _in_span(versions: Mapping[int, Table], end: int) -> list[Table]:
-    """The tables of ``versions`` (by position) the span shows: before ``end``."""
-    return [table for pos, table in versions.items() if pos < end]
 
 
 def _said_words(messages: Sequence[Message]) -> list[frozenset[str]]:

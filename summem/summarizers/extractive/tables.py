@@ -18,6 +18,7 @@ two Lisbon hotels", "the Quayside one": :mod:`.described`).
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import xml.etree.ElementTree as ET
@@ -543,7 +544,7 @@ def _named(
         named = {i for i, _ in hits}
         if not named and said is not None and not isinstance(said[len(out)], Echoed):
             if table_words is None:
-                table_words = TableWords(table)
+                table_words = _table_words(tuple(header), tuple(tuple(r) for r in rows))
             row = described_row(table, said[len(out)], nouns, table_words)
             named = {row} if row is not None else set()
         elif keys:
@@ -558,6 +559,12 @@ def _named(
         if len(together) > MAX_CITED:
             return [set() for _ in tests]
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _table_words(header: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> TableWords:
+    """A table's :class:`.described.TableWords`, once a table: each caller reads it again."""
+    return TableWords((list(header), [list(r) for r in rows]))
 
 
 MAX_CITED = 3

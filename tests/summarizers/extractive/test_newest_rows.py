@@ -117,36 +117,3 @@ def test_a_remembered_row_a_later_fetch_of_the_span_changed_does_not_come_back()
     assert "RK100293" not in out
     assert "radiator key | RK999999" in out
     assert "RK100293" in _summary(span, 120, off="table_newest", **kw).text
-
-
-def test_a_fetch_among_the_kept_turns_leaves_the_row_the_span_names() -> None:
-    """A branch at the watermark may abandon the kept turns' newer fetch (engine14).
-
-    The span names the radiator key of the van's list; the list is fetched again, the key
-    moved, in a turn the view keeps. The summary stands for the span: if the user rewinds to
-    the watermark, the newer fetch is gone and the span's value (RK100293) is the one still
-    valid, which only the summary can hold. Before, the kept fetch made it stale and the
-    summary left it out.
-    """
-    span = [
-        msg("u0", "What's on the van right now?"),
-        *_fetched(_ROWS, "0"),
-        msg("a1", "Seven lines on the van.", "assistant"),
-        msg("u2", _RADIATOR),
-        *_talk(),
-    ]
-    alone = _summary(span, 120).text
-    assert "radiator key | RK100293" in alone
-    kept = _fetched(_MOVED, "5")
-    assert "radiator key | RK100293" in _summary(span, 120, kept).text
-
-
-def test_a_remembered_row_the_span_names_stays_beside_a_kept_fetch() -> None:
-    """The same for a remembered list: the span's message brings its row back (engine14)."""
-    first, info = _remembered()
-    kw: dict[str, Any] = {"previous_summary": first.text, "previous_info": info}
-    span = [msg("u2", _RADIATOR), *_talk()]
-    assert "RK100293" in _summary(span, 100, **kw).text
-    assert "RK100293" in _summary(span, 100, _fetched(_MOVED, "5"), **kw).text
-    newer = [*span, *_fetched(_MOVED, "5")]  # fetched again in the span itself: stale
-    assert "RK100293" not in _summary(newer, 100, **kw).text
