@@ -35,8 +35,10 @@ rendered like the transcript, for the model to judge what of the span the conver
 uses. They are context, not to summarize: a prompt that uses ``{kept}`` should say so (see
 ``prompts/summarize-kept.yaml``). A prompt without it sends nothing more. Where the model's
 input limit is known, the kept turns take at most half the room it leaves the span: the first
-turns after the span are shown, the rest left out. Every call of a span split into several
-calls is shown the same kept turns.
+turns after the span are shown, the rest left out. A span split into several calls shows
+them to its last call only (the one they follow; the others read ``(none)``). Reusing the
+assistant's cached request, the kept turns it holds are named by position ("messages #5 to #6
+above"), and only those said since it was sent are written out.
 """
 
 from __future__ import annotations

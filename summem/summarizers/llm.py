@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -232,7 +233,10 @@ class LLMSummarizer:
             chunk, clip = pending.pop(0)
             if clip is not None:
                 clipped.add(chunk[0].id)
-            chat = self._chat_request(chunk, summary, request, clip=clip, kept=kept)
+            # the kept turns follow the span's last chunk: an earlier one is followed by the
+            # next chunk, and a reply among the kept turns is not to an offer it ends with
+            after = kept if not pending else None
+            chat = self._chat_request(chunk, summary, request, clip=clip, kept=after)
             step = ChatCall(self.client, chat, policy)
             rounds += 1
             logger.debug(
@@ -409,7 +413,7 @@ class LLMSummarizer:
             max_tokens=request.max_tokens,
             focus=request.focus,
             must_keep=request.must_keep,
-            kept=kept,
+            kept=self._kept_in_place(found, request) if kept is not None else None,
         )
         instruction = "\n\n".join([STOP, *(str(m["content"]) for m in rendered)])
         params = self._parameters()
@@ -440,15 +444,37 @@ class LLMSummarizer:
             self._input_limit_known = True
         return self._input_limit
 
-    def _kept(self, request: SummaryRequest) -> str | None:
+    def _kept_in_place(self, found: InPlace, request: SummaryRequest) -> str | None:
+        """The kept turns for the instruction after the assistant's request (cache reuse).
+
+        The request already shows the kept turns it was sent with, right after the span: they
+        are named by position, as the span is, not repeated. Those appended since (not in
+        it) are rendered as ``{kept}`` renders them.
+        """
+        ids = (request.sent.ids if request.sent is not None else None) or ()
+        above = list(ids[found.last + 1 :])
+        shown = set(above)
+        rest = [m for m in request.kept if m.id not in shown]
+        parts = []
+        if above:
+            last = found.last + len(above)
+            where = f"#{last}" if len(above) == 1 else f"#{found.last + 1} to #{last}"
+            parts.append(f"(message{'s' if len(above) > 1 else ''} {where} above)")
+        text = self._kept(request, rest) if rest else None
+        if text:
+            parts.append(text)
+        return "\n\n".join(parts) or None
+
+    def _kept(self, request: SummaryRequest, only: Sequence[Message] | None = None) -> str | None:
         """The kept turns rendered like the span, for a prompt that uses ``{kept}`` (else None).
 
         A prompt without it never reads ``request.kept``: nothing more is sent, and kept turns
-        redacted on read (a reducer's ``redactor``) are not redacted for nothing.
+        redacted on read (a reducer's ``redactor``) are not redacted for nothing. ``only``:
+        those of them to render (the rest are shown otherwise).
         """
         if "kept" not in self.prompt.placeholders or not request.kept:
             return None
-        turns = tuple(request.kept)
+        turns = tuple(request.kept if only is None else only)
 
         def rendered(n: int) -> str:
             return render_transcript(

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from benchmarks import bench_hotpath, bench_templates
+from benchmarks import bench_hotpath, bench_tables, bench_templates
 from benchmarks.__main__ import main
 
 
@@ -21,6 +21,7 @@ def test_one_command_runs_every_benchmark(capsys: pytest.CaptureFixture[str]) ->
     assert "== extractive: python benchmarks/bench_extractive.py --sizes 300 --repeat 1" in out
     assert "summarize (us/msg)" in out
     assert "== templates: python benchmarks/bench_templates.py --sizes 300 --repeat 1" in out
+    assert "== tables: python benchmarks/bench_tables.py --sizes 300" in out
     assert "== stores: python benchmarks/bench_stores.py --sizes 300 --turns 200" in out
     assert "Stores 2" in out and "Stores 3" not in out  # --skip-latency skips the throughput
     assert "== hotpath: python benchmarks/bench_hotpath.py --sizes 300" in out
@@ -58,6 +59,14 @@ def test_the_template_count_reports_its_scaling(capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     for kind in ("plain", "update", "mixed"):
         assert f"{kind} per-line cost scaling 120/60: " in out
+
+
+def test_the_table_spans_report_their_scaling(capsys: pytest.CaptureFixture[str]) -> None:
+    bench_tables.main(["--sizes", "60,120"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["messages", "tables", "summarize", "(us/msg)", "scaling"]
+    assert len(lines) == 3 and lines[1].split()[-1] == "1.00"
+    assert int(lines[2].split()[1]) > int(lines[1].split()[1]) > 0  # the span has tables
 
 
 def test_only_one(capsys: pytest.CaptureFixture[str]) -> None:

@@ -46,7 +46,7 @@ from collections.abc import Set as AbstractSet
 from summem.summarizers.extractive.facts import fold, tokenize
 from summem.summarizers.extractive.lexicon import STOPWORDS
 
-__all__ = ["BEFORE", "POINTER", "described_row", "pointers", "row_nouns", "stem"]
+__all__ = ["BEFORE", "POINTER", "TableWords", "described_row", "pointers", "row_nouns", "stem"]
 
 Table = tuple[Sequence[str], Sequence[Sequence[str]]]
 
@@ -160,8 +160,12 @@ def row_nouns(call: str) -> frozenset[str]:
     return frozenset(w for w in out if len(w) >= 3 and w not in STOPWORDS and w not in _ONE)
 
 
+@functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """``word`` without one common ending, keeping 4 letters (``restarted`` -> ``restart``)."""
+    """``word`` without one common ending, keeping 4 letters (``restarted`` -> ``restart``).
+
+    Cached: a table's cell words are stemmed again for each message read against it.
+    """
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             base = word[: -len(suffix)]
@@ -171,8 +175,10 @@ def stem(word: str) -> str:
     return word
 
 
-def _words(text: str) -> list[str]:
-    return [w for w in re.split(r"[^a-z0-9]+", " ".join(tokenize(fold(text)))) if w]
+@functools.lru_cache(maxsize=65536)
+def _words(text: str) -> tuple[str, ...]:
+    """``text``'s words, lower-cased and folded; cached (a cell is read for many messages)."""
+    return tuple(w for w in re.split(r"[^a-z0-9]+", " ".join(tokenize(fold(text)))) if w)
 
 
 def _matches(word: str, cell_word: str) -> bool:
@@ -298,38 +304,104 @@ def _points(said: AbstractSet[str], nouns: AbstractSet[str]) -> bool:
     return any(w.endswith(POINTER) or w.partition(BEFORE)[2] in nouns for w in said)
 
 
+def _read(said: AbstractSet[str]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """A message's words of comparison, and its content words in order (for a description)."""
+    words = sorted(w for w in said if w.isalpha())
+    compare = frozenset(w for w in words if w in _SPECIFIC or w in _GENERIC)
+    if "recent" in said and compare <= {"most", "more"}:
+        compare = frozenset(["newest"])  # "the most recent"
+    content = tuple(w for w in words if len(w) >= 3 and w not in STOPWORDS and w not in compare)
+    return compare, content
+
+
+@functools.lru_cache(maxsize=4096)
+def _reading(said: frozenset[str]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """:func:`_read`, once a message (a message is read against many tables)."""
+    return _read(said)
+
+
+def _pointed(word: str, said: AbstractSet[str], nouns: AbstractSet[str]) -> bool:
+    """Whether ``word`` is said just before ``one`` or before one of the rows' ``nouns``."""
+    return word + POINTER in said or any(word + BEFORE + n in said for n in nouns)
+
+
+class TableWords:
+    """A table's words as :func:`described_row` reads them, each message word's rows once.
+
+    For reading one table against many messages: their words in common ("cheapest",
+    "hotel") are matched with the table's cells once, not once a message.
+    """
+
+    def __init__(self, table: Table) -> None:
+        header, rows = table
+        self.header_words = [hw for h in header for hw in _words(h) if len(hw) >= 3]
+        self.cell_words = [[_words(c) for c in r] for r in rows]
+        self._rows: dict[str, set[int] | None] = {}
+        self._column: dict[str, bool] = {}
+
+    def names_column(self, word: str) -> bool:
+        """Whether ``word`` matches a column's name (see :func:`_matches`)."""
+        found = self._column.get(word)
+        if found is None:
+            found = any(_matches(word, hw) for hw in self.header_words)
+            self._column[word] = found
+        return found
+
+    def rows(self, word: str) -> set[int] | None:
+        """The rows with a cell word ``word`` matches; None when it names a column.
+
+        The set is shared: read it, never change it.
+        """
+        if word in self._rows:
+            return self._rows[word]
+        hit: set[int] | None = None
+        if not self.names_column(word):
+            hit = {
+                i
+                for i, r in enumerate(self.cell_words)
+                if any(_matches(word, cw) for c in r for cw in c)
+            }
+        self._rows[word] = hit
+        return hit
+
+
 def described_row(
-    table: Table, said: AbstractSet[str], nouns: AbstractSet[str] = frozenset()
+    table: Table,
+    said: AbstractSet[str],
+    nouns: AbstractSet[str] = frozenset(),
+    words_of: TableWords | None = None,
 ) -> int | None:
     """The one row of ``table`` the words ``said`` describe (see the module), or None.
 
     ``nouns``: what the table's rows are called (:func:`row_nouns`); a partial name said
     just before one of them points at its row as one said before ``one`` does.
+    ``words_of``: the table's :class:`TableWords`, when one table is read for many messages.
     """
-    header, rows = table
+    rows = table[1]
     hashable = isinstance(said, frozenset) and isinstance(nouns, frozenset)
     if not (_may_describe(said, nouns) if hashable else may_describe(said, nouns)):
         return None  # neither compares nor points ("the Alfama one"): the same, cheaply
-    words = sorted(w for w in said if w.isalpha())
-    compare = {w for w in words if w in _SPECIFIC or w in _GENERIC}
-    if "recent" in said and compare <= {"most", "more"}:
-        compare = {"newest"}  # "the most recent"
-    content = [w for w in words if len(w) >= 3 and w not in STOPWORDS and w not in compare]
-    header_words = [hw for h in header for hw in _words(h) if len(hw) >= 3]
-    cell_words = [[_words(c) for c in r] for r in rows]
+    compare, content = _reading(said) if hashable else _read(said)
+    if len(compare) > 1:
+        return None  # two comparisons: doubt (below, the same answer after reading the rows)
+    if not compare and not any(_pointed(w, said, nouns) for w in content):
+        return None  # no comparison and no word pointing: no partial name either
+    index = words_of if words_of is not None else TableWords(table)
     hits: list[set[int]] = []
     selectors: list[str] = []
     for w in content:
-        if len(w) < 4 or w in _ONE or any(_matches(w, hw) for hw in header_words):
-            continue  # too short, or a column's name: it compares, or says nothing of a row
-        hit = {i for i, r in enumerate(cell_words) if any(_matches(w, cw) for c in r for cw in c)}
+        if len(w) < 4 or w in _ONE:
+            continue  # too short
+        hit = index.rows(w)
+        if hit is None:
+            continue  # a column's name: it compares, or says nothing of a row
         if hit and len(hit) < len(rows):
             hits.append(hit)
             selectors.append(w)
     if len(compare) != 1:  # no comparison, or two (doubt): a partial name at most
         chosen = set.intersection(*hits) if hits else set()
         pointed = any(
-            (w + POINTER in said or any(w + BEFORE + n in said for n in nouns)) and chosen <= hit
+            _pointed(w, said, nouns) and chosen <= hit
             for w, hit in zip(selectors, hits, strict=True)
         )
         if compare or len(chosen) != 1 or not pointed:
@@ -346,7 +418,7 @@ def described_row(
         return None  # "the cheaper of the two"; of more, "a bigger van" is talk, not a row
     selecting = bool(broad)
     ordered = sorted(chosen)
-    said_column = any(_matches(w, hw) for w in content for hw in header_words)
+    said_column = any(index.names_column(w) for w in content)
     j = _column(table, word, ordered, content, selecting or said_column or word + POINTER in said)
     values = _values(table, j, ordered) if j is not None else None
     if values is None:

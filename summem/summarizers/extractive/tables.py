@@ -18,6 +18,7 @@ two Lisbon hotels", "the Quayside one": :mod:`.described`).
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import xml.etree.ElementTree as ET
@@ -27,7 +28,7 @@ from typing import Any
 
 from summem._message_checks import load_json
 from summem._yaml import parse_yaml
-from summem.summarizers.extractive.described import described_row, pointers
+from summem.summarizers.extractive.described import TableWords, described_row, pointers
 from summem.summarizers.extractive.facts import fold as fold
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import MONTH_WORDS, MONTH_WORDS_WITH_DIGIT, STOPWORDS
@@ -516,21 +517,54 @@ def _named(
         and (words := _cell_words(c)) is not None
         and (not names or _name_like(words))
     ]
+    # given each message's words, a cell is looked up by its first word: a message not
+    # saying it names nothing by that cell (the same hits as every cell tested, cheaper)
+    by_first: dict[str, list[tuple[int, list[str], bool]]] = {}
+    if said is not None:
+        for entry in unique:
+            by_first.setdefault(entry[1][0], []).append(entry)
     out: list[set[int]] = []
-    for test in tests:
-        hits = [(i, keyed) for i, words, keyed in unique if all(test(w) for w in words)]
+    table_words: TableWords | None = None  # the table's words for descriptions, read once
+    for m, test in enumerate(tests):
+        if said is not None:
+            message = said[m]
+            firsts = (
+                [w for w in message if w in by_first]
+                if len(message) < len(by_first)
+                else [w for w in by_first if w in message]
+            )
+            hits = [
+                (i, keyed)
+                for w in firsts
+                for i, words, keyed in by_first[w]
+                if all(x in message for x in words)
+            ]
+        else:
+            hits = [(i, keyed) for i, words, keyed in unique if all(test(w) for w in words)]
         named = {i for i, _ in hits}
         if not named and said is not None and not isinstance(said[len(out)], Echoed):
-            row = described_row(table, said[len(out)], nouns)
+            if table_words is None:
+                table_words = _table_words(tuple(header), tuple(tuple(r) for r in rows))
+            row = described_row(table, said[len(out)], nouns, table_words)
             named = {row} if row is not None else set()
         elif keys:
             named = {i for i, keyed in hits if keyed} if len(named) <= MAX_CITED else set()
         out.append(named if len(named) <= MAX_CITED else set())
     if len(tests) > 1 and not apart:  # the words together naming too many rows: in common
-        together = {i for i, words, _ in unique if all(any(t(w) for t in tests) for w in words)}
+        if said is not None:  # each test is a message's words: together, their union
+            union: set[str] = set().union(*said)
+            together = {i for i, words, _ in unique if all(w in union for w in words)}
+        else:
+            together = {i for i, words, _ in unique if all(any(t(w) for t in tests) for w in words)}
         if len(together) > MAX_CITED:
             return [set() for _ in tests]
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _table_words(header: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> TableWords:
+    """A table's :class:`.described.TableWords`, once a table: each caller reads it again."""
+    return TableWords((list(header), [list(r) for r in rows]))
 
 
 MAX_CITED = 3
