@@ -1285,10 +1285,10 @@ def _answers_named(message: Message, asker: str, off: Collection[str]) -> bool:
     """Whether ``message`` may answer what ``asker``, another named person, just asked.
 
     A conversation between two named people (each message's ``name`` set, on the ``user``
-    and the ``assistant`` side alike: a dialogue replayed as a chat) has no assistant asking
-    the user on the user's behalf: each asks the other about themselves ("What made you pick
-    aerial yoga?", "How do you unwind?") and the reply tells a fact about its speaker with no
-    cue word ("I play drums in a band."), the same kind :data:`_W_ANSWER` lifts for a chat's
+    and the ``assistant`` side alike: a dialogue replayed as a chat) has no assistant and no
+    user, only two people, and each asks the other about themselves ("What made you pick
+    pottery?", "How do you unwind?") and the reply tells a fact about its speaker with no
+    cue word ("I sing in a choir."), the same kind :data:`_W_ANSWER` lifts for a chat's
     user. Here either side's reply to the other's question about them gains it, read by the
     same :func:`_answered` (``ablate=["named_answers"]``). A chat with an unnamed user is
     untouched: its assistant's answers to the user are help, not facts about the assistant.
