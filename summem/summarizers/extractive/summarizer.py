@@ -274,6 +274,7 @@ _SELECTION_HEURISTICS = (
     "kept_bound_rows",
     "kept_memory_rows",
     "answers",
+    "named_answers",
     "table_newest",
     "result_context",
     "table_shapes",
@@ -1022,6 +1023,7 @@ class ExtractiveSummarizer:
         shapes = "table_shapes" not in off
         cap = float("inf") if "tool_cap" in off else _TOOL_CAP
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
+        heard: tuple[str, tuple[str, list[str], list[float]]] | None = None  # a named speaker's
         prior: tuple[str, str, list[str]] | None = None  # the last message: speaker, id, words
         result = _result_before(request, carried)  # the message before, a tool result: id, line
         recent: list[tuple[str, str, list[str], list[float]]] = []  # the last few, with scores
@@ -1143,6 +1145,8 @@ class ExtractiveSummarizer:
                 ]
             if role == "user" and not message.name and "answers" not in off:
                 scores = _answered(scores, sentences, asked)
+            elif heard is not None and _answers_named(message, heard[0], off):
+                scores = _answered(scores, sentences, heard[1])
             novel = [_novel_words(s, vocab) for s in sentences]
             tokens = [tokenize(s) for s in sentences]
             if vocab is not None:
@@ -1233,6 +1237,10 @@ class ExtractiveSummarizer:
             if sentences:
                 prior = (speaker, message.id, sentences)
                 recent = [*recent[1 - _BARE_REACH :], (speaker, message.id, sentences, scores)]
+            if message.name and role in _PEOPLE and sentences:
+                heard = (message.name, (message.id, sentences, scores))
+            elif role in _PEOPLE:
+                heard = None
             if role == "assistant" and sentences:
                 asked = (message.id, sentences, scores)
             elif role == "user":
@@ -1271,6 +1279,27 @@ def _answered(
         score + _W_ANSWER if score > 0 and not asks(sentence) else score
         for sentence, score in zip(sentences, scores, strict=True)
     ]
+
+
+def _answers_named(message: Message, asker: str, off: Collection[str]) -> bool:
+    """Whether ``message`` may answer what ``asker``, another named person, just asked.
+
+    A conversation between two named people (each message's ``name`` set, on the ``user``
+    and the ``assistant`` side alike: a dialogue replayed as a chat) has no assistant and no
+    user, only two people, and each asks the other about themselves ("What made you pick
+    pottery?", "How do you unwind?") and the reply tells a fact about its speaker with no
+    cue word ("I sing in a choir."), the same kind :data:`_W_ANSWER` lifts for a chat's
+    user. Here either side's reply to the other's question about them gains it, read by the
+    same :func:`_answered` (``ablate=["named_answers"]``). A chat with an unnamed user is
+    untouched: its assistant's answers to the user are help, not facts about the assistant.
+    """
+    return (
+        "answers" not in off
+        and "named_answers" not in off
+        and bool(message.name)
+        and message.role in _PEOPLE
+        and message.name != asker
+    )
 
 
 def _bare_reply(
@@ -1867,6 +1896,9 @@ def _shares_labels(info: Any) -> bool:
 
 _ALONE = 0.3
 """What a short sentence pointing at what it never names keeps of its score, unjoined."""
+_PEOPLE = ("user", "assistant")
+"""The roles a named person speaks in, in a dialogue replayed as a chat (see
+:func:`_answers_named`)."""
 _W_ANSWER = 1.5
 """What a statement of the user's adds when it answers what the assistant asked about them
 (:func:`.context.asks_the_user`): "Is there a lift where you live?" - "No lift, and we're on the

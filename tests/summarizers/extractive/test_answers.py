@@ -60,3 +60,37 @@ def test_what_asks_the_user() -> None:
 
 def test_answers_is_a_heuristic() -> None:
     assert "answers" in HEURISTICS
+
+
+def _dialogue(ablate: tuple[str, ...], asked: str, budget: int = 30) -> str:
+    """Two named people talking, replayed as a chat: Ann on the user side, Ben on the other."""
+    turns = [
+        ("user", "Ann", "Good to hear from you again, it has been a while."),
+        ("assistant", "Ben", f"Likewise, a busy month. {asked}"),
+        ("user", "Ann", ANSWER),
+        ("assistant", "Ben", "Ha, that narrows it down."),
+    ]
+    for line in CHAT:
+        turns += [("assistant", "Ben", line), ("user", "Ann", "Sounds like a day.")]
+    messages = [Message(role=a, content=t, name=n, id=f"m{i}") for i, (a, n, t) in enumerate(turns)]
+    request = SummaryRequest(
+        messages=messages, previous_summary=None, max_tokens=budget, token_counter=ApproxCounter()
+    )
+    return run_sync(ExtractiveSummarizer(ablate=ablate).summarize(request)).text
+
+
+def test_a_named_speaker_answering_the_other_about_themselves_outranks_small_talk() -> None:
+    # loco14: in a dialogue between two named people (LoCoMo's shape) each asks the other;
+    # the reply is a fact about its speaker, as a chat user's answer to the assistant is
+    assert ANSWER in _dialogue((), "Is there a lift where you live?")
+    assert ANSWER not in _dialogue(("named_answers",), "Is there a lift where you live?")
+    assert ANSWER not in _dialogue(("answers",), "Is there a lift where you live?")
+
+
+def test_a_named_reply_to_no_question_about_the_speaker_gains_nothing() -> None:
+    assert ANSWER not in _dialogue((), "Shall I draw up a list of snacks?")
+    assert ANSWER not in _dialogue((), "Let's start with the guest list.")
+
+
+def test_named_answers_is_a_heuristic() -> None:
+    assert "named_answers" in HEURISTICS
