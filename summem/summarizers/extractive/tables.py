@@ -171,7 +171,9 @@ def _records(value: Any, deep: bool = False) -> Table | None:
     if any(f is None or not f for f in flat):
         return None
     table = _table_of([f for f in flat if f is not None])
-    return _telling(table) if deep and table is not None and _wide(table[0]) else table
+    if deep and table is not None and _wide(table[0]):
+        return _telling(table) or table  # one varying column: the table as it is
+    return table
 
 
 _WIDE_HEADER = 100

@@ -95,6 +95,13 @@ def test_records_nested_three_levels_deep_are_a_table_of_their_telling_columns()
         item["spec"]["containers"] *= 2
     found = find_table(two, json.dumps(two))
     assert found is not None and found[1][7][-1].startswith("harbor-sync 8129 379Mi")
+    same = [  # a wide nested header, one column varying: read whole, as it stands
+        {"id": f"r{i}", "properties": {"long_property_name": {"value": "x", "source": "y"}}}
+        for i in range(4)
+    ]
+    same = [{**r, "extra": {"another_long_field": {"value": 1, "updated": "2026"}}} for r in same]
+    found = find_table(same, json.dumps(same))
+    assert found is not None and len(found[0]) == 5 and found[1][2][0] == "r2"
 
 
 def test_a_deep_record_named_later_is_kept_whole_and_the_ablation_loses_it() -> None:
