@@ -203,6 +203,15 @@ FAMILIES: dict[str, Family] = {
             style="ledger-updates",
         ),
         Family(
+            "tool-shapes",
+            200,
+            16,
+            about="own (not held out, round 12): the ledgers back office answering as APIs do: "
+            "JSON records nested three levels deep, rows told apart by a free-text cell named "
+            "by one word of it, a comparison printed transposed; a later user turn names a row",
+            style="tool-shapes",
+        ),
+        Family(
             "confirmations",
             200,
             20,

@@ -142,6 +142,7 @@ from summem.summarizers.extractive.tables import (
     key_columns,
     named_by,
     parse_record,
+    readers,
     recall_table,
     referred_rows,
     remember,
@@ -278,6 +279,8 @@ _SELECTION_HEURISTICS = (
     "table_newest",
     "result_context",
     "table_shapes",
+    "deep_records",
+    "transposed_tables",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -407,7 +410,7 @@ class ExtractiveSummarizer:
         last_day = max(old, key=lambda f: f.order).day if old else None
         seen_tables: list[dict[str, Any]] = []
         off = self.ablate
-        shapes = "table_shapes" not in off
+        shapes = readers(off)
         users = _kept_users(request.kept, shapes) if self.tables else []
         after = users if "kept_rows" not in off else []
         recalling = users if "kept_memory_rows" not in off else []  # rows of earlier tables
@@ -1020,7 +1023,7 @@ class ExtractiveSummarizer:
         by_key: dict[str, Fact] = {}
         facts: list[Fact] = []
         off = self.ablate
-        shapes = "table_shapes" not in off
+        shapes = readers(off)
         cap = float("inf") if "tool_cap" in off else _TOOL_CAP
         asked: tuple[str, list[str], list[float]] | None = None  # the assistant's last words
         heard: tuple[str, tuple[str, list[str], list[float]]] | None = None  # a named speaker's
@@ -1584,7 +1587,7 @@ def _tool_news(body: str, head: str, known: set[str], reports: dict[str, int]) -
     return (1.0 + new) / 2 * repeat
 
 
-def _kept_users(kept: Sequence[Message], shapes: bool = True) -> list[Message]:
+def _kept_users(kept: Sequence[Message], shapes: bool | AbstractSet[str] = True) -> list[Message]:
     """The user's own messages among the kept turns, up to the first table a tool shows there.
 
     No named speaker's, no summary. A message after a newer table refers to that one, as a
@@ -1604,7 +1607,7 @@ def _kept_users(kept: Sequence[Message], shapes: bool = True) -> list[Message]:
 
 
 def _shown_tables(
-    request: SummaryRequest, no_stamp: bool = False, shapes: bool = True
+    request: SummaryRequest, no_stamp: bool = False, shapes: bool | AbstractSet[str] = True
 ) -> dict[int, Table]:
     """The tables of at least :data:`MIN_TABLE_ROWS` rows the span and the kept turns show.
 

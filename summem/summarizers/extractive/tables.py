@@ -38,6 +38,7 @@ from summem.summarizers.extractive.text_tables import cell as _cell
 __all__ = [
     "MAX_CITED",
     "MAX_REMEMBERED",
+    "READERS",
     "Echoed",
     "Said",
     "compact_table",
@@ -46,6 +47,7 @@ __all__ = [
     "key_columns",
     "named_by",
     "parse_record",
+    "readers",
     "recall_table",
     "referred_rows",
     "remember",
@@ -61,6 +63,12 @@ _HTML_CELL_RE = re.compile(r"<t[hd]\b[^>]*>(.*?)</t[hd]>", re.IGNORECASE | re.DO
 _TAG_RE = re.compile(r"<[^>]+>")
 _MAX_DEPTH = 2
 """Nesting read into a table: a record's objects' fields, and a list under two keys."""
+_DEEP_DEPTH = 6
+"""Nesting read into a record when ``deep_records`` reads it (see :func:`_deep_records`)."""
+_MAX_LEAVES = 12
+"""Values of a nested list's item written in its one cell."""
+READERS = frozenset({"table_shapes", "deep_records", "transposed_tables"})
+"""The table reader's rules an ablation may switch off by name (:func:`readers`)."""
 _YAML_ITEM_RE = re.compile(r"^\s*- [\w .-]+:(?: |$)", re.MULTILINE)
 """A YAML list item that is a mapping (``- name: Ana``): the text may be records."""
 _MAX_YAML_CHARS = 64 * 1024
@@ -74,18 +82,24 @@ _FIELD_RE = re.compile(r"([A-Za-z][\w .()/-]{0,40}?)\s*(?::(?=\s|$)|=)(.*)")
 _LOGFMT_RE = re.compile(r'(?:^|\s)([A-Za-z_][\w.-]*)=("(?:[^"\\]|\\.)*"|[^\s"]*)')
 
 
-def _flat(record: Mapping[Any, Any], prefix: str = "", depth: int = 0) -> dict[str, Any] | None:
+def _flat(
+    record: Mapping[Any, Any], prefix: str = "", depth: int = 0, deep: bool = False
+) -> dict[str, Any] | None:
     """A record with its nested objects' fields as ``outer.inner`` columns.
 
     A list of plain values is one cell (``"a, b"``), and so is a list of flat objects, each
     as its values (an order's items: ``"SKU-4821 2, SKU-1190 1"``); an object nesting deeper
-    than that, or than :data:`_MAX_DEPTH`, is no row of a table (None).
+    than that, or than :data:`_MAX_DEPTH`, is no row of a table (None). With ``deep`` (see
+    :func:`_deep_records`), objects are read down to :data:`_DEEP_DEPTH`, a list of one object
+    that nests is read as that object (a pod's one container), and a list of several is one
+    cell of their values.
     """
     out: dict[str, Any] = {}
+    limit = _DEEP_DEPTH if deep else _MAX_DEPTH
     for key, value in record.items():
         name = f"{prefix}{key}"
         if isinstance(value, Mapping):
-            inner = _flat(value, f"{name}.", depth + 1) if depth < _MAX_DEPTH else None
+            inner = _flat(value, f"{name}.", depth + 1, deep) if depth < limit else None
             if inner is None:
                 return None
             out.update(inner)
@@ -93,14 +107,41 @@ def _flat(record: Mapping[Any, Any], prefix: str = "", depth: int = 0) -> dict[s
             if all(isinstance(v, Mapping) for v in value):  # an order's items: one cell
                 items = [_scalars(v) for v in value]
                 if any(i is None for i in items):
-                    return None
+                    if not deep:
+                        return None
+                    if len(value) == 1 and depth < limit:  # a pod's one container
+                        inner = _flat(value[0], f"{name}.", depth + 1, deep)
+                        if inner is None:
+                            return None
+                        out.update(inner)
+                        continue
+                    items = [" ".join(_leaf_values(v)) for v in value]
                 out[name] = ", ".join(i for i in items if i)
             elif any(isinstance(v, (Mapping, list)) for v in value):
-                return None
+                if not deep:
+                    return None
+                out[name] = " ".join(_leaf_values(value))
             else:
                 out[name] = ", ".join(_cell(v) for v in value)
         else:
             out[name] = value
+    return out
+
+
+def _leaf_values(value: Any) -> list[str]:
+    """The first :data:`_MAX_LEAVES` plain values nested in ``value``, in document order."""
+    out: list[str] = []
+    stack: list[Any] = [value]
+    seen = 0
+    while stack and len(out) < _MAX_LEAVES and seen < 20 * _MAX_LEAVES:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, Mapping):
+            stack.extend(reversed(list(node.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+        elif node is not None and node != "":
+            out.append(_cell(node))
     return out
 
 
@@ -114,20 +155,38 @@ def _scalars(item: Mapping[Any, Any]) -> str | None:
     return " ".join(_cell(v) for v in item.values() if v is not None and v != "")
 
 
-def _records(value: Any) -> Table | None:
+def _records(value: Any, deep: bool = False) -> Table | None:
     """A list of at least two objects sharing their keys (nested objects' fields as columns).
 
     Records may leave out a field others have (an empty cell), as long as most of the
-    columns are in every record: records of different kinds are no table.
+    columns are in every record: records of different kinds are no table. With ``deep``,
+    records nesting deeper are read too (:func:`_deep_records`).
     """
     if not isinstance(value, list) or len(value) < 2:
         return None
     if not all(isinstance(v, Mapping) for v in value):
         return None
     flat = [_flat(v) for v in value]
+    if any(f is None for f in flat) and deep:
+        return _deep_records(value)
     if any(f is None or not f for f in flat):
         return None
-    records = [f for f in flat if f is not None]
+    table = _table_of([f for f in flat if f is not None])
+    if deep and table is not None and _wide(table[0]):
+        return _telling(table) or table  # one varying column: the table as it is
+    return table
+
+
+_WIDE_HEADER = 100
+"""Characters of nested columns' names past which their table is read as a deep one."""
+
+
+def _wide(header: Sequence[str]) -> bool:
+    """Whether nested records' header takes a quarter of a record (see :func:`_telling`)."""
+    return any("." in h for h in header) and sum(len(h) + 3 for h in header) > _WIDE_HEADER
+
+
+def _table_of(records: Sequence[Mapping[str, Any]]) -> Table | None:
     header = list(dict.fromkeys(k for r in records for k in r))
     common = set(header).intersection(*(set(r) for r in records))
     if 2 * len(common) <= len(header):
@@ -135,8 +194,56 @@ def _records(value: Any) -> Table | None:
     return header, [[_cell(r.get(k, "")) for k in header] for r in records]
 
 
-def _json_table(value: Any, depth: int = 0, *, shapes: bool = True) -> Table | None:
-    table = _records(value)
+def _deep_records(value: list[Any]) -> Table | None:
+    """Records nesting deeper than :data:`_MAX_DEPTH` (the ``deep_records`` rule).
+
+    An API's records often sit three levels down or more (a CRM's ``properties.client.value``,
+    an orchestrator's ``spec.containers[0].resources.limits.memory``); read two levels deep,
+    such a list was no table at all, and its fields were flattened one by one, the names apart
+    from their values. Read down to :data:`_DEEP_DEPTH` (see :func:`_flat`), a column whose
+    cell is the same in every record (an API's ``"kind"``, a ``"source": "import"`` on every
+    field) says nothing of any row and is left out, and each column is named by the last parts
+    of its path that tell it from the others (``client.value``, ``memory``), so the record
+    has room for its rows (:func:`_telling`; so is a table of nested records whose header is
+    wider than :data:`_WIDE_HEADER`).
+    """
+    flat = [_flat(v, deep=True) for v in value]
+    if any(f is None or not f for f in flat):
+        return None
+    table = _table_of([f for f in flat if f is not None])
+    return _telling(table) if table is not None else None
+
+
+def _telling(table: Table) -> Table | None:
+    """``table`` without the columns equal in every row, each named by its telling last parts.
+
+    For nested records (:func:`_deep_records`, or a header of nested names wider than
+    :data:`_WIDE_HEADER`): ``[id | client.value | amount.value]``, not
+    ``[id | properties.client.value | properties.client.source | ...]``.
+    """
+    header, rows = table
+    varying = [j for j in range(len(header)) if len({r[j] for r in rows}) > 1]
+    if len(varying) < 2:
+        return None
+    return _short_names([header[j] for j in varying]), [[r[j] for j in varying] for r in rows]
+
+
+def _short_names(paths: Sequence[str]) -> list[str]:
+    """Each dotted path as its fewest last parts that no other path ends with."""
+    parts = [p.split(".") for p in paths]
+    out = []
+    for mine in parts:
+        n = 1
+        while n < len(mine) and sum(1 for o in parts if o[-n:] == mine[-n:]) > 1:
+            n += 1
+        out.append(".".join(mine[-n:]))
+    return out
+
+
+def _json_table(
+    value: Any, depth: int = 0, *, shapes: bool = True, deep: bool = False
+) -> Table | None:
+    table = _records(value, deep)
     if table is not None or not isinstance(value, Mapping):
         return table
     header = next((value[k] for k in _HEADER_KEYS if isinstance(value.get(k), list)), None)
@@ -145,9 +252,9 @@ def _json_table(value: Any, depth: int = 0, *, shapes: bool = True) -> Table | N
         return [_cell(h) for h in header], [[_cell(c) for c in r] for r in rows]
     lists = [v for v in value.values() if isinstance(v, list)]
     if len(lists) == 1:  # {"results": [{...}, {...}], "page": 1}
-        return _records(lists[0])
+        return _records(lists[0], deep)
     if lists and shapes:  # {"results": [{...}, ...], "warnings": ["..."]}: one list of records
-        found = [t for t in map(_records, lists) if t is not None]
+        found = [t for t in (_records(v, deep) for v in lists) if t is not None]
         return found[0] if len(found) == 1 else None
     keyed = _keyed_records(value) if shapes else None
     if keyed is not None:
@@ -157,7 +264,7 @@ def _json_table(value: Any, depth: int = 0, *, shapes: bool = True) -> Table | N
         return None
     # {"data": {"orders": [...]}, "meta": {"page": 1}}: the one object holding a table; side
     # by side only at the top (an API's envelope), not inside a record's own objects
-    found = [t for t in (_json_table(v, depth + 1, shapes=shapes) for v in inner) if t]
+    found = [t for t in (_json_table(v, depth + 1, shapes=shapes, deep=deep) for v in inner) if t]
     return found[0] if len(found) == 1 else None
 
 
@@ -256,7 +363,7 @@ def _xml_record(element: ET.Element) -> dict[str, str] | None:
     return out if len(out) >= 2 else None
 
 
-def _yaml_table(text: str) -> Table | None:
+def _yaml_table(text: str, deep: bool = False) -> Table | None:
     """A YAML list of records (``- name: ...`` blocks), at the top or under one key."""
     if len(text) > _MAX_YAML_CHARS or not _YAML_ITEM_RE.search(text):
         return None
@@ -264,7 +371,7 @@ def _yaml_table(text: str) -> Table | None:
         value = parse_yaml(text, limit=_MAX_YAML_CHARS)
     except ValueError:  # not YAML, or not acceptable YAML (see summem._yaml)
         return None
-    return _json_table(value) if isinstance(value, (list, Mapping)) else None
+    return _json_table(value, deep=deep) if isinstance(value, (list, Mapping)) else None
 
 
 def _html_table(text: str) -> Table | None:
@@ -282,19 +389,73 @@ def _html_table(text: str) -> Table | None:
     return rows[0], rows[1:]
 
 
-def _text_table(text: str, *, shapes: bool = True) -> Table | None:
+def _text_table(text: str, on: AbstractSet[str]) -> Table | None:
+    shapes = "table_shapes" in on
     if "<table" in text.lower():
-        return _html_table(text)
+        return _upright(_html_table(text), on)
     records = _xml_table(text) if shapes and text.lstrip().startswith("<") else None
     if records is not None:
         return records
-    records = _yaml_table(text)
+    records = _yaml_table(text, "deep_records" in on)
     if records is not None:
         return records
     records = _json_lines(text)
     if records is not None:
         return records
-    return text_table(text) or (_record_blocks(text) if shapes else None)
+    return _upright(text_table(text), on) or (_record_blocks(text) if shapes else None)
+
+
+def _upright(table: Table | None, on: AbstractSet[str]) -> Table | None:
+    """``table``, or the table it holds on its side (:func:`_transposed`)."""
+    if table is None or "transposed_tables" not in on:
+        return table
+    return _transposed(table) or table
+
+
+def _kind(cell: str) -> str:
+    """A cell's kind: a number or an amount, a value with digits in it (a code, a date), words.
+
+    A field holds one kind down a table's records; a record mixes them.
+    """
+    if not cell:
+        return ""
+    if _NUMBER_RE.fullmatch(cell):
+        return "number"
+    return "digits" if any(c.isdigit() for c in cell) else "words"
+
+
+_NUMBER_RE = re.compile(r"[-+$€£]?\d[\d.,:/%-]*[a-zA-Z%]{0,3}")
+"""A number, an amount, a time or a size (``120Mi``, ``4.5%``): one kind of value."""
+
+
+def _transposed(table: Table) -> Table | None:
+    """A table printed on its side, one record a column, read as one record a row; or None.
+
+    Comparisons are often printed so (``|  | Plumbfast | AquaFix | Drainmasters |`` over a
+    ``price`` row, a ``quote ref`` row...), and pandas prints a ``DataFrame.T`` so: read as
+    they stand, the records are the header, and the row a user names ("go with AquaFix") is
+    no row. It is on its side when its first column names fields (distinct words, none a
+    value), at least three columns follow, and each row is of one kind (:func:`_kind`: a
+    row of prices, a row of dates) while each column mixes kinds, rows of two kinds or more:
+    a table of records has it the other way round, and a grid of one kind (a rota of shifts
+    by day) can be read either way, so it is left as it is (the ``transposed_tables`` rule).
+    """
+    header, rows = table
+    records = header[1:]
+    labels = [r[0] for r in rows]
+    if len(records) < 3 or len(rows) < 2 or not all(records):
+        return None
+    if len(set(records)) < len(records) or len(set(labels)) < len(labels):
+        return None
+    if not all(label and _kind(label) == "words" for label in labels):
+        return None
+    kinds = [[_kind(c) for c in r[1:]] for r in rows]
+    row_kinds = [{k for k in ks if k} for ks in kinds]
+    if any(len(k) != 1 for k in row_kinds) or len(set().union(*row_kinds)) < 2:
+        return None
+    if any(len({ks[j] for ks in kinds if ks[j]}) < 2 for j in range(len(records))):
+        return None
+    return [header[0], *labels], [[rec, *(r[j + 1] for r in rows)] for j, rec in enumerate(records)]
 
 
 def _json_lines(text: str) -> Table | None:
@@ -357,16 +518,24 @@ def _cell_words(cell: str) -> list[str] | None:
     return words if telling else None
 
 
-def find_table(parsed: Any, text: str, *, shapes: bool = True) -> Table | None:
+def readers(off: AbstractSet[str]) -> frozenset[str]:
+    """The reader's rules (:data:`READERS`) an ablation ``off`` leaves on."""
+    return READERS - frozenset(off)
+
+
+def find_table(parsed: Any, text: str, *, shapes: bool | AbstractSet[str] = True) -> Table | None:
     """The table in a tool result, parsed JSON (or None) and its text, if it is one.
 
-    ``shapes=False`` reads neither records as text (``key: value`` blocks, INI sections,
-    logfmt, XML) nor JSON records keyed by name or beside other lists (the ``table_shapes``
-    ablation).
+    ``shapes``: the reader's rules on (:func:`readers`; True is all, False none of them).
+    Without ``table_shapes`` it reads neither records as text (``key: value`` blocks, INI
+    sections, logfmt, XML) nor JSON records keyed by name or beside other lists; without
+    ``deep_records`` no records nesting deeper than two levels (:func:`_deep_records`);
+    without ``transposed_tables`` no table on its side (:func:`_transposed`).
     """
+    on = (READERS if shapes else frozenset()) if isinstance(shapes, bool) else shapes
     if parsed is not None and not isinstance(parsed, str):
-        return _json_table(parsed, shapes=shapes)
-    return _text_table(text, shapes=shapes)
+        return _json_table(parsed, shapes="table_shapes" in on, deep="deep_records" in on)
+    return _text_table(text, on)
 
 
 def compact_table(

@@ -16,6 +16,7 @@ import itertools
 import json
 import re
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from summem._message_checks import load_json
@@ -74,7 +75,7 @@ def tool_body(
     referred: Said | None = None,
     *,
     tables: bool = True,
-    shapes: bool = True,
+    shapes: bool | AbstractSet[str] = True,
 ) -> str:
     """One tool result as ``head -> key=value; ...`` (see the module docstring).
 
@@ -87,7 +88,8 @@ def tool_body(
             rows of a table they name come first (see :mod:`.tables`).
         tables: read a table as a compact record (:mod:`.tables`); off, it is flattened
             field by field like any other result.
-        shapes: read records as text and JSON records keyed by name as tables too
+        shapes: the table reader's rules on (:func:`.tables.readers`; True is all): records
+            as text, JSON records keyed by name or nested deep, tables on their side
             (:func:`.tables.find_table`).
     """
     try:
@@ -108,7 +110,9 @@ def tool_body(
     return f"{head} -> {_clip(body, _MAX_RESULT_CHARS)}"
 
 
-def read_table(result: str, *, shapes: bool = True) -> tuple[list[str], list[list[str]]] | None:
+def read_table(
+    result: str, *, shapes: bool | AbstractSet[str] = True
+) -> tuple[list[str], list[list[str]]] | None:
     """The table a tool result's text holds, if it is one (see :mod:`.tables`)."""
     try:
         parsed: Any = load_json(result)

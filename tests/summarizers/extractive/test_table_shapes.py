@@ -16,7 +16,7 @@ from summem._flow import run_sync
 from summem.messages import SummaryInfo
 from summem.summarizers.base import SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
-from summem.summarizers.extractive.tables import compact_table, find_table, said_words
+from summem.summarizers.extractive.tables import compact_table, find_table, readers, said_words
 from summem.tokens.base import ApproxCounter
 from tests.summarizers.extractive.spans import call, msg, summarize
 
@@ -307,7 +307,15 @@ def test_an_api_response_of_nested_records_with_item_lists_is_a_table() -> None:
         for i, name in enumerate(["Ada Fennimore", "Tom Upshall", "Ivy Kettering", "Sam Oduya"])
     ]
     text = json.dumps({"data": {"orders": orders}, "meta": {"page": 1, "total": 4}})
-    found = find_table(json.loads(text), text)
+    found = find_table(json.loads(text), text)  # wide: its telling columns (deep_records)
+    assert found == (
+        ["id", "name", "items", "number"],
+        [
+            [f"ord_{i}", name, f"SKU-{1000 + i} 2, SKU-7 1", f"JD00{i}7"]
+            for i, name in enumerate(["Ada Fennimore", "Tom Upshall", "Ivy Kettering", "Sam Oduya"])
+        ],
+    )
+    found = find_table(json.loads(text), text, shapes=readers({"deep_records"}))
     assert found is not None
     header, rows = found
     assert header == [
@@ -323,9 +331,10 @@ def test_an_api_response_of_nested_records_with_item_lists_is_a_table() -> None:
     assert rows[2] == [
         "ord_2", "Ivy Kettering", "Leeds", "GB", "SKU-1002 2, SKU-7 1", "DPD", "JD0027", "x",
     ]  # fmt: skip
-    # an item nesting further, or two objects each holding a table, is no table
+    # an item nesting further is no table read two levels deep (``deep_records`` reads it),
+    # and two objects each holding a table are none
     deeper = [{**o, "items": [{"sku": {"code": "S"}}]} for o in orders]
-    assert find_table(deeper, json.dumps(deeper)) is None
+    assert find_table(deeper, json.dumps(deeper), shapes=readers({"deep_records"})) is None
     two = {"data": {"orders": orders}, "old": {"orders": orders}}
     assert find_table(two, json.dumps(two)) is None
     # a record's own objects side by side, one holding a list: a record, not an envelope
