@@ -278,6 +278,7 @@ _SELECTION_HEURISTICS = (
     "result_context",
     "table_shapes",
     "contractions",
+    "stock_leaning",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -831,7 +832,8 @@ class ExtractiveSummarizer:
         repeated = [said.get(_sentence_key(s), 0) > 1 for s in sentences]
         groups: list[list[int]] = []
         contracted = "contractions" not in self.ablate
-        for group in units(sentences, scores, repeated, contracted=contracted):
+        stock = "stock_leaning" not in self.ablate
+        for group in units(sentences, scores, repeated, contracted=contracted, stock_leaning=stock):
             if len(group) > 1 and sum(len(sentences[i]) + 1 for i in group) > self.max_line_chars:
                 groups.extend([i] for i in group if scores[i] > 0)  # too long to keep whole
             else:
