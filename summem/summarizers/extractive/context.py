@@ -202,6 +202,7 @@ def units(
     *,
     contracted: bool = True,
     stock_leaning: bool = True,
+    named: bool = True,
 ) -> list[list[int]]:
     """Groups of sentence indexes, each one summary candidate (see the module docstring).
 
@@ -213,6 +214,10 @@ def units(
         contracted: read a pronoun's contraction as the pronoun (see :func:`_continues`).
         stock_leaning: leave out a stock phrase that leans and names nothing
             (:func:`stock_fragment`).
+        named: a continuation that names something (a name, code or address: "We settled
+            on a name for the boat. She's going to be Salt Fiddle.") joins what it continues
+            whatever it scores, as one with a number does; left out for scoring lower, the
+            name went with it (``ablate=["continuation_names"]``).
     """
     n = len(sentences)
     if n == 0:
@@ -229,6 +234,7 @@ def units(
                 if (
                     scores[i] >= max(scores[j] for j in groups[-1])
                     or _has_value(sentences[i])
+                    or (named and _names(sentences[i], counts=False))
                     or _completes([sentences[j] for j in groups[-1]], sentences[i])
                 ):  # it says more than what it depends on, a value, or what that one is
                     groups[-1].append(i)

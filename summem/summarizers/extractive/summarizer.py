@@ -279,6 +279,7 @@ _SELECTION_HEURISTICS = (
     "table_shapes",
     "contractions",
     "stock_leaning",
+    "continuation_names",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -833,7 +834,10 @@ class ExtractiveSummarizer:
         groups: list[list[int]] = []
         contracted = "contractions" not in self.ablate
         stock = "stock_leaning" not in self.ablate
-        for group in units(sentences, scores, repeated, contracted=contracted, stock_leaning=stock):
+        named = "continuation_names" not in self.ablate
+        for group in units(
+            sentences, scores, repeated, contracted=contracted, stock_leaning=stock, named=named
+        ):
             if len(group) > 1 and sum(len(sentences[i]) + 1 for i in group) > self.max_line_chars:
                 groups.extend([i] for i in group if scores[i] > 0)  # too long to keep whole
             else:

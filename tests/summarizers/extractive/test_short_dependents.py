@@ -57,3 +57,11 @@ def test_a_stock_phrase_that_leans_and_names_nothing_is_not_kept() -> None:
     assert any("1.2 bar" in x for x in got) and any("Kesteven Road" in x for x in got)
     off = lines(summarize(msgs, 400, verbatim_words=0, ablate=("stock_leaning",)))
     assert any(x.endswith("No need to apologise.") for x in off)
+
+
+def test_a_continuation_that_names_something_comes_along_whatever_it_scores() -> None:
+    said = ["We finally settled on a name for the boat after weeks.", "She is called Salt Fiddle."]
+    assert units(said, [3.0, 2.0]) == [[0, 1]]
+    assert units(said, [3.0, 2.0], named=False) == [[0]]  # left out, and its name with it
+    plain = ["We finally settled on a name for the boat after weeks.", "It was about time."]
+    assert units(plain, [3.0, 1.0]) == [[0]]  # names nothing: left out as before
