@@ -89,7 +89,6 @@ __all__ = [
     "names_nothing_alone",
     "says_nothing",
     "stands_alone",
-    "stock_fragment",
     "units",
 ]
 
@@ -201,7 +200,6 @@ def units(
     repeated: Sequence[bool] | None = None,
     *,
     contracted: bool = True,
-    stock_leaning: bool = True,
     named: bool = True,
 ) -> list[list[int]]:
     """Groups of sentence indexes, each one summary candidate (see the module docstring).
@@ -212,8 +210,6 @@ def units(
         repeated: whether each sentence is said elsewhere too (see :func:`stands_alone`);
             such a sentence is a candidate of its own, never part of a unit.
         contracted: read a pronoun's contraction as the pronoun (see :func:`_continues`).
-        stock_leaning: leave out a stock phrase that leans and names nothing
-            (:func:`stock_fragment`).
         named: a continuation that names something (a name, code or address: "We settled
             on a name for the boat. She's going to be Salt Fiddle.") joins what it continues
             whatever it scores, as one with a number does; left out for scoring lower, the
@@ -227,8 +223,6 @@ def units(
     for i in range(n):
         if scores[i] <= 0:  # filler, or a continuation that says nothing ("It was fun.")
             continue
-        if stock_leaning and repeated is not None and repeated[i] and stock_fragment(sentences[i]):
-            continue  # "No need to apologise.", "- give it time to settle": nothing alone
         if i > 0 and not alone[i] and _continues(sentences[i], contracted):
             if groups and groups[-1][-1] == i - 1:
                 if (
@@ -251,31 +245,6 @@ def units(
         else:
             groups.append([i])
     return groups
-
-
-_ANSWERS = frozenset(_split("yes yeah yep yup no nope nah"))
-"""Answer particles: a sentence opening with one answers something said before."""
-
-
-def stock_fragment(sentence: str) -> bool:
-    """Whether a stock phrase means nothing alone: short, leaning, and naming nothing.
-
-    A sentence said elsewhere too (another message, the previous summary) stands alone as a
-    candidate of its own (:func:`stands_alone`), so its copies merge as repeats. One under
-    ``SHORT_WORDS`` words that opens as a continuation (:func:`_continues`: "Here's how I'd
-    approach it.", "- give it time to settle", "I'll go over it properly tomorrow.") or with
-    an answer ("No need to apologise.") and names nothing (no number, code, address or name)
-    then says nothing a reader can use: what it continues or answers is a different sentence
-    each time it is said, and never on its line. It is not a candidate
-    (``ablate=["stock_leaning"]``). A stock phrase that names something ("It's 4471, same
-    as always.") or says what it is about ("That model was updated recently, so older
-    reviews may not apply.": long enough to) is kept as before. Only repeated sentences: one
-    said once may say something new ("She is allergic to peanuts.", round 5).
-    """
-    words = _words(sentence.lstrip("\"'([ "))
-    if not 0 < len(words) < SHORT_WORDS or _names(sentence):
-        return False
-    return words[0] in _ANSWERS or _continues(sentence)
 
 
 def _completes(unit: Sequence[str], sentence: str) -> bool:

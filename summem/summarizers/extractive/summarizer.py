@@ -278,7 +278,6 @@ _SELECTION_HEURISTICS = (
     "result_context",
     "table_shapes",
     "contractions",
-    "stock_leaning",
     "continuation_names",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
@@ -833,11 +832,8 @@ class ExtractiveSummarizer:
         repeated = [said.get(_sentence_key(s), 0) > 1 for s in sentences]
         groups: list[list[int]] = []
         contracted = "contractions" not in self.ablate
-        stock = "stock_leaning" not in self.ablate
         named = "continuation_names" not in self.ablate
-        for group in units(
-            sentences, scores, repeated, contracted=contracted, stock_leaning=stock, named=named
-        ):
+        for group in units(sentences, scores, repeated, contracted=contracted, named=named):
             if len(group) > 1 and sum(len(sentences[i]) + 1 for i in group) > self.max_line_chars:
                 groups.extend([i] for i in group if scores[i] > 0)  # too long to keep whole
             else:

@@ -7,7 +7,7 @@ does ("He's called Jago Quayle." after "There's a new vet."): the two are one ca
 
 from __future__ import annotations
 
-from summem.summarizers.extractive.context import stock_fragment, units
+from summem.summarizers.extractive.context import units
 from tests.summarizers.extractive.test_selection_policy import lines, msg, summarize
 
 
@@ -34,29 +34,6 @@ def test_a_name_said_with_a_contracted_pronoun_keeps_who_it_names() -> None:
     assert any("new vet" in x and "Jago Quayle" in x for x in got)
     off = lines(summarize(msgs, 200, verbatim_words=0, ablate=("contractions",)))
     assert any(x.endswith("He's called Jago Quayle.") and "new vet" not in x for x in off)
-
-
-def test_stock_fragment() -> None:
-    assert stock_fragment("No need to apologise.")
-    assert stock_fragment("Here's how I'd approach it.")
-    assert stock_fragment("- give it time to settle")
-    assert not stock_fragment("It's 4471, same as always.")  # names something
-    assert not stock_fragment("Sure, noted.")  # leans on nothing
-    assert not stock_fragment("That model was updated recently, so older reviews may not apply.")
-
-
-def test_a_stock_phrase_that_leans_and_names_nothing_is_not_kept() -> None:
-    msgs = [
-        msg("u1", "Sorry, the boiler again. The pressure gauge reads 0.4 bar this morning."),
-        msg("a1", "No need to apologise. Top it up to 1.2 bar with the filling loop.", "assistant"),
-        msg("u2", "Sorry, the garden now. Our hedge by the Kesteven Road gate is 3 m tall."),
-        msg("a2", "No need to apologise. Trim the hedge in late August.", "assistant"),
-    ]
-    got = lines(summarize(msgs, 400, verbatim_words=0))
-    assert not any("No need to apologise" in x for x in got)
-    assert any("1.2 bar" in x for x in got) and any("Kesteven Road" in x for x in got)
-    off = lines(summarize(msgs, 400, verbatim_words=0, ablate=("stock_leaning",)))
-    assert any(x.endswith("No need to apologise.") for x in off)
 
 
 def test_a_continuation_that_names_something_comes_along_whatever_it_scores() -> None:
