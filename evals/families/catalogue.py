@@ -248,7 +248,8 @@ FAMILIES: dict[str, Family] = {
             "fragments",
             200,
             18,
-            about="held out, written blind: the value in a sentence that leans on the one before "
+            about="written blind, tuned on since round 12 (no longer held out): the value in a "
+            "sentence that leans on the one before "
             "('We named the boat. She's going to be Salt Fiddle.'), or a message's second "
             "sentence",
             style="fragments",
