@@ -417,8 +417,8 @@ def _kind(cell: str) -> str:
 
     A field holds one kind down a table's records; a record mixes them.
     """
-    if not cell:
-        return ""
+    if not any(c.isalnum() for c in cell):
+        return ""  # empty, or a placeholder ("-", "?"): no kind
     if _NUMBER_RE.fullmatch(cell):
         return "number"
     return "digits" if any(c.isdigit() for c in cell) else "words"
@@ -439,6 +439,9 @@ def _transposed(table: Table) -> Table | None:
     row of prices, a row of dates) while each column mixes kinds, rows of two kinds or more:
     a table of records has it the other way round, and a grid of one kind (a rota of shifts
     by day) can be read either way, so it is left as it is (the ``transposed_tables`` rule).
+    A row of one value repeated (a record's ``n/a`` or ``discontinued`` in every field, or a
+    field the same in every record) tells neither way and is not read for kinds: a table of
+    prices with one discontinued product stands upright.
     """
     header, rows = table
     records = header[1:]
@@ -449,7 +452,10 @@ def _transposed(table: Table) -> Table | None:
         return None
     if not all(label and _kind(label) == "words" for label in labels):
         return None
-    kinds = [[_kind(c) for c in r[1:]] for r in rows]
+    telling = [r for r in rows if len({c for c in r[1:] if _kind(c)}) > 1]
+    if len(telling) < 2:
+        return None
+    kinds = [[_kind(c) for c in r[1:]] for r in telling]
     row_kinds = [{k for k in ks if k} for ks in kinds]
     if any(len(k) != 1 for k in row_kinds) or len(set().union(*row_kinds)) < 2:
         return None

@@ -150,3 +150,23 @@ def test_tables_upright_or_of_one_kind_are_not_turned() -> None:
 | east | 10 | 10 | 12 | 16 |"""
     found = find_table(None, scores)  # every row numbers: one kind, as printed
     assert found is not None and found[0][0] == "team"
+
+
+def test_a_record_of_placeholders_does_not_turn_an_upright_table() -> None:
+    # review12: one product out of the range ("discontinued", "n/a", "-" in every field) made
+    # the row of one kind (words) among rows of numbers, and the table was read on its side:
+    # the products became the header and the result fell back to its raw text
+    for gap in ("discontinued", "n/a", "-"):
+        prices = f"""\
+| name | price | stock | rating |
+|---|---|---|---|
+| Kettle | 25.00 | 12 | 4.5 |
+| Toaster | {gap} | {gap} | {gap} |
+| Blender | 40.00 | 3 | 4.1 |
+| Mixer | 55.00 | 1 | 3.9 |"""
+        found = find_table(None, prices)
+        assert found is not None and found[0] == ["name", "price", "stock", "rating"], gap
+        assert [r[0] for r in found[1]] == ["Kettle", "Toaster", "Blender", "Mixer"]
+    same = QUOTES + "\n| currency | EUR | EUR | EUR | EUR |"  # a field the same in every record
+    found = find_table(None, same)
+    assert found is not None and found[1][1][:2] == ["AquaFix", "XS-1672-K"]
