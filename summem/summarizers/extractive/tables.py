@@ -18,11 +18,12 @@ two Lisbon hotels", "the Quayside one": :mod:`.described`).
 
 from __future__ import annotations
 
-import functools
+import contextlib
+import contextvars
 import html
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -52,6 +53,7 @@ __all__ = [
     "referred_rows",
     "remember",
     "said_words",
+    "table_words_scope",
     "updated_rows",
 ]
 
@@ -736,10 +738,43 @@ def _named(
     return out
 
 
-@functools.lru_cache(maxsize=256)
+_TableKey = tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]
+_TABLE_WORDS: contextvars.ContextVar[dict[_TableKey, TableWords] | None] = contextvars.ContextVar(
+    "summem_table_words", default=None
+)
+"""The tables read in the summary being built (:func:`table_words_scope`), by content."""
+
+
+@contextlib.contextmanager
+def table_words_scope() -> Iterator[None]:
+    """Read each table's words once while the block runs (one summary being built).
+
+    The tables are a conversation's tool results: kept for the one summary, not in a cache
+    of the process (a long-running server summarizing many sessions held up to 256 tables of
+    any size, whatever session they came from). A scope per context: threads and tasks
+    summarizing at once each have their own.
+    """
+    token = _TABLE_WORDS.set({})
+    try:
+        yield
+    finally:
+        _TABLE_WORDS.reset(token)
+
+
 def _table_words(header: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> TableWords:
-    """A table's :class:`.described.TableWords`, once a table: each caller reads it again."""
-    return TableWords((list(header), [list(r) for r in rows]))
+    """A table's :class:`.described.TableWords`, read once a table in a scope.
+
+    Each caller reads the table again; within :func:`table_words_scope` they share one
+    reading, outside one it is read afresh.
+    """
+    scope = _TABLE_WORDS.get()
+    key = (header, rows)
+    found = scope.get(key) if scope is not None else None
+    if found is None:
+        found = TableWords((list(header), [list(r) for r in rows]))
+        if scope is not None:
+            scope[key] = found
+    return found
 
 
 MAX_CITED = 3
