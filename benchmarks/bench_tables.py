@@ -20,7 +20,9 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Generator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -28,21 +30,20 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 from benchmarks.table_session import table_session
 from summem import ExtractiveSummarizer
 from summem.messages import parse_messages
-from summem.summarizers.base import Flow, SummaryOutput, SummaryRequest
+from summem.summarizers.base import SummaryRequest
 from summem.tokens.base import resolve_counter
-
-
-def _finish(flow: Flow[SummaryOutput]) -> SummaryOutput:
-    """The extractive summarizer's flow performs no I/O: its first step is its return."""
-    try:
-        next(flow)
-    except StopIteration as stop:
-        return stop.value  # type: ignore[no-any-return]  # Generator's return type
-    raise RuntimeError("the extractive summarizer asked for I/O")
-
 
 KEPT = 20
 """The turns kept after the span (read for the rows they name, never summarized)."""
+
+
+def _finished(flow: Generator[Any, Any, Any]) -> Any:
+    """The summary of the extractive summarizer's flow, which asks for no I/O."""
+    try:
+        next(flow)
+    except StopIteration as stop:
+        return stop.value
+    raise RuntimeError("the extractive summarizer asked for I/O")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -71,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
         best = float("inf")
         for _ in range(args.repeat):
             start = time.perf_counter()
-            _finish(summarizer.summarize(request))
+            _finished(summarizer.summarize(request))
             best = min(best, time.perf_counter() - start)
         per = best / len(span)
         first = per if first is None else first

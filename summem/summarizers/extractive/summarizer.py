@@ -147,6 +147,7 @@ from summem.summarizers.extractive.tables import (
     referred_rows,
     remember,
     said_words,
+    table_words_scope,
     updated_rows,
 )
 from summem.summarizers.extractive.templates import (
@@ -397,7 +398,8 @@ class ExtractiveSummarizer:
 
     def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
         """A flow with no I/O that returns the extractive summary."""
-        return done(self._build(request))
+        with table_words_scope():  # a table's words read once for this summary, then let go
+            return done(self._build(request))
 
     # -- building -------------------------------------------------------------------------
 

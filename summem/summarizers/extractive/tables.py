@@ -18,11 +18,12 @@ two Lisbon hotels", "the Quayside one": :mod:`.described`).
 
 from __future__ import annotations
 
-import functools
+import contextlib
+import contextvars
 import html
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -52,6 +53,7 @@ __all__ = [
     "referred_rows",
     "remember",
     "said_words",
+    "table_words_scope",
     "updated_rows",
 ]
 
@@ -417,8 +419,8 @@ def _kind(cell: str) -> str:
 
     A field holds one kind down a table's records; a record mixes them.
     """
-    if not cell:
-        return ""
+    if not any(c.isalnum() for c in cell):
+        return ""  # empty, or a placeholder ("-", "?"): no kind
     if _NUMBER_RE.fullmatch(cell):
         return "number"
     return "digits" if any(c.isdigit() for c in cell) else "words"
@@ -439,6 +441,9 @@ def _transposed(table: Table) -> Table | None:
     row of prices, a row of dates) while each column mixes kinds, rows of two kinds or more:
     a table of records has it the other way round, and a grid of one kind (a rota of shifts
     by day) can be read either way, so it is left as it is (the ``transposed_tables`` rule).
+    A row of one value repeated (a record's ``n/a`` or ``discontinued`` in every field, or a
+    field the same in every record) tells neither way and is not read for kinds: a table of
+    prices with one discontinued product stands upright.
     """
     header, rows = table
     records = header[1:]
@@ -449,7 +454,10 @@ def _transposed(table: Table) -> Table | None:
         return None
     if not all(label and _kind(label) == "words" for label in labels):
         return None
-    kinds = [[_kind(c) for c in r[1:]] for r in rows]
+    telling = [r for r in rows if len({c for c in r[1:] if _kind(c)}) > 1]
+    if len(telling) < 2:
+        return None
+    kinds = [[_kind(c) for c in r[1:]] for r in telling]
     row_kinds = [{k for k in ks if k} for ks in kinds]
     if any(len(k) != 1 for k in row_kinds) or len(set().union(*row_kinds)) < 2:
         return None
@@ -730,10 +738,43 @@ def _named(
     return out
 
 
-@functools.lru_cache(maxsize=256)
+_TableKey = tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]
+_TABLE_WORDS: contextvars.ContextVar[dict[_TableKey, TableWords] | None] = contextvars.ContextVar(
+    "summem_table_words", default=None
+)
+"""The tables read in the summary being built (:func:`table_words_scope`), by content."""
+
+
+@contextlib.contextmanager
+def table_words_scope() -> Iterator[None]:
+    """Read each table's words once while the block runs (one summary being built).
+
+    The tables are a conversation's tool results: kept for the one summary, not in a cache
+    of the process (a long-running server summarizing many sessions held up to 256 tables of
+    any size, whatever session they came from). A scope per context: threads and tasks
+    summarizing at once each have their own.
+    """
+    token = _TABLE_WORDS.set({})
+    try:
+        yield
+    finally:
+        _TABLE_WORDS.reset(token)
+
+
 def _table_words(header: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> TableWords:
-    """A table's :class:`.described.TableWords`, once a table: each caller reads it again."""
-    return TableWords((list(header), [list(r) for r in rows]))
+    """A table's :class:`.described.TableWords`, read once a table in a scope.
+
+    Each caller reads the table again; within :func:`table_words_scope` they share one
+    reading, outside one it is read afresh.
+    """
+    scope = _TABLE_WORDS.get()
+    key = (header, rows)
+    found = scope.get(key) if scope is not None else None
+    if found is None:
+        found = TableWords((list(header), [list(r) for r in rows]))
+        if scope is not None:
+            scope[key] = found
+    return found
 
 
 MAX_CITED = 3

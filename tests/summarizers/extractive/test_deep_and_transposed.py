@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from summem._flow import run_sync
 from summem.summarizers.base import SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
-from summem.summarizers.extractive.tables import find_table
+from summem.summarizers.extractive.tables import find_table, readers
 from summem.tokens.base import ApproxCounter
 from tests.summarizers.extractive.spans import call, msg, talk
 
@@ -150,3 +152,58 @@ def test_tables_upright_or_of_one_kind_are_not_turned() -> None:
 | east | 10 | 10 | 12 | 16 |"""
     found = find_table(None, scores)  # every row numbers: one kind, as printed
     assert found is not None and found[0][0] == "team"
+
+
+def test_a_record_of_placeholders_does_not_turn_an_upright_table() -> None:
+    # review12: one product out of the range ("discontinued", "n/a", "-" in every field) made
+    # the row of one kind (words) among rows of numbers, and the table was read on its side:
+    # the products became the header and the result fell back to its raw text
+    for gap in ("discontinued", "n/a", "-"):
+        prices = f"""\
+| name | price | stock | rating |
+|---|---|---|---|
+| Kettle | 25.00 | 12 | 4.5 |
+| Toaster | {gap} | {gap} | {gap} |
+| Blender | 40.00 | 3 | 4.1 |
+| Mixer | 55.00 | 1 | 3.9 |"""
+        found = find_table(None, prices)
+        assert found is not None and found[0] == ["name", "price", "stock", "rating"], gap
+        assert [r[0] for r in found[1]] == ["Kettle", "Toaster", "Blender", "Mixer"]
+    same = QUOTES + "\n| currency | EUR | EUR | EUR | EUR |"  # a field the same in every record
+    found = find_table(None, same)
+    assert found is not None and found[1][1][:2] == ["AquaFix", "XS-1672-K"]
+
+
+def _orders() -> str:
+    """One customer's orders, as a shop's API lists them: the customer in every record."""
+    return json.dumps(
+        [
+            {
+                "order_id": f"SO-{4410 + i}",
+                "customer": {"name": "Ana Silva", "email": "ana@example.com"},
+                "shipping": {"address_line": "12 Rua Augusta", "city": "Lisbon"},
+                "total": {"amount": f"{30 + 7 * i}.50", "currency": "EUR"},
+            }
+            for i in range(5)
+        ]
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="review12, left for the lead: a wide nested header drops every column equal in all"
+    " records (_telling), and the value goes with it: the shipping address, the customer, the"
+    " currency. main before deep_records kept them (ablate deep_records to compare).",
+)
+def test_a_wide_nested_table_keeps_the_values_every_record_shares() -> None:
+    found = find_table(json.loads(_orders()), _orders())
+    assert found is not None
+    cells = {c for row in found[1] for c in row}
+    assert {"12 Rua Augusta", "Ana Silva", "EUR"} <= cells
+
+
+def test_the_deep_records_ablation_keeps_the_values_every_record_shares() -> None:
+    # the behaviour the xfail above asks of the rule: main's reading kept every column
+    found = find_table(json.loads(_orders()), _orders(), shapes=readers({"deep_records"}))
+    assert found is not None
+    assert {"12 Rua Augusta", "Ana Silva", "EUR"} <= {c for row in found[1] for c in row}
