@@ -202,12 +202,11 @@ def _deep_records(value: list[Any]) -> Table | None:
     An API's records often sit three levels down or more (a CRM's ``properties.client.value``,
     an orchestrator's ``spec.containers[0].resources.limits.memory``); read two levels deep,
     such a list was no table at all, and its fields were flattened one by one, the names apart
-    from their values. Read down to :data:`_DEEP_DEPTH` (see :func:`_flat`), a column whose
-    cell is the same in every record (an API's ``"kind"``, a ``"source": "import"`` on every
-    field) says nothing of any row and is left out, and each column is named by the last parts
-    of its path that tell it from the others (``client.value``, ``memory``), so the record
-    has room for its rows (:func:`_telling`; so is a table of nested records whose header is
-    wider than :data:`_WIDE_HEADER`).
+    from their values. Read down to :data:`_DEEP_DEPTH` (see :func:`_flat`), each column is
+    named by the last parts of its path that tell it from the others (``client.value``,
+    ``memory``), so the record has room for its rows; a column the same in every record
+    stays unless a column before it says the same value (:func:`_telling`; so is a table of
+    nested records whose header is wider than :data:`_WIDE_HEADER`).
     """
     flat = [_flat(v, deep=True) for v in value]
     if any(f is None or not f for f in flat):
@@ -217,17 +216,29 @@ def _deep_records(value: list[Any]) -> Table | None:
 
 
 def _telling(table: Table) -> Table | None:
-    """``table`` without the columns equal in every row, each named by its telling last parts.
+    """``table`` with each column named by its telling last parts; None below two varying.
 
     For nested records (:func:`_deep_records`, or a header of nested names wider than
-    :data:`_WIDE_HEADER`): ``[id | client.value | amount.value]``, not
-    ``[id | properties.client.value | properties.client.source | ...]``.
+    :data:`_WIDE_HEADER`): ``[id | client.value | client.source | ...]``, not
+    ``[id | properties.client.value | properties.client.source | ...]``. A column equal in
+    every row stays when its value is one no column before it holds: one customer's address,
+    the currency, the carrier are facts the user may ask about, and no other line of the
+    summary holds them (review12). Only a repeat goes: an API's ``"source": "import"`` on
+    every field stays as one column, and a column empty in every row goes. No value is lost.
+    A table with fewer than two columns that vary tells no rows apart: None.
     """
     header, rows = table
-    varying = [j for j in range(len(header)) if len({r[j] for r in rows}) > 1]
+    varying = {j for j in range(len(header)) if len({r[j] for r in rows}) > 1}
     if len(varying) < 2:
         return None
-    return _short_names([header[j] for j in varying]), [[r[j] for j in varying] for r in rows]
+    said: set[str] = set()
+    keep = []
+    for j in range(len(header)):
+        value = rows[0][j] if rows else ""
+        if j in varying or (value and value not in said):
+            keep.append(j)
+            said.add(value)
+    return _short_names([header[j] for j in keep]), [[r[j] for j in keep] for r in rows]
 
 
 def _short_names(paths: Sequence[str]) -> list[str]:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from summem._flow import run_sync
 from summem.summarizers.base import SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
@@ -84,19 +82,23 @@ def summary(result: str, tool: str, later: str, ablate: tuple[str, ...] = ()) ->
 def test_records_nested_three_levels_deep_are_a_table_of_their_telling_columns() -> None:
     found = find_table(json.loads(crm()), crm())
     assert found is not None
-    # ``source`` is "import" everywhere: no column; each named by its telling last parts
-    assert found[0] == ["id", "client.value", "invoice.value", "amount.value"]
-    assert found[1][1] == ["900101", "Mossgrove", "INV-4101", "1255.50"]
+    # ``source`` is "import" everywhere: one column says it once; each column named by its
+    # telling last parts
+    assert found[0] == ["id", "client.value", "source", "invoice.value", "amount.value"]
+    assert found[1][1] == ["900101", "Mossgrove", "import", "INV-4101", "1255.50"]
     found = find_table(json.loads(pods()), pods())
     assert found is not None
     header, rows = found
-    assert header == ["metadata.name", "app", "nodeName", "containers.name", "ports", "memory"]
-    assert rows[7][-2:] == ["8129", "379Mi"]
+    assert header == [
+        "metadata.name", "namespace", "app", "nodeName", "containers.name", "ports", "memory",
+        "phase",
+    ]  # fmt: skip
+    assert rows[7][-3:] == ["8129", "379Mi", "Running"]
     two = json.loads(pods())
     for item in two["items"]:  # two containers each: one cell of their values
         item["spec"]["containers"] *= 2
     found = find_table(two, json.dumps(two))
-    assert found is not None and found[1][7][-1].startswith("harbor-sync 8129 379Mi")
+    assert found is not None and found[1][7][-2].startswith("harbor-sync 8129 379Mi")
     same = [  # a wide nested header, one column varying: read whole, as it stands
         {"id": f"r{i}", "properties": {"long_property_name": {"value": "x", "source": "y"}}}
         for i in range(4)
@@ -109,10 +111,12 @@ def test_records_nested_three_levels_deep_are_a_table_of_their_telling_columns()
 def test_a_deep_record_named_later_is_kept_whole_and_the_ablation_loses_it() -> None:
     later = "Going back to the list: I need to bump harbor-sync, it keeps getting OOM-killed."
     text = summary(pods(), "get_pods", later)
-    assert "harbor-sync | node-3 | harbor-sync | 8129 | 379Mi" in text
+    assert "harbor-sync | node-3 | harbor-sync | 8129 | 379Mi | Running" in text
     assert "379Mi" not in summary(pods(), "get_pods", later, ("deep_records",))
     later = "Chase the Mossgrove invoice, would you?"
-    assert "900101 | Mossgrove | INV-4101 | 1255.50" in summary(crm(), "search_deals", later)
+    assert "900101 | Mossgrove | import | INV-4101 | 1255.50" in summary(
+        crm(), "search_deals", later
+    )
 
 
 def test_a_table_on_its_side_is_read_one_record_a_row() -> None:
@@ -189,12 +193,6 @@ def _orders() -> str:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="review12, left for the lead: a wide nested header drops every column equal in all"
-    " records (_telling), and the value goes with it: the shipping address, the customer, the"
-    " currency. main before deep_records kept them (ablate deep_records to compare).",
-)
 def test_a_wide_nested_table_keeps_the_values_every_record_shares() -> None:
     found = find_table(json.loads(_orders()), _orders())
     assert found is not None

@@ -307,11 +307,11 @@ def test_an_api_response_of_nested_records_with_item_lists_is_a_table() -> None:
         for i, name in enumerate(["Ada Fennimore", "Tom Upshall", "Ivy Kettering", "Sam Oduya"])
     ]
     text = json.dumps({"data": {"orders": orders}, "meta": {"page": 1, "total": 4}})
-    found = find_table(json.loads(text), text)  # wide: its telling columns (deep_records)
+    found = find_table(json.loads(text), text)  # wide: short names, every value (deep_records)
     assert found == (
-        ["id", "name", "items", "number"],
+        ["id", "name", "city", "country", "items", "carrier", "number", "status"],
         [
-            [f"ord_{i}", name, f"SKU-{1000 + i} 2, SKU-7 1", f"JD00{i}7"]
+            [f"ord_{i}", name, "Leeds", "GB", f"SKU-{1000 + i} 2, SKU-7 1", "DPD", f"JD00{i}7", "x"]
             for i, name in enumerate(["Ada Fennimore", "Tom Upshall", "Ivy Kettering", "Sam Oduya"])
         ],
     )
