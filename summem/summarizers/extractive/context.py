@@ -154,31 +154,8 @@ def _words(sentence: str) -> list[str]:
     return [w.lower().replace("\u2019", "'") for w in _WORD_RE.findall(sentence)]
 
 
-_CONTRACTED = frozenset(_split("it he she they that"))
-"""Pronouns whose contractions ("he's", "she'll", "they've", "it'd") point back as they do."""
-
-
-def _uncontracted(words: list[str]) -> list[str]:
-    """``words`` with a pointing pronoun's contraction read as the pronoun ("he's" -> "he").
-
-    "There's" stays as it is: its "there" introduces something ("There's a new vet."), it
-    does not point back.
-    """
-    out = []
-    for w in words:
-        base, sep, _ = w.partition("'")
-        out.append(base if sep and base in _CONTRACTED else w)
-    return out
-
-
-def _continues(sentence: str, contracted: bool = True) -> bool:
-    """Whether ``sentence`` opens as the continuation of the one before it.
-
-    ``contracted``: a pronoun's contraction counts as the pronoun (:func:`_uncontracted`):
-    "There's a new vet. He's called Jago Quayle." continues with "He's", as "He is" would;
-    read as a word of its own it did not, and "He's called Jago Quayle." was kept alone, a
-    name with no one to be the name of (``ablate=["contractions"]``).
-    """
+def _continues(sentence: str) -> bool:
+    """Whether ``sentence`` opens as the continuation of the one before it."""
     stripped = sentence.lstrip("\"'([ ")
     if not stripped:
         return False
@@ -187,8 +164,6 @@ def _continues(sentence: str, contracted: bool = True) -> bool:
     words = _words(stripped)
     if not words:
         return False
-    if contracted:
-        words = _uncontracted(words)
     if words[0] in _OPENERS or not _POINTERS.isdisjoint(words[1:3]):  # "The new one is..."
         return True
     return len(words) < SHORT_WORDS and not _POINTERS.isdisjoint(words[1:])
@@ -198,9 +173,6 @@ def units(
     sentences: Sequence[str],
     scores: Sequence[float],
     repeated: Sequence[bool] | None = None,
-    *,
-    contracted: bool = True,
-    named: bool = True,
 ) -> list[list[int]]:
     """Groups of sentence indexes, each one summary candidate (see the module docstring).
 
@@ -209,11 +181,6 @@ def units(
         scores: each sentence's score alone (0: filler).
         repeated: whether each sentence is said elsewhere too (see :func:`stands_alone`);
             such a sentence is a candidate of its own, never part of a unit.
-        contracted: read a pronoun's contraction as the pronoun (see :func:`_continues`).
-        named: a continuation that names something (a name, code or address: "We settled
-            on a name for the boat. She's going to be Salt Fiddle.") joins what it continues
-            whatever it scores, as one with a number does; left out for scoring lower, the
-            name went with it (``ablate=["continuation_names"]``).
     """
     n = len(sentences)
     if n == 0:
@@ -223,12 +190,11 @@ def units(
     for i in range(n):
         if scores[i] <= 0:  # filler, or a continuation that says nothing ("It was fun.")
             continue
-        if i > 0 and not alone[i] and _continues(sentences[i], contracted):
+        if i > 0 and not alone[i] and _continues(sentences[i]):
             if groups and groups[-1][-1] == i - 1:
                 if (
                     scores[i] >= max(scores[j] for j in groups[-1])
                     or _has_value(sentences[i])
-                    or (named and _names(sentences[i], counts=False))
                     or _completes([sentences[j] for j in groups[-1]], sentences[i])
                 ):  # it says more than what it depends on, a value, or what that one is
                     groups[-1].append(i)
@@ -237,7 +203,7 @@ def units(
                     scores[i - 1] <= 0
                     and groups
                     and groups[-1][-1] == i - 2
-                    and _continues(sentences[i - 1], contracted)
+                    and _continues(sentences[i - 1])
                 ):  # "Lyrics, notes - that's awesome! It will ...": the filler continued too
                     groups[-1].extend([i - 1, i])
                 else:

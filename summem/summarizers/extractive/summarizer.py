@@ -282,8 +282,6 @@ _SELECTION_HEURISTICS = (
     "table_shapes",
     "deep_records",
     "transposed_tables",
-    "contractions",
-    "continuation_names",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -837,9 +835,7 @@ class ExtractiveSummarizer:
             return [[i] for i, score in enumerate(scores) if score > 0]
         repeated = [said.get(_sentence_key(s), 0) > 1 for s in sentences]
         groups: list[list[int]] = []
-        contracted = "contractions" not in self.ablate
-        named = "continuation_names" not in self.ablate
-        for group in units(sentences, scores, repeated, contracted=contracted, named=named):
+        for group in units(sentences, scores, repeated):
             if len(group) > 1 and sum(len(sentences[i]) + 1 for i in group) > self.max_line_chars:
                 groups.extend([i] for i in group if scores[i] > 0)  # too long to keep whole
             else:
