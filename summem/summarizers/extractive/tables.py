@@ -219,7 +219,7 @@ def _telling(table: Table) -> Table | None:
     """``table`` with each column named by its telling last parts; None below two varying.
 
     For nested records (:func:`_deep_records`, or a header of nested names wider than
-    :data:`_WIDE_HEADER`): ``[id | client.value | client.source | ...]``, not
+    :data:`_WIDE_HEADER`): ``[id | client.value | source | invoice.value | ...]``, not
     ``[id | properties.client.value | properties.client.source | ...]``. A column equal in
     every row stays when its value is one no column before it holds: one customer's address,
     the currency, the carrier are facts the user may ask about, and no other line of the
@@ -234,7 +234,7 @@ def _telling(table: Table) -> Table | None:
     said: set[str] = set()
     keep = []
     for j in range(len(header)):
-        value = rows[0][j] if rows else ""
+        value = rows[0][j]  # two varying columns: there are rows
         if j in varying or (value and value not in said):
             keep.append(j)
             said.add(value)
