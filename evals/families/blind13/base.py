@@ -317,7 +317,7 @@ class Writer(_Writer):
     those roles, as a chat between two people carries who wrote each line.
     """
 
-    personas = {**PERSONAS, "friends": FRIEND_TOPICS}
+    personas: Mapping[str, Sequence[str]] = {**PERSONAS, "friends": FRIEND_TOPICS}
 
     def __init__(
         self,

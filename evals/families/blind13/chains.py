@@ -13,6 +13,7 @@ never said again. Beside them come look-alikes: values of the same shape about s
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -210,11 +211,11 @@ def _write(w: Writer, turns: int, facts: int) -> None:
         alike_at = r.randrange(length) if alike_left > 0 else -1
         for k in range(length):
             way = "first" if k == 0 else ways[k - 1]
-            events.append((t, lambda s=subject, wy=way, st=state: _step(w, s, wy, st)))
+            events.append((t, functools.partial(_step, w, subject, way, state)))
             if k == alike_at:
                 n = (alike_left + chains - c - 1) // (chains - c)
                 for j in range(n):
-                    events.append((t + 2 + j * 2, lambda s=subject: _alike(w, s)))
+                    events.append((t + 2 + j * 2, functools.partial(_alike, w, subject)))
                 alike_left -= n
             t += r.randint(gap, gap + 8) if k < length - 1 else 0
             t = min(t, turns - 4)

@@ -11,6 +11,8 @@ pub quiz.
 
 from __future__ import annotations
 
+import functools
+
 from evals.families.blind6.base import build, run, spread
 from evals.families.blind13.base import FRIENDS, Writer, writer
 from evals.families.trajectories import Trajectory
@@ -68,7 +70,8 @@ DETAILS: dict[str, tuple[Detail, ...]] = {
          "walked my {v} along the towpath at dawn, she can't hear the geese so it was calm",
          "a cyclist rang his bell at my {v} for ages and she just stood there looking at the "
          "water"),
-        ("night classes in welsh", "what are you doing with your evenings now the clocks went back?",
+        ("night classes in welsh",
+         "what are you doing with your evenings now the clocks went back?",
          "{v}, would you believe. my pronunciation is a crime",
          "i'm tired because of {v} last night",
          "the teacher at my {v} asked me to read out loud and i mangled every double l"),
@@ -203,12 +206,10 @@ def _write(w: Writer, turns: int, facts: int) -> None:
         plan += [(speaker, item, way) for item, way in zip(items, ways, strict=True)]
     r.shuffle(plan)
     starts = spread(r, turns - 3, len(plan), 3)
-    run(w, turns, starts, [lambda p=p: _detail(w, *p) for p in plan])
+    run(w, turns, starts, [functools.partial(_detail, w, *p) for p in plan])
 
 
-SYSTEM = (
-    "A chat between two old friends, Ottilie and Caspian, who write to each other most days."
-)
+SYSTEM = "A chat between two old friends, Ottilie and Caspian, who write to each other most days."
 
 
 def generate(seed: int, *, turns: int = 540, facts: int = 20) -> Trajectory:

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 - names and dates in Georgian, Armenian, Hebrew and Ethiopic script
 """``blind13-intl``: a folk festival's Georgian, Armenian, Hebrew and Amharic contacts and dates.
 
 The festival's programmer books four ensembles: a polyphonic choir from Tbilisi, a duduk
@@ -13,6 +14,7 @@ or in the ensemble's email in its own language (found by ``search_email``); some
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Callable
 
 from evals.families.blind6.base import build, spread, timeline
@@ -161,9 +163,7 @@ def _value(w: Writer, lang: str, slot: str) -> tuple[FactKind, str, tuple[str, .
     return "date", native_date(lang, d), (f"{d.day} {month} 2027", f"{month} {d.day}, 2027")
 
 
-def _state(
-    w: Writer, lang: str, slot: str, held: dict[str, PlantedFact], email: bool
-) -> None:
+def _state(w: Writer, lang: str, slot: str, held: dict[str, PlantedFact], email: bool) -> None:
     """State (or replace) one slot of one ensemble, in English or in their email."""
     r = w.rng
     kind, value, aliases = _value(w, lang, slot)
@@ -207,11 +207,11 @@ def _write(w: Writer, turns: int, facts: int) -> None:
     for k, ((lang, slot), start) in enumerate(zip(slots, starts, strict=True)):
         held: dict[str, PlantedFact] = {}
         email = r.random() < 0.45
-        events.append((start, lambda a=(lang, slot, held, email): _state(w, *a)))
+        events.append((start, functools.partial(_state, w, lang, slot, held, email)))
         if k in again:
             later = min(start + r.randint(45, 150), turns - 4)
             email = r.random() < 0.45
-            events.append((later, lambda a=(lang, slot, held, email): _state(w, *a)))
+            events.append((later, functools.partial(_state, w, lang, slot, held, email)))
     timeline(w, turns, events)
 
 

@@ -10,6 +10,7 @@ repeats a detail.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from evals.families.blind6.base import build, spread, timeline
@@ -20,14 +21,19 @@ from evals.families.trajectories import Trajectory
 __all__ = ["ANSWERS", "NARROWED", "PLAIN", "generate"]
 
 PLAIN: tuple[tuple[str, str], ...] = (
-    ("hay fever", "eyes streaming all morning, {v} season and the hay barn is right next to the mews"),
-    ("no shellfish", "staff meal was at the seafood place so i had chips, it's {v} for me since that bad mussel"),
-    ("flat in the stable yard", "home is a {v}, so the owls are the first thing i hear when i wake up"),
+    ("hay fever", "eyes streaming all morning, {v} season and the hay barn is right next "
+     "to the mews"),
+    ("no shellfish", "staff meal was at the seafood place so i had chips, it's {v} for me "
+     "since that bad mussel"),
+    ("flat in the stable yard", "home is a {v}, so the owls are the first thing i hear "
+     "when i wake up"),
     ("daughter at art college", "my {v} rang wanting money again, so that was my lunch break gone"),
     ("works nights at the bakery", "my other half {v}, so the house has to be silent all day"),
-    ("contact lenses", "lost one of my {v} in the aviary gravel this morning, which was as fun as it sounds"),
+    ("contact lenses", "lost one of my {v} in the aviary gravel this morning, which was "
+     "as fun as it sounds"),
     ("three ferrets", "the {v} at home got into the sofa lining again"),
-    ("type one diabetic", "had a hypo halfway through the display, being {v} and skipping lunch was daft of me"),
+    ("type one diabetic", "had a hypo halfway through the display, being {v} and skipping "
+     "lunch was daft of me"),
     ("no driving licence", "i'm stuck cadging lifts to the county shows with {v}"),
     ("training for a half marathon", "legs are shot, i'm {v} and did the hill loop before work"),
     ("raised in a pub", "loud crowds at the shows don't bother me, i was {v}"),
@@ -40,14 +46,15 @@ PLAIN: tuple[tuple[str, str], ...] = (
 ANSWERS: tuple[tuple[str, str, str], ...] = (
     ("How many of the birds are yours to look after?", "nine birds of my own",
      "{v}, and i help out with the rest when someone's off"),
-    ("Is there anything you can't eat that I should keep in mind for the menu?", "allergic to sesame",
-     "{v}, properly, seeds and oil both"),
+    ("Is there anything you can't eat that I should keep in mind for the menu?",
+     "allergic to sesame", "{v}, properly, seeds and oil both"),
     ("Who's at home with you?", "my partner and her mum",
      "{v}, and a lot of birds in the garden"),
     ("How do you get to the centre?", "cycle along the river", "i {v}, it takes no time"),
     ("Do you have children?", "a boy of seven", "one, {v}, obsessed with owls obviously"),
     ("What hours are you working at the moment?", "four long days a week", "{v}, off the rest"),
-    ("How are you with heights?", "scared of heights", "not great, i'm {v}, someone else can go up"),
+    ("How are you with heights?", "scared of heights", "not great, i'm {v}, someone else "
+     "can go up"),
 )  # fmt: skip
 """``(the assistant's question, value, answer)``; ``{v}`` is the value."""
 
@@ -59,7 +66,8 @@ NARROWED: tuple[tuple[str, str, str, str], ...] = (
     ("left wrist", "my {v} is strapped up after a hawk grabbed it instead of the glove",
      "right wrist", "the x-ray says it's the {v} that's cracked, the other one was only bruised"),
     ("weekend shifts at the rescue hospital", "i'm doing {v} on top of the centre",
-     "only sundays at the rescue hospital", "cut it down to {v}, i was falling asleep on the glove"),
+     "only sundays at the rescue hospital", "cut it down to {v}, i was falling asleep on "
+      "the glove"),
     ("share a house with my brother", "i {v}, he's messier than the mews",
      "moved in with my girlfriend", "i've {v}, so no more clearing up after my brother"),
     ("off coffee", "the caffeine was giving me the shakes so i'm {v}",
@@ -127,15 +135,15 @@ def _write(w: Writer, turns: int, facts: int) -> None:
     events: list[tuple[int, Callable[[], None]]] = []
     for start, kind in zip(starts, kinds, strict=True):
         if kind == "plain":
-            events.append((start, lambda p=next(plains): _plain(w, *p)))
+            events.append((start, functools.partial(_plain, w, *next(plains))))
         elif kind == "answer":
-            events.append((start, lambda a=next(asks): _answer(w, *a)))
+            events.append((start, functools.partial(_answer, w, *next(asks))))
         else:
             item = next(fixes)
             held: dict[str, PlantedFact] = {}
-            events.append((start, lambda i=item, h=held: _first(w, i, h)))
+            events.append((start, functools.partial(_first, w, item, held)))
             later = min(start + r.randint(60, 160), turns - 4)
-            events.append((later, lambda i=item, h=held: _narrow(w, i, h)))
+            events.append((later, functools.partial(_narrow, w, item, held)))
     timeline(w, turns, events)
 
 

@@ -187,7 +187,7 @@ def _episode(
     """Fetch a list with one planted cell and name its row; a later naming is returned."""
     r = w.rng
     name, fmt, kind, how, by_note = plan
-    columns, groups, fields = LISTS[name]
+    _, groups, fields = LISTS[name]
     n = r.randint(4, 5) if fmt == "grouped" else r.randint(3, 5)
     planted = r.randrange(n)
     handle = w.fresh(lambda: r.choice(NOTES)[0]) if by_note else ""
@@ -252,7 +252,9 @@ def _write(w: Writer, turns: int, facts: int) -> None:
     for k, start in enumerate(starts):
         plan = (r.choice(tuple(LISTS)), fmts[k], kinds[k], hows[k], notes[k])
 
-        def episode(client: str = named[k], plan: tuple[str, str, FactKind, str, bool] = plan) -> None:
+        def episode(
+            client: str = named[k], plan: tuple[str, str, FactKind, str, bool] = plan
+        ) -> None:
             later = _episode(w, client, others, plan)
             if later is not None:
                 pending.append((w.turn + 1 + r.randint(30, 90), later))
