@@ -65,7 +65,7 @@ NOTES: tuple[tuple[str, str], ...] = (
     ("crane", "second floor window lift, crane booked through the client's builder"),
     ("chapel", "collect from the old chapel, pews in the way, vicar has the keys"),
     ("parquet", "parquet floor in the hall, boards down the whole way before we wheel it"),
-    ("cobbles", "cobbled lane behind the market, van can't get close, long carry"),
+    ("cobbled lane", "cobbled lane behind the market, van can't get close, long carry"),
     ("inheritance", "inheritance from an aunt, family want it tuned straight after the move"),
     ("school hall", "school hall stage, only during the holidays when the caretaker is in"),
     ("snooker room", "basement snooker room, tight turn at the bottom of the stairs"),
