@@ -277,6 +277,7 @@ _SELECTION_HEURISTICS = (
     "kept_memory_rows",
     "answers",
     "named_answers",
+    "clause_templates",
     "table_newest",
     "result_context",
     "table_shapes",
@@ -452,7 +453,10 @@ class ExtractiveSummarizer:
         open_runs = read_open_runs(extra_before)
         if "templates" not in off:
             stock = "stock_updates" not in off
-            templates = discount_templates(old + new, templates, open_runs, stock_updates=stock)
+            clauses = "clause_templates" not in off
+            templates = discount_templates(
+                old + new, templates, open_runs, stock_updates=stock, clauses=clauses
+            )
         if "repeats" not in off:
             _discount_repeats(old, new)
         if self.tables and "table_bound_rows" not in off:

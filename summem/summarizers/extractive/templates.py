@@ -59,6 +59,7 @@ __all__ = [
     "OVERLAP",
     "POWER",
     "Template",
+    "core_frame",
     "discount_templates",
     "read_memory",
     "read_open_runs",
@@ -78,6 +79,11 @@ POWER = 1.5
 """How steeply a template is discounted: on its ``n``-th occasion by ``(n - 1) ** POWER``."""
 MIN_WORDS = 5
 """Shorter frames are too common to call a template."""
+CORE_WORDS = 7
+"""Fewest frame words of a clause read for its whole sentence (:func:`core_frame`): a report's
+worth ("ran km along the canal before work"). A shorter clause shares half its words with too
+many others: "Red tent NEW-0 costs 0.99 stove dollars on May 1, shipped attic." said sixty times
+with other items, colours and places has five in its first clause, and was one template."""
 MEMORY_SIZE = 32
 """Templates remembered across reductions."""
 COUNTED_BY = "templates_counted_by"
@@ -114,6 +120,28 @@ def frame_of(body: str) -> frozenset[str]:
         if lower not in MONTH_WORDS:
             words.add(lower)
     return frozenset(words)
+
+
+_CLAUSE_RE = re.compile(r"[,:;]\s+|\s+[-\u2013\u2014]\s+|[.!?]\s+")
+
+
+def core_frame(body: str) -> frozenset[str]:
+    """The frame of ``body``'s longest clause, if it has ``CORE_WORDS`` words; else the whole frame.
+
+    People tell the same kind of news again and again in their own words around it: "Quick
+    update before I forget, booked the plumber for 7:18 and he wants 249 pounds just to come
+    and look, go figure." and, a week later, "This morning booked the plumber for 9:12 and he
+    wants 40 pounds just to come and look, and I'm still not over it." The lead-in and the tail
+    change from one telling to the next, so the whole sentences' frames share less than half
+    their words and were never one template, while the report itself (the longest clause,
+    split at commas, colons, semicolons, dashes and sentence ends) is the same frame each time.
+    A sentence with no clause that long is read whole, as before.
+    """
+    parts = [frame_of(part) for part in _CLAUSE_RE.split(body)]
+    core = max(parts, key=len, default=frozenset())
+    if len(parts) < 2 or len(core) < CORE_WORDS:
+        return frame_of(body)
+    return core
 
 
 def _updates(frame: frozenset[str]) -> bool:
@@ -242,6 +270,16 @@ class _Group:
             return False  # the run's last piece was not kept: counted afresh, as dropped filler is
         return any(new[0] in self.at[o][1] for o in self.similar[frame])
 
+    def newest(self, fact: Fact, frame: frozenset[str]) -> bool:
+        """Whether ``fact`` is the newest candidate of the frames ``frame`` is one template with.
+
+        A fact read by its longest clause (:func:`core_frame`) that is the newest telling of its
+        template keeps its score: the rest of the sentence is the user's own words, and the
+        latest telling is the one that says how things stand now ("I still can't do mornings,
+        the physio is on Harley Street now."). The older tellings give way.
+        """
+        return fact.order == max(self.latest[other] for other in self.similar[frame])
+
     def latest_update(self, fact: Fact, frame: frozenset[str]) -> bool:
         """Whether ``fact`` is the latest instance of ``frame``, a frame with a correction word.
 
@@ -258,6 +296,7 @@ def discount_templates(
     open_runs: OpenRuns | None = None,
     *,
     stock_updates: bool = True,
+    clauses: bool = True,
 ) -> list[Template]:
     """Discount the templated facts among ``facts``; return the updated memory.
 
@@ -277,17 +316,24 @@ def discount_templates(
     score (:meth:`_Group.latest_update`). Such a frame's count lives on its carried lines
     (``seen``) and the summary's runs only: it takes no place in ``memory`` and no open run,
     and frames without a correction word are counted as if it were not there.
+
+    With ``clauses``, a fact's frame is its longest clause's (:func:`core_frame`): the same
+    report told with another lead-in and tail is one template. The newest telling of such a
+    template keeps its score (:meth:`_Group.newest`); only the older ones are discounted.
     """
     by_speaker: dict[str, list[tuple[Fact, frozenset[str]]]] = {}
+    by_clause: set[int] = set()  # facts read by their longest clause
     for fact in facts:
         if fact.order[0] == 0 or fact.state == 2 or fact.supersedes:
             continue
         speaker, _, body = fact.line[2:].partition(": ")
         if speaker == "tool":
             continue  # records of one schema: each is data of its own, not boilerplate
-        frame = frame_of(body)
+        frame = core_frame(body) if clauses else frame_of(body)
         if len(frame) >= MIN_WORDS and (stock_updates or CORRECTION_WORDS.isdisjoint(frame)):
             by_speaker.setdefault(speaker, []).append((fact, frame))
+            if clauses and frame != frame_of(body):
+                by_clause.add(id(fact))
     memory = list(memory)
     for speaker, group in by_speaker.items():
         index = _Group(group)
@@ -310,7 +356,8 @@ def discount_templates(
         for fact, frame in group:
             n, fresh = counts[frame]
             fact.seen = n if n > 1 else 0  # carried on its line: outlives the memory
-            if n >= MIN_INSTANCES and not index.latest_update(fact, frame):
+            newest = id(fact) in by_clause and index.newest(fact, frame)
+            if n >= MIN_INSTANCES and not index.latest_update(fact, frame) and not newest:
                 fact.recorded = fact.priority  # the next round discounts afresh, not again
                 fact.priority /= (n - 1) ** POWER
             if not fresh or n < 2 or _updates(frame):
