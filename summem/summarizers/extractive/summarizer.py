@@ -278,6 +278,7 @@ _SELECTION_HEURISTICS = (
     "answers",
     "named_answers",
     "clause_templates",
+    "valued_cores",
     "table_newest",
     "result_context",
     "table_shapes",
@@ -454,8 +455,9 @@ class ExtractiveSummarizer:
         if "templates" not in off:
             stock = "stock_updates" not in off
             clauses = "clause_templates" not in off
+            valued = "valued_cores" not in off
             templates = discount_templates(
-                old + new, templates, open_runs, stock_updates=stock, clauses=clauses
+                old + new, templates, open_runs, stock_updates=stock, clauses=clauses, valued=valued
             )
         if "repeats" not in off:
             _discount_repeats(old, new)

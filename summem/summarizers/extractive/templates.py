@@ -125,7 +125,7 @@ def frame_of(body: str) -> frozenset[str]:
 _CLAUSE_RE = re.compile(r"[,:;]\s+|\s+[-\u2013\u2014]\s+|[.!?]\s+")
 
 
-def core_frame(body: str) -> frozenset[str]:
+def core_frame(body: str, *, valued: bool = True) -> frozenset[str]:
     """The frame of ``body``'s longest clause, if it has ``CORE_WORDS`` words; else the whole frame.
 
     People tell the same kind of news again and again in their own words around it: "Quick
@@ -136,12 +136,37 @@ def core_frame(body: str) -> frozenset[str]:
     their words and were never one template, while the report itself (the longest clause,
     split at commas, colons, semicolons, dashes and sentence ends) is the same frame each time.
     A sentence with no clause that long is read whole, as before.
+
+    With ``valued`` (the rule ``valued_cores``), only a clause holding a value of its own (a
+    digit, a month, a capitalised word inside it: what :func:`frame_of` leaves out) is read as
+    the core. A template is a frame said again with other values in its slots; a clause with
+    no slot is the same words each time, a speaker's stock phrase ("so please keep it in mind
+    whenever you suggest a place for dinner"), and says nothing about whether what it is
+    wrapped around recurs. Read as the core, it made every detail told with it one template.
     """
-    parts = [frame_of(part) for part in _CLAUSE_RE.split(body)]
+    clauses = _CLAUSE_RE.split(body)
+    parts = [frame_of(part) for part in clauses]
+    if valued:
+        parts = [frame for frame, part in zip(parts, clauses, strict=True) if _holds_value(part)]
     core = max(parts, key=len, default=frozenset())
-    if len(parts) < 2 or len(core) < CORE_WORDS:
+    if len(clauses) < 2 or len(core) < CORE_WORDS:
         return frame_of(body)
     return core
+
+
+_SELF = frozenset(("i", "i'm", "i've", "i'd", "i'll"))
+
+
+def _holds_value(clause: str) -> bool:
+    """Whether ``clause`` has a word :func:`frame_of` reads as a value (its first word aside)."""
+    for k, m in enumerate(_WORD_RE.finditer(clause)):
+        word = m.group(0)
+        lower = word.lower().rstrip(".'-").replace("\u2019", "'")
+        if _VALUE_RE.search(word) or lower in MONTH_WORDS:
+            return True
+        if k and word[0].isupper() and lower not in _SELF:
+            return True
+    return False
 
 
 def _updates(frame: frozenset[str]) -> bool:
@@ -297,6 +322,7 @@ def discount_templates(
     *,
     stock_updates: bool = True,
     clauses: bool = True,
+    valued: bool = True,
 ) -> list[Template]:
     """Discount the templated facts among ``facts``; return the updated memory.
 
@@ -329,7 +355,7 @@ def discount_templates(
         speaker, _, body = fact.line[2:].partition(": ")
         if speaker == "tool":
             continue  # records of one schema: each is data of its own, not boilerplate
-        frame = core_frame(body) if clauses else frame_of(body)
+        frame = core_frame(body, valued=valued) if clauses else frame_of(body)
         if len(frame) >= MIN_WORDS and (stock_updates or CORRECTION_WORDS.isdisjoint(frame)):
             by_speaker.setdefault(speaker, []).append((fact, frame))
             if clauses and frame != frame_of(body):
