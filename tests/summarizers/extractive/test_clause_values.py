@@ -3,7 +3,8 @@
 The user restates a standing preference in the same words with other words around it each
 time; the newest telling also says how things stand now (a place). The repeated clause is one
 template, so the older tellings give way, but the newest keeps its score: it is the only line
-holding the place.
+holding the place. (The clause holds no value, so with ``valued_cores`` each telling is read
+whole; the newest telling's score is tested with that rule ablated too.)
 """
 
 from __future__ import annotations
@@ -50,3 +51,4 @@ def test_the_newest_telling_of_a_restated_preference_keeps_its_score() -> None:
     # were one template and the newest, the one line holding the place, was divided by
     # 3 ** 1.5 like the others
     assert PLANTED in _summary()
+    assert PLANTED in _summary(("valued_cores",))
