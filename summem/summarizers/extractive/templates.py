@@ -63,6 +63,7 @@ __all__ = [
     "discount_templates",
     "read_memory",
     "read_open_runs",
+    "stock_clauses",
     "write_memory",
     "write_open_runs",
 ]
@@ -125,7 +126,9 @@ def frame_of(body: str) -> frozenset[str]:
 _CLAUSE_RE = re.compile(r"[,:;]\s+|\s+[-\u2013\u2014]\s+|[.!?]\s+")
 
 
-def core_frame(body: str, *, valued: bool = True) -> frozenset[str]:
+def core_frame(
+    body: str, *, valued: bool = True, stock: frozenset[frozenset[str]] = frozenset()
+) -> frozenset[str]:
     """The frame of ``body``'s longest clause, if it has ``CORE_WORDS`` words; else the whole frame.
 
     People tell the same kind of news again and again in their own words around it: "Quick
@@ -137,21 +140,36 @@ def core_frame(body: str, *, valued: bool = True) -> frozenset[str]:
     split at commas, colons, semicolons, dashes and sentence ends) is the same frame each time.
     A sentence with no clause that long is read whole, as before.
 
-    With ``valued`` (the rule ``valued_cores``), only a clause holding a value of its own (a
-    digit, a month, a capitalised word inside it: what :func:`frame_of` leaves out) is read as
-    the core. A template is a frame said again with other values in its slots; a clause with
-    no slot is the same words each time, a speaker's stock phrase ("so please keep it in mind
-    whenever you suggest a place for dinner"), and says nothing about whether what it is
-    wrapped around recurs. Read as the core, it made every detail told with it one template.
+    With ``valued`` (the rule ``valued_cores``), a clause in ``stock`` (see
+    :func:`stock_clauses`) is never the core: a clause with no value in it said in the very
+    same words in several messages is the speaker's stock phrase ("so please keep it in mind
+    whenever you suggest a place for dinner"), not a report told again with other values, and
+    says nothing about whether what it is wrapped around recurs. Read as the core, it made
+    every detail told with it one template.
     """
     clauses = _CLAUSE_RE.split(body)
     parts = [frame_of(part) for part in clauses]
     if valued:
-        parts = [frame for frame, part in zip(parts, clauses, strict=True) if _holds_value(part)]
+        parts = [frame for frame in parts if frame not in stock]
     core = max(parts, key=len, default=frozenset())
     if len(clauses) < 2 or len(core) < CORE_WORDS:
         return frame_of(body)
     return core
+
+
+def stock_clauses(bodies: Sequence[tuple[tuple[int, int], str]]) -> frozenset[frozenset[str]]:
+    """The frames of clauses said with no value, in the same words, in two messages or more.
+
+    ``bodies`` are (message, sentence) pairs of one speaker. Only clauses of ``CORE_WORDS``
+    frame words or more are looked at (shorter ones are never a core).
+    """
+    said: dict[frozenset[str], set[tuple[int, int]]] = {}
+    for at, body in bodies:
+        for clause in _CLAUSE_RE.split(body):
+            frame = frame_of(clause)
+            if len(frame) >= CORE_WORDS and not _holds_value(clause):
+                said.setdefault(frame, set()).add(at)
+    return frozenset(frame for frame, where in said.items() if len(where) >= 2)
 
 
 _SELF = frozenset(("i", "i'm", "i've", "i'd", "i'll"))
@@ -349,17 +367,25 @@ def discount_templates(
     """
     by_speaker: dict[str, list[tuple[Fact, frozenset[str]]]] = {}
     by_clause: set[int] = set()  # facts read by their longest clause
+    bodies: dict[str, list[tuple[Fact, str]]] = {}
     for fact in facts:
         if fact.order[0] == 0 or fact.state == 2 or fact.supersedes:
             continue
         speaker, _, body = fact.line[2:].partition(": ")
         if speaker == "tool":
             continue  # records of one schema: each is data of its own, not boilerplate
-        frame = core_frame(body, valued=valued) if clauses else frame_of(body)
-        if len(frame) >= MIN_WORDS and (stock_updates or CORRECTION_WORDS.isdisjoint(frame)):
-            by_speaker.setdefault(speaker, []).append((fact, frame))
-            if clauses and frame != frame_of(body):
-                by_clause.add(id(fact))
+        bodies.setdefault(speaker, []).append((fact, body))
+    for speaker, said in bodies.items():
+        stock = stock_clauses([(f.order[:2], b) for f, b in said]) if clauses and valued else None
+        for fact, body in said:
+            if clauses:
+                frame = core_frame(body, valued=valued, stock=stock or frozenset())
+            else:
+                frame = frame_of(body)
+            if len(frame) >= MIN_WORDS and (stock_updates or CORRECTION_WORDS.isdisjoint(frame)):
+                by_speaker.setdefault(speaker, []).append((fact, frame))
+                if clauses and frame != frame_of(body):
+                    by_clause.add(id(fact))
     memory = list(memory)
     for speaker, group in by_speaker.items():
         index = _Group(group)

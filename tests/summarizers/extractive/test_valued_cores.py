@@ -2,9 +2,9 @@
 
 A user with a verbal habit tells different details of their life, each wrapped in the same
 long phrase ("so please keep it in mind whenever you suggest a place for dinner"). That phrase
-is the longest clause of each sentence but has no value in it: it is the same words each time,
-not a report told again with other values. Read as the core (``clause_templates`` alone), it
-made the details one template, and all but the newest were divided by ``(n - 1) ** 1.5``.
+is the longest clause of each sentence, has no value in it and is the same words each time: a
+stock phrase, not a report told again with other values. Read as the core
+(``clause_templates`` alone), it made the details one template, and all but the newest were divided by ``(n - 1) ** 1.5``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from summem._flow import run_sync
 from summem.messages import Message
 from summem.summarizers.base import SummaryRequest
 from summem.summarizers.extractive.summarizer import HEURISTICS, ExtractiveSummarizer
-from summem.summarizers.extractive.templates import core_frame, frame_of
+from summem.summarizers.extractive.templates import core_frame, frame_of, stock_clauses
 from summem.tokens.base import ApproxCounter
 
 TAIL = "so please keep it in mind whenever you suggest anything for the two of us"
@@ -55,12 +55,17 @@ def test_details_told_with_one_stock_phrase_are_not_one_template() -> None:
     assert not any(s in _summary(("valued_cores",)) for s in said)
 
 
-def test_the_core_is_the_longest_clause_holding_a_value() -> None:
-    assert core_frame(DETAILS[1]) == frame_of(DETAILS[1])  # no clause with a value: read whole
-    assert core_frame(DETAILS[1], valued=False) == frame_of(TAIL)  # the stock phrase
-    assert core_frame(DETAILS[0]) == frame_of(DETAILS[0].split(",")[1])  # Tom's clause
+def test_a_stock_phrase_is_never_the_core() -> None:
+    stock = stock_clauses([((2, k), d) for k, d in enumerate(DETAILS)])
+    assert stock == {frame_of(TAIL)}
+    knee = frame_of(DETAILS[1].split(",")[1])
+    assert core_frame(DETAILS[1], stock=stock) == knee  # the detail's own clause
+    assert core_frame(DETAILS[1], valued=False, stock=stock) == frame_of(TAIL)
+    assert core_frame(DETAILS[0], stock=stock) == frame_of(DETAILS[0].split(",")[1])  # Tom's
+    assert stock_clauses([((2, 0), DETAILS[0])]) == frozenset()  # said once: not stock
     core = "booked the plumber for 7:18 and he wants 249 pounds to look"
-    assert core_frame(f"Quick update, {core}, go figure.") == frame_of(core)
+    reports = [((2, k), f"Quick update, {core.replace('7', str(k))}, go figure.") for k in range(3)]
+    assert stock_clauses(reports) == frozenset()  # told with other values: a report
 
 
 def test_valued_cores_is_a_heuristic() -> None:
