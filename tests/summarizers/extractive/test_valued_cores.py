@@ -4,7 +4,8 @@ A user with a verbal habit tells different details of their life, each wrapped i
 long phrase ("so please keep it in mind whenever you suggest a place for dinner"). That phrase
 is the longest clause of each sentence, has no value in it and is the same words each time: a
 stock phrase, not a report told again with other values. Read as the core
-(``clause_templates`` alone), it made the details one template, and all but the newest were divided by ``(n - 1) ** 1.5``.
+(``clause_templates`` alone), it made the details one template, and all but the newest were
+divided by ``(n - 1) ** 1.5``.
 """
 
 from __future__ import annotations
