@@ -277,8 +277,6 @@ _SELECTION_HEURISTICS = (
     "kept_memory_rows",
     "answers",
     "named_answers",
-    "clause_templates",
-    "valued_cores",
     "table_newest",
     "result_context",
     "table_shapes",
@@ -454,11 +452,7 @@ class ExtractiveSummarizer:
         open_runs = read_open_runs(extra_before)
         if "templates" not in off:
             stock = "stock_updates" not in off
-            clauses = "clause_templates" not in off
-            valued = "valued_cores" not in off
-            templates = discount_templates(
-                old + new, templates, open_runs, stock_updates=stock, clauses=clauses, valued=valued
-            )
+            templates = discount_templates(old + new, templates, open_runs, stock_updates=stock)
         if "repeats" not in off:
             _discount_repeats(old, new)
         if self.tables and "table_bound_rows" not in off:

@@ -59,11 +59,9 @@ __all__ = [
     "OVERLAP",
     "POWER",
     "Template",
-    "core_frame",
     "discount_templates",
     "read_memory",
     "read_open_runs",
-    "stock_clauses",
     "write_memory",
     "write_open_runs",
 ]
@@ -80,11 +78,6 @@ POWER = 1.5
 """How steeply a template is discounted: on its ``n``-th occasion by ``(n - 1) ** POWER``."""
 MIN_WORDS = 5
 """Shorter frames are too common to call a template."""
-CORE_WORDS = 7
-"""Fewest frame words of a clause read for its whole sentence (:func:`core_frame`): a report's
-worth ("ran km along the canal before work"). A shorter clause shares half its words with too
-many others: "Red tent NEW-0 costs 0.99 stove dollars on May 1, shipped attic." said sixty times
-with other items, colours and places has five in its first clause, and was one template."""
 MEMORY_SIZE = 32
 """Templates remembered across reductions."""
 COUNTED_BY = "templates_counted_by"
@@ -121,70 +114,6 @@ def frame_of(body: str) -> frozenset[str]:
         if lower not in MONTH_WORDS:
             words.add(lower)
     return frozenset(words)
-
-
-_CLAUSE_RE = re.compile(r"[,:;]\s+|\s+[-\u2013\u2014]\s+|[.!?]\s+")
-
-
-def core_frame(
-    body: str, *, valued: bool = True, stock: frozenset[frozenset[str]] = frozenset()
-) -> frozenset[str]:
-    """The frame of ``body``'s longest clause, if it has ``CORE_WORDS`` words; else the whole frame.
-
-    People tell the same kind of news again and again in their own words around it: "Quick
-    update before I forget, booked the plumber for 7:18 and he wants 249 pounds just to come
-    and look, go figure." and, a week later, "This morning booked the plumber for 9:12 and he
-    wants 40 pounds just to come and look, and I'm still not over it." The lead-in and the tail
-    change from one telling to the next, so the whole sentences' frames share less than half
-    their words and were never one template, while the report itself (the longest clause,
-    split at commas, colons, semicolons, dashes and sentence ends) is the same frame each time.
-    A sentence with no clause that long is read whole, as before.
-
-    With ``valued`` (the rule ``valued_cores``), a clause in ``stock`` (see
-    :func:`stock_clauses`) is never the core: a clause with no value in it said in the very
-    same words in several messages is the speaker's stock phrase ("so please keep it in mind
-    whenever you suggest a place for dinner"), not a report told again with other values, and
-    says nothing about whether what it is wrapped around recurs. Read as the core, it made
-    every detail told with it one template.
-    """
-    clauses = _CLAUSE_RE.split(body)
-    parts = [frame_of(part) for part in clauses]
-    if valued:
-        parts = [frame for frame in parts if frame not in stock]
-    core = max(parts, key=len, default=frozenset())
-    if len(clauses) < 2 or len(core) < CORE_WORDS:
-        return frame_of(body)
-    return core
-
-
-def stock_clauses(bodies: Sequence[tuple[tuple[int, int], str]]) -> frozenset[frozenset[str]]:
-    """The frames of clauses said with no value, in the same words, in two messages or more.
-
-    ``bodies`` are (message, sentence) pairs of one speaker. Only clauses of ``CORE_WORDS``
-    frame words or more are looked at (shorter ones are never a core).
-    """
-    said: dict[frozenset[str], set[tuple[int, int]]] = {}
-    for at, body in bodies:
-        for clause in _CLAUSE_RE.split(body):
-            frame = frame_of(clause)
-            if len(frame) >= CORE_WORDS and not _holds_value(clause):
-                said.setdefault(frame, set()).add(at)
-    return frozenset(frame for frame, where in said.items() if len(where) >= 2)
-
-
-_SELF = frozenset(("i", "i'm", "i've", "i'd", "i'll"))
-
-
-def _holds_value(clause: str) -> bool:
-    """Whether ``clause`` has a word :func:`frame_of` reads as a value (its first word aside)."""
-    for k, m in enumerate(_WORD_RE.finditer(clause)):
-        word = m.group(0)
-        lower = word.lower().rstrip(".'-").replace("\u2019", "'")
-        if _VALUE_RE.search(word) or lower in MONTH_WORDS:
-            return True
-        if k and word[0].isupper() and lower not in _SELF:
-            return True
-    return False
 
 
 def _updates(frame: frozenset[str]) -> bool:
@@ -313,16 +242,6 @@ class _Group:
             return False  # the run's last piece was not kept: counted afresh, as dropped filler is
         return any(new[0] in self.at[o][1] for o in self.similar[frame])
 
-    def newest(self, fact: Fact, frame: frozenset[str]) -> bool:
-        """Whether ``fact`` is the newest candidate of the frames ``frame`` is one template with.
-
-        A fact read by its longest clause (:func:`core_frame`) that is the newest telling of its
-        template keeps its score: the rest of the sentence is the user's own words, and the
-        latest telling is the one that says how things stand now ("I still can't do mornings,
-        the physio is on Harley Street now."). The older tellings give way.
-        """
-        return fact.order == max(self.latest[other] for other in self.similar[frame])
-
     def latest_update(self, fact: Fact, frame: frozenset[str]) -> bool:
         """Whether ``fact`` is the latest instance of ``frame``, a frame with a correction word.
 
@@ -339,8 +258,6 @@ def discount_templates(
     open_runs: OpenRuns | None = None,
     *,
     stock_updates: bool = True,
-    clauses: bool = True,
-    valued: bool = True,
 ) -> list[Template]:
     """Discount the templated facts among ``facts``; return the updated memory.
 
@@ -360,32 +277,17 @@ def discount_templates(
     score (:meth:`_Group.latest_update`). Such a frame's count lives on its carried lines
     (``seen``) and the summary's runs only: it takes no place in ``memory`` and no open run,
     and frames without a correction word are counted as if it were not there.
-
-    With ``clauses``, a fact's frame is its longest clause's (:func:`core_frame`): the same
-    report told with another lead-in and tail is one template. The newest telling of such a
-    template keeps its score (:meth:`_Group.newest`); only the older ones are discounted.
     """
     by_speaker: dict[str, list[tuple[Fact, frozenset[str]]]] = {}
-    by_clause: set[int] = set()  # facts read by their longest clause
-    bodies: dict[str, list[tuple[Fact, str]]] = {}
     for fact in facts:
         if fact.order[0] == 0 or fact.state == 2 or fact.supersedes:
             continue
         speaker, _, body = fact.line[2:].partition(": ")
         if speaker == "tool":
             continue  # records of one schema: each is data of its own, not boilerplate
-        bodies.setdefault(speaker, []).append((fact, body))
-    for speaker, said in bodies.items():
-        stock = stock_clauses([(f.order[:2], b) for f, b in said]) if clauses and valued else None
-        for fact, body in said:
-            if clauses:
-                frame = core_frame(body, valued=valued, stock=stock or frozenset())
-            else:
-                frame = frame_of(body)
-            if len(frame) >= MIN_WORDS and (stock_updates or CORRECTION_WORDS.isdisjoint(frame)):
-                by_speaker.setdefault(speaker, []).append((fact, frame))
-                if clauses and frame != frame_of(body):
-                    by_clause.add(id(fact))
+        frame = frame_of(body)
+        if len(frame) >= MIN_WORDS and (stock_updates or CORRECTION_WORDS.isdisjoint(frame)):
+            by_speaker.setdefault(speaker, []).append((fact, frame))
     memory = list(memory)
     for speaker, group in by_speaker.items():
         index = _Group(group)
@@ -408,8 +310,7 @@ def discount_templates(
         for fact, frame in group:
             n, fresh = counts[frame]
             fact.seen = n if n > 1 else 0  # carried on its line: outlives the memory
-            newest = id(fact) in by_clause and index.newest(fact, frame)
-            if n >= MIN_INSTANCES and not index.latest_update(fact, frame) and not newest:
+            if n >= MIN_INSTANCES and not index.latest_update(fact, frame):
                 fact.recorded = fact.priority  # the next round discounts afresh, not again
                 fact.priority /= (n - 1) ** POWER
             if not fresh or n < 2 or _updates(frame):
