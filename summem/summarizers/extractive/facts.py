@@ -164,11 +164,13 @@ def without_note(text: str) -> str:
     note rode on that sentence's score into the summary: in LoCoMo's final summaries at
     8,000/4,000 image captions were 3,168 of the 39,991 summary tokens (8 %) and held 8 of the
     420 answers the summaries held (one per 400 tokens; the summaries: one per 95). Scored
-    without it, the sentence keeps its place and the room goes to other sentences; a note on a
-    line of its own instead (a sentence like any other) cost LoCoMo 4,000/2,000 0.246 -> 0.240,
-    its descriptions' new words winning it places. The expansion of short user messages
-    (``verbatim_words``) still writes a message whole, note and all, when the room is left. A
-    message that is nothing but a note is left whole.
+    without it, the sentence keeps its place and the room goes to other sentences: LoCoMo
+    (``--summary-fill``) 8,000/4,000 0.327 -> 0.329 (the summaries' answers 420 -> 428),
+    4,000/2,000 0.246 -> 0.249 (``docs-notes/fidelity-round13-locomo.md``); no trajectory
+    family has such notes. A note on a line of its own instead (a sentence like any other) cost
+    4,000/2,000 0.246 -> 0.240, its descriptions' new words winning it places. The expansion
+    of short user messages (``verbatim_words``) still writes a message whole, note and all,
+    when the room is left. A message that is nothing but a note is left whole.
     """
     said = _TRAILING_NOTE_RE.sub("", text, count=1)
     return said if said.strip() else text
