@@ -39,7 +39,6 @@ __all__ = [
     "split_sentences",
     "tokenize",
     "value_signal",
-    "without_note",
 ]
 
 ROLE_WEIGHT: dict[str, float] = {
@@ -147,33 +146,6 @@ def split_sentences(text: str, max_chars: int = 280) -> Iterator[str]:
     for raw in _SENTENCE_END_RE.split(text):
         for sentence in split_asked(_SPACE_RE.sub(" ", raw).strip()):
             yield from _fitted(sentence, max_chars)
-
-
-_TRAILING_NOTE_RE = re.compile(r"(?<=\S)\s+\[[^\W\d_][^\[\]\n]{7,}\]\s*$")
-"""A bracketed note of eight characters or more, opening with a letter, that ends a message
-after what it says: ``"... I love it! [shares an image: a photo of a board game]"``."""
-
-
-def without_note(text: str) -> str:
-    """``text`` without the bracketed note that ends it, if any.
-
-    A transcript notes what a speaker showed or did in brackets after what they said
-    (``"We went hiking. [shares an image: a photo of a trail at dusk]"``, ``"Here it is
-    [attachment: invoice.pdf]"``): the transcriber's words, not the speaker's. Glued to the
-    last sentence (no capital opens it, so :func:`split_sentences` does not split there), the
-    note rode on that sentence's score into the summary: in LoCoMo's final summaries at
-    8,000/4,000 image captions were 3,168 of the 39,991 summary tokens (8 %) and held 8 of the
-    420 answers the summaries held (one per 400 tokens; the summaries: one per 95). Scored
-    without it, the sentence keeps its place and the room goes to other sentences: LoCoMo
-    (``--summary-fill``) 8,000/4,000 0.327 -> 0.329 (the summaries' answers 420 -> 428),
-    4,000/2,000 0.246 -> 0.249 (``docs-notes/fidelity-round13-locomo.md``); no trajectory
-    family has such notes. A note on a line of its own instead (a sentence like any other) cost
-    4,000/2,000 0.246 -> 0.240, its descriptions' new words winning it places. The expansion
-    of short user messages (``verbatim_words``) still writes a message whole, note and all,
-    when the room is left. A message that is nothing but a note is left whole.
-    """
-    said = _TRAILING_NOTE_RE.sub("", text, count=1)
-    return said if said.strip() else text
 
 
 def split_asked(sentence: str) -> tuple[str, ...]:

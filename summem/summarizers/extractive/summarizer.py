@@ -111,7 +111,6 @@ from summem.summarizers.extractive.facts import (
     score_sentence,
     split_sentences,
     tokenize,
-    without_note,
 )
 from summem.summarizers.extractive.layout import day_of, leading_stamp, summary_lines
 from summem.summarizers.extractive.lexicon import STOPWORDS
@@ -283,7 +282,6 @@ _SELECTION_HEURISTICS = (
     "table_shapes",
     "deep_records",
     "transposed_tables",
-    "trailing_notes",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -1138,10 +1136,9 @@ class ExtractiveSummarizer:
             role = "summary" if message.is_summary else message.role
             speaker = _speaker(message.name or role)
             label, who = f"- {speaker}: ", tokenize(speaker)
-            spoken = text if "trailing_notes" in off else without_note(text)
             sentences = [
                 raw if "compaction" in off else compact_sentence(raw, speakers)
-                for raw in split_sentences(spoken, self.max_line_chars)
+                for raw in split_sentences(text, self.max_line_chars)
             ]
             scores = [
                 score_sentence(s, role, focus, speakers=speakers, off=self._off) for s in sentences
