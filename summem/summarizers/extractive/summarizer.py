@@ -125,6 +125,7 @@ from summem.summarizers.extractive.selection import (
 from summem.summarizers.extractive.supersede import (
     CORRECTION_WORDS,
     bare_correction,
+    changed_slots,
     holds_value,
     link_marks,
     mark,
@@ -254,6 +255,7 @@ _SELECTION_HEURISTICS = (
     "negated",
     "renamed",
     "bare_corrections",
+    "changed_slots",
     "length_density",
     "compaction",
     "leading_stamp",
@@ -462,6 +464,8 @@ class ExtractiveSummarizer:
             self._bind_named_rows(old + new, lent)
         if "negated" not in off:  # after the discounts: "Zofia now, not Sofia" ranks first
             negated(old + new, renames="renamed" not in off)
+        if "changed_slots" not in off:  # after negated: a denial names its value, so it wins
+            changed_slots(old + new)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)
