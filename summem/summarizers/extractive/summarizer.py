@@ -256,6 +256,7 @@ _SELECTION_HEURISTICS = (
     "renamed",
     "bare_corrections",
     "changed_slots",
+    "tool_changes",
     "length_density",
     "compaction",
     "leading_stamp",
@@ -465,7 +466,7 @@ class ExtractiveSummarizer:
         if "negated" not in off:  # after the discounts: "Zofia now, not Sofia" ranks first
             negated(old + new, renames="renamed" not in off)
         if "changed_slots" not in off:  # after negated: a denial names its value, so it wins
-            changed_slots(old + new)
+            changed_slots(old + new, tools="tool_changes" not in off)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)

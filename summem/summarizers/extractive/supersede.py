@@ -638,6 +638,10 @@ _SLOT_OWN = 1
 """Subject words a change statement may name that the older one lacks ("Van hire reissued the
 booking, new reference ..."): with two, it is about another thing ("we now need 1872 of the
 trekking poles" after "we need 1720 of the backpacks for the group trip")."""
+_REPLY_RE = re.compile(r"(?<=[,?]) in reply to(?: \w+)?: ")
+"""Where a line joins what was said to the statement it answers (``_in_reply_to``)."""
+_PROSE_WORDS = 6
+"""A tool result's field of at least this many words is prose (an email's body, a note)."""
 _SLOT_REACH = 60
 """How many earlier statements :func:`changed_slots` looks back through for the slot."""
 
@@ -676,7 +680,7 @@ def _said(fact: Fact) -> _Said | None:
     """
     body = " ".join(
         s
-        for s in _SENTENCE_END_RE.split(fact.line[2:].partition(": ")[2])
+        for s in _SENTENCE_END_RE.split(_statement(fact))
         if not asks(s) and _SUPPOSING.isdisjoint(tokenize(s))
     )
     found = _cased_words(body)
@@ -716,14 +720,51 @@ def _said(fact: Fact) -> _Said | None:
             before = [h for h in held[:at] if h not in valued][-_FRAME:]
             after = [h for h in held[at + 1 :] if h not in valued][:_FRAME]
             frames.setdefault(w, (*before, "", *after))
-    pairs = set(itertools.pairwise(words))
-    renews = not _SHIFT_WORDS.isdisjoint(words) or any(p in pairs for p in _SHIFT_PHRASES)
-    shifts = renews or not CORRECTION_WORDS.isdisjoint(words)
+    # What says the value: the sentences holding one, not an acknowledgement joined to the
+    # statement it answers ("Changed it in your notes, in reply to user: Revised kitchen
+    # budget: 13762.76."): read whole, two such lines share "notes", "reply" and "user", and
+    # the assistant's "changed" reads as a change of the value it only quotes.
+    stating = [
+        held
+        for part in _REPLY_RE.split(body)
+        for sentence in _SENTENCE_END_RE.split(part)
+        if valued.intersection(held := [w.lower() for w in _cased_words(sentence)])
+    ]
+    said_words = [w for held in stating for w in held]
+    subject = subject.intersection(said_words)
+    pairs = set(itertools.pairwise(said_words))
+    renews = not _SHIFT_WORDS.isdisjoint(said_words) or any(p in pairs for p in _SHIFT_PHRASES)
+    shifts = renews or not CORRECTION_WORDS.isdisjoint(said_words)
     values = {k: frozenset(v) for k, v in kinds.items()}
+    if fact.line[2:].startswith("tool: "):  # a tool's prose is about what its values' clauses
+        # name: "Following our call, your venue deposit is now 1800. Best, the team"
+        subject = frozenset().union(*(near.get(w, frozenset()) for w in valued))
     return _Said(fact, values, subject, shifts, renews, near, frames)
 
 
-def changed_slots(facts: Sequence[Fact]) -> int:
+def _statement(fact: Fact) -> str:
+    """What ``fact`` says in sentences: a speaker's words, or a tool result's prose fields.
+
+    A tool result's line is ``tool: call -> field=value; field=value``; the fields written
+    as sentences (an email's body, a booking's note: at least :data:`_PROSE_WORDS` words) say
+    what a person would ("Following our call, your wedding venue deposit is now 1800.").
+    Its other fields (a sender, a subject, a status, a count) state no change.
+    """
+    speaker, _, body = fact.line[2:].partition(": ")
+    if speaker != "tool":
+        return body
+    fields = (f.partition("=")[2] for f in body.partition(" -> ")[2].split("; "))
+    return " ".join(f for f in fields if len(f.split()) >= _PROSE_WORDS)
+
+
+def _reads(fact: Fact, tools: bool) -> bool:
+    """Whether :func:`changed_slots` reads ``fact``: a speaker's statement, or a tool result
+    when ``tools`` (:func:`_statement`); never a must-keep item."""
+    speaker, sep, _body = fact.line[2:].partition(": ")
+    return fact.order[0] != 0 and bool(sep) and (speaker != "tool" or tools)
+
+
+def changed_slots(facts: Sequence[Fact], tools: bool = True) -> int:
     """Mark the latest earlier statement of a slot a change statement gives a new value of.
 
     "They knocked the venue deposit down to 18574.87." after "Venue deposit has gone up,
@@ -755,7 +796,7 @@ def changed_slots(facts: Sequence[Fact]) -> int:
     must-keep item, a sentence of the same message. Ablation name ``changed_slots``
     (``docs-notes/fidelity-round12-chains.md``).
     """
-    ordered = [f for f in sorted(facts, key=lambda f: f.order[:2]) if _speaks(f)]
+    ordered = [f for f in sorted(facts, key=lambda f: f.order[:2]) if _reads(f, tools)]
     said: list[_Said] = []
     marked = 0
     for fact in ordered:

@@ -11,6 +11,8 @@ budgets); ``test_changed_slots_can_be_ablated`` keeps main's behaviour.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from summem._flow import run_sync
@@ -158,3 +160,65 @@ def test_two_things_of_one_kind_are_not_a_change(old: str, new: str) -> None:
 def test_changed_slots_can_be_ablated() -> None:
     old, new = CHANGES[0]
     assert marks(summarize(chat(old, new), ablate=("changed_slots",))) == {}
+
+
+def _email(i: int, thing: str, body: str) -> list[Message]:
+    """The user asks for mail about ``thing``; a search tool answers with one email."""
+    call = f"call_{i}"
+    fn = {"name": "search_email", "arguments": json.dumps({"query": thing})}
+    mail = [{"from": "office@vendor.example", "subject": f"Your {thing}", "body": body}]
+    return [
+        msg(f"q{i}", f"Can you check my email for anything from the {thing}?"),
+        Message.from_openai(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": call, "type": "function", "function": fn}],
+            },
+            id=f"c{i}",
+        ),
+        Message.from_openai(
+            {"role": "tool", "tool_call_id": call, "content": json.dumps(mail)}, id=f"t{i}"
+        ),
+        msg(f"a{i}", "Found their email, it's in the message above.", "assistant"),
+    ]
+
+
+MAILED = chat(
+    "The wedding venue deposit is 2400.50, payable next month.",
+    "The wedding venue balance is 9100.20, due the week before.",
+) + _email(2, "wedding venue", "Following our call, your wedding venue deposit is now 1800.75. Best")
+
+
+def test_a_change_in_a_tool_results_prose_marks_the_users_statement() -> None:
+    """The email changes the deposit the user stated, not the balance beside it."""
+    out = summarize(MAILED)
+    assert [ids for line, ids in marks(out).items() if "tool:" in line] == [["s0"]]
+
+
+@pytest.mark.parametrize("budget", [20, 30, 40, 60, 80])
+def test_a_value_a_tool_result_changed_never_stays_alone(budget: int) -> None:
+    text = summarize(MAILED, max_tokens=budget).text
+    assert "2400.50" not in text or "1800.75" in text
+
+
+def test_a_tool_result_without_prose_changes_nothing() -> None:
+    """A record's fields (a status, a count) are no statement of a change."""
+    said = chat("The wedding venue deposit is 2400.50, payable next month.")
+    call = "call_9"
+    fn = {"name": "venue_status", "arguments": "{}"}
+    record = {"venue": "wedding venue", "deposit_now": 1800.75, "status": "changed"}
+    said += [
+        Message.from_openai(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": call, "type": "function", "function": fn}],
+            },
+            id="c9",
+        ),
+        Message.from_openai(
+            {"role": "tool", "tool_call_id": call, "content": json.dumps(record)}, id="t9"
+        ),
+    ]
+    assert marks(summarize(said)) == {}
