@@ -665,6 +665,11 @@ class _Said:
     """A value's word -> the words around it in its clause (:data:`_FRAME` each side),
     values left out."""
 
+    relayed: bool = False
+    """A tool result's prose (an email, a booking's note): written by someone else, it frames
+    its news in words of its own ("Following our call, ...", "has been amended"), so only the
+    value's clause must name nothing the older statement does not."""
+
     def around(self, value: str) -> frozenset[str]:
         return self.near.get(value.split()[0], self.subject)
 
@@ -736,10 +741,8 @@ def _said(fact: Fact) -> _Said | None:
     renews = not _SHIFT_WORDS.isdisjoint(said_words) or any(p in pairs for p in _SHIFT_PHRASES)
     shifts = renews or not CORRECTION_WORDS.isdisjoint(said_words)
     values = {k: frozenset(v) for k, v in kinds.items()}
-    if fact.line[2:].startswith("tool: "):  # a tool's prose is about what its values' clauses
-        # name: "Following our call, your venue deposit is now 1800. Best, the team"
-        subject = frozenset().union(*(near.get(w, frozenset()) for w in valued))
-    return _Said(fact, values, subject, shifts, renews, near, frames)
+    relayed = fact.line[2:].startswith("tool: ")
+    return _Said(fact, values, subject, shifts, renews, near, frames, relayed)
 
 
 def _statement(fact: Fact) -> str:
@@ -803,7 +806,19 @@ def changed_slots(facts: Sequence[Fact], tools: bool = True) -> int:
         new = _said(fact)
         if new is None:
             continue
-        if fact.state != 2 and new.shifts and new.subject:
+        if (
+            fact.order[0] == 2
+            and fact.state != 2
+            and new.shifts
+            and new.subject
+            and not fact.marks + fact.supersedes
+        ):
+            # A change is read in the round it is said (the new span), and only while it has
+            # replaced or marked nothing: one that has (:func:`supersede`, :func:`negated`),
+            # or a line read back (its link is restored from provenance by link_marks, or
+            # its replaced line is gone), would look on and find the thing's other value of
+            # that kind ("The wedding venue changed the deposit again, it's 1800.75" marking
+            # "The wedding venue balance is 9100.20"), kept from then on only beside it.
             older = _slot_of(new, said[-_SLOT_REACH:])
             if older is not None:
                 _mark(older, fact)
@@ -838,7 +853,9 @@ def _slot_of(new: _Said, earlier: Sequence[_Said]) -> Fact | None:
                 continue  # the older line says more than this value: marked stale, it would
                 # take its other values with it ("Kitchen budget is 9000, Priya is the builder")
             shared = old.subject & new.subject
-            if len(shared) < _SLOT_SHARED or len(new.subject - shared) > _SLOT_OWN:
+            if len(shared) < _SLOT_SHARED or (
+                len(new.subject - shared) > _SLOT_OWN and not new.relayed
+            ):
                 continue
             (was_value,) = was
             if new.frame(value) == old.frame(was_value):

@@ -17,6 +17,7 @@ import pytest
 
 from summem._flow import run_sync
 from summem.messages import Message
+from summem.messages import SummaryInfo
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
 from summem.tokens.base import ApproxCounter
@@ -34,11 +35,15 @@ FILLER = [
 
 
 def summarize(
-    messages: list[Message], max_tokens: int = 600, ablate: tuple[str, ...] = ()
+    messages: list[Message],
+    max_tokens: int = 600,
+    ablate: tuple[str, ...] = (),
+    previous: SummaryOutput | None = None,
 ) -> SummaryOutput:
     request = SummaryRequest(
         messages=messages,
-        previous_summary=None,
+        previous_summary=None if previous is None else previous.text,
+        previous_info=None if previous is None else SummaryInfo(extra=previous.extra),
         max_tokens=max_tokens,
         token_counter=ApproxCounter(),
     )
@@ -222,3 +227,22 @@ def test_a_tool_result_without_prose_changes_nothing() -> None:
         ),
     ]
     assert marks(summarize(said)) == {}
+
+
+def test_a_change_linked_in_an_earlier_round_marks_nothing_more() -> None:
+    """Once a change has replaced or marked the deposit (here :func:`.supersede.supersede`
+    replaces it; read back next round, a link is restored from provenance), it must not go
+    on to the venue's balance, the latest other value of its kind sharing "wedding venue":
+    marked, the balance would be kept only beside the change. Failed before the guard on
+    ``fact.marks`` and ``fact.supersedes`` (the balance was marked in both rounds)."""
+    first = summarize(
+        chat(
+            "The wedding venue deposit is 2400.50, payable next month.",
+            "The wedding venue balance is 9100.20, due the week before.",
+            "The wedding venue changed the deposit again, it's 1800.75 after all.",
+        )
+    )
+    assert marks(first) == {}
+    second = summarize([msg("n0", FILLER[0]), msg("n1", FILLER[1])], previous=first)
+    assert marks(second) == {}
+    assert "9100.20" in summarize([msg("n2", FILLER[2])], max_tokens=40, previous=second).text
