@@ -270,8 +270,10 @@ _ACKS = (
 
 
 def _plan(rng: random.Random, turns: int, things: int) -> dict[int, tuple[int, int, int]]:
-    """Turn -> (thing, slot, step): the changed slot's steps 8 to 40 turns apart, the others
-    said once each somewhere in the conversation (slot 0 of each thing is the changed one)."""
+    """Turn -> (thing, slot, step): slot 0 changed, its steps 8 to 40 turns apart.
+
+    The thing's other two slots are said once each, anywhere in the conversation.
+    """
     for _ in range(500):
         plan: dict[int, tuple[int, int, int]] = {}
         ok = True

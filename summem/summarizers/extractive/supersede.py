@@ -761,8 +761,10 @@ def _statement(fact: Fact) -> str:
 
 
 def _reads(fact: Fact, tools: bool) -> bool:
-    """Whether :func:`changed_slots` reads ``fact``: a speaker's statement, or a tool result
-    when ``tools`` (:func:`_statement`); never a must-keep item."""
+    """Whether :func:`changed_slots` reads ``fact`` (never a must-keep item).
+
+    A speaker's statement, or a tool result when ``tools`` (:func:`_statement`).
+    """
     speaker, sep, _body = fact.line[2:].partition(": ")
     return fact.order[0] != 0 and bool(sep) and (speaker != "tool" or tools)
 

@@ -16,8 +16,7 @@ import json
 import pytest
 
 from summem._flow import run_sync
-from summem.messages import Message
-from summem.messages import SummaryInfo
+from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
 from summem.tokens.base import ApproxCounter
@@ -192,7 +191,9 @@ def _email(i: int, thing: str, body: str) -> list[Message]:
 MAILED = chat(
     "The wedding venue deposit is 2400.50, payable next month.",
     "The wedding venue balance is 9100.20, due the week before.",
-) + _email(2, "wedding venue", "Following our call, your wedding venue deposit is now 1800.75. Best")
+) + _email(
+    2, "wedding venue", "Following our call, your wedding venue deposit is now 1800.75. Best"
+)
 
 
 def test_a_change_in_a_tool_results_prose_marks_the_users_statement() -> None:
