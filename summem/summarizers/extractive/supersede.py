@@ -238,12 +238,18 @@ def mark(older: Fact, newer: Fact) -> None:
     _mark(older, newer)
 
 
-def _mark(older: Fact, newer: Fact) -> None:
-    """``newer`` probably corrects ``older``: it ranks above it, and ``older`` needs it."""
+def _mark(older: Fact, newer: Fact, halve: bool = True) -> None:
+    """``newer`` probably corrects ``older``: it ranks above it, and ``older`` needs it.
+
+    ``halve``: ``older`` keeps half its priority. Off for :func:`changed_slots`, whose link is
+    read from a change word and a slot's words, not from a correction of the same words: a
+    statement it marks keeps its rank, below the change and never without it.
+    """
     if older.corrected_by is not None or older is newer:
         return
     newer.priority = max(newer.priority, older.priority + _LEAD)
-    older.priority *= _STALE
+    if halve:
+        older.priority *= _STALE
     older.corrected_by = newer
     for i in older.ids:
         if i not in newer.marks and i not in newer.ids:
@@ -823,7 +829,7 @@ def changed_slots(facts: Sequence[Fact], tools: bool = True) -> int:
             # "The wedding venue balance is 9100.20"), kept from then on only beside it.
             older = _slot_of(new, said[-_SLOT_REACH:])
             if older is not None:
-                _mark(older, fact)
+                _mark(older, fact, halve=False)
                 marked += older.corrected_by is fact
         said.append(new)
     return marked

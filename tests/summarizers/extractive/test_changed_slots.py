@@ -247,3 +247,22 @@ def test_a_change_linked_in_an_earlier_round_marks_nothing_more() -> None:
     second = summarize([msg("n0", FILLER[0]), msg("n1", FILLER[1])], previous=first)
     assert marks(second) == {}
     assert "9100.20" in summarize([msg("n2", FILLER[2])], max_tokens=40, previous=second).text
+
+
+def test_an_acknowledgement_joined_to_a_statement_is_not_its_subject() -> None:
+    """ "Changed it in your notes, in reply to user: Revised kitchen budget: 13762.76." and the
+    same acknowledgement of the venue deposit share "notes", "reply" and "user", and
+    "changed" reads as a change word: read whole, the deposit line marked the kitchen budget
+    (failed on the chains14 rule; the loss round 12 measured on blind11-chains)."""
+    said: list[Message] = []
+    for i, text in enumerate(
+        ["Revised kitchen budget: 13762.76.", "Venue deposit has gone up, they now want 31192.85."]
+    ):
+        said += [
+            msg(f"s{i}", text),
+            msg(f"r{i}", "Changed it in your notes.", "assistant"),
+            msg(f"f{i}", FILLER[i]),
+        ]
+    out = summarize(said)
+    assert "in reply to user: Revised kitchen budget" in out.text
+    assert marks(out) == {}
