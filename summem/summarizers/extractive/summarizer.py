@@ -125,7 +125,6 @@ from summem.summarizers.extractive.selection import (
 from summem.summarizers.extractive.supersede import (
     CORRECTION_WORDS,
     bare_correction,
-    changed_slots,
     holds_value,
     link_marks,
     mark,
@@ -255,8 +254,6 @@ _SELECTION_HEURISTICS = (
     "negated",
     "renamed",
     "bare_corrections",
-    "changed_slots",
-    "tool_changes",
     "length_density",
     "compaction",
     "leading_stamp",
@@ -465,8 +462,6 @@ class ExtractiveSummarizer:
             self._bind_named_rows(old + new, lent)
         if "negated" not in off:  # after the discounts: "Zofia now, not Sofia" ranks first
             negated(old + new, renames="renamed" not in off)
-        if "changed_slots" not in off:  # after negated: a denial names its value, so it wins
-            changed_slots(old + new, tools="tool_changes" not in off)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)

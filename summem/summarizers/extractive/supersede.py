@@ -54,23 +54,15 @@ A correction said with nothing but its value ("Scratch that, five.", "Hmm, Oluwa
 instead.") names no subject at all; :func:`bare_correction` reads it and
 :func:`replaced_values` finds the statement it revises, and the summarizer puts the two on one
 line that marks the statement (``docs-notes/fidelity-round11-chains.md``).
-
-A change said in other words than the value it changes ("They knocked the venue deposit down
-to 1800." after "Our venue deposit is 2400 pounds, payable before the wedding.": each has
-words the other lacks, so :func:`supersede` does not link them) is read by
-:func:`changed_slots`: the same slot (one value of a kind on each side, two subject words
-shared) and a change word of general English mark the older statement
-(``docs-notes/fidelity-round12-chains.md``).
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from summem.summarizers.extractive.facts import asks, tokenize
+from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import (
     CORRECTION_WORDS,
     EMPTY_WORDS,
@@ -85,7 +77,6 @@ from summem.summarizers.extractive.selection import Fact
 __all__ = [
     "CORRECTION_WORDS",
     "bare_correction",
-    "changed_slots",
     "holds_value",
     "link_marks",
     "mark",
@@ -238,18 +229,12 @@ def mark(older: Fact, newer: Fact) -> None:
     _mark(older, newer)
 
 
-def _mark(older: Fact, newer: Fact, halve: bool = True) -> None:
-    """``newer`` probably corrects ``older``: it ranks above it, and ``older`` needs it.
-
-    ``halve``: ``older`` keeps half its priority. :func:`changed_slots` turns it off when the
-    change names a subject word ``older`` lacks (the link is not sure): ``older`` keeps its
-    rank, below the change and never without it.
-    """
+def _mark(older: Fact, newer: Fact) -> None:
+    """``newer`` probably corrects ``older``: it ranks above it, and ``older`` needs it."""
     if older.corrected_by is not None or older is newer:
         return
     newer.priority = max(newer.priority, older.priority + _LEAD)
-    if halve:
-        older.priority *= _STALE
+    older.priority *= _STALE
     older.corrected_by = newer
     for i in older.ids:
         if i not in newer.marks and i not in newer.ids:
@@ -606,289 +591,4 @@ def _value_kind(cased: str, word: str) -> str | None:
         return kind
     if cased[:1].isupper() and cased[1:].islower() and word not in _COMMON_CAPITALISED:
         return "name"
-    return None
-
-
-_SHIFT_WORDS = frozenset(
-    (
-        *("moved", "pushed", "bumped", "knocked", "reissued", "rescheduled", "replaced"),
-        *("switch", "switched", "swapped", "shifted", "reset", "cut", "raised", "lowered"),
-        *("dropped", "went", "gone", "became", "ends", "ended", "final", "finally"),
-        *("anymore", "revised", "updated", "changed", "new", "another", "latest", "now"),
-        *("instead", "actually"),
-    )
-)
-"""Words of general English by which a statement says a value it gives is a new one ("moved
-to", "pushed back to", "bumped to", "they reissued it as", "now it's", "in the end", "from
-today"): :func:`changed_slots` reads them with a shared subject as a change of that subject's
-value."""
-_SHIFT_PHRASES = (("after", "all"), ("the", "end"), ("from", "today"), ("no", "longer"))
-"""Phrases that say the same ("it's 27852.32 after all", "Fenella in the end")."""
-_VALUE_VERBS = frozenset(
-    (
-        *("want", "wants", "wanted", "need", "needs", "needed", "cost", "costs", "charge"),
-        *("charges", "charging", "pay", "paying", "asking", "ask", "asks", "set", "get"),
-        *("gets", "got", "take", "takes", "come", "comes", "have", "has", "had", "doing"),
-        *("today", "tomorrow", "tonight", "yesterday"),
-    )
-)
-"""Verbs a value is stated with that name nothing ("they now want 3100", "we set ... at"), and
-words of when ("as mortgage adviser from today"): none is a subject word of a slot."""
-_SUPPOSING = frozenset(("if", "maybe", "perhaps", "might", "unless", "whether", "suppose"))
-"""Words by which a sentence supposes a value rather than says it."""
-_FRAME = 3
-"""Words each side of a value that, the same on both statements, make them one frame."""
-_SLOT_SHARED = 2
-"""Subject words a change statement and the older statement of the same slot share at least."""
-_SLOT_OWN = 1
-"""Subject words a change statement may name that the older one lacks ("Van hire reissued the
-booking, new reference ..."): with two, it is about another thing ("we now need 1872 of the
-trekking poles" after "we need 1720 of the backpacks for the group trip")."""
-_REPLY_RE = re.compile(r"(?<=[,?]) in reply to(?: \w+)?: ")
-"""Where a line joins what was said to the statement it answers (``_in_reply_to``)."""
-_PROSE_WORDS = 6
-"""A tool result's field of at least this many words is prose (an email's body, a note)."""
-_SLOT_REACH = 60
-"""How many earlier statements :func:`changed_slots` looks back through for the slot."""
-
-
-@dataclass(frozen=True)
-class _Said:
-    fact: Fact
-    kinds: dict[str, frozenset[str]]
-    """A kind of value (name, number, time, date, code) -> the values of it said."""
-    subject: frozenset[str]
-    """Content words: not values, stopwords, change or correction words."""
-    shifts: bool
-    renews: bool
-    """It says with a change word (not a correction word alone) that a value is a new one."""
-    near: dict[str, frozenset[str]]
-    """A value's word -> the subject words of its clause ("we set the kitchen budget at 9000",
-    not "that includes the island"). A change's clause names nothing the older statement does
-    not: its value is of the same thing."""
-
-    frames: dict[str, tuple[str, ...]]
-    """A value's word -> the words around it in its clause (:data:`_FRAME` each side),
-    values left out."""
-
-    relayed: bool = False
-    """A tool result's prose (an email, a booking's note): written by someone else, it frames
-    its news in words of its own ("Following our call, ...", "has been amended"), so only the
-    value's clause must name nothing the older statement does not."""
-
-    def around(self, value: str) -> frozenset[str]:
-        return self.near.get(value.split()[0], self.subject)
-
-    def frame(self, value: str) -> tuple[str, ...]:
-        return self.frames.get(value.split()[0], ())
-
-
-def _said(fact: Fact) -> _Said | None:
-    """What a statement says of which values, its questions and suppositions left out.
-
-    "Is the new kitchen budget 7500?", "Maybe the deposit goes down to 1800 if we pay early."
-    change nothing: read as changes, they would mark the current value stale.
-    """
-    body = " ".join(
-        s
-        for s in _SENTENCE_END_RE.split(_statement(fact))
-        if not asks(s) and _SUPPOSING.isdisjoint(tokenize(s))
-    )
-    found = _cased_words(body)
-    words = [w.lower() for w in found]
-    kinds: dict[str, set[str]] = {}
-    for at, (cased, word) in enumerate(zip(found, words, strict=True)):
-        kind = _value_kind(cased, word)
-        if kind == "name" and at == 0:
-            kind = None  # capitalised as the first word
-        if kind is not None:
-            kinds.setdefault(kind, set()).add(word)
-    if not kinds:
-        return None
-    names = kinds.get("name", set())
-    if names:  # a name of two words is one value: "Fenella Inchbald"
-        runs = {m.lower() for m in _NAME_RE.findall(body)}
-        kinds["name"] = {r for r in runs if set(r.split()) & names} or names
-    subject = frozenset(
-        w
-        for w in words
-        if w.isalpha()
-        and len(w) > 2
-        and w not in STOPWORDS
-        and w not in _NOT_ABOUT
-        and w not in _SHIFT_WORDS
-        and w not in _VALUE_VERBS
-        and w not in EMPTY_WORDS
-        and not any(w in v.split() for vs in kinds.values() for v in vs)
-    )
-    near: dict[str, frozenset[str]] = {}
-    frames: dict[str, tuple[str, ...]] = {}
-    valued = {w for vs in kinds.values() for v in vs for w in v.split()}
-    for clause in _CLAUSE_RE.split(body):
-        held = [w.lower() for w in _cased_words(clause)]
-        for at, w in enumerate(held):
-            near.setdefault(w, subject.intersection(held))
-            before = [h for h in held[:at] if h not in valued][-_FRAME:]
-            after = [h for h in held[at + 1 :] if h not in valued][:_FRAME]
-            frames.setdefault(w, (*before, "", *after))
-    # What says the value: the sentences holding one, not an acknowledgement joined to the
-    # statement it answers ("Changed it in your notes, in reply to user: Revised kitchen
-    # budget: 13762.76."): read whole, two such lines share "notes", "reply" and "user", and
-    # the assistant's "changed" reads as a change of the value it only quotes.
-    stating = [
-        held
-        for part in _REPLY_RE.split(body)
-        for sentence in _SENTENCE_END_RE.split(part)
-        if valued.intersection(held := [w.lower() for w in _cased_words(sentence)])
-    ]
-    said_words = [w for held in stating for w in held]
-    subject = subject.intersection(said_words)
-    pairs = set(itertools.pairwise(said_words))
-    renews = not _SHIFT_WORDS.isdisjoint(said_words) or any(p in pairs for p in _SHIFT_PHRASES)
-    shifts = renews or not CORRECTION_WORDS.isdisjoint(said_words)
-    values = {k: frozenset(v) for k, v in kinds.items()}
-    relayed = fact.line[2:].startswith("tool: ")
-    return _Said(fact, values, subject, shifts, renews, near, frames, relayed)
-
-
-def _statement(fact: Fact) -> str:
-    """What ``fact`` says in sentences: a speaker's words, or a tool result's prose fields.
-
-    A tool result's line is ``tool: call -> field=value; field=value``; the fields written
-    as sentences (an email's body, a booking's note: at least :data:`_PROSE_WORDS` words) say
-    what a person would ("Following our call, your wedding venue deposit is now 1800.").
-    Its other fields (a sender, a subject, a status, a count) state no change.
-    """
-    speaker, _, body = fact.line[2:].partition(": ")
-    if speaker != "tool":
-        return body
-    fields = (f.partition("=")[2] for f in body.partition(" -> ")[2].split("; "))
-    return " ".join(f for f in fields if len(f.split()) >= _PROSE_WORDS)
-
-
-def _reads(fact: Fact, tools: bool) -> bool:
-    """Whether :func:`changed_slots` reads ``fact`` (never a must-keep item).
-
-    A speaker's statement, or a tool result when ``tools`` (:func:`_statement`).
-    """
-    speaker, sep, _body = fact.line[2:].partition(": ")
-    return fact.order[0] != 0 and bool(sep) and (speaker != "tool" or tools)
-
-
-def changed_slots(facts: Sequence[Fact], tools: bool = True) -> int:
-    """Mark the latest earlier statement of a slot a change statement gives a new value of.
-
-    "They knocked the venue deposit down to 18574.87." after "Venue deposit has gone up,
-    they now want 5634.61."; "Van hire reissued the booking, new reference HE365210." after
-    "Another new van hire reference, RD-3960-S."; "We've got Jago Jellicoe as mortgage
-    adviser from today." after "Mortgage adviser changed again, it's Tamsin Bellweather
-    now.": the later statement says it gives a new value (a change word of general English,
-    :data:`_SHIFT_WORDS`, or a correction word), holds exactly one value of a kind (a name,
-    a number, a time, a date, a code), and shares at least :data:`_SLOT_SHARED` subject words
-    with an earlier statement holding exactly one other value of that kind and not the new
-    one: the same slot (the same thing's value), said in other words than :func:`supersede`
-    needs (each side has words the other lacks: "we cut the island", "no more changes").
-    The latest such statement is marked (:func:`_mark`): it ranks below the change and is
-    kept only beside it, so when room runs out the newest value of the slot goes ahead of
-    the stale line, and the stale line never stays alone.
-
-    Not a change: two things of one kind with no change word ("Room 12 is booked", "Room
-    14 is booked"); two statements holding another value of another kind that differs too
-    (two flights "BA117 ... at 09:40" and "BA119 ... now at 11:15", two hotels "in Rome
-    costs 180" and "in Florence costs 140"); another code with no change word (a code names a
-    thing: "Parcel KZ358140 turned up, it was the wrong size"); a new statement naming two
-    subject words the older one lacks ("we now need 1872 of the trekking poles" after "we
-    need 1720 of the backpacks"), or whose value's clause names a thing the older one does
-    not ("my budget for the tent is now 230" after "my budget for the headlamps is 79";
-    "we've spent 4000 of the kitchen budget now" after "the kitchen budget is 9000": another
-    quantity of the same thing); an older statement holding a value of another kind the
-    new one does not restate (marked, it would take that value with it); a statement that
-    an older one fits better (more shared subject words) than the latest; a tool result, a
-    must-keep item, a sentence of the same message. Ablation name ``changed_slots``
-    (``docs-notes/fidelity-round12-chains.md``); ``tool_changes`` switches off reading a tool
-    result's prose (:func:`_statement`).
-
-    Measured (round 13, ``docs-notes/fidelity-round13-chains.md``, 5 seeds, end, stale-only in
-    brackets, main eca5913 -> this): correction-chains 2k 0.775 (0.175) -> 0.925 (0.050);
-    blind11-chains 4k 0.902 -> 0.902, 2k 0.732 (0.250) -> 0.707 (0.200); slot-changes 2k
-    0.760 (0.320) -> 0.733 (0.240); blind12-chains not moved. Not merged: other families not
-    measured.
-    """
-    ordered = [f for f in sorted(facts, key=lambda f: f.order[:2]) if _reads(f, tools)]
-    said: list[_Said] = []
-    marked = 0
-    for fact in ordered:
-        new = _said(fact)
-        if new is None:
-            continue
-        if (
-            fact.order[0] == 2
-            and fact.state != 2
-            and new.shifts
-            and new.subject
-            and not fact.marks + fact.supersedes
-        ):
-            # A change is read in the round it is said (the new span), and only while it has
-            # replaced or marked nothing: one that has (:func:`supersede`, :func:`negated`),
-            # or a line read back (its link is restored from provenance by link_marks, or
-            # its replaced line is gone), would look on and find the thing's other value of
-            # that kind ("The wedding venue changed the deposit again, it's 1800.75" marking
-            # "The wedding venue balance is 9100.20"), kept from then on only beside it.
-            older = _slot_of(new, said[-_SLOT_REACH:])
-            if older is not None:
-                # halved only when the change names nothing the older line does not: "The
-                # wedding venue changed the deposit again, it's 1800.75" is not sure to be of
-                # "The wedding venue balance is 9100.20" (kept whole, below it, beside it)
-                _mark(older.fact, fact, halve=new.subject <= older.subject)
-                marked += older.fact.corrected_by is fact
-        said.append(new)
-    return marked
-
-
-def _slot_of(new: _Said, earlier: Sequence[_Said]) -> _Said | None:
-    """The latest statement of ``earlier`` whose slot ``new`` gives a new value of, if clear."""
-    for kind, values in new.kinds.items():
-        if len(values) != 1 or (kind == "code" and not new.renews):
-            continue  # a code names a thing: another one is another thing ("Parcel KZ1 ...
-            # turned up, it was the wrong size"), unless it is said to be a new one
-        (value,) = values
-        hits: list[_Said] = []
-        for old in reversed(earlier):
-            was = old.kinds.get(kind, frozenset())
-            if len(was) != 1 or value in was or old.fact.ids[:1] == new.fact.ids[:1]:
-                continue
-            if old.fact.state == 2 or old.fact.corrected_by is not None:
-                continue
-            if any(
-                old.kinds[k].isdisjoint(vs)
-                for k, vs in new.kinds.items()
-                if k != kind and k in old.kinds
-            ):
-                continue  # another value differs too: two flights, two hotels, two invoices
-            if any(
-                not vs <= new.kinds.get(k, frozenset()) for k, vs in old.kinds.items() if k != kind
-            ):
-                continue  # the older line says more than this value: marked stale, it would
-                # take its other values with it ("Kitchen budget is 9000, Priya is the builder")
-            shared = old.subject & new.subject
-            if len(shared) < _SLOT_SHARED or (
-                len(new.subject - shared) > _SLOT_OWN and not new.relayed
-            ):
-                continue
-            (was_value,) = was
-            if new.frame(value) == old.frame(was_value):
-                continue  # the same words with another value: a running status or a stock
-                # line ("Nothing else new since 19:15."), which supersede and the template
-                # discount read; not a change said in other words
-            if new.around(value) - old.subject:
-                continue  # its value is said of something the older one does not name: "my
-                # budget for the tent is now 230" after "... for the headlamps is 79", "we've
-                # spent 4000 of the kitchen budget now" after "the kitchen budget is 9000"
-            hits.append(old)
-        if not hits:
-            continue
-        best, most = hits[0], len(hits[0].subject & new.subject)
-        if any(len(h.subject & new.subject) > most for h in hits[1:]):
-            return None  # an older statement fits it better: which one is unclear
-        return best
     return None
