@@ -23,6 +23,7 @@ from evals.families import (
     blind10,
     blind11,
     blind12,
+    blind13,
     fixups,
     passing,
 )
@@ -41,6 +42,7 @@ GENERATORS = {
     **blind10.GENERATORS,
     **blind11.GENERATORS,
     **blind12.GENERATORS,
+    **blind13.GENERATORS,
     **fixups.GENERATORS,
     "passing-details": passing.generate,
     "prose-answers": answers.generate,
@@ -776,6 +778,54 @@ FAMILIES: dict[str, Family] = {
             "Ukrainian and Persian contacts and dates ('14 มีนาคม 2570', '令和9年3月14日', "
             "'14 березня 2027', '۲۳ خرداد ۱۴۰۶'), in English or a maker's email, some replaced",
             style="b12-intl",
+        ),
+        Family(
+            "blind13-dialogue",
+            540,
+            20,
+            about="held out, written blind (thirteenth set): two named friends, a tree surgeon "
+            "and a lighthouse-museum keeper, chat; each one's details come out as the answer to "
+            "the other's question, as an aside or inside a story, no cue words (both sides "
+            "carry a name)",
+            style="b13-dialogue",
+        ),
+        Family(
+            "blind13-prose",
+            420,
+            20,
+            about="held out, written blind (thirteenth set): a falconer's food, body, home and "
+            "family said in plain words before or after an ask, as a remark of its own, as the "
+            "answer to the assistant's question, or narrowed 60-160 turns later",
+            style="b13-prose",
+        ),
+        Family(
+            "blind13-tables",
+            420,
+            20,
+            about="held out, written blind (thirteenth set): a piano removals firm's moves, "
+            "storage and invoices as single-space columns, a grouped report with indented rows "
+            "and subtotals, JSON Lines, XML or key: value blocks; a row named by its client or "
+            "a word of its long notes",
+            style="b13-tables",
+        ),
+        Family(
+            "blind13-chains",
+            430,
+            20,
+            about="held out, written blind (thirteenth set): a cricket club dinner's date, doors "
+            "time, deposit, caterer, marquee ref, speaker or ticket price changed two to four "
+            "times ('scrap that', a bookings check, a moved date, or just the new value in a "
+            "draft), beside look-alikes",
+            style="b13-chains",
+        ),
+        Family(
+            "blind13-intl",
+            430,
+            20,
+            about="held out, written blind (thirteenth set): a folk festival's Georgian, "
+            "Armenian, Hebrew and Amharic agents and dates ('14 მარტი 2027', '14 մարտի 2027 թ.', "
+            "'14 במרץ 2027', Ethiopian-calendar 'መጋቢት 5 ቀን 2019 ዓ.ም.'), some replaced",
+            style="b13-intl",
         ),
         Family(
             "long",
