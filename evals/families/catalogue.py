@@ -239,6 +239,15 @@ FAMILIES: dict[str, Family] = {
             style="chains",
         ),
         Family(
+            "slot-changes",
+            200,
+            5,
+            about="own (not held out, round 13): one value of a thing changed 2-3 times with a "
+            "change word, some changes arriving in a vendor's email (a tool result), beside the "
+            "thing's other values of the same kinds said once and never replaced",
+            style="slot-changes",
+        ),
+        Family(
             "multilingual",
             200,
             20,
