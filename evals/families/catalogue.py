@@ -214,6 +214,15 @@ FAMILIES: dict[str, Family] = {
             style="tool-shapes",
         ),
         Family(
+            "people-details",
+            200,
+            12,
+            about="own (not held out, round 13): a detail about someone else in a sentence "
+            "opening with their pronoun contracted, after the one that sets the scene ('My "
+            "brother is flying in. He'll land on 14 March 2027.'); a third revised later",
+            style="people-details",
+        ),
+        Family(
             "confirmations",
             200,
             20,

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from evals.families import blind, blind2, heldout, ledgers, slot_changes, tool_shapes
+from evals.families import blind, blind2, heldout, ledgers, people, slot_changes, tool_shapes
 from evals.families import hidden as H
 from evals.families import lists as L
 from evals.families import pools as P
@@ -212,6 +212,7 @@ WRITERS: dict[str, Callable[[random.Random, int, int], blind.Writer | blind2.Wri
     "ledger-updates": ledgers.write_updates,
     "tool-shapes": tool_shapes.write,
     "slot-changes": slot_changes.write,
+    "people-details": people.write,
 }
 """The styles that write their own conversation: the blind ones (both sets) and ``ledgers``."""
 STYLES = ("direct", "indirect", "nested-tool", "lists", "heldout", *WRITERS)
