@@ -1,0 +1,92 @@
+"""Words of other scripts: Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai, CJK, Hangul.
+
+The summarizer reads a sentence as its lower-cased ASCII words (:func:`.facts.tokenize`). A
+sentence written in another script had no words at all: "Контакт у Києві: Олена Коваленко",
+"موعد الشحن ١٤ تموز ٢٠٢٧" or "ราคารวมทั้งหมด ๑,๓๐๐ บาท ครับ" scored 0 and was never kept, and a
+correction in that script could never be read against what it corrects. Here a run of letters
+(with their combining marks: Devanagari and Thai vowel signs) of any script but the Latin
+one is a word, and every decimal digit is read as its value (Persian ``۲۳``, Arabic-Indic
+``٢٣``, Devanagari ``२३`` and Thai ``๒๓`` are all ``23``, as :func:`unicodedata.digit` says),
+so a date or an amount written in one set of digits and corrected in another has the same
+value words. A script written without spaces (Thai, Chinese, Japanese) gives one word per run
+between spaces or punctuation; the line kept is always the text as written.
+
+Latin letters with accents are left as they were read before (``Gdańsk`` is ``gda`` and
+``sk``; :func:`.facts.fold` takes accents off where words are compared across spellings), and
+ASCII text is read exactly as before, so only text in other scripts changes. Own family
+``scripts-intl``; the measurement is in :func:`script_words_scope`'s caller
+(:meth:`.summarizer.ExtractiveSummarizer.summarize`) and ``docs-notes/fidelity-round13-intl.md``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import re
+import sys
+import unicodedata
+from collections.abc import Iterator
+
+__all__ = ["script_words", "script_words_scope", "scripts_on"]
+
+
+def _letter_class() -> str:
+    """A regex class of every letter and mark outside the Latin and Greek-coptic-free ASCII.
+
+    Letters (``L*``) and combining marks (``M*``) from U+0370 on, except the Latin blocks
+    (Latin Extended Additional, Extended-C/D/E, the fullwidth forms' Latin letters).
+    """
+    latin = ((0x1E00, 0x1EFF), (0x2C60, 0x2C7F), (0xA720, 0xA7FF), (0xAB30, 0xAB6F))
+    ranges: list[tuple[int, int]] = []
+    for cp in range(0x0370, min(sys.maxunicode, 0x2FFFF) + 1):
+        if any(lo <= cp <= hi for lo, hi in latin) or 0xFF21 <= cp <= 0xFF5A:
+            continue
+        if unicodedata.category(chr(cp))[0] not in "LM":
+            continue
+        if ranges and ranges[-1][1] == cp - 1:
+            ranges[-1] = (ranges[-1][0], cp)
+        else:
+            ranges.append((cp, cp))
+    return "".join(
+        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
+        for lo, hi in ranges
+    )
+
+
+_SCRIPT_WORD = f"[{_letter_class()}]+"
+_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'.@+-]*[a-z0-9]|[a-z0-9]|" + _SCRIPT_WORD)
+"""ASCII words as :func:`.facts.tokenize` reads them, or a run of another script's letters."""
+_DIGITS = str.maketrans(
+    {
+        chr(cp): str(unicodedata.digit(chr(cp)))
+        for cp in range(0x80, min(sys.maxunicode, 0x1FFFF) + 1)
+        if unicodedata.category(chr(cp)) == "Nd"
+    }
+)
+"""Every non-ASCII decimal digit, to its ASCII digit (``۲`` ``٢`` ``२`` ``๒`` ``２`` -> ``2``)."""
+
+_ON: contextvars.ContextVar[bool] = contextvars.ContextVar("summem_script_words", default=True)
+
+
+@contextlib.contextmanager
+def script_words_scope(on: bool) -> Iterator[None]:
+    """Read other scripts' words (``on``) or only ASCII ones while the block runs (ablation)."""
+    token = _ON.set(on)
+    try:
+        yield
+    finally:
+        _ON.reset(token)
+
+
+def scripts_on() -> bool:
+    """Whether words of other scripts are read (the ``script_words`` heuristic is on)."""
+    return _ON.get()
+
+
+def script_words(lowered: str) -> list[str]:
+    """The words of lower-cased, non-ASCII ``lowered``: ASCII words, other scripts' runs.
+
+    ``"поставка ١٤ тموز"`` -> ``["поставка", "14", ...]``: digits of every script read as
+    ASCII ones.
+    """
+    return _WORD_RE.findall(lowered.translate(_DIGITS))
