@@ -27,7 +27,7 @@ import sys
 import unicodedata
 from collections.abc import Iterator
 
-__all__ = ["script_words", "script_words_scope", "scripts_on"]
+__all__ = ["embedded_values", "script_words", "script_words_scope", "scripts_on"]
 
 
 def _letter_class() -> str:
@@ -65,22 +65,26 @@ _DIGITS = str.maketrans(
 )
 """Every non-ASCII decimal digit, to its ASCII digit (``۲`` ``٢`` ``२`` ``๒`` ``２`` -> ``2``)."""
 
-_ON: contextvars.ContextVar[bool] = contextvars.ContextVar("summem_script_words", default=True)
+RULES = ("script_words", "embedded_values")
+"""The rules of this module an ablation may switch off (names of ``HEURISTICS``)."""
+_OFF: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar(
+    "summem_scripts_off", default=frozenset()
+)
 
 
 @contextlib.contextmanager
-def script_words_scope(on: bool) -> Iterator[None]:
-    """Read other scripts' words (``on``) or only ASCII ones while the block runs (ablation)."""
-    token = _ON.set(on)
+def script_words_scope(off: frozenset[str]) -> Iterator[None]:
+    """Switch off the :data:`RULES` in ``off`` while the block runs (ablations)."""
+    token = _OFF.set(off & frozenset(RULES))
     try:
         yield
     finally:
-        _ON.reset(token)
+        _OFF.reset(token)
 
 
-def scripts_on() -> bool:
-    """Whether words of other scripts are read (the ``script_words`` heuristic is on)."""
-    return _ON.get()
+def scripts_on(rule: str = "script_words") -> bool:
+    """Whether ``rule`` (one of :data:`RULES`) is on in this context."""
+    return rule not in _OFF.get()
 
 
 def script_words(lowered: str) -> list[str]:
@@ -90,3 +94,24 @@ def script_words(lowered: str) -> list[str]:
     ASCII ones.
     """
     return _WORD_RE.findall(lowered.translate(_DIGITS))
+
+
+def embedded_values(words: list[str]) -> frozenset[str]:
+    """The words of another script in a sentence of mostly ASCII words: its names and values.
+
+    "Sorry, the Haifa contact changed, it is דוד כהן now." or "The Kyiv shipment moved to
+    3 квітня 2027": in an English sentence, what is written in another script is what the
+    sentence is about, a name, a month or a place, as a capitalised word is in English
+    (scripts without capitals have no other mark of a name). A correction that says the
+    subject again with another one replaces the statement (:mod:`.supersede`); read as subject
+    words, the new name or month was a word the old statement lacked and nothing was
+    replaced. A sentence written in that script (no more ASCII words than words of it) has no
+    such words: its words are its subject.
+    """
+    if not scripts_on("embedded_values"):
+        return frozenset()
+    other = [w for w in words if not w.isascii()]
+    if not other:
+        return frozenset()
+    ascii_words = sum(1 for w in words if w.isascii() and not w[:1].isdigit())
+    return frozenset(other) if ascii_words > len(other) else frozenset()

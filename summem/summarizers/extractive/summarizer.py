@@ -284,6 +284,7 @@ _SELECTION_HEURISTICS = (
     "deep_records",
     "transposed_tables",
     "script_words",
+    "embedded_values",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -398,8 +399,7 @@ class ExtractiveSummarizer:
 
     def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
         """A flow with no I/O that returns the extractive summary."""
-        on = "script_words" not in self.ablate
-        with table_words_scope(), script_words_scope(on):  # a table's words read once
+        with table_words_scope(), script_words_scope(self.ablate):  # tables read once
             return done(self._build(request))
 
     # -- building -------------------------------------------------------------------------
