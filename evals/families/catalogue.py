@@ -258,7 +258,7 @@ FAMILIES: dict[str, Family] = {
         ),
         Family(
             "scripts-intl",
-            300,
+            480,
             20,
             about="own (not held out, round 13): a shop's contacts, dates and quotes in "
             "Cyrillic, Persian, Arabic, Devanagari, Thai, Japanese, Chinese, Hangul, Greek and "

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 - names, dates and amounts in Cyrillic, Greek, Hebrew and other scripts
 """``scripts-intl``: contacts, dates and amounts written in non-Latin scripts, some replaced.
 
 An own family (not held out; written with the summarizer in view, round 13) for names, dates
@@ -429,7 +430,13 @@ def scripts_trajectory(seed: int, *, turns: int = 300, facts: int = 20) -> Traje
         fix = fixes.get(f.message_index) if f.kind != "correction" else None
         if fix is not None:
             f = PlantedFact(
-                f.id, f.kind, f.value, f.turn_index, f.message_index, f.role, until=fix.message_index
+                f.id,
+                f.kind,
+                f.value,
+                f.turn_index,
+                f.message_index,
+                f.role,
+                until=fix.message_index,
             )
         elif f.id.startswith("p"):  # its correction never came: an ordinary fact
             f = PlantedFact(f.id, f.kind, f.value, f.turn_index, f.message_index, f.role)

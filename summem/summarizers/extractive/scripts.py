@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001, RUF002 - words and digits of other scripts
 """Words of other scripts: Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai, CJK, Hangul.
 
 The summarizer reads a sentence as its lower-cased ASCII words (:func:`.facts.tokenize`). A
