@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from evals.families.facts import PlantedFact
+from evals.families.facts import FactKind, PlantedFact
 from evals.families.trajectories import Trajectory
 
 __all__ = ["GENERATORS", "scripts_trajectory"]
@@ -407,7 +407,9 @@ def scripts_trajectory(seed: int, *, turns: int = 300, facts: int = 20) -> Traje
                 )
                 say("assistant", "Got it, I will keep that in mind.")
             turn += 1
-            fact_kind = "name" if kind == "name" else "date" if kind == "date" else "value"
+            fact_kind: FactKind = (
+                "name" if kind == "name" else "date" if kind == "date" else "value"
+            )
             role = "assistant" if who == "assistant" else "user"
             if rng.random() < 0.5:
                 fix_at = turn + rng.randint(gap, 2 * gap)
