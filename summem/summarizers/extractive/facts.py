@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Iterator
 
 from summem.summarizers.extractive import lexicon as lex
-from summem.summarizers.extractive.scripts import script_words, scripts_on
+from summem.summarizers.extractive.scripts import other_script, script_words, scripts_on
 
 __all__ = [
     "ROLE_WEIGHT",
@@ -271,7 +271,7 @@ def tokenize(text: str) -> list[str]:
     (:mod:`~summem.summarizers.extractive.scripts`); ASCII text is read as ASCII words only.
     """
     lowered = text.lower().replace("\u2019", "'")
-    if lowered.isascii() or not scripts_on():
+    if lowered.isascii() or not other_script(lowered) or not scripts_on():
         return _WORD_RE.findall(lowered)
     return script_words(lowered)
 

@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002 - words and digits of other scripts
+# ruff: noqa: RUF002 - words and digits of other scripts
 """Words of other scripts: Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai, CJK, Hangul.
 
 The summarizer reads a sentence as its lower-cased ASCII words (:func:`.facts.tokenize`). A
@@ -23,48 +23,81 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import re
 import sys
 import unicodedata
 from collections.abc import Iterator
 
-__all__ = ["embedded_values", "script_words", "script_words_scope", "scripts_on"]
+__all__ = [
+    "embedded_values",
+    "other_script",
+    "script_words",
+    "script_words_scope",
+    "scripts_on",
+]
 
 
-def _letter_class() -> str:
-    """A regex class of every letter and mark outside the Latin and Greek-coptic-free ASCII.
+def _letter_classes() -> tuple[str, str]:
+    """Regex classes of every letter and mark of another script: in the BMP, and beyond it.
 
     Letters (``L*``) and combining marks (``M*``) from U+0370 on, except the Latin blocks
-    (Latin Extended Additional, Extended-C/D/E, the fullwidth forms' Latin letters).
+    (Latin Extended Additional, Extended-C/D/E, the fullwidth Latin letters). Two classes, as
+    a class of BMP characters only is read by a table lookup and one holding others by a walk
+    over its ranges.
     """
-    latin = ((0x1E00, 0x1EFF), (0x2C60, 0x2C7F), (0xA720, 0xA7FF), (0xAB30, 0xAB6F))
-    ranges: list[tuple[int, int]] = []
+    latin = {
+        *range(0x1E00, 0x1F00),
+        *range(0x2C60, 0x2C80),
+        *range(0xA720, 0xA800),
+        *range(0xAB30, 0xAB70),
+        *range(0xFF21, 0xFF5B),
+    }
+    ranges: list[list[int]] = []
     for cp in range(0x0370, min(sys.maxunicode, 0x2FFFF) + 1):
-        if any(lo <= cp <= hi for lo, hi in latin) or 0xFF21 <= cp <= 0xFF5A:
-            continue
-        if unicodedata.category(chr(cp))[0] not in "LM":
+        if cp in latin or unicodedata.category(chr(cp))[0] not in "LM":
             continue
         if ranges and ranges[-1][1] == cp - 1:
-            ranges[-1] = (ranges[-1][0], cp)
+            ranges[-1][1] = cp
         else:
-            ranges.append((cp, cp))
-    return "".join(
-        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
-        for lo, hi in ranges
+            ranges.append([cp, cp])
+
+    def spell(part: list[list[int]]) -> str:
+        return "".join(
+            re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
+            for lo, hi in part
+        )
+
+    return spell([r for r in ranges if r[1] <= 0xFFFF]), spell([r for r in ranges if r[0] > 0xFFFF])
+
+
+@functools.cache
+def _reader() -> tuple[re.Pattern[str], dict[int, str]]:
+    """The word pattern and the digit map, built on the first text of another script.
+
+    The pattern reads ASCII words as :func:`.facts.tokenize` does, or a run of another
+    script's letters; the map takes every non-ASCII decimal digit to its ASCII digit (``۲``
+    ``٢`` ``२`` ``๒`` and the fullwidth two -> ``2``). Built once, lazily: English text never
+    pays for the walk over the code points.
+    """
+    bmp, beyond = _letter_classes()
+    script = f"(?:[{bmp}]|(?=[\\U00010000-\\U0010ffff])[{beyond}])+"
+    words = re.compile(r"[a-z0-9][a-z0-9'.@+-]*[a-z0-9]|[a-z0-9]|" + script)
+    digits = str.maketrans(
+        {
+            chr(cp): str(unicodedata.digit(chr(cp)))
+            for cp in range(0x80, min(sys.maxunicode, 0x1FFFF) + 1)
+            if unicodedata.category(chr(cp)) == "Nd"
+        }
     )
+    return words, digits
 
 
-_SCRIPT_WORD = f"[{_letter_class()}]+"
-_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'.@+-]*[a-z0-9]|[a-z0-9]|" + _SCRIPT_WORD)
-"""ASCII words as :func:`.facts.tokenize` reads them, or a run of another script's letters."""
-_DIGITS = str.maketrans(
-    {
-        chr(cp): str(unicodedata.digit(chr(cp)))
-        for cp in range(0x80, min(sys.maxunicode, 0x1FFFF) + 1)
-        if unicodedata.category(chr(cp)) == "Nd"
-    }
-)
-"""Every non-ASCII decimal digit, to its ASCII digit (``۲`` ``٢`` ``२`` ``๒`` ``２`` -> ``2``)."""
+_OTHER_DIGIT_RE = re.compile(r"(?![0-9])\d")
+"""A decimal digit of another numeral system."""
+_OTHER_RE = re.compile("[^\x00-\u036f]")
+"""A character past the Latin blocks: every letter of another script and every non-ASCII
+decimal digit is one."""
 
 RULES = ("script_words", "embedded_values")
 """The rules of this module an ablation may switch off (names of ``HEURISTICS``)."""
@@ -88,13 +121,21 @@ def scripts_on(rule: str = "script_words") -> bool:
     return rule not in _OFF.get()
 
 
+def other_script(text: str) -> bool:
+    """Whether ``text`` may hold a letter of another script or a non-ASCII digit."""
+    return _OTHER_RE.search(text) is not None
+
+
 def script_words(lowered: str) -> list[str]:
     """The words of lower-cased, non-ASCII ``lowered``: ASCII words, other scripts' runs.
 
     ``"поставка ١٤ тموز"`` -> ``["поставка", "14", ...]``: digits of every script read as
     ASCII ones.
     """
-    return _WORD_RE.findall(lowered.translate(_DIGITS))
+    words, digits = _reader()
+    if _OTHER_DIGIT_RE.search(lowered):
+        lowered = lowered.translate(digits)
+    return words.findall(lowered)
 
 
 def embedded_values(words: list[str]) -> frozenset[str]:
