@@ -26,6 +26,7 @@ from evals.families import (
     blind13,
     fixups,
     passing,
+    scripts,
 )
 from evals.families.trajectories import Trajectory, generate_trajectory
 
@@ -44,6 +45,7 @@ GENERATORS = {
     **blind12.GENERATORS,
     **blind13.GENERATORS,
     **fixups.GENERATORS,
+    **scripts.GENERATORS,
     "passing-details": passing.generate,
     "prose-answers": answers.generate,
 }
@@ -273,6 +275,16 @@ FAMILIES: dict[str, Family] = {
             "('We named the boat. She's going to be Salt Fiddle.'), or a message's second "
             "sentence",
             style="fragments",
+        ),
+        Family(
+            "scripts-intl",
+            480,
+            20,
+            about="own (not held out, round 13): a shop's contacts, dates and quotes in "
+            "Cyrillic, Persian, Arabic, Devanagari, Thai, Japanese, Chinese, Hangul, Greek and "
+            "Hebrew, with their own digits and calendars, in English or their language; about "
+            "half replaced later by the user",
+            style="scripts",
         ),
         Family(
             "blind2-tables",

@@ -24,6 +24,7 @@ import unicodedata
 from collections.abc import Iterator
 
 from summem.summarizers.extractive import lexicon as lex
+from summem.summarizers.extractive.scripts import other_script, script_words, scripts_on
 
 __all__ = [
     "ROLE_WEIGHT",
@@ -264,8 +265,15 @@ def _tells_then_asks(sentence: str, words: list[str]) -> bool:
 
 
 def tokenize(text: str) -> list[str]:
-    """Lowercased words of ``text`` (apostrophes, dots and dashes kept inside words)."""
-    return _WORD_RE.findall(text.lower().replace("\u2019", "'"))
+    """Lowercased words of ``text`` (apostrophes, dots and dashes kept inside words).
+
+    Words of other scripts and digits of other numeral systems are read too
+    (:mod:`~summem.summarizers.extractive.scripts`); ASCII text is read as ASCII words only.
+    """
+    lowered = text.lower().replace("\u2019", "'")
+    if lowered.isascii() or not other_script(lowered) or not scripts_on():
+        return _WORD_RE.findall(lowered)
+    return script_words(lowered)
 
 
 def score_sentence(

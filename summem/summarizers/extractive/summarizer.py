@@ -114,6 +114,7 @@ from summem.summarizers.extractive.facts import (
 )
 from summem.summarizers.extractive.layout import day_of, leading_stamp, summary_lines
 from summem.summarizers.extractive.lexicon import STOPWORDS
+from summem.summarizers.extractive.scripts import script_words_scope
 from summem.summarizers.extractive.selection import (
     MAX_LINE_IDS,
     Fact,
@@ -282,6 +283,8 @@ _SELECTION_HEURISTICS = (
     "table_shapes",
     "deep_records",
     "transposed_tables",
+    "script_words",
+    "embedded_values",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -396,7 +399,7 @@ class ExtractiveSummarizer:
 
     def summarize(self, request: SummaryRequest) -> Flow[SummaryOutput]:
         """A flow with no I/O that returns the extractive summary."""
-        with table_words_scope():  # a table's words read once for this summary, then let go
+        with table_words_scope(), script_words_scope(self.ablate):  # tables read once
             return done(self._build(request))
 
     # -- building -------------------------------------------------------------------------

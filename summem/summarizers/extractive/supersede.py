@@ -72,6 +72,7 @@ from summem.summarizers.extractive.lexicon import (
     MONTH_WORDS_WITH_DIGIT,
     STOPWORDS,
 )
+from summem.summarizers.extractive.scripts import embedded_values
 from summem.summarizers.extractive.selection import Fact
 
 __all__ = [
@@ -176,6 +177,10 @@ class _Slot:
     ids: frozenset[str]
     values: frozenset[str]
     correcting: bool
+    names: frozenset[str] = frozenset()
+    """Capitalised words among the values."""
+    foreign: frozenset[str] = frozenset()
+    """Words of another script among the values (:func:`.scripts.embedded_values`)."""
 
 
 def supersede(facts: Sequence[Fact]) -> int:
@@ -254,7 +259,8 @@ def _slot(fact: Fact) -> _Slot | None:
     if not numbers:  # "I may go", "the march": a month word alone is not a date
         months -= MONTH_WORDS_WITH_DIGIT
     names = {w for m in _NAME_RE.findall(body) for w in tokenize(m)} - _NOT_NAMES
-    values = frozenset(numbers | months | names)
+    foreign = embedded_values(words)
+    values = frozenset(numbers | months | names | foreign)
     if not values:
         return None
     ids = frozenset(w for w in words if any(c.isdigit() for c in w) and w not in values)
@@ -273,7 +279,7 @@ def _slot(fact: Fact) -> _Slot | None:
     mentioned = content(clauses)
     subject = content(told) or mentioned
     correcting = not CORRECTION_WORDS.isdisjoint(words)
-    return _Slot(speaker, subject, mentioned, ids, values, correcting)
+    return _Slot(speaker, subject, mentioned, ids, values, correcting, frozenset(names), foreign)
 
 
 def _replaces(new: _Slot, old: _Slot) -> bool:
@@ -289,7 +295,7 @@ def _replaces(new: _Slot, old: _Slot) -> bool:
     """
     if new.speaker != old.speaker or new.ids != old.ids or new.values <= old.values:
         return False
-    if not new.correcting or not new.subject or not old.subject:
+    if not new.correcting or not new.subject or not old.subject or _two_changed(new, old):
         return False
     return new.subject <= old.mentioned and not _apart(new, old)
 
@@ -298,13 +304,28 @@ def _marks(new: _Slot, old: _Slot) -> bool:
     """Whether ``new`` probably restates ``old`` with other values (see the module docstring)."""
     if new.speaker != old.speaker or new.ids != old.ids or new.values <= old.values:
         return False
-    if not new.subject or not old.subject:
+    if not new.subject or not old.subject or _two_changed(new, old):
         return False
     if new.subject - old.mentioned and old.subject - new.mentioned:
         return False  # each names something the other does not: two things
     if new.correcting:
         return len(new.subject & old.mentioned) >= _SOFT_OVERLAP * len(new.subject)
     return new.subject == old.subject and len(new.subject) >= _SAME_SUBJECT_WORDS
+
+
+def _two_changed(new: _Slot, old: _Slot) -> bool:
+    """Whether the facts name other things and give other values: two things, not one changed.
+
+    Read only where a value is written in another script (:func:`.scripts.embedded_values`):
+    "The Shenzhen shipment moved to 2027年3月20日" does not replace "The Amman shipment moved
+    to ١٩ حزيران ٢٠٢٧" (the words of the other script, read as subject words before, told
+    the two apart; read as values, the towns were the only words left to).
+    """
+    if not (new.foreign or old.foreign) or not new.names or not old.names:
+        return False
+    if not new.names.isdisjoint(old.names):
+        return False
+    return bool(new.values - new.names - old.values) and bool(old.values - old.names - new.values)
 
 
 def _apart(a: _Slot, b: _Slot) -> bool:
