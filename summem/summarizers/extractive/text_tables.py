@@ -41,12 +41,7 @@ def cell(value: object) -> str:
     """A cell as read: one line, no ``|``, at most :data:`MAX_WHOLE` characters.
 
     Whole, so that a message names its row by any word of it (a job's description, an
-    e-mail's subject); a record shows it cut (:func:`shown`). Cut as read, "Who's doing the
-    Harbour Court job?" named no row of a job described "annual boiler service for the
-    landlord at Harbour Court" (``ablate=["whole_cells"]`` cuts it as read again). Own
-    ``tool-shapes`` after 10 reductions / at the end at 4,000/3,000/1,000, 5 seeds: 0.484 /
-    0.512 -> 0.548 / 0.525 (2,000: 0.312 / 0.175, the same); families with no cell over 40
-    characters are unchanged by construction (``docs-notes/fidelity-round13-tables.md``).
+    e-mail's subject); a record shows it cut (:func:`shown`).
     """
     text = "" if value is None else str(value)
     if isinstance(value, bool):
