@@ -147,7 +147,6 @@ from summem.summarizers.extractive.tables import (
     referred_rows,
     remember,
     said_words,
-    shown,
     table_words_scope,
     updated_rows,
 )
@@ -283,7 +282,6 @@ _SELECTION_HEURISTICS = (
     "table_shapes",
     "deep_records",
     "transposed_tables",
-    "whole_cells",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -627,14 +625,12 @@ class ExtractiveSummarizer:
         """
         done: set[str] = set()
         for change in changes:
-            row = " | ".join(shown(c) for c in change.row)  # as the record shows it
+            row = " | ".join(change.row)
             if row in done:
                 continue
             done.add(row)  # found or not, once: many messages may name the same row
             noted = " | ".join(
-                f"{shown(cell)} (was {_earlier_cell(shown(change.earlier[c]))})"
-                if c in change.cells
-                else shown(cell)
+                f"{cell} (was {_earlier_cell(change.earlier[c])})" if c in change.cells else cell
                 for c, cell in enumerate(change.row)
             )
             for fact in facts:

@@ -16,14 +16,11 @@ import csv
 import re
 from collections.abc import Callable, Sequence
 
-__all__ = ["MAX_CELL", "Table", "cell", "shown", "text_table"]
+__all__ = ["Table", "cell", "text_table"]
 
 Table = tuple[list[str], list[list[str]]]
 
 MAX_CELL = 40
-"""The most characters of a cell a record shows (:func:`shown`)."""
-MAX_WHOLE = 200
-"""The most characters of a cell as read (:func:`cell`): a message names a row by any of it."""
 _BOX = str.maketrans(dict.fromkeys("│┃║", "|"))
 _RULE_RE = re.compile(r"^[\s|+:=\-─━═┌┐└┘├┤┬┴┼╔╗╚╝╠╣╦╩╬╞╡╪╒╕╘╛╤╧╟╢╫]+$")
 """A border or the line under a header: rule characters alone (``+----+``, ``|:---:|``)."""
@@ -38,25 +35,12 @@ _MAX_HEADER_WORDS = 4
 
 
 def cell(value: object) -> str:
-    """A cell as read: one line, no ``|``, at most :data:`MAX_WHOLE` characters.
-
-    Whole, so that a message names its row by any word of it (a job's description, an
-    e-mail's subject); a record shows it cut (:func:`shown`).
-    """
+    """A cell as a record shows it: one line, no ``|``, at most :data:`MAX_CELL` characters."""
     text = "" if value is None else str(value)
     if isinstance(value, bool):
         text = "true" if value else "false"
     text = " ".join(text.split()).replace("|", "/")
-    return _cut(text, MAX_WHOLE)
-
-
-def shown(text: str) -> str:
-    """A cell as a record shows it: at most :data:`MAX_CELL` characters, its end cut."""
-    return _cut(text, MAX_CELL)
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+    return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "\u2026"
 
 
 def text_table(text: str) -> Table | None:
