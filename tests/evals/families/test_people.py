@@ -25,4 +25,5 @@ def test_a_third_are_revised_after_what_they_revise() -> None:
     assert len(revised) == FAMILIES["people-details"].facts // 3
     for fact in revised:
         assert fact.stale_index is not None and fact.stale_index < fact.message_index
+        assert fact.stale is not None
         assert fact.stale in message_text(traj.messages[fact.stale_index])
