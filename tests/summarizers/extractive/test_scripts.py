@@ -106,3 +106,14 @@ def test_an_emoji_in_a_restatement_does_not_drop_the_fuller_statement() -> None:
         msg("d", _FILLER[3], "assistant"),
     ]
     assert fuller in summarize(messages).text
+
+
+def test_a_cell_read_under_an_ablation_is_read_again_without_it() -> None:
+    from summem.summarizers.extractive.described import _words
+    from summem.summarizers.extractive.scripts import script_words_scope
+
+    assert _words("room ١٧") == ("room", "17")
+    with script_words_scope(frozenset({"script_words"})):
+        assert _words("room ١٧") == ("room",)
+        assert _words("room ١٨") == ("room",)
+    assert _words("room ١٨") == ("room", "18")
