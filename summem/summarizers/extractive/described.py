@@ -45,6 +45,7 @@ from collections.abc import Set as AbstractSet
 
 from summem.summarizers.extractive.facts import fold, tokenize
 from summem.summarizers.extractive.lexicon import STOPWORDS
+from summem.summarizers.extractive.scripts import scripts_on
 
 __all__ = ["BEFORE", "POINTER", "TableWords", "described_row", "pointers", "row_nouns", "stem"]
 
@@ -175,9 +176,19 @@ def stem(word: str) -> str:
     return word
 
 
-@functools.lru_cache(maxsize=65536)
 def _words(text: str) -> tuple[str, ...]:
-    """``text``'s words, lower-cased and folded; cached (a cell is read for many messages)."""
+    """``text``'s words, lower-cased and folded; cached (a cell is read for many messages).
+
+    Cached by whether ``script_words`` is on (:func:`.scripts.scripts_on`): :func:`tokenize`
+    reads other numeral systems' digits only then, and an ablated summary must not read
+    the words another summary cached, nor leave its own for the next one.
+    """
+    return _words_read(text, scripts_on())
+
+
+@functools.lru_cache(maxsize=65536)
+def _words_read(text: str, scripts: bool) -> tuple[str, ...]:
+    del scripts  # a key of the cache only
     return tuple(w for w in re.split(r"[^a-z0-9]+", " ".join(tokenize(fold(text)))) if w)
 
 

@@ -42,29 +42,37 @@ __all__ = [
 ]
 
 
-def _letter_classes() -> tuple[str, str]:
-    """Regex classes of every letter and mark of another script: in the BMP, and beyond it.
+def _letter_classes() -> tuple[str, str, str, str]:
+    """Regex classes of another script's letters, and of its letters and marks (BMP, beyond).
 
     Letters (``L*``) and combining marks (``M*``) from U+0370 on, except the Latin blocks
-    (Latin Extended Additional, Extended-C/D/E, the fullwidth Latin letters). Two classes, as
-    a class of BMP characters only is read by a table lookup and one holding others by a walk
-    over its ranges.
+    (Latin Extended Additional, Extended-C/D/E, the fullwidth Latin letters, the superscript
+    and subscript letters, the letterlike symbols and the Latin ligatures ``ﬁ``). A word starts
+    with a letter: a mark alone (the emoji variation selector U+FE0F in "☀️", the keycap
+    U+20E3) is no word. Two classes each, as a class of BMP characters only is read by a
+    table lookup and one holding others by a walk over its ranges.
     """
     latin = {
         *range(0x1E00, 0x1F00),
+        *range(0x2070, 0x20A0),
+        *range(0x2100, 0x2150),
         *range(0x2C60, 0x2C80),
         *range(0xA720, 0xA800),
         *range(0xAB30, 0xAB70),
+        *range(0xFB00, 0xFB07),
         *range(0xFF21, 0xFF5B),
     }
-    ranges: list[list[int]] = []
+    letters: list[list[int]] = []
+    marked: list[list[int]] = []
     for cp in range(0x0370, min(sys.maxunicode, 0x2FFFF) + 1):
-        if cp in latin or unicodedata.category(chr(cp))[0] not in "LM":
+        kind = unicodedata.category(chr(cp))[0]
+        if cp in latin or kind not in "LM":
             continue
-        if ranges and ranges[-1][1] == cp - 1:
-            ranges[-1][1] = cp
-        else:
-            ranges.append([cp, cp])
+        for ranges in (letters, marked) if kind == "L" else (marked,):
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1][1] = cp
+            else:
+                ranges.append([cp, cp])
 
     def spell(part: list[list[int]]) -> str:
         return "".join(
@@ -72,7 +80,11 @@ def _letter_classes() -> tuple[str, str]:
             for lo, hi in part
         )
 
-    return spell([r for r in ranges if r[1] <= 0xFFFF]), spell([r for r in ranges if r[0] > 0xFFFF])
+    def split(ranges: list[list[int]]) -> tuple[str, str]:
+        bmp = [r for r in ranges if r[1] <= 0xFFFF]
+        return spell(bmp), spell([r for r in ranges if r[0] > 0xFFFF])
+
+    return (*split(letters), *split(marked))
 
 
 @functools.cache
@@ -84,8 +96,9 @@ def _reader() -> tuple[re.Pattern[str], dict[int, str]]:
     ``٢`` ``२`` ``๒`` and the fullwidth two -> ``2``). Built once, lazily: English text never
     pays for the walk over the code points.
     """
-    bmp, beyond = _letter_classes()
-    script = f"(?:[{bmp}]|(?=[\\U00010000-\\U0010ffff])[{beyond}])+"
+    bmp, beyond, marked_bmp, marked_beyond = _letter_classes()
+    astral = "(?=[\\U00010000-\\U0010ffff])"
+    script = f"(?:[{bmp}]|{astral}[{beyond}])(?:[{marked_bmp}]|{astral}[{marked_beyond}])*"
     words = re.compile(r"[a-z0-9][a-z0-9'.@+-]*[a-z0-9]|[a-z0-9]|" + script)
     digits = str.maketrans(
         {
@@ -99,9 +112,12 @@ def _reader() -> tuple[re.Pattern[str], dict[int, str]]:
 
 _OTHER_DIGIT_RE = re.compile(r"(?![0-9])\d")
 """A decimal digit of another numeral system."""
-_OTHER_RE = re.compile("[^\x00-\u036f]")
+_OTHER_RE = re.compile(
+    "[^\x00-\u036f\u2000-\u206f\u20a0-\u20cf\u2190-\u2bff\ufe00-\ufe0f\U0001f000-\U0001faff]"
+)
 """A character past the Latin blocks: every letter of another script and every non-ASCII
-decimal digit is one."""
+decimal digit is one. Punctuation (the dashes and curly quotes of English text), currency
+signs, arrows, symbols, emoji and their variation selectors hold no letter or digit, and are not."""
 
 RULES = ("script_words", "embedded_values")
 """The rules of this module an ablation may switch off (names of ``HEURISTICS``)."""

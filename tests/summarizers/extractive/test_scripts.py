@@ -10,6 +10,7 @@ from summem.messages import Message
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
 from summem.summarizers.extractive.facts import score_sentence, tokenize
+from summem.summarizers.extractive.scripts import other_script
 from summem.tokens.base import ApproxCounter
 
 _FILLER = (
@@ -84,3 +85,35 @@ def test_two_towns_with_two_dates_in_another_script_are_two_things() -> None:
     ]
     out = summarize(messages)
     assert "١٩ حزيران ٢٠٢٧" in out.text and "2027年3月20日" in out.text, out.text
+
+
+def test_an_emoji_or_a_latin_ligature_is_no_word_of_another_script() -> None:
+    # A mark alone (the emoji variation selector U+FE0F, the keycap U+20E3) is no word, and
+    # Latin-derived letters (ligatures, superscripts, letterlike symbols) are read as before.
+    read = ["sunny", "on", "saturday", "press", "1", "now"]
+    assert tokenize("Sunny ☀️ on Saturday, press 1️⃣ now") == read
+    assert tokenize("the ﬁnal ℹ️ xⁱ") == ["the", "nal", "x"]
+    assert not other_script("an em dash — and “curly quotes” cost €5 🎉 ☀️")
+    assert other_script("Контакт") and other_script("٢٣")
+
+
+def test_an_emoji_in_a_restatement_does_not_drop_the_fuller_statement() -> None:
+    fuller = "The picnic at the lake park is on Saturday at 3, bring the blue blanket."
+    messages = [
+        msg("a", fuller),
+        msg("b", _FILLER[1], "assistant"),
+        msg("c", "Sorry, the picnic is on Saturday at 3 ☀️"),
+        msg("d", _FILLER[3], "assistant"),
+    ]
+    assert fuller in summarize(messages).text
+
+
+def test_a_cell_read_under_an_ablation_is_read_again_without_it() -> None:
+    from summem.summarizers.extractive.described import _words
+    from summem.summarizers.extractive.scripts import script_words_scope
+
+    assert _words("room ١٧") == ("room", "17")
+    with script_words_scope(frozenset({"script_words"})):
+        assert _words("room ١٧") == ("room",)
+        assert _words("room ١٨") == ("room",)
+    assert _words("room ١٨") == ("room", "18")
