@@ -30,7 +30,8 @@ __all__ = [
 
 PROVENANCE_MIN_SUPPORT = 0.5
 """Share of a summary line's words its cited messages must hold (measured: at least 0.75)."""
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = re.compile(r"[^\W_]+")
+"""A word in any script (letters and digits), so a line in Hindi or Chinese has words to check."""
 
 
 def call_problems(view: Sequence[Message], msg: Message) -> list[str]:
@@ -116,9 +117,9 @@ def _words(text: str) -> set[str]:
 
 
 def _source_words(msg: Message) -> set[str]:
-    """What a summary line may draw on: the text, the speaker, tool calls and extras."""
+    """What a summary line may draw on: text, speaker (role and name), tool calls, extras."""
     data = msg.to_openai()
-    parts: list[Any] = [msg.text, msg.name or ""]
+    parts: list[Any] = [msg.text, msg.role, msg.name or ""]
     for call in data.get("tool_calls") or ():
         function = call.get("function") or {}
         parts += [function.get("name", ""), function.get("arguments", "")]

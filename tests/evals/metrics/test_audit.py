@@ -75,3 +75,20 @@ def test_every_cycle_of_an_extractive_replay_has_honest_provenance() -> None:
     trace = replay(generate_trajectory(4, turns=120).messages, reducer)
     assert len(trace.cycles) >= 5
     assert trace.violations == ()
+
+
+def test_lines_in_other_scripts_are_checked_by_their_own_words() -> None:
+    """A Hindi or Chinese line has words too: only the speaker's label was read before."""
+    hindi = parse_message({"role": "assistant", "content": "कुल कीमत ₹४,२५० है ।"})
+    chinese = parse_message({"role": "user", "content": "会议改到三月二十日 下午 三点"})
+    src = {hindi.id: hindi, chinese.id: chinese}
+    s, body = summary(
+        ["- assistant: कुल कीमत ₹४,२५० है ।", "- user: 会议改到三月二十日 下午 三点"],
+        [{"line": 0, "ids": [hindi.id]}, {"line": 1, "ids": [chinese.id]}],
+    )
+    assert provenance_problems(s, body, src) == []
+    swapped, body = summary(
+        ["- assistant: कुल कीमत ₹४,२५० है ।", "- user: 会议改到三月二十日 下午 三点"],
+        [{"line": 0, "ids": [chinese.id]}, {"line": 1, "ids": [hindi.id]}],
+    )
+    assert len(provenance_problems(swapped, body, src)) == 2
