@@ -12,6 +12,7 @@ turns after one of a chain's values comes a look-alike about something else, nev
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from evals.families.blind6.base import build, timeline
@@ -206,9 +207,9 @@ def _write(w: _Chains, turns: int, facts: int) -> None:
             w.supersede(prev, at)
             state["prev"] = fact
 
-        events += [(t, lambda k=k, step=step: step(k)) for k, t in enumerate(times)]
+        events += [(t, partial(step, k)) for k, t in enumerate(times)]
         if c < alikes:
-            events.append((times[r.randrange(n)] + r.randint(2, 6), lambda s=subject: w.alike(s)))
+            events.append((times[r.randrange(n)] + r.randint(2, 6), partial(w.alike, subject)))
     timeline(w, turns, events)
 
 

@@ -36,7 +36,9 @@ class _Confirms(Writer14):
     def options(self, what: str, n: int) -> tuple[list[str], list[str], list[tuple[str, ...]]]:
         """Each option's value, its line in the offer and its aliases."""
         r = self.rng
-        values, lines, aliases = [], [], []
+        values: list[str] = []
+        lines: list[str] = []
+        aliases: list[tuple[str, ...]] = []
         for k in range(n):
             if what == "service":
                 v = self.time()
