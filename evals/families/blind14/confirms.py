@@ -127,7 +127,7 @@ class _Confirms(Writer14):
 
 
 def _write(w: _Confirms, turns: int, facts: int) -> None:
-    starts = spread(w.rng, turns - 10, facts, 18)
+    starts = spread(w.rng, turns - 10, facts, min(18, (turns - 10) // facts))
     episodes: list[Callable[[], None]] = [w.episode] * facts
     run(w, turns, starts, episodes)
 

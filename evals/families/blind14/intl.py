@@ -248,8 +248,9 @@ def _write(w: _Intl, turns: int, facts: int) -> None:
     r = w.rng
     slots = [(lang, slot) for lang in LANGS for slot in SLOTS]
     r.shuffle(slots)
-    stated, replaced = slots[:15], set(r.sample(range(15), facts - 15))
-    times = sorted(r.sample(range(2, turns - 160), 15))
+    n = facts * 3 // 4  # fifteen of twenty stated, five replaced
+    stated, replaced = slots[:n], set(r.sample(range(n), facts - n))
+    times = sorted(r.sample(range(2, turns - 160 if turns > 200 else turns // 2), n))
     events: list[tuple[int, Callable[[], None]]] = []
     for k, ((lang, slot), t) in enumerate(zip(stated, times, strict=True)):
         box: dict[str, PlantedFact] = {}

@@ -87,8 +87,8 @@ class _Prose(Writer14):
 
 def _write(w: _Prose, turns: int, facts: int) -> None:
     r = w.rng
-    narrowed = r.sample(REFINED, 4)
-    plain = r.sample(DETAILS, facts - 8)
+    narrowed = r.sample(REFINED, min(4, facts // 5))
+    plain = r.sample(DETAILS, facts - 2 * len(narrowed))
     events: list[tuple[int, Callable[[], None]]] = []
     for value, sentence in plain:
 
@@ -98,7 +98,7 @@ def _write(w: _Prose, turns: int, facts: int) -> None:
         events.append((r.randrange(turns - 5), say))
     for old, old_sentence, new_sentence, new in narrowed:
         box: dict[str, PlantedFact] = {}
-        t = r.randrange(turns - 180)
+        t = r.randrange(max(turns - 180, turns // 3))
 
         def first(old: str = old, s: str = old_sentence, box: dict[str, PlantedFact] = box) -> None:
             box["f"] = w.plant("preference", old, w.detail(s))

@@ -277,7 +277,8 @@ def _write(w: _Tables, turns: int, facts: int) -> None:
     r.shuffle(shapes)
     cells = [r.choice(tuple(CELLS)) for _ in range(facts)]
     bys = [r.choice(("client", "notes")) for _ in range(facts)]
-    starts = spread(r, turns - 100, facts, 12)
+    span = turns - 100 if turns > 200 else turns // 2  # a short run: half its turns
+    starts = spread(r, span, facts, min(12, span // facts))
     events: list[tuple[int, Callable[[], None]]] = []
 
     def episode(k: int) -> Callable[[], None]:
