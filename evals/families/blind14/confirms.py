@@ -4,8 +4,9 @@ The assistant offers two to four van service slots, shampoo quotes, insurance po
 grooming course dates or cover groomers, and sometimes recommends one. The groomer accepts in
 everyday ways: by position ("go with the second"), by what sets it apart ("the cheaper
 one"), with a thumbs-up or "perfect, book it" after a recommendation, or a modified version
-("yes that one but at 14:30"). The fact is what was accepted: an offered option (the others
-recorded as rejected) or, for a modified acceptance, the groomer's own value.
+("yes the second one but at 14:30", "... but the later intake, starting 19 May"). The fact
+is what was accepted: an offered option (the others recorded as rejected) or, for a modified
+acceptance, the groomer's own value.
 """
 
 from __future__ import annotations
@@ -78,10 +79,12 @@ class _Confirms(Writer14):
         )
         n = r.randint(2, 4)
         values, lines, aliases = self.options(what, n)
-        way = r.choice(("position", "position", "cheaper", "thumbs", "book", "modified"))
+        way = r.choice(
+            ("position", "position", "cheaper", "thumbs", "book", "modified", "modified")
+        )
         if way == "cheaper" and what != "shampoo":
             way = "position"
-        if way == "modified" and what != "service":
+        if way == "modified" and what not in ("service", "course"):
             way = "position"
         listing = "\n".join(f"{k + 1}. {line}" for k, line in enumerate(lines))
         pick = r.randrange(n)
@@ -100,8 +103,11 @@ class _Confirms(Writer14):
             said = r.choice(
                 ("perfect, book it", "lovely, go ahead and book that", "sounds good, book it in")
             )
+        elif way == "modified" and what == "course":
+            new, changed = self.day()
+            said = f"yes the {_ORD[pick]} one but the later intake, starting {new}"
         elif way == "modified":
-            new = self.time()
+            new, changed = self.time(), ()
             said = f"yes the {_ORD[pick]} one but at {new} if they can"
         else:
             said = r.choice(
@@ -118,7 +124,7 @@ class _Confirms(Writer14):
             r.choice(("Done, booked.", "Great, I've confirmed it.", "Sorted, it's confirmed.")),
         )
         if way == "modified":
-            self.plant(kind, new, ok)
+            self.plant(kind, new, ok, aliases=changed)
             return
         rejected = tuple(v for k, v in enumerate(values) if k != pick)
         self.plant(

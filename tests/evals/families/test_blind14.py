@@ -8,7 +8,7 @@ import pytest
 
 from evals.families import blind14
 from evals.families.blind14.intl import native_date
-from evals.families.blind14.tables import FORMATS, render
+from evals.families.blind14.tables import FORMATS, NOTES, render
 from evals.families.catalogue import FAMILIES
 from evals.families.facts import message_text
 from evals.families.placement import count_in
@@ -68,6 +68,11 @@ def test_tables_every_shape_row_named_never_by_its_cell() -> None:
     assert render("yaml", rows).startswith("- client: A\n  window: w")
 
 
+def test_tables_notes_handles_are_words_of_their_notes() -> None:
+    for notes, handle in NOTES:
+        assert len(notes) > 40 and f" {handle} " in f" {notes.replace(',', ' ')} "
+
+
 def test_chains_record_every_stale_value_and_look_alikes_stay() -> None:
     t = traj("blind14-chains")
     fixes = [f for f in t.facts if f.kind == "correction"]
@@ -113,4 +118,4 @@ def test_confirms_what_was_accepted() -> None:
             assert t.messages[f.confirm_index]["role"] == "user"
             assert f.value not in t.messages[f.confirm_index]["content"]
         else:
-            assert f.role == "user" and " but at " in t.messages[f.message_index]["content"]
+            assert f.role == "user" and " but " in t.messages[f.message_index]["content"]
