@@ -24,6 +24,7 @@ from evals.families import (
     blind11,
     blind12,
     blind13,
+    blind14,
     fixups,
     passing,
     scripts,
@@ -44,6 +45,7 @@ GENERATORS = {
     **blind11.GENERATORS,
     **blind12.GENERATORS,
     **blind13.GENERATORS,
+    **blind14.GENERATORS,
     **fixups.GENERATORS,
     **scripts.GENERATORS,
     "passing-details": passing.generate,
@@ -847,6 +849,54 @@ FAMILIES: dict[str, Family] = {
             "Armenian, Hebrew and Amharic agents and dates ('14 მარტი 2027', '14 մարտի 2027 թ.', "
             "'14 במרץ 2027', Ethiopian-calendar 'መጋቢት 5 ቀን 2019 ዓ.ም.'), some replaced",
             style="b13-intl",
+        ),
+        Family(
+            "blind14-tables",
+            420,
+            20,
+            about="held out, written blind (fourteenth set): a stained-glass workshop's "
+            "commissions as YAML, a fixed-width report with a totals line, JSON Lines, HTML, "
+            "TSV or a psql result with '(N rows)', among kiln checks and stock re-listings; a "
+            "row named by its client or words of its long notes",
+            style="b14-tables",
+        ),
+        Family(
+            "blind14-chains",
+            430,
+            20,
+            about="held out, written blind (fourteenth set): a school ski trip's date, pickup "
+            "time, deposit, lodge, booking ref or instructor changed two to four times ('we'll "
+            "go with ... instead', 'won't work, make it', a counter-offer accepted, a change "
+            "the assistant reports, a revised letter), beside look-alikes",
+            style="b14-chains",
+        ),
+        Family(
+            "blind14-intl",
+            430,
+            20,
+            about="held out, written blind (fourteenth set): a tea importer's Japanese, Chinese, "
+            "Thai and Burmese contacts, towns, prices and dates ('2027年7月2日', "
+            "'二〇二七年七月二日', '๒ กรกฎาคม ๒๕๗๐', '၂၀၂၇ ခုနှစ် ဇူလိုင်လ ၂ ရက်'), some "
+            "corrected by an email in that language",
+            style="b14-intl",
+        ),
+        Family(
+            "blind14-prose",
+            420,
+            20,
+            about="held out, written blind (fourteenth set): a retired ship's engineer who "
+            "mends clocks; his health, food, home and family in plain words before or after an "
+            "ask or as a remark, four refined 60-160 turns later",
+            style="b14-prose",
+        ),
+        Family(
+            "blind14-confirms",
+            420,
+            20,
+            about="held out, written blind (fourteenth set): a mobile dog groomer takes one of "
+            "two to four options by position, as the cheaper, with a thumbs-up or 'perfect, "
+            "book it' after a recommendation, or with a changed time",
+            style="b14-confirms",
         ),
         Family(
             "long",
