@@ -163,9 +163,9 @@ from summem.summarizers.extractive.templates import (
 )
 from summem.summarizers.extractive.text_tables import Table
 from summem.summarizers.extractive.tool_facts import (
-    MIN_TABLE_ROWS,
     call_arguments,
     compact_call,
+    min_rows,
     read_table,
     table_referred,
     tool_body,
@@ -283,6 +283,10 @@ _SELECTION_HEURISTICS = (
     "table_shapes",
     "deep_records",
     "transposed_tables",
+    "small_tables",
+    "spaced_columns",
+    "grouped_reports",
+    "delimited_rows",
     "script_words",
     "embedded_values",
 )
@@ -555,7 +559,7 @@ class ExtractiveSummarizer:
         for k in reversed(range(len(remembered))):  # the newest table first
             item = remembered[k]
             table = recall_table(item.get("table"))
-            if table is None or len(table[1]) < MIN_TABLE_ROWS:
+            if table is None or len(table[1]) < min_rows(readers(self.ablate)):
                 continue
             header = tuple(table[0])
             nouns = row_nouns(item["head"])
@@ -1104,7 +1108,7 @@ class ExtractiveSummarizer:
                     also = _one_line(
                         tool_body(head, args, text, said_after, tables=self.tables, shapes=shapes)
                     )
-                    if _used_table(also, said_after, MIN_TABLE_ROWS):
+                    if _used_table(also, said_after, min_rows(shapes)):
                         body, named = also, said_after
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
@@ -1112,8 +1116,8 @@ class ExtractiveSummarizer:
                 if self.tables and "table_rows" not in off:
                     # the span's big tables are read once already (``versions``)
                     table = shown if versions is not None else read_table(text, shapes=shapes)
-                    big = table is not None and len(table[1]) >= MIN_TABLE_ROWS
-                    if _used_table(body, named, MIN_TABLE_ROWS):
+                    big = table is not None and len(table[1]) >= min_rows(shapes)
+                    if _used_table(body, named, min_rows(shapes)):
                         one_row = (
                             big and "table_recall" not in off and _keyed_alone(table, named, head)
                         )
@@ -1604,7 +1608,7 @@ def _kept_users(kept: Sequence[Message], shapes: bool | AbstractSet[str] = True)
     for m in kept:
         if m.role == "tool":
             table = read_table(content_text(m), shapes=shapes)
-            if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
+            if table is not None and len(table[1]) >= min_rows(shapes):
                 break
         elif m.role == "user" and not m.is_summary and not m.name:
             out.append(m)
@@ -1614,7 +1618,7 @@ def _kept_users(kept: Sequence[Message], shapes: bool | AbstractSet[str] = True)
 def _shown_tables(
     request: SummaryRequest, no_stamp: bool = False, shapes: bool | AbstractSet[str] = True
 ) -> dict[int, Table]:
-    """The tables of at least :data:`MIN_TABLE_ROWS` rows the span and the kept turns show.
+    """The tables of at least :func:`.tool_facts.min_rows` rows the span and the kept turns show.
 
     By position: the span's messages, then the kept turns (``request.kept``) after them. Read
     as :meth:`ExtractiveSummarizer._new_facts` reads a tool result (a leading stamp aside
@@ -1629,7 +1633,7 @@ def _shown_tables(
             lead, rest = leading_stamp(text)
             text = rest if lead else text
         table = read_table(text, shapes=shapes)
-        if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
+        if table is not None and len(table[1]) >= min_rows(shapes):
             out[pos] = table
     return out
 

@@ -33,7 +33,7 @@ from summem.summarizers.extractive.described import TableWords, described_row, p
 from summem.summarizers.extractive.facts import fold as fold
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import MONTH_WORDS, MONTH_WORDS_WITH_DIGIT, STOPWORDS
-from summem.summarizers.extractive.text_tables import Table, text_table
+from summem.summarizers.extractive.text_tables import TEXT_READERS, Table, text_table
 from summem.summarizers.extractive.text_tables import cell as _cell
 
 __all__ = [
@@ -69,7 +69,9 @@ _DEEP_DEPTH = 6
 """Nesting read into a record when ``deep_records`` reads it (see :func:`_deep_records`)."""
 _MAX_LEAVES = 12
 """Values of a nested list's item written in its one cell."""
-READERS = frozenset({"table_shapes", "deep_records", "transposed_tables"})
+READERS = frozenset(
+    {"table_shapes", "deep_records", "transposed_tables", "small_tables", *TEXT_READERS}
+)
 """The table reader's rules an ablation may switch off by name (:func:`readers`)."""
 _YAML_ITEM_RE = re.compile(r"^\s*- [\w .-]+:(?: |$)", re.MULTILINE)
 """A YAML list item that is a mapping (``- name: Ana``): the text may be records."""
@@ -415,7 +417,7 @@ def _text_table(text: str, on: AbstractSet[str]) -> Table | None:
     records = _json_lines(text)
     if records is not None:
         return records
-    return _upright(text_table(text), on) or (_record_blocks(text) if shapes else None)
+    return _upright(text_table(text, on), on) or (_record_blocks(text) if shapes else None)
 
 
 def _upright(table: Table | None, on: AbstractSet[str]) -> Table | None:

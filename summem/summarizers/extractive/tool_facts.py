@@ -23,6 +23,7 @@ from summem._message_checks import load_json
 from summem.summarizers.extractive.described import row_nouns
 from summem.summarizers.extractive.facts import value_signal
 from summem.summarizers.extractive.tables import (
+    READERS,
     Said,
     compact_table,
     find_table,
@@ -35,6 +36,7 @@ __all__ = [
     "call_arguments",
     "compact_call",
     "flatten_json",
+    "min_rows",
     "read_table",
     "table_referred",
     "tool_body",
@@ -50,6 +52,8 @@ _KEY_PRIORITY_RE = re.compile(
 _SPACE_RE = re.compile(r"\s+")
 _BARE_VALUE_RE = re.compile(r"[^,()=;\"\n]{1,60}")
 MIN_TABLE_ROWS = 4
+SMALL_TABLE_ROWS = 3
+"""Rows a table of records needs with ``small_tables`` on (see :func:`min_rows`)."""
 """A result of fewer rows is a record or two, flattened field by field like any other; a
 table's rows are what a user picks from."""
 _MAX_PAIRS = 12
@@ -97,7 +101,7 @@ def tool_body(
     except ValueError:
         parsed = None
     table = find_table(parsed, result, shapes=shapes) if tables else None
-    if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
+    if table is not None and len(table[1]) >= min_rows(shapes):
         nouns = row_nouns(head)
         body = compact_table(table, _MAX_RESULT_CHARS, referred, nouns=nouns)
     elif isinstance(parsed, (dict, list)):
@@ -108,6 +112,17 @@ def tool_body(
     else:
         body = _clip(_SPACE_RE.sub(" ", result).strip(), _MAX_TEXT_CHARS) or "(empty result)"
     return f"{head} -> {_clip(body, _MAX_RESULT_CHARS)}"
+
+
+def min_rows(shapes: bool | AbstractSet[str] = True) -> int:
+    """Rows a table needs to be read as one (a record or two are fields, not rows to pick).
+
+    :data:`MIN_TABLE_ROWS`; with the ``small_tables`` rule, :data:`SMALL_TABLE_ROWS`: a tool
+    lists three jobs as it lists five, and three records as text (``key: value`` blocks, XML,
+    columns) are too long for a clipped line: the row a user names later is cut off.
+    """
+    on = shapes if not isinstance(shapes, bool) else (READERS if shapes else frozenset())
+    return SMALL_TABLE_ROWS if "small_tables" in on else MIN_TABLE_ROWS
 
 
 def read_table(
