@@ -148,6 +148,7 @@ from summem.summarizers.extractive.tables import (
     referred_rows,
     remember,
     said_words,
+    shown,
     table_words_scope,
     updated_rows,
 )
@@ -287,6 +288,7 @@ _SELECTION_HEURISTICS = (
     "spaced_columns",
     "grouped_reports",
     "delimited_rows",
+    "whole_cells",
     "script_words",
     "embedded_values",
 )
@@ -632,12 +634,14 @@ class ExtractiveSummarizer:
         """
         done: set[str] = set()
         for change in changes:
-            row = " | ".join(change.row)
+            row = " | ".join(shown(c) for c in change.row)  # as the record shows it
             if row in done:
                 continue
             done.add(row)  # found or not, once: many messages may name the same row
             noted = " | ".join(
-                f"{cell} (was {_earlier_cell(change.earlier[c])})" if c in change.cells else cell
+                f"{shown(cell)} (was {_earlier_cell(shown(change.earlier[c]))})"
+                if c in change.cells
+                else shown(cell)
                 for c, cell in enumerate(change.row)
             )
             for fact in facts:

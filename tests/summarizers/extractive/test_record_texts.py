@@ -1,0 +1,130 @@
+"""Records printed as plain text: columns one space apart, grouped reports, three records.
+
+Handmade (not the evals' own): a boarding kennel's bookings printed by a quick script, a
+report of them grouped by run, a fixed-width export under a title with a comma, and three
+bookings as ``key: value`` blocks. Each rule is switched off by its ``HEURISTICS`` name.
+"""
+
+from __future__ import annotations
+
+from summem._flow import run_sync
+from summem.summarizers.base import SummaryRequest
+from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.summarizers.extractive.tables import find_table, readers
+from summem.summarizers.extractive.text_tables import TEXT_READERS, text_table
+from summem.tokens.base import ApproxCounter
+from tests.summarizers.extractive.spans import call, msg, talk
+
+BOOKINGS = (
+    ("Pemberton", "border collie", "Run 4", "KB-20931", "18.50", "2027-05-02", "needs her own blanket"),
+    ("Yusuf Aydin", "greyhound", "Run 1", "KB-21007", "22.00", "2027-05-04", "ok"),
+    ("Marchetti", "pug", "Run 4", "KB-21188", "15.75", "2027-05-09", "no chicken, allergic to it since the spring"),
+    ("Oduya", "lurcher", "Run 2", "KB-21240", "19.25", "2027-05-11", "picked up by the daughter"),
+)  # fmt: skip
+HEADER = ("owner", "dog", "run", "booking_ref", "nightly", "arrives", "notes")
+
+
+def spaced(rows: tuple[tuple[str, ...], ...] = BOOKINGS) -> str:
+    return "\n".join(" ".join(r) for r in (HEADER, *rows))
+
+
+def grouped() -> str:
+    out = ["KENNEL BOOKINGS BY RUN", ""]
+    for run in ("Run 1", "Run 2", "Run 4"):
+        members = [b for b in BOOKINGS if b[2] == run]
+        out.append(run)
+        out += ["    " + "  ".join(c for j, c in enumerate(b) if j != 2) for b in members]
+        out += [f"    subtotal  {sum(float(b[4]) for b in members):.2f}", ""]
+    out.append("TOTAL  75.50")
+    return "\n".join(out)
+
+
+def summary(result: str, later: str, ablate: tuple[str, ...] = ()) -> str:
+    messages = [
+        call("a1", "c1", "kennel_bookings", {"week": "19"}),
+        msg("t1", result, "tool", tool_call_id="c1"),
+        msg("a2", "Here they are.", "assistant"),
+        *talk(),
+        msg("u1", later),
+    ]
+    request = SummaryRequest(
+        messages=messages, max_tokens=200, token_counter=ApproxCounter(), previous_summary=None
+    )
+    return run_sync(ExtractiveSummarizer(ablate=list(ablate)).summarize(request)).text
+
+
+def test_columns_one_space_apart_are_cut_by_the_kinds_of_their_cells() -> None:
+    found = text_table(spaced())
+    assert found is not None
+    header, rows = found
+    assert header == list(HEADER)
+    # the codes, amounts and dates are cut right; words next to each other may not be: a
+    # number after a word ("Run 4") is read as a column of its own, the word going left
+    assert [r[3:6] for r in rows] == [[b[3], b[4], b[5]] for b in BOOKINGS]
+    assert rows[1][0] == "Yusuf" and rows[1][2] == "1"
+    assert rows[2][6].startswith("no chicken") and rows[1][6] == "ok"
+    assert text_table(spaced(), TEXT_READERS - {"spaced_columns"}) is None
+
+
+def test_prose_and_near_tables_are_not_read_as_columns_one_space_apart() -> None:
+    prose = (
+        "We went to the kennel on 2027-05-02 and paid 18.50\n"
+        "The collie was fine and the pug ate 2 bowls\n"
+        "Next time we book Run 4 again for 3 nights"
+    )
+    assert text_table(prose) is None
+    words_only = "owner dog run\nPemberton collie four\nMarchetti pug two\nOduya lurcher one"
+    assert text_table(words_only) is None  # no column of numbers or codes: nothing to cut by
+    ragged = spaced().replace("\nYusuf", "\nsee you at the gate\nYusuf")  # a row too short
+    assert text_table(ragged) is None
+    padded = spaced().replace("Run 1 KB", "Run 1  KB")
+    assert find_table(None, padded) is None  # two spaces in a row: not this shape
+
+
+def test_a_row_named_later_in_columns_one_space_apart_is_kept() -> None:
+    later = "Put a note on the Oduya booking, they'll be late."
+    text = summary(spaced(), later)
+    assert "KB-21240 | 19.25 | 2027-05-11" in text
+    assert "KB-21240" not in summary(spaced(), later, ("spaced_columns",))
+
+
+def test_a_grouped_report_reads_each_row_with_its_group() -> None:
+    found = text_table(grouped())
+    assert found is not None
+    header, rows = found
+    assert header[0] == "group" and len(header) == 7
+    assert rows[3][:6] == ["Run 4", "Marchetti", "pug", "KB-21188", "15.75", "2027-05-09"]
+    assert len(rows) == 4  # the subtotals and the total are no rows
+    assert text_table(grouped(), TEXT_READERS - {"grouped_reports"}) is None
+    named = "owner  dog  booking_ref  nightly  arrives  notes\n" + grouped().split("\n", 2)[2]
+    found = text_table(named)
+    assert found is not None and found[0][:3] == ["group", "owner", "dog"]
+    later = "Which booking was the Marchetti pug? Send them the form."
+    assert "KB-21188 | 15.75 | 2027-05-09" in summary(grouped(), later)
+    assert "2027-05-09" not in summary(grouped(), later, ("grouped_reports",))
+
+
+def test_an_indented_list_of_notes_is_no_grouped_report() -> None:
+    notes = "Monday\n    walk the dogs  feed at 7\n    clean Run 4\nTuesday\n    vet visit  12:30"
+    assert text_table(notes) is None
+
+
+def test_a_title_with_a_comma_does_not_make_a_fixed_width_export_two_columns() -> None:
+    lines = [f"{'OWNER':<13}{'DOG':<16}{'REF':<11}{'ARRIVES':<12}NOTES"]
+    lines += [f"{b[0]:<13}{b[1]:<16}{b[3]:<11}{b[5]:<12}{b[6]}" for b in BOOKINGS]
+    text = "\n".join(["BOOKINGS, WEEK 19", *lines])
+    found = text_table(text)
+    assert found is not None and found[0] == ["OWNER", "DOG", "REF", "ARRIVES", "NOTES"]
+    loose = text_table(text, TEXT_READERS - {"delimited_rows"})
+    assert loose is not None and loose[0] == ["BOOKINGS", "WEEK 19"]
+
+
+def test_three_records_named_later_are_a_table_and_the_ablation_cuts_them() -> None:
+    blocks = "\n\n".join(
+        "\n".join(f"{h}: {c}" for h, c in zip(HEADER, b, strict=True)) for b in BOOKINGS[1:]
+    )
+    found = find_table(None, blocks, shapes=readers(frozenset()))
+    assert found is not None and len(found[1]) == 3
+    later = "Did the Oduya booking get confirmed?"
+    assert "KB-21240 | 19.25 | 2027-05-11" in summary(blocks, later)
+    assert "KB-21240" not in summary(blocks, later, ("small_tables",))
