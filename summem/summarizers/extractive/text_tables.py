@@ -280,6 +280,25 @@ def _word_kind(cell_text: str) -> str:
     return "digits" if any(c.isdigit() for c in cell_text) else "words"
 
 
+_DATE_WORDS_RE = re.compile(
+    r"\b(?:\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?,? \d{4}"
+    r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2},? \d{4})\b"
+)
+"""A date written in words ("19 February 2027", "Dec 10, 2028"): one cell, though spaced."""
+_GLUE = "\u00a0"
+
+
+def _spaced_words(line: str) -> list[str]:
+    """A line's words one space apart, a date written in words kept as one."""
+    glued = _DATE_WORDS_RE.sub(lambda m: m.group(0).replace(" ", _GLUE), line)
+    return [w.replace(_GLUE, " ") for w in glued.split(" ")]
+
+
+def _bare_counts(cells: list[str]) -> int:
+    """Cells that are a whole number alone: a count, or more often the end of a name cut off."""
+    return sum(c.isdigit() for c in cells)
+
+
 def _spaced_table(lines: list[str]) -> Table | None:
     """Columns one space apart (the ``spaced_columns`` rule): a header of names, rows of values.
 
@@ -302,7 +321,7 @@ def _spaced_table(lines: list[str]) -> Table | None:
         return None
     if not all(_KEY_WORD_RE.fullmatch(h) and h.lower() not in STOPWORDS for h in header):
         return None
-    rows = [line.split(" ") for line in lines[1:]]
+    rows = [_spaced_words(line) for line in lines[1:]]
     if len(rows) < 2 or any(not k <= len(r) <= k + _MAX_EXTRA_WORDS for r in rows):
         return None
     ways = []
@@ -315,8 +334,17 @@ def _spaced_table(lines: list[str]) -> Table | None:
     common = {kinds for kinds in common if any(kind != "words" for kind in kinds)}
     if not common:
         return None
-    # the fewest codes of several words; then the columns of words first, as a note ends a row
-    kinds = min(common, key=lambda ks: (sum(w[ks][0] for w in ways), [k != "words" for k in ks]))
+    # the fewest values run together; the fewest bare counts ("Bluebox 1" is one name); then
+    # the columns of words first, as a note ends a row
+    kinds = min(
+        common,
+        key=lambda ks: (
+            sum(w[ks][0] for w in ways) // _VALUES_APART,
+            sum(_bare_counts(w[ks][1]) for w in ways),
+            sum(w[ks][0] for w in ways),
+            [k != "words" for k in ks],
+        ),
+    )
     picked = [w[kinds][1] for w in ways]
     widths = [sorted(len(r[j].split()) for r in picked)[len(picked) // 2] for j in range(k)]
     for i, words in enumerate(rows):
@@ -327,6 +355,18 @@ def _spaced_table(lines: list[str]) -> Table | None:
 
 
 _MAX_EXTRA_WORDS = 40
+_VALUES_APART = 10**6
+_CASE_APART = 10**3
+_WORDS_APART = 10**2
+"""Weights of a cutting's costs (see :func:`_cut_ways`), each far above the next."""
+
+
+def _same_case(before: str, after: str) -> bool:
+    """Whether two words are both capitalised or both lower-case (a value is neither)."""
+    a, b = before[:1], after[:1]
+    return a.isalpha() and b.isalpha() and a.isupper() == b.isupper()
+
+
 _MAX_STATES = 20000
 """Partial cuttings of one row kept (columns one space apart), past which it is no table."""
 _Way = tuple[int, tuple[int, ...], list[str]]
@@ -337,9 +377,12 @@ def _cut_ways(
 ) -> dict[tuple[str, ...], tuple[int, list[str]]] | None:
     """Each pattern of kinds ``words`` can be cut into ``k`` cells by, with its best cutting.
 
-    Best: the fewest words in cells that are not words (a code or a number is one word),
-    then, given the usual number of words of each column (``widths``), the cutting nearest
-    to them, then the words left over in the last cells. None if there are too many ways.
+    Best: the fewest values in one cell (a code, an amount, a date is one; "Run 4" is one);
+    then the fewest cuts between two capitalised words or two lower-case ones (a name is
+    capitalised words together, a phrase lower-case ones: "Cosima Dalrymple | night") and
+    words beside a value in its cell; then, given the usual number of words of each column
+    (``widths``), the cutting nearest to them; then the words left over in the last cells.
+    None if there are too many ways.
     """
     n = len(words)
     # states[j][i]: kinds of the first j cells over the first i words -> (cost, lengths, cells)
@@ -351,7 +394,10 @@ def _cut_ways(
             for end in range(i + 1, n - (k - j - 1) + 1):
                 text = " ".join(words[i:end])
                 kind = _word_kind(text)
-                step = (end - i - 1 if kind != "words" else 0) * 1000
+                valued = sum(any(c.isdigit() for c in w) for w in words[i:end])
+                step = (valued - 1 if kind != "words" else 0) * _VALUES_APART
+                step += (end - i - 1 if kind != "words" else 0) * _WORDS_APART
+                step += _CASE_APART * (i > 0 and _same_case(words[i - 1], words[i]))
                 if widths is not None:
                     step += abs(end - i - widths[j])
                 slot = nxt.setdefault(end, {})
