@@ -222,7 +222,7 @@ FAMILIES: dict[str, Family] = {
             about="own (not held out, round 14): the ledgers back office printing 3-5 records "
             "as command-line tools and exports do: columns one space apart, a fixed-width "
             "report, a report grouped under headings, JSON Lines, XML, key: value blocks, a "
-            "YAML list; a later user turn names a row by its key cell",
+            "YAML list; the request or a later user turn names a row by its key cell",
             style="record-shapes",
         ),
         Family(

@@ -10,9 +10,10 @@ programs and exports do, 3 to 5 rows each, a free-text ``note`` column last:
   under it (cells two spaces apart), a count line after each group and a grand total;
 - JSON Lines, XML records, ``key: value`` blocks one per record, and a YAML list of mappings.
 
-For each planted table a user turn 1 to 12 turns later (a third of them 20 to 40 turns later)
-names a row by its key cell and asks about it without saying the fact, another cell of that
-row. Filler: tables of the same shapes nobody refers to again and the small talk of
+For each planted table, a quarter of the time the user's request for it names the row ("Run
+list_invoices for me, I want the Okonkwo one."); otherwise a user turn 1 to 12 turns later (a
+third of them 20 to 40 turns later) names a row by its key cell and asks about it without
+saying the fact, another cell of that row. Filler: tables of the same shapes nobody refers to again and the small talk of
 :mod:`evals.families.blind.base`.
 """
 
@@ -50,6 +51,11 @@ _TITLES = {
     "stock": "VAN STOCK",
 }
 
+_REQUESTS = (
+    "Run {tool} for me, I want the {key} one.",
+    "Print the list, I'm after the {key} one.",
+    "Pull up {tool}, what does it say for {key}?",
+)
 _TAGS = {"invoices": "invoice", "deliveries": "parcel", "rota": "slot", "stock": "item"}
 
 
@@ -120,10 +126,18 @@ def write(rng: random.Random, turns: int, facts: int) -> _Ledger:
     asks: dict[int, Callable[[], None]] = {}
     kinds = list(_LOOKUPS)
 
-    def show(kind: str) -> tuple[list[str], list[list[str]], int, int, FactKind, int]:
+    def show(
+        kind: str, asked: int | None = None
+    ) -> tuple[list[str], list[list[str]], int, int, FactKind, int]:
+        """A table shown; with ``asked``, the request names that row by its key cell."""
         header, rows, key, col, fact_kind = w.small_table(kind)
         tool, args = _LOOKUPS[kind]
-        w.say("user", rng.choice(("Print me the list.", "Pull that up.", f"What's on {tool}?")))
+        if asked is None:
+            request = rng.choice(("Print me the list.", "Pull that up.", f"What's on {tool}?"))
+        else:
+            name = rows[min(asked, len(rows) - 1)][key]
+            request = rng.choice(_REQUESTS).format(tool=tool, key=name)
+        w.say("user", request)
         where = w.call(tool, args, w.print_records(kind, header, rows))
         w.say("assistant", f"Here you go, {len(rows)} records.")
         return header, rows, key, col, fact_kind, where
@@ -134,11 +148,14 @@ def write(rng: random.Random, turns: int, facts: int) -> _Ledger:
             asks.pop(t)()
         elif t in at:
             kind = rng.choice(kinds)
-            _header, rows, key, col, fact_kind, where = show(kind)
-            i = rng.randrange(len(rows))
+            asked = rng.randrange(3) if rng.random() < 0.25 else None
+            _header, rows, key, col, fact_kind, where = show(kind, asked)
+            i = rng.randrange(len(rows)) if asked is None else asked
             value = rows[i][col]
             aliases = _date_forms(value) if fact_kind == "date" else ()
             w.record(fact_kind, value, aliases, t, where)
+            if asked is not None:  # named in the request: nobody comes back to it
+                continue
             ref = rows[i][key]
             later = t + (rng.randint(20, 40) if rng.random() < 1 / 3 else rng.randint(1, 12))
             while later in asks or later in at:
