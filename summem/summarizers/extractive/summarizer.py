@@ -285,6 +285,7 @@ _SELECTION_HEURISTICS = (
     "deep_records",
     "transposed_tables",
     "small_tables",
+    "asked_rows",
     "spaced_columns",
     "grouped_reports",
     "delimited_rows",
@@ -1089,6 +1090,10 @@ class ExtractiveSummarizer:
 
                 referred = [words for at, _role, words in sayings if at > later]
                 named = [words for at, role, words in sayings if at > later and role == "user"]
+                if "asked_rows" not in off:
+                    asking = _request(sayings, pos)
+                    if asking is not None:
+                        referred, named = [asking, *referred], [asking, *named]
                 said_after = kept_said
                 shown = versions.get(pos) if versions is not None else None
                 if shown is not None:
@@ -1694,6 +1699,25 @@ def _newest_rows(
 def _said_words(messages: Sequence[Message]) -> list[frozenset[str]]:
     """Each of the span's user messages' words (an assistant echoing its tools is not one)."""
     return [said_words(content_text(m)) for m in messages if m.role == "user" and not m.is_summary]
+
+
+_REQUEST_REACH = 4
+"""How far before a tool result the user's request for it may be: the request, the call,
+perhaps a parallel call or an assistant's word between, then the result."""
+
+
+def _request(sayings: Sequence[tuple[int, str, frozenset[str]]], pos: int) -> frozenset[str] | None:
+    """The words of the user's request a tool result at ``pos`` answers, or None.
+
+    "Pull up the invoices, what's due on the Okonkwo one?": a user names the row they want in
+    the request that fetches the table, before any row is shown (the ``asked_rows`` rule).
+    The last user message before ``pos``, at most :data:`_REQUEST_REACH` messages before it,
+    read as a message after the result would be: its cells and descriptions name rows.
+    """
+    before = [(at, words) for at, role, words in sayings if at < pos and role == "user"]
+    if not before or pos - before[-1][0] > _REQUEST_REACH:
+        return None
+    return before[-1][1]
 
 
 def _sayings(messages: Sequence[Message]) -> list[tuple[int, str, frozenset[str]]]:
