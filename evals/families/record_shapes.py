@@ -13,8 +13,8 @@ programs and exports do, 3 to 5 rows each, a free-text ``note`` column last:
 For each planted table, a quarter of the time the user's request for it names the row ("Run
 list_invoices for me, I want the Okonkwo one."); otherwise a user turn 1 to 12 turns later (a
 third of them 20 to 40 turns later) names a row by its key cell and asks about it without
-saying the fact, another cell of that row. Filler: tables of the same shapes nobody refers to again and the small talk of
-:mod:`evals.families.blind.base`.
+saying the fact, another cell of that row. Filler: tables of the same shapes nobody refers to
+again and the small talk of :mod:`evals.families.blind.base`.
 """
 
 from __future__ import annotations
