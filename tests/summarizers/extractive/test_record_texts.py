@@ -139,3 +139,41 @@ def test_three_records_named_later_are_a_table_and_the_ablation_cuts_them() -> N
     later = "Did the Oduya booking get confirmed?"
     assert "KB-21240 | 19.25 | 2027-05-11" in summary(blocks, later)
     assert "KB-21240" not in summary(blocks, later, ("small_tables",))
+
+
+def asked(result: str, request: str, ablate: tuple[str, ...] = ()) -> str:
+    messages = [
+        msg("u0", request),
+        call("a1", "c1", "kennel_bookings", {"week": "19"}),
+        msg("t1", result, "tool", tool_call_id="c1"),
+        msg("a2", "That's on that row of the list above.", "assistant"),
+        *talk(),
+    ]
+    request_ = SummaryRequest(
+        messages=messages, max_tokens=200, token_counter=ApproxCounter(), previous_summary=None
+    )
+    return run_sync(ExtractiveSummarizer(ablate=list(ablate)).summarize(request_)).text
+
+
+def test_a_row_named_in_the_request_for_the_table_is_kept() -> None:
+    blocks = "\n\n".join(
+        "\n".join(f"{h}: {c}" for h, c in zip(HEADER, b, strict=True)) for b in BOOKINGS
+    )
+    for request in (
+        "Pull up this week's bookings, what's the nightly on the Oduya one?",
+        "Pull up the bookings, the picked up by the daughter booking, what's the ref?",
+    ):
+        assert "KB-21240 | 19.25 | 2027-05-11" in asked(blocks, request)
+        assert "KB-21240" not in asked(blocks, request, ("asked_rows",))
+    # a request further back than the call before the result names nothing
+    far = [msg("u0", "What's the nightly on the Oduya one?"), *talk()[:6]]
+    messages = [
+        *far,
+        call("a1", "c1", "kennel_bookings", {"week": "19"}),
+        msg("t1", blocks, "tool", tool_call_id="c1"),
+        *talk(),
+    ]
+    request_ = SummaryRequest(
+        messages=messages, max_tokens=200, token_counter=ApproxCounter(), previous_summary=None
+    )
+    assert "KB-21240" not in run_sync(ExtractiveSummarizer().summarize(request_)).text
