@@ -162,8 +162,8 @@ def _delimited_table(lines: list[str], strict: bool = True) -> Table | None:
 
     A quoted cell may hold the separator (``"July 16, 2027"``); a row may be an empty cell
     short of the header (a spreadsheet drops trailing tabs). With ``strict`` (the
-    ``delimited_rows`` rule), most rows are whole: a title with a comma ("ROTA, NEXT WEEK")
-    over a report whose lines have none is two columns of which every row fills one.
+    ``delimited_rows`` rule), most rows hold the separator: a title with a comma ("ROTA, NEXT
+    WEEK") over a report whose lines have none is two columns of which every row fills one.
     """
     for sep in ("\t", ",", ";"):
         if sep not in lines[0]:
@@ -175,7 +175,7 @@ def _delimited_table(lines: list[str], strict: bool = True) -> Table | None:
         width = len(split[0])
         if width < 2 or any(not width - 1 <= len(row) <= width for row in split):
             continue
-        if strict and 2 * sum(len(row) == width for row in split[1:]) < len(split) - 1:
+        if strict and 2 * sum(len(row) >= 2 for row in split[1:]) < len(split) - 1:
             continue
         rows = [row + [""] * (width - len(row)) for row in split[1:]]
         if _header_ok(split[0]):

@@ -177,3 +177,11 @@ def test_a_row_named_in_the_request_for_the_table_is_kept() -> None:
         messages=messages, max_tokens=200, token_counter=ApproxCounter(), previous_summary=None
     )
     assert "KB-21240" not in run_sync(ExtractiveSummarizer().summarize(request_)).text
+
+
+def test_a_spreadsheet_whose_last_column_is_mostly_empty_is_still_read() -> None:
+    lines = ["owner\tdog\tbooking_ref\tnotes"]
+    lines += [f"{b[0]}\t{b[1]}\t{b[3]}" for b in BOOKINGS[:3]]  # trailing tabs dropped
+    lines.append(f"{BOOKINGS[3][0]}\t{BOOKINGS[3][1]}\t{BOOKINGS[3][3]}\t{BOOKINGS[3][6]}")
+    found = text_table("\n".join(lines))
+    assert found is not None and found[1][0] == ["Pemberton", "border collie", "KB-20931", ""]
