@@ -16,9 +16,11 @@ from summem.tokens.base import ApproxCounter
 from tests.summarizers.extractive.spans import call, msg, talk
 
 BOOKINGS = (
-    ("Pemberton", "border collie", "Run 4", "KB-20931", "18.50", "2027-05-02", "needs her own blanket"),
+    ("Pemberton", "border collie", "Run 4", "KB-20931", "18.50", "2027-05-02",
+     "needs her own blanket"),
     ("Yusuf Aydin", "greyhound", "Run 1", "KB-21007", "22.00", "2027-05-04", "ok"),
-    ("Marchetti", "pug", "Run 4", "KB-21188", "15.75", "2027-05-09", "no chicken, allergic to it since the spring"),
+    ("Marchetti", "pug", "Run 4", "KB-21188", "15.75", "2027-05-09",
+     "no chicken, allergic to it since the spring"),
     ("Oduya", "lurcher", "Run 2", "KB-21240", "19.25", "2027-05-11", "picked up by the daughter"),
 )  # fmt: skip
 HEADER = ("owner", "dog", "run", "booking_ref", "nightly", "arrives", "notes")
