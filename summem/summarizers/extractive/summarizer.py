@@ -169,6 +169,7 @@ from summem.summarizers.extractive.tool_facts import (
     min_rows,
     read_table,
     table_referred,
+    table_size,
     tool_body,
 )
 from summem.summarizers.render import content_text, format_call, message_timestamp, tool_names
@@ -562,7 +563,7 @@ class ExtractiveSummarizer:
         for k in reversed(range(len(remembered))):  # the newest table first
             item = remembered[k]
             table = recall_table(item.get("table"))
-            if table is None or len(table[1]) < min_rows(readers(self.ablate)):
+            if table is None or len(table[1]) < min_rows(readers(self.ablate), table_size(table)):
                 continue
             header = tuple(table[0])
             nouns = row_nouns(item["head"])
@@ -1125,7 +1126,7 @@ class ExtractiveSummarizer:
                 if self.tables and "table_rows" not in off:
                     # the span's big tables are read once already (``versions``)
                     table = shown if versions is not None else read_table(text, shapes=shapes)
-                    big = table is not None and len(table[1]) >= min_rows(shapes)
+                    big = table is not None and len(table[1]) >= min_rows(shapes, len(text))
                     if _used_table(body, named, min_rows(shapes)):
                         one_row = (
                             big and "table_recall" not in off and _keyed_alone(table, named, head)
@@ -1616,8 +1617,9 @@ def _kept_users(kept: Sequence[Message], shapes: bool | AbstractSet[str] = True)
     out: list[Message] = []
     for m in kept:
         if m.role == "tool":
-            table = read_table(content_text(m), shapes=shapes)
-            if table is not None and len(table[1]) >= min_rows(shapes):
+            text = content_text(m)
+            table = read_table(text, shapes=shapes)
+            if table is not None and len(table[1]) >= min_rows(shapes, len(text)):
                 break
         elif m.role == "user" and not m.is_summary and not m.name:
             out.append(m)
@@ -1642,7 +1644,7 @@ def _shown_tables(
             lead, rest = leading_stamp(text)
             text = rest if lead else text
         table = read_table(text, shapes=shapes)
-        if table is not None and len(table[1]) >= min_rows(shapes):
+        if table is not None and len(table[1]) >= min_rows(shapes, len(text)):
             out[pos] = table
     return out
 

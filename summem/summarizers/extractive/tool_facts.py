@@ -39,6 +39,7 @@ __all__ = [
     "min_rows",
     "read_table",
     "table_referred",
+    "table_size",
     "tool_body",
 ]
 
@@ -101,7 +102,7 @@ def tool_body(
     except ValueError:
         parsed = None
     table = find_table(parsed, result, shapes=shapes) if tables else None
-    if table is not None and len(table[1]) >= min_rows(shapes):
+    if table is not None and len(table[1]) >= min_rows(shapes, len(result)):
         nouns = row_nouns(head)
         body = compact_table(table, _MAX_RESULT_CHARS, referred, nouns=nouns)
     elif isinstance(parsed, (dict, list)):
@@ -114,15 +115,24 @@ def tool_body(
     return f"{head} -> {_clip(body, _MAX_RESULT_CHARS)}"
 
 
-def min_rows(shapes: bool | AbstractSet[str] = True) -> int:
+def min_rows(shapes: bool | AbstractSet[str] = True, size: int | None = None) -> int:
     """Rows a table needs to be read as one (a record or two are fields, not rows to pick).
 
-    :data:`MIN_TABLE_ROWS`; with the ``small_tables`` rule, :data:`SMALL_TABLE_ROWS`: a tool
-    lists three jobs as it lists five, and three records as text (``key: value`` blocks, XML,
-    columns) are too long for a clipped line: the row a user names later is cut off.
+    :data:`MIN_TABLE_ROWS`; with the ``small_tables`` rule, :data:`SMALL_TABLE_ROWS` for a
+    table whose text (``size`` characters; None: a record already shown) is longer than a
+    result's clipped text (:data:`_MAX_TEXT_CHARS`): a tool lists three jobs as it lists five, and
+    three records as text (``key: value`` blocks, XML, columns) are cut off in a clipped line,
+    the row a user names with them. Three short records fit the line whole and stay so.
     """
     on = shapes if not isinstance(shapes, bool) else (READERS if shapes else frozenset())
-    return SMALL_TABLE_ROWS if "small_tables" in on else MIN_TABLE_ROWS
+    if "small_tables" in on and (size is None or size > _MAX_TEXT_CHARS):
+        return SMALL_TABLE_ROWS
+    return MIN_TABLE_ROWS
+
+
+def table_size(table: tuple[list[str], list[list[str]]]) -> int:
+    """About how many characters ``table``'s text had: its cells and a separator each."""
+    return sum(len(c) + 3 for row in [table[0], *table[1]] for c in row)
 
 
 def read_table(

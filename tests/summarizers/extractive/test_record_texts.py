@@ -187,3 +187,9 @@ def test_a_spreadsheet_whose_last_column_is_mostly_empty_is_still_read() -> None
     lines.append(f"{BOOKINGS[3][0]}\t{BOOKINGS[3][1]}\t{BOOKINGS[3][3]}\t{BOOKINGS[3][6]}")
     found = text_table("\n".join(lines))
     assert found is not None and found[1][0] == ["Pemberton", "border collie", "KB-20931", ""]
+
+
+def test_three_short_records_stay_whole_as_a_line() -> None:
+    short = "\n\n".join(f"owner: {b[0]}\nref: {b[3]}\nnightly: {b[4]}" for b in BOOKINGS[1:])
+    text = summary(short, "Did the Oduya booking get confirmed?")
+    assert "KB-21007" in text and "KB-21188" in text and "KB-21240" in text  # every row
