@@ -26,6 +26,7 @@ from evals.families import (
     blind13,
     blind14,
     fixups,
+    intl_changes,
     passing,
     scripts,
 )
@@ -48,6 +49,7 @@ GENERATORS = {
     **blind14.GENERATORS,
     **fixups.GENERATORS,
     **scripts.GENERATORS,
+    **intl_changes.GENERATORS,
     "passing-details": passing.generate,
     "prose-answers": answers.generate,
 }
@@ -297,6 +299,16 @@ FAMILIES: dict[str, Family] = {
             "Hebrew, with their own digits and calendars, in English or their language; about "
             "half replaced later by the user",
             style="scripts",
+        ),
+        Family(
+            "intl-changes",
+            360,
+            16,
+            about="own (not held out, round 14): delivery dates and prices in Japanese, "
+            "Chinese, Thai, Hindi, Arabic, Russian, Korean and Amharic, in messages of several "
+            "sentences ended by their script's full stop, values written into text without "
+            "spaces or in ideographs; most changed later, in the language itself",
+            style="intl-changes",
         ),
         Family(
             "blind2-tables",

@@ -34,7 +34,7 @@ from evals.metrics.fragments import FragmentCount, HistoryIndex, summary_fragmen
 from evals.metrics.retention import fact_retention
 from evals.progress import progress_bar
 from evals.runners.report import markdown_table, report_metadata, write_json_report
-from evals.text import normalize_text
+from evals.text import find_normalized, normalize_text
 from summem.clients.base import LLMClient
 from summem.messages import Message
 from summem.reducers.summarization import SummarizationReducer
@@ -136,17 +136,17 @@ def _probe(
     stale = unmarked = stale_only = 0
     padded = f" {reading} "
     for f in corrected:
-        spots = [padded.find(f" {normalize_text(old)} ") for old in f.stale_values]
+        spots = [find_normalized(reading, normalize_text(old)) for old in f.stale_values]
         spots = [at for at in spots if at >= 0]
         if not spots:
             continue
         stale += 1
-        unmarked += any(f" {normalize_text(f.value)} " not in padded[at:] for at in spots)
+        unmarked += any(find_normalized(reading, normalize_text(f.value), at) < 0 for at in spots)
         stale_only += f.id in lost
     choices = [f for f in facts if f.rejected or f.confirm_index is not None]
     unclear = rejected_only = 0
     for f in choices:
-        offered = any(f" {normalize_text(o)} " in padded for o in f.rejected)
+        offered = any(find_normalized(reading, normalize_text(o)) >= 0 for o in f.rejected)
         if f.id in lost:
             rejected_only += offered
         elif offered and not _accepted(f, history, view, padded):

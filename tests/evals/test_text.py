@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from evals.text import contains_normalized, normalize_text, person_neutral
+from evals.text import contains_normalized, find_normalized, normalize_text, person_neutral
 
 
 def test_composed_and_decomposed_letters_are_the_same_word() -> None:
@@ -33,3 +33,22 @@ def test_person_neutral_folds_personal_pronouns_so_a_rewrite_in_the_third_person
     assert not contains_normalized(normalize_text("closer to my faith"), "her faith")
     assert person_neutral("he did it himself for them") == "prn did it prnself for prn"
     assert person_neutral("mycology is mine") == "mycology is prn"  # whole words only
+
+
+def test_values_in_text_without_spaces_are_found() -> None:
+    """Thai and Japanese put no space around a value; a summary holding it verbatim holds it."""
+    japanese = normalize_text("担当は山田太郎です。配送日は3月14日、よろしくお願いします。")
+    assert contains_normalized(japanese, "山田太郎")
+    assert contains_normalized(japanese, "14")
+    assert contains_normalized(normalize_text("ราคารวม1,300บาทครับ"), "1,300")
+    assert not contains_normalized(japanese, "4")  # a digit inside a number is not the number
+    assert not contains_normalized(normalize_text("จัดส่ง 140 ชิ้น"), "14")
+    assert not contains_normalized(normalize_text("order 12022"), "2022")
+
+
+def test_find_normalized_gives_the_word_start_from_a_position() -> None:
+    """Where a value stands, in the haystack's own positions, spaced or not."""
+    assert find_normalized("a 14 b 14", "14") == 2
+    assert find_normalized("a 14 b 14", "14", 3) == 7
+    assert find_normalized("配送日は3月14日", "14") == 6
+    assert find_normalized("配送日は3月14日", "14", 7) == -1
