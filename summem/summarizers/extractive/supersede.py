@@ -650,6 +650,8 @@ def relayed_changes(facts: Sequence[Fact]) -> int:
     for at, fact in enumerate(ordered):
         if fact.order[0] != 2 or fact.state == 2 or fact.marks or fact.supersedes:
             continue
+        if not fact.line.startswith("- tool: "):
+            continue  # a speaker's own change: supersede and negated read it
         for sentence in _prose(fact):
             kinds, subject = _typed(sentence)
             if _REVISING.isdisjoint(w.lower() for w in _cased_words(sentence)):
