@@ -681,26 +681,28 @@ def _prose(fact: Fact) -> list[str]:
 def _changed_by(
     earlier: Sequence[Fact], kind: str, values: set[str], subject: frozenset[str]
 ) -> list[Fact]:
-    """The statements of ``earlier`` whose value of ``kind`` a relayed change gives anew."""
+    """The statements of ``earlier`` whose value of ``kind`` a relayed change gives anew.
+
+    Every earlier statement competes for the best fit, replaced and marked ones too: once the
+    venue's deposit has been changed, its older statements must not leave the venue's
+    balance (two subject words shared, where the deposit's share three) as the best fit.
+    """
     hits: list[tuple[int, str, Fact]] = []
     for old in earlier:
-        if old.state == 2 or old.corrected_by is not None:
-            continue
         fits = []
         for sentence in _prose(old):
             was_kinds, was_subject = _typed(sentence)
             was = was_kinds.get(kind, set())
             shared = len(subject & was_subject)
-            if len(was) == 1 and was != values and shared >= _RELAY_SHARED:
+            if len(was) == 1 and shared >= _RELAY_SHARED:
                 fits.append((shared, next(iter(was)), old))
         if fits:
             hits.append(max(fits, key=lambda f: f[0]))
-    if not hits:
-        return []
-    most = max(n for n, _v, _o in hits)
-    best = [(v, o) for n, v, o in hits if n == most]
-    if len({v for v, _o in best}) > 1:
-        return []  # statements of other values fit as well: which one changed is unclear
+    most = max((n for n, _v, _o in hits), default=0)
+    best = [(v, o) for n, v, o in hits if n == most and o.state != 2 and o.corrected_by is None]
+    if len({v for v, _o in best}) != 1 or values == {best[0][0]}:
+        return []  # other values fit as well (which one changed is unclear), or none is
+        # current any more, or the value is said already
     return [o for _v, o in best]
 
 

@@ -16,6 +16,8 @@ from summem._flow import run_sync
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryOutput, SummaryRequest
 from summem.summarizers.extractive import ExtractiveSummarizer
+from summem.summarizers.extractive.selection import Fact, make_fact
+from summem.summarizers.extractive.supersede import relayed_changes
 from summem.tokens.base import ApproxCounter
 
 
@@ -186,3 +188,19 @@ def test_the_link_is_read_once_and_kept() -> None:
     second = summarize([msg("n0", FILLER[0]), msg("n1", FILLER[1])], previous=first)
     assert tool_marks(second) == [["s0"]]
     assert "9100.20" in summarize([msg("n2", FILLER[2])], max_tokens=60, previous=second).text
+
+
+def _fact(line: str, at: int, span: int = 2) -> Fact:
+    return make_fact(line, None, 1.0, [f"m{at}"], (span, at, 0), frozenset())
+
+
+def test_a_changed_statement_still_fits_best() -> None:
+    """The deposit's statement, already changed (its change no longer a candidate), fits the
+    email best: the balance, which shares only "wedding venue", must not be marked."""
+    deposit = _fact("- user: The wedding venue deposit is 2400.50, payable next month.", 0, 1)
+    balance = _fact("- user: The wedding venue balance is 9100.20, due the week before.", 1, 1)
+    deposit.corrected_by = _fact("- user: placeholder", 9, 1)
+    mail = "Following our call, your wedding venue deposit is now 1800.75 after all."
+    result = _fact(f"- tool: search_email(query=venue) -> [0].body={mail}", 2)
+    assert relayed_changes([deposit, balance, result]) == 0
+    assert balance.corrected_by is None
