@@ -625,7 +625,7 @@ _STEM = 5
 "renewal", "start" and "starts")."""
 
 
-def relayed_changes(facts: Sequence[Fact]) -> int:
+def relayed_changes(facts: Sequence[Fact], tools: bool = True, speakers: bool = True) -> int:
     """Mark the statement whose value a tool result's prose changes; return how many.
 
     "Your kitchen refit start date has been moved to 2 February 2027." in an email a search
@@ -644,14 +644,20 @@ def relayed_changes(facts: Sequence[Fact]) -> int:
     its balance for "your wedding venue payment is now 1800"), nothing is marked. Only a
     result of the new span is read, once: its link is restored from provenance later
     (:func:`link_marks`). Ablation name ``tool_changes``.
+
+    ``speakers`` (ablation name ``spoken_changes``): a speaker's statement is read the same
+    way, for a change said in other words than :func:`supersede` needs ("They knocked the
+    venue deposit down to 1800." after "Venue deposit has gone up, they now want 2400.": each
+    names something the other does not). Not guarded yet against another quantity of the same
+    thing ("we've spent 4000 of the kitchen budget now" after "the kitchen budget is 9000").
     """
     ordered = sorted(facts, key=lambda f: f.order[:2])
     marked = 0
     for at, fact in enumerate(ordered):
         if fact.order[0] != 2 or fact.state == 2 or fact.marks or fact.supersedes:
             continue
-        if not fact.line.startswith("- tool: "):
-            continue  # a speaker's own change: supersede and negated read it
+        if not (tools if fact.line.startswith("- tool: ") else speakers):
+            continue
         for sentence in _prose(fact):
             kinds, subject = _typed(sentence)
             if _REVISING.isdisjoint(w.lower() for w in _cased_words(sentence)):

@@ -204,3 +204,49 @@ def test_a_changed_statement_still_fits_best() -> None:
     result = _fact(f"- tool: search_email(query=venue) -> [0].body={mail}", 2)
     assert relayed_changes([deposit, balance, result]) == 0
     assert balance.corrected_by is None
+
+
+SPOKEN = [
+    (
+        "Venue deposit has gone up, they now want 2400.50 for the day.",
+        "They knocked the venue deposit down to 1800.75.",
+        "2400.50",
+        "1800.75",
+    ),
+    (
+        "Another new van hire reference, RD-3960-S, for the move.",
+        "Van hire reissued the booking, new reference HE365210.",
+        "rd-3960-s",
+        "he365210",
+    ),
+]
+
+
+def user_marks(out: SummaryOutput) -> list[list[str]]:
+    return [ids for line, ids in marks(out).items() if "tool:" not in line]
+
+
+@pytest.mark.parametrize(("old", "new", "_was", "_now"), SPOKEN)
+def test_a_change_said_in_other_words_marks_the_older_statement(
+    old: str, new: str, _was: str, _now: str
+) -> None:
+    """Each names a word the other does not, so supersede leaves them apart."""
+    said = chat(old, "The removal van comes at 9am, the driver is Emrys Hawtrey.", new)
+    assert user_marks(summarize(said)) == [["s0"]]
+    assert user_marks(summarize(said, ablate=("spoken_changes",))) == []
+
+
+@pytest.mark.parametrize("budget", [20, 25, 30, 40])
+@pytest.mark.parametrize(("old", "new", "was", "now"), SPOKEN)
+def test_a_value_changed_in_other_words_never_stays_alone(
+    old: str, new: str, was: str, now: str, budget: int
+) -> None:
+    said = chat(old, "The removal van comes at 9am, the driver is Emrys Hawtrey.", new)
+    text = summarize(said, max_tokens=budget).text.lower()
+    assert was not in text or now in text
+
+
+def test_two_things_of_one_kind_are_not_one_changed() -> None:
+    """A change of the deposit does not mark the balance it shares "wedding venue" with."""
+    said = chat(*VENUE, "The wedding venue deposit went down to 1800.75 in the end.")
+    assert all("9100.20" not in line for line in marks(summarize(said)))
