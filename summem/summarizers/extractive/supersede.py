@@ -648,8 +648,13 @@ def relayed_changes(facts: Sequence[Fact], tools: bool = True, speakers: bool = 
     ``speakers`` (ablation name ``spoken_changes``): a speaker's statement is read the same
     way, for a change said in other words than :func:`supersede` needs ("They knocked the
     venue deposit down to 1800." after "Venue deposit has gone up, they now want 2400.": each
-    names something the other does not). Not guarded yet against another quantity of the same
-    thing ("we've spent 4000 of the kitchen budget now" after "the kitchen budget is 9000").
+    names something the other does not). Only the same speaker's statement is marked, and
+    only one naming all but one of the change's subject words: the assistant's "so the
+    deposit is now 1800 by my count" is not the user's change, and a speaker's statement
+    naming two things the older one does not is about something else (without this guard,
+    held-out blind2-revisions lost 0.069 at 4,000 tokens, 20 seeds). Not guarded yet against
+    another quantity of the same thing ("we've spent 4000 of the kitchen budget now" after
+    "the kitchen budget is 9000").
     """
     ordered = sorted(facts, key=lambda f: f.order[:2])
     marked = 0
@@ -664,6 +669,14 @@ def relayed_changes(facts: Sequence[Fact], tools: bool = True, speakers: bool = 
                 continue  # no word says the value is a new one
             for kind, values in kinds.items():
                 older = _changed_by(ordered[:at], kind, values, subject) if len(values) == 1 else []
+                if not fact.line.startswith("- tool: "):
+                    who = fact.line[2:].partition(": ")[0]
+                    older = [
+                        o
+                        for o in older
+                        if o.line[2:].partition(": ")[0] == who
+                        and any(len(subject - _typed(t)[1]) <= 1 for t in _prose(o))
+                    ]
                 for old in older:
                     _mark(old, fact)
                     marked += old.corrected_by is fact

@@ -250,3 +250,16 @@ def test_two_things_of_one_kind_are_not_one_changed() -> None:
     """A change of the deposit does not mark the balance it shares "wedding venue" with."""
     said = chat(*VENUE, "The wedding venue deposit went down to 1800.75 in the end.")
     assert all("9100.20" not in line for line in marks(summarize(said)))
+
+
+def test_another_speakers_statement_is_not_a_change() -> None:
+    """The assistant's reckoning is no change of what the user said (``spoken_changes``
+    marks only the same speaker's statement)."""
+    reckoning = "Noted, so the wedding venue deposit is now 1800.75 by my count."
+    said = [*chat(VENUE[0]), msg("x0", reckoning, "assistant")]
+    assert marks(summarize(said)) == {}
+
+
+def test_a_change_naming_two_more_things_is_not_a_change() -> None:
+    said = chat(VENUE[0], "The wedding venue catering deposit for the band is now 1800.75.")
+    assert marks(summarize(said)) == {}
