@@ -130,6 +130,7 @@ from summem.summarizers.extractive.supersede import (
     link_marks,
     mark,
     negated,
+    relayed_changes,
     replaced_values,
     supersede,
     value_words,
@@ -293,6 +294,8 @@ _SELECTION_HEURISTICS = (
     "whole_cells",
     "script_words",
     "embedded_values",
+    "tool_changes",
+    "spoken_changes",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -473,6 +476,8 @@ class ExtractiveSummarizer:
             self._bind_named_rows(old + new, lent)
         if "negated" not in off:  # after the discounts: "Zofia now, not Sofia" ranks first
             negated(old + new, renames="renamed" not in off)
+        if "supersession" not in off:  # an email's "now 1800", "they knocked it down to 1800"
+            relayed_changes(old + new, "tool_changes" not in off, "spoken_changes" not in off)
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)
