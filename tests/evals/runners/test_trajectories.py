@@ -161,8 +161,12 @@ def test_a_summarizer_that_never_lets_old_facts_go_fails_the_correction_family()
 
     def weakened(cfg: EngineConfig, **kw: Any) -> Any:
         reducer = real_build(cfg, **kw)
+        # nor may it mark a carried line stale from a later statement in other words
+        # (relayed_changes): marked, the old line counts as let go
         reducer.summarizer = ExtractiveSummarizer(
-            carry_share=1.0, new_share=0.0, ablate=["repeats"]
+            carry_share=1.0,
+            new_share=0.0,
+            ablate=["repeats", "spoken_changes", "tool_changes"],
         )
         return reducer
 
