@@ -91,15 +91,19 @@ def text_table(text: str, on: AbstractSet[str] = TEXT_READERS) -> Table | None:
             table = _delimited_table(body, strict) if parse is _delimited_table else parse(body)
             if table is not None:
                 return table
-    if "grouped_reports" in on:
+    if "grouped_reports" in on and len(text) <= _MAX_READ_CHARS:
         table = _grouped_table(lines)
         if table is not None:
             return table
-    if "spaced_columns" in on:
-        for body in _trimmed(lines):
-            table = _spaced_table(body)
-            if table is not None:
-                return table
+    if "spaced_columns" in on and len(text) <= _MAX_READ_CHARS:
+        work = _Work()
+        try:
+            for body in _trimmed(lines):
+                table = _spaced_table(body, work)
+                if table is not None:
+                    return table
+        except _TooLong:
+            return None
     return None
 
 
@@ -271,13 +275,53 @@ _PARSERS: tuple[Callable[[list[str]], Table | None], ...] = (
 _KEY_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.#/-]{0,30}")
 """A column's name in a header of words one space apart: a word or a ``snake_case`` key."""
 _MAX_SPACED_COLUMNS = 12
+_MAX_SPACED_ROWS = 60
+"""Rows of columns one space apart read (``spaced_columns``); a longer listing is no table."""
+_MAX_EXTRA_WORDS = 24
+"""Words a row of columns one space apart may have beyond one a column (its free text)."""
+_MAX_CELL_WORDS = 8
+"""Words of a cell of columns one space apart but the last (a name, a short phrase); the last
+column, a note, takes what is left."""
+_MAX_READ_CHARS = 12_000
+"""The longest text read as columns one space apart or as a grouped report: the readers of
+shapes no program's parser names stay cheap beside the others (main's readers take 35 ms on a
+2,000-row listing; cutting every row of it into cells took 3 s before the bounds)."""
+_MAX_WORK = 40_000
+"""Steps (a cell tried, a partial cutting kept) cutting one text's rows into cells may take,
+over every row and every way of leaving out a caption; past it the text is no table."""
+_SENTENCE_END_RE = re.compile(r"[A-Za-z][.!?][\"')\u201d]?$")
+"""A line ending a sentence ("...this week."): prose, never a row of columns one space apart."""
 
 
-def _word_kind(cell_text: str) -> str:
-    """A cell's kind for lining up rows: ``number``, ``digits`` (a code, a date) or ``words``."""
-    if _VALUE_RE.fullmatch(cell_text):
+class _TooLong(Exception):
+    """Cutting a text's rows into cells took :data:`_MAX_WORK` steps: the text is no table."""
+
+
+class _Work:
+    """What is left of one text's :data:`_MAX_WORK` (shared by every row and trimmed body)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int = _MAX_WORK) -> None:
+        self.left = left
+
+    def spend(self, steps: int = 1) -> None:
+        self.left -= steps
+        if self.left < 0:
+            raise _TooLong
+
+
+def _word_kind(words: Sequence[str]) -> str:
+    """A cell's kind for lining up rows: ``number``, ``digits`` (a code, a date) or ``words``.
+
+    A value is one word (a date in words is one: :func:`_spaced_words`): words around a digit
+    are a name ("Run 4") or prose ("finished 12 tasks"), of words.
+    """
+    if len(words) != 1:
+        return "words"
+    if _VALUE_RE.fullmatch(words[0]):
         return "number"
-    return "digits" if any(c.isdigit() for c in cell_text) else "words"
+    return "digits" if any(c.isdigit() for c in words[0]) else "words"
 
 
 _DATE_WORDS_RE = re.compile(
@@ -299,7 +343,7 @@ def _bare_counts(cells: list[str]) -> int:
     return sum(c.isdigit() for c in cells)
 
 
-def _spaced_table(lines: list[str]) -> Table | None:
+def _spaced_table(lines: list[str], work: _Work) -> Table | None:
     """Columns one space apart (the ``spaced_columns`` rule): a header of names, rows of values.
 
     A quick ``print(*row)`` or ``echo`` writes a table so: nothing tells the columns apart but
@@ -309,11 +353,13 @@ def _spaced_table(lines: list[str]) -> Table | None:
     words; a free-text cell takes the words left over, the last one first. Strict, as prose is
     no table: no line has two spaces in a row, the header is 3-12 names (a word or a
     ``snake_case`` key, none a stopword, none said twice), every row has at least as many
-    words as the header, and every row fits the one pattern of kinds. Of the patterns every
-    row fits, the one with columns of words first: a table names its rows first and notes
-    them last, so a run of words at the end is one note, not a name and a note.
+    words as the header and none ends a sentence, a value is one word, no column but the last
+    has stopwords in most rows, and every row fits the one pattern of kinds. Of the patterns
+    every row fits, the one with columns of words first: a table names its rows first and
+    notes them last, so a run of words at the end is one note, not a name and a note. Bounded:
+    at most :data:`_MAX_SPACED_ROWS` rows, and ``work`` (:data:`_MAX_WORK`) for all the cutting.
     """
-    if any("  " in line or "\t" in line for line in lines):
+    if len(lines) - 1 > _MAX_SPACED_ROWS or any("  " in line or "\t" in line for line in lines):
         return None
     header = lines[0].split(" ")
     k = len(header)
@@ -321,18 +367,21 @@ def _spaced_table(lines: list[str]) -> Table | None:
         return None
     if not all(_KEY_WORD_RE.fullmatch(h) and h.lower() not in STOPWORDS for h in header):
         return None
+    if any(_SENTENCE_END_RE.search(line) for line in lines[1:]):
+        return None
     rows = [_spaced_words(line) for line in lines[1:]]
     if len(rows) < 2 or any(not k <= len(r) <= k + _MAX_EXTRA_WORDS for r in rows):
         return None
     ways = []
+    common: set[tuple[str, ...]] | None = None
     for words in rows:
-        way = _cut_ways(words, k, None)
-        if way is None:
+        way = _cut_ways(words, k, None, common, work)
+        fits = {kinds for kinds in way if any(kind != "words" for kind in kinds)}
+        common = fits if common is None else common & fits
+        if not common:
             return None
         ways.append(way)
-    common = set(ways[0]).intersection(*ways[1:])
-    common = {kinds for kinds in common if any(kind != "words" for kind in kinds)}
-    if not common:
+    if common is None:
         return None
     # the fewest values run together; the fewest bare counts ("Bluebox 1" is one name); then
     # the columns of words first, as a note ends a row
@@ -348,13 +397,22 @@ def _spaced_table(lines: list[str]) -> Table | None:
     picked = [w[kinds][1] for w in ways]
     widths = [sorted(len(r[j].split()) for r in picked)[len(picked) // 2] for j in range(k)]
     for i, words in enumerate(rows):
-        again = _cut_ways(words, k, widths)
-        if again is not None and kinds in again:
+        if [len(c.split()) for c in picked[i]] == widths:
+            continue  # cut as the usual row is already
+        again = _cut_ways(words, k, widths, {kinds}, work)
+        if kinds in again:
             picked[i] = again[kinds][1]
+    if any(_mostly_stopwords([r[j] for r in picked]) for j in range(k - 1)):
+        return None
     return [cell(h) for h in header], [[cell(c) for c in r] for r in picked]
 
 
-_MAX_EXTRA_WORDS = 40
+def _mostly_stopwords(column: list[str]) -> bool:
+    """Whether most cells of a column hold a stopword: phrases of prose, not names or values."""
+    held = sum(any(w.lower() in STOPWORDS for w in c.split()) for c in column)
+    return 2 * held > len(column)
+
+
 _VALUES_APART = 10**6
 _CASE_APART = 10**3
 _WORDS_APART = 10**2
@@ -367,14 +425,16 @@ def _same_case(before: str, after: str) -> bool:
     return a.isalpha() and b.isalpha() and a.isupper() == b.isupper()
 
 
-_MAX_STATES = 20000
-"""Partial cuttings of one row kept (columns one space apart), past which it is no table."""
-_Way = tuple[int, tuple[int, ...], list[str]]
+_Way = tuple[int, tuple[int, ...]]
 
 
 def _cut_ways(
-    words: list[str], k: int, widths: list[int] | None
-) -> dict[tuple[str, ...], tuple[int, list[str]]] | None:
+    words: list[str],
+    k: int,
+    widths: list[int] | None,
+    allowed: AbstractSet[tuple[str, ...]] | None,
+    work: _Work,
+) -> dict[tuple[str, ...], tuple[int, list[str]]]:
     """Each pattern of kinds ``words`` can be cut into ``k`` cells by, with its best cutting.
 
     Best: the fewest values in one cell (a code, an amount, a date is one; "Run 4" is one);
@@ -382,36 +442,51 @@ def _cut_ways(
     capitalised words together, a phrase lower-case ones: "Cosima Dalrymple | night") and
     words beside a value in its cell; then, given the usual number of words of each column
     (``widths``), the cutting nearest to them; then the words left over in the last cells.
-    None if there are too many ways.
+    Only patterns of ``allowed`` (when given: those earlier rows fit) are followed. Each cell
+    tried and each partial cutting kept spends a step of ``work`` (:class:`_TooLong` past it).
     """
     n = len(words)
-    # states[j][i]: kinds of the first j cells over the first i words -> (cost, lengths, cells)
-    states: list[dict[int, dict[tuple[str, ...], _Way]]] = [{0: {(): (0, (), [])}}]
-    count = 0
+    starts = None if allowed is None else {p[:j] for p in allowed for j in range(k + 1)}
+    digits = [0]
+    for w in words:
+        digits.append(digits[-1] + any(c.isdigit() for c in w))
+    alone = [_word_kind([w]) for w in words]
+    cased = [False] + [_same_case(words[i - 1], words[i]) for i in range(1, n)]
+    # states[j][i]: kinds of the first j cells over the first i words -> (cost, cell lengths)
+    states: list[dict[int, dict[tuple[str, ...], _Way]]] = [{0: {(): (0, ())}}]
     for j in range(k):
         nxt: dict[int, dict[tuple[str, ...], _Way]] = {}
         for i, by_kinds in states[j].items():
-            for end in range(i + 1, n - (k - j - 1) + 1):
-                text = " ".join(words[i:end])
-                kind = _word_kind(text)
-                valued = sum(any(c.isdigit() for c in w) for w in words[i:end])
-                step = (valued - 1 if kind != "words" else 0) * _VALUES_APART
-                step += (end - i - 1 if kind != "words" else 0) * _WORDS_APART
-                step += _CASE_APART * (i > 0 and _same_case(words[i - 1], words[i]))
+            cut = _CASE_APART if cased[i] else 0
+            last = n - (k - j - 1) if j == k - 1 else min(n - (k - j - 1), i + _MAX_CELL_WORDS)
+            for end in range(i + 1, last + 1):
+                work.spend()
+                size, valued = end - i, digits[end] - digits[i]
+                step = cut + (
+                    max(valued - 1, 0) * _VALUES_APART + (size - 1) * _WORDS_APART if valued else 0
+                )
                 if widths is not None:
-                    step += abs(end - i - widths[j])
+                    step += abs(size - widths[j])
+                kind = alone[i] if size == 1 else "words"
                 slot = nxt.setdefault(end, {})
-                for kinds, (cost, lengths, cells) in by_kinds.items():
+                for kinds, (cost, lengths) in by_kinds.items():
                     key = (*kinds, kind)
-                    way = (cost + step, (*lengths, end - i), [*cells, text])
+                    if starts is not None and key not in starts:
+                        continue
+                    way = (cost + step, (*lengths, size))
                     old = slot.get(key)
-                    if old is None or way[:2] < old[:2]:
+                    if old is None or way < old:
+                        work.spend()
                         slot[key] = way
-                        count += 1
-                        if count > _MAX_STATES:
-                            return None
         states.append(nxt)
-    return {kinds: (way[0], way[2]) for kinds, way in states[k].get(n, {}).items()}
+    ways: dict[tuple[str, ...], tuple[int, list[str]]] = {}
+    for kinds, (cost, lengths) in states[k].get(n, {}).items():
+        cells, at = [], 0
+        for size in lengths:
+            cells.append(" ".join(words[at : at + size]))
+            at += size
+        ways[kinds] = (cost, cells)
+    return ways
 
 
 _CELLS_RE = re.compile(r" {2,}|\t")
