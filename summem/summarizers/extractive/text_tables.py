@@ -286,7 +286,7 @@ _MAX_READ_CHARS = 12_000
 """The longest text read as columns one space apart or as a grouped report: the readers of
 shapes no program's parser names stay cheap beside the others (main's readers take 35 ms on a
 2,000-row listing; cutting every row of it into cells took 3 s before the bounds)."""
-_MAX_WORK = 40_000
+_MAX_WORK = 20_000
 """Steps (a cell tried, a partial cutting kept) cutting one text's rows into cells may take,
 over every row and every way of leaving out a caption; past it the text is no table."""
 _SENTENCE_END_RE = re.compile(r"[A-Za-z][.!?][\"')\u201d]?$")
@@ -420,7 +420,9 @@ _WORDS_APART = 10**2
 
 
 def _same_case(before: str, after: str) -> bool:
-    """Whether two words are both capitalised or both lower-case (a value is neither)."""
+    """Whether two words are both capitalised or both lower-case (a value, a code, is neither)."""
+    if any(c.isdigit() for c in before + after):
+        return False
     a, b = before[:1], after[:1]
     return a.isalpha() and b.isalpha() and a.isupper() == b.isupper()
 
@@ -451,7 +453,7 @@ def _cut_ways(
     for w in words:
         digits.append(digits[-1] + any(c.isdigit() for c in w))
     alone = [_word_kind([w]) for w in words]
-    cased = [False] + [_same_case(words[i - 1], words[i]) for i in range(1, n)]
+    cased = [False] + [_same_case(words[i - 1], words[i]) for i in range(1, n)] + [False]
     # states[j][i]: kinds of the first j cells over the first i words -> (cost, cell lengths)
     states: list[dict[int, dict[tuple[str, ...], _Way]]] = [{0: {(): (0, ())}}]
     for j in range(k):
@@ -462,6 +464,8 @@ def _cut_ways(
             for end in range(i + 1, last + 1):
                 work.spend()
                 size, valued = end - i, digits[end] - digits[i]
+                if size > 1 and (cased[i] or cased[end]):
+                    continue  # words run on past a cell of several words: prose, not columns
                 step = cut + (
                     max(valued - 1, 0) * _VALUES_APART + (size - 1) * _WORDS_APART if valued else 0
                 )
