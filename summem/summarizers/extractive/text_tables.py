@@ -453,7 +453,8 @@ def _cut_ways(
     for w in words:
         digits.append(digits[-1] + any(c.isdigit() for c in w))
     alone = [_word_kind([w]) for w in words]
-    cased = [False] + [_same_case(words[i - 1], words[i]) for i in range(1, n)] + [False]
+    cased = [False] + [_same_case(words[i - 1], words[i]) for i in range(1, n)]
+    phrase = [i < n and c and words[i][:1].islower() for i, c in enumerate([*cased, False])]
     # states[j][i]: kinds of the first j cells over the first i words -> (cost, cell lengths)
     states: list[dict[int, dict[tuple[str, ...], _Way]]] = [{0: {(): (0, ())}}]
     for j in range(k):
@@ -464,8 +465,8 @@ def _cut_ways(
             for end in range(i + 1, last + 1):
                 work.spend()
                 size, valued = end - i, digits[end] - digits[i]
-                if size > 1 and (cased[i] or cased[end]):
-                    continue  # words run on past a cell of several words: prose, not columns
+                if size > 1 and (phrase[i] or phrase[end]):
+                    continue  # a lower-case phrase runs on past the cell: prose, not columns
                 step = cut + (
                     max(valued - 1, 0) * _VALUES_APART + (size - 1) * _WORDS_APART if valued else 0
                 )
