@@ -98,7 +98,10 @@ def text_table(text: str, on: AbstractSet[str] = TEXT_READERS) -> Table | None:
     if "spaced_columns" in on and len(text) <= _MAX_READ_CHARS:
         work = _Work()
         try:
-            for body in _trimmed(lines):
+            for head, tail in _trims(lines):
+                body, below = lines[head : len(lines) - tail], lines[len(lines) - tail :]
+                if any(len(line.split(" ")) >= len(body[0].split(" ")) for line in below):
+                    continue  # a line left out below is as long as a row: a row, not a count
                 table = _spaced_table(body, work)
                 if table is not None:
                     return table
@@ -109,7 +112,12 @@ def text_table(text: str, on: AbstractSet[str] = TEXT_READERS) -> Table | None:
 
 def _trimmed(lines: list[str]) -> list[list[str]]:
     """``lines`` with up to two short lines left out at either end, fewest left out first."""
-    out: list[list[str]] = []
+    return [lines[head : len(lines) - tail] for head, tail in _trims(lines)]
+
+
+def _trims(lines: list[str]) -> list[tuple[int, int]]:
+    """The lines :func:`_trimmed` leaves out: how many at the head and at the tail."""
+    out: list[tuple[int, int]] = []
     for dropped in range(2 * _MAX_AROUND + 1):
         for head in range(dropped + 1):
             tail = dropped - head
@@ -117,7 +125,7 @@ def _trimmed(lines: list[str]) -> list[list[str]]:
                 continue
             around = lines[:head] + lines[len(lines) - tail :]
             if all(len(line) <= _MAX_AROUND_CHARS for line in around):
-                out.append(lines[head : len(lines) - tail])
+                out.append((head, tail))
     return out
 
 
@@ -453,6 +461,10 @@ def _cut_ways(
     for w in words:
         digits.append(digits[-1] + any(c.isdigit() for c in w))
     alone = [_word_kind([w]) for w in words]
+    upper, lower = [0], [0]
+    for w in words:
+        upper.append(upper[-1] + w[:1].isupper())
+        lower.append(lower[-1] + w[:1].islower())
     cased = [False] + [_same_case(words[i - 1], words[i]) for i in range(1, n)]
     phrase = [i < n and c and words[i][:1].islower() for i, c in enumerate([*cased, False])]
     # states[j][i]: kinds of the first j cells over the first i words -> (cost, cell lengths)
@@ -467,6 +479,8 @@ def _cut_ways(
                 size, valued = end - i, digits[end] - digits[i]
                 if size > 1 and (phrase[i] or phrase[end]):
                     continue  # a lower-case phrase runs on past the cell: prose, not columns
+                if size > 1 and j < k - 1 and upper[end] > upper[i] and lower[end] > lower[i]:
+                    continue  # a name and words after it ("Margaret Hale brought"): a sentence
                 step = cut + (
                     max(valued - 1, 0) * _VALUES_APART + (size - 1) * _WORDS_APART if valued else 0
                 )
