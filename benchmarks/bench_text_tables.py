@@ -9,9 +9,11 @@ the reader before the new shapes); the ratio is the new readers' cost, whatever 
 
 Texts, generated (seeded): ``listing`` columns one space apart (``print(*row)``: a name, a
 size, a date, an owner); ``notes`` columns one space apart with names and a free-text note
-(the costliest to cut); ``soup`` twelve names over rows of thirty words and a number (read
-as nothing, at the most cost); ``prose`` sentences under a title; ``markdown`` a pipe table,
-which the parsers read at once. Sizes are rows.
+(the costliest to cut); ``soup`` twelve names over rows of thirty words and a number;
+``capitals`` twelve names over rows of capitalised words and codes (read as nothing, at the
+most cost: the step bound); ``numbers`` nine names over rows of 33 numbers; ``prose``
+sentences under a title; ``markdown`` a pipe table, which the parsers read at once. Sizes are
+rows.
 
     python benchmarks/bench_text_tables.py [--sizes 10,60,2000] [--repeat 3]
 """
@@ -59,6 +61,19 @@ def _soup(rows: int, rng: random.Random) -> str:
     return head + "\n" + "\n".join(body)
 
 
+def _capitals(rows: int, rng: random.Random) -> str:
+    words = ("Cd", "Lee", "Kim", "Ab", "7", "2026-01-02", "Bob", "QA-1")
+    head = " ".join(f"c{j}" for j in range(12))
+    body = (" ".join(rng.choice(words) for _ in range(26)) for _ in range(rows))
+    return head + "\n" + "\n".join(body)
+
+
+def _numbers(rows: int, rng: random.Random) -> str:
+    head = " ".join(f"col{j}" for j in range(9))
+    body = (" ".join(str(rng.randint(1, 97)) for _ in range(33)) for _ in range(rows))
+    return head + "\n" + "\n".join(body)
+
+
 def _prose(rows: int, rng: random.Random) -> str:
     body = (
         f"The {rng.choice(_WORDS)} team finished {rng.randint(2, 40)} tasks near the "
@@ -80,6 +95,8 @@ SHAPES: dict[str, Callable[[int, random.Random], str]] = {
     "listing": _listing,
     "notes": _notes,
     "soup": _soup,
+    "capitals": _capitals,
+    "numbers": _numbers,
     "prose": _prose,
     "markdown": _markdown,
 }

@@ -83,6 +83,7 @@ def test_the_text_table_reads_report_their_ratio_to_the_parsers(
     assert rows["listing", 10][3] == "yes" and rows["listing", 70][3] == "no"
     assert rows["notes", 10][3] == "yes"
     assert rows["soup", 10][3] == rows["prose", 10][3] == rows["prose", 70][3] == "no"
+    assert rows["capitals", 10][3] == rows["numbers", 10][3] == "no"
     assert rows["markdown", 70][3] == "yes"
 
 

@@ -294,7 +294,7 @@ _MAX_READ_CHARS = 12_000
 """The longest text read as columns one space apart or as a grouped report: the readers of
 shapes no program's parser names stay cheap beside the others (main's readers take 35 ms on a
 2,000-row listing; cutting every row of it into cells took 3 s before the bounds)."""
-_MAX_WORK = 20_000
+_MAX_WORK = 10_000
 """Steps (a cell tried, a partial cutting kept) cutting one text's rows into cells may take,
 over every row and every way of leaving out a caption; past it the text is no table."""
 _SENTENCE_END_RE = re.compile(r"[A-Za-z][.!?][\"')\u201d]?$")
@@ -397,8 +397,8 @@ def _spaced_table(lines: list[str], work: _Work) -> Table | None:
         common,
         key=lambda ks: (
             sum(w[ks][0] for w in ways) // _VALUES_APART,
-            sum(_bare_counts(w[ks][1]) for w in ways),
             sum(w[ks][0] for w in ways),
+            sum(_bare_counts(w[ks][1]) for w in ways),
             [k != "words" for k in ks],
         ),
     )
@@ -412,12 +412,17 @@ def _spaced_table(lines: list[str], work: _Work) -> Table | None:
             picked[i] = again[kinds][1]
     if any(_mostly_stopwords([r[j] for r in picked]) for j in range(k - 1)):
         return None
+    noted = kinds[-1] == "words" and any(" " in r[-1] for r in picked)
+    if noted and sum(kind != "words" for kind in kinds) < 2:
+        return None  # "cpu 43 percent on node 2": a name, a value and words about it
     return [cell(h) for h in header], [[cell(c) for c in r] for r in picked]
 
 
 def _mostly_stopwords(column: list[str]) -> bool:
-    """Whether most cells of a column hold a stopword: phrases of prose, not names or values."""
-    held = sum(any(w.lower() in STOPWORDS for w in c.split()) for c in column)
+    """Whether most cells of a column hold a lower-case stopword: phrases of prose, not names
+    or titles ("The Dark Knight").
+    """
+    held = sum(any(w in STOPWORDS for w in c.split()) for c in column)
     return 2 * held > len(column)
 
 
@@ -465,6 +470,7 @@ def _cut_ways(
     for w in words:
         upper.append(upper[-1] + w[:1].isupper())
         lower.append(lower[-1] + w[:1].islower())
+    cap = [int(w[:1].isupper()) for w in words]  # a capital a cell may start with
     cased = [False] + [_same_case(words[i - 1], words[i]) for i in range(1, n)]
     phrase = [i < n and c and words[i][:1].islower() for i, c in enumerate([*cased, False])]
     # states[j][i]: kinds of the first j cells over the first i words -> (cost, cell lengths)
@@ -479,8 +485,13 @@ def _cut_ways(
                 size, valued = end - i, digits[end] - digits[i]
                 if size > 1 and (phrase[i] or phrase[end]):
                     continue  # a lower-case phrase runs on past the cell: prose, not columns
-                if size > 1 and j < k - 1 and upper[end] > upper[i] and lower[end] > lower[i]:
+                capitals = upper[end] - upper[i]
+                if size > 1 and j < k - 1 and lower[end] > lower[i] and capitals > cap[i]:
                     continue  # a name and words after it ("Margaret Hale brought"): a sentence
+                if valued > 2 and j == k - 1:
+                    continue  # a note holds a value or two, not a row's worth
+                if valued > 1 and j < k - 1:
+                    continue  # two values in one cell: only a note, the last, holds several
                 step = cut + (
                     max(valued - 1, 0) * _VALUES_APART + (size - 1) * _WORDS_APART if valued else 0
                 )
@@ -549,9 +560,10 @@ def _grouped_table(lines: list[str]) -> Table | None:
                 and _header_ok(cells)
             ):
                 header = cells
+            elif after:
+                return None  # a group after a line that is no heading: whose rows are these?
             elif len(cells) == width and heading is not None:
                 rows.append([heading, *cells])
-                after = 0
             elif len(cells) < width and rows and heading is not None:
                 continue  # a count or a subtotal
             else:
@@ -563,6 +575,8 @@ def _grouped_table(lines: list[str]) -> Table | None:
         nxt = i + 1 < len(lines) and indented[i + 1] and len(split[i + 1]) == width
         words = line.split()
         if nxt and len(cells) == 1 and len(words) <= _MAX_GROUP_HEADING_WORDS:
+            if after:
+                return None
             heading = " ".join(words).rstrip(":")
             groups += 1
             continue
