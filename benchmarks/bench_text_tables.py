@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from summem.summarizers.extractive.text_tables import text_table
 
-_WORDS = ("north", "south", "river", "stone", "quick", "brown", "lamp", "desk", "chair")
-_WORDS += ("window", "garden", "fence", "roof", "gate", "barn", "field", "copper", "amber")
+_WORDS: tuple[str, ...] = ("north", "south", "river", "stone", "quick", "brown", "lamp", "desk")
+_WORDS += ("chair", "window", "garden", "fence", "roof", "gate", "barn", "field", "copper", "amber")
 _NAMES = ("Ana Ruiz", "Tom Reid", "Yusuf Aydin", "Mei Lin", "Olu Bello", "Kai Berg")
 
 

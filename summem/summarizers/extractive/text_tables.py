@@ -419,9 +419,7 @@ def _spaced_table(lines: list[str], work: _Work) -> Table | None:
 
 
 def _mostly_stopwords(column: list[str]) -> bool:
-    """Whether most cells of a column hold a lower-case stopword: phrases of prose, not names
-    or titles ("The Dark Knight").
-    """
+    """Whether most cells of a column hold a lower-case stopword (prose, not a title)."""
     held = sum(any(w in STOPWORDS for w in c.split()) for c in column)
     return 2 * held > len(column)
 
