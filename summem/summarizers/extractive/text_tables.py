@@ -7,7 +7,10 @@ characters (``│``), Excel or a spreadsheet copied as TSV (CR LF line ends, emp
 ``ps aux`` or a pandas ``DataFrame`` print them, where a header may be two words one space apart
 (``Mounted on``) and neighbouring columns may be one space apart (``Used Avail``). Each is read by
 the cells' places, not by one separator, and a caption or a count around the table (``(4
-rows)``, ``[10 rows x 3 columns]``, ``total 48``) is left out. Pure functions, linear in the text.
+rows)``, ``[10 rows x 3 columns]``, ``total 48``) is left out. A text none of those read may be
+columns one space apart or a report grouped under headings (:func:`text_table`). Pure
+functions, linear in the text; the two readers of shapes no program's parser names are bounded
+(characters, rows, and steps: :data:`_MAX_WORK`).
 """
 
 from __future__ import annotations

@@ -95,6 +95,23 @@ def test_cutting_rows_into_cells_stops_at_its_bound(monkeypatch: pytest.MonkeyPa
     assert spent[0] == text_tables._MAX_WORK + 1  # the step past the bound ends it
 
 
+def test_rows_of_numbers_are_refused_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # review15: nine names over rows of 33 numbers spent the whole step bound (40 ms a text)
+    head = " ".join(f"col{j}" for j in range(9))
+    rows = (" ".join(str((i * 37 + j * 11) % 97 + 1) for j in range(33)) for i in range(3))
+    text = head + "\n" + "\n".join(rows)
+    spent = [0]
+    spend = text_tables._Work.spend
+
+    def counted(self: text_tables._Work, steps: int = 1) -> None:
+        spent[0] += steps
+        spend(self, steps)
+
+    monkeypatch.setattr(text_tables._Work, "spend", counted)
+    assert text_table(text) is None
+    assert spent[0] < text_tables._MAX_WORK // 10  # a cell holds one value: few cuttings
+
+
 @pytest.mark.parametrize(
     "text",
     [
