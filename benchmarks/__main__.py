@@ -6,7 +6,8 @@ Run from the repository root::
 
     python -m benchmarks            # full sizes: reducers 1k/5k/20k, Memory 1k/10k/100k (minutes)
     python -m benchmarks --quick    # small sizes, shorter latency run (well under a minute)
-    python -m benchmarks --only reducers      # or memory, extractive, templates, tables, stores,
+    python -m benchmarks --only reducers      # or memory, extractive, templates, tables,
+                                              # text_tables, stores,
                                               # hotpath, recall_index, coldstart,
                                               # sessions_list, long, fleet (needs RabbitMQ)
     python -m benchmarks --only long --sizes 1000,10000,100000,1000000   # a session to 1M
@@ -34,6 +35,7 @@ FULL: dict[str, list[str]] = {
     "extractive": ["--sizes", "200,800,3200"],
     "templates": ["--sizes", "500,2000"],
     "tables": ["--sizes", "250,1000,2000"],
+    "text_tables": ["--sizes", "10,60,2000"],
     "stores": ["--sizes", "1000,10000,100000"],
     "hotpath": ["--sizes", "1000,20000", "--latency-turns", "200"],
     "recall_index": ["--sizes", "1000,10000"],
@@ -48,6 +50,7 @@ QUICK: dict[str, list[str]] = {
     "extractive": ["--sizes", "200,800", "--repeat", "1"],
     "templates": ["--sizes", "500,2000", "--repeat", "1"],
     "tables": ["--sizes", "250,1000"],
+    "text_tables": ["--sizes", "10,60", "--repeat", "1"],
     "stores": [
         "--sizes",
         "1000,5000",
@@ -96,6 +99,10 @@ def _runner(name: str) -> Callable[[list[str]], None]:
         from benchmarks import bench_tables
 
         return bench_tables.main
+    if name == "text_tables":
+        from benchmarks import bench_text_tables
+
+        return bench_text_tables.main
     if name == "stores":
         from benchmarks import bench_stores
 

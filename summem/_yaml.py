@@ -70,7 +70,10 @@ def parse_yaml(data: str | bytes, *, limit: int = MAX_YAML_BYTES) -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise YAMLFileError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.YAMLError as exc:  # a character YAML does not allow (a form feed, a NEL)
+        raise YAMLFileError(f"invalid YAML: {_problem(exc)}") from None
     try:
         node = loader.get_single_node()
         if node is None:

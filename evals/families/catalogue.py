@@ -220,6 +220,16 @@ FAMILIES: dict[str, Family] = {
             style="tool-shapes",
         ),
         Family(
+            "record-shapes",
+            200,
+            16,
+            about="own (not held out, round 14): the ledgers back office printing 3-5 records "
+            "as command-line tools and exports do: columns one space apart, a fixed-width "
+            "report, a report grouped under headings, JSON Lines, XML, key: value blocks, a "
+            "YAML list; the request or a later user turn names a row by its key cell",
+            style="record-shapes",
+        ),
+        Family(
             "people-details",
             200,
             12,

@@ -17,7 +17,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from evals.families import blind, blind2, heldout, ledgers, people, slot_changes, tool_shapes
+from evals.families import (
+    blind,
+    blind2,
+    heldout,
+    ledgers,
+    people,
+    record_shapes,
+    slot_changes,
+    tool_shapes,
+)
 from evals.families import hidden as H
 from evals.families import lists as L
 from evals.families import pools as P
@@ -211,6 +220,7 @@ WRITERS: dict[str, Callable[[random.Random, int, int], blind.Writer | blind2.Wri
     "ledgers": ledgers.write,
     "ledger-updates": ledgers.write_updates,
     "tool-shapes": tool_shapes.write,
+    "record-shapes": record_shapes.write,
     "slot-changes": slot_changes.write,
     "people-details": people.write,
 }

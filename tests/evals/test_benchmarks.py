@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from benchmarks import bench_hotpath, bench_tables, bench_templates
+from benchmarks import bench_hotpath, bench_tables, bench_templates, bench_text_tables
 from benchmarks.__main__ import main
 
 
@@ -22,6 +22,7 @@ def test_one_command_runs_every_benchmark(capsys: pytest.CaptureFixture[str]) ->
     assert "summarize (us/msg)" in out
     assert "== templates: python benchmarks/bench_templates.py --sizes 300 --repeat 1" in out
     assert "== tables: python benchmarks/bench_tables.py --sizes 300" in out
+    assert "== text_tables: python benchmarks/bench_text_tables.py --sizes 300 --repeat 1" in out
     assert "== stores: python benchmarks/bench_stores.py --sizes 300 --turns 200" in out
     assert "Stores 2" in out and "Stores 3" not in out  # --skip-latency skips the throughput
     assert "== hotpath: python benchmarks/bench_hotpath.py --sizes 300" in out
@@ -67,6 +68,23 @@ def test_the_table_spans_report_their_scaling(capsys: pytest.CaptureFixture[str]
     assert lines[0].split() == ["messages", "tables", "summarize", "(us/msg)", "scaling"]
     assert len(lines) == 3 and lines[1].split()[-1] == "1.00"
     assert int(lines[2].split()[1]) > int(lines[1].split()[1]) > 0  # the span has tables
+
+
+def test_the_text_table_reads_report_their_ratio_to_the_parsers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench_text_tables.main(["--sizes", "10,70", "--repeat", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:4] == ["shape", "rows", "KB", "read"]
+    rows = {(line.split()[0], int(line.split()[1])): line.split() for line in lines[1:]}
+    assert set(rows) == {(shape, n) for shape in bench_text_tables.SHAPES for n in (10, 70)}
+    assert all(float(r[-1]) > 0 for r in rows.values())
+    # what each shape is read as: columns one space apart up to the row bound, prose never
+    assert rows["listing", 10][3] == "yes" and rows["listing", 70][3] == "no"
+    assert rows["notes", 10][3] == "yes"
+    assert rows["soup", 10][3] == rows["prose", 10][3] == rows["prose", 70][3] == "no"
+    assert rows["capitals", 10][3] == rows["numbers", 10][3] == "no"
+    assert rows["markdown", 70][3] == "yes"
 
 
 def test_only_one(capsys: pytest.CaptureFixture[str]) -> None:

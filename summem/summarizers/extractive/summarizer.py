@@ -149,6 +149,7 @@ from summem.summarizers.extractive.tables import (
     referred_rows,
     remember,
     said_words,
+    shown,
     table_words_scope,
     updated_rows,
 )
@@ -164,11 +165,12 @@ from summem.summarizers.extractive.templates import (
 )
 from summem.summarizers.extractive.text_tables import Table
 from summem.summarizers.extractive.tool_facts import (
-    MIN_TABLE_ROWS,
     call_arguments,
     compact_call,
+    min_rows,
     read_table,
     table_referred,
+    table_size,
     tool_body,
 )
 from summem.summarizers.render import content_text, format_call, message_timestamp, tool_names
@@ -284,6 +286,12 @@ _SELECTION_HEURISTICS = (
     "table_shapes",
     "deep_records",
     "transposed_tables",
+    "small_tables",
+    "asked_rows",
+    "spaced_columns",
+    "grouped_reports",
+    "delimited_rows",
+    "whole_cells",
     "script_words",
     "embedded_values",
     "tool_changes",
@@ -560,7 +568,7 @@ class ExtractiveSummarizer:
         for k in reversed(range(len(remembered))):  # the newest table first
             item = remembered[k]
             table = recall_table(item.get("table"))
-            if table is None or len(table[1]) < MIN_TABLE_ROWS:
+            if table is None or len(table[1]) < min_rows(readers(self.ablate), table_size(table)):
                 continue
             header = tuple(table[0])
             nouns = row_nouns(item["head"])
@@ -633,12 +641,14 @@ class ExtractiveSummarizer:
         """
         done: set[str] = set()
         for change in changes:
-            row = " | ".join(change.row)
+            row = " | ".join(shown(c) for c in change.row)  # as the record shows it
             if row in done:
                 continue
             done.add(row)  # found or not, once: many messages may name the same row
             noted = " | ".join(
-                f"{cell} (was {_earlier_cell(change.earlier[c])})" if c in change.cells else cell
+                f"{shown(cell)} (was {_earlier_cell(shown(change.earlier[c]))})"
+                if c in change.cells
+                else shown(cell)
                 for c, cell in enumerate(change.row)
             )
             for fact in facts:
@@ -1086,6 +1096,10 @@ class ExtractiveSummarizer:
 
                 referred = [words for at, _role, words in sayings if at > later]
                 named = [words for at, role, words in sayings if at > later and role == "user"]
+                if "asked_rows" not in off:
+                    asking = _request(sayings, pos)
+                    if asking is not None:
+                        referred, named = [asking, *referred], [asking, *named]
                 said_after = kept_said
                 shown = versions.get(pos) if versions is not None else None
                 if shown is not None:
@@ -1109,7 +1123,7 @@ class ExtractiveSummarizer:
                     also = _one_line(
                         tool_body(head, args, text, said_after, tables=self.tables, shapes=shapes)
                     )
-                    if _used_table(also, said_after, MIN_TABLE_ROWS):
+                    if _used_table(also, said_after, min_rows(shapes)):
                         body, named = also, said_after
                 ids = [call[2], message.id] if call else [message.id]
                 words = tokenize(body)
@@ -1117,8 +1131,8 @@ class ExtractiveSummarizer:
                 if self.tables and "table_rows" not in off:
                     # the span's big tables are read once already (``versions``)
                     table = shown if versions is not None else read_table(text, shapes=shapes)
-                    big = table is not None and len(table[1]) >= MIN_TABLE_ROWS
-                    if _used_table(body, named, MIN_TABLE_ROWS):
+                    big = table is not None and len(table[1]) >= min_rows(shapes, len(text))
+                    if _used_table(body, named, min_rows(shapes)):
                         one_row = (
                             big and "table_recall" not in off and _keyed_alone(table, named, head)
                         )
@@ -1608,8 +1622,9 @@ def _kept_users(kept: Sequence[Message], shapes: bool | AbstractSet[str] = True)
     out: list[Message] = []
     for m in kept:
         if m.role == "tool":
-            table = read_table(content_text(m), shapes=shapes)
-            if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
+            text = content_text(m)
+            table = read_table(text, shapes=shapes)
+            if table is not None and len(table[1]) >= min_rows(shapes, len(text)):
                 break
         elif m.role == "user" and not m.is_summary and not m.name:
             out.append(m)
@@ -1619,7 +1634,7 @@ def _kept_users(kept: Sequence[Message], shapes: bool | AbstractSet[str] = True)
 def _shown_tables(
     request: SummaryRequest, no_stamp: bool = False, shapes: bool | AbstractSet[str] = True
 ) -> dict[int, Table]:
-    """The tables of at least :data:`MIN_TABLE_ROWS` rows the span and the kept turns show.
+    """The tables of at least :func:`.tool_facts.min_rows` rows the span and the kept turns show.
 
     By position: the span's messages, then the kept turns (``request.kept``) after them. Read
     as :meth:`ExtractiveSummarizer._new_facts` reads a tool result (a leading stamp aside
@@ -1634,7 +1649,7 @@ def _shown_tables(
             lead, rest = leading_stamp(text)
             text = rest if lead else text
         table = read_table(text, shapes=shapes)
-        if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
+        if table is not None and len(table[1]) >= min_rows(shapes, len(text)):
             out[pos] = table
     return out
 
@@ -1691,6 +1706,25 @@ def _newest_rows(
 def _said_words(messages: Sequence[Message]) -> list[frozenset[str]]:
     """Each of the span's user messages' words (an assistant echoing its tools is not one)."""
     return [said_words(content_text(m)) for m in messages if m.role == "user" and not m.is_summary]
+
+
+_REQUEST_REACH = 4
+"""How far before a tool result the user's request for it may be: the request, the call,
+perhaps a parallel call or an assistant's word between, then the result."""
+
+
+def _request(sayings: Sequence[tuple[int, str, frozenset[str]]], pos: int) -> frozenset[str] | None:
+    """The words of the user's request a tool result at ``pos`` answers, or None.
+
+    "Pull up the invoices, what's due on the Okonkwo one?": a user names the row they want in
+    the request that fetches the table, before any row is shown (the ``asked_rows`` rule).
+    The last user message before ``pos``, at most :data:`_REQUEST_REACH` messages before it,
+    read as a message after the result would be: its cells and descriptions name rows.
+    """
+    before = [(at, words) for at, role, words in sayings if at < pos and role == "user"]
+    if not before or pos - before[-1][0] > _REQUEST_REACH:
+        return None
+    return before[-1][1]
 
 
 def _sayings(messages: Sequence[Message]) -> list[tuple[int, str, frozenset[str]]]:

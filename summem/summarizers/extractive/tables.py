@@ -33,7 +33,7 @@ from summem.summarizers.extractive.described import TableWords, described_row, p
 from summem.summarizers.extractive.facts import fold as fold
 from summem.summarizers.extractive.facts import tokenize
 from summem.summarizers.extractive.lexicon import MONTH_WORDS, MONTH_WORDS_WITH_DIGIT, STOPWORDS
-from summem.summarizers.extractive.text_tables import Table, text_table
+from summem.summarizers.extractive.text_tables import TEXT_READERS, Table, shown, text_table
 from summem.summarizers.extractive.text_tables import cell as _cell
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "referred_rows",
     "remember",
     "said_words",
+    "shown",
     "table_words_scope",
     "updated_rows",
 ]
@@ -69,7 +70,16 @@ _DEEP_DEPTH = 6
 """Nesting read into a record when ``deep_records`` reads it (see :func:`_deep_records`)."""
 _MAX_LEAVES = 12
 """Values of a nested list's item written in its one cell."""
-READERS = frozenset({"table_shapes", "deep_records", "transposed_tables"})
+READERS = frozenset(
+    {
+        "table_shapes",
+        "deep_records",
+        "transposed_tables",
+        "small_tables",
+        "whole_cells",
+        *TEXT_READERS,
+    }
+)
 """The table reader's rules an ablation may switch off by name (:func:`readers`)."""
 _YAML_ITEM_RE = re.compile(r"^\s*- [\w .-]+:(?: |$)", re.MULTILINE)
 """A YAML list item that is a mapping (``- name: Ana``): the text may be records."""
@@ -415,7 +425,7 @@ def _text_table(text: str, on: AbstractSet[str]) -> Table | None:
     records = _json_lines(text)
     if records is not None:
         return records
-    return _upright(text_table(text), on) or (_record_blocks(text) if shapes else None)
+    return _upright(text_table(text, on), on) or (_record_blocks(text) if shapes else None)
 
 
 def _upright(table: Table | None, on: AbstractSet[str]) -> Table | None:
@@ -549,12 +559,17 @@ def find_table(parsed: Any, text: str, *, shapes: bool | AbstractSet[str] = True
     Without ``table_shapes`` it reads neither records as text (``key: value`` blocks, INI
     sections, logfmt, XML) nor JSON records keyed by name or beside other lists; without
     ``deep_records`` no records nesting deeper than two levels (:func:`_deep_records`);
-    without ``transposed_tables`` no table on its side (:func:`_transposed`).
+    without ``transposed_tables`` no table on its side (:func:`_transposed`); without
+    ``whole_cells`` each cell cut as a record shows it (:func:`shown`), named so.
     """
     on = (READERS if shapes else frozenset()) if isinstance(shapes, bool) else shapes
     if parsed is not None and not isinstance(parsed, str):
-        return _json_table(parsed, shapes="table_shapes" in on, deep="deep_records" in on)
-    return _text_table(text, on)
+        table = _json_table(parsed, shapes="table_shapes" in on, deep="deep_records" in on)
+    else:
+        table = _text_table(text, on)
+    if table is None or "whole_cells" in on:
+        return table
+    return [shown(h) for h in table[0]], [[shown(c) for c in r] for r in table[1]]
 
 
 def compact_table(
@@ -572,18 +587,18 @@ def compact_table(
     ``nouns``: what the rows are called (:func:`.described.row_nouns`), for descriptions.
     """
     header, rows = table
-    head = "[" + " | ".join(header) + "]"
-    shown = [" | ".join(r) for r in rows]
+    head = "[" + " | ".join(shown(h) for h in header) + "]"
+    lines = [" | ".join(shown(c) for c in r) for r in rows]
     cited = list(picked) or (_cited(table, referred, nouns) if referred is not None else [])
     order = cited if cited and len(cited) < len(rows) else list(range(len(rows)))
     chosen: list[int] = []
     size = len(head)
     for i in order:
-        if size + len(shown[i]) + 2 > max_chars - 12:
+        if size + len(lines[i]) + 2 > max_chars - 12:
             continue
         chosen.append(i)
-        size += len(shown[i]) + 2
-    body = "; ".join(shown[i] for i in sorted(chosen))
+        size += len(lines[i]) + 2
+    body = "; ".join(lines[i] for i in sorted(chosen))
     more = f" (+{len(rows) - len(chosen)} rows)" if len(chosen) < len(rows) else ""
     return f"{head} {body}{more}".strip()
 
@@ -797,11 +812,15 @@ _REMEMBERED_CHARS = 2400
 
 
 def remember(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[Any] | None:
-    """A table as a summary's ``extra`` keeps it: ``[header, rows]``, rows cut to fit."""
+    """A table as a summary's ``extra`` keeps it: ``[header, rows]``, rows cut to fit.
+
+    Cells are kept whole (a later message names a row by any word of one) and counted as a
+    record shows them (:func:`shown`): the same rows are kept as of cut cells.
+    """
     kept: list[list[str]] = []
-    size = sum(len(h) for h in header)
+    size = sum(len(shown(h)) for h in header)
     for r in rows:
-        size += sum(len(c) + 1 for c in r)
+        size += sum(len(shown(c)) + 1 for c in r)
         if size > _REMEMBERED_CHARS:
             break
         kept.append(list(r))

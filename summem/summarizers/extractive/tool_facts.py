@@ -23,6 +23,7 @@ from summem._message_checks import load_json
 from summem.summarizers.extractive.described import row_nouns
 from summem.summarizers.extractive.facts import value_signal
 from summem.summarizers.extractive.tables import (
+    READERS,
     Said,
     compact_table,
     find_table,
@@ -35,8 +36,10 @@ __all__ = [
     "call_arguments",
     "compact_call",
     "flatten_json",
+    "min_rows",
     "read_table",
     "table_referred",
+    "table_size",
     "tool_body",
 ]
 
@@ -50,6 +53,8 @@ _KEY_PRIORITY_RE = re.compile(
 _SPACE_RE = re.compile(r"\s+")
 _BARE_VALUE_RE = re.compile(r"[^,()=;\"\n]{1,60}")
 MIN_TABLE_ROWS = 4
+SMALL_TABLE_ROWS = 3
+"""Rows a table of records needs with ``small_tables`` on (see :func:`min_rows`)."""
 """A result of fewer rows is a record or two, flattened field by field like any other; a
 table's rows are what a user picks from."""
 _MAX_PAIRS = 12
@@ -97,7 +102,7 @@ def tool_body(
     except ValueError:
         parsed = None
     table = find_table(parsed, result, shapes=shapes) if tables else None
-    if table is not None and len(table[1]) >= MIN_TABLE_ROWS:
+    if table is not None and len(table[1]) >= min_rows(shapes, len(result)):
         nouns = row_nouns(head)
         body = compact_table(table, _MAX_RESULT_CHARS, referred, nouns=nouns)
     elif isinstance(parsed, (dict, list)):
@@ -108,6 +113,26 @@ def tool_body(
     else:
         body = _clip(_SPACE_RE.sub(" ", result).strip(), _MAX_TEXT_CHARS) or "(empty result)"
     return f"{head} -> {_clip(body, _MAX_RESULT_CHARS)}"
+
+
+def min_rows(shapes: bool | AbstractSet[str] = True, size: int | None = None) -> int:
+    """Rows a table needs to be read as one (a record or two are fields, not rows to pick).
+
+    :data:`MIN_TABLE_ROWS`; with the ``small_tables`` rule, :data:`SMALL_TABLE_ROWS` for a
+    table whose text (``size`` characters; None: a record already shown) is longer than a
+    result's clipped text (:data:`_MAX_TEXT_CHARS`): a tool lists three jobs as it lists five, and
+    three records as text (``key: value`` blocks, XML, columns) are cut off in a clipped line,
+    the row a user names with them. Three short records fit the line whole and stay so.
+    """
+    on = shapes if not isinstance(shapes, bool) else (READERS if shapes else frozenset())
+    if "small_tables" in on and (size is None or size > _MAX_TEXT_CHARS):
+        return SMALL_TABLE_ROWS
+    return MIN_TABLE_ROWS
+
+
+def table_size(table: tuple[list[str], list[list[str]]]) -> int:
+    """About how many characters ``table``'s text had: its cells and a separator each."""
+    return sum(len(c) + 3 for row in [table[0], *table[1]] for c in row)
 
 
 def read_table(
