@@ -65,6 +65,19 @@ def test_a_text_past_the_character_bound_is_left_to_the_parsers(
     assert calls == []
 
 
+def _steps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The steps of cutting spent from now on (one counter for every text read)."""
+    spent = [0]
+    spend = text_tables._Work.spend
+
+    def counted(self: text_tables._Work, steps: int = 1) -> None:
+        spent[0] += steps
+        spend(self, steps)
+
+    monkeypatch.setattr(text_tables._Work, "spend", counted)
+    return spent
+
+
 def _title_case_soup() -> str:
     words: tuple[str, ...] = ("North", "South", "River", "Stone", "Quick", "Brown", "Lamp", "Desk")
     words += ("Chair",)
@@ -80,14 +93,7 @@ def _title_case_soup() -> str:
 def test_cutting_rows_into_cells_stops_at_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     text = _title_case_soup()
     assert len(text) <= text_tables._MAX_READ_CHARS and len(text.splitlines()) <= 41
-    spent = [0]
-    spend = text_tables._Work.spend
-
-    def counted(self: text_tables._Work, steps: int = 1) -> None:
-        spent[0] += steps
-        spend(self, steps)
-
-    monkeypatch.setattr(text_tables._Work, "spend", counted)
+    spent = _steps(monkeypatch)
     unbounded = text_tables._spaced_table(text.splitlines(), text_tables._Work(10**9))
     assert unbounded is not None and spent[0] > 2 * text_tables._MAX_WORK  # it would be read
     spent[0] = 0
@@ -100,14 +106,7 @@ def test_rows_of_numbers_are_refused_at_once(monkeypatch: pytest.MonkeyPatch) ->
     head = " ".join(f"col{j}" for j in range(9))
     rows = (" ".join(str((i * 37 + j * 11) % 97 + 1) for j in range(33)) for i in range(3))
     text = head + "\n" + "\n".join(rows)
-    spent = [0]
-    spend = text_tables._Work.spend
-
-    def counted(self: text_tables._Work, steps: int = 1) -> None:
-        spent[0] += steps
-        spend(self, steps)
-
-    monkeypatch.setattr(text_tables._Work, "spend", counted)
+    spent = _steps(monkeypatch)
     assert text_table(text) is None
     assert spent[0] < text_tables._MAX_WORK // 10  # a cell holds one value: few cuttings
 
