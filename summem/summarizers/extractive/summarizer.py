@@ -191,6 +191,11 @@ codes, and a long one must not outrank every sentence of the conversation."""
 _ARGS_WEIGHT = 0.5
 """What a call's arguments count for beside its result (what the assistant already knew)."""
 _CAPITALISED_RE = re.compile(r"\b[A-Z][a-z]+\b")
+_FRESH = 0.5
+"""A tool result at least this share of whose names and codes are new is no repeated report
+(:func:`_tool_news`). Without it, the tenth list of one tool kept a third of its score however
+new its rows, and by the end of a long run the records a user came back to lost to small talk
+(``docs-notes/fidelity-round15-tableend.md``)."""
 _REPORTS = 3
 """From its third result on, a tool's results are discounted as repeated reports."""
 _TOOL_SHARE = 0.4
@@ -264,6 +269,7 @@ _SELECTION_HEURISTICS = (
     "tool_cap",
     "context",
     "tool_novelty",
+    "fresh_reports",
     "table_rows",
     "table_memory",
     "table_recall",
@@ -1147,7 +1153,11 @@ class ExtractiveSummarizer:
                     vocab.update(result_words)
                     if span_words is not None:  # the whole text's, stamp and all
                         span_words.update(result_words if text == whole else tokenize(whole))
-                news = 1.0 if "tool_novelty" in off else _tool_news(body, head, known, reports)
+                news = (
+                    1.0
+                    if "tool_novelty" in off
+                    else _tool_news(body, head, known, reports, "fresh_reports" not in off)
+                )
                 before = len(facts)
                 line = f"- tool: {body}"
                 added = add(line, day, score * news, ids, (2, pos, 0), ["tool", *words])
@@ -1591,24 +1601,50 @@ def _reports(summary: str) -> dict[str, int]:
     return out
 
 
-def _tool_news(body: str, head: str, known: set[str], reports: dict[str, int]) -> float:
+def _tool_news(
+    body: str, head: str, known: set[str], reports: dict[str, int], fresh: bool = True
+) -> float:
     """What a tool result keeps of its score for the new information it brings (0 to 1).
 
     Its values (words with a digit, and names) never seen before in the summary or the
     span count for half; the other half goes down as the same tool reports again: its
     ``n``-th result (counting the previous summary's) keeps ``1 / sqrt(n - 1)`` from the
     third on. Updates ``known`` and ``reports``. A new value beats the tenth status report.
+
+    With ``fresh``, the repeat discount is waived when at least :data:`_FRESH` of the result's
+    names and codes (capitalised words, words of letters and digits) were never seen before
+    (:func:`_fresh_share`), and in proportion to that share below it: a list showing rows of
+    other people, parcels or invoices is new information however often its tool ran, while a
+    status report (numbers under the same names: ``used_pct=57``, then ``59``) is the same
+    report again (``ablate=["fresh_reports"]``).
     """
     result = body.partition(" -> ")[2]
     values = {w for w in tokenize(result) if any(c.isdigit() for c in w)}
     values |= {w.lower() for w in _CAPITALISED_RE.findall(result)}
     new = len(values - known) / len(values) if values else 1.0
+    share = _fresh_share(result, known) if fresh else 0.0
     known.update(tokenize(body))
     name = head.partition("(")[0]
     n = reports.get(name, 0) + 1
     reports[name] = n
     repeat = 1.0 if n < _REPORTS else (n - 1) ** -0.5
+    repeat += (1.0 - repeat) * (1.0 if share >= _FRESH else share)
     return (1.0 + new) / 2 * repeat
+
+
+def _fresh_share(result: str, known: AbstractSet[str]) -> float:
+    """The share of ``result``'s names and codes not in ``known`` (0 when it has none).
+
+    A name is a capitalised word; a code a word of letters and digits (``HP-1640-P``, ``V88``).
+    Numbers, dates and amounts are not counted: a status report's change every time.
+    """
+    ids = {w for w in tokenize(result) if _letters_and_digits(w)}
+    ids |= {w.lower() for w in _CAPITALISED_RE.findall(result)}
+    return len(ids - known) / len(ids) if ids else 0.0
+
+
+def _letters_and_digits(word: str) -> bool:
+    return any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
 
 
 def _kept_users(kept: Sequence[Message], shapes: bool | AbstractSet[str] = True) -> list[Message]:
