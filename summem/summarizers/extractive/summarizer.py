@@ -1619,10 +1619,11 @@ def _tool_news(
     report again (``ablate=["fresh_reports"]``).
     """
     result = body.partition(" -> ")[2]
-    values = {w for w in tokenize(result) if any(c.isdigit() for c in w)}
-    values |= {w.lower() for w in _CAPITALISED_RE.findall(result)}
+    words = tokenize(result)
+    names = {w.lower() for w in _CAPITALISED_RE.findall(result)}
+    values = {w for w in words if any(c.isdigit() for c in w)} | names
     new = len(values - known) / len(values) if values else 1.0
-    share = _fresh_share(result, known) if fresh else 0.0
+    share = _fresh_share(words, names, known) if fresh else 0.0
     known.update(tokenize(body))
     name = head.partition("(")[0]
     n = reports.get(name, 0) + 1
@@ -1632,14 +1633,14 @@ def _tool_news(
     return (1.0 + new) / 2 * repeat
 
 
-def _fresh_share(result: str, known: AbstractSet[str]) -> float:
-    """The share of ``result``'s names and codes not in ``known`` (0 when it has none).
+def _fresh_share(words: Sequence[str], names: AbstractSet[str], known: AbstractSet[str]) -> float:
+    """The share of a result's names and codes not in ``known`` (0 when it has none).
 
-    A name is a capitalised word; a code a word of letters and digits (``HP-1640-P``, ``V88``).
-    Numbers, dates and amounts are not counted: a status report's change every time.
+    ``words``: the result's words; ``names``: its capitalised words, lower-cased. A code is a
+    word of letters and digits (``HP-1640-P``, ``V88``). Numbers, dates and amounts are not
+    counted: a status report's change every time.
     """
-    ids = {w for w in tokenize(result) if _letters_and_digits(w)}
-    ids |= {w.lower() for w in _CAPITALISED_RE.findall(result)}
+    ids = {w for w in words if _letters_and_digits(w)} | names
     return len(ids - known) / len(ids) if ids else 0.0
 
 

@@ -384,20 +384,18 @@ def _spaced_table(lines: list[str], work: _Work) -> Table | None:
     if len(rows) < 2 or any(not k <= len(r) <= k + _MAX_EXTRA_WORDS for r in rows):
         return None
     ways = []
-    common: set[tuple[str, ...]] | None = None
+    common: AbstractSet[tuple[str, ...]] | None = None  # the patterns every row so far fits
     for words in rows:
         way = _cut_ways(words, k, None, common, work)
-        fits = {kinds for kinds in way if any(kind != "words" for kind in kinds)}
-        common = fits if common is None else common & fits
+        common = {kinds for kinds in way if any(kind != "words" for kind in kinds)}
         if not common:
             return None
         ways.append(way)
-    if common is None:
-        return None
-    # the fewest values run together; the fewest bare counts ("Bluebox 1" is one name); then
-    # the columns of words first, as a note ends a row
+    # the fewest values run together (in a note); the lowest cost ("The Godfather | 1972" over
+    # "The | Godfather 1972"); the fewest bare counts ("Bluebox 1" is one name); then the
+    # columns of words first, as a note ends a row
     kinds = min(
-        common,
+        common or (),
         key=lambda ks: (
             sum(w[ks][0] for w in ways) // _VALUES_APART,
             sum(w[ks][0] for w in ways),
@@ -453,9 +451,10 @@ def _cut_ways(
 ) -> dict[tuple[str, ...], tuple[int, list[str]]]:
     """Each pattern of kinds ``words`` can be cut into ``k`` cells by, with its best cutting.
 
-    Best: the fewest values in one cell (a code, an amount, a date is one; "Run 4" is one);
-    then the fewest cuts between two capitalised words or two lower-case ones (a name is
-    capitalised words together, a phrase lower-case ones: "Cosima Dalrymple | night") and
+    A cell but the last holds one value at most (a code, an amount, a date), the last two.
+    Best: the fewest values in one cell; then the fewest cuts between two capitalised words or
+    two lower-case ones (a name is capitalised words together, a phrase lower-case ones:
+    "Cosima Dalrymple | night") and
     words beside a value in its cell; then, given the usual number of words of each column
     (``widths``), the cutting nearest to them; then the words left over in the last cells.
     Only patterns of ``allowed`` (when given: those earlier rows fit) are followed. Each cell
@@ -463,14 +462,12 @@ def _cut_ways(
     """
     n = len(words)
     starts = None if allowed is None else {p[:j] for p in allowed for j in range(k + 1)}
-    digits = [0]
+    digits, upper, lower = [0], [0], [0]  # words with a digit, capitalised, lower-case, so far
     for w in words:
         digits.append(digits[-1] + any(c.isdigit() for c in w))
-    alone = [_word_kind([w]) for w in words]
-    upper, lower = [0], [0]
-    for w in words:
         upper.append(upper[-1] + w[:1].isupper())
         lower.append(lower[-1] + w[:1].islower())
+    alone = [_word_kind([w]) for w in words]
     cap = [int(w[:1].isupper()) for w in words]  # a capital a cell may start with
     cased = [False] + [_same_case(words[i - 1], words[i]) for i in range(1, n)]
     phrase = [i < n and c and words[i][:1].islower() for i, c in enumerate([*cased, False])]
