@@ -254,7 +254,19 @@ def sessions() -> None:
     """List, show, export and delete the sessions in a store, and their branches."""
 
 
+def _sessions_store_option(fn: F) -> F:
+    return click.option(
+        "--store",
+        help="A store URL, a SQLite file or a `summem replay --out` folder (default: the "
+        "config's, else summem.db in $SUMMEM_DATA_DIR or your data folder).",
+    )(fn)
+
+
 def _open(config_path: str | None, store: str | None) -> tuple[str, Store | None]:
+    if store is not None and "://" not in store:  # a path: an existing file or replay folder
+        from summem.stores.url import existing_store_file
+
+        store = f"sqlite:///{existing_store_file(store).resolve()}"
     config = load_settings(config_path, store=store)
     return display_url(config.store), open_existing_store(config)
 
@@ -275,7 +287,7 @@ millisecond a row, so a whole store of 100k sessions took minutes; ``--json`` li
 
 
 @sessions.command("list")
-@_store_option
+@_sessions_store_option
 @_config_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (every session) instead.")
 @click.option(
@@ -329,7 +341,7 @@ def list_sessions(
 
 @sessions.command(short_help="Show a session's summary, reduction timeline and view.")
 @click.argument("session")
-@_store_option
+@_sessions_store_option
 @_config_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document, no tables.")
 @click.option(
@@ -417,7 +429,7 @@ def show(
 
 @sessions.command(short_help="List what edits, regenerates, rewinds and pops abandoned.")
 @click.argument("session")
-@_store_option
+@_sessions_store_option
 @_config_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def branches(session: str, store: str | None, config_path: str | None, as_json: bool) -> None:
@@ -445,7 +457,7 @@ def branches(session: str, store: str | None, config_path: str | None, as_json: 
 
 @sessions.command(short_help="Export a session's full history with ids.")
 @click.argument("session")
-@_store_option
+@_sessions_store_option
 @_config_option
 @click.option("--format", "fmt", type=click.Choice(["json", "jsonl"]), default="json")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="File.")
@@ -473,7 +485,7 @@ def export(
 
 @sessions.command(short_help="Delete a session (asks first).")
 @click.argument("session")
-@_store_option
+@_sessions_store_option
 @_config_option
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
 def delete(session: str, store: str | None, config_path: str | None, yes: bool) -> None:

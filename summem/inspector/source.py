@@ -26,10 +26,10 @@ from summem._secrets import mask_url
 from summem.errors import ConfigurationError, StoreError
 from summem.messages import Message
 from summem.stores.base import Store
+from summem.stores.url import existing_store_file
 
 __all__ = ["Source", "open_source", "read_only_url", "recorded_settings", "recorded_turns"]
 
-REPLAY_DB = "summem.db"
 REPLAY_SUMMARIES = "summaries.jsonl"
 REPLAY_SETTINGS = "settings.json"  # summem.cli.replay.RECORDED_SETTINGS (not imported: light)
 
@@ -145,24 +145,11 @@ def open_source(target: str) -> Source:
     secrets: list[str] = []
     url = shown = target  # a path is shown as it was typed, a URL with its ${NAME} references
     if "://" not in target:
-        path = Path(target).expanduser()
-        if path.is_dir():
-            db = path / REPLAY_DB
-            if not db.is_file():
-                raise ConfigurationError(
-                    f"{target}: a folder without {REPLAY_DB} (give a store URL, a SQLite file "
-                    "or a `summem replay --out` folder)"
-                )
-            turns = recorded_turns(path)
-            settings = recorded_settings(path)
-            settings_file = path / REPLAY_SETTINGS if settings is not None else None
-            path = db
-        elif not path.is_file():
-            raise ConfigurationError(
-                f"{target}: no such file or folder (give a store URL such as "
-                "sqlite:///summem.db, redis://127.0.0.1:6379/0, postgresql://..., a SQLite "
-                "file or a `summem replay --out` folder)"
-            )
+        path = existing_store_file(target)
+        if Path(target).expanduser().is_dir():  # a replay folder: its turns and settings too
+            turns = recorded_turns(path.parent)
+            settings = recorded_settings(path.parent)
+            settings_file = path.parent / REPLAY_SETTINGS if settings is not None else None
         url = f"sqlite:///{path.resolve()}"
     else:  # a URL: its ${NAME} references from the environment, as summem.yaml's store
         from summem.config.io import expand_env

@@ -17,10 +17,12 @@ from summem.errors import ConfigurationError
 
 __all__ = [
     "DATA_DIR_ENV",
+    "REPLAY_DB",
     "PostgresSettings",
     "StoreURL",
     "data_dir",
     "default_store_url",
+    "existing_store_file",
     "parse_store_url",
     "postgres_settings",
     "redis_cluster_url",
@@ -32,6 +34,14 @@ DATA_DIR_ENV = "SUMMEM_DATA_DIR"
 """Environment variable naming the folder of the default SQLite store."""
 
 _SQLITE_FORMS = "use sqlite:///relative/path.db or sqlite:////absolute/path.db"
+
+REPLAY_DB = "summem.db"
+"""The SQLite file a ``summem replay --out`` folder holds."""
+
+_STORE_FORMS = (
+    "give a store URL such as sqlite:///summem.db, redis://127.0.0.1:6379/0, "
+    "postgresql://..., a SQLite file or a `summem replay --out` folder"
+)
 
 
 @dataclass(frozen=True)
@@ -81,6 +91,26 @@ def parse_store_url(url: object) -> StoreURL:
     if not scheme:
         raise ConfigurationError(f"a store URL looks like 'scheme://...', got {url!r}")
     return StoreURL(url, scheme.lower(), rest)
+
+
+def existing_store_file(target: str) -> Path:
+    """The SQLite file a path names: the file itself, or a ``summem replay --out`` folder's.
+
+    For the commands that read stores (``summem sessions``, ``summem inspect``): a path, not a
+    URL, must already exist there, so that a mistyped one is an error rather than a new, empty
+    database.
+
+    Raises:
+        ConfigurationError: nothing there, or a folder without :data:`REPLAY_DB` (naming it).
+    """
+    path = Path(target).expanduser()
+    if path.is_dir():
+        if not (path / REPLAY_DB).is_file():
+            raise ConfigurationError(f"{target}: a folder without {REPLAY_DB} ({_STORE_FORMS})")
+        return path / REPLAY_DB
+    if not path.is_file():
+        raise ConfigurationError(f"{target}: no such file or folder ({_STORE_FORMS})")
+    return path
 
 
 def _sqlite_rest(url: str | StoreURL) -> tuple[str, bool | None]:

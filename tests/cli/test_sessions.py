@@ -184,6 +184,39 @@ def test_store_from_the_config_file(url: str, tmp_path: Path) -> None:
     assert "s1" in run("sessions", "list", "--config", config).stdout
 
 
+def test_a_sqlite_file_or_a_replay_folder_names_the_store_as_inspect_takes_it(
+    tmp_path: Path,
+) -> None:
+    source = write_json(tmp_path / "chat.json", transcript())
+    out = tmp_path / "out"
+    assert run("replay", source, *SMALL, "--out", out, "--session", "s1", "-q").exit_code == 0
+    for target in (out, out / "summem.db"):
+        assert "s1" in run("sessions", "list", "--store", target).stdout
+        shown = run("sessions", "show", "s1", "--store", target, "--json")
+        assert shown.exit_code == 0
+        assert json.loads(shown.stdout)["session_id"] == "s1"
+        assert run("sessions", "export", "s1", "--store", target).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("target", "error"),
+    [
+        ("missing.db", "no such file or folder"),
+        ("empty", "a folder without summem.db"),
+    ],
+)
+def test_a_store_path_that_holds_no_store_is_refused_and_nothing_is_created(
+    tmp_path: Path, target: str, error: str
+) -> None:
+    (tmp_path / "empty").mkdir()
+    for command in (["list"], ["show", "s1"], ["export", "s1"], ["delete", "s1", "--yes"]):
+        result = run("sessions", *command, "--store", tmp_path / target)
+        assert result.exit_code == 2, command
+        assert error in one_error_line(result)
+        assert "a `summem replay --out` folder" in one_error_line(result)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty"]
+
+
 def test_a_bad_store_url_is_one_line(tmp_path: Path) -> None:
     result = run("sessions", "list", "--store", "nosuch://x")
     assert result.exit_code == 2
