@@ -114,12 +114,11 @@ def _config_option(fn: F) -> F:
     )(fn)
 
 
+_STORE_DEFAULT = "(default: the config's, else summem.db in $SUMMEM_DATA_DIR or your data folder)"
+
+
 def _store_option(fn: F) -> F:
-    return click.option(
-        "--store",
-        help="Store URL (default: the config's, else summem.db in $SUMMEM_DATA_DIR or your "
-        "data folder).",
-    )(fn)
+    return click.option("--store", help=f"Store URL {_STORE_DEFAULT}.")(fn)
 
 
 def _base_url_option(fn: F) -> F:
@@ -255,10 +254,10 @@ def sessions() -> None:
 
 
 def _sessions_store_option(fn: F) -> F:
+    """``--store`` of the commands that read a store: a path must hold one already."""
     return click.option(
         "--store",
-        help="A store URL, a SQLite file or a `summem replay --out` folder (default: the "
-        "config's, else summem.db in $SUMMEM_DATA_DIR or your data folder).",
+        help=f"A store URL, a SQLite file or a `summem replay --out` folder {_STORE_DEFAULT}.",
     )(fn)
 
 
