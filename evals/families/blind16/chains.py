@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from evals.families.blind6.base import timeline
 from evals.families.blind16.base import Writer16, make
@@ -46,55 +47,81 @@ class Subject:
 SUBJECTS: dict[str, Subject] = {
     "date": Subject(
         "date",
-        ("gran's party is going to be on {v}, keep it under your hat",
-         "we've settled on {v} for gran's do"),
-        ("we'll do {v} instead, half the cousins are away the other weekend",
-         "right, gran's party is {v} now, the caterer couldn't manage the first date",
-         "{v} suits everyone better according to mum, so that's the party date"),
+        (
+            "gran's party is going to be on {v}, keep it under your hat",
+            "we've settled on {v} for gran's do",
+        ),
+        (
+            "we'll do {v} instead, half the cousins are away the other weekend",
+            "right, gran's party is {v} now, the caterer couldn't manage the first date",
+            "{v} suits everyone better according to mum, so that's the party date",
+        ),
         "scratch that, {v}, the hall was double booked",
-        "the venue", "Date", "The venue has written: they can only offer {v} for the party now.",
+        "the venue",
+        "Date",
+        "The venue has written: they can only offer {v} for the party now.",
     ),
     "time": Subject(
         "value",
         ("the party kicks off at {v}", "we're telling people to arrive for {v}"),
-        ("we'll do the {v} instead, gran naps after lunch",
-         "people can come for {v}, the band needs longer to set up",
-         "{v} start it is, the oldies want to be home before dark"),
+        (
+            "we'll do the {v} instead, gran naps after lunch",
+            "people can come for {v}, the band needs longer to set up",
+            "{v} start it is, the oldies want to be home before dark",
+        ),
         "scratch that, {v} start, the room's in use till then",
-        "the venue", "Start time", "The venue's confirmed the room is only free from {v}.",
+        "the venue",
+        "Start time",
+        "The venue's confirmed the room is only free from {v}.",
     ),
     "venue": Subject(
         "name",
         ("we've got {v} for gran's do", "the party's at {v}, mum sorted it"),
-        ("going with {v} now, it's got a ramp for gran's chair",
-         "{v} it is, mum's friend runs it and it's half the price",
-         "we'll have it at {v} instead, the other place wanted a fortune"),
+        (
+            "going with {v} now, it's got a ramp for gran's chair",
+            "{v} it is, mum's friend runs it and it's half the price",
+            "we'll have it at {v} instead, the other place wanted a fortune",
+        ),
         "scratch that, {v}, the first place had a flood",
-        "the venue", "Venue", "The first place cancelled, and {v} say they can host instead.",
+        "the venue",
+        "Venue",
+        "The first place cancelled, and {v} say they can host instead.",
     ),
     "cake": Subject(
         "code",
         ("the bakery's order ref for the cake is {v}", "cake's ordered, ref {v}"),
-        ("the bakery put the cake through again as {v}, use that one",
-         "new ref from the bakery for the cake, {v}, they split the order"),
+        (
+            "the bakery put the cake through again as {v}, use that one",
+            "new ref from the bakery for the cake, {v}, they split the order",
+        ),
         "scratch that, the cake ref is {v}, I read the old receipt",
-        "the bakery", "Order reference", "The bakery emailed: the cake order was reissued as {v}.",
+        "the bakery",
+        "Order reference",
+        "The bakery emailed: the cake order was reissued as {v}.",
     ),
     "price": Subject(
         "value",
         ("the caterer quoted {v} a head", "food is {v} a head from the caterer"),
-        ("the caterer came back at {v} a head with the trifle added",
-         "they'll do {v} a head if we skip the canapés, so we're doing that"),
+        (
+            "the caterer came back at {v} a head with the trifle added",
+            "they'll do {v} a head if we skip the canapés, so we're doing that",
+        ),
         "scratch that, {v} a head, mum haggled",
-        "the caterer", "Price per head", "The caterer's revised quote is {v} a head.",
+        "the caterer",
+        "Price per head",
+        "The caterer's revised quote is {v} a head.",
     ),
     "singer": Subject(
         "name",
         ("we've booked {v} to sing gran's old favourites", "{v} is doing the singing"),
-        ("{v} is singing now, the other one broke his wrist",
-         "got {v} for the music, cheaper and gran will love the old songs"),
+        (
+            "{v} is singing now, the other one broke his wrist",
+            "got {v} for the music, cheaper and gran will love the old songs",
+        ),
         "scratch that, it's {v} doing the songs",
-        "the agency", "Performer", "The agency says {v} will cover the singing.",
+        "the agency",
+        "Performer",
+        "The agency says {v} will cover the singing.",
     ),
 }
 LOOK_ALIKES = {
@@ -199,11 +226,11 @@ def write(w: Writer16, turns: int, facts: int) -> None:
         for step, cut in enumerate([0, *cuts]):
             scratch = step > 0 and r.random() < 0.2  # right after the value it replaces
             t = last + 1 if scratch else at + cut
-            events.append((t, lambda k=key, st=step, sc=scratch: _state(w, k, st, sc)))
+            events.append((t, partial(_state, w, key, step, scratch)))
             last = t
     for _ in range(alikes):
         kind = SUBJECTS[r.choice(keys)].kind
-        events.append((r.randint(2, turns - 6), lambda k=kind: _alike(w, k)))
+        events.append((r.randint(2, turns - 6), partial(_alike, w, kind)))
     timeline(w, turns, events)
 
 

@@ -12,8 +12,11 @@ acceptance), which her acceptance never repeats.
 
 from __future__ import annotations
 
+from functools import partial
+
 from evals.families.blind6.base import spread, timeline
 from evals.families.blind16.base import Writer16, make
+from evals.families.facts import FactKind
 from evals.families.trajectories import Trajectory
 
 __all__ = ["KINDS", "generate"]
@@ -34,8 +37,8 @@ VENUES = (
 )  # fmt: skip
 KINDS = ("quote", "slot", "proof", "freelancer", "venue")
 ASK = {
-    "quote": "can you get me print quotes for the {b} run",
-    "slot": "need a courier to collect the {b} stock, what slots are there",
+    "quote": "can you get me print quotes for {b} run",
+    "slot": "need a courier to collect {b} stock, what slots are there",
     "proof": "when could the typesetter get proofs of {b} back to me",
     "freelancer": "who could do the copy-edit on {b}",
     "venue": "where could we hold the launch for {b}",
@@ -60,23 +63,39 @@ REFUSE = {
 }
 
 
-def _option(w: Writer16, kind: str) -> tuple[str, str, tuple[str, ...], str]:
+def _option(w: Writer16, kind: str) -> tuple[str, str, tuple[str, ...], FactKind]:
     """(the value, how the assistant says it, the value's aliases, the fact kind)."""
     r = w.rng
     if kind == "quote":
         v = w.money(900, 4800)
-        return v, f"{r.choice(PRINTERS)}: {v} for {r.choice(('300', '500', '750'))} copies", (), "value"
+        return (
+            v,
+            f"{r.choice(PRINTERS)}: {v} for {r.choice(('300', '500', '750'))} copies",
+            (),
+            "value",
+        )
     if kind == "slot":
         v = w.time()
         return v, f"{w.weekday_any()} at {v} with {r.choice(COURIERS)}", (), "value"
     if kind == "proof":
         v, aliases = w.day()
-        return v, f"proofs back by {v}", aliases, "date"
+        note = r.choice(("", ", one round of corrections", ", if the index is in by then"))
+        return v, f"proofs back by {v}{note}", aliases, "date"
     if kind == "freelancer":
         v = w.person()
-        return v, f"{v}, {r.choice(('fast and careful', 'good with poetry', 'cheap but slow'))}", (), "name"
+        return (
+            v,
+            f"{v}, {r.choice(('fast and careful', 'good with poetry', 'cheap but slow'))}",
+            (),
+            "name",
+        )
     v = w.fresh(lambda: r.choice(VENUES))
-    return v, f"{v}, {r.choice(('seats about fifty', 'free on a weeknight', 'has its own bar'))}", (), "name"
+    return (
+        v,
+        f"{v}, {r.choice(('seats about fifty', 'free on a weeknight', 'has its own bar'))}",
+        (),
+        "name",
+    )
 
 
 def episode(w: Writer16, kind: str) -> None:
@@ -116,8 +135,17 @@ def episode(w: Writer16, kind: str) -> None:
         value, _, aliases, fkind = options[pick]
         rejected = tuple(o[0] for k, o in enumerate(options) if k != pick)
         w.plant(fkind, value, i, aliases=aliases, confirm_index=c, rejected=rejected)
-    w.say("assistant", r.choice(("Done, booked.", "Booked, I'll send the confirmation on.",
-                                  "Great, I've confirmed it.", "Lovely, that's arranged.")))
+    w.say(
+        "assistant",
+        r.choice(
+            (
+                "Done, booked.",
+                "Booked, I'll send the confirmation on.",
+                "Great, I've confirmed it.",
+                "Lovely, that's arranged.",
+            )
+        ),
+    )
 
 
 def _gap(w: Writer16) -> None:
@@ -130,7 +158,7 @@ def write(w: Writer16, turns: int, facts: int) -> None:
     kinds = [KINDS[k % len(KINDS)] for k in range(facts)]
     r.shuffle(kinds)
     starts = spread(r, turns - 6, facts, max(4, min(12, (turns - 6) // facts)))
-    timeline(w, turns, [(s, lambda k=k: episode(w, k)) for s, k in zip(starts, kinds, strict=True)])
+    timeline(w, turns, [(s, partial(episode, w, k)) for s, k in zip(starts, kinds, strict=True)])
 
 
 def generate(seed: int, *, turns: int = 460, facts: int = 20) -> Trajectory:

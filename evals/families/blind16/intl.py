@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from evals.families.blind6.base import spread, timeline
 from evals.families.blind16.base import Writer16, make
@@ -74,7 +75,12 @@ SUPPLIERS = (
     Supplier("the Rajshahi silk house", "bn", "রাজশাহী সিল্ক হাউস"),
 )
 DETAILS = ("contact", "date", "price", "address")
-KIND: dict[str, FactKind] = {"contact": "name", "date": "date", "price": "value", "address": "value"}
+KIND: dict[str, FactKind] = {
+    "contact": "name",
+    "date": "date",
+    "price": "value",
+    "address": "value",
+}
 LABEL = {
     "ta": {"contact": "தொடர்பு நபர்", "date": "அனுப்பும் தேதி", "price": "விலை", "address": "முகவரி"},
     "bn": {"contact": "যোগাযোগ", "date": "পাঠানোর তারিখ", "price": "মূল্য", "address": "ঠিকানা"},
@@ -124,7 +130,7 @@ def lakh(n: int) -> str:
     """``124500`` as India and Bangladesh group it: ``1,24,500``."""
     s = str(n)
     head, tail = s[:-3], s[-3:]
-    groups = []
+    groups: list[str] = []
     while len(head) > 2:
         groups.insert(0, head[-2:])
         head = head[:-2]
@@ -141,7 +147,9 @@ def native_date(lang: str, day: int, month: int, numeric: bool = False) -> str:
 def _value(w: Writer16, s: Supplier, detail: str) -> tuple[str, tuple[str, ...]]:
     r = w.rng
     if detail == "contact":
-        native, roman = w.fresh(lambda: "|".join(r.choice(TA_NAMES if s.lang == "ta" else BN_NAMES))).split("|")
+        native, roman = w.fresh(
+            lambda: "|".join(r.choice(TA_NAMES if s.lang == "ta" else BN_NAMES))
+        ).split("|")
         return native, (roman,)
     if detail == "date":
         key = w.fresh(lambda: f"{r.randint(10, 28)} {r.randint(1, 12)}")
@@ -159,11 +167,11 @@ def _value(w: Writer16, s: Supplier, detail: str) -> tuple[str, tuple[str, ...]]
     streets = TA_STREETS if s.lang == "ta" else BN_STREETS
     if s.lang == "ta":
         key = w.fresh(lambda: f"{r.randint(3, 180)}|{r.randrange(len(streets))}")
-        n, k = key.split("|")
-        return f"{n}, {streets[int(k)][0]}", (f"{n} {streets[int(k)][1]}",)
+        house, k = key.split("|")
+        return f"{house}, {streets[int(k)][0]}", (f"{house} {streets[int(k)][1]}",)
     key = w.fresh(lambda: f"{r.randint(3, 180)}/{r.randint(1, 9)}|{r.randrange(len(streets))}")
-    n, k = key.split("|")
-    return f"{bengali_digits(n)} {streets[int(k)][0]}", (f"{n} {streets[int(k)][1]}",)
+    house, k = key.split("|")
+    return f"{bengali_digits(house)} {streets[int(k)][0]}", (f"{house} {streets[int(k)][1]}",)
 
 
 def _say(w: Writer16, s: Supplier, detail: str, fix: bool) -> tuple[int, str, tuple[str, ...]]:
@@ -172,17 +180,29 @@ def _say(w: Writer16, s: Supplier, detail: str, fix: bool) -> tuple[int, str, tu
     value, aliases = _value(w, s, detail)
     hello, bye = GREETING[s.lang]
     how = r.random()
-    if detail in ("contact", "address") and how < 0.35 or detail == "price" and s.lang == "ta" and how < 0.2:
+    if (detail in ("contact", "address") and how < 0.35) or (
+        detail == "price" and s.lang == "ta" and how < 0.2
+    ):
         roman = f" ({aliases[0]})" if detail != "price" else ""
-        what = {"contact": "contact", "address": "warehouse address", "price": "price for the next lot"}[detail]
-        lead = "I had it wrong in the file, " if fix else r.choice(("note for the buying file: ", "for the file, "))
+        what = {
+            "contact": "contact",
+            "address": "warehouse address",
+            "price": "price for the next lot",
+        }[detail]
+        lead = (
+            "I had it wrong in the file, "
+            if fix
+            else r.choice(("note for the buying file: ", "for the file, "))
+        )
         i = w.user(f"{lead}{s.english}'s {what} is {value}{roman}")
         w.say("assistant", "Updated the buying file." if fix else "Noted in the buying file.")
     elif how < 0.65:
         subject, fixed, _ = CORRECTION[s.lang]
         head = f"{subject}\n\n" if fix else ""
         lead = fixed if fix else LEAD[s.lang][detail]
-        body = f"{head}{hello}\n\n{lead}\n\n{LABEL[s.lang][detail]}: {value}\n\n{bye}\n{s.signature}"
+        body = (
+            f"{head}{hello}\n\n{lead}\n\n{LABEL[s.lang][detail]}: {value}\n\n{bye}\n{s.signature}"
+        )
         w.user(f"anything new from {s.english}?" if not fix else f"did {s.english} email again?")
         i = w.tool("search_email", {"from": s.english}, body, lead=r.choice((None, "Searching.")))
         w.say("assistant", f"Yes, an email from {s.english}; I've put it in the buying file.")
@@ -203,10 +223,10 @@ def write(w: Writer16, turns: int, facts: int) -> None:
     starts = spread(r, turns - 6, len(pairs), max(2, (turns - 6) // (len(pairs) + 2)))
     events: list[tuple[int, Callable[[], None]]] = []
     for k, (start, (s, d)) in enumerate(zip(starts, pairs, strict=True)):
-        events.append((start, lambda s=s, d=d: _first(w, s, d)))
+        events.append((start, partial(_first, w, s, d)))
         if k in fixed:
             later = min(start + r.randint(40, 140), turns - 3)
-            events.append((later, lambda s=s, d=d: _fix(w, s, d)))
+            events.append((later, partial(_fix, w, s, d)))
     timeline(w, turns, events)
 
 

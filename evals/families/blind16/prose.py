@@ -9,6 +9,9 @@ never repeats the detail.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from evals.families.blind6.base import spread, timeline
 from evals.families.blind16.base import Writer16, make
 from evals.families.trajectories import Trajectory
@@ -50,7 +53,7 @@ DETAILS: tuple[tuple[str, str, str, str], ...] = (
     ("learning Norwegian", "been learning Norwegian on an app for the cousins over there",
      "what with learning Norwegian on the app for the cousins eating my evenings",
      "What do you do to unwind these days?"),
-    ("size twelve wellies", "size twelve wellies, and they're never in stock",
+    ("size twelve wellies", "I take size twelve wellies, and they're never in stock",
      "mind you I'm in size twelve wellies so the shop ones never fit",
      "What size boots should I be looking for?"),
     ("no good with heights", "ladders are a no from me, no good with heights",
@@ -128,7 +131,9 @@ def _detail(w: Writer16, value: str, said: str, clause: str, question: str, way:
         i = w.user(r.choice((f"{said}.", f"well, {said}", f"hmm, {said}, if that matters")))
         w.say("assistant", w.reply((3, 6)))
     else:  # a remark of its own
-        i = w.user(r.choice((f"{said}, by the way", f"random, but {said}", f"{said}. ha")))
+        i = w.user(
+            r.choice((f"{said}, by the way", f"random, but {said}", f"{said}, just so you know"))
+        )
         w.say("assistant", r.choice(_NOD))
     w.plant("preference", value, i)
 
@@ -143,20 +148,20 @@ def write(w: Writer16, turns: int, facts: int) -> None:
     kinds = ["once"] * once
     for k in sorted(r.sample(range(min(len(slots), once + refined) // 2 + 1), refined)):
         kinds.insert(k, "first")  # the refined ones in the first half, room for the gap
-    events = []
+    events: list[tuple[int, Callable[[], None]]] = []
     di, pi = iter(details), iter(pairs)
     firsts: dict[str, int] = {}
     for slot, kind in zip(slots, kinds, strict=True):
         if kind == "once":
             d = next(di)
             way = r.randrange(4)
-            events.append((slot, lambda d=d, way=way: _detail(w, *d, way=way)))
+            events.append((slot, partial(_detail, w, *d, way=way)))
         else:
             p = next(pi)
             firsts[p[0]] = slot
             gap = min(r.randint(60, 160), max(2, turns - 3 - slot))
-            events.append((slot, lambda p=p: _first(w, p)))
-            events.append((slot + gap, lambda p=p: _refine(w, p)))
+            events.append((slot, partial(_first, w, p)))
+            events.append((slot + gap, partial(_refine, w, p)))
     timeline(w, turns, sorted(events, key=lambda e: e[0]))
 
 

@@ -11,10 +11,12 @@ is that row's rent (``38.50``, alias ``£38.50``), paid-up date (``2027-04-18``)
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 from evals.families.blind6.base import spread
 from evals.families.blind16.base import Writer16, make
+from evals.families.facts import FactKind
 from evals.families.pools import MONTHS
 from evals.families.trajectories import Trajectory
 
@@ -56,7 +58,9 @@ def render(shape: str, rows: Sequence[dict[str, str]]) -> str:
     if shape == "json_rows":
         return json.dumps(rows, indent=1)
     if shape == "json_cols":
-        return json.dumps({"columns": list(COLUMNS), "rows": [[r[c] for c in COLUMNS] for r in rows]})
+        return json.dumps(
+            {"columns": list(COLUMNS), "rows": [[r[c] for c in COLUMNS] for r in rows]}
+        )
     widths = {c: max(len(c), *(len(r[c]) for r in rows)) + 2 for c in COLUMNS}
     lines = ["PLOT REGISTER", "".join(c.upper().ljust(widths[c]) for c in COLUMNS).rstrip()]
     lines.append("-" * len(lines[1]))
@@ -89,10 +93,12 @@ def _aliases(column: str, value: str) -> tuple[str, ...]:
     return ()
 
 
-KIND = {"rent": "value", "paid_until": "date", "key": "code"}
+Event = tuple[int, Callable[[], None]]
+"""A turn and what to write there."""
+KIND: dict[str, FactKind] = {"rent": "value", "paid_until": "date", "key": "code"}
 
 
-def episode(w: Writer16, shape: str, when: str, events: list) -> None:  # type: ignore[type-arg]
+def episode(w: Writer16, shape: str, when: str, events: list[Event]) -> None:
     r = w.rng
     rows = [_row(w) for _ in range(r.randint(3, 6))]
     pick = r.randrange(len(rows))
@@ -110,7 +116,9 @@ def episode(w: Writer16, shape: str, when: str, events: list) -> None:  # type: 
         w.user(lead + (f"? {ask}" if when == "now" else ""))
         i = w.tool("plots", {"site": site, "format": shape}, table)
         w.say("assistant", f"Here's the {site} register." + _point(column, holder, when))
-    fact = w.plant(KIND[column], rows[pick][column], i, aliases=_aliases(column, rows[pick][column]))
+    fact = w.plant(
+        KIND[column], rows[pick][column], i, aliases=_aliases(column, rows[pick][column])
+    )
     if when == "soon":
         w.pad(r.randint(0, 2))
         w.user(f"oh and from that list, {ask}?")
@@ -137,9 +145,9 @@ def write(w: Writer16, turns: int, facts: int) -> None:
     r.shuffle(shapes)
     whens = [r.choice(("now", "soon", "late")) for _ in shapes]
     starts = spread(r, max(facts * 4, turns - 90), facts, 4)
-    events: list = []  # type: ignore[type-arg]
+    events: list[Event] = []
     for start, shape, when in zip(starts, shapes, whens, strict=True):
-        events.append((start, lambda s=shape, wh=when: episode(w, s, wh, events)))
+        events.append((start, partial(episode, w, shape, when, events)))
     # ``timeline`` sorts once: late references are appended while it runs, so run by hand
     done = 0
     while done < len(events) or w.turn + 1 < turns:
@@ -154,4 +162,3 @@ def write(w: Writer16, turns: int, facts: int) -> None:
 
 def generate(seed: int, *, turns: int = 460, facts: int = 20) -> Trajectory:
     return make(seed, "b16-tables", turns, facts, write, SYSTEM, "tables")
-
