@@ -111,12 +111,21 @@ def _split(text: str) -> list[str]:
     return text.split()
 
 
-_OPENERS = frozenset(
-    _split(
-        """it it's its itself this that that's these those they they're them their theirs he she
-        him her his hers there which who whom whose such so and but or nor because also too then
-        both either neither another other others same one ones here"""
+_CONTRACTED = frozenset(
+    _split("it'll it'd he's he'd he'll she's she'd she'll they're they've they'd they'll that'll")
+)
+"""Pointing pronouns contracted with a verb: "She's going in on 7 January." points as "She is"
+does. Missing from the lists below, such a sentence stood alone and lost what it points at
+("Mum booked her knee operation." dropped, "She's going in on 7 January." kept)."""
+_OPENERS = (
+    frozenset(
+        _split(
+            """it it's its itself this that that's these those they they're them their theirs he
+            she him her his hers there which who whom whose such so and but or nor because also
+            too then both either neither another other others same one ones here"""
+        )
     )
+    | _CONTRACTED
 )
 """First words that make a sentence continue the one before it."""
 _POINTERS = frozenset(
@@ -195,6 +204,7 @@ def units(
                 if (
                     scores[i] >= max(scores[j] for j in groups[-1])
                     or _has_value(sentences[i])
+                    or has_hard_signal(sentences[i])
                     or _completes([sentences[j] for j in groups[-1]], sentences[i])
                 ):  # it says more than what it depends on, a value, or what that one is
                     groups[-1].append(i)
