@@ -25,6 +25,7 @@ from evals.families import (
     blind12,
     blind13,
     blind14,
+    blind16,
     fixups,
     intl_changes,
     passing,
@@ -47,6 +48,7 @@ GENERATORS = {
     **blind12.GENERATORS,
     **blind13.GENERATORS,
     **blind14.GENERATORS,
+    **blind16.GENERATORS,
     **fixups.GENERATORS,
     **scripts.GENERATORS,
     **intl_changes.GENERATORS,
@@ -919,6 +921,53 @@ FAMILIES: dict[str, Family] = {
             "two to four options by position, as the cheaper, with a thumbs-up or 'perfect, "
             "book it' after a recommendation, or with a changed time",
             style="b14-confirms",
+        ),
+        Family(
+            "blind16-prose",
+            460,
+            20,
+            about="held out, written blind (sixteenth set): a chip-shop owner on the lifeboat "
+            "crew; his diet, health, home and habits in plain words before an ask, as a clause "
+            "inside one, as the answer to the assistant's question or as a remark; four said "
+            "again 60-160 turns later in other words",
+            style="b16-prose",
+        ),
+        Family(
+            "blind16-tables",
+            460,
+            20,
+            about="held out, written blind (sixteenth set): an allotment society's plot "
+            "register as markdown, CSV, a fixed-width report, JSON rows, JSON columns or a "
+            "pasted spreadsheet; a row named by its holder then, soon or 30-80 turns later",
+            style="b16-tables",
+        ),
+        Family(
+            "blind16-confirms",
+            460,
+            20,
+            about="held out, written blind (sixteenth set): a small-press publisher takes a "
+            "printer quote, courier slot, proof date, freelancer or venue by position, as the "
+            "cheaper, with 'book it' or 'that one', or after turning the first offer down",
+            style="b16-confirms",
+        ),
+        Family(
+            "blind16-chains",
+            460,
+            20,
+            about="held out, written blind (sixteenth set): a gran's surprise ninetieth; date, "
+            "start time, venue, cake ref, price a head or singer changed two to four times "
+            "('we'll do the ... instead', 'scratch that', a revised confirmation email, the "
+            "assistant's report, an invitation draft), beside look-alikes",
+            style="b16-chains",
+        ),
+        Family(
+            "blind16-intl",
+            460,
+            20,
+            about="held out, written blind (sixteenth set): a sari shop's Tamil and Bengali "
+            "suppliers' contacts, addresses, rupee and taka prices and dates ('14 மார்ச் 2027', "
+            "'14.03.2027', '১৪ মার্চ ২০২৭', '১,২৪,৫০০ টাকা'), some corrected in the language",
+            style="b16-intl",
         ),
         Family(
             "long",
