@@ -10,8 +10,13 @@ units, not lone sentences (:func:`units`):
   words ("The new one is ada@example.org.") joins the sentence before it, and so does a
   short sentence (under ``SHORT_WORDS`` words) with a pronoun in it ("I hold it for a
   minute."), when it scores at least as high as what it depends on, or states a number (an
-  amount, a date, a code: the point of "It should arrive by 21 March."); otherwise, scoring
-  lower, it is left out and the sentence before it stands alone (it does not depend on it).
+  amount, a date, a code: the point of "It should arrive by 21 March.") or says something of
+  its own (a hard signal: a name, a time, a preference, an event: "They have gone off meat,
+  so chickpea curry it is."); otherwise, scoring lower, it is left out and the sentence
+  before it stands alone (it does not depend on it). A contracted pronoun opens a
+  continuation as the full one does ("He's going in on 9 March." as "He is ..."): missing
+  from the openers, such a sentence was kept alone without what it points at (round 16,
+  docs-notes/fidelity-round16-frag26.md).
   A continuation whose antecedent is filler that continues in turn ("Lyrics and notes -
   that's awesome! It will boost my motivation!") joins the unit before that filler, so the
   line still says what "it" is. Joining every continuation cost 0.010 of LoCoMo's answers in
