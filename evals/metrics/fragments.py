@@ -17,7 +17,8 @@ the rest of the summary. A line is a **dependent fragment** when
      own, joined to what was cut by a joining word (", and I'm ..."), is none
      (:func:`_clause_start`);
    - ``refers back``: it holds a referring word (:data:`REFERRING`: it, she, they, this, that
-     one, the same...; "this morning", "that week" and the like do not count) or opens with
+     one, the same...; "this morning", "that week" and the like do not count, nor an
+     existential "there": "There are 10 boxes left.", "Is there a bus?") or opens with
      an ellipsis word (:data:`CONTINUATIONS`: and, but, also, yes...), and the sentence
      before it in its message is not in the summary;
    - ``replies to``: the same, but it is its message's first sentence, so what it refers to is
@@ -195,6 +196,16 @@ SUBJECTS = frozenset(
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 _SENTENCE = re.compile(r"(?<=[.!?])(?<!\s\d\.)(?<!\s\d\d\.)\s+|\n+")
 """Sentence ends; not the dot of a day in a date ("3. März 2026")."""
+_EXISTENTIAL = re.compile(
+    r"(^|[,;:(]\s*|\b(?:and|but|so|if|that|because|when|as|since|though)\s+)there"
+    r"(?='s\b|\s+(?:is|are|was|were|isn't|aren't|wasn't|weren't|will|would|has|have|had"
+    r"|hasn't|haven't|must|may|might|could|should|can|seems?|used)\b)"
+    r"|^(\s*(?:is|are|was|were|isn't|aren't|wasn't|weren't)\s+)there\b"
+)
+"""An existential "there", opening a clause before a verb ("There are 10 boxes left for
+Irbid.", "..., and there's a bus at 9") or asked ("Is there a bus?"): it stands for no place
+said before, so it refers to nothing. A locative one ("My car is there", "over there is the
+bus stop") is not matched."""
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]\s+)?(?:\[[^\]]*\]\s*)?")
 
 
@@ -268,7 +279,7 @@ def _leans(text: str) -> bool:
     timeless = re.sub(
         r"\b(?:this|that)\s+(?:morning|afternoon|evening|week|weekend|month|year)\b",
         "",
-        text.lower(),
+        _EXISTENTIAL.sub(r"\1\2", text.lower().replace("\u2019", "'")),
     )
     if any(w in REFERRING for w in _words(timeless)):
         return True

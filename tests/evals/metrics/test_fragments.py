@@ -213,3 +213,19 @@ def test_a_main_clause_cut_off_its_fronted_qualifier_is_still_clipped() -> None:
     ):
         found = _check([(line, ["m0"])], _history(("user", f"Some news first. {source}")))
         assert dict(found.reasons) == {"clipped": 1}, line
+
+
+def test_an_existential_there_is_not_a_reference_but_a_place_there_is() -> None:
+    history = _history(
+        ("user", "How many crates are left for Tromsø?"),
+        ("assistant", "There are 12 crates left for Tromsø."),
+        ("user", "Is there a ferry on Sunday?"),
+        ("user", "We drove up to Whitby. I left my hat there."),
+    )
+    assert (
+        _check([("- assistant: There are 12 crates left for Tromsø.", ["m1"])], history).dependent
+        == 0
+    )
+    assert _check([("- user: Is there a ferry on Sunday?", ["m2"])], history).dependent == 0
+    place = _check([("- user: I left my hat there.", ["m3"])], history)
+    assert dict(place.reasons) == {"refers back": 1}
