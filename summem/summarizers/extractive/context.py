@@ -209,7 +209,7 @@ def units(
                 if (
                     scores[i] >= max(scores[j] for j in groups[-1])
                     or _has_value(sentences[i])
-                    or has_hard_signal(sentences[i])
+                    or _brief_news(sentences[i])
                     or _completes([sentences[j] for j in groups[-1]], sentences[i])
                 ):  # it says more than what it depends on, a value, or what that one is
                     groups[-1].append(i)
@@ -226,6 +226,17 @@ def units(
         else:
             groups.append([i])
     return groups
+
+
+def _brief_news(sentence: str) -> bool:
+    """Whether a continuation says something of its own (a hard signal) in few words.
+
+    "They've gone off meat, so chickpea curry it is." comes along with what it leans on. A
+    long one does not: "She's a counsellor I met there, Dr Lena Ortiz, and she runs ..." would
+    make one candidate too large for a tight budget, which then loses the sentence before it
+    too (kept alone on its own score otherwise).
+    """
+    return len(_words(sentence)) < 2 * SHORT_WORDS and has_hard_signal(sentence)
 
 
 def _completes(unit: Sequence[str], sentence: str) -> bool:
