@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from evals.metrics.fragments import (
     MAX_WORDS,
     FragmentCount,
@@ -229,3 +231,29 @@ def test_an_existential_there_is_not_a_reference_but_a_place_there_is() -> None:
     assert _check([("- user: Is there a ferry on Sunday?", ["m2"])], history).dependent == 0
     place = _check([("- user: I left my hat there.", ["m3"])], history)
     assert dict(place.reasons) == {"refers back": 1}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We checked. There are 12 crates.",
+        "Sadly there isn\u2019t a later train.",
+        "Update - there remain 4 pallets.",
+        "Hi, is there parking?",
+        "Will there be a lift?",
+        "Has there been a refund?",
+        "How many are there in Hull?",
+        "I fear there will be delays.",
+    ],
+)
+def test_an_existential_there_anywhere_refers_to_nothing(line: str) -> None:
+    history = _history(("user", "Some news first."), ("assistant", line))
+    assert _check([(f"- assistant: {line}", ["m1"])], history).dependent == 0, line
+
+
+@pytest.mark.parametrize(
+    "line", ["My car is there.", "Put the box over there, will you?", "Was it there?"]
+)
+def test_a_place_there_still_refers_back(line: str) -> None:
+    history = _history(("user", "We drove to Whitby."), ("user", line))
+    assert dict(_check([(f"- user: {line}", ["m1"])], history).reasons) == {"replies to": 1}
