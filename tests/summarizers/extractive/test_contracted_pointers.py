@@ -9,6 +9,7 @@ left out for scoring lower.
 
 from __future__ import annotations
 
+from summem.messages import Message
 from summem.summarizers.extractive.context import units
 from summem.summarizers.extractive.facts import has_hard_signal
 from tests.summarizers.extractive.test_selection_policy import lines, msg, summarize
@@ -46,3 +47,40 @@ def test_the_summary_line_of_a_contracted_continuation_says_what_it_is_about() -
     got = lines(summarize(msgs, 200, verbatim_words=0))
     dated = [x for x in got if "9 March" in x]
     assert dated and all("hip surgery" in x for x in dated)
+
+
+def test_a_long_continuation_does_not_come_along_for_a_hard_signal_alone() -> None:
+    head = "I went to a support group on 7 May and it was so powerful."
+    long_one = (
+        "She's a counsellor I met there, Dr Lena Ortiz, and she runs a weekly art-therapy "
+        "session at the Eastside community centre on Thursdays."
+    )
+    assert has_hard_signal(long_one)
+    assert units([head, long_one], [5.0, 4.0]) == [[0]]  # one candidate too large otherwise
+    brief = "She's a counsellor, Dr Lena Ortiz."
+    assert units([head, brief], [5.0, 4.0]) == [[0, 1]]
+
+
+def test_a_dated_sentence_is_not_lost_to_the_long_continuation_after_it() -> None:
+    turns = [
+        (
+            "Caroline",
+            "I went to an LGBTQ support group on 7 May and it was so powerful. She's a "
+            "counsellor I met there, Dr Lena Ortiz, and she runs a weekly art-therapy session "
+            "at the Eastside community centre on Thursdays.",
+        ),
+        ("Melanie", "That sounds amazing! I painted a lake sunrise last year with my kids."),
+        ("Caroline", "I'm planning to apply for a counselling master's at Boston College."),
+        ("Melanie", "We're going camping at Yosemite on 20 June with the whole family."),
+        ("Caroline", "My adoption paperwork went in on 2 April."),
+        ("Melanie", "My son Jack starts pottery classes in July."),
+    ]
+    msgs = [
+        Message.from_openai(
+            {"role": "user" if i % 2 == 0 else "assistant", "name": name, "content": text},
+            id=f"m{i}",
+        )
+        for i, (name, text) in enumerate(turns)
+    ]
+    for budget in (60, 80, 100, 120):
+        assert any("7 May" in x for x in lines(summarize(msgs, budget, verbatim_words=0))), budget
