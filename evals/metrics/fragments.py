@@ -17,7 +17,8 @@ the rest of the summary. A line is a **dependent fragment** when
      own, joined to what was cut by a joining word (", and I'm ..."), is none
      (:func:`_clause_start`);
    - ``refers back``: it holds a referring word (:data:`REFERRING`: it, she, they, this, that
-     one, the same...; "this morning", "that week" and the like do not count) or opens with
+     one, the same...; "this morning", "that week" and the like do not count, nor an
+     existential "there": "There are 10 boxes left.", "Is there a bus?") or opens with
      an ellipsis word (:data:`CONTINUATIONS`: and, but, also, yes...), and the sentence
      before it in its message is not in the summary;
    - ``replies to``: the same, but it is its message's first sentence, so what it refers to is
@@ -195,6 +196,36 @@ SUBJECTS = frozenset(
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 _SENTENCE = re.compile(r"(?<=[.!?])(?<!\s\d\.)(?<!\s\d\d\.)\s+|\n+")
 """Sentence ends; not the dot of a day in a date ("3. März 2026")."""
+_BE = """is are was were isn't aren't wasn't weren't will won't would wouldn't has hasn't have
+haven't had hadn't must may might could couldn't should shouldn't can can't cannot does doesn't
+did didn't do don't"""
+
+
+def _either(*words: str) -> str:
+    """A regex group matching any of the space-separated words."""
+    return "(?:" + "|".join(w for text in words for w in text.split()) + ")"
+
+
+_EXISTENTIAL = re.compile(
+    r"\bthere(?=(?:'s|'ll|'d|'re|'ve)\b|\s+"
+    + _either(
+        _BE,
+        "seem seems seemed appear appears appeared exist exists existed remain remains remained",
+        "used ought",
+    )
+    + r"\b)"
+)
+"""An existential "there" before its verb ("There are 10 boxes left for Irbid.", "We checked.
+Currently there seem to be two.", "there'll be a bus at 9"): it stands for no place said
+before, so it refers to nothing. A locative one ("My car is there", "I left it there.") is
+not matched; "There is my wallet." is (rare: counted as not leaning)."""
+_EXISTENTIAL_ASKED = re.compile(
+    r"((?:^|[.!?,;:(\u2013\u2014-]\s*|\b(?:how\s+many|how\s+much|what|why|where|when|who)\s+)"
+    + _either(_BE)
+    + r"\s+)there\b"
+)
+"""The same asked: "Is there a fee?", "Hi, will there be parking?", "How many are there?"; the
+verb opens a clause or follows a question word, so "My car is there." is not matched."""
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]\s+)?(?:\[[^\]]*\]\s*)?")
 
 
@@ -268,7 +299,7 @@ def _leans(text: str) -> bool:
     timeless = re.sub(
         r"\b(?:this|that)\s+(?:morning|afternoon|evening|week|weekend|month|year)\b",
         "",
-        text.lower(),
+        _EXISTENTIAL_ASKED.sub(r"\1", _EXISTENTIAL.sub("", text.lower().replace("\u2019", "'"))),
     )
     if any(w in REFERRING for w in _words(timeless)):
         return True

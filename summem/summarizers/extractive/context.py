@@ -10,8 +10,13 @@ units, not lone sentences (:func:`units`):
   words ("The new one is ada@example.org.") joins the sentence before it, and so does a
   short sentence (under ``SHORT_WORDS`` words) with a pronoun in it ("I hold it for a
   minute."), when it scores at least as high as what it depends on, or states a number (an
-  amount, a date, a code: the point of "It should arrive by 21 March."); otherwise, scoring
-  lower, it is left out and the sentence before it stands alone (it does not depend on it).
+  amount, a date, a code: the point of "It should arrive by 21 March.") or says something of
+  its own (a hard signal: a name, a time, a preference, an event: "They have gone off meat,
+  so chickpea curry it is."); otherwise, scoring lower, it is left out and the sentence
+  before it stands alone (it does not depend on it). A contracted pronoun opens a
+  continuation as the full one does ("He's going in on 9 March." as "He is ..."): missing
+  from the openers, such a sentence was kept alone without what it points at (round 16,
+  docs-notes/fidelity-round16-frag26.md).
   A continuation whose antecedent is filler that continues in turn ("Lyrics and notes -
   that's awesome! It will boost my motivation!") joins the unit before that filler, so the
   line still says what "it" is. Joining every continuation cost 0.010 of LoCoMo's answers in
@@ -111,12 +116,21 @@ def _split(text: str) -> list[str]:
     return text.split()
 
 
-_OPENERS = frozenset(
-    _split(
-        """it it's its itself this that that's these those they they're them their theirs he she
-        him her his hers there which who whom whose such so and but or nor because also too then
-        both either neither another other others same one ones here"""
+_CONTRACTED = frozenset(
+    _split("it'll it'd he's he'd he'll she's she'd she'll they're they've they'd they'll that'll")
+)
+"""Pointing pronouns contracted with a verb: "She's going in on 7 January." points as "She is"
+does. Missing from the lists below, such a sentence stood alone and lost what it points at
+("Mum booked her knee operation." dropped, "She's going in on 7 January." kept)."""
+_OPENERS = (
+    frozenset(
+        _split(
+            """it it's its itself this that that's these those they they're them their theirs he
+            she him her his hers there which who whom whose such so and but or nor because also
+            too then both either neither another other others same one ones here"""
+        )
     )
+    | _CONTRACTED
 )
 """First words that make a sentence continue the one before it."""
 _POINTERS = frozenset(
@@ -195,6 +209,7 @@ def units(
                 if (
                     scores[i] >= max(scores[j] for j in groups[-1])
                     or _has_value(sentences[i])
+                    or _brief_news(sentences[i])
                     or _completes([sentences[j] for j in groups[-1]], sentences[i])
                 ):  # it says more than what it depends on, a value, or what that one is
                     groups[-1].append(i)
@@ -211,6 +226,17 @@ def units(
         else:
             groups.append([i])
     return groups
+
+
+def _brief_news(sentence: str) -> bool:
+    """Whether a continuation says something of its own (a hard signal) in few words.
+
+    "They've gone off meat, so chickpea curry it is." comes along with what it leans on. A
+    long one does not: "She's a counsellor I met there, Dr Lena Ortiz, and she runs ..." would
+    make one candidate too large for a tight budget, which then loses the sentence before it
+    too (kept alone on its own score otherwise).
+    """
+    return len(_words(sentence)) < 2 * SHORT_WORDS and has_hard_signal(sentence)
 
 
 def _completes(unit: Sequence[str], sentence: str) -> bool:

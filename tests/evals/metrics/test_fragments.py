@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from evals.metrics.fragments import (
     MAX_WORDS,
     FragmentCount,
@@ -213,3 +215,45 @@ def test_a_main_clause_cut_off_its_fronted_qualifier_is_still_clipped() -> None:
     ):
         found = _check([(line, ["m0"])], _history(("user", f"Some news first. {source}")))
         assert dict(found.reasons) == {"clipped": 1}, line
+
+
+def test_an_existential_there_is_not_a_reference_but_a_place_there_is() -> None:
+    history = _history(
+        ("user", "How many crates are left for Tromsø?"),
+        ("assistant", "There are 12 crates left for Tromsø."),
+        ("user", "Is there a ferry on Sunday?"),
+        ("user", "We drove up to Whitby. I left my hat there."),
+    )
+    assert (
+        _check([("- assistant: There are 12 crates left for Tromsø.", ["m1"])], history).dependent
+        == 0
+    )
+    assert _check([("- user: Is there a ferry on Sunday?", ["m2"])], history).dependent == 0
+    place = _check([("- user: I left my hat there.", ["m3"])], history)
+    assert dict(place.reasons) == {"refers back": 1}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We checked. There are 12 crates.",
+        "Sadly there isn\u2019t a later train.",
+        "Update - there remain 4 pallets.",
+        "Hi, is there parking?",
+        "Will there be a lift?",
+        "Has there been a refund?",
+        "How many are there in Hull?",
+        "I fear there will be delays.",
+    ],
+)
+def test_an_existential_there_anywhere_refers_to_nothing(line: str) -> None:
+    history = _history(("user", "Some news first."), ("assistant", line))
+    assert _check([(f"- assistant: {line}", ["m1"])], history).dependent == 0, line
+
+
+@pytest.mark.parametrize(
+    "line", ["My car is there.", "Put the box over there, will you?", "Was it there?"]
+)
+def test_a_place_there_still_refers_back(line: str) -> None:
+    history = _history(("user", "We drove to Whitby."), ("user", line))
+    assert dict(_check([(f"- user: {line}", ["m1"])], history).reasons) == {"replies to": 1}
