@@ -116,23 +116,17 @@ def _split(text: str) -> list[str]:
     return text.split()
 
 
-_CONTRACTED = frozenset(
-    _split("it'll it'd he's he'd he'll she's she'd she'll they're they've they'd they'll that'll")
-)
-"""Pointing pronouns contracted with a verb: "She's going in on 7 January." points as "She is"
-does. Missing from the lists below, such a sentence stood alone and lost what it points at
-("Mum booked her knee operation." dropped, "She's going in on 7 January." kept)."""
-_OPENERS = (
-    frozenset(
-        _split(
-            """it it's its itself this that that's these those they they're them their theirs he
-            she him her his hers there which who whom whose such so and but or nor because also
-            too then both either neither another other others same one ones here"""
-        )
+_OPENERS = frozenset(
+    _split(
+        """it it's its itself this that that's these those they they're them their theirs he she
+        him her his hers there which who whom whose such so and but or nor because also too then
+        both either neither another other others same one ones here
+        it'll it'd he's he'd he'll she's she'd she'll they've they'd they'll that'll"""
     )
-    | _CONTRACTED
 )
-"""First words that make a sentence continue the one before it."""
+"""First words that make a sentence continue the one before it. The contracted ones (the last
+line) point as the full ones do: "She's going in on 7 January." as "She is ..."; missing, such
+a sentence stood alone without what it points at ("Mum booked her knee operation.")."""
 _POINTERS = frozenset(
     _split("it it's its this that these those they them their he she him her his there one")
 )
