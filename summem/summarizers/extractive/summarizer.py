@@ -78,7 +78,8 @@ list a repeat of a kept line that fell to the cap (``recall`` still finds it).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Collection, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, NamedTuple
 
@@ -294,6 +295,7 @@ _SELECTION_HEURISTICS = (
     "transposed_tables",
     "small_tables",
     "asked_rows",
+    "asked_rank",
     "spaced_columns",
     "grouped_reports",
     "delimited_rows",
@@ -720,12 +722,13 @@ class ExtractiveSummarizer:
         newests: list[dict[tuple[str, ...], tuple[int, set[int]]]] = [{} for _ in users]
         describes = [may_describe(said) for _user, said in users]  # whatever the row nouns
         follows = [frozenset(w.partition(BEFORE)[2] for w in said) for _user, said in users]
+        asks = _asking(users, "asked_rank" not in self.ablate)
         for r, (fact, _head, _record, table, nouns) in enumerate(records):
             cells = {w for row in table[1] for c in row for w in tokenize(fold(c))}
             later = [  # a line that says none of its words nor describes a row names none
                 u
                 for u, (user, said) in enumerate(users)
-                if fact.order < user.order
+                if (fact.order < user.order or asks[u](fact.order))
                 and (describes[u] or not cells.isdisjoint(said) or not follows[u].isdisjoint(nouns))
             ]
             if not later:
@@ -735,15 +738,18 @@ class ExtractiveSummarizer:
             key = tuple(table[0])
             for u, hit in zip(later, hits, strict=True):
                 newest = newests[u]
-                if len(hit) == 1 and (
-                    key not in newest or records[newest[key][0]][0].order < fact.order
-                ):
+                if len(hit) != 1:
+                    continue
+                if fact.order > users[u][0].order:  # the result a request asks for: only
+                    newest.setdefault(key, (r, hit))  # where no record before it has the row
+                elif key not in newest or records[newest[key][0]][0].order < fact.order:
                     newest[key] = (r, hit)
         bound: dict[int, tuple[set[int], float]] = {}
         for (user, _said), newest in zip(users, newests, strict=True):
-            lent = user.order[0] == _KEPT  # a kept turn's: the rank, never the cut
+            kept_turn = user.order[0] == _KEPT  # a kept turn's: the rank, never the cut
             for r, hit in newest.values():
                 rows, best = bound.get(r, (set(), 0.0))
+                lent = kept_turn or records[r][0].order > user.order  # a request's: the rank
                 bound[r] = (rows if lent else rows | hit, max(best, user.priority))
         for r, (rows, best) in bound.items():
             fact, head, record, table, _nouns = records[r]
@@ -1738,6 +1744,43 @@ def _newest_rows(
         referred = [*(w for _r, w in back), *referred]
         named = [*(w for r, w in back if r == "user"), *named]
     return referred, named, kept_said
+
+
+def _asking(
+    users: Sequence[tuple[Fact, frozenset[str]]], on: bool = True
+) -> list[Callable[[tuple[int, ...]], bool]]:
+    """For each user's line, whether a record at an order is the result it asks for.
+
+    "Run track_parcels for me, I want the Kestrel Freight 3 one.": the request names the row
+    before the tool shows it, and the record answers it. A record after a user's line, in the
+    same part (the previous summary's lines or the span), at most :data:`_REQUEST_REACH` lines
+    or messages on and before the next user's line, is that line's result, and a row the line
+    names alone lends the record the line's rank (never the cut) in
+    :meth:`ExtractiveSummarizer._bind_named_rows`, as a later line naming it does, unless a
+    record of the same columns before the line has the row (that one the line names, as
+    before: a list fetched again after a line naming its row is no answer to it). Without it
+    the request outranked the record that holds what it asked for (own ``record-shapes``:
+    the request kept at 4.57, the record holding the cell dropped at 1.41). Off with
+    ``ablate=["asked_rank"]``: only lines after a record bind to it.
+    """
+    if not on:
+        return [lambda _order: False for _ in users]
+    starts = sorted(tuple(user.order) for user, _said in users)
+    out: list[Callable[[tuple[int, ...]], bool]] = []
+    for user, _said in users:
+        at = tuple(user.order)
+        nxt = bisect_right(starts, at)
+        bound = starts[nxt] if nxt < len(starts) else None
+
+        def asks(
+            order: tuple[int, ...], at: tuple[int, ...] = at, bound: tuple[int, ...] | None = bound
+        ) -> bool:
+            if at[0] == _KEPT or order[0] != at[0] or not at < tuple(order):
+                return False
+            return order[1] - at[1] <= _REQUEST_REACH and (bound is None or tuple(order) < bound)
+
+        out.append(asks)
+    return out
 
 
 def _said_words(messages: Sequence[Message]) -> list[frozenset[str]]:

@@ -1,0 +1,47 @@
+"""A user's request naming a row lends its rank to the record that answers it (``asked_rank``).
+
+Handmade examples (not the evals' own): a carried request and the stock record after it, as
+``test_table_memory``'s carried van stock; the request comes before the record, where a later
+user line naming the row already binds (``table_bound_rows``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from summem.messages import SummaryInfo
+from summem.summarizers.base import SummaryOutput
+from tests.summarizers.extractive.spans import msg, summarize
+from tests.summarizers.extractive.test_table_memory import _SMALL_TALK, _VAN_STOCK, _ablated
+
+_ASK = "- user: Run stock_levels for me, I want the pipe clip one."
+
+
+def _carried(lines: list[str], scores: list[float], off: str | None = None) -> SummaryOutput:
+    """A summary of ``lines`` (their scores as a previous round recorded them), then talk."""
+    from summem.summarizers.extractive.summarizer import FORMAT
+
+    prov = [{"line": i, "ids": [f"m{i}"], "score": s} for i, s in enumerate(scores)]
+    info = SummaryInfo(extra={"format": FORMAT, "provenance": prov})
+    span = [msg(f"s{i}", t, "user" if i % 2 else "assistant") for i, t in enumerate(_SMALL_TALK)]
+    kw: dict[str, Any] = {"previous_summary": "\n".join(lines), "previous_info": info}
+    return summarize(span, 100, **kw) if off is None else _ablated(span, 100, off, **kw)
+
+
+def test_a_request_naming_a_row_keeps_the_record_that_answers_it() -> None:
+    out = _carried([_ASK, _VAN_STOCK], [4, 1])
+    assert "ND856813" in out.text
+    line = next(i for i, t in enumerate(out.text.splitlines()) if "ND856813" in t)
+    recorded = next(e for e in out.extra["provenance"] if e["line"] == line)
+    assert recorded["score"] < 4  # its own score, not the one borrowed from the request
+    assert "ND856813" not in _carried([_ASK, _VAN_STOCK], [4, 1], "asked_rank").text
+
+
+def test_a_request_lends_its_rank_but_never_cuts_the_record() -> None:
+    out = _carried([_ASK, _VAN_STOCK], [4, 1])
+    assert "flexible hose | NK645047" in out.text  # the rows the result showed, all kept
+
+
+def test_a_user_line_before_another_users_line_asks_for_nothing_after_it() -> None:
+    between = "- user: Also the boiler pressure is fine now."
+    assert "ND856813" not in _carried([_ASK, between, _VAN_STOCK], [4, 4, 1]).text
