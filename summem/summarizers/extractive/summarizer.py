@@ -740,13 +740,24 @@ class ExtractiveSummarizer:
                 newest = newests[u]
                 if len(hit) != 1:
                     continue
-                if fact.order > users[u][0].order:  # the result a request asks for: only
-                    newest.setdefault(key, (r, hit))  # where no record before it has the row
-                elif key not in newest or records[newest[key][0]][0].order < fact.order:
+                at = users[u][0].order
+                was = records[newest[key][0]][0].order if key in newest else None
+                if fact.order > at:  # the result a request asks for: the newest in reach,
+                    if was is None or at < was < fact.order:  # where none before it has the row
+                        newest[key] = (r, hit)
+                elif was is None or was < fact.order or was > at:
                     newest[key] = (r, hit)
+        latest: dict[tuple[str, ...], int] = {}  # each header's newest record
+        for r, (fact, _head, _record, table, _nouns) in enumerate(records):
+            key = tuple(table[0])
+            if key not in latest or records[latest[key]][0].order < fact.order:
+                latest[key] = r
         bound: dict[int, tuple[set[int], float]] = {}
-        for (user, _said), newest in zip(users, newests, strict=True):
+        for (user, words), newest in zip(users, newests, strict=True):
             kept_turn = user.order[0] == _KEPT  # a kept turn's: the rank, never the cut
+            asked = [r for r in newest.values() if records[r[0]][0].order > user.order]
+            if asked:
+                _answers(newest, asked, records, latest, user, words)
             for r, hit in newest.values():
                 rows, best = bound.get(r, (set(), 0.0))
                 lent = kept_turn or records[r][0].order > user.order  # a request's: the rank
@@ -1781,6 +1792,39 @@ def _asking(
 
         out.append(asks)
     return out
+
+
+def _answers(
+    newest: dict[tuple[str, ...], tuple[int, set[int]]],
+    asked: Sequence[tuple[int, set[int]]],
+    records: Sequence[tuple[Fact, str, str, Table, frozenset[str]]],
+    latest: Mapping[tuple[str, ...], int],
+    user: Fact,
+    said: frozenset[str],
+) -> None:
+    """Drop from ``newest`` the records a request binds that do not answer it (``asked_rank``).
+
+    ``asked``: the records after the request that it binds. When the request names a tool
+    ("Run stock_levels for me, ...") and one of them is that tool's, the others are not its
+    answer (a row of another table with the same name, shown in reach). A record whose table
+    was fetched again later with the row the request names is no answer either: that later
+    version is current, and the request's rank must not keep the stale one over it.
+    """
+    text = user.line.lower()
+    tools = {r: records[r][1].partition("(")[0].strip().lower() for r, _hit in asked}
+    named = {r for r, tool in tools.items() if tool and tool in text}
+    for r, _hit in asked:
+        _fact, _head, _record, table, nouns = records[r]
+        key = tuple(table[0])
+        newer = latest.get(key, r)
+        stale = False
+        if newer != r:  # the latest fetch of the table: does it show the row asked for?
+            again = named_by(
+                records[newer][3], [said], keys=True, nouns=nouns, names=True, apart=True
+            )
+            stale = len(again[0]) == 1
+        if stale or (named and r not in named):
+            del newest[key]
 
 
 def _said_words(messages: Sequence[Message]) -> list[frozenset[str]]:

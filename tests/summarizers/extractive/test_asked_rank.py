@@ -7,10 +7,15 @@ user line naming the row already binds (``table_bound_rows``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+import pytest
 
 from summem.messages import SummaryInfo
 from summem.summarizers.base import SummaryOutput
+from summem.summarizers.extractive.selection import Fact
+from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
 from tests.summarizers.extractive.spans import msg, summarize
 from tests.summarizers.extractive.test_table_memory import _SMALL_TALK, _VAN_STOCK, _ablated
 
@@ -45,3 +50,44 @@ def test_a_request_lends_its_rank_but_never_cuts_the_record() -> None:
 def test_a_user_line_before_another_users_line_asks_for_nothing_after_it() -> None:
     between = "- user: Also the boiler pressure is fine now."
     assert "ND856813" not in _carried([_ASK, between, _VAN_STOCK], [4, 4, 1]).text
+
+
+_VAN_AGAIN = _VAN_STOCK.replace("36", "12").replace("NK645047 | 11", "NK645047 | 9")
+"""The same stock list fetched again: the pipe clip's quantity is now 12, not 36."""
+
+
+def test_a_request_answered_twice_lends_its_rank_to_the_newer_answer() -> None:
+    out = _carried([_ASK, _VAN_STOCK, _VAN_AGAIN], [4, 1, 1]).text
+    assert "ND856813 | 12" in out
+    assert "ND856813 | 36" not in out  # the stale answer is not kept over the newer one
+
+
+def test_a_request_does_not_keep_an_answer_a_later_fetch_replaced() -> None:
+    later = [
+        _ASK,
+        _VAN_STOCK,
+        "- user: Thanks, check it again after lunch.",
+        "- assistant: Will do.",
+    ]
+    out = _carried([*later, _VAN_AGAIN], [4, 1, 1, 1, 1]).text
+    assert "ND856813 | 36" not in out
+    assert "ND856813 | 12" in out
+
+
+def test_a_request_naming_a_tool_lends_its_rank_to_that_tools_result_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    other = (
+        "- tool: order_history(site=van) -> [item | supplier | ordered] pipe clip | Screwfix | "
+        "2026-01-03; copper washer | Toolstation | 2026-02-01 (+3 rows)"
+    )
+    lifted: list[str] = []  # the lines that took a user line's rank
+    bind = ExtractiveSummarizer._bind_named_rows
+
+    def spy(self: ExtractiveSummarizer, facts: Sequence[Fact], kept: Sequence[Fact] = ()) -> None:
+        bind(self, facts, kept)
+        lifted.extend(f.line for f in facts if f.recorded is not None)
+
+    monkeypatch.setattr(ExtractiveSummarizer, "_bind_named_rows", spy)
+    assert "ND856813" in _carried([_ASK, other, _VAN_STOCK], [4, 1, 1]).text
+    assert [line.split("(")[0] for line in lifted] == ["- tool: stock_levels"]
