@@ -8,29 +8,14 @@ user line naming the row already binds (``table_bound_rows``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import pytest
 
-from summem.messages import SummaryInfo
-from summem.summarizers.base import SummaryOutput
 from summem.summarizers.extractive.selection import Fact
 from summem.summarizers.extractive.summarizer import ExtractiveSummarizer
-from tests.summarizers.extractive.spans import msg, summarize
-from tests.summarizers.extractive.test_table_memory import _SMALL_TALK, _VAN_STOCK, _ablated
+from tests.summarizers.extractive.test_table_memory import _VAN_STOCK, _carried
 
 _ASK = "- user: Run stock_levels for me, I want the pipe clip one."
-
-
-def _carried(lines: list[str], scores: list[float], off: str | None = None) -> SummaryOutput:
-    """A summary of ``lines`` (their scores as a previous round recorded them), then talk."""
-    from summem.summarizers.extractive.summarizer import FORMAT
-
-    prov = [{"line": i, "ids": [f"m{i}"], "score": s} for i, s in enumerate(scores)]
-    info = SummaryInfo(extra={"format": FORMAT, "provenance": prov})
-    span = [msg(f"s{i}", t, "user" if i % 2 else "assistant") for i, t in enumerate(_SMALL_TALK)]
-    kw: dict[str, Any] = {"previous_summary": "\n".join(lines), "previous_info": info}
-    return summarize(span, 100, **kw) if off is None else _ablated(span, 100, off, **kw)
 
 
 def test_a_request_naming_a_row_keeps_the_record_that_answers_it() -> None:
