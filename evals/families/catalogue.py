@@ -982,6 +982,16 @@ FAMILIES: dict[str, Family] = {
             style="b17-chains",
         ),
         Family(
+            "blind17-tables",
+            440,
+            20,
+            about="held out, written blind (seventeenth set): a rural community minibus "
+            "scheme's drivers and bookings as markdown, CSV, JSON rows, JSON columns or a "
+            "fixed-width report among repeated vehicle checks; a row named by its person in the "
+            "request, soon or 30-100 turns later",
+            style="b17-tables",
+        ),
+        Family(
             "long",
             1000,
             40,

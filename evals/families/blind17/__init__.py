@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from evals.families.blind17 import chains
+from evals.families.blind17 import chains, tables
 from evals.families.trajectories import Trajectory
 
 __all__ = ["GENERATORS"]
 
 GENERATORS: dict[str, Callable[..., Trajectory]] = {
     "b17-chains": chains.generate,
+    "b17-tables": tables.generate,
 }
 """Style name -> the generator writing that family (``seed``, ``turns=``, ``facts=``)."""
