@@ -992,6 +992,16 @@ FAMILIES: dict[str, Family] = {
             style="b17-tables",
         ),
         Family(
+            "blind17-prose",
+            440,
+            20,
+            about="held out, written blind (seventeenth set): a piano tuner in a barbershop "
+            "quartet; his health, food, home and family in plain words before an ask, as a "
+            "clause, as an answer or a remark, or leaning on the sentence before; some changed "
+            "60-160 turns later, two said again in other words",
+            style="b17-prose",
+        ),
+        Family(
             "long",
             1000,
             40,

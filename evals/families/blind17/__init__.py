@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from evals.families.blind17 import chains, tables
+from evals.families.blind17 import chains, prose, tables
 from evals.families.trajectories import Trajectory
 
 __all__ = ["GENERATORS"]
@@ -17,5 +17,6 @@ __all__ = ["GENERATORS"]
 GENERATORS: dict[str, Callable[..., Trajectory]] = {
     "b17-chains": chains.generate,
     "b17-tables": tables.generate,
+    "b17-prose": prose.generate,
 }
 """Style name -> the generator writing that family (``seed``, ``turns=``, ``facts=``)."""
