@@ -63,7 +63,7 @@ def _fetches(t: Trajectory) -> dict[int, str]:
 def _key_of(fmt: str, table: str, result: str, value: str) -> str:
     """The person whose row holds ``value`` in a list printed as ``fmt``."""
     if fmt == "json_rows":
-        return next(r[COLUMNS[table][0]] for r in json.loads(result) if value in r.values())
+        return next(str(r[COLUMNS[table][0]]) for r in json.loads(result) if value in r.values())
     if fmt == "json_cols":
         cols = json.loads(result)
         column = next(c for c in cols.values() if value in c)
@@ -113,7 +113,8 @@ def test_chains_latest_value_counts_every_earlier_one_stale_beside_look_alikes()
         assert len(fixes) >= 10
         roles |= {f.role for f in fixes}
         for f in fixes:
-            assert f.stale_index is not None and f.stale_index < f.message_index
+            assert f.stale is not None and f.stale_index is not None
+            assert f.stale_index < f.message_index
             assert f.stale not in message_text(t.messages[f.message_index])  # no old value
             if f.until is None:
                 assert 3 <= len(f.older) + 2 <= 5  # three to five states a chain
