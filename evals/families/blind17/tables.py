@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from evals.families.blind6.base import dumps, timeline
 from evals.families.blind17.base import Writer17, write
 from evals.families.facts import FactKind
+from evals.families.placement import Exhausted
 from evals.families.pools import MONTHS
 from evals.families.trajectories import Trajectory
 
@@ -102,8 +103,14 @@ def _pickup(w: Writer17) -> str:
 
 
 def _fare(w: Writer17) -> str:
+    """A fresh fare that is no other value's tail (``5.60`` beside ``15.60``) nor has one."""
     r = w.rng
-    return w.fresh(lambda: f"{r.randint(2, 19)}.{r.choice(('20', '40', '60', '80', '90'))}")
+    for _ in range(1000):
+        fare = f"{r.randint(2, 19)}.{r.choice(('20', '40', '60', '80', '90'))}"
+        if not any(fare in u or u in fare for u in w.used):
+            w.used.add(fare)
+            return fare
+    raise Exhausted("no fare apart from the others")  # the seed is drawn again
 
 
 def _row(w: Writer17, table: str) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
