@@ -252,10 +252,15 @@ _KEPT = 3
 _BARE_REACH = 3
 """How many messages back a bare correction ("Scratch that, five.") looks for what it revises:
 the other speaker's confirmation, or the speaker's own request before an "Sure, noted."."""
+_DISPLACE_TRIES = 8
+"""How many of the best facts the greedy fill left out may take weaker facts' room
+(:meth:`.selection.Selection.displace`)."""
 _SAME_MESSAGE = 0.75
 """Weight left to a message's other sentences once its best one stands for it."""
 _SELECTION_HEURISTICS = (
     "carry_share",
+    "carry_prefix",
+    "displace",
     "new_share",
     "speaker_share",
     "second_sentence",
@@ -492,7 +497,8 @@ class ExtractiveSummarizer:
         old.sort(key=rank)
         new.sort(key=rank)
         free = budget - selection.used
-        selection.fill(old, selection.used + int(free * self.carry_share))
+        prefix = "carry_prefix" not in off
+        selection.fill(old, selection.used + int(free * self.carry_share), prefix=prefix)
         selection.fill(new, selection.used + int(free * self.new_share))
         if self.new_share:
             selection.take_one(new, budget)  # the new span's best fact, however small the share
@@ -502,6 +508,8 @@ class ExtractiveSummarizer:
         selection.fill(sorted(old + new, key=rank), budget)
         selection.tool_limit = None
         selection.fill(sorted(old + new, key=rank), budget)
+        if "displace" not in off:
+            selection.displace(sorted(old + new, key=rank), old + new, _DISPLACE_TRIES)
         kept = selection.finish(must + old + new)
         if not kept:
             kept = self._last_resort(request, must + old + new)
