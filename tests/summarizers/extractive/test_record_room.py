@@ -1,0 +1,102 @@
+"""A table record is not crowded out by short, weak lines (``carry_prefix``, ``displace``).
+
+Handmade examples (not the evals' own), after the trace of ``docs-notes/fidelity-round18-tables28.md``:
+at the end of a long run, a one-row record of ~50 tokens ranked 3.4-4.2 lost the last room of
+the summary to old 8-token lines ranked 1.45 ("24 stock lines."), taken first by the carry
+share's gap or by the speaker share.
+"""
+
+from __future__ import annotations
+
+from summem.messages import Message, SummaryInfo
+from summem.summarizers.base import SummaryOutput
+from summem.summarizers.extractive.summarizer import FORMAT
+from tests.summarizers.extractive.test_selection_policy import call, msg, summarize
+
+_RECORD = (
+    "- tool: stock_levels(site=van) -> [item | bin | qty | reorder by] pipe clip | "
+    "ND856813 | 36 | 2028-02-25 (+5 rows)"
+)
+_STOCK = "\n".join(
+    [
+        "item,bin,qty,reorder by",
+        "flexible hose,NK645047,11,2026-06-02",
+        "pipe clip,ND856813,36,2028-02-25",
+        "copper washer,QW118203,240,2027-01-09",
+        "ball valve,BV552190,8,2026-11-30",
+        "tank connector,TC771245,19,2027-05-14",
+    ]
+)
+_STRONG = [
+    "- user: My sister Ingrid moved to Tromsø in March, the flat is on Storgata.",
+    "- user: The boiler engineer said the pressure valve was replaced for 185 pounds.",
+]
+_COUNTS = [f"- assistant: {n} site visits." for n in (11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 24)]
+_TALK = (
+    "Paid 62.40 for the parking permit renewal yesterday.",
+    "The van MOT is booked at Kwik Fit on 12 June.",
+    "Reminder that the quarterly VAT return is due on the 7th.",
+)
+
+
+def _run(
+    lines: list[str], scores: list[float], span: list[Message], budget: int, off: tuple[str, ...]
+) -> SummaryOutput:
+    """A summary of ``span`` after a previous one of ``lines`` (their recorded scores)."""
+    prov = [{"line": i, "ids": [f"m{i}"], "score": s} for i, s in enumerate(scores)]
+    info = SummaryInfo(extra={"format": FORMAT, "provenance": prov})
+    return summarize(
+        span,
+        budget,
+        ablate=off,
+        tables=True,
+        previous_summary="\n".join(lines),
+        previous_info=info,
+    )
+
+
+def _new_record(off: tuple[str, ...] = ()) -> str:
+    """A new stock list whose row a user names, after a summary of counts the carry share kept."""
+    span = [
+        call("a", "c1", "stock_levels", {"site": "van"}),
+        msg("t", _STOCK, "tool", tool_call_id="c1"),
+        msg("u", "We'll need the pipe clip for the Marsh Lane job."),
+        *(msg(f"x{i}", text) for i, text in enumerate(_TALK)),
+        msg("w", "Our office wifi password changed to heron-bastion-42."),
+    ]
+    lines = [*_STRONG, *_COUNTS, "- assistant: 26 site visits.", "- assistant: 27 site visits."]
+    return _run(lines, [6, 6, *[1] * (len(lines) - 2)], span, 130, off).text
+
+
+def test_a_new_record_takes_the_room_of_much_weaker_carried_lines() -> None:
+    out = _new_record()
+    assert "pipe clip | ND856813 | 36 | 2028-02-25" in out  # header and row, readable
+    assert "[item | bin | qty | reorder by]" in out
+    assert "17 site visits" not in out  # what made room for it
+
+
+def test_without_displace_the_carried_counts_keep_the_room() -> None:
+    out = _new_record(("displace",))
+    assert "ND856813" not in out
+    assert "17 site visits" in out
+
+
+def _old_record(off: tuple[str, ...] = ()) -> str:
+    """A carried record that misses the carry share's last room, and weaker carried counts."""
+    span = [msg(f"x{i}", text) for i, text in enumerate(_TALK)]
+    counts = [*_COUNTS, "- assistant: 26 site visits.", "- assistant: 27 site visits."]
+    lines = [*_STRONG, "- user: Our office wifi password changed to heron-bastion-42.", _RECORD]
+    return _run([*lines, *counts], [6, 6, 6, 4, *[2.5] * len(counts)], span, 140, off).text
+
+
+def test_the_carry_share_stops_at_its_first_miss() -> None:
+    out = _old_record()
+    assert "[item | bin | qty | reorder by] pipe clip | ND856813" in out
+    assert "15 site visits" not in out
+
+
+def test_without_carry_prefix_weaker_carried_lines_fill_the_gap_first() -> None:
+    """And ``displace`` leaves them: 2.5 is more than half of the record's 4, no clear gain."""
+    out = _old_record(("carry_prefix",))
+    assert "ND856813" not in out
+    assert "15 site visits" in out
