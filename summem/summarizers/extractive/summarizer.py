@@ -38,7 +38,9 @@ How it works:
    stock small talk, not an update (``ablate=["stock_updates"]``).
 3. Facts compete for ``request.max_tokens`` by score per length. **Carry-over rule:** facts
    of the previous summary may first take up to ``carry_share`` (default half) of the
-   budget, best first; each speaker's best facts then claim an equal part of
+   budget, best first (stopping at the first that does not fit: the share is for its best
+   facts, not for weaker short ones filling its last gap, ``ablate=["carry_prefix"]``); each
+   speaker's best facts then claim an equal part of
    ``speaker_share`` of the room left; the rest of the budget goes to the best remaining
    facts, old or new. So a long run of reductions keeps the strongest facts of every
    period, not the latest ones: new filler cannot evict old strong facts, old facts cannot
@@ -46,7 +48,10 @@ How it works:
    their age. A ``new_share`` above 0 (default 0) also promises the new span's best facts
    that share of the budget, and at least its best fact that fits; every eval measured it
    as a loss (it evicts older, stronger facts; see ``evals/README.md``), so it is off
-   unless asked for. ``must_keep`` items come first, always.
+   unless asked for. ``must_keep`` items come first, always. Last, each of the best facts
+   left out may take the room of kept facts of less than half its score, weakest first
+   (:meth:`.selection.Selection.displace`, ``ablate=["displace"]``): a greedy fill skips a
+   fact that misses the last gap, and the shares above took short weak lines before it.
 4. The kept facts are written one per line, in conversation order (old facts first), under
    date headers (see :mod:`summem.summarizers.extractive.layout`)::
 
