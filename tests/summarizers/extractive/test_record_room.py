@@ -1,9 +1,9 @@
 """A table record is not crowded out by short, weak lines (``carry_prefix``, ``displace``).
 
 Handmade examples (not the evals' own), after the trace of
-``docs-notes/fidelity-round18-tables28.md``: at the end of a long run, a one-row record of ~50 tokens ranked 3.4-4.2 lost the last room of
-the summary to old 8-token lines ranked 1.45 ("24 stock lines."), taken first by the carry
-share's gap or by the speaker share.
+``docs-notes/fidelity-round18-tables28.md``: at the end of a long run, a one-row record of
+~50 tokens ranked 3.4-4.2 lost the last room of the summary to old 8-token lines ranked 1.45
+("24 stock lines."), taken first by the carry share's gap or by the speaker share.
 """
 
 from __future__ import annotations
