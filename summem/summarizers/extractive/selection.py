@@ -12,7 +12,7 @@ the weakest facts if they overshot; the result never exceeds the budget.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -214,12 +214,17 @@ class Selection:
         return cost
 
     def fill(
-        self, pool: Sequence[Fact], limit: int, pass_no: int = 0, *, prefix: bool = False
+        self,
+        pool: Sequence[Fact],
+        limit: int,
+        pass_no: int = 0,
+        *,
+        stop: Callable[[Fact], bool] | None = None,
     ) -> None:
         """Take facts of ``pool`` in order while the estimated total stays within ``limit``.
 
-        ``prefix``: stop at the first fact that does not fit, rather than fill the gap it
-        leaves with weaker, shorter ones (a share meant for a pool's best facts).
+        ``stop``: stop at the first fact it holds for that does not fit, rather than fill
+        the gap it leaves with weaker, shorter ones (a share meant for a pool's best facts).
         """
         for fact in pool:
             room = limit - self.used
@@ -228,7 +233,7 @@ class Selection:
             if fact.state:
                 continue
             if fact.cost is not None and fact.cost > room:
-                if prefix:
+                if stop is not None and stop(fact):
                     return
                 continue
             if _orphan(fact.leans_on):
@@ -244,7 +249,7 @@ class Selection:
             cap = self.tool_limit
             if fact.capped and cap is not None and self.tool_used + cost > cap:
                 continue
-            if cost > room and prefix:
+            if cost > room and stop is not None and stop(fact):
                 return
             if cost <= room:
                 fact.state, fact.pass_no = 1, pass_no
@@ -254,8 +259,14 @@ class Selection:
                 if fact.day is not None:
                     self._groups[fact.day] = self._groups.get(fact.day, 0) + 1
 
-    def displace(self, pool: Sequence[Fact], kept: Sequence[Fact], tries: int) -> None:
-        """Let each of the best ``tries`` facts left out take the room of much weaker ones.
+    def displace(
+        self,
+        pool: Sequence[Fact],
+        kept: Sequence[Fact],
+        tries: int,
+        eligible: Callable[[Fact], bool],
+    ) -> None:
+        """Let each of the best ``tries`` ``eligible`` facts left out take much weaker ones' room.
 
         A greedy fill by rank skips a fact that does not fit the gap left and fills the gap
         with shorter, weaker ones: a 50-token table record at 3.9 lost the last room of a
@@ -265,7 +276,7 @@ class Selection:
         room for it; else nothing changes.
         """
         weak = sorted((f for f in kept if f.state == 1 and f.order[0] != 0), key=_weakness)
-        for fact in [f for f in pool if f.state == 0][:tries]:
+        for fact in [f for f in pool if f.state == 0 and eligible(f)][:tries]:
             if fact.cost is None or _orphan(fact.leans_on) or self._index.find(fact) is not None:
                 continue
             need = fact.cost + self._opening_cost(fact.day) - (self.budget - self.used)
