@@ -100,3 +100,22 @@ def test_without_carry_prefix_weaker_carried_lines_fill_the_gap_first() -> None:
     out = _old_record(("carry_prefix",))
     assert "ND856813" not in out
     assert "15 site visits" in out
+
+
+_PLAIN = (
+    "- tool: stock_levels(site=van) -> item=pipe clip; bin=ND856813; qty=36; "
+    "reorder_by=2028-02-25; more=5"
+)
+"""A tool result ranked as :data:`_RECORD` is and nearly as long, but no table record."""
+
+
+def test_a_line_that_is_no_record_keeps_the_greedy_fill() -> None:
+    """For every line, both rules cost the ``prose-answers`` family facts: records alone."""
+    span = [msg(f"x{i}", text) for i, text in enumerate(_TALK)]
+    counts = [*_COUNTS, "- assistant: 26 site visits.", "- assistant: 27 site visits."]
+    lines = [*_STRONG, "- user: Our office wifi password changed to heron-bastion-42.", _PLAIN]
+    scores: list[float] = [6, 6, 6, 4, *[2.5] * len(counts)]
+    on = _run([*lines, *counts], scores, span, 138, ()).text
+    off = _run([*lines, *counts], scores, span, 138, ("carry_prefix", "displace")).text
+    assert on == off
+    assert "ND856813" not in on
