@@ -213,28 +213,13 @@ class Selection:
             cost = self._header_cost[day] = self.counter.count_text(header(day) + "\n")
         return cost
 
-    def fill(
-        self,
-        pool: Sequence[Fact],
-        limit: int,
-        pass_no: int = 0,
-        *,
-        stop: Callable[[Fact], bool] | None = None,
-    ) -> None:
-        """Take facts of ``pool`` in order while the estimated total stays within ``limit``.
-
-        ``stop``: stop at the first fact it holds for that does not fit, rather than fill
-        the gap it leaves with weaker, shorter ones (a share meant for a pool's best facts).
-        """
+    def fill(self, pool: Sequence[Fact], limit: int, pass_no: int = 0) -> None:
+        """Take facts of ``pool`` in order while the estimated total stays within ``limit``."""
         for fact in pool:
             room = limit - self.used
             if room < 1:
                 return
-            if fact.state:
-                continue
-            if fact.cost is not None and fact.cost > room:
-                if stop is not None and stop(fact):
-                    return
+            if fact.state or (fact.cost is not None and fact.cost > room):
                 continue
             if _orphan(fact.leans_on):
                 continue  # not before what it leans on: a later pass may take both
@@ -249,8 +234,6 @@ class Selection:
             cap = self.tool_limit
             if fact.capped and cap is not None and self.tool_used + cost > cap:
                 continue
-            if cost > room and stop is not None and stop(fact):
-                return
             if cost <= room:
                 fact.state, fact.pass_no = 1, pass_no
                 self.used += cost

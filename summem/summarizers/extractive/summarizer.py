@@ -38,9 +38,7 @@ How it works:
    stock small talk, not an update (``ablate=["stock_updates"]``).
 3. Facts compete for ``request.max_tokens`` by score per length. **Carry-over rule:** facts
    of the previous summary may first take up to ``carry_share`` (default half) of the
-   budget, best first (stopping at the first that does not fit: the share is for its best
-   facts, not for weaker short ones filling its last gap, ``ablate=["carry_prefix"]``); each
-   speaker's best facts then claim an equal part of
+   budget, best first; each speaker's best facts then claim an equal part of
    ``speaker_share`` of the room left; the rest of the budget goes to the best remaining
    facts, old or new. So a long run of reductions keeps the strongest facts of every
    period, not the latest ones: new filler cannot evict old strong facts, old facts cannot
@@ -48,10 +46,11 @@ How it works:
    their age. A ``new_share`` above 0 (default 0) also promises the new span's best facts
    that share of the budget, and at least its best fact that fits; every eval measured it
    as a loss (it evicts older, stronger facts; see ``evals/README.md``), so it is off
-   unless asked for. ``must_keep`` items come first, always. Last, each of the best facts
-   left out may take the room of kept facts of less than half its score, weakest first
-   (:meth:`.selection.Selection.displace`, ``ablate=["displace"]``): a greedy fill skips a
-   fact that misses the last gap, and the shares above took short weak lines before it.
+   unless asked for. ``must_keep`` items come first, always. Last, each of the best table
+   records left out may take the room of kept facts of less than half its score, weakest
+   first (:meth:`.selection.Selection.displace`, ``ablate=["displace"]``): a greedy fill
+   skips a record that misses the last gap, and the shares above took short weak lines
+   before it.
 4. The kept facts are written one per line, in conversation order (old facts first), under
    date headers (see :mod:`summem.summarizers.extractive.layout`)::
 
@@ -264,7 +263,6 @@ _SAME_MESSAGE = 0.75
 """Weight left to a message's other sentences once its best one stands for it."""
 _SELECTION_HEURISTICS = (
     "carry_share",
-    "carry_prefix",
     "displace",
     "new_share",
     "speaker_share",
@@ -502,8 +500,7 @@ class ExtractiveSummarizer:
         old.sort(key=rank)
         new.sort(key=rank)
         free = budget - selection.used
-        stop = _is_record if "carry_prefix" not in off else None
-        selection.fill(old, selection.used + int(free * self.carry_share), stop=stop)
+        selection.fill(old, selection.used + int(free * self.carry_share))
         selection.fill(new, selection.used + int(free * self.new_share))
         if self.new_share:
             selection.take_one(new, budget)  # the new span's best fact, however small the share
@@ -1683,9 +1680,9 @@ def _is_record(fact: Fact) -> bool:
     """Whether ``fact`` is a table record (a tool result written as header and rows).
 
     The one long kind of line a summary keeps: at 45-60 tokens even cut to one row, it misses
-    the last gap of a share that short lines fill. :data:`HEURISTICS` ``carry_prefix`` and
-    ``displace`` are for it alone: for every line, they cost the ``prose-answers`` family 3
-    facts of 31 after 10 reductions (5 seeds, 4,000/3,000/1,000).
+    the last gap of a share that short lines fill. :data:`HEURISTICS` ``displace`` is for it
+    alone: for every line, it cost the ``prose-answers`` family 3 facts of 31 after 10
+    reductions (5 seeds, 4,000/3,000/1,000; ``docs-notes/fidelity-round18-tables28.md``).
     """
     label, _, body = fact.line.partition(": ")
     return label == "- tool" and " -> [" in body

@@ -1,9 +1,9 @@
-"""A table record is not crowded out by short, weak lines (``carry_prefix``, ``displace``).
+"""A table record is not crowded out by short, weak lines (``displace``).
 
 Handmade examples (not the evals' own), after the trace of
 ``docs-notes/fidelity-round18-tables28.md``: at the end of a long run, a one-row record of
 ~50 tokens ranked 3.4-4.2 lost the last room of the summary to old 8-token lines ranked 1.45
-("24 stock lines."), taken first by the carry share's gap or by the speaker share.
+("24 stock lines."), taken first by the carry share or by the speaker share.
 """
 
 from __future__ import annotations
@@ -55,11 +55,11 @@ def _run(
     )
 
 
-def _new_record(off: tuple[str, ...] = ()) -> str:
+def _new_record(off: tuple[str, ...] = (), result: str = _STOCK) -> str:
     """A new stock list whose row a user names, after a summary of counts the carry share kept."""
     span = [
         call("a", "c1", "stock_levels", {"site": "van"}),
-        msg("t", _STOCK, "tool", tool_call_id="c1"),
+        msg("t", result, "tool", tool_call_id="c1"),
         msg("u", "We'll need the pipe clip for the Marsh Lane job."),
         *(msg(f"x{i}", text) for i, text in enumerate(_TALK)),
         msg("w", "Our office wifi password changed to heron-bastion-42."),
@@ -81,41 +81,13 @@ def test_without_displace_the_carried_counts_keep_the_room() -> None:
     assert "17 site visits" in out
 
 
-def _old_record(off: tuple[str, ...] = ()) -> str:
-    """A carried record that misses the carry share's last room, and weaker carried counts."""
-    span = [msg(f"x{i}", text) for i, text in enumerate(_TALK)]
-    counts = [*_COUNTS, "- assistant: 26 site visits.", "- assistant: 27 site visits."]
-    lines = [*_STRONG, "- user: Our office wifi password changed to heron-bastion-42.", _RECORD]
-    return _run([*lines, *counts], [6, 6, 6, 4, *[2.5] * len(counts)], span, 140, off).text
+_ONE_ITEM = '{"item": "pipe clip", "bin": "ND856813", "qty": 36, "reorder_by": "2028-02-25"}'
+"""A tool result of one record: written as fields, no table record."""
 
 
-def test_the_carry_share_stops_at_its_first_miss() -> None:
-    out = _old_record()
-    assert "[item | bin | qty | reorder by] pipe clip | ND856813" in out
-    assert "15 site visits" not in out
-
-
-def test_without_carry_prefix_weaker_carried_lines_fill_the_gap_first() -> None:
-    """And ``displace`` leaves them: 2.5 is more than half of the record's 4, no clear gain."""
-    out = _old_record(("carry_prefix",))
-    assert "ND856813" not in out
-    assert "15 site visits" in out
-
-
-_PLAIN = (
-    "- tool: stock_levels(site=van) -> item=pipe clip; bin=ND856813; qty=36; "
-    "reorder_by=2028-02-25; more=5"
-)
-"""A tool result ranked as :data:`_RECORD` is and nearly as long, but no table record."""
-
-
-def test_a_line_that_is_no_record_keeps_the_greedy_fill() -> None:
-    """For every line, both rules cost the ``prose-answers`` family facts: records alone."""
-    span = [msg(f"x{i}", text) for i, text in enumerate(_TALK)]
-    counts = [*_COUNTS, "- assistant: 26 site visits.", "- assistant: 27 site visits."]
-    lines = [*_STRONG, "- user: Our office wifi password changed to heron-bastion-42.", _PLAIN]
-    scores: list[float] = [6, 6, 6, 4, *[2.5] * len(counts)]
-    on = _run([*lines, *counts], scores, span, 138, ()).text
-    off = _run([*lines, *counts], scores, span, 138, ("carry_prefix", "displace")).text
-    assert on == off
+def test_a_tool_line_that_is_no_record_keeps_the_greedy_fill() -> None:
+    """Only a table record displaces (for every line, the rule cost ``prose-answers`` facts):
+    the fields line is not kept, nor does any other line take the counts' room."""
+    on = _new_record(result=_ONE_ITEM)
     assert "ND856813" not in on
+    assert on == _new_record(("displace",), result=_ONE_ITEM)
