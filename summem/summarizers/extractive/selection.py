@@ -30,9 +30,12 @@ round: the record grew with the history (18k ids, 0.55 MB per summary), not with
 
 _NEAR_DUPLICATE = 0.8
 _TOP_UP_PASSES = 2
-_DISPLACE = 0.5
-"""A fact left out by the greedy fill may evict kept facts of less than this share of its
-priority (see :meth:`Selection.displace`)."""
+_DISPLACE = 0.67
+"""A record left out by the greedy fill may evict kept facts of less than this share of its
+priority (see :meth:`Selection.displace`). 5 seeds, at the end at 4,000/3,000/1,000 (2,000/
+1,500/400): ``tables`` 0.530 -> 0.610 (0.170 -> 0.190); at 0.5 the gain was half that, at
+0.75 the held-out ``heldout`` lost a fact after 10 reductions at 2,000 (0.619 -> 0.571), see
+``docs-notes/fidelity-round18-tables28.md``."""
 _NEAR_MISS_TRIES = 4
 """Facts left out by a small estimate overshoot that :meth:`Selection.finish` measures."""
 _NEAR_MISS_SLACK = 2
@@ -254,9 +257,10 @@ class Selection:
         A greedy fill by rank skips a fact that does not fit the gap left and fills the gap
         with shorter, weaker ones: a 50-token table record at 3.9 lost the last room of a
         1,000-token summary to six 8-token lines at 1.45 ("24 stock lines."), round after
-        round. A fact left out (best first) evicts the weakest kept facts, weakest first, each
-        of less than :data:`_DISPLACE` of its priority (never a must-keep one), when that frees
-        room for it; else nothing changes.
+        round. A fact left out (best first) that ``eligible`` holds for evicts the weakest kept
+        facts, weakest first, each of less than :data:`_DISPLACE` of its priority (never a
+        must-keep one), when that frees room for it; else nothing changes. The evicted facts
+        are candidates again (the finish's top-up may take them back).
         """
         weak = sorted((f for f in kept if f.state == 1 and f.order[0] != 0), key=_weakness)
         for fact in [f for f in pool if f.state == 0 and eligible(f)][:tries]:

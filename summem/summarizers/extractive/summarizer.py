@@ -47,8 +47,8 @@ How it works:
    that share of the budget, and at least its best fact that fits; every eval measured it
    as a loss (it evicts older, stronger facts; see ``evals/README.md``), so it is off
    unless asked for. ``must_keep`` items come first, always. Last, each of the best table
-   records left out may take the room of kept facts of less than half its score, weakest
-   first (:meth:`.selection.Selection.displace`, ``ablate=["displace"]``): a greedy fill
+   records left out may take the room of kept facts of less than two thirds of its score,
+   weakest first (:meth:`.selection.Selection.displace`, ``ablate=["displace"]``): a greedy fill
    skips a record that misses the last gap, and the shares above took short weak lines
    before it.
 4. The kept facts are written one per line, in conversation order (old facts first), under
