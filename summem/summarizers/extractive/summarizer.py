@@ -257,8 +257,8 @@ _BARE_REACH = 3
 """How many messages back a bare correction ("Scratch that, five.") looks for what it revises:
 the other speaker's confirmation, or the speaker's own request before an "Sure, noted."."""
 _DISPLACE_TRIES = 8
-"""How many of the best facts the greedy fill left out may take weaker facts' room
-(:meth:`.selection.Selection.displace`)."""
+"""How many of the best table records the greedy fill left out may take weaker facts' room
+(:meth:`.selection.Selection.displace`): each try reads the kept facts once."""
 _SAME_MESSAGE = 0.75
 """Weight left to a message's other sentences once its best one stands for it."""
 _SELECTION_HEURISTICS = (
