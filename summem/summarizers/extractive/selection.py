@@ -202,6 +202,8 @@ class Selection:
         self.used = 0
         self._index = _DedupIndex()
         self._groups: dict[str, int] = {}
+        self._hosts: set[int] = set()
+        """Facts (by ``id``) another fact was merged into (see :meth:`displace`)."""
         self._header_cost: dict[str, int] = {}
         self.tool_limit: int | None = None
         """Most tokens repeated tool reports (``Fact.capped``) may take while set (None: no
@@ -230,6 +232,7 @@ class Selection:
             if dup is not None:
                 dup.merge_ids(fact.ids, fact.more)
                 fact.state, fact.merged = 2, True
+                self._hosts.add(id(dup))
                 continue
             if fact.cost is None:
                 fact.cost = self.counter.count_text(fact.line + "\n")
@@ -260,7 +263,9 @@ class Selection:
         round. A fact left out (best first) that ``eligible`` holds for evicts the weakest kept
         facts, weakest first, each of less than :data:`_DISPLACE` of its priority (never a
         must-keep one), when that frees room for it; else nothing changes. The evicted facts
-        are candidates again (the finish's top-up may take them back).
+        are candidates again (the finish's top-up may take them back). A fact another was
+        merged into is never evicted: the merged one (a correction, say) counts as kept, and
+        its stale line would stand alone.
         """
         weak = sorted((f for f in kept if f.state == 1 and f.order[0] != 0), key=_weakness)
         for fact in [f for f in pool if f.state == 0 and eligible(f)][:tries]:
@@ -271,7 +276,7 @@ class Selection:
             for victim in weak:
                 if need <= 0 or victim.priority >= fact.priority * _DISPLACE:
                     break
-                if victim.state == 1:
+                if victim.state == 1 and id(victim) not in self._hosts:
                     out.append(victim)
                     need -= victim.cost or 0
             if need > 0 or not out:
@@ -279,7 +284,7 @@ class Selection:
             for victim in out:
                 self._drop(victim)
             self.fill([fact], self.budget)
-            if fact.state != 1:  # a date header or the tool limit: put them back
+            if fact.state != 1:  # not at today's call site (no tool limit then); kept safe
                 for victim in out:
                     self.fill([victim], self.budget)
             weak = [f for f in weak if f.state == 1]

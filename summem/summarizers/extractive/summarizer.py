@@ -1685,7 +1685,7 @@ def _is_record(fact: Fact) -> bool:
     reductions (5 seeds, 4,000/3,000/1,000; ``docs-notes/fidelity-round18-tables28.md``).
     """
     label, _, body = fact.line.partition(": ")
-    return label == "- tool" and " -> [" in body
+    return label == "- tool" and parse_record(body.partition(" -> ")[2]) is not None
 
 
 def _kept_users(kept: Sequence[Message], shapes: bool | AbstractSet[str] = True) -> list[Message]:

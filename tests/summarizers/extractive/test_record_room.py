@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from summem.messages import Message, SummaryInfo
 from summem.summarizers.base import SummaryOutput
-from summem.summarizers.extractive.summarizer import FORMAT
+from summem.summarizers.extractive.selection import Fact, Selection, make_fact
+from summem.summarizers.extractive.summarizer import FORMAT, _is_record
+from summem.tokens.base import ApproxCounter
 from tests.summarizers.extractive.test_selection_policy import call, msg, summarize
 
 _RECORD = (
@@ -91,3 +93,58 @@ def test_a_tool_line_that_is_no_record_keeps_the_greedy_fill() -> None:
     on = _new_record(result=_ONE_ITEM)
     assert "ND856813" not in on
     assert on == _new_record(("displace",), result=_ONE_ITEM)
+
+
+# Selection.displace itself (the review's cases): the bound, must-keep lines, merged hosts.
+
+_COUNTER = ApproxCounter()
+
+
+def _fact(line: str, priority: float, at: int, span: int = 1) -> Fact:
+    return make_fact(line, None, priority, [f"m{at}"], (span, at, 0), frozenset(line.split()))
+
+
+def _full(kept: list[Fact], record: Fact) -> Selection:
+    budget = sum(_COUNTER.count_text(f.line + "\n") for f in kept) + 3
+    selection = Selection(_COUNTER, budget)
+    selection.fill([*kept, record], budget)
+    return selection
+
+
+def test_a_record_evicts_only_lines_under_two_thirds_of_its_rank() -> None:
+    record = _fact(_RECORD, 4.0, 99, 2)
+    kept = [_fact(f"- assistant: {n} site visits.", 2.7, n) for n in range(6)]  # 2.7 >= 2.68
+    selection = _full(kept, record)
+    selection.displace([record], [*kept, record], 8, _is_record)
+    assert record.state == 0 and all(f.state == 1 for f in kept)
+    weaker = [_fact(f"- assistant: {n} site visits.", 2.6, n) for n in range(6)]
+    selection = _full(weaker, record)
+    selection.displace([record], [*weaker, record], 8, _is_record)
+    assert record.state == 1 and any(f.state == 0 for f in weaker)
+
+
+def test_must_keep_lines_are_never_evicted() -> None:
+    record = _fact(_RECORD, 4.0, 99, 2)
+    kept = [_fact(f"- assistant: {n} site visits.", 0.5, n, 0) for n in range(6)]  # must-keep
+    selection = _full(kept, record)
+    selection.displace([record], [*kept, record], 8, _is_record)
+    assert record.state == 0 and all(f.state == 1 for f in kept)
+
+
+def test_a_line_a_correction_was_merged_into_is_never_evicted() -> None:
+    """Evicted, the merged correction would count as kept and its stale line stand alone."""
+    record = _fact(_RECORD, 4.0, 99, 2)
+    host = _fact("- user: The site meeting moved to Wednesday.", 1.0, 1)
+    correction = _fact("- user: The site meeting moved to Wednesday.", 0.9, 2)
+    kept = [host, *(_fact(f"- assistant: {n} site visits.", 2.0, 10 + n) for n in range(5))]
+    selection = _full(kept, record)
+    selection.fill([correction], selection.budget)  # a near-duplicate: merged into the host
+    assert correction.merged
+    selection.displace([record], [*kept, correction, record], 8, _is_record)
+    assert host.state == 1
+
+
+def test_only_a_table_record_is_a_record() -> None:
+    assert _is_record(_fact(_RECORD, 1.0, 0))
+    assert not _is_record(_fact("- tool: logs(app=web) -> [ERROR] disk full on /var", 1.0, 0))
+    assert not _is_record(_fact("- tool: search(q=x) -> [link](https://a.b) top hit", 1.0, 0))
