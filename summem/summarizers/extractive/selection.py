@@ -12,7 +12,7 @@ the weakest facts if they overshot; the result never exceeds the budget.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,12 @@ round: the record grew with the history (18k ids, 0.55 MB per summary), not with
 
 _NEAR_DUPLICATE = 0.8
 _TOP_UP_PASSES = 2
+_DISPLACE = 0.67
+"""A record left out by the greedy fill may evict kept facts of less than this share of its
+priority (see :meth:`Selection.displace`). 5 seeds, at the end at 4,000/3,000/1,000 (2,000/
+1,500/400): ``tables`` 0.530 -> 0.610 (0.170 -> 0.190); at 0.5 the gain was half that, at
+0.75 the held-out ``heldout`` lost a fact after 10 reductions at 2,000 (0.619 -> 0.571), see
+``docs-notes/fidelity-round18-tables28.md``."""
 _NEAR_MISS_TRIES = 4
 """Facts left out by a small estimate overshoot that :meth:`Selection.finish` measures."""
 _NEAR_MISS_SLACK = 2
@@ -196,6 +202,8 @@ class Selection:
         self.used = 0
         self._index = _DedupIndex()
         self._groups: dict[str, int] = {}
+        self._hosts: set[int] = set()
+        """Facts (by ``id``) another fact was merged into (see :meth:`displace`)."""
         self._header_cost: dict[str, int] = {}
         self.tool_limit: int | None = None
         """Most tokens repeated tool reports (``Fact.capped``) may take while set (None: no
@@ -224,6 +232,7 @@ class Selection:
             if dup is not None:
                 dup.merge_ids(fact.ids, fact.more)
                 fact.state, fact.merged = 2, True
+                self._hosts.add(id(dup))
                 continue
             if fact.cost is None:
                 fact.cost = self.counter.count_text(fact.line + "\n")
@@ -238,6 +247,57 @@ class Selection:
                 self._index.add(fact)
                 if fact.day is not None:
                     self._groups[fact.day] = self._groups.get(fact.day, 0) + 1
+
+    def displace(
+        self,
+        pool: Sequence[Fact],
+        kept: Sequence[Fact],
+        tries: int,
+        eligible: Callable[[Fact], bool],
+    ) -> None:
+        """Let each of the best ``tries`` ``eligible`` facts left out take much weaker ones' room.
+
+        A greedy fill by rank skips a fact that does not fit the gap left and fills the gap
+        with shorter, weaker ones: a 50-token table record at 3.9 lost the last room of a
+        1,000-token summary to six 8-token lines at 1.45 ("24 stock lines."), round after
+        round. A fact left out (best first) that ``eligible`` holds for evicts the weakest kept
+        facts, weakest first, each of less than :data:`_DISPLACE` of its priority (never a
+        must-keep one), when that frees room for it; else nothing changes. The evicted facts
+        are candidates again (the finish's top-up may take them back). A fact another was
+        merged into is never evicted: the merged one (a correction, say) counts as kept, and
+        its stale line would stand alone.
+        """
+        weak = sorted((f for f in kept if f.state == 1 and f.order[0] != 0), key=_weakness)
+        for fact in [f for f in pool if f.state == 0 and eligible(f)][:tries]:
+            if fact.cost is None or _orphan(fact.leans_on) or self._index.find(fact) is not None:
+                continue
+            need = fact.cost + self._opening_cost(fact.day) - (self.budget - self.used)
+            out: list[Fact] = []
+            for victim in weak:
+                if need <= 0 or victim.priority >= fact.priority * _DISPLACE:
+                    break
+                if victim.state == 1 and id(victim) not in self._hosts:
+                    out.append(victim)
+                    need -= victim.cost or 0
+            if need > 0 or not out:
+                continue
+            for victim in out:
+                self._drop(victim)
+            self.fill([fact], self.budget)
+            if fact.state != 1:  # not at today's call site (no tool limit then); kept safe
+                for victim in out:
+                    self.fill([victim], self.budget)
+            weak = [f for f in weak if f.state == 1]
+
+    def _drop(self, fact: Fact) -> None:
+        """Undo :meth:`fill`'s taking of ``fact`` (its cost, its date group's count)."""
+        fact.state = 0
+        self.used -= fact.cost or 0
+        self.tool_used -= (fact.cost or 0) if fact.capped else 0
+        if fact.day is not None:
+            self._groups[fact.day] -= 1
+            if not self._groups[fact.day]:
+                self.used -= self._opening_cost(fact.day)
 
     def take_one(self, pool: Sequence[Fact], limit: int) -> None:
         """Take the first fact of ``pool`` that fits, unless one is taken already."""

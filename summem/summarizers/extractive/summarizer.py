@@ -46,7 +46,11 @@ How it works:
    their age. A ``new_share`` above 0 (default 0) also promises the new span's best facts
    that share of the budget, and at least its best fact that fits; every eval measured it
    as a loss (it evicts older, stronger facts; see ``evals/README.md``), so it is off
-   unless asked for. ``must_keep`` items come first, always.
+   unless asked for. ``must_keep`` items come first, always. Last, each of the best table
+   records left out may take the room of kept facts of less than two thirds of its score,
+   weakest first (:meth:`.selection.Selection.displace`, ``ablate=["displace"]``): a greedy fill
+   skips a record that misses the last gap, and the shares above took short weak lines
+   before it.
 4. The kept facts are written one per line, in conversation order (old facts first), under
    date headers (see :mod:`summem.summarizers.extractive.layout`)::
 
@@ -252,10 +256,14 @@ _KEPT = 3
 _BARE_REACH = 3
 """How many messages back a bare correction ("Scratch that, five.") looks for what it revises:
 the other speaker's confirmation, or the speaker's own request before an "Sure, noted."."""
+_DISPLACE_TRIES = 8
+"""How many of the best table records the greedy fill left out may take weaker facts' room
+(:meth:`.selection.Selection.displace`): each try reads the kept facts once."""
 _SAME_MESSAGE = 0.75
 """Weight left to a message's other sentences once its best one stands for it."""
 _SELECTION_HEURISTICS = (
     "carry_share",
+    "displace",
     "new_share",
     "speaker_share",
     "second_sentence",
@@ -502,6 +510,9 @@ class ExtractiveSummarizer:
         selection.fill(sorted(old + new, key=rank), budget)
         selection.tool_limit = None
         selection.fill(sorted(old + new, key=rank), budget)
+        if "displace" not in off:
+            pool = sorted(old + new, key=rank)
+            selection.displace(pool, old + new, _DISPLACE_TRIES, _is_record)
         kept = selection.finish(must + old + new)
         if not kept:
             kept = self._last_resort(request, must + old + new)
@@ -1663,6 +1674,18 @@ def _fresh_share(words: Sequence[str], names: AbstractSet[str], known: AbstractS
 
 def _letters_and_digits(word: str) -> bool:
     return any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
+
+
+def _is_record(fact: Fact) -> bool:
+    """Whether ``fact`` is a table record (a tool result written as header and rows).
+
+    The one long kind of line a summary keeps: at 45-60 tokens even cut to one row, it misses
+    the last gap of a share that short lines fill. :data:`HEURISTICS` ``displace`` is for it
+    alone: for every line, it cost the ``prose-answers`` family 3 facts of 31 after 10
+    reductions (5 seeds, 4,000/3,000/1,000; ``docs-notes/fidelity-round18-tables28.md``).
+    """
+    label, _, body = fact.line.partition(": ")
+    return label == "- tool" and parse_record(body.partition(" -> ")[2]) is not None
 
 
 def _kept_users(kept: Sequence[Message], shapes: bool | AbstractSet[str] = True) -> list[Message]:
