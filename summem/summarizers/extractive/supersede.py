@@ -59,7 +59,7 @@ line that marks the statement (``docs-notes/fidelity-round11-chains.md``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from summem.summarizers.extractive.facts import tokenize
@@ -631,7 +631,15 @@ _STEM = 5
 "renewal", "start" and "starts")."""
 
 
-def relayed_changes(facts: Sequence[Fact], tools: bool = True, speakers: bool = True) -> int:
+def relayed_changes(
+    facts: Sequence[Fact],
+    tools: bool = True,
+    speakers: bool = True,
+    borrow: bool = True,
+    plain: bool = True,
+    chains: bool = True,
+    users: bool = True,
+) -> int:
     """Mark the statement whose value a tool result's prose changes; return how many.
 
     "Your kitchen refit start date has been moved to 2 February 2027." in an email a search
@@ -664,6 +672,33 @@ def relayed_changes(facts: Sequence[Fact], tools: bool = True, speakers: bool = 
     counted as an update and outlasted a taste said once). Not guarded yet against
     another quantity of the same thing ("we've spent 4000 of the kitchen budget now" after
     "the kitchen budget is 9000").
+
+    ``borrow`` (ablation name ``borrowed_subject``): a change often says what it is about in
+    the sentence before the one giving the value: "hmm the coach pickup time won't work after
+    all. make it 16:30", an email's "Sorry, we can't do what you asked for the lodge. We could
+    offer Chalet Sorbier instead". Read alone, "make it 16:30" names nothing and fits no
+    statement. When a sentence's own words fit none, it is read again with the words of the
+    sentence before it in the same statement or field added, as one reading of the message
+    would; the speaker guard above still reads only its own words (a reason said beside the
+    change, "the cover rota clashes", names nothing the change is about).
+
+    ``plain`` (ablation name ``plain_results``): a tool result that is plain text, not
+    fields (an email read as it was written, a note), is one prose field: before, only a
+    field's value (``body=...``) was read, so an email whose text is the whole result changed
+    nothing.
+
+    ``chains`` (ablation name ``chain_ends``): when statements holding different values fit a
+    change equally, which one it changes is unclear, unless the latest of them says itself
+    that it gave a new value ("they've changed the coach pickup time to 19:45" after "the
+    coach pickup time: 16:15"): then the others are that chain's earlier states, and the
+    change marks them all. Only where the fits share more than :data:`_RELAY_SHARED` subject
+    words with the change: "the wedding venue payment is now 1800" fits the venue's deposit
+    and its balance by two words, and the balance said as a change ("the wedding venue
+    balance was changed to 9100") is still another thing than the deposit.
+
+    ``users`` (ablation name ``user_changes``): the user's change marks the assistant's
+    statement too (what the assistant reported, "they've changed the pickup to 19:45", the
+    user then changes: "make it 16:30"); the assistant's change still marks only its own.
     """
     ordered = sorted(facts, key=lambda f: f.order[:2])
     marked = 0
@@ -672,22 +707,22 @@ def relayed_changes(facts: Sequence[Fact], tools: bool = True, speakers: bool = 
             continue
         if not (tools if fact.line.startswith("- tool: ") else speakers):
             continue
-        for sentence in _prose(fact):
+        sentences = _prose(fact, plain)
+        for i, sentence in enumerate(sentences):
             kinds, subject = _typed(sentence)
             revising = _REVISING.intersection(w.lower() for w in _cased_words(sentence))
             if not revising:
                 continue  # no word says the value is a new one
+            before = _typed(sentences[i - 1])[1] if borrow and i else frozenset()
             for kind, values in kinds.items():
-                older = _changed_by(ordered[:at], kind, values, subject) if len(values) == 1 else []
-                if not fact.line.startswith("- tool: "):
-                    who = fact.line[2:].partition(": ")[0]
-                    older = [
-                        o
-                        for o in older
-                        if o.line[2:].partition(": ")[0] == who
-                        and any(len(subject - _typed(t)[1]) <= 1 for t in _prose(o))
-                        and not revising <= _lowered(o)
-                    ]
+                if len(values) != 1:
+                    continue
+                earlier = ordered[:at]
+                how = _How(plain, chains, users)
+                older = _relayed_to(fact, earlier, kind, values, subject, subject, revising, how)
+                if not older and before - subject:  # what it is about, said just before
+                    wider = subject | before
+                    older = _relayed_to(fact, earlier, kind, values, wider, subject, revising, how)
                 for old in older:
                     _mark(old, fact, lift=fact.line.startswith("- tool: "))
                     marked += old.corrected_by is fact
@@ -696,27 +731,81 @@ def relayed_changes(facts: Sequence[Fact], tools: bool = True, speakers: bool = 
     return marked
 
 
-def _lowered(fact: Fact) -> set[str]:
+def _relayed_to(
+    fact: Fact,
+    earlier: Sequence[Fact],
+    kind: str,
+    values: set[str],
+    subject: frozenset[str],
+    own: frozenset[str],
+    revising: set[str],
+    how: _How,
+) -> list[Fact]:
+    """The statements a change of ``fact`` marks (see :func:`relayed_changes`).
+
+    ``subject`` is what the change fits by; ``own``, its sentence's own words, what the
+    speaker guard reads.
+    """
+    plain = how.plain
+    older = _changed_by(earlier, kind, values, subject, plain, how.chains)
+    if fact.line.startswith("- tool: "):
+        return older
+    who = fact.line[2:].partition(": ")[0]
+    heard = {who, "assistant"} if how.users and who == "user" else {who}
+    return [
+        o
+        for o in older
+        if o.line[2:].partition(": ")[0] in heard
+        and any(len(own - _typed(t)[1]) <= 1 for t in _prose(o, plain))
+        and not revising <= _lowered(o, plain)
+    ]
+
+
+@dataclass(frozen=True)
+class _How:
+    """Which of :func:`relayed_changes`'s optional readings are on."""
+
+    plain: bool
+    chains: bool
+    users: bool
+
+
+def _lowered(fact: Fact, plain: bool) -> set[str]:
     """The words of a statement's sentences, lower-cased."""
-    return {w.lower() for t in _prose(fact) for w in _cased_words(t)}
+    return {w.lower() for t in _prose(fact, plain) for w in _cased_words(t)}
 
 
-def _prose(fact: Fact) -> list[str]:
-    """The sentences of a tool result's prose fields, or of a speaker's statement."""
+def _prose(fact: Fact, plain: bool = False) -> list[str]:
+    """The sentences of a tool result's prose fields, or of a speaker's statement.
+
+    ``plain``: a result with no field (no ``=`` in it) is one field, its whole text.
+    """
     speaker, sep, body = fact.line[2:].partition(": ")
     if not sep or fact.order[0] == 0:
         return []
     if speaker != "tool":
         return _SENTENCE_END_RE.split(body)
-    fields = (f.partition("=")[2] for f in body.partition(" -> ")[2].split("; "))
+    result = body.partition(" -> ")[2]
+    if plain and "=" not in result:
+        fields: Iterable[str] = (result,)
+    else:
+        fields = (f.partition("=")[2] for f in result.split("; "))
     prose = [f for f in fields if len(f.split()) >= _PROSE_WORDS]
     return [s for f in prose for s in _SENTENCE_END_RE.split(f)]
 
 
 def _changed_by(
-    earlier: Sequence[Fact], kind: str, values: set[str], subject: frozenset[str]
+    earlier: Sequence[Fact],
+    kind: str,
+    values: set[str],
+    subject: frozenset[str],
+    plain: bool = False,
+    chains: bool = False,
 ) -> list[Fact]:
     """The statements of ``earlier`` whose value of ``kind`` a relayed change gives anew.
+
+    ``chains``: statements of different values fitting alike are one chain when the latest
+    of them says it changed the value (see :func:`relayed_changes`).
 
     Every earlier statement competes for the best fit, replaced and marked ones too: once the
     venue's deposit has been changed, its older statements must not leave the venue's
@@ -725,7 +814,7 @@ def _changed_by(
     hits: list[tuple[int, str, Fact]] = []
     for old in earlier:
         fits = []
-        for sentence in _prose(old):
+        for sentence in _prose(old, plain):
             was_kinds, was_subject = _typed(sentence)
             was = was_kinds.get(kind, set())
             shared = len(subject & was_subject)
@@ -735,7 +824,12 @@ def _changed_by(
             hits.append(max(fits, key=lambda f: f[0]))
     most = max((n for n, _v, _o in hits), default=0)
     best = [(v, o) for n, v, o in hits if n == most and o.state != 2 and o.corrected_by is None]
-    if len({v for v, _o in best}) != 1 or values == {best[0][0]}:
+    fitting = {v for v, _o in best}
+    if chains and len(fitting) > 1 and most > _RELAY_SHARED and not fitting & values:
+        latest = max((o for _v, o in best), key=lambda o: o.order[:2])
+        if _REVISING & _lowered(latest, plain):  # the chain's latest state: one thing
+            return [o for _v, o in best]
+    if len(fitting) != 1 or values == fitting:
         return []  # other values fit as well (which one changed is unclear), or none is
         # current any more, or the value is said already
     return [o for _v, o in best]
@@ -754,8 +848,12 @@ def _typed(sentence: str) -> tuple[dict[str, set[str]], frozenset[str]]:
         span = [j for j in span if j != i + 2 or i + 1 in span]
         used.update((i, *span))
         kinds.setdefault("date", set()).add(" ".join(words[j] for j in sorted((i, *span))))
-    for run in _NAME_RE.findall(sentence):
-        name = [w for w in tokenize(run) if w not in _COMMON_CAPITALISED and w not in _MONTHS]
+    for found in _NAME_RE.finditer(sentence):
+        if sentence[found.end() : found.end() + 1] == ":":
+            continue  # "Subject: your trip": a label, not a value
+        name = [
+            w for w in tokenize(found[0]) if w not in _COMMON_CAPITALISED and w not in _MONTHS
+        ]
         if name:
             kinds.setdefault("name", set()).add(" ".join(name))
     named = {w for n in kinds.get("name", ()) for w in n.split()}
