@@ -26,6 +26,7 @@ from evals.families import (
     blind13,
     blind14,
     blind16,
+    blind17,
     fixups,
     intl_changes,
     passing,
@@ -49,6 +50,7 @@ GENERATORS = {
     **blind13.GENERATORS,
     **blind14.GENERATORS,
     **blind16.GENERATORS,
+    **blind17.GENERATORS,
     **fixups.GENERATORS,
     **scripts.GENERATORS,
     **intl_changes.GENERATORS,
@@ -968,6 +970,36 @@ FAMILIES: dict[str, Family] = {
             "suppliers' contacts, addresses, rupee and taka prices and dates ('14 மார்ச் 2027', "
             "'14.03.2027', '১৪ মার্চ ২০২৭', '১,২৪,৫০০ টাকা'), some corrected in the language",
             style="b16-intl",
+        ),
+        Family(
+            "blind17-chains",
+            440,
+            20,
+            about="held out, written blind (seventeenth set): a hospice's sponsored coast walk; "
+            "date, start time, meeting point, coach ref, coach price or lead marshal changed two "
+            "to four times (plain new value, 'sorry, I misread', a revised email, the assistant "
+            "relaying the coach firm or council), beside look-alikes of other things",
+            style="b17-chains",
+        ),
+        Family(
+            "blind17-tables",
+            440,
+            20,
+            about="held out, written blind (seventeenth set): a rural community minibus "
+            "scheme's drivers and bookings as markdown, CSV, JSON rows, JSON columns or a "
+            "fixed-width report among repeated vehicle checks; a row named by its person in the "
+            "request, soon or 30-100 turns later",
+            style="b17-tables",
+        ),
+        Family(
+            "blind17-prose",
+            440,
+            20,
+            about="held out, written blind (seventeenth set): a piano tuner in a barbershop "
+            "quartet; his health, food, home and family in plain words before an ask, as a "
+            "clause, as an answer or a remark, or leaning on the sentence before; some changed "
+            "60-160 turns later, two said again in other words",
+            style="b17-prose",
         ),
         Family(
             "long",

@@ -5,7 +5,7 @@ sound: the same seed writes the same conversation and another seed another, ever
 one the engine accepts, turns start with the user, and every tool call is answered before the
 conversation goes on. The sets from blind5 on, which plant facts the same way, also place every
 value where the scorer looks, and are long enough for ten reductions at 4,000. Each set's own
-claims (what it plants and how) are tested beside it: ``test_blind.py`` to ``test_blind16.py``.
+claims (what it plants and how) are tested beside it: ``test_blind.py`` to ``test_blind17.py``.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ def test_every_set_is_covered() -> None:
         "blind13",
         "blind14",
         "blind16",
+        "blind17",
     }
     assert set(FIRST_SET) <= set(HELD_OUT)
 
@@ -120,6 +121,7 @@ PLANTINGS = {
     "blind13": Planting(),
     "blind14": Planting(),
     "blind16": Planting(),
+    "blind17": Planting(),
 }
 WRITTEN = sorted(n for n in FAMILIES if n.split("-")[0] in PLANTINGS)
 SEEDS = (0, 1, 2)
