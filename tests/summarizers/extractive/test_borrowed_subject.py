@@ -139,3 +139,10 @@ def test_two_things_that_share_two_words_are_no_chain() -> None:
         "Sorry, the wedding venue payment is now 1800.75.",
     )
     assert marked(summarize(said)) == []
+
+
+def test_a_table_as_plain_text_is_no_prose() -> None:
+    """A record's note ("new address from March") is no change of another table's row."""
+    said = chat("For the rota, the late shift engineer is Verity Ravenscroft, van V22.")
+    record = "[ENGINEER | SHIFT | NOTE] Hollis Sallows | late | new address from March"
+    assert marked(summarize(said + inbox(1, record))) == []
