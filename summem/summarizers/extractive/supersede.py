@@ -738,7 +738,7 @@ def _relayed_to(
     values: set[str],
     subject: frozenset[str],
     own: frozenset[str],
-    revising: set[str],
+    revising: frozenset[str],
     how: _How,
 ) -> list[Fact]:
     """The statements a change of ``fact`` marks (see :func:`relayed_changes`).
@@ -869,9 +869,7 @@ def _typed(sentence: str) -> tuple[dict[str, set[str]], frozenset[str]]:
     for found in _NAME_RE.finditer(sentence):
         if sentence[found.end() : found.end() + 1] == ":":
             continue  # "Subject: your trip": a label, not a value
-        name = [
-            w for w in tokenize(found[0]) if w not in _COMMON_CAPITALISED and w not in _MONTHS
-        ]
+        name = [w for w in tokenize(found[0]) if w not in _COMMON_CAPITALISED and w not in _MONTHS]
         if name:
             kinds.setdefault("name", set()).add(" ".join(name))
     named = {w for n in kinds.get("name", ()) for w in n.split()}
