@@ -305,7 +305,6 @@ _SELECTION_HEURISTICS = (
     "tool_changes",
     "spoken_changes",
     "borrowed_subject",
-    "plain_results",
     "chain_ends",
     "user_changes",
 )
@@ -494,7 +493,6 @@ class ExtractiveSummarizer:
                 "tool_changes" not in off,
                 "spoken_changes" not in off,
                 "borrowed_subject" not in off,
-                "plain_results" not in off,
                 "chain_ends" not in off,
                 "user_changes" not in off,
             )

@@ -58,8 +58,9 @@ line that marks the statement (``docs-notes/fidelity-round11-chains.md``).
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from summem.summarizers.extractive.facts import tokenize
@@ -636,7 +637,6 @@ def relayed_changes(
     tools: bool = True,
     speakers: bool = True,
     borrow: bool = True,
-    plain: bool = True,
     chains: bool = True,
     users: bool = True,
 ) -> int:
@@ -673,32 +673,33 @@ def relayed_changes(
     another quantity of the same thing ("we've spent 4000 of the kitchen budget now" after
     "the kitchen budget is 9000").
 
-    ``borrow`` (ablation name ``borrowed_subject``): a change often says what it is about in
-    the sentence before the one giving the value: "hmm the coach pickup time won't work after
-    all. make it 16:30", an email's "Sorry, we can't do what you asked for the lodge. We could
-    offer Chalet Sorbier instead". Read alone, "make it 16:30" names nothing and fits no
-    statement. When a sentence's own words fit none, it is read again with the words of the
-    sentence before it in the same statement or field added, as one reading of the message
-    would; the speaker guard above still reads only its own words (a reason said beside the
-    change, "the cover rota clashes", names nothing the change is about).
-
-    ``plain`` (ablation name ``plain_results``): a tool result that is plain text, not
-    fields (an email read as it was written, a note), is one prose field: before, only a
-    field's value (``body=...``) was read, so an email whose text is the whole result changed
-    nothing.
+    ``borrow`` (ablation name ``borrowed_subject``): a speaker often says what a change is
+    about in the sentence before the one giving the value: "hmm the coach pickup time won't
+    work after all. make it 16:30". Read alone, "make it 16:30" names nothing and fits no
+    statement. When a speaker's sentence's own words fit none, it is read again with the
+    words of the sentence before it in the same statement added, as one reading of the
+    message would; the speaker guard above still reads only its own words (a reason said
+    beside the change, "the cover rota clashes", names nothing the change is about). Not a
+    sentence that denies ("please don't make it 16:30", "they offered 16:30 but I said no":
+    :data:`_DENIALS`), and not a tool result's: an email's "Please note our new office
+    opening time is 08:30." after a sentence about the coach is no change of the coach's time
+    (the review of round 18), and a result has no speaker guard.
 
     ``chains`` (ablation name ``chain_ends``): when statements holding different values fit a
-    change equally, which one it changes is unclear, unless the latest of them says itself
-    that it gave a new value ("they've changed the coach pickup time to 19:45" after "the
-    coach pickup time: 16:15"): then the others are that chain's earlier states, and the
-    change marks them all. Only where the fits share more than :data:`_RELAY_SHARED` subject
-    words with the change: "the wedding venue payment is now 1800" fits the venue's deposit
-    and its balance by two words, and the balance said as a change ("the wedding venue
-    balance was changed to 9100") is still another thing than the deposit.
+    change equally, which one it changes is unclear, unless the latest of them says in the
+    sentence that fits that it gave a new value ("they've changed the coach pickup time to
+    19:45" after "the coach pickup time: 16:15"): then the others are that chain's earlier
+    states, and the change marks them all. Only where the fits share more than
+    :data:`_RELAY_SHARED` subject words with the change ("the wedding venue payment is now
+    1800" fits the venue's deposit and its balance by two words), and only where they name the
+    same people or firms (none, or the same): Harwood's quote and Timber Direct's, Mia's
+    appointment and Leo's, are two things whoever says "now".
 
     ``users`` (ablation name ``user_changes``): the user's change marks the assistant's
     statement too (what the assistant reported, "they've changed the pickup to 19:45", the
-    user then changes: "make it 16:30"); the assistant's change still marks only its own.
+    user then changes: "make it 16:30"), when it names no subject word the assistant's
+    statement lacks ("the return flight now departs at 18:10" is not the outbound flight)
+    and denies nothing; the assistant's change still marks only its own.
     """
     ordered = sorted(facts, key=lambda f: f.order[:2])
     marked = 0
@@ -707,18 +708,22 @@ def relayed_changes(
             continue
         if not (tools if fact.line.startswith("- tool: ") else speakers):
             continue
-        sentences = _prose(fact, plain)
+        tool = fact.line.startswith("- tool: ")
+        sentences = _prose(fact)
         for i, sentence in enumerate(sentences):
             kinds, subject = _typed(sentence)
-            revising = _REVISING.intersection(w.lower() for w in _cased_words(sentence))
+            lowered = {w.lower() for w in _cased_words(sentence)}
+            revising = _REVISING.intersection(lowered)
             if not revising:
                 continue  # no word says the value is a new one
-            before = _typed(sentences[i - 1])[1] if borrow and i else frozenset()
+            denies = _denies(lowered)
+            lend = borrow and i and not tool and not denies
+            before = _typed(sentences[i - 1])[1] if lend else frozenset()
+            how = _How(chains, users and not denies)
             for kind, values in kinds.items():
                 if len(values) != 1:
                     continue
                 earlier = ordered[:at]
-                how = _How(plain, chains, users)
                 older = _relayed_to(fact, earlier, kind, values, subject, subject, revising, how)
                 if not older and before - subject:  # what it is about, said just before
                     wider = subject | before
@@ -746,70 +751,58 @@ def _relayed_to(
     ``subject`` is what the change fits by; ``own``, its sentence's own words, what the
     speaker guard reads.
     """
-    plain = how.plain
-    older = _changed_by(earlier, kind, values, subject, plain, how.chains)
+    older = _changed_by(earlier, kind, values, subject, how.chains)
     if fact.line.startswith("- tool: "):
         return older
     who = fact.line[2:].partition(": ")[0]
-    heard = {who, "assistant"} if how.users and who == "user" else {who}
-    return [
-        o
-        for o in older
-        if o.line[2:].partition(": ")[0] in heard
-        and any(len(own - _typed(t)[1]) <= 1 for t in _prose(o, plain))
-        and not revising <= _lowered(o, plain)
-    ]
+
+    def heard(o: Fact) -> bool:
+        """Whether ``o`` is what the change may mark, by who said it.
+
+        The same speaker's, with one word of its own at most; or the user's change of the
+        assistant's statement, with none.
+        """
+        speaker = o.line[2:].partition(": ")[0]
+        extra = min((len(own - _typed(t)[1]) for t in _prose(o)), default=len(own) + 2)
+        if speaker == who:
+            return extra <= 1
+        return how.users and who == "user" and speaker == "assistant" and extra == 0
+
+    return [o for o in older if heard(o) and not revising <= _lowered(o)]
 
 
 @dataclass(frozen=True)
 class _How:
     """Which of :func:`relayed_changes`'s optional readings are on."""
 
-    plain: bool
     chains: bool
     users: bool
 
 
-def _lowered(fact: Fact, plain: bool) -> set[str]:
+_DENIALS = frozenset(("not", "no", "never", "nor", "neither", "nothing", "cannot"))
+"""Words by which a sentence denies what it says (with any word ending in ``n't``)."""
+
+
+def _denies(words: set[str]) -> bool:
+    """Whether a sentence's lower-cased words deny something ("don't make it 16:30")."""
+    return bool(words & _DENIALS) or any(w.endswith(("n't", "n\u2019t")) for w in words)
+
+
+def _lowered(fact: Fact) -> set[str]:
     """The words of a statement's sentences, lower-cased."""
-    return {w.lower() for t in _prose(fact, plain) for w in _cased_words(t)}
+    return {w.lower() for t in _prose(fact) for w in _cased_words(t)}
 
 
-def _prose(fact: Fact, plain: bool = False) -> list[str]:
-    """The sentences of a tool result's prose fields, or of a speaker's statement.
-
-    ``plain``: a result that is plain prose (:func:`_plain_prose`) is one field, its text.
-    """
+def _prose(fact: Fact) -> list[str]:
+    """The sentences of a tool result's prose fields, or of a speaker's statement."""
     speaker, sep, body = fact.line[2:].partition(": ")
     if not sep or fact.order[0] == 0:
         return []
     if speaker != "tool":
         return _SENTENCE_END_RE.split(body)
-    result = body.partition(" -> ")[2]
-    if plain and _plain_prose(result):
-        fields: Iterable[str] = (result,)
-    else:
-        fields = (f.partition("=")[2] for f in result.split("; "))
+    fields = (f.partition("=")[2] for f in body.partition(" -> ")[2].split("; "))
     prose = [f for f in fields if len(f.split()) >= _PROSE_WORDS]
     return [s for f in prose for s in _SENTENCE_END_RE.split(f)]
-
-
-_PLAIN_SENTENCE_WORDS = 40
-"""A plain-text result read as prose has no sentence longer than this: a table flattened onto
-one line (a fixed-width report, a CSV) is one long run without a sentence's end."""
-
-
-def _plain_prose(result: str) -> bool:
-    """Whether a tool result is plain prose (an email, a note), not fields or a table.
-
-    Fields (``key=value``), a table record (``[HEADER] row; row``), a table's cells (``|``)
-    and any run of more than :data:`_PLAIN_SENTENCE_WORDS` words without a sentence's end
-    are not: read as prose, a record's note column ("new address from March") was taken for
-    a change of another table's row (own ``record-shapes`` 4k lost 0.18 of its cells).
-    """
-    if "=" in result or "|" in result or result.lstrip().startswith("["):
-        return False
-    return all(len(s.split()) <= _PLAIN_SENTENCE_WORDS for s in _SENTENCE_END_RE.split(result))
 
 
 def _changed_by(
@@ -817,44 +810,51 @@ def _changed_by(
     kind: str,
     values: set[str],
     subject: frozenset[str],
-    plain: bool = False,
     chains: bool = False,
 ) -> list[Fact]:
     """The statements of ``earlier`` whose value of ``kind`` a relayed change gives anew.
 
     ``chains``: statements of different values fitting alike are one chain when the latest
-    of them says it changed the value (see :func:`relayed_changes`).
+    of them says it changed the value and they name the same people or firms (see
+    :func:`relayed_changes`).
 
     Every earlier statement competes for the best fit, replaced and marked ones too: once the
     venue's deposit has been changed, its older statements must not leave the venue's
     balance (two subject words shared, where the deposit's share three) as the best fit.
     """
-    hits: list[tuple[int, str, Fact]] = []
+    hits: list[tuple[int, str, Fact, str]] = []
     for old in earlier:
         fits = []
-        for sentence in _prose(old, plain):
+        for sentence in _prose(old):
             was_kinds, was_subject = _typed(sentence)
             was = was_kinds.get(kind, set())
             shared = len(subject & was_subject)
             if len(was) == 1 and shared >= _RELAY_SHARED:
-                fits.append((shared, next(iter(was)), old))
+                fits.append((shared, next(iter(was)), old, sentence))
         if fits:
             hits.append(max(fits, key=lambda f: f[0]))
-    most = max((n for n, _v, _o in hits), default=0)
-    best = [(v, o) for n, v, o in hits if n == most and o.state != 2 and o.corrected_by is None]
-    fitting = {v for v, _o in best}
+    most = max((n for n, _v, _o, _s in hits), default=0)
+    best = [(v, o, t) for n, v, o, t in hits if n == most and o.state != 2 and not o.corrected_by]
+    fitting = {v for v, _o, _t in best}
     if chains and len(fitting) > 1 and most > _RELAY_SHARED and not fitting & values:
-        latest = max((o for _v, o in best), key=lambda o: o.order[:2])
-        if _REVISING & _lowered(latest, plain):  # the chain's latest state: one thing
-            return [o for _v, o in best]
+        _v, _o, said = max(best, key=lambda b: b[1].order[:2])
+        names = {frozenset(_typed(t)[0].get("name", set()) - {v}) for v, _o, t in best}
+        if len(names) == 1 and _REVISING & {w.lower() for w in _cased_words(said)}:
+            return [o for _v, o, _t in best]  # the chain's latest state: one thing
     if len(fitting) != 1 or values == fitting:
         return []  # other values fit as well (which one changed is unclear), or none is
         # current any more, or the value is said already
-    return [o for _v, o in best]
+    return [o for _v, o, _t in best]
 
 
+@functools.lru_cache(maxsize=8192)
 def _typed(sentence: str) -> tuple[dict[str, set[str]], frozenset[str]]:
-    """A sentence's values by kind (a date's words as one value), and its subject stems."""
+    """A sentence's values by kind (a date's words as one value), and its subject stems.
+
+    Cached: every change reads every earlier statement's sentences again (a span where each
+    message says it changes something read them 186,000 times in 400 messages); callers
+    only read what it returns.
+    """
     cased = _cased_words(sentence)
     words = [w.lower() for w in cased]
     kinds: dict[str, set[str]] = {}
@@ -866,10 +866,8 @@ def _typed(sentence: str) -> tuple[dict[str, set[str]], frozenset[str]]:
         span = [j for j in span if j != i + 2 or i + 1 in span]
         used.update((i, *span))
         kinds.setdefault("date", set()).add(" ".join(words[j] for j in sorted((i, *span))))
-    for found in _NAME_RE.finditer(sentence):
-        if sentence[found.end() : found.end() + 1] == ":":
-            continue  # "Subject: your trip": a label, not a value
-        name = [w for w in tokenize(found[0]) if w not in _COMMON_CAPITALISED and w not in _MONTHS]
+    for run in _NAME_RE.findall(sentence):
+        name = [w for w in tokenize(run) if w not in _COMMON_CAPITALISED and w not in _MONTHS]
         if name:
             kinds.setdefault("name", set()).add(" ".join(name))
     named = {w for n in kinds.get("name", ()) for w in n.split()}

@@ -3,19 +3,18 @@
 "hmm the coach pickup time won't work after all, the cover rota clashes. make it 16:30": read
 alone, "make it 16:30" names nothing, so it changed no statement and the stale pickup time
 outlived it in the summary. ``borrowed_subject`` reads such a sentence with the words of the
-one before it; ``plain_results`` reads a tool result that is plain text (an email as written)
-as prose, where before only a field's value was read.
+one before it. ``chain_ends`` reads statements of different values that fit alike as one
+chain when the latest says it changed the value; ``user_changes`` lets the user's change mark
+the assistant's statement. The negative cases are the review's (round 18).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from summem.messages import Message
 from summem.summarizers.base import SummaryOutput
-from summem.summarizers.extractive.supersede import _typed
 
-from .test_tool_changes import chat, marks, msg, summarize
+from .test_tool_changes import FILLER, chat, email, marks, msg, summarize
 
 PICKUP = "For the trip file, the coach pickup time is 16:15."
 NOTED = (
@@ -25,33 +24,11 @@ NOTED = (
 CHANGE = "hmm the coach pickup time won't work after all, the cover rota clashes. make it 16:30"
 
 
+REPORTED = "The coach firm wrote this morning: they've changed the coach pickup time to 19:45."
+
+
 def marked(out: SummaryOutput) -> list[list[str]]:
     return list(marks(out).values())
-
-
-def inbox(i: int, text: str) -> list[Message]:
-    """An assistant's call of a mail tool and its plain-text result."""
-    call = f"call_{i}"
-    fn = {"name": "read_inbox", "arguments": '{"from": "the coach firm"}'}
-    return [
-        Message.from_openai(
-            {
-                "role": "assistant",
-                "content": None,
-                "tool_calls": [{"id": call, "type": "function", "function": fn}],
-            },
-            id=f"c{i}",
-        ),
-        Message.from_openai({"role": "tool", "tool_call_id": call, "content": text}, id=f"t{i}"),
-        msg(f"a{i}", "That's the latest from them.", "assistant"),
-    ]
-
-
-LODGE = "For the trip file, the lodge is Chalet Edelweiss."
-MAIL = (
-    "From: bookings\nSubject: your trip\n\nHello,\nSorry, we can't do what you asked for the "
-    "lodge. We could offer Haus Bergkristall instead, if that suits?\n\nBest wishes,\nthe team"
-)
 
 
 def test_a_change_whose_subject_is_said_just_before_marks_the_statement() -> None:
@@ -82,33 +59,10 @@ def test_the_sentence_before_about_something_else_marks_nothing() -> None:
     assert marked(summarize(chat(PICKUP, other))) == []
 
 
-def test_the_speaker_guard_still_reads_the_value_sentence() -> None:
+def test_the_assistants_borrowed_change_is_not_the_users() -> None:
     """The assistant's change, its subject said before, is not the user's (round 14's guard)."""
     said = [*chat(PICKUP), msg("x", CHANGE.replace("hmm", "So"), "assistant")]
     assert marked(summarize(said)) == []
-
-
-def test_an_email_as_plain_text_changes_the_statement() -> None:
-    said = chat(LODGE) + inbox(1, MAIL)
-    assert marked(summarize(said)) == [["s0"]]
-    assert marked(summarize(said, ablate=("plain_results",))) == []
-    assert marked(summarize(said, ablate=("borrowed_subject",))) == []
-
-
-def test_a_plain_text_result_without_a_change_changes_nothing() -> None:
-    mail = MAIL.replace("Sorry, we can't do what you asked for", "Thanks for booking").replace(
-        "We could offer Haus Bergkristall instead, if that suits?", "Haus Bergkristall is nice."
-    )
-    assert marked(summarize(chat(LODGE) + inbox(1, mail))) == []
-
-
-def test_a_capitalised_word_before_a_colon_is_a_label_not_a_value() -> None:
-    kinds, subject = _typed("From: bookings Subject: your trip, the lodge is Haus Bergkristall")
-    assert kinds == {"name": {"haus bergkristall"}}
-    assert "subje" in subject
-
-
-REPORTED = "The coach firm wrote this morning: they've changed the coach pickup time to 19:45."
 
 
 def test_the_users_change_ends_a_chain_the_assistant_reported() -> None:
@@ -140,8 +94,57 @@ def test_two_things_that_share_two_words_are_no_chain() -> None:
     assert marked(summarize(said)) == []
 
 
-def test_a_table_as_plain_text_is_no_prose() -> None:
-    """A record's note ("new address from March") is no change of another table's row."""
-    said = chat("For the rota, the late shift engineer is Verity Ravenscroft, van V22.")
-    record = "[ENGINEER | SHIFT | NOTE] Hollis Sallows | late | new address from March"
-    assert marked(summarize(said + inbox(1, record))) == []
+def test_a_sentence_that_denies_borrows_nothing() -> None:
+    for said in (
+        "The coach firm asked about the coach pickup time. They offered to make it 16:30 but "
+        "I said no.",
+        "the coach pickup time is fine as it is. please don't make it 16:30",
+    ):
+        assert marked(summarize(chat(PICKUP, said))) == []
+
+
+def test_a_tool_result_borrows_nothing() -> None:
+    """An email's new office hours, after a sentence about the coach, change no pickup time."""
+    body = "Thanks for booking the school trip coach. Our new office opening time is 08:30."
+    assert marked(summarize(chat(PICKUP) + email(1, "coach", body))) == []
+
+
+def test_two_firms_or_two_people_are_no_chain() -> None:
+    quotes = chat(
+        "The oak flooring quote from Harwood Supplies is 4200 for the living room.",
+        "Timber Direct has now quoted 3900 for the oak flooring in the living room.",
+    ) + email(2, "quote", "Your oak flooring quote for the living room is now 3700.")
+    assert marked(summarize(quotes)) == []
+    visits = chat(
+        "For the kids, Mia's dentist check-up appointment at the clinic is at 14:00 on Friday "
+        "afternoon.",
+        "Also, Leo's dentist check-up appointment at the clinic is at 15:30 on Friday "
+        "afternoon, a new slot they found.",
+    ) + email(2, "appointment", "The dentist check-up appointment at the clinic is moved to 16:00.")
+    assert marked(summarize(visits)) == []
+
+
+def test_the_users_change_of_another_thing_or_a_denial_marks_nothing() -> None:
+    for assistant, user in (
+        (
+            "The plumber visit for the boiler service is at 08:00 on Monday.",
+            "I don't want the plumber visit for the boiler service moved to 10:00, keep it.",
+        ),
+        ("The plumber visit is at 08:00.", "Don't change the plumber visit to 10:00."),
+        (
+            "Your outbound flight to Lisbon on Friday departs at 09:40 from terminal 2.",
+            "Great. Oh and the return flight on Sunday now departs at 18:10.",
+        ),
+    ):
+        said = [msg("m0", assistant, "assistant"), msg("m1", user), msg("m2", FILLER[0])]
+        assert marked(summarize(said)) == []
+
+
+def test_two_values_fitting_alike_none_said_as_a_change_stay_unclear() -> None:
+    """Without the latest saying it changed the value, the two are two things."""
+    said = [
+        *chat("The coach pickup time for the school trip is 16:15."),
+        msg("x", "The coach pickup time for the museum visit is 19:45.", "assistant"),
+        msg("s9", CHANGE),
+    ]
+    assert marked(summarize(said)) == []
