@@ -312,6 +312,9 @@ _SELECTION_HEURISTICS = (
     "embedded_values",
     "tool_changes",
     "spoken_changes",
+    "borrowed_subject",
+    "chain_ends",
+    "user_changes",
 )
 HEURISTICS: tuple[str, ...] = (*SCORING_HEURISTICS, *_SELECTION_HEURISTICS)
 """Every heuristic ``ExtractiveSummarizer(ablate=...)`` can switch off, for ablations: the
@@ -493,7 +496,14 @@ class ExtractiveSummarizer:
         if "negated" not in off:  # after the discounts: "Zofia now, not Sofia" ranks first
             negated(old + new, renames="renamed" not in off)
         if "supersession" not in off:  # an email's "now 1800", "they knocked it down to 1800"
-            relayed_changes(old + new, "tool_changes" not in off, "spoken_changes" not in off)
+            relayed_changes(
+                old + new,
+                "tool_changes" not in off,
+                "spoken_changes" not in off,
+                "borrowed_subject" not in off,
+                "chain_ends" not in off,
+                "user_changes" not in off,
+            )
         budget = request.max_tokens
         selection = Selection(request.token_counter, budget)
         selection.fill(must, budget)
